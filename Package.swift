@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One domain library (NudgeKit) shared by five small executables.
+// No package dependencies: the Swift toolchain and the C library only.
+let package = Package(
+    name: "nudge-tools",
+    products: [
+        .library(name: "NudgeKit", targets: ["NudgeKit"]),
+        .executable(name: "tenclub", targets: ["tenclub"]),
+        .executable(name: "yomo", targets: ["yomo"]),
+        .executable(name: "rewards", targets: ["rewards"]),
+        .executable(name: "playa", targets: ["playa"]),
+        .executable(name: "habitmatch", targets: ["habitmatch"]),
+        .executable(name: "nudge-bench", targets: ["nudge-bench"]),
+    ],
+    targets: [
+        .target(name: "NudgeKit"),
+        .executableTarget(name: "tenclub", dependencies: ["NudgeKit"]),
+        .executableTarget(name: "yomo", dependencies: ["NudgeKit"]),
+        .executableTarget(name: "rewards", dependencies: ["NudgeKit"]),
+        .executableTarget(name: "playa", dependencies: ["NudgeKit"]),
+        .executableTarget(name: "habitmatch", dependencies: ["NudgeKit"]),
+        // The yardstick for start-up time: a Swift program that does nothing.
+        .executableTarget(name: "minimal"),
+        // Release-mode benchmarks: `swift build -c release && .build/release/nudge-bench`.
+        .executableTarget(name: "nudge-bench", dependencies: ["NudgeKit"]),
+        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit"]),
+        .testTarget(
+            name: "ToolTests",
+            dependencies: ["NudgeKit", "tenclub", "yomo", "rewards", "playa", "habitmatch"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,527 @@
+// JSON values, a strict byte-level parser and a compact writer.
+// Objects keep their field order so that output is stable and readable.
+
+public enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var object: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    public var array: [JSON]? { if case .array(let a) = self { return a }; return nil }
+    public var isNull: Bool { if case .null = self { return true }; return false }
+    public var int: Int64? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15: return Int64(d)
+        default: return nil
+        }
+    }
+    public var double: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+    /// The name of this value's kind, for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+{
+    public init(stringLiteral v: String) { self = .string(v) }
+    public init(integerLiteral v: Int) { self = .int(Int64(v)) }
+    public init(booleanLiteral v: Bool) { self = .bool(v) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(floatLiteral v: Double) { self = .double(v) }
+}
+
+extension JSON {
+    public init(_ s: String?) { self = s.map { .string($0) } ?? .null }
+    public init(_ i: Int) { self = .int(Int64(i)) }
+    public init(_ i: Int?) { self = i.map { .int(Int64($0)) } ?? .null }
+    public init(_ b: Bool) { self = .bool(b) }
+    public init(_ a: [String]) { self = .array(a.map { .string($0) }) }
+}
+
+/// A JSON object with ordered fields.
+public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(key: String, value: JSON)]
+
+    public init() { fields = [] }
+    public init(_ fields: [(String, JSON)]) {
+        self.fields = []
+        for (k, v) in fields { self[k] = v }
+    }
+    public init(dictionaryLiteral elements: (String, JSON)...) { self.init(elements) }
+
+    public subscript(key: String) -> JSON? {
+        get {
+            for f in fields where f.key == key { return f.value }
+            return nil
+        }
+        set {
+            if let i = fields.firstIndex(where: { $0.key == key }) {
+                if let v = newValue { fields[i].value = v } else { fields.remove(at: i) }
+            } else if let v = newValue {
+                fields.append((key, v))
+            }
+        }
+    }
+
+    public var keys: [String] { fields.map(\.key) }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        guard a.fields.count == b.fields.count else { return false }
+        for f in a.fields where b[f.key] != f.value { return false }
+        return true
+    }
+}
+
+public struct JSONParseError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+// MARK: - Parsing
+
+extension JSON {
+    /// Parses one complete JSON text.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSON {
+        try withUTF8Bytes(text) { (b) throws(JSONParseError) -> JSON in try parse(b) }
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        try withBytes(bytes) { (b) throws(JSONParseError) -> JSON in try parse(b) }
+    }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSON {
+        var p = JSONByteParser(bytes)
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        if p.i < p.end { throw p.error("unexpected text after the JSON value") }
+        return v
+    }
+
+    /// Parses a line that must hold one JSON object; the error says what it got instead.
+    public static func parseObject(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONObject {
+        var p = JSONByteParser(bytes)
+        p.skipSpace()
+        if p.i < p.end && p.b[p.i] != UInt8(ascii: "{") {
+            let v = try p.value(depth: 0)
+            throw JSONParseError(message: "expected a JSON object, got \(v.kindName)")
+        }
+        guard case .object(let o) = try p.value(depth: 0) else {
+            throw JSONParseError(message: "expected a JSON object")
+        }
+        p.skipSpace()
+        if p.i < p.end { throw p.error("unexpected text after the JSON object") }
+        return o
+    }
+
+    /// Validates a line holding one JSON object and returns only the named
+    /// top-level fields (nil where absent); other values are checked but never
+    /// built. The fast path for ingesting large streams.
+    public static func scanObject(_ bytes: UnsafeRawBufferPointer, fields wanted: [[UInt8]]) throws(JSONParseError) -> [JSON?] {
+        var p = JSONByteParser(bytes)
+        var out = [JSON?](repeating: nil, count: wanted.count)
+        p.skipSpace()
+        guard p.i < p.end else { throw p.error("empty line") }
+        guard p.b[p.i] == UInt8(ascii: "{") else {
+            let v = try p.value(depth: 0)
+            throw JSONParseError(message: "expected a JSON object, got \(v.kindName)")
+        }
+        p.i += 1
+        p.skipSpace()
+        if p.i < p.end && p.b[p.i] == UInt8(ascii: "}") {
+            p.i += 1
+        } else {
+            while true {
+                p.skipSpace()
+                guard p.i < p.end, p.b[p.i] == UInt8(ascii: "\"") else { throw p.error("expected a field name in quotes") }
+                let keyStart = p.i + 1
+                let plain = try p.skipString()
+                let keyEnd = p.i - 1
+                var slot = -1
+                if plain {
+                    for (n, w) in wanted.enumerated() where w.count == keyEnd - keyStart {
+                        var same = true
+                        for j in 0..<w.count where p.b[keyStart + j] != w[j] { same = false; break }
+                        if same { slot = n; break }
+                    }
+                } else {
+                    p.i = keyStart - 1
+                    let k = try p.string()
+                    let kb = Array(k.utf8)
+                    slot = wanted.firstIndex(of: kb) ?? -1
+                }
+                p.skipSpace()
+                guard p.i < p.end, p.b[p.i] == UInt8(ascii: ":") else { throw p.error("expected ':' after a field name") }
+                p.i += 1
+                p.skipSpace()
+                if slot >= 0 { out[slot] = try p.value(depth: 1) } else { try p.skipValue(depth: 1) }
+                p.skipSpace()
+                guard p.i < p.end else { throw p.error("unterminated object") }
+                if p.b[p.i] == UInt8(ascii: ",") { p.i += 1; continue }
+                if p.b[p.i] == UInt8(ascii: "}") { p.i += 1; break }
+                throw p.error("expected ',' or '}' in an object")
+            }
+        }
+        p.skipSpace()
+        if p.i < p.end { throw p.error("unexpected text after the JSON object") }
+        return out
+    }
+}
+
+struct JSONByteParser {
+    let b: UnsafeRawBufferPointer
+    var i: Int
+    let end: Int
+    static let maxDepth = 256
+
+    init(_ b: UnsafeRawBufferPointer) {
+        self.b = b
+        i = 0
+        end = b.count
+    }
+
+    func error(_ m: String) -> JSONParseError {
+        JSONParseError(message: "not valid JSON: \(m) at column \(i + 1)")
+    }
+
+    @inline(__always) mutating func skipSpace() {
+        while i < end {
+            let c = b[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONParseError) -> JSON {
+        guard i < end else { throw error("unexpected end of input") }
+        if depth > JSONByteParser.maxDepth { throw error("nested too deeply") }
+        switch b[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var o = JSONObject()
+            skipSpace()
+            if i < end && b[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
+            var seen = Set<String>()
+            while true {
+                skipSpace()
+                guard i < end, b[i] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
+                let k = try string()
+                skipSpace()
+                guard i < end, b[i] == UInt8(ascii: ":") else { throw error("expected ':' after a field name") }
+                i += 1
+                skipSpace()
+                let v = try value(depth: depth + 1)
+                if seen.insert(k).inserted { o[k] = v } else { o[k] = v }
+                skipSpace()
+                guard i < end else { throw error("unterminated object") }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var a: [JSON] = []
+            skipSpace()
+            if i < end && b[i] == UInt8(ascii: "]") { i += 1; return .array(a) }
+            while true {
+                skipSpace()
+                a.append(try value(depth: depth + 1))
+                skipSpace()
+                guard i < end else { throw error("unterminated array") }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; return .array(a) }
+                throw error("expected ',' or ']' in an array")
+            }
+        case UInt8(ascii: "\""):
+            return .string(try string())
+        case UInt8(ascii: "t"):
+            try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try number()
+        default:
+            throw error("unexpected character '\(Unicode.Scalar(b[i]))'")
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        let n = word.utf8CodeUnitCount
+        guard end - i >= n else { throw error("unexpected end of input") }
+        let p = word.utf8Start
+        for j in 0..<n where b[i + j] != p[j] { throw error("unexpected character '\(Unicode.Scalar(b[i]))'") }
+        i += n
+    }
+
+    mutating func number() throws(JSONParseError) -> JSON {
+        let start = i
+        var negative = false
+        if b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        guard i < end, b[i] >= 0x30 && b[i] <= 0x39 else { throw error("a number needs digits") }
+        var intValue: Int64 = 0
+        var overflow = false
+        if b[i] == 0x30 {
+            i += 1
+            if i < end && b[i] >= 0x30 && b[i] <= 0x39 { throw error("numbers may not have leading zeros") }
+        } else {
+            while i < end && b[i] >= 0x30 && b[i] <= 0x39 {
+                let (m, o1) = intValue.multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.addingReportingOverflow(Int64(b[i] - 0x30))
+                overflow = overflow || o1 || o2
+                intValue = s
+                i += 1
+            }
+        }
+        var isInt = true
+        if i < end && b[i] == UInt8(ascii: ".") {
+            isInt = false
+            i += 1
+            guard i < end, b[i] >= 0x30 && b[i] <= 0x39 else { throw error("a decimal point needs digits after it") }
+            while i < end && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        }
+        if i < end && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+            isInt = false
+            i += 1
+            if i < end && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
+            guard i < end, b[i] >= 0x30 && b[i] <= 0x39 else { throw error("an exponent needs digits") }
+            while i < end && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        }
+        if isInt && !overflow { return .int(negative ? -intValue : intValue) }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+        guard let d = Double(text) else { throw error("number out of range") }
+        return .double(d)
+    }
+
+    /// Skips a string starting at the opening quote; true when it had no escapes.
+    mutating func skipString() throws(JSONParseError) -> Bool {
+        i += 1
+        var plain = true
+        while i < end {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") { i += 1; return plain }
+            if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
+            if c < 0x20 { throw error("control character in a string") }
+            i += 1
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func string() throws(JSONParseError) -> String {
+        i += 1
+        let start = i
+        // Fast path: no escapes.
+        while i < end {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") {
+                let s = UnsafeRawBufferPointer(rebasing: b[start..<i])
+                i += 1
+                guard let str = String(validating: s, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                return str
+            }
+            if c == UInt8(ascii: "\\") { break }
+            if c < 0x20 { throw error("control character in a string") }
+            i += 1
+        }
+        var bytes = [UInt8](UnsafeRawBufferPointer(rebasing: b[start..<i]))
+        while i < end {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                guard let str = String(validating: bytes, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                return str
+            }
+            if c < 0x20 { throw error("control character in a string") }
+            if c != UInt8(ascii: "\\") { bytes.append(c); i += 1; continue }
+            i += 1
+            guard i < end else { break }
+            let e = b[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C)
+            case UInt8(ascii: "/"): bytes.append(0x2F)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard end - i >= 6, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else {
+                        throw error("unpaired surrogate in \\u escape")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard low >= 0xDC00 && low < 0xE000 else { throw error("unpaired surrogate in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw error("unpaired surrogate in \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("bad \\u escape") }
+                bytes.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw error("unknown escape '\\\(Unicode.Scalar(e))'")
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard end - i >= 4 else { throw error("short \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = b[i]
+            var d: UInt32
+            switch c {
+            case 0x30...0x39: d = UInt32(c - 0x30)
+            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
+            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
+            default: throw error("bad hex digit in \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    /// Checks a value's syntax without building it.
+    mutating func skipValue(depth: Int) throws(JSONParseError) {
+        guard i < end else { throw error("unexpected end of input") }
+        if depth > JSONByteParser.maxDepth { throw error("nested too deeply") }
+        switch b[i] {
+        case UInt8(ascii: "\""):
+            let start = i
+            if !(try skipString()) {
+                i = start
+                _ = try string()  // escapes: check them properly
+            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            _ = try value(depth: depth)
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try number()
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension JSON {
+    /// Compact serialisation, one line, fields in order.
+    public var serialized: String {
+        var out = [UInt8]()
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let v): out.append(contentsOf: v ? Array("true".utf8) : Array("false".utf8))
+        case .int(let v): JSON.appendInt(v, into: &out)
+        case .double(let d):
+            if !d.isFinite {
+                out.append(contentsOf: Array("null".utf8))
+            } else if d.rounded() == d && abs(d) < 1e15 {
+                JSON.appendInt(Int64(d), into: &out)
+            } else {
+                out.append(contentsOf: Array(d.description.utf8))
+            }
+        case .string(let s): JSON.appendString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (n, v) in a.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                v.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o): o.write(into: &out)
+        }
+    }
+
+    public static func appendInt(_ v: Int64, into out: inout [UInt8]) {
+        if v == 0 { out.append(0x30); return }
+        var n = v.magnitude
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var len = 0
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            while n > 0 {
+                buf[len] = UInt8(n % 10) + 0x30
+                n /= 10
+                len += 1
+            }
+            if v < 0 { out.append(UInt8(ascii: "-")) }
+            var k = len - 1
+            while k >= 0 { out.append(buf[k]); k -= 1 }
+        }
+    }
+
+    public static func appendString(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        for c in s.utf8 {
+            switch c {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0..<0x20, 0x7F:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            default: out.append(c)
+            }
+        }
+        out.append(0x22)
+    }
+}
+
+extension JSONObject {
+    public func write(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (n, f) in fields.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.appendString(f.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            f.value.write(into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// One NDJSON line, with its newline.
+    public var line: String {
+        var out = [UInt8]()
+        write(into: &out)
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public var serialized: String { JSON.object(self).serialized }
+}

@@ -1,0 +1,80 @@
+// Records meant to reach a person. Every tool emits these same shapes, so one
+// delivery script serves all five (CONVENTIONS.md, "Messages for people").
+
+public struct NotificationAction: Equatable, Sendable {
+    public var id: String
+    public var label: String
+    /// The exact command that performs the action.
+    public var command: String
+    public init(id: String, label: String, command: String) {
+        self.id = id
+        self.label = label
+        self.command = command
+    }
+    public var json: JSON { .object(["id": .string(id), "label": .string(label), "command": .string(command)]) }
+}
+
+public struct NotificationRecord: Equatable, Sendable {
+    public var tool: String
+    public var id: String
+    public var title: String
+    public var body: String
+    public var url: String?
+    public var actions: [NotificationAction]
+    public var extra: JSONObject
+
+    public init(tool: String, id: String, title: String, body: String, url: String? = nil,
+                actions: [NotificationAction] = [], extra: JSONObject = [:]) {
+        self.tool = tool
+        self.id = id
+        self.title = title
+        self.body = body
+        self.url = url
+        self.actions = actions
+        self.extra = extra
+    }
+
+    public var record: JSONObject {
+        var o: JSONObject = ["type": "notification", "tool": .string(tool), "id": .string(id),
+                             "title": .string(title), "body": .string(body), "url": JSON(url),
+                             "actions": .array(actions.map(\.json))]
+        for f in extra.fields { o[f.key] = f.value }
+        return o
+    }
+}
+
+public struct SMSRecord: Equatable, Sendable {
+    public var tool: String
+    public var id: String
+    public var to: PhoneNumber
+    public var body: String
+    public var extra: JSONObject
+
+    public init(tool: String, id: String, to: PhoneNumber, body: String, extra: JSONObject = [:]) {
+        self.tool = tool
+        self.id = id
+        self.to = to
+        self.body = body
+        self.extra = extra
+    }
+
+    public var record: JSONObject {
+        var o: JSONObject = ["type": "sms", "tool": .string(tool), "id": .string(id), "to": .string(to.e164), "body": .string(body)]
+        for f in extra.fields { o[f.key] = f.value }
+        return o
+    }
+}
+
+/// Short random identifiers: 12 lowercase hex digits (48 bits).
+public enum IDs {
+    public static func make<G: RandomNumberGenerator>(using g: inout G) -> String {
+        let v = g.next() & 0xFFFF_FFFF_FFFF
+        var s = String(v, radix: 16)
+        while s.utf8.count < 12 { s = "0" + s }
+        return s
+    }
+    public static func make() -> String {
+        var g = SystemRandomNumberGenerator()
+        return make(using: &g)
+    }
+}

@@ -1,0 +1,307 @@
+// The imperative shell's contact with the operating system: files, fsync,
+// locks, environment and time. Everything here is a thin, checked wrapper over
+// the C library so that the rest of NudgeKit can stay free of Foundation.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// The exit statuses of the family (sysexits.h numbers, see CONVENTIONS.md).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    case no = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case cantCreate = 73
+    case ioError = 74
+    case tempFail = 75
+    case noPermission = 77
+    case config = 78
+}
+
+/// An error that ends a command: one line for stderr and an exit status.
+public struct ToolError: Error, Equatable, CustomStringConvertible {
+    public var code: ExitCode
+    public var message: String
+    public init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    public var description: String { message }
+    public static func usage(_ m: String) -> ToolError { ToolError(.usage, m) }
+    public static func data(_ m: String) -> ToolError { ToolError(.dataError, m) }
+}
+
+public enum Sys {
+    public static func errnoString(_ e: Int32 = errno) -> String {
+        String(cString: strerror(e))
+    }
+
+    public static func env(_ name: String) -> String? {
+        guard let p = getenv(name) else { return nil }
+        return String(cString: p)
+    }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Wall-clock time in milliseconds since the Unix epoch.
+    public static func nowMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Monotonic nanoseconds, for benchmarks.
+    public static func monotonicNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    public static func sleepMillis(_ ms: Int) {
+        var ts = timespec(tv_sec: ms / 1000, tv_nsec: (ms % 1000) * 1_000_000)
+        var rest = timespec()
+        while nanosleep(&ts, &rest) == -1 && errno == EINTR { ts = rest }
+    }
+
+    public static func hostname() -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buf, 255) == 0 else { return "localhost" }
+        let name = cArrayString(buf)
+        return name.isEmpty ? "localhost" : name
+    }
+
+    public static func userName() -> String {
+        if let u = env("USER"), !u.isEmpty { return u }
+        if let u = env("LOGNAME"), !u.isEmpty { return u }
+        if let pw = getpwuid(getuid()), let n = pw.pointee.pw_name { return String(cString: n) }
+        return "uid\(getuid())"
+    }
+
+    public static func homeDirectory() -> String {
+        if let h = env("HOME"), !h.isEmpty { return h }
+        if let pw = getpwuid(getuid()), let d = pw.pointee.pw_dir { return String(cString: d) }
+        return "/"
+    }
+
+    public static func fileExists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    public static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
+    }
+
+    /// Creates `path` and its parents as private folders (0700, whatever the umask).
+    public static func makeDirectories(_ path: String) throws(ToolError) {
+        if isDirectory(path) { return }
+        var parts: [String] = []
+        var p = path
+        while !p.isEmpty && p != "/" && !isDirectory(p) {
+            parts.append(p)
+            p = parentDirectory(p)
+        }
+        for dir in parts.reversed() {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw ToolError(.cantCreate, "cannot create \(dir): \(errnoString())")
+            }
+            _ = chmod(dir, 0o700)
+        }
+    }
+
+    public static func parentDirectory(_ path: String) -> String {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "." }
+        if slash == p.startIndex { return "/" }
+        return String(p[..<slash])
+    }
+
+    public static func join(_ a: String, _ b: String) -> String {
+        a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+
+    /// Lists the names in a folder (no `.` or `..`), sorted.
+    public static func listDirectory(_ path: String) -> [String] {
+        guard let d = opendir(path) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafePointer(to: e.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Reads a whole file. Returns nil when it does not exist.
+    public static func readFile(_ path: String) throws(ToolError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw ToolError(.ioError, "cannot read \(path): \(errnoString())")
+        }
+        defer { close(fd) }
+        return try readAll(fd: fd, from: 0, path: path)
+    }
+
+    /// Reads from `offset` to the end of an open file.
+    public static func readAll(fd: Int32, from offset: Int, path: String) throws(ToolError) -> [UInt8] {
+        var st = stat()
+        let hint = fstat(fd, &st) == 0 ? max(0, Int(st.st_size) - offset) : 0
+        var out = [UInt8]()
+        out.reserveCapacity(hint + 1)
+        var pos = offset
+        var chunk = [UInt8](repeating: 0, count: max(65536, min(hint + 1, 1 << 22)))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(pos)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(.ioError, "cannot read \(path): \(errnoString())")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+            pos += n
+        }
+        return out
+    }
+
+    /// Writes all bytes to an fd, retrying short writes.
+    public static func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw -> Bool in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// Writes a file atomically: a private temporary file, fsync, rename, fsync
+    /// of the folder. Readers see the old file or the new one, never half.
+    public static func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(ToolError) {
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd < 0 { throw ToolError(.cantCreate, "cannot create \(tmp): \(errnoString())") }
+        _ = fchmod(fd, 0o600)
+        let ok = writeAll(fd: fd, bytes) && fsync(fd) == 0
+        let err = errno
+        close(fd)
+        if !ok {
+            unlink(tmp)
+            throw ToolError(.ioError, "cannot write \(tmp): \(errnoString(err))")
+        }
+        if rename(tmp, path) != 0 {
+            let e = errno
+            unlink(tmp)
+            throw ToolError(.ioError, "cannot replace \(path): \(errnoString(e))")
+        }
+        syncDirectory(parentDirectory(path))
+    }
+
+    public static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Opens (creating 0600 if needed) a file for appending.
+    public static func openForAppend(_ path: String) throws(ToolError) -> Int32 {
+        let existed = fileExists(path)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw ToolError(.cantCreate, "cannot open \(path) for writing: \(errnoString())") }
+        if !existed {
+            _ = fchmod(fd, 0o600)
+            syncDirectory(parentDirectory(path))
+        }
+        return fd
+    }
+
+    public static func truncateFile(_ path: String, to size: Int) throws(ToolError) {
+        if truncate(path, off_t(size)) != 0 {
+            throw ToolError(.ioError, "cannot truncate \(path): \(errnoString())")
+        }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+
+    public static func removeFile(_ path: String) { unlink(path) }
+}
+
+/// An exclusive advisory lock on a file (flock), released when dropped.
+public final class FileLock {
+    private var fd: Int32
+    private init(fd: Int32) { self.fd = fd }
+
+    /// Takes the lock, polling until `timeoutMillis` has passed; then exit 75.
+    public static func acquire(_ path: String, timeoutMillis: Int, what: String) throws(ToolError) -> FileLock {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw ToolError(.cantCreate, "cannot open lock \(path): \(Sys.errnoString())") }
+        _ = fchmod(fd, 0o600)
+        let start = Sys.monotonicNanos()
+        var wait = 2
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            if e != EWOULDBLOCK && e != EINTR && e != EAGAIN {
+                close(fd)
+                throw ToolError(.ioError, "cannot lock \(path): \(Sys.errnoString(e))")
+            }
+            if Int((Sys.monotonicNanos() - start) / 1_000_000) >= timeoutMillis {
+                close(fd)
+                throw ToolError(.tempFail, "\(what) is locked by another run; try again")
+            }
+            Sys.sleepMillis(wait)
+            wait = min(wait * 2, 40)
+        }
+        return FileLock(fd: fd)
+    }
+
+    public func release() {
+        if fd >= 0 {
+            _ = flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { release() }
+}
+
+/// `withUnsafeBytes` that keeps a typed error (the standard one rethrows `any Error`).
+@inline(__always)
+public func withBytes<R, E: Error>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    let r: Result<R, E> = a.withUnsafeBytes { b in Result { () throws(E) -> R in try body(b) } }
+    return try r.get()
+}
+
+@inline(__always)
+public func withUTF8Bytes<R, E: Error>(_ s: String, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    var s = s
+    let r: Result<R, E> = s.withUTF8 { b in Result { () throws(E) -> R in try body(UnsafeRawBufferPointer(b)) } }
+    return try r.get()
+}
+
+/// A NUL-terminated C character array as a String.
+public func cArrayString(_ buf: [CChar]) -> String {
+    String(decoding: buf.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
