@@ -211,7 +211,7 @@ public enum Runner {
                        configDir: configDirectory(tool: spec.name), pinned: pinned)
     }
 
-    public typealias Handler = (Context) throws(ToolError) -> ExitCode
+    public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode
 
     /// The whole life of a tool process.
     public static func main(spec: ToolSpec, handlers: [String: Handler]) -> Never {

@@ -1,1 +1,3 @@
 import NudgeKit
+
+Runner.main(spec: Tenclub.spec, handlers: Tenclub.handlers)

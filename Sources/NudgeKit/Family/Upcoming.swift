@@ -1,0 +1,33 @@
+// The four tools whose own issues have not landed yet: they answer --help
+// and --version, and refuse everything else with a usage error.
+
+public enum Yomo {
+    public static let spec = ToolSpec(
+        name: "yomo",
+        summary: "Reminders: natural-language entry, recurrence, snooze and due notifications.",
+        commands: [], defaultCommand: nil)
+}
+
+public enum Rewards {
+    public static let spec = ToolSpec(
+        name: "rewards",
+        summary: "Family screen-time rewards: learning time earns points, points buy reward time.",
+        commands: [], defaultCommand: nil)
+}
+
+public enum Playa {
+    public static let spec = ToolSpec(
+        name: "playa",
+        summary: "Keep in touch: message pools, daily schedules, a queue and deep links.",
+        commands: [], defaultCommand: nil)
+}
+
+public enum Habitmatch {
+    public static let spec = ToolSpec(
+        name: "habitmatch",
+        summary: "Habits on a calendar, and accountability buddies who share them.",
+        commands: [], defaultCommand: nil)
+}
+
+/// Every tool of the family, for documentation and completion checks.
+public let familySpecs: [ToolSpec] = [Tenclub.spec, Yomo.spec, Rewards.spec, Playa.spec, Habitmatch.spec]

@@ -1,0 +1,189 @@
+// tenclub's commands: the declaration, and one handler per command that
+// opens the store, calls the pure functions and prints.
+
+extension Tenclub {
+    public static let spec = ToolSpec(
+        name: "tenclub",
+        summary: "Count screen unlocks per day against a limit of ten, shown as a playing card.",
+        commands: [
+            CommandSpec("status", summary: "Show a day's unlock count as a playing card",
+                        options: [OptionSpec("date", value: "DAY", help: "The day to show (default today)")],
+                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!"),
+            CommandSpec("unlock", summary: "Record one screen unlock",
+                        options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)")],
+                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'."),
+            CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
+                        usage: "[FILE...]",
+                        options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
+                        operands: .files, max: nil,
+                        details: "Each record needs \"at\": an RFC 3339 time or Unix seconds; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely."),
+            CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
+                        options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
+                                             choices: ["waybar", "tmux", "plain"])]),
+            CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
+                        options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")]),
+            CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted"),
+        ],
+        defaultCommand: ["status"],
+        footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
+    )
+
+    public static let handlers: [String: Runner.Handler] = [
+        "status": status,
+        "unlock": unlock,
+        "ingest": ingest,
+        "widget": widgetCommand,
+        "history": historyCommand,
+        "check": check,
+    ]
+
+    static func store(_ ctx: Context) -> Store<TenclubState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub"))
+    }
+
+    static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let day = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
+        let state = try store(ctx).read()
+        let s = Status(date: day, unlocks: state.unlocks(on: day))
+        ctx.out.emit(s.record, text: statusText(s, style: ctx.out.style))
+        return .ok
+    }
+
+    static func check(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let state = try store(ctx).read()
+        let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
+        let text = s.busted
+            ? "BUSTED: \(s.unlocks) unlocks today. \(s.message)"
+            : "Within the limit: \(s.unlocks) of \(limit) unlocks today, \(s.remaining) left."
+        ctx.out.emit(s.record, text: text)
+        return s.busted ? .no : .ok
+    }
+
+    static func unlock(_ ctx: Context) throws(ToolError) -> ExitCode {
+        var at = ctx.now
+        if let raw = ctx.option("at") {
+            at = try ctx.time(raw, option: "--at")
+            if at.ms > ctx.now.ms + 300_000 {
+                throw ToolError(.usage, "--at must not be in the future (now is \(ctx.clock.format(ctx.now)))")
+            }
+        }
+        let day = ctx.zone.day(of: at)
+        let id = IDs.make()
+        let atText = ctx.clock.format(at)
+        let count = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Int in
+            tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
+            return tx.state.unlocks(on: day)
+        }
+        let s = Status(date: day, unlocks: count)
+        var r: JSONObject = ["type": "unlock", "id": .string(id), "at": .string(atText)]
+        for f in s.record.fields where f.key != "type" { r[f.key] = f.value }
+        ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
+        return .ok
+    }
+
+    static let atField: [[UInt8]] = [Array("at".utf8)]
+
+    /// Reads one record's instant: an RFC 3339 string or Unix seconds.
+    public static func instant(ofRecord line: UnsafeRawBufferPointer, zone: Zone) -> Result<Instant, JSONParseError> {
+        let fields: [JSON?]
+        do { fields = try JSON.scanObject(line, fields: atField) } catch { return .failure(error) }
+        switch fields[0] {
+        case .none:
+            return .failure(JSONParseError(message: "missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
+        case .some(.string(let s)):
+            if let p = RFC3339.parse(s, allowLocal: true) {
+                if p.offsetSeconds != nil { return .success(p.instant) }
+                let frac = p.instant.ms - p.local.wallSeconds * 1000
+                return .success(Instant(ms: zone.resolve(p.local).ms + frac))
+            }
+            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(s)'"))
+        case .some(let v):
+            if let d = v.double, d > 0, d < 1e11 { return .success(Instant(ms: Int64((d * 1000).rounded()))) }
+            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time or Unix seconds, not \(v.kindName)"))
+        }
+    }
+
+    static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let strict = ctx.flag("strict")
+        let sources = try InputSource.openAll(ctx.operands)
+        defer { for s in sources { s.closeIfOwned() } }
+        var batch: [Day: [Int64]] = [:]
+        var bad = 0
+        let limitMs = ctx.now.ms + 300_000
+        let zone = ctx.zone
+        for src in sources {
+            try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
+                var reason: String
+                switch instant(ofRecord: line, zone: zone) {
+                case .success(let t):
+                    if t.ms <= limitMs {
+                        batch[zone.day(of: t), default: []].append(t.ms)
+                        return
+                    }
+                    reason = "\"at\" is in the future (now is \(zone.format(ctx.now)))"
+                case .failure(let e):
+                    reason = e.message
+                }
+                bad += 1
+                if strict { throw ToolError(.dataError, "\(src.name):\(n): \(reason) (--strict: nothing applied)") }
+                ctx.warn("\(src.name):\(n): \(reason)")
+            }
+        }
+        let plan: IngestPlan
+        if batch.isEmpty {
+            plan = IngestPlan()
+        } else {
+            plan = try store(ctx).write(full: true, at: ctx.now, zone: zone) { (tx) throws(ToolError) -> IngestPlan in
+                let state = tx.state
+                let p = planIngest(batch, alreadySeen: { state.hasSeen($0, on: $1) })
+                for day in p.added.keys.sorted() {
+                    var ats: [JSON] = []
+                    ats.reserveCapacity(p.added[day]!.count)
+                    for ms in p.added[day]! { ats.append(.string(zone.format(Instant(ms: ms)))) }
+                    tx.record(["type": "ingest", "day": .string(day.description), "at": .array(ats)])
+                }
+                return p
+            }
+            // Report against the state as it now stands.
+            let state = try store(ctx).read()
+            for day in plan.days {
+                let n = state.unlocks(on: day)
+                let c = card(for: n)
+                let added = plan.added[day]?.count ?? 0
+                let dups = plan.duplicates[day] ?? 0
+                let r: JSONObject = ["type": "day", "date": .string(day.description), "added": JSON(added),
+                                     "duplicates": JSON(dups), "unlocks": JSON(n), "card": .string(c.code),
+                                     "busted": .bool(isBusted(n))]
+                ctx.out.emit(r, text: "\(day)  +\(added) new, \(dups) already counted  → \(n) (\(c.code))")
+            }
+        }
+        return bad > 0 ? .dataError : .ok
+    }
+
+    static func widgetCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let state = try store(ctx).read()
+        let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
+        ctx.out.raw(widget(s, style: ctx.option("style") ?? "plain"))
+        return .ok
+    }
+
+    static func historyCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let n = try ctx.option("days").map { (s) throws(ToolError) in try ctx.int(s, option: "--days", range: 1...3660) } ?? 7
+        let state = try store(ctx).read()
+        let rows = history(state.days, today: ctx.today, count: n)
+        if ctx.out.isJSON {
+            for r in rows { ctx.out.record(r.record) }
+        } else {
+            var t = "DATE        UNLOCKS  CARD   \n"
+            for r in rows {
+                let c = card(for: r.unlocks)
+                let count = String(r.unlocks)
+                t += "\(r.date)  \(String(repeating: " ", count: max(0, 7 - count.count)))\(count)  \(c.code)\(isBusted(r.unlocks) ? "  BUSTED!" : "")\n"
+            }
+            let streak = rows.last?.streak ?? 0
+            t += "Current streak: \(streak) day\(streak == 1 ? "" : "s") at ten or under.\n"
+            ctx.out.raw(t)
+        }
+        return .ok
+    }
+}
