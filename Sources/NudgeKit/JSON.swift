@@ -2,6 +2,20 @@
 // Objects keep their field order so that output is stable and readable.
 
 public enum JSON: Equatable, Sendable {
+    /// Numbers compare by value: `1` and `1.0` are the same JSON number.
+    public static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.int, .double), (.double, .int), (.double, .double): return a.double == b.double
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x == y
+        default: return false
+        }
+    }
+
     case null
     case bool(Bool)
     case int(Int64)
@@ -226,7 +240,8 @@ struct JSONByteParser {
             var seen = Set<String>()
             while true {
                 skipSpace()
-                guard i < end, b[i] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
+                guard i < end else { throw error("unexpected end of input") }
+                guard b[i] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
                 let k = try string()
                 skipSpace()
                 guard i < end, b[i] == UInt8(ascii: ":") else { throw error("expected ':' after a field name") }

@@ -1,0 +1,142 @@
+import XCTest
+@testable import NudgeKit
+
+final class CLITests: XCTestCase {
+    let spec = ToolSpec(name: "demo", summary: "A demo.", commands: [
+        CommandSpec("status", summary: "Show", options: [OptionSpec("limit", short: "n", value: "N", help: "How many"),
+                                                        OptionSpec("verbose", short: "v", help: "More")]),
+        CommandSpec("ingest", summary: "Read", usage: "[FILE...]", operands: .files, max: nil),
+        CommandSpec("buddy", summary: "Buddy", subcommands: [
+            CommandSpec("set", summary: "Set", usage: "NUMBER", operands: .words, min: 1, max: 1),
+            CommandSpec("remove", summary: "Remove"),
+        ]),
+    ], defaultCommand: ["status"])
+
+    func parse(_ s: [String]) throws -> Invocation { try spec.parse(s) }
+
+    func testOptionsInEveryForm() throws {
+        for args in [["status", "-n", "5"], ["status", "-n5"], ["status", "--limit", "5"], ["status", "--limit=5"],
+                     ["-q", "status", "-vn", "5"]] {
+            let inv = try parse(args)
+            XCTAssertEqual(inv.command, ["status"], "\(args)")
+            XCTAssertEqual(inv.value("limit"), "5", "\(args)")
+        }
+        let g = try parse(["-q", "status", "-vn", "5"])
+        XCTAssertTrue(g.flag("quiet"))
+        XCTAssertTrue(g.flag("verbose"))
+        let globalsAfter = try parse(["status", "--now", "2026-01-01", "--format=json"])
+        XCTAssertEqual(globalsAfter.value("now"), "2026-01-01")
+        XCTAssertEqual(globalsAfter.value("format"), "json")
+    }
+
+    func testOperandsDashAndDoubleDash() throws {
+        XCTAssertEqual(try parse(["ingest", "a", "-", "b"]).operands, ["a", "-", "b"])
+        XCTAssertEqual(try parse(["ingest", "--", "-weird", "--also"]).operands, ["-weird", "--also"])
+        let sub = try parse(["buddy", "set", "415-555-0132"])
+        XCTAssertEqual(sub.command, ["buddy", "set"])
+        XCTAssertEqual(sub.operands, ["415-555-0132"])
+        XCTAssertEqual(try parse(["buddy"]).command, ["buddy"])
+    }
+
+    func testUsageErrorsSuggestTheNearest() {
+        let cases: [([String], String)] = [
+            (["stauts"], "unknown command 'stauts' (did you mean 'status'?)"),
+            (["status", "--limt", "3"], "unknown option --limt for 'status' (did you mean '--limit'?)"),
+            (["status", "-x"], "unknown option -x"),
+            (["status", "--limit"], "option --limit needs a value (N)"),
+            (["status", "--format", "xml"], "--format must be one of json, text, not 'xml'"),
+            (["status", "extra"], "'status' takes no operands, got 'extra'"),
+            (["buddy", "sett"], "unknown subcommand of 'buddy' 'sett' (did you mean 'set'?)"),
+            (["buddy", "set"], "'buddy set' needs NUMBER"),
+            (["buddy", "set", "1", "2"], "too many operands for 'buddy set': '2'"),
+            (["status", "--verbose=yes"], "option --verbose takes no value"),
+        ]
+        for (args, message) in cases {
+            XCTAssertThrowsError(try parse(args), "\(args)") { e in
+                let err = e as! ToolError
+                XCTAssertEqual(err.code, .usage)
+                XCTAssertTrue(err.message.hasPrefix(message), "\(args): \(err.message)")
+                XCTAssertTrue(err.message.hasSuffix("see 'demo --help'"), err.message)
+            }
+        }
+    }
+
+    func testHelpAndVersion() throws {
+        XCTAssertTrue(try parse(["--help"]).wantsHelp)
+        XCTAssertTrue(try parse(["status", "-h"]).wantsHelp)
+        XCTAssertTrue(try parse(["--version"]).wantsVersion)
+        XCTAssertEqual(try parse(["help", "buddy", "set"]).operands, ["buddy", "set"])
+        XCTAssertTrue(try spec.helpText(for: ["buddy", "set"]).hasPrefix("usage: demo buddy set NUMBER"))
+        XCTAssertTrue(spec.helpText.contains("Show (default)"))
+    }
+
+    func testSuggest() {
+        XCTAssertEqual(Suggest.distance("kitten", "sitting"), 3)
+        XCTAssertEqual(Suggest.nearest("hist", in: ["history", "status"]), "history")
+        XCTAssertNil(Suggest.nearest("zzzzzz", in: ["history", "status"]))
+    }
+
+    static var packageRoot: String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }
+
+    /// The committed completion scripts are exactly what the declarations
+    /// generate. Regenerate with: UPDATE_COMPLETIONS=1 swift test --filter CLITests
+    func testCommittedCompletionsMatchTheDeclarations() throws {
+        let update = ProcessInfo.processInfo.environment["UPDATE_COMPLETIONS"] == "1"
+        for tool in familySpecs {
+            for (file, shell) in tool.completionFiles {
+                let path = CLITests.packageRoot + "/completions/" + file
+                let generated = try tool.completionScript(shell)
+                if update { try generated.write(toFile: path, atomically: true, encoding: .utf8) }
+                let committed = try? String(contentsOfFile: path, encoding: .utf8)
+                XCTAssertEqual(committed, generated, "\(file) drifted from the declaration; regenerate with UPDATE_COMPLETIONS=1 swift test --filter CLITests")
+            }
+        }
+    }
+
+    func testCompletionsParseInEachShell() throws {
+        for (shell, flag) in [("bash", "-n"), ("zsh", "-n"), ("fish", "-n")] {
+            guard let exe = ["/usr/bin/\(shell)", "/bin/\(shell)", "/usr/local/bin/\(shell)", "/opt/homebrew/bin/\(shell)"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { continue }
+            for tool in familySpecs {
+                let dir = NSTemporaryDirectory() + "compl-\(UUID().uuidString)"
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                let path = dir + "/script"
+                try tool.completionScript(shell).write(toFile: path, atomically: true, encoding: .utf8)
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: exe)
+                p.arguments = [flag, path]
+                try p.run()
+                p.waitUntilExit()
+                XCTAssertEqual(p.terminationStatus, 0, "\(shell) -n rejects \(tool.name)'s completion")
+            }
+        }
+    }
+
+    /// bash completion really completes: commands, options, choices.
+    func testBashCompletionCompletes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("no bash") }
+        let script = try Tenclub.spec.completionScript("bash")
+        func complete(_ words: [String]) throws -> [String] {
+            let dir = NSTemporaryDirectory() + "bc-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try script.write(toFile: dir + "/c.bash", atomically: true, encoding: .utf8)
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/bash")
+            p.arguments = ["-c", "source \(dir)/c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tenclub; printf '%s\\n' \"${COMPREPLY[@]}\""]
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            try p.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(try complete(["tenclub", "st"]), ["status"])
+        XCTAssertEqual(try complete(["tenclub", "widget", "--style", ""]), ["waybar", "tmux", "plain"])
+        XCTAssertEqual(try complete(["tenclub", "--format", "json", "history", "--d"]), ["--days", "--data-dir"])
+    }
+}

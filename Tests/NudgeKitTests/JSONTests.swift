@@ -1,0 +1,71 @@
+import XCTest
+@testable import NudgeKit
+
+final class JSONTests: XCTestCase {
+    func testParsesAndSerialisesCompactly() throws {
+        let v = try JSON.parse(#" { "a" : 1, "b": [true, false, null, -2.5, "x\"y\n"], "c": {"d": 1e3} } "#)
+        XCTAssertEqual(v.serialized, #"{"a":1,"b":[true,false,null,-2.5,"x\"y\n"],"c":{"d":1000}}"#)
+    }
+
+    func testKeepsFieldOrderAndUnicode() throws {
+        let v = try JSON.parse(#"{"z":"é ♣ 🃏","a":"\u00e9\ud83c\udccf"}"#)
+        XCTAssertEqual(v.object?.keys, ["z", "a"])
+        XCTAssertEqual(v.object?["a"]?.string, "é🃏")
+        XCTAssertEqual(v.serialized, #"{"z":"é ♣ 🃏","a":"é🃏"}"#)
+    }
+
+    func testRejectsBadInputWithReasons() {
+        let cases: [(String, String)] = [
+            ("{", "unexpected end"), ("{\"a\":}", "unexpected character"), ("[1,]", "unexpected character"),
+            ("01", "leading zeros"), ("\"\\x\"", "unknown escape"), ("{\"a\":1} x", "after the JSON"),
+            ("\"\\ud800\"", "surrogate"), ("tru", "unexpected"), ("{'a':1}", "field name"),
+        ]
+        for (text, reason) in cases {
+            XCTAssertThrowsError(try JSON.parse(text), text) { e in
+                XCTAssertTrue((e as! JSONParseError).message.contains(reason), "\(text): \(e)")
+            }
+        }
+    }
+
+    func testObjectLinesSayWhatTheyGot() {
+        for (text, got) in [("[1]", "an array"), ("3", "a number"), ("\"s\"", "a string"), ("null", "null")] {
+            XCTAssertThrowsError(try withUTF8Bytes(text) { (b) throws(JSONParseError) in try JSON.parseObject(b) }) { e in
+                XCTAssertEqual((e as! JSONParseError).message, "expected a JSON object, got \(got)")
+            }
+        }
+    }
+
+    func testScanObjectPicksFieldsAndValidatesTheRest() throws {
+        let line = #"{"x":{"deep":[1,2,{"q":"\"}"}]},"at":"2026-01-01T00:00:00Z","s":"a\\b"}"#
+        let f = try withUTF8Bytes(line) { (b) throws(JSONParseError) in try JSON.scanObject(b, fields: [Array("at".utf8), Array("zz".utf8)]) }
+        XCTAssertEqual(f[0]?.string, "2026-01-01T00:00:00Z")
+        XCTAssertNil(f[1] ?? nil)
+        XCTAssertThrowsError(try withUTF8Bytes(#"{"x":[1,}"#) { (b) throws(JSONParseError) in try JSON.scanObject(b, fields: []) })
+        XCTAssertThrowsError(try withUTF8Bytes(#"{"x":"\q"}"#) { (b) throws(JSONParseError) in try JSON.scanObject(b, fields: []) })
+    }
+
+    /// Property: any generated value serialises and parses back to itself.
+    func testRoundTripProperty() throws {
+        var rng = SeededRandom(seed: 42)
+        func gen(_ depth: Int) -> JSON {
+            switch Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &rng) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &rng))
+            case 2: return .int(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+            case 3: return .double(Double(Int.random(in: -100000...100000, using: &rng)) / 8 + 0.125)
+            case 4:
+                let alphabet = Array("ab \"\\\n\t\u{1}é♣🃏/")
+                return .string(String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
+            case 5: return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in gen(depth + 1) })
+            default:
+                var o = JSONObject()
+                for k in 0..<Int.random(in: 0...4, using: &rng) { o["k\(k)"] = gen(depth + 1) }
+                return .object(o)
+            }
+        }
+        for _ in 0..<2000 {
+            let v = gen(0)
+            XCTAssertEqual(try JSON.parse(v.serialized), v, v.serialized)
+        }
+    }
+}

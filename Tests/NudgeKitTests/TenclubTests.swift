@@ -1,0 +1,81 @@
+import XCTest
+@testable import NudgeKit
+
+final class TenclubTests: XCTestCase {
+    func testCardForEveryCountUpTo100() {
+        let ranks = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"]
+        for n in 0...100 {
+            let c = Tenclub.card(for: n)
+            switch n {
+            case 0:
+                XCTAssertEqual(c.code, "BACK")
+                XCTAssertEqual(Tenclub.message(for: n), "No unlocks yet today. Ten to spend.")
+            case 1:
+                XCTAssertEqual(c.code, "AC")
+                XCTAssertEqual(c.name, "Ace of Clubs")
+            case 2...10:
+                XCTAssertEqual(c.code, "\(n)C")
+                XCTAssertEqual(c.name, "\(ranks[n - 1]) of Clubs")
+                XCTAssertFalse(Tenclub.isBusted(n))
+            default:
+                XCTAssertEqual(c.code, "JOKER")
+                XCTAssertTrue(Tenclub.isBusted(n))
+                XCTAssertEqual(Tenclub.message(for: n), "No tenclub today! Better luck tomorrow")
+                XCTAssertTrue(Tenclub.drawCard(n).joined().contains("BUSTED!"))
+            }
+            let s = Tenclub.Status(date: Day(year: 2026, month: 1, day: 1), unlocks: n)
+            XCTAssertEqual(s.remaining, max(0, 10 - n))
+            XCTAssertEqual(Tenclub.drawCard(n).count, 7)
+        }
+        XCTAssertEqual(Tenclub.message(for: 9), "1 unlock left today.")
+        XCTAssertEqual(Tenclub.message(for: 3), "7 unlocks left today.")
+    }
+
+    func testWidgetStyles() throws {
+        let d = Day(year: 2026, month: 11, day: 22)
+        let w = try JSON.parse(Tenclub.widget(.init(date: d, unlocks: 8), style: "waybar")).object!
+        XCTAssertEqual(w["class"], "close")
+        XCTAssertEqual(w["percentage"], 80)
+        XCTAssertEqual(w["text"], "♣ 8/10")
+        XCTAssertEqual(Tenclub.widgetClass(7), "ok")
+        XCTAssertEqual(Tenclub.widgetClass(11), "busted")
+        XCTAssertEqual(Tenclub.widget(.init(date: d, unlocks: 12), style: "plain"), "🃏 12/10 BUSTED!\n")
+        XCTAssertEqual(Tenclub.widget(.init(date: d, unlocks: 3), style: "tmux"), "#[fg=green]♣ 3/10#[default]\n")
+        let busted = try JSON.parse(Tenclub.widget(.init(date: d, unlocks: 40), style: "waybar")).object!
+        XCTAssertEqual(busted["percentage"], 100)
+    }
+
+    func testHistoryAndStreak() {
+        let d = { (s: String) in Day.parse(s)! }
+        let days: [Day: Int] = [d("2026-11-10"): 3, d("2026-11-12"): 12, d("2026-11-13"): 10, d("2026-11-15"): 4]
+        let h = Tenclub.history(days, today: d("2026-11-16"), count: 8)
+        XCTAssertEqual(h.map(\.date.description).first, "2026-11-09")
+        XCTAssertEqual(h.map(\.unlocks), [0, 3, 0, 12, 10, 0, 4, 0])
+        // The 9th is before tracking began; the 12th busts the streak.
+        XCTAssertEqual(h.map(\.streak), [0, 1, 2, 0, 1, 2, 3, 4])
+        XCTAssertEqual(Tenclub.currentStreak(days, today: d("2026-11-16")), 4)
+        XCTAssertEqual(Tenclub.currentStreak([:], today: d("2026-11-16")), 0)
+        XCTAssertEqual(Tenclub.currentStreak([d("2026-11-16"): 11], today: d("2026-11-16")), 0)
+    }
+
+    func testIngestPlanCountsEachInstantOnce() {
+        let day = Day(year: 2026, month: 11, day: 22)
+        let plan = Tenclub.planIngest([day: [5, 3, 5, 9, 3]], alreadySeen: { ms, _ in ms == 9 })
+        XCTAssertEqual(plan.added[day], [3, 5])
+        XCTAssertEqual(plan.duplicates[day], 3)
+    }
+
+    func testRecordsCarryTheirInstant() {
+        let ny = try! Zone.named("America/New_York")
+        func at(_ line: String) -> Instant? {
+            var l = line
+            return l.withUTF8 { try? Tenclub.instant(ofRecord: UnsafeRawBufferPointer($0), zone: ny).get() }
+        }
+        XCTAssertEqual(at(#"{"at":"2026-11-22T08:00:00-05:00","other":[1,2]}"#), RFC3339.parse("2026-11-22T13:00:00Z")!.instant)
+        XCTAssertEqual(at(#"{"at":"2026-11-22T08:00:00"}"#), RFC3339.parse("2026-11-22T13:00:00Z")!.instant)
+        XCTAssertEqual(at(#"{"at":1795000000}"#), Instant(seconds: 1_795_000_000))
+        XCTAssertNil(at(#"{"at":"yesterday"}"#))
+        XCTAssertNil(at(#"{"when":"2026-11-22T08:00:00Z"}"#))
+        XCTAssertNil(at(#"{"at":true}"#))
+    }
+}
