@@ -1,0 +1,61 @@
+import XCTest
+
+/// What every tool of the family does the same way.
+final class FamilyToolTests: ToolTestCase {
+    let tools = ["tenclub", "yomo", "rewards", "playa", "habitmatch"]
+
+    func testHelpAndVersionForEveryTool() {
+        for tool in tools {
+            let help = run(tool, ["--help"])
+            XCTAssertEqual(help.code, 0, tool)
+            XCTAssertTrue(help.out.hasPrefix("usage: \(tool) "), help.out)
+            XCTAssertEqual(help.err, "")
+            XCTAssertEqual(run(tool, ["-h"]).out, help.out)
+            let version = run(tool, ["--version"])
+            XCTAssertEqual(version.code, 0)
+            XCTAssertEqual(version.out, "\(tool) 0.1.0\n")
+        }
+    }
+
+    func testToolsStillToComeRefuseEverythingElse() {
+        for tool in ["yomo", "rewards", "playa", "habitmatch"] {
+            let bare = run(tool, [])
+            XCTAssertEqual(bare.code, 64, tool)
+            XCTAssertTrue(bare.err.hasPrefix("usage: \(tool)"), bare.err)
+            let cmd = run(tool, ["list"])
+            XCTAssertEqual(cmd.code, 64)
+            XCTAssertEqual(cmd.err, "\(tool): 'list' is not a command; \(tool) has no commands yet; see '\(tool) --help'\n")
+            XCTAssertEqual(run(tool, ["--bogus"]).code, 64)
+        }
+    }
+
+    func testHelpForACommandAndCompletionCommand() {
+        let h = run("tenclub", ["help", "ingest"])
+        XCTAssertEqual(h.code, 0)
+        XCTAssertTrue(h.out.hasPrefix("usage: tenclub ingest [OPTIONS] [FILE...]\n"), h.out)
+        XCTAssertEqual(run("tenclub", ["ingest", "--help"]).out, h.out)
+        XCTAssertEqual(run("tenclub", ["help", "nope"]).code, 64)
+        let c = run("tenclub", ["completion", "bash"])
+        XCTAssertEqual(c.out, try String(contentsOfFile: ToolTestCase.packageRoot + "/completions/tenclub.bash", encoding: .utf8))
+        XCTAssertEqual(run("tenclub", ["completion", "tcsh"]).code, 64)
+    }
+
+    /// Man pages: clean under mandoc -Tlint, and every command documented.
+    func testManPagesLintCleanAndListEveryCommand() throws {
+        guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("mandoc is not installed (.ci/run installs it)")
+        }
+        for tool in tools {
+            let page = ToolTestCase.packageRoot + "/man/\(tool).1"
+            XCTAssertTrue(FileManager.default.fileExists(atPath: page), "man/\(tool).1 is missing")
+            let r = sh("'\(mandoc)' -Tlint -Wwarning '\(page)'")
+            XCTAssertEqual(r.out + r.err, "", "mandoc -Tlint \(tool).1")
+        }
+        let tenclubPage = try String(contentsOfFile: ToolTestCase.packageRoot + "/man/tenclub.1", encoding: .utf8)
+        for word in ["status", "unlock", "ingest", "widget", "history", "check", "completion",
+                     "TENCLUB_DATA_DIR", "TENCLUB_NOW", "TENCLUB_FORMAT", "TENCLUB_QUIET", "TENCLUB_LOCK_TIMEOUT"] {
+            XCTAssertTrue(tenclubPage.contains(word), "man/tenclub.1 does not mention \(word)")
+        }
+    }
+}
