@@ -1,1 +1,162 @@
+// Release-mode benchmarks for the family's hot paths.
+//
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N]
+//
+// Each figure is the median wall time of whole process runs, next to the
+// median of `minimal` (a Swift program that does nothing) on the same machine.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 import NudgeKit
+
+func fail(_ m: String) -> Never {
+    Diagnostics.error(m)
+    exit(1)
+}
+
+var runs = 200
+var lines = 1_000_000
+var args = Array(CommandLine.arguments.dropFirst())
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--runs": runs = Int(args.isEmpty ? "" : args.removeFirst()) ?? runs
+    case "--lines": lines = Int(args.isEmpty ? "" : args.removeFirst()) ?? lines
+    case "-h", "--help":
+        print("usage: nudge-bench [--runs N] [--lines N]\nMedian wall times of tenclub status/widget and ingest throughput, release build.")
+        exit(0)
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N]")
+    }
+}
+
+/// The folder holding this executable and its siblings.
+func productsDirectory() -> String {
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buf, 4095)
+    let me = n > 0 ? cArrayString(buf) : CommandLine.arguments[0]
+    return Sys.parentDirectory(me)
+}
+
+let bin = productsDirectory()
+for tool in ["tenclub", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
+    fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
+}
+if !bin.contains("release") {
+    Diagnostics.error("warning: \(bin) does not look like a release build; figures will be slow")
+}
+
+let tmp = "/tmp/nudge-bench-\(getpid())"
+try? Sys.makeDirectories(tmp)
+let zone = "America/New_York"
+let nowText = "2026-11-22T21:00:00-05:00"
+
+func timeRun(_ argv: [String], env: [String: String]) -> Double {
+    let start = Sys.monotonicNanos()
+    let code = (try? Subprocess.run(argv, env: env, quiet: true)) ?? -1
+    let elapsed = Double(Sys.monotonicNanos() - start) / 1e6
+    if code != 0 { fail("\(argv.joined(separator: " ")) exited \(code)") }
+    return elapsed
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func measure(_ argv: [String], env: [String: String], runs: Int) -> Double {
+    for _ in 0..<5 { _ = timeRun(argv, env: env) }  // warm the page cache
+    return median((0..<runs).map { _ in timeRun(argv, env: env) })
+}
+
+func fmt(_ v: Double, _ digits: Int = 2) -> String {
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let r = (v * p).rounded() / p
+    var s = "\(r)"
+    let parts = s.split(separator: ".")
+    if parts.count == 2 && parts[1].count < digits { s += String(repeating: "0", count: digits - parts[1].count) }
+    return s
+}
+
+// A year of history: about 50,000 unlocks written the way `tenclub unlock`
+// writes them, one committed event each.
+let dataDir = Sys.join(tmp, "year")
+try? Sys.makeDirectories(Sys.join(dataDir, "journal"))
+let ny = try Zone.named(zone)
+var journal = [UInt8]()
+var rng = SeededRandom(seed: 2026)
+let lastDay = Day(year: 2026, month: 11, day: 21)
+var total = 0
+for back in 0..<365 {
+    let day = lastDay.adding(days: -back)
+    let count = Int.random(in: 95...179, using: &rng)
+    for k in 0..<count {
+        let at = ny.resolve(LocalDateTime(day: day, time: TimeOfDay(secondsOfDay: 7 * 3600 + k * 300)))
+        let e: JSONObject = ["type": "unlock", "id": .string(IDs.make(using: &rng)), "at": .string(ny.format(at)),
+                             "day": .string(day.description)]
+        e.write(into: &journal)
+        journal.append(0x0A)
+        let c: JSONObject = ["type": "commit", "n": 1, "at": .string(ny.format(at)), "by": "bench", "schema": 1]
+        c.write(into: &journal)
+        journal.append(0x0A)
+        total += 1
+    }
+}
+let journalPath = Sys.join(dataDir, "journal/bench.ndjson")
+let jfd = try Sys.openForAppend(journalPath)
+_ = Sys.writeAll(fd: jfd, journal)
+close(jfd)
+let env = ["TENCLUB_DATA_DIR": dataDir, "TZ": zone, "TENCLUB_NOW": nowText, "TENCLUB_ACTOR": "bench"]
+// The first writer builds the snapshot; then leave a realistic tail of
+// unsnapshotted unlocks, as between two snapshots.
+_ = timeRun([Sys.join(bin, "tenclub"), "unlock"], env: env)
+for _ in 0..<200 { _ = timeRun([Sys.join(bin, "tenclub"), "unlock"], env: env) }
+
+let minimal = measure([Sys.join(bin, "minimal")], env: [:], runs: runs)
+let status = measure([Sys.join(bin, "tenclub"), "status"], env: env, runs: runs)
+let widget = measure([Sys.join(bin, "tenclub"), "widget", "--style", "waybar"], env: env, runs: runs)
+
+print("tenclub on a year of history (\(total + 201) unlocks, \(journal.count / 1024) KiB journal), median of \(runs) runs:")
+print("  minimal Swift program  \(fmt(minimal)) ms")
+print("  tenclub status         \(fmt(status)) ms  (\(fmt(status / minimal))x minimal; goal <= 2x)  \(status <= 2 * minimal ? "ok" : "MISSED")")
+print("  tenclub widget         \(fmt(widget)) ms  (\(fmt(widget / minimal))x minimal; goal <= 2x)  \(widget <= 2 * minimal ? "ok" : "MISSED")")
+
+// Ingest throughput: a million lines of unlock records.
+let input = Sys.join(tmp, "unlocks.ndjson")
+var text = [UInt8]()
+text.reserveCapacity(lines * 56)
+let start = Instant(seconds: 1_735_707_600)  // 2025-01-01T00:00:00-05:00
+for i in 0..<lines {
+    let at = start.adding(seconds: Int64(i) * 31)
+    let o: JSONObject = ["at": .string(ny.format(at)), "source": "swayidle"]
+    o.write(into: &text)
+    text.append(0x0A)
+}
+let ifd = try Sys.openForAppend(input)
+_ = Sys.writeAll(fd: ifd, text)
+close(ifd)
+let lastAt = ny.format(start.adding(seconds: Int64(lines) * 31 + 3600))
+
+var ingestTimes: [Double] = []
+for r in 0..<3 {
+    let dir = Sys.join(tmp, "ingest\(r)")
+    ingestTimes.append(timeRun([Sys.join(bin, "tenclub"), "ingest", input],
+                               env: ["TENCLUB_DATA_DIR": dir, "TZ": zone, "TENCLUB_NOW": lastAt]))
+}
+let ingest = median(ingestTimes)
+print("tenclub ingest of \(lines) lines (\(text.count / 1_048_576) MiB), median of 3 runs into a new store:")
+print("  tenclub ingest         \(fmt(ingest, 0)) ms  (\(fmt(Double(lines) / ingest * 1000, 0)) lines/s)")
+let jq = ["/usr/bin/jq", "/usr/local/bin/jq", "/opt/homebrew/bin/jq"].first(where: { Sys.fileExists($0) })
+if let jq = jq {
+    let jqTime = median((0..<3).map { _ in timeRun([jq, "-c", ".at", input], env: [:]) })
+    print("  jq -c .at              \(fmt(jqTime, 0)) ms  (goal: ingest no slower)  \(ingest <= jqTime ? "ok" : "MISSED")")
+} else {
+    print("  jq not found: install jq to compare")
+}
+// Re-feeding the same file: everything is a duplicate.
+let again = timeRun([Sys.join(bin, "tenclub"), "ingest", input],
+                    env: ["TENCLUB_DATA_DIR": Sys.join(tmp, "ingest0"), "TZ": zone, "TENCLUB_NOW": lastAt])
+print("  ingest again (all duplicates)  \(fmt(again, 0)) ms")
+_ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
