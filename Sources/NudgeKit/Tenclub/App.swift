@@ -23,6 +23,25 @@ extension Tenclub {
             CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
                         options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")]),
             CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted"),
+            CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",
+                        subcommands: [
+                            CommandSpec("set", summary: "Set the buddy's US number and text them the invitation",
+                                        usage: "NUMBER", options: [OptionSpec("name", value: "NAME", help: "The buddy's name")],
+                                        operands: .words, min: 1, max: 1,
+                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more."),
+                            CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)"),
+                        ]),
+            CommandSpec("sms", summary: "Text messages: the outbox, delivery, and replies",
+                        subcommands: [
+                            CommandSpec("outbox", summary: "Print the queued messages as sms records"),
+                            CommandSpec("deliver", summary: "Hand each queued message to your sending command",
+                                        options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files)],
+                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. A message is marked sent only\nwhen CMD exits 0; otherwise it stays queued for the next run."),
+                            CommandSpec("receive", summary: "Read inbound texts {\"from\",\"body\",\"at\"}: YES, STOP, START, HELP",
+                                        usage: "[FILE...]", options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
+                                        operands: .files, max: nil),
+                        ], runnable: false),
+            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)"),
         ],
         defaultCommand: ["status"],
         footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
@@ -35,6 +54,13 @@ extension Tenclub {
         "widget": widgetCommand,
         "history": historyCommand,
         "check": check,
+        "buddy": buddyShow,
+        "buddy set": buddySet,
+        "buddy remove": buddyRemove,
+        "sms outbox": smsOutbox,
+        "sms deliver": smsDeliver,
+        "sms receive": smsReceive,
+        "rollover": rollover,
     ]
 
     static func store(_ ctx: Context) -> Store<TenclubState> {
@@ -70,13 +96,19 @@ extension Tenclub {
         let day = ctx.zone.day(of: at)
         let id = IDs.make()
         let atText = ctx.clock.format(at)
-        let count = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Int in
+        let nowText = ctx.clock.format(ctx.now)
+        let today = ctx.today
+        let (count, alerted) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool) in
+            let before = tx.state.unlocks(on: day)
             tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
-            return tx.state.unlocks(on: day)
+            let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make())
+            if let a = a { tx.record(a) }
+            return (tx.state.unlocks(on: day), a != nil)
         }
         let s = Status(date: day, unlocks: count)
         var r: JSONObject = ["type": "unlock", "id": .string(id), "at": .string(atText)]
         for f in s.record.fields where f.key != "type" { r[f.key] = f.value }
+        r["alert_queued"] = .bool(alerted)
         ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
         return .ok
     }
@@ -129,20 +161,27 @@ extension Tenclub {
                 ctx.warn("\(src.name):\(n): \(reason)")
             }
         }
-        let plan: IngestPlan
-        if batch.isEmpty {
-            plan = IngestPlan()
-        } else {
-            plan = try store(ctx).write(full: true, at: ctx.now, zone: zone) { (tx) throws(ToolError) -> IngestPlan in
+        var plan = IngestPlan()
+        var alertDays = Set<Day>()
+        if !batch.isEmpty {
+            let today = ctx.today
+            let nowText = ctx.clock.format(ctx.now)
+            (plan, alertDays) = try store(ctx).write(full: true, at: ctx.now, zone: zone) { (tx) throws(ToolError) -> (IngestPlan, Set<Day>) in
                 let state = tx.state
                 let p = planIngest(batch, alreadySeen: { state.hasSeen($0, on: $1) })
+                var alerted = Set<Day>()
                 for day in p.added.keys.sorted() {
                     var ats: [JSON] = []
                     ats.reserveCapacity(p.added[day]!.count)
                     for ms in p.added[day]! { ats.append(.string(zone.format(Instant(ms: ms)))) }
+                    let before = tx.state.unlocks(on: day)
                     tx.record(["type": "ingest", "day": .string(day.description), "at": .array(ats)])
+                    if let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make()) {
+                        tx.record(a)
+                        alerted.insert(day)
+                    }
                 }
-                return p
+                return (p, alerted)
             }
             // Report against the state as it now stands.
             let state = try store(ctx).read()
@@ -153,7 +192,7 @@ extension Tenclub {
                 let dups = plan.duplicates[day] ?? 0
                 let r: JSONObject = ["type": "day", "date": .string(day.description), "added": JSON(added),
                                      "duplicates": JSON(dups), "unlocks": JSON(n), "card": .string(c.code),
-                                     "busted": .bool(isBusted(n))]
+                                     "busted": .bool(isBusted(n)), "alert_queued": .bool(alertDays.contains(day))]
                 ctx.out.emit(r, text: "\(day)  +\(added) new, \(dups) already counted  → \(n) (\(c.code))")
             }
         }

@@ -3,6 +3,11 @@
 // Events:
 //   {"type":"unlock","id":"…","at":"…","day":"YYYY-MM-DD"}       one unlock (tenclub unlock)
 //   {"type":"ingest","day":"YYYY-MM-DD","at":["…","…"]}          new unlocks of one day from ingest
+//   {"type":"buddy_set","number":"+1…","name":…}  {"type":"buddy_removed"}
+//   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
+//   {"type":"sms_queued","id","to","body","kind","day"?}  sms_sent / sms_failed / sms_dropped {"id"}
+//   {"type":"inbound","key":"…"}                                  an inbound text already handled
+//   {"type":"day_closed","day":"…","unlocks":N}                   rollover
 //
 // The day is decided when the event is written, by the TZ in force then, so
 // history does not move when the machine travels.
@@ -17,17 +22,29 @@ public struct TenclubState: JournalModel {
     public private(set) var seen: [Day: Set<Int64>] = [:]
     public let full: Bool
 
+    // V3: the buddy and the outbox (hot), handled inbound texts (cold).
+    public private(set) var buddy: Tenclub.Buddy?
+    /// Numbers that texted STOP (E.164): nothing is ever sent to them.
+    public private(set) var suppressed: Set<String> = []
+    /// Queued messages, oldest first.
+    public private(set) var outbox: [Tenclub.OutMessage] = []
+    public private(set) var alertedDays: Set<Day> = []
+    public private(set) var closedThrough: Day?
+    public private(set) var inboundSeen: Set<String> = []
+
     public init(full: Bool) { self.full = full }
 
     public func unlocks(on d: Day) -> Int { days[d] ?? 0 }
     public var firstDay: Day? { days.keys.min() }
 
     public mutating func apply(_ e: JSONObject) {
-        guard let type = e["type"]?.string, let dayText = e["day"]?.string, let day = Day.parse(dayText) else { return }
+        guard let type = e["type"]?.string else { return }
         switch type {
         case "unlock":
+            guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
             days[day, default: 0] += 1
         case "ingest":
+            guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
             let ats = e["at"]?.array ?? []
             days[day, default: 0] += ats.count
             if full {
@@ -36,19 +53,104 @@ public struct TenclubState: JournalModel {
                 seen[day] = set
             }
         default:
+            applyBuddyEvent(type, e)
+        }
+    }
+
+    mutating func applyBuddyEvent(_ type: String, _ e: JSONObject) {
+        let at = e["at"]?.string ?? ""
+        switch type {
+        case "buddy_set":
+            guard let n = e["number"]?.string else { return }
+            let number = PhoneNumber(e164: n)
+            if e["keep"]?.bool == true, var b = buddy, b.number == number {
+                b.name = e["name"]?.string
+                buddy = b
+            } else {
+                buddy = Tenclub.Buddy(number: number, name: e["name"]?.string,
+                                      consent: suppressed.contains(n) ? .stopped : .invited, since: at)
+            }
+        case "buddy_removed":
+            buddy = nil
+        case "consent":
+            guard let n = e["number"]?.string, let c = e["state"]?.string.flatMap(Tenclub.Consent.init(rawValue:)) else { return }
+            if c == .stopped { suppressed.insert(n) } else { suppressed.remove(n) }
+            if var b = buddy, b.number.e164 == n {
+                b.consent = c
+                b.since = at
+                buddy = b
+            }
+        case "sms_queued":
+            guard let id = e["id"]?.string, let to = e["to"]?.string, let body = e["body"]?.string else { return }
+            let day = e["day"]?.string.flatMap(Day.parse)
+            let kind = e["kind"]?.string ?? "text"
+            outbox.append(Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: kind, day: day,
+                                             queuedAt: at, attempts: Int(e["attempts"]?.int ?? 0)))
+            if kind == "alert", let d = day { alertedDays.insert(d) }
+        case "sms_sent", "sms_dropped":
+            if let id = e["id"]?.string { outbox.removeAll { $0.id == id } }
+        case "sms_failed":
+            if let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) { outbox[i].attempts += 1 }
+        case "inbound":
+            if full, let k = e["key"]?.string { inboundSeen.insert(k) }
+        case "day_closed":
+            if let d = e["day"]?.string.flatMap(Day.parse), closedThrough.map({ d > $0 }) ?? true { closedThrough = d }
+        default:
             break
         }
     }
 
     public func hotSnapshot() -> [JSONObject] {
-        days.keys.sorted().map { ["day": .string($0.description), "unlocks": JSON(days[$0]!)] }
+        var lines: [JSONObject] = days.keys.sorted().map { ["day": .string($0.description), "unlocks": JSON(days[$0]!)] }
+        if let b = buddy {
+            lines.append(["k": "buddy", "number": .string(b.number.e164), "name": JSON(b.name),
+                          "consent": .string(b.consent.rawValue), "since": .string(b.since)])
+        }
+        if !suppressed.isEmpty { lines.append(["k": "suppressed", "numbers": JSON(suppressed.sorted())]) }
+        for m in outbox {
+            var o: JSONObject = ["k": "outbox", "id": .string(m.id), "to": .string(m.to.e164), "body": .string(m.body),
+                                 "kind": .string(m.kind), "queued_at": .string(m.queuedAt), "attempts": JSON(m.attempts)]
+            if let d = m.day { o["day"] = .string(d.description) }
+            lines.append(o)
+        }
+        if !alertedDays.isEmpty { lines.append(["k": "alerted", "days": JSON(alertedDays.sorted().map(\.description))]) }
+        if let c = closedThrough { lines.append(["k": "closed_through", "day": .string(c.description)]) }
+        return lines
     }
 
     public func coldSnapshot() -> [JSONObject] {
-        seen.keys.sorted().map { d in ["seen": .string(d.description), "ms": .array(seen[d]!.sorted().map { .int($0) })] }
+        var lines: [JSONObject] = seen.keys.sorted().map { d in ["seen": .string(d.description), "ms": .array(seen[d]!.sorted().map { .int($0) })] }
+        if !inboundSeen.isEmpty { lines.append(["inbound": JSON(inboundSeen.sorted())]) }
+        return lines
     }
 
     public mutating func restoreHot(_ line: JSONObject) throws(ToolError) {
+        if let k = line["k"]?.string {
+            switch k {
+            case "buddy":
+                guard let n = line["number"]?.string, let c = line["consent"]?.string.flatMap(Tenclub.Consent.init(rawValue:)) else {
+                    throw ToolError(.dataError, "bad snapshot line")
+                }
+                buddy = Tenclub.Buddy(number: PhoneNumber(e164: n), name: line["name"]?.string, consent: c,
+                                      since: line["since"]?.string ?? "")
+            case "suppressed":
+                suppressed = Set((line["numbers"]?.array ?? []).compactMap(\.string))
+            case "outbox":
+                guard let id = line["id"]?.string, let to = line["to"]?.string, let body = line["body"]?.string else {
+                    throw ToolError(.dataError, "bad snapshot line")
+                }
+                outbox.append(Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: line["kind"]?.string ?? "text",
+                                                 day: line["day"]?.string.flatMap(Day.parse), queuedAt: line["queued_at"]?.string ?? "",
+                                                 attempts: Int(line["attempts"]?.int ?? 0)))
+            case "alerted":
+                alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })
+            case "closed_through":
+                closedThrough = line["day"]?.string.flatMap(Day.parse)
+            default:
+                break  // a newer kind of line: ignored by this version
+            }
+            return
+        }
         guard let d = line["day"]?.string.flatMap(Day.parse), let n = line["unlocks"]?.int else {
             throw ToolError(.dataError, "bad snapshot line")
         }
@@ -57,6 +159,10 @@ public struct TenclubState: JournalModel {
 
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {
         guard full else { return }
+        if let keys = line["inbound"]?.array {
+            for k in keys { if let s = k.string { inboundSeen.insert(s) } }
+            return
+        }
         guard let d = line["seen"]?.string.flatMap(Day.parse), let ms = line["ms"]?.array else {
             throw ToolError(.dataError, "bad snapshot line")
         }

@@ -1,0 +1,34 @@
+// The configuration file: $XDG_CONFIG_HOME/TOOL/config, `key = value` lines,
+// `#` comments. Unknown keys and malformed lines are configuration errors (78).
+
+public struct Config: Sendable, Equatable {
+    public var values: [String: String] = [:]
+    public var path: String
+
+    public subscript(key: String) -> String? { values[key] }
+
+    public static func parse(_ text: String, path: String, known: [String]) throws(ToolError) -> Config {
+        var c = Config(path: path)
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw).trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let eq = line.firstIndex(of: "=") else {
+                throw ToolError(.config, "\(path):\(n + 1): expected 'key = value'")
+            }
+            let key = String(line[..<eq]).trimmingSpaces
+            let value = String(line[line.index(after: eq)...]).trimmingSpaces
+            guard known.contains(key) else {
+                throw ToolError(.config, "\(path):\(n + 1): unknown setting '\(key)' (known: \(known.joined(separator: ", ")))")
+            }
+            c.values[key] = value
+        }
+        return c
+    }
+
+    /// Loads the file if it exists; a missing file is an empty configuration.
+    public static func load(directory: String, known: [String]) throws(ToolError) -> Config {
+        let path = Sys.join(directory, "config")
+        guard let bytes = try Sys.readFile(path) else { return Config(path: path) }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path, known: known)
+    }
+}

@@ -1,0 +1,240 @@
+// tenclub V3 commands: buddy, sms outbox|deliver|receive, rollover.
+
+extension Tenclub {
+    static let configKeys = ["sms_command"]
+
+    static func buddyRecord(_ b: Buddy?) -> JSONObject {
+        guard let b = b else { return ["type": "buddy", "number": nil, "name": nil, "state": "none"] }
+        return ["type": "buddy", "number": .string(b.number.e164), "display": .string(b.number.display),
+                "name": JSON(b.name), "state": .string(b.consent.rawValue), "since": .string(b.since)]
+    }
+
+    static func buddyText(_ b: Buddy?) -> String {
+        guard let b = b else {
+            return "Enter phone number of accountability buddy:\n  tenclub buddy set 415-555-0132 [--name NAME]\n"
+        }
+        let who = (b.name.map { "\($0) " } ?? "") + b.number.display
+        let state: String
+        switch b.consent {
+        case .invited: state = "invited: waiting for them to text YES"
+        case .accepted: state = "accepted: they get a text on a day you go past ten"
+        case .stopped: state = "stopped: they texted STOP; nothing is sent until they text START"
+        }
+        return "Accountability buddy: \(who)\n  \(state)\n  Remove with: tenclub buddy remove\n"
+    }
+
+    static func buddyShow(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let b = try store(ctx).read().buddy
+        ctx.out.emit(buddyRecord(b), text: buddyText(b))
+        return .ok
+    }
+
+    static func buddySet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let number = try PhoneNumber.parseUS(ctx.operands[0], what: "buddy number")
+        var name = ctx.option("name")?.trimmingSpaces
+        if name?.isEmpty == true { name = nil }
+        if let n = name, n.count > 60 { throw ToolError(.usage, "--name must be at most 60 characters") }
+        let at = ctx.clock.format(ctx.now)
+        let (buddy, note, queued) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Buddy?, String?, Bool) in
+            let (events, note) = setBuddy(tx.state, number: number, name: name, at: at, newID: { IDs.make() })
+            for e in events { tx.record(e) }
+            return (tx.state.buddy, note, events.contains { $0["type"]?.string == "sms_queued" })
+        }
+        if let n = note { ctx.warn(n) }
+        var r = buddyRecord(buddy)
+        r["invitation_queued"] = .bool(queued)
+        ctx.out.emit(r, text: buddyText(buddy) + (queued ? "  Invitation queued: run 'tenclub sms deliver' to send it.\n" : ""))
+        return .ok
+    }
+
+    static func buddyRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let at = ctx.clock.format(ctx.now)
+        let removed = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Buddy? in
+            guard let b = tx.state.buddy else { return nil }
+            tx.record(["type": "buddy_removed", "number": .string(b.number.e164), "at": .string(at)])
+            return b
+        }
+        guard let b = removed else { return .ok }  // nothing to say
+        var r = buddyRecord(b)
+        r["state"] = "removed"
+        ctx.out.emit(r, text: "Removed \(b.number.display). Enter a new buddy with: tenclub buddy set NUMBER\n")
+        return .ok
+    }
+
+    static func smsOutbox(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        for m in s.outbox {
+            var r = m.record
+            if let why = dropReason(s, m) { r["will_drop"] = .string(why) }
+            ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50))…")
+        }
+        return .ok
+    }
+
+    static func smsDeliver(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let command = ctx.option("command") ?? config["sms_command"], !command.isEmpty else {
+            throw ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
+        }
+        let st = store(ctx)
+        // One delivery run at a time, so nothing is handed over twice at once.
+        if !Sys.isDirectory(ctx.dataDir) { return .ok }
+        let lock = try FileLock.acquire(Sys.join(ctx.dataDir, "deliver.lock"), timeoutMillis: st.options.lockTimeoutMillis,
+                                        what: "another 'tenclub sms deliver'")
+        defer { lock.release() }
+        var failed = 0
+        var lastStatus: Int32 = 0
+        for queued in try st.read().outbox {
+            // Decide under the store lock: still queued, and still allowed?
+            let at = ctx.clock.format(ctx.now)
+            let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (OutMessage?, String?) in
+                guard let m = tx.state.outbox.first(where: { $0.id == queued.id }) else { return (nil, nil) }
+                if let why = dropReason(tx.state, m) {
+                    tx.record(["type": "sms_dropped", "id": .string(m.id), "reason": .string(why), "at": .string(at)])
+                    return (m, why)
+                }
+                return (m, nil)
+            }
+            guard let m = decision.0 else { continue }
+            if let why = decision.1 {
+                var r = m.record
+                r["delivery"] = "dropped"
+                r["reason"] = .string(why)
+                ctx.out.emit(r, text: "dropped \(m.id) (\(m.kind)): \(why)")
+                continue
+            }
+            var input = [UInt8]()
+            m.record.write(into: &input)
+            input.append(0x0A)
+            let status = try Subprocess.shell(command, stdin: input, env: [
+                "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
+            ], quiet: true)
+            let doneAt = ctx.clock.format(ctx.now)
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                if status == 0 {
+                    tx.record(["type": "sms_sent", "id": .string(m.id), "at": .string(doneAt)])
+                } else {
+                    tx.record(["type": "sms_failed", "id": .string(m.id), "status": .int(Int64(status)), "at": .string(doneAt)])
+                }
+            }
+            var r = m.record
+            r["delivery"] = status == 0 ? "sent" : "failed"
+            r["exit_status"] = .int(Int64(status))
+            r["attempts"] = JSON(m.attempts + 1)
+            ctx.out.emit(r, text: status == 0 ? "sent \(m.id) (\(m.kind)) to \(m.to.display)" : "failed \(m.id) (\(m.kind)): the command exited \(status)")
+            if status != 0 {
+                failed += 1
+                lastStatus = status
+            }
+        }
+        if failed > 0 {
+            ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")
+            return .tempFail
+        }
+        return .ok
+    }
+
+    struct Inbound {
+        var source: String
+        var line: Int
+        var from: PhoneNumber
+        var body: String
+        var at: String
+        var key: String
+    }
+
+    static let inboundHint = "need {\"from\":\"+14155550132\",\"body\":\"YES\",\"at\":\"2026-11-22T08:15:00-05:00\"}"
+
+    static func parseInbound(_ o: JSONObject, ctx: Context) -> Result<(PhoneNumber, String, String, String), ToolError> {
+        guard let fromText = o["from"]?.string else { return .failure(.data("missing \"from\": \(inboundHint)")) }
+        let from: PhoneNumber
+        if let p = try? PhoneNumber.parseE164(fromText) {
+            from = p
+        } else if let p = try? PhoneNumber.parseUS(fromText) {
+            from = p
+        } else {
+            return .failure(.data("\"from\" must be a phone number like +14155550132, not '\(fromText)'"))
+        }
+        guard let body = o["body"]?.string else { return .failure(.data("missing \"body\": \(inboundHint)")) }
+        var at = ctx.now
+        if let a = o["at"] {
+            guard let s = a.string, let t = Clock.parseTime(s, zone: ctx.zone) else {
+                return .failure(.data("\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
+            }
+            at = t
+        }
+        let atText = ctx.clock.format(at)
+        let key = o["id"]?.string.map { "id:" + $0 } ?? "\(from.e164)|\(at.ms)|\(body)"
+        return .success((from, body, atText, key))
+    }
+
+    static func smsReceive(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let strict = ctx.flag("strict")
+        let sources = try InputSource.openAll(ctx.operands)
+        defer { for s in sources { s.closeIfOwned() } }
+        var messages: [Inbound] = []
+        var bad = 0
+        try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
+            switch parseInbound(o, ctx: ctx) {
+            case .success(let (from, body, at, key)):
+                messages.append(Inbound(source: src, line: n, from: from, body: body, at: at, key: key))
+            case .failure(let e):
+                bad += 1
+                if strict { throw ToolError(.dataError, "\(src):\(n): \(e.message) (--strict: nothing applied)") }
+                ctx.warn("\(src):\(n): \(e.message)")
+            }
+        }, bad: { (src, n, reason) throws(ToolError) in
+            bad += 1
+            if strict { throw ToolError(.dataError, "\(src):\(n): \(reason) (--strict: nothing applied)") }
+            ctx.warn("\(src):\(n): \(reason)")
+        })
+        if messages.isEmpty { return bad > 0 ? .dataError : .ok }
+        let reports = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            var out: [JSONObject] = []
+            for m in messages {
+                var r: JSONObject = ["type": "inbound", "from": .string(m.from.e164), "body": .string(m.body),
+                                     "at": .string(m.at), "keyword": .string(keyword(m.body).rawValue)]
+                if tx.state.inboundSeen.contains(m.key) {
+                    r["effect"] = "duplicate"
+                    out.append(r)
+                    continue
+                }
+                let (events, report) = receive(tx.state, from: m.from, body: m.body, at: m.at, newID: { IDs.make() })
+                tx.record(["type": "inbound", "key": .string(m.key), "from": .string(m.from.e164), "at": .string(m.at)])
+                for e in events { tx.record(e) }
+                r["effect"] = .string(report.effect)
+                if let why = report.reason { r["reason"] = .string(why) }
+                r["buddy_state"] = .string(tx.state.buddy?.consent.rawValue ?? "none")
+                out.append(r)
+            }
+            return out
+        }
+        for r in reports {
+            let text = "\(r["from"]?.string ?? "") \"\(r["body"]?.string ?? "")\": \(r["effect"]?.string ?? "")"
+                + (r["reason"]?.string.map { " (\($0))" } ?? "")
+            ctx.out.emit(r, text: text)
+        }
+        return bad > 0 ? .dataError : .ok
+    }
+
+    static func rollover(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let today = ctx.today
+        let at = ctx.clock.format(ctx.now)
+        let closed = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [(Day, Int)] in
+            var out: [(Day, Int)] = []
+            for d in daysToClose(tx.state, today: today) {
+                let n = tx.state.unlocks(on: d)
+                tx.record(["type": "day_closed", "day": .string(d.description), "unlocks": JSON(n), "at": .string(at)])
+                out.append((d, n))
+            }
+            return out
+        }
+        for (d, n) in closed {
+            let c = card(for: n)
+            let r: JSONObject = ["type": "day_closed", "date": .string(d.description), "unlocks": JSON(n),
+                                 "card": .string(c.code), "busted": .bool(isBusted(n))]
+            ctx.out.emit(r, text: "\(d)  \(n) unlock\(n == 1 ? "" : "s")  \(c.code)\(isBusted(n) ? "  BUSTED!" : "")")
+        }
+        return .ok
+    }
+}
