@@ -8,11 +8,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--date|--at|--style|--days|-n) ((i++)) ;;
+            --data-dir|--now|--format|--date|--at|--style|--days|-n|--name|--command) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|check|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -24,17 +24,27 @@ _tenclub() {
         --at) COMPREPLY=(); return ;;
         --style) COMPREPLY=($(compgen -W "waybar tmux plain" -- "$cur")); return ;;
         --days|-n) COMPREPLY=(); return ;;
+        --name) COMPREPLY=(); return ;;
+        --command) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="status unlock ingest widget history check help completion --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="status unlock ingest widget history check buddy sms rollover help completion --data-dir --now --format --quiet -q --help -h --version" ;;
         status) words="--date --data-dir --now --format --quiet -q --help -h --version" ;;
         unlock) words="--at --data-dir --now --format --quiet -q --help -h --version" ;;
         ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
         widget) words="--style --data-dir --now --format --quiet -q --help -h --version" ;;
         history) words="--days -n --data-dir --now --format --quiet -q --help -h --version" ;;
         check) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        help) words="status unlock ingest widget history check help completion" ;;
+        buddy) words="set remove --data-dir --now --format --quiet -q --help -h --version" ;;
+        "buddy set") words="--name --data-dir --now --format --quiet -q --help -h --version" ;;
+        "buddy remove") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        sms) words="outbox deliver receive --data-dir --now --format --quiet -q --help -h --version" ;;
+        "sms outbox") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "sms deliver") words="--command --data-dir --now --format --quiet -q --help -h --version" ;;
+        "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
+        rollover) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        help) words="status unlock ingest widget history check buddy sms rollover help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))

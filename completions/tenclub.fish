@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --date --at --style --days -n
+            case --data-dir --now --format --date --at --style --days -n --name --command
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -40,6 +40,9 @@ complete -c tenclub -n '__tenclub_at '\'''\''' -a 'ingest' -d 'Record unlocks fr
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'widget' -d 'Print a status-bar module (waybar, tmux or plain)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'history' -d 'Show one record per day, oldest first, with the streak'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'check' -d 'Exit 0 while today is within ten, 1 once busted'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'buddy' -d 'Show the accountability buddy and whether they said YES'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'sms' -d 'Text messages: the outbox, delivery, and replies'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'rollover' -d 'Close every finished day (for cron at midnight; safe to re-run)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c tenclub -n '__tenclub_at '\''status'\''' -l date -x -d 'The day to show (default today)'
@@ -48,12 +51,24 @@ complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'
 complete -c tenclub -n '__tenclub_at '\''history'\''' -l days -s n -x -d 'How many days up to today (default 7)'
+complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'set' -d 'Set the buddy'\''s US number and text them the invitation'
+complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'remove' -d 'Remove the buddy (nothing more is sent to them)'
+complete -c tenclub -n '__tenclub_at '\''buddy set'\''' -l name -x -d 'The buddy'\''s name'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'outbox' -d 'Print the queued messages as sms records'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'deliver' -d 'Hand each queued message to your sending command'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'receive' -d 'Read inbound texts {"from","body","at"}: YES, STOP, START, HELP'
+complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l command -r -F -d 'The sending command (default: sms_command in the config file)'
+complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply nothing if any line is bad'
+complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'status'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'unlock'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'ingest'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'widget'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'history'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'check'
+complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'buddy'
+complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'sms'
+complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'rollover'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'help'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'completion'
 complete -c tenclub -n '__tenclub_at '\''completion'\''' -a 'bash zsh fish'

@@ -1,5 +1,6 @@
 // The configuration file: $XDG_CONFIG_HOME/TOOL/config, `key = value` lines,
-// `#` comments. Unknown keys and malformed lines are configuration errors (78).
+// `#` comments, a trailing `\` continues a line. Unknown keys and malformed
+// lines are configuration errors (78).
 
 public struct Config: Sendable, Equatable {
     public var values: [String: String] = [:]
@@ -9,19 +10,31 @@ public struct Config: Sendable, Equatable {
 
     public static func parse(_ text: String, path: String, known: [String]) throws(ToolError) -> Config {
         var c = Config(path: path)
+        var pending = ""
+        var pendingStart = 0
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw).trimmingSpaces
-            if line.isEmpty || line.hasPrefix("#") { continue }
+            var line = String(raw).trimmingSpaces
+            if pending.isEmpty && (line.isEmpty || line.hasPrefix("#")) { continue }
+            if pending.isEmpty { pendingStart = n }
+            if line.hasSuffix("\\") {
+                line.removeLast()
+                pending += line + " "
+                continue
+            }
+            line = pending + line
+            pending = ""
+            let lineNo = pendingStart + 1
             guard let eq = line.firstIndex(of: "=") else {
-                throw ToolError(.config, "\(path):\(n + 1): expected 'key = value'")
+                throw ToolError(.config, "\(path):\(lineNo): expected 'key = value'")
             }
             let key = String(line[..<eq]).trimmingSpaces
             let value = String(line[line.index(after: eq)...]).trimmingSpaces
             guard known.contains(key) else {
-                throw ToolError(.config, "\(path):\(n + 1): unknown setting '\(key)' (known: \(known.joined(separator: ", ")))")
+                throw ToolError(.config, "\(path):\(lineNo): unknown setting '\(key)' (known: \(known.joined(separator: ", ")))")
             }
             c.values[key] = value
         }
+        if !pending.isEmpty { throw ToolError(.config, "\(path):\(pendingStart + 1): the last line ends with '\\' and nothing follows") }
         return c
     }
 

@@ -27,3 +27,22 @@ final class MessagesTests: XCTestCase {
         XCTAssertEqual(seen.count, 10000)
     }
 }
+
+final class ConfigTests: XCTestCase {
+    func testKeyValueCommentsAndContinuations() throws {
+        let c = try Config.parse("# c\n\nsms_command = curl -u a \\\n  --data x\nother=1\n", path: "cfg", known: ["sms_command", "other"])
+        XCTAssertEqual(c["sms_command"], "curl -u a  --data x")
+        XCTAssertEqual(c["other"], "1")
+    }
+
+    func testErrorsNameTheLine() {
+        XCTAssertThrowsError(try Config.parse("a = 1\nnope\n", path: "cfg", known: ["a"])) { e in
+            XCTAssertEqual((e as! ToolError).message, "cfg:2: expected 'key = value'")
+            XCTAssertEqual((e as! ToolError).code, .config)
+        }
+        XCTAssertThrowsError(try Config.parse("b = 1\n", path: "cfg", known: ["a"])) { e in
+            XCTAssertEqual((e as! ToolError).message, "cfg:1: unknown setting 'b' (known: a)")
+        }
+        XCTAssertThrowsError(try Config.parse("a = 1 \\", path: "cfg", known: ["a"]))
+    }
+}

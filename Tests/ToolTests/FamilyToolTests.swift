@@ -53,7 +53,8 @@ final class FamilyToolTests: ToolTestCase {
             XCTAssertEqual(r.out + r.err, "", "mandoc -Tlint \(tool).1")
         }
         let tenclubPage = try String(contentsOfFile: ToolTestCase.packageRoot + "/man/tenclub.1", encoding: .utf8)
-        for word in ["status", "unlock", "ingest", "widget", "history", "check", "completion",
+        for word in ["status", "unlock", "ingest", "widget", "history", "check", "completion", "buddy set", "buddy remove",
+                     "sms outbox", "sms deliver", "sms receive", "rollover", "TENCLUB_SMS_TO", "sms_command",
                      "TENCLUB_DATA_DIR", "TENCLUB_NOW", "TENCLUB_FORMAT", "TENCLUB_QUIET", "TENCLUB_LOCK_TIMEOUT"] {
             XCTAssertTrue(tenclubPage.contains(word), "man/tenclub.1 does not mention \(word)")
         }
