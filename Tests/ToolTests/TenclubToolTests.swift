@@ -40,8 +40,8 @@ final class TenclubToolTests: ToolTestCase {
         let first = tenclub("ingest", file, "--now", now)
         XCTAssertEqual(first.code, 0, first.err)
         XCTAssertEqual(first.out,
-                       #"{"type":"day","date":"2026-11-21","added":15,"duplicates":0,"unlocks":15,"card":"JOKER","busted":true}"# + "\n" +
-                       #"{"type":"day","date":"2026-11-22","added":1,"duplicates":0,"unlocks":1,"card":"AC","busted":false}"# + "\n")
+                       #"{"type":"day","date":"2026-11-21","added":15,"duplicates":0,"unlocks":15,"card":"JOKER","busted":true,"alert_queued":false}"# + "\n" +
+                       #"{"type":"day","date":"2026-11-22","added":1,"duplicates":0,"unlocks":1,"card":"AC","busted":false,"alert_queued":false}"# + "\n")
         let second = tenclub("ingest", file, "--now", now)
         XCTAssertEqual(second.code, 0)
         XCTAssertEqual(second.records.map { $0["added"] as? Int }, [0, 0])
