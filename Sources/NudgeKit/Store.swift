@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
 // The family's store: an append-only NDJSON journal per actor, folded into
 // the current state, with a snapshot so that start-up does not grow with
 // history.
@@ -343,11 +351,3 @@ public struct Store<M: JournalModel> {
         Diagnostics.error("an earlier run was interrupted: set aside \(debris.count) bytes of its unfinished write in \(corrupt)")
     }
 }
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
