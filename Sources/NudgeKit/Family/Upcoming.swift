@@ -1,13 +1,6 @@
 // The four tools whose own issues have not landed yet: they answer --help
 // and --version, and refuse everything else with a usage error.
 
-public enum Yomo {
-    public static let spec = ToolSpec(
-        name: "yomo",
-        summary: "Reminders: natural-language entry, recurrence, snooze and due notifications.",
-        commands: [], defaultCommand: nil)
-}
-
 public enum Rewards {
     public static let spec = ToolSpec(
         name: "rewards",

@@ -27,6 +27,9 @@ public enum Weekdays {
         return out.isEmpty ? nil : sorted(out)
     }
 
+    /// "Tue"
+    public static func display(_ d: Int) -> String { names[d].prefix(1).uppercased() + names[d].dropFirst() }
+
     public static func sorted<S: Sequence>(_ days: S) -> [Int] where S.Element == Int {
         let set = Set(days)
         return mondayFirst.filter { set.contains($0) }
@@ -282,7 +285,7 @@ public struct Recurrence: Equatable, Sendable {
     /// A short description: "every Tue", "every 2 h 09:00-18:00", "2nd Tue monthly".
     public var summary: String {
         let (n, unit) = effective
-        let dayNames = days.map { Weekdays.names[$0].prefix(1).uppercased() + Weekdays.names[$0].dropFirst() }.joined(separator: ",")
+        let dayNames = days.map(Weekdays.display).joined(separator: ",")
         var s: String
         switch (kind, unit) {
         case (.none, _): return "once"
@@ -294,7 +297,7 @@ public struct Recurrence: Equatable, Sendable {
         case (_, .month):
             s = n == 1 ? "monthly" : "every \(n) months"
             if let o = monthOrdinal, let wd = monthWeekday {
-                s += " on the \(Recurrence.ordinalWords[o] ?? "\(o)") \(Weekdays.names[wd].prefix(1).uppercased() + Weekdays.names[wd].dropFirst())"
+                s += " on the \(Recurrence.ordinalWords[o] ?? "\(o)") \(Weekdays.display(wd))"
             }
         }
         if let a = rangeStart, let b = rangeEnd { s += " \(a)-\(b)" }

@@ -1,0 +1,297 @@
+// yomo's commands: the declaration, and thin handlers over the pure core.
+
+extension Yomo {
+    static let recurrenceOptions: [OptionSpec] = [
+        OptionSpec("date", value: "DAY", help: "The day: YYYY-MM-DD, today or tomorrow (default today)"),
+        OptionSpec("time", value: "HH:MM", help: "The time, 24-hour (default the next full hour)"),
+        OptionSpec("notes", value: "TEXT", help: "Notes shown with the reminder"),
+        OptionSpec("repeat", value: "KIND", help: "none, daily, weekly or custom", choices: ["none", "daily", "weekly", "custom"]),
+        OptionSpec("days", value: "DAYS", help: "Weekdays, like mon,wed,fri (weekly, or to limit hours)"),
+        OptionSpec("every", value: "N", help: "Every N units (custom)"),
+        OptionSpec("unit", value: "UNIT", help: "hour, day, week or month (custom)", choices: ["hour", "day", "week", "month"]),
+        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included"),
+        OptionSpec("on", value: "ORD-DAY", help: "Months only: 2nd-tue, last-fri"),
+        OptionSpec("after-completion", help: "Repeat N units after each completion"),
+    ]
+
+    static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
+
+    public static let spec = ToolSpec(
+        name: "yomo",
+        summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
+        commands: [
+            CommandSpec("list", summary: "Show active reminders, nearest first",
+                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")]),
+            CommandSpec("add", summary: "Add a reminder from a sentence and options", usage: "TEXT...",
+                        options: recurrenceOptions + [OptionSpec("literal", help: "Take TEXT as the title, parse nothing"), llmOption],
+                        operands: .words, min: 1, max: nil,
+                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed."),
+            CommandSpec("parse", summary: "Print what the parser understood, without saving", usage: "TEXT...",
+                        options: [llmOption], operands: .words, min: 1, max: nil),
+            CommandSpec("edit", summary: "Change a reminder", usage: "ID",
+                        options: [OptionSpec("title", value: "TEXT", help: "A new title")] + recurrenceOptions,
+                        operands: .words, min: 1, max: 1),
+            CommandSpec("done", summary: "Complete a reminder (a recurring one moves to its next time)", usage: "ID",
+                        operands: .words, min: 1, max: 1),
+            CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
+                        operands: .words, min: 1, max: 2),
+            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1),
+            CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
+                        options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
+                        operands: .words, min: 1, max: 1),
+            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)"),
+            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due"),
+        ],
+        defaultCommand: ["list"],
+        footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
+    )
+
+    public static let handlers: [String: Runner.Handler] = [
+        "list": list, "add": add, "parse": parseCommand, "edit": edit, "done": done, "snooze": snooze,
+        "rm": remove, "next": nextCommand, "due": dueCommand, "watch": watch,
+    ]
+
+    static let configKeys = ["llm_command"]
+
+    static func store(_ ctx: Context) -> Store<YomoState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo"))
+    }
+
+    static func formOptions(_ ctx: Context) -> ReminderFormOptions {
+        var o = ReminderFormOptions()
+        o.title = ctx.option("title")
+        o.date = ctx.option("date")
+        o.time = ctx.option("time")
+        o.notes = ctx.option("notes")
+        o.repeatKind = ctx.option("repeat")
+        o.days = ctx.option("days")
+        o.every = ctx.option("every")
+        o.unit = ctx.option("unit")
+        o.between = ctx.option("between")
+        o.on = ctx.option("on")
+        o.afterCompletion = ctx.flag("after-completion")
+        return o
+    }
+
+    /// The built-in parse, or the user's model when it answers with valid JSON.
+    static func understand(_ text: String, ctx: Context) throws(ToolError) -> (ParsedReminder, String) {
+        let builtin = ReminderParser.parse(text, now: ctx.now, zone: ctx.zone)
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let cmd = ctx.option("llm-command") ?? config["llm_command"], !cmd.isEmpty else { return (builtin, "builtin") }
+        let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
+        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text])
+        guard status == 0 else {
+            ctx.warn("the model command exited \(status); using the built-in parser")
+            return (builtin, "builtin")
+        }
+        // Models like to wrap JSON in prose or code fences: take the outermost object.
+        var bytes = out
+        if let a = bytes.firstIndex(of: UInt8(ascii: "{")), let b = bytes.lastIndex(of: UInt8(ascii: "}")), a < b {
+            bytes = Array(bytes[a...b])
+        }
+        switch Result(catching: { () throws(JSONParseError) in try JSON.parse(bytes) }).flatMap(validateParse) {
+        case .success(let p): return (p, "llm")
+        case .failure(let e):
+            ctx.warn("the model's answer does not fit the schema (\(e.message)); using the built-in parser")
+            return (builtin, "builtin")
+        }
+    }
+
+    static func line(_ r: Reminder, zone: Zone) -> String {
+        let l = zone.local(r.effectiveTrigger)
+        let when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        let mark = r.recurrence.repeats ? "↻" : " "
+        var s = "\(r.id.prefix(6))  \(when)  \(mark)  \(r.title)"
+        if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
+        if r.snoozedUntil != nil { s += "  [snoozed]" }
+        if r.completed { s += "  [done]" }
+        return s
+    }
+
+    static func list(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        var rs = s.active
+        if ctx.flag("all") {
+            rs += s.reminders.values.filter(\.completed).sorted { ($0.completedAt ?? $0.updatedAt, $0.id) < ($1.completedAt ?? $1.updatedAt, $1.id) }
+        }
+        if rs.isEmpty {
+            if !ctx.out.isJSON { ctx.out.raw("No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n") }
+            return .ok
+        }
+        let zone = ctx.zone
+        for r in rs { ctx.out.emit(r.record(zone: zone), text: line(r, zone: zone)) }
+        return .ok
+    }
+
+    static func parseCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let (p, parser) = try understand(ctx.operands.joined(separator: " "), ctx: ctx)
+        var r = p.record
+        r["parser"] = .string(parser)
+        ctx.out.emit(r, text: """
+            title:      \(p.title)
+            date:       \(p.date?.description ?? "-")
+            time:       \(p.time?.description ?? "-")
+            recurrence: \(p.recurrence.summary)
+            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ") + "\n")
+            """)
+        return .ok
+    }
+
+    static func created(_ ctx: Context, _ id: String, _ f: ReminderForm, _ trigger: Instant, type: String) -> JSONObject {
+        let z = ctx.zone
+        return ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
+                "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
+                "trigger_at": .string(z.format(trigger)), "at": .string(ctx.clock.format(ctx.now))]
+    }
+
+    static func add(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let text = ctx.operands.joined(separator: " ")
+        let parsed: ParsedReminder
+        if ctx.flag("literal") {
+            parsed = ParsedReminder(title: text, date: nil, time: nil, recurrence: .once, assumptions: [])
+        } else {
+            parsed = try understand(text, ctx: ctx).0
+        }
+        let f = try form(parsed: parsed, options: formOptions(ctx), now: ctx.now, zone: ctx.zone)
+        guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+            throw ToolError(.usage, "that rule never comes due")
+        }
+        for a in f.assumptions { ctx.warn("assumed: \(a)") }
+        if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(ctx.clock.format(trigger)) has passed: the reminder is due now") }
+        let id = IDs.make()
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            tx.record(created(ctx, id, f, trigger, type: "created"))
+            return tx.state.reminders[id]!
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Added " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    static func edit(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let opts = formOptions(ctx)
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let old = try tx.state.find(ctx.operands[0])
+            let f = try editForm(old, options: opts, now: ctx.now, zone: ctx.zone)
+            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+                throw ToolError(.usage, "that rule never comes due")
+            }
+            tx.record(created(ctx, old.id, f, trigger, type: "edited"))
+            return tx.state.reminders[old.id]!
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    static func done(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let at = ctx.clock.format(ctx.now)
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let r = try tx.state.find(ctx.operands[0])
+            if r.completed { throw ToolError(.dataError, "reminder \(r.id) is already completed") }
+            let next = nextAfterDone(r, now: ctx.now, zone: ctx.zone)
+            tx.record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(ctx.zone.format)), "at": .string(at)])
+            return tx.state.reminders[r.id]!
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title)" : "Done; next: " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    static func snooze(_ ctx: Context) throws(ToolError) -> ExitCode {
+        var minutes = 15
+        if ctx.operands.count > 1 {
+            guard let m = Int(ctx.operands[1]), (1...60).contains(m) else {
+                throw ToolError(.usage, "snooze takes 1 to 60 minutes, not '\(ctx.operands[1])'")
+            }
+            minutes = m
+        }
+        let until = ctx.now.adding(minutes: Int64(minutes))
+        let at = ctx.clock.format(ctx.now)
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let r = try tx.state.find(ctx.operands[0])
+            if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to snooze") }
+            tx.record(["type": "snoozed", "id": .string(r.id), "until": .string(ctx.zone.format(until)), "at": .string(at)])
+            return tx.state.reminders[r.id]!
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title) at \(ctx.zone.local(until).time)")
+        return .ok
+    }
+
+    static func remove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let at = ctx.clock.format(ctx.now)
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let r = try tx.state.find(ctx.operands[0])
+            tx.record(["type": "deleted", "id": .string(r.id), "at": .string(at)])
+            return r
+        }
+        var rec = r.record(zone: ctx.zone)
+        rec["status"] = "deleted"
+        ctx.out.emit(rec, text: "Deleted: \(r.title)")
+        return .ok
+    }
+
+    static func nextCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let count = try ctx.option("count").map { (s) throws(ToolError) in try ctx.int(s, option: "--count", range: 1...1000) } ?? 5
+        let r = try store(ctx).read().find(ctx.operands[0])
+        var t = r.triggerAt
+        var list: [Instant] = r.completed ? [] : [t]
+        while list.count < count, !r.completed, r.recurrence.repeats {
+            let n: Instant? = r.recurrence.basedOnCompletion
+                ? r.recurrence.nextAfterCompletion(t, zone: ctx.zone)
+                : r.recurrence.next(after: t, anchor: r.anchor, zone: ctx.zone)
+            guard let nn = n else { break }
+            list.append(nn)
+            t = nn
+        }
+        for (k, i) in list.enumerated() {
+            let l = ctx.zone.local(i)
+            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(ctx.zone.format(i))]
+            ctx.out.emit(rec, text: "\(k + 1). \(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+                         + (r.recurrence.basedOnCompletion && k > 0 ? " (if completed on time)" : ""))
+        }
+        return .ok
+    }
+
+    /// The command prefix for notification actions: the same data directory.
+    static func commandPrefix(_ ctx: Context) -> String {
+        if let d = ctx.option("data-dir") { return "yomo --data-dir " + ToolSpec.shQuote(d) }
+        return "yomo"
+    }
+
+    /// One pass of `due`: announce, commit, print. Returns the announcements.
+    @discardableResult
+    static func announce(_ ctx: Context, now: Instant) throws(ToolError) -> [Announcement] {
+        let st = store(ctx)
+        // Readers first: most runs find nothing due and take no lock.
+        if Yomo.due(try st.read(), now: now, zone: ctx.zone).isEmpty { return [] }
+        let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
+            let found = Yomo.due(tx.state, now: now, zone: ctx.zone)
+            for a in found { tx.record(event(for: a, zone: ctx.zone, at: now)) }
+            return found
+        }
+        let prefix = commandPrefix(ctx)
+        for a in list {
+            let n = notification(a, zone: ctx.zone, commandPrefix: prefix)
+            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title)  (\(a.reminder.id.prefix(6)))")
+        }
+        return list
+    }
+
+    static func dueCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        try announce(ctx, now: ctx.now)
+        return .ok
+    }
+
+    static func watch(_ ctx: Context) throws(ToolError) -> ExitCode {
+        // The clock keeps ticking from --now when pinned.
+        let start = Sys.monotonicNanos()
+        func now() -> Instant { Instant(ms: ctx.now.ms + Int64((Sys.monotonicNanos() - start) / 1_000_000)) }
+        while true {
+            let t = now()
+            try announce(ctx, now: t)
+            ctx.out.flush()
+            let next = try store(ctx).read().active.map(\.effectiveTrigger).filter { $0 > t }.min()
+            var wait = Int(min(30_000, max(200, (next?.ms ?? Int64.max / 2) - t.ms)))
+            if let n = next, n.ms - t.ms < 1000 { wait = Int(max(50, n.ms - t.ms)) }
+            Sys.sleepMillis(wait)
+        }
+    }
+}

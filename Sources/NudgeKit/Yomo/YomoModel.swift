@@ -1,0 +1,227 @@
+// yomo's reminders as a fold over the journal, and the pure decisions:
+// building a reminder from the form, completing, snoozing, what is due.
+//
+// Events (each with "id" and "at"):
+//   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at"}
+//   snoozed           {"until"}
+//   announced         {"trigger_at","snooze":bool}   an occurrence was notified
+//   completed         {"next":"…"|null}              null: a one-time reminder is done
+//   deleted
+
+public struct Reminder: Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var notes: String
+    /// The first occurrence's local date and time; recurrences count from it.
+    public var anchor: LocalDateTime
+    public var recurrence: Recurrence
+    /// The pending occurrence.
+    public var triggerAt: Instant
+    /// Whether the pending occurrence (or the snooze) was already notified.
+    public var announced: Bool
+    public var snoozedUntil: Instant?
+    public var completed: Bool
+    public var createdAt: Instant
+    public var updatedAt: Instant
+    public var completedAt: Instant?
+
+    /// When it next wants attention: the snooze if any, else the trigger.
+    public var effectiveTrigger: Instant { snoozedUntil ?? triggerAt }
+    public var status: String { completed ? "completed" : "active" }
+
+    /// The seed's reminder document, snake_case.
+    public func record(zone: Zone) -> JSONObject {
+        ["type": "reminder", "id": .string(id), "title": .string(title), "notes": .string(notes),
+         "trigger_at": .string(zone.format(triggerAt)), "recurrence": recurrence.json, "status": .string(status),
+         "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
+         "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format))]
+    }
+}
+
+public struct YomoState: JournalModel {
+    public static let schemaVersion = 1
+    public private(set) var reminders: [String: Reminder] = [:]
+
+    public init(full: Bool) {}
+
+    static func instant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
+    static func anchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
+
+    public mutating func apply(_ e: JSONObject) {
+        guard let type = e["type"]?.string, let id = e["id"]?.string else { return }
+        let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
+        switch type {
+        case "created", "edited":
+            guard let title = e["title"]?.string, let anchor = YomoState.anchor(e["anchor"]),
+                  let trigger = YomoState.instant(e["trigger_at"]) else { return }
+            let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
+            var r = reminders[id] ?? Reminder(id: id, title: title, notes: "", anchor: anchor, recurrence: rec, triggerAt: trigger,
+                                              announced: false, snoozedUntil: nil, completed: false, createdAt: at, updatedAt: at,
+                                              completedAt: nil)
+            if type == "edited" && reminders[id] == nil { return }
+            r.title = title
+            r.notes = e["notes"]?.string ?? ""
+            r.anchor = anchor
+            r.recurrence = rec
+            r.triggerAt = trigger
+            r.announced = false
+            r.snoozedUntil = nil
+            r.updatedAt = at
+            reminders[id] = r
+        case "snoozed":
+            guard var r = reminders[id], let until = YomoState.instant(e["until"]) else { return }
+            r.snoozedUntil = until
+            r.announced = false
+            r.updatedAt = at
+            reminders[id] = r
+        case "announced":
+            guard var r = reminders[id], let trigger = YomoState.instant(e["trigger_at"]) else { return }
+            if e["snooze"]?.bool != true { r.snoozedUntil = nil }
+            r.triggerAt = trigger
+            r.announced = true
+            reminders[id] = r
+        case "completed":
+            guard var r = reminders[id] else { return }
+            if let next = YomoState.instant(e["next"]) {
+                r.triggerAt = next
+                r.announced = false
+                r.snoozedUntil = nil
+            } else {
+                r.completed = true
+                r.completedAt = at
+            }
+            r.updatedAt = at
+            reminders[id] = r
+        case "deleted":
+            reminders[id] = nil
+        default:
+            break
+        }
+    }
+
+    public func hotSnapshot() -> [JSONObject] {
+        reminders.values.sorted { $0.id < $1.id }.map { r in
+            var o: JSONObject = ["id": .string(r.id), "title": .string(r.title), "notes": .string(r.notes),
+                                 "anchor": .string(r.anchor.description), "recurrence": r.recurrence.json,
+                                 "trigger_at": .string(r.triggerAt.description), "announced": .bool(r.announced),
+                                 "created_at": .string(r.createdAt.description), "updated_at": .string(r.updatedAt.description)]
+            if let s = r.snoozedUntil { o["snoozed_until"] = .string(s.description) }
+            if r.completed { o["completed_at"] = .string((r.completedAt ?? r.updatedAt).description) }
+            return o
+        }
+    }
+
+    public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
+        guard let id = l["id"]?.string, let title = l["title"]?.string, let anchor = YomoState.anchor(l["anchor"]),
+              let trigger = YomoState.instant(l["trigger_at"]), let created = YomoState.instant(l["created_at"]) else {
+            throw ToolError(.dataError, "bad snapshot line")
+        }
+        let rec = Recurrence.from(type: l["recurrence"]?.object?["type"]?.string, rule: l["recurrence"]?.object) ?? .once
+        let completedAt = YomoState.instant(l["completed_at"])
+        reminders[id] = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
+                                 triggerAt: trigger, announced: l["announced"]?.bool ?? false,
+                                 snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: completedAt != nil,
+                                 createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt)
+    }
+
+    /// A reminder by id or unique id prefix.
+    public func find(_ prefix: String) throws(ToolError) -> Reminder {
+        if let r = reminders[prefix] { return r }
+        let matches = reminders.keys.filter { $0.hasPrefix(prefix) }.sorted()
+        if prefix.isEmpty || matches.isEmpty {
+            throw ToolError(.dataError, "no reminder with id '\(prefix)'; 'yomo list --all' shows them")
+        }
+        if matches.count > 1 {
+            throw ToolError(.usage, "id '\(prefix)' matches \(matches.count) reminders (\(matches.prefix(4).joined(separator: ", "))); give more of it")
+        }
+        return reminders[matches[0]]!
+    }
+
+    /// Active reminders, nearest trigger first.
+    public var active: [Reminder] {
+        reminders.values.filter { !$0.completed }.sorted { ($0.effectiveTrigger, $0.id) < ($1.effectiveTrigger, $1.id) }
+    }
+}
+
+public enum Yomo {
+    /// The first trigger of a new or edited reminder: the anchor for a
+    /// one-time reminder (even if past: it is due at once), else the first
+    /// occurrence at or after both the anchor and now.
+    public static func firstTrigger(anchor: LocalDateTime, recurrence: Recurrence, now: Instant, zone: Zone) -> Instant? {
+        let a = zone.resolve(anchor)
+        if !recurrence.repeats { return a }
+        let from = max(a, now)
+        return recurrence.next(after: Instant(ms: from.ms - 1), anchor: anchor, zone: zone)
+    }
+
+    /// Completing: a one-time reminder is done (nil); a recurring one moves to
+    /// its next occurrence after both the pending one and now, or, repeating
+    /// from completion, N units after now.
+    public static func nextAfterDone(_ r: Reminder, now: Instant, zone: Zone) -> Instant? {
+        guard r.recurrence.repeats else { return nil }
+        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, zone: zone) }
+        return r.recurrence.next(after: max(r.triggerAt, now), anchor: r.anchor, zone: zone)
+    }
+
+    public struct Announcement: Equatable, Sendable {
+        public var reminder: Reminder
+        /// The occurrence (or snooze time) being announced.
+        public var occurrence: Instant
+        /// The pending trigger after this announcement.
+        public var trigger: Instant
+        public var snooze: Bool
+        /// Occurrences that came and went unannounced (the machine was off).
+        public var missed: Int
+    }
+
+    /// What `due` announces at `now`: each reminder at most once per
+    /// occurrence. A scheduled recurrence moves on to its latest occurrence
+    /// that has come; the ones it skips are counted as missed, not repeated.
+    public static func due(_ s: YomoState, now: Instant, zone: Zone) -> [Announcement] {
+        var out: [Announcement] = []
+        for r in s.reminders.values where !r.completed && (r.triggerAt <= now || r.effectiveTrigger <= now) {
+            var latest = r.triggerAt
+            var steps = 0
+            if r.recurrence.repeats && !r.recurrence.basedOnCompletion {
+                while steps < 1_000_000, let n = r.recurrence.next(after: latest, anchor: r.anchor, zone: zone), n <= now {
+                    latest = n
+                    steps += 1
+                }
+            }
+            if steps > 0 {
+                out.append(Announcement(reminder: r, occurrence: latest, trigger: latest, snooze: false,
+                                        missed: steps - 1 + (r.announced ? 0 : 1)))
+            } else if r.effectiveTrigger <= now && !r.announced {
+                out.append(Announcement(reminder: r, occurrence: r.effectiveTrigger, trigger: r.triggerAt,
+                                        snooze: r.snoozedUntil != nil, missed: 0))
+            }
+        }
+        return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
+    }
+
+    /// The journal event that records an announcement.
+    public static func event(for a: Announcement, zone: Zone, at: Instant) -> JSONObject {
+        ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
+         "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "at": .string(zone.format(at))]
+    }
+
+    /// The notification record for an announcement, with the exact commands
+    /// for snoozing and completing.
+    public static func notification(_ a: Announcement, zone: Zone, commandPrefix: String) -> JSONObject {
+        let r = a.reminder
+        let when = zone.local(a.occurrence)
+        var body = a.snooze ? "Snoozed until \(when.time)" : "Due \(when.day) \(when.time)"
+        if r.recurrence.repeats { body += " · \(r.recurrence.summary)" }
+        if a.missed > 0 { body += " · \(a.missed) earlier missed" }
+        if !r.notes.isEmpty { body += "\n" + r.notes }
+        var actions: [NotificationAction] = []
+        for m in [5, 15, 60] {
+            actions.append(NotificationAction(id: "snooze\(m)", label: "Snooze \(m) min", command: "\(commandPrefix) snooze \(r.id) \(m)"))
+        }
+        actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
+        let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions,
+                                   extra: ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
+                                           "missed": JSON(a.missed)])
+        return n.record
+    }
+}
