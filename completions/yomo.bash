@@ -8,10 +8,11 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format) ((i++)) ;;
+            --data-dir|--now|--format|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--llm-command|--title|--count|-n) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
+                    list|add|parse|edit|done|snooze|rm|next|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -19,10 +20,34 @@ _yomo() {
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --now) COMPREPLY=(); return ;;
         --format) COMPREPLY=($(compgen -W "json text" -- "$cur")); return ;;
+        --date) COMPREPLY=(); return ;;
+        --time) COMPREPLY=(); return ;;
+        --notes) COMPREPLY=(); return ;;
+        --repeat) COMPREPLY=($(compgen -W "none daily weekly custom" -- "$cur")); return ;;
+        --days) COMPREPLY=(); return ;;
+        --every) COMPREPLY=(); return ;;
+        --unit) COMPREPLY=($(compgen -W "hour day week month" -- "$cur")); return ;;
+        --between) COMPREPLY=(); return ;;
+        --on) COMPREPLY=(); return ;;
+        --llm-command) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --title) COMPREPLY=(); return ;;
+        --count|-n) COMPREPLY=(); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words=" --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="list add parse edit done snooze rm next due watch help completion --data-dir --now --format --quiet -q --help -h --version" ;;
+        list) words="--all -a --data-dir --now --format --quiet -q --help -h --version" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --literal --llm-command --data-dir --now --format --quiet -q --help -h --version" ;;
+        parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --data-dir --now --format --quiet -q --help -h --version" ;;
+        done) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        snooze) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        rm) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        next) words="--count -n --data-dir --now --format --quiet -q --help -h --version" ;;
+        due) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        watch) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        help) words="list add parse edit done snooze rm next due watch help completion" ;;
+        completion) words="bash zsh fish" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     if ((files)) && [[ $cur != -* ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi

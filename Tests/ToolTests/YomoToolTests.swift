@@ -1,0 +1,181 @@
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class YomoToolTests: ToolTestCase {
+    let now = "2026-11-22T10:07:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_DATA_DIR"] = dataDir
+        e["YOMO_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func yomo(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
+        run("yomo", args, stdin: stdin, env: env)
+    }
+
+    func testEmptyListSaysHowToStart() {
+        XCTAssertEqual(yomo("list").out, "")
+        XCTAssertEqual(yomo("--format", "text").out, "No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n")
+    }
+
+    func testParsePrintsTheSeedSchemaWithoutSaving() {
+        let r = yomo("parse", "water", "plants", "every", "Tuesday", "at", "3pm")
+        XCTAssertEqual(r.code, 0)
+        XCTAssertEqual(r.out, #"{"title":"water plants","date":null,"time":"15:00","recurrence_type":"weekly","recurrence_rule":{"interval":1,"unit":"week","days_of_week":["tue"],"time_range_start":null,"time_range_end":null,"based_on_completion":false},"assumptions":[],"parser":"builtin"}"# + "\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dataDir))
+    }
+
+    func testAddListAndTheRecordSchema() {
+        let a = yomo("add", "water plants every Tuesday at 3pm", "--notes", "the ficus too")
+        XCTAssertEqual(a.code, 0, a.err)
+        let rec = a.records[0]
+        for key in ["id", "title", "notes", "trigger_at", "recurrence", "status", "snoozed_until", "created_at", "updated_at", "completed_at"] {
+            XCTAssertTrue(rec.keys.contains(key), "missing \(key)")
+        }
+        XCTAssertEqual(rec["trigger_at"] as? String, "2026-11-24T15:00:00-05:00")
+        XCTAssertEqual(rec["notes"] as? String, "the ficus too")
+        XCTAssertEqual((rec["recurrence"] as? [String: Any])?["type"] as? String, "weekly")
+        yomo("add", "call mom tomorrow at 9")
+        yomo("add", "--literal", "buy milk at 3pm", "--time", "12:00")
+        let list = yomo("list")
+        XCTAssertEqual(list.records.map { $0["title"] as? String }, ["buy milk at 3pm", "call mom", "water plants"])
+        let text = yomo("list", "--format", "text").out
+        XCTAssertTrue(text.contains("↻  water plants  (every Tue)"), text)
+        XCTAssertEqual(yomo("add", "call mom tomorrow at 9").err, "yomo: assumed: '9' read as 09:00\n")
+    }
+
+    func testBadOptionsSayWhatIsAccepted() {
+        let cases: [([String], Int32, String)] = [
+            (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),
+            (["add", "x", "--date", "someday"], 64, "yomo: --date must be a day like 2026-11-22 (or today, tomorrow), not 'someday'\n"),
+            (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo --help'\n"),
+            (["add", "x", "--days", "mon,funday"], 64, "yomo: --days must be weekdays like mon,wed,fri, not 'mon,funday'\n"),
+            (["add", "x", "--every", "0"], 64, "yomo: --every must be a whole number from 1 to 1000, not '0'\n"),
+            (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month only\n"),
+            (["add", "x", "--unit", "hour", "--between", "18:00-09:00"], 64, "yomo: --between must end after it starts, like 09:00-18:00\n"),
+            (["add", "tomorrow at 9"], 64, "yomo: a reminder needs a title: the text held only a date, time or rule\n"),
+            (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo --help'\n"),
+            (["done", "nope"], 65, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n"),
+        ]
+        for (args, code, err) in cases {
+            let r = run("yomo", args)
+            XCTAssertEqual(r.code, code, "\(args)")
+            XCTAssertEqual(r.err, err, "\(args)")
+        }
+        let journal = (try? FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal")) ?? []
+        XCTAssertEqual(journal, [], "nothing was written")
+    }
+
+    func testDoneSnoozeRmAndPrefixes() {
+        let id = yomo("add", "stretch every day at 9pm").records[0]["id"] as! String
+        let once = yomo("add", "dentist on dec 24 at 10am").records[0]["id"] as! String
+        let done = yomo("done", String(id.prefix(4)))
+        XCTAssertEqual(done.records[0]["trigger_at"] as? String, "2026-11-23T21:00:00-05:00")
+        XCTAssertEqual(done.records[0]["status"] as? String, "active")
+        let finished = yomo("done", once)
+        XCTAssertEqual(finished.records[0]["status"] as? String, "completed")
+        XCTAssertEqual(yomo("list").records.count, 1)
+        XCTAssertEqual(yomo("list", "--all").records.count, 2)
+        XCTAssertEqual(yomo("done", once).code, 65)
+        let snoozed = yomo("snooze", id)
+        XCTAssertEqual(snoozed.records[0]["snoozed_until"] as? String, "2026-11-22T10:22:00-05:00")
+        XCTAssertEqual(yomo("snooze", id, "45").records[0]["snoozed_until"] as? String, "2026-11-22T10:52:00-05:00")
+        for bad in ["0", "61", "ten"] {
+            let r = yomo("snooze", id, bad)
+            XCTAssertEqual(r.code, 64)
+            XCTAssertEqual(r.err, "yomo: snooze takes 1 to 60 minutes, not '\(bad)'\n")
+        }
+        XCTAssertEqual(yomo("rm", id).records[0]["status"] as? String, "deleted")
+        XCTAssertEqual(yomo("list").out, "")
+    }
+
+    func testNextShowsTheRule() {
+        let id = yomo("add", "book club on the 2nd tuesday of every month", "--time", "19:00").records[0]["id"] as! String
+        let n = yomo("next", id, "--count", "3")
+        XCTAssertEqual(n.records.map { $0["at"] as? String },
+                       ["2026-12-08T19:00:00-05:00", "2027-01-12T19:00:00-05:00", "2027-02-09T19:00:00-05:00"])
+        let dst = yomo("add", "night check", "--date", "2027-03-13", "--time", "02:30", "--repeat", "daily").records[0]["id"] as! String
+        XCTAssertEqual(yomo("next", dst, "-n", "3").records.map { $0["at"] as? String },
+                       ["2027-03-13T02:30:00-05:00", "2027-03-14T03:30:00-04:00", "2027-03-15T02:30:00-04:00"])
+    }
+
+    func testDueAnnouncesEachOccurrenceOnceAndCatchesUp() {
+        let water = yomo("add", "drink water every 2 hours from 9 to 6").records[0]["id"] as! String
+        yomo("add", "call mom at 11:00")
+        XCTAssertEqual(yomo("due").out, "", "nothing is due yet")
+        let first = yomo("due", "--now", "2026-11-22T11:00:00-05:00")
+        XCTAssertEqual(first.records.map { $0["title"] as! String }.sorted(), ["call mom", "drink water"])
+        XCTAssertEqual(first.records[0]["type"] as? String, "notification")
+        let actions = first.records.first { $0["title"] as? String == "drink water" }!["actions"] as! [[String: Any]]
+        XCTAssertEqual(actions.map { $0["command"] as? String },
+                       ["yomo snooze \(water) 5", "yomo snooze \(water) 15", "yomo snooze \(water) 60", "yomo done \(water)"])
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T11:00:30-05:00").out, "", "run twice, nothing twice")
+        // Late: the machine slept through two occurrences.
+        let late = yomo("due", "--now", "2026-11-22T15:10:00-05:00")
+        XCTAssertEqual(late.records.count, 1)
+        XCTAssertEqual(late.records[0]["occurrence"] as? String, "2026-11-22T15:00:00-05:00")
+        XCTAssertEqual(late.records[0]["missed"] as? Int, 1)
+        // Snooze fires once more, then the schedule goes on.
+        yomo("snooze", water, "10", "--now", "2026-11-22T15:11:00-05:00")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T15:20:00-05:00").out, "")
+        let s = yomo("due", "--now", "2026-11-22T15:21:00-05:00")
+        XCTAssertEqual(s.records.first?["snooze"] as? Bool, true)
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T15:22:00-05:00").out, "")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T17:00:00-05:00").records.first?["occurrence"] as? String, "2026-11-22T17:00:00-05:00")
+    }
+
+    func testDataDirectoryGoesIntoTheActionCommands() {
+        let other = tmp + "/other dir"
+        let id = run("yomo", ["--data-dir", other, "add", "ping at 11:00"]).records[0]["id"] as! String
+        let n = run("yomo", ["--data-dir", other, "due", "--now", "2026-11-22T11:00:00-05:00"]).records[0]
+        let cmd = (n["actions"] as! [[String: Any]]).last!["command"] as! String
+        XCTAssertEqual(cmd, "yomo --data-dir '\(other)' done \(id)")
+        // The command works as printed.
+        XCTAssertEqual(sh(cmd).code, 0)
+        XCTAssertEqual(run("yomo", ["--data-dir", other, "list"]).out, "")
+    }
+
+    func testModelCommandIsUsedOnlyWhenItsAnswerFits() throws {
+        let good = write("good-llm.sh", "#!/bin/sh\ncat >/dev/null\necho 'Sure! {\"title\":\"Water the plants\",\"date\":\"2026-11-25\",\"time\":\"08:15\",\"recurrence_type\":\"none\",\"recurrence_rule\":null}'\n")
+        let bad = write("bad-llm.sh", "#!/bin/sh\ncat >/dev/null\necho '{\"title\":\"x\",\"time\":\"8ish\"}'\n")
+        chmod(good, 0o755)
+        chmod(bad, 0o755)
+        let g = yomo("parse", "water plants at 3pm", "--llm-command", good)
+        XCTAssertEqual(g.records[0]["parser"] as? String, "llm")
+        XCTAssertEqual(g.records[0]["time"] as? String, "08:15")
+        let b = yomo("parse", "water plants at 3pm", "--llm-command", bad)
+        XCTAssertEqual(b.records[0]["parser"] as? String, "builtin")
+        XCTAssertEqual(b.records[0]["time"] as? String, "15:00")
+        XCTAssertEqual(b.err, "yomo: the model's answer does not fit the schema (\"time\" must be HH:mm or null); using the built-in parser\n")
+        let failing = yomo("parse", "water plants", "--llm-command", "exit 3")
+        XCTAssertEqual(failing.records[0]["parser"] as? String, "builtin")
+        XCTAssertEqual(failing.err, "yomo: the model command exited 3; using the built-in parser\n")
+    }
+
+    func testWatchPrintsAsThingsComeDue() throws {
+        yomo("add", "tea", "--time", "10:08")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable("yomo"))
+        p.arguments = ["watch", "--now", "2026-11-22T10:07:58-05:00"]
+        p.environment = baseEnvironment
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let deadline = Date().addingTimeInterval(10)
+        var got = Data()
+        while Date() < deadline && !got.contains(0x0A) {
+            got.append(pipe.fileHandleForReading.availableData)
+        }
+        p.terminate()
+        p.waitUntilExit()
+        let line = String(decoding: got, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(line.contains("\"title\":\"tea\""), line)
+        XCTAssertTrue(line.contains("\"type\":\"notification\""), line)
+    }
+}
