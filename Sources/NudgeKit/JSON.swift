@@ -76,35 +76,47 @@ extension JSON {
 
 /// A JSON object with ordered fields.
 public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
-    public private(set) var fields: [(key: String, value: JSON)]
+    public private(set) var keys: [String]
+    public private(set) var values: [JSON]
 
-    public init() { fields = [] }
+    public init() {
+        keys = []
+        values = []
+    }
     public init(_ fields: [(String, JSON)]) {
-        self.fields = []
+        self.init()
         for (k, v) in fields { self[k] = v }
     }
     public init(dictionaryLiteral elements: (String, JSON)...) { self.init(elements) }
 
+    /// Fields as parsed, in order (a repeated name keeps its first value on lookup).
+    init(parsedKeys: [String], values: [JSON]) {
+        keys = parsedKeys
+        self.values = values
+    }
+
+    public var fields: [(key: String, value: JSON)] { Array(zip(keys, values)).map { (key: $0.0, value: $0.1) } }
+
     public subscript(key: String) -> JSON? {
         get {
-            for f in fields where f.key == key { return f.value }
+            for i in keys.indices where keys[i] == key { return values[i] }
             return nil
         }
         set {
-            if let i = fields.firstIndex(where: { $0.key == key }) {
-                if let v = newValue { fields[i].value = v } else { fields.remove(at: i) }
+            if let i = keys.firstIndex(of: key) {
+                if let v = newValue { values[i] = v } else { keys.remove(at: i); values.remove(at: i) }
             } else if let v = newValue {
-                fields.append((key, v))
+                keys.append(key)
+                values.append(v)
             }
         }
     }
 
-    public var keys: [String] { fields.map(\.key) }
-    public var isEmpty: Bool { fields.isEmpty }
+    public var isEmpty: Bool { keys.isEmpty }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        guard a.fields.count == b.fields.count else { return false }
-        for f in a.fields where b[f.key] != f.value { return false }
+        guard a.keys.count == b.keys.count else { return false }
+        for i in a.keys.indices where b[a.keys[i]] != a.values[i] { return false }
         return true
     }
 }
@@ -234,10 +246,10 @@ struct JSONByteParser {
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var o = JSONObject()
+            var keys: [String] = []
+            var values: [JSON] = []
             skipSpace()
-            if i < end && b[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
-            var seen = Set<String>()
+            if i < end && b[i] == UInt8(ascii: "}") { i += 1; return .object(JSONObject()) }
             while true {
                 skipSpace()
                 guard i < end else { throw error("unexpected end of input") }
@@ -248,11 +260,12 @@ struct JSONByteParser {
                 i += 1
                 skipSpace()
                 let v = try value(depth: depth + 1)
-                if seen.insert(k).inserted { o[k] = v } else { o[k] = v }
+                keys.append(k)
+                values.append(v)
                 skipSpace()
                 guard i < end else { throw error("unterminated object") }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
+                if b[i] == UInt8(ascii: "}") { i += 1; return .object(JSONObject(parsedKeys: keys, values: values)) }
                 throw error("expected ',' or '}' in an object")
             }
         case UInt8(ascii: "["):
@@ -354,7 +367,7 @@ struct JSONByteParser {
             if c == UInt8(ascii: "\"") {
                 let s = UnsafeRawBufferPointer(rebasing: b[start..<i])
                 i += 1
-                guard let str = String(validating: s, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                guard let str = JSONByteParser.utf8String(s) else { throw error("string is not valid UTF-8") }
                 return str
             }
             if c == UInt8(ascii: "\\") { break }
@@ -404,6 +417,15 @@ struct JSONByteParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// A String from UTF-8 bytes, nil if they are not valid UTF-8. ASCII (the
+    /// common case) skips the generic validator, which is slow per call.
+    @inline(__always) static func utf8String(_ s: UnsafeRawBufferPointer) -> String? {
+        var ascii = true
+        for c in s where c >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: s, as: UTF8.self) }
+        return String(validating: s, as: UTF8.self)
     }
 
     mutating func hex4() throws(JSONParseError) -> UInt32 {
@@ -521,11 +543,11 @@ extension JSON {
 extension JSONObject {
     public func write(into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (n, f) in fields.enumerated() {
+        for n in keys.indices {
             if n > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.appendString(f.key, into: &out)
+            JSON.appendString(keys[n], into: &out)
             out.append(UInt8(ascii: ":"))
-            f.value.write(into: &out)
+            values[n].write(into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

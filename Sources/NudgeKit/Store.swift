@@ -173,6 +173,68 @@ public struct Store<M: JournalModel> {
                       snapshotUsable: usable, ownCommittedEnd: ownEnd, ownSize: ownSize)
     }
 
+    /// The first `count` hot lines of the snapshot and the committed events
+    /// written since it, without reading the rest: for readers that can often
+    /// answer from a summary line. nil when there is no usable snapshot.
+    public func readHead(count: Int) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
+        guard let head = try readSnapshotHead(count: count), head.schema == M.schemaVersion else { return nil }
+        var tail: [JSONObject] = []
+        for name in Sys.listDirectory(journalDir) where name.hasSuffix(".ndjson") {
+            let path = Sys.join(journalDir, name)
+            let from = head.offsets[name] ?? 0
+            guard (Sys.fileSize(path) ?? 0) >= from else { return nil }
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 { throw ToolError(.ioError, "cannot read \(path): \(Sys.errnoString())") }
+            let bytes = try Sys.readAll(fd: fd, from: from, path: path)
+            close(fd)
+            var pending: [JSONObject] = []
+            try withBytes(bytes) { (raw) throws(ToolError) in
+                try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                    if next < 0 { return false }
+                    guard let o = try? JSON.parseObject(line) else { return true }
+                    if o["type"]?.string == "commit" {
+                        let schema = Int(o["schema"]?.int ?? 1)
+                        for e in pending { tail.append(schema == M.schemaVersion ? e : M.migrate(e, from: schema)) }
+                        pending.removeAll()
+                    } else {
+                        pending.append(o)
+                    }
+                    return true
+                }
+            }
+        }
+        return (head.hot, tail)
+    }
+
+    func readSnapshotHead(count: Int) throws(ToolError) -> (schema: Int, offsets: [String: Int], hot: [JSONObject])? {
+        let fd = open(snapshotPath, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return nil }
+        defer { close(fd) }
+        var buf = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var lines: [[UInt8]] = []
+        var start = 0
+        while lines.count < count + 1 {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(buf.count)) }
+            if n <= 0 { break }
+            buf.append(contentsOf: chunk[0..<n])
+            while lines.count < count + 1, let nl = buf[start...].firstIndex(of: 0x0A) {
+                lines.append(Array(buf[start..<nl]))
+                start = nl + 1
+            }
+        }
+        guard let first = lines.first, let header = try? JSON.parse(first).object, header["type"]?.string == "snapshot" else { return nil }
+        var offsets: [String: Int] = [:]
+        for f in header["journals"]?.object?.fields ?? [] { offsets[f.key] = Int(f.value.int ?? 0) }
+        var hot: [JSONObject] = []
+        for l in lines.dropFirst() {
+            guard let o = try? JSON.parse(l).object else { return nil }
+            if o["type"]?.string == "cold" || o["type"]?.string == "end" { break }
+            hot.append(o)
+        }
+        return (Int(header["schema"]?.int ?? 0), offsets, hot)
+    }
+
     struct FoldResult { var committedEnd: Int; var size: Int; var events: Int }
 
     func foldJournal(path: String, from: Int, into state: inout M, warn: Bool) throws(ToolError) -> FoldResult {

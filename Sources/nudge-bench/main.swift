@@ -40,7 +40,7 @@ func productsDirectory() -> String {
 }
 
 let bin = productsDirectory()
-for tool in ["tenclub", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in ["tenclub", "yomo", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -159,4 +159,44 @@ if let jq = jq {
 let again = timeRun([Sys.join(bin, "tenclub"), "ingest", input],
                     env: ["TENCLUB_DATA_DIR": Sys.join(tmp, "ingest0"), "TZ": zone, "TENCLUB_NOW": lastAt])
 print("  ingest again (all duplicates)  \(fmt(again, 0)) ms")
+
+// yomo with 10,000 reminders of mixed rules, as 10,000 `yomo add` runs would leave them.
+let yomoDir = Sys.join(tmp, "yomo")
+try? Sys.makeDirectories(Sys.join(yomoDir, "journal"))
+let created = Instant(seconds: 1_795_000_000)  // 2026-11-18
+var yj = [UInt8]()
+var yrng = SeededRandom(seed: 7)
+let rules: [Recurrence] = [
+    .once, Recurrence(kind: .daily), Recurrence(kind: .weekly, days: [1, 3, 5]),
+    Recurrence(kind: .custom, interval: 2, unit: .hour, rangeStart: TimeOfDay(hour: 9, minute: 0), rangeEnd: TimeOfDay(hour: 18, minute: 0)),
+    Recurrence(kind: .custom, interval: 3, unit: .day), Recurrence(kind: .custom, interval: 2, unit: .week, days: [2]),
+    Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: -1, monthWeekday: 5),
+    Recurrence(kind: .custom, interval: 1, unit: .day, basedOnCompletion: true),
+]
+for k in 0..<10_000 {
+    let rule = rules[k % rules.count]
+    let anchor = LocalDateTime(day: Day(year: 2026, month: 11, day: 18).adding(days: Int.random(in: 0...60, using: &yrng)),
+                               time: TimeOfDay(hour: Int.random(in: 6...22, using: &yrng), minute: 0))
+    let trigger = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: created, zone: ny) ?? created
+    let e: JSONObject = ["type": "created", "id": .string(IDs.make(using: &yrng)), "title": .string("reminder number \(k)"),
+                         "notes": "", "anchor": .string(anchor.description), "recurrence": rule.json,
+                         "trigger_at": .string(ny.format(trigger)), "at": .string(ny.format(created))]
+    e.write(into: &yj); yj.append(0x0A)
+    let c: JSONObject = ["type": "commit", "n": 1, "at": .string(ny.format(created)), "by": "bench", "schema": 1]
+    c.write(into: &yj); yj.append(0x0A)
+}
+let yfd = try Sys.openForAppend(Sys.join(yomoDir, "journal/bench.ndjson"))
+_ = Sys.writeAll(fd: yfd, yj)
+close(yfd)
+let yenv = ["YOMO_DATA_DIR": yomoDir, "TZ": zone, "YOMO_NOW": "2026-11-22T10:07:00-05:00", "YOMO_ACTOR": "bench"]
+// The first due announces what came due since the 18th and writes the snapshot;
+// the measured runs are cron's steady state.
+_ = timeRun([Sys.join(bin, "yomo"), "due"], env: yenv)
+let yruns = max(20, runs / 4)
+let due = measure([Sys.join(bin, "yomo"), "due"], env: yenv, runs: yruns)
+let ylist = measure([Sys.join(bin, "yomo"), "list"], env: yenv, runs: yruns)
+print("yomo with 10,000 reminders of mixed rules, median of \(yruns) runs:")
+print("  yomo due               \(fmt(due)) ms  (\(fmt(due / minimal))x minimal; goal <= 3x)  \(due <= 3 * minimal ? "ok" : "MISSED")")
+print("  yomo list              \(fmt(ylist)) ms  (\(fmt(ylist / minimal))x minimal; goal <= 3x)  \(ylist <= 3 * minimal ? "ok" : "MISSED")")
+
 _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)

@@ -154,4 +154,56 @@ final class YomoTests: XCTestCase {
             }
         }
     }
+
+    /// The summary fast path never hides something due: whenever it says
+    /// "nothing", the full computation agrees.
+    func testSummaryNeverHidesADueReminder() {
+        var rng = SeededRandom(seed: 77)
+        var quiet = 0
+        for round in 0..<25 {
+            var s = YomoState(full: true)
+            var snapshotSummary: JSONObject? = nil
+            var tail: [JSONObject] = []
+            var t = at("2026-03-07T00:00:00-05:00")
+            var ids: [String] = []
+            func record(_ e: JSONObject) { s.apply(e); tail.append(e) }
+            for step in 0..<300 {
+                t = Instant(ms: t.ms + Int64.random(in: 60_000...7_200_000, using: &rng))
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0, 1:
+                    let rule = Int.random(in: 0..<4, using: &rng) == 0 ? Recurrence.once : RecurrenceTests.randomRule(&rng)
+                    let anchor = LocalDateTime(wallSeconds: zone.local(t).wallSeconds + Int64.random(in: -3600...86400, using: &rng) / 60 * 60)
+                    let id = "r\(round)-\(step)"
+                    ids.append(id)
+                    let trig = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: t, zone: zone) ?? t
+                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description),
+                            "recurrence": rule.json, "trigger_at": .string(zone.format(trig)), "at": .string(zone.format(t))])
+                case 2 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &rng)!
+                    if let r = s.reminders[id], !r.completed {
+                        record(Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t))
+                    }
+                case 3 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &rng)!
+                    if let r = s.reminders[id], !r.completed {
+                        record(["type": "completed", "id": .string(id), "next": JSON(Yomo.nextAfterDone(r, now: t, zone: zone).map(zone.format)), "at": .string(zone.format(t))])
+                    }
+                case 4 where !ids.isEmpty:
+                    record(["type": "deleted", "id": .string(ids.randomElement(using: &rng)!), "at": .string(zone.format(t))])
+                case 5:
+                    snapshotSummary = s.hotSnapshot().first
+                    tail = []
+                default:
+                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t)
+                    let found = Yomo.due(s, now: t, zone: zone)
+                    if !mayBe {
+                        quiet += 1
+                        XCTAssertTrue(found.isEmpty, "round \(round) step \(step): the summary hid \(found.map(\.reminder.id))")
+                    }
+                    for a in found { record(Yomo.event(for: a, zone: zone, at: t)) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(quiet, 100, "the fast path should answer often")
+    }
 }

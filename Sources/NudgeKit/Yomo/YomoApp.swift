@@ -204,11 +204,10 @@ extension Yomo {
             minutes = m
         }
         let until = ctx.now.adding(minutes: Int64(minutes))
-        let at = ctx.clock.format(ctx.now)
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let r = try tx.state.find(ctx.operands[0])
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to snooze") }
-            tx.record(["type": "snoozed", "id": .string(r.id), "until": .string(ctx.zone.format(until)), "at": .string(at)])
+            tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
             return tx.state.reminders[r.id]!
         }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title) at \(ctx.zone.local(until).time)")
@@ -260,7 +259,9 @@ extension Yomo {
     @discardableResult
     static func announce(_ ctx: Context, now: Instant) throws(ToolError) -> [Announcement] {
         let st = store(ctx)
-        // Readers first: most runs find nothing due and take no lock.
+        // Most runs find nothing due: decide that from the snapshot's summary
+        // and the journal tail, then from a full read, before taking the lock.
+        if let head = try st.readHead(count: 1), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
         if Yomo.due(try st.read(), now: now, zone: ctx.zone).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
             let found = Yomo.due(tx.state, now: now, zone: ctx.zone)

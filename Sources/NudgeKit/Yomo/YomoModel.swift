@@ -4,7 +4,8 @@
 // Events (each with "id" and "at"):
 //   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at"}
 //   snoozed           {"until"}
-//   announced         {"trigger_at","snooze":bool}   an occurrence was notified
+//   announced         {"trigger_at","snooze":bool,"wake"}   an occurrence was notified;
+//                     wake: the next occurrence, when `due` may speak again
 //   completed         {"next":"…"|null}              null: a one-time reminder is done
 //   deleted
 
@@ -24,6 +25,8 @@ public struct Reminder: Equatable, Sendable {
     public var createdAt: Instant
     public var updatedAt: Instant
     public var completedAt: Instant?
+    /// The earliest moment `due` could announce it again (nil: not by itself).
+    public var wake: Instant?
 
     /// When it next wants attention: the snooze if any, else the trigger.
     public var effectiveTrigger: Instant { snoozedUntil ?? triggerAt }
@@ -57,7 +60,7 @@ public struct YomoState: JournalModel {
             let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
             var r = reminders[id] ?? Reminder(id: id, title: title, notes: "", anchor: anchor, recurrence: rec, triggerAt: trigger,
                                               announced: false, snoozedUntil: nil, completed: false, createdAt: at, updatedAt: at,
-                                              completedAt: nil)
+                                              completedAt: nil, wake: trigger)
             if type == "edited" && reminders[id] == nil { return }
             r.title = title
             r.notes = e["notes"]?.string ?? ""
@@ -67,10 +70,12 @@ public struct YomoState: JournalModel {
             r.announced = false
             r.snoozedUntil = nil
             r.updatedAt = at
+            r.wake = trigger
             reminders[id] = r
         case "snoozed":
             guard var r = reminders[id], let until = YomoState.instant(e["until"]) else { return }
             r.snoozedUntil = until
+            r.wake = YomoState.instant(e["wake"]) ?? until
             r.announced = false
             r.updatedAt = at
             reminders[id] = r
@@ -79,6 +84,7 @@ public struct YomoState: JournalModel {
             if e["snooze"]?.bool != true { r.snoozedUntil = nil }
             r.triggerAt = trigger
             r.announced = true
+            r.wake = YomoState.instant(e["wake"])
             reminders[id] = r
         case "completed":
             guard var r = reminders[id] else { return }
@@ -86,9 +92,11 @@ public struct YomoState: JournalModel {
                 r.triggerAt = next
                 r.announced = false
                 r.snoozedUntil = nil
+                r.wake = next
             } else {
                 r.completed = true
                 r.completedAt = at
+                r.wake = nil
             }
             r.updatedAt = at
             reminders[id] = r
@@ -99,19 +107,27 @@ public struct YomoState: JournalModel {
         }
     }
 
+    /// How many of the earliest wake times the summary line keeps.
+    public static let summarySize = 64
+
     public func hotSnapshot() -> [JSONObject] {
-        reminders.values.sorted { $0.id < $1.id }.map { r in
+        let soonest = reminders.values.compactMap { r in r.completed ? nil : r.wake.map { ($0, r.id) } }
+            .sorted { $0 < $1 }.prefix(YomoState.summarySize)
+        let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) })]
+        return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
             var o: JSONObject = ["id": .string(r.id), "title": .string(r.title), "notes": .string(r.notes),
                                  "anchor": .string(r.anchor.description), "recurrence": r.recurrence.json,
                                  "trigger_at": .string(r.triggerAt.description), "announced": .bool(r.announced),
                                  "created_at": .string(r.createdAt.description), "updated_at": .string(r.updatedAt.description)]
             if let s = r.snoozedUntil { o["snoozed_until"] = .string(s.description) }
+            if let w = r.wake { o["wake"] = .string(w.description) }
             if r.completed { o["completed_at"] = .string((r.completedAt ?? r.updatedAt).description) }
             return o
         }
     }
 
     public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
+        if l["k"] != nil { return }  // the summary
         guard let id = l["id"]?.string, let title = l["title"]?.string, let anchor = YomoState.anchor(l["anchor"]),
               let trigger = YomoState.instant(l["trigger_at"]), let created = YomoState.instant(l["created_at"]) else {
             throw ToolError(.dataError, "bad snapshot line")
@@ -121,7 +137,8 @@ public struct YomoState: JournalModel {
         reminders[id] = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
                                  triggerAt: trigger, announced: l["announced"]?.bool ?? false,
                                  snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: completedAt != nil,
-                                 createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt)
+                                 createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt,
+                                 wake: YomoState.instant(l["wake"]))
     }
 
     /// A reminder by id or unique id prefix.
@@ -199,10 +216,51 @@ public enum Yomo {
         return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
     }
 
-    /// The journal event that records an announcement.
+    /// The journal event that records an announcement, with the moment the
+    /// reminder may next be due on its own.
     public static func event(for a: Announcement, zone: Zone, at: Instant) -> JSONObject {
-        ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
-         "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "at": .string(zone.format(at))]
+        let r = a.reminder.recurrence
+        let wake = r.repeats && !r.basedOnCompletion ? r.next(after: a.trigger, anchor: a.reminder.anchor, zone: zone) : nil
+        return ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
+                "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
+                "wake": JSON(wake.map(zone.format)), "at": .string(zone.format(at))]
+    }
+
+    /// The event for snoozing until `until`. Its wake is the snooze, or the
+    /// next scheduled occurrence if that comes first.
+    public static func snoozeEvent(_ r: Reminder, until: Instant, zone: Zone, at: Instant) -> JSONObject {
+        var wake = until
+        if r.recurrence.repeats && !r.recurrence.basedOnCompletion,
+           let n = r.recurrence.next(after: r.triggerAt, anchor: r.anchor, zone: zone), n < wake { wake = n }
+        return ["type": "snoozed", "id": .string(r.id), "until": .string(zone.format(until)), "wake": .string(zone.format(wake)),
+                "at": .string(zone.format(at))]
+    }
+
+    /// Whether anything may be due at `now`, from the snapshot's summary (the
+    /// earliest wake times) and the events written since. False means surely
+    /// nothing: `due` can stop without reading every reminder.
+    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], now: Instant) -> Bool {
+        guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
+        var touched: [String: Instant?] = [:]
+        for e in tail {
+            guard let id = e["id"]?.string else { continue }
+            switch e["type"]?.string {
+            case "created", "edited": touched[id] = .some(YomoState.instant(e["trigger_at"]))
+            case "snoozed": touched[id] = .some(YomoState.instant(e["wake"]) ?? YomoState.instant(e["until"]))
+            case "completed": touched[id] = .some(YomoState.instant(e["next"]))
+            case "announced": touched[id] = .some(YomoState.instant(e["wake"]))
+            case "deleted": touched[id] = .some(nil)
+            default: return true
+            }
+        }
+        for v in touched.values { if let w = v, w <= now { return true } }
+        for entry in list {
+            guard let pair = entry.array, pair.count == 2, let ms = pair[0].int, let id = pair[1].string else { return true }
+            if touched[id] != nil { continue }
+            return ms <= now.ms  // the earliest untouched one bounds all the others
+        }
+        // Every listed reminder changed since: the bound is gone unless the list was all there was.
+        return list.count >= YomoState.summarySize
     }
 
     /// The notification record for an announcement, with the exact commands
