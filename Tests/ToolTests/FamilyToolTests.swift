@@ -18,7 +18,7 @@ final class FamilyToolTests: ToolTestCase {
     }
 
     func testToolsStillToComeRefuseEverythingElse() {
-        for tool in ["yomo", "rewards", "playa", "habitmatch"] {
+        for tool in ["rewards", "playa", "habitmatch"] {
             let bare = run(tool, [])
             XCTAssertEqual(bare.code, 64, tool)
             XCTAssertTrue(bare.err.hasPrefix("usage: \(tool)"), bare.err)
