@@ -87,7 +87,11 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
         self.init()
         for (k, v) in fields { self[k] = v }
     }
-    public init(dictionaryLiteral elements: (String, JSON)...) { self.init(elements) }
+    /// Literal fields are taken as written (names in a literal are unique).
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        keys = elements.map(\.0)
+        values = elements.map(\.1)
+    }
 
     /// Fields as parsed, in order (a repeated name keeps its first value on lookup).
     init(parsedKeys: [String], values: [JSON]) {
@@ -523,6 +527,14 @@ extension JSON {
 
     public static func appendString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
+        // Native strings are contiguous UTF-8: scan and copy them in bulk.
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
+            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
+            out.append(contentsOf: buf)
+            out.append(0x22)
+            return true
+        }
+        if done == true { return }
         for c in s.utf8 {
             switch c {
             case 0x22: out.append(0x5C); out.append(0x22)

@@ -1,4 +1,5 @@
 import XCTest
+import NudgeKit
 
 /// What every tool of the family does the same way.
 final class FamilyToolTests: ToolTestCase {
@@ -51,6 +52,21 @@ final class FamilyToolTests: ToolTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: page), "man/\(tool).1 is missing")
             let r = sh("'\(mandoc)' -Tlint -Wwarning '\(page)'")
             XCTAssertEqual(r.out + r.err, "", "mandoc -Tlint \(tool).1")
+        }
+        // Every declared command and option is documented in its tool's page.
+        for spec in familySpecs {
+            let page = try String(contentsOfFile: ToolTestCase.packageRoot + "/man/\(spec.name).1", encoding: .utf8)
+            for path in spec.allPaths {
+                for word in path where !page.contains("Cm \(word)") && !page.contains(" \(word) ") {
+                    XCTFail("man/\(spec.name).1 does not document '\(word)'")
+                }
+                for o in spec.command(path)?.options ?? [] where !page.contains("Fl -\(o.long)") {
+                    XCTFail("man/\(spec.name).1 does not document --\(o.long) of '\(path.joined(separator: " "))'")
+                }
+            }
+            for env in ["DATA_DIR", "NOW", "FORMAT", "QUIET"] where !page.contains(spec.envPrefix + "_" + env) {
+                XCTFail("man/\(spec.name).1 does not mention \(spec.envPrefix)_\(env)")
+            }
         }
         let tenclubPage = try String(contentsOfFile: ToolTestCase.packageRoot + "/man/tenclub.1", encoding: .utf8)
         for word in ["status", "unlock", "ingest", "widget", "history", "check", "completion", "buddy set", "buddy remove",

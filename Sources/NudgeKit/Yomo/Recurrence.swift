@@ -247,8 +247,16 @@ public struct Recurrence: Equatable, Sendable {
 
     /// The reminder record's `recurrence` object: the type and the rule.
     public var json: JSON {
-        var o: JSONObject = ["type": .string(kind.rawValue)]
-        if case .object(let r) = ruleJSON { for f in r.fields { o[f.key] = f.value } }
+        if kind == .none { return .object(["type": "none"]) }
+        let (n, unit) = effective
+        var o: JSONObject = ["type": .string(kind.rawValue), "interval": JSON(n), "unit": .string(unit.rawValue),
+                             "days_of_week": days.isEmpty ? .null : JSON(days.map { Weekdays.names[$0] }),
+                             "time_range_start": JSON(rangeStart?.description), "time_range_end": JSON(rangeEnd?.description),
+                             "based_on_completion": .bool(basedOnCompletion)]
+        if let o2 = monthOrdinal, let wd = monthWeekday {
+            o["month_ordinal"] = JSON(o2)
+            o["month_weekday"] = .string(Weekdays.names[wd])
+        }
         return .object(o)
     }
 
