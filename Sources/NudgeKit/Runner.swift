@@ -72,6 +72,14 @@ public final class Output {
 
     public func record(_ record: JSONObject) { emit(record, text: record.serialized) }
 
+    /// An already serialised record (JSON output only), with its newline added.
+    public func rawRecord(_ bytes: ArraySlice<UInt8>) {
+        if quiet || format != .json { return }
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Raw text, whatever the format (widgets, completion scripts, help).
     public func raw(_ s: String) {
         if quiet { return }

@@ -35,6 +35,10 @@ public protocol JournalModel {
     func coldSnapshot() -> [JSONObject]
     mutating func restoreHot(_ line: JSONObject) throws(ToolError)
     mutating func restoreCold(_ line: JSONObject) throws(ToolError)
+    /// In a lazy read, offered each hot line unparsed first (a slice of the
+    /// snapshot's bytes, shared, not copied); true means the model kept it as
+    /// it is, to parse later or never.
+    mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool
     /// Upgrades an event written under `schema` to `schemaVersion`.
     static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject
 }
@@ -43,6 +47,7 @@ extension JournalModel {
     public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
     public func coldSnapshot() -> [JSONObject] { [] }
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
+    public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool { false }
 }
 
 /// The events a command appends, applied to the state as they are recorded so
@@ -119,9 +124,9 @@ public struct Store<M: JournalModel> {
 
     /// The current state, without taking the lock. A store that does not
     /// exist yet reads as empty.
-    public func read(full: Bool = false) throws(ToolError) -> M {
+    public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
         if !Sys.isDirectory(dir) { return M(full: full) }
-        let l = try load(full: full, warn: false)
+        let l = try load(full: full, warn: false, lazy: lazy)
         if !l.snapshotUsable || l.tailEvents > options.snapshotEvery * 4 {
             // Migrate or compact on open when nobody else is writing.
             if let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") {
@@ -133,14 +138,15 @@ public struct Store<M: JournalModel> {
         return l.state
     }
 
-    func load(full: Bool, warn: Bool) throws(ToolError) -> Loaded {
+    func load(full: Bool, warn: Bool, lazy: Bool = false) throws(ToolError) -> Loaded {
         var state = M(full: full)
         var offsets: [String: Int] = [:]
         var usable = false
-        if let snap = try readSnapshot(full: full) {
+        if let snap = try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil) {
             var ok = snap.schema == M.schemaVersion
             // A journal shorter than the snapshot says means it was replaced: rebuild.
             for (name, off) in snap.offsets where (Sys.fileSize(Sys.join(journalDir, name)) ?? -1) < off { ok = false }
+            if !ok { state = M(full: full) }  // lines handed over lazily are void too
             if ok {
                 do {
                     for h in snap.hot { try state.restoreHot(h) }
@@ -278,7 +284,7 @@ public struct Store<M: JournalModel> {
 
     struct Snapshot { var schema: Int; var offsets: [String: Int]; var hot: [JSONObject]; var cold: [JSONObject] }
 
-    func readSnapshot(full: Bool) throws(ToolError) -> Snapshot? {
+    func readSnapshot(full: Bool, lazy: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(ToolError) -> Snapshot? {
         let fd = open(snapshotPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
@@ -298,13 +304,18 @@ public struct Store<M: JournalModel> {
         if full {
             body = try Sys.readAll(fd: fd, from: nl + 1, path: snapshotPath)
         } else {
-            var b = [UInt8](repeating: 0, count: max(0, Int(hotBytes) - nl - 1))
-            var got = 0
-            while got < b.count {
-                let r = b.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, $0.count - got, off_t(nl + 1 + got)) }
-                if r <= 0 { return nil }
-                got += r
+            let want = max(0, Int(hotBytes) - nl - 1)
+            var short = false
+            let b = [UInt8](unsafeUninitializedCapacity: want) { buf, initialized in
+                var got = 0
+                while got < want {
+                    let r = pread(fd, buf.baseAddress! + got, want - got, off_t(nl + 1 + got))
+                    if r <= 0 { short = true; break }
+                    got += r
+                }
+                initialized = got
             }
+            if short { return nil }
             body = b
         }
         var hot: [JSONObject] = []
@@ -314,6 +325,10 @@ public struct Store<M: JournalModel> {
         var bad = false
         body.withUnsafeBytes { raw in
             try? NDJSON.forEachLine(in: raw) { (_, line, _) throws(ToolError) -> Bool in
+                if !inCold, let keep = lazy, line.count > 8, line[1] != UInt8(ascii: "t") || line[2] != UInt8(ascii: "y") {
+                    let start = raw.baseAddress!.distance(to: line.baseAddress!)
+                    if keep(body[start..<(start + line.count)]) { return true }
+                }
                 guard let o = try? JSON.parseObject(line) else { bad = true; return false }
                 switch o["type"]?.string {
                 case "cold": inCold = true; if !full { return false }

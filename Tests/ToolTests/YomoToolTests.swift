@@ -178,4 +178,22 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertTrue(line.contains("\"title\":\"tea\""), line)
         XCTAssertTrue(line.contains("\"type\":\"notification\""), line)
     }
+
+    /// `list` prints stored records of untouched reminders without parsing
+    /// them: byte for byte what the full path renders, in any zone.
+    func testFastListMatchesTheFullRendering() {
+        for text in ["water plants every Tuesday at 3pm", "call mom tomorrow at 9", "stretch every 2 hours", "dentist on dec 24"] {
+            yomo("add", text)
+        }
+        let id = yomo("list").records[1]["id"] as! String
+        yomo("snooze", id, "30")
+        yomo("done", yomo("list").records.first { $0["title"] as? String == "stretch" }!["id"] as! String)
+        let fast = yomo("list")
+        let full = yomo("list", "--all")
+        XCTAssertEqual(fast.out, full.out, "no completed ones yet, so --all (the full path) prints the same")
+        XCTAssertEqual(fast.records.count, 4)
+        let tokyo = yomo("list", env: ["TZ": "Asia/Tokyo"])
+        XCTAssertEqual(tokyo.out, yomo("list", "--all", env: ["TZ": "Asia/Tokyo"]).out)
+        XCTAssertTrue(tokyo.out.contains("+09:00"), tokyo.out)
+    }
 }

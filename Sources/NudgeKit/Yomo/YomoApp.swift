@@ -109,6 +109,21 @@ extension Yomo {
     }
 
     static func list(_ ctx: Context) throws(ToolError) -> ExitCode {
+        // The common case, JSON of the active reminders, prints the stored
+        // records of untouched reminders without parsing them.
+        if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
+            var s = try store(ctx).read(lazy: true)
+            if s.raw.values.contains(where: { $0.zone != ctx.zone.name }) { s.materializeAll() }
+            var rows: [(Int64, String, Int)] = []  // effective, id, source (0 raw, 1 parsed)
+            rows.reserveCapacity(s.raw.count + s.reminders.count)
+            for (id, r) in s.raw where !r.completed { rows.append((r.effective, id, 0)) }
+            for (id, r) in s.reminders where !r.completed { rows.append((r.effectiveTrigger.ms, id, 1)) }
+            rows.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+            for (_, id, source) in rows {
+                if source == 0 { ctx.out.rawRecord(s.raw[id]!.record) } else { ctx.out.record(s.reminders[id]!.record(zone: ctx.zone)) }
+            }
+            return .ok
+        }
         let s = try store(ctx).read()
         var rs = s.active
         if ctx.flag("all") {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
 // yomo's reminders as a fold over the journal, and the pure decisions:
 // building a reminder from the form, completing, snoozing, what is due.
 //
@@ -44,6 +52,18 @@ public struct Reminder: Equatable, Sendable {
 public struct YomoState: JournalModel {
     public static let schemaVersion = 1
     public private(set) var reminders: [String: Reminder] = [:]
+    /// In a lazy read: snapshot lines not parsed yet, by id.
+    public private(set) var raw: [String: RawReminder] = [:]
+
+    /// A snapshot line kept as bytes: enough to sort and print it.
+    public struct RawReminder: Sendable {
+        public var effective: Int64
+        public var completed: Bool
+        public var zone: String
+        public var line: ArraySlice<UInt8>
+        /// The rendered reminder record inside the line.
+        public var record: ArraySlice<UInt8>
+    }
 
     public init(full: Bool) {}
 
@@ -52,6 +72,7 @@ public struct YomoState: JournalModel {
 
     public mutating func apply(_ e: JSONObject) {
         guard let type = e["type"]?.string, let id = e["id"]?.string else { return }
+        if raw[id] != nil { materialize(id) }
         let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
         switch type {
         case "created", "edited":
@@ -114,31 +135,98 @@ public struct YomoState: JournalModel {
         let soonest = reminders.values.compactMap { r in r.completed ? nil : r.wake.map { ($0, r.id) } }
             .sorted { $0 < $1 }.prefix(YomoState.summarySize)
         let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) })]
+        // Each reminder line carries its record as `list` prints it, so a lazy
+        // read can print it without parsing: {"e":…,"c":…,"id":…,"z":…,"x":{…},"r":{record}}
+        let zone = (try? Zone.fromEnvironment()) ?? .utc
         return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
-            var o: JSONObject = ["id": .string(r.id), "title": .string(r.title), "notes": .string(r.notes),
-                                 "anchor": .string(r.anchor.description), "recurrence": r.recurrence.json,
-                                 "trigger_at": .string(r.triggerAt.description), "announced": .bool(r.announced),
-                                 "created_at": .string(r.createdAt.description), "updated_at": .string(r.updatedAt.description)]
-            if let s = r.snoozedUntil { o["snoozed_until"] = .string(s.description) }
-            if let w = r.wake { o["wake"] = .string(w.description) }
-            if r.completed { o["completed_at"] = .string((r.completedAt ?? r.updatedAt).description) }
-            return o
+            var x: JSONObject = ["anchor": .string(r.anchor.description), "announced": .bool(r.announced)]
+            if let w = r.wake { x["wake"] = .string(w.description) }
+            return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(zone.name),
+                    "x": .object(x), "r": .object(r.record(zone: zone))]
         }
     }
 
-    public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
-        if l["k"] != nil { return }  // the summary
-        guard let id = l["id"]?.string, let title = l["title"]?.string, let anchor = YomoState.anchor(l["anchor"]),
+    public mutating func restoreHot(_ line: JSONObject) throws(ToolError) {
+        if line["k"] != nil { return }  // the summary
+        guard let id = line["id"]?.string, let x = line["x"]?.object, let l = line["r"]?.object,
+              let title = l["title"]?.string, let anchor = YomoState.anchor(x["anchor"]),
               let trigger = YomoState.instant(l["trigger_at"]), let created = YomoState.instant(l["created_at"]) else {
             throw ToolError(.dataError, "bad snapshot line")
         }
         let rec = Recurrence.from(type: l["recurrence"]?.object?["type"]?.string, rule: l["recurrence"]?.object) ?? .once
         let completedAt = YomoState.instant(l["completed_at"])
         reminders[id] = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
-                                 triggerAt: trigger, announced: l["announced"]?.bool ?? false,
-                                 snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: completedAt != nil,
+                                 triggerAt: trigger, announced: x["announced"]?.bool ?? false,
+                                 snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: l["status"]?.string == "completed",
                                  createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt,
-                                 wake: YomoState.instant(l["wake"]))
+                                 wake: YomoState.instant(x["wake"]))
+    }
+
+    /// Keeps a reminder line unparsed: reads its sort key, state, zone and the
+    /// bounds of its record from the fixed layout written by hotSnapshot.
+    public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool {
+        let parsed: (Int64, Bool, String, String, Int)? = line.withUnsafeBytes { b in
+            YomoState.scanLine(b)
+        }
+        if line.starts(with: YomoState.summaryPrefix) { return true }  // list does not need the summary
+        guard let (e, completed, id, zone, recordStart) = parsed else { return false }
+        let base = line.startIndex
+        raw[id] = RawReminder(effective: e, completed: completed, zone: zone, line: line,
+                              record: line[(base + recordStart)..<(line.endIndex - 1)])
+        return true
+    }
+
+    static let summaryPrefix = Array("{\"k\":".utf8)
+    static let recordMarker = Array(",\"r\":{\"type\":\"reminder\"".utf8)
+
+    /// {"e":123,"c":false,"id":"…","z":"…",…,"r":{"type":"reminder",…}}
+    static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, String, String, Int)? {
+        let n = b.count
+        var i = 0
+        @inline(__always) func expect(_ lit: StaticString) -> Bool {
+            let len = lit.utf8CodeUnitCount
+            guard i + len <= n, memcmp(b.baseAddress! + i, lit.utf8Start, len) == 0 else { return false }
+            i += len
+            return true
+        }
+        @inline(__always) func plainString() -> String? {
+            guard let q = memchr(b.baseAddress! + i, 0x22, n - i) else { return nil }
+            let end = b.baseAddress!.distance(to: UnsafeRawPointer(q))
+            let s = String(decoding: UnsafeRawBufferPointer(rebasing: b[i..<end]), as: UTF8.self)
+            i = end + 1
+            return s
+        }
+        guard expect("{\"e\":") else { return nil }
+        var e: Int64 = 0
+        var digits = 0
+        while i < n, b[i] >= 48, b[i] <= 57 { e = e * 10 + Int64(b[i] - 48); i += 1; digits += 1 }
+        guard digits > 0, expect(",\"c\":") else { return nil }
+        let completed: Bool
+        if expect("true") { completed = true } else if expect("false") { completed = false } else { return nil }
+        guard expect(",\"id\":\""), let id = plainString(), expect(",\"z\":\""), let zone = plainString() else { return nil }
+        guard n > 0, b[n - 1] == UInt8(ascii: "}") else { return nil }
+        let found: Int? = recordMarker.withUnsafeBytes { m in
+            var k = i
+            while k + m.count <= n, let p = memchr(b.baseAddress! + k, Int32(m[0]), n - k - m.count + 1) {
+                let at = b.baseAddress!.distance(to: UnsafeRawPointer(p))
+                if memcmp(p, m.baseAddress!, m.count) == 0 { return at }
+                k = at + 1
+            }
+            return nil
+        }
+        guard let hit = found else { return nil }
+        return (e, completed, id, zone, hit + 5)
+    }
+
+    /// Parses a raw line into a reminder.
+    public mutating func materialize(_ id: String) {
+        guard let r = raw.removeValue(forKey: id),
+              let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { return }
+        try? restoreHot(o)
+    }
+
+    public mutating func materializeAll() {
+        for id in Array(raw.keys) { materialize(id) }
     }
 
     /// A reminder by id or unique id prefix.
