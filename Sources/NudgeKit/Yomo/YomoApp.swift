@@ -113,14 +113,21 @@ extension Yomo {
         // records of untouched reminders without parsing them.
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
             var s = try store(ctx).read(lazy: true)
-            if s.raw.values.contains(where: { $0.zone != ctx.zone.name }) { s.materializeAll() }
-            var rows: [(Int64, String, Int)] = []  // effective, id, source (0 raw, 1 parsed)
+            if !s.rawZones.isSubset(of: [ctx.zone.name]) { s.materializeAll() }
+            // Sort keys: effective trigger, then id; raw rows by index, parsed ones by id.
+            var rows: [(Int64, Int)] = []  // effective, index (raw) or -1 - index (parsed)
             rows.reserveCapacity(s.raw.count + s.reminders.count)
-            for (id, r) in s.raw where !r.completed { rows.append((r.effective, id, 0)) }
-            for (id, r) in s.reminders where !r.completed { rows.append((r.effectiveTrigger.ms, id, 1)) }
-            rows.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-            for (_, id, source) in rows {
-                if source == 0 { ctx.out.rawRecord(s.raw[id]!.record) } else { ctx.out.record(s.reminders[id]!.record(zone: ctx.zone)) }
+            for (k, r) in s.raw.enumerated() { if let r = r, !r.completed { rows.append((r.effective, k)) } }
+            let parsed = s.reminders.values.filter { !$0.completed }
+            for (k, r) in parsed.enumerated() { rows.append((r.effectiveTrigger.ms, -1 - k)) }
+            func id(_ row: Int) -> String { row >= 0 ? s.raw[row]!.id : parsed[-1 - row].id }
+            rows.sort { a, b in
+                if a.0 != b.0 { return a.0 < b.0 }
+                if a.1 >= 0 && b.1 >= 0 { return s.raw[a.1]!.idLess(s.raw[b.1]!) }
+                return id(a.1) < id(b.1)
+            }
+            for (_, row) in rows {
+                if row >= 0 { ctx.out.rawRecord(s.raw[row]!.record) } else { ctx.out.record(parsed[-1 - row].record(zone: ctx.zone)) }
             }
             return .ok
         }

@@ -52,17 +52,47 @@ public struct Reminder: Equatable, Sendable {
 public struct YomoState: JournalModel {
     public static let schemaVersion = 1
     public private(set) var reminders: [String: Reminder] = [:]
-    /// In a lazy read: snapshot lines not parsed yet, by id.
-    public private(set) var raw: [String: RawReminder] = [:]
+    /// In a lazy read: snapshot lines not parsed yet (nil once parsed or gone).
+    public private(set) var raw: [RawReminder?] = []
+    /// Index of `raw` by id, built only when an event needs one.
+    var rawIndex: [String: Int]? = nil
+    /// The zones the raw records were rendered in.
+    public private(set) var rawZones: Set<String> = []
+    var lastZone: [UInt8] = []
 
     /// A snapshot line kept as bytes: enough to sort and print it.
     public struct RawReminder: Sendable {
         public var effective: Int64
         public var completed: Bool
-        public var zone: String
         public var line: ArraySlice<UInt8>
+        /// Where the id's bytes are in `line`, relative to its start.
+        public var idRange: Range<Int>
         /// The rendered reminder record inside the line.
         public var record: ArraySlice<UInt8>
+        /// Orders two raw lines by id without making Strings.
+        public func idLess(_ o: RawReminder) -> Bool {
+            line.withUnsafeBytes { a in
+                o.line.withUnsafeBytes { b in
+                    let la = idRange.count, lb = o.idRange.count
+                    let c = memcmp(a.baseAddress! + idRange.lowerBound, b.baseAddress! + o.idRange.lowerBound, min(la, lb))
+                    return c != 0 ? c < 0 : la < lb
+                }
+            }
+        }
+
+        public var id: String {
+            String(decoding: line[(line.startIndex + idRange.lowerBound)..<(line.startIndex + idRange.upperBound)], as: UTF8.self)
+        }
+    }
+
+    mutating func rawPosition(_ id: String) -> Int? {
+        if raw.isEmpty { return nil }
+        if rawIndex == nil {
+            var ix: [String: Int] = [:]
+            for (k, r) in raw.enumerated() { if let r = r { ix[r.id] = k } }
+            rawIndex = ix
+        }
+        return rawIndex![id]
     }
 
     public init(full: Bool) {}
@@ -72,7 +102,7 @@ public struct YomoState: JournalModel {
 
     public mutating func apply(_ e: JSONObject) {
         guard let type = e["type"]?.string, let id = e["id"]?.string else { return }
-        if raw[id] != nil { materialize(id) }
+        if !raw.isEmpty, rawPosition(id) != nil { materialize(id) }
         let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
         switch type {
         case "created", "edited":
@@ -165,14 +195,20 @@ public struct YomoState: JournalModel {
     /// Keeps a reminder line unparsed: reads its sort key, state, zone and the
     /// bounds of its record from the fixed layout written by hotSnapshot.
     public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool {
-        let parsed: (Int64, Bool, String, String, Int)? = line.withUnsafeBytes { b in
-            YomoState.scanLine(b)
-        }
         if line.starts(with: YomoState.summaryPrefix) { return true }  // list does not need the summary
-        guard let (e, completed, id, zone, recordStart) = parsed else { return false }
+        let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
+        guard let (e, completed, idRange, zoneRange, recordStart) = parsed else { return false }
         let base = line.startIndex
-        raw[id] = RawReminder(effective: e, completed: completed, zone: zone, line: line,
-                              record: line[(base + recordStart)..<(line.endIndex - 1)])
+        let zone = line[(base + zoneRange.lowerBound)..<(base + zoneRange.upperBound)]
+        let same = zone.count == lastZone.count && zone.withUnsafeBytes { z in
+            lastZone.withUnsafeBytes { l in memcmp(z.baseAddress!, l.baseAddress!, l.count) == 0 }
+        }
+        if !same {
+            lastZone = Array(zone)
+            rawZones.insert(String(decoding: zone, as: UTF8.self))
+        }
+        raw.append(RawReminder(effective: e, completed: completed, line: line, idRange: idRange,
+                               record: line[(base + recordStart)..<(line.endIndex - 1)]))
         return true
     }
 
@@ -180,7 +216,7 @@ public struct YomoState: JournalModel {
     static let recordMarker = Array(",\"r\":{\"type\":\"reminder\"".utf8)
 
     /// {"e":123,"c":false,"id":"…","z":"…",…,"r":{"type":"reminder",…}}
-    static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, String, String, Int)? {
+    static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, Range<Int>, Range<Int>, Int)? {
         let n = b.count
         var i = 0
         @inline(__always) func expect(_ lit: StaticString) -> Bool {
@@ -189,12 +225,11 @@ public struct YomoState: JournalModel {
             i += len
             return true
         }
-        @inline(__always) func plainString() -> String? {
+        @inline(__always) func plainString() -> Range<Int>? {
             guard let q = memchr(b.baseAddress! + i, 0x22, n - i) else { return nil }
             let end = b.baseAddress!.distance(to: UnsafeRawPointer(q))
-            let s = String(decoding: UnsafeRawBufferPointer(rebasing: b[i..<end]), as: UTF8.self)
-            i = end + 1
-            return s
+            defer { i = end + 1 }
+            return i..<end
         }
         guard expect("{\"e\":") else { return nil }
         var e: Int64 = 0
@@ -220,13 +255,20 @@ public struct YomoState: JournalModel {
 
     /// Parses a raw line into a reminder.
     public mutating func materialize(_ id: String) {
-        guard let r = raw.removeValue(forKey: id),
-              let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { return }
+        guard let k = rawPosition(id), let r = raw[k] else { return }
+        raw[k] = nil
+        rawIndex?[id] = nil
+        guard let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { return }
         try? restoreHot(o)
     }
 
     public mutating func materializeAll() {
-        for id in Array(raw.keys) { materialize(id) }
+        for k in raw.indices {
+            guard let r = raw[k], let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { continue }
+            try? restoreHot(o)
+        }
+        raw = []
+        rawIndex = nil
     }
 
     /// A reminder by id or unique id prefix.
