@@ -1,14 +1,6 @@
 // Newline-delimited JSON in and out: a streaming reader that yields each
 // non-blank line with its line number (CRLF tolerated), and helpers that name
 // inputs the way diagnostics quote them (`FILE:LINE`, `stdin`).
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// An opened input: a file operand or standard input.
 public struct InputSource: Sendable {
     public let name: String

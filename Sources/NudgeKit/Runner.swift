@@ -1,14 +1,6 @@
 // The shell every executable shares: parse the call, resolve global options
 // (flag, then environment, then default), run the command, print, map errors
 // to exit statuses. Executables only supply a ToolSpec and a dispatch table.
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 public let familyVersion = "0.1.0"
 
 public enum OutputFormat: String, Sendable { case json, text }

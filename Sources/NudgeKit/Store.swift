@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 // The family's store: an append-only NDJSON journal per actor, folded into
 // the current state, with a snapshot so that start-up does not grow with
 // history.

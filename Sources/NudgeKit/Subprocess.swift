@@ -1,13 +1,5 @@
 // Running the user's commands (senders, openers, notifiers) and, for the
 // benchmarks, our own executables. posix_spawn, no shell unless asked for.
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 public enum Subprocess {
     /// How a child ended: its exit status, or 128 + the signal that ended it.
     public static func status(_ raw: Int32) -> Int32 {

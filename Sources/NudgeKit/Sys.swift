@@ -1,14 +1,6 @@
 // The imperative shell's contact with the operating system: files, fsync,
 // locks, environment and time. Everything here is a thin, checked wrapper over
 // the C library so that the rest of NudgeKit can stay free of Foundation.
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// The exit statuses of the family (sysexits.h numbers, see CONVENTIONS.md).
 public enum ExitCode: Int32, Sendable {
     case ok = 0

@@ -1,14 +1,6 @@
 // Time zones as values: read from the system's TZif files (RFC 8536) and
 // POSIX TZ rules, so that local days, DST gaps and overlaps are pure
 // computations that tests can run for any zone side by side.
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 public struct Zone: Sendable, Equatable {
     public let name: String
     let transitions: [Int64]

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 // yomo's reminders as a fold over the journal, and the pure decisions:
 // building a reminder from the form, completing, snoozing, what is due.
 //
