@@ -8,13 +8,6 @@ public enum Rewards {
         commands: [], defaultCommand: nil)
 }
 
-public enum Playa {
-    public static let spec = ToolSpec(
-        name: "playa",
-        summary: "Keep in touch: message pools, daily schedules, a queue and deep links.",
-        commands: [], defaultCommand: nil)
-}
-
 public enum Habitmatch {
     public static let spec = ToolSpec(
         name: "habitmatch",

@@ -1,0 +1,347 @@
+// playa's domain: recipients with message pools and schedules, the day's
+// generated events, status transitions and deep links. Pure values and
+// functions; the journal model is in PlayaModel.swift.
+
+public enum Playa {
+    public static let maxRecipients = 50
+    public static let maxMessages = 100
+    public static let maxMessageLength = 500
+    public static let windowStart = TimeOfDay(hour: 9, minute: 0)
+    public static let windowEnd = TimeOfDay(hour: 21, minute: 0)
+
+    public enum Platform: String, Sendable, CaseIterable { case whatsapp, sms, instagram }
+
+    public enum Schedule: Equatable, Sendable {
+        case random(Int)  // N a day, 1...10
+        case fixed([TimeOfDay])
+
+        public var json: JSON {
+            switch self {
+            case .random(let n): return .object(["mode": "random", "per_day": JSON(n)])
+            case .fixed(let ts): return .object(["mode": "fixed", "times": JSON(ts.map(\.description))])
+            }
+        }
+
+        public static func from(_ j: JSON?) -> Schedule? {
+            guard let o = j?.object else { return nil }
+            switch o["mode"]?.string {
+            case "random":
+                guard let n = o["per_day"]?.int, (1...10).contains(n) else { return nil }
+                return .random(Int(n))
+            case "fixed":
+                guard let arr = o["times"]?.array, !arr.isEmpty else { return nil }
+                var ts: [TimeOfDay] = []
+                for t in arr { guard let s = t.string, let tt = TimeOfDay.parse(s) else { return nil }; ts.append(tt) }
+                return .fixed(ts)
+            default: return nil
+            }
+        }
+
+        public var summary: String {
+            switch self {
+            case .random(let n): return "random \(n)/day"
+            case .fixed(let ts): return "fixed " + ts.map(\.description).joined(separator: ",")
+            }
+        }
+    }
+
+    public struct Message: Equatable, Sendable {
+        public var id: String
+        public var text: String
+    }
+
+    public struct Recipient: Equatable, Sendable {
+        public var id: String
+        public var name: String
+        public var platform: Platform
+        public var phone: PhoneNumber?
+        public var username: String?
+        public var paused: Bool
+        public var schedule: Schedule
+        public var messages: [Message]
+
+        /// The handle shown to people; never logged.
+        public var address: String { platform == .instagram ? "@" + (username ?? "") : (phone?.e164 ?? "") }
+
+        public var json: JSONObject {
+            ["type": "recipient", "id": .string(id), "name": .string(name), "platform": .string(platform.rawValue),
+             "phone": JSON(phone?.e164), "username": JSON(username), "paused": .bool(paused), "schedule": schedule.json,
+             "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
+        }
+
+        /// Reads a recipient back, checking every rule; the error says which.
+        public static func from(_ o: JSONObject) -> Result<Recipient, ToolError> {
+            func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
+            guard let id = o["id"]?.string, !id.isEmpty else { return bad("a recipient needs an \"id\"") }
+            guard let name = o["name"]?.string else { return bad("recipient \(id): \"name\" must be a string") }
+            if let e = validateName(name) { return bad("recipient \(id): \(e)") }
+            guard let p = o["platform"]?.string.flatMap(Platform.init(rawValue:)) else {
+                return bad("recipient \(id): \"platform\" must be whatsapp, sms or instagram")
+            }
+            var phone: PhoneNumber? = nil
+            var username: String? = nil
+            if p == .instagram {
+                guard let u = o["username"]?.string, validateUsername(u) == nil else {
+                    return bad("recipient \(id): \"username\" must be 1-30 letters, digits, '_' or '.'")
+                }
+                username = u
+            } else {
+                guard let s = o["phone"]?.string, let ph = try? PhoneNumber.parseE164(s) else {
+                    return bad("recipient \(id): \"phone\" must be in E.164 form like +14155550132")
+                }
+                phone = ph
+            }
+            guard let sched = Schedule.from(o["schedule"]) else {
+                return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10} or {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]}")
+            }
+            var messages: [Message] = []
+            for m in o["messages"]?.array ?? [] {
+                guard let mo = m.object, let mid = mo["id"]?.string, let text = mo["text"]?.string else {
+                    return bad("recipient \(id): each message needs \"id\" and \"text\"")
+                }
+                if let e = validateMessage(text) { return bad("recipient \(id): message \(mid): \(e)") }
+                messages.append(Message(id: mid, text: text))
+            }
+            if messages.count > maxMessages { return bad("recipient \(id): at most \(maxMessages) messages") }
+            return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
+                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages))
+        }
+    }
+
+    public enum Status: String, Sendable { case pending, sent, cancelled }
+
+    public struct Event: Equatable, Sendable {
+        public var id: String
+        public var recipientID: String
+        public var date: Day
+        public var time: TimeOfDay
+        public var at: Instant
+        public var messageID: String?
+        public var message: String
+        public var status: Status
+        /// Notification state: scheduled, delivered or failed.
+        public var notification: String
+        public var error: String?
+
+        public var json: JSONObject {
+            ["type": "event", "id": .string(id), "recipient_id": .string(recipientID), "date": .string(date.description),
+             "time": .string(time.description), "at": .string(at.description), "message_id": JSON(messageID),
+             "message": .string(message), "status": .string(status.rawValue), "notification": .string(notification),
+             "error": JSON(error)]
+        }
+
+        public static func from(_ o: JSONObject) -> Result<Event, ToolError> {
+            func bad(_ m: String) -> Result<Event, ToolError> { .failure(.data(m)) }
+            guard let id = o["id"]?.string, let rid = o["recipient_id"]?.string,
+                  let date = o["date"]?.string.flatMap(Day.parse), let time = o["time"]?.string.flatMap(TimeOfDay.parse),
+                  let at = o["at"]?.string.flatMap({ RFC3339.parse($0)?.instant }), let msg = o["message"]?.string,
+                  let st = o["status"]?.string.flatMap(Status.init(rawValue:)) else {
+                return bad("an event needs id, recipient_id, date, time, at, message and status (pending, sent or cancelled)")
+            }
+            if let e = validateMessage(msg) { return bad("event \(id): \(e)") }
+            return .success(Event(id: id, recipientID: rid, date: date, time: time, at: at, messageID: o["message_id"]?.string,
+                                  message: msg, status: st, notification: o["notification"]?.string ?? "scheduled",
+                                  error: o["error"]?.string))
+        }
+    }
+
+    // MARK: Validation (messages never echo phone numbers or message text)
+
+    public static func validateName(_ s: String) -> String? {
+        let t = s.trimmingSpaces
+        if t.isEmpty { return "a name must not be empty" }
+        if t.count > 80 { return "a name must be at most 80 characters" }
+        return nil
+    }
+
+    public static func validateUsername(_ s: String) -> String? {
+        guard (1...30).contains(s.count), s.unicodeScalars.allSatisfy({
+            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" || $0 == "."
+        }) else { return "an Instagram username is 1 to 30 letters, digits, '_' or '.'" }
+        return nil
+    }
+
+    /// Non-empty, at most 500 characters as a person counts them.
+    public static func validateMessage(_ s: String) -> String? {
+        if s.trimmingSpaces.isEmpty { return "a message must not be empty" }
+        if s.count > maxMessageLength { return "a message must be at most \(maxMessageLength) characters (this one has \(s.count))" }
+        return nil
+    }
+
+    public static func parseSchedule(random: String?, fixed: String?) throws(ToolError) -> Schedule {
+        switch (random, fixed) {
+        case (let r?, nil):
+            guard let n = Int(r), (1...10).contains(n) else { throw .usage("--random must be 1 to 10 messages a day, not '\(r)'") }
+            return .random(n)
+        case (nil, let f?):
+            var ts: [TimeOfDay] = []
+            for part in f.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let t = TimeOfDay.parse(String(part).trimmingSpaces) else {
+                    throw .usage("--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not '\(part)'")
+                }
+                if !ts.contains(t) { ts.append(t) }
+            }
+            guard !ts.isEmpty else { throw .usage("--fixed needs at least one time, like 09:30") }
+            return .fixed(ts.sorted())
+        case (nil, nil): throw .usage("schedule needs --random N (1-10 a day) or --fixed HH:MM[,HH:MM…]")
+        default: throw .usage("use --random or --fixed, not both")
+        }
+    }
+
+    // MARK: Generation
+
+    /// A stable 64-bit hash (FNV-1a), for seeding per recipient and day.
+    public static func stableHash(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// The day's events for one recipient: N distinct random minutes in
+    /// 09:00–21:00 (or the fixed times), each with a message drawn from the
+    /// pool. Times before `notBefore` are not scheduled (a late run). Empty
+    /// pool: nothing. Pure given the generator.
+    public static func plan<G: RandomNumberGenerator>(_ r: Recipient, date: Day, zone: Zone, notBefore: Instant?,
+                                                      rng: inout G) -> [Event] {
+        guard !r.messages.isEmpty, !r.paused else { return [] }
+        var times: [TimeOfDay]
+        switch r.schedule {
+        case .fixed(let ts):
+            times = ts
+        case .random(let n):
+            var lo = windowStart.secondsOfDay / 60
+            let hi = windowEnd.secondsOfDay / 60
+            if let nb = notBefore, zone.day(of: nb) == date {
+                let l = zone.local(nb)
+                lo = max(lo, l.time.hour * 60 + l.time.minute + 1)
+            }
+            guard hi >= lo else { return [] }
+            var picked = Set<Int>()
+            let want = min(n, hi - lo + 1)
+            while picked.count < want { picked.insert(Int.random(in: lo...hi, using: &rng)) }
+            times = picked.sorted().map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
+        }
+        var out: [Event] = []
+        for t in times {
+            let at = zone.resolve(LocalDateTime(day: date, time: t))
+            if let nb = notBefore, at <= nb { continue }
+            let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
+            out.append(Event(id: IDs.make(using: &rng), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
+                             message: m.text, status: .pending, notification: "scheduled", error: nil))
+        }
+        return out
+    }
+
+    /// The only moves a status may make: pending → sent, pending → cancelled.
+    public static func canMove(_ from: Status, to: Status) -> Bool {
+        from == .pending && (to == .sent || to == .cancelled)
+    }
+
+    // MARK: Deep links (RFC 3986 percent-encoding, RFC 5724 sms:)
+
+    /// Everything but RFC 3986's unreserved characters is percent-encoded,
+    /// as UTF-8 with upper-case hex: spaces become %20, and `&`, `=`, `#`,
+    /// `?`, `+` can never add or change a query parameter.
+    public static func percentEncode(_ s: String) -> String {
+        var out = [UInt8]()
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func percentDecode(_ s: String) -> String? {
+        var out = [UInt8]()
+        let u = Array(s.utf8)
+        var i = 0
+        func val(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 65...70: return c - 55
+            case 97...102: return c - 87
+            default: return nil
+            }
+        }
+        while i < u.count {
+            if u[i] == UInt8(ascii: "%") {
+                guard i + 2 < u.count, let a = val(u[i + 1]), let b = val(u[i + 2]) else { return nil }
+                out.append(a << 4 | b)
+                i += 3
+            } else {
+                out.append(u[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    public static func link(_ r: Recipient, message: String, web: Bool = false) -> String {
+        switch r.platform {
+        case .whatsapp:
+            let digits = String(r.phone?.e164.dropFirst() ?? "")
+            return web ? "https://wa.me/\(digits)?text=\(percentEncode(message))"
+                       : "whatsapp://send?phone=\(digits)&text=\(percentEncode(message))"
+        case .sms:
+            return "sms:\(r.phone?.e164 ?? "")?body=\(percentEncode(message))"
+        case .instagram:
+            return "instagram://user?username=\(percentEncode(r.username ?? ""))"
+        }
+    }
+
+    public struct ParsedLink: Equatable, Sendable {
+        public var platform: Platform
+        public var address: String
+        public var text: String?
+    }
+
+    /// Reads a link built by `link` back: the round-trip check.
+    public static func parseLink(_ url: String) -> ParsedLink? {
+        func query(_ q: Substring) -> [String: String]? {
+            var out: [String: String] = [:]
+            for pair in q.split(separator: "&", omittingEmptySubsequences: false) {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard kv.count == 2, out[String(kv[0])] == nil, let v = percentDecode(String(kv[1])) else { return nil }
+                out[String(kv[0])] = v
+            }
+            return out
+        }
+        func split(_ rest: Substring) -> (Substring, Substring)? {
+            guard let q = rest.firstIndex(of: "?") else { return nil }
+            return (rest[..<q], rest[rest.index(after: q)...])
+        }
+        if url.hasPrefix("whatsapp://send?"), let q = query(url.dropFirst("whatsapp://send?".count)),
+           q.count == 2, let p = q["phone"], let t = q["text"] {
+            return ParsedLink(platform: .whatsapp, address: "+" + p, text: t)
+        }
+        if url.hasPrefix("https://wa.me/"), let (p, qs) = split(url.dropFirst("https://wa.me/".count)),
+           let q = query(qs), q.count == 1, let t = q["text"] {
+            return ParsedLink(platform: .whatsapp, address: "+" + p, text: t)
+        }
+        if url.hasPrefix("sms:"), let (p, qs) = split(url.dropFirst(4)), let q = query(qs), q.count == 1, let t = q["body"] {
+            return ParsedLink(platform: .sms, address: String(p), text: t)
+        }
+        if url.hasPrefix("instagram://user?"), let q = query(url.dropFirst("instagram://user?".count)), q.count == 1, let u = q["username"] {
+            return ParsedLink(platform: .instagram, address: u, text: nil)
+        }
+        return nil
+    }
+
+    /// The notification for a due event: name, a short preview, the link.
+    public static func notification(_ e: Event, _ r: Recipient, commandPrefix: String) -> JSONObject {
+        let preview = e.message.count > 80 ? String(e.message.prefix(77)) + "..." : e.message
+        let n = NotificationRecord(
+            tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue)", body: preview,
+            url: link(r, message: e.message),
+            actions: [NotificationAction(id: "open", label: "Open \(r.platform.rawValue)", command: "\(commandPrefix) open \(e.id)"),
+                      NotificationAction(id: "cancel", label: "Skip", command: "\(commandPrefix) cancel \(e.id)")],
+            extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "time": .string(e.time.description)])
+        return n.record
+    }
+}

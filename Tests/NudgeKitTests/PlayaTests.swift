@@ -1,0 +1,253 @@
+import XCTest
+@testable import NudgeKit
+
+/// The seed's ten correctness properties, with a seeded generator.
+final class PlayaTests: XCTestCase {
+    let zone = try! Zone.named("America/New_York")
+    let day = Day(year: 2026, month: 11, day: 23)
+
+    func randomText(_ rng: inout SeededRandom, max: Int = 60) -> String {
+        let alphabet = Array("abc XYZ 019 &=?#+%/:;,.'\"\\\n\té ñ ♣ 🃏 日本 ~-_")
+        let n = Int.random(in: 1...max, using: &rng)
+        var s = String((0..<n).map { _ in alphabet.randomElement(using: &rng)! })
+        if s.trimmingSpaces.isEmpty { s = "x" + s }
+        return s
+    }
+
+    func randomRecipient(_ rng: inout SeededRandom, messages: Int? = nil) -> Playa.Recipient {
+        let platform = Playa.Platform.allCases.randomElement(using: &rng)!
+        let sched: Playa.Schedule = Bool.random(using: &rng)
+            ? .random(Int.random(in: 1...10, using: &rng))
+            : .fixed(Set((0..<Int.random(in: 1...6, using: &rng)).map { _ in TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng)) }).sorted())
+        let count = messages ?? Int.random(in: 0...12, using: &rng)
+        return Playa.Recipient(id: IDs.make(using: &rng), name: "R\(Int.random(in: 0...999, using: &rng))", platform: platform,
+                               phone: platform == .instagram ? nil : PhoneNumber(e164: "+\(Int.random(in: 20...99, using: &rng))\(Int.random(in: 1_000_000...999_999_999, using: &rng))"),
+                               username: platform == .instagram ? "user_\(Int.random(in: 0...9999, using: &rng))" : nil,
+                               paused: false, schedule: sched,
+                               messages: (0..<count).map { _ in Playa.Message(id: IDs.make(using: &rng), text: randomText(&rng)) })
+    }
+
+    /// 1, 2, 3: N events a day in random mode, all within 09:00–21:00, each
+    /// message drawn from the pool; fixed mode gives exactly the fixed times.
+    func testGenerationInvariants() {
+        var rng = SeededRandom(seed: 1)
+        for _ in 0..<500 {
+            let r = randomRecipient(&rng, messages: Int.random(in: 1...10, using: &rng))
+            var g = SeededRandom(seed: rng.next())
+            let evs = Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &g)
+            switch r.schedule {
+            case .random(let n):
+                XCTAssertEqual(evs.count, n)
+                XCTAssertEqual(Set(evs.map(\.time)).count, n, "times are distinct")
+                for e in evs { XCTAssertTrue(e.time >= Playa.windowStart && e.time <= Playa.windowEnd, "\(e.time)") }
+            case .fixed(let ts):
+                XCTAssertEqual(evs.map(\.time), ts)
+            }
+            for e in evs {
+                XCTAssertTrue(r.messages.contains { $0.id == e.messageID && $0.text == e.message })
+                XCTAssertEqual(e.status, .pending)
+                XCTAssertEqual(zone.day(of: e.at), day)
+            }
+        }
+    }
+
+    /// 10: an empty pool (or a paused recipient) gives no events.
+    func testEmptyPoolGivesNoEvents() {
+        var rng = SeededRandom(seed: 2)
+        for _ in 0..<100 {
+            var r = randomRecipient(&rng, messages: 0)
+            XCTAssertTrue(Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &rng).isEmpty)
+            r.messages = [Playa.Message(id: "m", text: "hi")]
+            r.paused = true
+            XCTAssertTrue(Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &rng).isEmpty)
+        }
+    }
+
+    func testSeedMakesTheDrawReproducibleAndLateRunsStayAhead() {
+        var rng = SeededRandom(seed: 3)
+        let r = randomRecipient(&rng, messages: 5)
+        var a = Playa.seededGenerator(seed: 42, recipient: r.id, date: day)
+        var b = Playa.seededGenerator(seed: 42, recipient: r.id, date: day)
+        XCTAssertEqual(Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &a), Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &b))
+        var late = r
+        late.schedule = .random(10)
+        let now = RFC3339.parse("2026-11-23T15:30:00-05:00")!.instant
+        var g = SeededRandom(seed: 9)
+        let evs = Playa.plan(late, date: day, zone: zone, notBefore: now, rng: &g)
+        XCTAssertEqual(evs.count, 10, "a late run still draws N, from what is left of the window")
+        XCTAssertTrue(evs.allSatisfy { $0.at > now })
+        XCTAssertTrue(Playa.plan(late, date: day, zone: zone, notBefore: RFC3339.parse("2026-11-23T21:30:00-05:00")!.instant, rng: &g).isEmpty)
+    }
+
+    /// 4: cloning copies the schedule exactly and the messages deeply.
+    func testCloneIntegrity() {
+        var rng = SeededRandom(seed: 4)
+        for _ in 0..<200 {
+            let a = randomRecipient(&rng), b = randomRecipient(&rng)
+            let both = Playa.cloned(from: a, to: b, schedule: true, messages: true)
+            XCTAssertEqual(both.schedule, a.schedule)
+            XCTAssertEqual(both.messages.map(\.text), a.messages.map(\.text))
+            XCTAssertEqual([both.name, both.platform.rawValue, both.address], [b.name, b.platform.rawValue, b.address])
+            XCTAssertTrue(Set(both.messages.map(\.id)).isDisjoint(with: a.messages.map(\.id)), "new ids: editing one leaves the other")
+            let onlySchedule = Playa.cloned(from: a, to: b, schedule: true, messages: false)
+            XCTAssertEqual(onlySchedule.messages, b.messages)
+            let onlyMessages = Playa.cloned(from: a, to: b, schedule: false, messages: true)
+            XCTAssertEqual(onlyMessages.schedule, b.schedule)
+        }
+    }
+
+    /// 5: a deep link parses back to the same number and text; text can never
+    /// add or change a query parameter.
+    func testDeepLinkRoundTrip() {
+        var rng = SeededRandom(seed: 5)
+        for _ in 0..<2000 {
+            let r = randomRecipient(&rng, messages: 1)
+            let text = randomText(&rng, max: 200) + (Bool.random(using: &rng) ? "&phone=+1999&text=evil#x" : "")
+            for web in [false, true] {
+                let url = Playa.link(r, message: text, web: web)
+                XCTAssertFalse(url.contains(" "))
+                guard let p = Playa.parseLink(url) else { XCTFail("unparsable: \(url)"); continue }
+                XCTAssertEqual(p.platform, r.platform)
+                switch r.platform {
+                case .instagram:
+                    XCTAssertEqual(p.address, r.username)
+                default:
+                    XCTAssertEqual(p.address, r.phone?.e164)
+                    XCTAssertEqual(p.text, text)
+                }
+            }
+        }
+        XCTAssertEqual(Playa.percentEncode("a b&c=d?e#f+g%h/é"), "a%20b%26c%3Dd%3Fe%23f%2Bg%25h%2F%C3%A9")
+        let sms = Playa.Recipient(id: "x", name: "x", platform: .sms, phone: PhoneNumber(e164: "+14155550132"), username: nil,
+                                  paused: false, schedule: .random(1), messages: [])
+        XCTAssertEqual(Playa.link(sms, message: "hi there"), "sms:+14155550132?body=hi%20there")
+    }
+
+    /// 6: recipients and events survive JSON and the store's snapshot.
+    func testPersistenceRoundTrip() throws {
+        var rng = SeededRandom(seed: 6)
+        var state = PlayaState(full: true)
+        for _ in 0..<100 {
+            let r = randomRecipient(&rng)
+            XCTAssertEqual(try Playa.Recipient.from(JSON.parse(r.json.serialized).object!).get(), r)
+            state.apply(["type": "recipient_saved", "recipient": .object(r.json)])
+            var g = SeededRandom(seed: rng.next())
+            for e in Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &g) {
+                XCTAssertEqual(try Playa.Event.from(JSON.parse(e.json.serialized).object!).get(), e)
+                state.apply(["type": "event_saved", "event": .object(e.json)])
+            }
+        }
+        var back = PlayaState(full: true)
+        for l in state.hotSnapshot() { try back.restoreHot(JSON.parse(l.serialized).object!) }
+        for l in state.coldSnapshot() { try back.restoreCold(JSON.parse(l.serialized).object!) }
+        XCTAssertEqual(back.recipients, state.recipients)
+        XCTAssertEqual(back.events, state.events)
+    }
+
+    /// 7: however often `due` runs, an event is notified once.
+    func testNotificationIdempotence() {
+        var rng = SeededRandom(seed: 7)
+        var s = PlayaState(full: true)
+        var all: [Playa.Event] = []
+        for _ in 0..<20 {
+            let r = randomRecipient(&rng, messages: 3)
+            s.apply(["type": "recipient_saved", "recipient": .object(r.json)])
+            for e in Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &rng) { s.apply(["type": "event_saved", "event": .object(e.json)]); all.append(e) }
+        }
+        var notified: [String: Int] = [:]
+        var t = zone.startOfDay(day)
+        while t < zone.startOfDay(day.adding(days: 1)) {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                for var e in s.due(at: t) {
+                    notified[e.id, default: 0] += 1
+                    e.notification = "delivered"
+                    s.apply(["type": "event_saved", "event": .object(e.json)])
+                }
+            }
+            t = t.adding(minutes: Int64.random(in: 1...90, using: &rng))
+        }
+        for e in s.due(at: t) { notified[e.id, default: 0] += 1 }
+        XCTAssertEqual(notified.count, all.count)
+        XCTAssertTrue(notified.values.allSatisfy { $0 == 1 })
+    }
+
+    /// 8: identifiers are unique over large batches.
+    func testUniqueIDs() {
+        var rng = SeededRandom(seed: 8)
+        var ids = Set<String>()
+        var count = 0
+        for _ in 0..<2000 {
+            let r = randomRecipient(&rng, messages: 2)
+            var g = SystemRandomNumberGenerator()
+            for e in Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &g) { ids.insert(e.id); count += 1 }
+        }
+        XCTAssertGreaterThan(count, 5000)
+        XCTAssertEqual(ids.count, count)
+    }
+
+    /// 9: status only moves pending → sent or pending → cancelled.
+    func testStatusTransitions() {
+        let all: [Playa.Status] = [.pending, .sent, .cancelled]
+        for a in all {
+            for b in all {
+                XCTAssertEqual(Playa.canMove(a, to: b), a == .pending && b != .pending, "\(a) → \(b)")
+            }
+        }
+        var rng = SeededRandom(seed: 10)
+        for _ in 0..<500 {
+            var st = Playa.Status.pending
+            var history = [st]
+            for _ in 0..<6 {
+                let to = all.randomElement(using: &rng)!
+                if Playa.canMove(st, to: to) { st = to; history.append(st) }
+            }
+            XCTAssertLessThanOrEqual(history.count, 2, "never moves twice: \(history)")
+        }
+    }
+
+    func testScheduleValidationEdges() {
+        XCTAssertEqual(try Playa.parseSchedule(random: "1", fixed: nil), .random(1))
+        XCTAssertEqual(try Playa.parseSchedule(random: "10", fixed: nil), .random(10))
+        XCTAssertEqual(try Playa.parseSchedule(random: nil, fixed: "18:00,09:30,18:00"), .fixed([TimeOfDay(hour: 9, minute: 30), TimeOfDay(hour: 18, minute: 0)]))
+        let bad: [(String?, String?, String)] = [
+            ("0", nil, "--random must be 1 to 10 messages a day, not '0'"),
+            ("11", nil, "--random must be 1 to 10 messages a day, not '11'"),
+            ("three", nil, "--random must be 1 to 10 messages a day, not 'three'"),
+            (nil, "", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not ''"),
+            (nil, "25:00", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not '25:00'"),
+            (nil, "9am", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not '9am'"),
+            (nil, "09:00,", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not ''"),
+            (nil, nil, "schedule needs --random N (1-10 a day) or --fixed HH:MM[,HH:MM…]"),
+            ("2", "09:00", "use --random or --fixed, not both"),
+        ]
+        for (r, f, message) in bad {
+            XCTAssertThrowsError(try Playa.parseSchedule(random: r, fixed: f)) { e in XCTAssertEqual((e as! ToolError).message, message) }
+        }
+    }
+
+    func testValidationNeverEchoesNumbersOrMessages() {
+        XCTAssertEqual(Playa.validateMessage(String(repeating: "é", count: 500)), nil, "500 characters, 1000 bytes: fine")
+        XCTAssertEqual(Playa.validateMessage(String(repeating: "🃏", count: 501)), "a message must be at most 500 characters (this one has 501)")
+        XCTAssertEqual(Playa.validateMessage("   "), "a message must not be empty")
+        XCTAssertNil(Playa.validateUsername("a.b_c9"))
+        XCTAssertNotNil(Playa.validateUsername("no spaces"))
+        XCTAssertNotNil(Playa.validateUsername(String(repeating: "a", count: 31)))
+        XCTAssertThrowsError(try PhoneNumber.parseE164("+44 20 SECRET", what: "--phone")) { e in
+            XCTAssertFalse((e as! ToolError).message.contains("SECRET"))
+        }
+    }
+
+    func testImportValidatesEverythingFirst() throws {
+        var rng = SeededRandom(seed: 11)
+        let r = randomRecipient(&rng, messages: 2)
+        let good = try JSON.parse(#"{"type":"playa_export","recipients":[\#(r.json.serialized)],"events":[]}"#)
+        XCTAssertEqual(try Playa.importEvents(good, into: PlayaState(full: true)).get().count, 1)
+        var broken = r.json
+        broken["schedule"] = .object(["mode": "random", "per_day": 11])
+        let bad = try JSON.parse(#"{"type":"playa_export","recipients":[\#(r.json.serialized),\#(broken.serialized)],"events":[]}"#)
+        switch Playa.importEvents(bad, into: PlayaState(full: true)) {
+        case .success: XCTFail("accepted a bad schedule")
+        case .failure(let e): XCTAssertTrue(e.message.hasPrefix("recipients[1]: recipient"), e.message)
+        }
+    }
+}
