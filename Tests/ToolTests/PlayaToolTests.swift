@@ -1,0 +1,201 @@
+import XCTest
+
+final class PlayaToolTests: ToolTestCase {
+    let now = "2026-11-23T00:00:30-05:00"
+    let phone = "+14155550132"
+    let secret = "Coffee & cake at mine? 🎂"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["PLAYA_DATA_DIR"] = dataDir
+        e["PLAYA_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func playa(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
+        run("playa", args, stdin: stdin, env: env)
+    }
+
+    func setUpAna() {
+        XCTAssertEqual(playa("recipient", "add", "Ana", "--platform", "whatsapp", "--phone", phone).code, 0)
+        playa("message", "add", "Ana", secret)
+        playa("message", "add", "Ana", "How was the trip?")
+        playa("schedule", "Ana", "--random", "3")
+    }
+
+    func testRecipientsValidateAndTheDashboardShowsThem() {
+        setUpAna()
+        let cases: [([String], String)] = [
+            (["recipient", "add", "Bo", "--platform", "whatsapp", "--phone", "4155550132"], "playa: --phone must be in international E.164 form like +14155550132\n"),
+            (["recipient", "add", "Bo", "--platform", "instagram", "--username", "bad name!"], "playa: an Instagram username is 1 to 30 letters, digits, '_' or '.'\n"),
+            (["recipient", "add", "Bo", "--platform", "sms"], "playa: sms needs --phone with a country code, like +14155550132\n"),
+            (["recipient", "add", "  ", "--platform", "sms", "--phone", phone], "playa: a name must not be empty\n"),
+            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa --help'\n"),
+        ]
+        for (args, err) in cases {
+            let r = run("playa", args)
+            XCTAssertEqual(r.code, 64, "\(args)")
+            XCTAssertEqual(r.err, err)
+        }
+        XCTAssertEqual(playa("recipient", "add", "ana", "--platform", "sms", "--phone", phone).code, 65, "names are unique, any case")
+        let d = playa("recipient")
+        XCTAssertEqual(d.records.count, 1)
+        XCTAssertEqual(d.records[0]["strategy"] as? String, "random 3/day")
+        XCTAssertEqual(d.records[0]["templates"] as? Int, 2)
+        XCTAssertEqual(playa("message", "add", "Ana", String(repeating: "x", count: 501)).err,
+                       "playa: a message must be at most 500 characters (this one has 501)\n")
+    }
+
+    func testGenerateOnceAQueueInOrderAndNothingSecretOnStderr() {
+        setUpAna()
+        playa("recipient", "add", "Bo", "--platform", "instagram", "--username", "bo.cat")
+        playa("schedule", "Bo", "--fixed", "12:00,18:30")
+        let before = write("before.json", playa("export").out)
+        let g = playa("generate", "--seed", "7")
+        XCTAssertEqual(g.code, 0)
+        XCTAssertEqual(g.err, "playa: Bo has no messages: no events generated (add one with 'playa message add')\n")
+        XCTAssertFalse(g.err.contains(phone) || g.err.contains("Coffee"))
+        XCTAssertEqual(g.records.count, 3)
+        XCTAssertEqual(playa("generate", "--seed", "7").out, "", "the same day twice adds nothing")
+        // The same recipients elsewhere, the same seed: the same draw.
+        let other = ["PLAYA_DATA_DIR": tmp + "/other"]
+        XCTAssertEqual(run("playa", ["import", before], env: other).code, 0)
+        let again = run("playa", ["generate", "--seed", "7"], env: other)
+        XCTAssertEqual(again.records.map { "\($0["time"]!) \($0["message"]!) \($0["id"]!)" },
+                       g.records.map { "\($0["time"]!) \($0["message"]!) \($0["id"]!)" }, "--seed makes the draw reproducible")
+        let q = playa("queue")
+        XCTAssertEqual(q.records.map { $0["time"] as? String }, g.records.map { $0["time"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") })
+        for rec in q.records {
+            XCTAssertEqual(rec["recipient"] as? String, "Ana")
+            XCTAssertEqual(rec["platform"] as? String, "whatsapp")
+            XCTAssertEqual(rec["status"] as? String, "pending")
+            let t = rec["time"] as! String
+            XCTAssertTrue(t >= "09:00" && t <= "21:00")
+        }
+        let late = playa("queue", "--now", "2026-11-23T20:59:00-05:00")
+        XCTAssertTrue(late.records.allSatisfy { $0["soon"] as? Bool == true }, "all due by now, or within 30 minutes")
+    }
+
+    func testStatusMovesOnlyForward() {
+        setUpAna()
+        let id = playa("generate").records[0]["id"] as! String
+        XCTAssertEqual(playa("cancel", String(id.prefix(5))).records[0]["status"] as? String, "cancelled")
+        let again = playa("cancel", id)
+        XCTAssertEqual(again.code, 65)
+        XCTAssertEqual(again.err, "playa: event \(id) is cancelled; only pending events can become cancelled\n")
+        XCTAssertEqual(playa("open", id, "--command", "true").code, 65)
+        XCTAssertEqual(playa("event", "edit", id, "new text").code, 65)
+    }
+
+    func testLinksAndOpen() {
+        setUpAna()
+        let evs = playa("generate").records
+        let id = evs[0]["id"] as! String
+        let msg = evs[0]["message"] as! String
+        let link = playa("link", id).records[0]["url"] as! String
+        XCTAssertTrue(link.hasPrefix("whatsapp://send?phone=14155550132&text="), link)
+        XCTAssertFalse(link.contains(" "))
+        XCTAssertTrue(playa("link", id, "--web").records[0]["url"] as! String == "https://wa.me/14155550132?text=" + String(link.split(separator: "=", maxSplits: 2)[2]))
+        // A failing opener keeps the event pending, with the error.
+        let fail = playa("open", id, "--command", "exit 4")
+        XCTAssertEqual(fail.code, 75)
+        XCTAssertEqual(fail.err, "playa: could not open event \(id): the opener exited 4; it stays pending\n")
+        XCTAssertEqual(playa("queue").records.first { $0["id"] as? String == id }?["error"] as? String, "the opener exited 4")
+        // The opener gets the URL as its last argument.
+        let ok = playa("open", id, "--command", "sh -c 'printf %s \"$1\" > \(tmp)/opened' opener")
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.records[0]["status"] as? String, "sent")
+        XCTAssertEqual(try String(contentsOfFile: tmp + "/opened", encoding: .utf8), link)
+        _ = msg
+    }
+
+    func testDueNotifiesOnceAndRecordsDelivery() {
+        setUpAna()
+        playa("schedule", "Ana", "--fixed", "09:00,10:00")
+        playa("generate")
+        let first = playa("due", "--now", "2026-11-23T09:00:00-05:00")
+        XCTAssertEqual(first.records.count, 1)
+        XCTAssertEqual(first.records[0]["type"] as? String, "notification")
+        XCTAssertEqual(first.records[0]["recipient"] as? String, "Ana")
+        XCTAssertTrue((first.records[0]["url"] as? String ?? "").hasPrefix("whatsapp://send?phone=14155550132&text="))
+        XCTAssertEqual(playa("due", "--now", "2026-11-23T09:00:30-05:00").out, "", "once")
+        let failing = playa("due", "--now", "2026-11-23T10:00:00-05:00", "--command", "exit 2")
+        XCTAssertEqual(failing.code, 75)
+        XCTAssertEqual(failing.records[0]["notification"] as? String, "failed")
+        let retried = playa("due", "--now", "2026-11-23T10:01:00-05:00", "--command", "cat > '\(tmp)/n.json'")
+        XCTAssertEqual(retried.records[0]["notification"] as? String, "delivered")
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/n.json", encoding: .utf8).contains("\"type\":\"notification\""))
+        XCTAssertEqual(playa("due", "--now", "2026-11-23T10:02:00-05:00", "--command", "true").out, "")
+        let test = playa("notify", "--test", retried.records[0]["id"] as! String)
+        XCTAssertEqual(test.records[0]["type"] as? String, "notification")
+        XCTAssertEqual(playa("notify", "x").code, 64)
+    }
+
+    func testScheduleChangeRegeneratesUnlessConfirmed() {
+        setUpAna()
+        let before = playa("generate").records.map { $0["id"] as! String }
+        let change = playa("schedule", "Ana", "--fixed", "20:00")
+        XCTAssertEqual(change.records[0]["regenerated"] as? [String], ["2026-11-23"])
+        let q = playa("queue").records
+        XCTAssertEqual(q.map { $0["time"] as? String }, ["20:00"])
+        XCTAssertTrue(Set(q.map { $0["id"] as! String }).isDisjoint(with: before))
+        XCTAssertEqual(playa("confirm").code, 64, "confirm needs --yes off a terminal")
+        XCTAssertEqual(playa("confirm", "--yes").records[0]["confirmed"] as? Bool, true)
+        let locked = playa("schedule", "Ana", "--random", "5")
+        XCTAssertEqual(locked.records[0]["unchanged_confirmed"] as? [String], ["2026-11-23"])
+        XCTAssertEqual(playa("queue").records.map { $0["time"] as? String }, ["20:00"])
+        XCTAssertEqual(playa("queue", "--format", "text").out.split(separator: "\n").first, "Queue for 2026-11-23 (confirmed) — * within 30 min, ! overdue")
+    }
+
+    func testCloneCopiesDeeply() {
+        setUpAna()
+        playa("recipient", "add", "Bo", "--platform", "sms", "--phone", "+442079460958")
+        XCTAssertEqual(playa("clone", "Ana", "Bo").code, 64)
+        let c = playa("clone", "Ana", "Bo", "--schedule", "--messages")
+        XCTAssertEqual(c.records[0]["copied"] as? [String], ["schedule", "messages"])
+        XCTAssertEqual(c.records[0]["platform"] as? String, "sms")
+        XCTAssertEqual(c.records[0]["phone"] as? String, "+442079460958")
+        let bo = playa("message", "list", "Bo").records
+        playa("message", "edit", "Bo", bo[0]["id"] as! String, "changed")
+        XCTAssertEqual(playa("message", "list", "Ana").records.map { $0["text"] as? String }, [secret, "How was the trip?"])
+    }
+
+    func testExportImportAllOrNothingAndReset() throws {
+        setUpAna()
+        playa("generate")
+        let export = playa("export")
+        XCTAssertEqual(export.lines.count, 1)
+        let doc = try JSONSerialization.jsonObject(with: Data(export.out.utf8)) as! [String: Any]
+        XCTAssertEqual((doc["recipients"] as! [Any]).count, 1)
+        XCTAssertEqual((doc["events"] as! [Any]).count, 3)
+        let corrupt = write("corrupt.json", export.out.replacingOccurrences(of: "\"per_day\":3", with: "\"per_day\":30"))
+        let other = tmp + "/other"
+        let bad = run("playa", ["import", corrupt], env: ["PLAYA_DATA_DIR": other])
+        XCTAssertEqual(bad.code, 65)
+        XCTAssertTrue(bad.err.hasPrefix("playa: \(corrupt): recipients[0]: recipient"), bad.err)
+        XCTAssertTrue(bad.err.hasSuffix("; nothing imported\n"), bad.err)
+        XCTAssertEqual(run("playa", ["recipient"], env: ["PLAYA_DATA_DIR": other]).out, "", "nothing imported")
+        let truncated = write("trunc.json", String(export.out.prefix(export.out.count / 2)))
+        XCTAssertEqual(run("playa", ["import", truncated], env: ["PLAYA_DATA_DIR": other]).code, 65)
+        let good = write("good.json", export.out)
+        let ok = run("playa", ["import", good], env: ["PLAYA_DATA_DIR": other])
+        XCTAssertEqual(ok.records[0]["recipients"] as? Int, 1)
+        XCTAssertEqual(run("playa", ["export", "--now", now], env: ["PLAYA_DATA_DIR": other]).out, export.out)
+        XCTAssertEqual(playa("reset").code, 64)
+        XCTAssertEqual(playa("reset", "--yes").code, 0)
+        XCTAssertEqual(playa("recipient").out, "")
+    }
+
+    func testRemoveNeedsYesAndCancelsPending() {
+        setUpAna()
+        playa("generate")
+        let refused = playa("recipient", "rm", "Ana")
+        XCTAssertEqual(refused.code, 64)
+        XCTAssertEqual(refused.err, "playa: 'playa recipient rm' needs --yes when not run on a terminal\n")
+        XCTAssertEqual(playa("recipient", "rm", "Ana", "--yes").records[0]["removed"] as? Bool, true)
+        XCTAssertEqual(playa("queue").out, "")
+        XCTAssertEqual(playa("recipient", "show", "Anna").err, "playa: no recipient named 'Anna'; add one with 'playa recipient add'\n")
+    }
+}
