@@ -8,10 +8,11 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format) ((i++)) ;;
+            --data-dir|--now|--format|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
+                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|schedule|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -19,10 +20,49 @@ _playa() {
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --now) COMPREPLY=(); return ;;
         --format) COMPREPLY=($(compgen -W "json text" -- "$cur")); return ;;
+        --date) COMPREPLY=(); return ;;
+        --platform) COMPREPLY=($(compgen -W "whatsapp sms instagram" -- "$cur")); return ;;
+        --phone) COMPREPLY=(); return ;;
+        --username) COMPREPLY=(); return ;;
+        --name) COMPREPLY=(); return ;;
+        --random) COMPREPLY=(); return ;;
+        --fixed) COMPREPLY=(); return ;;
+        --seed) COMPREPLY=(); return ;;
+        --command) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words=" --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion --data-dir --now --format --quiet -q --help -h --version" ;;
+        queue) words="--date --data-dir --now --format --quiet -q --help -h --version" ;;
+        recipient) words="add list show edit pause resume rm --data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient add") words="--platform --phone --username --data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient show") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient pause") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient resume") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "recipient rm") words="--yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
+        schedule) words="--random --fixed --data-dir --now --format --quiet -q --help -h --version" ;;
+        message) words="add list edit rm --data-dir --now --format --quiet -q --help -h --version" ;;
+        "message add") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "message list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "message edit") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "message rm") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        clone) words="--schedule --messages --data-dir --now --format --quiet -q --help -h --version" ;;
+        generate) words="--date --seed --data-dir --now --format --quiet -q --help -h --version" ;;
+        event) words="edit --data-dir --now --format --quiet -q --help -h --version" ;;
+        "event edit") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        cancel) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
+        due) words="--command --data-dir --now --format --quiet -q --help -h --version" ;;
+        notify) words="--test --command --data-dir --now --format --quiet -q --help -h --version" ;;
+        link) words="--web --data-dir --now --format --quiet -q --help -h --version" ;;
+        open) words="--command --web --data-dir --now --format --quiet -q --help -h --version" ;;
+        export) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        import) words="--data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
+        reset) words="--yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
+        help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion" ;;
+        completion) words="bash zsh fish" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     if ((files)) && [[ $cur != -* ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi

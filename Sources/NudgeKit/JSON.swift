@@ -365,7 +365,27 @@ struct JSONByteParser {
     mutating func string() throws(JSONParseError) -> String {
         i += 1
         let start = i
-        // Fast path: no escapes.
+        // Fast path: find the closing quote, then make sure nothing between
+        // needs attention (an escape, a control character, non-ASCII).
+        if let q = memchr(b.baseAddress! + i, 0x22, end - i) {
+            let close = b.baseAddress!.distance(to: UnsafeRawPointer(q))
+            var plain = true
+            var ascii = true
+            var k = i
+            while k < close {
+                let c = b[k]
+                if c == 0x5C || c < 0x20 { plain = false; break }
+                if c >= 0x80 { ascii = false }
+                k += 1
+            }
+            if plain {
+                let s = UnsafeRawBufferPointer(rebasing: b[start..<close])
+                i = close + 1
+                if ascii { return String(decoding: s, as: UTF8.self) }
+                guard let str = String(validating: s, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                return str
+            }
+        }
         while i < end {
             let c = b[i]
             if c == UInt8(ascii: "\"") {

@@ -171,6 +171,21 @@ public enum Sys {
         return out
     }
 
+    /// Reads a stream (a pipe, a terminal) to its end.
+    public static func readStream(fd: Int32, name: String) throws(ToolError) -> [UInt8] {
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(.ioError, "cannot read \(name): \(errnoString())")
+            }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
+        }
+    }
+
     /// Writes all bytes to an fd, retrying short writes.
     public static func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw -> Bool in

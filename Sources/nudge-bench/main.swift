@@ -40,7 +40,7 @@ func productsDirectory() -> String {
 }
 
 let bin = productsDirectory()
-for tool in ["tenclub", "yomo", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in ["tenclub", "yomo", "playa", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -198,5 +198,40 @@ let ylist = measure([Sys.join(bin, "yomo"), "list"], env: yenv, runs: yruns)
 print("yomo with 10,000 reminders of mixed rules, median of \(yruns) runs:")
 print("  yomo due               \(fmt(due)) ms  (\(fmt(due / minimal))x minimal; goal <= 3x)  \(due <= 3 * minimal ? "ok" : "MISSED")")
 print("  yomo list              \(fmt(ylist)) ms  (\(fmt(ylist / minimal))x minimal; goal <= 3x)  \(ylist <= 3 * minimal ? "ok" : "MISSED")")
+
+// playa: 50 recipients with 100 messages each.
+let playaDir = Sys.join(tmp, "playa")
+var doc: [JSON] = []
+var prng = SeededRandom(seed: 50)
+for k in 0..<50 {
+    let sched: JSON = k % 2 == 0 ? .object(["mode": "random", "per_day": JSON(1 + k % 10)]) : .object(["mode": "fixed", "times": JSON(["08:30", "12:00", "19:45"])])
+    let msgs: [JSON] = (0..<100).map { m in .object(["id": .string(IDs.make(using: &prng)), "text": .string("Message \(m) for friend \(k): how are things going this week? Coffee soon?")]) }
+    doc.append(.object(["id": .string(IDs.make(using: &prng)), "name": .string("Friend \(k)"), "platform": k % 3 == 0 ? "sms" : "whatsapp",
+                        "phone": .string("+1415555\(1000 + k)"), "paused": false, "schedule": sched, "messages": .array(msgs)]))
+}
+let exportDoc: JSONObject = ["type": "playa_export", "version": 1, "recipients": .array(doc), "events": .array([])]
+let exportPath = Sys.join(tmp, "playa.json")
+let pfd = try Sys.openForAppend(exportPath)
+_ = Sys.writeAll(fd: pfd, Array(exportDoc.serialized.utf8))
+close(pfd)
+let penv = ["PLAYA_DATA_DIR": playaDir, "TZ": zone, "PLAYA_NOW": "2026-11-23T00:00:30-05:00", "PLAYA_ACTOR": "bench"]
+_ = timeRun([Sys.join(bin, "playa"), "import", exportPath], env: penv)
+// Each generate run starts from a fresh copy of the store holding just the
+// recipients, as cron at 00:00 finds it.
+var genTimes: [Double] = []
+let pruns = max(20, runs / 4)
+for k in 0..<pruns {
+    let copy = Sys.join(tmp, "playa-run\(k)")
+    _ = try? Subprocess.run(["cp", "-R", playaDir, copy], quiet: true)
+    var env = penv
+    env["PLAYA_DATA_DIR"] = copy
+    genTimes.append(timeRun([Sys.join(bin, "playa"), "generate", "--seed", "\(k)"], env: env))
+}
+_ = timeRun([Sys.join(bin, "playa"), "generate"], env: penv)
+let pqueue = measure([Sys.join(bin, "playa"), "queue"], env: penv, runs: pruns)
+let pgen = median(genTimes)
+print("playa with 50 recipients x 100 messages, median of \(pruns) runs:")
+print("  playa generate         \(fmt(pgen)) ms  (goal < 20 ms)  \(pgen < 20 ? "ok" : "MISSED")")
+print("  playa queue            \(fmt(pqueue)) ms  (goal < 20 ms)  \(pqueue < 20 ? "ok" : "MISSED")")
 
 _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)

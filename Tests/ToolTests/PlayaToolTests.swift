@@ -179,6 +179,8 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(run("playa", ["recipient"], env: ["PLAYA_DATA_DIR": other]).out, "", "nothing imported")
         let truncated = write("trunc.json", String(export.out.prefix(export.out.count / 2)))
         XCTAssertEqual(run("playa", ["import", truncated], env: ["PLAYA_DATA_DIR": other]).code, 65)
+        XCTAssertEqual(sh("playa import - < '\(corrupt)'", env: ["PLAYA_DATA_DIR": other]).code, 65)
+        XCTAssertEqual(sh("cat '\(corrupt)' | playa import -", env: ["PLAYA_DATA_DIR": other]).code, 65, "stdin may be a pipe")
         let good = write("good.json", export.out)
         let ok = run("playa", ["import", good], env: ["PLAYA_DATA_DIR": other])
         XCTAssertEqual(ok.records[0]["recipients"] as? Int, 1)

@@ -435,7 +435,7 @@ extension Playa {
     }
 
     static func move(_ ctx: Context, _ id: String, to status: Status, error: String? = nil) throws(ToolError) -> (Event, PlayaState) {
-        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
+        try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
             var e = try tx.state.event(id)
             guard canMove(e.status, to: status) else {
                 throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending events can become \(status.rawValue)")
@@ -456,7 +456,7 @@ extension Playa {
     static func eventEdit(_ ctx: Context) throws(ToolError) -> ExitCode {
         let text = ctx.operands.dropFirst().joined(separator: " ")
         if let err = validateMessage(text) { throw .usage(err) }
-        let (e, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
+        let (e, s) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
             var e = try tx.state.event(ctx.operands[0])
             guard e.status == .pending else { throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending events can be edited") }
             e.message = text
@@ -537,7 +537,7 @@ extension Playa {
 
     static func notifyTest(_ ctx: Context) throws(ToolError) -> ExitCode {
         guard ctx.flag("test") else { throw .usage("notify sends a test notification: use 'playa notify --test ID'") }
-        let s = try store(ctx).read()
+        let s = try store(ctx).read(full: true)
         let e = try s.event(ctx.operands[0])
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let n = notification(e, r, commandPrefix: prefix(ctx))
@@ -551,7 +551,7 @@ extension Playa {
     }
 
     static func linkCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try store(ctx).read(full: true)
         let e = try s.event(ctx.operands[0])
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let url = link(r, message: e.message, web: ctx.flag("web"))
@@ -568,7 +568,7 @@ extension Playa {
     }
 
     static func open(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try store(ctx).read(full: true)
         let e = try s.event(ctx.operands[0])
         guard e.status == .pending else { throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending events are opened") }
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
@@ -659,7 +659,7 @@ extension Playa {
         let path = ctx.operands[0]
         let bytes: [UInt8]
         if path == "-" {
-            bytes = try Sys.readAll(fd: 0, from: 0, path: "stdin")
+            bytes = try Sys.readStream(fd: 0, name: "stdin")
         } else {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
             bytes = b

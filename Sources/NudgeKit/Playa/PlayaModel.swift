@@ -2,8 +2,8 @@
 //   {"type":"recipient_saved","recipient":{…}}   {"type":"recipient_removed","id"}
 //   {"type":"event_saved","event":{…}}           {"type":"generated","recipient_id","date"}
 //   {"type":"day_confirmed","date"}              {"type":"reset"}
-// Recipients and the events of recent days are hot; older events are cold
-// (export and history only).
+// Recipients, pending events and the last days' others are hot; older sent
+// and cancelled events are cold (export, history and single-event commands).
 
 public struct PlayaState: JournalModel {
     public static let schemaVersion = 1
@@ -20,14 +20,14 @@ public struct PlayaState: JournalModel {
     public mutating func apply(_ e: JSONObject) {
         switch e["type"]?.string {
         case "recipient_saved":
-            if let o = e["recipient"]?.object, case .success(let r) = Playa.Recipient.from(o) { recipients[r.id] = r }
+            if let o = e["recipient"]?.object, case .success(let r) = Playa.Recipient.from(o, trusted: true) { recipients[r.id] = r }
         case "recipient_removed":
             if let id = e["id"]?.string {
                 recipients[id] = nil
                 for (k, ev) in events where ev.recipientID == id && ev.status == .pending { events[k]?.status = .cancelled }
             }
         case "event_saved":
-            if let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o) { events[ev.id] = ev }
+            if let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) { events[ev.id] = ev }
         case "generated":
             if let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) {
                 generated.insert(PlayaState.generatedKey(r, d))
@@ -41,10 +41,11 @@ public struct PlayaState: JournalModel {
         }
     }
 
-    /// Events of the last week and later stay hot; older ones are history.
+    /// Pending events are always hot (queue and due read only the hot
+    /// part); sent and cancelled ones stay hot for two days, then are history.
     static func isRecent(_ ev: Playa.Event, newest: Day?) -> Bool {
-        guard let n = newest else { return true }
-        return ev.date >= n.adding(days: -7)
+        guard let n = newest, ev.status != .pending else { return true }
+        return ev.date >= n.adding(days: -2)
     }
 
     var newestDay: Day? { events.values.map(\.date).max() }
@@ -76,10 +77,10 @@ public struct PlayaState: JournalModel {
     public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
         switch l["k"]?.string {
         case "recipient":
-            guard let o = l["v"]?.object, case .success(let r) = Playa.Recipient.from(o) else { throw .data("bad snapshot line") }
+            guard let o = l["v"]?.object, case .success(let r) = Playa.Recipient.from(o, trusted: true) else { throw .data("bad snapshot line") }
             recipients[r.id] = r
         case "event":
-            guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o) else { throw .data("bad snapshot line") }
+            guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             events[ev.id] = ev
         case "days":
             for g in l["generated"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
@@ -93,7 +94,7 @@ public struct PlayaState: JournalModel {
         guard full else { return }
         switch l["k"]?.string {
         case "event":
-            guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o) else { throw .data("bad snapshot line") }
+            guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             events[ev.id] = ev
         case "generated":
             for g in l["v"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
