@@ -200,4 +200,21 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(playa("queue").out, "")
         XCTAssertEqual(playa("recipient", "show", "Anna").err, "playa: no recipient named 'Anna'; add one with 'playa recipient add'\n")
     }
+
+    func testEditPauseAndResume() {
+        setUpAna()
+        let e = playa("recipient", "edit", "ana", "--name", "Ana B", "--platform", "instagram", "--username", "ana.b")
+        XCTAssertEqual(e.code, 0, e.err)
+        XCTAssertEqual(e.records[0]["name"] as? String, "Ana B")
+        XCTAssertEqual(e.records[0]["platform"] as? String, "instagram")
+        XCTAssertTrue(e.records[0]["phone"] is NSNull)
+        XCTAssertEqual(playa("recipient", "edit", "Ana B", "--platform", "sms").err,
+                       "playa: sms needs --phone with a country code, like +14155550132\n")
+        XCTAssertEqual(playa("recipient", "pause", "Ana B").records[0]["paused"] as? Bool, true)
+        XCTAssertEqual(playa("generate").out, "", "paused: no events")
+        XCTAssertEqual(playa("recipient", "resume", "Ana B").records[0]["paused"] as? Bool, false)
+        XCTAssertEqual(playa("generate", "--date", "2026-11-24").records.count, 3)
+        XCTAssertEqual(playa("link", playa("queue", "--date", "2026-11-24").records[0]["id"] as! String).records[0]["url"] as? String,
+                       "instagram://user?username=ana.b")
+    }
 }
