@@ -79,13 +79,13 @@ public struct ToolSpec: Sendable {
     public var footer: String
 
     public init(name: String, version: String = familyVersion, summary: String, commands: [CommandSpec],
-                defaultCommand: [String]?, footer: String = "") {
+                defaultCommand: [String]?, globals: [OptionSpec] = [], footer: String = "") {
         self.name = name
         self.version = version
         self.summary = summary
         self.commands = commands.isEmpty ? [] : commands + [ToolSpec.helpCommand, ToolSpec.completionCommand]
         self.defaultCommand = defaultCommand
-        self.globalOptions = ToolSpec.standardGlobals(name)
+        self.globalOptions = ToolSpec.standardGlobals(name) + globals
         self.footer = footer
     }
 

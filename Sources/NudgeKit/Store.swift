@@ -47,9 +47,17 @@ extension JournalModel {
 public struct Transaction<M: JournalModel> {
     public private(set) var events: [JSONObject] = []
     public internal(set) var state: M
+    /// Set when the store tags events with their journal: the writer's own.
+    var actor: String? = nil
 
     public mutating func record(_ event: JSONObject) {
-        state.apply(event)
+        if let a = actor {
+            var tagged = event
+            tagged["actor"] = .string(a)
+            state.apply(tagged)
+        } else {
+            state.apply(event)
+        }
         events.append(event)
     }
 }
@@ -63,6 +71,12 @@ public struct StoreOptions: Sendable {
     public var lockTimeoutMillis: Int
     /// Fold at most this many events past the snapshot before writing a new one.
     public var snapshotEvery: Int
+    /// Where the journals live, when not in the data directory: a folder that
+    /// several people share (each appends only to their own journal). Its
+    /// files are readable by the others (0644, folders 0755).
+    public var sharedJournals: String? = nil
+    /// Tell the model which journal each event came from, as "actor".
+    public var tagActor = false
 
     public init(tool: String, actor: String? = nil, user: String? = nil, lockTimeoutMillis: Int? = nil, snapshotEvery: Int = 256) {
         self.tool = tool
@@ -96,7 +110,8 @@ public struct Store<M: JournalModel> {
         self.options = options
     }
 
-    var journalDir: String { Sys.join(dir, "journal") }
+    var journalDir: String { options.sharedJournals ?? Sys.join(dir, "journal") }
+    var fileMode: mode_t { options.sharedJournals == nil ? 0o600 : 0o644 }
     var snapshotPath: String { Sys.join(dir, "snapshot.ndjson") }
     var lockPath: String { Sys.join(dir, "lock") }
     var ownJournal: String { Sys.join(journalDir, options.actor + ".ndjson") }
@@ -158,7 +173,10 @@ public struct Store<M: JournalModel> {
         for name in Sys.listDirectory(journalDir) where name.hasSuffix(".ndjson") {
             let path = Sys.join(journalDir, name)
             let from = offsets[name] ?? 0
-            let r = try foldJournal(path: path, from: from, into: &state, warn: warn)
+            // Unchanged since the snapshot: not even opened (a pool may hold thousands).
+            if from > 0 && path != ownJournal && Sys.fileSize(path) == from { continue }
+            let r = try foldJournal(path: path, from: from, into: &state, warn: warn,
+                                    actor: options.tagActor ? String(name.dropLast(".ndjson".count)) : nil)
             offsets[name] = r.committedEnd
             tailEvents += r.events
             tailBytes += r.committedEnd - from
@@ -235,7 +253,7 @@ public struct Store<M: JournalModel> {
 
     struct FoldResult { var committedEnd: Int; var size: Int; var events: Int }
 
-    func foldJournal(path: String, from: Int, into state: inout M, warn: Bool) throws(ToolError) -> FoldResult {
+    func foldJournal(path: String, from: Int, into state: inout M, warn: Bool, actor: String? = nil) throws(ToolError) -> FoldResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw ToolError(.ioError, "cannot read \(path): \(Sys.errnoString())") }
         defer { close(fd) }
@@ -254,7 +272,9 @@ public struct Store<M: JournalModel> {
                 if o["type"]?.string == "commit" {
                     let schema = Int(o["schema"]?.int ?? 1)
                     for (_, e) in pending {
-                        state.apply(schema == M.schemaVersion ? e : M.migrate(e, from: schema))
+                        var ev = schema == M.schemaVersion ? e : M.migrate(e, from: schema)
+                        if let a = actor { ev["actor"] = .string(a) }
+                        state.apply(ev)
                         events += 1
                     }
                     pending.removeAll()
@@ -367,13 +387,15 @@ public struct Store<M: JournalModel> {
     /// returning. Nothing is written when `body` throws or records nothing.
     public func write<R>(full: Bool = false, at: Instant, zone: Zone = .utc,
                          _ body: (inout Transaction<M>) throws(ToolError) -> R) throws(ToolError) -> R {
-        try Sys.makeDirectories(journalDir)
+        try Sys.makeDirectories(dir)
+        try Sys.makeDirectories(journalDir, mode: options.sharedJournals == nil ? 0o700 : 0o755)
         let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis,
                                         what: "the \(options.tool) data directory \(dir)")
         defer { lock.release() }
         var l = try load(full: full, warn: true)
         if l.ownSize > l.ownCommittedEnd { try setAside(from: l.ownCommittedEnd, size: l.ownSize) }
         var tx = Transaction<M>(state: l.state)
+        if options.tagActor { tx.actor = options.actor }
         let result = try body(&tx)
         if !tx.events.isEmpty {
             var bytes = [UInt8]()
@@ -397,7 +419,7 @@ public struct Store<M: JournalModel> {
     }
 
     func append(_ bytes: [UInt8]) throws(ToolError) {
-        let fd = try Sys.openForAppend(ownJournal)
+        let fd = try Sys.openForAppend(ownJournal, mode: fileMode)
         defer { close(fd) }
         guard Sys.writeAll(fd: fd, bytes) else {
             throw ToolError(.ioError, "cannot write \(ownJournal): \(Sys.errnoString())")

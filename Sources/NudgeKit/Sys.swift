@@ -96,8 +96,9 @@ public enum Sys {
         return Int(st.st_size)
     }
 
-    /// Creates `path` and its parents as private folders (0700, whatever the umask).
-    public static func makeDirectories(_ path: String) throws(ToolError) {
+    /// Creates `path` and its parents as private folders (0700, whatever the
+    /// umask), or with `mode` for shared ones.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(ToolError) {
         if isDirectory(path) { return }
         var parts: [String] = []
         var p = path
@@ -106,10 +107,10 @@ public enum Sys {
             p = parentDirectory(p)
         }
         for dir in parts.reversed() {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            if mkdir(dir, mode) != 0 && errno != EEXIST {
                 throw ToolError(.cantCreate, "cannot create \(dir): \(errnoString())")
             }
-            _ = chmod(dir, 0o700)
+            _ = chmod(dir, mode)
         }
     }
 
@@ -232,13 +233,13 @@ public enum Sys {
         }
     }
 
-    /// Opens (creating 0600 if needed) a file for appending.
-    public static func openForAppend(_ path: String) throws(ToolError) -> Int32 {
+    /// Opens (creating 0600, or `mode`, if needed) a file for appending.
+    public static func openForAppend(_ path: String, mode: mode_t = 0o600) throws(ToolError) -> Int32 {
         let existed = fileExists(path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
         if fd < 0 { throw ToolError(.cantCreate, "cannot open \(path) for writing: \(errnoString())") }
         if !existed {
-            _ = fchmod(fd, 0o600)
+            _ = fchmod(fd, mode)
             syncDirectory(parentDirectory(path))
         }
         return fd

@@ -8,12 +8,6 @@ public enum Rewards {
         commands: [], defaultCommand: nil)
 }
 
-public enum Habitmatch {
-    public static let spec = ToolSpec(
-        name: "habitmatch",
-        summary: "Habits on a calendar, and accountability buddies who share them.",
-        commands: [], defaultCommand: nil)
-}
 
 /// Every tool of the family, for documentation and completion checks.
 public let familySpecs: [ToolSpec] = [Tenclub.spec, Yomo.spec, Rewards.spec, Playa.spec, Habitmatch.spec]

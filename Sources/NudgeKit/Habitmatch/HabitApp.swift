@@ -1,0 +1,583 @@
+// habitmatch's commands: the declaration and thin handlers over the pure core.
+
+extension Habitmatch {
+    static let habitOp = OptionSpec("habit", value: "HABIT", help: "A catalog habit, or other:TEXT (up to 3)", repeatable: true)
+
+    public static let spec = ToolSpec(
+        name: "habitmatch",
+        summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
+        commands: [
+            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes"),
+            CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
+                        options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
+                                  OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
+                                  OptionSpec("timezone", value: "TZ", help: "IANA zone (default the system's)"),
+                                  OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp]),
+            CommandSpec("catalog", summary: "The habits to choose from"),
+            CommandSpec("habit", summary: "Your habits",
+                        subcommands: [
+                            CommandSpec("list", summary: "List your habits with streaks"),
+                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", operands: .words, min: 1, max: 1),
+                            CommandSpec("rm", summary: "Drop a habit", usage: "HABIT", operands: .words, min: 1, max: 1),
+                            CommandSpec("remind", summary: "Be reminded at HH:MM if the habit is not done (or 'off')", usage: "HABIT HH:MM",
+                                        operands: .words, min: 2, max: 2),
+                        ]),
+            CommandSpec("profile", summary: "Show a member's profile (default yours)", usage: "[USER]",
+                        operands: .words, max: 1,
+                        subcommands: [CommandSpec("set", summary: "Change your profile",
+                                                  options: [OptionSpec("name", value: "NAME", help: "Your name"),
+                                                            OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
+                                                            OptionSpec("timezone", value: "TZ", help: "IANA zone"),
+                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")])]),
+            CommandSpec("candidates", summary: "Members who share a habit, best first",
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 10)")]),
+            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1),
+            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1),
+            CommandSpec("swipe", summary: "Swipe right or left", usage: "USER right|left", operands: .words, min: 2, max: 2),
+            CommandSpec("chat", summary: "Read or write to a match", usage: "USER [TEXT...]", operands: .words, min: 1, max: nil),
+            CommandSpec("buddy", summary: "Your buddies",
+                        subcommands: [CommandSpec("accept", summary: "Accept a match as a buddy (both must)", usage: "USER",
+                                                  operands: .words, min: 1, max: 1)]),
+            CommandSpec("done", summary: "Mark a habit done for a day", usage: "[HABIT]",
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1),
+            CommandSpec("undo", summary: "Unmark a day", usage: "[HABIT]",
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1),
+            CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
+                        options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
+                                  OptionSpec("of", value: "USER", help: "A buddy's calendar")],
+                        operands: .words, max: 1),
+            CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
+                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                                  OptionSpec("tz", value: "ZONE", help: "The zone of --at (default yours)"),
+                                  OptionSpec("minutes", value: "N", help: "1 to 30 (default 30)"),
+                                  OptionSpec("weekly", help: "Every week"),
+                                  OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
+                        operands: .words, min: 1, max: 1),
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")]),
+            CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)"),
+        ],
+        defaultCommand: ["dashboard"],
+        globals: [OptionSpec("user", value: "USER", help: "Act as USER (env HABITMATCH_USER; default $USER)"),
+                  OptionSpec("pool", value: "DIR", help: "The shared pool (env HABITMATCH_POOL)", completion: .directories)],
+        footer: "The pool is a folder the members share; each writes only their own journal in it."
+    )
+
+    public static let handlers: [String: Runner.Handler] = [
+        "dashboard": dashboard, "join": join, "catalog": catalogCommand, "habit": habitList, "habit list": habitList,
+        "habit add": habitAdd, "habit rm": habitRemove, "habit remind": habitRemind, "profile": profile, "profile set": profileSet,
+        "candidates": candidatesCommand, "like": { (c) throws(ToolError) in try swipe(c, c.operands[0], true) },
+        "pass": { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }, "swipe": swipeCommand, "chat": chat,
+        "buddy": buddyList, "buddy accept": buddyAccept, "done": { (c) throws(ToolError) in try mark(c, true) },
+        "undo": { (c) throws(ToolError) in try mark(c, false) }, "calendar": calendar, "meet": meet, "meetings": meetingsCommand,
+        "remind": remind,
+    ]
+
+    static let configKeys = ["max_buddies"]
+
+    static func me(_ ctx: Context) -> String {
+        let raw = ctx.option("user") ?? Sys.env("HABITMATCH_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
+        return StoreOptions.sanitize(raw)
+    }
+
+    static func poolDir(_ ctx: Context) -> String {
+        ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
+    }
+
+    static func store(_ ctx: Context) -> Store<HabitState> {
+        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx))
+        o.sharedJournals = Sys.join(poolDir(ctx), "journal")
+        o.tagActor = true
+        // Each member's private snapshot and lock, per pool.
+        let key = String(Playa.stableHash(poolDir(ctx)), radix: 16)
+        return Store(dir: Sys.join(ctx.dataDir, "state-\(me(ctx))-\(key)"), options: o)
+    }
+
+    static func at(_ ctx: Context) -> JSON { .string(ctx.clock.format(ctx.now)) }
+
+    static func member(_ s: HabitState, _ ctx: Context) throws(ToolError) -> Member {
+        guard let m = s.members[me(ctx)] else {
+            throw ToolError(.dataError, "\(me(ctx)) has not joined this pool yet: habitmatch join --name NAME --habit exercise")
+        }
+        return m
+    }
+
+    static func other(_ s: HabitState, _ user: String) throws(ToolError) -> Member {
+        let u = StoreOptions.sanitize(user)
+        guard let m = s.members[u] else {
+            throw ToolError(.dataError, "no member '\(user)' in this pool" + (Suggest.nearest(u, in: Array(s.members.keys)).map { " (did you mean '\($0)'?)" } ?? ""))
+        }
+        return m
+    }
+
+    static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
+
+    static func profileRecord(_ m: Member, _ s: HabitState, today: Day, viewer: String) -> JSONObject {
+        var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
+                             "bio": .string(m.bio), "joined": .string(m.joinedAt.description), "last_active": .string(m.lastActive.description)]
+        if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
+        o["habits"] = .array(m.habits.map { h in
+            let st = streaks(s.doneDays(m.user, h.id), today: today)
+            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
+                            "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)])
+        })
+        return o
+    }
+
+    static func join(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard let name = ctx.option("name")?.trimmingSpaces, !name.isEmpty else { throw .usage("join needs --name NAME") }
+        let raws = ctx.invocation.all("habit")
+        guard !raws.isEmpty else { throw .usage("join needs at least one --habit (see 'habitmatch catalog', or other:TEXT)") }
+        var habits: [Habit] = []
+        for r in raws {
+            let h = try habit(r)
+            if !habits.contains(where: { $0.id == h.id }) { habits.append(Habit(id: h.id, name: h.name, remindAt: nil)) }
+        }
+        guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
+        let tz = ctx.option("timezone") ?? ctx.zone.name
+        _ = try Zone.named(tz)
+        if let e = ctx.option("email"), !e.contains("@") { throw .usage("--email must be an address like ana@example.com") }
+        let user = me(ctx)
+        let (m, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, HabitState) in
+            if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
+            tx.record(["type": "joined", "name": .string(name), "email": JSON(ctx.option("email")), "timezone": .string(tz),
+                       "bio": .string(ctx.option("bio") ?? ""), "habits": HabitState.habitsJSON(habits), "at": at(ctx)])
+            return (tx.state.members[user] ?? Member(user: user, name: name, email: nil, timezone: tz, bio: "", habits: habits,
+                                                     joinedAt: ctx.now, lastActive: ctx.now), tx.state)
+        }
+        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: user),
+                     text: "Welcome, \(m.name). Habits: \(m.habits.map(\.name).joined(separator: ", ")). Next: habitmatch candidates")
+        return .ok
+    }
+
+    static func catalogCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        for c in catalog { ctx.out.emit(["type": "habit", "id": .string(c.id), "name": .string(c.name)], text: "\(c.id)\(String(repeating: " ", count: max(1, 14 - c.id.count)))\(c.name)") }
+        if !ctx.out.isJSON { ctx.out.raw("or your own: --habit \"other:Practise drawing\"\n") }
+        return .ok
+    }
+
+    static func habitList(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        let t = today(m, ctx)
+        for h in m.habits {
+            let st = streaks(s.doneDays(m.user, h.id), today: t)
+            ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
+                          "done_today": .bool(s.doneDays(m.user, h.id).contains(t)), "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
+                         text: "\(h.id)  \(h.name)  streak \(st.current) (best \(st.longest))\(h.remindAt.map { "  remind \($0)" } ?? "")")
+        }
+        return .ok
+    }
+
+    static func habitAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let h = try habit(ctx.operands[0])
+        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+            let m = try member(tx.state, ctx)
+            if m.habitIDs.contains(h.id) { throw ToolError(.dataError, "you already have '\(h.name)'") }
+            if m.habits.count >= maxHabits {
+                throw ToolError(.dataError, "at most \(maxHabits) habits at once (you have \(m.habits.map(\.id).joined(separator: ", "))): drop one with 'habitmatch habit rm'")
+            }
+            tx.record(["type": "habit_added", "id": .string(h.id), "name": .string(h.name), "at": at(ctx)])
+        }
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name)")
+        return .ok
+    }
+
+    static func ownHabit(_ m: Member, _ raw: String?) throws(ToolError) -> Habit {
+        guard let raw = raw else {
+            guard m.habits.count == 1 else { throw .usage("which habit? one of: \(m.habits.map(\.id).joined(separator: ", "))") }
+            return m.habits[0]
+        }
+        let id = (try? habit(raw).id) ?? raw
+        guard let h = m.habits.first(where: { $0.id == id || $0.id == raw || $0.name.lowercased() == raw.lowercased() }) else {
+            throw ToolError(.usage, "you have no habit '\(raw)'; yours: \(m.habits.map(\.id).joined(separator: ", "))")
+        }
+        return h
+    }
+
+    static func habitRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let h = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Habit in
+            let h = try ownHabit(try member(tx.state, ctx), ctx.operands[0])
+            tx.record(["type": "habit_removed", "id": .string(h.id), "at": at(ctx)])
+            return h
+        }
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name)")
+        return .ok
+    }
+
+    static func habitRemind(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let raw = ctx.operands[1]
+        let time = raw == "off" ? nil : TimeOfDay.parse(raw)
+        if raw != "off" && time == nil { throw .usage("the reminder time must be HH:MM like 20:00, or off") }
+        let h = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Habit in
+            let h = try ownHabit(try member(tx.state, ctx), ctx.operands[0])
+            tx.record(["type": "habit_remind", "id": .string(h.id), "time": JSON(time?.description), "at": at(ctx)])
+            return h
+        }
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(time?.description)],
+                     text: time.map { "\(h.name): reminder at \($0) on days it is not done" } ?? "\(h.name): no reminder")
+        return .ok
+    }
+
+    static func profile(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
+        let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx))
+        ctx.out.emit(r, text: "\(m.name) (\(m.user)) · \(m.timezone)\n  \(m.bio)\n  habits: \(m.habits.map(\.name).joined(separator: ", "))")
+        return .ok
+    }
+
+    static func profileSet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        var e: JSONObject = ["type": "profile"]
+        if let n = ctx.option("name")?.trimmingSpaces { guard !n.isEmpty else { throw .usage("--name must not be empty") }; e["name"] = .string(n) }
+        if let em = ctx.option("email") {
+            if !em.isEmpty && !em.contains("@") { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
+            e["email"] = em.isEmpty ? .null : .string(em)
+        }
+        if let tz = ctx.option("timezone") { _ = try Zone.named(tz); e["timezone"] = .string(tz) }
+        if let b = ctx.option("bio") { e["bio"] = .string(b) }
+        guard e.keys.count > 1 else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
+        e["at"] = at(ctx)
+        let (m, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, HabitState) in
+            _ = try member(tx.state, ctx)
+            tx.record(e)
+            return (tx.state.members[me(ctx)]!, tx.state)
+        }
+        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: m.user), text: "Profile saved")
+        return .ok
+    }
+
+    static func candidatesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let limit = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...1000) } ?? 10
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        let u = m.user
+        if s.members.count <= 1 {
+            if !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
+            return .ok
+        }
+        var cache: [String: Int] = [:]
+        let now = ctx.now
+        let cs = candidates(for: m, in: Array(s.members.values), liked: s.liked(by: u), passed: s.passed(by: u),
+                            matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
+                            zoneMinutes: { a, b in
+                                if let v = cache[b] { return v }
+                                let v = zoneDistance(a, b, at: now)
+                                cache[b] = v
+                                return v
+                            })
+        if cs.isEmpty && !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
+        let names = Dictionary(uniqueKeysWithValues: catalog.map { ($0.id, $0.name) })
+        for c in cs.prefix(limit) {
+            let liker = s.swipes[c.member.user]?[u] == true
+            let r: JSONObject = ["type": "candidate", "user": .string(c.member.user), "name": .string(c.member.name),
+                                 "shared_habits": JSON(c.shared), "timezone": .string(c.member.timezone),
+                                 "hours_apart": .double(Double(c.zoneMinutes) / 60), "last_active": .string(ctx.clock.format(c.member.lastActive)),
+                                 "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore), "likes_you": .bool(liker)]
+            ctx.out.emit(r, text: "\(c.member.user)  \(c.member.name) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ")) · \(c.member.timezone)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio)")
+        }
+        return .ok
+    }
+
+    static func swipeCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        switch ctx.operands[1] {
+        case "right": return try swipe(ctx, ctx.operands[0], true)
+        case "left": return try swipe(ctx, ctx.operands[0], false)
+        default: throw .usage("swipe takes right or left, not '\(ctx.operands[1])'")
+        }
+    }
+
+    static func matchNotification(_ other: Member, _ me: String) -> JSONObject {
+        NotificationRecord(tool: "habitmatch", id: "match-\(HabitState.pair(me, other.user))", title: "It's a match: \(other.name)",
+                           body: "You both want to keep it up. Say hello: habitmatch chat \(other.user) TEXT",
+                           actions: [NotificationAction(id: "chat", label: "Chat", command: "habitmatch chat \(other.user)"),
+                                     NotificationAction(id: "accept", label: "Make buddies", command: "habitmatch buddy accept \(other.user)")]).record
+    }
+
+    static func swipe(_ ctx: Context, _ target: String, _ right: Bool) throws(ToolError) -> ExitCode {
+        let (o, matched) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, Bool) in
+            let m = try member(tx.state, ctx)
+            let o = try other(tx.state, target)
+            guard o.user != m.user else { throw .usage("you cannot swipe on yourself") }
+            let wasMatch = tx.state.isMatch(m.user, o.user)
+            tx.record(["type": "swiped", "target": .string(o.user), "right": .bool(right), "at": at(ctx)])
+            let isMatch = tx.state.isMatch(m.user, o.user)
+            if isMatch && !wasMatch { tx.record(["type": "reminded", "key": .string("match|\(o.user)"), "at": at(ctx)]) }
+            return (o, isMatch && !wasMatch)
+        }
+        let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
+        ctx.out.emit(r, text: right ? "Liked \(o.name)" : "Passed on \(o.name)")
+        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name)! Say hello: habitmatch chat \(o.user) TEXT") }
+        return .ok
+    }
+
+    static func chat(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let text = ctx.operands.dropFirst().joined(separator: " ")
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        let o = try other(s, ctx.operands[0])
+        guard s.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can chat only with a match; like \(o.user) and wait for them to like you back") }
+        if !text.trimmingSpaces.isEmpty {
+            guard text.count <= 1000 else { throw .usage("a chat message is at most 1000 characters") }
+            try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                tx.record(["type": "chat", "to": .string(o.user), "text": .string(text), "at": at(ctx)])
+            }
+            ctx.out.emit(["type": "chat", "from": .string(m.user), "to": .string(o.user), "text": .string(text), "at": at(ctx)], text: "sent")
+            return .ok
+        }
+        for line in s.chat(m.user, o.user) {
+            ctx.out.emit(["type": "chat", "from": .string(line.from), "to": .string(line.from == m.user ? o.user : m.user),
+                          "text": .string(line.text), "at": .string(ctx.clock.format(line.at))],
+                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from): \(line.text)")
+        }
+        return .ok
+    }
+
+    static func buddyList(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        for b in s.buddies(of: m.user).sorted() {
+            guard let o = s.members[b] else { continue }
+            ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "email": JSON(o.email), "timezone": .string(o.timezone)],
+                         text: "\(o.user)  \(o.name) · \(o.timezone)")
+        }
+        return .ok
+    }
+
+    static func maxBuddies(_ ctx: Context) throws(ToolError) -> Int {
+        let c = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let v = c["max_buddies"] else { return defaultMaxBuddies }
+        guard let n = Int(v), (1...20).contains(n) else { throw ToolError(.config, "\(c.path): max_buddies must be 1 to 20") }
+        return n
+    }
+
+    static func buddyAccept(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let cap = try maxBuddies(ctx)
+        let (o, now) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, Bool) in
+            let m = try member(tx.state, ctx)
+            let o = try other(tx.state, ctx.operands[0])
+            guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "\(o.user) is not a match yet: you both have to like each other first") }
+            if tx.state.isBuddy(m.user, o.user) { return (o, true) }
+            let mine = tx.state.buddies(of: m.user).count
+            guard mine < cap else { throw ToolError(.noPermission, "you already have \(mine) buddies, the most allowed (\(cap)); a few real commitments work better than many") }
+            tx.record(["type": "buddy_accept", "user": .string(o.user), "at": at(ctx)])
+            return (o, tx.state.isBuddy(m.user, o.user))
+        }
+        ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "accepted": true, "buddies": .bool(now)],
+                     text: now ? "You and \(o.name) are buddies." : "Accepted. You become buddies when \(o.name) accepts too.")
+        return .ok
+    }
+
+    static func mark(_ ctx: Context, _ isDone: Bool) throws(ToolError) -> ExitCode {
+        let (h, d, st) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Habit, Day, (current: Int, longest: Int)) in
+            let m = try member(tx.state, ctx)
+            let h = try ownHabit(m, ctx.operands.first)
+            let t = today(m, ctx)
+            let d = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? t
+            if d > t { throw .usage("--date cannot be in the future: today is \(t)") }
+            let has = tx.state.doneDays(m.user, h.id).contains(d)
+            if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description), "at": at(ctx)]) }
+            return (h, d, streaks(tx.state.doneDays(m.user, h.id), today: t))
+        }
+        ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
+                      "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
+                     text: "\(h.name) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
+        return .ok
+    }
+
+    static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let viewer = try member(s, ctx)
+        var m = viewer
+        if let u = ctx.option("of") {
+            m = try other(s, u)
+            guard m.user == viewer.user || s.isBuddy(viewer.user, m.user) else {
+                throw ToolError(.noPermission, "only buddies may see each other's calendar; \(m.user) is not your buddy")
+            }
+        }
+        let h = try ownHabit(m, ctx.operands.first)
+        let t = today(m, ctx)
+        var year = t.year, month = t.month
+        if let mo = ctx.option("month") {
+            guard let d = Day.parse(mo + "-01") else { throw .usage("--month must be YYYY-MM, not '\(mo)'") }
+            year = d.year
+            month = d.month
+        }
+        let days = s.doneDays(m.user, h.id)
+        let st = streaks(days, today: t)
+        if ctx.out.isJSON {
+            for n in 1...Day.daysInMonth(year: year, month: month) {
+                let d = Day(year: year, month: month, day: n)
+                ctx.out.record(["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
+                                "done": .bool(days.contains(d)), "future": .bool(d > t)])
+            }
+            return .ok
+        }
+        let monthName = ReminderParser.months[month - 1].prefix(1).uppercased() + ReminderParser.months[month - 1].dropFirst()
+        var out = "\(h.name) — \(m.name), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
+        for row in monthGrid(year: year, month: month) {
+            for d in row {
+                guard let d = d else { out += "   "; continue }
+                let mark = days.contains(d) ? ctx.out.style(" ■", "32") : (d > t ? "  " : " ·")
+                out += d == t ? (days.contains(d) ? ctx.out.style("[■", "1;32") : "[·") : mark
+                out += String(repeating: " ", count: 1)
+            }
+            out += "\n"
+        }
+        out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
+        ctx.out.raw(out)
+        return .ok
+    }
+
+    static func meet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard let raw = ctx.option("at") else { throw .usage("meet needs --at \"YYYY-MM-DD HH:MM\"") }
+        guard let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
+            throw .usage("--at must be a local time like \"2026-11-24 18:00\" (the zone comes from --tz)")
+        }
+        let minutes = try ctx.option("minutes").map { (s) throws(ToolError) in
+            guard let n = Int(s), (1...maxMeetingMinutes).contains(n) else { throw ToolError.usage("--minutes must be 1 to \(maxMeetingMinutes): a check-in takes no longer than 30 minutes") }
+            return n
+        } ?? maxMeetingMinutes
+        let description = ctx.option("description") ?? defaultChecklist
+        let (mt, names) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+            let m = try member(tx.state, ctx)
+            let o = try other(tx.state, ctx.operands[0])
+            guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
+            let tz = ctx.option("tz") ?? m.timezone
+            let zone = try Zone.named(tz)
+            if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+            let id = IDs.make()
+            tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
+                       "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description), "at": at(ctx)])
+            return (tx.state.meetings[id]!, [m.user: m.name, o.user: o.name])
+        }
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \(names[mt.attendee] ?? mt.attendee) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        return .ok
+    }
+
+    static func meetingRecord(_ m: Meeting, names: [String: String], ctx: Context) -> JSONObject {
+        let next = m.next(after: ctx.now)
+        return ["type": "meeting", "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
+                "start": .string(m.start.description), "timezone": .string(m.timezone), "minutes": JSON(m.minutes), "weekly": .bool(m.weekly),
+                "next": JSON(next.map(ctx.zone.format)), "description": .string(m.description)]
+    }
+
+    static func myMeetings(_ s: HabitState, _ u: String, now: Instant) -> [Meeting] {
+        s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && $0.next(after: now) != nil }
+            .sorted { ($0.next(after: now)!, $0.id) < ($1.next(after: now)!, $1.id) }
+    }
+
+    static func meetingsCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        let list = myMeetings(s, m.user, now: ctx.now)
+        let names = s.members.mapValues(\.name)
+        if ctx.flag("ics") {
+            var emails: [String: String] = [:]
+            for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
+            ctx.out.rawForced(ICS.calendar(list, emails: emails, names: names, now: ctx.now))
+            return .ok
+        }
+        if list.isEmpty && !ctx.out.isJSON { ctx.out.raw("No meetings. Schedule one: habitmatch meet USER --at \"YYYY-MM-DD HH:MM\"\n") }
+        for x in list {
+            let other = x.organizer == m.user ? x.attendee : x.organizer
+            let n = x.next(after: ctx.now)!
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \(names[other] ?? other)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+        }
+        return .ok
+    }
+
+    /// What `remind` would say to `u` at `now`, with the keys that make each once.
+    public static func reminders(_ s: HabitState, user u: String, now: Instant) -> [(key: String, notification: JSONObject)] {
+        guard let m = s.members[u] else { return [] }
+        let zone = (try? Zone.named(m.timezone)) ?? .utc
+        let today = zone.day(of: now)
+        let seen = s.reminded[u] ?? []
+        var out: [(String, JSONObject)] = []
+        for v in s.matches(of: u).sorted() where !seen.contains("match|\(v)") {
+            if let o = s.members[v] { out.append(("match|\(v)", matchNotification(o, u))) }
+        }
+        for h in m.habits {
+            let days = s.doneDays(u, h.id)
+            if let t = h.remindAt, !days.contains(today), zone.resolve(LocalDateTime(day: today, time: t)) <= now {
+                let key = "habit|\(h.id)|\(today)"
+                if !seen.contains(key) {
+                    out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(h.name): not done yet today",
+                                                        body: "Keep the streak going (\(streaks(days, today: today).current) so far).",
+                                                        actions: [NotificationAction(id: "done", label: "Done", command: "habitmatch done \(h.id)")]).record))
+                }
+            }
+            let st = streaks(days, today: today)
+            for ms in milestones where st.current >= ms {
+                let start = (days.contains(today) ? today : today.adding(days: -1)).adding(days: -(st.current - 1))
+                let key = "milestone|\(h.id)|\(ms)|\(start)"
+                if !seen.contains(key) {
+                    out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(ms) days of \(h.name)!",
+                                                        body: "A \(ms)-day streak. Tell your buddies.").record))
+                }
+            }
+        }
+        for mt in myMeetings(s, u, now: now) {
+            guard let n = mt.next(after: now), n.ms - now.ms <= 15 * 60_000, n >= now else { continue }
+            let key = "meeting|\(mt.id)|\(n.ms)"
+            if seen.contains(key) { continue }
+            let other = mt.organizer == u ? mt.attendee : mt.organizer
+            out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "Check-in with \(s.members[other]?.name ?? other) at \(zone.local(n).time)",
+                                                body: mt.description, extra: ["starts": .string(zone.format(n))]).record))
+        }
+        return out
+    }
+
+    static func remind(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let u = me(ctx)
+        guard try !reminders(store(ctx).read(), user: u, now: ctx.now).isEmpty else { return .ok }
+        let list = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            _ = try member(tx.state, ctx)
+            let rs = reminders(tx.state, user: u, now: ctx.now)
+            for r in rs { tx.record(["type": "reminded", "key": .string(r.key), "at": at(ctx)]) }
+            return rs.map(\.notification)
+        }
+        for n in list { ctx.out.emit(n, text: "\(n["title"]?.string ?? ""): \(n["body"]?.string ?? "")") }
+        return .ok
+    }
+
+    static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        guard let m = s.members[me(ctx)] else {
+            if !ctx.out.isJSON { ctx.out.raw("Welcome to habitmatch. Join with up to three habits:\n  habitmatch join --name NAME --habit exercise --habit read\n  (habitmatch catalog lists them)\n") }
+            return .ok
+        }
+        let t = today(m, ctx)
+        let monday = t.adding(days: -((t.weekday + 6) % 7))
+        var text = "\(m.name) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
+        for h in m.habits {
+            let days = s.doneDays(m.user, h.id)
+            let st = streaks(days, today: t)
+            let week = (0..<7).map { monday.adding(days: $0) }
+            ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name),
+                          "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
+                          "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
+            let marks = week.map { d in days.contains(d) ? " ■" : (d > t ? "  " : " ·") }.joined(separator: " ")
+            text += h.id.padding(12) + marks + "  \(st.current) (best \(st.longest))\n"
+        }
+        let buddies = s.buddies(of: m.user).sorted()
+        for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
+        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ")) + "\n"
+        if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
+            let other = mt.organizer == m.user ? mt.attendee : mt.organizer
+            ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
+            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \(s.members[other]?.name ?? other)\n"
+        }
+        let likers = s.members.keys.filter { s.swipes[$0]?[m.user] == true && s.swipes[m.user]?[$0] == nil }.sorted()
+        let matches = s.matches(of: m.user).subtracting(buddies).sorted()
+        for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
+        for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
+        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ")) (habitmatch like USER)\n" }
+        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ")) (habitmatch chat USER, buddy accept USER)\n" }
+        if !ctx.out.isJSON { ctx.out.raw(text) }
+        return .ok
+    }
+}
+
+extension String {
+    func padding(_ n: Int) -> String { count >= n ? self + " " : self + String(repeating: " ", count: n - count) }
+}
