@@ -556,8 +556,8 @@ extension Habitmatch {
             ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name),
                           "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
                           "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
-            let marks = week.map { d in days.contains(d) ? " ■" : (d > t ? "  " : " ·") }.joined(separator: " ")
-            text += h.id.padding(12) + marks + "  \(st.current) (best \(st.longest))\n"
+            let marks = week.map { d in days.contains(d) ? "■" : (d > t ? " " : "·") }.joined(separator: "  ")
+            text += h.id.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
         }
         let buddies = s.buddies(of: m.user).sorted()
         for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }

@@ -1,0 +1,106 @@
+import XCTest
+
+/// A pool of several members in a temporary folder, driven through the
+/// executable: join, like, match, chat, accept, meet, export .ics.
+final class HabitmatchToolTests: ToolTestCase {
+    let now = "2026-11-22T10:00:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["HABITMATCH_DATA_DIR"] = dataDir
+        e["HABITMATCH_POOL"] = tmp + "/pool"
+        e["HABITMATCH_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func hm(_ user: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
+        run("habitmatch", ["--user", user] + args, env: env)
+    }
+
+    func testAPoolFromJoinToCalendarInvite() throws {
+        XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined this pool yet: habitmatch join --name NAME --habit exercise\n")
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--email", "ana@example.com", "--habit", "exercise", "--habit", "read").code, 0)
+        XCTAssertEqual(hm("ana", "candidates", "--format", "text").out, "No user for now. Come back later\n")
+        hm("bo", "join", "--name", "Bo", "--timezone", "Europe/London", "--habit", "read")
+        hm("cy", "join", "--name", "Cy", "--email", "cy@example.com", "--timezone", "America/Chicago", "--habit", "read", "--habit", "exercise")
+        hm("dee", "join", "--name", "Dee", "--habit", "meditate")
+        XCTAssertEqual(hm("ana", "candidates").records.map { $0["user"] as? String }, ["cy", "bo"])
+        // Like each other (in either order) to match; the match is announced.
+        XCTAssertEqual(hm("ana", "like", "cy").records.count, 1)
+        let back = hm("cy", "swipe", "ana", "right")
+        XCTAssertEqual(back.records.map { $0["type"] as? String }, ["swipe", "notification"])
+        XCTAssertEqual(back.records[1]["title"] as? String, "It's a match: Ana")
+        let announced = hm("ana", "remind")
+        XCTAssertEqual(announced.records.map { $0["title"] as? String }, ["It's a match: Cy"], "announced to both")
+        XCTAssertEqual(hm("ana", "remind").out, "", "once")
+        XCTAssertEqual(hm("ana", "candidates").records.map { $0["user"] as? String }, ["bo"])
+        // Chat and meetings only with a match; calendars only between buddies.
+        XCTAssertEqual(hm("bo", "chat", "ana", "hello").code, 77)
+        XCTAssertEqual(hm("ana", "chat", "cy", "Run on Saturday?").code, 0)
+        XCTAssertEqual(hm("cy", "chat", "ana").records.map { $0["text"] as? String }, ["Run on Saturday?"])
+        hm("ana", "done", "exercise")
+        XCTAssertEqual(hm("cy", "calendar", "exercise", "--of", "ana").code, 77)
+        hm("ana", "buddy", "accept", "cy")
+        XCTAssertEqual(hm("cy", "buddy", "accept", "ana").records[0]["buddies"] as? Bool, true)
+        let cal = hm("cy", "calendar", "exercise", "--of", "ana")
+        XCTAssertEqual(cal.records.count, 30)
+        XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true)
+        XCTAssertEqual(hm("bo", "calendar", "exercise", "--of", "ana").err, "habitmatch: only buddies may see each other's calendar; ana is not your buddy\n")
+        // Meet, and export the invitation.
+        XCTAssertEqual(hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--minutes", "45").code, 64)
+        let meet = hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--weekly")
+        XCTAssertEqual(meet.code, 0, meet.err)
+        XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-24T18:00:00-05:00"], "both see it")
+        let ics = hm("cy", "meetings", "--ics").out
+        XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261124T180000\r\n"))
+        XCTAssertTrue(ics.contains("ATTENDEE;CN=Cy;RSVP=TRUE:mailto:cy@example.com\r\n"))
+        XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
+        XCTAssertTrue(ics.contains("DESCRIPTION:Check-in (30 minutes at most):\\n1. What did you get done"))
+        let reminded = hm("cy", "remind", "--now", "2026-11-24T17:46:00-05:00")
+        XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
+        // Each member wrote only their own journal; others can read it.
+        let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()
+        XCTAssertEqual(journals, ["ana.ndjson", "bo.ndjson", "cy.ndjson", "dee.ndjson"])
+        let mode = (try FileManager.default.attributesOfItem(atPath: tmp + "/pool/journal/ana.ndjson")[.posixPermissions] as! NSNumber).intValue
+        XCTAssertEqual(mode, 0o644)
+    }
+
+    func testCapsAreRefusedWithWhy() throws {
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "read", "--habit", "code", "--habit", "walk", "--habit", "water").err,
+                       "habitmatch: at most 3 habits: fewer habits, kept, beat many dropped\n")
+        hm("ana", "join", "--name", "Ana", "--habit", "read", "--habit", "code", "--habit", "walk")
+        let fourth = hm("ana", "habit", "add", "water")
+        XCTAssertEqual(fourth.code, 65)
+        XCTAssertTrue(fourth.err.contains("at most 3 habits at once"), fourth.err)
+        XCTAssertEqual(hm("ana", "habit", "add", "wtaer").err,
+                       "habitmatch: unknown habit 'wtaer' (did you mean 'water'?): see 'habitmatch catalog', or use other:TEXT\n")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/habitmatch", withIntermediateDirectories: true)
+        _ = write("config/habitmatch/config", "max_buddies = 1\n")
+        for u in ["bo", "cy"] {
+            hm(u, "join", "--name", u, "--habit", "read")
+            hm(u, "like", "ana")
+            hm("ana", "like", u)
+            hm(u, "buddy", "accept", "ana")
+        }
+        XCTAssertEqual(hm("ana", "buddy", "accept", "bo").records[0]["buddies"] as? Bool, true)
+        let over = hm("ana", "buddy", "accept", "cy")
+        XCTAssertEqual(over.code, 77)
+        XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies, the most allowed (1); a few real commitments work better than many\n")
+    }
+
+    func testDoneUndoStreakAndDashboard() {
+        hm("ana", "join", "--name", "Ana", "--habit", "read")
+        for d in ["2026-11-19", "2026-11-20", "2026-11-21"] { hm("ana", "done", "--date", d) }
+        XCTAssertEqual(hm("ana", "done").records[0]["current_streak"] as? Int, 4)
+        XCTAssertEqual(hm("ana", "undo", "--date", "2026-11-20").records[0]["current_streak"] as? Int, 2)
+        XCTAssertEqual(hm("ana", "done", "--date", "2026-11-23").code, 64, "not in the future")
+        let dash = hm("ana", "--format", "text").out
+        XCTAssertTrue(dash.contains("            Mo Tu We Th Fr Sa Su  streak\nread        ·  ·  ·  ■  ·  ■  ■   2 (best 2)\n"), dash)
+        XCTAssertTrue(dash.contains("Buddies: none yet"), dash)
+        let cal = hm("ana", "calendar", "--format", "text").out
+        XCTAssertTrue(cal.hasPrefix("Read every day — Ana, November 2026\n Mo Tu We Th Fr Sa Su\n"), cal)
+    }
+}
