@@ -8,10 +8,11 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format) ((i++)) ;;
+            --data-dir|--now|--format|--user|--pool|--name|--email|--timezone|--bio|--habit|--limit|-n|--date|--month|--of|--at|--tz|--minutes|--description) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -19,10 +20,50 @@ _habitmatch() {
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --now) COMPREPLY=(); return ;;
         --format) COMPREPLY=($(compgen -W "json text" -- "$cur")); return ;;
+        --user) COMPREPLY=(); return ;;
+        --pool) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --name) COMPREPLY=(); return ;;
+        --email) COMPREPLY=(); return ;;
+        --timezone) COMPREPLY=(); return ;;
+        --bio) COMPREPLY=(); return ;;
+        --habit) COMPREPLY=(); return ;;
+        --limit|-n) COMPREPLY=(); return ;;
+        --date) COMPREPLY=(); return ;;
+        --month) COMPREPLY=(); return ;;
+        --of) COMPREPLY=(); return ;;
+        --at) COMPREPLY=(); return ;;
+        --tz) COMPREPLY=(); return ;;
+        --minutes) COMPREPLY=(); return ;;
+        --description) COMPREPLY=(); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words=" --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings remind help completion --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        join) words="--name --email --timezone --bio --habit --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        catalog) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        habit) words="list add rm remind --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "habit list") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "habit add") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "habit rm") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "habit remind") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        profile) words="set --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "profile set") words="--name --email --timezone --bio --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        candidates) words="--limit -n --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        like) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        pass) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        swipe) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        chat) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        buddy) words="accept --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "buddy accept") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        done) words="--date --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        undo) words="--date --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        calendar) words="--month --of --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        meetings) words="--ics --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        remind) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings remind help completion" ;;
+        completion) words="bash zsh fish" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     if ((files)) && [[ $cur != -* ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi

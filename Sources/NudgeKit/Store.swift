@@ -111,7 +111,7 @@ public struct Store<M: JournalModel> {
     }
 
     var journalDir: String { options.sharedJournals ?? Sys.join(dir, "journal") }
-    var fileMode: mode_t { options.sharedJournals == nil ? 0o600 : 0o644 }
+    var fileMode: UInt32 { options.sharedJournals == nil ? 0o600 : 0o644 }
     var snapshotPath: String { Sys.join(dir, "snapshot.ndjson") }
     var lockPath: String { Sys.join(dir, "lock") }
     var ownJournal: String { Sys.join(journalDir, options.actor + ".ndjson") }
@@ -149,10 +149,14 @@ public struct Store<M: JournalModel> {
         var state = M(full: full)
         var offsets: [String: Int] = [:]
         var usable = false
+        let listing = Sys.listDirectorySizes(journalDir, suffix: ".ndjson")
+        var sizes: [String: Int] = [:]
+        sizes.reserveCapacity(listing.count)
+        for (n, sz) in listing { sizes[n] = sz }
         if let snap = try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil) {
             var ok = snap.schema == M.schemaVersion
             // A journal shorter than the snapshot says means it was replaced: rebuild.
-            for (name, off) in snap.offsets where (Sys.fileSize(Sys.join(journalDir, name)) ?? -1) < off { ok = false }
+            for (name, off) in snap.offsets where (sizes[name] ?? -1) < off { ok = false }
             if !ok { state = M(full: full) }  // lines handed over lazily are void too
             if ok {
                 do {
@@ -170,11 +174,12 @@ public struct Store<M: JournalModel> {
         var tailBytes = 0
         var ownEnd = 0
         var ownSize = 0
-        for name in Sys.listDirectory(journalDir) where name.hasSuffix(".ndjson") {
-            let path = Sys.join(journalDir, name)
+        let own = options.actor + ".ndjson"
+        for (name, size) in listing {
             let from = offsets[name] ?? 0
             // Unchanged since the snapshot: not even opened (a pool may hold thousands).
-            if from > 0 && path != ownJournal && Sys.fileSize(path) == from { continue }
+            if from > 0 && name != own && size == from { continue }
+            let path = Sys.join(journalDir, name)
             let r = try foldJournal(path: path, from: from, into: &state, warn: warn,
                                     actor: options.tagActor ? String(name.dropLast(".ndjson".count)) : nil)
             offsets[name] = r.committedEnd
@@ -300,12 +305,19 @@ public struct Store<M: JournalModel> {
         let fd = open(snapshotPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
-        // The header says how long the hot part is, so readers stop there.
-        var head = [UInt8](repeating: 0, count: 4096)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return nil }
-        head.removeSubrange(n...)
-        guard let nl = head.firstIndex(of: 0x0A),
+        // The header says how long the hot part is, so readers stop there. It
+        // lists every journal, so with a large pool it can be long.
+        var head = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var nlAt: Int? = nil
+        while nlAt == nil {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(head.count)) }
+            if n <= 0 { break }
+            let before = head.count
+            head.append(contentsOf: chunk[0..<n])
+            nlAt = head[before...].firstIndex(of: 0x0A)
+        }
+        guard let nl = nlAt,
               let header = try? head.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(UnsafeRawBufferPointer(rebasing: b[0..<nl])) }),
               header["type"]?.string == "snapshot",
               let hotBytes = header["hot_bytes"]?.int else { return nil }
@@ -357,8 +369,8 @@ public struct Store<M: JournalModel> {
     func writeSnapshot(_ l: Loaded) throws(ToolError) {
         var hot = [UInt8]()
         for h in l.state.hotSnapshot() { h.write(into: &hot); hot.append(0x0A) }
-        var journals = JSONObject()
-        for (k, v) in l.offsets.sorted(by: { $0.key < $1.key }) { journals[k] = .int(Int64(v)) }
+        let sorted = l.offsets.sorted(by: { $0.key < $1.key })
+        let journals = JSONObject(parsedKeys: sorted.map(\.key), values: sorted.map { .int(Int64($0.value)) })
         // The header holds its own length; iterate until the digits settle.
         var hotBytes = 0
         var headerBytes = [UInt8]()

@@ -98,7 +98,7 @@ public enum Sys {
 
     /// Creates `path` and its parents as private folders (0700, whatever the
     /// umask), or with `mode` for shared ones.
-    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(ToolError) {
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(ToolError) {
         if isDirectory(path) { return }
         var parts: [String] = []
         var p = path
@@ -107,10 +107,10 @@ public enum Sys {
             p = parentDirectory(p)
         }
         for dir in parts.reversed() {
-            if mkdir(dir, mode) != 0 && errno != EEXIST {
+            if mkdir(dir, .init(mode)) != 0 && errno != EEXIST {
                 throw ToolError(.cantCreate, "cannot create \(dir): \(errnoString())")
             }
-            _ = chmod(dir, mode)
+            _ = chmod(dir, .init(mode))
         }
     }
 
@@ -138,6 +138,24 @@ public enum Sys {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// The names in a folder with their sizes, sorted by name; each file is
+    /// looked at relative to the open folder (cheap for thousands of files).
+    public static func listDirectorySizes(_ path: String, suffix: String) -> [(name: String, size: Int)] {
+        guard let d = opendir(path) else { return [] }
+        defer { closedir(d) }
+        let fd = dirfd(d)
+        var out: [(String, Int)] = []
+        while let e = readdir(d) {
+            let name = withUnsafePointer(to: e.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name.hasSuffix(suffix) else { continue }
+            var st = stat()
+            if fstatat(fd, name, &st, 0) == 0 { out.append((name, Int(st.st_size))) }
+        }
+        return out.sorted { $0.0 < $1.0 }
     }
 
     /// Reads a whole file. Returns nil when it does not exist.
@@ -234,12 +252,12 @@ public enum Sys {
     }
 
     /// Opens (creating 0600, or `mode`, if needed) a file for appending.
-    public static func openForAppend(_ path: String, mode: mode_t = 0o600) throws(ToolError) -> Int32 {
+    public static func openForAppend(_ path: String, mode: UInt32 = 0o600) throws(ToolError) -> Int32 {
         let existed = fileExists(path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, .init(mode))
         if fd < 0 { throw ToolError(.cantCreate, "cannot open \(path) for writing: \(errnoString())") }
         if !existed {
-            _ = fchmod(fd, mode)
+            _ = fchmod(fd, .init(mode))
             syncDirectory(parentDirectory(path))
         }
         return fd

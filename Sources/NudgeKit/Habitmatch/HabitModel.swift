@@ -28,11 +28,23 @@ public struct HabitState: JournalModel {
     public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
 
+    static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
+
+    /// Habits as objects, or (in snapshots) a catalog habit with no reminder
+    /// as its bare id.
     static func habits(_ j: JSON?) -> [Habitmatch.Habit] {
         (j?.array ?? []).compactMap { h in
+            if let id = h.string, let name = catalogNames[id] { return Habitmatch.Habit(id: id, name: name, remindAt: nil) }
             guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string else { return nil }
             return Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse))
         }
+    }
+
+    static func compactHabits(_ hs: [Habitmatch.Habit]) -> JSON {
+        .array(hs.map { h in
+            if h.remindAt == nil, catalogNames[h.id] == h.name { return .string(h.id) }
+            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description)])
+        })
     }
 
     static func habitsJSON(_ hs: [Habitmatch.Habit]) -> JSON {
@@ -92,9 +104,11 @@ public struct HabitState: JournalModel {
     public func hotSnapshot() -> [JSONObject] {
         var lines: [JSONObject] = []
         for m in members.values.sorted(by: { $0.user < $1.user }) {
-            lines.append(["k": "member", "user": .string(m.user), "name": .string(m.name), "email": JSON(m.email),
-                          "timezone": .string(m.timezone), "bio": .string(m.bio), "habits": HabitState.habitsJSON(m.habits),
-                          "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)])
+            var o: JSONObject = ["k": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
+                                 "habits": HabitState.compactHabits(m.habits), "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)]
+            if let e = m.email { o["email"] = .string(e) }
+            if !m.bio.isEmpty { o["bio"] = .string(m.bio) }
+            lines.append(o)
         }
         for (u, s) in swipes.sorted(by: { $0.key < $1.key }) {
             lines.append(["k": "swipes", "user": .string(u), "liked": JSON(s.filter { $0.value }.keys.sorted()),
