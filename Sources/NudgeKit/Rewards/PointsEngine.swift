@@ -1,0 +1,223 @@
+// rewards' points engine: validated learning time in, points out. Pure:
+// sessions, away-from-keyboard spans, the apps' categories and the settings
+// in; awards, reasons and flags out. Every rule has a reason code a parent
+// can read.
+
+public enum RewardsEngine {
+    public enum Category: String, Sendable, CaseIterable { case learning, reward, ignore }
+
+    /// Settings with their documented defaults and ranges.
+    public struct Settings: Equatable, Sendable {
+        public var conversionRate = 10  // points per reward minute
+        public var pointsPerHour = 60  // default for learning apps
+        public var minSessionMinutes = 5
+        public var maxSessionMinutes = 240  // longer is held for review
+        public var dailyGoalMinutes = 60
+        public var dailyRewardLimitMinutes = 120
+        public var weeklyRewardLimitMinutes = 600
+        public var maxPointsPerDay = 300
+
+        public init() {}
+
+        public static let ranges: [(key: String, range: ClosedRange<Int>, help: String)] = [
+            ("conversion_rate", 1...1000, "points per reward minute"),
+            ("points_per_hour", 1...10_000, "default points per hour of a learning app"),
+            ("min_session_minutes", 0...120, "sessions shorter than this earn nothing"),
+            ("max_session_minutes", 1...1440, "longer sessions are held for review"),
+            ("daily_goal_minutes", 1...1440, "learning minutes a day to reach the goal"),
+            ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
+            ("weekly_reward_limit_minutes", 0...10_080, "reward minutes that may be granted a week"),
+            ("max_points_per_day", 1...100_000, "points that may be earned a day"),
+        ]
+
+        public func value(_ key: String) -> Int? {
+            switch key {
+            case "conversion_rate": return conversionRate
+            case "points_per_hour": return pointsPerHour
+            case "min_session_minutes": return minSessionMinutes
+            case "max_session_minutes": return maxSessionMinutes
+            case "daily_goal_minutes": return dailyGoalMinutes
+            case "daily_reward_limit_minutes": return dailyRewardLimitMinutes
+            case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
+            case "max_points_per_day": return maxPointsPerDay
+            default: return nil
+            }
+        }
+
+        /// Sets a value after checking it; the error says what is accepted.
+        public mutating func set(_ key: String, _ raw: String) throws(ToolError) {
+            guard let r = Settings.ranges.first(where: { $0.key == key }) else {
+                let keys = Settings.ranges.map(\.key)
+                throw ToolError(.usage, "unknown setting '\(key)'" + (Suggest.nearest(key, in: keys).map { " (did you mean '\($0)'?)" } ?? "")
+                                + "; settings: " + keys.joined(separator: ", "))
+            }
+            guard let v = Int(raw), r.range.contains(v) else {
+                throw ToolError(.usage, "\(key) must be a whole number from \(r.range.lowerBound) to \(r.range.upperBound) (\(r.help)), not '\(raw)'")
+            }
+            switch key {
+            case "conversion_rate": conversionRate = v
+            case "points_per_hour": pointsPerHour = v
+            case "min_session_minutes": minSessionMinutes = v
+            case "max_session_minutes": maxSessionMinutes = v
+            case "daily_goal_minutes": dailyGoalMinutes = v
+            case "daily_reward_limit_minutes": dailyRewardLimitMinutes = v
+            case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
+            default: maxPointsPerDay = v
+            }
+        }
+    }
+
+    /// A span of time, [start, end) in seconds since the epoch.
+    public struct Span: Equatable, Hashable, Sendable, Comparable {
+        public var start: Int64
+        public var end: Int64
+        public init(_ start: Int64, _ end: Int64) {
+            self.start = start
+            self.end = end
+        }
+        public var seconds: Int64 { max(0, end - start) }
+        public static func < (a: Span, b: Span) -> Bool { (a.start, a.end) < (b.start, b.end) }
+    }
+
+    /// Sorted, non-overlapping spans: the union of the input.
+    public static func union(_ spans: [Span]) -> [Span] {
+        var out: [Span] = []
+        for s in spans.filter({ $0.seconds > 0 }).sorted() {
+            if let last = out.last, s.start <= last.end {
+                out[out.count - 1].end = max(last.end, s.end)
+            } else {
+                out.append(s)
+            }
+        }
+        return out
+    }
+
+    /// `a` minus every span in `b` (both may be unsorted).
+    public static func subtract(_ a: Span, _ b: [Span]) -> [Span] {
+        var parts = [a]
+        for cut in union(b) {
+            var next: [Span] = []
+            for p in parts {
+                if cut.end <= p.start || cut.start >= p.end { next.append(p); continue }
+                if cut.start > p.start { next.append(Span(p.start, cut.start)) }
+                if cut.end < p.end { next.append(Span(cut.end, p.end)) }
+            }
+            parts = next
+        }
+        return parts.filter { $0.seconds > 0 }
+    }
+
+    public struct Session: Equatable, Sendable {
+        public var child: String
+        public var app: String
+        public var span: Span
+        public init(child: String, app: String, span: Span) {
+            self.child = child
+            self.app = app
+            self.span = span
+        }
+        /// The same session ingested twice has the same key.
+        public var key: String { "\(child)|\(app.lowercased())|\(span.start)|\(span.end)" }
+    }
+
+    /// What one session came to.
+    public struct Outcome: Equatable, Sendable {
+        public var session: Session
+        public var category: Category?
+        /// `counted`, or why not: `afk`, `overlap`, `too_short`, `daily_cap`,
+        /// `future`, `too_long` (held for review), `duplicate`, `uncategorized`.
+        public var reason: String
+        /// Learning seconds newly counted (after AFK and overlap removal).
+        public var learningSeconds: Int64
+        /// Reward-app seconds used.
+        public var rewardSeconds: Int64
+        /// Points awarded now.
+        public var points: Int
+        public var counted: [Span]
+        public var held: Bool { reason == "future" || reason == "too_long" }
+    }
+
+    /// The running ledger of one child's day: what was counted, and the
+    /// fractional points carried (in point-seconds: seconds × points/hour).
+    public struct Day: Equatable, Sendable {
+        public var counted: [Span] = []
+        public var units: Int64 = 0
+        public var points = 0
+        public var learningSeconds: Int64 = 0
+        public var rewardSeconds: Int64 = 0
+        public init() {}
+    }
+
+    /// Points for learning time: whole points from the carried units, the
+    /// remainder kept for the next session. floor(Σ seconds × rate / 3600)
+    /// over any split of the time: nothing is lost to rounding.
+    public static func award(_ units: Int64, carried: Int64) -> (points: Int, carry: Int64) {
+        let total = carried + units
+        return (Int(total / 3600), total % 3600)
+    }
+
+    /// Evaluates one session against a child's day so far. `rate` is the
+    /// app's points per hour; `afk` the away spans; `now` bounds the future.
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
+                                settings: Settings, now: Int64) -> (Outcome, Day) {
+        var d = day
+        var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
+        if s.span.end > now + 300 { o.reason = "future"; return (o, d) }
+        if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return (o, d) }
+        guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return (o, d) }
+        let active = subtract(s.span, afk)
+        if active.isEmpty { o.reason = "afk"; return (o, d) }
+        if cat == .reward {
+            let fresh = active.flatMap { subtract($0, d.counted) }
+            o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
+            d.rewardSeconds += o.rewardSeconds
+            o.reason = o.rewardSeconds > 0 ? "counted" : "overlap"
+            return (o, d)
+        }
+        let activeSeconds = active.reduce(0) { $0 + $1.seconds }
+        if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return (o, d) }
+        let fresh = active.flatMap { subtract($0, d.counted) }
+        let seconds = fresh.reduce(0) { $0 + $1.seconds }
+        if seconds == 0 { o.reason = "overlap"; return (o, d) }
+        d.counted = union(d.counted + fresh)
+        d.learningSeconds += seconds
+        o.learningSeconds = seconds
+        o.counted = fresh
+        let (p, carry) = award(seconds * Int64(rate), carried: d.units)
+        let room = max(0, settings.maxPointsPerDay - d.points)
+        o.points = min(p, room)
+        d.units = o.points < p ? 0 : carry  // at the cap the remainder is void too
+        d.points += o.points
+        if o.points < p { o.reason = "daily_cap" }
+        return (o, d)
+    }
+
+    // MARK: Redeeming
+
+    public struct Redemption: Equatable, Sendable {
+        public var minutes: Int
+        public var points: Int
+    }
+
+    /// Converts points to reward minutes, or says why not and what is possible.
+    public static func redeem(minutes: Int, balance: Int, grantedToday: Int, grantedThisWeek: Int,
+                              settings: Settings) -> Result<Redemption, ToolError> {
+        guard minutes >= 1 else { return .failure(.usage("minutes must be at least 1")) }
+        let cost = minutes * settings.conversionRate
+        let dayLeft = max(0, settings.dailyRewardLimitMinutes - grantedToday)
+        let weekLeft = max(0, settings.weeklyRewardLimitMinutes - grantedThisWeek)
+        let affordable = balance / settings.conversionRate
+        let possible = min(affordable, dayLeft, weekLeft)
+        let hint = possible > 0 ? "; \(possible) minute\(possible == 1 ? "" : "s") would be possible now" : "; nothing can be redeemed now"
+        if cost > balance {
+            return .failure(ToolError(.dataError, "\(minutes) minutes cost \(cost) points and the balance is \(balance)\(hint)"))
+        }
+        if minutes > dayLeft {
+            return .failure(ToolError(.dataError, "the daily limit is \(settings.dailyRewardLimitMinutes) reward minutes and \(grantedToday) are granted today\(hint)"))
+        }
+        if minutes > weekLeft {
+            return .failure(ToolError(.dataError, "the weekly limit is \(settings.weeklyRewardLimitMinutes) reward minutes and \(grantedThisWeek) are granted this week\(hint)"))
+        }
+        return .success(Redemption(minutes: minutes, points: cost))
+    }
+}

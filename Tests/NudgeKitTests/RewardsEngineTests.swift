@@ -1,0 +1,166 @@
+import XCTest
+@testable import NudgeKit
+
+/// The points engine as pure functions: tables and properties.
+final class RewardsEngineTests: XCTestCase {
+    typealias E = RewardsEngine
+    let base: Int64 = 1_795_000_000
+    var settings: E.Settings {
+        var s = E.Settings()
+        s.minSessionMinutes = 5
+        return s
+    }
+
+    func session(_ start: Int64, _ minutes: Int64, app: String = "Duolingo") -> E.Session {
+        E.Session(child: "alex", app: app, span: E.Span(base + start, base + start + minutes * 60))
+    }
+
+    func run(_ sessions: [E.Session], afk: [E.Span] = [], settings s: E.Settings? = nil, rate: Int = 60,
+             category: E.Category = .learning) -> ([E.Outcome], E.Day) {
+        var day = E.Day()
+        var out: [E.Outcome] = []
+        for x in sessions {
+            let (o, d) = E.evaluate(x, category: category, rate: rate, afk: afk, day: day, settings: s ?? settings, now: base + 86_400)
+            out.append(o)
+            day = d
+        }
+        return (out, day)
+    }
+
+    func testReasonTable() {
+        let afk = [E.Span(base + 3600, base + 3600 + 1800)]
+        let cases: [(E.Session, E.Category?, String, Int)] = [
+            (session(0, 30), .learning, "counted", 30),
+            (session(3600, 30), .learning, "afk", 0),  // all of it away
+            (session(0, 3), .learning, "too_short", 0),
+            (session(0, 30), nil, "uncategorized", 0),
+            (session(0, 30), .ignore, "ignored", 0),
+            (session(0, 300), .learning, "too_long", 0),
+            (session(2 * 86_400, 30), .learning, "future", 0),
+        ]
+        for (s, cat, reason, points) in cases {
+            let (o, _) = E.evaluate(s, category: cat, rate: 60, afk: afk, day: E.Day(), settings: settings, now: base + 86_400)
+            XCTAssertEqual(o.reason, reason, "\(s.span) \(String(describing: cat))")
+            XCTAssertEqual(o.points, points)
+        }
+        XCTAssertTrue(E.evaluate(session(0, 300), category: .learning, rate: 60, afk: [], day: E.Day(), settings: settings, now: base + 86_400).0.held)
+    }
+
+    func testAwayTimeAndOverlapCountOnce() {
+        // 60 minutes, 20 of them away: 40 minutes, 40 points at 60/hour.
+        let afk = [E.Span(base + 600, base + 600 + 1200)]
+        let (o, day) = run([session(0, 60)], afk: afk)
+        XCTAssertEqual(o[0].learningSeconds, 2400)
+        XCTAssertEqual(day.points, 40)
+        // Two apps overlapping by 15 minutes: the overlap counts once.
+        let (o2, d2) = run([session(0, 30), session(900, 30, app: "Khan Academy")])
+        XCTAssertEqual(o2.map(\.learningSeconds), [1800, 900])
+        XCTAssertEqual(d2.points, 45)
+        let (o3, _) = run([session(0, 30), session(0, 30)])
+        XCTAssertEqual(o3[1].reason, "overlap")
+    }
+
+    func testDailyCapStopsAccrual() {
+        var s = settings
+        s.maxPointsPerDay = 50
+        let (o, day) = run([session(0, 40), session(3600, 40)], settings: s)
+        XCTAssertEqual(o.map(\.points), [40, 10])
+        XCTAssertEqual(o[1].reason, "daily_cap")
+        XCTAssertEqual(day.points, 50)
+    }
+
+    /// Property: over random sessions, AFK spans and rates, (1) points never
+    /// exceed the daily cap, (2) counted time never exceeds the union of the
+    /// active sessions, (3) re-running the same sessions adds nothing, and
+    /// (4) without a cap no point is lost to rounding: total points equal
+    /// floor(counted seconds × rate / 3600).
+    func testEngineProperties() {
+        var rng = SeededRandom(seed: 31)
+        for round in 0..<500 {
+            var s = E.Settings()
+            s.minSessionMinutes = Int.random(in: 0...3, using: &rng)
+            s.maxPointsPerDay = Bool.random(using: &rng) ? 100_000 : Int.random(in: 1...200, using: &rng)
+            let rate = Int.random(in: 1...500, using: &rng)
+            var sessions: [E.Session] = []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                let start = Int64.random(in: 0...40_000, using: &rng)
+                sessions.append(E.Session(child: "c", app: ["a", "b", "c"].randomElement(using: &rng)!,
+                                          span: E.Span(base + start, base + start + Int64.random(in: 1...3600, using: &rng))))
+            }
+            let afk = (0..<Int.random(in: 0...5, using: &rng)).map { _ -> E.Span in
+                let a = Int64.random(in: 0...40_000, using: &rng)
+                return E.Span(base + a, base + a + Int64.random(in: 1...1800, using: &rng))
+            }
+            let (outcomes, day) = run(sessions, afk: afk, settings: s, rate: rate)
+            XCTAssertLessThanOrEqual(day.points, s.maxPointsPerDay, "round \(round)")
+            XCTAssertEqual(outcomes.reduce(0) { $0 + $1.points }, day.points)
+            let activeUnion = E.union(sessions.flatMap { E.subtract($0.span, afk) })
+            let unionSeconds = activeUnion.reduce(0) { $0 + $1.seconds }
+            XCTAssertLessThanOrEqual(day.learningSeconds, unionSeconds, "round \(round)")
+            XCTAssertEqual(day.learningSeconds, day.counted.reduce(0) { $0 + $1.seconds })
+            if s.maxPointsPerDay == 100_000 {
+                XCTAssertEqual(Int64(day.points), day.learningSeconds * Int64(rate) / 3600, "round \(round): points lost to rounding")
+            }
+            // Again: nothing new.
+            var again = day
+            for x in sessions {
+                let (o, d) = E.evaluate(x, category: .learning, rate: rate, afk: afk, day: again, settings: s, now: base + 86_400)
+                XCTAssertEqual(o.points, 0)
+                XCTAssertEqual(o.learningSeconds, 0)
+                again = d
+            }
+        }
+    }
+
+    /// Many short sessions lose nothing: 600 sessions of 7 seconds at 60/hour
+    /// are 4200 seconds, 70 points — though each alone is worth 0.
+    func testManyShortSessionsLoseNoPoints() {
+        var s = settings
+        s.minSessionMinutes = 0
+        let many = (0..<600).map { E.Session(child: "c", app: "a", span: E.Span(base + Int64($0) * 10, base + Int64($0) * 10 + 7)) }
+        let (o, day) = run(many, settings: s)
+        XCTAssertEqual(o[0].points, 0)
+        XCTAssertEqual(day.points, 70)
+        XCTAssertEqual(E.award(7 * 60, carried: 0).points, 0)
+    }
+
+    func testRedeemRefusalsSayWhatIsPossible() {
+        var s = E.Settings()
+        s.conversionRate = 10
+        s.dailyRewardLimitMinutes = 60
+        s.weeklyRewardLimitMinutes = 100
+        XCTAssertEqual(try E.redeem(minutes: 20, balance: 500, grantedToday: 0, grantedThisWeek: 0, settings: s).get(), E.Redemption(minutes: 20, points: 200))
+        func reason(_ r: Result<E.Redemption, ToolError>) -> String? { if case .failure(let e) = r { return e.message }; return nil }
+        XCTAssertEqual(reason(E.redeem(minutes: 30, balance: 250, grantedToday: 0, grantedThisWeek: 0, settings: s)),
+                       "30 minutes cost 300 points and the balance is 250; 25 minutes would be possible now")
+        XCTAssertEqual(reason(E.redeem(minutes: 30, balance: 900, grantedToday: 45, grantedThisWeek: 45, settings: s)),
+                       "the daily limit is 60 reward minutes and 45 are granted today; 15 minutes would be possible now")
+        XCTAssertEqual(reason(E.redeem(minutes: 30, balance: 900, grantedToday: 0, grantedThisWeek: 90, settings: s)),
+                       "the weekly limit is 100 reward minutes and 90 are granted this week; 10 minutes would be possible now")
+        XCTAssertEqual(reason(E.redeem(minutes: 5, balance: 9, grantedToday: 0, grantedThisWeek: 0, settings: s)),
+                       "5 minutes cost 50 points and the balance is 9; nothing can be redeemed now")
+        // Property: a successful redemption never exceeds the balance or a limit.
+        var rng = SeededRandom(seed: 12)
+        for _ in 0..<2000 {
+            let m = Int.random(in: 1...200, using: &rng), bal = Int.random(in: 0...3000, using: &rng)
+            let today = Int.random(in: 0...80, using: &rng), week = Int.random(in: today...150, using: &rng)
+            if case .success(let r) = E.redeem(minutes: m, balance: bal, grantedToday: today, grantedThisWeek: week, settings: s) {
+                XCTAssertLessThanOrEqual(r.points, bal)
+                XCTAssertLessThanOrEqual(today + m, s.dailyRewardLimitMinutes)
+                XCTAssertLessThanOrEqual(week + m, s.weeklyRewardLimitMinutes)
+            }
+        }
+    }
+
+    func testSettingsValidation() {
+        var s = E.Settings()
+        XCTAssertNoThrow(try s.set("conversion_rate", "15"))
+        XCTAssertEqual(s.conversionRate, 15)
+        XCTAssertThrowsError(try s.set("conversion_rate", "0")) { e in
+            XCTAssertEqual((e as! ToolError).message, "conversion_rate must be a whole number from 1 to 1000 (points per reward minute), not '0'")
+        }
+        XCTAssertThrowsError(try s.set("conversion_rat", "5")) { e in
+            XCTAssertTrue((e as! ToolError).message.hasPrefix("unknown setting 'conversion_rat' (did you mean 'conversion_rate'?)"))
+        }
+    }
+}
