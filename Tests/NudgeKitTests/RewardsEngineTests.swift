@@ -164,3 +164,44 @@ final class RewardsEngineTests: XCTestCase {
         }
     }
 }
+
+final class ActivityWatchTests: XCTestCase {
+    func fixture() throws -> JSON {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        let path = parts.joined(separator: "/") + "/Fixtures/activitywatch-export.json"
+        return try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// The fixture, by hand: Duolingo 15:00–15:30 (two window events a
+    /// 2.5-second gap apart: one session) minus AFK 15:25–15:30 = 25 min;
+    /// Khan Academy 15:34–15:37 is 3 min (under the 5-minute minimum);
+    /// Khan Academy 16:00–16:30 minus AFK 16:20–16:30 = 20 min. Learning:
+    /// 45 minutes. Minecraft (reward): 4 + 15 = 19 minutes.
+    func testFixtureGivesTheExpectedLearningMinutes() throws {
+        let usage = try ActivityWatch.read(try fixture()).get()
+        XCTAssertEqual(usage.sessions.map(\.app), ["Duolingo", "Minecraft", "khan academy", "Khan Academy", "Minecraft"])
+        XCTAssertEqual(usage.afk.count, 2)
+        let cats: [String: RewardsEngine.Category] = ["duolingo": .learning, "khan academy": .learning, "minecraft": .reward]
+        var day = RewardsEngine.Day()
+        var s = RewardsEngine.Settings()
+        s.minSessionMinutes = 5
+        var reasons: [String] = []
+        for x in usage.sessions {
+            let sess = RewardsEngine.Session(child: "alex", app: x.app, span: x.span)
+            let (o, d) = RewardsEngine.evaluate(sess, category: cats[x.app.lowercased()], rate: 60, afk: usage.afk, day: day,
+                                                settings: s, now: 1_800_000_000)
+            reasons.append(o.reason)
+            day = d
+        }
+        XCTAssertEqual(reasons, ["counted", "counted", "too_short", "counted", "counted"])
+        XCTAssertEqual(day.learningSeconds, 45 * 60)
+        XCTAssertEqual(day.points, 45)
+        XCTAssertEqual(day.rewardSeconds, 19 * 60)
+    }
+
+    func testNotAnExport() {
+        guard case .failure(let e) = ActivityWatch.read(.array([])) else { return XCTFail() }
+        XCTAssertTrue(e.message.hasPrefix("not an ActivityWatch export"))
+    }
+}
