@@ -430,6 +430,49 @@ public struct Store<M: JournalModel> {
         return result
     }
 
+    /// Rewrites every journal without the events `drop` selects (and batches
+    /// left empty), removes the snapshot and set-aside debris, and rebuilds.
+    /// The one exception to append-only: for erasing a person's data on
+    /// request. Each file is replaced atomically; returns how many events went.
+    @discardableResult
+    public func purge(at: Instant, _ drop: (JSONObject) -> Bool) throws(ToolError) -> Int {
+        try Sys.makeDirectories(dir)
+        let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis,
+                                        what: "the \(options.tool) data directory \(dir)")
+        defer { lock.release() }
+        var removed = 0
+        for name in Sys.listDirectory(journalDir) {
+            let path = Sys.join(journalDir, name)
+            if name.hasSuffix(".corrupt") { Sys.removeFile(path); continue }
+            guard name.hasSuffix(".ndjson"), let bytes = try Sys.readFile(path) else { continue }
+            var out = [UInt8]()
+            var batch: [[UInt8]] = []
+            try withBytes(bytes) { (raw) throws(ToolError) in
+                try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                    guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
+                    if o["type"]?.string == "commit" {
+                        if !batch.isEmpty {
+                            var c = o
+                            c["n"] = .int(Int64(batch.count))
+                            for b in batch { out += b; out.append(0x0A) }
+                            c.write(into: &out)
+                            out.append(0x0A)
+                        }
+                        batch.removeAll()
+                    } else if drop(o) {
+                        removed += 1
+                    } else {
+                        batch.append(Array(line))
+                    }
+                    return true
+                }
+            }
+            try Sys.writeFileAtomically(path, out)
+        }
+        Sys.removeFile(snapshotPath)
+        return removed
+    }
+
     func append(_ bytes: [UInt8]) throws(ToolError) {
         let fd = try Sys.openForAppend(ownJournal, mode: fileMode)
         defer { close(fd) }
