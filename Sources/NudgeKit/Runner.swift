@@ -197,10 +197,12 @@ public enum Runner {
         }
         var format: OutputFormat = stdoutIsTerminal ? .text : .json
         if let f = inv.value("format") ?? Sys.env(p + "_FORMAT").flatMap({ $0.isEmpty ? nil : $0 }) {
-            guard let ff = OutputFormat(rawValue: f) else {
+            if let ff = OutputFormat(rawValue: f) {
+                format = ff
+            } else if spec.command(inv.command)?.options.contains(where: { $0.long == "format" && $0.choices.contains(f) }) != true {
+                // A command may take formats of its own (report --format csv).
                 throw ToolError(.usage, "--format must be json or text, not '\(f)'")
             }
-            format = ff
         }
         let envQuiet = Sys.env(p + "_QUIET").map { !$0.isEmpty && $0 != "0" } ?? false
         let quiet = inv.flag("quiet") || envQuiet
