@@ -8,10 +8,11 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format) ((i++)) ;;
+            --data-dir|--now|--format|--user|--points-per-hour|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
+                    dashboard|init|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|report|badges|rollover|notify|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -19,10 +20,51 @@ _rewards() {
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --now) COMPREPLY=(); return ;;
         --format) COMPREPLY=($(compgen -W "json text" -- "$cur")); return ;;
+        --user) COMPREPLY=(); return ;;
+        --points-per-hour) COMPREPLY=(); return ;;
+        --category) COMPREPLY=($(compgen -W "learning reward ignore" -- "$cur")); return ;;
+        --search) COMPREPLY=(); return ;;
+        --child) COMPREPLY=(); return ;;
+        --activitywatch) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app) COMPREPLY=(); return ;;
+        --command) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --reason) COMPREPLY=(); return ;;
+        --from) COMPREPLY=(); return ;;
+        --to) COMPREPLY=(); return ;;
+        --by) COMPREPLY=($(compgen -W "day week app category" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "json csv text" -- "$cur")); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words=" --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion --data-dir --now --format --quiet -q --help -h --version" ;;
+        dashboard) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        init) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version" ;;
+        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version" ;;
+        "child list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version" ;;
+        "child export") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version" ;;
+        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version" ;;
+        "app rm") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version" ;;
+        "app import") words="--data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
+        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version" ;;
+        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version" ;;
+        ingest) words="--activitywatch --child --strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
+        flags) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version" ;;
+        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version" ;;
+        allowance) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version" ;;
+        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version" ;;
+        badges) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        rollover) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        notify) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        help) words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion" ;;
+        completion) words="bash zsh fish" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     if ((files)) && [[ $cur != -* ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi

@@ -223,7 +223,9 @@ extension ToolSpec {
 
         while i < args.count {
             let a = args[i]
-            if endOfOptions || a == "-" || !a.hasPrefix("-") {
+            // A negative number ("-20") is an operand: no short option is a digit.
+            let negativeNumber = a.count > 1 && a.hasPrefix("-") && a.dropFirst().allSatisfy(\.isNumber)
+            if endOfOptions || a == "-" || !a.hasPrefix("-") || negativeNumber {
                 let subs = current?.subcommands ?? commands
                 let expectingCommand = !helpTopic && (current == nil || (!subs.isEmpty && inv.operands.isEmpty))
                 if expectingCommand && !endOfOptions {

@@ -32,6 +32,7 @@ final class CLITests: XCTestCase {
     func testOperandsDashAndDoubleDash() throws {
         XCTAssertEqual(try parse(["ingest", "a", "-", "b"]).operands, ["a", "-", "b"])
         XCTAssertEqual(try parse(["ingest", "--", "-weird", "--also"]).operands, ["-weird", "--also"])
+        XCTAssertEqual(try parse(["ingest", "-20", "+5"]).operands, ["-20", "+5"], "negative numbers are operands")
         let sub = try parse(["buddy", "set", "415-555-0132"])
         XCTAssertEqual(sub.command, ["buddy", "set"])
         XCTAssertEqual(sub.operands, ["415-555-0132"])

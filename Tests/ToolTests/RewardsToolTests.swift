@@ -1,0 +1,163 @@
+import XCTest
+
+final class RewardsToolTests: ToolTestCase {
+    let now = "2026-11-21T20:00:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["REWARDS_DATA_DIR"] = dataDir
+        e["REWARDS_NOW"] = now
+        e["REWARDS_USER"] = "mum"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    var fixture: String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        return parts.joined(separator: "/") + "/NudgeKitTests/Fixtures/activitywatch-export.json"
+    }
+
+    @discardableResult
+    func rw(_ args: String..., as user: String = "mum", stdin: String? = nil) -> RunResult {
+        run("rewards", args, stdin: stdin, env: ["REWARDS_USER": user])
+    }
+
+    func setUpFamily() {
+        XCTAssertEqual(rw("init").code, 0)
+        rw("child", "add", "Alex", "--user", "alex")
+        rw("app", "set", "Duolingo", "--learning")
+        rw("app", "set", "Khan Academy", "--learning", "--points-per-hour", "90")
+        rw("app", "set", "Minecraft", "--reward")
+    }
+
+    func testActivityWatchPipelineAndIdempotentIngest() {
+        setUpFamily()
+        let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        XCTAssertEqual(first.code, 0, first.err)
+        let sessions = first.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(sessions.map { $0["reason"] as? String }, ["counted", "counted", "too_short", "counted", "counted"])
+        XCTAssertEqual(sessions.reduce(0) { $0 + ($1["points"] as? Int ?? 0) }, 55)
+        XCTAssertTrue(sessions.allSatisfy { $0["child"] as? String == "Alex" })
+        let again = rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        XCTAssertTrue(again.records.filter { $0["type"] as? String == "session" }.allSatisfy { $0["reason"] as? String == "duplicate" })
+        let d = rw("dashboard", "Alex").records[0]
+        XCTAssertEqual(d["balance"] as? Int, 55)
+        XCTAssertEqual(d["learning_minutes_today"] as? Int, 45)
+        XCTAssertEqual(d["reward_minutes_today"] as? Int, 19)
+        XCTAssertEqual((d["last_sessions"] as? [Any])?.count, 5)
+        XCTAssertEqual((d["points_last_7_days"] as? [Any])?.count, 7)
+        XCTAssertTrue(rw("dashboard", "--format", "text").out.contains("Goal   ███████████████░░░░░ 45/60 min"))
+    }
+
+    func testSessionsFromNDJSONWithBadLinesAndHeldOnes() {
+        setUpFamily()
+        let input = """
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T16:30:00-05:00"}
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21T16:15:00-05:00","duration_s":1800}
+        {"child":"Nobody","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","duration_s":60}
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21T10:00:00-05:00","duration_s":36000}
+
+        """
+        let r = rw("ingest", stdin: input)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err, "rewards: stdin:3: unknown or missing \"child\"; need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339\n")
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.map { $0["reason"] as? String }, ["too_long", "counted", "counted"])
+        XCTAssertEqual(s.map { $0["points"] as? Int }, [0, 30, 15], "the overlap counts once")
+        let flags = rw("flags").records
+        XCTAssertEqual(flags.count, 1)
+        XCTAssertEqual(flags[0]["reason"] as? String, "too_long")
+        let ok = rw("flag", "approve", String((flags[0]["id"] as! String).prefix(6)))
+        XCTAssertEqual(ok.records[0]["decision"] as? String, "approved")
+        XCTAssertEqual(rw("flag", "approve", flags[0]["id"] as! String).code, 65, "decided once")
+        XCTAssertEqual(rw("flags").out, "")
+        XCTAssertEqual(rw("ingest", "--strict", stdin: "{\"child\":\"Alex\"}\n").code, 65)
+    }
+
+    func testRolesChildrenViewTheirOwnAndRedeemParentsDoTheRest() {
+        setUpFamily()
+        rw("adjust", "Alex", "+100", "--reason", "start-up bonus")
+        rw("child", "add", "Sam", "--user", "sam")
+        for args in [["app", "set", "Roblox", "--reward"], ["settings", "set", "conversion_rate", "1"], ["adjust", "Alex", "+50", "--reason", "me"],
+                     ["child", "add", "Eve"], ["flags"], ["report"]] {
+            let r = run("rewards", args, env: ["REWARDS_USER": "alex"])
+            XCTAssertEqual(r.code, 77, "\(args)")
+            XCTAssertTrue(r.err.hasPrefix("rewards: only a parent may do that"), r.err)
+        }
+        XCTAssertEqual(rw("dashboard", as: "alex").records.map { $0["child"] as? String }, ["Alex"], "a child sees only their own")
+        XCTAssertEqual(rw("dashboard", "Sam", as: "alex").code, 77)
+        XCTAssertEqual(rw("redeem", "Alex", "5", as: "alex").records[0]["points"] as? Int, 50)
+        XCTAssertEqual(rw("redeem", "Sam", "1", as: "alex").code, 77)
+        XCTAssertEqual(rw("dashboard", as: "stranger").code, 77)
+        // Every change says who made it.
+        let journal = try! String(contentsOfFile: dataDir + "/journal/" + (try! FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal"))[0], encoding: .utf8)
+        XCTAssertTrue(journal.contains("\"type\":\"grant\"") && journal.contains("\"by\":\"alex\""))
+        XCTAssertTrue(journal.contains("\"type\":\"adjust\"") && journal.contains("\"by\":\"mum\""))
+    }
+
+    func testRedeemLimitsAndTheGrantCommand() {
+        setUpFamily()
+        rw("settings", "set", "daily_reward_limit_minutes", "30")
+        rw("adjust", "Alex", "+1000", "--reason", "test")
+        let over = rw("redeem", "Alex", "40")
+        XCTAssertEqual(over.code, 65)
+        XCTAssertEqual(over.err, "rewards: the daily limit is 30 reward minutes and 0 are granted today; 30 minutes would be possible now\n")
+        let g = rw("redeem", "Alex", "20", "--app", "Minecraft", "--command", "cat > '\(tmp)/grant.json'")
+        XCTAssertEqual(g.records[0]["applied"] as? Bool, true)
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/grant.json", encoding: .utf8).contains("\"minutes\":20"))
+        XCTAssertEqual(rw("redeem", "Alex", "5", "--command", "exit 1").code, 75)
+        XCTAssertEqual(rw("redeem", "Alex", "10").code, 65, "25 of 30 granted")
+        let a = rw("allowance", "Alex").records[0]
+        XCTAssertEqual(a["granted_minutes"] as? Int, 25)
+        XCTAssertEqual(rw("redeem", "Alex", "5", "--app", "Duolingo").code, 65, "not a reward app")
+        XCTAssertEqual(rw("adjust", "Alex", "-99999", "--reason", "x").code, 65, "the balance never goes negative")
+        XCTAssertEqual(rw("adjust", "Alex", "50").code, 64, "a reason is required")
+    }
+
+    func testSettingsAppsAndReport() throws {
+        setUpFamily()
+        XCTAssertEqual(rw("settings", "set", "conversion_rate", "0").err,
+                       "rewards: conversion_rate must be a whole number from 1 to 1000 (points per reward minute), not '0'\n")
+        let set = rw("settings", "set", "conversion_rate", "15")
+        XCTAssertEqual(set.records[0]["previous"] as? Int, 10)
+        XCTAssertEqual(rw("settings", "set", "min_session_minutes", "0", "--child", "Alex").code, 0)
+        let shown = rw("settings", "--child", "Alex").records
+        XCTAssertEqual(shown.first { $0["key"] as? String == "min_session_minutes" }?["overridden"] as? Bool, true)
+        let moved = rw("app", "set", "minecraft", "--learning")
+        XCTAssertEqual(moved.records[0]["previous_category"] as? String, "reward")
+        XCTAssertEqual(rw("app", "list", "--category", "learning").records.count, 3)
+        XCTAssertEqual(rw("app", "list", "--search", "khan").records.map { $0["name"] as? String }, ["Khan Academy"])
+        let imported = rw("app", "import", stdin: "{\"app\":\"Scratch\",\"category\":\"learning\",\"points_per_hour\":120}\n{\"app\":\"YouTube\",\"category\":\"reward\"}\n")
+        XCTAssertEqual(imported.records.count, 2)
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let csv = rw("report", "--by", "category", "--format", "csv").out
+        XCTAssertTrue(csv.hasPrefix("child,category,learning_minutes,reward_minutes,points\r\n"), csv)
+        let days = rw("report", "--from", "2026-11-20", "--to", "2026-11-21").records
+        XCTAssertEqual(days.map { $0["day"] as? String }, ["2026-11-20", "2026-11-21"])
+    }
+
+    func testPurgeLeavesNothingOfTheChild() throws {
+        setUpFamily()
+        rw("child", "add", "Sam", "--user", "sam")
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        rw("adjust", "Alex", "+10", "--reason", "x")
+        rw("redeem", "Alex", "1")
+        rw("notify")
+        let export = rw("child", "export", "Alex")
+        XCTAssertGreaterThan(export.records.count, 1)
+        let id = export.records[0]["id"] as! String
+        let p = rw("child", "rm", "Alex", "--purge")
+        XCTAssertEqual(p.records[0]["purged"] as? Bool, true)
+        var all = ""
+        for f in try FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal") {
+            all += try String(contentsOfFile: dataDir + "/journal/" + f, encoding: .utf8)
+        }
+        if let snap = try? String(contentsOfFile: dataDir + "/snapshot.ndjson", encoding: .utf8) { all += snap }
+        XCTAssertFalse(all.contains(id), "the child's id is gone")
+        XCTAssertFalse(all.contains("Alex"), "the child's name is gone")
+        XCTAssertFalse(all.contains("alex"), "the child's login is gone")
+        XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Sam"])
+        XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
+    }
+}
