@@ -160,4 +160,19 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Sam"])
         XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
     }
+
+    func testNotifyBatchesOncePerPersonAndHonoursPreferences() {
+        setUpFamily()
+        rw("child", "add", "Sam", "--user", "sam")
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        rw("settings", "set", "notify", "0", "--child", "Sam")
+        let n = rw("notify")
+        XCTAssertEqual(n.records.map { $0["role"] as? String }, ["child", "parent"], "one per person")
+        XCTAssertEqual(n.records[0]["to"] as? String, "alex")
+        XCTAssertTrue((n.records[0]["body"] as? String ?? "").contains("You earned 55 points today."))
+        XCTAssertTrue((n.records[1]["body"] as? String ?? "").contains("Alex earned a badge: First points."))
+        XCTAssertEqual(rw("notify").out, "", "never repeated")
+        rw("adjust", "Sam", "+500", "--reason", "x")
+        XCTAssertEqual(rw("notify").records.filter { $0["to"] as? String == "sam" }.count, 0, "Sam's notifications are off")
+    }
 }

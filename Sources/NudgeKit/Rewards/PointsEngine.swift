@@ -16,6 +16,8 @@ public enum RewardsEngine {
         public var dailyRewardLimitMinutes = 120
         public var weeklyRewardLimitMinutes = 600
         public var maxPointsPerDay = 300
+        /// 1: send this person notifications, 0: do not (a child's, or the parents' family-wide).
+        public var notify = 1
 
         public init() {}
 
@@ -28,6 +30,7 @@ public enum RewardsEngine {
             ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
             ("weekly_reward_limit_minutes", 0...10_080, "reward minutes that may be granted a week"),
             ("max_points_per_day", 1...100_000, "points that may be earned a day"),
+            ("notify", 0...1, "1 to send notifications, 0 not (--child: that child's; else the parents')"),
         ]
 
         public func value(_ key: String) -> Int? {
@@ -40,6 +43,7 @@ public enum RewardsEngine {
             case "daily_reward_limit_minutes": return dailyRewardLimitMinutes
             case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
             case "max_points_per_day": return maxPointsPerDay
+            case "notify": return notify
             default: return nil
             }
         }
@@ -62,6 +66,7 @@ public enum RewardsEngine {
             case "daily_goal_minutes": dailyGoalMinutes = v
             case "daily_reward_limit_minutes": dailyRewardLimitMinutes = v
             case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
+            case "notify": notify = v
             default: maxPointsPerDay = v
             }
         }

@@ -722,7 +722,7 @@ public enum Rewards {
             let used = Int(t.rewardSeconds / 60)
             let k3 = "almost|\(c.id)|\(today)"
             if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
-            if !lines.isEmpty {
+            if !lines.isEmpty && set.notify == 1 {
                 out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
                                                      extra: ["to": .string(c.login ?? c.name), "role": "child"]).record))
             }
@@ -743,7 +743,7 @@ public enum Rewards {
         let pending = s.flags.values.filter { $0.status == "pending" }
         let kf = "flags|" + pending.map(\.id).sorted().joined(separator: ",")
         if !pending.isEmpty && !s.notified.contains(kf) { lines.append("\(pending.count) session\(pending.count == 1 ? "" : "s") to review: \(prefix) flags"); keys.append(kf) }
-        if !lines.isEmpty, let owner = s.owner {
+        if !lines.isEmpty, let owner = s.owner, s.settings.notify == 1 {
             out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(keys.count)", title: "rewards: family update", body: lines.joined(separator: "\n"),
                                                  extra: ["to": .string(owner), "role": "parent"]).record))
         }
