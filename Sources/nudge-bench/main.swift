@@ -40,7 +40,7 @@ func productsDirectory() -> String {
 }
 
 let bin = productsDirectory()
-for tool in ["tenclub", "yomo", "playa", "habitmatch", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -264,5 +264,40 @@ let hruns = max(20, runs / 4)
 let cand = measure([Sys.join(bin, "habitmatch"), "--user", "me", "candidates"], env: henv, runs: hruns)
 print("habitmatch with a pool of 10,000 members, median of \(hruns) runs:")
 print("  habitmatch candidates  \(fmt(cand)) ms  (goal < 100 ms)  \(cand < 100 ? "ok" : "MISSED")")
+
+// rewards: a year of usage for three children, about a million sessions.
+let rdir = Sys.join(tmp, "rewards")
+let renv = ["REWARDS_DATA_DIR": rdir, "TZ": zone, "REWARDS_NOW": "2026-11-22T21:00:00-05:00", "REWARDS_USER": "parent"]
+for args in [["init"], ["child", "add", "Alex"], ["child", "add", "Bo"], ["child", "add", "Cy"], ["app", "set", "Duolingo", "--learning"],
+             ["app", "set", "Khan Academy", "--learning"], ["app", "set", "Minecraft", "--reward"], ["app", "set", "Firefox", "--ignore"],
+             ["settings", "set", "min_session_minutes", "0"]] {
+    _ = timeRun([Sys.join(bin, "rewards")] + args, env: renv)
+}
+let rlines = lines
+var rtext = [UInt8]()
+rtext.reserveCapacity(rlines * 110)
+let apps = ["Duolingo", "Khan Academy", "Minecraft", "Firefox"]
+let kids = ["Alex", "Bo", "Cy"]
+let yearStart = Int64(1_763_960_000)  // about a year before the pinned now
+for i in 0..<rlines {
+    let kid = kids[i % 3]
+    let t = yearStart + Int64(i / 3) * 31
+    let o: JSONObject = ["child": .string(kid), "app": .string(apps[(i / 3) % 4]), "start": .string(ny.format(Instant(seconds: t))), "duration_s": 30]
+    o.write(into: &rtext)
+    rtext.append(0x0A)
+}
+let rinput = Sys.join(tmp, "sessions.ndjson")
+let rfd = try Sys.openForAppend(rinput)
+_ = Sys.writeAll(fd: rfd, rtext)
+close(rfd)
+let rIngest = timeRun([Sys.join(bin, "rewards"), "ingest", rinput], env: renv)
+print("rewards with \(rlines) sessions for three children over a year (\(rtext.count / 1_048_576) MiB):")
+print("  rewards ingest         \(fmt(rIngest, 0)) ms  (\(fmt(Double(rlines) / rIngest * 1000, 0)) sessions/s)")
+if let jq = jq {
+    let jqTime = median((0..<3).map { _ in timeRun([jq, "-c", ".", rinput], env: [:]) })
+    print("  jq -c .                \(fmt(jqTime, 0)) ms  (goal: ingest no slower)  \(rIngest <= jqTime ? "ok" : "MISSED")")
+}
+let rdash = measure([Sys.join(bin, "rewards"), "dashboard"], env: renv, runs: max(20, runs / 4))
+print("  rewards dashboard      \(fmt(rdash)) ms  (\(fmt(rdash / minimal))x minimal; goal <= 3x)  \(rdash <= 3 * minimal ? "ok" : "MISSED")")
 
 _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)

@@ -87,14 +87,15 @@ final class RewardsEngineTests: XCTestCase {
                 sessions.append(E.Session(child: "c", app: ["a", "b", "c"].randomElement(using: &rng)!,
                                           span: E.Span(base + start, base + start + Int64.random(in: 1...3600, using: &rng))))
             }
-            let afk = (0..<Int.random(in: 0...5, using: &rng)).map { _ -> E.Span in
+            let rawAFK = (0..<Int.random(in: 0...5, using: &rng)).map { _ -> E.Span in
                 let a = Int64.random(in: 0...40_000, using: &rng)
                 return E.Span(base + a, base + a + Int64.random(in: 1...1800, using: &rng))
             }
+            let afk = E.union(rawAFK)  // as the callers pass them
             let (outcomes, day) = run(sessions, afk: afk, settings: s, rate: rate)
             XCTAssertLessThanOrEqual(day.points, s.maxPointsPerDay, "round \(round)")
             XCTAssertEqual(outcomes.reduce(0) { $0 + $1.points }, day.points)
-            let activeUnion = E.union(sessions.flatMap { E.subtract($0.span, afk) })
+            let activeUnion = E.union(sessions.flatMap { E.subtract($0.span, rawAFK) })
             let unionSeconds = activeUnion.reduce(0) { $0 + $1.seconds }
             XCTAssertLessThanOrEqual(day.learningSeconds, unionSeconds, "round \(round)")
             XCTAssertEqual(day.learningSeconds, day.counted.reduce(0) { $0 + $1.seconds })
@@ -114,6 +115,22 @@ final class RewardsEngineTests: XCTestCase {
 
     /// Many short sessions lose nothing: 600 sessions of 7 seconds at 60/hour
     /// are 4200 seconds, 70 points — though each alone is worth 0.
+    func testSortedSpanOperationsAgreeWithTheGeneralOnes() {
+        var rng = SeededRandom(seed: 77)
+        for _ in 0..<2000 {
+            let spans = (0..<Int.random(in: 0...12, using: &rng)).map { _ -> E.Span in
+                let a = Int64.random(in: 0...1000, using: &rng)
+                return E.Span(a, a + Int64.random(in: 1...200, using: &rng))
+            }
+            var merged: [E.Span] = []
+            for x in spans { E.insertMerged(&merged, x) }
+            XCTAssertEqual(merged, E.union(spans))
+            let a0 = Int64.random(in: 0...1100, using: &rng)
+            let a = E.Span(a0, a0 + Int64.random(in: 1...300, using: &rng))
+            XCTAssertEqual(E.subtractSorted(a, merged), E.subtract(a, spans))
+        }
+    }
+
     func testManyShortSessionsLoseNoPoints() {
         var s = settings
         s.minSessionMinutes = 0

@@ -97,6 +97,36 @@ public enum RewardsEngine {
         return out
     }
 
+    /// `a` minus sorted, merged spans (binary search: cheap for long days).
+    public static func subtractSorted(_ a: Span, _ b: [Span]) -> [Span] {
+        var lo = 0, hi = b.count
+        while lo < hi { let mid = (lo + hi) / 2; if b[mid].end <= a.start { lo = mid + 1 } else { hi = mid } }
+        var out: [Span] = []
+        var cur = a.start
+        var i = lo
+        while i < b.count && b[i].start < a.end {
+            if b[i].start > cur { out.append(Span(cur, b[i].start)) }
+            cur = max(cur, b[i].end)
+            i += 1
+        }
+        if cur < a.end { out.append(Span(cur, a.end)) }
+        return out
+    }
+
+    /// Inserts a span into sorted, merged spans, keeping them so.
+    public static func insertMerged(_ spans: inout [Span], _ x: Span) {
+        guard x.seconds > 0 else { return }
+        var lo = 0, hi = spans.count
+        while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end < x.start { lo = mid + 1 } else { hi = mid } }
+        var merged = x
+        var j = lo
+        while j < spans.count && spans[j].start <= merged.end {
+            merged = Span(min(merged.start, spans[j].start), max(merged.end, spans[j].end))
+            j += 1
+        }
+        spans.replaceSubrange(lo..<j, with: [merged])
+    }
+
     /// `a` minus every span in `b` (both may be unsorted).
     public static func subtract(_ a: Span, _ b: [Span]) -> [Span] {
         var parts = [a]
@@ -162,7 +192,8 @@ public enum RewardsEngine {
     }
 
     /// Evaluates one session against a child's day so far. `rate` is the
-    /// app's points per hour; `afk` the away spans; `now` bounds the future.
+    /// app's points per hour; `afk` the away spans, sorted and merged (as
+    /// `union` returns them); `now` bounds the future.
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
                                 settings: Settings, now: Int64) -> (Outcome, Day) {
         var d = day
@@ -170,10 +201,10 @@ public enum RewardsEngine {
         if s.span.end > now + 300 { o.reason = "future"; return (o, d) }
         if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return (o, d) }
         guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return (o, d) }
-        let active = subtract(s.span, afk)
+        let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
         if active.isEmpty { o.reason = "afk"; return (o, d) }
         if cat == .reward {
-            let fresh = active.flatMap { subtract($0, d.counted) }
+            let fresh = active.flatMap { subtractSorted($0, d.counted) }
             o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
             d.rewardSeconds += o.rewardSeconds
             o.reason = o.rewardSeconds > 0 ? "counted" : "overlap"
@@ -181,10 +212,10 @@ public enum RewardsEngine {
         }
         let activeSeconds = active.reduce(0) { $0 + $1.seconds }
         if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return (o, d) }
-        let fresh = active.flatMap { subtract($0, d.counted) }
+        let fresh = active.flatMap { subtractSorted($0, d.counted) }
         let seconds = fresh.reduce(0) { $0 + $1.seconds }
         if seconds == 0 { o.reason = "overlap"; return (o, d) }
-        d.counted = union(d.counted + fresh)
+        for f in fresh { insertMerged(&d.counted, f) }
         d.learningSeconds += seconds
         o.learningSeconds = seconds
         o.counted = fresh

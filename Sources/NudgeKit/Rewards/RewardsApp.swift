@@ -308,8 +308,14 @@ public enum Rewards {
 
     struct Raw { var child: String; var app: String; var span: RewardsEngine.Span }
 
-    static func evaluateAll(_ raws: [Raw], afk: [String: [RewardsEngine.Span]], tx: inout Transaction<RewardsState>, ctx: Context) -> [JSONObject] {
+    static func evaluateAll(_ raws: [Raw], afk rawAFK: [String: [RewardsEngine.Span]], tx: inout Transaction<RewardsState>, ctx: Context) -> [JSONObject] {
         var out: [JSONObject] = []
+        // Per batch: the engine's ledgers, settings and apps, looked up once.
+        var ledgers: [String: RewardsEngine.Day] = [:]
+        var settingsFor: [String: RewardsEngine.Settings] = [:]
+        var appFor: [String: RewardsState.App?] = [:]
+        var dayFor: [Int64: Day] = [:]
+        let afk = rawAFK.mapValues { RewardsEngine.union($0) }
         for var r in raws.sorted(by: { ($0.span.start, $0.app) < ($1.span.start, $1.app) }) {
             let childID = r.child
             defer { if var last = out.popLast() { last["child"] = .string(tx.state.children[childID]?.name ?? childID); out.append(last) } }
@@ -319,11 +325,18 @@ public enum Rewards {
                 out.append(["type": "session", "child": .string(r.child), "app": .string(r.app), "reason": "duplicate", "points": 0])
                 continue
             }
-            let day = ctx.zone.day(of: Instant(seconds: r.span.start))
-            let app = tx.state.apps[r.app.lowercased()]
-            let set = tx.state.settings(for: r.child)
+            let hour = r.span.start / 3600
+            let day = dayFor[hour] ?? ctx.zone.day(of: Instant(seconds: r.span.start))
+            if ctx.zone.offset(at: Instant(seconds: r.span.start)) % 3600 == 0 { dayFor[hour] = day }
+            let app: RewardsState.App?
+            if let a = appFor[r.app] { app = a } else { app = tx.state.apps[r.app.lowercased()]; appFor[r.app] = app }
+            let set = settingsFor[r.child] ?? tx.state.settings(for: r.child)
+            settingsFor[r.child] = set
+            let lkey = r.child + "|" + day.description
+            let ledger = ledgers[lkey] ?? tx.state.ledger(r.child, day)
             let (o, d) = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
-                                                afk: afk[r.child] ?? [], day: tx.state.ledger(r.child, day), settings: set, now: ctx.now.seconds)
+                                                afk: afk[r.child] ?? [], day: ledger, settings: set, now: ctx.now.seconds)
+            ledgers[lkey] = d
             if o.held {
                 let id = IDs.make()
                 tx.record(by(ctx, ["type": "flag", "id": .string(id), "child": .string(r.child), "app": .string(r.app), "start": .int(r.span.start),
@@ -367,13 +380,15 @@ public enum Rewards {
             let sources = try InputSource.openAll(ctx.operands)
             defer { for s in sources { s.closeIfOwned() } }
             let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339"
+            var childCache: [String: RewardsState.Child] = [:]
             try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
                 func reject(_ m: String) throws(ToolError) {
                     bad += 1
                     if strict { throw ToolError(.dataError, "\(src):\(n): \(m) (--strict: nothing applied)") }
                     ctx.warn("\(src):\(n): \(m)")
                 }
-                guard let cn = o["child"]?.string, let c = pre.child(named: cn) else { return try reject("unknown or missing \"child\"; \(hint)") }
+                guard let cn = o["child"]?.string, let c = childCache[cn] ?? pre.child(named: cn) else { return try reject("unknown or missing \"child\"; \(hint)") }
+                childCache[cn] = c
                 guard let app = o["app"]?.string, !app.isEmpty else { return try reject("missing \"app\"; \(hint)") }
                 guard let s = o["start"]?.string.flatMap({ Clock.parseTime($0, zone: ctx.zone) }) else { return try reject("\"start\" must be an RFC 3339 time") }
                 var end: Instant? = o["end"]?.string.flatMap { Clock.parseTime($0, zone: ctx.zone) }

@@ -136,7 +136,7 @@ public struct RewardsState: JournalModel {
                     guard let a = x.array, a.count == 2, let s = a[0].int, let t2 = a[1].int else { return nil }
                     return RewardsEngine.Span(s, t2)
                 }
-                if !spans.isEmpty { counted[c, default: [:]][d] = RewardsEngine.union((counted[c]?[d] ?? []) + spans) }
+                for x in spans { RewardsEngine.insertMerged(&counted[c, default: [:]][d, default: []], x) }
                 if let k = e["key"]?.string { seen.insert(k) }
             }
         case "flag":
