@@ -230,18 +230,10 @@ public struct Recurrence: Equatable, Sendable {
 
     static let ordinalWords = [-1: "last", 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"]
 
-    /// The seed's recurrence_rule object (snake_case).
+    /// The seed's recurrence_rule object (snake_case): `json` without its type.
     public var ruleJSON: JSON {
-        if kind == .none { return .null }
-        let (n, unit) = effective
-        var o: JSONObject = ["interval": JSON(n), "unit": .string(unit.rawValue),
-                             "days_of_week": days.isEmpty ? .null : JSON(days.map { Weekdays.names[$0] }),
-                             "time_range_start": JSON(rangeStart?.description), "time_range_end": JSON(rangeEnd?.description),
-                             "based_on_completion": .bool(basedOnCompletion)]
-        if let o2 = monthOrdinal, let wd = monthWeekday {
-            o["month_ordinal"] = JSON(o2)
-            o["month_weekday"] = .string(Weekdays.names[wd])
-        }
+        guard kind != .none, case .object(var o) = json else { return .null }
+        o["type"] = nil
         return .object(o)
     }
 
