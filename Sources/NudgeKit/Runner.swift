@@ -131,6 +131,16 @@ public final class Context {
         self.pinned = pinned
     }
 
+    private var memos: [String: Any] = [:]
+
+    /// A value computed once per run (a command's constants on hot paths).
+    public func memo<T>(_ key: String, _ make: () -> T) -> T {
+        if let v = memos[key] as? T { return v }
+        let v = make()
+        memos[key] = v
+        return v
+    }
+
     public var tool: String { spec.name }
     public var now: Instant { clock.now }
     public var zone: Zone { clock.zone }

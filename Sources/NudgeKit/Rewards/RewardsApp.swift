@@ -88,10 +88,12 @@ public enum Rewards {
         Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx)))
     }
 
+    /// Stamps an event with who made it and when (computed once per run).
     static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject {
+        let stamp = ctx.memo("rewards.by") { () -> (JSON, JSON) in (.string(me(ctx)), .string(ctx.clock.format(ctx.now))) }
         var o = e
-        o["by"] = .string(me(ctx))
-        o["at"] = .string(ctx.clock.format(ctx.now))
+        o["by"] = stamp.0
+        o["at"] = stamp.1
         return o
     }
 
@@ -351,8 +353,8 @@ public enum Rewards {
                                "points": JSON(o.points), "carry": .int(d.units), "key": .string(session.key),
                                "counted": .array(o.counted.map { .array([.int($0.start), .int($0.end)]) })]))
             out.append(["type": "session", "child": .string(r.child), "app": .string(r.app), "date": .string(day.description),
-                        "reason": .string(o.reason), "learning_minutes": .double(Double(o.learningSeconds) / 60),
-                        "reward_minutes": .double(Double(o.rewardSeconds) / 60), "points": JSON(o.points)])
+                        "reason": .string(o.reason), "learning_s": .int(o.learningSeconds),
+                        "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)])
         }
         return out
     }
