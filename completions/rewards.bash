@@ -51,7 +51,7 @@ _rewards() {
         "app import") words="--data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
         settings) words="set --child --data-dir --now --format --quiet -q --help -h --version" ;;
         "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version" ;;
-        ingest) words="--activitywatch --child --strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
+        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
         flags) words="--data-dir --now --format --quiet -q --help -h --version" ;;
         flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version" ;;
         "flag approve") words="--data-dir --now --format --quiet -q --help -h --version" ;;

@@ -74,6 +74,7 @@ complete -c rewards -n '__rewards_at '\''settings set'\''' -l child -x -d 'One c
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l activitywatch -r -F -d 'An ActivityWatch export (JSON)'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l child -x -d 'One child'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
+complete -c rewards -n '__rewards_at '\''ingest'\''' -l sessions -d 'Also print what each session came to'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -F
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'approve' -d 'Count it'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'reject' -d 'Drop it'

@@ -31,6 +31,12 @@ public protocol JournalModel {
     /// snapshot's bytes, shared, not copied); true means the model kept it as
     /// it is, to parse later or never.
     mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool
+    /// In a full read, offered each cold line unparsed first, the same way:
+    /// a model with a large cold part parses only what a command touches.
+    mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool
+    /// Appends the cold lines, each ending in a newline (by default
+    /// `coldSnapshot()`, serialized; a model may copy lines it kept raw).
+    func writeColdSnapshot(into out: inout [UInt8])
     /// Upgrades an event written under `schema` to `schemaVersion`.
     static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject
 }
@@ -40,6 +46,10 @@ extension JournalModel {
     public func coldSnapshot() -> [JSONObject] { [] }
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
     public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool { false }
+    public mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool { false }
+    public func writeColdSnapshot(into out: inout [UInt8]) {
+        for c in coldSnapshot() { c.write(into: &out); out.append(0x0A) }
+    }
 }
 
 /// The events a command appends, applied to the state as they are recorded so
@@ -153,7 +163,8 @@ public struct Store<M: JournalModel> {
         var sizes: [String: Int] = [:]
         sizes.reserveCapacity(listing.count)
         for (n, sz) in listing { sizes[n] = sz }
-        if let snap = try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil) {
+        if let snap = try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil,
+                                       coldRaw: full ? { state.restoreColdRaw($0) } : nil) {
             var ok = snap.schema == M.schemaVersion
             // A journal shorter than the snapshot says means it was replaced: rebuild.
             for (name, off) in snap.offsets where (sizes[name] ?? -1) < off { ok = false }
@@ -301,7 +312,8 @@ public struct Store<M: JournalModel> {
 
     struct Snapshot { var schema: Int; var offsets: [String: Int]; var hot: [JSONObject]; var cold: [JSONObject] }
 
-    func readSnapshot(full: Bool, lazy: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(ToolError) -> Snapshot? {
+    func readSnapshot(full: Bool, lazy: ((ArraySlice<UInt8>) -> Bool)? = nil,
+                      coldRaw: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(ToolError) -> Snapshot? {
         let fd = open(snapshotPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
@@ -349,7 +361,10 @@ public struct Store<M: JournalModel> {
         var bad = false
         body.withUnsafeBytes { raw in
             try? NDJSON.forEachLine(in: raw) { (_, line, _) throws(ToolError) -> Bool in
-                if !inCold, let keep = lazy, line.count > 8, line[1] != UInt8(ascii: "t") || line[2] != UInt8(ascii: "y") {
+                // Model lines are offered unparsed first; the store's own
+                // lines ({"type":…}) never are.
+                if let keep = inCold ? coldRaw : lazy, line.count > 8,
+                   line[2] != UInt8(ascii: "t") || line[3] != UInt8(ascii: "y") {
                     let start = raw.baseAddress!.distance(to: line.baseAddress!)
                     if keep(body[start..<(start + line.count)]) { return true }
                 }
@@ -387,7 +402,7 @@ public struct Store<M: JournalModel> {
         }
         var out = headerBytes + hot
         out += Array("{\"type\":\"cold\"}\n".utf8)
-        for c in l.state.coldSnapshot() { c.write(into: &out); out.append(0x0A) }
+        l.state.writeColdSnapshot(into: &out)
         out += Array("{\"type\":\"end\"}\n".utf8)
         try Sys.writeFileAtomically(snapshotPath, out)
     }

@@ -33,14 +33,24 @@ final class RewardsToolTests: ToolTestCase {
 
     func testActivityWatchPipelineAndIdempotentIngest() {
         setUpFamily()
-        let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--sessions")
         XCTAssertEqual(first.code, 0, first.err)
         let sessions = first.records.filter { $0["type"] as? String == "session" }
         XCTAssertEqual(sessions.map { $0["reason"] as? String }, ["counted", "counted", "too_short", "counted", "counted"])
         XCTAssertEqual(sessions.reduce(0) { $0 + ($1["points"] as? Int ?? 0) }, 55)
         XCTAssertTrue(sessions.allSatisfy { $0["child"] as? String == "Alex" })
+        let day = first.records.first { $0["type"] as? String == "day" }
+        XCTAssertEqual(day?["added"] as? Int, 5)
+        XCTAssertEqual(day?["points"] as? Int, 55)
+        XCTAssertEqual(day?["reasons"] as? [String: Int], ["counted": 4, "too_short": 1])
         let again = rw("ingest", "--activitywatch", fixture, "--child", "Alex")
-        XCTAssertTrue(again.records.filter { $0["type"] as? String == "session" }.allSatisfy { $0["reason"] as? String == "duplicate" })
+        XCTAssertEqual(again.records.filter { $0["type"] as? String == "session" }.count, 0, "per session only with --sessions")
+        let dayAgain = again.records.first { $0["type"] as? String == "day" }
+        XCTAssertEqual(dayAgain?["added"] as? Int, 0)
+        XCTAssertEqual(dayAgain?["duplicates"] as? Int, 5, "re-ingesting never awards twice")
+        XCTAssertEqual(dayAgain?["points"] as? Int, 0)
+        XCTAssertTrue(rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--format", "text").out
+            .contains("0 new sessions, 5 already ingested"))
         let d = rw("dashboard", "Alex").records[0]
         XCTAssertEqual(d["balance"] as? Int, 55)
         XCTAssertEqual(d["learning_minutes_today"] as? Int, 45)
@@ -59,12 +69,26 @@ final class RewardsToolTests: ToolTestCase {
         {"child":"Alex","app":"Duolingo","start":"2026-11-21T10:00:00-05:00","duration_s":36000}
 
         """
-        let r = rw("ingest", stdin: input)
+        let r = rw("ingest", "--sessions", stdin: input)
         XCTAssertEqual(r.code, 65)
         XCTAssertEqual(r.err, "rewards: stdin:3: unknown or missing \"child\"; need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339\n")
         let s = r.records.filter { $0["type"] as? String == "session" }
         XCTAssertEqual(s.map { $0["reason"] as? String }, ["too_long", "counted", "counted"])
         XCTAssertEqual(s.map { $0["points"] as? Int }, [0, 30, 15], "the overlap counts once")
+        XCTAssertEqual(s.map { $0["start"] as? String }, ["2026-11-21T10:00:00-05:00", "2026-11-21T16:00:00-05:00", "2026-11-21T16:15:00-05:00"])
+        let held = r.records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(held.count, 1, "a held session is printed with its flag id")
+        XCTAssertEqual(s[0]["flag"] as? String, held.first?["id"] as? String)
+        let day = r.records.filter { $0["type"] as? String == "day" }
+        XCTAssertEqual(day.count, 1)
+        XCTAssertEqual(day[0]["sessions"] as? Int, 3)
+        XCTAssertEqual(day[0]["added"] as? Int, 2)
+        XCTAssertEqual(day[0]["held"] as? Int, 1)
+        XCTAssertEqual(day[0]["points_today"] as? Int, 45)
+        XCTAssertEqual(rw("ingest", stdin: input).records.filter { $0["type"] as? String == "flag" }.count, 0, "a held session is held once")
+        let bad = rw("ingest", stdin: "{\"child\":\"Alex\",\"app\":\"Duolingo\",\"start\":\"2026-11-21T16:00:00-05:00\",\"end\":\"soon\"}\nnot json\n")
+        XCTAssertEqual(bad.code, 65)
+        XCTAssertTrue(bad.err.hasPrefix("rewards: stdin:1: \"end\" must be an RFC 3339 time\nrewards: stdin:2: "), bad.err)
         let flags = rw("flags").records
         XCTAssertEqual(flags.count, 1)
         XCTAssertEqual(flags[0]["reason"] as? String, "too_long")

@@ -113,9 +113,12 @@ public enum RewardsEngine {
         return out
     }
 
-    /// Inserts a span into sorted, merged spans, keeping them so.
+    /// Inserts a span into sorted, merged spans, keeping them so. Appending
+    /// at the end (sessions arrive in order) moves nothing.
     public static func insertMerged(_ spans: inout [Span], _ x: Span) {
         guard x.seconds > 0 else { return }
+        if let last = spans.last, last.end < x.start { spans.append(x); return }
+        if spans.isEmpty { spans.append(x); return }
         var lo = 0, hi = spans.count
         while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end < x.start { lo = mid + 1 } else { hi = mid } }
         var merged = x
@@ -124,7 +127,33 @@ public enum RewardsEngine {
             merged = Span(min(merged.start, spans[j].start), max(merged.end, spans[j].end))
             j += 1
         }
-        spans.replaceSubrange(lo..<j, with: [merged])
+        if j == lo + 1 { spans[lo] = merged; return }
+        if j == lo { spans.insert(merged, at: lo); return }
+        spans[lo] = merged
+        spans.removeSubrange((lo + 1)..<j)
+    }
+
+    /// Merges `more` (sorted by start) into `spans` (sorted by start), keeping
+    /// both orders' duplicates: the list of sessions a day has seen.
+    public static func mergeSorted(_ spans: inout [Span], _ more: [Span]) {
+        if more.isEmpty { return }
+        if spans.last.map({ $0 <= more[0] }) ?? true { spans += more; return }
+        var out: [Span] = []
+        out.reserveCapacity(spans.count + more.count)
+        var i = 0, j = 0
+        while i < spans.count && j < more.count {
+            if more[j] < spans[i] { out.append(more[j]); j += 1 } else { out.append(spans[i]); i += 1 }
+        }
+        out += spans[i...]
+        out += more[j...]
+        spans = out
+    }
+
+    /// Whether sorted `spans` hold exactly `x` (binary search).
+    public static func containsSorted(_ spans: [Span], _ x: Span) -> Bool {
+        var lo = 0, hi = spans.count
+        while lo < hi { let mid = (lo + hi) / 2; if spans[mid] < x { lo = mid + 1 } else { hi = mid } }
+        return lo < spans.count && spans[lo] == x
     }
 
     /// `a` minus every span in `b` (both may be unsorted).
@@ -168,6 +197,8 @@ public enum RewardsEngine {
         public var rewardSeconds: Int64
         /// Points awarded now.
         public var points: Int
+        /// The time newly counted: learning time, or for a reward app the
+        /// reward time not already counted.
         public var counted: [Span]
         public var held: Bool { reason == "future" || reason == "too_long" }
     }
@@ -175,7 +206,9 @@ public enum RewardsEngine {
     /// The running ledger of one child's day: what was counted, and the
     /// fractional points carried (in point-seconds: seconds × points/hour).
     public struct Day: Equatable, Sendable {
+        /// Learning time counted so far, and reward time: sorted, merged.
         public var counted: [Span] = []
+        public var rewarded: [Span] = []
         public var units: Int64 = 0
         public var points = 0
         public var learningSeconds: Int64 = 0
@@ -197,24 +230,34 @@ public enum RewardsEngine {
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
                                 settings: Settings, now: Int64) -> (Outcome, Day) {
         var d = day
+        let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now)
+        return (o, d)
+    }
+
+    /// The same, updating the day in place (no copy of its spans per session).
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout Day,
+                                settings: Settings, now: Int64) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
-        if s.span.end > now + 300 { o.reason = "future"; return (o, d) }
-        if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return (o, d) }
-        guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return (o, d) }
+        if s.span.end > now + 300 { o.reason = "future"; return o }
+        if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return o }
+        guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return o }
         let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
-        if active.isEmpty { o.reason = "afk"; return (o, d) }
+        if active.isEmpty { o.reason = "afk"; return o }
         if cat == .reward {
-            let fresh = active.flatMap { subtractSorted($0, d.counted) }
+            // Reward time overlapping learning or other reward time counts once.
+            let fresh = active.flatMap { subtractSorted($0, d.counted) }.flatMap { subtractSorted($0, d.rewarded) }
             o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
+            for f in fresh { insertMerged(&d.rewarded, f) }
             d.rewardSeconds += o.rewardSeconds
             o.reason = o.rewardSeconds > 0 ? "counted" : "overlap"
-            return (o, d)
+            o.counted = fresh
+            return o
         }
         let activeSeconds = active.reduce(0) { $0 + $1.seconds }
-        if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return (o, d) }
+        if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return o }
         let fresh = active.flatMap { subtractSorted($0, d.counted) }
         let seconds = fresh.reduce(0) { $0 + $1.seconds }
-        if seconds == 0 { o.reason = "overlap"; return (o, d) }
+        if seconds == 0 { o.reason = "overlap"; return o }
         for f in fresh { insertMerged(&d.counted, f) }
         d.learningSeconds += seconds
         o.learningSeconds = seconds
@@ -225,7 +268,7 @@ public enum RewardsEngine {
         d.units = o.points < p ? 0 : carry  // at the cap the remainder is void too
         d.points += o.points
         if o.points < p { o.reason = "daily_cap" }
-        return (o, d)
+        return o
     }
 
     // MARK: Redeeming

@@ -43,7 +43,8 @@ public enum Rewards {
             CommandSpec("ingest", summary: "Read app usage: sessions {\"child\",\"app\",\"start\",\"end\"} or an ActivityWatch export",
                         usage: "[FILE...]",
                         options: [OptionSpec("activitywatch", value: "EXPORT", help: "An ActivityWatch export (JSON)", completion: .files),
-                                  childOption, OptionSpec("strict", help: "Apply nothing if any line is bad")],
+                                  childOption, OptionSpec("strict", help: "Apply nothing if any line is bad"),
+                                  OptionSpec("sessions", help: "Also print what each session came to")],
                         operands: .files, max: nil),
             CommandSpec("flags", summary: "Sessions held for review"),
             CommandSpec("flag", summary: "Decide a held session",
@@ -196,6 +197,17 @@ public enum Rewards {
                         "reward_minutes": JSON(Int(t.rewardSeconds / 60)), "points": JSON(t.points), "granted_minutes": JSON(t.grantedMinutes),
                         "adjusted": JSON(t.adjusted)])
         }
+        for d in s.usageDays(c.id) {
+            let u = s.usageDay(c.id, d)
+            for a in u.apps {
+                out.record(["type": "usage", "child": .string(c.id), "date": .string(d.description), "app": .string(a.app), "category": JSON(a.category),
+                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points)])
+            }
+            for (app, spans) in u.sessions.sorted(by: { $0.key < $1.key }) {
+                out.record(["type": "sessions", "child": .string(c.id), "date": .string(d.description), "app": .string(app),
+                            "spans": .array(spans.map { .array([.string(ctx.zone.format(Instant(seconds: $0.start))), .string(ctx.zone.format(Instant(seconds: $0.end)))]) })])
+            }
+        }
         for g in s.grants.values where g.child == c.id { out.record(["type": "grant", "id": .string(g.id), "minutes": JSON(g.minutes), "points": JSON(g.points), "date": .string(g.day.description)]) }
         for f in s.flags.values where f.child == c.id { out.record(["type": "flag", "id": .string(f.id), "app": .string(f.app), "reason": .string(f.reason), "status": .string(f.status)]) }
         return .ok
@@ -308,114 +320,288 @@ public enum Rewards {
 
     // MARK: Usage in, points out
 
-    struct Raw { var child: String; var app: String; var span: RewardsEngine.Span }
+    /// A session as read, before evaluation: child and app are indexes into
+    /// the run's tables, so that a million of them stay small.
+    struct Raw { var child: Int32; var app: Int32; var start: Int64; var end: Int64 }
 
-    static func evaluateAll(_ raws: [Raw], afk rawAFK: [String: [RewardsEngine.Span]], tx: inout Transaction<RewardsState>, ctx: Context) -> [JSONObject] {
+    /// What a run read: sessions, away spans, and the names they use.
+    struct Intake {
+        var children: [RewardsState.Child] = []
+        var childByName: [String: Int32] = [:]
+        var apps: [String] = []  // as first written
+        var appKeys: [String] = []  // lower-cased: the app's identity
+        var appByName: [String: Int32] = [:]
+        var appByKey: [String: Int32] = [:]
+        var raws: [Raw] = []
+        var afk: [Int32: [RewardsEngine.Span]] = [:]
+
+        mutating func child(_ name: String, in s: RewardsState) -> Int32? {
+            if let i = childByName[name] { return i }
+            guard let c = s.child(named: name) else { return nil }
+            let i = children.firstIndex(of: c).map(Int32.init) ?? {
+                children.append(c)
+                return Int32(children.count - 1)
+            }()
+            childByName[name] = i
+            return i
+        }
+
+        mutating func app(_ name: String) -> Int32 {
+            if let i = appByName[name] { return i }
+            let key = name.lowercased()
+            let i = appByKey[key] ?? {
+                apps.append(name)
+                appKeys.append(key)
+                appByKey[key] = Int32(apps.count - 1)
+                return Int32(apps.count - 1)
+            }()
+            appByName[name] = i
+            return i
+        }
+    }
+
+    /// What one run adds to one child's day: built session by session,
+    /// recorded as one usage_day event.
+    struct DayBatch {
+        let child: String
+        let day: Day
+        var usage = RewardsState.UsageDay()
+        var recent: [RewardsState.SessionLine] = []
+        var learningSeconds: Int64 = 0
+        var rewardSeconds: Int64 = 0
+        var points = 0
+        var added = 0
+
+        init(child: String, day: Day) {
+            self.child = child
+            self.day = day
+        }
+
+        /// Sessions must come in order of start (then app, then end).
+        mutating func add(app: String, key: String, category: RewardsEngine.Category?, _ o: RewardsEngine.Outcome, reason: String) {
+            added += 1
+            let span = o.session.span
+            usage.sessions[key, default: []].append(span)
+            if category == .reward {
+                for f in o.counted { RewardsEngine.insertMerged(&usage.rewarded, f) }
+            } else {
+                for f in o.counted { RewardsEngine.insertMerged(&usage.learned, f) }
+            }
+            learningSeconds += o.learningSeconds
+            rewardSeconds += o.rewardSeconds
+            points += o.points
+            var a = RewardsState.AppDay(app: app, category: category?.rawValue)
+            a.sessions = 1
+            a.learningSeconds = o.learningSeconds
+            a.rewardSeconds = o.rewardSeconds
+            a.points = o.points
+            usage.addApp(a)
+            recent.append(RewardsState.SessionLine(app: app, start: span.start, end: span.end, reason: reason, points: o.points))
+            if recent.count > 5 { recent.removeFirst() }
+        }
+
+        func event(carry: Int64) -> JSONObject {
+            var e: JSONObject = ["type": "usage_day", "child": .string(child), "day": .string(day.description),
+                                 "learning_s": .int(learningSeconds), "reward_s": .int(rewardSeconds), "points": JSON(points),
+                                 "carry": .int(carry), "recent": .array(recent.map(\.json))]
+            usage.write(into: &e)
+            return e
+        }
+    }
+
+    /// Evaluates what a run read against the family's days, recording one
+    /// usage_day event per child and day and one flag per held session.
+    /// Returns the records to print: per day, and with `each` per session.
+    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, ctx: Context, each: Bool) -> [JSONObject] {
+        // In order of child, start, app (by name), end: each child's days are
+        // runs, and the same session twice is side by side.
+        let rank = intake.appKeys.indices.sorted { intake.appKeys[$0] < intake.appKeys[$1] }
+        var rankOf = [Int32](repeating: 0, count: intake.appKeys.count)
+        for (r, i) in rank.enumerated() { rankOf[i] = Int32(r) }
+        func before(_ a: Raw, _ b: Raw) -> Bool {
+            (a.child, a.start, rankOf[Int(a.app)], a.end) < (b.child, b.start, rankOf[Int(b.app)], b.end)
+        }
+        var byChild = [[Raw]](repeating: [], count: intake.children.count)
+        for r in intake.raws { byChild[Int(r.child)].append(r) }
+        for c in byChild.indices where zip(byChild[c], byChild[c].dropFirst()).contains(where: { before($1, $0) }) {
+            byChild[c].sort(by: before)
+        }
+        let raws = byChild.flatMap { $0 }
+
+        let flagKeys = Set(tx.state.flags.values.map { "\($0.child)|\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
+        let apps = intake.appKeys.map { tx.state.apps[$0] }
+        var dayOfHour: [Int64: Day] = [:]
+        func dayOf(_ t: Int64) -> Day {
+            let hour = t >= 0 ? t / 3600 : (t - 3599) / 3600
+            if let d = dayOfHour[hour] { return d }
+            let d = ctx.zone.day(of: Instant(seconds: t))
+            // Zones whose offset is whole hours change day on the hour.
+            if ctx.zone.offset(at: Instant(seconds: t)) % 3600 == 0 && ctx.zone.offset(at: Instant(seconds: hour * 3600 + 3599)) % 3600 == 0 {
+                dayOfHour[hour] = d
+            }
+            return d
+        }
+        let now = ctx.now.seconds
         var out: [JSONObject] = []
-        // Per batch: the engine's ledgers, settings and apps, looked up once.
-        var ledgers: [String: RewardsEngine.Day] = [:]
-        var settingsFor: [String: RewardsEngine.Settings] = [:]
-        var appFor: [String: RewardsState.App?] = [:]
-        var dayFor: [Int64: Day] = [:]
-        let afk = rawAFK.mapValues { RewardsEngine.union($0) }
-        for var r in raws.sorted(by: { ($0.span.start, $0.app) < ($1.span.start, $1.app) }) {
-            let childID = r.child
-            defer { if var last = out.popLast() { last["child"] = .string(tx.state.children[childID]?.name ?? childID); out.append(last) } }
-            r.child = childID
-            let session = RewardsEngine.Session(child: r.child, app: r.app, span: r.span)
-            if tx.state.seen.contains(session.key) {
-                out.append(["type": "session", "child": .string(r.child), "app": .string(r.app), "reason": "duplicate", "points": 0])
-                continue
+        var i = 0
+        while i < raws.count {
+            let ci = raws[i].child
+            let child = intake.children[Int(ci)]
+            let day = dayOf(raws[i].start)
+            var j = i + 1
+            while j < raws.count && raws[j].child == ci && dayOf(raws[j].start) == day { j += 1 }
+            tx.state.materialize(child.id, day)
+            let seen = tx.state.usageDay(child.id, day)
+            var ledger = tx.state.ledger(child.id, day)
+            let set = tx.state.settings(for: child.id)
+            let afk = intake.afk[ci] ?? []
+            var batch = DayBatch(child: child.id, day: day)
+            var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
+            var dups = 0, held = 0
+            for k in i..<j {
+                let r = raws[k]
+                let span = RewardsEngine.Span(r.start, r.end)
+                let key = intake.appKeys[Int(r.app)]
+                let name = intake.apps[Int(r.app)]
+                var o: RewardsEngine.Outcome
+                var flagID: String? = nil
+                let session = RewardsEngine.Session(child: child.id, app: name, span: span)
+                if (k > i && raws[k - 1].app == r.app && raws[k - 1].start == r.start && raws[k - 1].end == r.end)
+                    || seen.hasSession(app: key, span) || (!flagKeys.isEmpty && flagKeys.contains(session.key)) {
+                    o = RewardsEngine.Outcome(session: session, category: apps[Int(r.app)]?.category, reason: "duplicate",
+                                              learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
+                    dups += 1
+                } else {
+                    let app = apps[Int(r.app)]
+                    o = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
+                                               afk: afk, day: &ledger, settings: set, now: now)
+                    if o.held {
+                        let id = IDs.make()
+                        flagID = id
+                        held += 1
+                        tx.record(by(ctx, ["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
+                                           "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]))
+                        out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
+                                    "app": .string(name), "start": .string(ctx.zone.format(Instant(seconds: r.start))),
+                                    "end": .string(ctx.zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
+                    } else {
+                        batch.add(app: name, key: key, category: app?.category, o, reason: o.reason)
+                    }
+                }
+                if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
+                if each {
+                    var rec: JSONObject = ["type": "session", "child": .string(child.name), "child_id": .string(child.id), "app": .string(name),
+                                           "date": .string(day.description), "start": .string(ctx.zone.format(Instant(seconds: r.start))),
+                                           "end": .string(ctx.zone.format(Instant(seconds: r.end))), "reason": .string(o.reason),
+                                           "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)]
+                    if let f = flagID { rec["held"] = true; rec["flag"] = .string(f) }
+                    out.append(rec)
+                }
             }
-            let hour = r.span.start / 3600
-            let day = dayFor[hour] ?? ctx.zone.day(of: Instant(seconds: r.span.start))
-            if ctx.zone.offset(at: Instant(seconds: r.span.start)) % 3600 == 0 { dayFor[hour] = day }
-            let app: RewardsState.App?
-            if let a = appFor[r.app] { app = a } else { app = tx.state.apps[r.app.lowercased()]; appFor[r.app] = app }
-            let set = settingsFor[r.child] ?? tx.state.settings(for: r.child)
-            settingsFor[r.child] = set
-            let lkey = r.child + "|" + day.description
-            let ledger = ledgers[lkey] ?? tx.state.ledger(r.child, day)
-            let (o, d) = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
-                                                afk: afk[r.child] ?? [], day: ledger, settings: set, now: ctx.now.seconds)
-            ledgers[lkey] = d
-            if o.held {
-                let id = IDs.make()
-                tx.record(by(ctx, ["type": "flag", "id": .string(id), "child": .string(r.child), "app": .string(r.app), "start": .int(r.span.start),
-                                   "end": .int(r.span.end), "reason": .string(o.reason), "key": .string(session.key)]))
-                out.append(["type": "session", "child": .string(r.child), "app": .string(r.app), "reason": .string(o.reason), "held": true,
-                            "flag": .string(id), "points": 0])
-                continue
-            }
-            tx.record(by(ctx, ["type": "usage", "child": .string(r.child), "day": .string(day.description), "app": .string(r.app),
-                               "start": .int(r.span.start), "end": .int(r.span.end), "category": JSON(app?.category.rawValue),
-                               "reason": .string(o.reason), "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds),
-                               "points": JSON(o.points), "carry": .int(d.units), "key": .string(session.key),
-                               "counted": .array(o.counted.map { .array([.int($0.start), .int($0.end)]) })]))
-            out.append(["type": "session", "child": .string(r.child), "app": .string(r.app), "date": .string(day.description),
-                        "reason": .string(o.reason), "learning_s": .int(o.learningSeconds),
-                        "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)])
+            if batch.added > 0 { tx.record(by(ctx, batch.event(carry: ledger.units))) }
+            reasons.sort { $0.0 < $1.0 }
+            out.append(["type": "day", "child": .string(child.name), "child_id": .string(child.id), "date": .string(day.description),
+                        "sessions": JSON(j - i), "added": JSON(batch.added), "duplicates": JSON(dups), "held": JSON(held),
+                        "reasons": .object(JSONObject(parsedKeys: reasons.map(\.0), values: reasons.map { JSON($0.1) })),
+                        "learning_s": .int(batch.learningSeconds), "reward_s": .int(batch.rewardSeconds), "points": JSON(batch.points),
+                        "points_today": JSON(tx.state.totals(child.id, day).points)])
+            i = j
         }
         return out
     }
 
+    static let sessionFields: [[UInt8]] = ["child", "app", "start", "end", "duration_s"].map { Array($0.utf8) }
+
+    /// A time in a session record: RFC 3339 (a local time without an offset
+    /// is in the zone) or Unix seconds.
+    static func sessionTime(_ v: JSON?, zone: Zone) -> Instant? {
+        switch v {
+        case .string(let s)?:
+            guard let p = RFC3339.parse(s, allowLocal: true) else { return nil }
+            if p.offsetSeconds != nil { return p.instant }
+            return Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
+        case .some(let x):
+            guard let d = x.double, d > 0, d < 1e11 else { return nil }
+            return Instant(ms: Int64((d * 1000).rounded()))
+        case nil:
+            return nil
+        }
+    }
+
     static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
-        var raws: [Raw] = []
-        var afk: [String: [RewardsEngine.Span]] = [:]
+        var intake = Intake()
         var bad = 0
         let pre = try store(ctx).read()
         try requireParent(pre, ctx)
         if let export = ctx.option("activitywatch") {
             guard let name = ctx.option("child") else { throw .usage("--activitywatch needs --child NAME") }
-            let c = try childID(pre, name)
+            _ = try childID(pre, name)
+            guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
             guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
             let doc: JSON
             do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(export): \(error.message)") }
             switch ActivityWatch.read(doc) {
             case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
             case .success(let u):
-                raws = u.sessions.map { Raw(child: c.id, app: $0.app, span: $0.span) }
-                afk[c.id] = u.afk
+                for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
+                intake.afk[ci] = u.afk
             }
         } else {
             let strict = ctx.flag("strict")
             let sources = try InputSource.openAll(ctx.operands)
             defer { for s in sources { s.closeIfOwned() } }
             let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339"
-            var childCache: [String: RewardsState.Child] = [:]
-            try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
-                func reject(_ m: String) throws(ToolError) {
-                    bad += 1
-                    if strict { throw ToolError(.dataError, "\(src):\(n): \(m) (--strict: nothing applied)") }
-                    ctx.warn("\(src):\(n): \(m)")
+            let zone = ctx.zone
+            for src in sources {
+                try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
+                    func reject(_ m: String) throws(ToolError) {
+                        bad += 1
+                        if strict { throw ToolError(.dataError, "\(src.name):\(n): \(m) (--strict: nothing applied)") }
+                        ctx.warn("\(src.name):\(n): \(m)")
+                    }
+                    let f: [JSON?]
+                    do throws(JSONParseError) { f = try JSON.scanObject(line, fields: sessionFields) } catch { return try reject(error.message) }
+                    guard let cn = f[0]?.string, let ci = intake.child(cn, in: pre) else { return try reject("unknown or missing \"child\"; \(hint)") }
+                    guard let app = f[1]?.string, !app.isEmpty else { return try reject("missing \"app\"; \(hint)") }
+                    guard let s = sessionTime(f[2], zone: zone) else { return try reject("\"start\" must be an RFC 3339 time") }
+                    var end: Instant? = nil
+                    if let x = f[3] {
+                        guard let e = sessionTime(x, zone: zone) else { return try reject("\"end\" must be an RFC 3339 time") }
+                        end = e
+                    } else if let d = f[4]?.double, d >= 0, d < 1e9 {
+                        end = Instant(ms: s.ms + Int64(d * 1000))
+                    }
+                    guard let e = end, e >= s else { return try reject("\"end\" (or \"duration_s\") must not be before \"start\"") }
+                    intake.raws.append(Raw(child: ci, app: intake.app(app), start: s.seconds, end: e.seconds))
                 }
-                guard let cn = o["child"]?.string, let c = childCache[cn] ?? pre.child(named: cn) else { return try reject("unknown or missing \"child\"; \(hint)") }
-                childCache[cn] = c
-                guard let app = o["app"]?.string, !app.isEmpty else { return try reject("missing \"app\"; \(hint)") }
-                guard let s = o["start"]?.string.flatMap({ Clock.parseTime($0, zone: ctx.zone) }) else { return try reject("\"start\" must be an RFC 3339 time") }
-                var end: Instant? = o["end"]?.string.flatMap { Clock.parseTime($0, zone: ctx.zone) }
-                if end == nil, let d = o["duration_s"]?.double, d >= 0 { end = Instant(ms: s.ms + Int64(d * 1000)) }
-                guard let e = end, e >= s else { return try reject("\"end\" (or \"duration_s\") must not be before \"start\"") }
-                raws.append(Raw(child: c.id, app: app, span: RewardsEngine.Span(s.seconds, e.seconds)))
-            }, bad: { (src, n, reason) throws(ToolError) in
-                bad += 1
-                if ctx.flag("strict") { throw ToolError(.dataError, "\(src):\(n): \(reason) (--strict: nothing applied)") }
-                ctx.warn("\(src):\(n): \(reason)")
-            })
+            }
         }
+        let each = ctx.flag("sessions")
         let results = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
-            var out = evaluateAll(raws, afk: afk, tx: &tx, ctx: ctx)
+            var out = evaluate(intake, tx: &tx, ctx: ctx, each: each)
             for (cid, c) in tx.state.children { for b in newBadges(tx.state, cid, today: ctx.today) {
                 tx.record(by(ctx, ["type": "badge", "child": .string(cid), "badge": .string(b), "day": .string(ctx.today.description)]))
                 out.append(["type": "badge", "child": .string(c.name), "badge": .string(b)])
             } }
             return out
         }
-        for r in results {
-            ctx.out.emit(r, text: r["type"]?.string == "badge" ? "Badge for \(r["child"]!.string!): \(r["badge"]!.string!)"
-                         : "\(r["app"]?.string ?? "")  \(r["reason"]?.string ?? "")  +\(r["points"]?.int ?? 0)")
-        }
+        for r in results { ctx.out.emit(r, text: ingestText(r)) }
         return bad > 0 ? .dataError : .ok
+    }
+
+    static func ingestText(_ r: JSONObject) -> String {
+        func s(_ k: String) -> String { r[k]?.string ?? "" }
+        func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
+        switch s("type") {
+        case "badge": return "Badge for \(s("child")): \(s("badge"))"
+        case "flag": return "Held for review (\(s("reason"))): \(s("child"))  \(s("app"))  \(s("start"))  rewards flag approve \(s("id").prefix(6))"
+        case "session": return "  \(s("start"))  \(s("app"))  \(s("reason"))  +\(n("points"))"
+        default:
+            let dups = n("duplicates") > 0 ? ", \(n("duplicates")) already ingested" : ""
+            let held = n("held") > 0 ? ", \(n("held")) held for review" : ""
+            return "\(s("child"))  \(s("date"))  \(n("added")) new session\(n("added") == 1 ? "" : "s")\(dups)\(held)  "
+                + "\(n("learning_s") / 60) min learning, \(n("reward_s") / 60) min reward  +\(n("points")) points (\(n("points_today")) today)"
+        }
     }
 
     static func flagsList(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -444,12 +630,13 @@ public enum Rewards {
             try? set.set("max_session_minutes", "1440")
             let app = tx.state.apps[f.app.lowercased()]
             let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
-            let (o, d) = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: [],
-                                                day: tx.state.ledger(f.child, day), settings: set, now: max(ctx.now.seconds, f.span.end))
-            tx.record(by(ctx, ["type": "usage", "child": .string(f.child), "day": .string(day.description), "app": .string(f.app),
-                               "start": .int(f.span.start), "end": .int(f.span.end), "reason": .string(o.held ? "approved" : o.reason),
-                               "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds), "points": JSON(o.points), "carry": .int(d.units),
-                               "counted": .array(o.counted.map { .array([.int($0.start), .int($0.end)]) })]))
+            tx.state.materialize(f.child, day)
+            var ledger = tx.state.ledger(f.child, day)
+            let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: [],
+                                           day: &ledger, settings: set, now: max(ctx.now.seconds, f.span.end))
+            var batch = DayBatch(child: f.child, day: day)
+            batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
+            tx.record(by(ctx, batch.event(carry: ledger.units)))
             return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(o.points)]]
         }
         for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }
@@ -662,7 +849,7 @@ public enum Rewards {
             }
             for (k, v) in groups.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2)) }
         }
-        if by == "app" || by == "category" { rows = try usageRows(ctx, kids: kids, from: from, to: to, by: by) }
+        if by == "app" || by == "category" { rows = usageRows(s, kids: kids, from: from, to: to, by: by) }
         let format = ctx.option("format") ?? (ctx.out.isJSON ? "json" : "text")
         if format == "csv" {
             ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\r\n")
@@ -681,25 +868,20 @@ public enum Rewards {
         s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
     }
 
-    /// Per app or category: read the usage events from the journal (the
-    /// folded state keeps only daily totals).
-    static func usageRows(_ ctx: Context, kids: [RewardsState.Child], from: Day, to: Day, by: String) throws(ToolError) -> [(String, String, Int, Int, Int)] {
-        var acc: [String: [String: (Int, Int, Int)]] = [:]
-        let ids = Set(kids.map(\.id))
-        let journalDir = Sys.join(ctx.dataDir, "journal")
-        for name in Sys.listDirectory(journalDir) where name.hasSuffix(".ndjson") {
-            let src = try InputSource.openAll([Sys.join(journalDir, name)])
-            defer { for x in src { x.closeIfOwned() } }
-            try NDJSON.forEachRecord(src, { (_, _, e) throws(ToolError) in
-                guard e["type"]?.string == "usage", let c = e["child"]?.string, ids.contains(c),
-                      let d = e["day"]?.string.flatMap(Day.parse), d >= from, d <= to else { return }
-                let key = by == "app" ? (e["app"]?.string ?? "?") : (e["category"]?.string ?? "uncategorized")
-                let g = acc[c]?[key] ?? (0, 0, 0)
-                acc[c, default: [:]][key] = (g.0 + Int(e["learning_s"]?.int ?? 0), g.1 + Int(e["reward_s"]?.int ?? 0), g.2 + Int(e["points"]?.int ?? 0))
-            }, bad: { (_, _, _) throws(ToolError) in })
-        }
+    /// Per app or category, from each day's per-app totals.
+    static func usageRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int)] {
         var rows: [(String, String, Int, Int, Int)] = []
-        for c in kids { for (k, v) in (acc[c.id] ?? [:]).sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2)) } }
+        for c in kids {
+            var acc: [String: (Int, Int, Int)] = [:]
+            for d in s.usageDays(c.id) where d >= from && d <= to {
+                for a in s.usageDay(c.id, d).apps {
+                    let key = by == "app" ? a.app : (a.category ?? "uncategorized")
+                    let g = acc[key] ?? (0, 0, 0)
+                    acc[key] = (g.0 + Int(a.learningSeconds), g.1 + Int(a.rewardSeconds), g.2 + a.points)
+                }
+            }
+            for (k, v) in acc.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2)) }
+        }
         return rows
     }
 

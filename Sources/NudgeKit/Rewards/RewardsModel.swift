@@ -4,13 +4,20 @@
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
 //   app_set {name,category,points_per_hour}  app_removed {name}
 //   setting_set {key,value,child?}
+//   usage_day {child,day,learning_s,reward_s,points,carry,recent,learned,rewarded,sessions,apps}
+//       what one ingest added to one child's day: totals, the last sessions,
+//       and the cold part (time newly counted, sessions seen, per-app totals)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
-//   flag {id,child,app,start,end,reason}  flag_decided {id,decision}
+//       one session (written by schema 1; still read)
+//   flag {id,child,app,start,end,reason,day}  flag_decided {id,decision}
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
+//
+// Spans in usage_day and the snapshot are flat arrays of whole seconds:
+// [start, length, distance to the next start, length, …] (see SpanCodec).
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable { public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int? }
@@ -32,6 +39,75 @@ public struct RewardsState: JournalModel {
     }
     public struct SessionLine: Equatable, Sendable {
         public var app: String; public var start: Int64; public var end: Int64; public var reason: String; public var points: Int
+        var json: JSON { .array([.string(app), .int(start), .int(end), .string(reason), JSON(points)]) }
+        init(app: String, start: Int64, end: Int64, reason: String, points: Int) {
+            self.app = app; self.start = start; self.end = end; self.reason = reason; self.points = points
+        }
+        init?(_ x: JSON) {
+            guard let a = x.array, a.count == 5, let app = a[0].string, let s = a[1].int, let e = a[2].int, let r = a[3].string, let p = a[4].int else { return nil }
+            self.init(app: app, start: s, end: e, reason: r, points: Int(p))
+        }
+    }
+    /// One app's usage on one day (per category, should the app have moved).
+    public struct AppDay: Equatable, Sendable {
+        public var app: String; public var category: String?; public var sessions = 0
+        public var learningSeconds: Int64 = 0; public var rewardSeconds: Int64 = 0; public var points = 0
+        var json: JSON { .array([.string(app), JSON(category), JSON(sessions), .int(learningSeconds), .int(rewardSeconds), JSON(points)]) }
+        init(app: String, category: String?) { self.app = app; self.category = category }
+        init?(_ x: JSON) {
+            guard let a = x.array, a.count == 6, let app = a[0].string, let n = a[2].int, let l = a[3].int, let r = a[4].int, let p = a[5].int else { return nil }
+            self.app = app; category = a[1].string; sessions = Int(n); learningSeconds = l; rewardSeconds = r; points = Int(p)
+        }
+        mutating func add(_ o: AppDay) {
+            sessions += o.sessions; learningSeconds += o.learningSeconds; rewardSeconds += o.rewardSeconds; points += o.points
+        }
+    }
+    /// Cold, per child and day: what ingest needs to count nothing twice,
+    /// and what reports by app need.
+    public struct UsageDay: Equatable, Sendable {
+        /// Learning and reward time counted: sorted, merged.
+        public var learned: [RewardsEngine.Span] = []
+        public var rewarded: [RewardsEngine.Span] = []
+        /// Per app (lower-cased): every session ingested, sorted, each once.
+        public var sessions: [String: [RewardsEngine.Span]] = [:]
+        public var apps: [AppDay] = []
+        public init() {}
+
+        /// Whether this exact session was ingested before.
+        public func hasSession(app key: String, _ span: RewardsEngine.Span) -> Bool {
+            RewardsEngine.containsSorted(sessions[key] ?? [], span)
+        }
+
+        /// Folds in what an event (or a snapshot line) holds.
+        mutating func merge(_ e: JSONObject) {
+            for x in SpanCodec.decode(e["learned"]) { RewardsEngine.insertMerged(&learned, x) }
+            for x in SpanCodec.decode(e["rewarded"]) { RewardsEngine.insertMerged(&rewarded, x) }
+            if let o = e["sessions"]?.object {
+                for (k, v) in zip(o.keys, o.values) {
+                    let more = SpanCodec.decode(v)
+                    if sessions[k] == nil { sessions[k] = more } else { RewardsEngine.mergeSorted(&sessions[k]!, more) }
+                }
+            }
+            for x in e["apps"]?.array ?? [] { if let a = AppDay(x) { addApp(a) } }
+        }
+
+        mutating func addApp(_ a: AppDay) {
+            if let i = apps.firstIndex(where: { $0.category == a.category && $0.app == a.app })
+                ?? apps.firstIndex(where: { $0.category == a.category && $0.app.lowercased() == a.app.lowercased() }) {
+                apps[i].add(a)
+            } else {
+                apps.append(a)
+            }
+        }
+
+        /// The cold fields, as in usage_day events and snapshot lines.
+        func write(into o: inout JSONObject) {
+            o["learned"] = SpanCodec.encode(learned)
+            o["rewarded"] = SpanCodec.encode(rewarded)
+            let keys = sessions.keys.sorted()
+            o["sessions"] = .object(JSONObject(parsedKeys: keys, values: keys.map { SpanCodec.encode(sessions[$0]!) }))
+            o["apps"] = .array(apps.map(\.json))
+        }
     }
 
     public private(set) var owner: String?
@@ -48,9 +124,10 @@ public struct RewardsState: JournalModel {
     public private(set) var grants: [String: Grant] = [:]
     public private(set) var badges: [String: Set<String>] = [:]
     public private(set) var notified: Set<String> = []
-    /// Cold: spans already counted per child and day, and sessions seen.
-    public private(set) var counted: [String: [Day: [RewardsEngine.Span]]] = [:]
-    public private(set) var seen: Set<String> = []
+    /// Cold: per child and day, parsed when first needed; until then, the
+    /// snapshot's line as it is.
+    public private(set) var usage: [String: [Day: UsageDay]] = [:]
+    var rawUsage: [String: [Day: ArraySlice<UInt8>]] = [:]
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -68,11 +145,39 @@ public struct RewardsState: JournalModel {
         return (0..<7).reduce(0) { $0 + totals(child, monday.adding(days: $1)).grantedMinutes }
     }
 
+    /// A child's day's cold part (empty unless the state was read in full).
+    public func usageDay(_ child: String, _ d: Day) -> UsageDay {
+        if let u = usage[child]?[d] { return u }
+        if let raw = rawUsage[child]?[d] { return RewardsState.parseUsageLine(raw) ?? UsageDay() }
+        return UsageDay()
+    }
+
+    /// Every day with a cold part, for one child.
+    public func usageDays(_ child: String) -> [Day] {
+        Set((usage[child] ?? [:]).keys).union((rawUsage[child] ?? [:]).keys).sorted()
+    }
+
+    /// Parses a day kept raw, so that it can be changed.
+    mutating func materialize(_ child: String, _ d: Day) {
+        guard let raw = rawUsage[child]?[d] else { return }
+        rawUsage[child]![d] = nil
+        usage[child, default: [:]][d] = RewardsState.parseUsageLine(raw) ?? UsageDay()
+    }
+
+    static func parseUsageLine(_ raw: ArraySlice<UInt8>) -> UsageDay? {
+        guard let o = try? raw.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return nil }
+        var u = UsageDay()
+        u.merge(o)
+        return u
+    }
+
     /// The engine's view of a child's day, to evaluate more sessions.
     public func ledger(_ child: String, _ d: Day) -> RewardsEngine.Day {
         var l = RewardsEngine.Day()
         let t = totals(child, d)
-        l.counted = counted[child]?[d] ?? []
+        let u = usageDay(child, d)
+        l.counted = u.learned
+        l.rewarded = u.rewarded
         l.units = t.carry
         l.points = t.points
         l.learningSeconds = t.learningSeconds
@@ -115,6 +220,27 @@ public struct RewardsState: JournalModel {
         case "setting_set":
             guard let k = e["key"]?.string, let v = e["value"]?.int else { return }
             if let c = e["child"]?.string { childSettings[c, default: [:]][k] = Int(v) } else { try? settings.set(k, String(v)) }
+        case "usage_day":
+            guard let c = e["child"]?.string, let d = day else { return }
+            var t = totals(c, d)
+            t.learningSeconds += e["learning_s"]?.int ?? 0
+            t.rewardSeconds += e["reward_s"]?.int ?? 0
+            let p = Int(e["points"]?.int ?? 0)
+            t.points += p
+            if let carry = e["carry"]?.int { t.carry = carry }
+            days[c, default: [:]][d] = t
+            balance[c, default: 0] += p
+            earned[c, default: 0] += p
+            let more = (e["recent"]?.array ?? []).compactMap(SessionLine.init)
+            if !more.isEmpty {
+                // The last five sessions by start, wherever in time this batch fell.
+                let all = (recent[c] ?? []) + more
+                recent[c] = Array(all.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.suffix(5).map(\.element))
+            }
+            if full {
+                materialize(c, d)
+                usage[c, default: [:]][d, default: UsageDay()].merge(e)
+            }
         case "usage":
             guard let c = e["child"]?.string, let d = day else { return }
             var t = totals(c, d)
@@ -126,23 +252,34 @@ public struct RewardsState: JournalModel {
             days[c, default: [:]][d] = t
             balance[c, default: 0] += p
             earned[c, default: 0] += p
+            let app = e["app"]?.string ?? ""
             if let s = RewardsState.span(e) {
                 var r = recent[c] ?? []
-                r.append(SessionLine(app: e["app"]?.string ?? "", start: s.start, end: s.end, reason: e["reason"]?.string ?? "", points: p))
+                r.append(SessionLine(app: app, start: s.start, end: s.end, reason: e["reason"]?.string ?? "", points: p))
                 recent[c] = Array(r.suffix(5))
             }
             if full {
-                let spans = (e["counted"]?.array ?? []).compactMap { x -> RewardsEngine.Span? in
-                    guard let a = x.array, a.count == 2, let s = a[0].int, let t2 = a[1].int else { return nil }
-                    return RewardsEngine.Span(s, t2)
+                materialize(c, d)
+                var u = usage[c]?[d] ?? UsageDay()
+                for x in e["counted"]?.array ?? [] {
+                    guard let a = x.array, a.count == 2, let s = a[0].int, let t2 = a[1].int else { continue }
+                    RewardsEngine.insertMerged(&u.learned, RewardsEngine.Span(s, t2))
                 }
-                for x in spans { RewardsEngine.insertMerged(&counted[c, default: [:]][d, default: []], x) }
-                if let k = e["key"]?.string { seen.insert(k) }
+                if let s = RewardsState.span(e) {
+                    RewardsEngine.mergeSorted(&u.sessions[app.lowercased(), default: []], [s])
+                    if (e["reward_s"]?.int ?? 0) > 0 { RewardsEngine.insertMerged(&u.rewarded, s) }
+                }
+                var a = AppDay(app: app, category: e["category"]?.string)
+                a.sessions = 1
+                a.learningSeconds = e["learning_s"]?.int ?? 0
+                a.rewardSeconds = e["reward_s"]?.int ?? 0
+                a.points = p
+                u.addApp(a)
+                usage[c, default: [:]][d] = u
             }
         case "flag":
             guard let id = e["id"]?.string, let c = e["child"]?.string, let s = RewardsState.span(e) else { return }
             flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending")
-            if full, let k = e["key"]?.string { seen.insert(k) }
         case "flag_decided":
             if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
         case "grant":
@@ -189,8 +326,7 @@ public struct RewardsState: JournalModel {
         }
         for (c, b) in balance.sorted(by: { $0.key < $1.key }) {
             l.append(["k": "balance", "child": .string(c), "balance": JSON(b), "earned": JSON(earned[c] ?? 0),
-                      "badges": JSON((badges[c] ?? []).sorted()),
-                      "recent": .array((recent[c] ?? []).map { .array([.string($0.app), .int($0.start), .int($0.end), .string($0.reason), JSON($0.points)]) })])
+                      "badges": JSON((badges[c] ?? []).sorted()), "recent": .array((recent[c] ?? []).map(\.json))])
         }
         for f in flags.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
@@ -204,15 +340,54 @@ public struct RewardsState: JournalModel {
         return l
     }
 
-    public func coldSnapshot() -> [JSONObject] {
-        var l: [JSONObject] = []
-        for (c, ds) in counted.sorted(by: { $0.key < $1.key }) {
-            for (d, spans) in ds.sorted(by: { $0.key < $1.key }) {
-                l.append(["k": "counted", "child": .string(c), "day": .string(d.description), "v": .array(spans.map { .array([.int($0.start), .int($0.end)]) })])
+    /// One line per child and day, in a fixed layout so that a full read can
+    /// keep it unparsed: {"k":"usage","child":ID,"day":"YYYY-MM-DD",…}.
+    public func writeColdSnapshot(into out: inout [UInt8]) {
+        for c in Set(usage.keys).union(rawUsage.keys).sorted() {
+            for d in usageDays(c) {
+                if let raw = rawUsage[c]?[d] {
+                    out += raw
+                } else if let u = usage[c]?[d] {
+                    var o: JSONObject = ["k": "usage", "child": .string(c), "day": .string(d.description)]
+                    u.write(into: &o)
+                    o.write(into: &out)
+                }
+                out.append(0x0A)
             }
         }
-        l.append(["k": "seen", "v": JSON(seen.sorted())])
+    }
+
+    public func coldSnapshot() -> [JSONObject] {
+        var out = [UInt8]()
+        writeColdSnapshot(into: &out)
+        var l: [JSONObject] = []
+        out.withUnsafeBytes { b in
+            try? NDJSON.forEachLine(in: b) { (_, line, _) throws(ToolError) -> Bool in
+                if let o = try? JSON.parseObject(line) { l.append(o) }
+                return true
+            }
+        }
         return l
+    }
+
+    static let usagePrefix = Array("{\"k\":\"usage\",\"child\":\"".utf8)
+    static let dayInfix = Array("\",\"day\":\"".utf8)
+
+    public mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool {
+        guard full, line.starts(with: RewardsState.usagePrefix) else { return false }
+        var i = line.startIndex + RewardsState.usagePrefix.count
+        let idStart = i
+        while i < line.endIndex && line[i] != UInt8(ascii: "\"") {
+            if line[i] == UInt8(ascii: "\\") { return false }
+            i += 1
+        }
+        let idEnd = i
+        guard line[i...].starts(with: RewardsState.dayInfix) else { return false }
+        i += RewardsState.dayInfix.count
+        guard i + 10 < line.endIndex, line[i + 10] == UInt8(ascii: "\""),
+              let d = Day.parse(String(decoding: line[i..<(i + 10)], as: UTF8.self)) else { return false }
+        rawUsage[String(decoding: line[idStart..<idEnd], as: UTF8.self), default: [:]][d] = line
+        return true
     }
 
     public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
@@ -243,10 +418,7 @@ public struct RewardsState: JournalModel {
             balance[c] = ints("balance")
             earned[c] = ints("earned")
             badges[c] = Set((l["badges"]?.array ?? []).compactMap(\.string))
-            recent[c] = (l["recent"]?.array ?? []).compactMap { x in
-                guard let a = x.array, a.count == 5, let app = a[0].string, let s = a[1].int, let e = a[2].int, let r = a[3].string, let p = a[4].int else { return nil }
-                return SessionLine(app: app, start: s, end: e, reason: r, points: Int(p))
-            }
+            recent[c] = (l["recent"]?.array ?? []).compactMap(SessionLine.init)
         case "flag":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let s = l["start"]?.int, let e = l["end"]?.int else { throw .data("bad snapshot line") }
             flags[id] = Flag(id: id, child: c, app: l["app"]?.string ?? "", span: RewardsEngine.Span(s, e), reason: l["reason"]?.string ?? "",
@@ -263,18 +435,43 @@ public struct RewardsState: JournalModel {
     }
 
     public mutating func restoreCold(_ l: JSONObject) throws(ToolError) {
-        guard full else { return }
-        switch l["k"]?.string {
-        case "counted":
-            guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { return }
-            counted[c, default: [:]][d] = (l["v"]?.array ?? []).compactMap { x in
-                guard let a = x.array, a.count == 2, let s = a[0].int, let e = a[1].int else { return nil }
-                return RewardsEngine.Span(s, e)
-            }
-        case "seen":
-            seen = Set((l["v"]?.array ?? []).compactMap(\.string))
-        default:
-            break
+        guard full, l["k"]?.string == "usage" else { return }
+        guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
+        var u = UsageDay()
+        u.merge(l)
+        usage[c, default: [:]][d] = u
+    }
+}
+
+/// Spans sorted by start as one flat array of whole seconds: the first start,
+/// then each span's length and the distance from its start to the next one's:
+/// [s0, len0, s1 - s0, len1, …]. A day of sessions stays a short line.
+public enum SpanCodec {
+    public static func encode(_ spans: [RewardsEngine.Span]) -> JSON {
+        var a: [JSON] = []
+        a.reserveCapacity(spans.count * 2)
+        var prev: Int64 = 0
+        for (n, s) in spans.enumerated() {
+            a.append(.int(n == 0 ? s.start : s.start - prev))
+            a.append(.int(s.end - s.start))
+            prev = s.start
         }
+        return .array(a)
+    }
+
+    /// The spans, or none for anything malformed (odd length, negative parts).
+    public static func decode(_ j: JSON?) -> [RewardsEngine.Span] {
+        guard let a = j?.array, a.count % 2 == 0 else { return [] }
+        var out: [RewardsEngine.Span] = []
+        out.reserveCapacity(a.count / 2)
+        var start: Int64 = 0
+        var i = 0
+        while i < a.count {
+            guard let d = a[i].int, let len = a[i + 1].int, len >= 0, i == 0 || d >= 0 else { return [] }
+            start = i == 0 ? d : start + d
+            out.append(RewardsEngine.Span(start, start + len))
+            i += 2
+        }
+        return out
     }
 }
