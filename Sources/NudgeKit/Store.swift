@@ -60,6 +60,8 @@ public struct Transaction<M: JournalModel> {
     /// Set when the store tags events with their journal: the writer's own.
     var actor: String? = nil
 
+    init(state: M) { self.state = state }
+
     public mutating func record(_ event: JSONObject) {
         if let a = actor {
             var tagged = event

@@ -140,4 +140,91 @@ final class RewardsStateTests: XCTestCase {
         XCTAssertTrue(st.usageDay("c1", d).hasSession(app: "duolingo", E.Span(100, 700)), "still deduplicated")
         XCTAssertEqual(st.ledger("c1", d).counted, [E.Span(100, 700)])
     }
+
+    // MARK: The ingest pipeline itself, as properties
+
+    func family() -> RewardsState {
+        var s = RewardsState(full: true)
+        let events: [JSONObject] = [
+            ["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"], ["type": "child_added", "id": "c2", "name": "Bo"],
+            ["type": "app_set", "name": "Duolingo", "category": "learning"], ["type": "app_set", "name": "Khan Academy", "category": "learning"],
+            ["type": "app_set", "name": "Minecraft", "category": "reward"], ["type": "app_set", "name": "Firefox", "category": "ignore"],
+            ["type": "setting_set", "key": "min_session_minutes", "value": 0], ["type": "setting_set", "key": "max_points_per_day", "value": 100_000],
+        ]
+        for e in events { s.apply(e) }
+        return s
+    }
+
+    let ctx = Context(spec: Rewards.spec, invocation: Invocation(), out: Output(format: .json, quiet: true, color: false),
+                      clock: Clock(now: Instant(seconds: 1_795_000_000 + 30 * 86_400), zone: .utc), dataDir: "/nonexistent", configDir: "/nonexistent",
+                      pinned: true)
+
+    typealias Sess = (child: String, app: String, span: E.Span)
+
+    /// One ingest run through the real pipeline; returns its records and events.
+    func ingest(_ state: inout RewardsState, _ sessions: [Sess]) -> (out: [JSONObject], events: [JSONObject]) {
+        var intake = Rewards.Intake()
+        for s in sessions {
+            let ci = intake.child(s.child, in: state)!
+            intake.raws.append(Rewards.Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
+        }
+        var tx = Transaction(state: state)
+        let out = Rewards.evaluate(intake, tx: &tx, ctx: ctx, each: true)
+        state = tx.state
+        return (out, tx.events)
+    }
+
+    /// The state as the next run sees it: hot lines parsed, cold lines raw.
+    func reloaded(_ s: RewardsState) throws -> RewardsState {
+        var r = RewardsState(full: true)
+        for h in s.hotSnapshot() { try r.restoreHot(try XCTUnwrap(JSON.parse(h.serialized).object)) }
+        var cold = [UInt8]()
+        s.writeColdSnapshot(into: &cold)
+        var from = 0
+        for (i, b) in cold.enumerated() where b == 0x0A {
+            XCTAssertTrue(r.restoreColdRaw(cold[from..<i]))
+            from = i + 1
+        }
+        return r
+    }
+
+    /// Re-ingesting awards nothing and records nothing; splitting a batch
+    /// across runs counts the same learning time and points as one run.
+    func testIngestIsIdempotentAndSplitInvariant() throws {
+        var rng = SeededRandom(seed: 14)
+        let apps = ["Duolingo", "duolingo", "Khan Academy", "Minecraft", "Firefox", "Unknown"]
+        for round in 0..<60 {
+            var batch: [Sess] = (0..<Int.random(in: 1...60, using: &rng)).map { _ in
+                let a = base + Int64.random(in: 0...(3 * 86_400), using: &rng)
+                return (["Alex", "Bo", "bo"].randomElement(using: &rng)!, apps.randomElement(using: &rng)!,
+                        E.Span(a, a + Int64.random(in: 0...(Bool.random(using: &rng) ? 3600 : 20_000), using: &rng)))
+            }
+            batch += batch.prefix(Int.random(in: 0...5, using: &rng))  // some twice in one run
+            var once = family()
+            let first = ingest(&once, batch)
+            let days = first.out.filter { $0["type"]?.string == "day" }
+            XCTAssertEqual(days.reduce(0) { $0 + Int($1["sessions"]?.int ?? 0) }, batch.count, "round \(round): every session is in a day record")
+            var again = try reloaded(once)
+            let second = ingest(&again, batch.shuffled(using: &rng))
+            XCTAssertEqual(second.events.count, 0, "round \(round): re-ingesting records nothing")
+            XCTAssertTrue(second.out.filter { $0["type"]?.string == "session" }.allSatisfy { $0["reason"]?.string == "duplicate" }, "round \(round)")
+            XCTAssertEqual(again.balance, once.balance)
+
+            var split = family()
+            let shuffled = batch.shuffled(using: &rng)
+            let cut = Int.random(in: 0...shuffled.count, using: &rng)
+            _ = ingest(&split, Array(shuffled[..<cut]))
+            split = try reloaded(split)
+            _ = ingest(&split, Array(shuffled[cut...]))
+            for c in ["c1", "c2"] {
+                for d in once.days[c]?.keys.sorted() ?? [] {
+                    XCTAssertEqual(split.totals(c, d).learningSeconds, once.totals(c, d).learningSeconds, "round \(round) \(c) \(d)")
+                    XCTAssertEqual(split.totals(c, d).points, once.totals(c, d).points, "round \(round) \(c) \(d): same points whatever the split")
+                    XCTAssertEqual(split.usageDay(c, d).sessions, once.usageDay(c, d).sessions, "round \(round): the same sessions seen")
+                }
+                XCTAssertEqual(split.balance[c] ?? 0, once.balance[c] ?? 0)
+                XCTAssertGreaterThanOrEqual(once.balance[c] ?? 0, 0)
+            }
+        }
+    }
 }
