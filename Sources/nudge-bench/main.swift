@@ -314,4 +314,42 @@ print("  ingest one new session \(fmt(median(oneTimes))) ms  (cron's steady stat
 let rdash = measure([Sys.join(bin, "rewards"), "dashboard"], env: renv, runs: max(20, runs / 4))
 print("  rewards dashboard      \(fmt(rdash)) ms  (\(fmt(rdash / minimal))x minimal; goal <= 3x)  \(rdash <= 3 * minimal ? "ok" : "MISSED")")
 
+// The ActivityWatch path: one child's year as an export, a window event about
+// every 95 seconds and an AFK minute every ten events, into a new store.
+let awEvents = max(3, lines / 3)
+var aw = Array("{\"buckets\":{\"aw-watcher-window_bench\":{\"id\":\"aw-watcher-window_bench\",\"type\":\"currentwindow\",\"events\":[".utf8)
+let awSpacing = Int64(365 * 86_400) / Int64(awEvents)
+var afkEvents = [UInt8]()
+for i in 0..<awEvents {
+    let t = yearStart + Int64(i) * awSpacing
+    let ts = Zone.utc.format(Instant(seconds: t))
+    if i > 0 { aw.append(UInt8(ascii: ",")) }
+    let e: JSONObject = ["id": .int(Int64(i)), "timestamp": .string(ts), "duration": .double(25.0 + Double(i % 7)),
+                         "data": .object(["app": .string(apps[(i / 3) % 4]), "title": .string("Window \(i % 50)")])]
+    e.write(into: &aw)
+    if i % 10 == 0 {
+        if !afkEvents.isEmpty { afkEvents.append(UInt8(ascii: ",")) }
+        let a: JSONObject = ["id": .int(Int64(awEvents + i)), "timestamp": .string(Zone.utc.format(Instant(seconds: t + awSpacing * 10 - 60))),
+                             "duration": 60.0, "data": .object(["status": "afk"])]
+        a.write(into: &afkEvents)
+    }
+}
+aw += Array("]},\"aw-watcher-afk_bench\":{\"id\":\"aw-watcher-afk_bench\",\"type\":\"afkstatus\",\"events\":[".utf8) + afkEvents + Array("]}}}\n".utf8)
+let awPath = Sys.join(tmp, "aw.json")
+let afd = try Sys.openForAppend(awPath)
+_ = Sys.writeAll(fd: afd, aw)
+close(afd)
+let aenv = renv.merging(["REWARDS_DATA_DIR": Sys.join(tmp, "rewards-aw")]) { $1 }
+for args in [["init"], ["child", "add", "Alex"], ["app", "set", "Duolingo", "--learning"], ["app", "set", "Khan Academy", "--learning"],
+             ["app", "set", "Minecraft", "--reward"], ["app", "set", "Firefox", "--ignore"]] {
+    _ = timeRun([Sys.join(bin, "rewards")] + args, env: aenv)
+}
+let awIngest = timeRun([Sys.join(bin, "rewards"), "ingest", "--activitywatch", awPath, "--child", "Alex"], env: aenv)
+print("rewards ingest --activitywatch, one child's year (\(awEvents) window events, \(aw.count / 1_048_576) MiB):")
+print("  rewards ingest         \(fmt(awIngest, 0)) ms  (\(fmt(Double(awEvents) / awIngest * 1000, 0)) events/s)")
+if let jq = jq {
+    let jqTime = median((0..<3).map { _ in timeRun([jq, "-c", ".", awPath], env: [:]) })
+    print("  jq -c .                \(fmt(jqTime, 0)) ms  (goal: ingest no slower)  \(awIngest <= jqTime ? "ok" : "MISSED")")
+}
+
 _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
