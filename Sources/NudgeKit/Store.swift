@@ -343,17 +343,8 @@ public struct Store<M: JournalModel> {
             body = try Sys.readAll(fd: fd, from: nl + 1, path: snapshotPath)
         } else {
             let want = max(0, Int(hotBytes) - nl - 1)
-            var short = false
-            let b = [UInt8](unsafeUninitializedCapacity: want) { buf, initialized in
-                var got = 0
-                while got < want {
-                    let r = pread(fd, buf.baseAddress! + got, want - got, off_t(nl + 1 + got))
-                    if r <= 0 { short = true; break }
-                    got += r
-                }
-                initialized = got
-            }
-            if short { return nil }
+            let b = try Sys.readAt(fd: fd, offset: nl + 1, count: want, path: snapshotPath)
+            if b.count < want { return nil }
             body = b
         }
         var hot: [JSONObject] = []

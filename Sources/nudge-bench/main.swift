@@ -1,6 +1,6 @@
 // Release-mode benchmarks for the family's hot paths.
 //
-//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N]
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep]
 //
 // Each figure is the median wall time of whole process runs, next to the
 // median of `minimal` (a Swift program that does nothing) on the same machine.
@@ -18,16 +18,18 @@ func fail(_ m: String) -> Never {
 
 var runs = 200
 var lines = 1_000_000
+var keep = false
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
     switch a {
     case "--runs": runs = Int(args.isEmpty ? "" : args.removeFirst()) ?? runs
     case "--lines": lines = Int(args.isEmpty ? "" : args.removeFirst()) ?? lines
+    case "--keep": keep = true
     case "-h", "--help":
-        print("usage: nudge-bench [--runs N] [--lines N]\nMedian wall times of tenclub status/widget and ingest throughput, release build.")
+        print("usage: nudge-bench [--runs N] [--lines N] [--keep]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling.")
         exit(0)
-    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N]")
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep]")
     }
 }
 
@@ -352,4 +354,8 @@ if let jq = jq {
     print("  jq -c .                \(fmt(jqTime, 0)) ms  (goal: ingest no slower)  \(awIngest <= jqTime ? "ok" : "MISSED")")
 }
 
-_ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
+if keep {
+    print("data kept in \(tmp)")
+} else {
+    _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
+}

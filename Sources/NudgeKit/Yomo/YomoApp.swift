@@ -114,19 +114,36 @@ extension Yomo {
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
             var s = try store(ctx).read(lazy: true)
             if !s.rawZones.isSubset(of: [ctx.zone.name]) { s.materializeAll() }
-            // Sort keys: effective trigger, then id; raw rows by index, parsed ones by id.
-            var rows: [(Int64, Int)] = []  // effective, index (raw) or -1 - index (parsed)
+            // Sort keys: effective trigger, then id (its first 16 bytes packed
+            // into two integers, so that comparing is cheap; the whole id only
+            // on a tie); raw rows by index, parsed ones by -1 - index.
+            var rows: [(Int64, UInt64, UInt64, Int)] = []
             rows.reserveCapacity(s.raw.count + s.reminders.count)
-            for (k, r) in s.raw.enumerated() { if let r = r, !r.completed { rows.append((r.effective, k)) } }
+            func pack(_ b: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+                var hi: UInt64 = 0, lo: UInt64 = 0
+                for i in 0..<16 {
+                    let byte = i < b.count ? UInt64(b[i]) : 0
+                    if i < 8 { hi = hi << 8 | byte } else { lo = lo << 8 | byte }
+                }
+                return (hi, lo)
+            }
+            for (k, r) in s.raw.enumerated() {
+                guard let r = r, !r.completed else { continue }
+                let (hi, lo) = r.line.withUnsafeBytes { pack(UnsafeRawBufferPointer(rebasing: $0[r.idRange])) }
+                rows.append((r.effective, hi, lo, k))
+            }
             let parsed = s.reminders.values.filter { !$0.completed }
-            for (k, r) in parsed.enumerated() { rows.append((r.effectiveTrigger.ms, -1 - k)) }
+            for (k, r) in parsed.enumerated() {
+                var id = r.id
+                let (hi, lo) = id.withUTF8 { pack(UnsafeRawBufferPointer($0)) }
+                rows.append((r.effectiveTrigger.ms, hi, lo, -1 - k))
+            }
             func id(_ row: Int) -> String { row >= 0 ? s.raw[row]!.id : parsed[-1 - row].id }
             rows.sort { a, b in
-                if a.0 != b.0 { return a.0 < b.0 }
-                if a.1 >= 0 && b.1 >= 0 { return s.raw[a.1]!.idLess(s.raw[b.1]!) }
-                return id(a.1) < id(b.1)
+                if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
+                return id(a.3) < id(b.3)
             }
-            for (_, row) in rows {
+            for (_, _, _, row) in rows {
                 if row >= 0 { ctx.out.rawRecord(s.raw[row]!.record) } else { ctx.out.record(parsed[-1 - row].record(zone: ctx.zone)) }
             }
             return .ok
