@@ -65,9 +65,9 @@ public final class Output {
     public func record(_ record: JSONObject) { emit(record, text: record.serialized) }
 
     /// An already serialised record (JSON output only), with its newline added.
-    public func rawRecord(_ bytes: ArraySlice<UInt8>) {
+    public func rawRecord(_ bytes: Bytes) {
         if quiet || format != .json { return }
-        buffer.append(contentsOf: bytes)
+        bytes.withUnsafeBytes { buffer.append(contentsOf: $0) }
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }

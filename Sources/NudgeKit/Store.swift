@@ -30,10 +30,10 @@ public protocol JournalModel {
     /// In a lazy read, offered each hot line unparsed first (a slice of the
     /// snapshot's bytes, shared, not copied); true means the model kept it as
     /// it is, to parse later or never.
-    mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool
+    mutating func restoreHotRaw(_ line: Bytes) -> Bool
     /// In a full read, offered each cold line unparsed first, the same way:
     /// a model with a large cold part parses only what a command touches.
-    mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool
+    mutating func restoreColdRaw(_ line: Bytes) -> Bool
     /// Appends the cold lines, each ending in a newline (by default
     /// `coldSnapshot()`, serialized; a model may copy lines it kept raw).
     func writeColdSnapshot(into out: inout [UInt8])
@@ -45,8 +45,8 @@ extension JournalModel {
     public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
     public func coldSnapshot() -> [JSONObject] { [] }
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
-    public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool { false }
-    public mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool { false }
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool { false }
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool { false }
     public func writeColdSnapshot(into out: inout [UInt8]) {
         for c in coldSnapshot() { c.write(into: &out); out.append(0x0A) }
     }
@@ -314,8 +314,8 @@ public struct Store<M: JournalModel> {
 
     struct Snapshot { var schema: Int; var offsets: [String: Int]; var hot: [JSONObject]; var cold: [JSONObject] }
 
-    func readSnapshot(full: Bool, lazy: ((ArraySlice<UInt8>) -> Bool)? = nil,
-                      coldRaw: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(ToolError) -> Snapshot? {
+    func readSnapshot(full: Bool, lazy: ((Bytes) -> Bool)? = nil,
+                      coldRaw: ((Bytes) -> Bool)? = nil) throws(ToolError) -> Snapshot? {
         let fd = open(snapshotPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
@@ -338,28 +338,26 @@ public struct Store<M: JournalModel> {
         var offsets: [String: Int] = [:]
         for f in header["journals"]?.object?.fields ?? [] { offsets[f.key] = Int(f.value.int ?? 0) }
         let schema = Int(header["schema"]?.int ?? 0)
-        let body: [UInt8]
-        if full {
-            body = try Sys.readAll(fd: fd, from: nl + 1, path: snapshotPath)
-        } else {
-            let want = max(0, Int(hotBytes) - nl - 1)
-            let b = try Sys.readAt(fd: fd, offset: nl + 1, count: want, path: snapshotPath)
-            if b.count < want { return nil }
-            body = b
-        }
+        // Mapped, not copied: lines kept raw are slices of it.
+        var size = stat()
+        guard fstat(fd, &size) == 0 else { throw ToolError(.ioError, "cannot read \(snapshotPath): \(Sys.errnoString())") }
+        let want = full ? max(0, Int(size.st_size) - nl - 1) : max(0, Int(hotBytes) - nl - 1)
+        if want > max(0, Int(size.st_size) - nl - 1) { return nil }
+        let body = try FileBytes.read(fd: fd, offset: nl + 1, count: want, path: snapshotPath)
+        if body.count < want { return nil }
         var hot: [JSONObject] = []
         var cold: [JSONObject] = []
         var inCold = false
         var complete = !full
         var bad = false
-        body.withUnsafeBytes { raw in
+        body.all.withUnsafeBytes { raw in
             try? NDJSON.forEachLine(in: raw) { (_, line, _) throws(ToolError) -> Bool in
                 // Model lines are offered unparsed first; the store's own
                 // lines ({"type":…}) never are.
                 if let keep = inCold ? coldRaw : lazy, line.count > 8,
                    line[2] != UInt8(ascii: "t") || line[3] != UInt8(ascii: "y") {
                     let start = raw.baseAddress!.distance(to: line.baseAddress!)
-                    if keep(body[start..<(start + line.count)]) { return true }
+                    if keep(Bytes(body, start..<(start + line.count))) { return true }
                 }
                 guard let o = try? JSON.parseObject(line) else { bad = true; return false }
                 switch o["type"]?.string {

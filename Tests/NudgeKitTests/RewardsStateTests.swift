@@ -107,7 +107,7 @@ final class RewardsStateTests: XCTestCase {
             for h in before.hotSnapshot() { try restored.restoreHot(try XCTUnwrap(JSON.parse(h.serialized).object)) }
             var lineStart = 0
             for (i, b) in cold.enumerated() where b == 0x0A {
-                XCTAssertTrue(restored.restoreColdRaw(cold[lineStart..<i]), "round \(round): a cold line is kept raw")
+                XCTAssertTrue(restored.restoreColdRaw(Bytes(Array(cold[lineStart..<i]))), "round \(round): a cold line is kept raw")
                 lineStart = i + 1
             }
             for e in events[k...] { restored.apply(e) }
@@ -182,7 +182,7 @@ final class RewardsStateTests: XCTestCase {
         s.writeColdSnapshot(into: &cold)
         var from = 0
         for (i, b) in cold.enumerated() where b == 0x0A {
-            XCTAssertTrue(r.restoreColdRaw(cold[from..<i]))
+            XCTAssertTrue(r.restoreColdRaw(Bytes(Array(cold[from..<i]))))
             from = i + 1
         }
         return r

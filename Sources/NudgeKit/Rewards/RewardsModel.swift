@@ -127,7 +127,7 @@ public struct RewardsState: JournalModel {
     /// Cold: per child and day, parsed when first needed; until then, the
     /// snapshot's line as it is.
     public private(set) var usage: [String: [Day: UsageDay]] = [:]
-    var rawUsage: [String: [Day: ArraySlice<UInt8>]] = [:]
+    var rawUsage: [String: [Day: Bytes]] = [:]
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -164,7 +164,7 @@ public struct RewardsState: JournalModel {
         usage[child, default: [:]][d] = RewardsState.parseUsageLine(raw) ?? UsageDay()
     }
 
-    static func parseUsageLine(_ raw: ArraySlice<UInt8>) -> UsageDay? {
+    static func parseUsageLine(_ raw: Bytes) -> UsageDay? {
         guard let o = try? raw.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return nil }
         var u = UsageDay()
         u.merge(o)
@@ -346,7 +346,7 @@ public struct RewardsState: JournalModel {
         for c in Set(usage.keys).union(rawUsage.keys).sorted() {
             for d in usageDays(c) {
                 if let raw = rawUsage[c]?[d] {
-                    out += raw
+                    raw.withUnsafeBytes { out.append(contentsOf: $0) }
                 } else if let u = usage[c]?[d] {
                     var o: JSONObject = ["k": "usage", "child": .string(c), "day": .string(d.description)]
                     u.write(into: &o)
@@ -373,7 +373,7 @@ public struct RewardsState: JournalModel {
     static let usagePrefix = Array("{\"k\":\"usage\",\"child\":\"".utf8)
     static let dayInfix = Array("\",\"day\":\"".utf8)
 
-    public mutating func restoreColdRaw(_ line: ArraySlice<UInt8>) -> Bool {
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
         guard full, line.starts(with: RewardsState.usagePrefix) else { return false }
         var i = line.startIndex + RewardsState.usagePrefix.count
         let idStart = i

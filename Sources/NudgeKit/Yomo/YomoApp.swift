@@ -127,10 +127,12 @@ extension Yomo {
                 }
                 return (hi, lo)
             }
-            for (k, r) in s.raw.enumerated() {
-                guard let r = r, !r.completed else { continue }
-                let (hi, lo) = r.line.withUnsafeBytes { pack(UnsafeRawBufferPointer(rebasing: $0[r.idRange])) }
-                rows.append((r.effective, hi, lo, k))
+            if let storage = s.rawStorage {
+                for (k, r) in s.raw.enumerated() {
+                    guard let r = r, !r.completed else { continue }
+                    let (hi, lo) = pack(UnsafeRawBufferPointer(start: storage.base + r.idRange.lowerBound, count: r.idRange.count))
+                    rows.append((r.effective, hi, lo, k))
+                }
             }
             let parsed = s.reminders.values.filter { !$0.completed }
             for (k, r) in parsed.enumerated() {
@@ -138,13 +140,13 @@ extension Yomo {
                 let (hi, lo) = id.withUTF8 { pack(UnsafeRawBufferPointer($0)) }
                 rows.append((r.effectiveTrigger.ms, hi, lo, -1 - k))
             }
-            func id(_ row: Int) -> String { row >= 0 ? s.raw[row]!.id : parsed[-1 - row].id }
+            func id(_ row: Int) -> String { row >= 0 ? s.rawID(s.raw[row]!) : parsed[-1 - row].id }
             rows.sort { a, b in
                 if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
                 return id(a.3) < id(b.3)
             }
             for (_, _, _, row) in rows {
-                if row >= 0 { ctx.out.rawRecord(s.raw[row]!.record) } else { ctx.out.record(parsed[-1 - row].record(zone: ctx.zone)) }
+                if row >= 0 { ctx.out.rawRecord(s.bytes(s.raw[row]!.record)) } else { ctx.out.record(parsed[-1 - row].record(zone: ctx.zone)) }
             }
             return .ok
         }

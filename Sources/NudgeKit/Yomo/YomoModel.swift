@@ -52,36 +52,28 @@ public struct YomoState: JournalModel {
     public private(set) var rawZones: Set<String> = []
     var lastZone: [UInt8] = []
 
-    /// A snapshot line kept as bytes: enough to sort and print it.
+    /// The snapshot bytes that `raw` lines point into.
+    public private(set) var rawStorage: FileBytes? = nil
+
+    /// A snapshot line kept as bytes: enough to sort and print it. Offsets
+    /// into `rawStorage`, so that keeping ten thousand costs no reference counting.
     public struct RawReminder: Sendable {
         public var effective: Int64
         public var completed: Bool
-        public var line: ArraySlice<UInt8>
-        /// Where the id's bytes are in `line`, relative to its start.
+        public var line: Range<Int>
         public var idRange: Range<Int>
         /// The rendered reminder record inside the line.
-        public var record: ArraySlice<UInt8>
-        /// Orders two raw lines by id without making Strings.
-        public func idLess(_ o: RawReminder) -> Bool {
-            line.withUnsafeBytes { a in
-                o.line.withUnsafeBytes { b in
-                    let la = idRange.count, lb = o.idRange.count
-                    let c = memcmp(a.baseAddress! + idRange.lowerBound, b.baseAddress! + o.idRange.lowerBound, min(la, lb))
-                    return c != 0 ? c < 0 : la < lb
-                }
-            }
-        }
-
-        public var id: String {
-            String(decoding: line[(line.startIndex + idRange.lowerBound)..<(line.startIndex + idRange.upperBound)], as: UTF8.self)
-        }
+        public var record: Range<Int>
     }
+
+    public func bytes(_ r: Range<Int>) -> Bytes { Bytes(rawStorage!, r) }
+    public func rawID(_ r: RawReminder) -> String { String(decoding: bytes(r.idRange), as: UTF8.self) }
 
     mutating func rawPosition(_ id: String) -> Int? {
         if raw.isEmpty { return nil }
         if rawIndex == nil {
             var ix: [String: Int] = [:]
-            for (k, r) in raw.enumerated() { if let r = r { ix[r.id] = k } }
+            for (k, r) in raw.enumerated() { if let r = r { ix[rawID(r)] = k } }
             rawIndex = ix
         }
         return rawIndex![id]
@@ -186,7 +178,8 @@ public struct YomoState: JournalModel {
 
     /// Keeps a reminder line unparsed: reads its sort key, state, zone and the
     /// bounds of its record from the fixed layout written by hotSnapshot.
-    public mutating func restoreHotRaw(_ line: ArraySlice<UInt8>) -> Bool {
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
+        if rawStorage == nil { rawStorage = line.storage } else if rawStorage !== line.storage { return false }
         if line.starts(with: YomoState.summaryPrefix) { return true }  // list does not need the summary
         let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
         guard let (e, completed, idRange, zoneRange, recordStart) = parsed else { return false }
@@ -199,8 +192,9 @@ public struct YomoState: JournalModel {
             lastZone = Array(zone)
             rawZones.insert(String(decoding: zone, as: UTF8.self))
         }
-        raw.append(RawReminder(effective: e, completed: completed, line: line, idRange: idRange,
-                               record: line[(base + recordStart)..<(line.endIndex - 1)]))
+        raw.append(RawReminder(effective: e, completed: completed, line: line.startIndex..<line.endIndex,
+                               idRange: (base + idRange.lowerBound)..<(base + idRange.upperBound),
+                               record: (base + recordStart)..<(line.endIndex - 1)))
         return true
     }
 
@@ -250,13 +244,13 @@ public struct YomoState: JournalModel {
         guard let k = rawPosition(id), let r = raw[k] else { return }
         raw[k] = nil
         rawIndex?[id] = nil
-        guard let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { return }
+        guard let o = try? bytes(r.line).withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parse(b) }).object else { return }
         try? restoreHot(o)
     }
 
     public mutating func materializeAll() {
         for k in raw.indices {
-            guard let r = raw[k], let o = try? withBytes(Array(r.line), { (b) throws(JSONParseError) in try JSON.parse(b) }).object else { continue }
+            guard let r = raw[k], let o = try? bytes(r.line).withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parse(b) }).object else { continue }
             try? restoreHot(o)
         }
         raw = []
