@@ -15,7 +15,7 @@ final class RewardsToolTests: ToolTestCase {
     var fixture: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(2)
-        return parts.joined(separator: "/") + "/NudgeKitTests/Fixtures/activitywatch-export.json"
+        return parts.joined(separator: "/") + "/NudgeKitTests/Rewards/Fixtures/activitywatch-export.json"
     }
 
     @discardableResult

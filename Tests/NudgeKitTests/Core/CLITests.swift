@@ -79,7 +79,7 @@ final class CLITests: XCTestCase {
 
     static var packageRoot: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
+        parts.removeLast(4)
         return parts.joined(separator: "/")
     }
 
