@@ -107,10 +107,18 @@ public enum Sys {
             p = parentDirectory(p)
         }
         for dir in parts.reversed() {
-            if mkdir(dir, .init(mode)) != 0 && errno != EEXIST {
-                throw ToolError(.cantCreate, "cannot create \(dir): \(errnoString())")
+            if mkdir(dir, .init(mode)) != 0 {
+                if errno != EEXIST {
+                    throw ToolError(errno == EACCES || errno == EPERM ? .noPermission : .cantCreate, "cannot create \(dir): \(errnoString())")
+                }
+                guard isDirectory(dir) else { throw ToolError(.cantCreate, "cannot create \(path): \(dir) is not a folder") }
+                continue  // made by a concurrent run: leave its mode alone
             }
             _ = chmod(dir, .init(mode))
+            if geteuid() == 0 {
+                let fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if fd >= 0 { giveToFolderOwner(fd: fd, folder: parentDirectory(dir)); close(fd) }
+            }
         }
     }
 
@@ -253,11 +261,13 @@ public enum Sys {
 
     /// Writes a file atomically: a private temporary file, fsync, rename, fsync
     /// of the folder. Readers see the old file or the new one, never half.
-    public static func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(ToolError) {
+    public static func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o600) throws(ToolError) {
         let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd < 0 { throw ToolError(.cantCreate, "cannot create \(tmp): \(errnoString())") }
-        _ = fchmod(fd, 0o600)
+        unlink(tmp)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 { throw ToolError(errno == EACCES || errno == EPERM ? .noPermission : .cantCreate, "cannot create \(tmp): \(errnoString())") }
+        _ = fchmod(fd, .init(mode))
+        giveToFolderOwner(fd: fd, folder: parentDirectory(path))
         let ok = writeAll(fd: fd, bytes) && fsync(fd) == 0
         let err = errno
         close(fd)
@@ -282,15 +292,37 @@ public enum Sys {
     }
 
     /// Opens (creating 0600, or `mode`, if needed) a file for appending.
+    /// Never follows a symlink and never opens anything but a regular file
+    /// of the user's own: a file planted in its place is refused, not written.
     public static func openForAppend(_ path: String, mode: UInt32 = 0o600) throws(ToolError) -> Int32 {
         let existed = fileExists(path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, .init(mode))
-        if fd < 0 { throw ToolError(.cantCreate, "cannot open \(path) for writing: \(errnoString())") }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, .init(mode))
+        if fd < 0 {
+            if errno == ELOOP { throw ToolError(.noPermission, "refusing to write \(path): it is a symbolic link; remove it") }
+            if errno == EACCES || errno == EPERM { throw accessError(path, verb: "write") }
+            throw ToolError(.cantCreate, "cannot open \(path) for writing: \(errnoString())")
+        }
+        var st = stat()
+        if fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != S_IFREG || (st.st_uid != geteuid() && geteuid() != 0) {
+            close(fd)
+            throw ToolError(.noPermission, "refusing to write \(path): it is not a regular file of your own; remove it")
+        }
         if !existed {
             _ = fchmod(fd, .init(mode))
+            giveToFolderOwner(fd: fd, folder: parentDirectory(path))
             syncDirectory(parentDirectory(path))
         }
         return fd
+    }
+
+    /// When root writes in somebody else's folder (a `sudo` run with their
+    /// HOME), the file it creates goes to the folder's owner, so that the
+    /// owner's next run is not locked out of it.
+    static func giveToFolderOwner(fd: Int32, folder: String) {
+        guard geteuid() == 0 else { return }
+        var st = stat()
+        guard stat(folder, &st) == 0, st.st_uid != 0 else { return }
+        _ = fchown(fd, st.st_uid, (st.st_mode & S_ISGID) != 0 ? st.st_gid : gid_t(UInt32.max))
     }
 
     public static func truncateFile(_ path: String, to size: Int) throws(ToolError) {
@@ -311,9 +343,18 @@ public final class FileLock {
 
     /// Takes the lock, polling until `timeoutMillis` has passed; then exit 75.
     public static func acquire(_ path: String, timeoutMillis: Int, what: String) throws(ToolError) -> FileLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw ToolError(.cantCreate, "cannot open lock \(path): \(Sys.errnoString())") }
-        _ = fchmod(fd, 0o600)
+        let existed = Sys.fileExists(path)
+        var fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        // flock works on a read-only descriptor too (a lock file left by root, readable).
+        if fd < 0 && (errno == EACCES || errno == EPERM) { fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        if fd < 0 {
+            if errno == EACCES || errno == EPERM { throw Sys.accessError(path, verb: "open the lock") }
+            throw ToolError(.cantCreate, "cannot open lock \(path): \(Sys.errnoString())")
+        }
+        if !existed {
+            _ = fchmod(fd, 0o600)
+            Sys.giveToFolderOwner(fd: fd, folder: Sys.parentDirectory(path))
+        }
         let start = Sys.monotonicNanos()
         var wait = 2
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

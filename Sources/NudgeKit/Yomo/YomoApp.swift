@@ -302,7 +302,7 @@ extension Yomo {
         let st = store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
-        if let head = try st.readHead(count: 1), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
+        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
         if Yomo.due(try st.read(), now: now, zone: ctx.zone).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
             let found = Yomo.due(tx.state, now: now, zone: ctx.zone)

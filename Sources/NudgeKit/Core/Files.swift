@@ -1,0 +1,248 @@
+// Files that may have been written by somebody else: the journals of a shared
+// or synced folder, and the data directory itself when a `sudo` run or a
+// wrong `--data-dir` left it in an odd state.
+//
+// Invariants: a peer file is opened with O_NOFOLLOW | O_NONBLOCK, must be a
+// regular file when opened (fstat on the descriptor, not the path), and is
+// read up to a cap; a symlink, FIFO, device or directory is never read. "Does
+// not exist" reads as empty; "cannot be read" is an error naming the path:
+// exit 77 for a permission problem, 74 for any other I/O failure.
+
+/// What a folder entry is, from `fstatat(..., AT_SYMLINK_NOFOLLOW)`.
+public struct DirEntry: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case regular, directory, symlink, fifo, other }
+    public var name: String
+    public var size: Int
+    public var uid: UInt32
+    public var mode: UInt32
+    public var kind: Kind
+
+    public var kindName: String {
+        switch kind {
+        case .regular: return "a regular file"
+        case .directory: return "a directory"
+        case .symlink: return "a symbolic link"
+        case .fifo: return "a FIFO"
+        case .other: return "a device or socket"
+        }
+    }
+}
+
+/// The state of a path, without following a final symlink.
+public enum PathState: Equatable, Sendable {
+    case missing
+    case directory(uid: UInt32, mode: UInt32)
+    case other(DirEntry.Kind)
+}
+
+extension Sys {
+    /// The error for a failed open/read of `path`: 77 for permission, 74 otherwise.
+    public static func accessError(_ path: String, _ e: Int32 = errno, verb: String = "read") -> ToolError {
+        let code: ExitCode = (e == EACCES || e == EPERM) ? .noPermission : .ioError
+        var msg = "cannot \(verb) \(path): \(errnoString(e))"
+        if code == .noPermission, let owner = ownerHint(path) { msg += owner }
+        return ToolError(code, msg)
+    }
+
+    /// " (owned by root; left by a sudo run? fix: sudo chown -R me PATH)" when
+    /// the path, or the first of its parents that exists, belongs to someone else.
+    static func ownerHint(_ path: String) -> String? {
+        var p = path
+        var st = stat()
+        while lstat(p, &st) != 0 {
+            let up = parentDirectory(p)
+            if up == p { return nil }
+            p = up
+        }
+        let me = geteuid()
+        guard st.st_uid != me else { return nil }
+        let owner = Users.name(of: st.st_uid) ?? "uid \(st.st_uid)"
+        let login = loginName()
+        if st.st_uid == 0 {
+            return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
+        }
+        return " (owned by \(owner); ask them, or use a data directory of your own)"
+    }
+
+    public static func pathState(_ path: String) throws(ToolError) -> PathState {
+        var st = stat()
+        if lstat(path, &st) != 0 {
+            if errno == ENOENT { return .missing }
+            // A parent we may not enter, or a file where a folder should be.
+            throw accessError(path)
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory(uid: UInt32(st.st_uid), mode: UInt32(st.st_mode & 0o7777))
+        case S_IFLNK:
+            // A data directory given as a symlink to a folder is the user's choice; follow it once.
+            var t = stat()
+            if stat(path, &t) == 0 && (t.st_mode & S_IFMT) == S_IFDIR {
+                return .directory(uid: UInt32(t.st_uid), mode: UInt32(t.st_mode & 0o7777))
+            }
+            return .other(.symlink)
+        case S_IFREG: return .other(.regular)
+        case S_IFIFO: return .other(.fifo)
+        default: return .other(.other)
+        }
+    }
+
+    /// The entries of a folder with their kind, size and owner, sorted by
+    /// name; nil when the folder does not exist. One `fstatat` per entry,
+    /// relative to the open folder.
+    public static func scanDirectory(_ path: String, suffix: String? = nil) throws(ToolError) -> [DirEntry]? {
+        let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd < 0 {
+            if errno == ENOENT { return nil }
+            throw accessError(path)
+        }
+        guard let d = fdopendir(dfd) else {
+            let e = errno
+            close(dfd)
+            throw accessError(path, e)
+        }
+        defer { closedir(d) }
+        var out: [DirEntry] = []
+        while let e = readdir(d) {
+            let name = withUnsafePointer(to: e.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            if let s = suffix, !name.hasSuffix(s) { continue }
+            var st = stat()
+            guard fstatat(dfd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
+            let kind: DirEntry.Kind
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: kind = .regular
+            case S_IFDIR: kind = .directory
+            case S_IFLNK: kind = .symlink
+            case S_IFIFO: kind = .fifo
+            default: kind = .other
+            }
+            out.append(DirEntry(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid),
+                                mode: UInt32(st.st_mode & 0o7777), kind: kind))
+        }
+        out.sort { $0.name < $1.name }
+        return out
+    }
+
+    /// Reads a file that may be hostile: never follows a symlink, never
+    /// blocks on a FIFO, refuses anything but a regular file owned by
+    /// `owner` (when given), and reads at most `cap` bytes from `offset`.
+    /// Returns the bytes and the file's size when opened.
+    public static func readPeerFile(_ path: String, from offset: Int, cap: Int,
+                                    owner: UInt32? = nil) throws(ToolError) -> (bytes: [UInt8], size: Int)? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT || errno == ELOOP { return nil }
+            throw accessError(path)
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw accessError(path) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        if let o = owner, UInt32(st.st_uid) != o { return nil }
+        let size = Int(st.st_size)
+        let want = max(0, min(size - offset, cap))
+        let bytes = try readAt(fd: fd, offset: offset, count: want, path: path)
+        return (bytes, size)
+    }
+
+    /// The login name of the effective uid, from the password database; the
+    /// environment (`$USER`) is never consulted.
+    public static func loginName() -> String {
+        Users.name(of: UInt32(geteuid())) ?? "uid\(geteuid())"
+    }
+
+    /// Stale `NAME.tmp-PID` files in a folder whose writer process is gone.
+    public static func removeStaleTemporaries(in dir: String, prefix: String) {
+        guard let entries = try? scanDirectory(dir) else { return }
+        for e in entries where e.kind == .regular && e.name.hasPrefix(prefix + ".tmp-") {
+            guard let pid = Int32(e.name.dropFirst(prefix.count + 5)), pid > 0 else { continue }
+            if pid == getpid() { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(join(dir, e.name)) }
+        }
+    }
+}
+
+/// The password database, looked up once per name or uid per process.
+public enum Users {
+    nonisolated(unsafe) private static var byUID: [UInt32: String?] = [:]
+    nonisolated(unsafe) private static var byName: [String: UInt32?] = [:]
+
+    public static func name(of uid: UInt32) -> String? {
+        if let n = byUID[uid] { return n }
+        var n: String? = nil
+        if let pw = getpwuid(uid_t(uid)), let p = pw.pointee.pw_name { n = String(cString: p) }
+        byUID[uid] = n
+        return n
+    }
+
+    public static func uid(of name: String) -> UInt32? {
+        if let u = byName[name] { return u }
+        var u: UInt32? = nil
+        if let pw = getpwnam(name) { u = UInt32(pw.pointee.pw_uid) }
+        byName[name] = u
+        return u
+    }
+
+    /// Reads the whole database once: cheaper than one lookup per member
+    /// of a large pool.
+    public static func preload() {
+        setpwent()
+        while let pw = getpwent() {
+            guard let p = pw.pointee.pw_name else { continue }
+            let n = String(cString: p)
+            let u = UInt32(pw.pointee.pw_uid)
+            if byName[n] == nil { byName[n] = u }
+            if byUID[u] == nil { byUID[u] = n }
+        }
+        endpwent()
+    }
+}
+
+/// A 64-bit checksum of bytes, eight at a time: detects a flipped byte or an
+/// edited number in a snapshot or a journal batch. Not cryptographic.
+public enum Checksum {
+    public static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> UInt64 {
+        var h = seed ^ UInt64(raw.count)
+        let n = raw.count
+        var i = 0
+        guard let base = raw.baseAddress else { return mix(h) }
+        while i + 8 <= n {
+            let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            h = (h ^ w) &* 0x100_0000_01B3 &+ 0x9E37_79B9
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0x100_0000_01B3
+        return mix(h)
+    }
+
+    public static func hash(_ a: [UInt8]) -> UInt64 { a.withUnsafeBytes { hash($0) } }
+
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Sixteen lowercase hex digits.
+    public static func hex(_ v: UInt64) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8](repeating: 0x30, count: 16)
+        var x = v
+        for i in stride(from: 15, through: 0, by: -1) {
+            out[i] = digits[Int(x & 0xF)]
+            x >>= 4
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
