@@ -228,6 +228,8 @@ struct JournalRead {
     /// Checksum of the last commit line read.
     var tag: UInt32 = 0
     var bad: Int = 0
+    /// Whether the read stopped at the per-run cap before the file's end.
+    var capped = false
     /// Absolute byte ranges of unusable committed lines, for setting aside.
     var badRanges: [Range<Int>] = []
     var deferred = 0
@@ -244,6 +246,8 @@ public struct Store<M: JournalModel> {
 
     var journalDir: String { options.journalFolder ?? Sys.join(dir, "journal") }
     var journalsAreLocal: Bool { options.journalFolder == nil }
+    /// Journals this copy may rewrite: its own, and all of a local store's.
+    func mayRewrite(_ name: String) -> Bool { name == ownName || journalsAreLocal }
     var fileMode: UInt32 { options.sharedFileMode ?? (options.sharedWithOthers ? 0o644 : 0o600) }
     var snapshotPath: String { Sys.join(dir, "snapshot.ndjson") }
     var lockPath: String { Sys.join(dir, "lock") }
@@ -267,6 +271,8 @@ public struct Store<M: JournalModel> {
         var ownBadRanges: [Range<Int>]
         /// Events erased by a tombstone, per journal file name.
         var erased: [String: Int]
+        /// Whether a peer's journal was read only up to the per-run cap.
+        var capped = false
     }
 
     // MARK: Reading
@@ -275,17 +281,24 @@ public struct Store<M: JournalModel> {
     /// exist yet reads as empty; one that cannot be read is an error (77 for
     /// permission, 74 otherwise) naming the path.
     public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
-        guard try checkDataDirectory() else { return M(full: full) }
+        let exists = try checkDataDirectory()
+        if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return M(full: full) }
         var l = try load(full: full, lazy: lazy)
-        if l.badSnapshot != nil || !l.snapshotUsable || l.tailEvents > options.snapshotEvery * 4 {
+        guard exists else { return l.state }
+        let compact = l.erased.keys.contains { mayRewrite($0) }
+        if compact || l.badSnapshot != nil || !l.snapshotUsable || l.capped || l.tailEvents > options.snapshotEvery * 4 {
             // Migrate, repair or compact on open when nobody else is writing.
             // A failure here never fails the reader: it has its answer.
             if let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") {
                 defer { lock.release() }
                 if l.badSnapshot != nil { moveSnapshotAside() }
                 do throws(ToolError) {
-                    if !full { l = try load(full: true) }
-                    try writeSnapshot(l)
+                    if compact {
+                        try compactErased()
+                    } else {
+                        if !full { l = try load(full: true) }
+                        try writeSnapshot(l)
+                    }
                 } catch {
                     Store.warnOnce("could not write the snapshot (\(error.message)); answers come from the journals")
                 }
@@ -396,26 +409,33 @@ public struct Store<M: JournalModel> {
         }
         var bySize: [String: DirEntry] = [:]
         for e in entries { bySize[e.name] = e }
+        // A peer's journal may be rewritten by its writer (an erasure) or
+        // removed (a device forgotten): fold again, quietly. One of this
+        // copy's own journals changing under the snapshot is not expected:
+        // refuse the snapshot, say so, keep it as evidence.
+        var quietRebuild = false
         if let s = snap {
             for (name, mark) in s.marks {
-                guard let e = bySize[name] else {
-                    badSnapshot = "it counts journal \(name), which is gone or no longer trusted"
-                    break
-                }
-                if e.size < mark.end {
-                    badSnapshot = "journal \(name) is \(e.size) bytes, shorter than the \(mark.end) it says were folded"
-                    break
-                }
+                let e = bySize[name]
+                if let e = e, e.size >= mark.end { continue }
+                if !mayRewrite(name) { quietRebuild = true; continue }
+                badSnapshot = e == nil ? "it counts journal \(name), which is gone or no longer trusted"
+                    : "journal \(name) is \(e!.size) bytes, shorter than the \(mark.end) it says were folded"
+                break
             }
         }
         if let why = badSnapshot {
-            snap = nil
-            stateFromSnapshot = nil
             Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
         }
+        if badSnapshot != nil || quietRebuild {
+            snap = nil
+            stateFromSnapshot = nil
+        }
 
+        var foldedBefore: [String: Int] = [:]
         // Tails past the snapshot.
         if let s = snap, var state = stateFromSnapshot {
+            for (n, m) in s.marks { foldedBefore[n] = m.end }
             var reads: [JournalRead] = []
             var mustRebuild = false
             for (i, e) in entries.enumerated() {
@@ -424,8 +444,10 @@ public struct Store<M: JournalModel> {
                 if let m = mark, m.end == e.size { continue }
                 guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
                     if mark != nil {
-                        badSnapshot = "journal \(e.name) changed before the point it folded"
-                        Store.warnOnce("\(snapshotPath) was refused: \(badSnapshot!); the state is rebuilt from the journals")
+                        if mayRewrite(e.name) {
+                            badSnapshot = "journal \(e.name) changed before the point it folded"
+                            Store.warnOnce("\(snapshotPath) was refused: \(badSnapshot!); the state is rebuilt from the journals")
+                        }
                         mustRebuild = true
                         break
                     }
@@ -465,13 +487,13 @@ public struct Store<M: JournalModel> {
                 reportBad(marks)
                 return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
                               snapshotUsable: true, badSnapshot: nil, ownCommittedEnd: ownEnd, ownSize: ownSize,
-                              ownBadRanges: ownBad, erased: [:])
+                              ownBadRanges: ownBad, erased: [:], capped: reads.contains { $0.capped })
             }
         }
         // Everything, in stamp order.
         var reads: [JournalRead] = []
         for (i, e) in entries.enumerated() {
-            if let r = try readJournal(e, index: i, from: 0, tag: nil) { reads.append(r) }
+            if let r = try readJournal(e, index: i, from: 0, tag: nil, folded: foldedBefore[e.name] ?? 0) { reads.append(r) }
         }
         var l = fold(reads, full: full)
         l.badSnapshot = badSnapshot
@@ -517,7 +539,7 @@ public struct Store<M: JournalModel> {
         reportBad(marks)
         return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
                       snapshotUsable: false, badSnapshot: nil, ownCommittedEnd: ownEnd, ownSize: ownSize,
-                      ownBadRanges: ownBad, erased: erased)
+                      ownBadRanges: ownBad, erased: erased, capped: reads.contains { $0.capped })
     }
 
     func warnDeferred(_ r: JournalRead) {
@@ -538,12 +560,14 @@ public struct Store<M: JournalModel> {
     /// at `from` is not the commit line (checksum `tag`) the snapshot folded.
     /// A tail is parsed without the journal's earlier stamps: a batch not
     /// newer than the snapshot's frontier makes the caller fold everything.
-    func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?) throws(ToolError) -> JournalRead? {
+    func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?, folded: Int = 0) throws(ToolError) -> JournalRead? {
         let path = Sys.join(journalDir, e.name)
         let own = e.name == ownName
         // Look back over the commit line before `from` to check it is the one folded.
         let back = from > 0 ? min(from, 4096) : 0
-        let cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back
+        // A peer is read at most a cap past what was folded before (`folded`,
+        // when folding everything again), so a huge journal costs little per run.
+        let cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back + max(0, folded - from)
         guard let got = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid) else { return nil }
         let bytes = got.bytes
         var lastTag: UInt32 = 0
@@ -557,6 +581,7 @@ public struct Store<M: JournalModel> {
         }
         var r = parseJournal(bytes, skip: back, base: from - back, name: e.name, index: index, after: nil,
                              size: got.size, peer: !own)
+        r.capped = from - back + bytes.count < got.size
         if r.committedEnd == from { r.tag = lastTag }
         return r
     }
@@ -921,7 +946,6 @@ public struct Store<M: JournalModel> {
             var k = 0
             for r in ranges { for i in r { headerBytes[i] = digits[k]; k += 1 } }
         }
-        Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
         try Sys.writeFileAtomically(snapshotPath, headerBytes + hot + cold)
     }
 
@@ -952,8 +976,12 @@ public struct Store<M: JournalModel> {
                                         what: "the \(options.tool) data directory \(dir)")
         defer { lock.release() }
         try checkIdentity()
+        Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
         var l = try load(full: full)
         if l.badSnapshot != nil { moveSnapshotAside() }
+        if (l.marks[ownName]?.bad ?? 0) > 0 && l.ownBadRanges.isEmpty {
+            l = try load(full: full, forceRebuild: true)  // to find where they are
+        }
         if l.ownSize > l.ownCommittedEnd || !l.ownBadRanges.isEmpty {
             try setAside(committedEnd: l.ownCommittedEnd, size: l.ownSize, bad: l.ownBadRanges)
             l = try load(full: full)

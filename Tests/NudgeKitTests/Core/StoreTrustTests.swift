@@ -1,0 +1,541 @@
+import XCTest
+@testable import NudgeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A model whose answer depends on order: registers set by key (the latest
+/// in fold order wins), a sum of adds with ids, and erasure of a key's sets.
+struct Registers: JournalModel, Equatable {
+    static var schemaVersion: Int { 1 }
+    var values: [String: String] = [:]
+    var stamps: [String: Stamp] = [:]
+    var adds: [String: Int] = [:]
+    init(full: Bool) {}
+    mutating func apply(_ e: JSONObject) {}
+    mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        switch e["type"]?.string {
+        case "set":
+            guard let k = e["key"]?.string, let v = e["value"]?.string else { return }
+            values[k] = v
+            stamps[k] = stamp
+        case "add":
+            guard let id = e["id"]?.string else { return }
+            adds[id, default: 0] += Int(e["n"]?.int ?? 0)
+        case "erase":
+            if let k = e["key"]?.string { values[k] = nil; stamps[k] = nil }
+        default: break
+        }
+    }
+    static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool {
+        e["type"]?.string == "set" && e["key"] == t["key"]
+    }
+    var total: Int { adds.values.reduce(0, +) }
+    func hotSnapshot() -> [JSONObject] {
+        values.keys.sorted().map { ["k": .string($0), "v": .string(values[$0]!), "ms": .int(stamps[$0]!.ms),
+                                    "c": .int(stamps[$0]!.counter), "a": .string(stamps[$0]!.actor)] }
+            + adds.keys.sorted().map { ["id": .string($0), "n": JSON(adds[$0]!)] }
+    }
+    mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
+        if let k = l["k"]?.string, let v = l["v"]?.string, let ms = l["ms"]?.int, let c = l["c"]?.int, let a = l["a"]?.string {
+            values[k] = v
+            stamps[k] = Stamp(ms: ms, counter: c, actor: a)
+        } else if let id = l["id"]?.string, let n = l["n"]?.int {
+            adds[id] = Int(n)
+        } else {
+            throw ToolError(.dataError, "bad line")
+        }
+    }
+}
+
+final class StoreTrustTests: XCTestCase {
+    var root = ""
+    let fm = FileManager.default
+
+    override func setUp() {
+        root = NSTemporaryDirectory() + "trust-\(UUID().uuidString)"
+        try? fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        StoreWarnings.warned = []
+    }
+
+    override func tearDown() { try? fm.removeItem(atPath: root) }
+
+    /// A device: its own data directory, journals in `folder` (a sync
+    /// folder) or, when nil, in the data directory.
+    func device(_ actor: String, data: String? = nil, folder: String? = nil, every: Int = 256) -> Store<Registers> {
+        var o = StoreOptions(tool: "test", actor: actor, user: "tester", lockTimeoutMillis: 500, snapshotEvery: every)
+        o.journalFolder = folder
+        o.nowMillis = 4_000_000_000_000
+        return Store(dir: data ?? root + "/\(actor)-data", options: o)
+    }
+
+    func set(_ s: Store<Registers>, _ k: String, _ v: String, at ms: Int64) throws {
+        try s.write(at: Instant(ms: ms)) { (tx: inout Transaction<Registers>) throws(ToolError) in
+            tx.record(["type": "set", "key": .string(k), "value": .string(v)])
+        }
+    }
+
+    func add(_ s: Store<Registers>, _ id: String, _ n: Int, at ms: Int64) throws {
+        try s.write(at: Instant(ms: ms)) { (tx: inout Transaction<Registers>) throws(ToolError) in
+            tx.record(["type": "add", "id": .string(id), "n": JSON(n)])
+        }
+    }
+
+    /// Captures what the store writes to stderr while `body` runs.
+    func stderr(_ body: () throws -> Void) rethrows -> String {
+        let path = root + "/stderr-\(UUID().uuidString)"
+        let saved = dup(2)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        dup2(fd, 2)
+        close(fd)
+        defer { dup2(saved, 2); close(saved) }
+        try body()
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    let t0: Int64 = 1_795_334_400_000  // 2026-11-22T08:00:00Z
+
+    // MARK: Order
+
+    func testTheLaterChangeWinsWhateverTheActorsAreCalled() throws {
+        for (phone, laptop) in [("aa-phone", "zz-laptop"), ("zz-phone", "aa-laptop")] {
+            let sync = root + "/sync-\(phone)"
+            let p = device(phone, folder: sync)
+            let l = device(laptop, folder: sync)
+            try set(p, "dentist", "snoozed", at: t0 + 3_600_000)          // 09:00 on the phone
+            try set(l, "dentist", "done", at: t0 + 3_900_000)             // 09:05 on the laptop
+            XCTAssertEqual(try p.read().values["dentist"], "done", "\(phone)/\(laptop)")
+            XCTAssertEqual(try l.read().values["dentist"], "done", "\(phone)/\(laptop)")
+        }
+    }
+
+    func testAPeerBatchOlderThanTheSnapshotIsFoldedInItsPlace() throws {
+        let a = device("a", every: 1)
+        try set(a, "x", "1", at: t0 + 10 * 3_600_000)
+        try set(a, "y", "1", at: t0 + 10 * 3_600_000 + 1)
+        XCTAssertTrue(fm.fileExists(atPath: a.dir + "/snapshot.ndjson"))
+        // A journal arrives from a device that wrote earlier, before it had seen a's.
+        let b = device("b", data: root + "/b-data", folder: root + "/b-sync")
+        try set(b, "x", "2", at: t0)
+        try fm.copyItem(atPath: root + "/b-sync/b.ndjson", toPath: a.dir + "/journal/b.ndjson")
+        XCTAssertEqual(try a.read().values["x"], "1", "the older change loses")
+        XCTAssertEqual(try a.read().values["y"], "1")
+        // Once b has seen a's journal, b's next change is after it, whatever b's clock says.
+        try fm.copyItem(atPath: a.dir + "/journal/a.ndjson", toPath: root + "/b-sync/a.ndjson")
+        try set(b, "x", "3", at: t0)
+        try fm.removeItem(atPath: a.dir + "/journal/b.ndjson")
+        try fm.copyItem(atPath: root + "/b-sync/b.ndjson", toPath: a.dir + "/journal/b.ndjson")
+        XCTAssertEqual(try a.read().values["x"], "3")
+        let rebuilt = try a.load(full: true, forceRebuild: true).state
+        XCTAssertEqual(try a.read(full: true), rebuilt)
+    }
+
+    func testStampsOnlyGrowEvenWhenTheClockGoesBack() throws {
+        let a = device("a")
+        try set(a, "x", "1", at: t0 + 1000)
+        try set(a, "x", "2", at: t0)  // clock set back (or --now in the past)
+        XCTAssertEqual(try a.read().values["x"], "2")
+        let lines = try String(contentsOfFile: a.dir + "/journal/a.ndjson", encoding: .utf8).split(separator: "\n")
+        let stamps = lines.compactMap { try? JSON.parse(String($0)).object }.filter { $0["type"] == "commit" }.map { $0["hlc"]! }
+        XCTAssertEqual(stamps, [.array([.int(t0 + 1000), 0]), .array([.int(t0 + 1000), 1])])
+    }
+
+    /// Three devices write at random, a simulated sync engine copies journal
+    /// files between their folders at random moments (whole, cut mid-line,
+    /// out of date, with conflict copies lying around). After one full
+    /// exchange all three agree byte for byte, every acknowledged add is
+    /// there exactly once, and nothing erased comes back.
+    func testThreeDevicesConvergeThroughARandomSyncEngine() throws {
+        for seed in 1...8 {
+            try converge(seed: UInt64(seed))
+        }
+    }
+
+    func converge(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let base = root + "/p\(seed)"
+        let names = ["laptop", "desk", "phone"]
+        var devices: [Store<Registers>] = []
+        for n in names {
+            devices.append(device(n, data: base + "/\(n)/data", folder: base + "/\(n)/sync", every: Int.random(in: 1...6, using: &rng)))
+        }
+        var acknowledged: [String: Int] = [:]
+        var old: [String: [UInt8]] = [:]  // stale copies an engine might deliver
+        var clock = t0
+        var erasedAt: [String: Stamp] = [:]
+        for step in 0..<60 {
+            clock += Int64.random(in: 0...120_000, using: &rng)
+            let d = Int.random(in: 0..<3, using: &rng)
+            let skew = Int64([-300_000, 0, 200_000][d])
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...2:
+                try set(devices[d], "k\(Int.random(in: 0..<4, using: &rng))", "\(names[d])-\(step)", at: clock + skew)
+            case 3...4:
+                let id = "\(names[d])-\(step)"
+                let n = Int.random(in: 1...9, using: &rng)
+                try add(devices[d], id, n, at: clock + skew)
+                acknowledged[id] = n
+            case 5:
+                let k = "k\(Int.random(in: 0..<4, using: &rng))"
+                var stamp: Stamp? = nil
+                try devices[d].write(at: Instant(ms: clock + skew)) { (tx: inout Transaction<Registers>) throws(ToolError) in
+                    tx.record(["type": "erase", "key": .string(k)])
+                    stamp = tx.stamp
+                }
+                erasedAt[k] = max(erasedAt[k] ?? stamp!, stamp!)
+            default:
+                // The engine copies one device's journal to another, maybe badly.
+                let from = Int.random(in: 0..<3, using: &rng)
+                let to = (from + Int.random(in: 1...2, using: &rng)) % 3
+                let src = base + "/\(names[from])/sync/\(names[from]).ndjson"
+                guard var bytes = fm.contents(atPath: src).map({ [UInt8]($0) }) else { continue }
+                let key = names[from]
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: if bytes.count > 1 { bytes = Array(bytes[0..<Int.random(in: 1..<bytes.count, using: &rng)]) }
+                case 1: if let o = old[key], o.count <= bytes.count { bytes = o }
+                case 2:
+                    let conflict = base + "/\(names[to])/sync/\(names[from]).sync-conflict-20261122-000000-ABC.ndjson"
+                    _ = fm.createFile(atPath: conflict, contents: Data(bytes.reversed()))
+                default: break
+                }
+                old[key] = bytes
+                try? fm.createDirectory(atPath: base + "/\(names[to])/sync", withIntermediateDirectories: true)
+                let dst = base + "/\(names[to])/sync/\(names[from]).ndjson"
+                // Like Syncthing: a temporary file, then a rename.
+                let tmp = base + "/\(names[to])/sync/.syncthing.\(names[from]).ndjson.tmp"
+                _ = fm.createFile(atPath: tmp, contents: Data(bytes))
+                _ = rename(tmp, dst)
+                _ = try stderr { _ = try devices[to].read() }
+            }
+        }
+        func exchange() throws {
+            for (i, n) in names.enumerated() {
+                let src = base + "/\(n)/sync/\(n).ndjson"
+                guard let bytes = fm.contents(atPath: src) else { continue }
+                for (j, m) in names.enumerated() where j != i {
+                    _ = fm.createFile(atPath: base + "/\(m)/sync/\(n).ndjson", contents: bytes)
+                }
+            }
+        }
+        _ = try stderr {
+            try exchange()
+            // Each device's next run compacts what the others erased.
+            for d in devices { try d.write(at: Instant(ms: clock)) { (_: inout Transaction<Registers>) throws(ToolError) in } }
+            try exchange()
+        }
+        var snapshots: [[UInt8]] = []
+        var states: [Registers] = []
+        for d in devices {
+            let l = try d.load(full: true, forceRebuild: true)
+            try d.writeSnapshot(l)
+            snapshots.append([UInt8](fm.contents(atPath: d.dir + "/snapshot.ndjson")!))
+            states.append(try d.read(full: true))
+        }
+        XCTAssertEqual(states[0], states[1], "seed \(seed)")
+        XCTAssertEqual(states[1], states[2], "seed \(seed)")
+        XCTAssertEqual(snapshots[0], snapshots[1], "seed \(seed): snapshots byte for byte")
+        XCTAssertEqual(snapshots[1], snapshots[2], "seed \(seed)")
+        XCTAssertEqual(states[0].adds, acknowledged, "seed \(seed): every acknowledged add, once")
+        for (k, t) in erasedAt {
+            if let s = states[0].stamps[k] { XCTAssertGreaterThan(s, t, "seed \(seed): \(k) erased at \(t) came back") }
+        }
+    }
+
+    // MARK: Erasure
+
+    func testErasureSurvivesAStaleDeviceAndLeavesNoBytesBehind() throws {
+        let sync = root + "/sync"
+        let laptop = device("laptop", folder: sync)
+        let phoneSync = root + "/phone-sync"
+        let phone = device("phone", folder: phoneSync)
+        try set(laptop, "secret", "555-0199 lives here", at: t0)
+        // The phone has an old copy of the laptop's journal, and writes on top of it.
+        try fm.createDirectory(atPath: phoneSync, withIntermediateDirectories: true)
+        try fm.copyItem(atPath: sync + "/laptop.ndjson", toPath: phoneSync + "/laptop.ndjson")
+        try set(phone, "secret", "555-0199 also here", at: t0 + 1000)
+        try set(phone, "other", "keep me", at: t0 + 1500)
+        try fm.copyItem(atPath: phoneSync + "/phone.ndjson", toPath: sync + "/phone.ndjson")
+        // Erase on the laptop.
+        try laptop.write(at: Instant(ms: t0 + 60_000)) { (tx: inout Transaction<Registers>) throws(ToolError) in
+            tx.record(["type": "erase", "key": "secret"])
+        }
+        XCTAssertNil(try laptop.read().values["secret"])
+        XCTAssertEqual(try laptop.read().values["other"], "keep me")
+        let laptopJournal = try String(contentsOfFile: sync + "/laptop.ndjson", encoding: .utf8)
+        XCTAssertFalse(laptopJournal.contains("555-0199"), laptopJournal)
+        // The stale phone has not seen the erasure: it still shows its copy.
+        XCTAssertEqual(try phone.read().values["secret"], "555-0199 also here")
+        // The engine brings the laptop's journal (with the tombstone) over.
+        try fm.removeItem(atPath: phoneSync + "/laptop.ndjson")
+        try fm.copyItem(atPath: sync + "/laptop.ndjson", toPath: phoneSync + "/laptop.ndjson")
+        XCTAssertNil(try phone.read().values["secret"], "a stale copy does not bring it back")
+        // The phone's next change removes the bytes from its own journal and snapshot.
+        try set(phone, "other", "still here", at: t0 + 120_000)
+        for f in try fm.contentsOfDirectory(atPath: phone.dir) + (try fm.contentsOfDirectory(atPath: phoneSync)) {
+            let path = fm.fileExists(atPath: phone.dir + "/" + f) ? phone.dir + "/" + f : phoneSync + "/" + f
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), !f.hasPrefix("laptop") {
+                XCTAssertFalse(text.contains("555-0199"), "\(f) still holds the erased value")
+            }
+        }
+        XCTAssertEqual(try phone.read().values["other"], "still here")
+        // Set after the erasure: new data, kept.
+        try set(laptop, "secret", "new", at: t0 + 200_000)
+        XCTAssertEqual(try laptop.read().values["secret"], "new")
+    }
+
+    // MARK: Snapshot checks
+
+    func testAnEditedSnapshotIsRefusedKeptAsEvidenceAndRebuilt() throws {
+        let a = device("a", every: 1)
+        for i in 1...5 { try add(a, "i\(i)", 1, at: t0 + Int64(i)) }
+        let snap = a.dir + "/snapshot.ndjson"
+        var text = try String(contentsOfFile: snap, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"id\":\"i3\",\"n\":1"))
+        text = text.replacingOccurrences(of: "\"id\":\"i3\",\"n\":1", with: "\"id\":\"i3\",\"n\":515")
+        try text.write(toFile: snap, atomically: false, encoding: .utf8)
+        var total = 0
+        let err = try stderr { total = try a.read().total }
+        XCTAssertEqual(total, 5, "the edited number is not served")
+        XCTAssertTrue(err.contains("snapshot.ndjson was refused: its checksum does not match"), err)
+        XCTAssertTrue(fm.fileExists(atPath: snap + ".bad-1"), "the refused snapshot is kept")
+        XCTAssertEqual(try String(contentsOfFile: snap + ".bad-1", encoding: .utf8), text)
+        // The rebuilt one is trusted again, quietly.
+        let err2 = try stderr { XCTAssertEqual(try a.read().total, 5) }
+        XCTAssertEqual(err2, "")
+    }
+
+    func testAHalvedOffsetIsRefused() throws {
+        let a = device("a", every: 1)
+        for i in 1...6 { try add(a, "i\(i)", 1, at: t0 + Int64(i)) }
+        let snap = a.dir + "/snapshot.ndjson"
+        let text = try String(contentsOfFile: snap, encoding: .utf8)
+        let re = try NSRegularExpression(pattern: "\"a.ndjson\":\\[(\\d+),")
+        let m = re.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))!
+        let n = Int((text as NSString).substring(with: m.range(at: 1)))!
+        try (text as NSString).replacingCharacters(in: m.range(at: 1), with: "\(n / 2)").write(toFile: snap, atomically: false, encoding: .utf8)
+        var total = 0
+        let err = try stderr { total = try a.read().total }
+        XCTAssertEqual(total, 6, "nothing counted twice")
+        XCTAssertTrue(err.contains("refused"), err)
+    }
+
+    func testAJournalShorterThanTheSnapshotSaysIsRefusedNotTrusted() throws {
+        let a = device("a", every: 1)
+        for i in 1...4 { try add(a, "i\(i)", 1, at: t0 + Int64(i)) }
+        let journal = a.dir + "/journal/a.ndjson"
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        // Replaced by an older copy: the first two batches only.
+        try (lines[0..<4].joined(separator: "\n") + "\n").write(toFile: journal, atomically: false, encoding: .utf8)
+        var total = 0
+        let err = try stderr { total = try a.read().total }
+        XCTAssertEqual(total, 2, "the state is what the journal holds")
+        XCTAssertTrue(err.contains("shorter than"), err)
+        XCTAssertTrue(fm.fileExists(atPath: a.dir + "/snapshot.ndjson.bad-1"))
+    }
+
+    func testAFlippedByteInACommittedBatchIsReportedUntilSetAside() throws {
+        let a = device("a")
+        try add(a, "first", 5, at: t0)
+        try add(a, "second", 7, at: t0 + 1)
+        let journal = a.dir + "/journal/a.ndjson"
+        var text = try String(contentsOfFile: journal, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"n\":5", with: "\"n\":6")  // still valid JSON
+        try text.write(toFile: journal, atomically: false, encoding: .utf8)
+        // Found when the bytes are folded: here, the snapshot is gone too.
+        try fm.removeItem(atPath: a.dir + "/snapshot.ndjson")
+        for _ in 0..<2 {
+            StoreWarnings.warned = []
+            var total = 0
+            let err = try stderr { total = try a.read().total }
+            XCTAssertEqual(total, 7, "the altered batch counts for nothing")
+            XCTAssertTrue(err.contains("1 committed batch(es) or line(s) cannot be read"), err)
+        }
+        StoreWarnings.warned = []
+        let err = try stderr { try add(a, "third", 1, at: t0 + 2) }
+        XCTAssertTrue(err.contains("set aside"), err)
+        let corrupt = try String(contentsOfFile: a.dir + "/journal/a.corrupt", encoding: .utf8)
+        XCTAssertTrue(corrupt.contains("\"n\":6"), "the raw bytes are kept: \(corrupt)")
+        StoreWarnings.warned = []
+        let quiet = try stderr { XCTAssertEqual(try a.read().total, 8) }
+        XCTAssertEqual(quiet, "")
+    }
+
+    func testAnUnparseableCommittedLineIsReportedByReadersToo() throws {
+        let a = device("a")
+        try add(a, "first", 5, at: t0)
+        let journal = a.dir + "/journal/a.ndjson"
+        var text = try String(contentsOfFile: journal, encoding: .utf8)
+        text = text.replacingOccurrences(of: "{\"type\":\"add\"", with: "{\"type\"\u{1}add\"")
+        try text.write(toFile: journal, atomically: false, encoding: .utf8)
+        let err = try stderr { XCTAssertEqual(try a.read().total, 0) }
+        XCTAssertTrue(err.contains("cannot be read"), err)
+    }
+
+    func testASnapshotFailureAfterTheCommitIsAWarningNotAFailure() throws {
+        let a = device("a", every: 1)
+        try add(a, "one", 1, at: t0)
+        try fm.removeItem(atPath: a.dir + "/snapshot.ndjson")
+        try fm.createDirectory(atPath: a.dir + "/snapshot.ndjson", withIntermediateDirectories: false)
+        let err = try stderr { try add(a, "two", 2, at: t0 + 1) }
+        XCTAssertTrue(err.contains("the change is saved"), err)
+        XCTAssertEqual(try a.read().total, 3, "readers fold the journals")
+    }
+
+    func testStaleTemporariesOfKilledWritersAreRemoved() throws {
+        let a = device("a", every: 1)
+        try add(a, "one", 1, at: t0)
+        let stale = a.dir + "/snapshot.ndjson.tmp-999999"
+        _ = fm.createFile(atPath: stale, contents: Data("half".utf8))
+        try add(a, "two", 1, at: t0 + 1)
+        XCTAssertFalse(fm.fileExists(atPath: stale))
+    }
+
+    func testASnapshotFromBeforeChecksumsIsRebuiltQuietly() throws {
+        let a = device("a")
+        try add(a, "one", 1, at: t0)
+        let legacy = "{\"type\":\"snapshot\",\"schema\":1,\"tool\":\"test\",\"hot_bytes\":10,\"journals\":{\"a.ndjson\":5}}\n{\"type\":\"cold\"}\n{\"type\":\"end\"}\n"
+        try legacy.write(toFile: a.dir + "/snapshot.ndjson", atomically: false, encoding: .utf8)
+        let err = try stderr { XCTAssertEqual(try a.read().total, 1) }
+        XCTAssertEqual(err, "")
+    }
+
+    func testJournalsWrittenBeforeStampsStillFoldInOrder() throws {
+        let a = device("a")
+        try fm.createDirectory(atPath: a.dir + "/journal", withIntermediateDirectories: true)
+        let old = """
+        {"type":"set","key":"x","value":"first"}
+        {"type":"commit","n":1,"at":"2026-11-22T09:00:00Z","by":"me","schema":1}
+        {"type":"set","key":"x","value":"second"}
+        {"type":"commit","n":1,"at":"2026-11-22T08:00:00Z","by":"me","schema":1}
+
+        """
+        try old.write(toFile: a.dir + "/journal/a.ndjson", atomically: false, encoding: .utf8)
+        XCTAssertEqual(try a.read().values["x"], "second", "within a journal, file order")
+        try set(a, "x", "third", at: t0)
+        XCTAssertEqual(try a.read().values["x"], "third", "a new write is after everything seen")
+    }
+
+    // MARK: Hostile files
+
+    func testPlantedFilesAreIgnoredWithOneWarningAndNeverHang() throws {
+        let a = device("a")
+        try add(a, "mine", 1, at: t0)
+        let j = a.dir + "/journal"
+        XCTAssertEqual(mkfifo(j + "/fifo.ndjson", 0o644), 0)
+        try fm.createSymbolicLink(atPath: j + "/zero.ndjson", withDestinationPath: "/dev/zero")
+        try fm.createSymbolicLink(atPath: j + "/passwd.ndjson", withDestinationPath: "/etc/passwd")
+        try fm.createDirectory(atPath: j + "/dir.ndjson", withIntermediateDirectories: false)
+        _ = fm.createFile(atPath: j + "/x;touch PWNED;$(id).ndjson", contents: Data())
+        _ = fm.createFile(atPath: j + "/.syncthing.a.ndjson.tmp", contents: Data("junk".utf8))
+        var total = 0
+        let err = try stderr { total = try a.read().total }
+        XCTAssertEqual(total, 1)
+        XCTAssertEqual(err.split(separator: "\n").count, 1, err)
+        for n in ["fifo.ndjson (a FIFO)", "zero.ndjson (a symbolic link)", "dir.ndjson (a directory)", "not a journal name"] {
+            XCTAssertTrue(err.contains(n), "\(n) in \(err)")
+        }
+        XCTAssertFalse(err.contains("syncthing"), "engine temporaries are not worth a word")
+        StoreWarnings.warned = []
+        _ = try stderr { try add(a, "mine2", 1, at: t0 + 1) }
+        XCTAssertEqual(try a.read().total, 2)
+    }
+
+    func testASymlinkInPlaceOfTheOwnJournalIsRefusedAndItsTargetUntouched() throws {
+        let a = device("a")
+        let victim = root + "/id_ed25519"
+        try "PRIVATE KEY".write(toFile: victim, atomically: false, encoding: .utf8)
+        try fm.createDirectory(atPath: a.dir + "/journal", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: a.dir + "/journal/a.ndjson", withDestinationPath: victim)
+        _ = try stderr {
+            XCTAssertThrowsError(try add(a, "x", 1, at: t0)) { e in
+                XCTAssertEqual((e as! ToolError).code, .noPermission)
+                XCTAssertTrue((e as! ToolError).message.contains("symbolic link"), (e as! ToolError).message)
+            }
+        }
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "PRIVATE KEY")
+        XCTAssertFalse(fm.fileExists(atPath: a.dir + "/journal/a.corrupt"))
+    }
+
+    func testAPeerJournalIsReadAtMostACapPerRunAndCaughtUpLater() throws {
+        let sync = root + "/sync"
+        var big = device("big", folder: sync)
+        for i in 0..<20 { try add(big, "b\(i)", 1, at: t0 + Int64(i)) }
+        var o = big.options
+        o.actor = "small"
+        o.peerReadCap = 600
+        big = Store(dir: root + "/small-data", options: o)
+        try add(big, "own", 1, at: t0 + 100)
+        var seen: [Int] = []
+        for _ in 0..<12 { seen.append(try big.read().total) }
+        XCTAssertLessThan(seen[0], 21, "the first run reads only part")
+        XCTAssertEqual(seen.last, 21, "later runs catch up: \(seen)")
+        XCTAssertEqual(seen, seen.sorted())
+    }
+
+    func testAPeerStampedFarAheadWaitsForItsTime() throws {
+        let sync = root + "/sync"
+        var a = device("a", folder: sync)
+        var o = a.options
+        o.nowMillis = t0
+        a = Store(dir: a.dir, options: o)
+        let b = device("b", folder: sync)
+        try add(b, "future", 1, at: t0 + 3 * 86_400_000)
+        var total = -1
+        let err = try stderr { total = try a.read().total }
+        XCTAssertEqual(total, 0)
+        XCTAssertTrue(err.contains("more than a day ahead"), err)
+        o.nowMillis = t0 + 3 * 86_400_000
+        XCTAssertEqual(try Store<Registers>(dir: a.dir, options: o).read().total, 1)
+    }
+
+    func testADataDirectoryThatIsAFileIsAnErrorNotEmpty() throws {
+        let path = root + "/plain-file"
+        _ = fm.createFile(atPath: path, contents: Data("x".utf8))
+        let s = device("a", data: path)
+        XCTAssertThrowsError(try s.read()) { e in
+            XCTAssertEqual((e as! ToolError).code, .ioError)
+            XCTAssertTrue((e as! ToolError).message.contains("not a folder"), (e as! ToolError).message)
+        }
+    }
+
+    // MARK: Merge pieces
+
+    func testMergePiecesDoNotDependOnOrderAndIgnoreRepeats() {
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<200 {
+            let actors = ["a", "b", "c"]
+            var ops: [(Stamp, Int, String)] = []
+            for i in 0..<12 {
+                // Distinct stamps, as batches have (equal stamps are one batch, applied in its order).
+                ops.append((Stamp(ms: Int64.random(in: 0...5, using: &rng), counter: Int64(i),
+                                  actor: actors.randomElement(using: &rng)!), Int.random(in: 0..<4, using: &rng), "e\(i)"))
+            }
+            func run(_ list: [(Stamp, Int, String)]) -> (String?, [String], Int64, String?) {
+                var reg = LWW<String>()
+                var set = AddWinsSet<String>()
+                var sum = SummedAdjustments()
+                var claim = FirstClaim<String, String>()
+                for (s, kind, id) in list {
+                    switch kind {
+                    case 0: reg.set(id, at: s)
+                    case 1: set.add("x\(s.ms % 3)", at: s)
+                    case 2: set.remove("x\(s.ms % 3)", at: s)
+                    default: break
+                    }
+                    sum.add(Int64(s.ms), id: id)
+                    claim.claim("code", by: id, at: s)
+                }
+                return (reg.value, set.elements.sorted(), sum.total, claim.holder(of: "code"))
+            }
+            let sorted = ops.sorted { $0.0 < $1.0 }
+            let a = run(sorted)
+            let b = run(sorted.reversed().shuffled(using: &rng).sorted { $0.0 < $1.0 } + sorted)  // applied twice
+            XCTAssertEqual(a.1, b.1)
+            XCTAssertEqual(a.2, b.2)
+            XCTAssertEqual(a.3, b.3)
+            XCTAssertEqual(run(ops.shuffled(using: &rng)).1, a.1, "add-wins set is order-free")
+            XCTAssertEqual(run(ops.shuffled(using: &rng)).3, a.3, "first claim is order-free")
+        }
+    }
+}
+
