@@ -8,6 +8,9 @@ public struct Config: Sendable, Equatable {
 
     public subscript(key: String) -> String? { values[key] }
 
+    /// Keys every tool accepts, whatever its own.
+    public static let familyKeys = ["sync_dir"]
+
     public static func parse(_ text: String, path: String, known: [String]) throws(ToolError) -> Config {
         var c = Config(path: path)
         var pending = ""
@@ -29,8 +32,8 @@ public struct Config: Sendable, Equatable {
             }
             let key = String(line[..<eq]).trimmingSpaces
             let value = String(line[line.index(after: eq)...]).trimmingSpaces
-            guard known.contains(key) else {
-                throw ToolError(.config, "\(path):\(lineNo): unknown setting '\(key)' (known: \(known.joined(separator: ", ")))")
+            guard known.contains(key) || familyKeys.contains(key) else {
+                throw ToolError(.config, "\(path):\(lineNo): unknown setting '\(key)' (known: \((known + familyKeys).joined(separator: ", ")))")
             }
             c.values[key] = value
         }
@@ -43,5 +46,21 @@ public struct Config: Sendable, Equatable {
         let path = Sys.join(directory, "config")
         guard let bytes = try Sys.readFile(path) else { return Config(path: path) }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path, known: known)
+    }
+
+    /// One family-wide key, without judging the tool's own keys (those are
+    /// checked by the commands that use them).
+    public static func familyValue(_ key: String, directory: String) throws(ToolError) -> String? {
+        let path = Sys.join(directory, "config")
+        guard let bytes = try Sys.readFile(path) else { return nil }
+        var c = Config(path: path)
+        for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw).trimmingSpaces
+            guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "="), String(line[..<eq]).trimmingSpaces == key else { continue }
+            let v = String(line[line.index(after: eq)...]).trimmingSpaces
+            if v.isEmpty { throw ToolError(.config, "\(path):\(n + 1): \(key) needs a value") }
+            c.values[key] = v
+        }
+        return c.values[key]
     }
 }

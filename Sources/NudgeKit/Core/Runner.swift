@@ -169,6 +169,38 @@ public final class Context {
         return d
     }
 
+    /// The folder of journals shared with this person's other devices:
+    /// --sync-dir, TOOL_SYNC_DIR, or `sync_dir` in the config file; nil for none.
+    public func syncDirectory() throws(ToolError) -> String? {
+        if let d = option("sync-dir"), !d.isEmpty { return d }
+        if let d = Sys.env(spec.envPrefix + "_SYNC_DIR"), !d.isEmpty { return d }
+        guard var d = try Config.familyValue("sync_dir", directory: configDir) else { return nil }
+        if d.hasPrefix("~/") { d = Sys.join(Sys.homeDirectory(), String(d.dropFirst(2))) }
+        guard d.hasPrefix("/") else {
+            throw ToolError(.config, "\(Sys.join(configDir, "config")): sync_dir must be an absolute path (or start with ~/), not '\(d)'")
+        }
+        return d
+    }
+
+    /// Store options for this run: the tool, the run's clock, and the sync
+    /// folder if one is set.
+    public func storeOptions() throws(ToolError) -> StoreOptions {
+        var o = StoreOptions(tool: spec.name, lockTimeoutMillis: try lockTimeoutMillis())
+        o.nowMillis = now.ms
+        if let s = try syncDirectory() { o.journalFolder = s }
+        return o
+    }
+
+    /// TOOL_LOCK_TIMEOUT: seconds to wait for another run's lock (default 10).
+    public func lockTimeoutMillis() throws(ToolError) -> Int {
+        let name = spec.envPrefix + "_LOCK_TIMEOUT"
+        guard let raw = Sys.env(name), !raw.isEmpty else { return 10_000 }
+        guard let v = Double(raw), v >= 0, v <= 86_400 else {
+            throw ToolError(.config, "\(name) must be a number of seconds from 0 to 86400, not '\(raw)'")
+        }
+        return Int(v * 1000)
+    }
+
     public func int(_ s: String, option: String, range: ClosedRange<Int>) throws(ToolError) -> Int {
         guard let n = Int(s), range.contains(n) else {
             throw ToolError(.usage, "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(s)'")

@@ -283,6 +283,11 @@ public struct Store<M: JournalModel> {
     public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
         let exists = try checkDataDirectory()
         if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return M(full: full) }
+        if exists && hasLocalJournalsToAdopt(),
+           let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") {
+            defer { lock.release() }
+            try adoptLocalJournals()
+        }
         var l = try load(full: full, lazy: lazy)
         guard exists else { return l.state }
         let compact = l.erased.keys.contains { mayRewrite($0) }
@@ -977,6 +982,7 @@ public struct Store<M: JournalModel> {
         defer { lock.release() }
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
+        if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
         var l = try load(full: full)
         if l.badSnapshot != nil { moveSnapshotAside() }
         if (l.marks[ownName]?.bad ?? 0) > 0 && l.ownBadRanges.isEmpty {
@@ -1024,6 +1030,34 @@ public struct Store<M: JournalModel> {
             Store.warnOnce("the change is saved, but the snapshot could not be updated (\(error.message)); it is rebuilt next time")
         }
         return result
+    }
+
+    /// Whether journals written before a sync folder was set are still in
+    /// the data directory.
+    func hasLocalJournalsToAdopt() -> Bool {
+        guard !journalsAreLocal, !options.sharedWithOthers else { return false }
+        let local = Sys.join(dir, "journal")
+        return ((try? Sys.scanDirectory(local, suffix: ".ndjson")) ?? nil)?.contains { $0.kind == .regular } ?? false
+    }
+
+    /// Moves those journals into the sync folder (a copy made durable, then
+    /// the local one removed), so history made before syncing is shared too.
+    func adoptLocalJournals() throws(ToolError) {
+        let local = Sys.join(dir, "journal")
+        try Sys.makeDirectories(journalDir)
+        for e in try Sys.scanDirectory(local, suffix: ".ndjson") ?? [] where e.kind == .regular && e.uid == UInt32(geteuid()) {
+            let from = Sys.join(local, e.name)
+            let to = Sys.join(journalDir, e.name)
+            if Sys.fileExists(to) {
+                Store.warnOnce("\(from) and \(to) both exist; the sync folder's copy is used; merge or remove the other")
+                continue
+            }
+            guard let got = try Sys.readPeerFile(from, from: 0, cap: Int.max, owner: e.uid) else { continue }
+            try Sys.writeFileAtomically(to, got.bytes, mode: fileMode)
+            Sys.removeFile(from)
+            Store.warnOnce("moved \(from) into the sync folder \(journalDir)")
+        }
+        Sys.removeFile(snapshotPath)
     }
 
     /// On a shared folder, the journal written is the login's own.

@@ -171,7 +171,7 @@ public enum Sys {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw ToolError(.ioError, "cannot read \(path): \(errnoString())")
+            throw accessError(path)
         }
         defer { close(fd) }
         return try readAll(fd: fd, from: 0, path: path)
