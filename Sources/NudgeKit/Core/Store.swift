@@ -90,6 +90,12 @@ public struct Transaction<M: JournalModel> {
     public let stamp: Stamp
     /// Set when the store tags events with their journal: the writer's own.
     var actor: String? = nil
+    /// In a store with subfolders, the one this batch goes to (default the
+    /// first); a batch goes to one file, so it stays all or nothing.
+    public var folder: String? = nil {
+        didSet { if let f = folder, scopeTag != nil { scopeTag = f } }
+    }
+    var scopeTag: String? = nil
 
     init(state: M, stamp: Stamp = Stamp(ms: 0, actor: "")) {
         self.state = state
@@ -97,9 +103,10 @@ public struct Transaction<M: JournalModel> {
     }
 
     public mutating func record(_ event: JSONObject) {
-        if let a = actor {
+        if actor != nil || scopeTag != nil {
             var tagged = event
-            tagged["actor"] = .string(a)
+            if let a = actor { tagged["actor"] = .string(a) }
+            if let sc = scopeTag { tagged["scope"] = .string(sc) }
             state.apply(tagged, stamp: stamp)
         } else {
             state.apply(event, stamp: stamp)
@@ -138,6 +145,15 @@ public struct StoreOptions: Sendable {
     public var sharedWithOthers = false
     /// The mode of journal files in a shared folder (default 0644).
     public var sharedFileMode: UInt32? = nil
+    /// Journals in subfolders of `journalFolder` rather than in it: each
+    /// entry a folder ("journal", "private"), or "NAME/*" for every folder
+    /// inside NAME whose name, split at "+", includes this actor (a folder per
+    /// pair of people). The first entry is where writes go by default.
+    public var subfolders: [String]? = nil
+    /// File modes per subfolder entry (default `sharedFileMode`).
+    public var subfolderFileModes: [String: UInt32] = [:]
+    /// Tell the model which subfolder each event came from, as "scope".
+    public var tagScope = false
     public var trust: StoreTrust = .owner
     /// Tell the model which journal each event came from, as "actor".
     public var tagActor = false
@@ -210,6 +226,14 @@ struct JournalMark: Equatable {
     var bad: Int
 }
 
+/// One of the writer's own journals as loaded.
+struct OwnFile: Equatable {
+    var committedEnd: Int
+    var size: Int
+    var badRanges: [Range<Int>]
+    var needsSetAside: Bool { size > committedEnd || !badRanges.isEmpty }
+}
+
 /// One committed batch, ready to fold.
 struct Batch {
     var stamp: Stamp
@@ -246,13 +270,36 @@ public struct Store<M: JournalModel> {
 
     var journalDir: String { options.journalFolder ?? Sys.join(dir, "journal") }
     var journalsAreLocal: Bool { options.journalFolder == nil }
+    /// Journal names are paths relative to `journalDir` ("ana.ndjson", or
+    /// "pairs/ana+bo/ana.ndjson" in a store with subfolders); the actor is
+    /// the file name without ".ndjson".
+    static func actorOf(_ rel: String) -> String {
+        let file = rel.lastIndex(of: "/").map { rel[rel.index(after: $0)...] } ?? rel[...]
+        return String(file.dropLast(".ndjson".count))
+    }
+    /// The subfolder part of a journal name ("" at the top).
+    static func scopeOf(_ rel: String) -> String {
+        rel.lastIndex(of: "/").map { String(rel[..<$0]) } ?? ""
+    }
+    func isOwn(_ rel: String) -> Bool { Store.actorOf(rel) == options.actor }
     /// Journals this copy may rewrite: its own, and all of a local store's.
-    func mayRewrite(_ name: String) -> Bool { name == ownName || journalsAreLocal }
+    func mayRewrite(_ name: String) -> Bool { isOwn(name) || journalsAreLocal }
     var fileMode: UInt32 { options.sharedFileMode ?? (options.sharedWithOthers ? 0o644 : 0o600) }
+    func fileMode(for rel: String) -> UInt32 {
+        let scope = Store.scopeOf(rel)
+        for (pattern, mode) in options.subfolderFileModes {
+            if pattern == scope || (pattern.hasSuffix("/*") && scope.hasPrefix(String(pattern.dropLast(1)))) { return mode }
+        }
+        return fileMode
+    }
     var snapshotPath: String { Sys.join(dir, "snapshot.ndjson") }
     var lockPath: String { Sys.join(dir, "lock") }
-    var ownName: String { options.actor + ".ndjson" }
-    var ownJournal: String { Sys.join(journalDir, ownName) }
+    /// The journal a batch for `folder` goes to.
+    func target(_ folder: String?) -> String {
+        let f = folder ?? options.subfolders?.first.flatMap { $0.hasSuffix("/*") ? nil : $0 }
+        return (f.map { $0 + "/" } ?? "") + options.actor + ".ndjson"
+    }
+    var ownName: String { target(nil) }
     var nowMillis: Int64 { options.nowMillis ?? Sys.nowMillis() }
 
     struct Loaded {
@@ -264,11 +311,9 @@ public struct Store<M: JournalModel> {
         var snapshotUsable: Bool
         /// Why the snapshot on disk was refused (nil: fine, absent, or an old schema).
         var badSnapshot: String?
-        /// Own journal: where the last commit ends, and the file's size.
-        var ownCommittedEnd: Int
-        var ownSize: Int
-        /// Unusable committed bytes of the own journal, to set aside.
-        var ownBadRanges: [Range<Int>]
+        /// Own journals: where the last commit ends, the file's size, and
+        /// unusable committed bytes to set aside.
+        var own: [String: OwnFile]
         /// Events erased by a tombstone, per journal file name.
         var erased: [String: Int]
         /// Whether a peer's journal was read only up to the per-run cap.
@@ -334,51 +379,98 @@ public struct Store<M: JournalModel> {
 
     static func warnOnce(_ m: String) { StoreWarnings.once(m) }
 
-    /// The journals this store believes, and one warning for those it ignores.
+    /// The journals this store believes, and one warning for those it
+    /// ignores. Names are relative to `journalDir`.
     func journalEntries() throws(ToolError) -> [DirEntry] {
-        guard let all = try Sys.scanDirectory(journalDir) else { return [] }
-        var out: [DirEntry] = []
         var ignored: [String] = []
         var conflicts: [String] = []
+        guard let subs = options.subfolders else {
+            guard let all = try Sys.scanDirectory(journalDir) else { return [] }
+            if options.trust == .perUser && all.count > 64 { Users.preload() }
+            let out = filterJournals(all, prefix: "", pair: nil, ignored: &ignored, conflicts: &conflicts)
+            reportIgnored(ignored, conflicts)
+            return out
+        }
+        var out: [DirEntry] = []
+        for (i, sub) in subs.enumerated() {
+            if sub.hasSuffix("/*") {
+                // A folder per group of actors: only those naming this actor.
+                let parent = String(sub.dropLast(2))
+                let parentPath = Sys.join(journalDir, parent)
+                guard let dirs = (try? Sys.scanDirectory(parentPath)) ?? nil else { continue }
+                for d in dirs where d.kind == .directory {
+                    let members = d.name.split(separator: "+").map(String.init)
+                    guard members.count >= 2, members.contains(options.actor),
+                          members.allSatisfy({ StoreOptions.isActorName(Substring($0)) }) else { continue }
+                    let rel = parent + "/" + d.name
+                    guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
+                    out += filterJournals(files, prefix: rel + "/", pair: members, ignored: &ignored, conflicts: &conflicts)
+                }
+            } else {
+                // The first folder is the store's own: it must be readable.
+                let files: [DirEntry]?
+                if i == 0 { files = try Sys.scanDirectory(Sys.join(journalDir, sub)) }
+                else { files = (try? Sys.scanDirectory(Sys.join(journalDir, sub))) ?? nil }
+                guard let fs = files else { continue }
+                if options.trust == .perUser && fs.count > 64 { Users.preload() }
+                out += filterJournals(fs, prefix: sub + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
+            }
+        }
+        reportIgnored(ignored, conflicts)
+        return out
+    }
+
+    func filterJournals(_ all: [DirEntry], prefix: String, pair: [String]?,
+                        ignored: inout [String], conflicts: inout [String]) -> [DirEntry] {
+        var out: [DirEntry] = []
         let me = UInt32(geteuid())
-        if options.trust == .perUser && all.count > 64 { Users.preload() }
-        for e in all {
+        for var e in all {
             let n = e.name
             // Our own set-aside files, sync engines' temporaries: not journals.
             if n.hasSuffix(".corrupt") || n.hasPrefix(".syncthing.") || n.hasPrefix("~") || n.hasSuffix(".tmp")
                 || n.hasPrefix(".") || n.contains(".tmp-") { continue }
             guard n.hasSuffix(".ndjson") else { continue }
+            let rel = prefix + n
             let actor = n.dropLast(".ndjson".count)
             if actor.contains(".sync-conflict-") || n.contains("conflicted copy") || n.contains("(conflict") {
-                conflicts.append(n)
+                conflicts.append(rel)
                 continue
             }
             guard StoreOptions.isActorName(actor) else {
-                ignored.append("\(n) (not a journal name)")
+                ignored.append("\(rel) (not a journal name)")
                 continue
             }
             guard e.kind == .regular else {
-                ignored.append("\(n) (\(e.kindName))")
+                ignored.append("\(rel) (\(e.kindName))")
+                continue
+            }
+            if let p = pair, !p.contains(String(actor)) {
+                ignored.append("\(rel) (\(actor) is not one of \(p.joined(separator: " and ")))")
                 continue
             }
             switch options.trust {
             case .owner:
                 if e.uid != me && me != 0 {
                     let who = Users.name(of: e.uid) ?? "uid \(e.uid)"
-                    ignored.append("\(n) (owned by \(who), not by you)")
+                    ignored.append("\(rel) (owned by \(who), not by you)")
                     continue
                 }
             case .perUser:
                 let owner = Users.name(of: e.uid)
                 if owner != String(actor) {
-                    ignored.append("\(n) (owned by \(owner ?? "uid \(e.uid)"), not by \(actor))")
+                    ignored.append("\(rel) (owned by \(owner ?? "uid \(e.uid)"), not by \(actor))")
                     continue
                 }
             case .transport:
                 break
             }
+            e.name = rel
             out.append(e)
         }
+        return out
+    }
+
+    func reportIgnored(_ ignored: [String], _ conflicts: [String]) {
         if !ignored.isEmpty {
             let shown = ignored.prefix(5).joined(separator: ", ")
             let more = ignored.count > 5 ? " and \(ignored.count - 5) more" : ""
@@ -387,7 +479,6 @@ public struct Store<M: JournalModel> {
         if !conflicts.isEmpty {
             Store.warnOnce("ignoring sync conflict copies in \(journalDir): \(conflicts.prefix(5).joined(separator: ", ")); each device writes only its own journal, so they hold nothing new; remove them")
         }
-        return out
     }
 
     func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false) throws(ToolError) -> Loaded {
@@ -468,8 +559,10 @@ public struct Store<M: JournalModel> {
                 var frontier = s.frontier
                 var events = 0
                 var bytes = 0
-                var ownSize = bySize[ownName]?.size ?? 0
-                var ownBad: [Range<Int>] = []
+                var own: [String: OwnFile] = [:]
+                for e in entries where isOwn(e.name) {
+                    own[e.name] = OwnFile(committedEnd: s.marks[e.name]?.end ?? 0, size: e.size, badRanges: [])
+                }
                 var batches: [Batch] = []
                 for r in reads {
                     let before = marks[r.name]
@@ -479,10 +572,9 @@ public struct Store<M: JournalModel> {
                     }
                     bytes += r.committedEnd - (before?.end ?? 0)
                     batches += r.batches
-                    if r.name == ownName { ownSize = r.size; ownBad = r.badRanges }
+                    if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
                     if r.deferred > 0 { warnDeferred(r) }
                 }
-                let ownEnd = marks[ownName]?.end ?? 0
                 if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
                 for b in batches {
                     for e in b.events { state.apply(e, stamp: b.stamp) }
@@ -491,8 +583,8 @@ public struct Store<M: JournalModel> {
                 }
                 reportBad(marks)
                 return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
-                              snapshotUsable: true, badSnapshot: nil, ownCommittedEnd: ownEnd, ownSize: ownSize,
-                              ownBadRanges: ownBad, erased: [:], capped: reads.contains { $0.capped })
+                              snapshotUsable: true, badSnapshot: nil, own: own, erased: [:],
+                              capped: reads.contains { $0.capped })
             }
         }
         // Everything, in stamp order.
@@ -510,15 +602,13 @@ public struct Store<M: JournalModel> {
         var state = M(full: full)
         var batches: [Batch] = []
         var marks: [String: JournalMark] = [:]
-        var ownEnd = 0
-        var ownSize = 0
-        var ownBad: [Range<Int>] = []
+        var own: [String: OwnFile] = [:]
         var bytes = 0
         for r in reads {
             batches += r.batches
             marks[r.name] = JournalMark(end: r.committedEnd, tag: r.tag, bad: r.bad)
             bytes += r.committedEnd
-            if r.name == ownName { ownEnd = r.committedEnd; ownSize = r.size; ownBad = r.badRanges }
+            if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
             if r.deferred > 0 { warnDeferred(r) }
         }
         if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
@@ -543,8 +633,8 @@ public struct Store<M: JournalModel> {
         }
         reportBad(marks)
         return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
-                      snapshotUsable: false, badSnapshot: nil, ownCommittedEnd: ownEnd, ownSize: ownSize,
-                      ownBadRanges: ownBad, erased: erased, capped: reads.contains { $0.capped })
+                      snapshotUsable: false, badSnapshot: nil, own: own, erased: erased,
+                      capped: reads.contains { $0.capped })
     }
 
     func warnDeferred(_ r: JournalRead) {
@@ -553,7 +643,7 @@ public struct Store<M: JournalModel> {
 
     func reportBad(_ marks: [String: JournalMark]) {
         for (name, m) in marks.sorted(by: { $0.key < $1.key }) where m.bad > 0 {
-            let who = name == ownName
+            let who = isOwn(name)
                 ? "the next change made here sets them aside in \(name.dropLast(7)).corrupt"
                 : "only the device or person writing it can set them aside"
             Store.warnOnce("\(Sys.join(journalDir, name)): \(m.bad) committed batch(es) or line(s) cannot be read and count for nothing; \(who)")
@@ -567,13 +657,25 @@ public struct Store<M: JournalModel> {
     /// newer than the snapshot's frontier makes the caller fold everything.
     func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?, folded: Int = 0) throws(ToolError) -> JournalRead? {
         let path = Sys.join(journalDir, e.name)
-        let own = e.name == ownName
+        let own = isOwn(e.name)
         // Look back over the commit line before `from` to check it is the one folded.
         let back = from > 0 ? min(from, 4096) : 0
         // A peer is read at most a cap past what was folded before (`folded`,
         // when folding everything again), so a huge journal costs little per run.
         let cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back + max(0, folded - from)
-        guard let got = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid) else { return nil }
+        let read: (bytes: [UInt8], size: Int)?
+        do throws(ToolError) {
+            read = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid)
+        } catch {
+            // Somebody else's file we may not read never stops this command;
+            // in the store's own folder it is worth a word.
+            guard !own, error.code == .noPermission else { throw error }
+            if options.subfolders == nil || Store.scopeOf(e.name) == options.subfolders?.first {
+                Store.warnOnce("ignoring \(path): \(error.message)")
+            }
+            return nil
+        }
+        guard let got = read else { return nil }
         let bytes = got.bytes
         var lastTag: UInt32 = 0
         if back > 0 {
@@ -618,7 +720,7 @@ public struct Store<M: JournalModel> {
     /// stamp not greater than the previous one is bumped past it.
     func parseJournal(_ bytes: [UInt8], skip: Int, base: Int, name: String, index: Int, after: Stamp?,
                       size: Int, peer: Bool) -> JournalRead {
-        let actor = String(name.dropLast(".ndjson".count))
+        let actor = Store.actorOf(name)
         let from = base + skip
         var r = JournalRead(name: name, committedEnd: from, size: size, last: after)
         var pending: [JSONObject] = []
@@ -985,19 +1087,32 @@ public struct Store<M: JournalModel> {
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
         var l = try load(full: full)
         if l.badSnapshot != nil { moveSnapshotAside() }
-        if (l.marks[ownName]?.bad ?? 0) > 0 && l.ownBadRanges.isEmpty {
+        if l.marks.contains(where: { isOwn($0.key) && $0.value.bad > 0 && (l.own[$0.key]?.badRanges.isEmpty ?? true) }) {
             l = try load(full: full, forceRebuild: true)  // to find where they are
         }
-        if l.ownSize > l.ownCommittedEnd || !l.ownBadRanges.isEmpty {
-            try setAside(committedEnd: l.ownCommittedEnd, size: l.ownSize, bad: l.ownBadRanges)
+        if l.own.values.contains(where: \.needsSetAside) {
+            for (rel, f) in l.own.sorted(by: { $0.key < $1.key }) where f.needsSetAside {
+                try setAside(rel, committedEnd: f.committedEnd, size: f.size, bad: f.badRanges)
+            }
             l = try load(full: full)
         }
         let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
         var tx = Transaction<M>(state: l.state, stamp: stamp)
         if options.tagActor { tx.actor = options.actor }
+        if options.tagScope { tx.scopeTag = Store.scopeOf(ownName) }
         let result = try body(&tx)
-        var erased = l.erased.keys.contains { $0 == ownName || journalsAreLocal }
+        var erased = l.erased.keys.contains { mayRewrite($0) }
         if !tx.events.isEmpty {
+            let rel = target(tx.folder)
+            if let f = tx.folder, let subs = options.subfolders,
+               !subs.contains(where: { $0 == f || ($0.hasSuffix("/*") && f.hasPrefix(String($0.dropLast(1))) && !f.dropFirst($0.count - 1).contains("/")) }) {
+                throw ToolError(.software, "internal error: no journal folder '\(f)' in this store")
+            }
+            let folder = Sys.parentDirectory(Sys.join(journalDir, rel))
+            if !Sys.isDirectory(folder) {
+                try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o3770 : 0o700)
+            }
+            let ownEnd = l.own[rel]?.committedEnd ?? 0
             var bytes = [UInt8]()
             for e in tx.events { e.write(into: &bytes); bytes.append(0x0A) }
             let commit: JSONObject = ["type": "commit", "n": .int(Int64(tx.events.count)),
@@ -1008,11 +1123,11 @@ public struct Store<M: JournalModel> {
             commit.write(into: &bytes)
             bytes.append(0x0A)
             let commitLength = bytes.count - before
-            try append(bytes)
+            try append(bytes, to: rel)
             // Durable from here on: what follows can only warn.
-            l.marks[ownName] = JournalMark(end: l.ownCommittedEnd + bytes.count,
-                                           tag: Store.lineTag(bytes[(bytes.count - commitLength)..<(bytes.count - 1)]),
-                                           bad: l.marks[ownName]?.bad ?? 0)
+            l.marks[rel] = JournalMark(end: ownEnd + bytes.count,
+                                       tag: Store.lineTag(bytes[(bytes.count - commitLength)..<(bytes.count - 1)]),
+                                       bad: l.marks[rel]?.bad ?? 0)
             l.frontier = stamp
             l.tailEvents += tx.events.count
             l.tailBytes += bytes.count
@@ -1086,7 +1201,7 @@ public struct Store<M: JournalModel> {
                 for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) }
             }
         }
-        for e in entries where e.name == ownName || journalsAreLocal {
+        for e in entries where mayRewrite(e.name) {
             if (l.erased[e.name] ?? 0) > 0,
                let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: 0, cap: Int.max, owner: e.uid) {
                 try rewriteJournal(e.name, bytes: got.bytes, tombstones: tombstones)
@@ -1105,7 +1220,7 @@ public struct Store<M: JournalModel> {
     /// Rewrites one journal without the events erased by `tombstones`
     /// (batches left empty go too; commit lines keep their stamps).
     func rewriteJournal(_ name: String, bytes: [UInt8], tombstones: [(Stamp, JSONObject)]) throws(ToolError) {
-        let actor = String(name.dropLast(7))
+        let actor = Store.actorOf(name)
         var out = [UInt8]()
         var batch: [[UInt8]] = []
         var last: Stamp? = nil
@@ -1141,7 +1256,7 @@ public struct Store<M: JournalModel> {
                 return true
             }
         }
-        try Sys.writeFileAtomically(Sys.join(journalDir, name), out, mode: fileMode)
+        try Sys.writeFileAtomically(Sys.join(journalDir, name), out, mode: fileMode(for: name))
     }
 
     /// Rewrites every journal this copy may rewrite without the events `drop`
@@ -1156,7 +1271,7 @@ public struct Store<M: JournalModel> {
                                         what: "the \(options.tool) data directory \(dir)")
         defer { lock.release() }
         var removed = 0
-        for e in try journalEntries() where e.name == ownName || journalsAreLocal {
+        for e in try journalEntries() where mayRewrite(e.name) {
             let path = Sys.join(journalDir, e.name)
             guard let got = try Sys.readPeerFile(path, from: 0, cap: Int.max, owner: e.uid) else { continue }
             Sys.removeFile(Sys.join(journalDir, String(e.name.dropLast(7)) + ".corrupt"))
@@ -1185,7 +1300,7 @@ public struct Store<M: JournalModel> {
                     return true
                 }
             }
-            try Sys.writeFileAtomically(path, out, mode: fileMode)
+            try Sys.writeFileAtomically(path, out, mode: fileMode(for: e.name))
         }
         Sys.removeFile(snapshotPath)
         return removed
@@ -1203,7 +1318,7 @@ public struct Store<M: JournalModel> {
             if e.size <= back {
                 last = parseJournal(got.bytes, skip: 0, base: 0, name: e.name, index: i, after: nil, size: got.size, peer: false).last
             } else {
-                let actor = String(e.name.dropLast(7))
+                let actor = Store.actorOf(e.name)
                 for line in got.bytes.split(separator: 0x0A).reversed() {
                     if let o = try? JSON.parseObject(bytes: Array(line)), o["type"]?.string == "commit" {
                         last = Store.declaredStamp(o, actor: actor)
@@ -1211,37 +1326,39 @@ public struct Store<M: JournalModel> {
                     }
                 }
             }
-            out.append(JournalInfo(actor: String(e.name.dropLast(7)), bytes: e.size, lastStamp: last, owner: e.uid))
+            out.append(JournalInfo(actor: Store.actorOf(e.name), bytes: e.size, lastStamp: last, owner: e.uid))
         }
         return out
     }
 
-    func append(_ bytes: [UInt8]) throws(ToolError) {
-        let fd = try Sys.openForAppend(ownJournal, mode: fileMode)
+    func append(_ bytes: [UInt8], to rel: String) throws(ToolError) {
+        let path = Sys.join(journalDir, rel)
+        let fd = try Sys.openForAppend(path, mode: fileMode(for: rel))
         defer { close(fd) }
         guard Sys.writeAll(fd: fd, bytes) else {
-            throw ToolError(.ioError, "cannot write \(ownJournal): \(Sys.errnoString())")
+            throw ToolError(.ioError, "cannot write \(path): \(Sys.errnoString())")
         }
-        guard fsync(fd) == 0 else { throw ToolError(.ioError, "cannot sync \(ownJournal): \(Sys.errnoString())") }
+        guard fsync(fd) == 0 else { throw ToolError(.ioError, "cannot sync \(path): \(Sys.errnoString())") }
     }
 
     /// Moves an interrupted write's bytes, and committed lines that cannot be
     /// read, to the .corrupt file, and leaves the journal with the rest.
-    func setAside(committedEnd: Int, size: Int, bad: [Range<Int>]) throws(ToolError) {
-        guard let got = try Sys.readPeerFile(ownJournal, from: 0, cap: Int.max) else { return }
+    func setAside(_ rel: String, committedEnd: Int, size: Int, bad: [Range<Int>]) throws(ToolError) {
+        let path = Sys.join(journalDir, rel)
+        guard let got = try Sys.readPeerFile(path, from: 0, cap: Int.max) else { return }
         let bytes = got.bytes
         var debris = [UInt8]()
         for r in bad where r.upperBound <= bytes.count { debris += bytes[r] }
         if bytes.count > committedEnd { debris += bytes[committedEnd...] }
         if debris.isEmpty { return }
         if debris.last != 0x0A { debris.append(0x0A) }
-        let corrupt = String(ownJournal.dropLast(".ndjson".count)) + ".corrupt"
-        let cfd = try Sys.openForAppend(corrupt, mode: fileMode)
+        let corrupt = String(path.dropLast(".ndjson".count)) + ".corrupt"
+        let cfd = try Sys.openForAppend(corrupt, mode: 0o600)
         let ok = Sys.writeAll(fd: cfd, debris) && fsync(cfd) == 0
         close(cfd)
         guard ok else { throw ToolError(.ioError, "cannot write \(corrupt): \(Sys.errnoString())") }
         if bad.isEmpty {
-            try Sys.truncateFile(ownJournal, to: committedEnd)
+            try Sys.truncateFile(path, to: committedEnd)
             Diagnostics.error("an earlier run was interrupted: set aside \(debris.count) bytes of its unfinished write in \(corrupt)")
         } else {
             var kept = [UInt8]()
@@ -1251,8 +1368,8 @@ public struct Store<M: JournalModel> {
                 pos = r.upperBound
             }
             kept += bytes[pos..<min(committedEnd, bytes.count)]
-            try Sys.writeFileAtomically(ownJournal, kept, mode: fileMode)
-            Diagnostics.error("set aside \(debris.count) bytes of \(ownJournal) that cannot be read in \(corrupt)")
+            try Sys.writeFileAtomically(path, kept, mode: fileMode(for: rel))
+            Diagnostics.error("set aside \(debris.count) bytes of \(path) that cannot be read in \(corrupt)")
         }
     }
 }

@@ -13,6 +13,7 @@ public enum ExitCode: Int32, Sendable {
     case tempFail = 75
     case noPermission = 77
     case config = 78
+    case software = 70
 }
 
 /// An error that ends a command: one line for stderr and an exit status.
