@@ -204,13 +204,22 @@ public enum Users {
 /// edited number in a snapshot or a journal batch. Not cryptographic.
 public enum Checksum {
     public static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> UInt64 {
-        var h = seed ^ UInt64(raw.count)
         let n = raw.count
+        guard let base = raw.baseAddress else { return mix(seed ^ UInt64(n)) }
+        // Four independent lanes of 8 bytes, so the multiplies overlap.
+        var a = seed ^ UInt64(n), b = seed &+ 0x6A09_E667_F3BC_C909, c = seed ^ 0xBB67_AE85_84CA_A73B, d = seed &- 0x3C6E_F372_FE94_F82B
         var i = 0
-        guard let base = raw.baseAddress else { return mix(h) }
+        while i + 32 <= n {
+            a = (a ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+            b = (b ^ base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+            c = (c ^ base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+            d = (d ^ base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+            a ^= a >> 31; b ^= b >> 31; c ^= c >> 31; d ^= d >> 31
+            i += 32
+        }
+        var h = mix(a) ^ (mix(b) &* 3) ^ (mix(c) &* 5) ^ (mix(d) &* 7)
         while i + 8 <= n {
-            let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            h = (h ^ w) &* 0x100_0000_01B3 &+ 0x9E37_79B9
+            h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
             h ^= h >> 29
             i += 8
         }
@@ -221,7 +230,7 @@ public enum Checksum {
             shift += 8
             i += 1
         }
-        h = (h ^ tail) &* 0x100_0000_01B3
+        h = (h ^ tail ^ (UInt64(n) << 56)) &* 0x100_0000_01B3
         return mix(h)
     }
 

@@ -498,6 +498,20 @@ final class StoreTrustTests: XCTestCase {
         }
     }
 
+    func testTheChecksumSeesAnyOneChangedByte() {
+        var rng = SeededRandom(seed: 11)
+        for _ in 0..<300 {
+            var bytes = (0..<Int.random(in: 0...200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let h = Checksum.hash(bytes)
+            XCTAssertEqual(Checksum.hash(bytes), h, "stable")
+            guard !bytes.isEmpty else { continue }
+            let i = Int.random(in: 0..<bytes.count, using: &rng)
+            bytes[i] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+            XCTAssertNotEqual(Checksum.hash(bytes), h)
+            XCTAssertNotEqual(Checksum.hash(bytes + [0]), Checksum.hash(bytes), "length counts")
+        }
+    }
+
     // MARK: Merge pieces
 
     func testMergePiecesDoNotDependOnOrderAndIgnoreRepeats() {
