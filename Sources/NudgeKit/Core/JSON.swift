@@ -142,6 +142,15 @@ extension JSON {
         try withBytes(bytes) { (b) throws(JSONParseError) -> JSON in try parse(b) }
     }
 
+    /// Parses a whole document read from a file (an export, an import): as
+    /// `parse`, but a leading UTF-8 byte order mark is skipped.
+    public static func parseDocument(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            return try parse(Array(bytes.dropFirst(3)))
+        }
+        return try parse(bytes)
+    }
+
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSON {
         var p = JSONByteParser(bytes)
         p.skipSpace()

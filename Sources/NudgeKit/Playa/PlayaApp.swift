@@ -665,7 +665,7 @@ extension Playa {
             bytes = b
         }
         let doc: JSON
-        do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(path): \(error.message); nothing imported") }
+        do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { throw ToolError(.dataError, "\(path): \(error.message); nothing imported") }
         let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
             switch importEvents(doc, into: tx.state) {
             case .failure(let err): throw ToolError(.dataError, "\(path): \(err.message); nothing imported")
