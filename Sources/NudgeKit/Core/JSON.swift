@@ -125,6 +125,41 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
+// MARK: - Reading records' fields
+
+extension JSONObject {
+    /// The string in field `key`, or nil when it is absent or null. A field
+    /// of another type is bad data, named with the type it must have:
+    /// `"body" must be a string, not a number`.
+    public func optionalString(_ key: String) throws(ToolError) -> String? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let v?: throw .data("\"\(key)\" must be a string, not \(v.kindName)")
+        }
+    }
+
+    /// The string in field `key`; a missing field is `missing "key"` plus
+    /// `hint` (what a record looks like), a field of another type as above.
+    public func requiredString(_ key: String, hint: String? = nil) throws(ToolError) -> String {
+        guard let s = try optionalString(key) else {
+            throw .data("missing \"\(key)\"" + (hint.map { ": " + $0 } ?? ""))
+        }
+        return s
+    }
+
+    /// The number in field `key`, or nil when it is absent or null; another
+    /// type is bad data naming the field.
+    public func optionalNumber(_ key: String) throws(ToolError) -> Double? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .int(let i)?: return Double(i)
+        case .double(let d)?: return d
+        case let v?: throw .data("\"\(key)\" must be a number, not \(v.kindName)")
+        }
+    }
+}
+
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }

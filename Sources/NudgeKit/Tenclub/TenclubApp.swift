@@ -16,7 +16,7 @@ extension Tenclub {
                         usage: "[FILE...]",
                         options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                         operands: .files, max: nil,
-                        details: "Each record needs \"at\": an RFC 3339 time or Unix seconds; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely."),
+                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely."),
             CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
                         options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
                                              choices: ["waybar", "tmux", "plain"])]),
@@ -88,10 +88,7 @@ extension Tenclub {
     static func unlock(_ ctx: Context) throws(ToolError) -> ExitCode {
         var at = ctx.now
         if let raw = ctx.option("at") {
-            at = try ctx.time(raw, option: "--at")
-            if at.ms > ctx.now.ms + 300_000 {
-                throw ToolError(.usage, "--at must not be in the future (now is \(ctx.clock.format(ctx.now)))")
-            }
+            at = try ctx.time(raw, option: "--at", lead: skewMs)
         }
         let day = ctx.zone.day(of: at)
         let id = IDs.make()
@@ -114,25 +111,18 @@ extension Tenclub {
     }
 
     static let atField: [[UInt8]] = [Array("at".utf8)]
+    /// How far ahead of now an unlock may be stamped (clock skew between hosts).
+    static let skewMs: Int64 = 300_000
 
-    /// Reads one record's instant: an RFC 3339 string or Unix seconds.
-    public static func instant(ofRecord line: UnsafeRawBufferPointer, zone: Zone) -> Result<Instant, JSONParseError> {
+    /// Reads one record's instant: an RFC 3339 time or epoch seconds (or
+    /// milliseconds), from 2000-01-01 up to five minutes after `now`.
+    public static func instant(ofRecord line: UnsafeRawBufferPointer, zone: Zone, now: Instant) -> Result<Instant, ToolError> {
         let fields: [JSON?]
-        do { fields = try JSON.scanObject(line, fields: atField) } catch { return .failure(error) }
-        switch fields[0] {
-        case .none:
-            return .failure(JSONParseError(message: "missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
-        case .some(.string(let s)):
-            if let p = RFC3339.parse(s, allowLocal: true) {
-                if p.offsetSeconds != nil { return .success(p.instant) }
-                let frac = p.instant.ms - p.local.wallSeconds * 1000
-                return .success(Instant(ms: zone.resolve(p.local).ms + frac))
-            }
-            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(s)'"))
-        case .some(let v):
-            if let d = v.double, d > 0, d < 1e11 { return .success(Instant(ms: Int64((d * 1000).rounded()))) }
-            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time or Unix seconds, not \(v.kindName)"))
+        do { fields = try JSON.scanObject(line, fields: atField) } catch { return .failure(.data(error.message)) }
+        guard let v = fields[0] else {
+            return .failure(.data("missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
         }
+        return Clock.instant(v, field: "\"at\"", zone: zone, now: now, lead: skewMs)
     }
 
     static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -141,18 +131,15 @@ extension Tenclub {
         defer { for s in sources { s.closeIfOwned() } }
         var batch: [Day: [Int64]] = [:]
         var bad = 0
-        let limitMs = ctx.now.ms + 300_000
         let zone = ctx.zone
+        let now = ctx.now
         for src in sources {
             try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
-                var reason: String
-                switch instant(ofRecord: line, zone: zone) {
+                let reason: String
+                switch instant(ofRecord: line, zone: zone, now: now) {
                 case .success(let t):
-                    if t.ms <= limitMs {
-                        batch[zone.day(of: t), default: []].append(t.ms)
-                        return
-                    }
-                    reason = "\"at\" is in the future (now is \(zone.format(ctx.now)))"
+                    batch[zone.day(of: t), default: []].append(t.ms)
+                    return
                 case .failure(let e):
                     reason = e.message
                 }

@@ -1,0 +1,150 @@
+import XCTest
+
+/// Untrusted text never reaches the terminal raw, and implausible input is
+/// refused with a message that names the real problem, in every tool.
+class HostileInputCase: ToolTestCase {
+    /// ESC, BEL, CR, C1 CSI and a bidi override, the raw bytes a hostile
+    /// value carries.
+    static let raw = ["\u{1B}", "\u{07}", "\r", "\u{9B}", "\u{202E}", "\u{2066}"]
+
+    func assertClean(_ s: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for r in HostileInputCase.raw {
+            XCTAssertFalse(s.contains(r), "\(what) holds a raw \(r.unicodeScalars.first!.value): \(s.debugDescription)", file: file, line: line)
+        }
+    }
+
+    /// Every diagnostic is one line: each stderr line starts with the tool's name.
+    func assertOneLineDiagnostics(_ err: String, tool: String, file: StaticString = #filePath, line: UInt = #line) {
+        assertClean(err, "stderr", file: file, line: line)
+        for l in err.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            XCTAssertTrue(l.hasPrefix("\(tool): "), "a diagnostic spilled onto another line: \(err.debugDescription)", file: file, line: line)
+        }
+    }
+}
+
+final class TenclubHostileInputTests: HostileInputCase {
+    let now = "2026-11-22T21:00:00-05:00"
+
+    func testAnEscapeSequenceInARecordIsShownEscaped() {
+        // The issue's line: printf turns \u001b and \u0007 into raw bytes.
+        let r = sh(#"printf '{"at":"\u001b]0;x\u0007"}\n' | tenclub ingest --now 2026-11-22T21:00:00-05:00"#)
+        XCTAssertEqual(r.code, 65)
+        assertOneLineDiagnostics(r.err, tool: "tenclub")
+        // JSON escapes become real ESC and BEL in the value; stderr shows them escaped.
+        let j = tenclub("ingest", "--now", now, stdin: #"{"at":"\u001b]0;x\u0007"}"# + "\n")
+        XCTAssertEqual(j.code, 65)
+        XCTAssertEqual(j.err, "tenclub: stdin:1: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\\u001b]0;x\\u0007'\n")
+        assertOneLineDiagnostics(j.err, tool: "tenclub")
+        // Raw bytes in the line itself, not JSON escapes, are shown escaped too.
+        let rawLine = tenclub("ingest", "--now", now, stdin: "{\"at\":\"\u{1B}[2J\u{202E}\r\"}\n")
+        XCTAssertEqual(rawLine.code, 65)
+        assertOneLineDiagnostics(rawLine.err, tool: "tenclub")
+    }
+
+    func testAFileNameWithANewlineStaysOnOneLine() {
+        let r = tenclub("ingest", "--now", now, tmp + "/no\nsuch\u{1B}[31m.ndjson")
+        XCTAssertEqual(r.code, 66)
+        XCTAssertEqual(r.err, "tenclub: cannot open \(tmp)/no\\u000asuch\\u001b[31m.ndjson: No such file or directory\n")
+        let bad = write("bad\nname.ndjson", "{}\n")
+        let e = tenclub("ingest", "--now", now, bad)
+        XCTAssertEqual(e.err, "tenclub: \(tmp)/bad\\u000aname.ndjson:1: missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00\n")
+    }
+
+    func testYearOneIsRefusedAndRolloverStaysSmall() {
+        let r = tenclub("ingest", "--now", now, stdin: "{\"at\":\"0001-01-01T12:00:00Z\"}\n{\"at\":\"1999-12-31T23:59:59Z\"}\n{\"at\":-5}\n")
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "tenclub: stdin:1: \"at\" 0001-01-01T12:00:00Z is before 2000-01-01: not a plausible time",
+            "tenclub: stdin:2: \"at\" 1999-12-31T23:59:59Z is before 2000-01-01: not a plausible time",
+            "tenclub: stdin:3: \"at\" 1969-12-31T23:59:55Z is before 2000-01-01: not a plausible time (read as epoch seconds)",
+        ])
+        XCTAssertEqual(r.out, "")
+        tenclub("unlock", "-q", "--now", now)
+        let roll = tenclub("rollover", "--now", "2026-11-23T00:00:30-05:00")
+        XCTAssertEqual(roll.code, 0)
+        XCTAssertLessThanOrEqual(roll.lines.count, 1, "only the one real day is closed")
+        XCTAssertEqual(tenclub("unlock", "--at", "1999-06-01 08:00", "--now", now).err,
+                       "tenclub: --at 1999-06-01T12:00:00Z is before 2000-01-01: not a plausible time\n")
+    }
+
+    func testEpochMillisecondsAndOffsetsWithoutAColon() {
+        // 2026-11-22T12:00:00Z four ways: one unlock.
+        let r = tenclub("ingest", "--now", now, stdin: """
+        {"at":1795348800}
+        {"at":1795348800000}
+        {"at":"2026-11-22T12:00:00+0000"}
+        {"at":"2026-11-22T07:00:00-0500"}
+
+        """)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.map { $0["added"] as? Int }, [1])
+        XCTAssertEqual(r.records.map { $0["duplicates"] as? Int }, [3])
+        // Microseconds are neither: the message says what to do.
+        let micro = tenclub("ingest", "--now", now, stdin: "{\"at\":1795348800000000}\n")
+        XCTAssertEqual(micro.err, "tenclub: stdin:1: \"at\" is after the year 9999: not a plausible time (read as epoch milliseconds; microseconds? divide by 1000)\n")
+    }
+
+    func testAByteOrderMarkBeforeTheFirstLineIsSkipped() {
+        let file = write("bom.ndjson", "\u{FEFF}{\"at\":\"2026-11-22T08:00:00-05:00\"}\n{\"at\":\"2026-11-22T09:00:00-05:00\"}\n")
+        let r = tenclub("ingest", "--now", now, file)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["added"] as? Int, 2)
+    }
+
+    func testAnEnvironmentVariableIsNamedForItsBadValue() {
+        let f = tenclub("status", env: ["TENCLUB_FORMAT": "yaml"])
+        XCTAssertEqual(f.code, 64)
+        XCTAssertEqual(f.err, "tenclub: TENCLUB_FORMAT must be json or text, not 'yaml'\n")
+        XCTAssertEqual(tenclub("status", "--format", "yaml").err,
+                       "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub --help'\n")
+        let n = tenclub("status", env: ["TENCLUB_NOW": "soon"])
+        XCTAssertEqual(n.err, "tenclub: TENCLUB_NOW must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n")
+        XCTAssertEqual(tenclub("status", env: ["TENCLUB_NOW": "1970-01-02"]).err,
+                       "tenclub: TENCLUB_NOW 1970-01-02T05:00:00Z is before 2000-01-01: not a plausible time\n")
+        XCTAssertEqual(tenclub("status", "--now", "soon", env: ["TENCLUB_NOW": now]).err,
+                       "tenclub: --now must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n", "the option wins")
+        XCTAssertTrue(tenclub("status", "--now", now, env: ["TZ": "Nowhere/Special"]).err.hasPrefix("tenclub: TZ: unknown time zone 'Nowhere/Special'"))
+    }
+
+    func testSMSFieldsOfTheWrongTypeAreNamed() {
+        let r = tenclub("sms", "receive", "--now", now, stdin: """
+        {"from":"+14155550132","body":5}
+        {"from":14155550132,"body":"YES"}
+        {"from":"+14155550132"}
+        {"from":"+14155550132","body":"YES","at":"0001-01-01T00:00:00Z"}
+        {"from":"+14155550132","body":"YES","id":7}
+        {"from":"+14155550132","body":"YES","at":1795348800000}
+
+        """)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "tenclub: stdin:1: \"body\" must be a string, not a number",
+            "tenclub: stdin:2: \"from\" must be a string, not a number",
+            "tenclub: stdin:3: missing \"body\": need {\"from\":\"+14155550132\",\"body\":\"YES\",\"at\":\"2026-11-22T08:15:00-05:00\"}",
+            "tenclub: stdin:4: \"at\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time",
+            "tenclub: stdin:5: \"id\" must be a string, not a number",
+        ])
+        XCTAssertEqual(r.records.count, 1)
+        XCTAssertEqual(r.records.first?["at"] as? String, "2026-11-22T07:00:00-05:00", "epoch milliseconds")
+    }
+
+    func testSMSBodiesAndBuddyNamesAreShownEscaped() {
+        let name = "Sam\u{1B}]0;pwned\u{07}\u{202E}moc.evil"
+        let set = tenclub("buddy", "set", "415-555-0132", "--name", name, "--format", "text", "--now", now)
+        XCTAssertEqual(set.code, 0, set.err)
+        assertClean(set.out, "buddy set")
+        XCTAssertTrue(set.out.contains("Sam\\u001b]0;pwned\\u0007\\u202emoc.evil 415-555-0132"), set.out)
+        assertClean(tenclub("buddy", "--format", "text", "--now", now).out, "buddy")
+        // JSON keeps the exact name.
+        XCTAssertEqual(tenclub("buddy", "--now", now).records.first?["name"] as? String, name)
+        let body = "YES\u{1B}[2J\r\u{9B}31m\u{2066}"
+        let json = String(data: try! JSONSerialization.data(withJSONObject: ["from": "+14155550132", "body": body]), encoding: .utf8)!
+        let r = tenclub("sms", "receive", "--format", "text", "--now", now, stdin: json + "\n")
+        XCTAssertEqual(r.code, 0, r.err)
+        assertClean(r.out, "sms receive")
+        XCTAssertTrue(r.out.contains("YES\\u001b[2J\\u000d\\u009b31m\\u2066"), r.out)
+        XCTAssertEqual(r.err, "", "no body on stderr")
+        let outbox = tenclub("sms", "outbox", "--format", "text", "--now", now)
+        assertClean(outbox.out, "outbox")
+    }
+}
