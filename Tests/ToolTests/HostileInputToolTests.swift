@@ -148,3 +148,60 @@ final class TenclubHostileInputTests: HostileInputCase {
         assertClean(outbox.out, "outbox")
     }
 }
+
+final class YomoHostileInputTests: HostileInputCase {
+    let now = "2026-11-22T10:07:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_DATA_DIR"] = dataDir
+        e["YOMO_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    func yomo(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult { run("yomo", args, stdin: stdin, env: env) }
+
+    func testAReminderTitleIsShownEscapedInText() {
+        let title = "pay \u{1B}]0;owned\u{07}rent\r\u{202E}txt.exe"
+        let add = yomo("add", "--literal", "--date", "2026-11-23", "--time", "09:00", "--format", "text", "--", title)
+        XCTAssertEqual(add.code, 0, add.err)
+        assertClean(add.out, "add")
+        XCTAssertTrue(add.out.contains("pay \\u001b]0;owned\\u0007rent\\u000d\\u202etxt.exe"), add.out)
+        let id = (yomo("list").records.first?["id"] as? String) ?? ""
+        XCTAssertEqual(yomo("list").records.first?["title"] as? String, title, "JSON keeps the exact title")
+        for args in [["list"], ["list", "--all"], ["snooze", id, "5"], ["done", id]] {
+            let r = run("yomo", args + ["--format", "text"])
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+            assertClean(r.out, "\(args)")
+            assertClean(r.err, "\(args)")
+        }
+        let due = yomo("due", "--format", "text", "--now", "2026-11-23T09:00:00-05:00")
+        assertClean(due.out, "due")
+        let parse = yomo("parse", "--format", "text", "call \u{1B}[2Jmom tomorrow at 9")
+        XCTAssertEqual(parse.code, 0, parse.err)
+        assertClean(parse.out, "parse")
+        assertOneLineDiagnostics(parse.err, tool: "yomo")
+    }
+
+    func testDatesBefore2000AreRefused() {
+        let r = yomo("add", "x", "--date", "1999-12-31", "--time", "09:00")
+        XCTAssertEqual(r.code, 64)
+        XCTAssertEqual(r.err, "yomo: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
+        XCTAssertEqual(yomo("add", "party on 1999-12-31 at 23:00").err, "yomo: the date 1999-12-31 is before 2000-01-01: not a plausible day\n")
+        XCTAssertEqual(yomo("list", env: ["YOMO_FORMAT": "xml"]).err, "yomo: YOMO_FORMAT must be json or text, not 'xml'\n")
+    }
+
+    func testAModelAnswerWithAHostileTitleIsStoredExactlyAndShownEscaped() {
+        let answer = write("answer.json", #"{"title":"x\u001b[31mred\u202e","date":"2026-11-23","time":"09:00","recurrence_type":"none","recurrence_rule":null}"#)
+        let r = yomo("add", "anything", "--llm-command", "cat '\(answer)'", "--format", "text")
+        XCTAssertEqual(r.code, 0, r.err)
+        assertClean(r.out, "add")
+        XCTAssertTrue(r.out.contains("x\\u001b[31mred\\u202e"), r.out)
+        let old = write("old.json", #"{"title":"x","date":"1999-01-01","time":"09:00","recurrence_type":"none"}"#)
+        let o = yomo("add", "anything else", "--llm-command", "cat '\(old)'")
+        XCTAssertEqual(o.code, 0)
+        XCTAssertEqual(o.err.split(separator: "\n").first.map(String.init),
+                       "yomo: the model's answer does not fit the schema (\"date\" 1999-01-01 is before 2000-01-01: not a plausible day); using the built-in parser")
+    }
+}

@@ -101,7 +101,7 @@ extension Yomo {
         let l = zone.local(r.effectiveTrigger)
         let when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
         let mark = r.recurrence.repeats ? "↻" : " "
-        var s = "\(r.id.prefix(6))  \(when)  \(mark)  \(r.title)"
+        var s = "\(r.id.prefix(6).terminalSafe)  \(when)  \(mark)  \(r.title.terminalSafe)"
         if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
         if r.snoozedUntil != nil { s += "  [snoozed]" }
         if r.completed { s += "  [done]" }
@@ -169,11 +169,11 @@ extension Yomo {
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """
-            title:      \(p.title)
+            title:      \(p.title.terminalSafe)
             date:       \(p.date?.description ?? "-")
             time:       \(p.time?.description ?? "-")
             recurrence: \(p.recurrence.summary)
-            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ") + "\n")
+            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ").terminalSafe + "\n")
             """)
         return .ok
     }
@@ -232,7 +232,7 @@ extension Yomo {
             tx.record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(ctx.zone.format)), "at": .string(at)])
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title)" : "Done; next: " + line(r, zone: ctx.zone))
+        ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title.terminalSafe)" : "Done; next: " + line(r, zone: ctx.zone))
         return .ok
     }
 
@@ -251,7 +251,7 @@ extension Yomo {
             tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title) at \(ctx.zone.local(until).time)")
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(ctx.zone.local(until).time)")
         return .ok
     }
 
@@ -264,7 +264,7 @@ extension Yomo {
         }
         var rec = r.record(zone: ctx.zone)
         rec["status"] = "deleted"
-        ctx.out.emit(rec, text: "Deleted: \(r.title)")
+        ctx.out.emit(rec, text: "Deleted: \(r.title.terminalSafe)")
         return .ok
     }
 
@@ -312,7 +312,7 @@ extension Yomo {
         let prefix = commandPrefix(ctx)
         for a in list {
             let n = notification(a, zone: ctx.zone, commandPrefix: prefix)
-            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title)  (\(a.reminder.id.prefix(6)))")
+            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
         }
         return list
     }
