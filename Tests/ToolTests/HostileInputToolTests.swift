@@ -205,3 +205,88 @@ final class YomoHostileInputTests: HostileInputCase {
                        "yomo: the model's answer does not fit the schema (\"date\" 1999-01-01 is before 2000-01-01: not a plausible day); using the built-in parser")
     }
 }
+
+final class PlayaHostileInputTests: HostileInputCase {
+    let now = "2026-11-23T00:00:30-05:00"
+    let phone = "+14155550132"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["PLAYA_DATA_DIR"] = dataDir
+        e["PLAYA_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func playa(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult { run("playa", args, stdin: stdin, env: env) }
+
+    func testRecipientNamesAndMessagesAreShownEscapedInText() {
+        let name = "Ana\u{1B}]0;x\u{07}\u{202E}lla"
+        let secret = "hi\u{1B}[2J\u{9B}\u{2066} there"
+        XCTAssertEqual(playa("recipient", "add", name, "--platform", "whatsapp", "--phone", phone, "--format", "text").code, 0)
+        XCTAssertEqual(playa("message", "add", name, secret, "--format", "text").code, 0)
+        playa("schedule", name, "--fixed", "09:30")
+        let texts = [["recipient"], ["recipient", "show", name], ["message", "list", name], ["generate"], ["queue"],
+                     ["due", "--now", "2026-11-23T09:31:00-05:00"], ["recipient", "pause", name], ["recipient", "resume", name]]
+        for args in texts {
+            let r = run("playa", args + ["--format", "text"])
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+            assertClean(r.out, "\(args)")
+            assertOneLineDiagnostics(r.err, tool: "playa")
+        }
+        XCTAssertTrue(playa("recipient", "--format", "text").out.contains("Ana\\u001b]0;x\\u0007\\u202ella"))
+        XCTAssertTrue(playa("message", "list", name, "--format", "text").out.contains("hi\\u001b[2J\\u009b\\u2066 there"))
+        // JSON keeps both exact.
+        XCTAssertEqual(playa("message", "list", name).records.first?["text"] as? String, secret)
+        XCTAssertEqual(playa("recipient").records.first?["name"] as? String, name)
+        // A name in a diagnostic is escaped too.
+        let dup = playa("recipient", "add", name, "--platform", "sms", "--phone", phone)
+        XCTAssertEqual(dup.code, 65)
+        XCTAssertEqual(dup.err, "playa: there is already a recipient named 'Ana\\u001b]0;x\\u0007\\u202ella'\n")
+    }
+
+    func exportDoc(events: String, recipients: String? = nil) -> String {
+        let r = recipients ?? #"[{"id":"r1","name":"Ana","platform":"sms","phone":"+14155550132","schedule":{"mode":"random","per_day":1},"messages":[{"id":"m1","text":"secret words"}]}]"#
+        return #"{"type":"playa_export","version":1,"recipients":\#(r),"events":\#(events)}"#
+    }
+
+    func testImportNamesTheFieldAndRefusesImplausibleTimes() {
+        let event = #"{"id":"e1","recipient_id":"r1","date":"2026-11-23","time":"09:00","at":"2026-11-23T14:00:00Z","message":"secret words","status":"pending"}"#
+        let cases: [(String, String)] = [
+            (exportDoc(events: "[" + event.replacingOccurrences(of: #""message":"secret words""#, with: #""message":5"#) + "]"),
+             "events[0]: event e1: \"message\" must be a string, not a number"),
+            (exportDoc(events: "[" + event.replacingOccurrences(of: #","status":"pending""#, with: "") + "]"),
+             "events[0]: event e1: missing \"status\""),
+            (exportDoc(events: "[" + event.replacingOccurrences(of: "2026-11-23T14:00:00Z", with: "0001-01-01T00:00:00Z") + "]"),
+             "events[0]: event e1: \"at\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time"),
+            (exportDoc(events: "[" + event.replacingOccurrences(of: #""date":"2026-11-23""#, with: #""date":"1999-11-23""#) + "]"),
+             "events[0]: event e1: \"date\" 1999-11-23 is before 2000-01-01: not a plausible day"),
+            (exportDoc(events: "{}"), "\"events\" must be an array, not an object"),
+            (exportDoc(events: "[]", recipients: #"[{"id":7}]"#), "recipients[0]: recipient: \"id\" must be a string, not a number"),
+            (exportDoc(events: "[]", recipients: #"[{"id":"r1","name":"Ana","platform":"sms","phone":"+14155550132","schedule":{"mode":"random","per_day":1},"messages":[{"id":"m1","text":["secret words"]}]}]"#),
+             "recipients[0]: recipient r1: messages[0]: \"text\" must be a string, not an array"),
+            (exportDoc(events: "[]", recipients: #"[{"id":"r1","name":"Ana","platform":"sms","phone":"+14155550132","paused":"no","schedule":{"mode":"random","per_day":1}}]"#),
+             "recipients[0]: recipient: \"paused\" must be a boolean, not a string"),
+        ]
+        for (doc, reason) in cases {
+            let f = write("doc.json", doc)
+            let r = playa("import", f)
+            XCTAssertEqual(r.code, 65, reason)
+            XCTAssertEqual(r.err, "playa: \(f): \(reason); nothing imported\n")
+            XCTAssertFalse(r.err.contains("secret") || r.err.contains(phone), "no message or number on stderr")
+        }
+        XCTAssertEqual(playa("recipient").out, "", "nothing imported")
+        // A byte order mark before the document is fine.
+        let bom = write("bom.json", "\u{FEFF}" + exportDoc(events: "[" + event + "]"))
+        let ok = playa("import", bom)
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.records.first?["events"] as? Int, 1)
+    }
+
+    func testDaysBefore2000AndEnvironmentValuesAreNamed() {
+        XCTAssertEqual(playa("queue", "--date", "1999-12-31").err, "playa: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
+        XCTAssertEqual(playa("queue", env: ["PLAYA_NOW": "later"]).err,
+                       "playa: PLAYA_NOW must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'later'\n")
+    }
+}

@@ -95,7 +95,7 @@ extension Playa {
         guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
             throw ToolError(.usage, "'\(command)' needs --yes when not run on a terminal")
         }
-        _ = Sys.writeAll(fd: 2, Array("\(question) [y/N] ".utf8))
+        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
         var buf = [UInt8](repeating: 0, count: 64)
         let n = read(0, &buf, 64)
         let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
@@ -135,7 +135,7 @@ extension Playa {
         for r in all {
             let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
             let next = rec["next_message"]?.string.map { " · next \($0.dropFirst(11).prefix(5))" } ?? ""
-            ctx.out.emit(rec, text: "  \(r.name)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
+            ctx.out.emit(rec, text: "  \(r.name.terminalSafe)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
         }
         return .ok
     }
@@ -159,15 +159,15 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: "Added \(r.name) (\(r.platform.rawValue)). Next: playa message add '\(r.name)' TEXT, then playa schedule '\(r.name)' --random N")
+        ctx.out.emit(r.json, text: "Added \(r.name.terminalSafe) (\(r.platform.rawValue)). Next: playa message add '\(r.name.terminalSafe)' TEXT, then playa schedule '\(r.name.terminalSafe)' --random N")
         return .ok
     }
 
     static func recipientShow(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
         let r = try s.recipient(ctx.operands[0])
-        var text = "\(r.name)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address)\n  schedule: \(r.schedule.summary)\n  messages:\n"
-        for m in r.messages { text += "    \(m.id.prefix(6))  \(m.text)\n" }
+        var text = "\(r.name.terminalSafe)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address.terminalSafe)\n  schedule: \(r.schedule.summary)\n  messages:\n"
+        for m in r.messages { text += "    \(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)\n" }
         ctx.out.emit(dashboardRecord(r, s, now: ctx.now, zone: ctx.zone).merging(r.json), text: text)
         return .ok
     }
@@ -204,7 +204,7 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: "Changed \(r.name)")
+        ctx.out.emit(r.json, text: "Changed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -218,7 +218,7 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: paused ? "Paused \(r.name)" : "Resumed \(r.name)")
+        ctx.out.emit(r.json, text: paused ? "Paused \(r.name.terminalSafe)" : "Resumed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -232,7 +232,7 @@ extension Playa {
         }
         var o = r.json
         o["removed"] = true
-        ctx.out.emit(o, text: "Removed \(r.name)")
+        ctx.out.emit(o, text: "Removed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -271,7 +271,7 @@ extension Playa {
         var o = r.json
         o["regenerated"] = JSON(redone.map(\.description))
         o["unchanged_confirmed"] = JSON(kept.map(\.description))
-        var text = "\(r.name): \(sched.summary)"
+        var text = "\(r.name.terminalSafe): \(sched.summary)"
         if !redone.isEmpty { text += "; regenerated " + redone.map(\.description).joined(separator: ", ") }
         if !kept.isEmpty { text += "; \(kept.map(\.description).joined(separator: ", ")) already confirmed: the new schedule applies from the next day" }
         ctx.out.emit(o, text: text)
@@ -293,7 +293,7 @@ extension Playa {
             tx.record(saved(r))
             return (r, m)
         }
-        ctx.out.emit(messageRecord(r, m), text: "Added message \(m.id.prefix(6)) for \(r.name) (\(r.messages.count) in the pool)")
+        ctx.out.emit(messageRecord(r, m), text: "Added message \(m.id.prefix(6).terminalSafe) for \(r.name.terminalSafe) (\(r.messages.count) in the pool)")
         return .ok
     }
 
@@ -308,8 +308,8 @@ extension Playa {
 
     static func messageList(_ ctx: Context) throws(ToolError) -> ExitCode {
         let r = try store(ctx).read().recipient(ctx.operands[0])
-        if r.messages.isEmpty && !ctx.out.isJSON { ctx.out.raw("\(r.name) has no messages yet: playa message add '\(r.name)' TEXT\n") }
-        for m in r.messages { ctx.out.emit(messageRecord(r, m), text: "\(m.id.prefix(6))  \(m.text)") }
+        if r.messages.isEmpty && !ctx.out.isJSON { ctx.out.raw("\(r.name.terminalSafe) has no messages yet: playa message add '\(r.name.terminalSafe)' TEXT\n") }
+        for m in r.messages { ctx.out.emit(messageRecord(r, m), text: "\(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)") }
         return .ok
     }
 
@@ -323,7 +323,7 @@ extension Playa {
             tx.record(saved(r))
             return (r, r.messages[i])
         }
-        ctx.out.emit(messageRecord(r, m), text: "Changed message \(m.id.prefix(6)) for \(r.name)")
+        ctx.out.emit(messageRecord(r, m), text: "Changed message \(m.id.prefix(6).terminalSafe) for \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -337,7 +337,7 @@ extension Playa {
         }
         var o = messageRecord(r, m)
         o["removed"] = true
-        ctx.out.emit(o, text: "Removed message \(m.id.prefix(6)) from \(r.name) (\(r.messages.count) left)")
+        ctx.out.emit(o, text: "Removed message \(m.id.prefix(6).terminalSafe) from \(r.name.terminalSafe) (\(r.messages.count) left)")
         return .ok
     }
 
@@ -365,7 +365,7 @@ extension Playa {
         var o = r.json
         o["copied"] = JSON((copySchedule ? ["schedule"] : []) + (copyMessages ? ["messages"] : []))
         let what = [copySchedule ? "the schedule" : nil, copyMessages ? "\(r.messages.count) messages" : nil].compactMap { $0 }.joined(separator: " and ")
-        ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0]) to \(r.name)")
+        ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0].terminalSafe) to \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -384,7 +384,7 @@ extension Playa {
     static func eventLine(_ e: Event, _ s: PlayaState, ctx: Context) -> String {
         let name = s.recipients[e.recipientID]?.name ?? "?"
         let soon = e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000 ? (e.at < ctx.now ? " !" : " *") : "  "
-        return "\(e.time)\(soon) \(e.id.prefix(6))  \(name) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))  \(e.message)"
+        return "\(e.time)\(soon) \(e.id.prefix(6).terminalSafe)  \(name.terminalSafe) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))  \(e.message.terminalSafe)"
     }
 
     public static func seededGenerator(seed: UInt64, recipient: String, date: Day) -> SeededRandom {
@@ -449,7 +449,7 @@ extension Playa {
 
     static func cancel(_ ctx: Context) throws(ToolError) -> ExitCode {
         let (e, s) = try move(ctx, ctx.operands[0], to: .cancelled)
-        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Cancelled \(e.id.prefix(6))")
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Cancelled \(e.id.prefix(6).terminalSafe)")
         return .ok
     }
 
@@ -464,7 +464,7 @@ extension Playa {
             tx.record(saved(e))
             return (e, tx.state)
         }
-        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Changed \(e.id.prefix(6))")
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Changed \(e.id.prefix(6).terminalSafe)")
         return .ok
     }
 
@@ -522,10 +522,10 @@ extension Playa {
                 }
                 var o = n
                 o["notification"] = .string(status == 0 ? "delivered" : "failed")
-                ctx.out.emit(o, text: "\(status == 0 ? "notified" : "FAILED") \(e.time) \(r.name)")
+                ctx.out.emit(o, text: "\(status == 0 ? "notified" : "FAILED") \(e.time) \(r.name.terminalSafe)")
                 if status != 0 { failed += 1 }
             } else {
-                ctx.out.emit(n, text: "\(e.time)  \(r.name): \(n["body"]?.string ?? "")\n  \(n["url"]?.string ?? "")")
+                ctx.out.emit(n, text: "\(e.time)  \(r.name.terminalSafe): \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
             }
         }
         if failed > 0 {
@@ -546,7 +546,7 @@ extension Playa {
             let status = try deliver(n, command: cmd)
             if status != 0 { throw ToolError(.tempFail, "the notify command exited \(status)") }
         }
-        ctx.out.emit(n, text: "\(n["title"]?.string ?? "")\n  \(n["body"]?.string ?? "")\n  \(n["url"]?.string ?? "")")
+        ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe)\n  \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
         return .ok
     }
 
@@ -555,7 +555,7 @@ extension Playa {
         let e = try s.event(ctx.operands[0])
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let url = link(r, message: e.message, web: ctx.flag("web"))
-        ctx.out.emit(["type": "link", "id": .string(e.id), "platform": .string(r.platform.rawValue), "url": .string(url)], text: url)
+        ctx.out.emit(["type": "link", "id": .string(e.id), "platform": .string(r.platform.rawValue), "url": .string(url)], text: url.terminalSafe)
         return .ok
     }
 
@@ -588,7 +588,7 @@ extension Playa {
         let (moved, st) = try move(ctx, e.id, to: .sent)
         var o = eventRecord(moved, st, ctx: ctx)
         o["url"] = .string(url)
-        ctx.out.emit(o, text: "Opened \(r.platform.rawValue) for \(r.name); marked sent")
+        ctx.out.emit(o, text: "Opened \(r.platform.rawValue) for \(r.name.terminalSafe); marked sent")
         return .ok
     }
 
@@ -613,6 +613,9 @@ extension Playa {
     public static func importEvents(_ doc: JSON, into s: PlayaState) -> Result<[JSONObject], ToolError> {
         guard let o = doc.object, o["type"]?.string == "playa_export" else {
             return .failure(.data("not a playa export: need {\"type\":\"playa_export\",\"recipients\":[…],\"events\":[…]}"))
+        }
+        for k in ["recipients", "events", "confirmed", "generated"] {
+            if let v = o[k], !v.isNull, v.array == nil { return .failure(.data("\"\(k)\" must be an array, not \(v.kindName)")) }
         }
         var out: [JSONObject] = []
         var recipients = s.recipients
@@ -643,13 +646,15 @@ extension Playa {
             }
         }
         for (n, d) in (o["confirmed"]?.array ?? []).enumerated() {
-            guard let day = d.string.flatMap(Day.parse) else { return .failure(.data("confirmed[\(n)]: not a day")) }
+            guard let day = d.string.flatMap(Day.parse) else { return .failure(.data("confirmed[\(n)]: must be a day like 2026-11-22")) }
+            if let e = Clock.plausible(day: day, what: "confirmed[\(n)]") { return .failure(e) }
             out.append(["type": "day_confirmed", "date": .string(day.description)])
         }
         for g in o["generated"]?.array ?? [] {
             guard let parts = g.string?.split(separator: "|"), parts.count == 2, let d = Day.parse(String(parts[1])) else {
                 return .failure(.data("generated: entries are \"RECIPIENT|YYYY-MM-DD\""))
             }
+            if let e = Clock.plausible(day: d, what: "generated") { return .failure(e) }
             out.append(["type": "generated", "recipient_id": .string(String(parts[0])), "date": .string(d.description)])
         }
         return .success(out)
