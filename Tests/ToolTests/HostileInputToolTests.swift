@@ -290,3 +290,65 @@ final class PlayaHostileInputTests: HostileInputCase {
                        "playa: PLAYA_NOW must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'later'\n")
     }
 }
+
+final class HabitmatchHostileInputTests: HostileInputCase {
+    let now = "2026-11-22T10:00:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["HABITMATCH_DATA_DIR"] = dataDir
+        e["HABITMATCH_POOL"] = tmp + "/pool"
+        e["HABITMATCH_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func hm(_ user: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
+        run("habitmatch", ["--user", user] + args, env: env)
+    }
+
+    func testAPeersNameBioAndChatAreShownEscaped() {
+        let evil = "Eve\u{1B}]0;pwned\u{07}\u{202E}gnp.exe"
+        XCTAssertEqual(hm("eve", "join", "--name", evil, "--bio", "hi\r\u{1B}[2Jthere\u{9B}", "--habit", "read",
+                          "--habit", "other:draw\u{1B}[5m\u{2066}").code, 0)
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "read").code, 0)
+        hm("ana", "like", "eve")
+        hm("eve", "like", "ana")
+        hm("eve", "chat", "ana", "psst\u{1B}[8m\u{202E}")
+        hm("eve", "buddy", "accept", "ana")
+        hm("ana", "buddy", "accept", "eve")
+        hm("eve", "meet", "ana", "--at", "2026-11-24 18:00", "--description", "agenda\r\nATTENDEE:mailto:x@evil.example\u{1B}[1m")
+        hm("eve", "done")
+        let views: [[String]] = [["profile", "eve"], ["candidates"], ["dashboard"], ["chat", "eve"], ["buddy"], ["meetings"],
+                                 ["calendar", "--of", "eve", "read"], ["remind", "--now", "2026-11-24T17:50:00-05:00"]]
+        for args in views {
+            let r = run("habitmatch", ["--user", "ana"] + args + ["--format", "text"])
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+            assertClean(r.out, "\(args)")
+            assertOneLineDiagnostics(r.err, tool: "habitmatch")
+        }
+        for args in [["profile"], ["habit", "list"], ["calendar", "read"], ["dashboard"]] {
+            let r = run("habitmatch", ["--user", "eve"] + args + ["--format", "text"])
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+            assertClean(r.out, "eve \(args)")
+        }
+        XCTAssertTrue(hm("ana", "profile", "eve", "--format", "text").out.contains("Eve\\u001b]0;pwned\\u0007\\u202egnp.exe"))
+        XCTAssertTrue(hm("ana", "chat", "eve", "--format", "text").out.contains("psst\\u001b[8m\\u202e"))
+        // JSON keeps the data exact.
+        XCTAssertEqual(hm("ana", "profile", "eve").records.first?["name"] as? String, evil)
+        // The calendar file holds no control and no injected property.
+        let ics = hm("ana", "meetings", "--ics").out
+        assertClean(ics.replacingOccurrences(of: "\r\n", with: "\n"), "ics")
+        XCTAssertFalse(ics.contains("\r\nATTENDEE:mailto:x@evil"), ics)
+        XCTAssertTrue(ics.contains("agenda\\nATTENDEE:mailto:x@evil.example\\\\u001b[1m"), ics)
+    }
+
+    func testDaysBefore2000AreRefused() {
+        hm("ana", "join", "--name", "Ana", "--habit", "read")
+        let r = hm("ana", "done", "--date", "1999-12-31")
+        XCTAssertEqual(r.code, 64)
+        XCTAssertEqual(r.err, "habitmatch: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
+        XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text, not 'html'\n")
+    }
+}

@@ -145,7 +145,7 @@ extension Habitmatch {
                                                      joinedAt: ctx.now, lastActive: ctx.now), tx.state)
         }
         ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: user),
-                     text: "Welcome, \(m.name). Habits: \(m.habits.map(\.name).joined(separator: ", ")). Next: habitmatch candidates")
+                     text: "Welcome, \(m.name.terminalSafe). Habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe). Next: habitmatch candidates")
         return .ok
     }
 
@@ -163,7 +163,7 @@ extension Habitmatch {
             let st = streaks(s.doneDays(m.user, h.id), today: t)
             ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
                           "done_today": .bool(s.doneDays(m.user, h.id).contains(t)), "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
-                         text: "\(h.id)  \(h.name)  streak \(st.current) (best \(st.longest))\(h.remindAt.map { "  remind \($0)" } ?? "")")
+                         text: "\(h.id.terminalSafe)  \(h.name.terminalSafe)  streak \(st.current) (best \(st.longest))\(h.remindAt.map { "  remind \($0)" } ?? "")")
         }
         return .ok
     }
@@ -178,7 +178,7 @@ extension Habitmatch {
             }
             tx.record(["type": "habit_added", "id": .string(h.id), "name": .string(h.name), "at": at(ctx)])
         }
-        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name)")
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name.terminalSafe)")
         return .ok
     }
 
@@ -200,7 +200,7 @@ extension Habitmatch {
             tx.record(["type": "habit_removed", "id": .string(h.id), "at": at(ctx)])
             return h
         }
-        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name)")
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name.terminalSafe)")
         return .ok
     }
 
@@ -214,7 +214,7 @@ extension Habitmatch {
             return h
         }
         ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(time?.description)],
-                     text: time.map { "\(h.name): reminder at \($0) on days it is not done" } ?? "\(h.name): no reminder")
+                     text: time.map { "\(h.name.terminalSafe): reminder at \($0) on days it is not done" } ?? "\(h.name.terminalSafe): no reminder")
         return .ok
     }
 
@@ -222,7 +222,7 @@ extension Habitmatch {
         let s = try store(ctx).read()
         let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx))
-        ctx.out.emit(r, text: "\(m.name) (\(m.user)) · \(m.timezone)\n  \(m.bio)\n  habits: \(m.habits.map(\.name).joined(separator: ", "))")
+        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
     }
 
@@ -273,7 +273,7 @@ extension Habitmatch {
                                  "shared_habits": JSON(c.shared), "timezone": .string(c.member.timezone),
                                  "hours_apart": .double(Double(c.zoneMinutes) / 60), "last_active": .string(ctx.clock.format(c.member.lastActive)),
                                  "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore), "likes_you": .bool(liker)]
-            ctx.out.emit(r, text: "\(c.member.user)  \(c.member.name) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ")) · \(c.member.timezone)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio)")
+            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio.terminalSafe)")
         }
         return .ok
     }
@@ -305,8 +305,8 @@ extension Habitmatch {
             return (o, isMatch && !wasMatch)
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
-        ctx.out.emit(r, text: right ? "Liked \(o.name)" : "Passed on \(o.name)")
-        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name)! Say hello: habitmatch chat \(o.user) TEXT") }
+        ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)" : "Passed on \(o.name.terminalSafe)")
+        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
         return .ok
     }
 
@@ -327,7 +327,7 @@ extension Habitmatch {
         for line in s.chat(m.user, o.user) {
             ctx.out.emit(["type": "chat", "from": .string(line.from), "to": .string(line.from == m.user ? o.user : m.user),
                           "text": .string(line.text), "at": .string(ctx.clock.format(line.at))],
-                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from): \(line.text)")
+                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from.terminalSafe): \(line.text.terminalSafe)")
         }
         return .ok
     }
@@ -338,7 +338,7 @@ extension Habitmatch {
         for b in s.buddies(of: m.user).sorted() {
             guard let o = s.members[b] else { continue }
             ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "email": JSON(o.email), "timezone": .string(o.timezone)],
-                         text: "\(o.user)  \(o.name) · \(o.timezone)")
+                         text: "\(o.user.terminalSafe)  \(o.name.terminalSafe) · \(o.timezone.terminalSafe)")
         }
         return .ok
     }
@@ -363,7 +363,7 @@ extension Habitmatch {
             return (o, tx.state.isBuddy(m.user, o.user))
         }
         ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "accepted": true, "buddies": .bool(now)],
-                     text: now ? "You and \(o.name) are buddies." : "Accepted. You become buddies when \(o.name) accepts too.")
+                     text: now ? "You and \(o.name.terminalSafe) are buddies." : "Accepted. You become buddies when \(o.name.terminalSafe) accepts too.")
         return .ok
     }
 
@@ -380,7 +380,7 @@ extension Habitmatch {
         }
         ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
                       "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
-                     text: "\(h.name) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
+                     text: "\(h.name.terminalSafe) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
         return .ok
     }
 
@@ -413,7 +413,7 @@ extension Habitmatch {
             return .ok
         }
         let monthName = ReminderParser.months[month - 1].prefix(1).uppercased() + ReminderParser.months[month - 1].dropFirst()
-        var out = "\(h.name) — \(m.name), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
+        var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
             for d in row {
                 guard let d = d else { out += "   "; continue }
@@ -450,7 +450,7 @@ extension Habitmatch {
                        "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description), "at": at(ctx)])
             return (tx.state.meetings[id]!, [m.user: m.name, o.user: o.name])
         }
-        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \(names[mt.attendee] ?? mt.attendee) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
         return .ok
     }
 
@@ -481,7 +481,7 @@ extension Habitmatch {
         for x in list {
             let other = x.organizer == m.user ? x.attendee : x.organizer
             let n = x.next(after: ctx.now)!
-            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \(names[other] ?? other)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
         }
         return .ok
     }
@@ -536,7 +536,7 @@ extension Habitmatch {
             for r in rs { tx.record(["type": "reminded", "key": .string(r.key), "at": at(ctx)]) }
             return rs.map(\.notification)
         }
-        for n in list { ctx.out.emit(n, text: "\(n["title"]?.string ?? ""): \(n["body"]?.string ?? "")") }
+        for n in list { ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe): \((n["body"]?.string ?? "").terminalSafe)") }
         return .ok
     }
 
@@ -548,7 +548,7 @@ extension Habitmatch {
         }
         let t = today(m, ctx)
         let monday = t.adding(days: -((t.weekday + 6) % 7))
-        var text = "\(m.name) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
+        var text = "\(m.name.terminalSafe) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
         for h in m.habits {
             let days = s.doneDays(m.user, h.id)
             let st = streaks(days, today: t)
@@ -557,22 +557,22 @@ extension Habitmatch {
                           "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
                           "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
             let marks = week.map { d in days.contains(d) ? "■" : (d > t ? " " : "·") }.joined(separator: "  ")
-            text += h.id.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
+            text += h.id.terminalSafe.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
         }
         let buddies = s.buddies(of: m.user).sorted()
         for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
-        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ")) + "\n"
+        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ").terminalSafe) + "\n"
         if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
             let other = mt.organizer == m.user ? mt.attendee : mt.organizer
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
-            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \(s.members[other]?.name ?? other)\n"
+            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
         let likers = s.members.keys.filter { s.swipes[$0]?[m.user] == true && s.swipes[m.user]?[$0] == nil }.sorted()
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
         for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
         for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
-        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ")) (habitmatch like USER)\n" }
-        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ")) (habitmatch chat USER, buddy accept USER)\n" }
+        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ").terminalSafe) (habitmatch like USER)\n" }
+        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
         if !ctx.out.isJSON { ctx.out.raw(text) }
         return .ok
     }
