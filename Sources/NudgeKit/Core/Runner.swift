@@ -1,6 +1,7 @@
 // The shell every executable shares: parse the call, resolve global options
 // (flag, then environment, then default), run the command, print, map errors
-// to exit statuses. Executables only supply a ToolSpec and a dispatch table.
+// to exit statuses. Executables only supply a ToolSpec, whose commands carry
+// their handlers.
 public let familyVersion = "0.1.0"
 
 public enum OutputFormat: String, Sendable { case json, text }
@@ -329,15 +330,15 @@ public enum Runner {
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode
 
     /// The whole life of a tool process.
-    public static func main(spec: ToolSpec, handlers: [String: Handler]) -> Never {
+    public static func main(spec: ToolSpec) -> Never {
         signal(SIGPIPE, SIG_IGN)
         Diagnostics.tool = spec.name
         let args = Array(CommandLine.arguments.dropFirst())
-        let code = run(spec: spec, args: args, handlers: handlers)
+        let code = run(spec: spec, args: args)
         exit(code.rawValue)
     }
 
-    public static func run(spec: ToolSpec, args: [String], handlers: [String: Handler]) -> ExitCode {
+    public static func run(spec: ToolSpec, args: [String]) -> ExitCode {
         let plainOut = Output(format: .text, quiet: false, color: false)
         var ctx: Context? = nil
         defer { ctx?.out.flush() }
@@ -366,8 +367,9 @@ public enum Runner {
                 }
                 inv.command = d
             }
-            guard let h = handlers[inv.commandName] else {
-                throw ToolError(.usage, "'\(inv.commandName)' needs a subcommand; see '\(spec.name) help \(inv.commandName)'")
+            guard let h = spec.command(inv.command)?.run else {
+                // The parser lets only runnable commands through: this is a bug.
+                throw ToolError(.software, "internal error: '\(inv.commandName)' has no handler")
             }
             let c = try context(spec: spec, invocation: inv, stdoutIsTerminal: Sys.isTerminal(1))
             ctx = c

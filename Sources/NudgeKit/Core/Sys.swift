@@ -8,6 +8,7 @@ public enum ExitCode: Int32, Sendable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case software = 70
     case cantCreate = 73
     case ioError = 74
     case tempFail = 75

@@ -21,35 +21,30 @@ extension Yomo {
         summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
         commands: [
             CommandSpec("list", summary: "Show active reminders, nearest first",
-                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")]),
+                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")], run: list),
             CommandSpec("add", summary: "Add a reminder from a sentence and options", usage: "TEXT...",
                         options: recurrenceOptions + [OptionSpec("literal", help: "Take TEXT as the title, parse nothing"), llmOption],
                         operands: .words, min: 1, max: nil,
-                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed."),
+                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed.", run: add),
             CommandSpec("parse", summary: "Print what the parser understood, without saving", usage: "TEXT...",
-                        options: [llmOption], operands: .words, min: 1, max: nil),
+                        options: [llmOption], operands: .words, min: 1, max: nil, run: parseCommand),
             CommandSpec("edit", summary: "Change a reminder", usage: "ID",
                         options: [OptionSpec("title", value: "TEXT", help: "A new title")] + recurrenceOptions,
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, run: edit),
             CommandSpec("done", summary: "Complete a reminder (a recurring one moves to its next time)", usage: "ID",
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, run: done),
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
-                        operands: .words, min: 1, max: 2),
-            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 2, run: snooze),
+            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
                         options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
-                        operands: .words, min: 1, max: 1),
-            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)"),
-            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due"),
+                        operands: .words, min: 1, max: 1, run: nextCommand),
+            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)", group: .plumbing, records: ["notification"], run: dueCommand),
+            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due", group: .plumbing, records: ["notification"], run: watch),
         ],
         defaultCommand: ["list"],
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
-
-    public static let handlers: [String: Runner.Handler] = [
-        "list": list, "add": add, "parse": parseCommand, "edit": edit, "done": done, "snooze": snooze,
-        "rm": remove, "next": nextCommand, "due": dueCommand, "watch": watch,
-    ]
 
     static let configKeys = ["llm_command"]
 

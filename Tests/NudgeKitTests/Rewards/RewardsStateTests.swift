@@ -155,9 +155,8 @@ final class RewardsStateTests: XCTestCase {
         return s
     }
 
-    let ctx = Context(spec: Rewards.spec, invocation: Invocation(), out: Output(format: .json, quiet: true, color: false),
-                      clock: Clock(now: Instant(seconds: 1_795_000_000 + 30 * 86_400), zone: .utc), dataDir: "/nonexistent", configDir: "/nonexistent",
-                      pinned: true)
+    let now = Instant(seconds: 1_795_000_000 + 30 * 86_400)
+    let stamp = Rewards.Stamp(by: "mum", at: .string(Zone.utc.format(Instant(seconds: 1_795_000_000 + 30 * 86_400))))
 
     typealias Sess = (child: String, app: String, span: E.Span)
 
@@ -169,7 +168,7 @@ final class RewardsStateTests: XCTestCase {
             intake.raws.append(Rewards.Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
         }
         var tx = Transaction(state: state)
-        let out = Rewards.evaluate(intake, tx: &tx, ctx: ctx, each: true)
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, stamp: stamp, each: true)
         state = tx.state
         return (out, tx.events)
     }

@@ -1,0 +1,260 @@
+// The ingest pipeline, as rules over values: sessions as read (Raw,
+// Intake), evaluated against the family's days, recorded as one usage_day
+// event per child and day (DayBatch) and one flag per held session.
+
+extension Rewards {
+    /// Who made an event and when: the same for every event of one run.
+    struct Stamp {
+        let by: JSON
+        let at: JSON
+
+        func callAsFunction(_ e: JSONObject) -> JSONObject {
+            var o = e
+            o["by"] = by
+            o["at"] = at
+            return o
+        }
+    }
+
+    /// A session as read, before evaluation: child and app are indexes into
+    /// the run's tables, so that a million of them stay small.
+    struct Raw { var child: Int32; var app: Int32; var start: Int64; var end: Int64 }
+
+    /// What a run read: sessions, away spans, and the names they use.
+    struct Intake {
+        var children: [RewardsState.Child] = []
+        var childByName: [String: Int32] = [:]
+        var apps: [String] = []  // as first written
+        var appKeys: [String] = []  // lower-cased: the app's identity
+        var appByName: [String: Int32] = [:]
+        var appByKey: [String: Int32] = [:]
+        var raws: [Raw] = []
+        var afk: [Int32: [RewardsEngine.Span]] = [:]
+
+        mutating func child(_ name: String, in s: RewardsState) -> Int32? {
+            if let i = childByName[name] { return i }
+            guard let c = s.child(named: name) else { return nil }
+            let i = children.firstIndex(of: c).map(Int32.init) ?? {
+                children.append(c)
+                return Int32(children.count - 1)
+            }()
+            childByName[name] = i
+            return i
+        }
+
+        mutating func app(_ name: String) -> Int32 {
+            if let i = appByName[name] { return i }
+            let key = name.lowercased()
+            let i = appByKey[key] ?? {
+                apps.append(name)
+                appKeys.append(key)
+                appByKey[key] = Int32(apps.count - 1)
+                return Int32(apps.count - 1)
+            }()
+            appByName[name] = i
+            return i
+        }
+    }
+
+    /// What one run adds to one child's day: built session by session,
+    /// recorded as one usage_day event.
+    struct DayBatch {
+        let child: String
+        let day: Day
+        var usage = RewardsState.UsageDay()
+        var recent: [RewardsState.SessionLine] = []
+        var learningSeconds: Int64 = 0
+        var rewardSeconds: Int64 = 0
+        var points = 0
+        var added = 0
+
+        init(child: String, day: Day) {
+            self.child = child
+            self.day = day
+        }
+
+        /// Sessions must come in order of start (then app, then end).
+        mutating func add(app: String, key: String, category: RewardsEngine.Category?, _ o: RewardsEngine.Outcome, reason: String) {
+            added += 1
+            let span = o.session.span
+            usage.sessions[key, default: []].append(span)
+            if category == .reward {
+                for f in o.counted { RewardsEngine.insertMerged(&usage.rewarded, f) }
+            } else {
+                for f in o.counted { RewardsEngine.insertMerged(&usage.learned, f) }
+            }
+            learningSeconds += o.learningSeconds
+            rewardSeconds += o.rewardSeconds
+            points += o.points
+            var a = RewardsState.AppDay(app: app, category: category?.rawValue)
+            a.sessions = 1
+            a.learningSeconds = o.learningSeconds
+            a.rewardSeconds = o.rewardSeconds
+            a.points = o.points
+            usage.addApp(a)
+            recent.append(RewardsState.SessionLine(app: app, start: span.start, end: span.end, reason: reason, points: o.points))
+            if recent.count > 5 { recent.removeFirst() }
+        }
+
+        func event(carry: Int64) -> JSONObject {
+            var e: JSONObject = ["type": "usage_day", "child": .string(child), "day": .string(day.description),
+                                 "learning_s": .int(learningSeconds), "reward_s": .int(rewardSeconds), "points": JSON(points),
+                                 "carry": .int(carry), "recent": .array(recent.map(\.json))]
+            usage.write(into: &e)
+            return e
+        }
+    }
+
+    /// Evaluates what a run read against the family's days, recording one
+    /// usage_day event per child and day and one flag per held session.
+    /// Returns the records to print: per day, and with `each` per session.
+    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp,
+                         each: Bool) -> [JSONObject] {
+        // In order of child, start, app (by name), end: each child's days are
+        // runs, and the same session twice is side by side.
+        let rank = intake.appKeys.indices.sorted { intake.appKeys[$0] < intake.appKeys[$1] }
+        var rankOf = [Int32](repeating: 0, count: intake.appKeys.count)
+        for (r, i) in rank.enumerated() { rankOf[i] = Int32(r) }
+        func before(_ a: Raw, _ b: Raw) -> Bool {
+            (a.child, a.start, rankOf[Int(a.app)], a.end) < (b.child, b.start, rankOf[Int(b.app)], b.end)
+        }
+        var byChild = [[Raw]](repeating: [], count: intake.children.count)
+        for r in intake.raws { byChild[Int(r.child)].append(r) }
+        for c in byChild.indices where zip(byChild[c], byChild[c].dropFirst()).contains(where: { before($1, $0) }) {
+            byChild[c].sort(by: before)
+        }
+        let raws = byChild.flatMap { $0 }
+
+        let flagKeys = Set(tx.state.flags.values.map { "\($0.child)|\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
+        let apps = intake.appKeys.map { tx.state.apps[$0] }
+        var dayOfHour: [Int64: Day] = [:]
+        func dayOf(_ t: Int64) -> Day {
+            let hour = t >= 0 ? t / 3600 : (t - 3599) / 3600
+            if let d = dayOfHour[hour] { return d }
+            let d = zone.day(of: Instant(seconds: t))
+            // Zones whose offset is whole hours change day on the hour.
+            if zone.offset(at: Instant(seconds: t)) % 3600 == 0 && zone.offset(at: Instant(seconds: hour * 3600 + 3599)) % 3600 == 0 {
+                dayOfHour[hour] = d
+            }
+            return d
+        }
+        let nowSeconds = now.seconds
+        var out: [JSONObject] = []
+        var i = 0
+        while i < raws.count {
+            let ci = raws[i].child
+            let child = intake.children[Int(ci)]
+            let day = dayOf(raws[i].start)
+            var j = i + 1
+            while j < raws.count && raws[j].child == ci && dayOf(raws[j].start) == day { j += 1 }
+            tx.state.materialize(child.id, day)
+            let seen = tx.state.usageDay(child.id, day)
+            var ledger = tx.state.ledger(child.id, day)
+            let set = tx.state.settings(for: child.id)
+            let afk = intake.afk[ci] ?? []
+            var batch = DayBatch(child: child.id, day: day)
+            var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
+            var dups = 0, held = 0
+            for k in i..<j {
+                let r = raws[k]
+                let span = RewardsEngine.Span(r.start, r.end)
+                let key = intake.appKeys[Int(r.app)]
+                let name = intake.apps[Int(r.app)]
+                var o: RewardsEngine.Outcome
+                var flagID: String? = nil
+                let session = RewardsEngine.Session(child: child.id, app: name, span: span)
+                if (k > i && raws[k - 1].app == r.app && raws[k - 1].start == r.start && raws[k - 1].end == r.end)
+                    || seen.hasSession(app: key, span) || (!flagKeys.isEmpty && flagKeys.contains(session.key)) {
+                    o = RewardsEngine.Outcome(session: session, category: apps[Int(r.app)]?.category, reason: "duplicate",
+                                              learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
+                    dups += 1
+                } else {
+                    let app = apps[Int(r.app)]
+                    o = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
+                                               afk: afk, day: &ledger, settings: set, now: nowSeconds)
+                    if o.held {
+                        let id = IDs.make()
+                        flagID = id
+                        held += 1
+                        tx.record(stamp(["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
+                                           "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]))
+                        out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
+                                    "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
+                                    "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
+                    } else {
+                        batch.add(app: name, key: key, category: app?.category, o, reason: o.reason)
+                    }
+                }
+                if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
+                if each {
+                    var rec: JSONObject = ["type": "session", "child": .string(child.name), "child_id": .string(child.id), "app": .string(name),
+                                           "date": .string(day.description), "start": .string(zone.format(Instant(seconds: r.start))),
+                                           "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason),
+                                           "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)]
+                    if let f = flagID { rec["held"] = true; rec["flag"] = .string(f) }
+                    out.append(rec)
+                }
+            }
+            if batch.added > 0 { tx.record(stamp(batch.event(carry: ledger.units))) }
+            reasons.sort { $0.0 < $1.0 }
+            out.append(["type": "day", "child": .string(child.name), "child_id": .string(child.id), "date": .string(day.description),
+                        "sessions": JSON(j - i), "added": JSON(batch.added), "duplicates": JSON(dups), "held": JSON(held),
+                        "reasons": .object(JSONObject(parsedKeys: reasons.map(\.0), values: reasons.map { JSON($0.1) })),
+                        "learning_s": .int(batch.learningSeconds), "reward_s": .int(batch.rewardSeconds), "points": JSON(batch.points),
+                        "points_today": JSON(tx.state.totals(child.id, day).points)])
+            i = j
+        }
+        return out
+    }
+
+    static let sessionFields: [[UInt8]] = ["child", "app", "start", "end", "duration_s"].map { Array($0.utf8) }
+
+    /// A time in a session record: RFC 3339 (a local time without an offset
+    /// is in the zone) or Unix seconds.
+    static func sessionTime(_ v: JSON?, zone: Zone) -> Instant? {
+        switch v {
+        case .string(let s)?:
+            guard let p = RFC3339.parse(s, allowLocal: true) else { return nil }
+            if p.offsetSeconds != nil { return p.instant }
+            return Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
+        case .some(let x):
+            guard let d = x.double, d > 0, d < 1e11 else { return nil }
+            return Instant(ms: Int64((d * 1000).rounded()))
+        case nil:
+            return nil
+        }
+    }
+
+    static func ingestText(_ r: JSONObject) -> String {
+        func s(_ k: String) -> String { r[k]?.string ?? "" }
+        func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
+        switch s("type") {
+        case "badge": return "Badge for \(s("child")): \(s("badge"))"
+        case "flag": return "Held for review (\(s("reason"))): \(s("child"))  \(s("app"))  \(s("start"))  rewards flag approve \(s("id").prefix(6))"
+        case "session": return "  \(s("start"))  \(s("app"))  \(s("reason"))  +\(n("points"))"
+        default:
+            let dups = n("duplicates") > 0 ? ", \(n("duplicates")) already ingested" : ""
+            let held = n("held") > 0 ? ", \(n("held")) held for review" : ""
+            return "\(s("child"))  \(s("date"))  \(n("added")) new session\(n("added") == 1 ? "" : "s")\(dups)\(held)  "
+                + "\(n("learning_s") / 60) min learning, \(n("reward_s") / 60) min reward  +\(n("points")) points (\(n("points_today")) today)"
+        }
+    }
+
+    /// Counts an approved held session as if plausible (limits and overlap
+    /// still apply), recording its day; returns the points it earned.
+    static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp) -> Int {
+        let day = zone.day(of: Instant(seconds: f.span.start))
+        var set = tx.state.settings(for: f.child)
+        try? set.set("max_session_minutes", "1440")
+        let app = tx.state.apps[f.app.lowercased()]
+        let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
+        tx.state.materialize(f.child, day)
+        var ledger = tx.state.ledger(f.child, day)
+        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: [],
+                                       day: &ledger, settings: set, now: max(now.seconds, f.span.end))
+        var batch = DayBatch(child: f.child, day: day)
+        batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
+        tx.record(stamp(batch.event(carry: ledger.units)))
+        return o.points
+    }
+}

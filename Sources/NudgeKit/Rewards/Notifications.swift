@@ -1,0 +1,48 @@
+// Notification rules: one notification per person per run, built from
+// what has not been said yet (the "notified" keys).
+
+extension Rewards {
+    /// One notification per person per run, from what has not been said yet.
+    public static func notifications(_ s: RewardsState, today: Day, prefix: String) -> [(keys: [String], record: JSONObject)] {
+        var out: [(keys: [String], record: JSONObject)] = []
+        for c in s.children.values.sorted(by: { $0.name < $1.name }) {
+            var lines: [String] = []
+            var keys: [String] = []
+            let t = s.totals(c.id, today)
+            let k1 = "points|\(c.id)|\(today)|\(t.points)"
+            if t.points > 0 && !s.notified.contains(k1) { lines.append("You earned \(t.points) points today."); keys.append(k1) }
+            let set = s.settings(for: c.id)
+            let affordable = min((s.balance[c.id] ?? 0) / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes))
+            let k2 = "available|\(c.id)|\(today)"
+            if affordable > 0 && !s.notified.contains(k2) { lines.append("\(affordable) reward minutes are yours to redeem: \(prefix) redeem \(c.name) \(affordable)"); keys.append(k2) }
+            let used = Int(t.rewardSeconds / 60)
+            let k3 = "almost|\(c.id)|\(today)"
+            if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
+            if !lines.isEmpty && set.notify == 1 {
+                out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
+                                                     extra: ["to": .string(c.login ?? c.name), "role": "child"]).record))
+            }
+        }
+        var lines: [String] = []
+        var keys: [String] = []
+        for c in s.children.values.sorted(by: { $0.name < $1.name }) {
+            let t = s.totals(c.id, today)
+            let set = s.settings(for: c.id)
+            let k = "limit|\(c.id)|\(today)"
+            if t.grantedMinutes >= set.dailyRewardLimitMinutes && set.dailyRewardLimitMinutes > 0 && !s.notified.contains(k) {
+                lines.append("\(c.name) reached today's reward limit (\(set.dailyRewardLimitMinutes) min)."); keys.append(k)
+            }
+            for b in (s.badges[c.id] ?? []).sorted() where !s.notified.contains("badge|\(c.id)|\(b)") {
+                lines.append("\(c.name) earned a badge: \(badgeNames.first { $0.id == b }?.name ?? b)."); keys.append("badge|\(c.id)|\(b)")
+            }
+        }
+        let pending = s.flags.values.filter { $0.status == "pending" }
+        let kf = "flags|" + pending.map(\.id).sorted().joined(separator: ",")
+        if !pending.isEmpty && !s.notified.contains(kf) { lines.append("\(pending.count) session\(pending.count == 1 ? "" : "s") to review: \(prefix) flags"); keys.append(kf) }
+        if !lines.isEmpty, let owner = s.owner, s.settings.notify == 1 {
+            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(keys.count)", title: "rewards: family update", body: lines.joined(separator: "\n"),
+                                                 extra: ["to": .string(owner), "role": "parent"]).record))
+        }
+        return out
+    }
+}

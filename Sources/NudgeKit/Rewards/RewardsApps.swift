@@ -1,0 +1,106 @@
+// rewards' app and settings commands: app set|rm|list|import, settings [set].
+
+extension Rewards {
+    static func appSet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let chosen = ["learning", "reward", "ignore"].filter { ctx.flag($0) }
+        guard chosen.count == 1, let cat = RewardsEngine.Category(rawValue: chosen[0]) else {
+            throw .usage("app set needs one of --learning, --reward or --ignore")
+        }
+        var pph: Int? = nil
+        if let p = ctx.option("points-per-hour") {
+            guard cat == .learning else { throw .usage("--points-per-hour goes with --learning") }
+            pph = try ctx.int(p, option: "--points-per-hour", range: 1...10_000)
+        }
+        let name = ctx.operands[0].trimmingSpaces
+        guard !name.isEmpty else { throw .usage("an app name must not be empty") }
+        let before = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.App? in
+            try requireParent(tx.state, ctx)
+            let before = tx.state.apps[name.lowercased()]
+            tx.record(by(ctx, ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]))
+            return before
+        }
+        var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
+        o["previous_category"] = JSON(before?.category.rawValue)
+        ctx.out.emit(o, text: "\(name): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
+        return .ok
+    }
+
+    static func appRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let a = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.App in
+            try requireParent(tx.state, ctx)
+            guard let a = tx.state.apps[ctx.operands[0].lowercased()] else { throw ToolError(.dataError, "no app '\(ctx.operands[0])'; 'rewards app list' shows them") }
+            tx.record(by(ctx, ["type": "app_removed", "name": .string(a.name)]))
+            return a
+        }
+        ctx.out.emit(["type": "app", "name": .string(a.name), "removed": true], text: "Forgot \(a.name)")
+        return .ok
+    }
+
+    static func appList(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        try requireFamily(s)
+        let search = ctx.option("search")?.lowercased()
+        for a in s.apps.values.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
+            if let c = ctx.option("category"), a.category.rawValue != c { continue }
+            if let q = search, !a.name.lowercased().contains(q) { continue }
+            let pph = a.category == .learning ? (a.pointsPerHour ?? s.settings.pointsPerHour) : nil
+            ctx.out.emit(["type": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(pph)],
+                         text: "\(a.name)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")")
+        }
+        return .ok
+    }
+
+    static func appImport(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let sources = try InputSource.openAll(ctx.operands)
+        defer { for s in sources { s.closeIfOwned() } }
+        var events: [JSONObject] = []
+        var bad = 0
+        try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
+            guard let name = (o["app"] ?? o["name"])?.string, !name.trimmingSpaces.isEmpty,
+                  let cat = o["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else {
+                bad += 1
+                ctx.warn("\(src):\(n): need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}")
+                return
+            }
+            var e: JSONObject = ["type": "app_set", "name": .string(name.trimmingSpaces), "category": .string(cat.rawValue)]
+            if let p = o["points_per_hour"]?.int, cat == .learning, (1...10_000).contains(p) { e["points_per_hour"] = .int(p) }
+            events.append(e)
+        }, bad: { (src, n, reason) throws(ToolError) in bad += 1; ctx.warn("\(src):\(n): \(reason)") })
+        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+            try requireParent(tx.state, ctx)
+            for e in events { tx.record(by(ctx, e)) }
+        }
+        for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!): \(e["category"]!.string!)") }
+        return bad > 0 ? .dataError : .ok
+    }
+
+    static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        try requireFamily(s)
+        let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
+        let set = cid.map { s.settings(for: $0) } ?? s.settings
+        for r in RewardsEngine.Settings.ranges {
+            let v = set.value(r.key) ?? 0
+            ctx.out.emit(["type": "setting", "key": .string(r.key), "value": JSON(v), "min": JSON(r.range.lowerBound), "max": JSON(r.range.upperBound),
+                          "help": .string(r.help), "child": JSON(cid), "overridden": .bool(cid.flatMap { s.childSettings[$0]?[r.key] } != nil)],
+                         text: "\(r.key.padding(28))\(v)  (\(r.help))")
+        }
+        return .ok
+    }
+
+    static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let key = ctx.operands[0], raw = ctx.operands[1]
+        var probe = RewardsEngine.Settings()
+        try probe.set(key, raw)
+        let (old, cid) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, String?) in
+            try requireParent(tx.state, ctx)
+            let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(tx.state, n).id }
+            let old = (cid.map { tx.state.settings(for: $0) } ?? tx.state.settings).value(key) ?? 0
+            tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(probe.value(key)!), "child": JSON(cid)]))
+            return (old, cid)
+        }
+        ctx.out.emit(["type": "setting", "key": .string(key), "value": JSON(probe.value(key)!), "previous": JSON(old), "child": JSON(cid)],
+                     text: "\(key): \(old) → \(probe.value(key)!)")
+        return .ok
+    }
+}

@@ -1,0 +1,29 @@
+// rewards' commands for cron: rollover, notify.
+
+extension Rewards {
+    static func rollover(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let out = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            try requireFamily(tx.state)
+            var out: [JSONObject] = []
+            for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) {
+                out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx))
+                out.append(["type": "day", "child": .string(c.name), "date": .string(ctx.today.description),
+                            "streak_days": JSON(streak(tx.state, c.id, today: ctx.today)), "balance": JSON(tx.state.balance[c.id] ?? 0)])
+            }
+            return out
+        }
+        for r in out { ctx.out.emit(r, text: r.serialized) }
+        return .ok
+    }
+
+    static func notify(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let out = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            try requireFamily(tx.state)
+            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards")
+            for n in ns { for k in n.keys { tx.record(by(ctx, ["type": "notified", "key": .string(k)])) } }
+            return ns.map(\.record)
+        }
+        for n in out { ctx.out.emit(n, text: "\(n["title"]!.string!)\n  " + n["body"]!.string!.replacingAll("\n", "\n  ")) }
+        return .ok
+    }
+}

@@ -1,0 +1,83 @@
+// rewards' family commands: init, child add|list|rm|export.
+
+extension Rewards {
+    static func initFamily(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let owner = me(ctx)
+        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+            if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
+            tx.record(by(ctx, ["type": "family_created", "owner": .string(owner)]))
+        }
+        ctx.out.emit(["type": "family", "owner": .string(owner)], text: "Family created; \(owner) is the parent. Next: rewards child add NAME")
+        return .ok
+    }
+
+    static func childAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let name = ctx.operands[0].trimmingSpaces
+        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
+        let c = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
+            try requireParent(tx.state, ctx)
+            if tx.state.child(named: name) != nil { throw ToolError(.dataError, "there is already a child named '\(name)'") }
+            let id = IDs.make()
+            tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(ctx.option("user"))]))
+            return tx.state.children[id]!
+        }
+        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name)")
+        return .ok
+    }
+
+    static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        try requireParent(s, ctx)
+        for c in s.children.values.sorted(by: { $0.name < $1.name }) {
+            ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login), "balance": JSON(s.balance[c.id] ?? 0)],
+                         text: "\(c.name)\(c.login.map { " (\($0))" } ?? "")  \(s.balance[c.id] ?? 0) points")
+        }
+        return .ok
+    }
+
+    static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let st = store(ctx)
+        let c = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
+            try requireParent(tx.state, ctx)
+            let c = try childID(tx.state, ctx.operands[0])
+            tx.record(by(ctx, ["type": "child_removed", "id": .string(c.id)]))
+            return c
+        }
+        var removed = 0
+        if ctx.flag("purge") {
+            removed = try st.purge(at: ctx.now) { e in erases(e, child: c.id) }
+        }
+        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(ctx.flag("purge")),
+                      "events_erased": JSON(removed)],
+                     text: ctx.flag("purge") ? "Removed \(c.name) and erased every trace (\(removed) events)" : "Removed \(c.name) (history kept; --purge erases it)")
+        return .ok
+    }
+
+    static func childExport(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        try requireParent(s, ctx)
+        let c = try childID(s, ctx.operands[0])
+        let out = ctx.out
+        out.record(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login),
+                    "balance": JSON(s.balance[c.id] ?? 0), "earned": JSON(s.earned[c.id] ?? 0), "badges": JSON((s.badges[c.id] ?? []).sorted())])
+        for (d, t) in (s.days[c.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            out.record(["type": "day", "child": .string(c.id), "date": .string(d.description), "learning_minutes": JSON(Int(t.learningSeconds / 60)),
+                        "reward_minutes": JSON(Int(t.rewardSeconds / 60)), "points": JSON(t.points), "granted_minutes": JSON(t.grantedMinutes),
+                        "adjusted": JSON(t.adjusted)])
+        }
+        for d in s.usageDays(c.id) {
+            let u = s.usageDay(c.id, d)
+            for a in u.apps {
+                out.record(["type": "usage", "child": .string(c.id), "date": .string(d.description), "app": .string(a.app), "category": JSON(a.category),
+                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points)])
+            }
+            for (app, spans) in u.sessions.sorted(by: { $0.key < $1.key }) {
+                out.record(["type": "sessions", "child": .string(c.id), "date": .string(d.description), "app": .string(app),
+                            "spans": .array(spans.map { .array([.string(ctx.zone.format(Instant(seconds: $0.start))), .string(ctx.zone.format(Instant(seconds: $0.end)))]) })])
+            }
+        }
+        for g in s.grants.values where g.child == c.id { out.record(["type": "grant", "id": .string(g.id), "minutes": JSON(g.minutes), "points": JSON(g.points), "date": .string(g.day.description)]) }
+        for f in s.flags.values where f.child == c.id { out.record(["type": "flag", "id": .string(f.id), "app": .string(f.app), "reason": .string(f.reason), "status": .string(f.status)]) }
+        return .ok
+    }
+}

@@ -1,0 +1,86 @@
+// rewards' progress commands: dashboard, badges, report.
+
+extension Rewards {
+    static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        if s.owner == nil {
+            if !ctx.out.isJSON { ctx.out.raw("No family yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n") }
+            return .ok
+        }
+        var kids = s.children.values.sorted { $0.name < $1.name }
+        switch s.role(of: me(ctx)) {
+        case .parent: break
+        case .child(let id): kids = kids.filter { $0.id == id }
+        case .stranger: throw ToolError(.noPermission, "\(me(ctx)) is not in this family")
+        }
+        if let n = ctx.operands.first {
+            let c = try childID(s, n)
+            try requireSelfOrParent(s, ctx, child: c.id)
+            kids = [c]
+        }
+        if kids.isEmpty && !ctx.out.isJSON { ctx.out.raw("No children yet: rewards child add NAME --user LOGIN\n") }
+        for c in kids {
+            let set = s.settings(for: c.id)
+            let t = s.totals(c.id, ctx.today)
+            let learning = Int(t.learningSeconds / 60), reward = Int(t.rewardSeconds / 60)
+            let week = (0..<7).map { ctx.today.adding(days: $0 - 6) }
+            let points = week.map { s.totals(c.id, $0).points }
+            let bal = s.balance[c.id] ?? 0
+            let affordable = min(bal / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes),
+                                 max(0, set.weeklyRewardLimitMinutes - s.grantedThisWeek(c.id, ctx.today)))
+            let st = streak(s, c.id, today: ctx.today)
+            let recent = s.recent[c.id] ?? []
+            let rec: JSONObject = ["type": "dashboard", "child": .string(c.name), "id": .string(c.id), "balance": JSON(bal),
+                                   "learning_minutes_today": JSON(learning), "reward_minutes_today": JSON(reward),
+                                   "daily_goal_minutes": JSON(set.dailyGoalMinutes), "goal_progress": .double(min(1, Double(learning) / Double(set.dailyGoalMinutes))),
+                                   "rewards_affordable_minutes": JSON(affordable), "streak_days": JSON(st),
+                                   "points_last_7_days": .array(zip(week, points).map { .object(["date": .string($0.0.description), "points": JSON($0.1)]) }),
+                                   "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(ctx.zone.format(Instant(seconds: $0.start))),
+                                                                                             "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
+                                   "badges": JSON((s.badges[c.id] ?? []).sorted())]
+            var text = "\(c.name)  ★ \(bal) points\(st > 0 ? "  🔥 \(st)-day streak" : "")\n"
+            text += "  Today: \(learning) min learning, \(reward) min reward\n"
+            text += "  Goal   \(bar(min(1, Double(learning) / Double(set.dailyGoalMinutes)))) \(learning)/\(set.dailyGoalMinutes) min\n"
+            text += "  Week   \(sparkline(points))  \(points.reduce(0, +)) points in 7 days\n"
+            text += "  Can redeem now: \(affordable) min\n"
+            for r in recent.reversed() { text += "    \(ctx.zone.local(Instant(seconds: r.start)).time)  \(r.app)  \((r.end - r.start) / 60) min  +\(r.points)\n" }
+            ctx.out.emit(rec, text: text)
+        }
+        return .ok
+    }
+
+    static func badgesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let c = try childID(s, ctx.operands[0])
+        try requireSelfOrParent(s, ctx, child: c.id)
+        let have = s.badges[c.id] ?? []
+        for b in badgeNames {
+            ctx.out.emit(["type": "badge", "child": .string(c.name), "badge": .string(b.id), "name": .string(b.name), "earned": .bool(have.contains(b.id))],
+                         text: "\(have.contains(b.id) ? "🏅" : "  ") \(b.name)")
+        }
+        return .ok
+    }
+
+    static func report(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        try requireParent(s, ctx)
+        let to = try ctx.option("to").map { (x) throws(ToolError) in try ctx.day(x, option: "--to") } ?? ctx.today
+        let from = try ctx.option("from").map { (x) throws(ToolError) in try ctx.day(x, option: "--from") } ?? to.adding(days: -29)
+        if from > to { throw .usage("--from must not be after --to") }
+        let kids = try ctx.option("child").map { (n) throws(ToolError) in [try childID(s, n)] } ?? s.children.values.sorted { $0.name < $1.name }
+        let by = ctx.option("by") ?? "day"
+        let rows = reportRows(s, kids: kids, from: from, to: to, by: by)
+        let format = ctx.option("format") ?? (ctx.out.isJSON ? "json" : "text")
+        if format == "csv" {
+            ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\r\n")
+            for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\r\n") }
+            return .ok
+        }
+        for r in rows {
+            let o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
+                                 "reward_minutes": JSON(r.3 / 60), "points": JSON(r.4)]
+            if format == "json" { ctx.out.rawForced(o.serialized + "\n") } else { ctx.out.raw("\(r.0)  \(r.1)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points\n") }
+        }
+        return .ok
+    }
+}

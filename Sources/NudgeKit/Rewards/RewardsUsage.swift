@@ -1,0 +1,89 @@
+// rewards' usage commands: ingest, flags, flag approve|reject. The
+// pipeline itself (reading, evaluating, recording days) is in Ingest.swift.
+
+extension Rewards {
+    static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
+        var intake = Intake()
+        var bad = 0
+        let pre = try store(ctx).read()
+        try requireParent(pre, ctx)
+        if let export = ctx.option("activitywatch") {
+            guard let name = ctx.option("child") else { throw .usage("--activitywatch needs --child NAME") }
+            _ = try childID(pre, name)
+            guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
+            guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
+            let doc: JSON
+            do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(export): \(error.message)") }
+            switch ActivityWatch.read(doc) {
+            case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
+            case .success(let u):
+                for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
+                intake.afk[ci] = u.afk
+            }
+        } else {
+            let strict = ctx.flag("strict")
+            let sources = try InputSource.openAll(ctx.operands)
+            defer { for s in sources { s.closeIfOwned() } }
+            let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339"
+            let zone = ctx.zone
+            for src in sources {
+                try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
+                    func reject(_ m: String) throws(ToolError) {
+                        bad += 1
+                        if strict { throw ToolError(.dataError, "\(src.name):\(n): \(m) (--strict: nothing applied)") }
+                        ctx.warn("\(src.name):\(n): \(m)")
+                    }
+                    let f: [JSON?]
+                    do throws(JSONParseError) { f = try JSON.scanObject(line, fields: sessionFields) } catch { return try reject(error.message) }
+                    guard let cn = f[0]?.string, let ci = intake.child(cn, in: pre) else { return try reject("unknown or missing \"child\"; \(hint)") }
+                    guard let app = f[1]?.string, !app.isEmpty else { return try reject("missing \"app\"; \(hint)") }
+                    guard let s = sessionTime(f[2], zone: zone) else { return try reject("\"start\" must be an RFC 3339 time") }
+                    var end: Instant? = nil
+                    if let x = f[3] {
+                        guard let e = sessionTime(x, zone: zone) else { return try reject("\"end\" must be an RFC 3339 time") }
+                        end = e
+                    } else if let d = f[4]?.double, d >= 0, d < 1e9 {
+                        end = Instant(ms: s.ms + Int64(d * 1000))
+                    }
+                    guard let e = end, e >= s else { return try reject("\"end\" (or \"duration_s\") must not be before \"start\"") }
+                    intake.raws.append(Raw(child: ci, app: intake.app(app), start: s.seconds, end: e.seconds))
+                }
+            }
+        }
+        let each = ctx.flag("sessions")
+        let results = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx), each: each)
+            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx)) }
+            return out
+        }
+        for r in results { ctx.out.emit(r, text: ingestText(r)) }
+        return bad > 0 ? .dataError : .ok
+    }
+
+    static func flagsList(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        try requireParent(s, ctx)
+        for f in s.flags.values.filter({ $0.status == "pending" }).sorted(by: { $0.span < $1.span }) {
+            ctx.out.emit(["type": "flag", "id": .string(f.id), "child": .string(s.children[f.child]?.name ?? f.child), "app": .string(f.app),
+                          "start": .string(ctx.zone.format(Instant(seconds: f.span.start))), "end": .string(ctx.zone.format(Instant(seconds: f.span.end))),
+                          "reason": .string(f.reason)],
+                         text: "\(f.id.prefix(6))  \(s.children[f.child]?.name ?? "?")  \(f.app)  \(f.span.seconds / 60) min  \(f.reason == "future" ? "in the future" : "longer than the maximum")")
+        }
+        return .ok
+    }
+
+    static func decide(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
+        let out = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+            try requireParent(tx.state, ctx)
+            let matches = tx.state.flags.values.filter { $0.id.hasPrefix(ctx.operands[0]) }
+            guard matches.count == 1, let f = matches.first else { throw ToolError(.dataError, "no single held session '\(ctx.operands[0])'; 'rewards flags' lists them") }
+            guard f.status == "pending" else { throw ToolError(.dataError, "session \(f.id) was already \(f.status)") }
+            tx.record(by(ctx, ["type": "flag_decided", "id": .string(f.id), "decision": .string(approve ? "approved" : "rejected")]))
+            guard approve else { return [["type": "flag", "id": .string(f.id), "decision": "rejected"]] }
+            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx))
+            return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(points)]]
+        }
+        for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }
+        return .ok
+    }
+}
