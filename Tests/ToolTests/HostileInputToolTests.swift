@@ -352,3 +352,94 @@ final class HabitmatchHostileInputTests: HostileInputCase {
         XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text, not 'html'\n")
     }
 }
+
+final class RewardsHostileInputTests: HostileInputCase {
+    let now = "2026-11-21T20:00:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["REWARDS_DATA_DIR"] = dataDir
+        e["REWARDS_NOW"] = now
+        e["REWARDS_USER"] = "mum"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func rw(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult { run("rewards", args, stdin: stdin, env: env) }
+
+    let kid = "Al\u{1B}]0;x\u{07}ex\u{202E}"
+    let app = "Duo\u{1B}[5mlingo\u{2067}\u{9B}"
+
+    func setUpFamily() {
+        XCTAssertEqual(rw("init").code, 0)
+        XCTAssertEqual(rw("child", "add", kid, "--user", "alex").code, 0)
+        XCTAssertEqual(rw("app", "set", app, "--learning").code, 0)
+    }
+
+    func session(_ start: String, _ extra: String = #","duration_s":1800"#) -> String {
+        let k = String(data: try! JSONSerialization.data(withJSONObject: [kid]), encoding: .utf8)!.dropFirst().dropLast()
+        let a = String(data: try! JSONSerialization.data(withJSONObject: [app]), encoding: .utf8)!.dropFirst().dropLast()
+        return #"{"child":\#(k),"app":\#(a),"start":\#(start)\#(extra)}"#
+    }
+
+    func testYearOneEarnsNothing() {
+        setUpFamily()
+        let r = rw("ingest", stdin: session(#""0001-01-01T16:00:00Z""#) + "\n" + session("-62135596800") + "\n")
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:1: \"start\" 0001-01-01T16:00:00Z is before 2000-01-01: not a plausible time",
+            "rewards: stdin:2: \"start\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time (read as epoch seconds)",
+        ])
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(rw("child", "list").records.first?["balance"] as? Int, 0, "no points for year 1")
+        let future = rw("ingest", stdin: session(#""2026-11-23T16:00:00-05:00""#) + "\n")
+        XCTAssertEqual(future.err, "rewards: stdin:1: \"start\" 2026-11-23T16:00:00-05:00 is more than a day after now (now is 2026-11-21T20:00:00-05:00)\n")
+    }
+
+    func testEpochMillisecondsOffsetsAndFieldTypes() {
+        setUpFamily()
+        // 2026-11-21T16:00:00-05:00 in epoch milliseconds, and an end with a +hhmm offset.
+        let ok = rw("ingest", stdin: session("1795294800000", #","end":"2026-11-21T21:30:00+0000""#) + "\n")
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.records.first?["points"] as? Int, 30)
+        let bad = rw("ingest", stdin: [
+            session(#""2026-11-21T10:00:00-05:00""#, #","duration_s":"1800""#),
+            session("true"),
+            #"{"child":5,"app":"x","start":"2026-11-21T10:00:00-05:00","duration_s":60}"#,
+            #"{"child":"x","app":["x"],"start":"2026-11-21T10:00:00-05:00","duration_s":60}"#,
+            session(#""2026-11-21T10:00:00-05:00""#, ""),
+        ].joined(separator: "\n") + "\n")
+        XCTAssertEqual(bad.code, 65)
+        XCTAssertEqual(bad.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:1: \"duration_s\" must be a number, not a string",
+            "rewards: stdin:2: \"start\" must be an RFC 3339 time or epoch seconds, not a boolean",
+            "rewards: stdin:3: \"child\" must be a string, not a number",
+            "rewards: stdin:4: \"app\" must be a string, not an array",
+            "rewards: stdin:5: missing \"end\" (or \"duration_s\"); need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339 or epoch seconds",
+        ])
+        let aw = write("aw.json", "\u{FEFF}" + #"{"buckets":{"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"0001-01-01T00:00:00Z","duration":60,"data":{"app":"Duolingo"}}]}}}"#)
+        let a = run("rewards", ["ingest", "--activitywatch", aw, "--child", kid])
+        XCTAssertEqual(a.code, 65)
+        XCTAssertEqual(a.err, "rewards: \(aw): aw-watcher-window_x event 0: \"timestamp\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time\n")
+    }
+
+    func testNamesAppsAndReasonsAreShownEscapedInText() {
+        setUpFamily()
+        XCTAssertEqual(rw("ingest", stdin: session(#""2026-11-21T16:00:00-05:00""#) + "\n" + session(#""2026-11-21T08:00:00-05:00""#, #","duration_s":40000"#) + "\n").code, 0)
+        rw("adjust", kid, "+5", "--reason", "chores\u{1B}[2J\u{202E}")
+        let views: [[String]] = [["dashboard"], ["child", "list"], ["app", "list"], ["flags"], ["allowance", kid], ["report"],
+                                 ["rollover"], ["notify"], ["ingest", "--sessions"], ["adjust", kid, "-1", "--reason", "x\u{1B}[1m"],
+                                 ["redeem", kid, "1"], ["app", "set", app, "--reward"]]
+        for args in views {
+            let r = run("rewards", args + ["--format", "text"], stdin: session(#""2026-11-21T17:00:00-05:00""#) + "\n")
+            XCTAssertTrue(r.code == 0 || r.code == 65, "\(args): \(r.code) \(r.err)")
+            assertClean(r.out, "\(args)")
+            assertOneLineDiagnostics(r.err, tool: "rewards")
+        }
+        XCTAssertTrue(rw("dashboard", "--format", "text").out.contains("Al\\u001b]0;x\\u0007ex\\u202e"))
+        XCTAssertEqual(rw("child", "list").records.first?["name"] as? String, kid, "JSON keeps the exact name")
+        XCTAssertEqual(rw("dashboard", env: ["REWARDS_FORMAT": "csv"]).err, "rewards: REWARDS_FORMAT must be json or text, not 'csv'\n")
+        XCTAssertEqual(rw("report", "--from", "1999-12-01").err, "rewards: --from 1999-12-01 is before 2000-01-01: not a plausible day\n")
+    }
+}

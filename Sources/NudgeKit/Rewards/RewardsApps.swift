@@ -21,7 +21,7 @@ extension Rewards {
         }
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
         o["previous_category"] = JSON(before?.category.rawValue)
-        ctx.out.emit(o, text: "\(name): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
+        ctx.out.emit(o, text: "\(name.terminalSafe): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
         return .ok
     }
 
@@ -32,7 +32,7 @@ extension Rewards {
             tx.record(by(ctx, ["type": "app_removed", "name": .string(a.name)]))
             return a
         }
-        ctx.out.emit(["type": "app", "name": .string(a.name), "removed": true], text: "Forgot \(a.name)")
+        ctx.out.emit(["type": "app", "name": .string(a.name), "removed": true], text: "Forgot \(a.name.terminalSafe)")
         return .ok
     }
 
@@ -45,7 +45,7 @@ extension Rewards {
             if let q = search, !a.name.lowercased().contains(q) { continue }
             let pph = a.category == .learning ? (a.pointsPerHour ?? s.settings.pointsPerHour) : nil
             ctx.out.emit(["type": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(pph)],
-                         text: "\(a.name)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")")
+                         text: "\(a.name.terminalSafe)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")")
         }
         return .ok
     }
@@ -70,7 +70,7 @@ extension Rewards {
             try requireParent(tx.state, ctx)
             for e in events { tx.record(by(ctx, e)) }
         }
-        for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!): \(e["category"]!.string!)") }
+        for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!.terminalSafe): \(e["category"]!.string!)") }
         return bad > 0 ? .dataError : .ok
     }
 
