@@ -424,6 +424,28 @@ final class RewardsHostileInputTests: HostileInputCase {
         XCTAssertEqual(a.err, "rewards: \(aw): aw-watcher-window_x event 0: \"timestamp\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time\n")
     }
 
+    func testAppImportNamesTheField() {
+        setUpFamily()
+        let r = rw("app", "import", stdin: """
+        \u{FEFF}{"app":"Scratch","category":"learning","points_per_hour":120}
+        {"app":5,"category":"reward"}
+        {"app":"YouTube"}
+        {"app":"YouTube","category":"fun"}
+        {"app":"Khan","category":"learning","points_per_hour":"90"}
+        {"app":"Khan","category":"learning","points_per_hour":0}
+
+        """)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:2: \"app\" must be a string, not a number",
+            "rewards: stdin:3: missing \"category\": need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}",
+            "rewards: stdin:4: \"category\" must be learning, reward or ignore, not 'fun'",
+            "rewards: stdin:5: \"points_per_hour\" must be a number, not a string",
+            "rewards: stdin:6: \"points_per_hour\" must be a whole number from 1 to 10000",
+        ])
+        XCTAssertEqual(r.records.map { $0["name"] as? String }, ["Scratch"], "the BOM before the first line is skipped")
+    }
+
     func testNamesAppsAndReasonsAreShownEscapedInText() {
         setUpFamily()
         XCTAssertEqual(rw("ingest", stdin: session(#""2026-11-21T16:00:00-05:00""#) + "\n" + session(#""2026-11-21T08:00:00-05:00""#, #","duration_s":40000"#) + "\n").code, 0)

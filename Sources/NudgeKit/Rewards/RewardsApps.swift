@@ -56,15 +56,12 @@ extension Rewards {
         var events: [JSONObject] = []
         var bad = 0
         try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
-            guard let name = (o["app"] ?? o["name"])?.string, !name.trimmingSpaces.isEmpty,
-                  let cat = o["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else {
+            do throws(ToolError) {
+                events.append(try appRecord(o))
+            } catch {
                 bad += 1
-                ctx.warn("\(src):\(n): need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}")
-                return
+                ctx.warn("\(src):\(n): \(error.message)")
             }
-            var e: JSONObject = ["type": "app_set", "name": .string(name.trimmingSpaces), "category": .string(cat.rawValue)]
-            if let p = o["points_per_hour"]?.int, cat == .learning, (1...10_000).contains(p) { e["points_per_hour"] = .int(p) }
-            events.append(e)
         }, bad: { (src, n, reason) throws(ToolError) in bad += 1; ctx.warn("\(src):\(n): \(reason)") })
         try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
             try requireParent(tx.state, ctx)
@@ -72,6 +69,23 @@ extension Rewards {
         }
         for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!.terminalSafe): \(e["category"]!.string!)") }
         return bad > 0 ? .dataError : .ok
+    }
+
+    /// One `app import` record: {"app" (or "name"), "category", "points_per_hour"?},
+    /// each field checked and named when wrong.
+    static func appRecord(_ o: JSONObject) throws(ToolError) -> JSONObject {
+        let hint = "need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}"
+        let key = o["app"] != nil ? "app" : "name"
+        let name = try o.requiredString(key, hint: hint).trimmingSpaces
+        guard !name.isEmpty else { throw .data("\"\(key)\" must not be empty") }
+        let raw = try o.requiredString("category", hint: hint)
+        guard let cat = RewardsEngine.Category(rawValue: raw) else { throw .data("\"category\" must be learning, reward or ignore, not '\(raw)'") }
+        var e: JSONObject = ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue)]
+        if let p = try o.optionalNumber("points_per_hour"), cat == .learning {
+            guard p.rounded() == p, (1...10_000).contains(p) else { throw .data("\"points_per_hour\" must be a whole number from 1 to 10000") }
+            e["points_per_hour"] = .int(Int64(p))
+        }
+        return e
     }
 
     static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
