@@ -589,27 +589,41 @@ extension JSON {
         }
     }
 
+    /// A JSON string. Besides what JSON requires (quote, backslash, C0), DEL,
+    /// C1 controls, bidi controls and U+2028/U+2029 are written as `\uXXXX`
+    /// (`Text.needsEscape`): the data stays exact, and a record shown on a
+    /// terminal cannot act on it.
     public static func appendString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
-        // Native strings are contiguous UTF-8: scan and copy them in bulk.
+        // Native strings are contiguous UTF-8: scan and copy them in bulk. Only
+        // the lead bytes 0xC2, 0xD8 and 0xE2 can start a scalar to escape.
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
-            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
+            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || (c >= 0x7F && (c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2)) {
+                return false
+            }
             out.append(contentsOf: buf)
             out.append(0x22)
             return true
         }
         if done == true { return }
-        for c in s.utf8 {
-            switch c {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for u in s.unicodeScalars {
+            let v = u.value
+            switch v {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
             case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            default: out.append(c)
+            default:
+                if Text.needsEscape(v) {
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)],
+                                            hex[Int(v >> 4 & 15)], hex[Int(v & 15)]])
+                } else if v < 0x80 {
+                    out.append(UInt8(v))
+                } else {
+                    UTF8.encode(u) { out.append($0) }
+                }
             }
         }
         out.append(0x22)

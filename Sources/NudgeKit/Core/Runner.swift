@@ -149,7 +149,9 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    public func record(_ record: JSONObject) { emit(record, text: record.serialized) }
+    /// A record with no layout of its own: in text format its JSON line,
+    /// terminal-safe.
+    public func record(_ record: JSONObject) { emit(record, text: Text.terminalSafe(record.serialized)) }
 
     /// An already serialised record (JSON output only), with its newline added.
     public func rawRecord(_ bytes: Bytes) {
