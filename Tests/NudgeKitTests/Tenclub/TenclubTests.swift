@@ -93,3 +93,15 @@ final class TenclubTests: XCTestCase {
         XCTAssertEqual(why(#"{"at":true}"#), "\"at\" must be an RFC 3339 time or epoch seconds, not a boolean")
     }
 }
+
+final class TenclubImplausibleDayTests: XCTestCase {
+    /// A store that took a year-1 unlock before times were checked: rollover
+    /// closes the real days only, not 739,941 of them.
+    func testRolloverNeverWalksFromTheYearOne() {
+        var s = TenclubState(full: true)
+        s.apply(["type": "unlock", "day": "0001-01-01"])
+        s.apply(["type": "unlock", "day": "2026-11-20"])
+        XCTAssertEqual(s.firstDay, Day(year: 2026, month: 11, day: 20))
+        XCTAssertEqual(Tenclub.daysToClose(s, today: Day(year: 2026, month: 11, day: 22)).map(\.description), ["2026-11-20", "2026-11-21"])
+    }
+}
