@@ -71,7 +71,7 @@ extension Playa {
 
     static let configKeys = ["open_command", "notify_command"]
 
-    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa")) }
+    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa", lockTimeoutMillis: ctx.lockTimeoutMillis)) }
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }
     static func saved(_ e: Event) -> JSONObject { ["type": "event_saved", "event": .object(e.json)] }
 
