@@ -654,11 +654,18 @@ extension Playa {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
             bytes = b
         }
+        let name = path == "-" ? "stdin" : path
         let doc: JSON
-        do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(path): \(error.message); nothing imported") }
+        do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch {
+            // FILE:LINE:COLUMN, as compilers and editors read it.
+            guard let (line, column) = error.location(in: bytes), let reason = error.reason else {
+                throw ToolError(.dataError, "\(name): \(error.message); nothing imported")
+            }
+            throw ToolError(.dataError, "\(name):\(line):\(column): not valid JSON: \(reason); nothing imported")
+        }
         let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
             switch importEvents(doc, into: tx.state) {
-            case .failure(let err): throw ToolError(.dataError, "\(path): \(err.message); nothing imported")
+            case .failure(let err): throw ToolError(.dataError, "\(name): \(err.message); nothing imported")
             case .success(let evs):
                 for ev in evs { tx.record(ev) }
                 return (evs.filter { $0["type"]?.string == "recipient_saved" }.count, evs.filter { $0["type"]?.string == "event_saved" }.count)
