@@ -162,7 +162,32 @@ extension JSONObject {
 
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// For a syntax error: what is wrong, and the byte offset where it was seen.
+    public var reason: String? = nil
+    public var offset: Int? = nil
     public var description: String { message }
+
+    public init(message: String, reason: String? = nil, offset: Int? = nil) {
+        self.message = message
+        self.reason = reason
+        self.offset = offset
+    }
+
+    /// Where a syntax error is in a whole document, as a person counts:
+    /// line and column from 1, the column in characters (UTF-8 sequences).
+    public func location(in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard let offset = offset else { return nil }
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
 }
 
 // MARK: - Parsing
@@ -180,10 +205,12 @@ extension JSON {
     /// Parses a whole document read from a file (an export, an import): as
     /// `parse`, but a leading UTF-8 byte order mark is skipped.
     public static func parseDocument(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
-            return try parse(Array(bytes.dropFirst(3)))
-        }
-        return try parse(bytes)
+        try parse(droppingBOM(bytes))
+    }
+
+    /// The bytes without a leading UTF-8 byte order mark (EF BB BF).
+    public static func droppingBOM(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? Array(bytes.dropFirst(3)) : bytes
     }
 
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSON {
@@ -278,7 +305,7 @@ struct JSONByteParser {
     }
 
     func error(_ m: String) -> JSONParseError {
-        JSONParseError(message: "not valid JSON: \(m) at column \(i + 1)")
+        JSONParseError(message: "not valid JSON: \(m) at column \(i + 1)", reason: m, offset: i)
     }
 
     @inline(__always) mutating func skipSpace() {

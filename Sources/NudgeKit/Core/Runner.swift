@@ -209,9 +209,11 @@ public final class Context {
     public let configDir: String
     /// Whether --now (or TOOL_NOW) pinned the clock.
     public let pinned: Bool
+    /// TOOL_LOCK_TIMEOUT, checked once; nil: the store's default.
+    public let lockTimeoutMillis: Int?
 
     public init(spec: ToolSpec, invocation: Invocation, out: Output, clock: Clock, dataDir: String,
-                configDir: String, pinned: Bool) {
+                configDir: String, pinned: Bool, lockTimeoutMillis: Int? = nil) {
         self.spec = spec
         self.invocation = invocation
         self.out = out
@@ -219,6 +221,7 @@ public final class Context {
         self.dataDir = dataDir
         self.configDir = configDir
         self.pinned = pinned
+        self.lockTimeoutMillis = lockTimeoutMillis
     }
 
     private var memos: [String: Any] = [:]
@@ -320,13 +323,14 @@ public enum Runner {
                 throw ToolError(.usage, "\(name) must be json or text, not '\(f)'")
             }
         }
+        let lockTimeout = try Config.lockTimeoutMillis(tool: spec.name)
         let envQuiet = Sys.env(p + "_QUIET").map { !$0.isEmpty && $0 != "0" } ?? false
         let quiet = inv.flag("quiet") || envQuiet
         let color = stdoutIsTerminal && format == .text && (Sys.env("NO_COLOR") ?? "").isEmpty
             && Sys.env("TERM") != "dumb"
         return Context(spec: spec, invocation: inv, out: Output(format: format, quiet: quiet, color: color),
                        clock: Clock(now: now, zone: zone), dataDir: dataDirectory(tool: spec.name, option: inv.value("data-dir")),
-                       configDir: configDirectory(tool: spec.name), pinned: pinned)
+                       configDir: configDirectory(tool: spec.name), pinned: pinned, lockTimeoutMillis: lockTimeout)
     }
 
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode

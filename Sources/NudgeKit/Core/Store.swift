@@ -94,8 +94,7 @@ public struct StoreOptions: Sendable {
         self.tool = tool
         self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR") ?? Sys.hostname())
         self.user = user ?? Sys.userName()
-        let envWait = Sys.env(tool.uppercased() + "_LOCK_TIMEOUT").flatMap { Double($0) }.map { Int($0 * 1000) }
-        self.lockTimeoutMillis = lockTimeoutMillis ?? envWait ?? 10_000
+        self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000  // TOOL_LOCK_TIMEOUT: Config.lockTimeoutMillis
         self.snapshotEvery = snapshotEvery
     }
 

@@ -74,7 +74,7 @@ extension Habitmatch {
     }
 
     static func store(_ ctx: Context) -> Store<HabitState> {
-        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx))
+        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.sharedJournals = Sys.join(poolDir(ctx), "journal")
         o.tagActor = true
         // Each member's private snapshot and lock, per pool.

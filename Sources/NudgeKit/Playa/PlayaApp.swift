@@ -71,7 +71,7 @@ extension Playa {
 
     static let configKeys = ["open_command", "notify_command"]
 
-    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa")) }
+    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa", lockTimeoutMillis: ctx.lockTimeoutMillis)) }
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }
     static func saved(_ e: Event) -> JSONObject { ["type": "event_saved", "event": .object(e.json)] }
 
@@ -659,11 +659,20 @@ extension Playa {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
             bytes = b
         }
+        let name = path == "-" ? "stdin" : path
         let doc: JSON
-        do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { throw ToolError(.dataError, "\(path): \(error.message); nothing imported") }
+        // A byte order mark before the document is skipped; positions count from after it.
+        let text = JSON.droppingBOM(bytes)
+        do throws(JSONParseError) { doc = try JSON.parse(text) } catch {
+            // FILE:LINE:COLUMN, as compilers and editors read it.
+            guard let (line, column) = error.location(in: text), let reason = error.reason else {
+                throw ToolError(.dataError, "\(name): \(error.message); nothing imported")
+            }
+            throw ToolError(.dataError, "\(name):\(line):\(column): not valid JSON: \(reason); nothing imported")
+        }
         let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
             switch importEvents(doc, into: tx.state) {
-            case .failure(let err): throw ToolError(.dataError, "\(path): \(err.message); nothing imported")
+            case .failure(let err): throw ToolError(.dataError, "\(name): \(err.message); nothing imported")
             case .success(let evs):
                 for ev in evs { tx.record(ev) }
                 return (evs.filter { $0["type"]?.string == "recipient_saved" }.count, evs.filter { $0["type"]?.string == "event_saved" }.count)

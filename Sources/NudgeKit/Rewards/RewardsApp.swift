@@ -82,7 +82,7 @@ public enum Rewards {
     }
 
     static func store(_ ctx: Context) -> Store<RewardsState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx)))
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis))
     }
 
     /// Stamps an event with who made it and when (computed once per run).

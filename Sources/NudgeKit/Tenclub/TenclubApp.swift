@@ -48,7 +48,7 @@ extension Tenclub {
     )
 
     static func store(_ ctx: Context) -> Store<TenclubState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub"))
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub", lockTimeoutMillis: ctx.lockTimeoutMillis))
     }
 
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -49,7 +49,7 @@ extension Yomo {
     static let configKeys = ["llm_command"]
 
     static func store(_ ctx: Context) -> Store<YomoState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo"))
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo", lockTimeoutMillis: ctx.lockTimeoutMillis))
     }
 
     static func formOptions(_ ctx: Context) -> ReminderFormOptions {
