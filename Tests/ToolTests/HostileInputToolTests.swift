@@ -282,6 +282,9 @@ final class PlayaHostileInputTests: HostileInputCase {
         let ok = playa("import", bom)
         XCTAssertEqual(ok.code, 0, ok.err)
         XCTAssertEqual(ok.records.first?["events"] as? Int, 1)
+        // Positions count from after the mark, as an editor shows them.
+        let broken = write("broken.json", "\u{FEFF}{\"type\":}")
+        XCTAssertEqual(playa("import", broken).err, "playa: \(broken):1:9: not valid JSON: unexpected character '}'; nothing imported\n")
     }
 
     func testDaysBefore2000AndEnvironmentValuesAreNamed() {
