@@ -30,7 +30,7 @@ end
 complete -c rewards -f
 complete -c rewards -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env REWARDS_DATA_DIR)'
 complete -c rewards -l now -x -d 'Pin the clock to TIME (env REWARDS_NOW)'
-complete -c rewards -l format -x -a 'json text' -d 'Force json or text output (env REWARDS_FORMAT)'
+complete -c rewards -n 'not __rewards_at '\''report'\''' -l format -x -a 'json text' -d 'Force json or text output (env REWARDS_FORMAT)'
 complete -c rewards -l quiet -s q -d 'Print nothing but errors (env REWARDS_QUIET)'
 complete -c rewards -l help -s h -d 'Show help and exit'
 complete -c rewards -l version -d 'Show the version and exit'

@@ -1,3 +1,3 @@
 import NudgeKit
 
-Runner.main(spec: Habitmatch.spec, handlers: Habitmatch.handlers)
+Runner.main(spec: Habitmatch.spec)

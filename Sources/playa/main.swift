@@ -1,3 +1,3 @@
 import NudgeKit
 
-Runner.main(spec: Playa.spec, handlers: Playa.handlers)
+Runner.main(spec: Playa.spec)

@@ -1,3 +1,3 @@
 import NudgeKit
 
-Runner.main(spec: Rewards.spec, handlers: Rewards.handlers)
+Runner.main(spec: Rewards.spec)

@@ -1,3 +1,3 @@
 import NudgeKit
 
-Runner.main(spec: Tenclub.spec, handlers: Tenclub.handlers)
+Runner.main(spec: Tenclub.spec)

@@ -1,3 +1,3 @@
 import NudgeKit
 
-Runner.main(spec: Yomo.spec, handlers: Yomo.handlers)
+Runner.main(spec: Yomo.spec)

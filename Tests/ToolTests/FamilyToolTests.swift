@@ -18,15 +18,18 @@ final class FamilyToolTests: ToolTestCase {
         }
     }
 
-    func testToolsStillToComeRefuseEverythingElse() {
-        for tool in [String]() {
-            let bare = run(tool, [])
-            XCTAssertEqual(bare.code, 64, tool)
-            XCTAssertTrue(bare.err.hasPrefix("usage: \(tool)"), bare.err)
-            let cmd = run(tool, ["list"])
-            XCTAssertEqual(cmd.code, 64)
-            XCTAssertEqual(cmd.err, "\(tool): 'list' is not a command; \(tool) has no commands yet; see '\(tool) --help'\n")
-            XCTAssertEqual(run(tool, ["--bogus"]).code, 64)
+    /// TOOL_LOCK_TIMEOUT is seconds; anything else is bad configuration,
+    /// named, before the command does anything.
+    func testABadLockTimeoutIsBadConfiguration() {
+        for tool in tools {
+            let v = tool.uppercased() + "_LOCK_TIMEOUT"
+            let bad = run(tool, ["--now", "2026-11-22T10:00:00-05:00"], env: [v: "abc"])
+            XCTAssertEqual(bad.code, 78, tool)
+            XCTAssertEqual(bad.err, "\(tool): \(v) must be a number of seconds, not 'abc'\n")
+            XCTAssertEqual(bad.out, "")
+            XCTAssertEqual(run(tool, ["--now", "2026-11-22T10:00:00-05:00"], env: [v: "-1"]).code, 78, tool)
+            let ok = run(tool, ["--now", "2026-11-22T10:00:00-05:00"], env: [v: "0.5"])
+            XCTAssertEqual(ok.code, 0, "\(tool): \(ok.err)")
         }
     }
 

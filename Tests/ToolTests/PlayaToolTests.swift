@@ -181,6 +181,16 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(run("playa", ["import", truncated], env: ["PLAYA_DATA_DIR": other]).code, 65)
         XCTAssertEqual(sh("playa import - < '\(corrupt)'", env: ["PLAYA_DATA_DIR": other]).code, 65)
         XCTAssertEqual(sh("cat '\(corrupt)' | playa import -", env: ["PLAYA_DATA_DIR": other]).code, 65, "stdin may be a pipe")
+        XCTAssertEqual(sh("cat '\(corrupt)' | playa import -", env: ["PLAYA_DATA_DIR": other]).err,
+                       bad.err.replacingOccurrences(of: corrupt, with: "stdin"), "standard input is named stdin")
+        // A syntax error is FILE:LINE:COLUMN, counted in lines and characters
+        // (a pretty-printed file, with a multi-byte character before the error).
+        let pretty = write("pretty.json", "{\n  \"type\": \"playa_export\",\n  \"version\": 1,\n  \"note\": \"café\",\n  \"recipients\": [}\n")
+        let syntax = run("playa", ["import", pretty], env: ["PLAYA_DATA_DIR": other])
+        XCTAssertEqual(syntax.code, 65)
+        XCTAssertEqual(syntax.err, "playa: \(pretty):5:18: not valid JSON: unexpected character '}'; nothing imported\n")
+        let piped = sh("playa import - < '\(pretty)'", env: ["PLAYA_DATA_DIR": other])
+        XCTAssertEqual(piped.err, "playa: stdin:5:18: not valid JSON: unexpected character '}'; nothing imported\n")
         let good = write("good.json", export.out)
         let ok = run("playa", ["import", good], env: ["PLAYA_DATA_DIR": other])
         XCTAssertEqual(ok.records[0]["recipients"] as? Int, 1)

@@ -71,7 +71,7 @@ final class RewardsToolTests: ToolTestCase {
         """
         let r = rw("ingest", "--sessions", stdin: input)
         XCTAssertEqual(r.code, 65)
-        XCTAssertEqual(r.err, "rewards: stdin:3: unknown or missing \"child\"; need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339\n")
+        XCTAssertEqual(r.err, "rewards: stdin:3: no child named 'Nobody'; 'rewards child list' shows them\n")
         let s = r.records.filter { $0["type"] as? String == "session" }
         XCTAssertEqual(s.map { $0["reason"] as? String }, ["too_long", "counted", "counted"])
         XCTAssertEqual(s.map { $0["points"] as? Int }, [0, 30, 15], "the overlap counts once")
@@ -88,7 +88,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("ingest", stdin: input).records.filter { $0["type"] as? String == "flag" }.count, 0, "a held session is held once")
         let bad = rw("ingest", stdin: "{\"child\":\"Alex\",\"app\":\"Duolingo\",\"start\":\"2026-11-21T16:00:00-05:00\",\"end\":\"soon\"}\nnot json\n")
         XCTAssertEqual(bad.code, 65)
-        XCTAssertTrue(bad.err.hasPrefix("rewards: stdin:1: \"end\" must be an RFC 3339 time\nrewards: stdin:2: "), bad.err)
+        XCTAssertTrue(bad.err.hasPrefix("rewards: stdin:1: \"end\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'soon'\nrewards: stdin:2: "), bad.err)
         let flags = rw("flags").records
         XCTAssertEqual(flags.count, 1)
         XCTAssertEqual(flags[0]["reason"] as? String, "too_long")

@@ -72,7 +72,7 @@ final class TenclubToolTests: ToolTestCase {
             "tenclub: \(file):3: expected a JSON object, got an array",
             "tenclub: \(file):5: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'tomorrow'",
             "tenclub: \(file):6: missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00",
-            "tenclub: \(file):8: \"at\" is in the future (now is 2026-11-22T21:00:00-05:00)",
+            "tenclub: \(file):8: \"at\" 2026-11-30T09:00:00-05:00 is in the future (now is 2026-11-22T21:00:00-05:00)",
         ])
         XCTAssertEqual(r.records.first?["added"] as? Int, 2)
         XCTAssertEqual(tenclub("status", "--now", now).records[0]["unlocks"] as? Int, 2)

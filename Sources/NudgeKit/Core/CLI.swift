@@ -37,7 +37,25 @@ public struct OptionSpec: Sendable, Equatable {
     }
 }
 
-public struct CommandSpec: Sendable, Equatable {
+/// How `--help` and the man pages group a tool's commands, like git's
+/// command-list.txt: what a person runs every day, what sets things up, and
+/// what cron and scripts run (whose NDJSON is a stable interface).
+public enum CommandGroup: String, Sendable, CaseIterable {
+    case everyday, admin, plumbing
+
+    public var title: String {
+        switch self {
+        case .everyday: return "Everyday commands"
+        case .admin: return "Admin commands"
+        case .plumbing: return "Cron and plumbing commands"
+        }
+    }
+}
+
+/// One command: how it is called, and the handler that runs it, bound where
+/// the command is declared (nil only for a command that just groups
+/// subcommands, or a built-in the runner answers itself: help, completion).
+public struct CommandSpec: Sendable {
     public enum Operands: Sendable, Equatable { case none, files, words }
 
     public var name: String
@@ -51,10 +69,16 @@ public struct CommandSpec: Sendable, Equatable {
     /// Whether the command runs by itself when no subcommand is named.
     public var runnable: Bool
     public var details: String
+    /// Where a top-level command is listed; subcommands go with their parent.
+    public var group: CommandGroup
+    /// The record types a plumbing command prints: its stable interface.
+    public var records: [String]
+    public var run: Runner.Handler?
 
     public init(_ name: String, summary: String, usage: String = "", options: [OptionSpec] = [],
                 operands: Operands = .none, min: Int = 0, max: Int? = 0,
-                subcommands: [CommandSpec] = [], runnable: Bool = true, details: String = "") {
+                subcommands: [CommandSpec] = [], runnable: Bool = true, details: String = "",
+                group: CommandGroup = .everyday, records: [String] = [], run: Runner.Handler? = nil) {
         self.name = name
         self.summary = summary
         self.usage = usage
@@ -65,6 +89,9 @@ public struct CommandSpec: Sendable, Equatable {
         self.subcommands = subcommands
         self.runnable = runnable
         self.details = details
+        self.group = group
+        self.records = records
+        self.run = run
     }
 }
 
@@ -95,7 +122,9 @@ public struct ToolSpec: Sendable {
                                          operands: .words, max: nil)
     static let completionCommand = CommandSpec(
         "completion", summary: "Print the bash, zsh or fish completion script", usage: "bash|zsh|fish",
-        operands: .words, min: 1, max: 1)
+        operands: .words, min: 1, max: 1, group: .admin)
+    /// Commands the runner answers itself, with no handler.
+    public static let builtinPaths: [[String]] = [["help"], ["completion"]]
 
     static func standardGlobals(_ tool: String) -> [OptionSpec] {
         let p = tool.uppercased()
@@ -118,6 +147,18 @@ public struct ToolSpec: Sendable {
             list = c.subcommands
         }
         return found
+    }
+
+    /// The handler of every command that has one, by path ("buddy set").
+    public var handlers: [String: Runner.Handler] {
+        var out: [String: Runner.Handler] = [:]
+        for p in allPaths { if let h = command(p)?.run { out[p.joined(separator: " ")] = h } }
+        return out
+    }
+
+    /// The paths a user can run: runnable commands other than the built-ins.
+    public var runnablePaths: [[String]] {
+        allPaths.filter { command($0)?.runnable == true && !ToolSpec.builtinPaths.contains($0) }
     }
 
     /// Every command path, depth first: ["status"], ["buddy"], ["buddy", "set"].
@@ -305,8 +346,8 @@ extension ToolSpec {
 // MARK: - Help
 
 extension ToolSpec {
-    static func columns(_ rows: [(String, String)], indent: Int = 2) -> String {
-        let width = min(26, (rows.map { $0.0.count }.max() ?? 0) + 2)
+    static func columns(_ rows: [(String, String)], indent: Int = 2, alignedWith all: [(String, String)]? = nil) -> String {
+        let width = min(26, ((all ?? rows).map { $0.0.count }.max() ?? 0) + 2)
         var out = ""
         for (l, r) in rows {
             let pad = String(repeating: " ", count: indent)
@@ -324,13 +365,18 @@ extension ToolSpec {
         if commands.isEmpty {
             s += "\n\(name) has no commands yet: it is being built. Only --help and --version work.\n"
         } else {
-            s += "\nCommands:\n"
-            var rows: [(String, String)] = []
-            for c in commands {
-                rows.append((c.name, c.summary + (defaultCommand == [c.name] ? " (default)" : "")))
-                for sc in c.subcommands { rows.append(("\(c.name) \(sc.name)", sc.summary)) }
+            func rows(_ cs: [CommandSpec]) -> [(String, String)] {
+                cs.flatMap { c in
+                    [(c.name, c.summary + (defaultCommand == [c.name] ? " (default)" : ""))]
+                        + c.subcommands.map { ("\(c.name) \($0.name)", $0.summary) }
+                }
             }
-            s += ToolSpec.columns(rows)
+            for g in CommandGroup.allCases {
+                let cs = commands.filter { $0.group == g }
+                if cs.isEmpty { continue }
+                s += "\n\(g.title)\(g == .plumbing ? " (their NDJSON is a stable interface)" : ""):\n"
+                s += ToolSpec.columns(rows(cs), alignedWith: rows(commands))
+            }
         }
         s += "\nGlobal options:\n" + ToolSpec.columns(globalOptions.map { ($0.synopsis, $0.help) })
         if !commands.isEmpty { s += "\nRun '\(name) help COMMAND' for a command's options.\n" }
@@ -356,6 +402,9 @@ extension ToolSpec {
             s += "\nSubcommands:\n" + ToolSpec.columns(c.subcommands.map { ($0.name, $0.summary) })
         }
         if !c.options.isEmpty { s += "\nOptions:\n" + ToolSpec.columns(c.options.map { ($0.synopsis, $0.help) }) }
+        if !c.records.isEmpty {
+            s += "\nPrints NDJSON records of type \(c.records.joined(separator: ", ")): a stable interface for scripts.\n"
+        }
         s += "\nGlobal options: " + globalOptions.map { "--" + $0.long }.joined(separator: ", ") + " (see '\(name) --help').\n"
         return s
     }
@@ -388,26 +437,31 @@ extension ToolSpec {
         return words
     }
 
-    var allOptions: [OptionSpec] {
-        var all: [OptionSpec] = globalOptions
-        for p in allPaths {
-            for o in command(p)?.options ?? [] where !all.contains(where: { $0.long == o.long && $0.completion == o.completion }) {
-                all.append(o)
-            }
-        }
-        return all
-    }
-
     func optionWords(_ os: [OptionSpec]) -> [String] {
         os.flatMap { o in ["--" + o.long] + (o.short.map { ["-\($0)"] } ?? []) }
     }
 
     static func shQuote(_ s: String) -> String { "'" + s.replacingAll("'", "'\\''") + "'" }
 
+    /// The commands whose own options take values, with those options:
+    /// completed before the global ones, so a command's option wins
+    /// (`rewards report --format` offers csv).
+    var commandValueOptions: [(path: String, options: [OptionSpec])] {
+        allPaths.compactMap { p in
+            let os = (command(p)?.options ?? []).filter(\.takesValue)
+            return os.isEmpty ? nil : (p.joined(separator: " "), os)
+        }
+    }
+
     func bashCompletion() -> String {
         let fn = "_" + name.replacingAll("-", "_")
         var s = "# bash completion for \(name) -*- shell-script -*-\n"
         s += "# Generated by '\(name) completion bash' from the command declaration; do not edit.\n"
+        s += "\(fn)_reply() {\n"
+        s += "    local line\n"
+        s += "    COMPREPLY=()\n"
+        s += "    while IFS= read -r line; do COMPREPLY+=(\"$line\"); done\n"
+        s += "}\n"
         s += "\(fn)() {\n"
         s += "    local cur prev cmd=\"\" i w\n"
         s += "    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
@@ -427,16 +481,32 @@ extension ToolSpec {
         }
         s += "                esac ;;\n"
         s += "        esac\n    done\n"
-        s += "    case \"$prev\" in\n"
-        for o in allOptions where o.takesValue {
-            let pat = (["--" + o.long] + (o.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-            switch o.completion {
-            case .directories: s += "        \(pat)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-            case .files: s += "        \(pat)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-            case .choices(let cs): s += "        \(pat)) COMPREPLY=($(compgen -W \"\(cs.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-            case .none: s += "        \(pat)) COMPREPLY=(); return ;;\n"
+        func valueCases(_ os: [OptionSpec], indent: String) -> String {
+            var s = ""
+            for o in os where o.takesValue {
+                let pat = (["--" + o.long] + (o.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
+                switch o.completion {
+                case .directories: s += "\(indent)\(pat)) \(fn)_reply < <(compgen -d -- \"$cur\"); return ;;\n"
+                case .files: s += "\(indent)\(pat)) \(fn)_reply < <(compgen -f -- \"$cur\"); return ;;\n"
+                case .choices(let cs): s += "\(indent)\(pat)) \(fn)_reply < <(compgen -W \"\(cs.joined(separator: " "))\" -- \"$cur\"); return ;;\n"
+                case .none: s += "\(indent)\(pat)) COMPREPLY=(); return ;;\n"
+                }
             }
+            return s
         }
+        let own = commandValueOptions
+        if !own.isEmpty {
+            s += "    case \"$cmd\" in\n"
+            for (p, os) in own {
+                s += "        \(p.contains(" ") ? "\"\(p)\"" : p))\n"
+                s += "            case \"$prev\" in\n"
+                s += valueCases(os, indent: "                ")
+                s += "            esac ;;\n"
+            }
+            s += "    esac\n"
+        }
+        s += "    case \"$prev\" in\n"
+        s += valueCases(globalOptions, indent: "        ")
         s += "    esac\n"
         s += "    local words files=0\n"
         s += "    case \"$cmd\" in\n"
@@ -453,8 +523,12 @@ extension ToolSpec {
             s += " ;;\n"
         }
         s += "    esac\n"
-        s += "    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-        s += "    if ((files)) && [[ $cur != -* ]]; then COMPREPLY+=($(compgen -f -- \"$cur\")); fi\n"
+        s += "    \(fn)_reply < <(compgen -W \"$words\" -- \"$cur\")\n"
+        s += "    if ((files)) && [[ $cur != -* ]]; then\n"
+        s += "        local matches=(\"${COMPREPLY[@]}\")\n"
+        s += "        \(fn)_reply < <(compgen -f -- \"$cur\")\n"
+        s += "        COMPREPLY=(\"${matches[@]}\" \"${COMPREPLY[@]}\")\n"
+        s += "    fi\n"
         s += "}\n"
         s += "complete -F \(fn) \(name)\n"
         return s
@@ -485,16 +559,32 @@ extension ToolSpec {
         }
         s += "                esac ;;\n"
         s += "        esac\n    done\n"
-        s += "    case ${words[CURRENT-1]} in\n"
-        for o in allOptions where o.takesValue {
-            let pat = (["--" + o.long] + (o.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-            switch o.completion {
-            case .directories: s += "        (\(pat)) _files -/; return ;;\n"
-            case .files: s += "        (\(pat)) _files; return ;;\n"
-            case .choices(let cs): s += "        (\(pat)) compadd -- \(cs.joined(separator: " ")); return ;;\n"
-            case .none: s += "        (\(pat)) _message '\(o.value ?? "value")'; return ;;\n"
+        func valueCases(_ os: [OptionSpec], indent: String) -> String {
+            var s = ""
+            for o in os where o.takesValue {
+                let pat = (["--" + o.long] + (o.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
+                switch o.completion {
+                case .directories: s += "\(indent)(\(pat)) _files -/; return ;;\n"
+                case .files: s += "\(indent)(\(pat)) _files; return ;;\n"
+                case .choices(let cs): s += "\(indent)(\(pat)) compadd -- \(cs.joined(separator: " ")); return ;;\n"
+                case .none: s += "\(indent)(\(pat)) _message '\(o.value ?? "value")'; return ;;\n"
+                }
             }
+            return s
         }
+        let own = commandValueOptions
+        if !own.isEmpty {
+            s += "    case $cmd in\n"
+            for (p, os) in own {
+                s += "        (\"\(p)\")\n"
+                s += "            case ${words[CURRENT-1]} in\n"
+                s += valueCases(os, indent: "                ")
+                s += "            esac ;;\n"
+            }
+            s += "    esac\n"
+        }
+        s += "    case ${words[CURRENT-1]} in\n"
+        s += valueCases(globalOptions, indent: "        ")
         s += "    esac\n"
         func items(_ c: [(String, String)]) -> String {
             c.map { "'\(ToolSpec.zshEscape($0.0)):\(ToolSpec.zshEscape($0.1))'" }.joined(separator: " ")
@@ -567,7 +657,11 @@ extension ToolSpec {
             }
             return l + " -d \(q(o.help))\n"
         }
-        for o in globalOptions { s += optLine(o, cond: nil) }
+        for o in globalOptions {
+            // A command that declares an option of the same name has its own line.
+            let own = allPaths.filter { p in command(p)?.options.contains { $0.long == o.long } == true }
+            s += optLine(o, cond: own.isEmpty ? nil : own.map { "not \(fn)_at \(q($0.joined(separator: " ")))" }.joined(separator: "; and "))
+        }
         for c in commands { s += "complete -c \(name) -n \(q("\(fn)_at ''")) -a \(q(c.name)) -d \(q(c.summary))\n" }
         for p in allPaths {
             guard let c = command(p) else { continue }

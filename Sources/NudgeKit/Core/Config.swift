@@ -64,3 +64,17 @@ public struct Config: Sendable, Equatable {
         return c.values[key]
     }
 }
+
+extension Config {
+    /// TOOL_LOCK_TIMEOUT: how long a writer waits for another run's lock, in
+    /// seconds (fractions allowed), as milliseconds; nil when unset or empty.
+    /// Anything else is bad configuration (78), named, never ignored.
+    public static func lockTimeoutMillis(tool: String) throws(ToolError) -> Int? {
+        let name = tool.uppercased() + "_LOCK_TIMEOUT"
+        guard let raw = Sys.env(name), !raw.isEmpty else { return nil }
+        guard let seconds = Double(raw.trimmingSpaces), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw ToolError(.config, "\(name) must be a number of seconds, not '\(raw)'")
+        }
+        return Int((seconds * 1000).rounded())
+    }
+}

@@ -125,9 +125,69 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
+// MARK: - Reading records' fields
+
+extension JSONObject {
+    /// The string in field `key`, or nil when it is absent or null. A field
+    /// of another type is bad data, named with the type it must have:
+    /// `"body" must be a string, not a number`.
+    public func optionalString(_ key: String) throws(ToolError) -> String? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let v?: throw .data("\"\(key)\" must be a string, not \(v.kindName)")
+        }
+    }
+
+    /// The string in field `key`; a missing field is `missing "key"` plus
+    /// `hint` (what a record looks like), a field of another type as above.
+    public func requiredString(_ key: String, hint: String? = nil) throws(ToolError) -> String {
+        guard let s = try optionalString(key) else {
+            throw .data("missing \"\(key)\"" + (hint.map { ": " + $0 } ?? ""))
+        }
+        return s
+    }
+
+    /// The number in field `key`, or nil when it is absent or null; another
+    /// type is bad data naming the field.
+    public func optionalNumber(_ key: String) throws(ToolError) -> Double? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .int(let i)?: return Double(i)
+        case .double(let d)?: return d
+        case let v?: throw .data("\"\(key)\" must be a number, not \(v.kindName)")
+        }
+    }
+}
+
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// For a syntax error: what is wrong, and the byte offset where it was seen.
+    public var reason: String? = nil
+    public var offset: Int? = nil
     public var description: String { message }
+
+    public init(message: String, reason: String? = nil, offset: Int? = nil) {
+        self.message = message
+        self.reason = reason
+        self.offset = offset
+    }
+
+    /// Where a syntax error is in a whole document, as a person counts:
+    /// line and column from 1, the column in characters (UTF-8 sequences).
+    public func location(in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard let offset = offset else { return nil }
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
 }
 
 // MARK: - Parsing
@@ -140,6 +200,17 @@ extension JSON {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
         try withBytes(bytes) { (b) throws(JSONParseError) -> JSON in try parse(b) }
+    }
+
+    /// Parses a whole document read from a file (an export, an import): as
+    /// `parse`, but a leading UTF-8 byte order mark is skipped.
+    public static func parseDocument(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        try parse(droppingBOM(bytes))
+    }
+
+    /// The bytes without a leading UTF-8 byte order mark (EF BB BF).
+    public static func droppingBOM(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? Array(bytes.dropFirst(3)) : bytes
     }
 
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSON {
@@ -234,7 +305,7 @@ struct JSONByteParser {
     }
 
     func error(_ m: String) -> JSONParseError {
-        JSONParseError(message: "not valid JSON: \(m) at column \(i + 1)")
+        JSONParseError(message: "not valid JSON: \(m) at column \(i + 1)", reason: m, offset: i)
     }
 
     @inline(__always) mutating func skipSpace() {
@@ -545,27 +616,41 @@ extension JSON {
         }
     }
 
+    /// A JSON string. Besides what JSON requires (quote, backslash, C0), DEL,
+    /// C1 controls, bidi controls and U+2028/U+2029 are written as `\uXXXX`
+    /// (`Text.needsEscape`): the data stays exact, and a record shown on a
+    /// terminal cannot act on it.
     public static func appendString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
-        // Native strings are contiguous UTF-8: scan and copy them in bulk.
+        // Native strings are contiguous UTF-8: scan and copy them in bulk. Only
+        // the lead bytes 0xC2, 0xD8 and 0xE2 can start a scalar to escape.
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
-            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
+            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || (c >= 0x7F && (c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2)) {
+                return false
+            }
             out.append(contentsOf: buf)
             out.append(0x22)
             return true
         }
         if done == true { return }
-        for c in s.utf8 {
-            switch c {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for u in s.unicodeScalars {
+            let v = u.value
+            switch v {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
             case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            default: out.append(c)
+            default:
+                if Text.needsEscape(v) {
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)],
+                                            hex[Int(v >> 4 & 15)], hex[Int(v & 15)]])
+                } else if v < 0x80 {
+                    out.append(UInt8(v))
+                } else {
+                    UTF8.encode(u) { out.append($0) }
+                }
             }
         }
         out.append(0x22)

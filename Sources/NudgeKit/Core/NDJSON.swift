@@ -1,5 +1,6 @@
 // Newline-delimited JSON in and out: a streaming reader that yields each
-// non-blank line with its line number (CRLF tolerated), and helpers that name
+// non-blank line with its line number (CRLF tolerated, a UTF-8 byte order
+// mark before the first line skipped), and helpers that name
 // inputs the way diagnostics quote them (`FILE:LINE`, `stdin`).
 /// An opened input: a file operand or standard input.
 public struct InputSource: Sendable {
@@ -78,7 +79,9 @@ public enum NDJSON {
                     }
                     lineNo += 1
                     if lineEnd > consumed && raw[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                    let line = UnsafeRawBufferPointer(rebasing: raw[consumed..<lineEnd])
+                    var lineStart = consumed
+                    if lineNo == 1 && hasBOM(raw, from: consumed, to: lineEnd) { lineStart += 3 }
+                    let line = UnsafeRawBufferPointer(rebasing: raw[lineStart..<lineEnd])
                     consumed = next
                     if !isBlank(line) { try body(lineNo, line) }
                 }
@@ -117,6 +120,12 @@ public enum NDJSON {
             }
             start = next
         }
+    }
+
+    /// Whether the bytes start with a UTF-8 byte order mark (EF BB BF), which
+    /// some editors and exporters put before the first line.
+    @inline(__always) static func hasBOM(_ b: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
+        to - from >= 3 && b[from] == 0xEF && b[from + 1] == 0xBB && b[from + 2] == 0xBF
     }
 
     @inline(__always) static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {

@@ -1,6 +1,7 @@
 // The shell every executable shares: parse the call, resolve global options
 // (flag, then environment, then default), run the command, print, map errors
-// to exit statuses. Executables only supply a ToolSpec and a dispatch table.
+// to exit statuses. Executables only supply a ToolSpec, whose commands carry
+// their handlers.
 public let familyVersion = "0.1.0"
 
 public enum OutputFormat: String, Sendable { case json, text }
@@ -19,15 +20,101 @@ public struct Clock: Sendable {
     public static let timeHint = "a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15'"
 
     /// Parses a user-supplied time: RFC 3339 with an offset, or a local
-    /// `YYYY-MM-DD[ HH:MM[:SS]]` / `YYYY-MM-DDTHH:MM[:SS]` in `zone`, or `@SECONDS`.
+    /// `YYYY-MM-DD[ HH:MM[:SS]]` / `YYYY-MM-DDTHH:MM[:SS]` in `zone`, or
+    /// `@EPOCH` (seconds, or milliseconds from 10^11 on: `instant(epoch:)`).
     public static func parseTime(_ s: String, zone: Zone) -> Instant? {
         let t = s.trimmingSpaces
-        if t.hasPrefix("@"), let secs = Int64(t.dropFirst()) { return Instant(seconds: secs) }
+        if t.hasPrefix("@") { return Int64(t.dropFirst()).flatMap { instant(epoch: Double($0)) } }
         if let d = Day.parse(t) { return zone.resolve(LocalDateTime(day: d, time: TimeOfDay(hour: 0, minute: 0))) }
         guard let p = RFC3339.parse(t, allowLocal: true) else { return nil }
         if p.offsetSeconds != nil { return p.instant }
         let fraction = p.instant.ms - p.local.wallSeconds * 1000
         return Instant(ms: zone.resolve(p.local).ms + fraction)
+    }
+}
+
+// MARK: Plausible times
+
+extension Clock {
+    /// The earliest instant any tool believes: 2000-01-01T00:00:00Z.
+    public static let earliest = Instant(seconds: 946_684_800)
+    /// Nothing is believed from the year 10000 on, whatever is expected.
+    public static let latest = Instant(seconds: 253_402_300_800)
+    /// How far ahead of now a time may be where the past is expected.
+    public static let oneDay: Int64 = 86_400_000
+    /// The one rule for epoch numbers: below 10^11 a number is seconds
+    /// (10^11 seconds is in the year 5138), from 10^11 on it is milliseconds
+    /// (10^11 milliseconds is 1973-03-03), as phone exports write them.
+    public static let epochMillisecondsFrom: Double = 1e11
+
+    /// An epoch number read by that rule; nil when it is not a finite number
+    /// of reasonable size.
+    public static func instant(epoch n: Double) -> Instant? {
+        guard n.isFinite, abs(n) < 9e15 else { return nil }
+        return abs(n) < epochMillisecondsFrom ? Instant(ms: Int64((n * 1000).rounded())) : Instant(ms: Int64(n.rounded()))
+    }
+
+    /// Whether `t` is a plausible time: not before 2000-01-01T00:00:00Z, and,
+    /// unless `lead` is nil (a time in the future is expected, as for a
+    /// reminder), not more than `lead` milliseconds after `now` (default one
+    /// day). Nil when it is; otherwise a bad-data error naming `what`.
+    public static func plausible(_ t: Instant, now: Instant, what: String, zone: Zone = .utc,
+                                 lead: Int64? = oneDay) -> ToolError? {
+        if t < earliest {
+            // Year 1 and later print; anything earlier is only "before".
+            let shown = t.ms >= -62_135_596_800_000 ? " \(RFC3339.format(t, offsetSeconds: 0))" : ""
+            return .data("\(what)\(shown) is before 2000-01-01: not a plausible time")
+        }
+        if t >= latest { return .data("\(what) is after the year 9999: not a plausible time") }
+        if let lead = lead, t.ms > now.ms + lead {
+            let ahead = lead == oneDay ? "more than a day after now" : "in the future"
+            return .data("\(what) \(zone.format(t)) is \(ahead) (now is \(zone.format(now)))")
+        }
+        return nil
+    }
+
+    /// Whether a day is plausible: not before 2000-01-01 (days are stored
+    /// for the past and the future alike). Nil when it is.
+    public static func plausible(day d: Day, what: String) -> ToolError? {
+        d.year < 2000 ? .data("\(what) \(d) is before 2000-01-01: not a plausible day") : nil
+    }
+
+    /// A time from a record's field: an RFC 3339 string (`Z`, `+hh:mm` or
+    /// `+hhmm`; with no offset it is local time in `zone`) or an epoch number
+    /// (seconds or milliseconds, `instant(epoch:)`), checked by `plausible`.
+    /// `field` is the name as the message quotes it (`"at"`).
+    public static func instant(_ v: JSON, field: String, zone: Zone, now: Instant,
+                               lead: Int64? = oneDay) -> Result<Instant, ToolError> {
+        let t: Instant
+        var reading = ""
+        switch v {
+        case .string(let s):
+            guard let p = RFC3339.parse(s, allowLocal: true) else {
+                return .failure(.data("\(field) must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(s)'"))
+            }
+            if p.offsetSeconds != nil {
+                t = p.instant
+            } else {
+                t = Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
+            }
+        case .int, .double:
+            let n = v.double!
+            guard let e = instant(epoch: n) else {
+                return .failure(.data("\(field) \(v.serialized) is too large for epoch seconds or milliseconds"))
+            }
+            t = e
+            if abs(n) < epochMillisecondsFrom {
+                reading = " (read as epoch seconds)"
+            } else if t > now, plausible(Instant(ms: Int64((n / 1000).rounded())), now: now, what: "", lead: lead) == nil {
+                reading = " (read as epoch milliseconds; microseconds? divide by 1000)"
+            } else {
+                reading = " (read as epoch milliseconds)"
+            }
+        default:
+            return .failure(.data("\(field) must be an RFC 3339 time or epoch seconds, not \(v.kindName)"))
+        }
+        if let e = plausible(t, now: now, what: field, zone: zone, lead: lead) { return .failure(.data(e.message + reading)) }
+        return .success(t)
     }
 }
 
@@ -62,7 +149,9 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    public func record(_ record: JSONObject) { emit(record, text: record.serialized) }
+    /// A record with no layout of its own: in text format its JSON line,
+    /// terminal-safe.
+    public func record(_ record: JSONObject) { emit(record, text: Text.terminalSafe(record.serialized)) }
 
     /// An already serialised record (JSON output only), with its newline added.
     public func rawRecord(_ bytes: Bytes) {
@@ -103,9 +192,10 @@ public final class Output {
 
 public enum Diagnostics {
     nonisolated(unsafe) static var tool = "nudge"
-    /// `TOOL: message` on stderr.
+    /// `TOOL: message` on stderr, always one line: whatever the message
+    /// quotes (file names, values from input) is shown terminal-safe.
     public static func error(_ message: String) {
-        _ = Sys.writeAll(fd: 2, Array("\(tool): \(message)\n".utf8))
+        _ = Sys.writeAll(fd: 2, Array("\(tool): \(Text.terminalSafe(message))\n".utf8))
     }
 }
 
@@ -119,9 +209,11 @@ public final class Context {
     public let configDir: String
     /// Whether --now (or TOOL_NOW) pinned the clock.
     public let pinned: Bool
+    /// TOOL_LOCK_TIMEOUT, checked once; nil: the store's default.
+    public let lockTimeoutMillis: Int?
 
     public init(spec: ToolSpec, invocation: Invocation, out: Output, clock: Clock, dataDir: String,
-                configDir: String, pinned: Bool) {
+                configDir: String, pinned: Bool, lockTimeoutMillis: Int? = nil) {
         self.spec = spec
         self.invocation = invocation
         self.out = out
@@ -129,6 +221,7 @@ public final class Context {
         self.dataDir = dataDir
         self.configDir = configDir
         self.pinned = pinned
+        self.lockTimeoutMillis = lockTimeoutMillis
     }
 
     private var memos: [String: Any] = [:]
@@ -152,20 +245,26 @@ public final class Context {
     /// Reports a problem on stderr without ending the command.
     public func warn(_ message: String) { Diagnostics.error(message) }
 
-    /// Parses a time option (`--at`, `--now`) in the local zone.
-    public func time(_ s: String, option: String) throws(ToolError) -> Instant {
+    /// Parses a time option (`--at`) in the local zone, and refuses one that
+    /// is not plausible (`Clock.plausible`: `lead` nil where the future is
+    /// expected).
+    public func time(_ s: String, option: String, lead: Int64? = Clock.oneDay) throws(ToolError) -> Instant {
         guard let t = Clock.parseTime(s, zone: zone) else {
             throw ToolError(.usage, "\(option) must be \(Clock.timeHint), not '\(s)'")
         }
+        if let e = Clock.plausible(t, now: now, what: option, zone: zone, lead: lead) { throw ToolError(.usage, e.message) }
         return t
     }
 
+    /// Parses a day option (`--date`): a day from 2000-01-01 on, `today` or
+    /// `yesterday`.
     public func day(_ s: String, option: String) throws(ToolError) -> Day {
         if s == "today" { return today }
         if s == "yesterday" { return today.adding(days: -1) }
         guard let d = Day.parse(s) else {
             throw ToolError(.usage, "\(option) must be a day like 2026-11-22 (or today, yesterday), not '\(s)'")
         }
+        if let e = Clock.plausible(day: d, what: option) { throw ToolError(.usage, e.message) }
         return d
     }
 
@@ -185,20 +284,10 @@ public final class Context {
     /// Store options for this run: the tool, the run's clock, and the sync
     /// folder if one is set.
     public func storeOptions() throws(ToolError) -> StoreOptions {
-        var o = StoreOptions(tool: spec.name, lockTimeoutMillis: try lockTimeoutMillis())
+        var o = StoreOptions(tool: spec.name, lockTimeoutMillis: lockTimeoutMillis)
         o.nowMillis = now.ms
         if let s = try syncDirectory() { o.journalFolder = s }
         return o
-    }
-
-    /// TOOL_LOCK_TIMEOUT: seconds to wait for another run's lock (default 10).
-    public func lockTimeoutMillis() throws(ToolError) -> Int {
-        let name = spec.envPrefix + "_LOCK_TIMEOUT"
-        guard let raw = Sys.env(name), !raw.isEmpty else { return 10_000 }
-        guard let v = Double(raw), v >= 0, v <= 86_400 else {
-            throw ToolError(.config, "\(name) must be a number of seconds from 0 to 86400, not '\(raw)'")
-        }
-        return Int(v * 1000)
     }
 
     public func int(_ s: String, option: String, range: ClosedRange<Int>) throws(ToolError) -> Int {
@@ -230,43 +319,54 @@ public enum Runner {
         let zone = try Zone.fromEnvironment()
         var now = Instant(ms: Sys.nowMillis())
         var pinned = false
-        if let raw = inv.value("now") ?? Sys.env(p + "_NOW").flatMap({ $0.isEmpty ? nil : $0 }) {
+        // A value from the environment is named by its variable, one from the
+        // command line by its option.
+        func setting(_ option: String, _ variable: String) -> (value: String, name: String)? {
+            if let v = inv.value(option) { return (v, "--" + option) }
+            if let v = Sys.env(variable), !v.isEmpty { return (v, variable) }
+            return nil
+        }
+        if let (raw, name) = setting("now", p + "_NOW") {
             guard let t = Clock.parseTime(raw, zone: zone) else {
-                throw ToolError(.usage, "--now must be \(Clock.timeHint), not '\(raw)'")
+                throw ToolError(.usage, "\(name) must be \(Clock.timeHint), not '\(raw)'")
             }
+            if let e = Clock.plausible(t, now: t, what: name, zone: zone) { throw ToolError(.usage, e.message) }
             now = t
             pinned = true
         }
         var format: OutputFormat = stdoutIsTerminal ? .text : .json
-        if let f = inv.value("format") ?? Sys.env(p + "_FORMAT").flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let (f, name) = setting("format", p + "_FORMAT") {
             if let ff = OutputFormat(rawValue: f) {
                 format = ff
-            } else if spec.command(inv.command)?.options.contains(where: { $0.long == "format" && $0.choices.contains(f) }) != true {
+            } else if name.hasPrefix("--"),
+                      spec.command(inv.command)?.options.contains(where: { $0.long == "format" && $0.choices.contains(f) }) == true {
                 // A command may take formats of its own (report --format csv).
-                throw ToolError(.usage, "--format must be json or text, not '\(f)'")
+            } else {
+                throw ToolError(.usage, "\(name) must be json or text, not '\(f)'")
             }
         }
+        let lockTimeout = try Config.lockTimeoutMillis(tool: spec.name)
         let envQuiet = Sys.env(p + "_QUIET").map { !$0.isEmpty && $0 != "0" } ?? false
         let quiet = inv.flag("quiet") || envQuiet
         let color = stdoutIsTerminal && format == .text && (Sys.env("NO_COLOR") ?? "").isEmpty
             && Sys.env("TERM") != "dumb"
         return Context(spec: spec, invocation: inv, out: Output(format: format, quiet: quiet, color: color),
                        clock: Clock(now: now, zone: zone), dataDir: dataDirectory(tool: spec.name, option: inv.value("data-dir")),
-                       configDir: configDirectory(tool: spec.name), pinned: pinned)
+                       configDir: configDirectory(tool: spec.name), pinned: pinned, lockTimeoutMillis: lockTimeout)
     }
 
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode
 
     /// The whole life of a tool process.
-    public static func main(spec: ToolSpec, handlers: [String: Handler]) -> Never {
+    public static func main(spec: ToolSpec) -> Never {
         signal(SIGPIPE, SIG_IGN)
         Diagnostics.tool = spec.name
         let args = Array(CommandLine.arguments.dropFirst())
-        let code = run(spec: spec, args: args, handlers: handlers)
+        let code = run(spec: spec, args: args)
         exit(code.rawValue)
     }
 
-    public static func run(spec: ToolSpec, args: [String], handlers: [String: Handler]) -> ExitCode {
+    public static func run(spec: ToolSpec, args: [String]) -> ExitCode {
         let plainOut = Output(format: .text, quiet: false, color: false)
         var ctx: Context? = nil
         defer { ctx?.out.flush() }
@@ -295,8 +395,9 @@ public enum Runner {
                 }
                 inv.command = d
             }
-            guard let h = handlers[inv.commandName] else {
-                throw ToolError(.usage, "'\(inv.commandName)' needs a subcommand; see '\(spec.name) help \(inv.commandName)'")
+            guard let h = spec.command(inv.command)?.run else {
+                // The parser lets only runnable commands through: this is a bug.
+                throw ToolError(.software, "internal error: '\(inv.commandName)' has no handler")
             }
             let c = try context(spec: spec, invocation: inv, stdoutIsTerminal: Sys.isTerminal(1))
             ctx = c

@@ -168,7 +168,7 @@ public struct StoreOptions: Sendable {
         self.tool = tool
         self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.hostname())
         self.user = user ?? Sys.loginName()
-        self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000
+        self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000  // TOOL_LOCK_TIMEOUT: Config.lockTimeoutMillis
         self.snapshotEvery = snapshotEvery
     }
 

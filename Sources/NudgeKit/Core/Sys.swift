@@ -8,12 +8,12 @@ public enum ExitCode: Int32, Sendable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case software = 70
     case cantCreate = 73
     case ioError = 74
     case tempFail = 75
     case noPermission = 77
     case config = 78
-    case software = 70
 }
 
 /// An error that ends a command: one line for stderr and an exit status.

@@ -178,7 +178,8 @@ public struct LocalDateTime: Comparable, Hashable, Sendable, CustomStringConvert
     public var description: String { "\(day)T\(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute):\(time.second < 10 ? "0" : "")\(time.second)" }
 }
 
-/// RFC 3339 timestamps: `2026-11-22T08:15:00-05:00`, `…Z`, fractional seconds.
+/// RFC 3339 timestamps: `2026-11-22T08:15:00-05:00`, `…Z`, fractional seconds;
+/// on input also an offset without its colon (`+0000`, `-0500`).
 public enum RFC3339 {
     public struct Parsed: Equatable, Sendable {
         public var instant: Instant
@@ -241,10 +242,13 @@ public enum RFC3339 {
                 offset = 0
                 i += 1
             } else if c == 43 || c == 45 {
-                guard i + 6 <= n, let oh = num(i + 1, 2), u[i + 3] == 58, let om = num(i + 4, 2),
+                // `+hh:mm`, or `+hhmm` as many exports write it.
+                let colon = i + 3 < n && u[i + 3] == 58
+                let w = colon ? 6 : 5
+                guard i + w <= n, let oh = num(i + 1, 2), let om = num(i + w - 2, 2),
                       oh < 24, om < 60 else { return nil }
                 offset = (c == 45 ? -1 : 1) * (oh * 3600 + om * 60)
-                i += 6
+                i += w
             } else {
                 return nil
             }

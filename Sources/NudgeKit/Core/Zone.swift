@@ -94,7 +94,10 @@ extension Zone {
             return .utc
         }
         if tz.isEmpty { return .utc }
-        return try named(tz)
+        do throws(ToolError) { return try named(tz) } catch {
+            // Name the variable: the user did not type this on the command line.
+            throw ToolError(error.code, "TZ: \(error.message)")
+        }
     }
 
     static func localZoneName() -> String {

@@ -7,70 +7,60 @@ extension Habitmatch {
         name: "habitmatch",
         summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
         commands: [
-            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes"),
+            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes", run: dashboard),
             CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
                         options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
                                   OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
                                   OptionSpec("timezone", value: "TZ", help: "IANA zone (default the system's)"),
-                                  OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp]),
-            CommandSpec("catalog", summary: "The habits to choose from"),
+                                  OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp], group: .admin, run: join),
+            CommandSpec("catalog", summary: "The habits to choose from", group: .admin, run: catalogCommand),
             CommandSpec("habit", summary: "Your habits",
                         subcommands: [
-                            CommandSpec("list", summary: "List your habits with streaks"),
-                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", operands: .words, min: 1, max: 1),
-                            CommandSpec("rm", summary: "Drop a habit", usage: "HABIT", operands: .words, min: 1, max: 1),
+                            CommandSpec("list", summary: "List your habits with streaks", run: habitList),
+                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitAdd),
+                            CommandSpec("rm", summary: "Drop a habit", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitRemove),
                             CommandSpec("remind", summary: "Be reminded at HH:MM if the habit is not done (or 'off')", usage: "HABIT HH:MM",
-                                        operands: .words, min: 2, max: 2),
-                        ]),
+                                        operands: .words, min: 2, max: 2, run: habitRemind),
+                        ], group: .admin, run: habitList),
             CommandSpec("profile", summary: "Show a member's profile (default yours)", usage: "[USER]",
                         operands: .words, max: 1,
                         subcommands: [CommandSpec("set", summary: "Change your profile",
                                                   options: [OptionSpec("name", value: "NAME", help: "Your name"),
                                                             OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
                                                             OptionSpec("timezone", value: "TZ", help: "IANA zone"),
-                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")])]),
+                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")], run: profileSet)], group: .admin, run: profile),
             CommandSpec("candidates", summary: "Members who share a habit, best first",
-                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 10)")]),
-            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1),
-            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1),
-            CommandSpec("swipe", summary: "Swipe right or left", usage: "USER right|left", operands: .words, min: 2, max: 2),
-            CommandSpec("chat", summary: "Read or write to a match", usage: "USER [TEXT...]", operands: .words, min: 1, max: nil),
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 10)")], run: candidatesCommand),
+            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try swipe(c, c.operands[0], true) }),
+            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }),
+            CommandSpec("swipe", summary: "Swipe right or left", usage: "USER right|left", operands: .words, min: 2, max: 2, run: swipeCommand),
+            CommandSpec("chat", summary: "Read or write to a match", usage: "USER [TEXT...]", operands: .words, min: 1, max: nil, run: chat),
             CommandSpec("buddy", summary: "Your buddies",
                         subcommands: [CommandSpec("accept", summary: "Accept a match as a buddy (both must)", usage: "USER",
-                                                  operands: .words, min: 1, max: 1)]),
+                                                  operands: .words, min: 1, max: 1, run: buddyAccept)], run: buddyList),
             CommandSpec("done", summary: "Mark a habit done for a day", usage: "[HABIT]",
-                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1),
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1, run: { (c) throws(ToolError) in try mark(c, true) }),
             CommandSpec("undo", summary: "Unmark a day", usage: "[HABIT]",
-                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1),
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1, run: { (c) throws(ToolError) in try mark(c, false) }),
             CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
                         options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
                                   OptionSpec("of", value: "USER", help: "A buddy's calendar")],
-                        operands: .words, max: 1),
+                        operands: .words, max: 1, run: calendar),
             CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
                         options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
                                   OptionSpec("tz", value: "ZONE", help: "The zone of --at (default yours)"),
                                   OptionSpec("minutes", value: "N", help: "1 to 30 (default 30)"),
                                   OptionSpec("weekly", help: "Every week"),
                                   OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
-                        operands: .words, min: 1, max: 1),
-            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")]),
-            CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)"),
+                        operands: .words, min: 1, max: 1, run: meet),
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")], run: meetingsCommand),
+            CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],
         defaultCommand: ["dashboard"],
         globals: [OptionSpec("user", value: "USER", help: "Act as USER (env HABITMATCH_USER; default $USER)"),
                   OptionSpec("pool", value: "DIR", help: "The shared pool (env HABITMATCH_POOL)", completion: .directories)],
         footer: "The pool is a folder the members share; each writes only their own journal in it."
     )
-
-    public static let handlers: [String: Runner.Handler] = [
-        "dashboard": dashboard, "join": join, "catalog": catalogCommand, "habit": habitList, "habit list": habitList,
-        "habit add": habitAdd, "habit rm": habitRemove, "habit remind": habitRemind, "profile": profile, "profile set": profileSet,
-        "candidates": candidatesCommand, "like": { (c) throws(ToolError) in try swipe(c, c.operands[0], true) },
-        "pass": { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }, "swipe": swipeCommand, "chat": chat,
-        "buddy": buddyList, "buddy accept": buddyAccept, "done": { (c) throws(ToolError) in try mark(c, true) },
-        "undo": { (c) throws(ToolError) in try mark(c, false) }, "calendar": calendar, "meet": meet, "meetings": meetingsCommand,
-        "remind": remind,
-    ]
 
     static let configKeys = ["max_buddies"]
 
@@ -84,7 +74,7 @@ extension Habitmatch {
     }
 
     static func store(_ ctx: Context) -> Store<HabitState> {
-        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx))
+        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.sharedJournals = Sys.join(poolDir(ctx), "journal")
         o.tagActor = true
         // Each member's private snapshot and lock, per pool.
@@ -145,7 +135,7 @@ extension Habitmatch {
                                                      joinedAt: ctx.now, lastActive: ctx.now), tx.state)
         }
         ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: user),
-                     text: "Welcome, \(m.name). Habits: \(m.habits.map(\.name).joined(separator: ", ")). Next: habitmatch candidates")
+                     text: "Welcome, \(m.name.terminalSafe). Habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe). Next: habitmatch candidates")
         return .ok
     }
 
@@ -163,7 +153,7 @@ extension Habitmatch {
             let st = streaks(s.doneDays(m.user, h.id), today: t)
             ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
                           "done_today": .bool(s.doneDays(m.user, h.id).contains(t)), "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
-                         text: "\(h.id)  \(h.name)  streak \(st.current) (best \(st.longest))\(h.remindAt.map { "  remind \($0)" } ?? "")")
+                         text: "\(h.id.terminalSafe)  \(h.name.terminalSafe)  streak \(st.current) (best \(st.longest))\(h.remindAt.map { "  remind \($0)" } ?? "")")
         }
         return .ok
     }
@@ -178,7 +168,7 @@ extension Habitmatch {
             }
             tx.record(["type": "habit_added", "id": .string(h.id), "name": .string(h.name), "at": at(ctx)])
         }
-        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name)")
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name.terminalSafe)")
         return .ok
     }
 
@@ -200,7 +190,7 @@ extension Habitmatch {
             tx.record(["type": "habit_removed", "id": .string(h.id), "at": at(ctx)])
             return h
         }
-        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name)")
+        ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name.terminalSafe)")
         return .ok
     }
 
@@ -214,7 +204,7 @@ extension Habitmatch {
             return h
         }
         ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(time?.description)],
-                     text: time.map { "\(h.name): reminder at \($0) on days it is not done" } ?? "\(h.name): no reminder")
+                     text: time.map { "\(h.name.terminalSafe): reminder at \($0) on days it is not done" } ?? "\(h.name.terminalSafe): no reminder")
         return .ok
     }
 
@@ -222,7 +212,7 @@ extension Habitmatch {
         let s = try store(ctx).read()
         let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx))
-        ctx.out.emit(r, text: "\(m.name) (\(m.user)) · \(m.timezone)\n  \(m.bio)\n  habits: \(m.habits.map(\.name).joined(separator: ", "))")
+        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
     }
 
@@ -273,7 +263,7 @@ extension Habitmatch {
                                  "shared_habits": JSON(c.shared), "timezone": .string(c.member.timezone),
                                  "hours_apart": .double(Double(c.zoneMinutes) / 60), "last_active": .string(ctx.clock.format(c.member.lastActive)),
                                  "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore), "likes_you": .bool(liker)]
-            ctx.out.emit(r, text: "\(c.member.user)  \(c.member.name) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ")) · \(c.member.timezone)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio)")
+            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio.terminalSafe)")
         }
         return .ok
     }
@@ -305,8 +295,8 @@ extension Habitmatch {
             return (o, isMatch && !wasMatch)
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
-        ctx.out.emit(r, text: right ? "Liked \(o.name)" : "Passed on \(o.name)")
-        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name)! Say hello: habitmatch chat \(o.user) TEXT") }
+        ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)" : "Passed on \(o.name.terminalSafe)")
+        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
         return .ok
     }
 
@@ -327,7 +317,7 @@ extension Habitmatch {
         for line in s.chat(m.user, o.user) {
             ctx.out.emit(["type": "chat", "from": .string(line.from), "to": .string(line.from == m.user ? o.user : m.user),
                           "text": .string(line.text), "at": .string(ctx.clock.format(line.at))],
-                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from): \(line.text)")
+                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from.terminalSafe): \(line.text.terminalSafe)")
         }
         return .ok
     }
@@ -338,7 +328,7 @@ extension Habitmatch {
         for b in s.buddies(of: m.user).sorted() {
             guard let o = s.members[b] else { continue }
             ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "email": JSON(o.email), "timezone": .string(o.timezone)],
-                         text: "\(o.user)  \(o.name) · \(o.timezone)")
+                         text: "\(o.user.terminalSafe)  \(o.name.terminalSafe) · \(o.timezone.terminalSafe)")
         }
         return .ok
     }
@@ -363,7 +353,7 @@ extension Habitmatch {
             return (o, tx.state.isBuddy(m.user, o.user))
         }
         ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "accepted": true, "buddies": .bool(now)],
-                     text: now ? "You and \(o.name) are buddies." : "Accepted. You become buddies when \(o.name) accepts too.")
+                     text: now ? "You and \(o.name.terminalSafe) are buddies." : "Accepted. You become buddies when \(o.name.terminalSafe) accepts too.")
         return .ok
     }
 
@@ -380,7 +370,7 @@ extension Habitmatch {
         }
         ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
                       "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
-                     text: "\(h.name) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
+                     text: "\(h.name.terminalSafe) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
         return .ok
     }
 
@@ -413,7 +403,7 @@ extension Habitmatch {
             return .ok
         }
         let monthName = ReminderParser.months[month - 1].prefix(1).uppercased() + ReminderParser.months[month - 1].dropFirst()
-        var out = "\(h.name) — \(m.name), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
+        var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
             for d in row {
                 guard let d = d else { out += "   "; continue }
@@ -450,7 +440,7 @@ extension Habitmatch {
                        "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description), "at": at(ctx)])
             return (tx.state.meetings[id]!, [m.user: m.name, o.user: o.name])
         }
-        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \(names[mt.attendee] ?? mt.attendee) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
         return .ok
     }
 
@@ -481,7 +471,7 @@ extension Habitmatch {
         for x in list {
             let other = x.organizer == m.user ? x.attendee : x.organizer
             let n = x.next(after: ctx.now)!
-            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \(names[other] ?? other)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
         }
         return .ok
     }
@@ -536,7 +526,7 @@ extension Habitmatch {
             for r in rs { tx.record(["type": "reminded", "key": .string(r.key), "at": at(ctx)]) }
             return rs.map(\.notification)
         }
-        for n in list { ctx.out.emit(n, text: "\(n["title"]?.string ?? ""): \(n["body"]?.string ?? "")") }
+        for n in list { ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe): \((n["body"]?.string ?? "").terminalSafe)") }
         return .ok
     }
 
@@ -548,7 +538,7 @@ extension Habitmatch {
         }
         let t = today(m, ctx)
         let monday = t.adding(days: -((t.weekday + 6) % 7))
-        var text = "\(m.name) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
+        var text = "\(m.name.terminalSafe) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
         for h in m.habits {
             let days = s.doneDays(m.user, h.id)
             let st = streaks(days, today: t)
@@ -557,22 +547,22 @@ extension Habitmatch {
                           "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
                           "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
             let marks = week.map { d in days.contains(d) ? "■" : (d > t ? " " : "·") }.joined(separator: "  ")
-            text += h.id.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
+            text += h.id.terminalSafe.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
         }
         let buddies = s.buddies(of: m.user).sorted()
         for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
-        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ")) + "\n"
+        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ").terminalSafe) + "\n"
         if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
             let other = mt.organizer == m.user ? mt.attendee : mt.organizer
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
-            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \(s.members[other]?.name ?? other)\n"
+            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
         let likers = s.members.keys.filter { s.swipes[$0]?[m.user] == true && s.swipes[m.user]?[$0] == nil }.sorted()
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
         for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
         for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
-        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ")) (habitmatch like USER)\n" }
-        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ")) (habitmatch chat USER, buddy accept USER)\n" }
+        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ").terminalSafe) (habitmatch like USER)\n" }
+        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
         if !ctx.out.isJSON { ctx.out.raw(text) }
         return .ok
     }

@@ -170,17 +170,26 @@ public enum Habitmatch {
 // MARK: - iCalendar (RFC 5545)
 
 public enum ICS {
-    /// TEXT escaping: backslash, semicolon, comma, newline.
+    /// TEXT escaping: backslash, semicolon, comma, newline (a CR is dropped,
+    /// so CRLF is one newline). RFC 5545 allows no other control in TEXT: those
+    /// and bidi controls are written as the text `\u001b` (`Text.terminalSafe`),
+    /// so no name or description can add a property or act on a terminal.
     public static func escape(_ s: String) -> String {
         var out = ""
-        for c in s {
-            switch c {
+        for u in s.unicodeScalars {
+            switch u {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
             case ",": out += "\\,"
             case "\n": out += "\\n"
             case "\r": break
-            default: out.append(c)
+            case "\t": out += "\t"
+            default:
+                if Text.needsEscape(u.value) {
+                    out += "\\" + Text.terminalSafe(String(u))  // the backslash itself escaped for TEXT
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out

@@ -86,7 +86,8 @@ public struct HabitState: JournalModel {
         case "buddy_accept":
             if let t = e["user"]?.string, t != who { accepts[who, default: []].insert(t) }
         case "done", "undone":
-            guard let h = e["habit"]?.string, let d = e["date"]?.string.flatMap(Day.parse) else { return }
+            // A peer's day before 2000 is not believed (the CLI refuses one too).
+            guard let h = e["habit"]?.string, let d = e["date"]?.string.flatMap(Day.parse), d.year >= 2000 else { return }
             if type == "done" { done[who, default: [:]][h, default: []].insert(d) } else { done[who]?[h]?.remove(d) }
         case "meeting":
             guard let id = e["id"]?.string, let with = e["with"]?.string, let tz = e["timezone"]?.string,

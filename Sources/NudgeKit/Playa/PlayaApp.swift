@@ -9,79 +9,69 @@ extension Playa {
         name: "playa",
         summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
         commands: [
-            CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption]),
+            CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption], run: queueCommand),
             CommandSpec("recipient", summary: "Show the dashboard: everyone with their strategy and next message",
                         subcommands: [
                             CommandSpec("add", summary: "Add a recipient", usage: "NAME",
                                         options: [OptionSpec("platform", value: "PLATFORM", help: "whatsapp, sms or instagram", choices: ["whatsapp", "sms", "instagram"]),
                                                   OptionSpec("phone", value: "E164", help: "Phone number with country code, like +14155550132"),
                                                   OptionSpec("username", value: "NAME", help: "Instagram username")],
-                                        operands: .words, min: 1, max: 1),
-                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')"),
-                            CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1),
+                                        operands: .words, min: 1, max: 1, run: recipientAdd),
+                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')", run: dashboard),
+                            CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1, run: recipientShow),
                             CommandSpec("edit", summary: "Change a recipient's name, platform or address", usage: "NAME",
                                         options: [OptionSpec("name", value: "NAME", help: "A new name"),
                                                   OptionSpec("platform", value: "PLATFORM", help: "whatsapp, sms or instagram", choices: ["whatsapp", "sms", "instagram"]),
                                                   OptionSpec("phone", value: "E164", help: "A new phone number"),
                                                   OptionSpec("username", value: "NAME", help: "A new Instagram username")],
-                                        operands: .words, min: 1, max: 1),
-                            CommandSpec("pause", summary: "Stop generating messages for someone", usage: "NAME", operands: .words, min: 1, max: 1),
-                            CommandSpec("resume", summary: "Start again", usage: "NAME", operands: .words, min: 1, max: 1),
+                                        operands: .words, min: 1, max: 1, run: recipientEdit),
+                            CommandSpec("pause", summary: "Stop generating messages for someone", usage: "NAME", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try setPaused(c, true) }),
+                            CommandSpec("resume", summary: "Start again", usage: "NAME", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try setPaused(c, false) }),
                             CommandSpec("rm", summary: "Delete a recipient (asks on a terminal; --yes otherwise)", usage: "NAME",
-                                        options: [yes], operands: .words, min: 1, max: 1),
-                        ]),
+                                        options: [yes], operands: .words, min: 1, max: 1, run: recipientRemove),
+                        ], run: dashboard),
             CommandSpec("schedule", summary: "Set when someone gets messages: N random times or fixed times", usage: "NAME",
                         options: [OptionSpec("random", value: "N", help: "1 to 10 a day at random times 09:00-21:00"),
                                   OptionSpec("fixed", value: "TIMES", help: "Fixed times, like 09:30,18:00")],
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, run: scheduleCommand),
             CommandSpec("message", summary: "Manage someone's message pool",
                         subcommands: [
-                            CommandSpec("add", summary: "Add a message (at most 500 characters)", usage: "NAME TEXT...", operands: .words, min: 2, max: nil),
-                            CommandSpec("list", summary: "List someone's messages", usage: "NAME", operands: .words, min: 1, max: 1),
-                            CommandSpec("edit", summary: "Change a message", usage: "NAME ID TEXT...", operands: .words, min: 3, max: nil),
-                            CommandSpec("rm", summary: "Remove a message", usage: "NAME ID", operands: .words, min: 2, max: 2),
+                            CommandSpec("add", summary: "Add a message (at most 500 characters)", usage: "NAME TEXT...", operands: .words, min: 2, max: nil, run: messageAdd),
+                            CommandSpec("list", summary: "List someone's messages", usage: "NAME", operands: .words, min: 1, max: 1, run: messageList),
+                            CommandSpec("edit", summary: "Change a message", usage: "NAME ID TEXT...", operands: .words, min: 3, max: nil, run: messageEdit),
+                            CommandSpec("rm", summary: "Remove a message", usage: "NAME ID", operands: .words, min: 2, max: 2, run: messageRemove),
                         ], runnable: false),
             CommandSpec("clone", summary: "Copy the schedule and/or messages from one recipient to another", usage: "FROM TO",
                         options: [OptionSpec("schedule", help: "Copy the schedule"), OptionSpec("messages", help: "Copy the message pool")],
-                        operands: .words, min: 2, max: 2),
+                        operands: .words, min: 2, max: 2, run: clone),
             CommandSpec("generate", summary: "Make the day's events (for cron at 00:00; safe to re-run)",
-                        options: [dateOption, OptionSpec("seed", value: "N", help: "Make the random draw reproducible")]),
+                        options: [dateOption, OptionSpec("seed", value: "N", help: "Make the random draw reproducible")], group: .plumbing, records: ["event"], run: generate),
             CommandSpec("event", summary: "Change a queued event",
-                        subcommands: [CommandSpec("edit", summary: "Change an event's message", usage: "ID TEXT...", operands: .words, min: 2, max: nil)],
+                        subcommands: [CommandSpec("edit", summary: "Change an event's message", usage: "ID TEXT...", operands: .words, min: 2, max: nil, run: eventEdit)],
                         runnable: false),
-            CommandSpec("cancel", summary: "Cancel a pending event", usage: "ID", operands: .words, min: 1, max: 1),
-            CommandSpec("confirm", summary: "Lock the day's schedule (asks on a terminal; --yes otherwise)", options: [dateOption, yes]),
-            CommandSpec("due", summary: "Print a notification for each event whose time has come (for cron)", options: [commandOption]),
+            CommandSpec("cancel", summary: "Cancel a pending event", usage: "ID", operands: .words, min: 1, max: 1, run: cancel),
+            CommandSpec("confirm", summary: "Lock the day's schedule (asks on a terminal; --yes otherwise)", options: [dateOption, yes], run: confirm),
+            CommandSpec("due", summary: "Print a notification for each event whose time has come (for cron)", options: [commandOption], group: .plumbing, records: ["notification"], run: due),
             CommandSpec("notify", summary: "Send one event's notification by hand, to test", usage: "ID",
                         options: [OptionSpec("test", help: "Required: this is a test, nothing is marked"), commandOption],
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, group: .admin, run: notifyTest),
             CommandSpec("link", summary: "Print an event's deep link", usage: "ID",
-                        options: [OptionSpec("web", help: "https://wa.me/… instead of whatsapp://")], operands: .words, min: 1, max: 1),
+                        options: [OptionSpec("web", help: "https://wa.me/… instead of whatsapp://")], operands: .words, min: 1, max: 1, run: linkCommand),
             CommandSpec("open", summary: "Open an event's deep link and mark it sent", usage: "ID",
                         options: [commandOption, OptionSpec("web", help: "https://wa.me/… instead of whatsapp://")],
-                        operands: .words, min: 1, max: 1),
-            CommandSpec("export", summary: "Write everything as one JSON document"),
+                        operands: .words, min: 1, max: 1, run: open),
+            CommandSpec("export", summary: "Write everything as one JSON document", group: .admin, run: exportCommand),
             CommandSpec("import", summary: "Read a JSON document: all of it, or nothing if any part is bad", usage: "FILE",
-                        operands: .files, min: 1, max: 1),
-            CommandSpec("reset", summary: "Delete everything (needs --yes)", options: [yes]),
+                        operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
+            CommandSpec("reset", summary: "Delete everything (needs --yes)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],
         footer: "Data: $XDG_DATA_HOME/playa (~/.local/share/playa). Nothing on stderr names a number or a message."
     )
 
-    public static let handlers: [String: Runner.Handler] = [
-        "queue": queueCommand, "recipient": dashboard, "recipient list": dashboard, "recipient add": recipientAdd,
-        "recipient show": recipientShow, "recipient edit": recipientEdit, "recipient pause": { (c) throws(ToolError) in try setPaused(c, true) },
-        "recipient resume": { (c) throws(ToolError) in try setPaused(c, false) }, "recipient rm": recipientRemove, "schedule": scheduleCommand,
-        "message add": messageAdd, "message list": messageList, "message edit": messageEdit, "message rm": messageRemove,
-        "clone": clone, "generate": generate, "event edit": eventEdit, "cancel": cancel, "confirm": confirm,
-        "due": due, "notify": notifyTest, "link": linkCommand, "open": open, "export": exportCommand,
-        "import": importCommand, "reset": reset,
-    ]
-
     static let configKeys = ["open_command", "notify_command"]
 
-    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa")) }
+    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa", lockTimeoutMillis: ctx.lockTimeoutMillis)) }
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }
     static func saved(_ e: Event) -> JSONObject { ["type": "event_saved", "event": .object(e.json)] }
 
@@ -95,7 +85,7 @@ extension Playa {
         guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
             throw ToolError(.usage, "'\(command)' needs --yes when not run on a terminal")
         }
-        _ = Sys.writeAll(fd: 2, Array("\(question) [y/N] ".utf8))
+        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
         var buf = [UInt8](repeating: 0, count: 64)
         let n = read(0, &buf, 64)
         let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
@@ -135,7 +125,7 @@ extension Playa {
         for r in all {
             let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
             let next = rec["next_message"]?.string.map { " · next \($0.dropFirst(11).prefix(5))" } ?? ""
-            ctx.out.emit(rec, text: "  \(r.name)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
+            ctx.out.emit(rec, text: "  \(r.name.terminalSafe)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
         }
         return .ok
     }
@@ -159,15 +149,15 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: "Added \(r.name) (\(r.platform.rawValue)). Next: playa message add '\(r.name)' TEXT, then playa schedule '\(r.name)' --random N")
+        ctx.out.emit(r.json, text: "Added \(r.name.terminalSafe) (\(r.platform.rawValue)). Next: playa message add '\(r.name.terminalSafe)' TEXT, then playa schedule '\(r.name.terminalSafe)' --random N")
         return .ok
     }
 
     static func recipientShow(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
         let r = try s.recipient(ctx.operands[0])
-        var text = "\(r.name)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address)\n  schedule: \(r.schedule.summary)\n  messages:\n"
-        for m in r.messages { text += "    \(m.id.prefix(6))  \(m.text)\n" }
+        var text = "\(r.name.terminalSafe)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address.terminalSafe)\n  schedule: \(r.schedule.summary)\n  messages:\n"
+        for m in r.messages { text += "    \(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)\n" }
         ctx.out.emit(dashboardRecord(r, s, now: ctx.now, zone: ctx.zone).merging(r.json), text: text)
         return .ok
     }
@@ -204,7 +194,7 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: "Changed \(r.name)")
+        ctx.out.emit(r.json, text: "Changed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -218,7 +208,7 @@ extension Playa {
             tx.record(saved(r))
             return r
         }
-        ctx.out.emit(r.json, text: paused ? "Paused \(r.name)" : "Resumed \(r.name)")
+        ctx.out.emit(r.json, text: paused ? "Paused \(r.name.terminalSafe)" : "Resumed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -232,7 +222,7 @@ extension Playa {
         }
         var o = r.json
         o["removed"] = true
-        ctx.out.emit(o, text: "Removed \(r.name)")
+        ctx.out.emit(o, text: "Removed \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -271,7 +261,7 @@ extension Playa {
         var o = r.json
         o["regenerated"] = JSON(redone.map(\.description))
         o["unchanged_confirmed"] = JSON(kept.map(\.description))
-        var text = "\(r.name): \(sched.summary)"
+        var text = "\(r.name.terminalSafe): \(sched.summary)"
         if !redone.isEmpty { text += "; regenerated " + redone.map(\.description).joined(separator: ", ") }
         if !kept.isEmpty { text += "; \(kept.map(\.description).joined(separator: ", ")) already confirmed: the new schedule applies from the next day" }
         ctx.out.emit(o, text: text)
@@ -293,7 +283,7 @@ extension Playa {
             tx.record(saved(r))
             return (r, m)
         }
-        ctx.out.emit(messageRecord(r, m), text: "Added message \(m.id.prefix(6)) for \(r.name) (\(r.messages.count) in the pool)")
+        ctx.out.emit(messageRecord(r, m), text: "Added message \(m.id.prefix(6).terminalSafe) for \(r.name.terminalSafe) (\(r.messages.count) in the pool)")
         return .ok
     }
 
@@ -308,8 +298,8 @@ extension Playa {
 
     static func messageList(_ ctx: Context) throws(ToolError) -> ExitCode {
         let r = try store(ctx).read().recipient(ctx.operands[0])
-        if r.messages.isEmpty && !ctx.out.isJSON { ctx.out.raw("\(r.name) has no messages yet: playa message add '\(r.name)' TEXT\n") }
-        for m in r.messages { ctx.out.emit(messageRecord(r, m), text: "\(m.id.prefix(6))  \(m.text)") }
+        if r.messages.isEmpty && !ctx.out.isJSON { ctx.out.raw("\(r.name.terminalSafe) has no messages yet: playa message add '\(r.name.terminalSafe)' TEXT\n") }
+        for m in r.messages { ctx.out.emit(messageRecord(r, m), text: "\(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)") }
         return .ok
     }
 
@@ -323,7 +313,7 @@ extension Playa {
             tx.record(saved(r))
             return (r, r.messages[i])
         }
-        ctx.out.emit(messageRecord(r, m), text: "Changed message \(m.id.prefix(6)) for \(r.name)")
+        ctx.out.emit(messageRecord(r, m), text: "Changed message \(m.id.prefix(6).terminalSafe) for \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -337,7 +327,7 @@ extension Playa {
         }
         var o = messageRecord(r, m)
         o["removed"] = true
-        ctx.out.emit(o, text: "Removed message \(m.id.prefix(6)) from \(r.name) (\(r.messages.count) left)")
+        ctx.out.emit(o, text: "Removed message \(m.id.prefix(6).terminalSafe) from \(r.name.terminalSafe) (\(r.messages.count) left)")
         return .ok
     }
 
@@ -365,7 +355,7 @@ extension Playa {
         var o = r.json
         o["copied"] = JSON((copySchedule ? ["schedule"] : []) + (copyMessages ? ["messages"] : []))
         let what = [copySchedule ? "the schedule" : nil, copyMessages ? "\(r.messages.count) messages" : nil].compactMap { $0 }.joined(separator: " and ")
-        ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0]) to \(r.name)")
+        ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0].terminalSafe) to \(r.name.terminalSafe)")
         return .ok
     }
 
@@ -384,7 +374,7 @@ extension Playa {
     static func eventLine(_ e: Event, _ s: PlayaState, ctx: Context) -> String {
         let name = s.recipients[e.recipientID]?.name ?? "?"
         let soon = e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000 ? (e.at < ctx.now ? " !" : " *") : "  "
-        return "\(e.time)\(soon) \(e.id.prefix(6))  \(name) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))  \(e.message)"
+        return "\(e.time)\(soon) \(e.id.prefix(6).terminalSafe)  \(name.terminalSafe) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))  \(e.message.terminalSafe)"
     }
 
     public static func seededGenerator(seed: UInt64, recipient: String, date: Day) -> SeededRandom {
@@ -449,7 +439,7 @@ extension Playa {
 
     static func cancel(_ ctx: Context) throws(ToolError) -> ExitCode {
         let (e, s) = try move(ctx, ctx.operands[0], to: .cancelled)
-        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Cancelled \(e.id.prefix(6))")
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Cancelled \(e.id.prefix(6).terminalSafe)")
         return .ok
     }
 
@@ -464,7 +454,7 @@ extension Playa {
             tx.record(saved(e))
             return (e, tx.state)
         }
-        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Changed \(e.id.prefix(6))")
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Changed \(e.id.prefix(6).terminalSafe)")
         return .ok
     }
 
@@ -522,10 +512,10 @@ extension Playa {
                 }
                 var o = n
                 o["notification"] = .string(status == 0 ? "delivered" : "failed")
-                ctx.out.emit(o, text: "\(status == 0 ? "notified" : "FAILED") \(e.time) \(r.name)")
+                ctx.out.emit(o, text: "\(status == 0 ? "notified" : "FAILED") \(e.time) \(r.name.terminalSafe)")
                 if status != 0 { failed += 1 }
             } else {
-                ctx.out.emit(n, text: "\(e.time)  \(r.name): \(n["body"]?.string ?? "")\n  \(n["url"]?.string ?? "")")
+                ctx.out.emit(n, text: "\(e.time)  \(r.name.terminalSafe): \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
             }
         }
         if failed > 0 {
@@ -546,7 +536,7 @@ extension Playa {
             let status = try deliver(n, command: cmd)
             if status != 0 { throw ToolError(.tempFail, "the notify command exited \(status)") }
         }
-        ctx.out.emit(n, text: "\(n["title"]?.string ?? "")\n  \(n["body"]?.string ?? "")\n  \(n["url"]?.string ?? "")")
+        ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe)\n  \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
         return .ok
     }
 
@@ -555,7 +545,7 @@ extension Playa {
         let e = try s.event(ctx.operands[0])
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let url = link(r, message: e.message, web: ctx.flag("web"))
-        ctx.out.emit(["type": "link", "id": .string(e.id), "platform": .string(r.platform.rawValue), "url": .string(url)], text: url)
+        ctx.out.emit(["type": "link", "id": .string(e.id), "platform": .string(r.platform.rawValue), "url": .string(url)], text: url.terminalSafe)
         return .ok
     }
 
@@ -588,7 +578,7 @@ extension Playa {
         let (moved, st) = try move(ctx, e.id, to: .sent)
         var o = eventRecord(moved, st, ctx: ctx)
         o["url"] = .string(url)
-        ctx.out.emit(o, text: "Opened \(r.platform.rawValue) for \(r.name); marked sent")
+        ctx.out.emit(o, text: "Opened \(r.platform.rawValue) for \(r.name.terminalSafe); marked sent")
         return .ok
     }
 
@@ -613,6 +603,9 @@ extension Playa {
     public static func importEvents(_ doc: JSON, into s: PlayaState) -> Result<[JSONObject], ToolError> {
         guard let o = doc.object, o["type"]?.string == "playa_export" else {
             return .failure(.data("not a playa export: need {\"type\":\"playa_export\",\"recipients\":[…],\"events\":[…]}"))
+        }
+        for k in ["recipients", "events", "confirmed", "generated"] {
+            if let v = o[k], !v.isNull, v.array == nil { return .failure(.data("\"\(k)\" must be an array, not \(v.kindName)")) }
         }
         var out: [JSONObject] = []
         var recipients = s.recipients
@@ -643,13 +636,15 @@ extension Playa {
             }
         }
         for (n, d) in (o["confirmed"]?.array ?? []).enumerated() {
-            guard let day = d.string.flatMap(Day.parse) else { return .failure(.data("confirmed[\(n)]: not a day")) }
+            guard let day = d.string.flatMap(Day.parse) else { return .failure(.data("confirmed[\(n)]: must be a day like 2026-11-22")) }
+            if let e = Clock.plausible(day: day, what: "confirmed[\(n)]") { return .failure(e) }
             out.append(["type": "day_confirmed", "date": .string(day.description)])
         }
         for g in o["generated"]?.array ?? [] {
             guard let parts = g.string?.split(separator: "|"), parts.count == 2, let d = Day.parse(String(parts[1])) else {
                 return .failure(.data("generated: entries are \"RECIPIENT|YYYY-MM-DD\""))
             }
+            if let e = Clock.plausible(day: d, what: "generated") { return .failure(e) }
             out.append(["type": "generated", "recipient_id": .string(String(parts[0])), "date": .string(d.description)])
         }
         return .success(out)
@@ -664,11 +659,20 @@ extension Playa {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
             bytes = b
         }
+        let name = path == "-" ? "stdin" : path
         let doc: JSON
-        do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(path): \(error.message); nothing imported") }
+        // A byte order mark before the document is skipped; positions count from after it.
+        let text = JSON.droppingBOM(bytes)
+        do throws(JSONParseError) { doc = try JSON.parse(text) } catch {
+            // FILE:LINE:COLUMN, as compilers and editors read it.
+            guard let (line, column) = error.location(in: text), let reason = error.reason else {
+                throw ToolError(.dataError, "\(name): \(error.message); nothing imported")
+            }
+            throw ToolError(.dataError, "\(name):\(line):\(column): not valid JSON: \(reason); nothing imported")
+        }
         let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
             switch importEvents(doc, into: tx.state) {
-            case .failure(let err): throw ToolError(.dataError, "\(path): \(err.message); nothing imported")
+            case .failure(let err): throw ToolError(.dataError, "\(name): \(err.message); nothing imported")
             case .success(let evs):
                 for ev in evs { tx.record(ev) }
                 return (evs.filter { $0["type"]?.string == "recipient_saved" }.count, evs.filter { $0["type"]?.string == "event_saved" }.count)

@@ -69,10 +69,15 @@ public enum Playa {
              "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
         }
 
-        /// Reads a recipient back, checking every rule (the error says which);
+        /// Reads a recipient back, checking every rule (the error names the
+        /// field and what it must be, never a number or a message's text);
         /// `trusted` data from the journal skips the costly checks.
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Recipient, ToolError> {
             func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
+            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username"], bools: ["paused"],
+                                             arrays: ["messages"], objects: ["schedule"]) {
+                return bad("recipient: \(e)")
+            }
             guard let id = o["id"]?.string, !id.isEmpty else { return bad("a recipient needs an \"id\"") }
             guard let name = o["name"]?.string else { return bad("recipient \(id): \"name\" must be a string") }
             if !trusted, let e = validateName(name) { return bad("recipient \(id): \(e)") }
@@ -96,8 +101,10 @@ public enum Playa {
                 return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10} or {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]}")
             }
             var messages: [Message] = []
-            for m in o["messages"]?.array ?? [] {
-                guard let mo = m.object, let mid = mo["id"]?.string, let text = mo["text"]?.string else {
+            for (n, m) in (o["messages"]?.array ?? []).enumerated() {
+                guard let mo = m.object else { return bad("recipient \(id): messages[\(n)] must be an object, not \(m.kindName)") }
+                if !trusted, let e = typeProblem(mo, strings: ["id", "text"]) { return bad("recipient \(id): messages[\(n)]: \(e)") }
+                guard let mid = mo["id"]?.string, let text = mo["text"]?.string else {
                     return bad("recipient \(id): each message needs \"id\" and \"text\"")
                 }
                 if !trusted, let e = validateMessage(text) { return bad("recipient \(id): message \(mid): \(e)") }
@@ -107,6 +114,18 @@ public enum Playa {
             return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
                                       paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages))
         }
+    }
+
+    /// The first field of `o` that is present (not null) with the wrong JSON
+    /// type, named with the type it must have; nil when all fit.
+    static func typeProblem(_ o: JSONObject, strings: [String] = [], bools: [String] = [], arrays: [String] = [],
+                            objects: [String] = []) -> String? {
+        func check(_ keys: [String], _ type: String, _ fits: (JSON) -> Bool) -> String? {
+            for k in keys { if let v = o[k], !v.isNull, !fits(v) { return "\"\(k)\" must be \(type), not \(v.kindName)" } }
+            return nil
+        }
+        return check(strings, "a string", { $0.string != nil }) ?? check(bools, "a boolean", { $0.bool != nil })
+            ?? check(arrays, "an array", { $0.array != nil }) ?? check(objects, "an object", { $0.object != nil })
     }
 
     public enum Status: String, Sendable { case pending, sent, cancelled }
@@ -131,8 +150,29 @@ public enum Playa {
              "error": JSON(error)]
         }
 
+        /// Reads an event back; untrusted (imported) events have each field
+        /// checked, a date from 2000 on and a plausible time (`Clock.plausible`;
+        /// events may lie ahead).
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Event, ToolError> {
             func bad(_ m: String) -> Result<Event, ToolError> { .failure(.data(m)) }
+            if !trusted {
+                let what = o["id"]?.string.map { "event \($0)" } ?? "event"
+                if let e = typeProblem(o, strings: ["id", "recipient_id", "date", "time", "at", "message", "status", "message_id",
+                                                    "notification", "error"]) {
+                    return bad("\(what): \(e)")
+                }
+                for k in ["id", "recipient_id", "date", "time", "at", "message", "status"] where o[k] == nil || o[k]!.isNull {
+                    return bad("\(what): missing \"\(k)\"")
+                }
+                guard let d = o["date"]?.string.flatMap(Day.parse) else { return bad("\(what): \"date\" must be YYYY-MM-DD") }
+                if let e = Clock.plausible(day: d, what: "\"date\"") { return bad("\(what): \(e.message)") }
+                if o["time"]?.string.flatMap(TimeOfDay.parse) == nil { return bad("\(what): \"time\" must be HH:MM") }
+                guard let at = o["at"]?.string.flatMap({ RFC3339.parse($0)?.instant }) else {
+                    return bad("\(what): \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00")
+                }
+                if let e = Clock.plausible(at, now: at, what: "\"at\"", lead: nil) { return bad("\(what): \(e.message)") }
+                if o["status"]?.string.flatMap(Status.init(rawValue:)) == nil { return bad("\(what): \"status\" must be pending, sent or cancelled") }
+            }
             guard let id = o["id"]?.string, let rid = o["recipient_id"]?.string,
                   let date = o["date"]?.string.flatMap(Day.parse), let time = o["time"]?.string.flatMap(TimeOfDay.parse),
                   let at = o["at"]?.string.flatMap({ RFC3339.parse($0)?.instant }), let msg = o["message"]?.string,

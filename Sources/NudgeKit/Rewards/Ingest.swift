@@ -209,24 +209,37 @@ extension Rewards {
 
     static let sessionFields: [[UInt8]] = ["child", "app", "start", "end", "duration_s"].map { Array($0.utf8) }
 
-    /// A time in a session record: RFC 3339 (a local time without an offset
-    /// is in the zone) or Unix seconds.
-    static func sessionTime(_ v: JSON?, zone: Zone) -> Instant? {
-        switch v {
-        case .string(let s)?:
-            guard let p = RFC3339.parse(s, allowLocal: true) else { return nil }
-            if p.offsetSeconds != nil { return p.instant }
-            return Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
-        case .some(let x):
-            guard let d = x.double, d > 0, d < 1e11 else { return nil }
-            return Instant(ms: Int64((d * 1000).rounded()))
-        case nil:
-            return nil
+    /// One session record's fields (child, app, start, end, duration_s, as
+    /// `sessionFields` reads them), each checked: a missing field, a field of
+    /// the wrong type and an implausible time (`Clock.instant`) are named.
+    static func readSession(_ f: [JSON?], hint: String, zone: Zone, now: Instant) throws(ToolError)
+        -> (child: String, app: String, start: Instant, end: Instant) {
+        func string(_ v: JSON?, _ key: String) throws(ToolError) -> String {
+            guard let v = v, !v.isNull else { throw .data("missing \"\(key)\"; \(hint)") }
+            guard let s = v.string else { throw .data("\"\(key)\" must be a string, not \(v.kindName)") }
+            guard !s.trimmingSpaces.isEmpty else { throw .data("\"\(key)\" must not be empty") }
+            return s
         }
+        let child = try string(f[0], "child")
+        let app = try string(f[1], "app")
+        guard let sj = f[2], !sj.isNull else { throw .data("missing \"start\"; \(hint)") }
+        let start = try Clock.instant(sj, field: "\"start\"", zone: zone, now: now).get()
+        let end: Instant
+        if let ej = f[3], !ej.isNull {
+            end = try Clock.instant(ej, field: "\"end\"", zone: zone, now: now).get()
+        } else if let dj = f[4], !dj.isNull {
+            guard let d = dj.double else { throw .data("\"duration_s\" must be a number, not \(dj.kindName)") }
+            guard d >= 0, d < 1e9 else { throw .data("\"duration_s\" must be 0 to 999999999 seconds") }
+            end = Instant(ms: start.ms + Int64(d * 1000))
+        } else {
+            throw .data("missing \"end\" (or \"duration_s\"); \(hint)")
+        }
+        guard end >= start else { throw .data("\"end\" must not be before \"start\"") }
+        return (child, app, start, end)
     }
 
     static func ingestText(_ r: JSONObject) -> String {
-        func s(_ k: String) -> String { r[k]?.string ?? "" }
+        func s(_ k: String) -> String { (r[k]?.string ?? "").terminalSafe }
         func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
         switch s("type") {
         case "badge": return "Badge for \(s("child")): \(s("badge"))"

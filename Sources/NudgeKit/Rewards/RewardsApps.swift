@@ -21,7 +21,7 @@ extension Rewards {
         }
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
         o["previous_category"] = JSON(before?.category.rawValue)
-        ctx.out.emit(o, text: "\(name): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
+        ctx.out.emit(o, text: "\(name.terminalSafe): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
         return .ok
     }
 
@@ -32,7 +32,7 @@ extension Rewards {
             tx.record(by(ctx, ["type": "app_removed", "name": .string(a.name)]))
             return a
         }
-        ctx.out.emit(["type": "app", "name": .string(a.name), "removed": true], text: "Forgot \(a.name)")
+        ctx.out.emit(["type": "app", "name": .string(a.name), "removed": true], text: "Forgot \(a.name.terminalSafe)")
         return .ok
     }
 
@@ -45,7 +45,7 @@ extension Rewards {
             if let q = search, !a.name.lowercased().contains(q) { continue }
             let pph = a.category == .learning ? (a.pointsPerHour ?? s.settings.pointsPerHour) : nil
             ctx.out.emit(["type": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(pph)],
-                         text: "\(a.name)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")")
+                         text: "\(a.name.terminalSafe)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")")
         }
         return .ok
     }
@@ -56,22 +56,36 @@ extension Rewards {
         var events: [JSONObject] = []
         var bad = 0
         try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
-            guard let name = (o["app"] ?? o["name"])?.string, !name.trimmingSpaces.isEmpty,
-                  let cat = o["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else {
+            do throws(ToolError) {
+                events.append(try appRecord(o))
+            } catch {
                 bad += 1
-                ctx.warn("\(src):\(n): need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}")
-                return
+                ctx.warn("\(src):\(n): \(error.message)")
             }
-            var e: JSONObject = ["type": "app_set", "name": .string(name.trimmingSpaces), "category": .string(cat.rawValue)]
-            if let p = o["points_per_hour"]?.int, cat == .learning, (1...10_000).contains(p) { e["points_per_hour"] = .int(p) }
-            events.append(e)
         }, bad: { (src, n, reason) throws(ToolError) in bad += 1; ctx.warn("\(src):\(n): \(reason)") })
         try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
             try requireParent(tx.state, ctx)
             for e in events { tx.record(by(ctx, e)) }
         }
-        for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!): \(e["category"]!.string!)") }
+        for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!.terminalSafe): \(e["category"]!.string!)") }
         return bad > 0 ? .dataError : .ok
+    }
+
+    /// One `app import` record: {"app" (or "name"), "category", "points_per_hour"?},
+    /// each field checked and named when wrong.
+    static func appRecord(_ o: JSONObject) throws(ToolError) -> JSONObject {
+        let hint = "need {\"app\":NAME,\"category\":\"learning\"|\"reward\"|\"ignore\"}"
+        let key = o["app"] != nil ? "app" : "name"
+        let name = try o.requiredString(key, hint: hint).trimmingSpaces
+        guard !name.isEmpty else { throw .data("\"\(key)\" must not be empty") }
+        let raw = try o.requiredString("category", hint: hint)
+        guard let cat = RewardsEngine.Category(rawValue: raw) else { throw .data("\"category\" must be learning, reward or ignore, not '\(raw)'") }
+        var e: JSONObject = ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue)]
+        if let p = try o.optionalNumber("points_per_hour"), cat == .learning {
+            guard p.rounded() == p, (1...10_000).contains(p) else { throw .data("\"points_per_hour\" must be a whole number from 1 to 10000") }
+            e["points_per_hour"] = .int(Int64(p))
+        }
+        return e
     }
 
     static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {

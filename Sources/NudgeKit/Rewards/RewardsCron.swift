@@ -12,7 +12,7 @@ extension Rewards {
             }
             return out
         }
-        for r in out { ctx.out.emit(r, text: r.serialized) }
+        for r in out { ctx.out.emit(r, text: r.serialized.terminalSafe) }
         return .ok
     }
 
@@ -23,7 +23,7 @@ extension Rewards {
             for n in ns { for k in n.keys { tx.record(by(ctx, ["type": "notified", "key": .string(k)])) } }
             return ns.map(\.record)
         }
-        for n in out { ctx.out.emit(n, text: "\(n["title"]!.string!)\n  " + n["body"]!.string!.replacingAll("\n", "\n  ")) }
+        for n in out { ctx.out.emit(n, text: "\(n["title"]!.string!.terminalSafe)\n  " + n["body"]!.string!.split(separator: "\n", omittingEmptySubsequences: false).map(\.terminalSafe).joined(separator: "\n  ")) }
         return .ok
     }
 }

@@ -7,7 +7,7 @@ extension Rewards {
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
             tx.record(by(ctx, ["type": "family_created", "owner": .string(owner)]))
         }
-        ctx.out.emit(["type": "family", "owner": .string(owner)], text: "Family created; \(owner) is the parent. Next: rewards child add NAME")
+        ctx.out.emit(["type": "family", "owner": .string(owner)], text: "Family created; \(owner.terminalSafe) is the parent. Next: rewards child add NAME")
         return .ok
     }
 
@@ -21,7 +21,7 @@ extension Rewards {
             tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(ctx.option("user"))]))
             return tx.state.children[id]!
         }
-        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name)")
+        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name.terminalSafe)")
         return .ok
     }
 
@@ -30,7 +30,7 @@ extension Rewards {
         try requireParent(s, ctx)
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login), "balance": JSON(s.balance[c.id] ?? 0)],
-                         text: "\(c.name)\(c.login.map { " (\($0))" } ?? "")  \(s.balance[c.id] ?? 0) points")
+                         text: "\(c.name.terminalSafe)\(c.login.map { " (\($0.terminalSafe))" } ?? "")  \(s.balance[c.id] ?? 0) points")
         }
         return .ok
     }
@@ -49,7 +49,7 @@ extension Rewards {
         }
         ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(ctx.flag("purge")),
                       "events_erased": JSON(removed)],
-                     text: ctx.flag("purge") ? "Removed \(c.name) and erased every trace (\(removed) events)" : "Removed \(c.name) (history kept; --purge erases it)")
+                     text: ctx.flag("purge") ? "Removed \(c.name.terminalSafe) and erased every trace (\(removed) events)" : "Removed \(c.name.terminalSafe) (history kept; --purge erases it)")
         return .ok
     }
 

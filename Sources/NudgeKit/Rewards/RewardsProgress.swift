@@ -38,12 +38,12 @@ extension Rewards {
                                    "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(ctx.zone.format(Instant(seconds: $0.start))),
                                                                                              "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
                                    "badges": JSON((s.badges[c.id] ?? []).sorted())]
-            var text = "\(c.name)  ★ \(bal) points\(st > 0 ? "  🔥 \(st)-day streak" : "")\n"
+            var text = "\(c.name.terminalSafe)  ★ \(bal) points\(st > 0 ? "  🔥 \(st)-day streak" : "")\n"
             text += "  Today: \(learning) min learning, \(reward) min reward\n"
             text += "  Goal   \(bar(min(1, Double(learning) / Double(set.dailyGoalMinutes)))) \(learning)/\(set.dailyGoalMinutes) min\n"
             text += "  Week   \(sparkline(points))  \(points.reduce(0, +)) points in 7 days\n"
             text += "  Can redeem now: \(affordable) min\n"
-            for r in recent.reversed() { text += "    \(ctx.zone.local(Instant(seconds: r.start)).time)  \(r.app)  \((r.end - r.start) / 60) min  +\(r.points)\n" }
+            for r in recent.reversed() { text += "    \(ctx.zone.local(Instant(seconds: r.start)).time)  \(r.app.terminalSafe)  \((r.end - r.start) / 60) min  +\(r.points)\n" }
             ctx.out.emit(rec, text: text)
         }
         return .ok
@@ -79,7 +79,7 @@ extension Rewards {
         for r in rows {
             let o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
                                  "reward_minutes": JSON(r.3 / 60), "points": JSON(r.4)]
-            if format == "json" { ctx.out.rawForced(o.serialized + "\n") } else { ctx.out.raw("\(r.0)  \(r.1)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points\n") }
+            if format == "json" { ctx.out.rawForced(o.serialized + "\n") } else { ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points\n") }
         }
         return .ok
     }

@@ -41,7 +41,7 @@ extension Rewards {
                 code = .tempFail
             }
         }
-        ctx.out.emit(rec, text: "\(c.name): \(g.minutes) reward minutes for \(g.points) points\(rec["applied"] == true ? " (applied)" : "")")
+        ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes for \(g.points) points\(rec["applied"] == true ? " (applied)" : "")")
         return code
     }
 
@@ -50,7 +50,7 @@ extension Rewards {
         let c = try childID(s, ctx.operands[0])
         try requireSelfOrParent(s, ctx, child: c.id)
         let r = allowanceRecord(s, c, today: ctx.today)
-        ctx.out.emit(r, text: "\(c.name) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
+        ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
         return .ok
     }
 
@@ -69,7 +69,7 @@ extension Rewards {
             return (c, bal + p)
         }
         ctx.out.emit(["type": "adjust", "child": .string(c.name), "points": JSON(p), "reason": .string(reason), "balance": JSON(bal)],
-                     text: "\(c.name): \(p > 0 ? "+" : "")\(p) (\(reason)); balance \(bal)")
+                     text: "\(c.name.terminalSafe): \(p > 0 ? "+" : "")\(p) (\(reason.terminalSafe)); balance \(bal)")
         return .ok
     }
 }

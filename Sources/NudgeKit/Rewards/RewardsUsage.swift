@@ -13,8 +13,8 @@ extension Rewards {
             guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
             guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
             let doc: JSON
-            do throws(JSONParseError) { doc = try JSON.parse(bytes) } catch { throw ToolError(.dataError, "\(export): \(error.message)") }
-            switch ActivityWatch.read(doc) {
+            do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { throw ToolError(.dataError, "\(export): \(error.message)") }
+            switch ActivityWatch.read(doc, now: ctx.now) {
             case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
             case .success(let u):
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
@@ -24,29 +24,24 @@ extension Rewards {
             let strict = ctx.flag("strict")
             let sources = try InputSource.openAll(ctx.operands)
             defer { for s in sources { s.closeIfOwned() } }
-            let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339"
+            let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339 or epoch seconds"
             let zone = ctx.zone
+            let now = ctx.now
             for src in sources {
                 try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
-                    func reject(_ m: String) throws(ToolError) {
+                    do throws(ToolError) {
+                        let f: [JSON?]
+                        do throws(JSONParseError) { f = try JSON.scanObject(line, fields: sessionFields) } catch { throw .data(error.message) }
+                        let session = try readSession(f, hint: hint, zone: zone, now: now)
+                        guard let ci = intake.child(session.child, in: pre) else {
+                            throw .data("no child named '\(session.child)'; 'rewards child list' shows them")
+                        }
+                        intake.raws.append(Raw(child: ci, app: intake.app(session.app), start: session.start.seconds, end: session.end.seconds))
+                    } catch {
                         bad += 1
-                        if strict { throw ToolError(.dataError, "\(src.name):\(n): \(m) (--strict: nothing applied)") }
-                        ctx.warn("\(src.name):\(n): \(m)")
+                        if strict { throw ToolError(.dataError, "\(src.name):\(n): \(error.message) (--strict: nothing applied)") }
+                        ctx.warn("\(src.name):\(n): \(error.message)")
                     }
-                    let f: [JSON?]
-                    do throws(JSONParseError) { f = try JSON.scanObject(line, fields: sessionFields) } catch { return try reject(error.message) }
-                    guard let cn = f[0]?.string, let ci = intake.child(cn, in: pre) else { return try reject("unknown or missing \"child\"; \(hint)") }
-                    guard let app = f[1]?.string, !app.isEmpty else { return try reject("missing \"app\"; \(hint)") }
-                    guard let s = sessionTime(f[2], zone: zone) else { return try reject("\"start\" must be an RFC 3339 time") }
-                    var end: Instant? = nil
-                    if let x = f[3] {
-                        guard let e = sessionTime(x, zone: zone) else { return try reject("\"end\" must be an RFC 3339 time") }
-                        end = e
-                    } else if let d = f[4]?.double, d >= 0, d < 1e9 {
-                        end = Instant(ms: s.ms + Int64(d * 1000))
-                    }
-                    guard let e = end, e >= s else { return try reject("\"end\" (or \"duration_s\") must not be before \"start\"") }
-                    intake.raws.append(Raw(child: ci, app: intake.app(app), start: s.seconds, end: e.seconds))
                 }
             }
         }
@@ -67,7 +62,7 @@ extension Rewards {
             ctx.out.emit(["type": "flag", "id": .string(f.id), "child": .string(s.children[f.child]?.name ?? f.child), "app": .string(f.app),
                           "start": .string(ctx.zone.format(Instant(seconds: f.span.start))), "end": .string(ctx.zone.format(Instant(seconds: f.span.end))),
                           "reason": .string(f.reason)],
-                         text: "\(f.id.prefix(6))  \(s.children[f.child]?.name ?? "?")  \(f.app)  \(f.span.seconds / 60) min  \(f.reason == "future" ? "in the future" : "longer than the maximum")")
+                         text: "\(f.id.prefix(6).terminalSafe)  \((s.children[f.child]?.name ?? "?").terminalSafe)  \(f.app.terminalSafe)  \(f.span.seconds / 60) min  \(f.reason == "future" ? "in the future" : "longer than the maximum")")
         }
         return .ok
     }

@@ -13,7 +13,7 @@ extension Tenclub {
         guard let b = b else {
             return "Enter phone number of accountability buddy:\n  tenclub buddy set 415-555-0132 [--name NAME]\n"
         }
-        let who = (b.name.map { "\($0) " } ?? "") + b.number.display
+        let who = (b.name.map { "\($0.terminalSafe) " } ?? "") + b.number.display
         let state: String
         switch b.consent {
         case .invited: state = "invited: waiting for them to text YES"
@@ -66,7 +66,7 @@ extension Tenclub {
         for m in s.outbox {
             var r = m.record
             if let why = dropReason(s, m) { r["will_drop"] = .string(why) }
-            ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50))…")
+            ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50).terminalSafe)…")
         }
         return .ok
     }
@@ -146,26 +146,25 @@ extension Tenclub {
     static let inboundHint = "need {\"from\":\"+14155550132\",\"body\":\"YES\",\"at\":\"2026-11-22T08:15:00-05:00\"}"
 
     static func parseInbound(_ o: JSONObject, ctx: Context) -> Result<(PhoneNumber, String, String, String), ToolError> {
-        guard let fromText = o["from"]?.string else { return .failure(.data("missing \"from\": \(inboundHint)")) }
-        let from: PhoneNumber
-        if let p = try? PhoneNumber.parseE164(fromText) {
-            from = p
-        } else if let p = try? PhoneNumber.parseUS(fromText) {
-            from = p
-        } else {
-            return .failure(.data("\"from\" must be a phone number like +14155550132, not '\(fromText)'"))
-        }
-        guard let body = o["body"]?.string else { return .failure(.data("missing \"body\": \(inboundHint)")) }
-        var at = ctx.now
-        if let a = o["at"] {
-            guard let s = a.string, let t = Clock.parseTime(s, zone: ctx.zone) else {
-                return .failure(.data("\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
+        do throws(ToolError) {
+            let fromText = try o.requiredString("from", hint: inboundHint)
+            let from: PhoneNumber
+            if let p = try? PhoneNumber.parseE164(fromText) {
+                from = p
+            } else if let p = try? PhoneNumber.parseUS(fromText) {
+                from = p
+            } else {
+                return .failure(.data("\"from\" must be a phone number like +14155550132, not '\(fromText)'"))
             }
-            at = t
+            let body = try o.requiredString("body", hint: inboundHint)
+            var at = ctx.now
+            if let a = o["at"], !a.isNull { at = try Clock.instant(a, field: "\"at\"", zone: ctx.zone, now: ctx.now).get() }
+            let atText = ctx.clock.format(at)
+            let key = try o.optionalString("id").map { "id:" + $0 } ?? "\(from.e164)|\(at.ms)|\(body)"
+            return .success((from, body, atText, key))
+        } catch {
+            return .failure(error)
         }
-        let atText = ctx.clock.format(at)
-        let key = o["id"]?.string.map { "id:" + $0 } ?? "\(from.e164)|\(at.ms)|\(body)"
-        return .success((from, body, atText, key))
     }
 
     static func smsReceive(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -210,7 +209,7 @@ extension Tenclub {
             return out
         }
         for r in reports {
-            let text = "\(r["from"]?.string ?? "") \"\(r["body"]?.string ?? "")\": \(r["effect"]?.string ?? "")"
+            let text = "\(r["from"]?.string ?? "") \"\((r["body"]?.string ?? "").terminalSafe)\": \(r["effect"]?.string ?? "")"
                 + (r["reason"]?.string.map { " (\($0))" } ?? "")
             ctx.out.emit(r, text: text)
         }

@@ -8,63 +8,47 @@ extension Tenclub {
         commands: [
             CommandSpec("status", summary: "Show a day's unlock count as a playing card",
                         options: [OptionSpec("date", value: "DAY", help: "The day to show (default today)")],
-                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!"),
+                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!", run: status),
             CommandSpec("unlock", summary: "Record one screen unlock",
                         options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)")],
-                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'."),
+                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.", run: unlock),
             CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
                         usage: "[FILE...]",
                         options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                         operands: .files, max: nil,
-                        details: "Each record needs \"at\": an RFC 3339 time or Unix seconds; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely."),
+                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely.", group: .plumbing, records: ["day"], run: ingest),
             CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
                         options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
-                                             choices: ["waybar", "tmux", "plain"])]),
+                                             choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
             CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
-                        options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")]),
-            CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted"),
+                        options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")], run: historyCommand),
+            CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted", run: check),
             CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",
                         subcommands: [
                             CommandSpec("set", summary: "Set the buddy's US number and text them the invitation",
                                         usage: "NUMBER", options: [OptionSpec("name", value: "NAME", help: "The buddy's name")],
                                         operands: .words, min: 1, max: 1,
-                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more."),
-                            CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)"),
-                        ]),
+                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more.", run: buddySet),
+                            CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)", run: buddyRemove),
+                        ], group: .admin, run: buddyShow),
             CommandSpec("sms", summary: "Text messages: the outbox, delivery, and replies",
                         subcommands: [
-                            CommandSpec("outbox", summary: "Print the queued messages as sms records"),
+                            CommandSpec("outbox", summary: "Print the queued messages as sms records", records: ["sms"], run: smsOutbox),
                             CommandSpec("deliver", summary: "Hand each queued message to your sending command",
                                         options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files)],
-                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. A message is marked sent only\nwhen CMD exits 0; otherwise it stays queued for the next run."),
+                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. A message is marked sent only\nwhen CMD exits 0; otherwise it stays queued for the next run.", records: ["sms"], run: smsDeliver),
                             CommandSpec("receive", summary: "Read inbound texts {\"from\",\"body\",\"at\"}: YES, STOP, START, HELP",
                                         usage: "[FILE...]", options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
-                                        operands: .files, max: nil),
-                        ], runnable: false),
-            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)"),
+                                        operands: .files, max: nil, records: ["inbound"], run: smsReceive),
+                        ], runnable: false, group: .plumbing),
+            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)", group: .plumbing, records: ["day_closed"], run: rollover),
         ],
         defaultCommand: ["status"],
         footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
     )
 
-    public static let handlers: [String: Runner.Handler] = [
-        "status": status,
-        "unlock": unlock,
-        "ingest": ingest,
-        "widget": widgetCommand,
-        "history": historyCommand,
-        "check": check,
-        "buddy": buddyShow,
-        "buddy set": buddySet,
-        "buddy remove": buddyRemove,
-        "sms outbox": smsOutbox,
-        "sms deliver": smsDeliver,
-        "sms receive": smsReceive,
-        "rollover": rollover,
-    ]
-
     static func store(_ ctx: Context) -> Store<TenclubState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub"))
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub", lockTimeoutMillis: ctx.lockTimeoutMillis))
     }
 
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -88,10 +72,7 @@ extension Tenclub {
     static func unlock(_ ctx: Context) throws(ToolError) -> ExitCode {
         var at = ctx.now
         if let raw = ctx.option("at") {
-            at = try ctx.time(raw, option: "--at")
-            if at.ms > ctx.now.ms + 300_000 {
-                throw ToolError(.usage, "--at must not be in the future (now is \(ctx.clock.format(ctx.now)))")
-            }
+            at = try ctx.time(raw, option: "--at", lead: skewMs)
         }
         let day = ctx.zone.day(of: at)
         let id = IDs.make()
@@ -114,25 +95,18 @@ extension Tenclub {
     }
 
     static let atField: [[UInt8]] = [Array("at".utf8)]
+    /// How far ahead of now an unlock may be stamped (clock skew between hosts).
+    static let skewMs: Int64 = 300_000
 
-    /// Reads one record's instant: an RFC 3339 string or Unix seconds.
-    public static func instant(ofRecord line: UnsafeRawBufferPointer, zone: Zone) -> Result<Instant, JSONParseError> {
+    /// Reads one record's instant: an RFC 3339 time or epoch seconds (or
+    /// milliseconds), from 2000-01-01 up to five minutes after `now`.
+    public static func instant(ofRecord line: UnsafeRawBufferPointer, zone: Zone, now: Instant) -> Result<Instant, ToolError> {
         let fields: [JSON?]
-        do { fields = try JSON.scanObject(line, fields: atField) } catch { return .failure(error) }
-        switch fields[0] {
-        case .none:
-            return .failure(JSONParseError(message: "missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
-        case .some(.string(let s)):
-            if let p = RFC3339.parse(s, allowLocal: true) {
-                if p.offsetSeconds != nil { return .success(p.instant) }
-                let frac = p.instant.ms - p.local.wallSeconds * 1000
-                return .success(Instant(ms: zone.resolve(p.local).ms + frac))
-            }
-            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(s)'"))
-        case .some(let v):
-            if let d = v.double, d > 0, d < 1e11 { return .success(Instant(ms: Int64((d * 1000).rounded()))) }
-            return .failure(JSONParseError(message: "\"at\" must be an RFC 3339 time or Unix seconds, not \(v.kindName)"))
+        do { fields = try JSON.scanObject(line, fields: atField) } catch { return .failure(.data(error.message)) }
+        guard let v = fields[0] else {
+            return .failure(.data("missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00"))
         }
+        return Clock.instant(v, field: "\"at\"", zone: zone, now: now, lead: skewMs)
     }
 
     static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -141,18 +115,15 @@ extension Tenclub {
         defer { for s in sources { s.closeIfOwned() } }
         var batch: [Day: [Int64]] = [:]
         var bad = 0
-        let limitMs = ctx.now.ms + 300_000
         let zone = ctx.zone
+        let now = ctx.now
         for src in sources {
             try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
-                var reason: String
-                switch instant(ofRecord: line, zone: zone) {
+                let reason: String
+                switch instant(ofRecord: line, zone: zone, now: now) {
                 case .success(let t):
-                    if t.ms <= limitMs {
-                        batch[zone.day(of: t), default: []].append(t.ms)
-                        return
-                    }
-                    reason = "\"at\" is in the future (now is \(zone.format(ctx.now)))"
+                    batch[zone.day(of: t), default: []].append(t.ms)
+                    return
                 case .failure(let e):
                     reason = e.message
                 }

@@ -35,7 +35,9 @@ public struct TenclubState: JournalModel {
     public init(full: Bool) { self.full = full }
 
     public func unlocks(on d: Day) -> Int { days[d] ?? 0 }
-    public var firstDay: Day? { days.keys.min() }
+    /// The first tracked day. A day before 2000 (written before times were
+    /// checked) is not one: rollover never walks from the year 1.
+    public var firstDay: Day? { days.keys.filter { $0.year >= 2000 }.min() }
 
     public mutating func apply(_ e: JSONObject) {
         guard let type = e["type"]?.string else { return }

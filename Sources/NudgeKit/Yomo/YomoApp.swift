@@ -21,40 +21,35 @@ extension Yomo {
         summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
         commands: [
             CommandSpec("list", summary: "Show active reminders, nearest first",
-                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")]),
+                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")], run: list),
             CommandSpec("add", summary: "Add a reminder from a sentence and options", usage: "TEXT...",
                         options: recurrenceOptions + [OptionSpec("literal", help: "Take TEXT as the title, parse nothing"), llmOption],
                         operands: .words, min: 1, max: nil,
-                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed."),
+                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed.", run: add),
             CommandSpec("parse", summary: "Print what the parser understood, without saving", usage: "TEXT...",
-                        options: [llmOption], operands: .words, min: 1, max: nil),
+                        options: [llmOption], operands: .words, min: 1, max: nil, run: parseCommand),
             CommandSpec("edit", summary: "Change a reminder", usage: "ID",
                         options: [OptionSpec("title", value: "TEXT", help: "A new title")] + recurrenceOptions,
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, run: edit),
             CommandSpec("done", summary: "Complete a reminder (a recurring one moves to its next time)", usage: "ID",
-                        operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 1, run: done),
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
-                        operands: .words, min: 1, max: 2),
-            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1),
+                        operands: .words, min: 1, max: 2, run: snooze),
+            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
                         options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
-                        operands: .words, min: 1, max: 1),
-            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)"),
-            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due"),
+                        operands: .words, min: 1, max: 1, run: nextCommand),
+            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)", group: .plumbing, records: ["notification"], run: dueCommand),
+            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due", group: .plumbing, records: ["notification"], run: watch),
         ],
         defaultCommand: ["list"],
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
 
-    public static let handlers: [String: Runner.Handler] = [
-        "list": list, "add": add, "parse": parseCommand, "edit": edit, "done": done, "snooze": snooze,
-        "rm": remove, "next": nextCommand, "due": dueCommand, "watch": watch,
-    ]
-
     static let configKeys = ["llm_command"]
 
     static func store(_ ctx: Context) -> Store<YomoState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo"))
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo", lockTimeoutMillis: ctx.lockTimeoutMillis))
     }
 
     static func formOptions(_ ctx: Context) -> ReminderFormOptions {
@@ -101,7 +96,7 @@ extension Yomo {
         let l = zone.local(r.effectiveTrigger)
         let when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
         let mark = r.recurrence.repeats ? "↻" : " "
-        var s = "\(r.id.prefix(6))  \(when)  \(mark)  \(r.title)"
+        var s = "\(r.id.prefix(6).terminalSafe)  \(when)  \(mark)  \(r.title.terminalSafe)"
         if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
         if r.snoozedUntil != nil { s += "  [snoozed]" }
         if r.completed { s += "  [done]" }
@@ -169,11 +164,11 @@ extension Yomo {
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """
-            title:      \(p.title)
+            title:      \(p.title.terminalSafe)
             date:       \(p.date?.description ?? "-")
             time:       \(p.time?.description ?? "-")
             recurrence: \(p.recurrence.summary)
-            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ") + "\n")
+            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ").terminalSafe + "\n")
             """)
         return .ok
     }
@@ -232,7 +227,7 @@ extension Yomo {
             tx.record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(ctx.zone.format)), "at": .string(at)])
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title)" : "Done; next: " + line(r, zone: ctx.zone))
+        ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title.terminalSafe)" : "Done; next: " + line(r, zone: ctx.zone))
         return .ok
     }
 
@@ -251,7 +246,7 @@ extension Yomo {
             tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title) at \(ctx.zone.local(until).time)")
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(ctx.zone.local(until).time)")
         return .ok
     }
 
@@ -264,7 +259,7 @@ extension Yomo {
         }
         var rec = r.record(zone: ctx.zone)
         rec["status"] = "deleted"
-        ctx.out.emit(rec, text: "Deleted: \(r.title)")
+        ctx.out.emit(rec, text: "Deleted: \(r.title.terminalSafe)")
         return .ok
     }
 
@@ -312,7 +307,7 @@ extension Yomo {
         let prefix = commandPrefix(ctx)
         for a in list {
             let n = notification(a, zone: ctx.zone, commandPrefix: prefix)
-            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title)  (\(a.reminder.id.prefix(6)))")
+            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
         }
         return list
     }

@@ -135,6 +135,7 @@ extension Yomo {
             guard let tt = TimeOfDay.parse(t) else { throw usage("--time must be HH:MM on a 24-hour clock like 15:30, not '\(t)'") }
             time = tt
         }
+        if let d = date, let e = Clock.plausible(day: d, what: o.date != nil ? "--date" : "the date") { throw usage(e.message) }
         let defaultAt = nextFullHour(now, zone: zone)
         var anchor = LocalDateTime(day: date ?? zone.day(of: now), time: time ?? defaultAt.time)
         if date == nil && time == nil { anchor = defaultAt }
@@ -166,6 +167,7 @@ extension Yomo {
         var date: Day? = nil
         if let d = o["date"], !d.isNull {
             guard let s = d.string, let dd = Day.parse(s) else { return bad("\"date\" must be YYYY-MM-DD or null") }
+            if let e = Clock.plausible(day: dd, what: "\"date\"") { return bad(e.message) }
             date = dd
         }
         var time: TimeOfDay? = nil
@@ -173,14 +175,19 @@ extension Yomo {
             guard let s = t.string, let tt = TimeOfDay.parse(s) else { return bad("\"time\" must be HH:mm or null") }
             time = tt
         }
+        if let t = o["recurrence_type"], !t.isNull, t.string == nil { return bad("\"recurrence_type\" must be a string, not \(t.kindName)") }
         let type = o["recurrence_type"]?.string ?? "none"
         guard Recurrence.Kind(rawValue: type) != nil else { return bad("\"recurrence_type\" must be none, daily, weekly or custom") }
         let ruleJSON = o["recurrence_rule"]
-        if let rj = ruleJSON, !rj.isNull, rj.object == nil { return bad("\"recurrence_rule\" must be an object or null") }
+        if let rj = ruleJSON, !rj.isNull, rj.object == nil { return bad("\"recurrence_rule\" must be an object or null, not \(rj.kindName)") }
         if let rule = ruleJSON?.object {
-            if let i = rule["interval"], i.int == nil { return bad("\"interval\" must be a number") }
-            if let u = rule["unit"], u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week or month") }
-            if let b = rule["based_on_completion"], !b.isNull, b.bool == nil { return bad("\"based_on_completion\" must be a boolean") }
+            if let i = rule["interval"], !i.isNull, i.int == nil { return bad("\"interval\" must be a whole number, not \(i.kindName)") }
+            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week or month") }
+            if let b = rule["based_on_completion"], !b.isNull, b.bool == nil { return bad("\"based_on_completion\" must be a boolean, not \(b.kindName)") }
+            if let d = rule["days_of_week"], !d.isNull, d.array == nil { return bad("\"days_of_week\" must be an array like [\"mon\",\"wed\"] or null, not \(d.kindName)") }
+            for k in ["time_range_start", "time_range_end"] {
+                if let t = rule[k], !t.isNull, t.string.flatMap(TimeOfDay.parse) == nil { return bad("\"\(k)\" must be HH:mm or null") }
+            }
         }
         guard var rec = Recurrence.from(type: type, rule: ruleJSON?.object) else { return bad("\"recurrence_rule\" does not fit the schema") }
         if type == "custom" && ruleJSON?.object == nil { return bad("a custom recurrence needs a recurrence_rule") }

@@ -71,6 +71,51 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(spec.helpText.contains("Show (default)"))
     }
 
+    /// The registry: every runnable command has its handler, bound where it
+    /// is declared, and no handler hangs on a command that cannot run.
+    func testHandlerKeysEqualTheRunnableCommandPaths() {
+        XCTAssertEqual(familySpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
+        for tool in familySpecs {
+            let runnable = Set(tool.runnablePaths.map { $0.joined(separator: " ") })
+            XCTAssertFalse(runnable.isEmpty, tool.name)
+            XCTAssertEqual(Set(tool.handlers.keys).subtracting(runnable), [], "\(tool.name): handlers on commands that cannot run")
+            XCTAssertEqual(runnable.subtracting(tool.handlers.keys), [], "\(tool.name): runnable commands without a handler")
+            for p in ToolSpec.builtinPaths { XCTAssertNil(tool.command(p)?.run, "\(tool.name) \(p): the runner answers it") }
+            if let d = tool.defaultCommand { XCTAssertNotNil(tool.command(d)?.run, "\(tool.name): the default command runs") }
+        }
+    }
+
+    /// A command that parses but has no handler is a bug: exit 70, not 64.
+    func testAMissingHandlerIsAnInternalError() {
+        XCTAssertEqual(Runner.run(spec: spec, args: ["status"]), .software)
+        XCTAssertEqual(ExitCode.software.rawValue, 70)
+        XCTAssertEqual(Runner.run(spec: spec, args: ["buddy", "sett"]), .usage)
+    }
+
+    /// --help groups commands as everyday, admin, and cron/plumbing; each
+    /// plumbing command names the record types of its stable interface.
+    func testHelpGroupsCommandsAndPlumbingNamesItsRecords() throws {
+        for tool in familySpecs {
+            let help = tool.helpText
+            var last = help.startIndex
+            for g in CommandGroup.allCases where tool.commands.contains(where: { $0.group == g }) {
+                let r = try XCTUnwrap(help.range(of: "\n" + g.title), "\(tool.name): no \(g.title)")
+                XCTAssertTrue(r.lowerBound >= last, "\(tool.name): \(g.title) out of order")
+                last = r.lowerBound
+                let section = help[r.upperBound...].prefix { _ in true }.split(separator: "\n\n", maxSplits: 1).first ?? ""
+                for c in tool.commands where c.group == g {
+                    XCTAssertTrue(section.contains("\n  \(c.name) "), "\(tool.name) --help: \(c.name) is not under \(g.title)")
+                }
+            }
+            XCTAssertTrue(help.contains("(their NDJSON is a stable interface)"), tool.name)
+            for c in tool.commands where c.group == .plumbing {
+                let runs = ([c] + c.subcommands).filter { $0.run != nil }
+                for r in runs { XCTAssertFalse(r.records.isEmpty, "\(tool.name) \(r.name): a plumbing command names its records") }
+            }
+        }
+        XCTAssertTrue(try Rewards.spec.helpText(for: ["rollover"]).contains("Prints NDJSON records of type badge, day: a stable interface"))
+    }
+
     func testSuggest() {
         XCTAssertEqual(Suggest.distance("kitten", "sitting"), 3)
         XCTAssertEqual(Suggest.nearest("hist", in: ["history", "status"]), "history")

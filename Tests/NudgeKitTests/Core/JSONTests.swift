@@ -14,6 +14,14 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(v.serialized, #"{"z":"é ♣ 🃏","a":"é🃏"}"#)
     }
 
+    func testControlsAndBidiMarksAreWrittenEscapedAndReadBackExactly() throws {
+        let raw = "a\u{1B}]0;x\u{07}b\u{7F}\u{85}\u{9B}\u{202E}\u{2066}\u{200F}\u{061C}\u{2028}c é ♣ — 🃏"
+        let line = JSON.string(raw).serialized
+        XCTAssertEqual(line, #""a\u001b]0;x\u0007b\u007f\u0085\u009b\u202e\u2066\u200f\u061c\u2028c é ♣ — 🃏""#)
+        XCTAssertEqual(try JSON.parse(line), .string(raw), "the data stays exact")
+        XCTAssertEqual(JSON.string("é ♣ — © 🃏").serialized, "\"é ♣ — © 🃏\"", "other non-ASCII as is")
+    }
+
     func testRejectsBadInputWithReasons() {
         let cases: [(String, String)] = [
             ("{", "unexpected end"), ("{\"a\":}", "unexpected character"), ("[1,]", "unexpected character"),
@@ -54,7 +62,7 @@ final class JSONTests: XCTestCase {
             case 2: return .int(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
             case 3: return .double(Double(Int.random(in: -100000...100000, using: &rng)) / 8 + 0.125)
             case 4:
-                let alphabet = Array("ab \"\\\n\t\u{1}é♣🃏/")
+                let alphabet = Array("ab \"\\\n\t\u{1}é♣🃏/\u{85}\u{202E}\u{7F}")
                 return .string(String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
             case 5: return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in gen(depth + 1) })
             default:

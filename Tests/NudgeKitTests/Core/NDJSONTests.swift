@@ -63,3 +63,24 @@ final class NDJSONTests: XCTestCase {
         XCTAssertEqual(lens, [3_000_008, 9])
     }
 }
+
+final class ByteOrderMarkTests: XCTestCase {
+    func testABOMBeforeTheFirstLineIsSkipped() throws {
+        let path = NSTemporaryDirectory() + "bom-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + Array("{\"a\":1}\n{\"a\":2}\n".utf8)))
+        var got: [Int64] = []
+        var bad: [String] = []
+        try NDJSON.forEachRecord(try InputSource.openAll([path]), { (_, _, o) throws(ToolError) in got.append(o["a"]!.int!) },
+                                 bad: { (_, _, m) throws(ToolError) in bad.append(m) })
+        XCTAssertEqual(got, [1, 2])
+        XCTAssertEqual(bad, [])
+        // Only before the first line: one later is bad input.
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Array("{\"a\":1}\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("{\"a\":2}\n".utf8)))
+        got = []
+        try NDJSON.forEachRecord(try InputSource.openAll([path]), { (_, _, o) throws(ToolError) in got.append(o["a"]!.int!) },
+                                 bad: { (_, _, m) throws(ToolError) in bad.append(m) })
+        XCTAssertEqual(got, [1])
+        XCTAssertEqual(bad.count, 1)
+        XCTAssertEqual(try JSON.parseDocument([0xEF, 0xBB, 0xBF] + Array("{\"a\":1}".utf8)), .object(["a": 1]))
+    }
+}

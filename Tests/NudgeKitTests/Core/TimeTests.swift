@@ -107,3 +107,78 @@ final class TimeTests: XCTestCase {
         XCTAssertNil(TimeOfDay.parse("9:5"))
     }
 }
+
+final class PlausibleTimeTests: XCTestCase {
+    let ny = try! Zone.named("America/New_York")
+    let now = RFC3339.parse("2026-11-22T21:00:00-05:00")!.instant
+
+    func testOffsetsWithoutAColon() {
+        XCTAssertEqual(RFC3339.parse("2026-11-22T13:15:00+0000")?.instant, RFC3339.parse("2026-11-22T13:15:00Z")?.instant)
+        XCTAssertEqual(RFC3339.parse("2026-11-22T08:15:00-0500")?.instant, RFC3339.parse("2026-11-22T13:15:00Z")?.instant)
+        XCTAssertEqual(RFC3339.parse("2026-11-22T18:45:00.250+0530")?.instant.ms, RFC3339.parse("2026-11-22T13:15:00.250Z")?.instant.ms)
+        XCTAssertEqual(RFC3339.parse("2026-11-22T08:15:00-0500")?.offsetSeconds, -18000)
+        for bad in ["2026-11-22T08:15:00+05", "2026-11-22T08:15:00+050", "2026-11-22T08:15:00+05:0", "2026-11-22T08:15:00+2500",
+                    "2026-11-22T08:15:00+05000", "2026-11-22T08:15:00+0560"] {
+            XCTAssertNil(RFC3339.parse(bad), bad)
+        }
+    }
+
+    func testEpochRule() {
+        XCTAssertEqual(Clock.instant(epoch: 1_795_435_200)?.ms, 1_795_435_200_000, "seconds")
+        XCTAssertEqual(Clock.instant(epoch: 1_795_435_200.5)?.ms, 1_795_435_200_500, "fractional seconds")
+        XCTAssertEqual(Clock.instant(epoch: 1_795_435_200_123)?.ms, 1_795_435_200_123, "milliseconds")
+        XCTAssertEqual(Clock.instant(epoch: 99_999_999_999)?.ms, 99_999_999_999_000, "just below 10^11: seconds")
+        XCTAssertEqual(Clock.instant(epoch: 100_000_000_000)?.ms, 100_000_000_000, "10^11: milliseconds")
+        XCTAssertNil(Clock.instant(epoch: .infinity))
+        XCTAssertNil(Clock.instant(epoch: 1e16))
+        XCTAssertEqual(Clock.parseTime("@1795435200", zone: ny)?.ms, 1_795_435_200_000)
+        XCTAssertEqual(Clock.parseTime("@1795435200000", zone: ny)?.ms, 1_795_435_200_000)
+    }
+
+    func testTheWindow() {
+        XCTAssertNil(Clock.plausible(Clock.earliest, now: now, what: "x"))
+        XCTAssertNil(Clock.plausible(now.adding(seconds: 86400), now: now, what: "x"))
+        XCTAssertEqual(Clock.plausible(Instant(ms: Clock.earliest.ms - 1), now: now, what: "\"at\"")?.message,
+                       "\"at\" 1999-12-31T23:59:59.999Z is before 2000-01-01: not a plausible time")
+        let year1 = RFC3339.parse("0001-01-01T12:00:00Z")!.instant
+        XCTAssertEqual(Clock.plausible(year1, now: now, what: "\"at\"")?.message,
+                       "\"at\" 0001-01-01T12:00:00Z is before 2000-01-01: not a plausible time")
+        XCTAssertEqual(Clock.plausible(Instant(ms: -70_000_000_000_000), now: now, what: "\"at\"")?.message,
+                       "\"at\" is before 2000-01-01: not a plausible time")
+        XCTAssertEqual(Clock.plausible(now.adding(seconds: 86401), now: now, what: "\"at\"", zone: ny)?.message,
+                       "\"at\" 2026-11-23T21:00:01-05:00 is more than a day after now (now is 2026-11-22T21:00:00-05:00)")
+        XCTAssertEqual(Clock.plausible(now.adding(seconds: 301), now: now, what: "--at", zone: ny, lead: 300_000)?.message,
+                       "--at 2026-11-22T21:05:01-05:00 is in the future (now is 2026-11-22T21:00:00-05:00)")
+        XCTAssertEqual(Clock.plausible(now.adding(seconds: 301), now: now, what: "--at", zone: ny, lead: 300_000)?.code, .dataError)
+        XCTAssertNil(Clock.plausible(now.adding(seconds: 86400 * 400), now: now, what: "x", lead: nil), "the future where it is expected")
+        XCTAssertNotNil(Clock.plausible(Clock.latest, now: now, what: "x", lead: nil))
+        XCTAssertNil(Clock.plausible(day: Day(year: 2000, month: 1, day: 1), what: "--date"))
+        XCTAssertEqual(Clock.plausible(day: Day(year: 1999, month: 12, day: 31), what: "--date")?.message,
+                       "--date 1999-12-31 is before 2000-01-01: not a plausible day")
+    }
+
+    func testRecordTimes() {
+        func read(_ v: JSON) -> String {
+            switch Clock.instant(v, field: "\"at\"", zone: ny, now: now) {
+            case .success(let t): return ny.format(t)
+            case .failure(let e): return e.message
+            }
+        }
+        XCTAssertEqual(read("2026-11-22T08:15:00-05:00"), "2026-11-22T08:15:00-05:00")
+        XCTAssertEqual(read("2026-11-22T13:15:00+0000"), "2026-11-22T08:15:00-05:00")
+        XCTAssertEqual(read("2026-11-22 08:15"), "2026-11-22T08:15:00-05:00", "local time in the zone")
+        XCTAssertEqual(read(.int(1_795_348_800)), "2026-11-22T07:00:00-05:00")
+        XCTAssertEqual(read(.int(1_795_348_800_000)), "2026-11-22T07:00:00-05:00", "epoch milliseconds")
+        XCTAssertEqual(read(.double(1_795_348_800.5)), "2026-11-22T07:00:00.500-05:00")
+        XCTAssertEqual(read("0001-01-01T12:00:00Z"), "\"at\" 0001-01-01T12:00:00Z is before 2000-01-01: not a plausible time")
+        XCTAssertEqual(read(.int(0)), "\"at\" 1970-01-01T00:00:00Z is before 2000-01-01: not a plausible time (read as epoch seconds)")
+        XCTAssertEqual(read(.int(1_795_435_200_000_000)),
+                       "\"at\" is after the year 9999: not a plausible time (read as epoch milliseconds; microseconds? divide by 1000)")
+        XCTAssertEqual(read(.int(1_795_435_200_000 * 3)),
+                       "\"at\" 2140-09-07T08:00:00-04:00 is more than a day after now (now is 2026-11-22T21:00:00-05:00) (read as epoch milliseconds)")
+        XCTAssertEqual(read(.int(Int64(9e16))), "\"at\" 90000000000000000 is too large for epoch seconds or milliseconds")
+        XCTAssertEqual(read("tomorrow"), "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'tomorrow'")
+        XCTAssertEqual(read(.bool(true)), "\"at\" must be an RFC 3339 time or epoch seconds, not a boolean")
+        XCTAssertEqual(read(.null), "\"at\" must be an RFC 3339 time or epoch seconds, not null")
+    }
+}

@@ -196,7 +196,7 @@ final class ActivityWatchTests: XCTestCase {
     /// Khan Academy 16:00–16:30 minus AFK 16:20–16:30 = 20 min. Learning:
     /// 45 minutes. Minecraft (reward): 4 + 15 = 19 minutes.
     func testFixtureGivesTheExpectedLearningMinutes() throws {
-        let usage = try ActivityWatch.read(try fixture()).get()
+        let usage = try ActivityWatch.read(try fixture(), now: Instant(seconds: 1_800_000_000)).get()
         XCTAssertEqual(usage.sessions.map(\.app), ["Duolingo", "Minecraft", "khan academy", "Khan Academy", "Minecraft"])
         XCTAssertEqual(usage.afk.count, 2)
         let cats: [String: RewardsEngine.Category] = ["duolingo": .learning, "khan academy": .learning, "minecraft": .reward]
@@ -218,7 +218,31 @@ final class ActivityWatchTests: XCTestCase {
     }
 
     func testNotAnExport() {
-        guard case .failure(let e) = ActivityWatch.read(.array([])) else { return XCTFail() }
+        guard case .failure(let e) = ActivityWatch.read(.array([]), now: Instant(seconds: 1_800_000_000)) else { return XCTFail() }
         XCTAssertTrue(e.message.hasPrefix("not an ActivityWatch export"))
+    }
+}
+
+final class ActivityWatchInputTests: XCTestCase {
+    let now = RFC3339.parse("2026-11-21T20:00:00-05:00")!.instant
+
+    func reason(_ event: String) -> String? {
+        let doc = try! JSON.parse(#"{"buckets":{"aw-watcher-window_host":{"type":"currentwindow","events":[\#(event)]}}}"#)
+        if case .failure(let e) = ActivityWatch.read(doc, now: now) { return e.message }
+        return nil
+    }
+
+    func testEventsAreCheckedFieldByField() {
+        XCTAssertNil(reason(#"{"timestamp":"2026-11-21T15:00:00+0000","duration":60,"data":{"app":"Duolingo"}}"#), "+hhmm offsets")
+        let cases: [(String, String)] = [
+            (#"{"timestamp":"0001-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time"),
+            (#"{"timestamp":"2027-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 2027-01-01T00:00:00Z is more than a day after now (now is 2026-11-22T01:00:00Z)"),
+            (#"{"timestamp":1795000000,"duration":60}"#, "\"timestamp\" must be a string, not a number"),
+            (#"{"timestamp":"2026-11-21T15:00:00Z","duration":"60"}"#, "\"duration\" must be a number, not a string"),
+            (#"{"timestamp":"2026-11-21T15:00:00Z","duration":-1}"#, "\"duration\" must be 0 to 999999999 seconds"),
+            (#"{"duration":60}"#, "missing \"timestamp\"; need \"timestamp\" (RFC 3339) and \"duration\" (seconds)"),
+            (#"7"#, "must be an object, not a number"),
+        ]
+        for (e, r) in cases { XCTAssertEqual(reason(e), "aw-watcher-window_host event 0: " + r, e) }
     }
 }

@@ -67,9 +67,17 @@ final class TenclubTests: XCTestCase {
 
     func testRecordsCarryTheirInstant() {
         let ny = try! Zone.named("America/New_York")
+        let now = RFC3339.parse("2026-11-22T21:00:00-05:00")!.instant
         func at(_ line: String) -> Instant? {
             var l = line
-            return l.withUTF8 { try? Tenclub.instant(ofRecord: UnsafeRawBufferPointer($0), zone: ny).get() }
+            return l.withUTF8 { try? Tenclub.instant(ofRecord: UnsafeRawBufferPointer($0), zone: ny, now: now).get() }
+        }
+        func why(_ line: String) -> String? {
+            var l = line
+            return l.withUTF8 {
+                if case .failure(let e) = Tenclub.instant(ofRecord: UnsafeRawBufferPointer($0), zone: ny, now: now) { return e.message }
+                return nil
+            }
         }
         XCTAssertEqual(at(#"{"at":"2026-11-22T08:00:00-05:00","other":[1,2]}"#), RFC3339.parse("2026-11-22T13:00:00Z")!.instant)
         XCTAssertEqual(at(#"{"at":"2026-11-22T08:00:00"}"#), RFC3339.parse("2026-11-22T13:00:00Z")!.instant)
@@ -77,5 +85,23 @@ final class TenclubTests: XCTestCase {
         XCTAssertNil(at(#"{"at":"yesterday"}"#))
         XCTAssertNil(at(#"{"when":"2026-11-22T08:00:00Z"}"#))
         XCTAssertNil(at(#"{"at":true}"#))
+        XCTAssertEqual(at(#"{"at":1795000000000}"#), Instant(seconds: 1_795_000_000), "epoch milliseconds")
+        XCTAssertEqual(at(#"{"at":"2026-11-22T13:00:00+0000"}"#), RFC3339.parse("2026-11-22T13:00:00Z")!.instant)
+        XCTAssertEqual(why(#"{"at":"0001-01-01T12:00:00Z"}"#), "\"at\" 0001-01-01T12:00:00Z is before 2000-01-01: not a plausible time")
+        XCTAssertEqual(why(#"{"at":"2026-11-22T21:06:00-05:00"}"#),
+                       "\"at\" 2026-11-22T21:06:00-05:00 is in the future (now is 2026-11-22T21:00:00-05:00)")
+        XCTAssertEqual(why(#"{"at":true}"#), "\"at\" must be an RFC 3339 time or epoch seconds, not a boolean")
+    }
+}
+
+final class TenclubImplausibleDayTests: XCTestCase {
+    /// A store that took a year-1 unlock before times were checked: rollover
+    /// closes the real days only, not 739,941 of them.
+    func testRolloverNeverWalksFromTheYearOne() {
+        var s = TenclubState(full: true)
+        s.apply(["type": "unlock", "day": "0001-01-01"])
+        s.apply(["type": "unlock", "day": "2026-11-20"])
+        XCTAssertEqual(s.firstDay, Day(year: 2026, month: 11, day: 20))
+        XCTAssertEqual(Tenclub.daysToClose(s, today: Day(year: 2026, month: 11, day: 22)).map(\.description), ["2026-11-20", "2026-11-21"])
     }
 }

@@ -146,6 +146,13 @@ final class YomoTests: XCTestCase {
             (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"fortnight"}}"#, "\"unit\" must be hour, day, week or month"),
             (#"{"title":"x","recurrence_type":"custom"}"#, "a custom recurrence needs a recurrence_rule"),
             (#"[1]"#, "not a JSON object"),
+            (#"{"title":"x","date":"1999-12-31"}"#, "\"date\" 1999-12-31 is before 2000-01-01: not a plausible day"),
+            (#"{"title":"x","recurrence_type":7}"#, "\"recurrence_type\" must be a string, not a number"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":"weekly"}"#, "\"recurrence_rule\" must be an object or null, not a string"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":"2","unit":"day"}}"#, "\"interval\" must be a whole number, not a string"),
+            (#"{"title":"x","recurrence_type":"weekly","recurrence_rule":{"days_of_week":"mon"}}"#, "\"days_of_week\" must be an array like [\"mon\",\"wed\"] or null, not a string"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"hour","time_range_start":9}}"#, "\"time_range_start\" must be HH:mm or null"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"day","based_on_completion":"yes"}}"#, "\"based_on_completion\" must be a boolean, not a string"),
         ]
         for (text, reason) in cases {
             switch Yomo.validateParse(try! JSON.parse(text)) {

@@ -1,0 +1,61 @@
+// Untrusted text made safe to show on a terminal: one function, used by every
+// diagnostic (Diagnostics.error) and by every text layout that interpolates a
+// value a user, a peer or a file supplied (names, titles, messages, chat,
+// SMS bodies and numbers, file names).
+//
+// Invariants: the result holds no C0 control (U+0000–U+001F, so no ESC, BEL,
+// CR, LF or TAB), no DEL, no C1 control (U+0080–U+009F), no bidi override,
+// embedding, isolate or mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
+// U+061C) and no line or paragraph separator (U+2028, U+2029): each is shown
+// as `\uXXXX` (four lowercase hex digits), so a value stays on one line and
+// cannot move the cursor, retitle the window, ring the bell or reorder what
+// follows it. Everything else, valid non-ASCII included (é, 日本, emoji), is
+// unchanged, and a string with nothing to escape is returned as is. The
+// escaping is for display only: NDJSON output keeps the exact data.
+
+public enum Text {
+    /// Whether a scalar must be shown escaped on a terminal.
+    @inline(__always)
+    public static func needsEscape(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `s` with every control, bidi control and line separator shown as
+    /// `\uXXXX`; valid text otherwise unchanged.
+    public static func terminalSafe(_ s: String) -> String {
+        // Fast path: only bytes below 0x20, DEL and the lead bytes of the
+        // two- and three-byte sequences above (0xC2, 0xD8, 0xE2) can start one.
+        var suspect = false
+        for b in s.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 {
+            suspect = true
+            break
+        }
+        if !suspect { return s }
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 16)
+        let hex = Array("0123456789abcdef")
+        for u in s.unicodeScalars {
+            if needsEscape(u.value) {
+                out += "\\u"
+                for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((u.value >> UInt32(shift)) & 0xF)]) }
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// This string made safe for a terminal (`Text.terminalSafe`).
+    public var terminalSafe: String { Text.terminalSafe(self) }
+}
+
+extension Substring {
+    /// This text made safe for a terminal (`Text.terminalSafe`).
+    public var terminalSafe: String { Text.terminalSafe(String(self)) }
+}
