@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -70,38 +70,39 @@ _playa() {
         --data-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _playa_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --sync-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion --data-dir --now --format --quiet -q --help -h --version" ;;
-        queue) words="--date --data-dir --now --format --quiet -q --help -h --version" ;;
-        recipient) words="add list show edit pause resume rm --data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient add") words="--platform --phone --username --data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient show") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient pause") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient resume") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "recipient rm") words="--yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
-        schedule) words="--random --fixed --data-dir --now --format --quiet -q --help -h --version" ;;
-        message) words="add list edit rm --data-dir --now --format --quiet -q --help -h --version" ;;
-        "message add") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "message list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "message edit") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "message rm") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        clone) words="--schedule --messages --data-dir --now --format --quiet -q --help -h --version" ;;
-        generate) words="--date --seed --data-dir --now --format --quiet -q --help -h --version" ;;
-        event) words="edit --data-dir --now --format --quiet -q --help -h --version" ;;
-        "event edit") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        cancel) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
-        due) words="--command --data-dir --now --format --quiet -q --help -h --version" ;;
-        notify) words="--test --command --data-dir --now --format --quiet -q --help -h --version" ;;
-        link) words="--web --data-dir --now --format --quiet -q --help -h --version" ;;
-        open) words="--command --web --data-dir --now --format --quiet -q --help -h --version" ;;
-        export) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        import) words="--data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
-        reset) words="--yes -y --data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        queue) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        recipient) words="add list show edit pause resume rm --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient add") words="--platform --phone --username --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient show") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient pause") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient resume") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "recipient rm") words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        schedule) words="--random --fixed --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        message) words="add list edit rm --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "message add") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "message list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "message edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "message rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        clone) words="--schedule --messages --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        generate) words="--date --seed --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        event) words="edit --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "event edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        cancel) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        notify) words="--test --command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        link) words="--web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        open) words="--command --web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        export) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        reset) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

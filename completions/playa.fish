@@ -11,7 +11,7 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --date --platform --phone --username --name --random --fixed --seed --command
+            case --data-dir --now --format --sync-dir --date --platform --phone --username --name --random --fixed --seed --command
                 set skip 1
             case '-*'
             case '*'
@@ -34,6 +34,7 @@ complete -c playa -l format -x -a 'json text' -d 'Force json or text output (env
 complete -c playa -l quiet -s q -d 'Print nothing but errors (env PLAYA_QUIET)'
 complete -c playa -l help -s h -d 'Show help and exit'
 complete -c playa -l version -d 'Show the version and exit'
+complete -c playa -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env PLAYA_SYNC_DIR)'
 complete -c playa -n '__playa_at '\'''\''' -a 'queue' -d 'Show the day'\''s pending messages in time order'
 complete -c playa -n '__playa_at '\'''\''' -a 'recipient' -d 'Show the dashboard: everyone with their strategy and next message'
 complete -c playa -n '__playa_at '\'''\''' -a 'schedule' -d 'Set when someone gets messages: N random times or fixed times'

@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--user|--points-per-hour|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--user|--points-per-hour|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -70,36 +70,37 @@ _rewards() {
         --data-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _rewards_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --sync-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion --data-dir --now --format --quiet -q --help -h --version" ;;
-        dashboard) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        init) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version" ;;
-        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version" ;;
-        "child list") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version" ;;
-        "child export") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version" ;;
-        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version" ;;
-        "app rm") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version" ;;
-        "app import") words="--data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
-        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version" ;;
-        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version" ;;
-        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
-        flags) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version" ;;
-        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version" ;;
-        allowance) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version" ;;
-        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version" ;;
-        badges) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        rollover) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        notify) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        init) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "child list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        flags) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        allowance) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --user --points-per-hour --category --search --child --activitywatch --app --command --reason --from --to --by
+            case --data-dir --now --format --sync-dir --user --points-per-hour --category --search --child --activitywatch --app --command --reason --from --to --by
                 set skip 1
             case '-*'
             case '*'
@@ -34,6 +34,7 @@ complete -c rewards -n 'not __rewards_at '\''report'\''' -l format -x -a 'json t
 complete -c rewards -l quiet -s q -d 'Print nothing but errors (env REWARDS_QUIET)'
 complete -c rewards -l help -s h -d 'Show help and exit'
 complete -c rewards -l version -d 'Show the version and exit'
+complete -c rewards -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env REWARDS_SYNC_DIR)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'dashboard' -d 'Each child'\''s points, today, goal, streak and the last sessions'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'init' -d 'Create the family, with you as the parent'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'child' -d 'Children'

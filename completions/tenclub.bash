@@ -13,7 +13,7 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--date|--at|--style|--days|-n|--name|--command) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--at|--style|--days|-n|--name|--command) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -51,24 +51,25 @@ _tenclub() {
         --data-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _tenclub_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --sync-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="status unlock ingest widget history check buddy sms rollover help completion --data-dir --now --format --quiet -q --help -h --version" ;;
-        status) words="--date --data-dir --now --format --quiet -q --help -h --version" ;;
-        unlock) words="--at --data-dir --now --format --quiet -q --help -h --version" ;;
-        ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
-        widget) words="--style --data-dir --now --format --quiet -q --help -h --version" ;;
-        history) words="--days -n --data-dir --now --format --quiet -q --help -h --version" ;;
-        check) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        buddy) words="set remove --data-dir --now --format --quiet -q --help -h --version" ;;
-        "buddy set") words="--name --data-dir --now --format --quiet -q --help -h --version" ;;
-        "buddy remove") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        sms) words="outbox deliver receive --data-dir --now --format --quiet -q --help -h --version" ;;
-        "sms outbox") words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        "sms deliver") words="--command --data-dir --now --format --quiet -q --help -h --version" ;;
-        "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version"; files=1 ;;
-        rollover) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="status unlock ingest widget history check buddy sms rollover help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        status) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        unlock) words="--at --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        widget) words="--style --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        history) words="--days -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        check) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        buddy) words="set remove --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "buddy set") words="--name --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "buddy remove") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        sms) words="outbox deliver receive --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "sms outbox") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "sms deliver") words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="status unlock ingest widget history check buddy sms rollover help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

@@ -11,7 +11,7 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --date --at --style --days -n --name --command
+            case --data-dir --now --format --sync-dir --date --at --style --days -n --name --command
                 set skip 1
             case '-*'
             case '*'
@@ -34,6 +34,7 @@ complete -c tenclub -l format -x -a 'json text' -d 'Force json or text output (e
 complete -c tenclub -l quiet -s q -d 'Print nothing but errors (env TENCLUB_QUIET)'
 complete -c tenclub -l help -s h -d 'Show help and exit'
 complete -c tenclub -l version -d 'Show the version and exit'
+complete -c tenclub -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env TENCLUB_SYNC_DIR)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'status' -d 'Show a day'\''s unlock count as a playing card'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'unlock' -d 'Record one screen unlock'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'ingest' -d 'Record unlocks from NDJSON records with an '\''at'\'' time'

@@ -13,7 +13,7 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--llm-command|--title|--count|-n) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--llm-command|--title|--count|-n) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -61,20 +61,21 @@ _yomo() {
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _yomo_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --sync-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm next due watch help completion --data-dir --now --format --quiet -q --help -h --version" ;;
-        list) words="--all -a --data-dir --now --format --quiet -q --help -h --version" ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --literal --llm-command --data-dir --now --format --quiet -q --help -h --version" ;;
-        parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --data-dir --now --format --quiet -q --help -h --version" ;;
-        done) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        snooze) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        rm) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        next) words="--count -n --data-dir --now --format --quiet -q --help -h --version" ;;
-        due) words="--data-dir --now --format --quiet -q --help -h --version" ;;
-        watch) words="--data-dir --now --format --quiet -q --help -h --version" ;;
+        "") words="list add parse edit done snooze rm next due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        done) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        snooze) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="list add parse edit done snooze rm next due watch help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

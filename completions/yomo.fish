@@ -11,7 +11,7 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --date --time --notes --repeat --days --every --unit --between --on --llm-command --title --count -n
+            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --llm-command --title --count -n
                 set skip 1
             case '-*'
             case '*'
@@ -34,6 +34,7 @@ complete -c yomo -l format -x -a 'json text' -d 'Force json or text output (env 
 complete -c yomo -l quiet -s q -d 'Print nothing but errors (env YOMO_QUIET)'
 complete -c yomo -l help -s h -d 'Show help and exit'
 complete -c yomo -l version -d 'Show the version and exit'
+complete -c yomo -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env YOMO_SYNC_DIR)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'list' -d 'Show active reminders, nearest first'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'add' -d 'Add a reminder from a sentence and options'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'parse' -d 'Print what the parser understood, without saving'

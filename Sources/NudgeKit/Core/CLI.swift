@@ -106,13 +106,15 @@ public struct ToolSpec: Sendable {
     public var footer: String
 
     public init(name: String, version: String = familyVersion, summary: String, commands: [CommandSpec],
-                defaultCommand: [String]?, globals: [OptionSpec] = [], footer: String = "") {
+                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "") {
         self.name = name
         self.version = version
         self.summary = summary
         self.commands = commands.isEmpty ? [] : commands + [ToolSpec.helpCommand, ToolSpec.completionCommand]
         self.defaultCommand = defaultCommand
-        self.globalOptions = ToolSpec.standardGlobals(name) + globals
+        self.globalOptions = ToolSpec.standardGlobals(name)
+            + (syncs ? [OptionSpec("sync-dir", value: "DIR", help: "Share journals with your other devices through DIR (env \(name.uppercased())_SYNC_DIR)", completion: .directories)] : [])
+            + globals
         self.footer = footer
     }
 

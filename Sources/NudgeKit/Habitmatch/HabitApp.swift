@@ -59,6 +59,7 @@ extension Habitmatch {
         defaultCommand: ["dashboard"],
         globals: [OptionSpec("user", value: "USER", help: "Act as USER (env HABITMATCH_USER; default $USER)"),
                   OptionSpec("pool", value: "DIR", help: "The shared pool (env HABITMATCH_POOL)", completion: .directories)],
+        syncs: false,
         footer: "The pool is a folder the members share; each writes only their own journal in it."
     )
 

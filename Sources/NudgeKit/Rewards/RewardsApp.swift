@@ -81,8 +81,10 @@ public enum Rewards {
         Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
     }
 
-    static func store(_ ctx: Context) -> Store<RewardsState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis))
+    static func store(_ ctx: Context) throws(ToolError) -> Store<RewardsState> {
+        var o = try ctx.storeOptions()
+        o.user = me(ctx)
+        return Store(dir: ctx.dataDir, options: o)
     }
 
     /// Stamps an event with who made it and when (computed once per run).

@@ -47,8 +47,8 @@ extension Tenclub {
         footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
     )
 
-    static func store(_ ctx: Context) -> Store<TenclubState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub", lockTimeoutMillis: ctx.lockTimeoutMillis))
+    static func store(_ ctx: Context) throws(ToolError) -> Store<TenclubState> {
+        Store(dir: ctx.dataDir, options: try ctx.storeOptions())
     }
 
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
