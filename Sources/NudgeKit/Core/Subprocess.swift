@@ -10,24 +10,40 @@ public enum Subprocess {
     /// Runs `argv` (argv[0] a path, or a name looked up in PATH), feeding
     /// `stdin`, with `env` added to the environment. Standard output goes to
     /// /dev/null when `quiet`, else it is inherited. Returns the exit status.
+    /// With `timeoutMillis`, a child still running then is ended with its
+    /// whole process group (SIGTERM, then SIGKILL two seconds later) and the
+    /// status is 124, as timeout(1) says.
     public static func run(_ argv: [String], stdin: [UInt8]? = nil, env: [String: String] = [:],
-                           quiet: Bool = false) throws(ToolError) -> Int32 {
-        try run(argv, stdin: stdin, env: env, quiet: quiet, capture: nil)
+                           quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
+        try run(argv, stdin: stdin, env: env, quiet: quiet, capture: nil, timeoutMillis: timeoutMillis)
     }
 
     /// Runs a command line through /bin/sh -c and returns its exit status and
     /// standard output.
-    public static func capture(_ command: String, stdin: [UInt8]? = nil, env: [String: String] = [:]) throws(ToolError) -> (Int32, [UInt8]) {
+    public static func capture(_ command: String, stdin: [UInt8]? = nil, env: [String: String] = [:],
+                               timeoutMillis: Int? = nil) throws(ToolError) -> (Int32, [UInt8]) {
         var out: [UInt8] = []
-        let status = try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: false, capture: &out)
+        let status = try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: false, capture: &out,
+                             timeoutMillis: timeoutMillis)
         return (status, out)
     }
 
+    /// The status of a child ended for running too long.
+    public static let timedOut: Int32 = 124
+
     static func run(_ argv: [String], stdin: [UInt8]?, env: [String: String], quiet: Bool,
-                    capture: UnsafeMutablePointer<[UInt8]>?) throws(ToolError) -> Int32 {
+                    capture: UnsafeMutablePointer<[UInt8]>?, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
         var fa = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fa)
         defer { posix_spawn_file_actions_destroy(&fa) }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        if timeoutMillis != nil {
+            // Its own process group, so a timeout ends everything it started.
+            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attr, 0)
+        }
         var fds: [Int32] = [-1, -1]
         if stdin != nil {
             guard pipe(&fds) == 0 else { throw ToolError(.ioError, "cannot make a pipe: \(Sys.errnoString())") }
@@ -66,7 +82,7 @@ public enum Subprocess {
         var pid: pid_t = 0
         let rc = cArgs.withUnsafeBufferPointer { a in
             cEnv.withUnsafeBufferPointer { e in
-                posix_spawnp(&pid, argv[0], &fa, nil, UnsafeMutablePointer(mutating: a.baseAddress!),
+                posix_spawnp(&pid, argv[0], &fa, &attr, UnsafeMutablePointer(mutating: a.baseAddress!),
                              UnsafeMutablePointer(mutating: e.baseAddress!))
             }
         }
@@ -77,30 +93,82 @@ public enum Subprocess {
             if capture != nil { close(outFds[0]) }
             throw ToolError(.noInput, "cannot run \(argv[0]): \(Sys.errnoString(rc))")
         }
-        if let data = stdin {
-            _ = Sys.writeAll(fd: fds[1], data)  // a child that stops reading gets EPIPE, not us killed
-            close(fds[1])
-        }
-        if let sink = capture {
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(outFds[0], $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                sink.pointee.append(contentsOf: chunk[0..<n])
+        guard let limit = timeoutMillis else {
+            if let data = stdin {
+                _ = Sys.writeAll(fd: fds[1], data)  // a child that stops reading gets EPIPE, not us killed
+                close(fds[1])
             }
-            close(outFds[0])
+            if let sink = capture {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = chunk.withUnsafeMutableBytes { read(outFds[0], $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    sink.pointee.append(contentsOf: chunk[0..<n])
+                }
+                close(outFds[0])
+            }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 {
+                if errno != EINTR { throw ToolError(.ioError, "cannot wait for \(argv[0]): \(Sys.errnoString())") }
+            }
+            return status(raw)
         }
+        // With a deadline: feed and drain without blocking, and poll for the end.
+        let deadline = Sys.monotonicNanos() + UInt64(max(0, limit)) * 1_000_000
+        var inFd: Int32 = stdin != nil ? fds[1] : -1
+        var outFd: Int32 = capture != nil ? outFds[0] : -1
+        if inFd >= 0 { _ = fcntl(inFd, F_SETFL, fcntl(inFd, F_GETFL) | O_NONBLOCK) }
+        var sent = 0
+        let data = stdin ?? []
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 {
-            if errno != EINTR { throw ToolError(.ioError, "cannot wait for \(argv[0]): \(Sys.errnoString())") }
+        var exited = false
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !exited {
+            if inFd >= 0 && sent >= data.count { close(inFd); inFd = -1 }
+            let now = Sys.monotonicNanos()
+            if now >= deadline { break }
+            var pfds: [pollfd] = []
+            if inFd >= 0 { pfds.append(pollfd(fd: inFd, events: Int16(POLLOUT), revents: 0)) }
+            if outFd >= 0 { pfds.append(pollfd(fd: outFd, events: Int16(POLLIN), revents: 0)) }
+            let wait = Int32(min(50, max(1, (deadline - now) / 1_000_000)))
+            _ = poll(&pfds, nfds_t(pfds.count), wait)
+            for p in pfds where p.revents != 0 {
+                if p.fd == inFd {
+                    let n = data.withUnsafeBytes { write(inFd, $0.baseAddress! + sent, $0.count - sent) }
+                    if n > 0 { sent += n } else if n < 0 && errno != EAGAIN && errno != EINTR { sent = data.count }
+                } else if p.fd == outFd {
+                    let n = chunk.withUnsafeMutableBytes { read(outFd, $0.baseAddress, $0.count) }
+                    if n > 0 { capture?.pointee.append(contentsOf: chunk[0..<n]) }
+                    else if n == 0 || (errno != EINTR && errno != EAGAIN) { close(outFd); outFd = -1 }
+                }
+            }
+            let w = waitpid(pid, &raw, WNOHANG)
+            if w == pid { exited = true }
         }
-        return status(raw)
+        if inFd >= 0 { close(inFd) }
+        if exited {
+            // Whatever is left in the pipe.
+            while outFd >= 0 {
+                let n = chunk.withUnsafeMutableBytes { read(outFd, $0.baseAddress, $0.count) }
+                if n > 0 { capture?.pointee.append(contentsOf: chunk[0..<n]) } else { close(outFd); outFd = -1 }
+            }
+            return status(raw)
+        }
+        if outFd >= 0 { close(outFd) }
+        _ = kill(-pid, SIGTERM)
+        let grace = Sys.monotonicNanos() + 2_000_000_000
+        while waitpid(pid, &raw, WNOHANG) == 0 {
+            if Sys.monotonicNanos() >= grace { _ = kill(-pid, SIGKILL); _ = waitpid(pid, &raw, 0); break }
+            Sys.sleepMillis(10)
+        }
+        _ = kill(-pid, SIGKILL)  // anything of its group still running
+        return timedOut
     }
 
     /// Runs a command line through /bin/sh -c.
     public static func shell(_ command: String, stdin: [UInt8]? = nil, env: [String: String] = [:],
-                             quiet: Bool = false) throws(ToolError) -> Int32 {
-        try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: quiet)
+                             quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
+        try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: quiet, timeoutMillis: timeoutMillis)
     }
 }
