@@ -13,13 +13,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
 
     /// The marks (or the count) a subject's list shows now.
     func state(_ s: Subject, expectErr: String? = "", file: StaticString = #filePath, line: UInt = #line) -> [String] {
-        let r = list(s, expectErr: expectErr, file: file, line: line)
-        if let m = s.marks(r) { return m.sorted() }
-        return ["count \(s.count(r) ?? -1)"]
-    }
-
-    func expected(_ s: Subject, _ marks: [String]) -> [String] {
-        s.marks(RunResult(out: "", err: "", code: 0)) == nil ? ["count \(marks.count)"] : marks.sorted()
+        shown(s, list(s, expectErr: expectErr, file: file, line: line))
     }
 
     /// Byte offsets of the lines of a file: (start, end including the newline).
@@ -126,7 +120,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
             XCTAssertEqual(r.code, 0, r.err)
             XCTAssertTrue(r.err.contains(path) && r.err.contains("cannot be read"), "\(s.tool): every command says so: \(r.err)")
             assertDiagnostics(r.err, tool: s.tool)
-            let got = s.marks(r).map { $0.sorted() } ?? ["count \(s.count(r) ?? -1)"]
+            let got = shown(s, r)
             XCTAssertEqual(got, expected(s, marks), "\(s.tool): the damaged batch counts for nothing")
         }
         let main = run(s.tool, s.mainRead)
@@ -174,7 +168,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
             XCTAssertEqual(r.code, 0, r.err)
             XCTAssertTrue(r.err.contains(snap) && r.err.contains("refused"), "\(s.tool): \(r.err)")
             assertDiagnostics(r.err, tool: s.tool)
-            let got = s.marks(r).map { $0.sorted() } ?? ["count \(s.count(r) ?? -1)"]
+            let got = shown(s, r)
             XCTAssertEqual(got, expected(s, marks), "\(s.tool): the journals' truth")
             XCTAssertEqual(bytes(snap + ".bad-\(n)"), b, "\(s.tool): the refused snapshot is kept as .bad-\(n)")
             XCTAssertEqual(state(s), expected(s, marks), "\(s.tool): the new snapshot is sound")
@@ -211,7 +205,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
             let got = run(s.tool, s.list)
             XCTAssertEqual(got.code, 0, got.err)
             XCTAssertTrue(got.err.contains("refused"), "\(s.tool): \(got.err)")
-            XCTAssertEqual(s.marks(got).map { $0.sorted() } ?? ["count \(s.count(got) ?? -1)"], expected(s, marks),
+            XCTAssertEqual(shown(s, got), expected(s, marks),
                            "\(s.tool): no history folded twice or dropped")
             XCTAssertTrue(FileManager.default.fileExists(atPath: snap + ".bad-\(n)"))
             XCTAssertEqual(state(s), expected(s, marks))
@@ -243,7 +237,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
         let r = run(s.tool, s.list)
         XCTAssertEqual(r.code, 0, r.err)
         XCTAssertTrue(r.err.contains("refused") && r.err.contains("shorter"), "\(s.tool): \(r.err)")
-        XCTAssertEqual(s.marks(r).map { $0.sorted() } ?? ["count \(s.count(r) ?? -1)"], expected(s, marks))
+        XCTAssertEqual(shown(s, r), expected(s, marks))
         XCTAssertTrue(FileManager.default.fileExists(atPath: snapshotPath(s) + ".bad-1"), "\(s.tool): the old snapshot is kept")
         // Extended again past the old offset by new writes: still the journal's truth.
         marks += writes(s, 10..<13)

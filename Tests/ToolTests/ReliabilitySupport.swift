@@ -143,6 +143,17 @@ class ReliabilityCase: ToolTestCase {
         return n
     }
 
+    /// What a list shows: the marks, sorted, or (for a count) ["count N"].
+    func shown(_ s: Subject, _ r: RunResult) -> [String] {
+        if let m = s.marks(r) { return m.sorted() }
+        return ["count \(s.count(r) ?? -1)"]
+    }
+
+    /// What a list of these writes must show, in `shown`'s form.
+    func expected(_ s: Subject, _ marks: [String]) -> [String] {
+        s.marks(RunResult(out: "", err: "", code: 0)) == nil ? ["count \(marks.count)"] : marks.sorted()
+    }
+
     /// The folder holding the subject's snapshot.
     func snapshotFolder(_ s: Subject) -> String {
         guard s.snapshotDir.hasSuffix("*") else { return s.snapshotDir.isEmpty ? dataDir : dataDir + "/" + s.snapshotDir }
