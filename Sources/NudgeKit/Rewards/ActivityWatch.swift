@@ -27,8 +27,9 @@ public enum ActivityWatch {
             guard isWindow || isAFK else { continue }
             for (n, e) in (bo["events"]?.array ?? []).enumerated() {
                 guard let eo = e.object, let ts = eo["timestamp"]?.string, let t = RFC3339.parse(ts)?.instant,
-                      let dur = eo["duration"]?.double, dur >= 0 else {
-                    return .failure(.data("\(id) event \(n): need \"timestamp\" (RFC 3339) and \"duration\" (seconds)"))
+                      let dur = eo["duration"]?.double, dur >= 0, dur < 1e9 else {
+                    // (A duration past 1e9 s, about 31 years, is not a window event; it would overflow.)
+                    return .failure(.data("\(id) event \(n): need \"timestamp\" (RFC 3339) and \"duration\" (seconds, under 1e9)"))
                 }
                 let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
                 if isWindow, let app = eo["data"]?.object?["app"]?.string { windows.append((app, span)) }
