@@ -614,6 +614,10 @@ extension Playa {
         guard let o = doc.object, o["type"]?.string == "playa_export" else {
             return .failure(.data("not a playa export: need {\"type\":\"playa_export\",\"recipients\":[…],\"events\":[…]}"))
         }
+        // A list of the wrong type is bad input, not an empty list.
+        for key in ["recipients", "events", "confirmed", "generated"] where o[key] != nil && o[key]?.array == nil {
+            return .failure(.data("\"\(key)\" must be a list"))
+        }
         var out: [JSONObject] = []
         var recipients = s.recipients
         for (n, j) in (o["recipients"]?.array ?? []).enumerated() {
@@ -656,9 +660,9 @@ extension Playa {
     }
 
     static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let path = ctx.operands[0]
+        let path = ctx.operands[0] == "-" ? "stdin" : ctx.operands[0]
         let bytes: [UInt8]
-        if path == "-" {
+        if ctx.operands[0] == "-" {
             bytes = try Sys.readStream(fd: 0, name: "stdin")
         } else {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
