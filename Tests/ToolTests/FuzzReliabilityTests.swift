@@ -368,6 +368,69 @@ final class FuzzReliabilityTests: ReliabilityCase {
                       good: good, mutations: mutations, state: ["child", "export", "Alex"], seed: 0xF022_0007, count: 70)
     }
 
+    /// yomo's model command (`--llm-command`) is an input too: whatever it
+    /// answers, yomo adds a reminder (the model's or the built-in parse's)
+    /// or refuses with a message; it never crashes, and the list, `due` and
+    /// `next` of what was added never hang.
+    func testFuzzYomoModelAnswers() {
+        func rule(_ r: String, type: String = "custom", date: String = "\"2026-12-01\"", time: String = "\"09:00\"", title: String = "\"water plants\"") -> [UInt8] {
+            Array("{\"title\":\(title),\"date\":\(date),\"time\":\(time),\"recurrence_type\":\"\(type)\",\"recurrence_rule\":\(r)}".utf8)
+        }
+        func r(_ interval: String, _ unit: String = "\"day\"", days: String = "null", start: String = "null", end: String = "null") -> String {
+            "{\"interval\":\(interval),\"unit\":\(unit),\"days_of_week\":\(days),\"time_range_start\":\(start),\"time_range_end\":\(end),\"based_on_completion\":false}"
+        }
+        let good = rule(r("2"))
+        var docs: [(String, [UInt8])] = [
+            ("interval 0", rule(r("0"))), ("interval -1", rule(r("-1"))), ("interval 1e400", rule(r("1e400"))),
+            ("interval 1e18", rule(r("1000000000000000000"))), ("interval 2^63", rule(r("9223372036854775808"))),
+            ("interval 2^31 hours", rule(r("2147483648", "\"hour\""))), ("interval 1e6 months", rule(r("1000000", "\"month\""))),
+            ("unit year", rule(r("1", "\"year\""))), ("days numbers", rule(r("1", "\"week\"", days: "[1,2]"))),
+            ("days unknown", rule(r("1", "\"week\"", days: "[\"xyz\"]"))), ("days empty", rule(r("1", "\"week\"", days: "[]"))),
+            ("hours, range backwards", rule(r("1", "\"hour\"", start: "\"21:00\"", end: "\"09:00\""))),
+            ("hours, range 00:00-00:00", rule(r("1", "\"hour\"", start: "\"00:00\"", end: "\"00:00\""))),
+            ("hours, range bad", rule(r("1", "\"hour\"", start: "\"25:99\"", end: "\"09:00\""))),
+            ("time 24:00", rule(r("1"), time: "\"24:00\"")), ("date 0000-00-00", rule(r("1"), date: "\"0000-00-00\"")),
+            ("date 9999-12-31", rule(r("1", "\"month\""), date: "\"9999-12-31\"")), ("date 0001-01-01", rule(r("1"), date: "\"0001-01-01\"")),
+            ("date Feb 30", rule(r("1"), date: "\"2026-02-30\"")), ("date a number", rule(r("1"), date: "20261201")),
+            ("title empty", rule(r("1"), title: "\"  \"")), ("title a number", rule(r("1"), title: "5")),
+            ("title 20k", rule(r("1"), title: "\"" + String(repeating: "w", count: 20_000) + "\"")),
+            ("title controls", rule(r("1"), title: "\"\\u001b]0;pwned\\u0007\\u202e\"")),
+            ("daily with a rule", rule(r("3", "\"hour\""), type: "daily")), ("weekly, no days", rule("null", type: "weekly")),
+            ("rule a list", rule("[]")), ("type unknown", rule(r("1"), type: "sometimes")),
+            ("prose around", Array("Sure! Here it is:\n```json\n".utf8) + good + Array("\n```".utf8)),
+            ("two objects", good + good), ("braces only", Array("}{".utf8)), ("nothing", []),
+        ]
+        var g = SeededGenerator(seed: 0xF022_0008)
+        while docs.count < 60 {
+            var d = good
+            d[Int.random(in: 0..<d.count, using: &g)] = [0x00, 0x1B, 0x7B, 0x7D, 0x22, 0x5B, 0x39, 0x2D, 0xFF].randomElement(using: &g)!
+            docs.append(("flipped \(docs.count)", d))
+        }
+        var added: [String] = []
+        for (i, (what, doc)) in docs.enumerated() {
+            let path = tmp + "/model-\(i).json"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(doc))
+            let o = runLimited("yomo", ["add", "water", "plants", "every", "day", "--llm-command", "cat \(path)"], timeout: 20)
+            XCTAssertFalse(o.timedOut, "yomo add, model answer \(what): hung")
+            XCTAssertNil(o.signal, "yomo add, model answer \(what): crashed: \(o.err.suffix(1500))")
+            XCTAssertTrue([0, 64, 65].contains(o.code), "yomo add, model answer \(what): \(o.code) \(o.err)")
+            assertDiagnostics(o.err, tool: "yomo")
+            if o.code == 0, let id = o.result.records.first?["id"] as? String { added.append(id) }
+        }
+        XCTAssertGreaterThan(added.count, 10)
+        for args in [["list"], ["due"], ["list", "--format", "text"]] {
+            let o = runLimited("yomo", args, timeout: 20)
+            XCTAssertFalse(o.timedOut, "yomo \(args): hung")
+            XCTAssertNil(o.signal, "yomo \(args): crashed: \(o.err.suffix(1500))")
+            XCTAssertEqual(o.code, 0, o.err)
+        }
+        for id in added {
+            let o = runLimited("yomo", ["next", id, "-n", "5"], timeout: 20)
+            XCTAssertFalse(o.timedOut, "yomo next \(id): hung")
+            XCTAssertNil(o.signal, "yomo next \(id): crashed: \(o.err.suffix(1500))")
+        }
+    }
+
     // MARK: Regressions found by the fuzzer
 
     /// An ActivityWatch event lasting 1e300 seconds crashed rewards (a
