@@ -186,6 +186,27 @@ final class CorruptionReliabilityTests: ReliabilityCase {
     func testEditedSnapshotPlaya() { editedSnapshot(.playa) }
     func testEditedSnapshotHabitmatch() { editedSnapshot(.habitmatch) }
 
+    /// Regression (issue 10: "editing one number in snapshot.ndjson is
+    /// served as fact; tenclub counted 514 extra unlocks"): the count edited
+    /// in the snapshot is refused, and the journals' count stands.
+    func testRegressionSnapshotCountEditedTenclub() {
+        let s = Subject.tenclub
+        writes(s, 0..<4)
+        freshSnapshot(s)
+        let snap = snapshotPath(s)
+        let text = String(decoding: bytes(snap), as: UTF8.self)
+        XCTAssertTrue(text.contains("\"unlocks\":4}"), text)
+        setBytes(snap, Array(text.replacingOccurrences(of: "\"unlocks\":4}", with: "\"unlocks\":518}").utf8))
+        for args in [["status"], ["check"], ["widget", "--style", "plain"]] {
+            let r = run("tenclub", args)
+            XCTAssertEqual(r.code, 0, r.err)
+            XCTAssertFalse(r.out.contains("518"), "\(args): \(r.out)")
+        }
+        XCTAssertEqual(count(s, expectErr: nil), 4)
+        XCTAssertEqual(count(s), 4, "the next snapshot is rebuilt from the journals")
+        XCTAssertTrue(String(decoding: bytes(snap + ".bad-1"), as: UTF8.self).contains("518"), "the edited one is kept")
+    }
+
     /// The header's offset for the journal halved (history would be folded
     /// twice), or pushed past the journal's end: refused, the truth, no doubles.
     func editedOffset(_ s: Subject) {

@@ -188,6 +188,11 @@ final class Launched {
     }
 }
 
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
 /// A login made for one test, removed in tearDown.
 struct TestUser {
     var name: String
@@ -252,9 +257,10 @@ extension ToolTestCase {
     func makeUser() throws -> TestUser {
         var g = SystemRandomNumberGenerator()
         let name = "nudgetest-" + String(UInt32.random(in: 0...UInt32.max, using: &g), radix: 36)
+        // As root this must work: a failure fails the test, it never skips it.
         let r = system("/usr/sbin/useradd", ["-M", "-N", "-s", "/usr/sbin/nologin", name])
-        guard r.code == 0 else { throw XCTSkip("useradd \(name) failed: \(r.err)") }
-        guard let pw = getpwnam(name) else { throw XCTSkip("useradd made no \(name)") }
+        guard r.code == 0 else { throw HarnessError("useradd \(name) failed (\(r.code)): \(r.err)") }
+        guard let pw = getpwnam(name) else { throw HarnessError("useradd made no \(name)") }
         return TestUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
     }
 
