@@ -207,6 +207,26 @@ final class CorruptionReliabilityTests: ReliabilityCase {
         XCTAssertTrue(String(decoding: bytes(snap + ".bad-1"), as: UTF8.self).contains("518"), "the edited one is kept")
     }
 
+    /// yomo due decides from the snapshot's first line (a summary of wake
+    /// times) when nothing is due: an edited summary must not silence a
+    /// reminder; it is refused like any edit.
+    func testEditedSnapshotSummaryDoesNotSilenceYomoDue() {
+        for (i, day) in ["01", "02", "03"].enumerated() {
+            XCTAssertEqual(run("yomo", ["add", mark(i), "--date", "2026-12-\(day)", "--time", "09:00"]).code, 0)
+        }
+        freshSnapshot(.yomo)
+        let snap = snapshotPath(.yomo)
+        var lines = String(decoding: bytes(snap), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertTrue(lines[1].contains("\"summary\""), lines[1])
+        // Every wake time pushed a year on (digits 179… become 182…).
+        lines[1] = lines[1].replacingOccurrences(of: "[179", with: "[182")
+        setBytes(snap, Array(lines.joined(separator: "\n").utf8))
+        let due = run("yomo", ["due", "--now", "2026-12-01T09:01:00-05:00"])
+        XCTAssertEqual(due.code, 0, due.err)
+        XCTAssertEqual(due.records.compactMap { $0["title"] as? String }, [mark(0)], "the reminder still comes due")
+        XCTAssertTrue(due.err.contains("refused"), due.err)
+    }
+
     /// The header's offset for the journal halved (history would be folded
     /// twice), or pushed past the journal's end: refused, the truth, no doubles.
     func editedOffset(_ s: Subject) {

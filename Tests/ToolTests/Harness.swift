@@ -228,6 +228,26 @@ extension ToolTestCase {
         return Launched(process: p, outPath: outPath, errPath: errPath)
     }
 
+    /// Starts a bash script with the executables on PATH.
+    func launchShell(_ script: String, env: [String: String] = [:]) -> Launched {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script]
+        var environment = baseEnvironment
+        for (k, v) in env { environment[k] = v }
+        environment["PATH"] = ToolTestCase.productsDirectory.path + ":/usr/local/bin:/usr/bin:/bin"
+        p.environment = environment
+        let id = UUID().uuidString
+        let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        p.standardInput = FileHandle.nullDevice
+        try! p.run()
+        return Launched(process: p, outPath: outPath, errPath: errPath)
+    }
+
     /// Runs `tool` to its end or to `timeout` seconds, whichever comes first.
     func runLimited(_ tool: String, _ args: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil,
                     env: [String: String] = [:], asUser user: TestUser? = nil, timeout: Double = 20) -> Outcome {

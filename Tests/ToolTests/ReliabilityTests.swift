@@ -78,6 +78,46 @@ final class ReliabilityTests: ReliabilityCase {
         }
     }
 
+    /// Readers take no lock: while two writers ingest batches of 40 unlocks
+    /// (some rebuilding the snapshot), readers only ever see whole batches,
+    /// and never fewer than they saw before.
+    func testReadersNeverSeeHalfABatch() {
+        let k = 40
+        var files: [String] = []
+        for b in 0..<16 {
+            var text = ""
+            for i in 0..<k { text += "{\"at\":\(1_793_000_000 + b * 10_000 + i * 60)}\n" }
+            files.append(write("b\(b).ndjson", text))
+        }
+        var writers: [Launched] = []
+        for w in 0..<2 {
+            var script = ""
+            for b in stride(from: w, to: files.count, by: 2) {
+                script += "tenclub ingest -q '\(files[b])' || echo \"fail $?\" >&2\n"
+                if b % 4 == w { script += "rm -f '\(dataDir)/snapshot.ndjson'\n" }
+            }
+            writers.append(launchShell(script))
+        }
+        var readers: [Launched] = []
+        for _ in 0..<2 {
+            readers.append(launchShell("""
+            for i in $(seq 60); do
+              tenclub history --days 60 | jq -s 'map(.unlocks) | add // 0' || echo "fail $?" >&2
+            done
+            """))
+        }
+        for w in writers { let o = w.finish(timeout: 60); XCTAssertEqual(o.err, ""); XCTAssertEqual(o.code, 0) }
+        for r in readers {
+            let o = r.finish(timeout: 60)
+            XCTAssertEqual(o.err, "", "a read failed")
+            let seen = o.result.lines.compactMap { Int($0) }
+            XCTAssertEqual(seen.count, 60)
+            for (a, b) in zip(seen, seen.dropFirst()) { XCTAssertLessThanOrEqual(a, b, "a reader went back in time") }
+            XCTAssertEqual(seen.filter { $0 % k != 0 }, [], "a reader saw half a batch")
+        }
+        XCTAssertEqual(run("tenclub", ["history", "--days", "60"]).records.reduce(0) { $0 + ($1["unlocks"] as? Int ?? 0) }, k * files.count)
+    }
+
     // MARK: kill -9 at random moments
 
     /// Starts a writer, kills it (SIGKILL) after a random short delay, and
