@@ -83,9 +83,9 @@ extension Habitmatch {
         ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
     }
 
-    static func store(_ ctx: Context) -> Store<HabitState> {
+    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitState> {
         warnIfOpen(ctx.dataDir)
-        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx))
+        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: try ctx.lockTimeoutMillis())
         o.sharedJournals = Sys.join(poolDir(ctx), "journal")
         o.tagActor = true
         // Each member's private snapshot and lock, per pool.

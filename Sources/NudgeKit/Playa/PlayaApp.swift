@@ -81,7 +81,9 @@ extension Playa {
 
     static let configKeys = ["open_command", "notify_command"]
 
-    static func store(_ ctx: Context) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa")) }
+    static func store(_ ctx: Context) throws(ToolError) -> Store<PlayaState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "playa", lockTimeoutMillis: try ctx.lockTimeoutMillis()))
+    }
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }
     static func saved(_ e: Event) -> JSONObject { ["type": "event_saved", "event": .object(e.json)] }
 
@@ -494,7 +496,7 @@ extension Playa {
     static func due(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         let command = ctx.option("command") ?? config["notify_command"]
-        let st = store(ctx)
+        let st = try store(ctx)
         let s = try st.read()
         let due = s.due(at: ctx.now)
         if due.isEmpty { return .ok }

@@ -90,8 +90,8 @@ public enum Rewards {
         Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
     }
 
-    static func store(_ ctx: Context) -> Store<RewardsState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx)))
+    static func store(_ ctx: Context) throws(ToolError) -> Store<RewardsState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "rewards", user: me(ctx), lockTimeoutMillis: try ctx.lockTimeoutMillis()))
     }
 
     /// Stamps an event with who made it and when (computed once per run).

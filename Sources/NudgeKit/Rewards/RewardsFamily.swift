@@ -36,7 +36,7 @@ extension Rewards {
     }
 
     static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let st = store(ctx)
+        let st = try store(ctx)
         let c = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             let c = try childID(tx.state, ctx.operands[0])

@@ -5,7 +5,7 @@ extension Rewards {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
         let config = try Config.load(directory: ctx.configDir, known: ["grant_command"])
         let command = ctx.option("command") ?? config["grant_command"]
-        let st = store(ctx)
+        let st = try store(ctx)
         let (g, c) = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
             let c = try childID(tx.state, ctx.operands[0])
             try requireSelfOrParent(tx.state, ctx, child: c.id)

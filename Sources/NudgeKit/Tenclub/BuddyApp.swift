@@ -76,7 +76,7 @@ extension Tenclub {
         guard let command = ctx.option("command") ?? config["sms_command"], !command.isEmpty else {
             throw ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
         }
-        let st = store(ctx)
+        let st = try store(ctx)
         // One delivery run at a time, so nothing is handed over twice at once.
         if !Sys.isDirectory(ctx.dataDir) { return .ok }
         let lock = try FileLock.acquire(Sys.join(ctx.dataDir, "deliver.lock"), timeoutMillis: st.options.lockTimeoutMillis,

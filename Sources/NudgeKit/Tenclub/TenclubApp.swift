@@ -63,8 +63,8 @@ extension Tenclub {
         "rollover": rollover,
     ]
 
-    static func store(_ ctx: Context) -> Store<TenclubState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub"))
+    static func store(_ ctx: Context) throws(ToolError) -> Store<TenclubState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "tenclub", lockTimeoutMillis: try ctx.lockTimeoutMillis()))
     }
 
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -53,8 +53,8 @@ extension Yomo {
 
     static let configKeys = ["llm_command"]
 
-    static func store(_ ctx: Context) -> Store<YomoState> {
-        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo"))
+    static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
+        Store(dir: ctx.dataDir, options: StoreOptions(tool: "yomo", lockTimeoutMillis: try ctx.lockTimeoutMillis()))
     }
 
     static func formOptions(_ ctx: Context) -> ReminderFormOptions {
@@ -299,7 +299,7 @@ extension Yomo {
     /// One pass of `due`: announce, commit, print. Returns the announcements.
     @discardableResult
     static func announce(_ ctx: Context, now: Instant) throws(ToolError) -> [Announcement] {
-        let st = store(ctx)
+        let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
         if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
