@@ -118,6 +118,40 @@ final class ReliabilityTests: ReliabilityCase {
         XCTAssertEqual(run("tenclub", ["history", "--days", "60"]).records.reduce(0) { $0 + ($1["unlocks"] as? Int ?? 0) }, k * files.count)
     }
 
+    /// TOOL_LOCK_TIMEOUT (documented in the man pages) is how long a writer
+    /// waits for another run's lock: it was read by no tool, and a bad value
+    /// went unnoticed. A writer facing a held lock now gives up after it
+    /// with 75; a bad value is 78 naming the variable.
+    func lockTimeout(_ s: Subject) {
+        setUp(s)
+        writes(s, 0..<1)
+        let variable = s.tool.uppercased() + "_LOCK_TIMEOUT"
+        // This process holds the lock, as another run would.
+        let fd = open(snapshotFolder(s) + "/lock", O_RDWR)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+        var held = true
+        defer { if held { close(fd) } }
+        let start = monotonicSeconds()
+        let o = runLimited(s.tool, s.write(mark(1)), env: [variable: "0.2"])
+        let took = monotonicSeconds() - start
+        XCTAssertEqual(o.code, 75, "\(s.tool): \(o.err)")
+        XCTAssertTrue(o.err.contains("locked by another run; try again"), o.err)
+        XCTAssertLessThan(took, 4, "\(s.tool): waited \(took) s, not 0.2")
+        let bad = runLimited(s.tool, s.write(mark(1)), env: [variable: "soon"])
+        XCTAssertEqual(bad.code, 78, bad.err)
+        XCTAssertTrue(bad.err.contains(variable), bad.err)
+        close(fd)
+        held = false
+        XCTAssertEqual(runLimited(s.tool, s.write(mark(1)), env: [variable: "0.2"]).code, 0)
+    }
+
+    func testLockTimeoutTenclub() { lockTimeout(.tenclub) }
+    func testLockTimeoutYomo() { lockTimeout(.yomo) }
+    func testLockTimeoutRewards() { lockTimeout(.rewards) }
+    func testLockTimeoutPlaya() { lockTimeout(.playa) }
+    func testLockTimeoutHabitmatch() { lockTimeout(.habitmatch) }
+
     // MARK: kill -9 at random moments
 
     /// Starts a writer, kills it (SIGKILL) after a random short delay, and
