@@ -85,6 +85,9 @@ extension Habitmatch {
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<HabitState> {
         warnIfOpen(ctx.dataDir)
+        // A pool this user may not look into is an error naming it (77),
+        // not an empty pool: the store would read it as not there yet.
+        _ = try Sys.pathState(Sys.join(poolDir(ctx), "journal"))
         var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: try ctx.lockTimeoutMillis())
         o.sharedJournals = Sys.join(poolDir(ctx), "journal")
         o.tagActor = true
