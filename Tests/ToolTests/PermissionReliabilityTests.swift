@@ -179,6 +179,25 @@ final class PermissionReliabilityTests: ReliabilityCase {
     func testSnapshotFailureAfterCommitPlaya() { snapshotFailureAfterCommit(.playa) }
     func testSnapshotFailureAfterCommitHabitmatch() { snapshotFailureAfterCommit(.habitmatch) }
 
+    /// A habitmatch pool the user may not enter (another login's, 0700):
+    /// the dashboard answered empty with exit 0, and `candidates` said the
+    /// member "has not joined this pool yet". Now 77 naming the pool.
+    func testHabitmatchPoolThatCannotBeReadIs77() {
+        let pool = tmp + "/pool"
+        XCTAssertEqual(run("habitmatch", ["--pool", pool, "--user", "ana", "join", "--name", "Ana", "--habit", "read"]).code, 0)
+        chmodPath(pool, 0o700)
+        let mine = tmp + "/mine"
+        try? FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+        chownPath(mine, user!)
+        for args in [["dashboard"], ["candidates"], ["habit", "list"], ["calendar", "read"], ["join", "--name", "Ana", "--habit", "read"]] {
+            let r = runLimited("habitmatch", ["--pool", pool, "--data-dir", mine, "--user", "ana"] + args, asUser: user!)
+            XCTAssertEqual(r.code, 77, "habitmatch \(args): \(r.err)")
+            XCTAssertEqual(r.out, "")
+            XCTAssertTrue(r.err.contains(pool), "habitmatch \(args): names the pool: \(r.err)")
+            assertDiagnostics(r.err, tool: "habitmatch")
+        }
+    }
+
     // MARK: Found by this suite, left to the store's owners
 
     /// STORE BUG (reported, not fixed here: Core/Store.swift). A journal in
