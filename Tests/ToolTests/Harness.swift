@@ -1,4 +1,9 @@
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs the built executables as black boxes: a private data directory, a
 /// pinned zone, stdin in, stdout/stderr/exit status out.
@@ -107,5 +112,241 @@ class ToolTestCase: XCTestCase {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         return parts.joined(separator: "/")
+    }
+}
+
+// MARK: Processes with a time limit, signals, other users, small file systems
+
+private func sendSignal(_ pid: Int32, _ sig: Int32) -> Int32 { kill(pid, sig) }
+/// write(2) of all of `b` at once; the count written, or -1.
+func posixWrite(_ fd: Int32, _ b: [UInt8]) -> Int { b.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+
+/// A small seeded generator (SplitMix64), so that a failing random test can
+/// be run again with the same draws.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How a process ended.
+struct Outcome {
+    var result: RunResult
+    /// The signal that ended it, if one did.
+    var signal: Int32?
+    /// Whether it was killed for running past its time limit.
+    var timedOut: Bool
+    var code: Int32 { result.code }
+    var out: String { result.out }
+    var err: String { result.err }
+    /// stderr cut at newline bytes only (a "\r\n" stays inside its line).
+    var errLines: [String] {
+        Array(result.err.utf8).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A process started by `launch`, still running or not.
+final class Launched {
+    let process: Process
+    let outPath: String
+    let errPath: String
+    init(process: Process, outPath: String, errPath: String) {
+        self.process = process
+        self.outPath = outPath
+        self.errPath = errPath
+    }
+    var pid: Int32 { process.processIdentifier }
+    /// What it has printed so far.
+    var outSoFar: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+
+    func send(_ sig: Int32 = SIGKILL) { _ = sendSignal(process.processIdentifier, sig) }
+
+    /// Waits for the end, killing the process (SIGKILL) once `timeout` seconds have passed.
+    func finish(timeout: Double = 20) -> Outcome {
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                send()
+                break
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? Data(contentsOf: URL(fileURLWithPath: errPath))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let signaled = process.terminationReason == .uncaughtSignal
+        return Outcome(result: RunResult(out: out, err: err, code: process.terminationStatus),
+                       signal: signaled ? process.terminationStatus : nil, timedOut: timedOut)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A login made for one test, removed in tearDown.
+struct TestUser {
+    var name: String
+    var uid: UInt32
+    var gid: UInt32
+}
+
+extension ToolTestCase {
+    /// Starts `tool` (or, with `asUser`, `setpriv` running it as that user)
+    /// with stdin from `stdin` (text) or `stdinBytes`, stdout and stderr to files.
+    func launch(_ tool: String, _ args: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil,
+                env: [String: String] = [:], asUser user: TestUser? = nil) -> Launched {
+        let p = Process()
+        if let u = user {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            p.arguments = ["--reuid=\(u.uid)", "--regid=\(u.gid)", "--clear-groups", "--", executable(tool)] + args
+        } else {
+            p.executableURL = URL(fileURLWithPath: executable(tool))
+            p.arguments = args
+        }
+        var environment = baseEnvironment
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let id = UUID().uuidString
+        let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)", inPath = tmp + "/in-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdinBytes ?? Array((stdin ?? "").utf8)))
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        p.standardInput = FileHandle(forReadingAtPath: inPath)
+        try! p.run()
+        return Launched(process: p, outPath: outPath, errPath: errPath)
+    }
+
+    /// Starts a bash script with the executables on PATH.
+    func launchShell(_ script: String, env: [String: String] = [:]) -> Launched {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script]
+        var environment = baseEnvironment
+        for (k, v) in env { environment[k] = v }
+        environment["PATH"] = ToolTestCase.productsDirectory.path + ":/usr/local/bin:/usr/bin:/bin"
+        p.environment = environment
+        let id = UUID().uuidString
+        let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        p.standardInput = FileHandle.nullDevice
+        try! p.run()
+        return Launched(process: p, outPath: outPath, errPath: errPath)
+    }
+
+    /// Runs `tool` to its end or to `timeout` seconds, whichever comes first.
+    func runLimited(_ tool: String, _ args: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil,
+                    env: [String: String] = [:], asUser user: TestUser? = nil, timeout: Double = 20) -> Outcome {
+        launch(tool, args, stdin: stdin, stdinBytes: stdinBytes, env: env, asUser: user).finish(timeout: timeout)
+    }
+
+    /// Runs a program (not one of ours) and returns its status and output.
+    @discardableResult
+    func system(_ path: String, _ args: [String]) -> RunResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        do { try p.run() } catch { return RunResult(out: "", err: "\(error)", code: 127) }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return RunResult(out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self), code: p.terminationStatus)
+    }
+
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// Creates a login of its own for a test (`useradd -M -N`), to be
+    /// removed with `removeUser`. Only root can; the caller checks.
+    func makeUser() throws -> TestUser {
+        var g = SystemRandomNumberGenerator()
+        let name = "nudgetest-" + String(UInt32.random(in: 0...UInt32.max, using: &g), radix: 36)
+        // As root this must work: a failure fails the test, it never skips it.
+        let r = system("/usr/sbin/useradd", ["-M", "-N", "-s", "/usr/sbin/nologin", name])
+        guard r.code == 0 else { throw HarnessError("useradd \(name) failed (\(r.code)): \(r.err)") }
+        guard let pw = getpwnam(name) else { throw HarnessError("useradd made no \(name)") }
+        return TestUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
+    }
+
+    func removeUser(_ u: TestUser) {
+        let r = system("/usr/sbin/userdel", [u.name])
+        XCTAssertEqual(r.code, 0, "userdel \(u.name): \(r.err)")
+    }
+
+    /// Mounts a tmpfs of `size` (e.g. "256k") on `dir`, creating it 0700.
+    func mountTmpfs(_ dir: String, size: String) -> RunResult {
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let r = system("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", dir])
+        return r
+    }
+
+    func unmount(_ dir: String) {
+        if system("/usr/bin/umount", [dir]).code != 0 { system("/usr/bin/umount", ["-l", dir]) }
+    }
+
+    /// Fills the file system holding `dir` with a file named `name` until
+    /// it is full; returns its path.
+    func fill(_ dir: String, name: String = "filler") -> String {
+        let path = dir + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        precondition(fd >= 0, "cannot create \(path)")
+        let block = [UInt8](repeating: 0x2E, count: 4096)
+        while posixWrite(fd, block) > 0 {}
+        // And the last bytes that do not make a whole block.
+        let one: [UInt8] = [0x2E]
+        while posixWrite(fd, one) > 0 {}
+        close(fd)
+        return path
+    }
+
+    // Files.
+
+    func bytes(_ path: String) -> [UInt8] {
+        (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Array($0) } ?? []
+    }
+
+    func setBytes(_ path: String, _ b: [UInt8]) {
+        let fd = open(path, O_WRONLY | O_TRUNC)
+        precondition(fd >= 0, "cannot open \(path)")
+        _ = posixWrite(fd, b)
+        close(fd)
+    }
+
+    func appendBytes(_ path: String, _ b: [UInt8]) {
+        let fd = open(path, O_WRONLY | O_APPEND)
+        precondition(fd >= 0, "cannot open \(path)")
+        _ = posixWrite(fd, b)
+        close(fd)
+    }
+
+    func names(in dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    func chmodPath(_ path: String, _ mode: mode_t) { XCTAssertEqual(chmod(path, mode), 0, "chmod \(path)") }
+    func chownPath(_ path: String, _ u: TestUser) { XCTAssertEqual(chown(path, u.uid, u.gid), 0, "chown \(path)") }
+
+    /// chown -R.
+    func chownTree(_ path: String, _ u: TestUser) {
+        chownPath(path, u)
+        if let e = FileManager.default.enumerator(atPath: path) {
+            while let n = e.nextObject() as? String { _ = chown(path + "/" + n, u.uid, u.gid) }
+        }
     }
 }

@@ -153,11 +153,17 @@ extension Sys {
         Users.name(of: UInt32(geteuid())) ?? "uid\(geteuid())"
     }
 
-    /// Stale `NAME.tmp-PID` files in a folder whose writer process is gone.
-    public static func removeStaleTemporaries(in dir: String, prefix: String) {
+    /// Stale `NAME.tmp-PID` files in a folder whose writer process is gone
+    /// (every such file when `prefix` is nil).
+    public static func removeStaleTemporaries(in dir: String, prefix: String? = nil) {
         guard let entries = try? scanDirectory(dir) else { return }
-        for e in entries where e.kind == .regular && e.name.hasPrefix(prefix + ".tmp-") {
-            guard let pid = Int32(e.name.dropFirst(prefix.count + 5)), pid > 0 else { continue }
+        for e in entries where e.kind == .regular {
+            // NAME.tmp-PID: split at the last ".tmp-".
+            let parts = e.name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 2, let last = parts.last, last.hasPrefix("tmp-") else { continue }
+            let name = parts.dropLast().joined(separator: ".")
+            if let p = prefix, name != p { continue }
+            guard let pid = Int32(last.dropFirst(4)), pid > 0 else { continue }
             if pid == getpid() { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(join(dir, e.name)) }
         }

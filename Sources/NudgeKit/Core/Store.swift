@@ -424,6 +424,8 @@ public struct Store<M: JournalModel> {
                         ignored: inout [String], conflicts: inout [String]) -> [DirEntry] {
         var out: [DirEntry] = []
         let me = UInt32(geteuid())
+        var st = stat()
+        let storeOwner: UInt32 = stat(journalsAreLocal ? dir : journalDir, &st) == 0 ? UInt32(st.st_uid) : me
         for var e in all {
             let n = e.name
             // Our own set-aside files, sync engines' temporaries: not journals.
@@ -450,7 +452,8 @@ public struct Store<M: JournalModel> {
             }
             switch options.trust {
             case .owner:
-                if e.uid != me && me != 0 {
+                // One person's store: theirs (the folder's owner's) or root's.
+                if e.uid != me && me != 0 && e.uid != 0 && e.uid != storeOwner {
                     let who = Users.name(of: e.uid) ?? "uid \(e.uid)"
                     ignored.append("\(rel) (owned by \(who), not by you)")
                     continue
@@ -669,7 +672,7 @@ public struct Store<M: JournalModel> {
         } catch {
             // Somebody else's file we may not read never stops this command;
             // in the store's own folder it is worth a word.
-            guard !own, error.code == .noPermission else { throw error }
+            guard !own, !journalsAreLocal, error.code == .noPermission else { throw error }
             if options.subfolders == nil || Store.scopeOf(e.name) == options.subfolders?.first {
                 Store.warnOnce("ignoring \(path): \(error.message)")
             }
@@ -1084,6 +1087,8 @@ public struct Store<M: JournalModel> {
         defer { lock.release() }
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
+        Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
+        if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
         var l = try load(full: full)
         if l.badSnapshot != nil { moveSnapshotAside() }

@@ -74,13 +74,25 @@ extension Habitmatch {
         ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
     }
 
-    static func store(_ ctx: Context) -> Store<HabitState> {
+    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitState> {
+        warnIfOpen(ctx.dataDir)
+        // A pool this user may not look into is an error naming it (77),
+        // not an empty pool: the store would read it as not there yet.
+        _ = try Sys.pathState(Sys.join(poolDir(ctx), "journal"))
         var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.sharedJournals = Sys.join(poolDir(ctx), "journal")
         o.tagActor = true
         // Each member's private snapshot and lock, per pool.
         let key = String(Playa.stableHash(poolDir(ctx)), radix: 16)
         return Store(dir: Sys.join(ctx.dataDir, "state-\(me(ctx))-\(key)"), options: o)
+    }
+
+    /// The data directory holds each member's private state folder (and the
+    /// default pool): anyone who may write in it may replace them. Warned
+    /// once, as the store warns about its own folder.
+    static func warnIfOpen(_ dataDir: String) {
+        guard case .directory(_, let mode)? = try? Sys.pathState(dataDir), mode & 0o002 != 0, mode & 0o1000 == 0 else { return }
+        Store<HabitState>.warnOnce("\(dataDir) is writable by everyone; fix: chmod 700 \(dataDir)")
     }
 
     static func at(_ ctx: Context) -> JSON { .string(ctx.clock.format(ctx.now)) }

@@ -605,7 +605,7 @@ extension Playa {
             return .failure(.data("not a playa export: need {\"type\":\"playa_export\",\"recipients\":[…],\"events\":[…]}"))
         }
         for k in ["recipients", "events", "confirmed", "generated"] {
-            if let v = o[k], !v.isNull, v.array == nil { return .failure(.data("\"\(k)\" must be an array, not \(v.kindName)")) }
+            if let v = o[k], v.array == nil { return .failure(.data("\"\(k)\" must be an array, not \(v.kindName)")) }
         }
         var out: [JSONObject] = []
         var recipients = s.recipients
@@ -651,9 +651,9 @@ extension Playa {
     }
 
     static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let path = ctx.operands[0]
+        let path = ctx.operands[0] == "-" ? "stdin" : ctx.operands[0]
         let bytes: [UInt8]
-        if path == "-" {
+        if ctx.operands[0] == "-" {
             bytes = try Sys.readStream(fd: 0, name: "stdin")
         } else {
             guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
