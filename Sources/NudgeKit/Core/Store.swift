@@ -154,6 +154,8 @@ public struct StoreOptions: Sendable {
     public var subfolderFileModes: [String: UInt32] = [:]
     /// Tell the model which subfolder each event came from, as "scope".
     public var tagScope = false
+    /// Lines longer than this in a peer's journal count for nothing.
+    public var maxPeerLineBytes: Int? = nil
     public var trust: StoreTrust = .owner
     /// Tell the model which journal each event came from, as "actor".
     public var tagActor = false
@@ -275,7 +277,16 @@ public struct Store<M: JournalModel> {
     /// the file name without ".ndjson".
     static func actorOf(_ rel: String) -> String {
         let file = rel.lastIndex(of: "/").map { rel[rel.index(after: $0)...] } ?? rel[...]
-        return String(file.dropLast(".ndjson".count))
+        return String(actorPart(file.dropLast(".ndjson".count)))
+    }
+
+    /// "bob" of "bob" or "bob~2": a writer whose journal name is taken by a
+    /// file it does not own (squatted in a shared folder) writes NAME~N.
+    static func actorPart(_ base: Substring) -> Substring {
+        if let t = base.lastIndex(of: "~"), let n = Int(base[base.index(after: t)...]), (2...9).contains(n) {
+            return base[..<t]
+        }
+        return base
     }
     /// The subfolder part of a journal name ("" at the top).
     static func scopeOf(_ rel: String) -> String {
@@ -297,7 +308,19 @@ public struct Store<M: JournalModel> {
     /// The journal a batch for `folder` goes to.
     func target(_ folder: String?) -> String {
         let f = folder ?? options.subfolders?.first.flatMap { $0.hasSuffix("/*") ? nil : $0 }
-        return (f.map { $0 + "/" } ?? "") + options.actor + ".ndjson"
+        let base = (f.map { $0 + "/" } ?? "") + options.actor
+        guard options.sharedWithOthers else { return base + ".ndjson" }
+        // In a folder others may write in, somebody may have planted a file
+        // (or a symlink, or a FIFO) under this writer's name: take the first
+        // of NAME, NAME~2 … NAME~9 that is free or a regular file of ours.
+        let me = geteuid()
+        for n in 1...9 {
+            let rel = base + (n == 1 ? "" : "~\(n)") + ".ndjson"
+            var st = stat()
+            if lstat(Sys.join(journalDir, rel), &st) != 0 { return rel }
+            if (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == me { return rel }
+        }
+        return base + ".ndjson"
     }
     var ownName: String { target(nil) }
     var nowMillis: Int64 { options.nowMillis ?? Sys.nowMillis() }
@@ -433,7 +456,7 @@ public struct Store<M: JournalModel> {
                 || n.hasPrefix(".") || n.contains(".tmp-") { continue }
             guard n.hasSuffix(".ndjson") else { continue }
             let rel = prefix + n
-            let actor = n.dropLast(".ndjson".count)
+            let actor = Store.actorPart(n.dropLast(".ndjson".count))
             if actor.contains(".sync-conflict-") || n.contains("conflicted copy") || n.contains("(conflict") {
                 conflicts.append(rel)
                 continue
@@ -738,6 +761,10 @@ public struct Store<M: JournalModel> {
                 if next < 0 || stop { return false }  // no newline: torn, or a copy still arriving
                 let lineStart = from + raw.baseAddress!.distance(to: line.baseAddress!)
                 let lineEnd = from + next
+                if peer, let cap = options.maxPeerLineBytes, line.count > cap {
+                    pendingBad.append(lineStart..<lineEnd)
+                    return true
+                }
                 guard let o = try? JSON.parseObject(line) else {
                     pendingBad.append(lineStart..<lineEnd)
                     return true
