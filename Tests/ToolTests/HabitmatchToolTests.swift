@@ -56,16 +56,20 @@ final class HabitmatchToolTests: ToolTestCase {
         let ics = hm("cy", "meetings", "--ics").out
         XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\n"))
         XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261124T180000\r\n"))
-        XCTAssertTrue(ics.contains("ATTENDEE;CN=Cy;RSVP=TRUE:mailto:cy@example.com\r\n"))
+        XCTAssertTrue(ics.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com\r\n"))
         XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
         XCTAssertTrue(ics.contains("DESCRIPTION:Check-in (30 minutes at most):\\n1. What did you get done"))
         let reminded = hm("cy", "remind", "--now", "2026-11-24T17:46:00-05:00")
         XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
-        // Each member wrote only their own journal; others can read it.
+        // Each member wrote only their own files: the profile in journal/, the
+        // e-mail and days in private/, the chat and meeting in the pair's folder.
         let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()
         XCTAssertEqual(journals, ["ana.ndjson", "bo.ndjson", "cy.ndjson", "dee.ndjson"])
-        let mode = (try FileManager.default.attributesOfItem(atPath: tmp + "/pool/journal/ana.ndjson")[.posixPermissions] as! NSNumber).intValue
-        XCTAssertEqual(mode, 0o644)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson"])
+        let profile = try String(contentsOfFile: tmp + "/pool/journal/ana.ndjson", encoding: .utf8)
+        XCTAssertFalse(profile.contains("@example.com"), "no e-mail in the journal every member reads")
+        XCTAssertFalse(profile.contains("Run on Saturday"), "no chat there either")
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/pool/private/ana.ndjson", encoding: .utf8).contains("ana@example.com"))
     }
 
     func testCapsAreRefusedWithWhy() throws {
@@ -88,7 +92,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "buddy", "accept", "bo").records[0]["buddies"] as? Bool, true)
         let over = hm("ana", "buddy", "accept", "cy")
         XCTAssertEqual(over.code, 77)
-        XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies, the most allowed (1); a few real commitments work better than many\n")
+        XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies or accepts waiting, the most allowed (1); a few real commitments work better than many\n")
     }
 
     func testDoneUndoStreakAndDashboard() {

@@ -89,7 +89,7 @@ extension Subject {
         list: ["--user", "ana", "chat", "cy"],
         marks: { r in r.records.compactMap { $0["text"] as? String } },
         count: { $0.records.count },
-        mainRead: ["--user", "ana", "dashboard"], journalDir: "pool/journal", snapshotDir: "state-ana-*")
+        mainRead: ["--user", "ana", "dashboard"], journalDir: "pool/pairs/ana+cy", snapshotDir: "state-ana-*")
 
     static let all: [Subject] = [.tenclub, .yomo, .rewards, .playa, .habitmatch]
 }

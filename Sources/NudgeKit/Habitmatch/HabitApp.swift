@@ -53,39 +53,38 @@ extension Habitmatch {
                                   OptionSpec("weekly", help: "Every week"),
                                   OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
                         operands: .words, min: 1, max: 1, run: meet),
-            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")], run: meetingsCommand),
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")],
+                        subcommands: [
+                            CommandSpec("cancel", summary: "Cancel a check-in (either of the two may)", usage: "ID", operands: .words, min: 1, max: 1, run: meetingCancel),
+                            CommandSpec("move", summary: "Move a check-in to another time", usage: "ID",
+                                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                                                  OptionSpec("tz", value: "ZONE", help: "The zone of --at (default the meeting's)")],
+                                        operands: .words, min: 1, max: 1, run: meetingMove),
+                        ], run: meetingsCommand),
+            CommandSpec("unmatch", summary: "Part ways with a match or buddy (no chat, no meetings, not offered again)", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: unmatch),
+            CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: block),
+            CommandSpec("report", summary: "Tell the pool's owner about a member", usage: "USER REASON...",
+                        operands: .words, min: 2, max: nil, run: report),
+            CommandSpec("pool", summary: "The pool itself",
+                        subcommands: [
+                            CommandSpec("init", summary: "Make a pool folder with the right owners and modes", usage: "DIR",
+                                        options: [OptionSpec("group", value: "GROUP", help: "The group whose logins are the members (host pool)"),
+                                                  OptionSpec("synced", help: "A pool kept in step across machines by a sync engine")],
+                                        operands: .words, min: 1, max: 1, run: poolInit),
+                            CommandSpec("reports", summary: "Reports members made (the pool's owner only)", run: poolReports),
+                        ], runnable: false, group: .admin),
             CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],
         defaultCommand: ["dashboard"],
-        globals: [OptionSpec("user", value: "USER", help: "Act as USER (env HABITMATCH_USER; default $USER)"),
+        globals: [OptionSpec("user", value: "USER", help: "Your member name in a synced pool (env HABITMATCH_USER; default your login)"),
                   OptionSpec("pool", value: "DIR", help: "The shared pool (env HABITMATCH_POOL)", completion: .directories)],
         syncs: false,
         footer: "The pool is a folder the members share; each writes only their own journal in it."
     )
 
     static let configKeys = ["max_buddies"]
-
-    static func me(_ ctx: Context) -> String {
-        let raw = ctx.option("user") ?? Sys.env("HABITMATCH_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
-        return StoreOptions.sanitize(raw)
-    }
-
-    static func poolDir(_ ctx: Context) -> String {
-        ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
-    }
-
-    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitState> {
-        warnIfOpen(ctx.dataDir)
-        // A pool this user may not look into is an error naming it (77),
-        // not an empty pool: the store would read it as not there yet.
-        _ = try Sys.pathState(Sys.join(poolDir(ctx), "journal"))
-        var o = StoreOptions(tool: "habitmatch", actor: me(ctx), user: me(ctx), lockTimeoutMillis: ctx.lockTimeoutMillis)
-        o.sharedJournals = Sys.join(poolDir(ctx), "journal")
-        o.tagActor = true
-        // Each member's private snapshot and lock, per pool.
-        let key = String(Playa.stableHash(poolDir(ctx)), radix: 16)
-        return Store(dir: Sys.join(ctx.dataDir, "state-\(me(ctx))-\(key)"), options: o)
-    }
 
     /// The data directory holds each member's private state folder (and the
     /// default pool): anyone who may write in it may replace them. Warned
@@ -114,9 +113,9 @@ extension Habitmatch {
 
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
 
-    static func profileRecord(_ m: Member, _ s: HabitState, today: Day, viewer: String) -> JSONObject {
+    static func profileRecord(_ m: Member, _ s: HabitState, today: Day, viewer: String, zone: Zone = .utc) -> JSONObject {
         var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
-                             "bio": .string(m.bio), "joined": .string(m.joinedAt.description), "last_active": .string(m.lastActive.description)]
+                             "bio": .string(m.bio), "joined": .string(zone.format(m.joinedAt)), "last_active": .string(zone.format(m.lastActive))]
         if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
         o["habits"] = .array(m.habits.map { h in
             let st = streaks(s.doneDays(m.user, h.id), today: today)
@@ -138,16 +137,26 @@ extension Habitmatch {
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
         let tz = ctx.option("timezone") ?? ctx.zone.name
         _ = try Zone.named(tz)
-        if let e = ctx.option("email"), !e.contains("@") { throw .usage("--email must be an address like ana@example.com") }
+        if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
+        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
+        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
+        guard validZone(tz) else { throw .usage("--timezone must be an IANA zone like Europe/Berlin, not '\(tz)'") }
         let user = me(ctx)
-        let (m, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, HabitState) in
+        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitState) in
             if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
-            tx.record(["type": "joined", "name": .string(name), "email": JSON(ctx.option("email")), "timezone": .string(tz),
-                       "bio": .string(ctx.option("bio") ?? ""), "habits": HabitState.habitsJSON(habits), "at": at(ctx)])
+            tx.record(["type": "joined", "name": .string(name), "timezone": .string(tz),
+                       "bio": .string(ctx.option("bio") ?? ""), "habits": HabitState.habitsJSON(habits)])
             return (tx.state.members[user] ?? Member(user: user, name: name, email: nil, timezone: tz, bio: "", habits: habits,
                                                      joinedAt: ctx.now, lastActive: ctx.now), tx.state)
         }
-        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: user),
+        // The e-mail goes to the file only the member and their buddies read.
+        if let e = ctx.option("email") {
+            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitState) in
+                tx.record(["type": "profile", "email": .string(e)])
+                return (tx.state.members[user] ?? m, tx.state)
+            }
+        }
+        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: user, zone: ctx.zone),
                      text: "Welcome, \(m.name.terminalSafe). Habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe). Next: habitmatch candidates")
         return .ok
     }
@@ -173,13 +182,13 @@ extension Habitmatch {
 
     static func habitAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
         let h = try habit(ctx.operands[0])
-        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+        try write(ctx) { (tx) throws(ToolError) in
             let m = try member(tx.state, ctx)
             if m.habitIDs.contains(h.id) { throw ToolError(.dataError, "you already have '\(h.name)'") }
             if m.habits.count >= maxHabits {
                 throw ToolError(.dataError, "at most \(maxHabits) habits at once (you have \(m.habits.map(\.id).joined(separator: ", "))): drop one with 'habitmatch habit rm'")
             }
-            tx.record(["type": "habit_added", "id": .string(h.id), "name": .string(h.name), "at": at(ctx)])
+            tx.record(["type": "habit_added", "id": .string(h.id), "name": .string(h.name)])
         }
         ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "added": true], text: "Added \(h.name.terminalSafe)")
         return .ok
@@ -198,9 +207,9 @@ extension Habitmatch {
     }
 
     static func habitRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let h = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Habit in
+        let h = try write(ctx) { (tx) throws(ToolError) -> Habit in
             let h = try ownHabit(try member(tx.state, ctx), ctx.operands[0])
-            tx.record(["type": "habit_removed", "id": .string(h.id), "at": at(ctx)])
+            tx.record(["type": "habit_removed", "id": .string(h.id)])
             return h
         }
         ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "removed": true], text: "Dropped \(h.name.terminalSafe)")
@@ -211,9 +220,9 @@ extension Habitmatch {
         let raw = ctx.operands[1]
         let time = raw == "off" ? nil : TimeOfDay.parse(raw)
         if raw != "off" && time == nil { throw .usage("the reminder time must be HH:MM like 20:00, or off") }
-        let h = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Habit in
+        let h = try write(ctx, folder: "self") { (tx) throws(ToolError) -> Habit in
             let h = try ownHabit(try member(tx.state, ctx), ctx.operands[0])
-            tx.record(["type": "habit_remind", "id": .string(h.id), "time": JSON(time?.description), "at": at(ctx)])
+            tx.record(["type": "habit_remind", "id": .string(h.id), "time": JSON(time?.description)])
             return h
         }
         ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(time?.description)],
@@ -224,28 +233,37 @@ extension Habitmatch {
     static func profile(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
         let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
-        let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx))
+        let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx), zone: ctx.zone)
         ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
     }
 
     static func profileSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         var e: JSONObject = ["type": "profile"]
-        if let n = ctx.option("name")?.trimmingSpaces { guard !n.isEmpty else { throw .usage("--name must not be empty") }; e["name"] = .string(n) }
+        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters") }; e["name"] = .string(v) }
+        var email: JSON? = nil
         if let em = ctx.option("email") {
-            if !em.isEmpty && !em.contains("@") { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
-            e["email"] = em.isEmpty ? .null : .string(em)
+            if !em.isEmpty && validEmail(em) == nil { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
+            email = em.isEmpty ? .null : .string(em)
         }
-        if let tz = ctx.option("timezone") { _ = try Zone.named(tz); e["timezone"] = .string(tz) }
-        if let b = ctx.option("bio") { e["bio"] = .string(b) }
-        guard e.keys.count > 1 else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
-        e["at"] = at(ctx)
-        let (m, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, HabitState) in
-            _ = try member(tx.state, ctx)
-            tx.record(e)
-            return (tx.state.members[me(ctx)]!, tx.state)
+        if let tz = ctx.option("timezone") {
+            guard validZone(tz) else { throw .usage("--timezone must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+            e["timezone"] = .string(tz)
         }
-        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: m.user), text: "Profile saved")
+        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
+        guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
+        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitState) in
+            let m = try member(tx.state, ctx)
+            if e.keys.count > 1 { tx.record(e) }
+            return (tx.state.members[m.user]!, tx.state)
+        }
+        if let em = email {
+            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitState) in
+                tx.record(["type": "profile", "email": em])
+                return (tx.state.members[m.user]!, tx.state)
+            }
+        }
+        ctx.out.emit(profileRecord(m, s, today: today(m, ctx), viewer: m.user, zone: ctx.zone), text: "Profile saved")
         return .ok
     }
 
@@ -260,7 +278,9 @@ extension Habitmatch {
         }
         var cache: [String: Int] = [:]
         let now = ctx.now
-        let cs = candidates(for: m, in: Array(s.members.values), liked: s.liked(by: u), passed: s.passed(by: u),
+        // Nobody who blocked you or whom you blocked, nobody you parted with.
+        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitState.pair(u, $0.user)) }
+        let cs = candidates(for: m, in: Array(pool), liked: s.liked(by: u), passed: s.passed(by: u),
                             matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
                             zoneMinutes: { a, b in
                                 if let v = cache[b] { return v }
@@ -297,15 +317,21 @@ extension Habitmatch {
     }
 
     static func swipe(_ ctx: Context, _ target: String, _ right: Bool) throws(ToolError) -> ExitCode {
-        let (o, matched) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, Bool) in
+        let (o, matched) = try write(ctx) { (tx) throws(ToolError) -> (Member, Bool) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, target)
             guard o.user != m.user else { throw .usage("you cannot swipe on yourself") }
+            if tx.state.isBlocked(m.user, o.user) { throw ToolError(.noPermission, "no member '\(target)' you can see") }
             let wasMatch = tx.state.isMatch(m.user, o.user)
-            tx.record(["type": "swiped", "target": .string(o.user), "right": .bool(right), "at": at(ctx)])
+            if wasMatch && !right {
+                throw ToolError(.usage, "\(o.user) is a match\(tx.state.isBuddy(m.user, o.user) ? " and a buddy" : ""); to part ways say so: habitmatch unmatch \(o.user)")
+            }
+            tx.record(["type": "swiped", "target": .string(o.user), "right": .bool(right)])
             let isMatch = tx.state.isMatch(m.user, o.user)
-            if isMatch && !wasMatch { tx.record(["type": "reminded", "key": .string("match|\(o.user)"), "at": at(ctx)]) }
             return (o, isMatch && !wasMatch)
+        }
+        if matched {
+            try write(ctx, folder: "self") { (tx) throws(ToolError) in tx.record(["type": "reminded", "key": .string("match|\(o.user)")]) }
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
         ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)" : "Passed on \(o.name.terminalSafe)")
@@ -321,8 +347,8 @@ extension Habitmatch {
         guard s.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can chat only with a match; like \(o.user) and wait for them to like you back") }
         if !text.trimmingSpaces.isEmpty {
             guard text.count <= 1000 else { throw .usage("a chat message is at most 1000 characters") }
-            try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                tx.record(["type": "chat", "to": .string(o.user), "text": .string(text), "at": at(ctx)])
+            try write(ctx, folder: pairFolder(m.user, o.user)) { (tx) throws(ToolError) in
+                tx.record(["type": "chat", "to": .string(o.user), "text": .string(text)])
             }
             ctx.out.emit(["type": "chat", "from": .string(m.user), "to": .string(o.user), "text": .string(text), "at": at(ctx)], text: "sent")
             return .ok
@@ -355,14 +381,16 @@ extension Habitmatch {
 
     static func buddyAccept(_ ctx: Context) throws(ToolError) -> ExitCode {
         let cap = try maxBuddies(ctx)
-        let (o, now) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, Bool) in
+        let (o, now) = try write(ctx) { (tx) throws(ToolError) -> (Member, Bool) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "\(o.user) is not a match yet: you both have to like each other first") }
             if tx.state.isBuddy(m.user, o.user) { return (o, true) }
-            let mine = tx.state.buddies(of: m.user).count
-            guard mine < cap else { throw ToolError(.noPermission, "you already have \(mine) buddies, the most allowed (\(cap)); a few real commitments work better than many") }
-            tx.record(["type": "buddy_accept", "user": .string(o.user), "at": at(ctx)])
+            if tx.state.accepts[m.user]?.contains(o.user) == true { return (o, false) }
+            // Buddies and accepts still waiting both count, on both sides.
+            let mine = tx.state.commitments(of: m.user)
+            guard mine < cap else { throw ToolError(.noPermission, "you already have \(mine) buddies or accepts waiting, the most allowed (\(cap)); a few real commitments work better than many") }
+            tx.record(["type": "buddy_accept", "user": .string(o.user)])
             return (o, tx.state.isBuddy(m.user, o.user))
         }
         ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "accepted": true, "buddies": .bool(now)],
@@ -371,14 +399,17 @@ extension Habitmatch {
     }
 
     static func mark(_ ctx: Context, _ isDone: Bool) throws(ToolError) -> ExitCode {
-        let (h, d, st) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Habit, Day, (current: Int, longest: Int)) in
+        let (h, d, st) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Habit, Day, (current: Int, longest: Int)) in
             let m = try member(tx.state, ctx)
             let h = try ownHabit(m, ctx.operands.first)
             let t = today(m, ctx)
-            let d = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? t
+            // "today" is the member's today, in their zone, as without --date.
+            let d = try ctx.option("date").map { (s) throws(ToolError) -> Day in
+                s == "today" ? t : s == "yesterday" ? t.adding(days: -1) : try ctx.day(s, option: "--date")
+            } ?? t
             if d > t { throw .usage("--date cannot be in the future: today is \(t)") }
             let has = tx.state.doneDays(m.user, h.id).contains(d)
-            if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description), "at": at(ctx)]) }
+            if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]) }
             return (h, d, streaks(tx.state.doneDays(m.user, h.id), today: t))
         }
         ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
@@ -441,19 +472,65 @@ extension Habitmatch {
             return n
         } ?? maxMeetingMinutes
         let description = ctx.option("description") ?? defaultChecklist
-        let (mt, names) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+        guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
+        let s0 = try store(ctx).read()
+        let o0 = try other(s0, ctx.operands[0])
+        let (mt, names) = try write(ctx, folder: pairFolder(me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
+            guard validZone(tz) else { throw .usage("--tz must be an IANA zone like Europe/Berlin, not '\(tz)'") }
             let zone = try Zone.named(tz)
             if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
             let id = IDs.make()
             tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
-                       "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description), "at": at(ctx)])
-            return (tx.state.meetings[id]!, [m.user: m.name, o.user: o.name])
+                       "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description)])
+            guard let made = tx.state.meetings[id] else { throw ToolError(.software, "internal error: the meeting was not recorded") }
+            return (made, [m.user: m.name, o.user: o.name])
         }
         ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        return .ok
+    }
+
+    /// A meeting of yours by id (or a unique prefix).
+    static func myMeeting(_ s: HabitState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
+        let mine = s.meetings.values.filter { $0.organizer == u || $0.attendee == u }
+        let hits = mine.filter { $0.id == raw || $0.id.hasPrefix(raw) }
+        guard hits.count == 1, let m = hits.first else {
+            throw ToolError(.dataError, hits.isEmpty ? "no meeting '\(raw)' of yours (habitmatch meetings lists them)" : "'\(raw)' matches \(hits.count) meetings; give more of the id")
+        }
+        return m
+    }
+
+    static func meetingCancel(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s0 = try store(ctx).read()
+        let u = try member(s0, ctx).user
+        let m0 = try myMeeting(s0, u, ctx.operands[0])
+        let other = m0.organizer == u ? m0.attendee : m0.organizer
+        try write(ctx, folder: pairFolder(u, other)) { (tx) throws(ToolError) in
+            tx.record(["type": "meeting_cancel", "id": .string(m0.id)])
+        }
+        ctx.out.emit(["type": "meeting", "id": .string(m0.id), "cancelled": true], text: "Cancelled the check-in \(m0.id) with \(other.terminalSafe)")
+        return .ok
+    }
+
+    static func meetingMove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard let raw = ctx.option("at"), let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
+            throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" (a local time; the zone comes from --tz)")
+        }
+        let s0 = try store(ctx).read()
+        let u = try member(s0, ctx).user
+        let m0 = try myMeeting(s0, u, ctx.operands[0])
+        let other = m0.organizer == u ? m0.attendee : m0.organizer
+        let tz = ctx.option("tz") ?? m0.timezone
+        guard validZone(tz) else { throw .usage("--tz must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+        if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+        let (mt, names) = try write(ctx, folder: pairFolder(u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+            tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
+            return (tx.state.meetings[m0.id] ?? m0, tx.state.members.mapValues(\.name))
+        }
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Moved the check-in with \((names[other] ?? other).terminalSafe) to \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))")
         return .ok
     }
 
@@ -520,7 +597,8 @@ extension Habitmatch {
             }
         }
         for mt in myMeetings(s, u, now: now) {
-            guard let n = mt.next(after: now), n.ms - now.ms <= 15 * 60_000, n >= now else { continue }
+            // From 15 minutes before the start until its end: a late cron run still tells.
+            guard let n = mt.next(after: now), n.ms - now.ms <= 15 * 60_000, n.ms + Int64(mt.minutes) * 60_000 > now.ms else { continue }
             let key = "meeting|\(mt.id)|\(n.ms)"
             if seen.contains(key) { continue }
             let other = mt.organizer == u ? mt.attendee : mt.organizer
@@ -533,10 +611,10 @@ extension Habitmatch {
     static func remind(_ ctx: Context) throws(ToolError) -> ExitCode {
         let u = me(ctx)
         guard try !reminders(store(ctx).read(), user: u, now: ctx.now).isEmpty else { return .ok }
-        let list = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+        let list = try write(ctx, folder: "self") { (tx) throws(ToolError) -> [JSONObject] in
             _ = try member(tx.state, ctx)
             let rs = reminders(tx.state, user: u, now: ctx.now)
-            for r in rs { tx.record(["type": "reminded", "key": .string(r.key), "at": at(ctx)]) }
+            for r in rs { tx.record(["type": "reminded", "key": .string(r.key)]) }
             return rs.map(\.notification)
         }
         for n in list { ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe): \((n["body"]?.string ?? "").terminalSafe)") }

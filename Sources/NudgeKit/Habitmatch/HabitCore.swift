@@ -27,10 +27,55 @@ public enum Habitmatch {
                 if (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") { slug.unicodeScalars.append(ch) } else if !slug.hasSuffix("-") { slug += "-" }
             }
             while slug.hasSuffix("-") { slug.removeLast() }
-            return ("other:" + (slug.isEmpty ? "habit" : slug), text)
+            // Text in other scripts: a slug from a hash of the words, so
+            // different habits keep different ids.
+            if slug.isEmpty { slug = "u-" + String(Playa.stableHash(text.lowercased()) & 0xFFFF_FFFF, radix: 16) }
+            return ("other:" + String(slug.prefix(60)), text)
         }
         let hint = Suggest.nearest(t.lowercased(), in: catalog.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
         throw ToolError(.usage, "unknown habit '\(t)'\(hint): see 'habitmatch catalog', or use other:TEXT")
+    }
+
+    public static let maxChat = 1000
+    public static let maxDescription = 2000
+
+    /// What a peer's journal may say, checked by the fold as by the commands.
+    public static func validName(_ s: String) -> String? {
+        let t = s.trimmingSpaces
+        return (1...60).contains(t.count) && t.utf8.count <= 240 ? t : nil
+    }
+    public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 ? s : nil }
+    public static func validEmail(_ s: String) -> String? {
+        guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }
+        for u in s.unicodeScalars where u.value <= 0x20 || u == "<" || u == ">" || u == "\"" || u == ":" || u == ";" || u == "," || u.value == 0x7F { return nil }
+        return s
+    }
+    /// An IANA zone name (letters, digits, `/_+-`), never a path.
+    public static func validZone(_ s: String) -> Bool {
+        guard !s.isEmpty, s.utf8.count <= 64, !s.hasPrefix("/"), !s.contains(".."), !s.hasPrefix("-") else { return false }
+        for u in s.unicodeScalars {
+            let ok = (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "/" || u == "_" || u == "+" || u == "-"
+            if !ok { return false }
+        }
+        return (try? Zone.named(s)) != nil
+    }
+    public static func validID(_ s: String) -> Bool {
+        guard (1...40).contains(s.utf8.count) else { return false }
+        return s.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
+    }
+    public static func validHabit(id: String, name: String) -> Bool {
+        if let n = HabitState.catalogNames[id] { return n == name || validName(name) != nil }
+        guard id.hasPrefix("other:"), validName(name) != nil else { return false }
+        let slug = id.dropFirst(6)
+        return (1...60).contains(slug.utf8.count) && slug.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
+    }
+
+    /// A member's report about another, for the pool's owner.
+    public struct Report: Equatable, Sendable {
+        public var reporter: String
+        public var user: String
+        public var reason: String
+        public var at: Instant
     }
 
     public struct Habit: Equatable, Sendable {
@@ -195,23 +240,32 @@ public enum ICS {
         return out
     }
 
-    /// Folds a content line at 75 octets (never inside a UTF-8 sequence),
-    /// with CRLF line ends.
+    /// Folds a content line at 75 octets, counting octets of Unicode
+    /// scalars (never splitting a UTF-8 sequence; a long run of combining
+    /// marks may be split between marks, as RFC 5545 allows), CRLF line ends.
     public static func fold(_ line: String) -> String {
         var out = ""
         var count = 0
         var first = true
-        for ch in line {
-            let n = String(ch).utf8.count
+        for u in line.unicodeScalars {
+            let n = String(u).utf8.count
             if count + n > (first ? 75 : 74) {
                 out += "\r\n "
                 count = 0
                 first = false
             }
-            out.append(ch)
+            out.unicodeScalars.append(u)
             count += n
         }
         return out + "\r\n"
+    }
+
+    /// A parameter value (CN=…): quoted, without the characters a quoted
+    /// value may not hold (RFC 5545 3.1: no DQUOTE, no controls).
+    public static func param(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars where u != "\"" && !Text.needsEscape(u.value) && u != "\n" && u != "\r" { out.unicodeScalars.append(u) }
+        return "\"" + out + "\""
     }
 
     static func stamp(_ l: LocalDateTime) -> String {
@@ -272,8 +326,8 @@ public enum ICS {
             let who = [m.organizer, m.attendee].map { names[$0] ?? $0 }
             lines += ["BEGIN:VEVENT", "UID:\(m.id)@habitmatch", "DTSTAMP:\(utc(m.createdAt))", startLine, "DURATION:PT\(m.minutes)M",
                       "SUMMARY:\(escape("Habit check-in: \(who[0]) and \(who[1])"))", "DESCRIPTION:\(escape(m.description))"]
-            if let e = emails[m.organizer] { lines.append("ORGANIZER;CN=\(escape(names[m.organizer] ?? m.organizer)):mailto:\(e)") }
-            if let e = emails[m.attendee] { lines.append("ATTENDEE;CN=\(escape(names[m.attendee] ?? m.attendee));RSVP=TRUE:mailto:\(e)") }
+            if let e = emails[m.organizer] { lines.append("ORGANIZER;CN=\(param(names[m.organizer] ?? m.organizer)):mailto:\(e)") }
+            if let e = emails[m.attendee] { lines.append("ATTENDEE;CN=\(param(names[m.attendee] ?? m.attendee));RSVP=TRUE:mailto:\(e)") }
             if m.weekly { lines.append("RRULE:FREQ=WEEKLY") }
             lines.append("END:VEVENT")
         }

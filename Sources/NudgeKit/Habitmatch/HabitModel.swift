@@ -1,9 +1,21 @@
-// habitmatch's pool as a fold over its members' journals. The store tags
-// each event with the journal it came from ("actor"): that, not anything in
-// the event, is who did it, so nobody can write as someone else.
+// habitmatch's pool as a fold over its members' journals.
+//
+// Who did something is the journal it came from ("actor", tagged by the
+// store, whose files are checked against their owners): nothing in an
+// event can claim another author. Where it came from ("scope": journal,
+// private, self, reports, or pairs/A+B) is tagged too; an event in a pair's
+// folder may only concern the other member of that pair.
+//
+// Every event is validated here, by the same rules the commands enforce,
+// because a peer can write anything in their own journal: a meeting is made
+// only between a match and changed only by its two members, at most three
+// habits, a buddy cap counted on both sides with accepts in flight, times
+// and sizes within bounds, names from a safe set. What fails is ignored.
+// Activity times come from the batches' stamps, never from a field a peer
+// writes.
 
 public struct HabitState: JournalModel {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public private(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
     public private(set) var swipes: [String: [String: Bool]] = [:]
@@ -12,6 +24,11 @@ public struct HabitState: JournalModel {
     public private(set) var done: [String: [String: Set<Day>]] = [:]
     public private(set) var meetings: [String: Habitmatch.Meeting] = [:]
     public private(set) var reminded: [String: Set<String>] = [:]
+    /// blocker → blocked.
+    public private(set) var blocks: [String: Set<String>] = [:]
+    public private(set) var reports: [Habitmatch.Report] = []
+    /// Pairs that unmatched (either side): they are not offered to each other again.
+    public private(set) var parted: Set<String> = []
 
     public init(full: Bool) {}
 
@@ -19,25 +36,38 @@ public struct HabitState: JournalModel {
 
     public func liked(by u: String) -> Set<String> { Set((swipes[u] ?? [:]).filter { $0.value }.keys) }
     public func passed(by u: String) -> Set<String> { Set((swipes[u] ?? [:]).filter { !$0.value }.keys) }
-    public func isMatch(_ a: String, _ b: String) -> Bool { swipes[a]?[b] == true && swipes[b]?[a] == true }
+    public func isBlocked(_ a: String, _ b: String) -> Bool {
+        blocks[a]?.contains(b) == true || blocks[b]?.contains(a) == true
+    }
+    public func isMatch(_ a: String, _ b: String) -> Bool {
+        swipes[a]?[b] == true && swipes[b]?[a] == true && !isBlocked(a, b)
+    }
     public func matches(of u: String) -> Set<String> { liked(by: u).filter { isMatch(u, $0) } }
     public func isBuddy(_ a: String, _ b: String) -> Bool {
         isMatch(a, b) && accepts[a]?.contains(b) == true && accepts[b]?.contains(a) == true
     }
     public func buddies(of u: String) -> Set<String> { matches(of: u).filter { isBuddy(u, $0) } }
+    /// Buddies plus accepts still waiting for the other side: what the cap counts.
+    public func commitments(of u: String) -> Int { (accepts[u] ?? []).filter { isMatch(u, $0) }.count }
     public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
 
     static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
 
     /// Habits as objects, or (in snapshots) a catalog habit with no reminder
-    /// as its bare id.
+    /// as its bare id. Invalid ones are dropped; at most three are kept.
     static func habits(_ j: JSON?) -> [Habitmatch.Habit] {
-        (j?.array ?? []).compactMap { h in
-            if let id = h.string, let name = catalogNames[id] { return Habitmatch.Habit(id: id, name: name, remindAt: nil) }
-            guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string else { return nil }
-            return Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse))
+        var out: [Habitmatch.Habit] = []
+        for h in j?.array ?? [] where out.count < Habitmatch.maxHabits {
+            if let id = h.string, let name = catalogNames[id] {
+                out.append(Habitmatch.Habit(id: id, name: name, remindAt: nil))
+                continue
+            }
+            guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string,
+                  Habitmatch.validHabit(id: id, name: name), !out.contains(where: { $0.id == id }) else { continue }
+            out.append(Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse)))
         }
+        return out
     }
 
     static func compactHabits(_ hs: [Habitmatch.Habit]) -> JSON {
@@ -48,27 +78,59 @@ public struct HabitState: JournalModel {
     }
 
     static func habitsJSON(_ hs: [Habitmatch.Habit]) -> JSON {
-        .array(hs.map { .object(["id": .string($0.id), "name": .string($0.name), "remind_at": JSON($0.remindAt?.description)]) })
+        .array(hs.map { .object(["id": .string($0.id), "name": .string($0.name)]) })
     }
 
-    public mutating func apply(_ e: JSONObject) {
+    public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: e["actor"]?.string ?? "")) }
+
+    /// The other member of the pair folder an event came from; nil when it
+    /// is not in one. `.some(nil)` when the folder does not include `who`.
+    static func pairOther(_ scope: String?, _ who: String) -> String?? {
+        guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
+        let names = sc.dropFirst(6).split(separator: "+").map(String.init)
+        guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
+        return .some(names[0] == who ? names[1] : names[0])
+    }
+
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let who = e["actor"]?.string, let type = e["type"]?.string else { return }
-        let at = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant } ?? Instant(ms: 0)
-        if var m = members[who], at > m.lastActive { m.lastActive = at; members[who] = m }
+        let scope = e["scope"]?.string
+        // Events in a pair's folder concern the other member only.
+        var pairPeer: String? = nil
+        switch HabitState.pairOther(scope, who) {
+        case .none: break
+        case .some(nil): return
+        case .some(let p?): pairPeer = p
+        }
+        func target(_ key: String) -> String? {
+            let t = e[key]?.string
+            if let p = pairPeer { return t == nil || t == p ? p : nil }
+            return t
+        }
+        let at = Instant(ms: stamp.ms)
+        if var m = members[who], at > m.lastActive, type != "reminded", type != "habit_remind", scope != "self" {
+            m.lastActive = at
+            members[who] = m
+        }
         switch type {
         case "joined":
-            members[who] = Habitmatch.Member(user: who, name: e["name"]?.string ?? who, email: e["email"]?.string,
-                                             timezone: e["timezone"]?.string ?? "UTC", bio: e["bio"]?.string ?? "",
+            guard members[who] == nil, let name = e["name"]?.string.flatMap(Habitmatch.validName),
+                  let tz = e["timezone"]?.string, Habitmatch.validZone(tz) else { return }
+            members[who] = Habitmatch.Member(user: who, name: name, email: e["email"]?.string.flatMap(Habitmatch.validEmail),
+                                             timezone: tz, bio: e["bio"]?.string.flatMap(Habitmatch.validBio) ?? "",
                                              habits: HabitState.habits(e["habits"]), joinedAt: at, lastActive: at)
         case "profile":
             guard var m = members[who] else { return }
-            if let n = e["name"]?.string { m.name = n }
-            if let v = e["email"] { m.email = v.string }
-            if let t = e["timezone"]?.string { m.timezone = t }
-            if let b = e["bio"]?.string { m.bio = b }
+            if let n = e["name"]?.string.flatMap(Habitmatch.validName) { m.name = n }
+            if let v = e["email"] {
+                if v.isNull { m.email = nil } else if let x = v.string.flatMap(Habitmatch.validEmail) { m.email = x }
+            }
+            if let t = e["timezone"]?.string, Habitmatch.validZone(t) { m.timezone = t }
+            if let b = e["bio"]?.string.flatMap(Habitmatch.validBio) { m.bio = b }
             members[who] = m
         case "habit_added":
-            guard var m = members[who], let id = e["id"]?.string, let name = e["name"]?.string, !m.habitIDs.contains(id) else { return }
+            guard var m = members[who], let id = e["id"]?.string, let name = e["name"]?.string,
+                  Habitmatch.validHabit(id: id, name: name), !m.habitIDs.contains(id), m.habits.count < Habitmatch.maxHabits else { return }
             m.habits.append(Habitmatch.Habit(id: id, name: name, remindAt: nil))
             members[who] = m
         case "habit_removed":
@@ -80,23 +142,69 @@ public struct HabitState: JournalModel {
             m.habits[i].remindAt = e["time"]?.string.flatMap(TimeOfDay.parse)
             members[who] = m
         case "swiped":
-            if let t = e["target"]?.string, let right = e["right"]?.bool, t != who { swipes[who, default: [:]][t] = right }
+            guard let t = target("target"), t != who, members[t] != nil, !isBlocked(who, t), let right = e["right"]?.bool else { return }
+            // Leaving a match takes `unmatch`, never a left swipe.
+            if !right && isMatch(who, t) { return }
+            swipes[who, default: [:]][t] = right
+        case "unmatch", "block":
+            guard let t = target("user"), t != who, members[t] != nil else { return }
+            if type == "block" { blocks[who, default: []].insert(t) }
+            parted.insert(HabitState.pair(who, t))
+            // Both sides start over: no like, no accept survives; they do not come round again.
+            swipes[who, default: [:]][t] = false
+            swipes[t]?[who] = nil
+            accepts[who]?.remove(t)
+            accepts[t]?.remove(who)
         case "chat":
-            if let t = e["to"]?.string, let text = e["text"]?.string { chats[HabitState.pair(who, t), default: []].append((who, text, at)) }
+            guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string,
+                  !text.isEmpty, text.count <= Habitmatch.maxChat, text.utf8.count <= 4 * Habitmatch.maxChat else { return }
+            chats[HabitState.pair(who, t), default: []].append((who, text, at))
         case "buddy_accept":
-            if let t = e["user"]?.string, t != who { accepts[who, default: []].insert(t) }
+            guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
+                  commitments(of: who) < Habitmatch.defaultMaxBuddies else { return }
+            accepts[who, default: []].insert(t)
         case "done", "undone":
-            // A peer's day before 2000 is not believed (the CLI refuses one too).
-            guard let h = e["habit"]?.string, let d = e["date"]?.string.flatMap(Day.parse), d.year >= 2000 else { return }
+            guard let m = members[who], let h = e["habit"]?.string, m.habitIDs.contains(h),
+                  let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
+            let zone = (try? Zone.named(m.timezone)) ?? .utc
+            if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
             if type == "done" { done[who, default: [:]][h, default: []].insert(d) } else { done[who]?[h]?.remove(d) }
         case "meeting":
-            guard let id = e["id"]?.string, let with = e["with"]?.string, let tz = e["timezone"]?.string,
+            guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil,
+                  let with = target("with"), with != who, isMatch(who, with),
+                  let tz = e["timezone"]?.string, Habitmatch.validZone(tz),
                   let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
-                  let minutes = e["minutes"]?.int else { return }
+                  start.day >= Day(year: 2000, month: 1, day: 1),
+                  let minutes = e["minutes"]?.int, (1...Int64(Habitmatch.maxMeetingMinutes)).contains(minutes) else { return }
+            let description = e["description"]?.string ?? ""
+            guard description.count <= Habitmatch.maxDescription else { return }
             meetings[id] = Habitmatch.Meeting(id: id, organizer: who, attendee: with, start: start, timezone: tz, minutes: Int(minutes),
-                                              weekly: e["weekly"]?.bool ?? false, description: e["description"]?.string ?? "", createdAt: at)
+                                              weekly: e["weekly"]?.bool ?? false, description: description, createdAt: at)
+        case "meeting_move", "meeting_cancel":
+            guard let id = e["id"]?.string, var mt = meetings[id], mt.organizer == who || mt.attendee == who else { return }
+            if let p = pairPeer, p != (mt.organizer == who ? mt.attendee : mt.organizer) { return }
+            if type == "meeting_cancel" {
+                meetings[id] = nil
+                return
+            }
+            guard let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
+                  start.day >= Day(year: 2000, month: 1, day: 1) else { return }
+            if let tz = e["timezone"]?.string {
+                guard Habitmatch.validZone(tz) else { return }
+                mt.timezone = tz
+            }
+            if let minutes = e["minutes"]?.int {
+                guard (1...Int64(Habitmatch.maxMeetingMinutes)).contains(minutes) else { return }
+                mt.minutes = Int(minutes)
+            }
+            mt.start = start
+            meetings[id] = mt
+        case "report":
+            guard let t = e["user"]?.string, members[t] != nil, t != who,
+                  let reason = e["reason"]?.string, !reason.isEmpty, reason.count <= 500 else { return }
+            reports.append(Habitmatch.Report(reporter: who, user: t, reason: reason, at: at))
         case "reminded":
-            if let k = e["key"]?.string { reminded[who, default: []].insert(k) }
+            if let k = e["key"]?.string, k.utf8.count <= 200 { reminded[who, default: []].insert(k) }
         default:
             break
         }
@@ -111,16 +219,17 @@ public struct HabitState: JournalModel {
             if !m.bio.isEmpty { o["bio"] = .string(m.bio) }
             lines.append(o)
         }
-        for (u, s) in swipes.sorted(by: { $0.key < $1.key }) {
+        for (u, s) in swipes.sorted(by: { $0.key < $1.key }) where !s.isEmpty {
             lines.append(["k": "swipes", "user": .string(u), "liked": JSON(s.filter { $0.value }.keys.sorted()),
                           "passed": JSON(s.filter { !$0.value }.keys.sorted())])
         }
-        for (u, a) in accepts.sorted(by: { $0.key < $1.key }) { lines.append(["k": "accepts", "user": .string(u), "v": JSON(a.sorted())]) }
+        for (u, a) in accepts.sorted(by: { $0.key < $1.key }) where !a.isEmpty { lines.append(["k": "accepts", "user": .string(u), "v": JSON(a.sorted())]) }
+        for (u, b) in blocks.sorted(by: { $0.key < $1.key }) where !b.isEmpty { lines.append(["k": "blocks", "user": .string(u), "v": JSON(b.sorted())]) }
         for (p, c) in chats.sorted(by: { $0.key < $1.key }) {
             lines.append(["k": "chat", "pair": .string(p), "v": .array(c.map { .array([.string($0.from), .string($0.text), .int($0.at.ms)]) })])
         }
         for (u, hs) in done.sorted(by: { $0.key < $1.key }) {
-            for (h, ds) in hs.sorted(by: { $0.key < $1.key }) {
+            for (h, ds) in hs.sorted(by: { $0.key < $1.key }) where !ds.isEmpty {
                 lines.append(["k": "done", "user": .string(u), "habit": .string(h), "v": JSON(ds.sorted().map(\.description))])
             }
         }
@@ -130,6 +239,10 @@ public struct HabitState: JournalModel {
                           "weekly": .bool(m.weekly), "description": .string(m.description), "at": .int(m.createdAt.ms)])
         }
         for (u, r) in reminded.sorted(by: { $0.key < $1.key }) { lines.append(["k": "reminded", "user": .string(u), "v": JSON(r.sorted())]) }
+        if !parted.isEmpty { lines.append(["k": "parted", "v": JSON(parted.sorted())]) }
+        for r in reports {
+            lines.append(["k": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason), "at": .int(r.at.ms)])
+        }
         return lines
     }
 
@@ -151,6 +264,8 @@ public struct HabitState: JournalModel {
             swipes[u] = s
         case "accepts":
             if let u = l["user"]?.string { accepts[u] = Set(strings(l["v"])) }
+        case "blocks":
+            if let u = l["user"]?.string { blocks[u] = Set(strings(l["v"])) }
         case "chat":
             guard let p = l["pair"]?.string else { throw .data("bad snapshot line") }
             chats[p] = (l["v"]?.array ?? []).compactMap { x in
@@ -167,6 +282,12 @@ public struct HabitState: JournalModel {
                                               createdAt: Instant(ms: l["at"]?.int ?? 0))
         case "reminded":
             if let u = l["user"]?.string { reminded[u] = Set(strings(l["v"])) }
+        case "parted":
+            parted = Set(strings(l["v"]))
+        case "report":
+            if let r = l["reporter"]?.string, let u = l["user"]?.string, let why = l["reason"]?.string {
+                reports.append(Habitmatch.Report(reporter: r, user: u, reason: why, at: Instant(ms: l["at"]?.int ?? 0)))
+            }
         default:
             break
         }

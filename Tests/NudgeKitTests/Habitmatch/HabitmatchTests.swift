@@ -65,7 +65,12 @@ final class HabitmatchTests: XCTestCase {
         }
         XCTAssertFalse(fold(base + [like("a", "b")]).isMatch("a", "b"))
         XCTAssertFalse(fold(base + [like("a", "b"), like("b", "a", false)]).isMatch("a", "b"), "a pass is not a like")
-        XCTAssertFalse(fold(base + [like("a", "b"), like("b", "a"), like("a", "b", false)]).isMatch("a", "b"), "the latest swipe counts")
+        XCTAssertFalse(fold(base + [like("a", "b", false), like("b", "a"), like("a", "b")]) .passed(by: "a").contains("b"), "the latest swipe counts")
+        XCTAssertTrue(fold(base + [like("a", "b"), like("b", "a"), like("a", "b", false)]).isMatch("a", "b"), "a left swipe does not end a match")
+        let parted = fold(base + [like("a", "b"), like("b", "a"), ("a", ["type": "buddy_accept", "user": "b"]), ("b", ["type": "buddy_accept", "user": "a"]),
+                                  ("a", ["type": "unmatch", "user": "b"]), like("a", "b"), like("b", "a")])
+        XCTAssertTrue(parted.isMatch("a", "b"), "both liked again")
+        XCTAssertFalse(parted.isBuddy("a", "b"), "but a new like does not restore the bond without new accepts")
         // Nobody writes as someone else: the journal decides who acted.
         let forged = fold(base + [("a", ["type": "swiped", "target": "b", "right": true, "user": "c"])])
         XCTAssertTrue(forged.liked(by: "a").contains("b"))
@@ -145,8 +150,8 @@ final class HabitmatchTests: XCTestCase {
         XCTAssertEqual(prop("RRULE"), "FREQ=WEEKLY")
         XCTAssertEqual(unescape(prop("DESCRIPTION")!), desc)
         XCTAssertEqual(prop("SUMMARY").map(unescape), "Habit check-in: Ana, A. and Cy")
-        XCTAssertTrue(logical.contains("ORGANIZER;CN=Ana\\, A.:mailto:ana@example.com"))
-        XCTAssertTrue(logical.contains("ATTENDEE;CN=Cy;RSVP=TRUE:mailto:cy@example.com"))
+        XCTAssertTrue(logical.contains("ORGANIZER;CN=\"Ana, A.\":mailto:ana@example.com"))
+        XCTAssertTrue(logical.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com"))
         XCTAssertTrue(logical.contains("TZID:America/New_York"))
         XCTAssertTrue(logical.contains("RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU"))
         XCTAssertTrue(logical.contains("DTSTART:19700308T020000"))
