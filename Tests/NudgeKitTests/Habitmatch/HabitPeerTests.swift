@@ -1,0 +1,135 @@
+import XCTest
+@testable import NudgeKit
+
+/// What a member can write in their own journal, folded by everyone else:
+/// each forged or oversized event is ignored, the honest state stands.
+final class HabitPeerTests: XCTestCase {
+    let t0: Int64 = 1_795_334_400_000  // 2026-11-22T08:00:00Z
+
+    /// Events as (actor, scope, event), folded with increasing stamps.
+    func fold(_ events: [(String, String, JSONObject)]) -> HabitState {
+        var s = HabitState(full: true)
+        for (i, (who, scope, e)) in events.enumerated() {
+            var t = e
+            t["actor"] = .string(who)
+            t["scope"] = .string(scope)
+            s.apply(t, stamp: Stamp(ms: t0 + Int64(i) * 60_000, actor: who))
+        }
+        return s
+    }
+
+    func joined(_ u: String, habits: Int = 1) -> (String, String, JSONObject) {
+        let hs: [JSON] = Habitmatch.catalog.prefix(habits).map { .object(["id": .string($0.id), "name": .string($0.name)]) }
+        return (u, "journal", ["type": "joined", "name": .string(u.uppercased()), "timezone": "UTC", "habits": .array(hs)])
+    }
+    func like(_ a: String, _ b: String) -> (String, String, JSONObject) { (a, "journal", ["type": "swiped", "target": .string(b), "right": true]) }
+    func match(_ a: String, _ b: String) -> [(String, String, JSONObject)] { [like(a, b), like(b, a)] }
+    func meeting(_ by: String, _ with: String, id: String = "m1", minutes: Int = 30, scope: String? = nil) -> (String, String, JSONObject) {
+        (by, scope ?? Habitmatch.pairFolder(by, with),
+         ["type": "meeting", "id": .string(id), "with": .string(with), "start": "2026-11-24T18:00:00", "timezone": "UTC", "minutes": JSON(minutes)])
+    }
+
+    func testAMeetingNeedsAMatchAndCannotBeHijacked() {
+        let base = [joined("ana"), joined("bo"), joined("eve")] + match("ana", "bo") + match("ana", "eve")
+        var s = fold(base + [meeting("eve", "bo", id: "x")])
+        XCTAssertNil(s.meetings["x"], "no meeting without a match")
+        s = fold(base + [meeting("ana", "bo"),
+                         // eve reuses the id: new organizer, 600 minutes, a phishing link.
+                         ("eve", Habitmatch.pairFolder("eve", "ana"), ["type": "meeting", "id": "m1", "with": "ana", "start": "2026-11-25T09:00:00",
+                                                                      "timezone": "UTC", "minutes": 600, "description": "https://evil.example"]),
+                         ("eve", Habitmatch.pairFolder("eve", "ana"), ["type": "meeting_move", "id": "m1", "start": "2026-11-30T09:00:00"]),
+                         ("eve", Habitmatch.pairFolder("eve", "ana"), ["type": "meeting_cancel", "id": "m1"])])
+        XCTAssertEqual(s.meetings["m1"]?.organizer, "ana")
+        XCTAssertEqual(s.meetings["m1"]?.attendee, "bo")
+        XCTAssertEqual(s.meetings["m1"]?.minutes, 30)
+        XCTAssertEqual(s.meetings["m1"]?.start.description, "2026-11-24T18:00:00")
+        // The attendee may move and cancel it, in their pair's folder.
+        s = fold(base + [meeting("ana", "bo"), ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_move", "id": "m1", "start": "2026-11-26T08:00:00"])])
+        XCTAssertEqual(s.meetings["m1"]?.start.description, "2026-11-26T08:00:00")
+        s = fold(base + [meeting("ana", "bo"), ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_cancel", "id": "m1"])])
+        XCTAssertNil(s.meetings["m1"])
+        XCTAssertNil(fold(base + [meeting("ana", "bo", minutes: 600)]).meetings["m1"], "30 minutes at most")
+    }
+
+    func testAPairFolderSpeaksOnlyForItsPair() {
+        let base = [joined("ana"), joined("bo"), joined("cy")] + match("ana", "bo") + match("ana", "cy")
+        // Ana writes to cy from the ana+bo folder: not about bo, ignored.
+        let s = fold(base + [("ana", "pairs/ana+bo", ["type": "chat", "to": "cy", "text": "hi"]),
+                             ("cy", "pairs/ana+bo", ["type": "chat", "to": "ana", "text": "not mine"]),
+                             ("ana", "pairs/ana+bo", ["type": "chat", "text": "hello bo"])])
+        XCTAssertTrue(s.chat("ana", "cy").isEmpty)
+        XCTAssertEqual(s.chat("ana", "bo").map(\.text), ["hello bo"])
+    }
+
+    func testHabitsNamesZonesAndSizesAreBounded() {
+        var e = joined("eve", habits: 16).2
+        e["timezone"] = "../../../../etc/passwd"
+        XCTAssertNil(fold([("eve", "journal", e)]).members["eve"], "a path is not a zone")
+        e["timezone"] = "UTC"
+        let s = fold([("eve", "journal", e)] + (0..<5).map { i in ("eve", "journal", ["type": "habit_added", "id": .string("other:x\(i)"), "name": "X"]) })
+        XCTAssertEqual(s.members["eve"]?.habits.count, 3, "three habits at most")
+        let long = fold([joined("eve"), ("eve", "journal", ["type": "profile", "name": .string(String(repeating: "n", count: 500)), "bio": .string(String(repeating: "b", count: 5000))])])
+        XCTAssertEqual(long.members["eve"]?.name, "EVE")
+        XCTAssertEqual(long.members["eve"]?.bio, "")
+        let chat = fold([joined("a"), joined("b")] + match("a", "b") + [("a", "pairs/a+b", ["type": "chat", "text": .string(String(repeating: "x", count: 5000))])])
+        XCTAssertTrue(chat.chat("a", "b").isEmpty, "1000 characters at most")
+    }
+
+    func testActivityComesFromStampsNotFromWhatAPeerWrites() {
+        var e = joined("eve").2
+        e["at"] = "2099-01-01T00:00:00Z"
+        let s = fold([("eve", "journal", e), ("eve", "self", ["type": "reminded", "key": "k", "at": "2099-01-01T00:00:00Z"])])
+        XCTAssertEqual(s.members["eve"]?.lastActive.ms, t0, "2099 is not believed; reminders are not activity")
+    }
+
+    func testTheBuddyCapCountsAcceptsInFlightOnBothSides() {
+        var events = [joined("ana")]
+        for u in ["b1", "b2", "b3", "b4", "b5"] { events += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"])] }
+        for u in ["b1", "b2", "b3", "b4", "b5"] { events.append(("ana", "journal", ["type": "buddy_accept", "user": .string(u)])) }
+        let s = fold(events)
+        XCTAssertEqual(s.buddies(of: "ana").count, 3)
+        // Five accepts sent before any answer: still three at most.
+        var early = [joined("ana")]
+        for u in ["c1", "c2", "c3", "c4", "c5"] { early += [joined(u)] + match("ana", u) + [("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
+        for u in ["c1", "c2", "c3", "c4", "c5"] { early.append((u, "journal", ["type": "buddy_accept", "user": "ana"])) }
+        XCTAssertEqual(fold(early).buddies(of: "ana").count, 3)
+    }
+
+    func testABlockedMemberDisappearsAndTheirEventsAboutYouCountForNothing() {
+        let base = [joined("ana"), joined("eve")] + match("ana", "eve")
+        let s = fold(base + [("ana", "pairs/ana+eve", ["type": "block", "user": "eve"]),
+                             like("eve", "ana"),
+                             ("eve", "pairs/ana+eve", ["type": "chat", "text": "still there?"]),
+                             meeting("eve", "ana")])
+        XCTAssertFalse(s.isMatch("ana", "eve"))
+        XCTAssertTrue(s.chat("ana", "eve").isEmpty)
+        XCTAssertTrue(s.meetings.isEmpty)
+        XCTAssertTrue(s.isBlocked("eve", "ana"))
+        XCTAssertTrue(s.parted.contains(HabitState.pair("ana", "eve")))
+    }
+
+    func testDoneDaysAreBoundedAndOnlyForOwnHabits() {
+        let s = fold([joined("ana"),
+                      ("ana", "private", ["type": "done", "habit": "exercise", "date": "2026-11-22"]),
+                      ("ana", "private", ["type": "done", "habit": "exercise", "date": "1999-12-31"]),
+                      ("ana", "private", ["type": "done", "habit": "exercise", "date": "2027-01-01"]),
+                      ("ana", "private", ["type": "done", "habit": "meditate", "date": "2026-11-22"])])
+        XCTAssertEqual(s.doneDays("ana", "exercise"), [Day.parse("2026-11-22")!])
+        XCTAssertTrue(s.doneDays("ana", "meditate").isEmpty)
+    }
+
+    func testOwnHabitsInOtherScriptsKeepDifferentIDs() throws {
+        let a = try Habitmatch.habit("other:跑步")
+        let b = try Habitmatch.habit("other:读书")
+        XCTAssertNotEqual(a.id, b.id)
+        XCTAssertTrue(Habitmatch.validHabit(id: a.id, name: a.name), a.id)
+        XCTAssertEqual(try Habitmatch.habit("other:Practise drawing").id, "other:practise-drawing")
+    }
+
+    func testICSLinesFoldByOctetsEvenInsideLongClusters() {
+        let marks = "e" + String(repeating: "\u{301}", count: 80)
+        for line in ICS.fold("SUMMARY:" + marks).components(separatedBy: "\r\n") where !line.isEmpty {
+            XCTAssertLessThanOrEqual(line.utf8.count, 75, line)
+        }
+    }
+}
