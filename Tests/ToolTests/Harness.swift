@@ -53,9 +53,9 @@ class ToolTestCase: XCTestCase {
     }
 
     @discardableResult
-    func run(_ tool: String, _ args: [String], stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
+    func run(_ tool: String, _ args: [String], stdin: String? = nil, env: [String: String] = [:], absolute: Bool = false) -> RunResult {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable(tool))
+        p.executableURL = URL(fileURLWithPath: absolute ? tool : executable(tool))
         p.arguments = args
         var environment = baseEnvironment
         for (k, v) in env { environment[k] = v }

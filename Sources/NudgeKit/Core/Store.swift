@@ -282,6 +282,11 @@ public struct Store<M: JournalModel> {
 
     /// "bob" of "bob" or "bob~2": a writer whose journal name is taken by a
     /// file it does not own (squatted in a shared folder) writes NAME~N.
+    /// The actors a group folder ("ana+bo", or "ana+bo~2") is for.
+    static func groupMembers(_ name: String) -> [String] {
+        actorPart(Substring(name)).split(separator: "+").map(String.init)
+    }
+
     static func actorPart(_ base: Substring) -> Substring {
         if let t = base.lastIndex(of: "~"), let n = Int(base[base.index(after: t)...]), (2...9).contains(n) {
             return base[..<t]
@@ -422,9 +427,15 @@ public struct Store<M: JournalModel> {
                 let parentPath = Sys.join(journalDir, parent)
                 guard let dirs = (try? Sys.scanDirectory(parentPath)) ?? nil else { continue }
                 for d in dirs where d.kind == .directory {
-                    let members = d.name.split(separator: "+").map(String.init)
+                    let members = Store.groupMembers(d.name)
                     guard members.count >= 2, members.contains(options.actor),
                           members.allSatisfy({ StoreOptions.isActorName(Substring($0)) }) else { continue }
+                    // A folder somebody else made under the group's name is theirs to
+                    // empty: only one made by a member of the group is believed.
+                    if options.trust == .perUser, !members.contains(where: { Users.uid(of: $0) == d.uid }) {
+                        ignored.append("\(parent)/\(d.name)/ (made by \(Users.name(of: d.uid) ?? "uid \(d.uid)"), not by one of them)")
+                        continue
+                    }
                     let rel = parent + "/" + d.name
                     guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
                     out += filterJournals(files, prefix: rel + "/", pair: members, ignored: &ignored, conflicts: &conflicts)

@@ -87,7 +87,7 @@ public struct HabitState: JournalModel {
     /// is not in one. `.some(nil)` when the folder does not include `who`.
     static func pairOther(_ scope: String?, _ who: String) -> String?? {
         guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
-        let names = sc.dropFirst(6).split(separator: "+").map(String.init)
+        let names = Store<HabitState>.groupMembers(String(sc.dropFirst(6)))
         guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
         return .some(names[0] == who ? names[1] : names[0])
     }

@@ -115,6 +115,23 @@ extension Habitmatch {
     /// The folder of a pair's files: both names, sorted, joined by "+".
     static func pairFolder(_ a: String, _ b: String) -> String { "pairs/" + (a < b ? a + "+" + b : b + "+" + a) }
 
+    /// The pair's folder to write in: "pairs/A+B", or "pairs/A+B~N" when a
+    /// folder of that name was made by somebody who is neither of them (in a
+    /// host pool anyone may make folders in pairs/; only theirs are used).
+    static func pairFolder(_ ctx: Context, _ a: String, _ b: String) throws(ToolError) -> String {
+        let base = pairFolder(a, b)
+        let p = try pool(ctx)
+        guard p.kind == .host else { return base }
+        let uids = [a, b].compactMap { Users.uid(of: $0) }
+        for n in 1...9 {
+            let rel = base + (n == 1 ? "" : "~\(n)")
+            var st = stat()
+            if lstat(Sys.join(p.path, rel), &st) != 0 { return rel }
+            if (st.st_mode & S_IFMT) == S_IFDIR && uids.contains(UInt32(st.st_uid)) { return rel }
+        }
+        return base
+    }
+
     /// Records one batch in one folder of the pool (the journal by default),
     /// then keeps who may read this member's files in step.
     static func write<R>(_ ctx: Context, folder: String = "journal",
@@ -151,7 +168,7 @@ extension Habitmatch {
         let reportPath = Sys.join(p.path, st.target("reports"))
         if Sys.fileExists(reportPath), p.owner != geteuid() { try ACL.ensureReaders(path: reportPath, [p.owner]) }
         for other in s.members.keys where other != u {
-            let rel = st.target(pairFolder(u, other))
+            let rel = st.target(try pairFolder(ctx, u, other))
             if Sys.fileExists(Sys.join(p.path, rel)) { try set(rel, [other]) }
         }
     }
@@ -236,7 +253,7 @@ extension Habitmatch {
         let m = try member(s, ctx)
         let o = try other(s, ctx.operands[0])
         guard o.user != m.user else { throw .usage("you cannot block yourself") }
-        try write(ctx, folder: pairFolder(m.user, o.user)) { (tx) throws(ToolError) in tx.record(["type": "block", "user": .string(o.user)]) }
+        try write(ctx, folder: try pairFolder(ctx, m.user, o.user)) { (tx) throws(ToolError) in tx.record(["type": "block", "user": .string(o.user)]) }
         ctx.out.emit(["type": "block", "user": .string(o.user)],
                      text: "Blocked \(Text.terminalSafe(o.name)): you will not see each other again, and what they write about you is ignored")
         return .ok

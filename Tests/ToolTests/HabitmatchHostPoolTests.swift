@@ -1,0 +1,193 @@
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pool shared by real logins on one host, attacked by one of them. As
+/// root (CI runs as root) the test makes a group and three logins with
+/// groupadd/useradd, runs habitmatch as each through setpriv, and removes
+/// them all afterwards. Without root it is skipped, saying why.
+final class HabitmatchHostPoolTests: ToolTestCase {
+    var suffix = ""
+    var group = ""
+    var users: [String: String] = [:]  // short name → login
+    var pool = ""
+    var bin = ""
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard getuid() == 0 else {
+            throw XCTSkip("needs root: the members are real logins made with useradd and run through setpriv (CI runs as root)")
+        }
+        for tool in ["/usr/bin/setpriv", "/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/groupadd", "/usr/sbin/groupdel"] {
+            guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("\(tool) is missing") }
+        }
+    }
+
+    override func setUp() {
+        super.setUp()
+        guard getuid() == 0 else { return }
+        suffix = String(UUID().uuidString.prefix(6)).lowercased()
+        group = "nhm\(suffix)"
+        XCTAssertEqual(root(["/usr/sbin/groupadd", group]).code, 0)
+        for u in ["ana", "bo", "cy", "eve"] {
+            let login = "\(u)\(suffix)"
+            users[u] = login
+            XCTAssertEqual(root(["/usr/sbin/useradd", "-M", "-N", "-g", group, "-s", "/usr/sbin/nologin", login]).code, 0)
+            for d in ["home-\(u)", "data-\(u)"] {
+                try? FileManager.default.createDirectory(atPath: tmp + "/" + d, withIntermediateDirectories: true)
+                _ = root(["/bin/chown", "\(login):\(group)", tmp + "/" + d])
+                _ = chmod(tmp + "/" + d, 0o700)
+            }
+        }
+        // The executable where every login can run it.
+        bin = tmp + "/bin"
+        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: executable("habitmatch"), toPath: bin + "/habitmatch")
+        _ = chmod(tmp, 0o755)
+        _ = chmod(bin, 0o755)
+        pool = tmp + "/pool"
+        let made = root([bin + "/habitmatch", "pool", "init", pool, "--group", group])
+        XCTAssertEqual(made.code, 0, made.err)
+    }
+
+    override func tearDown() {
+        if getuid() == 0 {
+            for (_, login) in users { _ = root(["/usr/sbin/userdel", login]) }
+            _ = root(["/usr/sbin/groupdel", group])
+        }
+        super.tearDown()
+    }
+
+    @discardableResult
+    func root(_ argv: [String], env: [String: String] = [:]) -> RunResult {
+        run(argv[0], Array(argv.dropFirst()), env: env, absolute: true)
+    }
+
+    /// habitmatch as one of the logins, with its own home and data folder.
+    @discardableResult
+    func hm(_ u: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
+        var e = ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
+                 "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00", "USER": users[u]!]
+        for (k, v) in env { e[k] = v }
+        return run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/habitmatch"] + args,
+                   env: e, absolute: true)
+    }
+
+    /// A shell line as one of the logins (to attack by hand).
+    @discardableResult
+    func shell(_ u: String, _ line: String) -> RunResult {
+        run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c", line],
+            env: ["HOME": tmp + "/home-\(u)"], absolute: true)
+    }
+
+    func name(_ u: String) -> String { users[u]! }
+
+    func join(_ u: String, email: Bool = true) {
+        var args = ["join", "--name", u.capitalized, "--habit", "exercise", "--timezone", "America/New_York"]
+        if email { args += ["--email", "\(u)@example.com"] }
+        let r = run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/habitmatch"] + args,
+                    env: ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
+                          "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"], absolute: true)
+        XCTAssertEqual(r.code, 0, "\(u) join: \(r.err)")
+    }
+
+    func testMembersJoinAsTheirLoginsAndNobodyActsAsAnother() {
+        join("ana")
+        join("bo")
+        XCTAssertEqual(hm("ana", "candidates").records.first?["user"] as? String, name("bo"))
+        // Not with an option, not with the environment.
+        let opt = hm("eve", "--user", name("ana"), "like", name("bo"))
+        XCTAssertEqual(opt.code, 77, opt.err)
+        XCTAssertTrue(opt.err.contains("you are \(name("eve"))"), opt.err)
+        XCTAssertEqual(hm("eve", "like", name("bo"), env: ["HABITMATCH_USER": name("ana")]).code, 77)
+        // Not by planting a journal named for someone who has not joined yet.
+        XCTAssertEqual(shell("eve", "printf '%s\\n' '{\"type\":\"joined\",\"name\":\"Fake Cy\",\"timezone\":\"UTC\",\"habits\":[\"exercise\"]}' '{\"type\":\"commit\",\"n\":1,\"schema\":2,\"hlc\":[1,0]}' > \(pool)/journal/\(name("cy")).ndjson").code, 0)
+        let seen = hm("ana", "candidates")
+        XCTAssertFalse(seen.out.contains("Fake Cy"), seen.out)
+        XCTAssertTrue(seen.err.contains("owned by \(name("eve")), not by \(name("cy"))"), seen.err)
+        // Cy still joins: the squatted name is left alone and cy writes beside it.
+        join("cy", email: false)
+        let cy = hm("ana", "profile", name("cy"))
+        XCTAssertEqual(cy.records.first?["name"] as? String, "Cy", cy.err)
+        // Nor by a symlink in place of someone's journal: cy's key stays cy's.
+        let key = tmp + "/home-cy/id_ed25519"
+        XCTAssertEqual(shell("cy", "umask 077; echo PRIVATE > \(key)").code, 0)
+        XCTAssertEqual(shell("eve", "ln -s \(key) \(pool)/self/\(name("cy")).ndjson").code, 0)
+        XCTAssertEqual(hm("cy", "habit", "remind", "exercise", "20:00").code, 0)
+        XCTAssertEqual(try String(contentsOfFile: key, encoding: .utf8), "PRIVATE\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pool + "/self/\(name("cy")).corrupt"))
+        // Nobody removes another's files: the folders are sticky.
+        XCTAssertNotEqual(shell("eve", "rm -f \(pool)/journal/\(name("ana")).ndjson").code + (FileManager.default.fileExists(atPath: pool + "/journal/\(name("ana")).ndjson") ? 1 : 0), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pool + "/journal/\(name("ana")).ndjson"))
+    }
+
+    func testChatEmailAndCalendarAreReadableOnlyByThoseConcerned() {
+        for u in ["ana", "bo", "eve"] { join(u) }
+        hm("ana", "like", name("bo"))
+        hm("bo", "like", name("ana"))
+        XCTAssertEqual(hm("ana", "chat", name("bo"), "secret plan").code, 0)
+        XCTAssertEqual(hm("ana", "done", "exercise").code, 0)
+        let pair = "\(pool)/pairs/\([name("ana"), name("bo")].sorted().joined(separator: "+"))"
+        // The kernel says no to eve, whatever the tool.
+        XCTAssertNotEqual(shell("eve", "cat \(pair)/\(name("ana")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        XCTAssertEqual(shell("bo", "cat \(pair)/\(name("ana")).ndjson").code, 0, "the other of the pair reads it")
+        XCTAssertEqual(hm("bo", "chat", name("ana")).records.map { $0["text"] as? String }, ["secret plan"])
+        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0, "not a buddy yet")
+        XCTAssertFalse(shell("eve", "cat \(pool)/journal/*.ndjson").out.contains("@example.com"), "no e-mail where the pool reads")
+        // Buddies read each other's days and e-mail.
+        hm("ana", "buddy", "accept", name("bo"))
+        XCTAssertEqual(hm("bo", "buddy", "accept", name("ana")).records.first?["buddies"] as? Bool, true)
+        XCTAssertEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        let cal = hm("bo", "calendar", "exercise", "--of", name("ana"))
+        XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true, cal.err)
+        XCTAssertEqual(hm("bo", "profile", name("ana")).records.first?["email"] as? String, "ana@example.com")
+        XCTAssertNotEqual(shell("eve", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        // Parting takes the rights back on the next command of each.
+        XCTAssertEqual(hm("ana", "unmatch", name("bo")).code, 0)
+        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+    }
+
+    func testAHostilePeerNeverStopsAnHonestMember() {
+        join("ana")
+        join("bo")
+        join("eve")
+        hm("ana", "like", name("bo"))
+        hm("bo", "like", name("ana"))
+        let pair = "\(pool)/pairs/\([name("ana"), name("bo")].sorted().joined(separator: "+"))"
+        // Garbage, a FIFO, /dev/zero, a folder, a huge file, a meeting forged into someone else's pair.
+        let e = name("eve")
+        XCTAssertEqual(shell("eve", """
+            head -c 300000 /dev/urandom >> \(pool)/journal/\(e).ndjson
+            mkfifo \(pool)/journal/fifo.ndjson
+            ln -s /dev/zero \(pool)/journal/zero.ndjson
+            mkdir \(pool)/journal/dir.ndjson
+            mkdir -m 755 \(pair)
+            printf '%s\\n' '{"type":"meeting","id":"m1","with":"\(name("ana"))","start":"2026-11-24T18:00:00","timezone":"UTC","minutes":600}' '{"type":"commit","n":1,"schema":2,"hlc":[1,0]}' > \(pair)/\(e).ndjson
+            """).err, "")
+        let start = Date()
+        let r = hm("ana", "chat", name("bo"), "still works")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "no hang")
+        XCTAssertEqual(hm("bo", "chat", name("ana")).records.map { $0["text"] as? String }, ["still works"])
+        XCTAssertTrue(hm("bo", "meetings").records.isEmpty, "no meeting from eve's hand")
+        let dash = hm("ana", "dashboard")
+        XCTAssertEqual(dash.code, 0, dash.err)
+        // One line names what is ignored; nothing of eve's bytes reaches the terminal raw.
+        XCTAssertTrue(dash.err.contains("fifo.ndjson (a FIFO)") && dash.err.contains("zero.ndjson (a symbolic link)"), dash.err)
+        XCTAssertTrue(dash.err.contains("made by \(e), not by one of them"), dash.err)
+        XCTAssertFalse(dash.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, dash.err)
+    }
+
+    func testReportsReachTheOwnerOnly() {
+        join("ana")
+        join("eve")
+        XCTAssertEqual(hm("ana", "report", name("eve"), "sent me spam").code, 0)
+        XCTAssertEqual(hm("eve", "pool", "reports").code, 77)
+        XCTAssertNotEqual(shell("eve", "cat \(pool)/reports/\(name("ana")).ndjson").code, 0)
+        let owner = root([bin + "/habitmatch", "pool", "reports"], env: ["HABITMATCH_POOL": pool, "HABITMATCH_DATA_DIR": tmp + "/data-root"])
+        XCTAssertEqual(owner.code, 0, owner.err)
+        XCTAssertEqual(owner.records.map { $0["reason"] as? String }, ["sent me spam"])
+    }
+}
