@@ -102,7 +102,7 @@ struct Example {
             }
             if line.hasPrefix("```") {
                 block = (String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), i + 1, [])
-            } else if let r = line.range(of: "<!-- example:"), let end = line.range(of: "-->") {
+            } else if line.hasPrefix("<!-- example:"), let r = line.range(of: "<!-- example:"), let end = line.range(of: "-->") {
                 markers.append(String(line[r.upperBound..<end.lowerBound]))
             } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 markers = []
