@@ -64,6 +64,14 @@ extension Habitmatch {
 
     static let configKeys = ["max_buddies"]
 
+    /// A zone a user names in an option: a bad name is a usage error that
+    /// names the option (an unknown TZ stays bad configuration).
+    static func zoneOption(_ name: String, _ option: String) throws(ToolError) -> Zone {
+        do throws(ToolError) { return try Zone.named(name) } catch {
+            throw ToolError(.usage, "\(option) must be an IANA time zone like America/New_York, not '\(name)'")
+        }
+    }
+
     static func me(_ ctx: Context) -> String {
         let raw = ctx.option("user") ?? Sys.env("HABITMATCH_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
         return StoreOptions.sanitize(raw)
@@ -124,7 +132,7 @@ extension Habitmatch {
         }
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
         let tz = ctx.option("timezone") ?? ctx.zone.name
-        _ = try Zone.named(tz)
+        if let o = ctx.option("timezone") { _ = try zoneOption(o, "--timezone") }
         if let e = ctx.option("email"), !e.contains("@") { throw .usage("--email must be an address like ana@example.com") }
         let user = me(ctx)
         let (m, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Member, HabitState) in
@@ -223,7 +231,7 @@ extension Habitmatch {
             if !em.isEmpty && !em.contains("@") { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
             e["email"] = em.isEmpty ? .null : .string(em)
         }
-        if let tz = ctx.option("timezone") { _ = try Zone.named(tz); e["timezone"] = .string(tz) }
+        if let tz = ctx.option("timezone") { _ = try zoneOption(tz, "--timezone"); e["timezone"] = .string(tz) }
         if let b = ctx.option("bio") { e["bio"] = .string(b) }
         guard e.keys.count > 1 else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
         e["at"] = at(ctx)
@@ -433,7 +441,7 @@ extension Habitmatch {
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
-            let zone = try Zone.named(tz)
+            let zone = try ctx.option("tz") != nil ? zoneOption(tz, "--tz") : Zone.named(tz)
             if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
             let id = IDs.make()
             tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
