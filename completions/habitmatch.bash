@@ -13,11 +13,11 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--user|--pool|--name|--email|--timezone|--bio|--habit|--limit|-n|--date|--month|--of|--at|--tz|--minutes|--description) ((i++)) ;;
+            --data-dir|--now|--format|--user|--pool|--name|--email|--timezone|--bio|--habit|--limit|-n|--date|--month|--of|--at|--tz|--minutes|--description|--group) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|report|pool|"pool init"|"pool reports"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -61,6 +61,15 @@ _habitmatch() {
                 --minutes) COMPREPLY=(); return ;;
                 --description) COMPREPLY=(); return ;;
             esac ;;
+        "meetings move")
+            case "$prev" in
+                --at) COMPREPLY=(); return ;;
+                --tz) COMPREPLY=(); return ;;
+            esac ;;
+        "pool init")
+            case "$prev" in
+                --group) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
@@ -71,7 +80,7 @@ _habitmatch() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings remind help completion --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         dashboard) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         join) words="--name --email --timezone --bio --habit --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         catalog) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
@@ -93,9 +102,17 @@ _habitmatch() {
         undo) words="--date --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         calendar) words="--month --of --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        meetings) words="--ics --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        meetings) words="cancel move --ics --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "meetings cancel") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "meetings move") words="--at --tz --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        unmatch) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        block) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        report) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        pool) words="init reports --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "pool init") words="--group --synced --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "pool reports") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings remind help completion" ;;
+        help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _habitmatch_reply < <(compgen -W "$words" -- "$cur")

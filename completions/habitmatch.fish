@@ -11,12 +11,12 @@ function __habitmatch_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --user --pool --name --email --timezone --bio --habit --limit -n --date --month --of --at --tz --minutes --description
+            case --data-dir --now --format --user --pool --name --email --timezone --bio --habit --limit -n --date --month --of --at --tz --minutes --description --group
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'report' 'pool' 'pool init' 'pool reports' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -34,7 +34,7 @@ complete -c habitmatch -l format -x -a 'json text' -d 'Force json or text output
 complete -c habitmatch -l quiet -s q -d 'Print nothing but errors (env HABITMATCH_QUIET)'
 complete -c habitmatch -l help -s h -d 'Show help and exit'
 complete -c habitmatch -l version -d 'Show the version and exit'
-complete -c habitmatch -l user -x -d 'Act as USER (env HABITMATCH_USER; default $USER)'
+complete -c habitmatch -l user -x -d 'Your member name in a synced pool (env HABITMATCH_USER; default your login)'
 complete -c habitmatch -l pool -r -a '(__fish_complete_directories)' -d 'The shared pool (env HABITMATCH_POOL)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'dashboard' -d 'Your habits this week, streaks, buddies, the next meeting, new likes'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'join' -d 'Join the pool with a profile and up to three habits'
@@ -52,6 +52,10 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'undo' -d 'Unmark a day'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'calendar' -d 'A month of progress'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meet' -d 'Schedule a check-in (30 minutes at most) with a match or buddy'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meetings' -d 'Upcoming meetings'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unmatch' -d 'Part ways with a match or buddy (no chat, no meetings, not offered again)'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'block' -d 'Never see a member again; what they write about you is ignored'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'report' -d 'Tell the pool'\''s owner about a member'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'pool' -d 'The pool itself'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'remind' -d 'Notifications: habits not done yet, meetings soon, milestones, matches (for cron)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -80,7 +84,15 @@ complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l tz -x -d 'The zone o
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l minutes -x -d '1 to 30 (default 30)'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l weekly -d 'Every week'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l description -x -d 'Default: a check-in checklist'
+complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -a 'cancel' -d 'Cancel a check-in (either of the two may)'
+complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -a 'move' -d 'Move a check-in to another time'
 complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -l ics -d 'Print an iCalendar file instead'
+complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l at -x -d '"YYYY-MM-DD HH:MM"'
+complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l tz -x -d 'The zone of --at (default the meeting'\''s)'
+complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'init' -d 'Make a pool folder with the right owners and modes'
+complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'reports' -d 'Reports members made (the pool'\''s owner only)'
+complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l group -x -d 'The group whose logins are the members (host pool)'
+complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l synced -d 'A pool kept in step across machines by a sync engine'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'dashboard'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'join'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'catalog'
@@ -97,6 +109,10 @@ complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'undo'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'calendar'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'meet'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'meetings'
+complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'unmatch'
+complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'block'
+complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'report'
+complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'pool'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'remind'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'help'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'completion'

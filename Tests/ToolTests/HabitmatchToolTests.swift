@@ -169,4 +169,135 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
         XCTAssertEqual(hm("ana", "report", "bo", "blocked me").code, 0)
     }
+
+    func joinAnaAndCy() {
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--email", "ana@example.com", "--habit", "exercise", "--habit", "read").code, 0)
+        XCTAssertEqual(hm("cy", "join", "--name", "Cy", "--timezone", "America/Chicago", "--habit", "exercise").code, 0)
+    }
+
+    /// The dashboard as records: habits with the week, then likes, matches,
+    /// buddies and the next meeting as they come.
+    func testDashboardRecordsFollowTheFriendship() {
+        joinAnaAndCy()
+        hm("ana", "done", "exercise")
+        let first = hm("ana", "dashboard")
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.records.map { $0["type"] as? String }, ["habit", "habit"])
+        let week = first.records[0]["week"] as? [[String: Any]] ?? []
+        XCTAssertEqual(week.map { $0["date"] as? String }.first, "2026-11-16", "the week from Monday")
+        XCTAssertEqual(week.last?["done"] as? Bool, true)
+        XCTAssertEqual(first.records[0]["current_streak"] as? Int, 1)
+        XCTAssertEqual(first.out, hm("ana").out, "the default command")
+        hm("cy", "like", "ana")
+        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"pending_like","user":"cy"}"#)
+        hm("ana", "like", "cy")
+        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy"}"#)
+        hm("ana", "buddy", "accept", "cy")
+        hm("cy", "buddy", "accept", "ana")
+        hm("ana", "meet", "cy", "--at", "2026-11-24 18:00")
+        let later = hm("ana", "dashboard").records.filter { $0["type"] as? String != "habit" }
+        XCTAssertEqual(later.map { $0["type"] as? String }, ["buddy", "next_meeting"])
+        XCTAssertEqual(later[1]["at"] as? String, "2026-11-24T18:00:00-05:00")
+        let text = hm("ana", "dashboard", "--format", "text").out
+        XCTAssertTrue(text.hasPrefix("Ana — week of 2026-11-16\n"), text)
+        XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1)\n"), text)
+        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 with Cy\n"), text)
+    }
+
+    func testCatalogListsTheHabitsToChooseFrom() {
+        let c = run("habitmatch", ["catalog"])
+        XCTAssertEqual(c.code, 0, c.err)
+        XCTAssertEqual(c.records.count, 16)
+        XCTAssertEqual(c.lines.first, #"{"type":"habit","id":"exercise","name":"Exercise"}"#)
+        XCTAssertTrue(c.records.contains { $0["id"] as? String == "read" && $0["name"] as? String == "Read every day" })
+        XCTAssertTrue(run("habitmatch", ["catalog", "--format", "text"]).out.hasPrefix("exercise      Exercise\nmeditate      Meditate\n"))
+    }
+
+    /// habit (or habit list), habit rm and habit remind act on your own habits.
+    func testHabitListRemoveAndRemind() {
+        joinAnaAndCy()
+        let list = hm("ana", "habit", "list")
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertEqual(list.out, hm("ana", "habit").out)
+        XCTAssertEqual(list.records.map { $0["id"] as? String }, ["exercise", "read"])
+        XCTAssertEqual(list.records[0]["remind_at"] as? NSNull, NSNull())
+        XCTAssertEqual(hm("ana", "habit", "list", "--format", "text").out,
+                       "exercise  Exercise  streak 0 (best 0)\nread  Read every day  streak 0 (best 0)\n")
+        let remind = hm("ana", "habit", "remind", "exercise", "20:00")
+        XCTAssertEqual(remind.out, #"{"type":"habit","id":"exercise","name":"Exercise","remind_at":"20:00"}"# + "\n")
+        XCTAssertEqual(hm("ana", "habit", "remind", "read", "07:30", "--format", "text").out, "Read every day: reminder at 07:30 on days it is not done\n")
+        XCTAssertEqual(hm("ana", "habit", "remind", "exercise", "25:00").err, "habitmatch: the reminder time must be HH:MM like 20:00, or off\n")
+        XCTAssertEqual(hm("ana", "habit", "remind", "meditate", "08:00").err, "habitmatch: you have no habit 'meditate'; yours: exercise, read\n")
+        let due = hm("ana", "remind", "--now", "2026-11-22T20:05:00-05:00")
+        XCTAssertEqual(due.records.map { $0["title"] as? String }, ["Exercise: not done yet today", "Read every day: not done yet today"])
+        XCTAssertEqual(due.records[0]["actions"] as? [[String: String]], [["id": "done", "label": "Done", "command": "habitmatch done exercise"]])
+        XCTAssertEqual(hm("ana", "remind", "--now", "2026-11-22T20:06:00-05:00").out, "", "once a day")
+        XCTAssertEqual(hm("ana", "habit", "remind", "exercise", "off").records[0]["remind_at"] as? NSNull, NSNull())
+        let rm = hm("ana", "habit", "rm", "read")
+        XCTAssertEqual(rm.out, #"{"type":"habit","id":"read","name":"Read every day","removed":true}"# + "\n")
+        let again = hm("ana", "habit", "rm", "read")
+        XCTAssertEqual(again.code, 64)
+        XCTAssertEqual(again.err, "habitmatch: you have no habit 'read'; yours: exercise\n")
+        XCTAssertEqual(hm("ana", "habit").records.map { $0["id"] as? String }, ["exercise"])
+    }
+
+    /// A profile shows the e-mail only to yourself and your buddies.
+    func testProfileAndProfileSet() {
+        joinAnaAndCy()
+        let mine = hm("ana", "profile")
+        XCTAssertEqual(mine.code, 0, mine.err)
+        XCTAssertEqual(mine.records[0]["email"] as? String, "ana@example.com")
+        XCTAssertEqual(mine.records[0]["timezone"] as? String, "America/New_York")
+        XCTAssertFalse(hm("cy", "profile", "ana").records[0].keys.contains("email"), "not a buddy")
+        XCTAssertEqual(hm("ana", "profile", "zed").err, "habitmatch: no member 'zed' in this pool\n")
+        let set = hm("ana", "profile", "set", "--bio", "Morning runner", "--timezone", "Europe/Lisbon")
+        XCTAssertEqual(set.code, 0, set.err)
+        XCTAssertEqual(set.records[0]["bio"] as? String, "Morning runner")
+        XCTAssertEqual(set.records[0]["timezone"] as? String, "Europe/Lisbon")
+        XCTAssertEqual(hm("ana", "profile", "--format", "text").out, "Ana (ana) · Europe/Lisbon\n  Morning runner\n  habits: Exercise, Read every day\n")
+        let zone = hm("ana", "profile", "set", "--timezone", "Mars/Base")
+        XCTAssertEqual(zone.code, 64)
+        XCTAssertEqual(zone.err, "habitmatch: --timezone must be an IANA time zone like America/New_York, not 'Mars/Base'\n")
+        XCTAssertEqual(hm("ana", "profile", "set").err, "habitmatch: profile set needs --name, --email, --timezone or --bio\n")
+        XCTAssertEqual(hm("ana", "profile", "set", "--name", "").code, 64)
+        XCTAssertEqual(hm("zed", "profile", "set", "--bio", "x").code, 65, "not joined")
+        XCTAssertEqual(hm("bo", "join", "--name", "Bo", "--habit", "read", "--timezone", "Nowhere").code, 64)
+    }
+
+    /// A pass takes someone out of your candidates until nobody new is left.
+    func testPassAndTheBuddyList() {
+        joinAnaAndCy()
+        hm("bo", "join", "--name", "Bo", "--habit", "read")
+        XCTAssertEqual(hm("ana", "candidates").records.map { $0["user"] as? String }, ["bo", "cy"], "one shared habit each; Bo's zone is nearer")
+        let pass = hm("ana", "pass", "bo")
+        XCTAssertEqual(pass.code, 0, pass.err)
+        XCTAssertEqual(pass.out, #"{"type":"swipe","user":"bo","direction":"left","match":false}"# + "\n")
+        XCTAssertEqual(hm("ana", "candidates").records.map { $0["user"] as? String }, ["cy"])
+        hm("ana", "pass", "cy")
+        let round = hm("ana", "candidates").records
+        XCTAssertEqual(round.map { $0["seen_before"] as? Bool }, [true, true], "everyone comes round again")
+        XCTAssertEqual(hm("ana", "pass", "ana").err, "habitmatch: you cannot swipe on yourself\n")
+        XCTAssertEqual(hm("ana", "pass", "zed").code, 65)
+        XCTAssertEqual(hm("ana", "buddy").out, "")
+        hm("ana", "like", "cy")
+        hm("cy", "like", "ana")
+        hm("ana", "buddy", "accept", "cy")
+        XCTAssertEqual(hm("ana", "buddy").out, "", "one acceptance is not enough")
+        hm("cy", "buddy", "accept", "ana")
+        XCTAssertEqual(hm("ana", "buddy").out, #"{"type":"buddy","user":"cy","name":"Cy","email":null,"timezone":"America/Chicago"}"# + "\n")
+        XCTAssertEqual(hm("ana", "buddy", "--format", "text").out, "cy  Cy · America/Chicago\n")
+    }
+
+    /// A synced pool for a sync engine: made once, joined by name, refused twice.
+    func testPoolInitSynced() throws {
+        let dir = tmp + "/synced"
+        let made = run("habitmatch", ["pool", "init", dir, "--synced"])
+        XCTAssertEqual(made.code, 0, made.err)
+        XCTAssertEqual(made.records.first?["kind"] as? String, "synced")
+        XCTAssertTrue(try String(contentsOfFile: dir + "/pool.conf", encoding: .utf8).contains("kind = synced"))
+        XCTAssertEqual(run("habitmatch", ["pool", "init", dir, "--synced"]).code, 73, "already a pool")
+        XCTAssertEqual(run("habitmatch", ["pool", "init", dir + "2", "--synced", "--group", "x"]).code, 64)
+        XCTAssertEqual(run("habitmatch", ["--pool", dir, "--user", "ana", "join", "--name", "Ana", "--habit", "read"]).code, 0)
+        XCTAssertEqual(run("habitmatch", ["--pool", dir, "--user", "ana", "profile"]).records.first?["name"] as? String, "Ana")
+    }
 }

@@ -227,4 +227,44 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(playa("link", playa("queue", "--date", "2026-11-24").records[0]["id"] as! String).records[0]["url"] as? String,
                        "instagram://user?username=ana.b")
     }
+
+    /// `recipient list` is the dashboard, as `recipient` alone is.
+    func testRecipientListIsTheDashboard() {
+        XCTAssertEqual(playa("recipient", "list").out, "")
+        XCTAssertEqual(playa("recipient", "list", "--format", "text").out,
+                       "Playa\nNo recipients yet. Add one:\n  playa recipient add Ana --platform whatsapp --phone +14155550132\n")
+        setUpAna()
+        XCTAssertEqual(playa("recipient", "add", "Jo", "--platform", "instagram", "--username", "jo.draws").code, 0)
+        playa("schedule", "Ana", "--fixed", "09:30,18:00")
+        let list = playa("recipient", "list")
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertEqual(list.err, "")
+        XCTAssertEqual(list.out, playa("recipient").out)
+        XCTAssertEqual(list.records.map { $0["name"] as? String }, ["Ana", "Jo"])
+        XCTAssertEqual(list.records.map { $0["strategy"] as? String }, ["fixed 09:30,18:00", "random 1/day"])
+        XCTAssertEqual(list.records.map { $0["templates"] as? Int }, [2, 0])
+        XCTAssertEqual(list.records[1]["username"] as? String, "jo.draws")
+        XCTAssertEqual(playa("recipient", "list", "--format", "text").out,
+                       "Playa — 2 recipients\n  Ana  whatsapp  fixed 09:30,18:00  2 messages\n  Jo  instagram  random 1/day  0 messages\n")
+    }
+
+    /// `message rm` takes an id prefix; the pool shrinks, nothing else.
+    func testMessageRemoveTakesItFromThePool() {
+        setUpAna()
+        let pool = playa("message", "list", "Ana").records
+        XCTAssertEqual(pool.count, 2)
+        let id = pool[0]["id"] as! String
+        let r = playa("message", "rm", "Ana", String(id.prefix(4)))
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records[0]["id"] as? String, id)
+        XCTAssertEqual(r.records[0]["removed"] as? Bool, true)
+        XCTAssertEqual(r.err, "", "nothing on stderr names a message")
+        XCTAssertEqual(playa("message", "list", "Ana").records.map { $0["id"] as? String }, [pool[1]["id"] as? String])
+        let again = playa("message", "rm", "Ana", id)
+        XCTAssertEqual(again.code, 65)
+        XCTAssertEqual(again.err, "playa: Ana has no message '\(id)'; 'playa message list Ana' shows them\n")
+        XCTAssertEqual(playa("message", "rm", "Nobody", id).err, "playa: no recipient named 'Nobody'; 'playa recipient list' shows them\n")
+        XCTAssertEqual(playa("message", "rm", "Ana").code, 64)
+        XCTAssertEqual(playa("recipient").records[0]["templates"] as? Int, 1)
+    }
 }

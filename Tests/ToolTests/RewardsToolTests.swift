@@ -199,4 +199,76 @@ final class RewardsToolTests: ToolTestCase {
         rw("adjust", "Sam", "+500", "--reason", "x")
         XCTAssertEqual(rw("notify").records.filter { $0["to"] as? String == "sam" }.count, 0, "Sam's notifications are off")
     }
+
+    func testAppRemoveForgetsOneAppForParentsOnly() {
+        setUpFamily()
+        let r = rw("app", "rm", "minecraft")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, #"{"type":"app","name":"Minecraft","removed":true}"# + "\n", "found without regard to case, printed as set")
+        XCTAssertEqual(rw("app", "list").records.map { $0["name"] as? String }, ["Duolingo", "Khan Academy"])
+        let again = rw("app", "rm", "Minecraft")
+        XCTAssertEqual(again.code, 65)
+        XCTAssertEqual(again.err, "rewards: no app 'Minecraft'; 'rewards app list' shows them\n")
+        let child = rw("app", "rm", "Duolingo", as: "alex")
+        XCTAssertEqual(child.code, 77)
+        XCTAssertEqual(child.err, "rewards: only a parent may do that (you are alex)\n")
+        XCTAssertEqual(rw("app", "rm", "Khan Academy", "--format", "text").out, "Forgot Khan Academy\n")
+    }
+
+    /// A rejected session earns nothing, is not held again when the same
+    /// usage comes in again, and cannot be decided twice.
+    func testFlagRejectDropsAHeldSession() {
+        setUpFamily()
+        let long = "{\"child\":\"Alex\",\"app\":\"Duolingo\",\"start\":\"2026-11-21T08:00:00-05:00\",\"duration_s\":36000}\n"
+        let held = rw("ingest", stdin: long).records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(held.count, 1)
+        let id = held[0]["id"] as! String
+        let r = rw("flag", "reject", String(id.prefix(6)))
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, #"{"type":"flag","id":"\#(id)","decision":"rejected"}"# + "\n")
+        XCTAssertEqual(rw("flags").out, "", "nothing left to review")
+        let twice = rw("flag", "reject", id)
+        XCTAssertEqual(twice.code, 65)
+        XCTAssertEqual(twice.err, "rewards: session \(id) was already rejected\n")
+        XCTAssertEqual(rw("flag", "approve", id).code, 65, "a rejection is final")
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 0, "no points")
+        XCTAssertEqual(rw("ingest", stdin: long).records.filter { $0["type"] as? String == "flag" }.count, 0, "not held again")
+        XCTAssertEqual(rw("flag", "reject", "ffffff").code, 65)
+        XCTAssertEqual(rw("flag", "reject", id, as: "alex").code, 77)
+    }
+
+    func testBadgesListsEveryBadgeWithWhatIsEarned() {
+        setUpFamily()
+        let none = rw("badges", "Alex")
+        XCTAssertEqual(none.code, 0, none.err)
+        XCTAssertEqual(none.records.map { $0["badge"] as? String },
+                       ["first-points", "points-100", "points-500", "points-1000", "goal-met", "streak-3", "streak-7", "streak-30"])
+        XCTAssertTrue(none.records.allSatisfy { $0["earned"] as? Bool == false && $0["child"] as? String == "Alex" })
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let earned = rw("badges", "Alex", as: "alex").records.filter { $0["earned"] as? Bool == true }
+        XCTAssertEqual(earned.map { $0["name"] as? String }, ["First points"], "a child sees their own")
+        XCTAssertTrue(rw("badges", "Alex", "--format", "text").out.hasPrefix("🏅 First points\n   100 points\n"))
+        XCTAssertEqual(rw("badges", "Alex", as: "stranger").err, "rewards: only a parent or the child may see that (you are stranger)\n")
+        let nobody = rw("badges", "Nobody")
+        XCTAssertEqual(nobody.code, 65)
+        XCTAssertEqual(nobody.err, "rewards: no child named 'Nobody'; children: Alex\n")
+    }
+
+    /// Rollover awards what was earned, once, and prints each child's day;
+    /// run again it awards nothing more.
+    func testRolloverAwardsOnceAndIsSafeToRepeat() {
+        XCTAssertEqual(rw("rollover").err, "rewards: no family yet: a parent runs 'rewards init' first\n")
+        setUpFamily()
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        rw("settings", "set", "daily_goal_minutes", "30")
+        let first = rw("rollover")
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.lines, [#"{"type":"badge","child":"Alex","badge":"goal-met"}"#,
+                                     #"{"type":"day","child":"Alex","date":"2026-11-21","streak_days":1,"balance":55}"#])
+        let again = rw("rollover")
+        XCTAssertEqual(again.lines, [#"{"type":"day","child":"Alex","date":"2026-11-21","streak_days":1,"balance":55}"#])
+        XCTAssertEqual(rw("badges", "Alex").records.filter { $0["earned"] as? Bool == true }.map { $0["badge"] as? String },
+                       ["first-points", "goal-met"])
+        XCTAssertEqual(rw("rollover", "-q").out, "")
+    }
 }

@@ -196,4 +196,30 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(tokyo.out, yomo("list", "--all", env: ["TZ": "Asia/Tokyo"]).out)
         XCTAssertTrue(tokyo.out.contains("+09:00"), tokyo.out)
     }
+
+    /// `edit` changes the title and the rule in place: same id, a new
+    /// trigger, the old creation time; a bad value or id changes nothing.
+    func testEditChangesTitleAndRuleInPlace() {
+        let id = yomo("add", "water plants every Tuesday at 3pm").records[0]["id"] as! String
+        let e = yomo("edit", id, "--title", "water the ficus", "--time", "16:00")
+        XCTAssertEqual(e.code, 0, e.err)
+        XCTAssertEqual(e.err, "")
+        let rec = e.records[0]
+        XCTAssertEqual(rec["id"] as? String, id)
+        XCTAssertEqual(rec["title"] as? String, "water the ficus")
+        XCTAssertEqual(rec["trigger_at"] as? String, "2026-11-24T16:00:00-05:00")
+        XCTAssertEqual((rec["recurrence"] as? [String: Any])?["days_of_week"] as? [String], ["tue"], "the rule is kept")
+        XCTAssertEqual(rec["created_at"] as? String, now)
+        let daily = yomo("edit", String(id.prefix(4)), "--repeat", "daily", "--format", "text")
+        XCTAssertEqual(daily.out, "Changed \(id.prefix(6))  Sun 2026-11-22 16:00  ↻  water the ficus  (daily)\n")
+        let bad = yomo("edit", id, "--time", "25:00")
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertEqual(bad.err, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n")
+        XCTAssertEqual(bad.out, "")
+        let missing = yomo("edit", "nope", "--title", "x")
+        XCTAssertEqual(missing.code, 65)
+        XCTAssertEqual(missing.err, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n")
+        XCTAssertEqual(yomo("list").records.map { $0["title"] as? String }, ["water the ficus"])
+        XCTAssertEqual(yomo("list").records[0]["trigger_at"] as? String, "2026-11-22T16:00:00-05:00")
+    }
 }

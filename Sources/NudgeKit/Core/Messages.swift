@@ -1,5 +1,5 @@
 // Records meant to reach a person. Every tool emits these same shapes, so one
-// delivery script serves all five (CONVENTIONS.md, "Messages for people").
+// delivery script serves all five (README.md and each man page show them).
 
 public struct NotificationAction: Equatable, Sendable {
     public var id: String

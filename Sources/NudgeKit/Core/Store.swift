@@ -551,7 +551,9 @@ public struct Store<M: JournalModel> {
             for (name, mark) in s.marks {
                 let e = bySize[name]
                 if let e = e, e.size >= mark.end { continue }
-                if !mayRewrite(name) { quietRebuild = true; continue }
+                // (A sync folder is outside this store: it may have been
+                // changed, emptied or replaced by the user.)
+                if !mayRewrite(name) || !journalsAreLocal { quietRebuild = true; continue }
                 badSnapshot = e == nil ? "it counts journal \(name), which is gone or no longer trusted"
                     : "journal \(name) is \(e!.size) bytes, shorter than the \(mark.end) it says were folded"
                 break
@@ -577,7 +579,7 @@ public struct Store<M: JournalModel> {
                 if let m = mark, m.end == e.size { continue }
                 guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
                     if mark != nil {
-                        if mayRewrite(e.name) {
+                        if mayRewrite(e.name) && journalsAreLocal {
                             badSnapshot = "journal \(e.name) changed before the point it folded"
                             Store.warnOnce("\(snapshotPath) was refused: \(badSnapshot!); the state is rebuilt from the journals")
                         }

@@ -28,20 +28,26 @@ extension Habitmatch {
                                                   options: [OptionSpec("name", value: "NAME", help: "Your name"),
                                                             OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
                                                             OptionSpec("timezone", value: "TZ", help: "IANA zone"),
-                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")], run: profileSet)], group: .admin, run: profile),
+                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")],
+                                                  run: profileSet)],
+                        group: .admin, run: profile),
             CommandSpec("candidates", summary: "Members who share a habit, best first",
                         options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 10)")], run: candidatesCommand),
-            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try swipe(c, c.operands[0], true) }),
-            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }),
+            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1,
+                        run: { (c) throws(ToolError) in try swipe(c, c.operands[0], true) }),
+            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1,
+                        run: { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }),
             CommandSpec("swipe", summary: "Swipe right or left", usage: "USER right|left", operands: .words, min: 2, max: 2, run: swipeCommand),
             CommandSpec("chat", summary: "Read or write to a match", usage: "USER [TEXT...]", operands: .words, min: 1, max: nil, run: chat),
             CommandSpec("buddy", summary: "Your buddies",
                         subcommands: [CommandSpec("accept", summary: "Accept a match as a buddy (both must)", usage: "USER",
                                                   operands: .words, min: 1, max: 1, run: buddyAccept)], run: buddyList),
             CommandSpec("done", summary: "Mark a habit done for a day", usage: "[HABIT]",
-                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1, run: { (c) throws(ToolError) in try mark(c, true) }),
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
+                        run: { (c) throws(ToolError) in try mark(c, true) }),
             CommandSpec("undo", summary: "Unmark a day", usage: "[HABIT]",
-                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1, run: { (c) throws(ToolError) in try mark(c, false) }),
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
+                        run: { (c) throws(ToolError) in try mark(c, false) }),
             CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
                         options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
                                   OptionSpec("of", value: "USER", help: "A buddy's calendar")],
@@ -85,6 +91,14 @@ extension Habitmatch {
     )
 
     static let configKeys = ["max_buddies"]
+
+    /// A zone a user names in an option: a bad name is a usage error that
+    /// names the option (an unknown TZ stays bad configuration).
+    static func zoneOption(_ name: String, _ option: String) throws(ToolError) -> Zone {
+        do throws(ToolError) { return try Zone.named(name) } catch {
+            throw ToolError(.usage, "\(option) must be an IANA time zone like America/New_York, not '\(name)'")
+        }
+    }
 
     /// The data directory holds each member's private state folder (and the
     /// default pool): anyone who may write in it may replace them. Warned
@@ -136,11 +150,11 @@ extension Habitmatch {
         }
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
         let tz = ctx.option("timezone") ?? ctx.zone.name
-        _ = try Zone.named(tz)
+        _ = try zoneOption(tz, "--timezone")
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
         guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
         guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
-        guard validZone(tz) else { throw .usage("--timezone must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+        guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitState) in
             if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
@@ -247,7 +261,7 @@ extension Habitmatch {
             email = em.isEmpty ? .null : .string(em)
         }
         if let tz = ctx.option("timezone") {
-            guard validZone(tz) else { throw .usage("--timezone must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+            guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
             e["timezone"] = .string(tz)
         }
         if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
@@ -480,7 +494,7 @@ extension Habitmatch {
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
-            guard validZone(tz) else { throw .usage("--tz must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+            guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
             let zone = try Zone.named(tz)
             if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
             let id = IDs.make()
@@ -524,7 +538,7 @@ extension Habitmatch {
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
-        guard validZone(tz) else { throw .usage("--tz must be an IANA zone like Europe/Berlin, not '\(tz)'") }
+        guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
         if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
         let (mt, names) = try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
