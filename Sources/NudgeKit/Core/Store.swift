@@ -272,6 +272,8 @@ public struct Store<M: JournalModel> {
 
     var journalDir: String { options.journalFolder ?? Sys.join(dir, "journal") }
     var journalsAreLocal: Bool { options.journalFolder == nil }
+    /// A folder of one person's devices kept in step by a sync engine.
+    var isSyncFolder: Bool { options.journalFolder != nil && !options.sharedWithOthers && options.subfolders == nil }
     /// Journal names are paths relative to `journalDir` ("ana.ndjson", or
     /// "pairs/ana+bo/ana.ndjson" in a store with subfolders); the actor is
     /// the file name without ".ndjson".
@@ -553,7 +555,7 @@ public struct Store<M: JournalModel> {
                 if let e = e, e.size >= mark.end { continue }
                 // (A sync folder is outside this store: it may have been
                 // changed, emptied or replaced by the user.)
-                if !mayRewrite(name) || !journalsAreLocal { quietRebuild = true; continue }
+                if !mayRewrite(name) || isSyncFolder { quietRebuild = true; continue }
                 badSnapshot = e == nil ? "it counts journal \(name), which is gone or no longer trusted"
                     : "journal \(name) is \(e!.size) bytes, shorter than the \(mark.end) it says were folded"
                 break
@@ -579,7 +581,7 @@ public struct Store<M: JournalModel> {
                 if let m = mark, m.end == e.size { continue }
                 guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
                     if mark != nil {
-                        if mayRewrite(e.name) && journalsAreLocal {
+                        if mayRewrite(e.name) && !isSyncFolder {
                             badSnapshot = "journal \(e.name) changed before the point it folded"
                             Store.warnOnce("\(snapshotPath) was refused: \(badSnapshot!); the state is rebuilt from the journals")
                         }
