@@ -201,12 +201,33 @@ public struct StoreOptions: Sendable {
 
     /// Whether `name` (without .ndjson) is a journal name this store writes.
     public static func isActorName(_ name: Substring) -> Bool {
-        guard !name.isEmpty, name.count <= 128, name.first != "." else { return false }
-        for c in name.unicodeScalars {
-            let ok = (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "-" || c == "_" || c == "."
+        guard !name.isEmpty, name.utf8.count <= 128, name.utf8.first != UInt8(ascii: ".") else { return false }
+        for c in name.utf8 {
+            let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F || c == 0x2E
             if !ok { return false }
         }
-        return !name.contains(".sync-conflict-")
+        return !bytesContain(name, ".sync-conflict-")
+    }
+
+    /// Substring search on UTF-8 bytes (a pool lists thousands of names;
+    /// the standard library's generic search is slow for that).
+    static func bytesContain<S: StringProtocol>(_ s: S, _ pattern: StaticString) -> Bool {
+        let p = UnsafeRawBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        if let r = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
+            guard b.count >= p.count, p.count > 0 else { return p.count == 0 }
+            let first = p[0]
+            var i = 0
+            while i + p.count <= b.count {
+                if b[i] == first {
+                    var j = 1
+                    while j < p.count && b[i + j] == p[j] { j += 1 }
+                    if j == p.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }) { return r }
+        return String(s).contains(String(decoding: p, as: UTF8.self))
     }
 }
 
@@ -466,11 +487,12 @@ public struct Store<M: JournalModel> {
             let n = e.name
             // Our own set-aside files, sync engines' temporaries: not journals.
             if n.hasSuffix(".corrupt") || n.hasPrefix(".syncthing.") || n.hasPrefix("~") || n.hasSuffix(".tmp")
-                || n.hasPrefix(".") || n.contains(".tmp-") { continue }
+                || n.hasPrefix(".") || StoreOptions.bytesContain(n, ".tmp-") { continue }
             guard n.hasSuffix(".ndjson") else { continue }
             let rel = prefix + n
             let actor = Store.actorPart(n.dropLast(".ndjson".count))
-            if actor.contains(".sync-conflict-") || n.contains("conflicted copy") || n.contains("(conflict") {
+            if StoreOptions.bytesContain(actor, ".sync-conflict-") || StoreOptions.bytesContain(n, "conflicted copy")
+                || StoreOptions.bytesContain(n, "(conflict") {
                 conflicts.append(rel)
                 continue
             }
