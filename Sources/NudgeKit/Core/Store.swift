@@ -320,7 +320,19 @@ public struct Store<M: JournalModel> {
     static func scopeOf(_ rel: String) -> String {
         rel.lastIndex(of: "/").map { String(rel[..<$0]) } ?? ""
     }
-    func isOwn(_ rel: String) -> Bool { Store.actorOf(rel) == options.actor }
+    func isOwn(_ rel: String) -> Bool {
+        // The file name is ACTOR.ndjson or ACTOR~N.ndjson (checked on bytes:
+        // called for every journal of a large pool).
+        let a = options.actor.utf8
+        let r = rel.utf8
+        var start = r.startIndex
+        if let slash = r.lastIndex(of: UInt8(ascii: "/")) { start = r.index(after: slash) }
+        let file = r[start...]
+        guard file.starts(with: a) else { return false }
+        let tail = file.dropFirst(a.count)
+        if tail.elementsEqual(".ndjson".utf8) { return true }
+        return Store.actorOf(rel) == options.actor
+    }
     /// Journals this copy may rewrite: its own, and all of a local store's.
     func mayRewrite(_ name: String) -> Bool { isOwn(name) || journalsAreLocal }
     var fileMode: UInt32 { options.sharedFileMode ?? (options.sharedWithOthers ? 0o644 : 0o600) }
@@ -926,8 +938,46 @@ public struct Store<M: JournalModel> {
         var zeroed: [UInt8]
     }
 
+    /// The header's "journals" object, scanned without the general parser (a
+    /// pool's header lists thousands): the byte range of the object, and the
+    /// marks, or nil when it is not in the form this store writes.
+    static func scanJournals(_ line: [UInt8]) -> (range: Range<Int>, marks: [String: JournalMark])? {
+        let key = Array("\"journals\":{".utf8)
+        guard line.count > key.count else { return nil }
+        var start = -1
+        for i in 0...(line.count - key.count) where line[i] == 0x22 && Array(line[i..<(i + key.count)]) == key { start = i; break }
+        guard start >= 0 else { return nil }
+        var i = start + key.count
+        var marks: [String: JournalMark] = [:]
+        func int() -> Int? {
+            var v = 0
+            var digits = 0
+            while i < line.count, line[i] >= 0x30, line[i] <= 0x39, digits < 19 { v = v * 10 + Int(line[i] - 0x30); i += 1; digits += 1 }
+            return digits > 0 ? v : nil
+        }
+        func expect(_ c: UInt8) -> Bool { guard i < line.count, line[i] == c else { return false }; i += 1; return true }
+        if i < line.count && line[i] == 0x7D { return (start..<(i + 1), marks) }
+        while true {
+            guard expect(0x22) else { return nil }
+            let n0 = i
+            while i < line.count, line[i] != 0x22, line[i] != 0x5C { i += 1 }
+            guard i < line.count, line[i] == 0x22 else { return nil }
+            let name = String(decoding: line[n0..<i], as: UTF8.self)
+            i += 1
+            guard expect(0x3A), expect(0x5B), let end = int(), expect(0x2C), let tag = int(), expect(0x2C), let bad = int(), expect(0x5D),
+                  tag <= Int(UInt32.max) else { return nil }
+            marks[name] = JournalMark(end: end, tag: UInt32(tag), bad: bad)
+            if expect(0x7D) { return (start..<i, marks) }
+            guard expect(0x2C) else { return nil }
+        }
+    }
+
     func parseHeader(_ line: [UInt8]) -> Result<Header, SnapshotError> {
-        guard let o = try? JSON.parseObject(bytes: line), o["type"]?.string == "snapshot" else { return .failure(.bad("its header cannot be read")) }
+        // The journals object is scanned on its own; the rest is small.
+        let scanned = Store.scanJournals(line)
+        var rest = line
+        if let sc = scanned { rest.replaceSubrange(sc.range, with: Array("\"journals\":{}".utf8)) }
+        guard let o = try? JSON.parseObject(bytes: rest), o["type"]?.string == "snapshot" else { return .failure(.bad("its header cannot be read")) }
         let schema = Int(o["schema"]?.int ?? 0)
         if schema != M.schemaVersion { return .failure(.otherSchema) }
         // Written by a version without checksums: rebuilt quietly, like a migration.
@@ -942,14 +992,7 @@ public struct Store<M: JournalModel> {
         guard let ranges = Store.sumRanges(line) else { return .failure(.bad("its header is incomplete")) }
         var zeroed = line
         for r in ranges { for i in r { zeroed[i] = 0x30 } }
-        var marks: [String: JournalMark] = [:]
-        for f in o["journals"]?.object?.fields ?? [] {
-            guard let a = f.value.array, a.count == 3, let end = a[0].int, let tag = a[1].int, let bad = a[2].int,
-                  end >= 0, bad >= 0, tag >= 0, tag <= Int64(UInt32.max) else {
-                return .failure(.bad("its list of journals cannot be read"))
-            }
-            marks[f.key] = JournalMark(end: Int(end), tag: UInt32(tag), bad: Int(bad))
-        }
+        guard let marks = scanned?.marks else { return .failure(.bad("its list of journals cannot be read")) }
         var frontier: Stamp? = nil
         if let a = o["frontier"]?.array, a.count == 3, let ms = a[0].int, let c = a[1].int, let who = a[2].string {
             frontier = Stamp(ms: ms, counter: c, actor: who)
