@@ -12,12 +12,12 @@ extension Tenclub {
             CommandSpec("unlock", summary: "Record one screen unlock",
                         options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)"),
                                   OptionSpec("undo", help: "Remove today's last counted unlock")],
-                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.\nUnlocks less than 2 seconds apart count once, from unlock and ingest alike.", run: unlock),
+                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.\nUnlocks less than a second apart count once, from unlock and ingest alike.", run: unlock),
             CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
                         usage: "[FILE...]",
                         options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                         operands: .files, max: nil,
-                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely, and instants\nless than 2 seconds from one already counted (by unlock or ingest) are the same unlock.", group: .plumbing, records: ["day"], run: ingest),
+                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely, and an instant\nless than a second from one already counted (by unlock or ingest) is the same unlock.", group: .plumbing, records: ["day"], run: ingest),
             CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
                         options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
                                              choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
@@ -100,7 +100,7 @@ extension Tenclub {
         r["alert_queued"] = .bool(alerted)
         if let n = near {
             r["id"] = nil
-            ctx.out.emit(r, text: "Already counted: an unlock at \(ctx.zone.format(Instant(ms: n))) is less than 2 seconds away. \(count) today (\(s.card.name)).")
+            ctx.out.emit(r, text: "Already counted: an unlock at \(ctx.zone.format(Instant(ms: n))) is less than a second away. \(count) today (\(s.card.name)).")
         } else {
             ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
         }

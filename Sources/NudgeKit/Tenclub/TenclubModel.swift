@@ -319,9 +319,9 @@ extension Tenclub {
         public var days: [Day] { Set(added.keys).union(duplicates.keys).sorted() }
     }
 
-    /// Instants closer than this are one unlock: a hook that fires twice,
-    /// or the same unlock from `unlock` and from a log fed to `ingest`.
-    public static let debounceMs: Int64 = 2000
+    /// Instants less than this apart are one unlock: a hook that fires
+    /// twice, or the same unlock from `unlock` and from a log fed to `ingest`.
+    public static let debounceMs: Int64 = 1000
 
     /// What an ingest batch adds: in time order, each instant that is not
     /// within `debounceMs` of one already counted (`alreadySeen`) or of one

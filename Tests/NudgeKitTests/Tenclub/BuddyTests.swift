@@ -35,7 +35,7 @@ final class BuddyTests: XCTestCase {
             (nil, "YES", "ignored", nil, nil), (nil, "START", "ignored", nil, nil),
             (nil, "STOP", "stopped", nil, nil), (nil, "HELP", "ignored", nil, nil), (nil, "hello", "ignored", nil, nil),
             (.invited, "YES", "accepted", .accepted, "welcome"), (.invited, "START", "accepted", .accepted, "welcome"),
-            (.invited, "STOP", "stopped", .stopped, nil), (.invited, "HELP", "ignored", .invited, nil),
+            (.invited, "STOP", "stopped", .stopped, nil), (.invited, "HELP", "help_queued", .invited, "help"),
             (.invited, "hello", "ignored", .invited, nil),
             (.accepted, "YES", "ignored", .accepted, nil), (.accepted, "START", "ignored", .accepted, nil),
             (.accepted, "STOP", "stopped", .stopped, nil), (.accepted, "HELP", "help_queued", .accepted, "help"),
@@ -161,7 +161,7 @@ final class BuddyTests: XCTestCase {
                 default:
                     // deliver, with a sender that fails now and then
                     for m in s.outbox {
-                        if let why = Tenclub.dropReason(s, m) {
+                        if let why = Tenclub.dropReason(s, m, today: day) {
                             dropped += 1
                             record([["type": "sms_dropped", "id": .string(m.id), "reason": .string(why)]])
                             continue
