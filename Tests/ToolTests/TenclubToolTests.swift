@@ -224,7 +224,7 @@ final class TenclubToolTests: ToolTestCase {
         let end = 1_795_399_200  // 2026-11-22T21:00:00-05:00
         let r = sh("""
         for w in 1 2 3 4; do
-          ( for i in $(seq 500); do tenclub unlock -q --at $((\(end) - w * 1000 - i)) || echo "fail $?" >&2; done ) &
+          ( for i in $(seq 500); do tenclub unlock -q --at @$((\(end) - w * 1000 - i)) || echo "fail $?" >&2; done ) &
         done
         wait
         """, env: ["TENCLUB_NOW": now, "TENCLUB_LOCK_TIMEOUT": "60"])
