@@ -89,10 +89,14 @@ public struct TenclubState: JournalModel {
     mutating func insertSeen(_ new: [Int64], on day: Day) {
         guard !new.isEmpty else { return }
         let sorted = zip(new, new.dropFirst()).allSatisfy { $0 <= $1 } ? new : new.sorted()
-        var list = seen[day] ?? []
+        var list = seen.removeValue(forKey: day) ?? []
         if let last = list.last, last > sorted[0] {
-            list += sorted
-            list.sort()
+            if sorted.count < 64 {
+                for v in sorted { list.insert(v, at: Tenclub.lowerBound(v, in: list)) }
+            } else {
+                list += sorted
+                list.sort()
+            }
         } else {
             list += sorted
         }
@@ -250,6 +254,34 @@ public struct TenclubState: JournalModel {
         for m in ms { if let v = m.int { list.append(v) } }
         if !zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }) { list.sort() }
         seen[d] = list
+    }
+
+    /// The dedupe index's lines, `{"seen":"YYYY-MM-DD","ms":[…]}`, read
+    /// without building JSON values: every `unlock` reads them.
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
+        guard full else { return false }
+        return line.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Bool in
+            let head = Array("{\"seen\":\"".utf8), mid = Array("\",\"ms\":[".utf8)
+            let n = b.count
+            guard n >= head.count + 10 + mid.count + 2, b[n - 2] == UInt8(ascii: "]"), b[n - 1] == UInt8(ascii: "}") else { return false }
+            for (i, c) in head.enumerated() where b[i] != c { return false }
+            guard let day = Day.parse(String(decoding: UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)]), as: UTF8.self)) else { return false }
+            var i = head.count + 10
+            for c in mid { guard b[i] == c else { return false }; i += 1 }
+            var list: [Int64] = []
+            let end = n - 2
+            while i < end {
+                var v: Int64 = 0
+                var digits = 0
+                while i < end, b[i] >= 48, b[i] <= 57, digits < 18 { v = v * 10 + Int64(b[i] - 48); i += 1; digits += 1 }
+                guard digits > 0 else { return false }
+                list.append(v)
+                if i < end { guard b[i] == UInt8(ascii: ","), i + 1 < end else { return false }; i += 1 }
+            }
+            if !zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }) { list.sort() }
+            seen[day] = list
+            return true
+        }
     }
 
     /// Whether an instant was already counted (needs a full load).
