@@ -34,6 +34,13 @@ extension Playa {
             let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed)
             return (g, tx.state)
         }
+        if !g.missed.isEmpty {
+            // Missed events leave the part every run reads now, not at the
+            // next snapshot: a write of nothing that always snapshots.
+            var o = try ctx.storeOptions()
+            o.snapshotEvery = 0
+            try Store<PlayaState>(dir: ctx.dataDir, options: o).write(at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
+        }
         for n in g.empty { ctx.warn("\(n) has no messages: no events generated (add one with 'playa message add')") }
         for e in g.missed { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
         for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: eventLine(e, state, ctx: ctx)) }
