@@ -182,6 +182,12 @@ final class PlayaLifecycleToolTests: ToolTestCase {
             playa: \(f): confirmed[0] 1999-01-01 is before 2000-01-01: not a plausible day; nothing imported
 
             """)
+        let hello = r.replacingOccurrences(of: #"[{"id":"m1","text":"hi"}]"#, with: #""hello""#)
+        XCTAssertEqual(importErr(#"{"type":"playa_export","version":1,"recipients":[\#(hello)]}"#).err,
+                       "playa: \(f): recipients[0]: recipient: \"messages\" must be an array, not a string; nothing imported\n")
+        let yes = r.replacingOccurrences(of: #""platform":"sms""#, with: #""platform":"sms","paused":"yes""#)
+        XCTAssertEqual(importErr(#"{"type":"playa_export","version":1,"recipients":[\#(yes)]}"#).err,
+                       "playa: \(f): recipients[0]: recipient: \"paused\" must be a boolean, not a string; nothing imported\n")
         let blank = r.replacingOccurrences(of: #""text":"hi""#, with: "\"text\":\"\u{00A0}\u{200B}\"")
         XCTAssertEqual(importErr(#"{"type":"playa_export","version":1,"recipients":[\#(blank)]}"#).err,
                        "playa: \(f): recipients[0]: recipient r1: message m1: a message must not be only spaces or invisible characters; nothing imported\n")
