@@ -26,6 +26,7 @@ final class TenclubDeliveryToolTests: ToolTestCase {
     var texts = 0
     /// One inbound text, each at its own time (the same text at the same
     /// time is a duplicate).
+    @discardableResult
     func receive(_ body: String, from: String? = nil) -> RunResult {
         texts += 1
         var o: [String: String] = ["from": from ?? buddy, "body": body]
