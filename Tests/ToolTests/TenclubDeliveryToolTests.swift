@@ -85,8 +85,8 @@ final class TenclubDeliveryToolTests: ToolTestCase {
     func testAHungSenderTimesOutAndHoldsNothingUp() throws {
         tenclub("buddy", "set", "415-555-0132")
         let r = sh("""
-        tenclub sms deliver --command 'sleep 30' --timeout 2 > \(tmp)/hung.out 2> \(tmp)/hung.err &
-        sleep 0.5
+        tenclub sms deliver --command 'sleep 30' --timeout 3 > \(tmp)/hung.out 2> \(tmp)/hung.err &
+        for i in $(seq 100); do tenclub sms outbox | grep -q '"delivery":"sending"' && break; sleep 0.05; done
         tenclub buddy set 212-555-0199 > /dev/null
         tenclub sms deliver --command "cat >> '\(sentLog)'" > \(tmp)/other.out
         echo "other: $?"
@@ -97,7 +97,7 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         let hung = try String(contentsOfFile: tmp + "/hung.out", encoding: .utf8)
         XCTAssertTrue(hung.contains("\"delivery\":\"unknown\""), hung)
         XCTAssertEqual(try String(contentsOfFile: tmp + "/hung.err", encoding: .utf8),
-                       "tenclub: 1 message may or may not have gone out (the command ran past its timeout of 2 s); not sent again unless 'tenclub sms deliver --retry-unknown'\n")
+                       "tenclub: 1 message may or may not have gone out (the command ran past its timeout of 3 s); not sent again unless 'tenclub sms deliver --retry-unknown'\n")
         let log = tenclub("sms", "log").records.map { "\($0["to"]!) \($0["outcome"]!)" }
         XCTAssertEqual(log, ["+12125550199 sent", "+14155550132 unknown"], "in the order they ended")
         try FileManager.default.createDirectory(atPath: tmp + "/config/tenclub", withIntermediateDirectories: true)
