@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -56,10 +56,12 @@ _playa() {
         due)
             case "$prev" in
                 --command) _playa_reply < <(compgen -f -- "$cur"); return ;;
+                --timeout) COMPREPLY=(); return ;;
             esac ;;
         notify)
             case "$prev" in
                 --command) _playa_reply < <(compgen -f -- "$cur"); return ;;
+                --timeout) COMPREPLY=(); return ;;
             esac ;;
         open)
             case "$prev" in
@@ -96,8 +98,8 @@ _playa() {
         "event edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         cancel) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        due) words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        notify) words="--test --command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        notify) words="--test --command --timeout --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         link) words="--web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         open) words="--command --web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         export) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;

@@ -13,11 +13,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--at|--style|--days|-n|--name|--command) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--at|--style|--days|-n|--name|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -45,6 +45,7 @@ _tenclub() {
         "sms deliver")
             case "$prev" in
                 --command) _tenclub_reply < <(compgen -f -- "$cur"); return ;;
+                --timeout) COMPREPLY=(); return ;;
             esac ;;
     esac
     case "$prev" in
@@ -57,7 +58,7 @@ _tenclub() {
     case "$cmd" in
         "") words="status unlock ingest widget history check buddy sms rollover help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        unlock) words="--at --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        unlock) words="--at --undo --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
         widget) words="--style --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         history) words="--days -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
@@ -65,10 +66,11 @@ _tenclub() {
         buddy) words="set remove --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "buddy set") words="--name --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "buddy remove") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        sms) words="outbox deliver receive --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        sms) words="outbox deliver receive log --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "sms outbox") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "sms deliver") words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        "sms log") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="status unlock ingest widget history check buddy sms rollover help completion" ;;
         completion) words="bash zsh fish" ;;

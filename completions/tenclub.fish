@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --at --style --days -n --name --command
+            case --data-dir --now --format --sync-dir --date --at --style --days -n --name --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -48,6 +48,7 @@ complete -c tenclub -n '__tenclub_at '\'''\''' -a 'help' -d 'Show help for a com
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c tenclub -n '__tenclub_at '\''status'\''' -l date -x -d 'The day to show (default today)'
 complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l at -x -d 'When it happened (default now)'
+complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l undo -d 'Remove today'\''s last counted unlock'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'
@@ -55,10 +56,13 @@ complete -c tenclub -n '__tenclub_at '\''history'\''' -l days -s n -x -d 'How ma
 complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'set' -d 'Set the buddy'\''s US number and text them the invitation'
 complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'remove' -d 'Remove the buddy (nothing more is sent to them)'
 complete -c tenclub -n '__tenclub_at '\''buddy set'\''' -l name -x -d 'The buddy'\''s name'
-complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'outbox' -d 'Print the queued messages as sms records'
-complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'deliver' -d 'Hand each queued message to your sending command'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'outbox' -d 'Print the queued messages as sms records, with their delivery state'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'deliver' -d 'Hand each queued message to your sending command, at most once'
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'receive' -d 'Read inbound texts {"from","body","at"}: YES, STOP, START, HELP'
+complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'log' -d 'Print what was sent, failed or dropped, when, to whom, oldest first'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l command -r -F -d 'The sending command (default: sms_command in the config file)'
+complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; sms_timeout in the config file)'
+complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l retry-unknown -d 'Send again texts whose earlier send never finished'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'status'

@@ -45,7 +45,9 @@ func monotonicSeconds() -> Double {
 extension Subject {
     static let tenclub = Subject(
         tool: "tenclub", setup: [],
-        write: { _ in ["unlock"] },
+        // Each unlock at its own second, 2 s apart: tenclub counts unlocks
+        // within a second of each other once.
+        write: { ["unlock", "--at", "@\(1_795_352_400 + 2 * markNumber($0))"] },
         list: ["status"],
         marks: { _ in nil },
         count: { $0.records.first?["unlocks"] as? Int },
@@ -92,6 +94,17 @@ extension Subject {
         mainRead: ["--user", "ana", "dashboard"], journalDir: "pool/pairs/ana+cy", snapshotDir: "state-ana-*")
 
     static let all: [Subject] = [.tenclub, .yomo, .rewards, .playa, .habitmatch]
+}
+
+/// The number a mark was made from.
+func markNumber(_ m: String) -> Int {
+    var n = 0
+    var scale = 1
+    for c in m.dropFirst(2).unicodeScalars {
+        n += Int(c.value - 97) * scale
+        scale *= 26
+    }
+    return n
 }
 
 /// A word of letters for a number: marks that no parser reads as a time.

@@ -80,7 +80,7 @@ final class TenclubBuddyToolTests: ToolTestCase {
         _ = write("config/tenclub/config", "# senders\nsms_comand = true\n")
         let typo = tenclub("sms", "deliver")
         XCTAssertEqual(typo.code, 78)
-        XCTAssertEqual(typo.err, "tenclub: \(tmp)/config/tenclub/config:2: unknown setting 'sms_comand' (known: sms_command, sync_dir)\n")
+        XCTAssertEqual(typo.err, "tenclub: \(tmp)/config/tenclub/config:2: unknown setting 'sms_comand' (known: sms_command, sms_timeout, sync_dir)\n")
         _ = write("config/tenclub/config", "# senders\nsms_command = \(sender)\n")
         XCTAssertEqual(tenclub("sms", "deliver").code, 0)
         XCTAssertEqual(sent().count, 1)
@@ -129,9 +129,13 @@ final class TenclubBuddyToolTests: ToolTestCase {
         XCTAssertEqual(r.err, "tenclub: \(input):3: \"from\" must be a phone number like +14155550132, not 'not a number'\n")
         XCTAssertEqual(r.records.map { $0["effect"] as? String }, ["accepted", "ignored", "help_queued", "stopped"])
         XCTAssertEqual(r.records[1]["reason"] as? String, "not your buddy")
-        let d = tenclub("sms", "deliver", "--command", sender)
-        XCTAssertEqual(d.records.map { $0["delivery"] as? String }, ["dropped", "dropped"])
+        // STOP dropped the welcome and the help reply queued before it.
+        XCTAssertEqual(tenclub("sms", "outbox").out, "")
+        XCTAssertEqual(tenclub("sms", "deliver", "--command", sender).out, "")
         XCTAssertEqual(sent().count, 1, "only the invitation ever went out")
+        let log = tenclub("sms", "log").records
+        XCTAssertEqual(log.map { "\($0["kind"]!) \($0["outcome"]!)" }, ["invite sent", "welcome dropped", "help dropped"])
+        XCTAssertEqual(log[2]["reason"] as? String, "the number texted STOP")
         // Feeding the same texts again is recognised, and queues nothing.
         let again = tenclub("sms", "receive", input)
         XCTAssertEqual(again.records.map { $0["effect"] as? String }, ["duplicate", "duplicate", "duplicate", "duplicate"])
@@ -144,9 +148,12 @@ final class TenclubBuddyToolTests: ToolTestCase {
     func testReplacingTheBuddyLeavesTheOldOneAlone() {
         tenclub("buddy", "set", "415-555-0132")
         tenclub("buddy", "set", "212-555-0199")
+        // The change dropped the first invitation at once.
+        XCTAssertEqual(tenclub("sms", "outbox").records.map { $0["to"] as? String }, ["+12125550199"])
         let d = tenclub("sms", "deliver", "--command", sender)
-        XCTAssertEqual(d.records.map { $0["delivery"] as? String }, ["dropped", "sent"])
+        XCTAssertEqual(d.records.map { $0["delivery"] as? String }, ["sent"])
         XCTAssertEqual(sent().map { $0["to"] as? String }, ["+12125550199"])
+        XCTAssertEqual(tenclub("sms", "log").records.map { "\($0["to"]!) \($0["outcome"]!)" }, ["+14155550132 dropped", "+12125550199 sent"])
         let removed = tenclub("buddy", "remove")
         XCTAssertEqual(removed.records[0]["state"] as? String, "removed")
         XCTAssertEqual(tenclub("buddy", "remove").out, "", "nothing to remove prints nothing")

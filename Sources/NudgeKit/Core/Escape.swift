@@ -50,6 +50,34 @@ public enum Text {
     }
 }
 
+extension Text {
+    /// Whether a scalar shows nothing by itself: white space of any script
+    /// (NBSP, ideographic space, ...), controls, format characters (zero
+    /// width space and joiners, word joiner, byte order mark, bidi marks) and
+    /// the fillers that render blank (Hangul fillers, Braille blank).
+    public static func isBlank(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800: return true
+        default: break
+        }
+        if u.properties.isWhitespace { return true }
+        switch u.properties.generalCategory {
+        case .control, .format: return true
+        default: return false
+        }
+    }
+
+    /// Whether `s` has nothing to read: empty, or only blank scalars.
+    public static func isBlank(_ s: String) -> Bool { s.unicodeScalars.allSatisfy(isBlank) }
+
+    /// `s` without blank scalars at either end.
+    public static func trimmingBlanks(_ s: String) -> String {
+        let u = s.unicodeScalars
+        guard let first = u.firstIndex(where: { !isBlank($0) }), let last = u.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(u[first...last])
+    }
+}
+
 extension String {
     /// This string made safe for a terminal (`Text.terminalSafe`).
     public var terminalSafe: String { Text.terminalSafe(self) }

@@ -50,12 +50,18 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Any E.164 number: `+` and 8 to 15 digits, the country code not starting
-    /// with 0. Spaces, dashes, dots and brackets are ignored; +1 numbers must
-    /// also be valid North American numbers.
+    /// with 0. Spaces, dashes, dots and brackets are ignored, and so is a
+    /// national trunk prefix written `(0)` (`+44 (0)20 7946 0958` is
+    /// +442079460958); +1 numbers must also be valid North American numbers.
     public static func parseE164(_ raw: String, what: String = "phone number") throws(ToolError) -> PhoneNumber {
         let hint = "\(what) must be in international E.164 form like +14155550132"
         var digits = ""
-        let trimmed = raw.trimmingSpaces
+        var u = Array(raw.trimmingSpaces.utf8)
+        var i = 0
+        while i + 2 < u.count {
+            if u[i] == UInt8(ascii: "("), u[i + 1] == UInt8(ascii: "0"), u[i + 2] == UInt8(ascii: ")") { u.removeSubrange(i..<(i + 3)) } else { i += 1 }
+        }
+        let trimmed = String(decoding: u, as: UTF8.self)
         guard trimmed.hasPrefix("+") else { throw ToolError(.dataError, hint) }
         for c in trimmed.utf8.dropFirst() {
             switch c {

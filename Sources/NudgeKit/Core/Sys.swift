@@ -86,6 +86,15 @@ public enum Sys {
         return stat(path, &st) == 0
     }
 
+    /// The path of an executable named `name` in $PATH, if there is one.
+    public static func findExecutable(_ name: String) -> String? {
+        for dir in (env("PATH") ?? "/usr/bin:/bin").split(separator: ":") where !dir.isEmpty {
+            let p = join(String(dir), name)
+            if access(p, X_OK) == 0 && !isDirectory(p) { return p }
+        }
+        return nil
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

@@ -6,6 +6,11 @@ public enum Playa {
     public static let maxRecipients = 50
     public static let maxMessages = 100
     public static let maxMessageLength = 500
+    /// A message's cap in bytes of UTF-8, so that no one "character" (a
+    /// grapheme cluster can hold any number of combining marks) is megabytes.
+    public static let maxMessageBytes = 4000
+    /// The least time between two random times of one recipient's day.
+    public static let minimumSpacingMinutes = 30
     public static let windowStart = TimeOfDay(hour: 9, minute: 0)
     public static let windowEnd = TimeOfDay(hour: 21, minute: 0)
 
@@ -88,7 +93,7 @@ public enum Playa {
             var username: String? = nil
             if p == .instagram {
                 guard let u = o["username"]?.string, trusted || validateUsername(u) == nil else {
-                    return bad("recipient \(id): \"username\" must be 1-30 letters, digits, '_' or '.'")
+                    return bad("recipient \(id): \"username\" must be an Instagram username: 1 to 30 letters, digits, '_' or '.', not starting or ending with '.', no '..'")
                 }
                 username = u
             } else {
@@ -101,13 +106,18 @@ public enum Playa {
                 return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10} or {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]}")
             }
             var messages: [Message] = []
+            var messageIDs = Set<String>()
             for (n, m) in (o["messages"]?.array ?? []).enumerated() {
                 guard let mo = m.object else { return bad("recipient \(id): messages[\(n)] must be an object, not \(m.kindName)") }
                 if !trusted, let e = typeProblem(mo, strings: ["id", "text"]) { return bad("recipient \(id): messages[\(n)]: \(e)") }
                 guard let mid = mo["id"]?.string, let text = mo["text"]?.string else {
                     return bad("recipient \(id): each message needs \"id\" and \"text\"")
                 }
+                if !trusted, mid.isEmpty { return bad("recipient \(id): messages[\(n)]: \"id\" must not be empty") }
                 if !trusted, let e = validateMessage(text) { return bad("recipient \(id): message \(mid): \(e)") }
+                if !trusted, !messageIDs.insert(mid).inserted {
+                    return bad("recipient \(id): messages[\(n)]: the id \(mid) is used twice; message ids are unique within a pool")
+                }
                 messages.append(Message(id: mid, text: text))
             }
             if messages.count > maxMessages { return bad("recipient \(id): at most \(maxMessages) messages") }
@@ -128,7 +138,14 @@ public enum Playa {
             ?? check(arrays, "an array", { $0.array != nil }) ?? check(objects, "an object", { $0.object != nil })
     }
 
-    public enum Status: String, Sendable { case pending, sent, cancelled }
+    /// `missed`: a past day's event nobody sent (set by `generate`).
+    public enum Status: String, Sendable, CaseIterable { case pending, sent, cancelled, missed }
+
+    /// Where an event's notification is. `sending` is claimed by a run
+    /// (until its claim expires: then `unknown`); `failed` is tried again by
+    /// the next run; `unknown` (the run died, or the command timed out) is
+    /// not, unless asked (`due --retry-unknown`): at most once.
+    public enum Delivery: String, Sendable, CaseIterable { case scheduled, sending, delivered, failed, unknown }
 
     public struct Event: Equatable, Sendable {
         public var id: String
@@ -139,15 +156,44 @@ public enum Playa {
         public var messageID: String?
         public var message: String
         public var status: Status
-        /// Notification state: scheduled, delivered or failed.
-        public var notification: String
+        /// Notification state, as recorded (see `delivery(at:)` for its
+        /// meaning now).
+        public var notification: Delivery
         public var error: String?
+        /// The claim of the run notifying it, and when that claim expires.
+        public var claim: String? = nil
+        public var claimUntil: Instant? = nil
+
+        public init(id: String, recipientID: String, date: Day, time: TimeOfDay, at: Instant, messageID: String?, message: String,
+                    status: Status, notification: Delivery, error: String?, claim: String? = nil, claimUntil: Instant? = nil) {
+            self.id = id
+            self.recipientID = recipientID
+            self.date = date
+            self.time = time
+            self.at = at
+            self.messageID = messageID
+            self.message = message
+            self.status = status
+            self.notification = notification
+            self.error = error
+            self.claim = claim
+            self.claimUntil = claimUntil
+        }
+
+        /// The notification state at `now`: a claim past its expiry is `unknown`.
+        public func delivery(at now: Instant) -> Delivery {
+            if notification == .sending, let u = claimUntil, u < now { return .unknown }
+            return notification
+        }
 
         public var json: JSONObject {
-            ["type": "event", "id": .string(id), "recipient_id": .string(recipientID), "date": .string(date.description),
-             "time": .string(time.description), "at": .string(at.description), "message_id": JSON(messageID),
-             "message": .string(message), "status": .string(status.rawValue), "notification": .string(notification),
-             "error": JSON(error)]
+            var o: JSONObject = ["type": "event", "id": .string(id), "recipient_id": .string(recipientID), "date": .string(date.description),
+                                 "time": .string(time.description), "at": .string(at.description), "message_id": JSON(messageID),
+                                 "message": .string(message), "status": .string(status.rawValue), "notification": .string(notification.rawValue),
+                                 "error": JSON(error)]
+            if let c = claim { o["claim"] = .string(c) }
+            if let u = claimUntil { o["claim_until"] = .string(u.description) }
+            return o
         }
 
         /// Reads an event back; untrusted (imported) events have each field
@@ -158,7 +204,7 @@ public enum Playa {
             if !trusted {
                 let what = o["id"]?.string.map { "event \($0)" } ?? "event"
                 if let e = typeProblem(o, strings: ["id", "recipient_id", "date", "time", "at", "message", "status", "message_id",
-                                                    "notification", "error"]) {
+                                                    "notification", "error", "claim", "claim_until"]) {
                     return bad("\(what): \(e)")
                 }
                 for k in ["id", "recipient_id", "date", "time", "at", "message", "status"] where o[k] == nil || o[k]!.isNull {
@@ -171,18 +217,26 @@ public enum Playa {
                     return bad("\(what): \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00")
                 }
                 if let e = Clock.plausible(at, now: at, what: "\"at\"", lead: nil) { return bad("\(what): \(e.message)") }
-                if o["status"]?.string.flatMap(Status.init(rawValue:)) == nil { return bad("\(what): \"status\" must be pending, sent or cancelled") }
+                if o["status"]?.string.flatMap(Status.init(rawValue:)) == nil { return bad("\(what): \"status\" must be pending, sent, cancelled or missed") }
+                if let n = o["notification"]?.string, Delivery(rawValue: n) == nil {
+                    return bad("\(what): \"notification\" must be scheduled, sending, delivered, failed or unknown")
+                }
+                if let u = o["claim_until"]?.string, RFC3339.parse(u) == nil {
+                    return bad("\(what): \"claim_until\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00")
+                }
+                if o["id"]?.string == "" { return bad("\(what): \"id\" must not be empty") }
             }
             guard let id = o["id"]?.string, let rid = o["recipient_id"]?.string,
                   let date = o["date"]?.string.flatMap(Day.parse), let time = o["time"]?.string.flatMap(TimeOfDay.parse),
                   let at = o["at"]?.string.flatMap({ RFC3339.parse($0)?.instant }), let msg = o["message"]?.string,
                   let st = o["status"]?.string.flatMap(Status.init(rawValue:)) else {
-                return bad("an event needs id, recipient_id, date, time, at, message and status (pending, sent or cancelled)")
+                return bad("an event needs id, recipient_id, date, time, at, message and status (pending, sent, cancelled or missed)")
             }
             if !trusted, let e = validateMessage(msg) { return bad("event \(id): \(e)") }
+            let claimUntil = o["claim_until"]?.string.flatMap { RFC3339.parse($0)?.instant }
             return .success(Event(id: id, recipientID: rid, date: date, time: time, at: at, messageID: o["message_id"]?.string,
-                                  message: msg, status: st, notification: o["notification"]?.string ?? "scheduled",
-                                  error: o["error"]?.string))
+                                  message: msg, status: st, notification: o["notification"]?.string.flatMap(Delivery.init(rawValue:)) ?? .scheduled,
+                                  error: o["error"]?.string, claim: o["claim"]?.string, claimUntil: claimUntil))
         }
     }
 
@@ -190,21 +244,37 @@ public enum Playa {
 
     public static func validateName(_ s: String) -> String? {
         let t = s.trimmingSpaces
-        if t.isEmpty { return "a name must not be empty" }
+        if Text.isBlank(t) { return "a name must not be empty" }
         if t.count > 80 { return "a name must be at most 80 characters" }
         return nil
     }
 
+    /// Instagram's rules: 1 to 30 letters, digits, `_` and `.`, neither
+    /// starting nor ending with `.`, and no `..`.
     public static func validateUsername(_ s: String) -> String? {
-        guard (1...30).contains(s.count), s.unicodeScalars.allSatisfy({
+        let hint = "an Instagram username is 1 to 30 letters, digits, '_' or '.'"
+        guard (1...30).contains(s.unicodeScalars.count), s.unicodeScalars.allSatisfy({
             ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" || $0 == "."
-        }) else { return "an Instagram username is 1 to 30 letters, digits, '_' or '.'" }
+        }) else { return hint }
+        if s.hasPrefix(".") || s.hasSuffix(".") { return hint + ", and does not start or end with '.'" }
+        if s.utf8.indices.dropLast().contains(where: { i in s.utf8[i] == 0x2E && s.utf8[s.utf8.index(after: i)] == 0x2E }) {
+            return hint + ", with no two '.' in a row"
+        }
         return nil
     }
 
-    /// Non-empty, at most 500 characters as a person counts them.
+    /// A username as typed, with the `@` people write before it dropped.
+    public static func normalizeUsername(_ s: String) -> String {
+        let t = s.trimmingSpaces
+        return t.hasPrefix("@") ? String(t.dropFirst()) : t
+    }
+
+    /// Something to read (not only spaces or invisible characters), at most
+    /// 500 characters as a person counts them and 4,000 bytes of UTF-8.
     public static func validateMessage(_ s: String) -> String? {
         if s.trimmingSpaces.isEmpty { return "a message must not be empty" }
+        if Text.isBlank(s) { return "a message must not be only spaces or invisible characters" }
+        if s.utf8.count > maxMessageBytes { return "a message must be at most \(maxMessageBytes) bytes of UTF-8 (this one has \(s.utf8.count))" }
         if s.count > maxMessageLength { return "a message must be at most \(maxMessageLength) characters (this one has \(s.count))" }
         return nil
     }
@@ -238,10 +308,11 @@ public enum Playa {
         return h
     }
 
-    /// The day's events for one recipient: N distinct random minutes in
-    /// 09:00–21:00 (or the fixed times), each with a message drawn from the
-    /// pool. Times before `notBefore` are not scheduled (a late run). Empty
-    /// pool: nothing. Pure given the generator.
+    /// The day's events for one recipient: N random minutes in 09:00–21:00,
+    /// at least `minimumSpacingMinutes` apart (fewer when a late run has less
+    /// of the window left), or the fixed times, each with a message drawn from
+    /// the pool. Times before `notBefore` are not scheduled (a late run).
+    /// Empty pool: nothing. Pure given the generator.
     public static func plan<G: RandomNumberGenerator>(_ r: Recipient, date: Day, zone: Zone, notBefore: Instant?,
                                                       rng: inout G) -> [Event] {
         guard !r.messages.isEmpty, !r.paused else { return [] }
@@ -257,10 +328,7 @@ public enum Playa {
                 lo = max(lo, l.time.hour * 60 + l.time.minute + 1)
             }
             guard hi >= lo else { return [] }
-            var picked = Set<Int>()
-            let want = min(n, hi - lo + 1)
-            while picked.count < want { picked.insert(Int.random(in: lo...hi, using: &rng)) }
-            times = picked.sorted().map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
+            times = spacedMinutes(n, lo: lo, hi: hi, gap: minimumSpacingMinutes, rng: &rng).map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
         }
         var out: [Event] = []
         for t in times {
@@ -268,14 +336,30 @@ public enum Playa {
             if let nb = notBefore, at <= nb { continue }
             let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
             out.append(Event(id: IDs.make(using: &rng), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
-                             message: m.text, status: .pending, notification: "scheduled", error: nil))
+                             message: m.text, status: .pending, notification: .scheduled, error: nil))
         }
         return out
     }
 
-    /// The only moves a status may make: pending → sent, pending → cancelled.
+    /// `n` minutes in `lo...hi`, sorted, each at least `gap` after the one
+    /// before, uniformly among all such choices: `n` draws in the range
+    /// shortened by the gaps, sorted, then spread out by `i * gap`. Fewer when
+    /// the range cannot hold `n`.
+    public static func spacedMinutes<G: RandomNumberGenerator>(_ n: Int, lo: Int, hi: Int, gap: Int, rng: inout G) -> [Int] {
+        guard hi >= lo, n > 0 else { return [] }
+        let want = min(n, (hi - lo) / max(gap, 1) + 1)
+        let top = hi - (want - 1) * gap
+        let draws = (0..<want).map { _ in Int.random(in: lo...top, using: &rng) }.sorted()
+        return draws.enumerated().map { $0.element + $0.offset * gap }
+    }
+
+    /// The only moves a status may make: pending → sent, cancelled or
+    /// missed; missed → sent (sent late after all) or cancelled.
     public static func canMove(_ from: Status, to: Status) -> Bool {
-        from == .pending && (to == .sent || to == .cancelled)
+        switch (from, to) {
+        case (.pending, .sent), (.pending, .cancelled), (.pending, .missed), (.missed, .sent), (.missed, .cancelled): return true
+        default: return false
+        }
     }
 
     // MARK: Deep links (RFC 3986 percent-encoding, RFC 5724 sms:)
@@ -332,7 +416,8 @@ public enum Playa {
         case .sms:
             return "sms:\(r.phone?.e164 ?? "")?body=\(percentEncode(message))"
         case .instagram:
-            return "instagram://user?username=\(percentEncode(r.username ?? ""))"
+            return web ? "https://ig.me/m/\(percentEncode(r.username ?? ""))"
+                       : "instagram://user?username=\(percentEncode(r.username ?? ""))"
         }
     }
 
@@ -371,18 +456,23 @@ public enum Playa {
         if url.hasPrefix("instagram://user?"), let q = query(url.dropFirst("instagram://user?".count)), q.count == 1, let u = q["username"] {
             return ParsedLink(platform: .instagram, address: u, text: nil)
         }
+        if url.hasPrefix("https://ig.me/m/"), let u = percentDecode(String(url.dropFirst("https://ig.me/m/".count))), !u.isEmpty, !u.contains("/") {
+            return ParsedLink(platform: .instagram, address: u, text: nil)
+        }
         return nil
     }
 
-    /// The notification for a due event: name, a short preview, the link.
+    /// The notification for a due event: name, platform and time, a short
+    /// preview, the link.
     public static func notification(_ e: Event, _ r: Recipient, commandPrefix: String) -> JSONObject {
         let preview = e.message.count > 80 ? String(e.message.prefix(77)) + "..." : e.message
         let n = NotificationRecord(
-            tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue)", body: preview,
+            tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue) at \(e.time)", body: preview,
             url: link(r, message: e.message),
             actions: [NotificationAction(id: "open", label: "Open \(r.platform.rawValue)", command: "\(commandPrefix) open \(e.id)"),
                       NotificationAction(id: "cancel", label: "Skip", command: "\(commandPrefix) cancel \(e.id)")],
-            extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "time": .string(e.time.description)])
+            extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "date": .string(e.date.description),
+                    "time": .string(e.time.description)])
         return n.record
     }
 }

@@ -1,9 +1,25 @@
-// playa's state as a fold over its journal. Every change is a whole object:
-//   {"type":"recipient_saved","recipient":{…}}   {"type":"recipient_removed","id"}
-//   {"type":"event_saved","event":{…}}           {"type":"generated","recipient_id","date"}
-//   {"type":"day_confirmed","date"}              {"type":"reset"}
-// Recipients, pending events and the last days' others are hot; older sent
-// and cancelled events are cold (export, history and single-event commands).
+// playa's state as a fold over its journal. Recipients and events are saved
+// as whole objects; notifications and rollover are small events of ids:
+//   {"type":"recipient_saved","recipient":{…}}   {"type":"event_saved","event":{…}}
+//   {"type":"generated","recipient_id","date"}   {"type":"day_confirmed","date"}
+//   {"type":"notify_claimed","id","recipient_id","claim","until","retry"?}
+//   {"type":"notified","id","recipient_id","claim","outcome","status"?}
+//   {"type":"missed_through","date"}             every pending event up to that day is missed
+//   {"type":"erase","recipient_id"} / {"type":"erase","all":true}
+// An erase is a tombstone holding ids only: the store skips every event it
+// names on every copy and removes them from the writer's journal (`erases`).
+// Journals from before erasure may still hold {"type":"recipient_removed","id"}
+// and {"type":"reset"}, which fold as before.
+//
+// Claims: a run records `notify_claimed` (under the lock) before it hands an
+// event's notification to the user's command, and `notified` after. The fold
+// is in stamp order, so the first claim holds the event; another claim counts
+// only as a retry of a failed or unknown notification. A notification that
+// was delivered is never claimed again.
+//
+// Recipients, pending events and the last days' others are hot; older sent,
+// cancelled and missed events are cold (export, history and single-event
+// commands), so a long history does not slow down `due` or `queue`.
 
 public struct PlayaState: JournalModel {
     public static let schemaVersion = 1
@@ -17,6 +33,20 @@ public struct PlayaState: JournalModel {
 
     public static func generatedKey(_ rid: String, _ d: Day) -> String { rid + "|" + d.description }
 
+    /// Whether the tombstone `t` erases `e`: everything (reset), or every
+    /// event naming one recipient (recipient rm).
+    public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool {
+        if t["all"]?.bool == true { return true }
+        guard let id = t["recipient_id"]?.string else { return false }
+        switch e["type"]?.string {
+        case "recipient_saved": return e["recipient"]?.object?["id"]?.string == id
+        case "recipient_removed": return e["id"]?.string == id
+        case "event_saved": return e["event"]?.object?["recipient_id"]?.string == id
+        case "generated", "notify_claimed", "notified": return e["recipient_id"]?.string == id
+        default: return false
+        }
+    }
+
     public mutating func apply(_ e: JSONObject) {
         switch e["type"]?.string {
         case "recipient_saved":
@@ -26,6 +56,42 @@ public struct PlayaState: JournalModel {
                 recipients[id] = nil
                 for (k, ev) in events where ev.recipientID == id && ev.status == .pending { events[k]?.status = .cancelled }
             }
+        case "erase":
+            if e["all"]?.bool == true {
+                self = PlayaState(full: full)
+            } else if let id = e["recipient_id"]?.string {
+                recipients[id] = nil
+                events = events.filter { $0.value.recipientID != id }
+                generated = generated.filter { !$0.hasPrefix(id + "|") }
+            }
+        case "notify_claimed":
+            guard let id = e["id"]?.string, var ev = events[id], let claim = e["claim"]?.string else { return }
+            let retry = e["retry"]?.bool == true
+            switch ev.notification {
+            case .scheduled, .failed: break
+            case .sending, .unknown: guard retry else { return }
+            case .delivered: return
+            }
+            ev.notification = .sending
+            ev.claim = claim
+            ev.claimUntil = e["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+            events[id] = ev
+        case "notified":
+            guard let id = e["id"]?.string, var ev = events[id],
+                  let outcome = e["outcome"]?.string.flatMap(Playa.Delivery.init(rawValue:)) else { return }
+            if ev.claim == e["claim"]?.string && ev.notification == .sending {
+                ev.notification = outcome
+                ev.claimUntil = nil
+                ev.error = outcome == .delivered ? nil : e["error"]?.string
+            } else if outcome == .delivered {
+                ev.notification = .delivered  // a claim that lost the race still went out
+            } else {
+                return
+            }
+            events[id] = ev
+        case "missed_through":
+            guard let d = e["date"]?.string.flatMap(Day.parse) else { return }
+            for (k, ev) in events where ev.status == .pending && ev.date <= d { events[k]?.status = .missed }
         case "event_saved":
             if let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) { events[ev.id] = ev }
         case "generated":
@@ -42,7 +108,8 @@ public struct PlayaState: JournalModel {
     }
 
     /// Pending events are always hot (queue and due read only the hot
-    /// part); sent and cancelled ones stay hot for two days, then are history.
+    /// part); sent, cancelled and missed ones stay hot for two days, then
+    /// are history.
     static func isRecent(_ ev: Playa.Event, newest: Day?) -> Bool {
         guard let n = newest, ev.status != .pending else { return true }
         return ev.date >= n.adding(days: -2)
@@ -123,14 +190,25 @@ public struct PlayaState: JournalModel {
 
     public var activeRecipients: [Playa.Recipient] { recipients.values.filter { !$0.paused }.sorted { $0.name.lowercased() < $1.name.lowercased() } }
 
-    /// Events whose time has come and whose notification has not gone out.
-    public func due(at now: Instant) -> [Playa.Event] {
-        events.values.filter { $0.status == .pending && $0.at <= now && $0.notification != "delivered" && recipients[$0.recipientID] != nil }
-            .sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+    /// Today's pending events whose time has come, of recipients not paused,
+    /// whose notification may be handed over: not yet tried, or failed (or,
+    /// with `retryUnknown`, unknown). A past day's events are missed, never due.
+    public func due(at now: Instant, today: Day, retryUnknown: Bool = false) -> [Playa.Event] {
+        events.values.filter { ev in
+            guard ev.status == .pending, ev.at <= now, ev.date >= today,
+                  let r = recipients[ev.recipientID], !r.paused else { return false }
+            return Playa.mayNotify(ev, at: now, retryUnknown: retryUnknown)
+        }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
     }
 
-    /// Pending events of a day, in time order.
+    /// A day's events still to send, in time order: pending, and for a past
+    /// day the missed ones.
     public func queue(_ d: Day) -> [Playa.Event] {
-        events.values.filter { $0.date == d && $0.status == .pending }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        events.values.filter { $0.date == d && ($0.status == .pending || $0.status == .missed) }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+    }
+
+    /// Pending events of days before `today`: what `generate` marks missed.
+    public func overdueDays(before today: Day) -> Bool {
+        events.values.contains { $0.status == .pending && $0.date < today }
     }
 }

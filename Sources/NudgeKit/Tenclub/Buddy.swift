@@ -1,6 +1,15 @@
 // tenclub V3: the accountability buddy. Consent by text, an outbox of SMS
 // records, and the rules that decide what may be sent to whom. Pure: every
 // function takes the state and returns the events to record.
+//
+// Invariants (the property tests check them over random interleavings):
+// - Nothing but the invitation and answers to HELP goes to a number that has
+//   not said YES (or START); nothing at all after STOP.
+// - STOP, removing the buddy and changing it drop what is queued for that
+//   number; an alert is for its day only and is dropped once the day is over.
+// - Each text is handed to the sending command at most once: "sending" is
+//   recorded first, and an unfinished send is `unknown`, never repeated by
+//   itself.
 
 extension Tenclub {
     /// The seed's invitation, word for word (straight quotes, so it stays a
@@ -31,9 +40,15 @@ extension Tenclub {
         case yes, start, stop, help, other
     }
 
-    /// Carrier keywords, matched case-insensitively after trimming.
+    /// Carrier keywords as phones send them: any case, with spaces of any
+    /// kind (a no-break space too), quotes and end punctuation around them
+    /// ("Yes.", "yes!", "'STOP'") ignored.
     public static func keyword(_ body: String) -> Keyword {
-        switch body.trimmingSpaces.uppercased() {
+        var u = Text.trimmingBlanks(body).unicodeScalars[...]
+        let noise: Set<Unicode.Scalar> = [".", "!", "?", ",", ";", ":", "\"", "'", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}", "\u{00A1}", "\u{00BF}"]
+        while let f = u.first, noise.contains(f) || Text.isBlank(f) { u = u.dropFirst() }
+        while let l = u.last, noise.contains(l) || Text.isBlank(l) { u = u.dropLast() }
+        switch String(String.UnicodeScalarView(u)).uppercased() {
         case "YES", "Y": return .yes
         case "START", "UNSTOP": return .start
         case "STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT": return .stop
@@ -53,6 +68,12 @@ extension Tenclub {
         }
     }
 
+    /// Where a queued text is: waiting (`queued`, again after a failure),
+    /// handed to the sending command (`sending`, until its claim expires),
+    /// or `unknown`: its run died or the command ran past its timeout, so it
+    /// may have gone out, and it is not handed over again by itself.
+    public enum SendState: String, Sendable, CaseIterable { case queued, sending, unknown }
+
     public struct OutMessage: Equatable, Sendable {
         public var id: String
         public var to: PhoneNumber
@@ -62,6 +83,25 @@ extension Tenclub {
         public var day: Day?
         public var queuedAt: String
         public var attempts: Int
+        public var state: SendState = .queued
+        public var claim: String? = nil
+        public var claimUntil: Instant? = nil
+
+        public init(id: String, to: PhoneNumber, body: String, kind: String, day: Day?, queuedAt: String, attempts: Int) {
+            self.id = id
+            self.to = to
+            self.body = body
+            self.kind = kind
+            self.day = day
+            self.queuedAt = queuedAt
+            self.attempts = attempts
+        }
+
+        /// The state at `now`: a claim past its expiry is `unknown`.
+        public func state(at now: Instant) -> SendState {
+            if state == .sending, let u = claimUntil, u < now { return .unknown }
+            return state
+        }
 
         public var record: JSONObject {
             var r = SMSRecord(tool: "tenclub", id: id, to: to, body: body).record
@@ -70,6 +110,59 @@ extension Tenclub {
             r["queued_at"] = .string(queuedAt)
             r["attempts"] = JSON(attempts)
             return r
+        }
+    }
+
+    /// One line of the delivery log: a text handed over (sent, failed,
+    /// unknown) or dropped, with when and why.
+    public struct LogEntry: Equatable, Sendable {
+        public var id: String
+        public var kind: String
+        public var to: PhoneNumber
+        public var body: String
+        public var day: Day?
+        public var queuedAt: String
+        public var at: String
+        /// `sent`, `failed`, `unknown` or `dropped`.
+        public var outcome: String
+        public var status: Int?
+        public var reason: String?
+        public var attempt: Int
+
+        public var json: JSONObject {
+            ["id": .string(id), "kind": .string(kind), "to": .string(to.e164), "body": .string(body), "date": JSON(day?.description),
+             "queued_at": .string(queuedAt), "at": .string(at), "outcome": .string(outcome), "exit_status": JSON(status),
+             "reason": JSON(reason), "attempt": JSON(attempt)]
+        }
+
+        public init(id: String, kind: String, to: PhoneNumber, body: String, day: Day?, queuedAt: String, at: String,
+                    outcome: String, status: Int?, reason: String?, attempt: Int) {
+            self.id = id
+            self.kind = kind
+            self.to = to
+            self.body = body
+            self.day = day
+            self.queuedAt = queuedAt
+            self.at = at
+            self.outcome = outcome
+            self.status = status
+            self.reason = reason
+            self.attempt = attempt
+        }
+
+        init?(_ o: JSONObject) {
+            guard let id = o["id"]?.string, let kind = o["kind"]?.string, let to = o["to"]?.string, let body = o["body"]?.string,
+                  let at = o["at"]?.string, let outcome = o["outcome"]?.string else { return nil }
+            self.init(id: id, kind: kind, to: PhoneNumber(e164: to), body: body, day: o["date"]?.string.flatMap(Day.parse),
+                      queuedAt: o["queued_at"]?.string ?? "", at: at, outcome: outcome, status: o["exit_status"]?.int.map(Int.init),
+                      reason: o["reason"]?.string, attempt: Int(o["attempt"]?.int ?? 0))
+        }
+
+        /// The record `sms log` prints.
+        public var record: JSONObject {
+            var o: JSONObject = ["type": "sms_log"]
+            for f in json.fields { o[f.key] = f.value }
+            return o
         }
     }
 
@@ -82,6 +175,14 @@ extension Tenclub {
         return e
     }
 
+    /// Drops every text queued for `number` (not one being sent: its
+    /// outcome is on its way), with `reason`.
+    public static func dropQueued(_ s: TenclubState, to number: String, reason: String, at: String) -> [JSONObject] {
+        s.outbox.filter { $0.to.e164 == number && $0.state != .sending }.map {
+            ["type": "sms_dropped", "id": .string($0.id), "reason": .string(reason), "at": .string(at)]
+        }
+    }
+
     /// `buddy set`: the events, and a note for the person when nothing is sent.
     public static func setBuddy(_ s: TenclubState, number: PhoneNumber, name: String?, at: String,
                                 newID: () -> String) -> (events: [JSONObject], note: String?) {
@@ -92,7 +193,9 @@ extension Tenclub {
             }
             return (events, "\(number.display) is already your buddy (\(b.consent.rawValue)); no new invitation sent")
         }
-        var events: [JSONObject] = [["type": "buddy_set", "number": .string(number.e164), "name": JSON(name), "at": .string(at)]]
+        var events: [JSONObject] = []
+        if let old = s.buddy { events += dropQueued(s, to: old.number.e164, reason: "no longer your buddy", at: at) }
+        events.append(["type": "buddy_set", "number": .string(number.e164), "name": JSON(name), "at": .string(at)])
         if s.suppressed.contains(number.e164) {
             return (events, "\(number.display) has texted STOP: nothing will be sent until they text START")
         }
@@ -105,14 +208,23 @@ extension Tenclub {
         public var reason: String?
     }
 
+    /// `buddy remove`: the events (nothing queued for them goes out).
+    public static func removeBuddy(_ s: TenclubState, at: String) -> [JSONObject] {
+        guard let b = s.buddy else { return [] }
+        return dropQueued(s, to: b.number.e164, reason: "no longer your buddy", at: at)
+            + [["type": "buddy_removed", "number": .string(b.number.e164), "at": .string(at)]]
+    }
+
     /// One inbound text: the events it causes and what to report.
     public static func receive(_ s: TenclubState, from: PhoneNumber, body: String, at: String,
                                newID: () -> String) -> (events: [JSONObject], report: InboundReport) {
         let k = keyword(body)
         let isBuddy = s.buddy?.number == from
         var events: [JSONObject] = []
-        // STOP is honoured from any number, buddy or not, and for good.
+        // STOP is honoured from any number, buddy or not, and for good; what
+        // was queued for it before goes nowhere.
         if k == .stop && !s.suppressed.contains(from.e164) {
+            events += dropQueued(s, to: from.e164, reason: "the number texted STOP", at: at)
             events.append(["type": "consent", "number": .string(from.e164), "state": "stopped", "keyword": .string(body.trimmingSpaces), "at": .string(at)])
             if !isBuddy { return (events, InboundReport(effect: "stopped", reason: "not your buddy; no text will ever be sent to it")) }
         }
@@ -126,12 +238,16 @@ extension Tenclub {
         }
         switch k {
         case .help:
-            if b.consent == .accepted {
+            // Carriers expect an answer to HELP from anyone invited; after
+            // STOP nothing is sent at all.
+            if b.consent != .stopped {
+                if s.outbox.contains(where: { $0.to == from && $0.kind == "help" && $0.state == .queued }) {
+                    return (events, InboundReport(effect: "ignored", reason: "a help reply is already queued"))
+                }
                 events.append(queue("help", to: from, body: helpText, at: at, id: newID()))
                 return (events, InboundReport(effect: "help_queued", reason: nil))
             }
-            return (events, InboundReport(effect: "ignored", reason: b.consent == .stopped
-                ? "stopped: nothing is sent after STOP" : "not accepted yet: nothing but the invitation is sent before YES"))
+            return (events, InboundReport(effect: "ignored", reason: "stopped: nothing is sent after STOP"))
         case .other:
             return (events, InboundReport(effect: "ignored", reason: "not a keyword (YES, STOP, START, HELP)"))
         default:
@@ -140,7 +256,9 @@ extension Tenclub {
             }
             if next == .stopped { return (events, InboundReport(effect: "stopped", reason: nil)) }
             events.append(["type": "consent", "number": .string(from.e164), "state": .string(next.rawValue), "keyword": .string(body.trimmingSpaces), "at": .string(at)])
-            events.append(queue("welcome", to: from, body: welcomeText, at: at, id: newID()))
+            if !s.outbox.contains(where: { $0.to == from && $0.kind == "welcome" && $0.state == .queued }) {
+                events.append(queue("welcome", to: from, body: welcomeText, at: at, id: newID()))
+            }
             return (events, InboundReport(effect: next.rawValue, reason: nil))
         }
     }
@@ -154,15 +272,71 @@ extension Tenclub {
         return queue("alert", to: b.number, body: alertText, day: day, at: at, id: id)
     }
 
-    /// Whether a queued message may go out now; nil means yes, else why not.
-    public static func dropReason(_ s: TenclubState, _ m: OutMessage) -> String? {
+    /// Whether a queued message may go out on `today`; nil means yes, else
+    /// why not.
+    public static func dropReason(_ s: TenclubState, _ m: OutMessage, today: Day) -> String? {
         if s.suppressed.contains(m.to.e164) { return "the number texted STOP" }
         guard let b = s.buddy, b.number == m.to else { return "no longer your buddy" }
+        if m.kind == "alert", let d = m.day, d < today { return "expired: an alert is for its day only" }
         switch (m.kind, b.consent) {
         case ("invite", .invited): return nil
         case ("invite", _): return "already answered the invitation"
+        case ("help", .invited): return nil
         case (_, .accepted): return nil
         default: return "has not said YES"
+        }
+    }
+
+    /// A sending command's timeout (`--timeout`, `sms_timeout`).
+    public static let defaultSendTimeoutSeconds = 60
+    /// A "sending" claim outlives its command's timeout by this much, then
+    /// expires: the run that made it has died.
+    public static let claimMarginSeconds = 60
+
+    /// What `deliver` does with a queued text now.
+    public enum Delivery: Equatable, Sendable {
+        case send
+        case drop(String)
+        /// Being sent by another run, or unknown (not retried unless asked).
+        case skip(SendState)
+    }
+
+    public static func delivery(_ s: TenclubState, _ m: OutMessage, now: Instant, today: Day, retryUnknown: Bool) -> Delivery {
+        let st = m.state(at: now)
+        if st == .sending || (st == .unknown && !retryUnknown) { return .skip(st) }
+        if let why = dropReason(s, m, today: today) { return .drop(why) }
+        return .send
+    }
+
+    /// Claims text `id` for a run: the events to record before the command
+    /// runs, with what to do. Decided under the store's lock.
+    public static func claim(_ s: TenclubState, _ id: String, claim: String, until: Instant, now: Instant, today: Day,
+                             retryUnknown: Bool, at: String) -> (events: [JSONObject], delivery: Delivery, message: OutMessage)? {
+        guard let m = s.outbox.first(where: { $0.id == id }) else { return nil }
+        let d = delivery(s, m, now: now, today: today, retryUnknown: retryUnknown)
+        switch d {
+        case .skip: return ([], d, m)
+        case .drop(let why): return ([["type": "sms_dropped", "id": .string(id), "reason": .string(why), "at": .string(at)]], d, m)
+        case .send:
+            var e: JSONObject = ["type": "sms_sending", "id": .string(id), "claim": .string(claim), "until": .string(until.description),
+                                 "at": .string(at)]
+            if m.state != .queued { e["retry"] = true }
+            return ([e], d, m)
+        }
+    }
+
+    /// The event for how a handed-over text ended: exit 0 sent; 124 (ended
+    /// at its timeout: it may have gone out) unknown; anything else failed,
+    /// to be tried again.
+    public static func outcome(_ id: String, status: Int32, at: String) -> JSONObject {
+        let type = status == 0 ? "sms_sent" : status == Subprocess.timedOut ? "sms_unknown" : "sms_failed"
+        return ["type": .string(type), "id": .string(id), "status": .int(Int64(status)), "at": .string(at)]
+    }
+
+    /// `rollover`: alerts of finished days still queued are dropped.
+    public static func expiredAlerts(_ s: TenclubState, today: Day, at: String) -> [JSONObject] {
+        s.outbox.filter { $0.kind == "alert" && ($0.day.map { $0 < today } ?? false) && $0.state != .sending }.map {
+            ["type": "sms_dropped", "id": .string($0.id), "reason": "expired: an alert is for its day only", "at": .string(at)]
         }
     }
 

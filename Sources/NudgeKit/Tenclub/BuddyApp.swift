@@ -1,7 +1,7 @@
-// tenclub V3 commands: buddy, sms outbox|deliver|receive, rollover.
+// tenclub V3 commands: buddy, sms outbox|deliver|receive|log, rollover.
 
 extension Tenclub {
-    static let configKeys = ["sms_command"]
+    static let configKeys = ["sms_command", "sms_timeout"]
 
     static func buddyRecord(_ b: Buddy?) -> JSONObject {
         guard let b = b else { return ["type": "buddy", "number": nil, "name": nil, "state": "none"] }
@@ -51,7 +51,7 @@ extension Tenclub {
         let at = ctx.clock.format(ctx.now)
         let removed = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Buddy? in
             guard let b = tx.state.buddy else { return nil }
-            tx.record(["type": "buddy_removed", "number": .string(b.number.e164), "at": .string(at)])
+            for e in removeBuddy(tx.state, at: at) { tx.record(e) }
             return b
         }
         guard let b = removed else { return .ok }  // nothing to say
@@ -65,10 +65,33 @@ extension Tenclub {
         let s = try store(ctx).read()
         for m in s.outbox {
             var r = m.record
-            if let why = dropReason(s, m) { r["will_drop"] = .string(why) }
-            ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50).terminalSafe)…")
+            let state = m.state(at: ctx.now)
+            r["delivery"] = .string(state.rawValue)
+            if state == .sending, let u = m.claimUntil { r["claim_until"] = .string(ctx.zone.format(u)) }
+            if state != .sending, let why = dropReason(s, m, today: ctx.today) { r["will_drop"] = .string(why) }
+            let note = state == .queued ? "" : state == .sending ? "  (being sent)" : "  (unknown: may have gone out; --retry-unknown sends it again)"
+            ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50).terminalSafe)…\(note)")
         }
         return .ok
+    }
+
+    static func smsLog(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        for l in s.log {
+            let how = l.outcome + (l.status.map { l.outcome == "sent" ? "" : " (exit \($0))" } ?? "") + (l.reason.map { ": \($0)" } ?? "")
+            ctx.out.emit(l.record, text: "\(l.at)  \(l.kind)  to \(l.to.display)  \(how.terminalSafe)")
+        }
+        return .ok
+    }
+
+    /// The sending command's timeout in seconds: --timeout, sms_timeout, or the default.
+    static func sendTimeout(_ ctx: Context, _ config: Config) throws(ToolError) -> Int {
+        if let raw = ctx.option("timeout") { return try ctx.int(raw, option: "--timeout", range: 1...3600) }
+        guard let raw = config["sms_timeout"] else { return defaultSendTimeoutSeconds }
+        guard let n = Int(raw), (1...3600).contains(n) else {
+            throw ToolError(.config, "\(config.path): sms_timeout must be a whole number of seconds from 1 to 3600, not '\(raw)'")
+        }
+        return n
     }
 
     static func smsDeliver(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -76,62 +99,70 @@ extension Tenclub {
         guard let command = ctx.option("command") ?? config["sms_command"], !command.isEmpty else {
             throw ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
         }
+        let timeout = try sendTimeout(ctx, config)
+        let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
-        // One delivery run at a time, so nothing is handed over twice at once.
         if !Sys.isDirectory(ctx.dataDir) { return .ok }
-        let lock = try FileLock.acquire(Sys.join(ctx.dataDir, "deliver.lock"), timeoutMillis: st.options.lockTimeoutMillis,
-                                        what: "another 'tenclub sms deliver'")
-        defer { lock.release() }
-        var failed = 0
+        var failed = 0, unknown = 0
         var lastStatus: Int32 = 0
         for queued in try st.read().outbox {
-            // Decide under the store lock: still queued, and still allowed?
+            // Decide under the store lock, and record "sending" before the
+            // command runs: a run killed from here on never sends it again.
             let at = ctx.clock.format(ctx.now)
-            let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (OutMessage?, String?) in
-                guard let m = tx.state.outbox.first(where: { $0.id == queued.id }) else { return (nil, nil) }
-                if let why = dropReason(tx.state, m) {
-                    tx.record(["type": "sms_dropped", "id": .string(m.id), "reason": .string(why), "at": .string(at)])
-                    return (m, why)
-                }
-                return (m, nil)
+            let claim = IDs.make()
+            let until = Instant(ms: ctx.now.ms + Int64(timeout + claimMarginSeconds) * 1000)
+            let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
+                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: ctx.now, today: ctx.today,
+                                            retryUnknown: retry, at: at) else { return nil }
+                for e in c.events { tx.record(e) }
+                return (c.delivery, c.message)
             }
-            guard let m = decision.0 else { continue }
-            if let why = decision.1 {
+            guard let (d, m) = decision else { continue }
+            switch d {
+            case .skip:
+                continue
+            case .drop(let why):
                 var r = m.record
                 r["delivery"] = "dropped"
                 r["reason"] = .string(why)
                 ctx.out.emit(r, text: "dropped \(m.id) (\(m.kind)): \(why)")
                 continue
+            case .send:
+                break
             }
             var input = [UInt8]()
             m.record.write(into: &input)
             input.append(0x0A)
             let status = try Subprocess.shell(command, stdin: input, env: [
                 "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
-            ], quiet: true)
+            ], quiet: true, timeoutMillis: timeout * 1000)
             let doneAt = ctx.clock.format(ctx.now)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                if status == 0 {
-                    tx.record(["type": "sms_sent", "id": .string(m.id), "at": .string(doneAt)])
-                } else {
-                    tx.record(["type": "sms_failed", "id": .string(m.id), "status": .int(Int64(status)), "at": .string(doneAt)])
-                }
-            }
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, status: status, at: doneAt)) }
+            let delivery = status == 0 ? "sent" : status == Subprocess.timedOut ? "unknown" : "failed"
             var r = m.record
-            r["delivery"] = status == 0 ? "sent" : "failed"
+            r["delivery"] = .string(delivery)
             r["exit_status"] = .int(Int64(status))
             r["attempts"] = JSON(m.attempts + 1)
-            ctx.out.emit(r, text: status == 0 ? "sent \(m.id) (\(m.kind)) to \(m.to.display)" : "failed \(m.id) (\(m.kind)): the command exited \(status)")
-            if status != 0 {
+            let text: String
+            switch delivery {
+            case "sent": text = "sent \(m.id) (\(m.kind)) to \(m.to.display)"
+            case "unknown": text = "unknown \(m.id) (\(m.kind)): the command ran past \(timeout) s and was ended; not sent again unless --retry-unknown"
+            default: text = "failed \(m.id) (\(m.kind)): the command exited \(status)"
+            }
+            ctx.out.emit(r, text: text)
+            if delivery == "failed" {
                 failed += 1
                 lastStatus = status
             }
+            if delivery == "unknown" { unknown += 1 }
         }
         if failed > 0 {
             ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")
-            return .tempFail
         }
-        return .ok
+        if unknown > 0 {
+            ctx.warn("\(unknown) message\(unknown == 1 ? "" : "s") may or may not have gone out (the command ran past its timeout of \(timeout) s); not sent again unless 'tenclub sms deliver --retry-unknown'")
+        }
+        return failed + unknown > 0 ? .tempFail : .ok
     }
 
     struct Inbound {
@@ -220,6 +251,7 @@ extension Tenclub {
         let today = ctx.today
         let at = ctx.clock.format(ctx.now)
         let closed = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [(Day, Int)] in
+            for e in expiredAlerts(tx.state, today: today, at: at) { tx.record(e) }
             var out: [(Day, Int)] = []
             for d in daysToClose(tx.state, today: today) {
                 let n = tx.state.unlocks(on: d)

@@ -8,16 +8,16 @@ extension Tenclub {
         commands: [
             CommandSpec("status", summary: "Show a day's unlock count as a playing card",
                         options: [OptionSpec("date", value: "DAY", help: "The day to show (default today)")],
-                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!",
-                        run: status),
+                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!", run: status),
             CommandSpec("unlock", summary: "Record one screen unlock",
-                        options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)")],
-                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.", run: unlock),
+                        options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)"),
+                                  OptionSpec("undo", help: "Remove today's last counted unlock")],
+                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.\nUnlocks less than a second apart count once, from unlock and ingest alike.", run: unlock),
             CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
                         usage: "[FILE...]",
                         options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                         operands: .files, max: nil,
-                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely.", group: .plumbing, records: ["day"], run: ingest),
+                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely, and an instant\nless than a second from one already counted (by unlock or ingest) is the same unlock.", group: .plumbing, records: ["day"], run: ingest),
             CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
                         options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
                                              choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
@@ -29,23 +29,23 @@ extension Tenclub {
                             CommandSpec("set", summary: "Set the buddy's US number and text them the invitation",
                                         usage: "NUMBER", options: [OptionSpec("name", value: "NAME", help: "The buddy's name")],
                                         operands: .words, min: 1, max: 1,
-                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more.",
-                                        run: buddySet),
+                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more.", run: buddySet),
                             CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)", run: buddyRemove),
                         ], group: .admin, run: buddyShow),
             CommandSpec("sms", summary: "Text messages: the outbox, delivery, and replies",
                         subcommands: [
-                            CommandSpec("outbox", summary: "Print the queued messages as sms records", records: ["sms"], run: smsOutbox),
-                            CommandSpec("deliver", summary: "Hand each queued message to your sending command",
-                                        options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files)],
-                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. A message is marked sent only\nwhen CMD exits 0; otherwise it stays queued for the next run.",
-                                        records: ["sms"], run: smsDeliver),
+                            CommandSpec("outbox", summary: "Print the queued messages as sms records, with their delivery state", records: ["sms"], run: smsOutbox),
+                            CommandSpec("deliver", summary: "Hand each queued message to your sending command, at most once",
+                                        options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files),
+                                                  OptionSpec("timeout", value: "SECONDS", help: "End CMD after SECONDS (default \(defaultSendTimeoutSeconds); sms_timeout in the config file)"),
+                                                  OptionSpec("retry-unknown", help: "Send again texts whose earlier send never finished")],
+                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. \"sending\" is recorded before CMD\nruns; a message is marked sent only when CMD exits 0, and stays queued when it exits\nanything else. A send that never finished (the run was killed, or CMD ran past its\ntimeout) is unknown: it is not sent again unless --retry-unknown.", records: ["sms"], run: smsDeliver),
                             CommandSpec("receive", summary: "Read inbound texts {\"from\",\"body\",\"at\"}: YES, STOP, START, HELP",
                                         usage: "[FILE...]", options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                                         operands: .files, max: nil, records: ["inbound"], run: smsReceive),
+                            CommandSpec("log", summary: "Print what was sent, failed or dropped, when, to whom, oldest first", records: ["sms_log"], run: smsLog),
                         ], runnable: false, group: .plumbing),
-            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)",
-                        group: .plumbing, records: ["day_closed"], run: rollover),
+            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)", group: .plumbing, records: ["day_closed"], run: rollover),
         ],
         defaultCommand: ["status"],
         footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
@@ -74,6 +74,7 @@ extension Tenclub {
     }
 
     static func unlock(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if ctx.flag("undo") { return try undoUnlock(ctx) }
         var at = ctx.now
         if let raw = ctx.option("at") {
             at = try ctx.time(raw, option: "--at", lead: skewMs)
@@ -83,18 +84,44 @@ extension Tenclub {
         let atText = ctx.clock.format(at)
         let nowText = ctx.clock.format(ctx.now)
         let today = ctx.today
-        let (count, alerted) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool) in
+        // A full read: the dedupe index decides whether this instant is new.
+        let (count, alerted, near) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool, Int64?) in
+            if let n = tx.state.seenNear(at.ms, on: day, window: debounceMs) { return (tx.state.unlocks(on: day), false, n) }
             let before = tx.state.unlocks(on: day)
             tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
             let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make())
             if let a = a { tx.record(a) }
-            return (tx.state.unlocks(on: day), a != nil)
+            return (tx.state.unlocks(on: day), a != nil, nil)
         }
         let s = Status(date: day, unlocks: count)
         var r: JSONObject = ["type": "unlock", "id": .string(id), "at": .string(atText)]
         for f in s.record.fields where f.key != "type" { r[f.key] = f.value }
+        r["counted"] = .bool(near == nil)
         r["alert_queued"] = .bool(alerted)
-        ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
+        if let n = near {
+            r["id"] = nil
+            ctx.out.emit(r, text: "Already counted: an unlock at \(ctx.zone.format(Instant(ms: n))) is less than a second away. \(count) today (\(s.card.name)).")
+        } else {
+            ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
+        }
+        return .ok
+    }
+
+    /// `unlock --undo`: today's last counted unlock is taken back.
+    static func undoUnlock(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if ctx.option("at") != nil { throw .usage("--undo takes back today's last unlock; it takes no --at") }
+        let today = ctx.today
+        let (undone, count) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int64, Int) in
+            guard let last = tx.state.lastSeen(on: today) else {
+                throw ToolError(.dataError, "no unlock counted today (\(today)) to undo")
+            }
+            tx.record(["type": "unlock_undone", "at": .string(ctx.zone.format(Instant(ms: last))), "day": .string(today.description)])
+            return (last, tx.state.unlocks(on: today))
+        }
+        let s = Status(date: today, unlocks: count)
+        var r: JSONObject = ["type": "unlock", "at": .string(ctx.zone.format(Instant(ms: undone))), "undone": true]
+        for f in s.record.fields where f.key != "type" { r[f.key] = f.value }
+        ctx.out.emit(r, text: "Took back the unlock at \(ctx.zone.format(Instant(ms: undone))): \(count) today (\(s.card.name)). \(s.message)")
         return .ok
     }
 
@@ -143,7 +170,7 @@ extension Tenclub {
             let nowText = ctx.clock.format(ctx.now)
             (plan, alertDays) = try store(ctx).write(full: true, at: ctx.now, zone: zone) { (tx) throws(ToolError) -> (IngestPlan, Set<Day>) in
                 let state = tx.state
-                let p = planIngest(batch, alreadySeen: { state.hasSeen($0, on: $1) })
+                let p = planIngest(batch, alreadySeen: { state.seenNear($0, on: $1, window: debounceMs) != nil })
                 var alerted = Set<Day>()
                 for day in p.added.keys.sorted() {
                     var ats: [JSON] = []

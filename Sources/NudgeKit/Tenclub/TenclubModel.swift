@@ -3,23 +3,36 @@
 // Events:
 //   {"type":"unlock","id":"…","at":"…","day":"YYYY-MM-DD"}       one unlock (tenclub unlock)
 //   {"type":"ingest","day":"YYYY-MM-DD","at":["…","…"]}          new unlocks of one day from ingest
+//   {"type":"unlock_undone","at":"…","day":"…"}                  tenclub unlock --undo
 //   {"type":"buddy_set","number":"+1…","name":…}  {"type":"buddy_removed"}
 //   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
-//   {"type":"sms_queued","id","to","body","kind","day"?}  sms_sent / sms_failed / sms_dropped {"id"}
+//   {"type":"sms_queued","id","to","body","kind","day"?}
+//   {"type":"sms_sending","id","claim","until"}                  recorded before the command runs
+//   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?}
 //   {"type":"inbound","key":"…"}                                  an inbound text already handled
 //   {"type":"day_closed","day":"…","unlocks":N}                   rollover
 //
 // The day is decided when the event is written, by the TZ in force then, so
 // history does not move when the machine travels.
+//
+// Every counted instant, from `unlock` and `ingest` alike, is in the dedupe
+// index (`seen`, sorted per day), so an unlock is counted once whichever way
+// it arrives, and instants closer than the debounce window are one unlock.
+// Schema 2 (unlock instants in the index) rebuilds older snapshots.
+//
+// A text is at most once: `sms_sending` is on disk before the sending
+// command starts; one that never got its outcome (the run was killed) is
+// `unknown` once its claim expires, and is not handed over again unless the
+// person asks (`sms deliver --retry-unknown`).
 
 public struct TenclubState: JournalModel {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// Unlocks per local day.
     public private(set) var days: [Day: Int] = [:]
-    /// Instants (ms) already ingested, per day: the dedupe index. Cold: only
-    /// loaded for writers that ingest.
-    public private(set) var seen: [Day: Set<Int64>] = [:]
+    /// Instants (ms) counted, per day, sorted: the dedupe index. Cold: only
+    /// loaded for writers that count unlocks.
+    public private(set) var seen: [Day: [Int64]] = [:]
     public let full: Bool
 
     // V3: the buddy and the outbox (hot), handled inbound texts (cold).
@@ -31,6 +44,8 @@ public struct TenclubState: JournalModel {
     public private(set) var alertedDays: Set<Day> = []
     public private(set) var closedThrough: Day?
     public private(set) var inboundSeen: Set<String> = []
+    /// What happened to each text handed over or dropped, oldest first. Cold.
+    public private(set) var log: [Tenclub.LogEntry] = []
 
     public init(full: Bool) { self.full = full }
 
@@ -45,18 +60,47 @@ public struct TenclubState: JournalModel {
         case "unlock":
             guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
             days[day, default: 0] += 1
+            if full, let ms = e["at"]?.string.flatMap({ RFC3339.parse($0)?.instant.ms }) { insertSeen([ms], on: day) }
         case "ingest":
             guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
             let ats = e["at"]?.array ?? []
             days[day, default: 0] += ats.count
             if full {
-                var set = seen[day] ?? []
-                for a in ats { if let s = a.string, let p = RFC3339.parse(s) { set.insert(p.instant.ms) } }
-                seen[day] = set
+                var new: [Int64] = []
+                new.reserveCapacity(ats.count)
+                for a in ats { if let s = a.string, let p = RFC3339.parse(s) { new.append(p.instant.ms) } }
+                insertSeen(new, on: day)
+            }
+        case "unlock_undone":
+            guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
+            days[day] = max(0, (days[day] ?? 0) - 1)
+            if full, let ms = e["at"]?.string.flatMap({ RFC3339.parse($0)?.instant.ms }),
+               var list = seen[day], let i = Tenclub.index(of: ms, in: list) {
+                list.remove(at: i)
+                seen[day] = list
             }
         default:
             applyBuddyEvent(type, e)
         }
+    }
+
+    /// Adds instants to a day's sorted index (the usual case, all after
+    /// the last, appends).
+    mutating func insertSeen(_ new: [Int64], on day: Day) {
+        guard !new.isEmpty else { return }
+        let sorted = zip(new, new.dropFirst()).allSatisfy { $0 <= $1 } ? new : new.sorted()
+        var list = seen.removeValue(forKey: day) ?? []
+        if let last = list.last, last > sorted[0] {
+            if sorted.count < 64 {
+                for v in sorted { list.insert(v, at: Tenclub.lowerBound(v, in: list)) }
+            } else {
+                list += sorted
+                list.sort()
+            }
+        } else {
+            list += sorted
+        }
+        seen[day] = list
     }
 
     mutating func applyBuddyEvent(_ type: String, _ e: JSONObject) {
@@ -89,10 +133,34 @@ public struct TenclubState: JournalModel {
             outbox.append(Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: kind, day: day,
                                              queuedAt: at, attempts: Int(e["attempts"]?.int ?? 0)))
             if kind == "alert", let d = day { alertedDays.insert(d) }
-        case "sms_sent", "sms_dropped":
-            if let id = e["id"]?.string { outbox.removeAll { $0.id == id } }
-        case "sms_failed":
-            if let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) { outbox[i].attempts += 1 }
+        case "sms_sending":
+            guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
+            if outbox[i].state != .queued && e["retry"]?.bool != true { return }  // another run has it
+            outbox[i].state = .sending
+            outbox[i].claim = e["claim"]?.string
+            outbox[i].claimUntil = e["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+        case "sms_sent", "sms_dropped", "sms_failed", "sms_unknown":
+            guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
+            let m = outbox[i]
+            let outcome = String(type.dropFirst(4))
+            if full {
+                log.append(Tenclub.LogEntry(id: id, kind: m.kind, to: m.to, body: m.body, day: m.day, queuedAt: m.queuedAt,
+                                            at: at, outcome: outcome, status: e["status"]?.int.map(Int.init), reason: e["reason"]?.string,
+                                            attempt: m.attempts + (outcome == "dropped" ? 0 : 1)))
+            }
+            switch outcome {
+            case "failed":
+                outbox[i].attempts += 1
+                outbox[i].state = .queued
+                outbox[i].claim = nil
+                outbox[i].claimUntil = nil
+            case "unknown":
+                outbox[i].attempts += 1
+                outbox[i].state = .unknown
+                outbox[i].claimUntil = nil
+            default:
+                outbox.remove(at: i)
+            }
         case "inbound":
             if full, let k = e["key"]?.string { inboundSeen.insert(k) }
         case "day_closed":
@@ -113,6 +181,9 @@ public struct TenclubState: JournalModel {
             var o: JSONObject = ["k": "outbox", "id": .string(m.id), "to": .string(m.to.e164), "body": .string(m.body),
                                  "kind": .string(m.kind), "queued_at": .string(m.queuedAt), "attempts": JSON(m.attempts)]
             if let d = m.day { o["day"] = .string(d.description) }
+            if m.state != .queued { o["state"] = .string(m.state.rawValue) }
+            if let c = m.claim { o["claim"] = .string(c) }
+            if let u = m.claimUntil { o["until"] = .string(u.description) }
             lines.append(o)
         }
         if !alertedDays.isEmpty { lines.append(["k": "alerted", "days": JSON(alertedDays.sorted().map(\.description))]) }
@@ -121,8 +192,9 @@ public struct TenclubState: JournalModel {
     }
 
     public func coldSnapshot() -> [JSONObject] {
-        var lines: [JSONObject] = seen.keys.sorted().map { d in ["seen": .string(d.description), "ms": .array(seen[d]!.sorted().map { .int($0) })] }
+        var lines: [JSONObject] = seen.keys.sorted().map { d in ["seen": .string(d.description), "ms": .array(seen[d]!.map { .int($0) })] }
         if !inboundSeen.isEmpty { lines.append(["inbound": JSON(inboundSeen.sorted())]) }
+        for l in log { lines.append(["sms_log": .object(l.json)]) }
         return lines
     }
 
@@ -141,9 +213,13 @@ public struct TenclubState: JournalModel {
                 guard let id = line["id"]?.string, let to = line["to"]?.string, let body = line["body"]?.string else {
                     throw ToolError(.dataError, "bad snapshot line")
                 }
-                outbox.append(Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: line["kind"]?.string ?? "text",
-                                                 day: line["day"]?.string.flatMap(Day.parse), queuedAt: line["queued_at"]?.string ?? "",
-                                                 attempts: Int(line["attempts"]?.int ?? 0)))
+                var m = Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: line["kind"]?.string ?? "text",
+                                           day: line["day"]?.string.flatMap(Day.parse), queuedAt: line["queued_at"]?.string ?? "",
+                                           attempts: Int(line["attempts"]?.int ?? 0))
+                m.state = line["state"]?.string.flatMap(Tenclub.SendState.init(rawValue:)) ?? .queued
+                m.claim = line["claim"]?.string
+                m.claimUntil = line["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                outbox.append(m)
             case "alerted":
                 alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })
             case "closed_through":
@@ -165,16 +241,66 @@ public struct TenclubState: JournalModel {
             for k in keys { if let s = k.string { inboundSeen.insert(s) } }
             return
         }
+        if let o = line["sms_log"]?.object {
+            guard let l = Tenclub.LogEntry(o) else { throw ToolError(.dataError, "bad snapshot line") }
+            log.append(l)
+            return
+        }
         guard let d = line["seen"]?.string.flatMap(Day.parse), let ms = line["ms"]?.array else {
             throw ToolError(.dataError, "bad snapshot line")
         }
-        var set = Set<Int64>(minimumCapacity: ms.count)
-        for m in ms { if let v = m.int { set.insert(v) } }
-        seen[d] = set
+        var list: [Int64] = []
+        list.reserveCapacity(ms.count)
+        for m in ms { if let v = m.int { list.append(v) } }
+        if !zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }) { list.sort() }
+        seen[d] = list
     }
 
-    /// Whether an instant was already ingested (needs a full load).
-    public func hasSeen(_ ms: Int64, on d: Day) -> Bool { seen[d]?.contains(ms) ?? false }
+    /// The dedupe index's lines, `{"seen":"YYYY-MM-DD","ms":[…]}`, read
+    /// without building JSON values: every `unlock` reads them.
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
+        guard full else { return false }
+        return line.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Bool in
+            let head = Array("{\"seen\":\"".utf8), mid = Array("\",\"ms\":[".utf8)
+            let n = b.count
+            guard n >= head.count + 10 + mid.count + 2, b[n - 2] == UInt8(ascii: "]"), b[n - 1] == UInt8(ascii: "}") else { return false }
+            for (i, c) in head.enumerated() where b[i] != c { return false }
+            guard let day = Day.parse(String(decoding: UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)]), as: UTF8.self)) else { return false }
+            var i = head.count + 10
+            for c in mid { guard b[i] == c else { return false }; i += 1 }
+            var list: [Int64] = []
+            let end = n - 2
+            while i < end {
+                var v: Int64 = 0
+                var digits = 0
+                while i < end, b[i] >= 48, b[i] <= 57, digits < 18 { v = v * 10 + Int64(b[i] - 48); i += 1; digits += 1 }
+                guard digits > 0 else { return false }
+                list.append(v)
+                if i < end { guard b[i] == UInt8(ascii: ","), i + 1 < end else { return false }; i += 1 }
+            }
+            if !zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }) { list.sort() }
+            seen[day] = list
+            return true
+        }
+    }
+
+    /// Whether an instant was already counted (needs a full load).
+    public func hasSeen(_ ms: Int64, on d: Day) -> Bool { seen[d].map { Tenclub.index(of: ms, in: $0) != nil } ?? false }
+
+    /// A counted instant less than `window` ms from `ms`, looked for on
+    /// `d` and the days either side (the window may cross midnight).
+    public func seenNear(_ ms: Int64, on d: Day, window: Int64) -> Int64? {
+        for day in [d, d.adding(days: -1), d.adding(days: 1)] {
+            guard let list = seen[day], !list.isEmpty else { continue }
+            let i = Tenclub.lowerBound(ms, in: list)
+            if i < list.count, list[i] - ms < window { return list[i] }
+            if i > 0, ms - list[i - 1] < window { return list[i - 1] }
+        }
+        return nil
+    }
+
+    /// The latest counted instant of a day.
+    public func lastSeen(on d: Day) -> Int64? { seen[d]?.last }
 }
 
 extension Tenclub {
@@ -225,18 +351,46 @@ extension Tenclub {
         public var days: [Day] { Set(added.keys).union(duplicates.keys).sorted() }
     }
 
+    /// Instants less than this apart are one unlock: a hook that fires
+    /// twice, or the same unlock from `unlock` and from a log fed to `ingest`.
+    public static let debounceMs: Int64 = 1000
+
+    /// What an ingest batch adds: in time order, each instant that is not
+    /// within `debounceMs` of one already counted (`alreadySeen`) or of one
+    /// taken earlier in the batch; the rest are duplicates.
     public static func planIngest(_ batch: [Day: [Int64]], alreadySeen: (Int64, Day) -> Bool) -> IngestPlan {
         var plan = IngestPlan()
-        for (day, instants) in batch {
-            var fresh = Set<Int64>()
-            var dups = 0
-            for ms in instants {
-                if alreadySeen(ms, day) || !fresh.insert(ms).inserted { dups += 1 }
+        var all: [(ms: Int64, day: Day)] = []
+        all.reserveCapacity(batch.values.reduce(0) { $0 + $1.count })
+        for (day, instants) in batch { for ms in instants { all.append((ms, day)) } }
+        all.sort { $0.ms < $1.ms }
+        var last: Int64? = nil
+        for (ms, day) in all {
+            if let l = last, ms - l < debounceMs {
+                plan.duplicates[day, default: 0] += 1
+            } else if alreadySeen(ms, day) {
+                plan.duplicates[day, default: 0] += 1
+            } else {
+                plan.added[day, default: []].append(ms)
+                last = ms
             }
-            if !fresh.isEmpty { plan.added[day] = fresh.sorted() }
-            if dups > 0 { plan.duplicates[day] = dups }
         }
         return plan
+    }
+
+    /// The first index of a sorted list whose value is not below `v`.
+    static func lowerBound(_ v: Int64, in list: [Int64]) -> Int {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < v { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    static func index(of v: Int64, in list: [Int64]) -> Int? {
+        let i = lowerBound(v, in: list)
+        return i < list.count && list[i] == v ? i : nil
     }
 
     /// Waybar custom-module JSON, a tmux status string, or a plain line.

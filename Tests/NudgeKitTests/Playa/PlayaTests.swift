@@ -39,6 +39,9 @@ final class PlayaTests: XCTestCase {
             case .random(let n):
                 XCTAssertEqual(evs.count, n)
                 XCTAssertEqual(Set(evs.map(\.time)).count, n, "times are distinct")
+                for (a, b) in zip(evs, evs.dropFirst()) {
+                    XCTAssertGreaterThanOrEqual(b.time.secondsOfDay - a.time.secondsOfDay, Playa.minimumSpacingMinutes * 60, "spaced")
+                }
                 for e in evs { XCTAssertTrue(e.time >= Playa.windowStart && e.time <= Playa.windowEnd, "\(e.time)") }
             case .fixed(let ts):
                 XCTAssertEqual(evs.map(\.time), ts)
@@ -158,15 +161,15 @@ final class PlayaTests: XCTestCase {
         var t = zone.startOfDay(day)
         while t < zone.startOfDay(day.adding(days: 1)) {
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                for var e in s.due(at: t) {
+                for var e in s.due(at: t, today: day) {
                     notified[e.id, default: 0] += 1
-                    e.notification = "delivered"
+                    e.notification = .delivered
                     s.apply(["type": "event_saved", "event": .object(e.json)])
                 }
             }
             t = t.adding(minutes: Int64.random(in: 1...90, using: &rng))
         }
-        for e in s.due(at: t) { notified[e.id, default: 0] += 1 }
+        for e in s.due(at: t, today: day) { notified[e.id, default: 0] += 1 }
         XCTAssertEqual(notified.count, all.count)
         XCTAssertTrue(notified.values.allSatisfy { $0 == 1 })
     }
@@ -185,12 +188,14 @@ final class PlayaTests: XCTestCase {
         XCTAssertEqual(ids.count, count)
     }
 
-    /// 9: status only moves pending → sent or pending → cancelled.
+    /// 9: status only moves forward: pending → sent, cancelled or missed;
+    /// missed → sent (sent late after all) or cancelled; never back.
     func testStatusTransitions() {
-        let all: [Playa.Status] = [.pending, .sent, .cancelled]
+        let all = Playa.Status.allCases
         for a in all {
             for b in all {
-                XCTAssertEqual(Playa.canMove(a, to: b), a == .pending && b != .pending, "\(a) → \(b)")
+                let forward = (a == .pending && b != .pending) || (a == .missed && (b == .sent || b == .cancelled))
+                XCTAssertEqual(Playa.canMove(a, to: b), forward, "\(a) → \(b)")
             }
         }
         var rng = SeededRandom(seed: 10)
@@ -201,7 +206,8 @@ final class PlayaTests: XCTestCase {
                 let to = all.randomElement(using: &rng)!
                 if Playa.canMove(st, to: to) { st = to; history.append(st) }
             }
-            XCTAssertLessThanOrEqual(history.count, 2, "never moves twice: \(history)")
+            XCTAssertLessThanOrEqual(history.count, 3, "at most pending → missed → sent: \(history)")
+            XCTAssertFalse(history.dropFirst().contains(.pending), "never back to pending: \(history)")
         }
     }
 
@@ -240,14 +246,14 @@ final class PlayaTests: XCTestCase {
     func testImportValidatesEverythingFirst() throws {
         var rng = SeededRandom(seed: 11)
         let r = randomRecipient(&rng, messages: 2)
-        let good = try JSON.parse(#"{"type":"playa_export","recipients":[\#(r.json.serialized)],"events":[]}"#)
+        let good = try JSON.parse(#"{"type":"playa_export","version":1,"recipients":[\#(r.json.serialized)],"events":[]}"#)
         XCTAssertEqual(try Playa.importEvents(good, into: PlayaState(full: true)).get().count, 1)
         var broken = r.json
         broken["schedule"] = .object(["mode": "random", "per_day": 11])
-        let bad = try JSON.parse(#"{"type":"playa_export","recipients":[\#(r.json.serialized),\#(broken.serialized)],"events":[]}"#)
+        let bad = try JSON.parse(#"{"type":"playa_export","version":1,"recipients":[\#(r.json.serialized),\#(broken.serialized)],"events":[]}"#)
         switch Playa.importEvents(bad, into: PlayaState(full: true)) {
         case .success: XCTFail("accepted a bad schedule")
-        case .failure(let e): XCTAssertTrue(e.message.hasPrefix("recipients[1]: recipient"), e.message)
+        case .failure(let e): XCTAssertEqual(e.all.count, 1); XCTAssertTrue(e.all[0].hasPrefix("recipients[1]: recipient"), e.all[0])
         }
     }
 }

@@ -60,9 +60,13 @@ final class TenclubTests: XCTestCase {
 
     func testIngestPlanCountsEachInstantOnce() {
         let day = Day(year: 2026, month: 11, day: 22)
-        let plan = Tenclub.planIngest([day: [5, 3, 5, 9, 3]], alreadySeen: { ms, _ in ms == 9 })
-        XCTAssertEqual(plan.added[day], [3, 5])
+        let plan = Tenclub.planIngest([day: [5000, 3000, 5000, 9000, 3000]], alreadySeen: { ms, _ in ms == 9000 })
+        XCTAssertEqual(plan.added[day], [3000, 5000])
         XCTAssertEqual(plan.duplicates[day], 3)
+        // Closer than the debounce window: one unlock, the first.
+        let close = Tenclub.planIngest([day: [10_000, 10_999, 11_000, 12_500, 13_000]], alreadySeen: { _, _ in false })
+        XCTAssertEqual(close.added[day], [10_000, 11_000, 12_500])
+        XCTAssertEqual(close.duplicates[day], 2)
     }
 
     func testRecordsCarryTheirInstant() {

@@ -1,0 +1,55 @@
+// playa's admin commands for all of the data: export, import and reset.
+// Handlers only; the document and its checks are in PlayaBackup.swift.
+
+extension Playa {
+    static func exportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        ctx.out.rawForced(exportDocument(s, exportedAt: ctx.clock.format(ctx.now)).serialized + "\n")
+        return .ok
+    }
+
+    static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let path = ctx.operands[0]
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = try Sys.readStream(fd: 0, name: "stdin")
+        } else {
+            guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
+            bytes = b
+        }
+        let name = path == "-" ? "stdin" : path
+        let doc: JSON
+        // A byte order mark before the document is skipped; positions count from after it.
+        let text = JSON.droppingBOM(bytes)
+        do throws(JSONParseError) { doc = try JSON.parse(text) } catch {
+            // FILE:LINE:COLUMN, as compilers and editors read it.
+            guard let (line, column) = error.location(in: text), let reason = error.reason else {
+                throw ToolError(.dataError, "\(name): \(error.message); nothing imported")
+            }
+            throw ToolError(.dataError, "\(name):\(line):\(column): not valid JSON: \(reason); nothing imported")
+        }
+        let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
+            switch importEvents(doc, into: tx.state) {
+            case .failure(let problems):
+                // Each problem on its own line; the last says nothing was applied.
+                let lines = problems.lines
+                for l in lines.dropLast() { ctx.warn("\(name): \(l)") }
+                throw ToolError(.dataError, "\(name): \(lines.last ?? "bad document"); nothing imported")
+            case .success(let evs):
+                for ev in evs { tx.record(ev) }
+                return (evs.filter { $0["type"]?.string == "recipient_saved" }.count, evs.filter { $0["type"]?.string == "event_saved" }.count)
+            }
+        }
+        ctx.out.emit(["type": "import", "recipients": JSON(r), "events": JSON(e)], text: "Imported \(r) recipients and \(e) events")
+        return .ok
+    }
+
+    static func reset(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard ctx.flag("yes") else { throw .usage("reset erases everything: run 'playa reset --yes' (export first to keep a copy)") }
+        // A tombstone for everything before it: the journal is rewritten
+        // without those events, here and on every synced copy.
+        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(["type": "erase", "all": true]) }
+        ctx.out.emit(["type": "reset", "at": .string(ctx.clock.format(ctx.now))], text: "Everything is erased.")
+        return .ok
+    }
+}

@@ -1,0 +1,270 @@
+// playa's queue commands: generate, queue, event edit, cancel, confirm, due,
+// notify, link and open. Handlers only; the rules are in PlayaRules.swift.
+
+extension Playa {
+    static func eventRecord(_ e: Event, _ s: PlayaState, ctx: Context) -> JSONObject {
+        var o = e.json
+        o["at"] = .string(ctx.zone.format(e.at))
+        if let u = e.claimUntil { o["claim_until"] = .string(ctx.zone.format(u)) }
+        o["notification"] = .string(e.delivery(at: ctx.now).rawValue)
+        if let r = s.recipients[e.recipientID] {
+            o["recipient"] = .string(r.name)
+            o["platform"] = .string(r.platform.rawValue)
+        }
+        o["soon"] = .bool(e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000)
+        o["overdue"] = .bool(e.status == .pending && e.at < ctx.now)
+        return o
+    }
+
+    static func eventLine(_ e: Event, _ s: PlayaState, ctx: Context) -> String {
+        let name = s.recipients[e.recipientID]?.name ?? "?"
+        let soon = e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000 ? (e.at < ctx.now ? " !" : " *") : "  "
+        let status = e.status == .pending ? "" : " [\(e.status.rawValue)]"
+        return "\(e.time)\(soon) \(e.id.prefix(6).terminalSafe)  \(name.terminalSafe) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))\(status)  \(e.message.terminalSafe)"
+    }
+
+    static func generate(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let date = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
+        var seed: UInt64? = nil
+        if let s = ctx.option("seed") {
+            guard let v = UInt64(s) else { throw .usage("--seed must be a whole number, not '\(s)'") }
+            seed = v
+        }
+        let (g, state) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
+            let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed)
+            return (g, tx.state)
+        }
+        if !g.missed.isEmpty {
+            // Missed events leave the part every run reads now, not at the
+            // next snapshot: a write of nothing that always snapshots.
+            var o = try ctx.storeOptions()
+            o.snapshotEvery = 0
+            try Store<PlayaState>(dir: ctx.dataDir, options: o).write(at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
+        }
+        for n in g.empty { ctx.warn("\(n) has no messages: no events generated (add one with 'playa message add')") }
+        for e in g.missed { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
+        for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: eventLine(e, state, ctx: ctx)) }
+        return .ok
+    }
+
+    static func queueCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let date = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
+        // Days more than two back are history, kept in the cold part.
+        let s = try store(ctx).read(full: date < ctx.today.adding(days: -1))
+        let q = s.queue(date)
+        if q.isEmpty && !ctx.out.isJSON {
+            let how = s.recipients.isEmpty ? "add someone: playa recipient add NAME --platform whatsapp --phone +E164"
+                                           : "run 'playa generate' (cron does it at 00:00)"
+            ctx.out.raw("Nothing queued for \(date)\(s.confirmed.contains(date) ? " (confirmed)" : ""). To fill the queue, \(how).\n")
+        } else if !ctx.out.isJSON {
+            ctx.out.raw("Queue for \(date)\(s.confirmed.contains(date) ? " (confirmed)" : "") — * within 30 min, ! overdue\n")
+        }
+        for e in q { ctx.out.emit(eventRecord(e, s, ctx: ctx), text: eventLine(e, s, ctx: ctx)) }
+        return .ok
+    }
+
+    static func move(_ ctx: Context, _ id: String, to status: Status, error: String? = nil) throws(ToolError) -> (Event, PlayaState) {
+        try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
+            var e = try tx.state.event(id)
+            guard canMove(e.status, to: status) else {
+                throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending events can become \(status.rawValue)")
+            }
+            e.status = status
+            e.error = error
+            tx.record(saved(e))
+            return (e, tx.state)
+        }
+    }
+
+    static func cancel(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let (e, s) = try move(ctx, ctx.operands[0], to: .cancelled)
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Cancelled \(e.id.prefix(6).terminalSafe)")
+        return .ok
+    }
+
+    static func eventEdit(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let text = ctx.operands.dropFirst().joined(separator: " ")
+        if let err = validateMessage(text) { throw .usage(err) }
+        let (e, s) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
+            var e = try tx.state.event(ctx.operands[0])
+            guard e.status == .pending else { throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending events can be edited") }
+            e.message = text
+            e.messageID = nil
+            tx.record(saved(e))
+            return (e, tx.state)
+        }
+        ctx.out.emit(eventRecord(e, s, ctx: ctx), text: "Changed \(e.id.prefix(6).terminalSafe)")
+        return .ok
+    }
+
+    static func confirm(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let date = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
+        let count = try store(ctx).read().queue(date).count
+        try confirmOrRefuse(ctx, question: "Lock \(date) with \(count) message\(count == 1 ? "" : "s")?", command: "playa confirm")
+        let already = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Bool in
+            if tx.state.confirmed.contains(date) { return true }
+            tx.record(["type": "day_confirmed", "date": .string(date.description)])
+            return false
+        }
+        ctx.out.emit(["type": "day", "date": .string(date.description), "confirmed": true, "pending": JSON(count), "already": .bool(already)],
+                     text: already ? "\(date) was already confirmed" : "Confirmed \(date): \(count) message\(count == 1 ? "" : "s") locked in")
+        return .ok
+    }
+
+    /// The notify command's timeout in seconds: --timeout, notify_timeout, or the default.
+    static func notifyTimeout(_ ctx: Context, _ config: Config) throws(ToolError) -> Int {
+        if let raw = ctx.option("timeout") { return try ctx.int(raw, option: "--timeout", range: 1...86_400) }
+        guard let raw = config["notify_timeout"] else { return defaultNotifyTimeoutSeconds }
+        guard let n = Int(raw), (1...86_400).contains(n) else {
+            throw ToolError(.config, "\(config.path): notify_timeout must be a whole number of seconds from 1 to 86400, not '\(raw)'")
+        }
+        return n
+    }
+
+    /// Hands a notification to the command (JSON on stdin); its exit status,
+    /// or 124 when it ran past `timeout` seconds and was ended.
+    static func deliver(_ n: JSONObject, command: String, timeout: Int) throws(ToolError) -> Int32 {
+        var input = [UInt8]()
+        n.write(into: &input)
+        input.append(0x0A)
+        return try Subprocess.shell(command, stdin: input, env: ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
+                                                                "PLAYA_URL": n["url"]?.string ?? "", "PLAYA_ID": n["id"]?.string ?? ""],
+                                    quiet: true, timeoutMillis: timeout * 1000)
+    }
+
+    static func due(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        let command = ctx.option("command") ?? config["notify_command"]
+        let timeout = try notifyTimeout(ctx, config)
+        let retry = ctx.flag("retry-unknown")
+        let st = try store(ctx)
+        let due = try st.read().due(at: ctx.now, today: ctx.today, retryUnknown: retry)
+        if due.isEmpty { return .ok }
+        let pre = prefix(ctx)
+        var failed = 0, unknown = 0
+        for e in due {
+            // Claim it before anything is handed over, so two runs never
+            // announce the same event; the claim outlives the command's
+            // timeout by a margin, then expires (the run died).
+            let claim = IDs.make()
+            let until = Instant(ms: ctx.now.ms + Int64(timeout + claimMarginSeconds) * 1000)
+            let claimed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
+                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: ctx.now, retryUnknown: retry),
+                      let r = tx.state.recipients[ev.recipientID] else { return nil }
+                if command == nil { finish(&tx, ev, claim: claim, outcome: .delivered, status: nil, error: nil) }
+                return (ev, r)
+            }
+            guard let (ev, r) = claimed else { continue }
+            let n = notification(ev, r, commandPrefix: pre)
+            guard let cmd = command else {
+                ctx.out.emit(n, text: "\(ev.time)  \(r.name.terminalSafe): \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
+                continue
+            }
+            let status = try deliver(n, command: cmd, timeout: timeout)
+            let outcome = outcome(ofExit: status)
+            let why = status == 0 ? nil : status == Subprocess.timedOut ? "the notify command ran past its timeout of \(timeout) s and was ended"
+                                                                        : "the notify command exited \(status)"
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                finish(&tx, ev, claim: claim, outcome: outcome, status: status, error: why)
+            }
+            var o = n
+            o["notification"] = .string(outcome.rawValue)
+            ctx.out.emit(o, text: "\(outcome == .delivered ? "notified" : outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)")
+            if outcome == .failed { failed += 1 }
+            if outcome == .unknown { unknown += 1 }
+        }
+        if failed > 0 { ctx.warn("\(failed) notification\(failed == 1 ? "" : "s") failed; they will be tried again on the next run") }
+        if unknown > 0 {
+            ctx.warn("\(unknown) notify command\(unknown == 1 ? "" : "s") ran past the timeout of \(timeout) s and \(unknown == 1 ? "was" : "were") ended; it may have shown, so it is not repeated (--retry-unknown repeats it)")
+        }
+        return failed + unknown > 0 ? .tempFail : .ok
+    }
+
+    static func notifyTest(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard ctx.flag("test") else { throw .usage("notify sends a test notification: use 'playa notify --test ID'") }
+        let s = try store(ctx).read(full: true)
+        let e = try s.event(ctx.operands[0])
+        guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
+        let n = notification(e, r, commandPrefix: prefix(ctx))
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        if let cmd = ctx.option("command") ?? config["notify_command"] {
+            let timeout = try notifyTimeout(ctx, config)
+            let status = try deliver(n, command: cmd, timeout: timeout)
+            if status == Subprocess.timedOut { throw ToolError(.tempFail, "the notify command ran past its timeout of \(timeout) s and was ended") }
+            if status != 0 { throw ToolError(.tempFail, "the notify command exited \(status)") }
+        }
+        ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe)\n  \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
+        return .ok
+    }
+
+    static func linkCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        let e = try s.event(ctx.operands[0])
+        guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
+        let url = link(r, message: e.message, web: ctx.flag("web"))
+        ctx.out.emit(["type": "link", "id": .string(e.id), "platform": .string(r.platform.rawValue), "url": .string(url)], text: url.terminalSafe)
+        return .ok
+    }
+
+    static func defaultOpener() -> String {
+        #if os(macOS)
+        return "open"
+        #else
+        return "xdg-open"
+        #endif
+    }
+
+    /// The command that puts text on the clipboard: clipboard_command, or
+    /// pbcopy (macOS), wl-copy (Wayland) or xclip (X11) when present.
+    static func clipboardCommand(_ config: Config) -> String? {
+        if let c = config["clipboard_command"], !c.isEmpty { return c }
+        #if os(macOS)
+        if Sys.findExecutable("pbcopy") != nil { return "pbcopy" }
+        #endif
+        if Sys.env("WAYLAND_DISPLAY")?.isEmpty == false, Sys.findExecutable("wl-copy") != nil { return "wl-copy" }
+        if Sys.env("DISPLAY")?.isEmpty == false, Sys.findExecutable("xclip") != nil { return "xclip -selection clipboard" }
+        return nil
+    }
+
+    static func open(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read(full: true)
+        let e = try s.event(ctx.operands[0])
+        guard e.status == .pending || e.status == .missed else {
+            throw ToolError(.dataError, "event \(e.id) is \(e.status.rawValue); only pending or missed events are opened")
+        }
+        guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
+        let url = link(r, message: e.message, web: ctx.flag("web"))
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        // Instagram cannot carry the text: it goes to the clipboard, to paste.
+        var copied: Bool? = nil
+        if r.platform == .instagram {
+            copied = false
+            if let clip = clipboardCommand(config) {
+                copied = try Subprocess.shell(clip, stdin: Array(e.message.utf8), quiet: true, timeoutMillis: 5000) == 0
+            }
+        }
+        let opener = ctx.option("command") ?? config["open_command"] ?? defaultOpener()
+        let status = try Subprocess.shell(opener + " " + ToolSpec.shQuote(url), env: ["PLAYA_URL": url], quiet: true,
+                                          timeoutMillis: defaultNotifyTimeoutSeconds * 1000)
+        if status != 0 {
+            let why = status == Subprocess.timedOut ? "the opener ran past its timeout and was ended" : "the opener exited \(status)"
+            _ = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                guard var cur = tx.state.events[e.id], cur.status == .pending else { return }
+                cur.error = why
+                tx.record(saved(cur))
+            }
+            throw ToolError(.tempFail, "could not open event \(e.id): \(why); it stays \(e.status.rawValue)")
+        }
+        let (moved, st) = try move(ctx, e.id, to: .sent)
+        var o = eventRecord(moved, st, ctx: ctx)
+        o["url"] = .string(url)
+        var text = "Opened \(r.platform.rawValue) for \(r.name.terminalSafe); marked sent"
+        if let c = copied {
+            o["copied_to_clipboard"] = .bool(c)
+            text += c ? "\nInstagram cannot pre-fill a message: it is on the clipboard, paste it in the chat"
+                      : "\nInstagram cannot pre-fill a message, and no clipboard tool (wl-copy, xclip, pbcopy) was found: type it yourself:\n  \(e.message.terminalSafe)"
+        }
+        ctx.out.emit(o, text: text)
+        return .ok
+    }
+}

@@ -1,0 +1,192 @@
+// playa's rules for changes that reach the queue: what a schedule, pool or
+// pause change does to events already drawn, what `generate` does at the
+// turn of the day, and how a run claims an event's notification. Each rule
+// takes the values it needs (now, today, zone, a generator) and records its
+// events in the transaction; none reads a clock or a context.
+//
+// Invariants:
+// - An event whose notification went out (or may have: sending, unknown) is
+//   never cancelled or re-drawn by a schedule change: the person was told
+//   about it and may be opening it.
+// - A confirmed day keeps its times; a change applies from the next day.
+// - A past day's pending events become `missed` and are never notified.
+// - An unchanged schedule changes nothing (an `event edit` survives it).
+
+extension Playa {
+    /// Seconds a notify command may run (`--timeout`, `notify_timeout`).
+    public static let defaultNotifyTimeoutSeconds = 600
+    /// A claim outlives its command's timeout by this much, then expires:
+    /// the run that made it has died.
+    public static let claimMarginSeconds = 60
+
+    /// Whether an event's notification may be handed to a command now.
+    public static func mayNotify(_ e: Event, at now: Instant, retryUnknown: Bool) -> Bool {
+        switch e.delivery(at: now) {
+        case .scheduled, .failed: return true
+        case .unknown: return retryUnknown
+        case .sending, .delivered: return false
+        }
+    }
+
+    /// A pending event no notification has reached (none handed over, or the
+    /// command failed): what a schedule change may replace.
+    public static func untouched(_ e: Event, at now: Instant) -> Bool {
+        e.status == .pending && (e.delivery(at: now) == .scheduled || e.delivery(at: now) == .failed)
+    }
+
+    /// The days of `rid` that a change re-plans: today once it was drawn
+    /// (or holds events), and every later day already drawn.
+    public static func plannedDays(_ s: PlayaState, _ rid: String, today: Day) -> [Day] {
+        var days = Set(s.events.values.filter { $0.recipientID == rid && $0.date >= today }.map(\.date))
+        for key in s.generated where key.hasPrefix(rid + "|") {
+            if let d = Day.parse(String(key.dropFirst(rid.count + 1))), d >= today { days.insert(d) }
+        }
+        return days.sorted()
+    }
+
+    /// Re-draws `r`'s events on `days`: untouched pending events are
+    /// cancelled with `reason` and the schedule drawn again (today from `now`
+    /// on); touched ones stay. Confirmed days are left as they are. Returns
+    /// the days redone and the confirmed days kept.
+    @discardableResult
+    public static func replan<G: RandomNumberGenerator>(_ tx: inout Transaction<PlayaState>, _ r: Recipient, days: [Day], now: Instant,
+                                                        today: Day, zone: Zone, reason: String, rng: inout G) -> (redone: [Day], kept: [Day]) {
+        var redone: [Day] = []
+        var kept: [Day] = []
+        for d in days.sorted() where d >= today {
+            if tx.state.confirmed.contains(d) { kept.append(d); continue }
+            var stays: [TimeOfDay] = []
+            for ev in tx.state.events.values.sorted(by: { $0.id < $1.id }) where ev.recipientID == r.id && ev.date == d && ev.status == .pending {
+                guard untouched(ev, at: now) else { stays.append(ev.time); continue }
+                var c = ev
+                c.status = .cancelled
+                c.error = reason
+                tx.record(saved(c))
+            }
+            for ev in plan(r, date: d, zone: zone, notBefore: d == today ? now : nil, rng: &rng) where !stays.contains(ev.time) {
+                tx.record(saved(ev))
+            }
+            if !tx.state.generated.contains(PlayaState.generatedKey(r.id, d)) {
+                tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(d.description)])
+            }
+            redone.append(d)
+        }
+        return (redone, kept)
+    }
+
+    /// After `r`'s pool changed: each pending event drawn from the pool
+    /// shows its message's new text, or, when that message is gone, another
+    /// one drawn from the pool (cancelled when the pool is empty). Events
+    /// whose text was edited by hand keep it. Returns the events changed.
+    @discardableResult
+    public static func syncPool<G: RandomNumberGenerator>(_ tx: inout Transaction<PlayaState>, _ r: Recipient, rng: inout G) -> [Event] {
+        var changed: [Event] = []
+        for ev in tx.state.events.values.sorted(by: { $0.id < $1.id })
+        where ev.recipientID == r.id && (ev.status == .pending || ev.status == .missed) {
+            guard let mid = ev.messageID else { continue }
+            var c = ev
+            if let m = r.messages.first(where: { $0.id == mid }) {
+                guard m.text != ev.message else { continue }
+                c.message = m.text
+            } else if r.messages.isEmpty {
+                guard ev.status == .pending else { continue }
+                c.status = .cancelled
+                c.error = "its message was removed and the pool is empty"
+            } else {
+                let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
+                c.messageID = m.id
+                c.message = m.text
+            }
+            tx.record(saved(c))
+            changed.append(c)
+        }
+        return changed
+    }
+
+    /// Pausing `r`: its untouched pending events from today on are cancelled.
+    @discardableResult
+    public static func pauseEvents(_ tx: inout Transaction<PlayaState>, _ r: Recipient, today: Day, now: Instant) -> [Event] {
+        var out: [Event] = []
+        for ev in tx.state.events.values.sorted(by: { $0.id < $1.id })
+        where ev.recipientID == r.id && ev.date >= today && untouched(ev, at: now) {
+            var c = ev
+            c.status = .cancelled
+            c.error = "the recipient is paused"
+            tx.record(saved(c))
+            out.append(c)
+        }
+        return out
+    }
+
+    public static func seededGenerator(seed: UInt64, recipient: String, date: Day) -> SeededRandom {
+        SeededRandom(seed: seed ^ stableHash(recipient + "|" + date.description))
+    }
+
+    public struct Generated: Sendable {
+        public var made: [Event] = []
+        public var missed: [Event] = []
+        /// Names of active recipients with an empty pool.
+        public var empty: [String] = []
+    }
+
+    /// `generate`: past days' pending events become missed, then each active
+    /// recipient not yet drawn for `date` gets that day's events (none before
+    /// `now` on today). With `seed`, the draw is reproducible.
+    public static func generate(_ tx: inout Transaction<PlayaState>, date: Day, now: Instant, today: Day, zone: Zone,
+                                seed: UInt64?) -> Generated {
+        var g = Generated()
+        if tx.state.overdueDays(before: today) {
+            g.missed = tx.state.events.values.filter { $0.status == .pending && $0.date < today }
+                .sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+            tx.record(["type": "missed_through", "date": .string(today.adding(days: -1).description)])
+            for i in g.missed.indices { g.missed[i].status = .missed }
+        }
+        for r in tx.state.activeRecipients where !tx.state.generated.contains(PlayaState.generatedKey(r.id, date)) {
+            if r.messages.isEmpty { g.empty.append(r.name); continue }
+            var sys = SystemRandomNumberGenerator()
+            var seeded = seededGenerator(seed: seed ?? 0, recipient: r.id, date: date)
+            let notBefore: Instant? = date <= today ? now : nil
+            let evs = seed == nil ? plan(r, date: date, zone: zone, notBefore: notBefore, rng: &sys)
+                                  : plan(r, date: date, zone: zone, notBefore: notBefore, rng: &seeded)
+            for e in evs { tx.record(saved(e)) }
+            tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description)])
+            g.made += evs
+        }
+        return g
+    }
+
+    /// Claims event `id`'s notification for a run, if it may still be
+    /// handed over; nil when another run has it or it went out.
+    public static func claim(_ tx: inout Transaction<PlayaState>, _ id: String, claim: String, until: Instant, now: Instant,
+                             retryUnknown: Bool) -> Event? {
+        guard let cur = tx.state.events[id], cur.status == .pending,
+              let r = tx.state.recipients[cur.recipientID], !r.paused,
+              mayNotify(cur, at: now, retryUnknown: retryUnknown) else { return nil }
+        var e: JSONObject = ["type": "notify_claimed", "id": .string(id), "recipient_id": .string(cur.recipientID),
+                             "claim": .string(claim), "until": .string(until.description)]
+        let state = cur.delivery(at: now)
+        if state == .unknown || state == .sending { e["retry"] = true }
+        tx.record(e)
+        return tx.state.events[id]
+    }
+
+    /// Records how a claimed notification ended.
+    public static func finish(_ tx: inout Transaction<PlayaState>, _ ev: Event, claim: String, outcome: Delivery, status: Int32?,
+                              error: String?) {
+        var e: JSONObject = ["type": "notified", "id": .string(ev.id), "recipient_id": .string(ev.recipientID),
+                             "claim": .string(claim), "outcome": .string(outcome.rawValue)]
+        if let s = status { e["status"] = .int(Int64(s)) }
+        if let m = error { e["error"] = .string(m) }
+        tx.record(e)
+    }
+
+    /// What a notify command's exit status means: 0 delivered; 124 (it ran
+    /// past its timeout and was ended: it may have shown the notification)
+    /// unknown; anything else failed, to be tried again.
+    public static func outcome(ofExit status: Int32) -> Delivery {
+        status == 0 ? .delivered : status == Subprocess.timedOut ? .unknown : .failed
+    }
+
+    static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }
+    static func saved(_ e: Event) -> JSONObject { ["type": "event_saved", "event": .object(e.json)] }
+}

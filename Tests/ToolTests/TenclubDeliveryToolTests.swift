@@ -1,0 +1,207 @@
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// tenclub's texts as cron, phones and a killed run treat them: at most once,
+/// never past consent or their day; and unlocks counted once from any source.
+final class TenclubDeliveryToolTests: ToolTestCase {
+    let now = "2026-11-22T09:00:00-05:00"
+    let buddy = "+14155550132"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["TENCLUB_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    var sentLog: String { tmp + "/sent.ndjson" }
+    var sender: String { "cat >> '\(sentLog)'" }
+    func sent() -> [[String: Any]] {
+        ((try? String(contentsOfFile: sentLog, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    var texts = 0
+    /// One inbound text, each at its own time (the same text at the same
+    /// time is a duplicate).
+    @discardableResult
+    func receive(_ body: String, from: String? = nil) -> RunResult {
+        texts += 1
+        var o: [String: String] = ["from": from ?? buddy, "body": body]
+        o["at"] = "2026-11-22T08:\(texts < 10 ? "0" : "")\(texts):00-05:00"
+        let line = String(data: try! JSONSerialization.data(withJSONObject: o), encoding: .utf8)!
+        return tenclub("sms", "receive", stdin: line + "\n")
+    }
+
+    func accepted() {
+        tenclub("buddy", "set", "415-555-0132")
+        tenclub("sms", "deliver", "--command", sender)
+        XCTAssertEqual(receive("YES").records.first?["effect"] as? String, "accepted")
+        tenclub("sms", "deliver", "--command", sender)
+    }
+
+    /// `deliver` killed while the sender runs: "sending" was recorded first,
+    /// so no later run sends it again; it shows as unknown once its claim
+    /// expires, and goes again only with --retry-unknown.
+    func testAKilledDeliverNeverSendsTwice() throws {
+        tenclub("buddy", "set", "415-555-0132")
+        let pidFile = tmp + "/sender.pid"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable("tenclub"))
+        p.arguments = ["sms", "deliver", "--command", "echo $$ > \(pidFile); cat >> '\(sentLog)'; exec sleep 30"]
+        p.environment = baseEnvironment
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: pidFile) && waited < 200 { usleep(50_000); waited += 1 }
+        usleep(100_000)
+        kill(p.processIdentifier, SIGKILL)
+        if let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            kill(pid, SIGKILL)
+        }
+        p.waitUntilExit()
+        XCTAssertEqual(sent().count, 1, "the invitation went out once")
+        let again = tenclub("sms", "deliver", "--command", sender, "--now", "2026-11-22T09:01:00-05:00")
+        XCTAssertEqual(again.code, 0, again.err)
+        XCTAssertEqual(again.out, "")
+        XCTAssertEqual(sent().count, 1, "not sent again")
+        XCTAssertEqual(tenclub("sms", "outbox", "--now", "2026-11-22T09:01:00-05:00").records.first?["delivery"] as? String, "sending")
+        // The claim expires a minute after the sender's timeout (60 s).
+        let later = "2026-11-22T09:03:00-05:00"
+        let outbox = tenclub("sms", "outbox", "--now", later)
+        XCTAssertEqual(outbox.records.first?["delivery"] as? String, "unknown")
+        XCTAssertTrue(tenclub("sms", "outbox", "--now", later, "--format", "text").out.contains("unknown: may have gone out; --retry-unknown sends it again"))
+        XCTAssertEqual(tenclub("sms", "deliver", "--command", sender, "--now", later).out, "")
+        XCTAssertEqual(sent().count, 1)
+        let retry = tenclub("sms", "deliver", "--command", sender, "--retry-unknown", "--now", later)
+        XCTAssertEqual(retry.records.first?["delivery"] as? String, "sent")
+        XCTAssertEqual(sent().count, 2, "sent again only when asked")
+    }
+
+    /// A hung sender is ended at its timeout (unknown, not repeated), and it
+    /// does not hold up another run meanwhile.
+    func testAHungSenderTimesOutAndHoldsNothingUp() throws {
+        tenclub("buddy", "set", "415-555-0132")
+        let r = sh("""
+        tenclub sms deliver --command 'sleep 30' --timeout 3 > \(tmp)/hung.out 2> \(tmp)/hung.err &
+        for i in $(seq 100); do tenclub sms outbox | grep -q '"delivery":"sending"' && break; sleep 0.05; done
+        tenclub buddy set 212-555-0199 > /dev/null
+        tenclub sms deliver --command "cat >> '\(sentLog)'" > \(tmp)/other.out
+        echo "other: $?"
+        wait
+        """)
+        XCTAssertEqual(r.out, "other: 0\n", r.err)
+        XCTAssertEqual(sent().map { $0["to"] as? String }, ["+12125550199"], "the second run went ahead")
+        let hung = try String(contentsOfFile: tmp + "/hung.out", encoding: .utf8)
+        XCTAssertTrue(hung.contains("\"delivery\":\"unknown\""), hung)
+        XCTAssertEqual(try String(contentsOfFile: tmp + "/hung.err", encoding: .utf8),
+                       "tenclub: 1 message may or may not have gone out (the command ran past its timeout of 3 s); not sent again unless 'tenclub sms deliver --retry-unknown'\n")
+        let log = tenclub("sms", "log").records.map { "\($0["to"]!) \($0["outcome"]!)" }
+        XCTAssertEqual(log, ["+12125550199 sent", "+14155550132 unknown"], "in the order they ended")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/tenclub", withIntermediateDirectories: true)
+        _ = write("config/tenclub/config", "sms_command = true\nsms_timeout = 0\n")
+        XCTAssertEqual(tenclub("sms", "deliver").err, "tenclub: \(tmp)/config/tenclub/config: sms_timeout must be a whole number of seconds from 1 to 3600, not '0'\n")
+    }
+
+    /// Queued texts do not outlive consent: STOP, removal and a change drop
+    /// what is queued; STOP/START cycles queue one welcome; an alert is for
+    /// its day only.
+    func testQueuedTextsDoNotOutliveConsent() {
+        tenclub("buddy", "set", "415-555-0132")
+        tenclub("buddy", "remove")
+        tenclub("buddy", "set", "415-555-0132")
+        XCTAssertEqual(tenclub("sms", "outbox").records.map { $0["kind"] as? String }, ["invite"], "one invitation, not two")
+        tenclub("sms", "deliver", "--command", sender)
+        for _ in 0..<6 {
+            XCTAssertEqual(receive("START").code, 0)
+            XCTAssertEqual(receive("STOP").code, 0)
+        }
+        receive("START")
+        XCTAssertEqual(tenclub("sms", "outbox").records.map { $0["kind"] as? String }, ["welcome"], "six cycles, one welcome")
+        tenclub("sms", "deliver", "--command", sender)
+        // An alert queued before STOP never goes, even after START.
+        for i in 0..<11 { tenclub("unlock", "-q", "--at", "2026-11-22 08:\(10 + i)") }
+        XCTAssertEqual(tenclub("sms", "outbox").records.map { $0["kind"] as? String }, ["alert"])
+        receive("STOP")
+        receive("START")
+        tenclub("sms", "deliver", "--command", sender)
+        XCTAssertEqual(sent().map { $0["kind"] as? String }, ["invite", "welcome", "welcome"])
+        // An alert expires at the end of its day.
+        let tomorrow = "2026-11-23T09:00:00-05:00"
+        for i in 0..<11 { tenclub("unlock", "-q", "--at", "2026-11-22 09:\(10 + i)", "--now", "2026-11-22T23:00:00-05:00") }
+        XCTAssertEqual(tenclub("sms", "outbox", "--now", "2026-11-22T23:00:00-05:00").records.count, 0, "one alert a day, and today's was dropped")
+        let other = tmp + "/other"
+        let env = ["TENCLUB_DATA_DIR": other]
+        run("tenclub", ["buddy", "set", "415-555-0132"], env: env)
+        run("tenclub", ["sms", "deliver", "--command", "true"], env: env)
+        run("tenclub", ["sms", "receive"], stdin: "{\"from\":\"\(buddy)\",\"body\":\"Yes.\"}\n", env: env)
+        run("tenclub", ["sms", "deliver", "--command", "true"], env: env)
+        for i in 0..<11 { run("tenclub", ["unlock", "-q", "--at", "2026-11-22 20:\(10 + i)", "--now", "2026-11-22T21:00:00-05:00"], env: env) }
+        let queued = run("tenclub", ["sms", "outbox", "--now", tomorrow], env: env)
+        XCTAssertEqual(queued.records.first?["will_drop"] as? String, "expired: an alert is for its day only")
+        let d = run("tenclub", ["sms", "deliver", "--command", sender, "--now", tomorrow], env: env)
+        XCTAssertEqual(d.records.first?["delivery"] as? String, "dropped")
+        XCTAssertEqual(sent().count, 3, "no alert for a past day")
+    }
+
+    /// Replies as phones send them, and HELP before YES.
+    func testRepliesAsPhonesSendThem() {
+        tenclub("buddy", "set", "415-555-0132")
+        tenclub("sms", "deliver", "--command", sender)
+        let help = receive("Help?")
+        XCTAssertEqual(help.records.first?["effect"] as? String, "help_queued", "an invited number gets the help text")
+        tenclub("sms", "deliver", "--command", sender)
+        XCTAssertEqual(sent().last?["body"] as? String,
+                       "Tenclub accountability texts: one text on a day your friend goes past ten screen unlocks. Text STOP to stop, START to resume.")
+        XCTAssertEqual(receive("yes!").records.first?["effect"] as? String, "accepted")
+        XCTAssertEqual(receive("Stop.").records.first?["effect"] as? String, "stopped")
+        XCTAssertEqual(receive("YES\u{00A0}").records.first?["effect"] as? String, "accepted")
+        XCTAssertEqual(receive("HELP", from: "+12125550199").records.first?["effect"] as? String, "ignored")
+    }
+
+    /// An unlock is counted once, whichever way it arrives; a hook firing
+    /// twice within a second counts once; --undo takes the last one back.
+    func testUnlocksCountOnceAndUndo() {
+        let first = tenclub("unlock", "--at", "2026-11-22T08:15:00-05:00")
+        XCTAssertEqual(first.records.first?["counted"] as? Bool, true)
+        let bounce = tenclub("unlock", "--at", "2026-11-22T08:15:00.400-05:00")
+        XCTAssertEqual(bounce.records.first?["counted"] as? Bool, false)
+        XCTAssertEqual(bounce.records.first?["unlocks"] as? Int, 1)
+        XCTAssertTrue(tenclub("unlock", "--at", "2026-11-22T08:15:00.400-05:00", "--format", "text").out.hasPrefix("Already counted"))
+        let log = write("log.ndjson", "{\"at\":\"2026-11-22T08:15:00-05:00\"}\n{\"at\":\"2026-11-22T08:15:00.9-05:00\"}\n{\"at\":\"2026-11-22T08:30:00-05:00\"}\n")
+        let ingest = tenclub("ingest", log)
+        XCTAssertEqual(ingest.records.first?["added"] as? Int, 1)
+        XCTAssertEqual(ingest.records.first?["duplicates"] as? Int, 2)
+        XCTAssertEqual(tenclub("unlock", "--at", "2026-11-22T08:30:00.5-05:00").records.first?["counted"] as? Bool, false, "ingested, then the hook")
+        XCTAssertEqual(tenclub("unlock", "--at", "2026-11-22T08:31:00-05:00").records.first?["unlocks"] as? Int, 3)
+        let undo = tenclub("unlock", "--undo")
+        XCTAssertEqual(undo.code, 0, undo.err)
+        XCTAssertEqual(undo.records.first?["undone"] as? Bool, true)
+        XCTAssertEqual(undo.records.first?["at"] as? String, "2026-11-22T08:31:00-05:00")
+        XCTAssertEqual(undo.records.first?["unlocks"] as? Int, 2)
+        XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 2)
+        // The undone instant may be counted again.
+        XCTAssertEqual(tenclub("unlock", "--at", "2026-11-22T08:31:00-05:00").records.first?["counted"] as? Bool, true)
+        XCTAssertEqual(tenclub("unlock", "--undo", "--at", "2026-11-22T08:31:00-05:00").code, 64)
+        XCTAssertEqual(tenclub("unlock", "--undo", "--now", "2026-11-25T09:00:00-05:00").err, "tenclub: no unlock counted today (2026-11-25) to undo\n")
+        XCTAssertEqual(tenclub("unlock", "--undo", "--now", "2026-11-25T09:00:00-05:00").code, 65)
+    }
+
+    /// The delivery log: what was sent, when, to whom, and how it went.
+    func testTheDeliveryLog() {
+        accepted()
+        tenclub("sms", "deliver", "--command", "exit 3")
+        XCTAssertEqual(receive("HELP").code, 0)
+        XCTAssertEqual(tenclub("sms", "deliver", "--command", "exit 3").code, 75)
+        tenclub("sms", "deliver", "--command", sender)
+        let log = tenclub("sms", "log").records
+        XCTAssertEqual(log.map { "\($0["kind"]!) \($0["outcome"]!)" }, ["invite sent", "welcome sent", "help failed", "help sent"])
+        XCTAssertEqual(log[2]["exit_status"] as? Int, 3)
+        XCTAssertEqual(log[3]["attempt"] as? Int, 2)
+        XCTAssertEqual(log[3]["to"] as? String, buddy)
+        XCTAssertEqual(log[3]["at"] as? String, "2026-11-22T09:00:00-05:00")
+        XCTAssertTrue(tenclub("sms", "log", "--format", "text").out.contains("help  to 415-555-0132  failed (exit 3)"))
+    }
+}
