@@ -17,7 +17,7 @@ _playa() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|schedule|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|schedule|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -76,7 +76,7 @@ _playa() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add list show edit pause resume rm --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
@@ -104,8 +104,9 @@ _playa() {
         open) words="--command --web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         export) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         import) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         reset) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import reset help completion" ;;
+        help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _playa_reply < <(compgen -W "$words" -- "$cur")

@@ -16,7 +16,7 @@ function __playa_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'schedule' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'reset' 'help' 'completion'
+                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'schedule' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -50,6 +50,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'link' -d 'Print an event'\''s dee
 complete -c playa -n '__playa_at '\'''\''' -a 'open' -d 'Open an event'\''s deep link and mark it sent'
 complete -c playa -n '__playa_at '\'''\''' -a 'export' -d 'Write everything as one JSON document'
 complete -c playa -n '__playa_at '\'''\''' -a 'import' -d 'Read a JSON document: all of it, or nothing if any part is bad'
+complete -c playa -n '__playa_at '\'''\''' -a 'devices' -d 'The devices sharing this journal folder, with when each last wrote'
 complete -c playa -n '__playa_at '\'''\''' -a 'reset' -d 'Erase everything (needs --yes)'
 complete -c playa -n '__playa_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c playa -n '__playa_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -108,6 +109,7 @@ complete -c playa -n '__playa_at '\''help'\''' -a 'link'
 complete -c playa -n '__playa_at '\''help'\''' -a 'open'
 complete -c playa -n '__playa_at '\''help'\''' -a 'export'
 complete -c playa -n '__playa_at '\''help'\''' -a 'import'
+complete -c playa -n '__playa_at '\''help'\''' -a 'devices'
 complete -c playa -n '__playa_at '\''help'\''' -a 'reset'
 complete -c playa -n '__playa_at '\''help'\''' -a 'help'
 complete -c playa -n '__playa_at '\''help'\''' -a 'completion'

@@ -17,7 +17,7 @@ _tenclub() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -56,7 +56,7 @@ _tenclub() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="status unlock ingest widget history check buddy sms rollover help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="status unlock ingest widget history check buddy sms devices rollover help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         unlock) words="--at --undo --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
@@ -71,8 +71,9 @@ _tenclub() {
         "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
         "sms log") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="status unlock ingest widget history check buddy sms rollover help completion" ;;
+        help) words="status unlock ingest widget history check buddy sms devices rollover help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _tenclub_reply < <(compgen -W "$words" -- "$cur")

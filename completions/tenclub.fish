@@ -16,7 +16,7 @@ function __tenclub_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -43,6 +43,7 @@ complete -c tenclub -n '__tenclub_at '\'''\''' -a 'history' -d 'Show one record 
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'check' -d 'Exit 0 while today is within ten, 1 once busted'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'buddy' -d 'Show the accountability buddy and whether they said YES'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'sms' -d 'Text messages: the outbox, delivery, and replies'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'devices' -d 'The devices sharing this journal folder, with when each last wrote'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'rollover' -d 'Close every finished day (for cron at midnight; safe to re-run)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -73,6 +74,7 @@ complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'history'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'check'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'buddy'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'sms'
+complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'devices'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'rollover'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'help'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'completion'

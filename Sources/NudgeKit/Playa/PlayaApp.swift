@@ -76,6 +76,8 @@ extension Playa {
             CommandSpec("export", summary: "Write everything as one JSON document", group: .admin, run: exportCommand),
             CommandSpec("import", summary: "Read a JSON document: all of it, or nothing if any part is bad", usage: "FILE",
                         operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
+            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
+                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
             CommandSpec("reset", summary: "Erase everything (needs --yes)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],

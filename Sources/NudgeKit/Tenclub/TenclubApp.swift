@@ -45,6 +45,8 @@ extension Tenclub {
                                         operands: .files, max: nil, records: ["inbound"], run: smsReceive),
                             CommandSpec("log", summary: "Print what was sent, failed or dropped, when, to whom, oldest first", records: ["sms_log"], run: smsLog),
                         ], runnable: false, group: .plumbing),
+            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
+                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
             CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)", group: .plumbing, records: ["day_closed"], run: rollover),
         ],
         defaultCommand: ["status"],

@@ -1,0 +1,47 @@
+import XCTest
+
+/// Two devices of one person sharing a sync folder, through the executables:
+/// each writes only its own journal there, each keeps its own snapshot, and
+/// both show the same history once the folder is in step.
+final class SyncToolTests: ToolTestCase {
+    var sync: String { tmp + "/Sync/tenclub" }
+
+    func on(_ device: String, _ args: String..., now: String = "2026-11-22T20:00:00-05:00") -> RunResult {
+        run("tenclub", args, env: ["TENCLUB_DATA_DIR": tmp + "/\(device)-data", "TENCLUB_SYNC_DIR": sync,
+                                   "TENCLUB_ACTOR": device, "TENCLUB_NOW": now])
+    }
+
+    func testTwoDevicesShareOneHistoryAndListEachOther() throws {
+        XCTAssertEqual(on("laptop", "unlock", "--at", "2026-11-22 08:00").code, 0)
+        XCTAssertEqual(on("phone", "unlock", "--at", "2026-11-22 09:00").code, 0)
+        XCTAssertEqual(on("phone", "unlock", "--at", "2026-11-22 10:00").code, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sync).sorted(), ["laptop.ndjson", "phone.ndjson"])
+        XCTAssertEqual(on("laptop", "status").records.first?["unlocks"] as? Int, 3)
+        XCTAssertEqual(on("phone", "status").records.first?["unlocks"] as? Int, 3)
+        // A sync engine's conflict copy and temporary file change nothing.
+        let journal = try Data(contentsOf: URL(fileURLWithPath: sync + "/phone.ndjson"))
+        _ = FileManager.default.createFile(atPath: sync + "/phone.sync-conflict-20261122-101010-ABCDEFG.ndjson", contents: journal)
+        _ = FileManager.default.createFile(atPath: sync + "/.syncthing.phone.ndjson.tmp", contents: journal)
+        let after = on("laptop", "status")
+        XCTAssertEqual(after.records.first?["unlocks"] as? Int, 3)
+        XCTAssertTrue(after.err.contains("sync conflict"), after.err)
+        // Devices, newest first; a device silent for 30 days is marked.
+        let devs = on("laptop", "devices", now: "2026-12-30T12:00:00-05:00")
+        XCTAssertEqual(devs.code, 0, devs.err)
+        XCTAssertEqual(devs.records.map { $0["actor"] as? String }, ["phone", "laptop"])
+        XCTAssertEqual(devs.records.map { $0["this_device"] as? Bool }, [false, true])
+        XCTAssertEqual(devs.records.map { $0["quiet"] as? Bool }, [true, true])
+        XCTAssertEqual(on("phone", "devices").records.first?["quiet"] as? Bool, false)
+        XCTAssertTrue(run("playa", ["devices"], env: ["PLAYA_DATA_DIR": tmp + "/p"]).out.isEmpty, "no journals yet: nothing to list")
+    }
+
+    func testJournalsWrittenBeforeSyncingMoveIntoTheFolder() throws {
+        let data = tmp + "/laptop-data"
+        XCTAssertEqual(run("tenclub", ["unlock", "--at", "2026-11-22 08:00"], env: ["TENCLUB_DATA_DIR": data, "TENCLUB_ACTOR": "laptop",
+                                                                                    "TENCLUB_NOW": "2026-11-22T20:00:00-05:00"]).code, 0)
+        let moved = on("laptop", "status")
+        XCTAssertEqual(moved.records.first?["unlocks"] as? Int, 1, moved.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sync + "/laptop.ndjson"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data + "/journal/laptop.ndjson"))
+    }
+}
