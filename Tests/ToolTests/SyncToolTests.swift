@@ -33,6 +33,7 @@ final class SyncToolTests: ToolTestCase {
         XCTAssertEqual(devs.records.map { $0["quiet"] as? Bool }, [true, true])
         XCTAssertEqual(on("phone", "devices").records.first?["quiet"] as? Bool, false)
         XCTAssertTrue(run("playa", ["devices"], env: ["PLAYA_DATA_DIR": tmp + "/p"]).out.isEmpty, "no journals yet: nothing to list")
+        XCTAssertTrue(run("tenclub", ["devices"], env: ["TENCLUB_DATA_DIR": tmp + "/t"]).out.isEmpty)
     }
 
     func testJournalsWrittenBeforeSyncingMoveIntoTheFolder() throws {
