@@ -17,7 +17,7 @@ _yomo() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|next|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|add|parse|edit|done|snooze|rm|next|due|watch|devices|purge|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -65,7 +65,7 @@ _yomo() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm next due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm next due watch devices purge help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
@@ -76,7 +76,9 @@ _yomo() {
         next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="list add parse edit done snooze rm next due watch help completion" ;;
+        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        help) words="list add parse edit done snooze rm next due watch devices purge help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _yomo_reply < <(compgen -W "$words" -- "$cur")

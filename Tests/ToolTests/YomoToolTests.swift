@@ -83,9 +83,13 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("list").records.count, 1)
         XCTAssertEqual(yomo("list", "--all").records.count, 2)
         XCTAssertEqual(yomo("done", once).code, 65)
-        let snoozed = yomo("snooze", id)
-        XCTAssertEqual(snoozed.records[0]["snoozed_until"] as? String, "2026-11-22T10:22:00-05:00")
-        XCTAssertEqual(yomo("snooze", id, "45").records[0]["snoozed_until"] as? String, "2026-11-22T10:52:00-05:00")
+        // Snooze puts off an occurrence that has come, never one still ahead.
+        let early = yomo("snooze", id)
+        XCTAssertEqual(early.code, 65)
+        XCTAssertTrue(early.err.contains("is not due until 2026-11-23T21:00:00-05:00; nothing to snooze yet"), early.err)
+        let snoozed = yomo("snooze", id, "--now", "2026-11-23T21:07:00-05:00")
+        XCTAssertEqual(snoozed.records[0]["snoozed_until"] as? String, "2026-11-23T21:22:00-05:00")
+        XCTAssertEqual(yomo("snooze", id, "45", "--now", "2026-11-23T21:07:00-05:00").records[0]["snoozed_until"] as? String, "2026-11-23T21:52:00-05:00")
         for bad in ["0", "61", "ten"] {
             let r = yomo("snooze", id, bad)
             XCTAssertEqual(r.code, 64)
@@ -221,5 +225,45 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(missing.err, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n")
         XCTAssertEqual(yomo("list").records.map { $0["title"] as? String }, ["water the ficus"])
         XCTAssertEqual(yomo("list").records[0]["trigger_at"] as? String, "2026-11-22T16:00:00-05:00")
+    }
+}
+
+/// Devices, erasure on request, and a model command that never answers.
+final class YomoDevicesAndPurgeTests: ToolTestCase {
+    func yomo(_ args: String..., env: [String: String] = [:]) -> RunResult {
+        run("yomo", args, env: ["YOMO_DATA_DIR": dataDir, "YOMO_NOW": "2026-11-22T10:07:00-05:00", "YOMO_ACTOR": "laptop",
+                                "XDG_CONFIG_HOME": tmp + "/config"].merging(env) { $1 })
+    }
+
+    func testPurgeErasesEveryByteAndDevicesListsThisOne() throws {
+        XCTAssertEqual(yomo("add", "call the clinic about 555-0199 tomorrow at 9").code, 0)
+        XCTAssertEqual(yomo("add", "water plants every tuesday at 3pm").code, 0)
+        XCTAssertEqual(yomo("devices").records.map { $0["actor"] as? String }, ["laptop"])
+        let refused = yomo("purge")
+        XCTAssertEqual(refused.code, 64)
+        XCTAssertEqual(yomo("list").records.count, 2, "nothing erased without --yes")
+        let purged = yomo("purge", "--yes")
+        XCTAssertEqual(purged.code, 0, purged.err)
+        XCTAssertEqual(purged.records.first?["erased"] as? Int, 2)
+        XCTAssertEqual(yomo("list").out, "")
+        for f in FileManager.default.enumerator(atPath: dataDir)!.compactMap({ $0 as? String }) {
+            guard let text = try? String(contentsOfFile: dataDir + "/" + f, encoding: .utf8) else { continue }
+            XCTAssertFalse(text.contains("555-0199") || text.contains("water plants"), "\(f) still holds erased text")
+        }
+        XCTAssertEqual(yomo("add", "new one tomorrow at 10").code, 0)
+        XCTAssertEqual(yomo("list").records.count, 1, "new reminders after the purge stay")
+    }
+
+    func testAModelThatNeverAnswersIsEndedAndTheBuiltInParserUsed() throws {
+        try FileManager.default.createDirectory(atPath: tmp + "/config/yomo", withIntermediateDirectories: true)
+        _ = write("config/yomo/config", "llm_command = sleep 30\nllm_timeout = 0.5\n")
+        let start = Date()
+        let r = yomo("parse", "water plants every tuesday at 3pm")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["parser"] as? String, "builtin")
+        XCTAssertTrue(r.err.contains("did not answer within 0.5 s"), r.err)
+        _ = write("config/yomo/config", "llm_command = cat\nllm_timeout = soon\n")
+        XCTAssertEqual(yomo("parse", "x tomorrow").code, 78)
     }
 }

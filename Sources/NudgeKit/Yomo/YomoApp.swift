@@ -43,12 +43,16 @@ extension Yomo {
                         group: .plumbing, records: ["notification"], run: dueCommand),
             CommandSpec("watch", summary: "Stay running and print notifications as reminders come due",
                         group: .plumbing, records: ["notification"], run: watch),
+            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
+                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
+            CommandSpec("purge", summary: "Erase every reminder and its history, on every device (needs --yes)",
+                        options: [OptionSpec("yes", short: "y", help: "Yes, erase everything")], group: .admin, run: purge),
         ],
         defaultCommand: ["list"],
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
 
-    static let configKeys = ["llm_command"]
+    static let configKeys = ["llm_command", "llm_timeout"]
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
         Store(dir: ctx.dataDir, options: try ctx.storeOptions())
@@ -76,7 +80,18 @@ extension Yomo {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         guard let cmd = ctx.option("llm-command") ?? config["llm_command"], !cmd.isEmpty else { return (builtin, "builtin") }
         let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
-        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text])
+        var limit = llmTimeoutMillis
+        if let raw = config["llm_timeout"] {
+            guard let v = Double(raw), v > 0, v <= 600 else {
+                throw ToolError(.config, "\(config.path): llm_timeout must be a number of seconds from 0 to 600, not '\(raw)'")
+            }
+            limit = Int(v * 1000)
+        }
+        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text], timeoutMillis: limit)
+        if status == Subprocess.timedOut {
+            ctx.warn("the model command did not answer within \(Double(limit) / 1000) s and was ended; using the built-in parser")
+            return (builtin, "builtin")
+        }
         guard status == 0 else {
             ctx.warn("the model command exited \(status); using the built-in parser")
             return (builtin, "builtin")
@@ -245,10 +260,30 @@ extension Yomo {
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let r = try tx.state.find(ctx.operands[0])
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to snooze") }
+            // Snooze puts off the occurrence that has come; one still ahead is not snoozed.
+            if r.triggerAt > ctx.now {
+                throw ToolError(.dataError, "reminder \(r.id) is not due until \(ctx.clock.format(r.triggerAt)); nothing to snooze yet (yomo edit moves it)")
+            }
             tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
             return tx.state.reminders[r.id]!
         }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(ctx.zone.local(until).time)")
+        return .ok
+    }
+
+    /// How long the model command may think (its whole process group is then ended).
+    static let llmTimeoutMillis = 10_000
+
+    /// Erasure on request: a tombstone every device honours; each device's
+    /// next run removes the bytes from its own journal and snapshot.
+    static func purge(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard ctx.flag("yes") else { throw ToolError(.usage, "purge erases every reminder on every device; say so with --yes") }
+        let n = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Int in
+            let n = tx.state.reminders.count + tx.state.raw.count
+            tx.record(["type": "erase", "all": true])
+            return n
+        }
+        ctx.out.emit(["type": "purge", "erased": JSON(n)], text: "Erased \(n) reminder\(n == 1 ? "" : "s") and their history; other devices erase theirs when they next see this")
         return .ok
     }
 

@@ -3,11 +3,18 @@
 //
 // Events (each with "id" and "at"):
 //   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at"}
-//   snoozed           {"until"}
-//   announced         {"trigger_at","snooze":bool,"wake"}   an occurrence was notified;
+//   snoozed           {"until"}                      the pending occurrence, which has come, put off
+//   announced         {"trigger_at","snooze":bool,"wake"}   an occurrence (or a snooze) was notified;
 //                     wake: the next occurrence, when `due` may speak again
 //   completed         {"next":"…"|null}              null: a one-time reminder is done
 //   deleted
+//   erase             {"all":true}                   yomo purge: every earlier event, on every device
+//
+// Snooze acts on the occurrence that has come due (announced or not): it
+// is put off to `until`, announced then once, and the occurrence itself
+// stays announced — so it is never announced again, and never counted as
+// missed when the next one comes. A reminder that has not come due yet
+// cannot be snoozed (the command says so and changes nothing).
 
 public struct Reminder: Equatable, Sendable {
     public var id: String
@@ -18,9 +25,11 @@ public struct Reminder: Equatable, Sendable {
     public var recurrence: Recurrence
     /// The pending occurrence.
     public var triggerAt: Instant
-    /// Whether the pending occurrence (or the snooze) was already notified.
+    /// Whether the pending occurrence was already notified.
     public var announced: Bool
     public var snoozedUntil: Instant?
+    /// Whether the snooze was already notified.
+    public var snoozeAnnounced = false
     public var completed: Bool
     public var createdAt: Instant
     public var updatedAt: Instant
@@ -84,7 +93,19 @@ public struct YomoState: JournalModel {
     static func instant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
     static func anchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
 
+    public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool {
+        tombstone["all"]?.bool == true
+    }
+
     public mutating func apply(_ e: JSONObject) {
+        if e["type"]?.string == "erase" {
+            if e["all"]?.bool == true {
+                reminders = [:]
+                raw = []
+                rawIndex = nil
+            }
+            return
+        }
         guard let type = e["type"]?.string, let id = e["id"]?.string else { return }
         if !raw.isEmpty, rawPosition(id) != nil { materialize(id) }
         let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
@@ -104,19 +125,26 @@ public struct YomoState: JournalModel {
             r.triggerAt = trigger
             r.announced = false
             r.snoozedUntil = nil
+            r.snoozeAnnounced = false
             r.updatedAt = at
             r.wake = trigger
             reminders[id] = r
         case "snoozed":
             guard var r = reminders[id], let until = YomoState.instant(e["until"]) else { return }
             r.snoozedUntil = until
+            r.snoozeAnnounced = false
             r.wake = YomoState.instant(e["wake"]) ?? until
-            r.announced = false
+            if e["v"] == nil { r.announced = false }  // written before snoozes kept the occurrence's state
             r.updatedAt = at
             reminders[id] = r
         case "announced":
             guard var r = reminders[id], let trigger = YomoState.instant(e["trigger_at"]) else { return }
-            if e["snooze"]?.bool != true { r.snoozedUntil = nil }
+            if e["snooze"]?.bool == true {
+                r.snoozeAnnounced = true
+            } else {
+                r.snoozedUntil = nil
+                r.snoozeAnnounced = false
+            }
             r.triggerAt = trigger
             r.announced = true
             r.wake = YomoState.instant(e["wake"])
@@ -127,6 +155,7 @@ public struct YomoState: JournalModel {
                 r.triggerAt = next
                 r.announced = false
                 r.snoozedUntil = nil
+                r.snoozeAnnounced = false
                 r.wake = next
             } else {
                 r.completed = true
@@ -154,6 +183,7 @@ public struct YomoState: JournalModel {
         let zone = (try? Zone.fromEnvironment()) ?? .utc
         return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
             var x: JSONObject = ["anchor": .string(r.anchor.description), "announced": .bool(r.announced)]
+            if r.snoozeAnnounced { x["snooze_announced"] = true }
             if let w = r.wake { x["wake"] = .string(w.description) }
             return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(zone.name),
                     "x": .object(x), "r": .object(r.record(zone: zone))]
@@ -174,6 +204,7 @@ public struct YomoState: JournalModel {
                                  snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: l["status"]?.string == "completed",
                                  createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt,
                                  wake: YomoState.instant(x["wake"]))
+        reminders[id]?.snoozeAnnounced = x["snooze_announced"]?.bool ?? false
     }
 
     /// Keeps a reminder line unparsed: reads its sort key, state, zone and the
@@ -322,11 +353,16 @@ public enum Yomo {
                 }
             }
             if steps > 0 {
+                // A later occurrence has come: it supersedes a snooze. Missed are
+                // the ones skipped, and the pending one only if nobody saw it.
                 out.append(Announcement(reminder: r, occurrence: latest, trigger: latest, snooze: false,
-                                        missed: steps - 1 + (r.announced ? 0 : 1)))
-            } else if r.effectiveTrigger <= now && !r.announced {
-                out.append(Announcement(reminder: r, occurrence: r.effectiveTrigger, trigger: r.triggerAt,
-                                        snooze: r.snoozedUntil != nil, missed: 0))
+                                        missed: steps - 1 + (r.announced || r.snoozedUntil != nil ? 0 : 1)))
+            } else if let until = r.snoozedUntil {
+                if until <= now && !r.snoozeAnnounced {
+                    out.append(Announcement(reminder: r, occurrence: until, trigger: r.triggerAt, snooze: true, missed: 0))
+                }
+            } else if r.triggerAt <= now && !r.announced {
+                out.append(Announcement(reminder: r, occurrence: r.triggerAt, trigger: r.triggerAt, snooze: false, missed: 0))
             }
         }
         return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
@@ -349,7 +385,7 @@ public enum Yomo {
         if r.recurrence.repeats && !r.recurrence.basedOnCompletion,
            let n = r.recurrence.next(after: r.triggerAt, anchor: r.anchor, zone: zone), n < wake { wake = n }
         return ["type": "snoozed", "id": .string(r.id), "until": .string(zone.format(until)), "wake": .string(zone.format(wake)),
-                "at": .string(zone.format(at))]
+                "at": .string(zone.format(at)), "v": 2]
     }
 
     /// Whether anything may be due at `now`, from the snapshot's summary (the
@@ -395,7 +431,9 @@ public enum Yomo {
         actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
         let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions,
                                    extra: ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
-                                           "missed": JSON(a.missed)])
+                                           "missed": JSON(a.missed),
+                                           // Any 1-60: a notifier fills {minutes} in.
+                                           "snooze_command": .string("\(commandPrefix) snooze \(r.id) {minutes}")])
         return n.record
     }
 }
