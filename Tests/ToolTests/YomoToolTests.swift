@@ -27,7 +27,7 @@ final class YomoToolTests: ToolTestCase {
     func testParsePrintsTheSeedSchemaWithoutSaving() {
         let r = yomo("parse", "water", "plants", "every", "Tuesday", "at", "3pm")
         XCTAssertEqual(r.code, 0)
-        XCTAssertEqual(r.out, #"{"title":"water plants","date":null,"time":"15:00","recurrence_type":"weekly","recurrence_rule":{"interval":1,"unit":"week","days_of_week":["tue"],"time_range_start":null,"time_range_end":null,"based_on_completion":false},"assumptions":[],"parser":"builtin"}"# + "\n")
+        XCTAssertEqual(r.out, #"{"title":"water plants","date":null,"time":"15:00","recurrence_type":"weekly","recurrence_rule":{"interval":1,"unit":"week","days_of_week":["tue"],"time_range_start":null,"time_range_end":null,"based_on_completion":false},"assumptions":[],"problems":[],"parser":"builtin"}"# + "\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dataDir))
     }
 
@@ -58,7 +58,7 @@ final class YomoToolTests: ToolTestCase {
             (["add", "x", "--days", "mon,funday"], 64, "yomo: --days must be weekdays like mon,wed,fri, not 'mon,funday'\n"),
             (["add", "x", "--every", "0"], 64, "yomo: --every must be a whole number from 1 to 1000, not '0'\n"),
             (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month only\n"),
-            (["add", "x", "--unit", "hour", "--between", "18:00-09:00"], 64, "yomo: --between must end after it starts, like 09:00-18:00\n"),
+            (["add", "x", "--unit", "hour", "--between", "09:00-09:00"], 64, "yomo: --between needs two different times, like 09:00-18:00 (or 22:00-06:00 across midnight)\n"),
             (["add", "tomorrow at 9"], 64, "yomo: a reminder needs a title: the text held only a date, time or rule\n"),
             (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo --help'\n"),
             (["done", "nope"], 65, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n"),
@@ -265,5 +265,34 @@ final class YomoDevicesAndPurgeTests: ToolTestCase {
         XCTAssertTrue(r.err.contains("did not answer within 0.5 s"), r.err)
         _ = write("config/yomo/config", "llm_command = cat\nllm_timeout = soon\n")
         XCTAssertEqual(yomo("parse", "x tomorrow").code, 78)
+    }
+}
+
+/// The parser's refusals and exact relative times, through the executable.
+final class YomoParserToolTests: ToolTestCase {
+    func yomo(_ args: String..., now: String = "2026-11-22T10:07:00-05:00") -> RunResult {
+        run("yomo", args, env: ["YOMO_DATA_DIR": dataDir, "YOMO_NOW": now])
+    }
+
+    func testARuleThatCannotBePlacedIsRefusedNeverASilentOneOff() {
+        let r = yomo("add", "blink every 20 minutes")
+        XCTAssertEqual(r.code, 65)
+        XCTAssertTrue(r.err.contains("the finest unit is the hour") && r.err.contains("--literal"), r.err)
+        XCTAssertEqual(yomo("list").out, "", "nothing added")
+        let two = yomo("add", "every Tuesday at 3pm and Thursday at 5pm")
+        XCTAssertEqual(two.code, 65)
+        XCTAssertTrue(two.err.contains("add two reminders"), two.err)
+        let parse = yomo("parse", "water plants every blue moon")
+        XCTAssertEqual(parse.code, 0)
+        XCTAssertTrue(parse.err.contains("not placed"), parse.err)
+        XCTAssertEqual(yomo("add", "--literal", "blink every 20 minutes").code, 0)
+        XCTAssertEqual(yomo("add", "blink every 20 minutes", "--repeat", "custom", "--every", "1", "--unit", "hour").code, 0, "options settle it")
+    }
+
+    func testInNMinutesIsElapsedTimeEvenInTheRepeatedHour() {
+        // New York falls back at 02:00 EDT: 01:45 EDT + 30 minutes is 01:15 EST.
+        let r = yomo("add", "check the stove in 30 minutes", now: "2026-11-01T01:45:00-04:00")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["trigger_at"] as? String, "2026-11-01T01:15:00-05:00")
     }
 }

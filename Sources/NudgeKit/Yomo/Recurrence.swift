@@ -88,7 +88,7 @@ public struct Recurrence: Equatable, Sendable {
         if rangeStart != nil || rangeEnd != nil {
             guard u == .hour else { return "--between works with --unit hour only" }
             guard let s = rangeStart, let e = rangeEnd else { return "--between needs a start and an end, like 09:00-18:00" }
-            if e < s { return "--between must end after it starts, like 09:00-18:00" }
+            if e == s { return "--between needs two different times, like 09:00-18:00 (or 22:00-06:00 across midnight)" }
         }
         if monthOrdinal != nil || monthWeekday != nil {
             guard u == .month else { return "--on works with --unit month only" }
@@ -130,8 +130,11 @@ public struct Recurrence: Equatable, Sendable {
             while budget > 0 {
                 if days.isEmpty || days.contains(d.weekday) {
                     var sec = s.secondsOfDay
-                    while sec <= e.secondsOfDay {
-                        let l = LocalDateTime(day: d, time: TimeOfDay(secondsOfDay: sec))
+                    // A range across midnight (22:00-06:00) runs into the next day.
+                    let last = e.secondsOfDay + (e < s ? 86_400 : 0)
+                    while sec <= last {
+                        let l = sec >= 86_400 ? LocalDateTime(day: d.adding(days: 1), time: TimeOfDay(secondsOfDay: sec - 86_400))
+                                              : LocalDateTime(day: d, time: TimeOfDay(secondsOfDay: sec))
                         if l >= anchor {
                             let i = zone.resolve(l)
                             if i > t { return i }

@@ -178,6 +178,7 @@ extension Yomo {
 
     static func parseCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let (p, parser) = try understand(ctx.operands.joined(separator: " "), ctx: ctx)
+        for problem in p.problems { ctx.warn("not placed: \(problem)") }
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """
@@ -205,10 +206,18 @@ extension Yomo {
         } else {
             parsed = try understand(text, ctx: ctx).0
         }
-        let f = try form(parsed: parsed, options: formOptions(ctx), now: ctx.now, zone: ctx.zone)
-        guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+        let opts = formOptions(ctx)
+        // A rule word the parser could not place is never a silent one-off:
+        // refused, unless options say the rule or --literal takes the text.
+        if !parsed.problems.isEmpty && opts.repeatKind == nil {
+            throw ToolError(.dataError, parsed.problems[0] + "; or add --literal to keep the text as the title")
+        }
+        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: ctx.zone)
+        guard var trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
+        // "in 20 minutes" is 20 minutes of elapsed time.
+        if let exact = parsed.exact, !f.recurrence.repeats, opts.date == nil, opts.time == nil { trigger = exact }
         for a in f.assumptions { ctx.warn("assumed: \(a)") }
         if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(ctx.clock.format(trigger)) has passed: the reminder is due now") }
         let id = IDs.make()

@@ -110,3 +110,23 @@ final class SnoozeTests: XCTestCase {
         XCTAssertEqual(next.first?.missed, 0, "the 09:00 was told and snoozed: not missed")
     }
 }
+
+final class OvernightRangeTests: XCTestCase {
+    func testARangeAcrossMidnightRunsIntoTheNextDay() {
+        let zone = try! Zone.named("America/New_York")
+        var rule = Recurrence(kind: .custom, interval: 4, unit: .hour)
+        rule.rangeStart = TimeOfDay(hour: 22, minute: 0)
+        rule.rangeEnd = TimeOfDay(hour: 6, minute: 0)
+        XCTAssertNil(rule.problem)
+        let anchor = LocalDateTime(day: Day(year: 2026, month: 11, day: 22), time: TimeOfDay(hour: 22, minute: 0))
+        var t = Instant(ms: zone.resolve(anchor).ms - 1)
+        var got: [String] = []
+        for _ in 0..<6 {
+            guard let n = rule.next(after: t, anchor: anchor, zone: zone) else { break }
+            got.append(zone.format(n))
+            t = n
+        }
+        XCTAssertEqual(got, ["2026-11-22T22:00:00-05:00", "2026-11-23T02:00:00-05:00", "2026-11-23T06:00:00-05:00",
+                             "2026-11-23T22:00:00-05:00", "2026-11-24T02:00:00-05:00", "2026-11-24T06:00:00-05:00"])
+    }
+}
