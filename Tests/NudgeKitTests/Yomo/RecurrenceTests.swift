@@ -86,8 +86,10 @@ final class RecurrenceTests: XCTestCase {
         XCTAssertEqual(Recurrence(kind: .custom, interval: 0, unit: .day).problem, "--every must be a whole number from 1 to 1000")
         XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .day, rangeStart: TimeOfDay(hour: 9, minute: 0), rangeEnd: TimeOfDay(hour: 10, minute: 0)).problem,
                        "--between works with --unit hour only")
-        XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .hour, rangeStart: TimeOfDay(hour: 19, minute: 0), rangeEnd: TimeOfDay(hour: 9, minute: 0)).problem,
-                       "--between must end after it starts, like 09:00-18:00")
+        XCTAssertNil(Recurrence(kind: .custom, interval: 1, unit: .hour, rangeStart: TimeOfDay(hour: 19, minute: 0), rangeEnd: TimeOfDay(hour: 9, minute: 0)).problem,
+                     "a range across midnight is a range")
+        XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .hour, rangeStart: TimeOfDay(hour: 9, minute: 0), rangeEnd: TimeOfDay(hour: 9, minute: 0)).problem,
+                       "--between needs two different times, like 09:00-18:00 (or 22:00-06:00 across midnight)")
         XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .week, monthOrdinal: 2, monthWeekday: 2).problem, "--on works with --unit month only")
     }
 
