@@ -190,4 +190,39 @@ final class HabitmatchHostPoolTests: ToolTestCase {
         XCTAssertEqual(owner.code, 0, owner.err)
         XCTAssertEqual(owner.records.map { $0["reason"] as? String }, ["sent me spam"])
     }
+
+    /// Found by an adversary: a pair folder made by the other member let
+    /// them delete a block; nine squatted names locked a member out.
+    func testABlockCannotBeUndoneAndSquattedNamesKeepNobodyOut() {
+        join("ana")
+        join("eve")
+        let pair = "\(pool)/pairs/\([name("ana"), name("eve")].sorted().joined(separator: "+"))"
+        // Eve makes the pair's folder first, and squats ana's report names.
+        XCTAssertEqual(shell("eve", "mkdir -m 777 \(pair) && for n in '' '~2' '~3' '~4' '~5' '~6' '~7' '~8' '~9'; do touch \(pool)/reports/\(name("ana"))$n.ndjson; done").err, "")
+        hm("eve", "like", name("ana"))
+        hm("ana", "like", name("eve"))
+        let block = hm("ana", "block", name("eve"))
+        XCTAssertEqual(block.code, 0, block.err)
+        // Ana's block is in a folder of ana's own: eve cannot remove it.
+        let mine = (try? FileManager.default.contentsOfDirectory(atPath: pool + "/pairs")) ?? []
+        let anas = mine.filter { d in
+            var st = stat()
+            return stat(pool + "/pairs/" + d, &st) == 0 && st.st_uid == Users.uidOf(name("ana"))
+        }
+        XCTAssertEqual(anas.count, 1, "\(mine)")
+        XCTAssertNotEqual(shell("eve", "rm -f \(pool)/pairs/\(anas[0])/\(name("ana")).ndjson; test -e \(pool)/pairs/\(anas[0])/\(name("ana")).ndjson").code, 1)
+        XCTAssertEqual(hm("eve", "chat", name("ana"), "back again").code, 77)
+        XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
+        // Squatted names cost nothing: ana reports, and her commands succeed.
+        let report = hm("ana", "report", name("eve"), "would not stop")
+        XCTAssertEqual(report.code, 0, report.err)
+        XCTAssertEqual(hm("ana", "done", "exercise").code, 0)
+    }
+}
+
+enum Users {
+    static func uidOf(_ name: String) -> UInt32? {
+        guard let pw = getpwnam(name) else { return nil }
+        return UInt32(pw.pointee.pw_uid)
+    }
 }

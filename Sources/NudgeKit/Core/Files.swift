@@ -153,6 +153,30 @@ extension Sys {
         Users.name(of: UInt32(geteuid())) ?? "uid\(geteuid())"
     }
 
+    /// A name of one's own in a folder others may write in: `base + ext` when
+    /// it is free or `mine`, else an earlier `base~N + ext` that is `mine`,
+    /// else a new `base~N + ext` with a random N — so no squatter, however
+    /// many names they take, keeps anyone out. Relative to `dir`.
+    public static func claimName(in dir: String, base: String, ext: String, mine: (stat) -> Bool) -> String {
+        var st = stat()
+        let first = base + ext
+        if lstat(join(dir, first), &st) != 0 || mine(st) { return first }
+        let prefix = (base.split(separator: "/").last.map(String.init) ?? base) + "~"
+        let folder = parentDirectory(join(dir, first))
+        let relFolder = base.contains("/") ? String(base[..<base.lastIndex(of: "/")!]) + "/" : ""
+        if let entries = try? scanDirectory(folder) {
+            for e in entries where e.name.hasPrefix(prefix) && e.name.hasSuffix(ext) {
+                if lstat(join(folder, e.name), &st) == 0 && mine(st) { return relFolder + e.name }
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let candidate = base + "~\(Int.random(in: 10...99_999_999, using: &rng))" + ext
+            if lstat(join(dir, candidate), &st) != 0 { return candidate }
+        }
+        return first
+    }
+
     /// Stale `NAME.tmp-PID` files in a folder whose writer process is gone
     /// (every such file when `prefix` is nil).
     public static func removeStaleTemporaries(in dir: String, prefix: String? = nil) {

@@ -311,7 +311,8 @@ public struct Store<M: JournalModel> {
     }
 
     static func actorPart(_ base: Substring) -> Substring {
-        if let t = base.lastIndex(of: "~"), let n = Int(base[base.index(after: t)...]), (2...9).contains(n) {
+        if let t = base.lastIndex(of: "~"), base[base.index(after: t)...].count <= 8,
+           let n = Int(base[base.index(after: t)...]), n >= 2 {
             return base[..<t]
         }
         return base
@@ -351,16 +352,11 @@ public struct Store<M: JournalModel> {
         let base = (f.map { $0 + "/" } ?? "") + options.actor
         guard options.sharedWithOthers else { return base + ".ndjson" }
         // In a folder others may write in, somebody may have planted a file
-        // (or a symlink, or a FIFO) under this writer's name: take the first
-        // of NAME, NAME~2 … NAME~9 that is free or a regular file of ours.
+        // (or a symlink, or a FIFO) under this writer's name: write NAME~N.
         let me = geteuid()
-        for n in 1...9 {
-            let rel = base + (n == 1 ? "" : "~\(n)") + ".ndjson"
-            var st = stat()
-            if lstat(Sys.join(journalDir, rel), &st) != 0 { return rel }
-            if (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == me { return rel }
+        return Sys.claimName(in: journalDir, base: base, ext: ".ndjson") { st in
+            (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == me
         }
-        return base + ".ndjson"
     }
     var ownName: String { target(nil) }
     var nowMillis: Int64 { options.nowMillis ?? Sys.nowMillis() }
@@ -1222,7 +1218,8 @@ public struct Store<M: JournalModel> {
             }
             let folder = Sys.parentDirectory(Sys.join(journalDir, rel))
             if !Sys.isDirectory(folder) {
-                try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o3770 : 0o700)
+                // A folder made here is the writer's: others may read (by ACL), not add or remove.
+                try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o2750 : 0o700)
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
             var bytes = [UInt8]()

@@ -122,14 +122,12 @@ extension Habitmatch {
         let base = pairFolder(a, b)
         let p = try pool(ctx)
         guard p.kind == .host else { return base }
-        let uids = [a, b].compactMap { Users.uid(of: $0) }
-        for n in 1...9 {
-            let rel = base + (n == 1 ? "" : "~\(n)")
-            var st = stat()
-            if lstat(Sys.join(p.path, rel), &st) != 0 { return rel }
-            if (st.st_mode & S_IFMT) == S_IFDIR && uids.contains(UInt32(st.st_uid)) { return rel }
+        // Each member writes in a pair folder of their own: the owner of a
+        // folder may remove anything in it, so it must be the writer.
+        let me = geteuid()
+        return Sys.claimName(in: p.path, base: base, ext: "") { st in
+            (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == me
         }
-        return base
     }
 
     /// Records one batch in one folder of the pool (the journal by default),
@@ -146,7 +144,12 @@ extension Habitmatch {
             final = tx.state
             return r
         }
-        if let s = final { try syncReaders(ctx, st, s) }
+        // The change is saved: a problem sharing it is a warning, never a failure.
+        if let s = final {
+            do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
+                Store<HabitState>.warnOnce("saved, but who may read it could not be set: \(error.message)")
+            }
+        }
         return r
     }
 
