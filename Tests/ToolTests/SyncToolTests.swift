@@ -46,3 +46,48 @@ final class SyncToolTests: ToolTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: data + "/journal/laptop.ndjson"))
     }
 }
+
+/// Found by an adversary: two devices past ten on the same day texted twice;
+/// TENCLUB_ACTOR was honoured in a data directory open to everyone.
+final class SyncAdversaryTests: ToolTestCase {
+    var sync: String { tmp + "/Sync" }
+    func on(_ device: String, _ args: [String], stdin: String? = nil) -> RunResult {
+        run("tenclub", args, stdin: stdin, env: ["TENCLUB_DATA_DIR": tmp + "/\(device)", "TENCLUB_SYNC_DIR": sync + "-\(device)",
+                                                 "TENCLUB_ACTOR": device, "TENCLUB_NOW": "2026-11-23T20:00:00-05:00"])
+    }
+    func exchange() throws {
+        let fm = FileManager.default
+        for (a, b) in [("p", "q"), ("q", "p")] {
+            let src = sync + "-\(a)/\(a).ndjson"
+            guard fm.fileExists(atPath: src) else { continue }
+            try? fm.createDirectory(atPath: sync + "-\(b)", withIntermediateDirectories: true)
+            try? fm.removeItem(atPath: sync + "-\(b)/\(a).ndjson")
+            try fm.copyItem(atPath: src, toPath: sync + "-\(b)/\(a).ndjson")
+        }
+    }
+
+    func testTwoDevicesBustingTheSameDayTextOnce() throws {
+        XCTAssertEqual(on("p", ["buddy", "set", "415-555-0132"]).code, 0)
+        XCTAssertEqual(on("p", ["sms", "receive"], stdin: #"{"from":"+14155550132","body":"YES","at":"2026-11-23T08:00:00-05:00"}"#).code, 0)
+        try exchange()
+        for (k, d) in ["p", "q"].enumerated() {
+            for i in 0..<5 { XCTAssertEqual(on(d, ["unlock", "--at", "2026-11-23 1\(k):0\(i)"]).code, 0) }
+        }
+        try exchange()
+        XCTAssertEqual(on("p", ["unlock", "--at", "2026-11-23 18:00"]).code, 0)
+        XCTAssertEqual(on("q", ["unlock", "--at", "2026-11-23 18:30"]).code, 0)
+        try exchange()
+        let alerts = on("p", ["sms", "outbox"]).records.filter { $0["kind"] as? String == "alert" }
+        XCTAssertEqual(alerts.count, 1, "\(alerts)")
+    }
+
+    func testTheActorVariableNeedsAPrivateDataDirectory() throws {
+        let dir = tmp + "/open"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(dir, 0o777), 0)
+        let r = run("tenclub", ["unlock"], env: ["TENCLUB_DATA_DIR": dir, "TENCLUB_ACTOR": "other", "TENCLUB_NOW": "2026-11-23T20:00:00-05:00"])
+        XCTAssertEqual(r.code, 77, r.err)
+        XCTAssertTrue(r.err.contains("TENCLUB_ACTOR names the writer only in a data directory private to you"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/journal/other.ndjson"))
+    }
+}

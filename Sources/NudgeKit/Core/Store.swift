@@ -166,8 +166,12 @@ public struct StoreOptions: Sendable {
     /// day ahead. nil: the system clock.
     public var nowMillis: Int64? = nil
 
+    /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
+    public var actorFromEnvironment = false
+
     public init(tool: String, actor: String? = nil, user: String? = nil, lockTimeoutMillis: Int? = nil, snapshotEvery: Int = 256) {
         self.tool = tool
+        if actor == nil, let e = Sys.env(tool.uppercased() + "_ACTOR"), !e.isEmpty { actorFromEnvironment = true }
         self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.hostname())
         self.user = user ?? Sys.loginName()
         self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000  // TOOL_LOCK_TIMEOUT: Config.lockTimeoutMillis
@@ -428,6 +432,9 @@ public struct Store<M: JournalModel> {
             let me = UInt32(geteuid())
             if mode & 0o002 != 0 && mode & 0o1000 == 0 {
                 Store.warnOnce("\(dir) is writable by everyone; fix: chmod 700 \(dir)")
+                if options.actorFromEnvironment {
+                    throw ToolError(.noPermission, "\(options.tool.uppercased())_ACTOR names the writer only in a data directory private to you, and \(dir) is writable by everyone; fix: chmod 700 \(dir)")
+                }
             } else if uid != me && me != 0 && journalsAreLocal {
                 let who = Users.name(of: uid) ?? "uid \(uid)"
                 Store.warnOnce("\(dir) belongs to \(who), not to you; use a data directory of your own (--data-dir)")
@@ -546,7 +553,7 @@ public struct Store<M: JournalModel> {
             Store.warnOnce("ignoring \(ignored.count) file(s) in \(journalDir) that are not journals it can trust: \(shown)\(more)")
         }
         if !conflicts.isEmpty {
-            Store.warnOnce("ignoring sync conflict copies in \(journalDir): \(conflicts.prefix(5).joined(separator: ", ")); each device writes only its own journal, so they hold nothing new; remove them")
+            Store.warnOnce("ignoring sync conflict copies in \(journalDir): \(conflicts.prefix(5).joined(separator: ", ")); two devices may be writing under one name: give each device its own \(options.tool.uppercased())_ACTOR, then merge or remove the copies")
         }
     }
 
@@ -826,7 +833,11 @@ public struct Store<M: JournalModel> {
                     ok = h == sum
                 }
                 let declared = Store.declaredStamp(o, actor: actor)
-                if peer, let d = declared, d.ms > horizon {
+                // Among strangers (a shared folder), a peer stamped far ahead
+                // waits for its time, so it cannot push everyone's clock. One
+                // person's devices follow the stamps as they are: a clock that
+                // was ahead only delays its device's own later stamps.
+                if peer, options.trust == .perUser, let d = declared, d.ms > horizon {
                     r.deferred += 1
                     stop = true
                     return false
@@ -1205,6 +1216,9 @@ public struct Store<M: JournalModel> {
             l = try load(full: full)
         }
         let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
+        if stamp.ms > at.ms + 86_400_000 {
+            Store.warnOnce("this store's stamps run \((stamp.ms - at.ms) / 86_400_000) day(s) ahead of this clock (a clock that was ahead, here or on another device); changes are still kept in order")
+        }
         var tx = Transaction<M>(state: l.state, stamp: stamp)
         if options.tagActor { tx.actor = options.actor }
         if options.tagScope { tx.scopeTag = Store.scopeOf(ownName) }

@@ -130,6 +130,9 @@ public struct TenclubState: JournalModel {
             guard let id = e["id"]?.string, let to = e["to"]?.string, let body = e["body"]?.string else { return }
             let day = e["day"]?.string.flatMap(Day.parse)
             let kind = e["kind"]?.string ?? "text"
+            // One alert a day, whichever device queued it first (in stamp
+            // order): two devices that both saw the count pass ten send one.
+            if kind == "alert", let d = day, alertedDays.contains(d) { return }
             outbox.append(Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: kind, day: day,
                                              queuedAt: at, attempts: Int(e["attempts"]?.int ?? 0)))
             if kind == "alert", let d = day { alertedDays.insert(d) }
