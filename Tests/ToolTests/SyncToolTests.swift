@@ -91,3 +91,56 @@ final class SyncAdversaryTests: ToolTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/journal/other.ndjson"))
     }
 }
+
+/// Found by an adversary: cron on two laptops drawing the same day gave the
+/// user each contact's events twice once the journals met.
+final class PlayaSyncTests: ToolTestCase {
+    func on(_ device: String, _ args: String..., now: String = "2026-11-23T06:00:00-05:00") -> RunResult {
+        run("playa", args, env: ["PLAYA_DATA_DIR": tmp + "/\(device)", "PLAYA_SYNC_DIR": tmp + "/Sync-\(device)",
+                                 "PLAYA_ACTOR": device, "PLAYA_NOW": now])
+    }
+    func exchange() throws {
+        let fm = FileManager.default
+        for (a, b) in [("p", "q"), ("q", "p")] {
+            let src = tmp + "/Sync-\(a)/\(a).ndjson"
+            guard fm.fileExists(atPath: src) else { continue }
+            try? fm.createDirectory(atPath: tmp + "/Sync-\(b)", withIntermediateDirectories: true)
+            try? fm.removeItem(atPath: tmp + "/Sync-\(b)/\(a).ndjson")
+            try fm.copyItem(atPath: src, toPath: tmp + "/Sync-\(b)/\(a).ndjson")
+        }
+    }
+
+    func testTwoDevicesDrawingTheSameDayKeepOneDraw() throws {
+        XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
+        XCTAssertEqual(on("p", "schedule", "Ana", "--random", "3").code, 0)
+        try exchange()
+        XCTAssertEqual(on("p", "generate").records.count, 3)
+        XCTAssertEqual(on("q", "generate", now: "2026-11-23T06:00:30-05:00").records.count, 3)
+        try exchange()
+        let p = on("p", "queue").records.compactMap { $0["id"] as? String }.sorted()
+        let q = on("q", "queue").records.compactMap { $0["id"] as? String }.sorted()
+        XCTAssertEqual(p.count, 3, "one draw of the day, not two")
+        XCTAssertEqual(p, q, "both devices keep the same draw")
+        XCTAssertEqual(on("q", "generate").out, "", "the day is drawn")
+    }
+
+    func testAMessageSentFromTheLosingDrawStaysInTheHistory() throws {
+        XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
+        XCTAssertEqual(on("p", "schedule", "Ana", "--fixed", "09:00,18:00").code, 0)
+        try exchange()
+        XCTAssertEqual(on("p", "generate").records.count, 2)
+        XCTAssertEqual(on("q", "generate", now: "2026-11-23T06:00:30-05:00").records.count, 2)
+        // On q the user sends its 09:00 message before the devices meet.
+        let first = on("q", "queue").records.first { $0["time"] as? String == "09:00" }?["id"] as! String
+        let sent = on("q", "open", first, "--command", "true", now: "2026-11-23T09:01:00-05:00")
+        XCTAssertEqual(sent.code, 0, sent.err)
+        try exchange()
+        let queue = on("p", "queue", now: "2026-11-23T09:02:00-05:00").records
+        XCTAssertEqual(queue.count, 2, "the winner's draw: \(queue)")
+        XCTAssertFalse(queue.contains { $0["id"] as? String == first })
+        let export = on("p", "export").out
+        XCTAssertTrue(export.contains(first), "the message the user sent stays in the history")
+    }
+}

@@ -1,7 +1,7 @@
 // playa's state as a fold over its journal. Recipients and events are saved
 // as whole objects; notifications and rollover are small events of ids:
 //   {"type":"recipient_saved","recipient":{…}}   {"type":"event_saved","event":{…}}
-//   {"type":"generated","recipient_id","date"}   {"type":"day_confirmed","date"}
+//   {"type":"generated","recipient_id","date","batch"?}   {"type":"day_confirmed","date"}
 //   {"type":"notify_claimed","id","recipient_id","claim","until","retry"?}
 //   {"type":"notified","id","recipient_id","claim","outcome","status"?}
 //   {"type":"missed_through","date"}             every pending event up to that day is missed
@@ -17,6 +17,13 @@
 // only as a retry of a failed or unknown notification. A notification that
 // was delivered is never claimed again.
 //
+// Two devices that both draw the same day (cron on two laptops at midnight)
+// would double the day's events. `generate` tags its events and its
+// `generated` marker with a batch id; the first marker in stamp order wins
+// the day, and the other batch's untouched events are dropped. One the user
+// acted on (sent, cancelled, edited) comes back with that later save, so the
+// history keeps what the user did; a notification alone does not revive it.
+//
 // Recipients, pending events and the last days' others are hot; older sent,
 // cancelled and missed events are cold (export, history and single-event
 // commands), so a long history does not slow down `due` or `queue`.
@@ -27,6 +34,10 @@ public struct PlayaState: JournalModel {
     public private(set) var events: [String: Playa.Event] = [:]
     public private(set) var generated: Set<String> = []  // "recipient|date"
     public private(set) var confirmed: Set<Day> = []
+    /// The batch that won each drawn day ("recipient|date" → batch), and the
+    /// batch each drawn event came from.
+    var winners: [String: String] = [:]
+    var batchOf: [String: String] = [:]
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -63,6 +74,8 @@ public struct PlayaState: JournalModel {
                 recipients[id] = nil
                 events = events.filter { $0.value.recipientID != id }
                 generated = generated.filter { !$0.hasPrefix(id + "|") }
+                winners = winners.filter { !$0.key.hasPrefix(id + "|") }
+                batchOf = batchOf.filter { events[$0.key] != nil }
             }
         case "notify_claimed":
             guard let id = e["id"]?.string, var ev = events[id], let claim = e["claim"]?.string else { return }
@@ -93,10 +106,23 @@ public struct PlayaState: JournalModel {
             guard let d = e["date"]?.string.flatMap(Day.parse) else { return }
             for (k, ev) in events where ev.status == .pending && ev.date <= d { events[k]?.status = .missed }
         case "event_saved":
-            if let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) { events[ev.id] = ev }
+            guard let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { return }
+            if let b = e["batch"]?.string {
+                if let w = winners[PlayaState.generatedKey(ev.recipientID, ev.date)], w != b { return }
+                batchOf[ev.id] = b
+            }
+            events[ev.id] = ev
         case "generated":
-            if let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) {
-                generated.insert(PlayaState.generatedKey(r, d))
+            guard let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) else { return }
+            let key = PlayaState.generatedKey(r, d)
+            generated.insert(key)
+            guard winners[key] == nil else { return }
+            let b = e["batch"]?.string ?? ""
+            winners[key] = b
+            for (id, eb) in batchOf where eb != b {
+                guard let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
+                batchOf[id] = nil
+                if ev.status == .pending { events[id] = nil }
             }
         case "day_confirmed":
             if let d = e["date"]?.string.flatMap(Day.parse) { confirmed.insert(d) }
@@ -127,7 +153,12 @@ public struct PlayaState: JournalModel {
             guard let n = newest, let d = key.split(separator: "|").last.flatMap({ Day.parse(String($0)) }) else { return true }
             return d >= n.adding(days: -7)
         }
-        lines.append(["k": "days", "generated": JSON(recentGenerated.sorted()), "confirmed": JSON(confirmed.sorted().map(\.description))])
+        var days: JSONObject = ["k": "days", "generated": JSON(recentGenerated.sorted()), "confirmed": JSON(confirmed.sorted().map(\.description))]
+        let recentWinners = winners.filter { recentGenerated.contains($0.key) }
+        if !recentWinners.isEmpty { days["winners"] = .object(JSONObject(recentWinners.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })) }
+        let pendingBatches = batchOf.filter { events[$0.key]?.status == .pending }
+        if !pendingBatches.isEmpty { days["batches"] = .object(JSONObject(pendingBatches.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })) }
+        lines.append(days)
         return lines
     }
 
@@ -152,6 +183,8 @@ public struct PlayaState: JournalModel {
         case "days":
             for g in l["generated"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
             for c in l["confirmed"]?.array ?? [] { if let d = c.string.flatMap(Day.parse) { confirmed.insert(d) } }
+            for (k, v) in l["winners"]?.object?.fields ?? [] { if let b = v.string { winners[k] = b } }
+            for (k, v) in l["batches"]?.object?.fields ?? [] { if let b = v.string { batchOf[k] = b } }
         default:
             break
         }

@@ -148,8 +148,13 @@ extension Playa {
             let notBefore: Instant? = date <= today ? now : nil
             let evs = seed == nil ? plan(r, date: date, zone: zone, notBefore: notBefore, rng: &sys)
                                   : plan(r, date: date, zone: zone, notBefore: notBefore, rng: &seeded)
-            for e in evs { tx.record(saved(e)) }
-            tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description)])
+            let batch = IDs.make()
+            for e in evs {
+                var line = saved(e)
+                line["batch"] = .string(batch)
+                tx.record(line)
+            }
+            tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description), "batch": .string(batch)])
             g.made += evs
         }
         return g
