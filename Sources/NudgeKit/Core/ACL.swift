@@ -94,4 +94,52 @@ public enum ACL {
         if Set(ACL.readers(fd: fd)) == Set(readers) && (st.st_mode & 0o077) == (readers.isEmpty ? 0 : 0o040) { return }
         try setReaders(fd: fd, path: path, readers)
     }
+
+    /// An ACL attribute: the owner `ownerPerm`, each named uid its
+    /// permission, the owning group `groupPerm`, others `otherPerm`
+    /// (permissions as rwx bits, 0 to 7).
+    public static func blob(owner ownerPerm: UInt16, users: [(UInt32, UInt16)], group groupPerm: UInt16, other otherPerm: UInt16) -> [UInt8] {
+        var out: [UInt8] = [2, 0, 0, 0]
+        func entry(_ tag: UInt16, _ perm: UInt16, _ id: UInt32) {
+            out += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(perm & 0xFF), UInt8(perm >> 8),
+                    UInt8(id & 0xFF), UInt8((id >> 8) & 0xFF), UInt8((id >> 16) & 0xFF), UInt8(id >> 24)]
+        }
+        entry(userObj, ownerPerm, undefined)
+        var seen = Set<UInt32>()
+        var mask = groupPerm
+        for (u, p) in users.sorted(by: { $0.0 < $1.0 }) where seen.insert(u).inserted {
+            entry(user, p, u)
+            mask |= p
+        }
+        entry(groupObj, groupPerm, undefined)
+        if !seen.isEmpty { entry(ACL.mask, mask, undefined) }
+        entry(other, otherPerm, undefined)
+        return out
+    }
+
+    /// Sets a folder's ACL (and, with `inherit`, the default ACL that files
+    /// made in it start with), when it differs. Only the folder's owner (or
+    /// root) may; the caller checks.
+    public static func setDirectory(path: String, access: [UInt8], inherit: [UInt8]?) throws(ToolError) {
+        #if os(Linux)
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 { throw Sys.accessError(path) }
+        defer { close(fd) }
+        guard let set = fsetxattr, let get = fgetxattr else { throw ToolError(.ioError, "cannot share \(path): the C library has no fsetxattr") }
+        for (name, want) in [("system.posix_acl_access", access), ("system.posix_acl_default", inherit)] {
+            guard let want = want else { continue }
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = buf.withUnsafeMutableBytes { get(fd, name, $0.baseAddress, $0.count) }
+            if n == want.count && Array(buf[0..<n]) == want { continue }
+            let r = want.withUnsafeBytes { set(fd, name, $0.baseAddress, $0.count, 0) }
+            if r != 0 {
+                let e = errno
+                if e == EOPNOTSUPP { throw ToolError(.ioError, "cannot share \(path): this file system has no POSIX ACLs (mount it with acl, or use ext4, xfs, btrfs or tmpfs)") }
+                throw Sys.accessError(path, e, verb: "set who may use")
+            }
+        }
+        #else
+        throw ToolError(.ioError, "cannot share \(path): POSIX ACLs are supported on Linux only")
+        #endif
+    }
 }

@@ -15,6 +15,28 @@
 //
 // Spans in usage_day and the snapshot are flat arrays of whole seconds:
 // [start, length, distance to the next start, length, …] (see SpanCodec).
+//
+// Who may do what is decided here, in the fold, for every copy alike: an
+// event counts only when its author may make it at that point in stamp
+// order. The author is the journal's owner where the file system proves it
+// (a family folder: the store tags each event with its "actor"), else the
+// event's "by" (a store private to one login, or one person's sync folder).
+//
+//   invite {hash,expires}                   the owner's one-time code (its hash)
+//   parent_join {code}                      a second parent, with the code
+//   parent_removed {login}                  by the owner
+//   request {id,from,kind,minutes?,app?,note?,code?,at,day}
+//       a child's (or a would-be parent's) request from the family folder's
+//       spool, recorded by a parent's run; `from` is the login that owns the
+//       request file. kind: redeem (granted here if the balance allows at
+//       this point in stamp order), more_time (waits for a parent), join.
+//   request_decided {id,decision,minutes?}  a parent approves or denies more_time
+//
+// Merging two parents' changes: app categories and settings are last writer
+// wins per field (stamp order); adjustments and redemptions add up, but a
+// balance never goes below zero: a grant it cannot pay is void and a
+// negative adjustment takes only what is there. Each such resolution is a
+// conflict, told to the parents and kept in the log.
 
 public struct RewardsState: JournalModel {
     public static let schemaVersion = 2
@@ -36,7 +58,30 @@ public struct RewardsState: JournalModel {
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
         public var app: String?; public var day: Day; public var applied: Bool
+        /// Why the grant does not count (a redemption that lost a race), if so.
+        public var void: String? = nil
+        /// Failed attempts to hand it to the grant command.
+        public var failures = 0
     }
+    public struct Invite: Equatable, Sendable {
+        public var hash: String; public var by: String; public var expires: Int64; public var usedBy: String?
+    }
+    public struct Request: Equatable, Sendable {
+        public var id: String; public var from: String; public var kind: String
+        public var minutes: Int?; public var app: String?; public var note: String?
+        public var at: Int64; public var day: Day
+        /// pending, granted, refused, approved, denied, joined
+        public var status: String; public var reason: String?
+    }
+    /// A change by a parent, for the other parent's notifications.
+    public struct Change: Equatable, Sendable {
+        public var id: String; public var by: String; public var ms: Int64; public var text: String
+    }
+    /// Who may make `type` events: anybody (a claim checked on its own), a
+    /// parent, or the owner only.
+    static let ownerOnly: Set<String> = ["invite", "parent_removed"]
+    static let anybody: Set<String> = ["family_created", "parent_join", "grant", "grant_applied"]
+
     public struct SessionLine: Equatable, Sendable {
         public var app: String; public var start: Int64; public var end: Int64; public var reason: String; public var points: Int
         var json: JSON { .array([.string(app), .int(start), .int(end), .string(reason), JSON(points)]) }
@@ -124,6 +169,13 @@ public struct RewardsState: JournalModel {
     public private(set) var grants: [String: Grant] = [:]
     public private(set) var badges: [String: Set<String>] = [:]
     public private(set) var notified: Set<String> = []
+    public private(set) var invites: [String: Invite] = [:]
+    public private(set) var requests: [String: Request] = [:]
+    /// Auto-resolved conflicts and changes by parents (the last 200 each).
+    public private(set) var conflicts: [Change] = []
+    public private(set) var changes: [Change] = []
+    /// Events that did not count, per author, with the last reason.
+    public private(set) var refused: [String: (count: Int, why: String)] = [:]
     /// Cold: per child and day, parsed when first needed; until then, the
     /// snapshot's line as it is.
     public private(set) var usage: [String: [Day: UsageDay]] = [:]
@@ -197,29 +249,190 @@ public struct RewardsState: JournalModel {
         return .stranger
     }
 
+    /// Whether `login` is a parent here.
+    public func isParent(_ login: String) -> Bool { parents.contains(login) }
+
+    /// The author of an event: its journal's owner where proven, else "by".
+    static func author(_ e: JSONObject) -> String { e["actor"]?.string ?? e["by"]?.string ?? "" }
+
+    /// Normalises an invite code as typed: letters upper-cased, dashes and
+    /// spaces dropped.
+    public static func normalizeCode(_ code: String) -> String {
+        String(code.uppercased().unicodeScalars.filter { $0 != "-" && $0 != " " }.map(Character.init))
+    }
+
+    public static func codeHash(_ code: String) -> String {
+        let n = Array(("rewards-invite|" + normalizeCode(code)).utf8)
+        return Checksum.hex(Checksum.hash(n))
+    }
+
+    /// Whether `who` may join as a parent with `code` at `ms`, and why not.
+    public func joinProblem(code: String, who: String, ms: Int64, zone: Zone) -> String? {
+        let shown = RewardsState.normalizeCode(code)
+        if parents.contains(who) { return "\(who) is a parent of this family already" }
+        guard let inv = invites[RewardsState.codeHash(code)] else {
+            return "no invite has the code \(shown); check it, or ask the family's owner for a new one ('rewards parent invite')"
+        }
+        if let u = inv.usedBy { return "the code \(shown) was used already (by \(u)); ask the family's owner for a new one" }
+        if ms > inv.expires { return "the code \(shown) expired at \(zone.format(Instant(ms: inv.expires))); ask the family's owner for a new one" }
+        if parents.count >= 2 { return "this family has two parents already, the most it may have" }
+        return nil
+    }
+
+    mutating func refuse(_ who: String, _ why: String) {
+        let n = refused[who]?.count ?? 0
+        refused[who] = (n + 1, why)
+    }
+
+    mutating func noteChange(_ stamp: Stamp, _ who: String, _ text: String, conflict: Bool = false) {
+        let c = Change(id: "\(stamp.ms).\(stamp.counter)@\(stamp.actor)#\(conflict ? conflicts.count : changes.count)", by: who, ms: stamp.ms, text: text)
+        if conflict {
+            conflicts.append(c)
+            if conflicts.count > 200 { conflicts.removeFirst(conflicts.count - 200) }
+        } else {
+            changes.append(c)
+            if changes.count > 200 { changes.removeFirst(changes.count - 200) }
+        }
+    }
+
+    /// A grant counts only if the balance can pay it at this point.
+    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String) {
+        let bal = balance[g.child] ?? 0
+        var g = g
+        if g.points > bal {
+            g.void = "the balance was \(bal) when it was merged, less than its \(g.points) points"
+            grants[g.id] = g
+            let name = children[g.child]?.name ?? g.child
+            noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(g.void!)", conflict: true)
+            return
+        }
+        grants[g.id] = g
+        days[g.child, default: [:]][g.day, default: DayTotals()].grantedMinutes += g.minutes
+        balance[g.child, default: 0] -= g.points
+    }
+
+    /// A request from the spool, as a parent's run recorded it.
+    mutating func applyRequest(_ e: JSONObject, stamp: Stamp, who: String) {
+        guard let id = e["id"]?.string, requests[id] == nil, let from = e["from"]?.string, let kind = e["kind"]?.string,
+              let day = e["day"]?.string.flatMap(Day.parse) else { return }
+        var r = Request(id: id, from: from, kind: kind, minutes: e["minutes"]?.int.map(Int.init), app: e["app"]?.string,
+                        note: e["note"]?.string, at: e["at"]?.int ?? stamp.ms, day: day, status: "pending", reason: nil)
+        let child = children.values.first { $0.login == from }
+        switch kind {
+        case "join":
+            if let why = joinProblem(code: e["code"]?.string ?? "", who: from, ms: r.at, zone: .utc) {
+                r.status = "refused"
+                r.reason = why
+            } else {
+                invites[RewardsState.codeHash(e["code"]?.string ?? "")]?.usedBy = from
+                parents.insert(from)
+                r.status = "joined"
+                noteChange(stamp, from, "\(from) joined as a parent")
+            }
+        case "redeem", "more_time":
+            guard let c = child else {
+                r.status = "refused"
+                r.reason = "\(from) is not a child of this family"
+                break
+            }
+            guard let m = r.minutes, (1...1440).contains(m) else { r.status = "refused"; r.reason = "minutes must be 1 to 1440"; break }
+            if kind == "more_time" { break }
+            let set = settings(for: c.id)
+            switch RewardsEngine.redeem(minutes: m, balance: balance[c.id] ?? 0, grantedToday: totals(c.id, day).grantedMinutes,
+                                        grantedThisWeek: grantedThisWeek(c.id, day), settings: set) {
+            case .failure(let err):
+                r.status = "refused"
+                r.reason = err.message
+            case .success(let red):
+                r.status = "granted"
+                applyGrant(Grant(id: id, child: c.id, minutes: red.minutes, points: red.points, app: r.app, day: day, applied: false),
+                           stamp: stamp, who: from)
+            }
+        default:
+            r.status = "refused"
+            r.reason = e["reason"]?.string ?? "a request must be redeem, more_time or join, not '\(kind)'"
+        }
+        requests[id] = r
+    }
+
     static func span(_ e: JSONObject) -> RewardsEngine.Span? {
         guard let s = e["start"]?.int, let t = e["end"]?.int else { return nil }
         return RewardsEngine.Span(s, t)
     }
 
-    public mutating func apply(_ e: JSONObject) {
+    public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
+
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let type = e["type"]?.string else { return }
         let day = e["day"]?.string.flatMap(Day.parse)
+        let who = RewardsState.author(e)
+        let proven = e["actor"] != nil
+        if owner == nil && type != "family_created" {
+            refuse(who, "there was no family yet")
+            return
+        }
+        if !RewardsState.anybody.contains(type) {
+            let parent = parents.contains(who) || (proven && who == "root")
+            if !parent { refuse(who, "\(who) is not a parent of this family"); return }
+            if RewardsState.ownerOnly.contains(type) && who != owner && who != "root" { refuse(who, "only the owner, \(owner ?? ""), may do that"); return }
+        }
         switch type {
         case "family_created":
-            if let o = e["owner"]?.string { owner = o; parents.insert(o) }
+            // The first family counts; where journals are proven, its owner is its author.
+            guard owner == nil, let o = e["owner"]?.string, !proven || o == who else { refuse(who, "the family exists already"); return }
+            owner = o
+            parents.insert(o)
+        case "invite":
+            guard let h = e["hash"]?.string, let x = e["expires"]?.int else { return }
+            invites[h] = Invite(hash: h, by: who, expires: x, usedBy: nil)
+        case "parent_join":
+            guard let code = e["code"]?.string else { return }
+            if let why = joinProblem(code: code, who: who, ms: stamp.ms, zone: .utc) { refuse(who, why); return }
+            invites[RewardsState.codeHash(code)]?.usedBy = who
+            parents.insert(who)
+            noteChange(stamp, who, "\(who) joined as a parent")
+        case "parent_removed":
+            guard let l = e["login"]?.string, l != owner else { return }
+            parents.remove(l)
+            noteChange(stamp, who, "\(who) removed \(l) as a parent")
+        case "request":
+            applyRequest(e, stamp: stamp, who: who)
+        case "request_decided":
+            guard let id = e["id"]?.string, var r = requests[id], r.status == "pending", let d = e["decision"]?.string else { return }
+            if d == "approved", let c = children.values.first(where: { $0.login == r.from }) {
+                let m = Int(e["minutes"]?.int ?? Int64(r.minutes ?? 0))
+                r.status = "approved"
+                r.minutes = m
+                applyGrant(Grant(id: id, child: c.id, minutes: m, points: 0, app: r.app, day: day ?? r.day, applied: false), stamp: stamp, who: who)
+                noteChange(stamp, who, "\(who) gave \(c.name) \(m) more reward minutes")
+            } else {
+                r.status = "denied"
+                r.reason = e["reason"]?.string
+                noteChange(stamp, who, "\(who) said no to \(r.from)'s request for \(r.minutes ?? 0) more minutes")
+            }
+            requests[id] = r
         case "child_added":
-            if let id = e["id"]?.string, let n = e["name"]?.string { children[id] = Child(id: id, name: n, login: e["login"]?.string) }
+            if let id = e["id"]?.string, let n = e["name"]?.string {
+                children[id] = Child(id: id, name: n, login: e["login"]?.string)
+                noteChange(stamp, who, "\(who) added \(n) as a child")
+            }
         case "child_removed":
-            if let id = e["id"]?.string { children[id] = nil }
+            if let id = e["id"]?.string {
+                if let n = children[id]?.name { noteChange(stamp, who, "\(who) removed \(n)") }
+                children[id] = nil
+            }
         case "app_set":
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
             apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init))
+            noteChange(stamp, who, "\(who) categorized '\(n)' as \(c.rawValue)\(e["points_per_hour"]?.int.map { " (\($0) pts/hr)" } ?? "")")
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
         case "setting_set":
             guard let k = e["key"]?.string, let v = e["value"]?.int else { return }
-            if let c = e["child"]?.string { childSettings[c, default: [:]][k] = Int(v) } else { try? settings.set(k, String(v)) }
+            let c = e["child"]?.string
+            let before = c.flatMap { childSettings[$0]?[k] } ?? settings.value(k)
+            if let c = c { childSettings[c, default: [:]][k] = Int(v) } else { try? settings.set(k, String(v)) }
+            noteChange(stamp, who, "\(who) updated \(k)\(c.map { " for " + (children[$0]?.name ?? $0) } ?? "") from \(before.map(String.init) ?? "unset") to \(v)")
         case "usage_day":
             guard let c = e["child"]?.string, let d = day else { return }
             var t = totals(c, d)
@@ -283,16 +496,32 @@ public struct RewardsState: JournalModel {
         case "flag_decided":
             if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
         case "grant":
-            guard let id = e["id"]?.string, let c = e["child"]?.string, let d = day, let m = e["minutes"]?.int, let p = e["points"]?.int else { return }
-            grants[id] = Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d, applied: false)
-            days[c, default: [:]][d, default: DayTotals()].grantedMinutes += Int(m)
-            balance[c, default: 0] -= Int(p)
+            guard let id = e["id"]?.string, grants[id] == nil, let c = e["child"]?.string, let d = day, let m = e["minutes"]?.int, let p = e["points"]?.int else { return }
+            // A parent, or (where names are not proven by the file system) the child themself.
+            guard parents.contains(who) || (proven && who == "root") || (!proven && children[c]?.login == who) else {
+                refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
+                return
+            }
+            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d, applied: false), stamp: stamp, who: who)
         case "grant_applied":
-            if let id = e["id"]?.string { grants[id]?.applied = true }
+            guard let id = e["id"]?.string, let g = grants[id] else { return }
+            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
+                refuse(who, "\(who) may not mark grants applied")
+                return
+            }
+            grants[id]?.applied = true
+        case "grant_failed":
+            if let id = e["id"]?.string { grants[id]?.failures += 1 }
         case "adjust":
-            guard let c = e["child"]?.string, let p = e["points"]?.int else { return }
-            balance[c, default: 0] += Int(p)
-            if let d = day { days[c, default: [:]][d, default: DayTotals()].adjusted += Int(p) }
+            guard let c = e["child"]?.string, var p = e["points"]?.int.map(Int.init) else { return }
+            let bal = balance[c] ?? 0
+            if bal + p < 0 {
+                noteChange(stamp, who, "\(who)'s \(p) points for \(children[c]?.name ?? c) took only \(bal): a balance never goes below zero", conflict: true)
+                p = -bal
+            }
+            balance[c, default: 0] += p
+            if let d = day { days[c, default: [:]][d, default: DayTotals()].adjusted += p }
+            noteChange(stamp, who, "\(who) \(p >= 0 ? "added \(p) bonus points to" : "took \(-p) points from") \(children[c]?.name ?? c)")
         case "badge":
             if let c = e["child"]?.string, let b = e["badge"]?.string { badges[c, default: []].insert(b) }
         case "notified":
@@ -334,9 +563,24 @@ public struct RewardsState: JournalModel {
         }
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
-                      "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied)])
+                      "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied), "void": JSON(g.void),
+                      "failures": JSON(g.failures)])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
+        for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
+            l.append(["k": "invite", "hash": .string(i.hash), "by": .string(i.by), "expires": .int(i.expires), "used_by": JSON(i.usedBy)])
+        }
+        for r in requests.values.sorted(by: { $0.id < $1.id }) {
+            l.append(["k": "request", "id": .string(r.id), "from": .string(r.from), "kind": .string(r.kind), "minutes": JSON(r.minutes),
+                      "app": JSON(r.app), "note": JSON(r.note), "at": .int(r.at), "day": .string(r.day.description),
+                      "status": .string(r.status), "reason": JSON(r.reason)])
+        }
+        for (k, list) in [("conflict", conflicts), ("change", changes)] {
+            for c in list { l.append(["k": .string(k), "id": .string(c.id), "by": .string(c.by), "ms": .int(c.ms), "text": .string(c.text)]) }
+        }
+        for (who, r) in refused.sorted(by: { $0.key < $1.key }) {
+            l.append(["k": "refused", "who": .string(who), "count": JSON(r.count), "why": .string(r.why)])
+        }
         return l
     }
 
@@ -426,9 +670,24 @@ public struct RewardsState: JournalModel {
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,
-                               applied: l["applied"]?.bool ?? false)
+                               applied: l["applied"]?.bool ?? false, void: l["void"]?.string, failures: ints("failures"))
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
+        case "invite":
+            guard let h = l["hash"]?.string, let x = l["expires"]?.int else { throw .data("bad snapshot line") }
+            invites[h] = Invite(hash: h, by: l["by"]?.string ?? "", expires: x, usedBy: l["used_by"]?.string)
+        case "request":
+            guard let id = l["id"]?.string, let f = l["from"]?.string, let k = l["kind"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else {
+                throw .data("bad snapshot line")
+            }
+            requests[id] = Request(id: id, from: f, kind: k, minutes: l["minutes"]?.int.map(Int.init), app: l["app"]?.string, note: l["note"]?.string,
+                                   at: l["at"]?.int ?? 0, day: d, status: l["status"]?.string ?? "pending", reason: l["reason"]?.string)
+        case "conflict", "change":
+            guard let id = l["id"]?.string, let t = l["text"]?.string else { throw .data("bad snapshot line") }
+            let c = Change(id: id, by: l["by"]?.string ?? "", ms: l["ms"]?.int ?? 0, text: t)
+            if l["k"]?.string == "conflict" { conflicts.append(c) } else { changes.append(c) }
+        case "refused":
+            if let w = l["who"]?.string { refused[w] = (ints("count"), l["why"]?.string ?? "") }
         default:
             break
         }

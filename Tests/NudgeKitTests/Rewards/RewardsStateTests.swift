@@ -70,6 +70,7 @@ final class RewardsStateTests: XCTestCase {
         s.minSessionMinutes = 0
         for round in 0..<40 {
             var sim = RewardsState(full: true)
+            sim.apply(["type": "family_created", "owner": "mum", "by": "mum"])
             var events: [JSONObject] = []
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
                 let child = children.randomElement(using: &rng)!
@@ -94,12 +95,14 @@ final class RewardsStateTests: XCTestCase {
                     batch.add(app: name, key: name.lowercased(), category: cat, o, reason: o.reason)
                 }
                 guard batch.added > 0 else { continue }
-                let e = batch.event(carry: ledger.units)
+                var e = batch.event(carry: ledger.units)
+                e["by"] = "mum"
                 sim.apply(e)
                 events.append(try XCTUnwrap(JSON.parse(e.serialized).object))  // as a later run reads it
             }
             let k = Int.random(in: 0...events.count, using: &rng)
             var before = RewardsState(full: true)
+            before.apply(["type": "family_created", "owner": "mum", "by": "mum"])
             for e in events[..<k] { before.apply(e) }
             var cold = [UInt8]()
             before.writeColdSnapshot(into: &cold)
@@ -132,7 +135,8 @@ final class RewardsStateTests: XCTestCase {
 
     func testOlderSingleSessionEventsStillCount() {
         var st = RewardsState(full: true)
-        st.apply(["type": "usage", "child": "c1", "day": "2026-11-20", "app": "Duolingo", "start": 100, "end": 700, "category": "learning",
+        st.apply(["type": "family_created", "owner": "mum", "by": "mum"])
+        st.apply(["type": "usage", "by": "mum", "child": "c1", "day": "2026-11-20", "app": "Duolingo", "start": 100, "end": 700, "category": "learning",
                   "reason": "counted", "learning_s": 600, "reward_s": 0, "points": 10, "carry": 0, "counted": .array([.array([100, 700])]),
                   "key": "c1|duolingo|100|700"])
         let d = Day(year: 2026, month: 11, day: 20)
@@ -151,7 +155,7 @@ final class RewardsStateTests: XCTestCase {
             ["type": "app_set", "name": "Minecraft", "category": "reward"], ["type": "app_set", "name": "Firefox", "category": "ignore"],
             ["type": "setting_set", "key": "min_session_minutes", "value": 0], ["type": "setting_set", "key": "max_points_per_day", "value": 100_000],
         ]
-        for e in events { s.apply(e) }
+        for var e in events { e["by"] = "mum"; s.apply(e) }  // the parent's changes
         return s
     }
 
