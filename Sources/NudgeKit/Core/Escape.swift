@@ -24,6 +24,12 @@ public enum Text {
         }
     }
 
+    /// Whether `s` is a name or short text a person typed: 1 to `max`
+    /// characters, not only blanks, with no control or bidi characters.
+    public static func isPlainName(_ s: String, max: Int) -> Bool {
+        !isBlank(s) && s.count <= max && !s.unicodeScalars.contains { needsEscape($0.value) }
+    }
+
     /// `s` with every control, bidi control and line separator shown as
     /// `\uXXXX`; valid text otherwise unchanged.
     public static func terminalSafe(_ s: String) -> String {

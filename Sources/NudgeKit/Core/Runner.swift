@@ -226,9 +226,20 @@ public final class Context {
 
     private var memos: [String: Any] = [:]
 
+    /// A value computed once per run, by something that may fail.
+    public func memoThrowing<T>(_ key: String, _ make: () throws(ToolError) -> T) throws(ToolError) -> T {
+        // (Looked up by key first: a missing entry cast to an optional T would read as a stored nil.)
+        if let stored = memos[key], let v = stored as? T { return v }
+        let v = try make()
+        memos[key] = v
+        return v
+    }
+
+    public func memoReset(_ key: String) { memos[key] = nil }
+
     /// A value computed once per run (a command's constants on hot paths).
     public func memo<T>(_ key: String, _ make: () -> T) -> T {
-        if let v = memos[key] as? T { return v }
+        if let stored = memos[key], let v = stored as? T { return v }
         let v = make()
         memos[key] = v
         return v

@@ -1456,7 +1456,7 @@ public struct Store<M: JournalModel> {
 
     func append(_ bytes: [UInt8], to rel: String) throws(ToolError) {
         let path = Sys.join(journalDir, rel)
-        let fd = try Sys.openForAppend(path, mode: fileMode(for: rel))
+        let fd = try Sys.openForAppend(path, mode: fileMode(for: rel), giveAway: options.trust != .perUser)
         defer { close(fd) }
         guard Sys.writeAll(fd: fd, bytes) else {
             throw ToolError(.ioError, "cannot write \(path): \(Sys.errnoString())")

@@ -304,7 +304,9 @@ public enum Sys {
     /// Opens (creating 0600, or `mode`, if needed) a file for appending.
     /// Never follows a symlink and never opens anything but a regular file
     /// of the user's own: a file planted in its place is refused, not written.
-    public static func openForAppend(_ path: String, mode: UInt32 = 0o600) throws(ToolError) -> Int32 {
+    /// With `giveAway` false, a file root creates stays root's (a folder
+    /// where each file must belong to the login it is named after).
+    public static func openForAppend(_ path: String, mode: UInt32 = 0o600, giveAway: Bool = true) throws(ToolError) -> Int32 {
         let existed = fileExists(path)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, .init(mode))
         if fd < 0 {
@@ -319,7 +321,7 @@ public enum Sys {
         }
         if !existed {
             _ = fchmod(fd, .init(mode))
-            giveToFolderOwner(fd: fd, folder: parentDirectory(path))
+            if giveAway { giveToFolderOwner(fd: fd, folder: parentDirectory(path)) }
             syncDirectory(parentDirectory(path))
         }
         return fd

@@ -7,11 +7,14 @@ extension Rewards {
     struct Stamp {
         let by: JSON
         let at: JSON
+        /// The run's --note, for the activity log.
+        var note: String? = nil
 
         func callAsFunction(_ e: JSONObject) -> JSONObject {
             var o = e
             o["by"] = by
             o["at"] = at
+            if let n = note { o["note"] = .string(n) }
             return o
         }
     }

@@ -15,7 +15,35 @@ public enum Rewards {
         commands: [
             CommandSpec("dashboard", summary: "Each child's points, today, goal, streak and the last sessions", usage: "[CHILD]",
                         operands: .words, max: 1, run: dashboard),
-            CommandSpec("init", summary: "Create the family, with you as the parent", group: .admin, run: initFamily),
+            CommandSpec("init", summary: "Create the family, with you as the parent (with --family: the family folder too)",
+                        options: [OptionSpec("group", value: "GROUP", help: "With --family: only this group's members may ask (default: any login)")],
+                        group: .admin, run: initFamily),
+            CommandSpec("parent", summary: "The parents: a second parent joins with a one-time code",
+                        subcommands: [
+                            CommandSpec("invite", summary: "Make a one-time code for a second parent, valid 72 hours (the owner only)", run: parentInvite),
+                            CommandSpec("join", summary: "Join as a parent with the code, as your own login", usage: "CODE",
+                                        operands: .words, min: 1, max: 1, run: parentJoin),
+                            CommandSpec("list", summary: "The parents, and any open invite", run: parentList),
+                            CommandSpec("rm", summary: "Remove the second parent (the owner only)", usage: "LOGIN", operands: .words, min: 1, max: 1,
+                                        run: parentRemove),
+                        ], runnable: false, group: .admin),
+            CommandSpec("ask", summary: "Ask the parents for more reward time (a child, in a family folder)", usage: "MINUTES",
+                        operands: .words, min: 1, max: 1, run: ask),
+            CommandSpec("requests", summary: "Children's requests waiting for a parent (--all: every recent one)",
+                        options: [OptionSpec("all", help: "Decided ones too")], group: .admin, run: requestsList),
+            CommandSpec("request", summary: "Decide a request for more time",
+                        subcommands: [CommandSpec("approve", summary: "Give the time asked (or --minutes N)", usage: "ID",
+                                                  options: [OptionSpec("minutes", value: "N", help: "Give N minutes instead")],
+                                                  operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try decideRequest(c, approve: true) }),
+                                      CommandSpec("deny", summary: "Say no", usage: "ID", operands: .words, min: 1, max: 1,
+                                                  run: { (c) throws(ToolError) in try decideRequest(c, approve: false) })],
+                        runnable: false, group: .admin),
+            CommandSpec("log", summary: "Every change: who, when, before and after, newest first",
+                        options: [OptionSpec("count", short: "n", value: "N", help: "At most N entries (default 50)"),
+                                  OptionSpec("by", value: "LOGIN", help: "Changes by one person"),
+                                  OptionSpec("type", value: "TYPE", help: "One kind: adjust, grant, app_set, setting_set, request, conflict, …"),
+                                  childOption, OptionSpec("grep", value: "TEXT", help: "Entries whose text or note contains TEXT")],
+                        group: .admin, run: log),
             CommandSpec("child", summary: "Children",
                         subcommands: [
                             CommandSpec("add", summary: "Add a child (a name and, if any, their login; nothing more)", usage: "NAME",
@@ -62,7 +90,8 @@ public enum Rewards {
             CommandSpec("redeem", summary: "Convert points to reward minutes", usage: "CHILD MINUTES",
                         options: [OptionSpec("app", value: "APP", help: "For this reward app"), commandOption],
                         operands: .words, min: 2, max: 2, run: redeem),
-            CommandSpec("allowance", summary: "Reward minutes granted, used and left today", usage: "CHILD", operands: .words, min: 1, max: 1, run: allowance),
+            CommandSpec("allowance", summary: "Reward minutes granted, used and left today; exits 1 when none is left", usage: "[CHILD]",
+                        operands: .words, max: 1, run: allowance),
             CommandSpec("adjust", summary: "A bonus or a correction", usage: "CHILD +N|-N",
                         options: [OptionSpec("reason", value: "TEXT", help: "Why (required)")], operands: .words, min: 2, max: 2, group: .admin, run: adjust),
             CommandSpec("report", summary: "Learning and reward time and points, grouped",
@@ -70,33 +99,74 @@ public enum Rewards {
                                   OptionSpec("to", value: "DAY", help: "Last day (default today)"),
                                   OptionSpec("by", value: "GROUP", help: "day, week, app or category", choices: ["day", "week", "app", "category"]),
                                   OptionSpec("format", value: "FORMAT", help: "json, csv or text", choices: ["json", "csv", "text"])], run: report),
-            CommandSpec("badges", summary: "A child's badges", usage: "CHILD", operands: .words, min: 1, max: 1, run: badgesCommand),
+            CommandSpec("badges", summary: "A child's badges", usage: "[CHILD]", operands: .words, max: 1, run: badgesCommand),
             CommandSpec("rollover", summary: "Close days: streaks and badges (for cron at midnight; safe to re-run)",
                         group: .plumbing, records: ["badge", "day"], run: rollover),
             CommandSpec("notify", summary: "Notifications for children and parents, one per person per run (for cron)",
                         group: .plumbing, records: ["notification"], run: notify),
+            CommandSpec("enforce", summary: "Take children's requests, hand grants to the grant command (retrying), refresh what children see (for root's cron, every minute)",
+                        options: [commandOption], group: .plumbing, records: ["request", "grant"], run: enforce),
         ],
         defaultCommand: ["dashboard"],
-        footer: "Who you are: $REWARDS_USER, else your login. Children may view their own data and redeem; everything else is for parents."
+        globals: [familyOption, noteOption],
+        footer: "Who you are: in a family folder (--family), your login; in a data directory of your own, $REWARDS_USER, else your login. Children see their own data, redeem and ask; everything else is for parents."
     )
 
-    /// The caller: $REWARDS_USER, else the login. (`child add --user` names
-    /// the child's login, so there is no global --user here.)
+    /// The caller. In a family folder: the login running the command (the
+    /// kernel's word). In a store of one's own (one login's data directory,
+    /// or their sync folder): $REWARDS_USER if set, else the login; anyone
+    /// who can run commands there owns every file of it anyway.
     static func me(_ ctx: Context) -> String {
-        Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.userName()
+        if (try? household(ctx)) ?? nil != nil { return Sys.loginName() }
+        return Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.loginName()
     }
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<RewardsState> {
+        try checkIdentity(ctx)
+        if let h = try household(ctx) {
+            guard isParentHere(h) else {
+                throw ToolError(.noPermission, "only a parent may do that (you are \(Sys.loginName())); see 'rewards dashboard' and 'rewards ask'")
+            }
+            return familyStore(ctx, h)
+        }
         var o = try ctx.storeOptions()
         o.user = me(ctx)
         return Store(dir: ctx.dataDir, options: o)
+    }
+
+    /// Runs a change: in a family folder, the requests waiting in the spool
+    /// are recorded first, in the same batch, and the folder is brought in
+    /// step after.
+    static func write<R>(_ ctx: Context, full: Bool = false, _ given: Store<RewardsState>? = nil,
+                         _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
+        let st: Store<RewardsState>
+        if let g = given { st = g } else { st = try store(ctx) }
+        let h = try household(ctx)
+        var final: RewardsState? = nil
+        let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
+            if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
+            let r = try body(&tx)
+            final = tx.state
+            return r
+        }
+        if let h = h, let s = final { settle(ctx, h, s, store: st) }
+        warnRefused(final)
+        return r
+    }
+
+    /// One warning per author whose changes did not count.
+    static func warnRefused(_ s: RewardsState?) {
+        guard let s = s else { return }
+        for (who, r) in s.refused.sorted(by: { $0.key < $1.key }) {
+            Store<RewardsState>.warnOnce("\(r.count) change\(r.count == 1 ? "" : "s") by \(Text.terminalSafe(who)) did not count: \(Text.terminalSafe(r.why))")
+        }
     }
 
     /// Stamps an event with who made it and when (computed once per run).
     static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { stamp(ctx)(e) }
 
     static func stamp(_ ctx: Context) -> Stamp {
-        ctx.memo("rewards.by") { Stamp(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now))) }
+        ctx.memo("rewards.by") { Stamp(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
     }
 
     static func requireFamily(_ s: RewardsState) throws(ToolError) {
@@ -105,17 +175,27 @@ public enum Rewards {
 
     static func requireParent(_ s: RewardsState, _ ctx: Context) throws(ToolError) {
         try requireFamily(s)
+        // In a family folder root (its cron) acts for the parents.
+        if geteuid() == 0, try household(ctx) != nil { return }
         guard s.role(of: me(ctx)) == .parent else { throw ToolError(.noPermission, "only a parent may do that (you are \(me(ctx)))") }
     }
 
     /// A parent, or the child themself.
     static func requireSelfOrParent(_ s: RewardsState, _ ctx: Context, child: String) throws(ToolError) {
         try requireFamily(s)
+        if geteuid() == 0, try household(ctx) != nil { return }
         switch s.role(of: me(ctx)) {
         case .parent: return
         case .child(let id) where id == child: return
         default: throw ToolError(.noPermission, "only a parent or the child may see that (you are \(me(ctx)))")
         }
+    }
+
+    /// The child named by the operand; without one, the caller if a child.
+    static func ownChild(_ s: RewardsState, _ ctx: Context) throws(ToolError) -> RewardsState.Child {
+        if let n = ctx.operands.first { return try childID(s, n) }
+        if case .child(let id) = s.role(of: me(ctx)), let c = s.children[id] { return c }
+        throw .usage("name the child: \(ctx.spec.name) \(ctx.invocation.command.joined(separator: " ")) CHILD")
     }
 
     static func childID(_ s: RewardsState, _ name: String) throws(ToolError) -> RewardsState.Child {

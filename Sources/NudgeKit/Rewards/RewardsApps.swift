@@ -13,7 +13,7 @@ extension Rewards {
         }
         let name = ctx.operands[0].trimmingSpaces
         guard !name.isEmpty else { throw .usage("an app name must not be empty") }
-        let before = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.App? in
+        let before = try write(ctx) { (tx) throws(ToolError) -> RewardsState.App? in
             try requireParent(tx.state, ctx)
             let before = tx.state.apps[name.lowercased()]
             tx.record(by(ctx, ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]))
@@ -26,7 +26,7 @@ extension Rewards {
     }
 
     static func appRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let a = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.App in
+        let a = try write(ctx) { (tx) throws(ToolError) -> RewardsState.App in
             try requireParent(tx.state, ctx)
             guard let a = tx.state.apps[ctx.operands[0].lowercased()] else { throw ToolError(.dataError, "no app '\(ctx.operands[0])'; 'rewards app list' shows them") }
             tx.record(by(ctx, ["type": "app_removed", "name": .string(a.name)]))
@@ -63,7 +63,7 @@ extension Rewards {
                 ctx.warn("\(src):\(n): \(error.message)")
             }
         }, bad: { (src, n, reason) throws(ToolError) in bad += 1; ctx.warn("\(src):\(n): \(reason)") })
-        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+        try write(ctx) { (tx) throws(ToolError) in
             try requireParent(tx.state, ctx)
             for e in events { tx.record(by(ctx, e)) }
         }
@@ -106,7 +106,7 @@ extension Rewards {
         let key = ctx.operands[0], raw = ctx.operands[1]
         var probe = RewardsEngine.Settings()
         try probe.set(key, raw)
-        let (old, cid) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, String?) in
+        let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in
             try requireParent(tx.state, ctx)
             let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(tx.state, n).id }
             let old = (cid.map { tx.state.settings(for: $0) } ?? tx.state.settings).value(key) ?? 0

@@ -2,7 +2,7 @@
 
 extension Rewards {
     static func rollover(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let out = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+        let out = try write(ctx) { (tx) throws(ToolError) -> [JSONObject] in
             try requireFamily(tx.state)
             var out: [JSONObject] = []
             for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) {
@@ -17,9 +17,9 @@ extension Rewards {
     }
 
     static func notify(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let out = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+        let out = try write(ctx) { (tx) throws(ToolError) -> [JSONObject] in
             try requireFamily(tx.state)
-            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards")
+            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards") + coParentNotifications(tx.state, today: ctx.today)
             for n in ns { for k in n.keys { tx.record(by(ctx, ["type": "notified", "key": .string(k)])) } }
             return ns.map(\.record)
         }

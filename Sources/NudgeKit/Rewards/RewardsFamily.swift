@@ -3,18 +3,26 @@
 extension Rewards {
     static func initFamily(_ ctx: Context) throws(ToolError) -> ExitCode {
         let owner = me(ctx)
-        try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+        if let path = try familyPath(ctx), !Sys.fileExists(Sys.join(path, "family.conf")) {
+            _ = try familyInit(ctx, path)
+            ctx.memoReset("rewards.household")
+        } else if ctx.option("group") != nil {
+            throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
+        }
+        try write(ctx) { (tx) throws(ToolError) in
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
             tx.record(by(ctx, ["type": "family_created", "owner": .string(owner)]))
         }
-        ctx.out.emit(["type": "family", "owner": .string(owner)], text: "Family created; \(owner.terminalSafe) is the parent. Next: rewards child add NAME")
+        let h = try household(ctx)
+        ctx.out.emit(["type": "family", "owner": .string(owner), "folder": JSON(h?.path)],
+                     text: "Family created; \(owner.terminalSafe) is the parent." + (h.map { " Children ask through \($0.path); add each with their login: rewards --family \($0.path) child add NAME --user LOGIN" } ?? " Next: rewards child add NAME"))
         return .ok
     }
 
     static func childAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
         let name = ctx.operands[0].trimmingSpaces
         guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
-        let c = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
+        let c = try write(ctx) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             if tx.state.child(named: name) != nil { throw ToolError(.dataError, "there is already a child named '\(name)'") }
             let id = IDs.make()
@@ -37,7 +45,7 @@ extension Rewards {
 
     static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
         let st = try store(ctx)
-        let c = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
+        let c = try write(ctx, st) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             let c = try childID(tx.state, ctx.operands[0])
             tx.record(by(ctx, ["type": "child_removed", "id": .string(c.id)]))

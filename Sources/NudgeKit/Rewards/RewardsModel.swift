@@ -62,6 +62,13 @@ public struct RewardsState: JournalModel {
         public var void: String? = nil
         /// Failed attempts to hand it to the grant command.
         public var failures = 0
+        /// The run handing it to the grant command, and until when (ms).
+        public var claim: String? = nil
+        public var claimUntil: Int64? = nil
+
+        /// Whether a run may hand it over at `ms`: not applied, not void,
+        /// and no other run's claim alive.
+        public func mayHandOver(at ms: Int64) -> Bool { !applied && void == nil && (claimUntil.map { $0 < ms } ?? true) }
     }
     public struct Invite: Equatable, Sendable {
         public var hash: String; public var by: String; public var expires: Int64; public var usedBy: String?
@@ -80,7 +87,7 @@ public struct RewardsState: JournalModel {
     /// Who may make `type` events: anybody (a claim checked on its own), a
     /// parent, or the owner only.
     static let ownerOnly: Set<String> = ["invite", "parent_removed"]
-    static let anybody: Set<String> = ["family_created", "parent_join", "grant", "grant_applied"]
+    static let anybody: Set<String> = ["family_created", "parent_join", "grant", "grant_applied", "grant_claimed"]
 
     public struct SessionLine: Equatable, Sendable {
         public var app: String; public var start: Int64; public var end: Int64; public var reason: String; public var points: Int
@@ -511,7 +518,14 @@ public struct RewardsState: JournalModel {
             }
             grants[id]?.applied = true
         case "grant_failed":
-            if let id = e["id"]?.string { grants[id]?.failures += 1 }
+            if let id = e["id"]?.string { grants[id]?.failures += 1; grants[id]?.claimUntil = nil }
+        case "grant_claimed":
+            // The first live claim in stamp order holds the grant.
+            guard let id = e["id"]?.string, let g = grants[id], let c = e["claim"]?.string, let u = e["until"]?.int else { return }
+            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else { return }
+            guard g.mayHandOver(at: stamp.ms) else { return }
+            grants[id]?.claim = c
+            grants[id]?.claimUntil = u
         case "adjust":
             guard let c = e["child"]?.string, var p = e["points"]?.int.map(Int.init) else { return }
             let bal = balance[c] ?? 0
@@ -564,7 +578,7 @@ public struct RewardsState: JournalModel {
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
                       "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied), "void": JSON(g.void),
-                      "failures": JSON(g.failures)])
+                      "failures": JSON(g.failures), "claim": JSON(g.claim), "claim_until": g.claimUntil.map { JSON.int($0) } ?? .null])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
@@ -670,7 +684,8 @@ public struct RewardsState: JournalModel {
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,
-                               applied: l["applied"]?.bool ?? false, void: l["void"]?.string, failures: ints("failures"))
+                               applied: l["applied"]?.bool ?? false, void: l["void"]?.string, failures: ints("failures"),
+                               claim: l["claim"]?.string, claimUntil: l["claim_until"]?.int)
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
         case "invite":

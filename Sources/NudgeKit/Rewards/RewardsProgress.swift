@@ -2,6 +2,7 @@
 
 extension Rewards {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let h = try childSide(ctx) { return try childDashboard(ctx, h) }
         let s = try store(ctx).read()
         if s.owner == nil {
             if !ctx.out.isJSON { ctx.out.raw("No family yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n") }
@@ -20,38 +21,56 @@ extension Rewards {
         }
         if kids.isEmpty && !ctx.out.isJSON { ctx.out.raw("No children yet: rewards child add NAME --user LOGIN\n") }
         for c in kids {
-            let set = s.settings(for: c.id)
-            let t = s.totals(c.id, ctx.today)
-            let learning = Int(t.learningSeconds / 60), reward = Int(t.rewardSeconds / 60)
-            let week = (0..<7).map { ctx.today.adding(days: $0 - 6) }
-            let points = week.map { s.totals(c.id, $0).points }
-            let bal = s.balance[c.id] ?? 0
-            let affordable = min(bal / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes),
-                                 max(0, set.weeklyRewardLimitMinutes - s.grantedThisWeek(c.id, ctx.today)))
-            let st = streak(s, c.id, today: ctx.today)
-            let recent = s.recent[c.id] ?? []
-            let rec: JSONObject = ["type": "dashboard", "child": .string(c.name), "id": .string(c.id), "balance": JSON(bal),
-                                   "learning_minutes_today": JSON(learning), "reward_minutes_today": JSON(reward),
-                                   "daily_goal_minutes": JSON(set.dailyGoalMinutes), "goal_progress": .double(min(1, Double(learning) / Double(set.dailyGoalMinutes))),
-                                   "rewards_affordable_minutes": JSON(affordable), "streak_days": JSON(st),
-                                   "points_last_7_days": .array(zip(week, points).map { .object(["date": .string($0.0.description), "points": JSON($0.1)]) }),
-                                   "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(ctx.zone.format(Instant(seconds: $0.start))),
-                                                                                             "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
-                                   "badges": JSON((s.badges[c.id] ?? []).sorted())]
-            var text = "\(c.name.terminalSafe)  ★ \(bal) points\(st > 0 ? "  🔥 \(st)-day streak" : "")\n"
-            text += "  Today: \(learning) min learning, \(reward) min reward\n"
-            text += "  Goal   \(bar(min(1, Double(learning) / Double(set.dailyGoalMinutes)))) \(learning)/\(set.dailyGoalMinutes) min\n"
-            text += "  Week   \(sparkline(points))  \(points.reduce(0, +)) points in 7 days\n"
-            text += "  Can redeem now: \(affordable) min\n"
-            for r in recent.reversed() { text += "    \(ctx.zone.local(Instant(seconds: r.start)).time)  \(r.app.terminalSafe)  \((r.end - r.start) / 60) min  +\(r.points)\n" }
-            ctx.out.emit(rec, text: text)
+            let rec = dashboardRecord(s, c, today: ctx.today, zone: ctx.zone)
+            ctx.out.emit(rec, text: dashboardText(rec, zone: ctx.zone))
         }
         return .ok
     }
 
+    /// One child's dashboard, as a record (also what the child's status file holds).
+    static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone) -> JSONObject {
+        let set = s.settings(for: c.id)
+        let t = s.totals(c.id, today)
+        let learning = Int(t.learningSeconds / 60), reward = Int(t.rewardSeconds / 60)
+        let week = (0..<7).map { today.adding(days: $0 - 6) }
+        let points = week.map { s.totals(c.id, $0).points }
+        let bal = s.balance[c.id] ?? 0
+        let affordable = min(bal / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes),
+                             max(0, set.weeklyRewardLimitMinutes - s.grantedThisWeek(c.id, today)))
+        let recent = s.recent[c.id] ?? []
+        return ["type": "dashboard", "child": .string(c.name), "id": .string(c.id), "balance": JSON(bal),
+                "learning_minutes_today": JSON(learning), "reward_minutes_today": JSON(reward),
+                "daily_goal_minutes": JSON(set.dailyGoalMinutes), "goal_progress": .double(min(1, Double(learning) / Double(set.dailyGoalMinutes))),
+                "rewards_affordable_minutes": JSON(affordable), "streak_days": JSON(streak(s, c.id, today: today)),
+                "points_last_7_days": .array(zip(week, points).map { .object(["date": .string($0.0.description), "points": JSON($0.1)]) }),
+                "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(zone.format(Instant(seconds: $0.start))),
+                                                                          "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
+                "badges": JSON((s.badges[c.id] ?? []).sorted())]
+    }
+
+    /// The dashboard for people, from its record.
+    static func dashboardText(_ r: JSONObject, zone: Zone) -> String {
+        func int(_ k: String) -> Int { Int(r[k]?.int ?? 0) }
+        let name = Text.terminalSafe(r["child"]?.string ?? "")
+        let st = int("streak_days"), learning = int("learning_minutes_today"), goal = max(1, int("daily_goal_minutes"))
+        let points = (r["points_last_7_days"]?.array ?? []).map { Int($0.object?["points"]?.int ?? 0) }
+        var text = "\(name)  ★ \(int("balance")) points\(st > 0 ? "  🔥 \(st)-day streak" : "")\n"
+        text += "  Today: \(learning) min learning, \(int("reward_minutes_today")) min reward\n"
+        text += "  Goal   \(bar(min(1, Double(learning) / Double(goal)))) \(learning)/\(goal) min\n"
+        text += "  Week   \(sparkline(points))  \(points.reduce(0, +)) points in 7 days\n"
+        text += "  Can redeem now: \(int("rewards_affordable_minutes")) min\n"
+        for x in r["last_sessions"]?.array ?? [] {
+            guard let o = x.object else { continue }
+            let time = o["start"]?.string.flatMap { RFC3339.parse($0)?.instant }.map { zone.local($0).time.description } ?? ""
+            text += "    \(time)  \(Text.terminalSafe(o["app"]?.string ?? ""))  \(o["minutes"]?.int ?? 0) min  +\(o["points"]?.int ?? 0)\n"
+        }
+        return text
+    }
+
     static func badgesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let h = try childSide(ctx) { return try childBadges(ctx, h) }
         let s = try store(ctx).read()
-        let c = try childID(s, ctx.operands[0])
+        let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
         let have = s.badges[c.id] ?? []
         for b in badgeNames {

@@ -3,10 +3,12 @@
 extension Rewards {
     static func redeem(_ ctx: Context) throws(ToolError) -> ExitCode {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
-        let config = try Config.load(directory: ctx.configDir, known: ["grant_command"])
+        if let h = try childSide(ctx) { return try childAsk(ctx, h, kind: "redeem", minutes: minutes) }
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
         let command = ctx.option("command") ?? config["grant_command"]
         let st = try store(ctx)
-        let (g, c) = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
+        let claimID = IDs.make()
+        let (g, c) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
             let c = try childID(tx.state, ctx.operands[0])
             try requireSelfOrParent(tx.state, ctx, child: c.id)
             if let a = ctx.option("app"), tx.state.apps[a.lowercased()]?.category != .reward {
@@ -21,37 +23,103 @@ extension Rewards {
                 let id = IDs.make()
                 tx.record(by(ctx, ["type": "grant", "id": .string(id), "child": .string(c.id), "minutes": JSON(r.minutes), "points": JSON(r.points),
                                    "app": JSON(ctx.option("app")), "day": .string(ctx.today.description)]))
+                if command != nil {
+                    tx.record(by(ctx, ["type": "grant_claimed", "id": .string(id), "claim": .string(claimID), "until": .int(ctx.now.ms + 120_000)]))
+                }
                 return (tx.state.grants[id]!, c)
             }
         }
-        var rec: JSONObject = ["type": "grant", "id": .string(g.id), "child": .string(c.name), "login": JSON(c.login), "minutes": JSON(g.minutes),
-                               "points": JSON(g.points), "app": JSON(g.app), "date": .string(g.day.description), "applied": false]
+        var rec = grantRecord(g, c)
         var code = ExitCode.ok
         if let cmd = command {
-            var input = [UInt8]()
-            rec.write(into: &input)
-            input.append(0x0A)
-            let status = try Subprocess.shell(cmd, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "",
-                                                                       "REWARDS_MINUTES": "\(g.minutes)"], quiet: true)
-            if status == 0 {
-                try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(by(ctx, ["type": "grant_applied", "id": .string(g.id)])) }
-                rec["applied"] = true
-            } else {
-                ctx.warn("the grant command exited \(status); the grant stands but is not applied")
+            switch try handOver(ctx, st, g, c, command: cmd, claim: claimID) {
+            case .applied: rec["applied"] = true
+            case .failed(let why):
+                ctx.warn("\(why); the grant stands, and 'rewards enforce' tries it again")
                 code = .tempFail
+            case .held: break
             }
         }
         ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes for \(g.points) points\(rec["applied"] == true ? " (applied)" : "")")
         return code
     }
 
+    static func grantRecord(_ g: RewardsState.Grant, _ c: RewardsState.Child) -> JSONObject {
+        ["type": "grant", "id": .string(g.id), "child": .string(c.name), "login": JSON(c.login), "minutes": JSON(g.minutes),
+         "points": JSON(g.points), "app": JSON(g.app), "date": .string(g.day.description), "applied": .bool(g.applied)]
+    }
+
+    enum HandOver { case applied, failed(String), held }
+
+    /// Runs the grant command for a grant this run has claimed (recorded in
+    /// its batch), and records how it went. A grant another run holds is
+    /// left to it.
+    static func handOver(_ ctx: Context, _ st: Store<RewardsState>, _ g: RewardsState.Grant, _ c: RewardsState.Child,
+                         command: String, claim: String) throws(ToolError) -> HandOver {
+        var input = [UInt8]()
+        var rec = grantRecord(g, c)
+        rec["applied"] = true
+        rec.write(into: &input)
+        input.append(0x0A)
+        let status = try Subprocess.shell(command, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "",
+                                                                       "REWARDS_MINUTES": "\(g.minutes)"], quiet: true, timeoutMillis: 60_000)
+        if status == 0 {
+            try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, ["type": "grant_applied", "id": .string(g.id)])) }
+            return .applied
+        }
+        let why = status == Subprocess.timedOut ? "the grant command ran past 60 s and was ended" : "the grant command exited \(status)"
+        try write(ctx, st) { (tx) throws(ToolError) in
+            tx.record(by(ctx, ["type": "grant_failed", "id": .string(g.id), "claim": .string(claim), "error": .string(why)]))
+        }
+        return .failed(why)
+    }
+
+    /// `enforce`, for root's cron every minute: the spool's requests are
+    /// recorded (granted or not by the fold), today's grants not yet applied
+    /// go to the grant command (each claimed first, so that two runs never
+    /// hand over one grant twice; failures are tried again next run, up to
+    /// ten times), and what each child sees is rewritten.
+    static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        let command = ctx.option("command") ?? config["grant_command"]
+        let st = try store(ctx)
+        let claim = IDs.make()
+        let (s, mine) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState, [RewardsState.Grant]) in
+            try requireParent(tx.state, ctx)
+            guard command != nil else { return (tx.state, []) }
+            var mine: [RewardsState.Grant] = []
+            for g in tx.state.grants.values.sorted(by: { $0.id < $1.id })
+            where g.day == ctx.today && g.failures < 10 && g.mayHandOver(at: ctx.now.ms) && tx.state.children[g.child] != nil {
+                tx.record(by(ctx, ["type": "grant_claimed", "id": .string(g.id), "claim": .string(claim), "until": .int(ctx.now.ms + 120_000)]))
+                if tx.state.grants[g.id]?.claim == claim { mine.append(tx.state.grants[g.id]!) }
+            }
+            return (tx.state, mine)
+        }
+        var code = ExitCode.ok
+        for g in mine {
+            guard let c = s.children[g.child], let cmd = command else { continue }
+            var rec = grantRecord(g, c)
+            switch try handOver(ctx, st, g, c, command: cmd, claim: claim) {
+            case .applied: rec["applied"] = true
+            case .failed(let why):
+                rec["error"] = .string(why)
+                ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
+                code = .tempFail
+            case .held: continue
+            }
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
+        }
+        return code
+    }
+
     static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let h = try childSide(ctx) { return try childAllowance(ctx, h) }
         let s = try store(ctx).read()
-        let c = try childID(s, ctx.operands[0])
+        let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
         let r = allowanceRecord(s, c, today: ctx.today)
         ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
-        return .ok
+        return r["left_minutes"]!.int! > 0 ? .ok : .no
     }
 
     static func adjust(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -60,7 +128,7 @@ extension Rewards {
             throw .usage("the adjustment is +N or -N points, like +50 or -20, not '\(raw)'")
         }
         guard let reason = ctx.option("reason")?.trimmingSpaces, !reason.isEmpty else { throw .usage("adjust needs --reason TEXT") }
-        let (c, bal) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (RewardsState.Child, Int) in
+        let (c, bal) = try write(ctx) { (tx) throws(ToolError) -> (RewardsState.Child, Int) in
             try requireParent(tx.state, ctx)
             let c = try childID(tx.state, ctx.operands[0])
             let bal = tx.state.balance[c.id] ?? 0

@@ -46,7 +46,7 @@ extension Rewards {
             }
         }
         let each = ctx.flag("sessions")
-        let results = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+        let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx), each: each)
             for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx)) }
             return out
@@ -68,7 +68,7 @@ extension Rewards {
     }
 
     static func decide(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
-        let out = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
+        let out = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             try requireParent(tx.state, ctx)
             let matches = tx.state.flags.values.filter { $0.id.hasPrefix(ctx.operands[0]) }
             guard matches.count == 1, let f = matches.first else { throw ToolError(.dataError, "no single held session '\(ctx.operands[0])'; 'rewards flags' lists them") }

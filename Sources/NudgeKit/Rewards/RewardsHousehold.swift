@@ -1,0 +1,358 @@
+// A family folder: one family's rewards shared by several logins on one host,
+// where who is acting is the login running the command, proven by the kernel.
+//
+//   FAMILY/family.conf           owner = LOGIN (who made it)
+//   FAMILY/journal/LOGIN.ndjson  each parent's journal (and root's, for cron):
+//                                the family's whole history; a journal counts
+//                                only when its owner is the login it is named after
+//   FAMILY/requests/ID.json      a child's (or a would-be parent's) request, one a file;
+//                                it counts as the login that owns the file
+//   FAMILY/status/LOGIN.json     what one child (or would-be parent) may read
+//
+// Modes, set by `init` and kept by the owner's (or root's) runs:
+//   FAMILY      0711 the owner's: anyone may pass through, nobody may list
+//   journal/    0700 + ACL rwx for the other parent: only parents read or write
+//   requests/   1733 (with --group G: 1730, group G): anyone (G's members) may
+//               drop a file, nobody may list or read another's, and sticky:
+//               only a file's owner or the folder's removes it. ACL r-x for
+//               the other parent; its default ACL makes each new file
+//               readable by the parents, whoever writes it
+//   status/     0711 + ACL rwx for the other parent; each LOGIN.json 0600
+//               with an ACL that lets LOGIN read it, and nobody else
+//
+// A parent's run reads the requests, records each as a `request` event (the
+// fold decides what it comes to), then rewrites the status files and the
+// folders' ACLs. A child never reads a journal: their commands read their
+// status file and drop requests.
+
+extension Rewards {
+    static let familyOption = OptionSpec("family", value: "DIR", help: "The family folder shared by the logins of one host (env REWARDS_FAMILY)",
+                                         completion: .directories)
+    static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
+
+    public struct Household: Sendable {
+        public var path: String
+        public var owner: UInt32
+        public var group: UInt32?
+        var journal: String { Sys.join(path, "journal") }
+        var requests: String { Sys.join(path, "requests") }
+        var status: String { Sys.join(path, "status") }
+    }
+
+    static func familyPath(_ ctx: Context) throws(ToolError) -> String? {
+        if let f = ctx.option("family"), !f.isEmpty { return trimSlash(f) }
+        if let f = Sys.env("REWARDS_FAMILY"), !f.isEmpty { return trimSlash(f) }
+        let c = try Config.load(directory: ctx.configDir, known: configKeys)
+        return c["family"].map(trimSlash)
+    }
+
+    static let configKeys = ["grant_command", "enforce_command", "family"]
+
+    static func trimSlash(_ s: String) -> String {
+        var p = s
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+
+    /// The family folder this command works on, if any.
+    static func household(_ ctx: Context) throws(ToolError) -> Household? {
+        try ctx.memoThrowing("rewards.household") { () throws(ToolError) -> Household? in
+            guard let path = try familyPath(ctx) else { return nil }
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                if errno == ENOENT { throw ToolError(.dataError, "no family folder at \(path): a parent makes it with 'rewards --family \(path) init'") }
+                throw Sys.accessError(path)
+            }
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the family folder \(path) is not a folder") }
+            var req = stat()
+            let group: UInt32? = stat(Sys.join(path, "requests"), &req) == 0 && (req.st_mode & 0o007) == 0 ? UInt32(req.st_gid) : nil
+            return Household(path: path, owner: UInt32(st.st_uid), group: group)
+        }
+    }
+
+    /// Whether the caller may read the family's journals: a parent (or root).
+    static func isParentHere(_ h: Household) -> Bool {
+        let fd = open(h.journal, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { return false }
+        close(fd)
+        return true
+    }
+
+    /// Refuses REWARDS_USER naming somebody else in a family folder.
+    static func checkIdentity(_ ctx: Context) throws(ToolError) {
+        guard try household(ctx) != nil else { return }
+        let login = Sys.loginName()
+        if let asked = Sys.env("REWARDS_USER"), !asked.isEmpty, asked != login {
+            throw ToolError(.noPermission, "in a family folder you are \(login), the login running this command; REWARDS_USER cannot make you \(asked)")
+        }
+    }
+
+    // MARK: The family folder's files
+
+    static func familyInit(_ ctx: Context, _ path: String) throws(ToolError) -> Household {
+        if Sys.fileExists(Sys.join(path, "family.conf")) {
+            throw ToolError(.cantCreate, "\(path) is already a family folder (\(Sys.join(path, "family.conf")))")
+        }
+        var gid: UInt32? = nil
+        if let g = ctx.option("group") {
+            guard let gr = getgrnam(g) else { throw .usage("--group: no group '\(g)' on this host (make one with groupadd, and add the children)") }
+            gid = UInt32(gr.pointee.gr_gid)
+        }
+        func make(_ dir: String, _ mode: UInt32, group: UInt32? = nil) throws(ToolError) {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw Sys.accessError(dir, verb: "create") }
+            var st = stat()
+            guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == geteuid() else {
+                throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way")
+            }
+            if let g = group, chown(dir, uid_t(UInt32.max), gid_t(g)) != 0 {
+                throw ToolError(.noPermission, "cannot give \(dir) to the group: \(Sys.errnoString()) (you must be in the group, or root)")
+            }
+            if chmod(dir, mode_t(mode)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
+        }
+        try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
+        try make(path, 0o711)
+        try make(Sys.join(path, "journal"), 0o700)
+        try make(Sys.join(path, "requests"), gid == nil ? 0o1733 : 0o1730, group: gid)
+        // (A child in the owner's group is judged by the group bits: they match the others'.)
+        try make(Sys.join(path, "status"), 0o711)
+        try Sys.writeFileAtomically(Sys.join(path, "family.conf"),
+                                    Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\n".utf8),
+                                    mode: 0o644)
+        return Household(path: path, owner: UInt32(geteuid()), group: gid)
+    }
+
+    /// The store of a family folder: each parent's journal in journal/, the
+    /// snapshot and lock in the caller's own data directory.
+    static func familyStore(_ ctx: Context, _ h: Household) -> Store<RewardsState> {
+        let login = Sys.loginName()
+        var o = StoreOptions(tool: "rewards", actor: login, user: login, lockTimeoutMillis: ctx.lockTimeoutMillis)
+        o.nowMillis = ctx.now.ms
+        o.journalFolder = h.path
+        o.subfolders = ["journal"]
+        o.sharedWithOthers = true
+        o.trust = .perUser
+        o.sharedFileMode = 0o640
+        o.tagActor = true
+        o.maxPeerLineBytes = 1 << 20
+        let key = String(Playa.stableHash(h.path), radix: 16)
+        return Store(dir: Sys.join(ctx.dataDir, "family-\(key)"), options: o)
+    }
+
+    // MARK: Requests (the spool)
+
+    struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var mtime: Int64 }
+
+    /// The request files in the spool, each with the login that owns it.
+    /// Anything that is not a small regular file is skipped, with a warning.
+    static func readSpool(_ h: Household) throws(ToolError) -> [SpoolFile] {
+        guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return [] }
+        var out: [SpoolFile] = []
+        for e in entries.sorted(by: { $0.name < $1.name }) {
+            let id = String(e.name.dropLast(5))
+            guard id.utf8.count == 12, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { continue }
+            let path = Sys.join(h.requests, e.name)
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd < 0 {
+                if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
+                continue
+            }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
+                continue
+            }
+            let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
+            let mtime = Int64(st.st_mtim.tv_sec) * 1000
+            guard st.st_size <= 4096 else {
+                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", mtime: mtime))
+                continue
+            }
+            var buf = [UInt8](repeating: 0, count: 4097)
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4097) }
+            guard n >= 0 else { continue }
+            var bytes = Array(buf[0..<n])
+            while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+            if let o = try? JSON.parseObject(bytes: bytes) {
+                out.append(SpoolFile(id: id, from: from, object: o, problem: nil, mtime: mtime))
+            } else {
+                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", mtime: mtime))
+            }
+        }
+        return out
+    }
+
+    /// The `request` event for a spool file, validated as the CLI would.
+    static func requestEvent(_ f: SpoolFile, now: Instant, today: Day) -> JSONObject {
+        // When it was taken, not what the file says (its owner may set its
+        // time and its text): a join's code is checked against this.
+        var e: JSONObject = ["type": "request", "id": .string(f.id), "from": .string(f.from), "day": .string(today.description),
+                             "at": .int(now.ms)]
+        guard let o = f.object else {
+            e["kind"] = "invalid"
+            e["reason"] = .string(f.problem ?? "unreadable")
+            return e
+        }
+        let kind = o["kind"]?.string ?? ""
+        e["kind"] = .string(kind)
+        func bad(_ why: String) -> JSONObject {
+            var b = e
+            b["kind"] = "invalid"
+            b["reason"] = .string(why)
+            return b
+        }
+        switch kind {
+        case "redeem", "more_time":
+            guard let m = o["minutes"]?.int, (1...1440).contains(m) else { return bad("minutes must be a whole number from 1 to 1440") }
+            e["minutes"] = .int(m)
+            if let a = o["app"]?.string {
+                guard Text.isPlainName(a, max: 100) else { return bad("an app is 1 to 100 characters without control characters") }
+                e["app"] = .string(a)
+            }
+            if let n = o["note"]?.string {
+                guard Text.isPlainName(n, max: 200) else { return bad("a note is 1 to 200 characters without control characters") }
+                e["note"] = .string(n)
+            }
+        case "join":
+            guard let c = o["code"]?.string, c.utf8.count <= 40 else { return bad("a join request needs its code") }
+            e["code"] = .string(c)
+        default:
+            return bad("a request is redeem, more_time or join, not '\(Text.terminalSafe(String(kind.prefix(40))))'")
+        }
+        return e
+    }
+
+    /// Records the requests not yet recorded (in the caller's batch).
+    static func takeRequests(_ ctx: Context, _ h: Household, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
+        for f in try readSpool(h) where tx.state.requests[f.id] == nil {
+            tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
+        }
+    }
+
+    /// Drops a request in the spool, as the caller; returns its id.
+    static func dropRequest(_ ctx: Context, _ h: Household, _ fields: JSONObject) throws(ToolError) -> String {
+        var o = fields
+        o["at"] = .string(ctx.clock.format(ctx.now))
+        var bytes = [UInt8]()
+        o.write(into: &bytes)
+        bytes.append(0x0A)
+        for _ in 0..<8 {
+            let id = IDs.make()
+            let path = Sys.join(h.requests, id + ".json")
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw ToolError(errno == EACCES || errno == EPERM ? .noPermission : .cantCreate,
+                                "cannot ask in \(h.requests): \(Sys.errnoString()) (is this login a member of the family?)")
+            }
+            let ok = Sys.writeAll(fd: fd, bytes) && fsync(fd) == 0
+            close(fd)
+            guard ok else {
+                unlink(path)
+                throw ToolError(.ioError, "cannot write \(path): \(Sys.errnoString())")
+            }
+            return id
+        }
+        throw ToolError(.cantCreate, "cannot find a free name in \(h.requests)")
+    }
+
+    // MARK: After a parent's change: status files, ACLs, the spool
+
+    /// What `login` may read: their balance, today's reward time, badges
+    /// and their requests; for a would-be parent, their join request.
+    static func statusRecord(_ s: RewardsState, login: String, now: Instant, today: Day, zone: Zone) -> JSONObject {
+        var o: JSONObject = ["type": "status", "login": .string(login), "as_of": .string(zone.format(now))]
+        if let c = s.children.values.first(where: { $0.login == login }) {
+            o["child"] = .string(c.name)
+            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone))
+            o["allowance"] = .object(allowanceRecord(s, c, today: today))
+        }
+        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        o["requests"] = .array(mine.map { r in
+            .object(["id": .string(r.id), "kind": .string(r.kind), "minutes": JSON(r.minutes), "status": .string(r.status), "reason": JSON(r.reason),
+                     "date": .string(r.day.description)])
+        })
+        return o
+    }
+
+    /// Brings the family folder in step with the state: status files for the
+    /// children and would-be parents, who may use the folders, this
+    /// parent's journal readable by the other parent, and used requests gone.
+    static func settle(_ ctx: Context, _ h: Household, _ s: RewardsState, store: Store<RewardsState>) {
+        let me = UInt32(geteuid())
+        let parentUIDs = s.parents.compactMap { Users.uid(of: $0) }
+        let others = parentUIDs.filter { $0 != h.owner }
+        do throws(ToolError) {
+            if me == h.owner || me == 0 {
+                let rwx = others.map { ($0, UInt16(7)) }
+                try ACL.setDirectory(path: h.journal, access: ACL.blob(owner: 7, users: rwx, group: 0, other: 0), inherit: nil)
+                // (The group bits match the others': a child in the owner's
+                // group is judged by them, not by the others' bits.)
+                try ACL.setDirectory(path: h.status, access: ACL.blob(owner: 7, users: rwx, group: 1, other: 1), inherit: nil)
+                let open: UInt16 = h.group == nil ? 3 : 0
+                try ACL.setDirectory(path: h.requests,
+                                     access: ACL.blob(owner: 7, users: others.map { ($0, UInt16(5)) }, group: 3, other: open),
+                                     inherit: ACL.blob(owner: 6, users: parentUIDs.map { ($0, UInt16(4)) }, group: 0, other: 0))
+            }
+            // The other parent reads this parent's journal.
+            let own = Sys.join(h.journal, Sys.loginName() + ".ndjson")
+            if Sys.fileExists(own) { try ACL.ensureReaders(path: own, parentUIDs.filter { $0 != me }) }
+        } catch {
+            Store<RewardsState>.warnOnce("saved, but who may use the family folder could not be set: \(error.message)")
+        }
+        // Status files: every child with a login, everyone who asked.
+        var logins = Set(s.children.values.compactMap(\.login))
+        for r in s.requests.values where !s.parents.contains(r.from) || r.kind == "join" { logins.insert(r.from) }
+        for login in logins.sorted() {
+            guard let uid = Users.uid(of: login), StoreOptions.isActorName(Substring(login)) else { continue }
+            var bytes = [UInt8]()
+            statusRecord(s, login: login, now: ctx.now, today: ctx.today, zone: ctx.zone).write(into: &bytes)
+            bytes.append(0x0A)
+            do throws(ToolError) { try writeStatus(Sys.join(h.status, login + ".json"), bytes, reader: uid) } catch {
+                Store<RewardsState>.warnOnce("saved, but \(login)'s status could not be written: \(error.message)")
+            }
+        }
+        // Requests already recorded: the folder's owner (or root) removes them.
+        if me == h.owner || me == 0, let files = try? readSpool(h) {
+            for f in files where s.requests[f.id] != nil { unlink(Sys.join(h.requests, f.id + ".json")) }
+        }
+    }
+
+    /// Replaces a status file: readable by its owner and `reader` only.
+    static func writeStatus(_ path: String, _ bytes: [UInt8], reader: UInt32) throws(ToolError) {
+        if let old = try? Sys.readFile(path), old == bytes, ownedByMe(path) { return }
+        let tmp = path + ".tmp-\(getpid())"
+        unlink(tmp)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 { throw Sys.accessError(tmp, verb: "create") }
+        do throws(ToolError) {
+            try ACL.setReaders(fd: fd, path: tmp, [reader])
+        } catch {
+            close(fd)
+            unlink(tmp)
+            throw error
+        }
+        let ok = Sys.writeAll(fd: fd, bytes) && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw ToolError(.ioError, "cannot write \(path): \(Sys.errnoString())")
+        }
+    }
+
+    static func ownedByMe(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_uid == geteuid()
+    }
+
+    /// A child's (or would-be parent's) status, as the parents' last run wrote it.
+    static func readStatus(_ h: Household) throws(ToolError) -> JSONObject {
+        let login = Sys.loginName()
+        let path = Sys.join(h.status, login + ".json")
+        guard let got = try Sys.readPeerFile(path, from: 0, cap: 1 << 20) else {
+            throw ToolError(.noPermission, "\(login) is not a parent of the family in \(h.path), and no parent's run has written a status for \(login) yet (a parent adds a child with 'rewards child add NAME --user \(login)')")
+        }
+        guard let o = try? JSON.parseObject(bytes: got.bytes.filter { $0 != 0x0A }) else { throw ToolError(.dataError, "\(path) is not a status record") }
+        return o
+    }
+}

@@ -1,0 +1,163 @@
+// rewards log: every change with who, when, before and after, in stamp
+// order, as the family's journals tell it. The log is folded on demand from
+// the journals (a model that wraps the family's state and writes down what
+// each event changed), so it needs no index of its own and every copy tells
+// the same story.
+
+/// A batch's stamp (Rewards.Stamp is the run's "by" and "at").
+typealias BatchStamp = Stamp
+
+/// The family's state plus what each event did to it.
+struct RewardsLogModel: JournalModel {
+    static let schemaVersion = RewardsState.schemaVersion
+    var state = RewardsState(full: false)
+    var entries: [Rewards.LogEntry] = []
+
+    init(full: Bool) {}
+
+    mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
+
+    mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        let before = state
+        state.apply(e, stamp: stamp)
+        entries += Rewards.logEntries(e, stamp: stamp, before: before, after: state)
+    }
+
+    static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { RewardsState.erases(tombstone, event) }
+    func hotSnapshot() -> [JSONObject] { [] }
+    mutating func restoreHot(_ line: JSONObject) throws(ToolError) {}
+}
+
+extension Rewards {
+    public struct LogEntry: Sendable {
+        public var ms: Int64
+        public var by: String
+        public var action: String
+        public var child: String?
+        public var text: String
+        public var before: JSON
+        public var after: JSON
+        public var note: String?
+    }
+
+    /// What one event did, for people (none for bookkeeping events).
+    static func logEntries(_ e: JSONObject, stamp: BatchStamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
+        guard let type = e["type"]?.string else { return [] }
+        let who = RewardsState.author(e)
+        let ms = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant.ms } ?? stamp.ms
+        let note = e["note"]?.string
+        func entry(_ text: String, child: String? = nil, before: JSON = .null, after: JSON = .null, action: String = type) -> LogEntry {
+            LogEntry(ms: ms, by: who, action: action, child: child, text: text, before: before, after: after, note: note)
+        }
+        func name(_ id: String?) -> String { id.flatMap { a.children[$0]?.name ?? b.children[$0]?.name } ?? id ?? "?" }
+        var out: [LogEntry] = []
+        if (a.refused[who]?.count ?? 0) > (b.refused[who]?.count ?? 0) {
+            return [entry("\(who)'s \(type) did not count: \(a.refused[who]!.why)", action: "refused")]
+        }
+        let cid = e["child"]?.string
+        switch type {
+        case "family_created":
+            out.append(entry("\(who) created the family"))
+        case "child_added":
+            let n = e["name"]?.string ?? "?"
+            out.append(entry("\(who) added \(n) as a child\(e["login"]?.string.map { " (login \($0))" } ?? "")", child: n))
+        case "child_removed":
+            out.append(entry("\(who) removed \(name(e["id"]?.string))", child: name(e["id"]?.string)))
+        case "app_set":
+            let n = e["name"]?.string ?? "?"
+            let old = b.apps[n.lowercased()]
+            let new = a.apps[n.lowercased()]
+            let rate = new?.pointsPerHour.map { " (\($0) pts/hr)" } ?? ""
+            out.append(entry("\(who) categorized '\(n)' as \(new.map { $0.category.rawValue.prefix(1).uppercased() + $0.category.rawValue.dropFirst() } ?? "?")\(rate)",
+                             before: old.map { .string($0.category.rawValue) } ?? .null, after: new.map { .string($0.category.rawValue) } ?? .null))
+        case "app_removed":
+            out.append(entry("\(who) forgot the app '\(e["name"]?.string ?? "?")'"))
+        case "setting_set":
+            let k = e["key"]?.string ?? "?"
+            let old = cid.flatMap { b.childSettings[$0]?[k] } ?? b.settings.value(k)
+            out.append(entry("\(who) updated \(k)\(cid.map { " for " + name($0) } ?? "") from \(old.map(String.init) ?? "unset") to \(e["value"]?.int ?? 0)",
+                             child: cid.map(name), before: JSON(old), after: e["value"] ?? .null))
+        case "adjust":
+            guard let c = cid else { break }
+            let d = (a.balance[c] ?? 0) - (b.balance[c] ?? 0)
+            let reason = e["reason"]?.string.map { " (\($0))" } ?? ""
+            out.append(entry(d >= 0 ? "\(who) added \(d) bonus points to \(name(c))\(reason)" : "\(who) took \(-d) points from \(name(c))\(reason)",
+                             child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
+        case "grant":
+            guard let c = cid, let id = e["id"]?.string, let g = a.grants[id] else { break }
+            let text = g.void != nil ? "\(name(c))'s \(g.minutes) reward minutes (by \(who)) were reversed: \(g.void!)"
+                                     : "\(who == a.children[c]?.login ? name(c) : who) redeemed \(g.minutes) reward minutes for \(name(c)) (\(g.points) points)"
+            out.append(entry(text, child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
+        case "grant_applied":
+            if let id = e["id"]?.string, let g = a.grants[id] { out.append(entry("the grant command gave \(name(g.child)) \(g.minutes) minutes", child: name(g.child))) }
+        case "grant_failed":
+            if let id = e["id"]?.string, let g = a.grants[id] {
+                out.append(entry("the grant command failed for \(name(g.child))'s \(g.minutes) minutes\(e["error"]?.string.map { ": " + $0 } ?? "")", child: name(g.child)))
+            }
+        case "flag_decided":
+            if let id = e["id"]?.string, let f = a.flags[id] {
+                out.append(entry("\(who) \(e["decision"]?.string ?? "decided") a held \(f.app) session of \(name(f.child))", child: name(f.child),
+                                 before: JSON(b.balance[f.child] ?? 0), after: JSON(a.balance[f.child] ?? 0)))
+            }
+        case "usage_day", "usage":
+            guard let c = cid else { break }
+            let p = e["points"]?.int ?? 0
+            out.append(entry("usage for \(name(c)) on \(e["day"]?.string ?? "?"): \(p >= 0 ? "+" : "")\(p) points, \((e["learning_s"]?.int ?? 0) / 60) min learning, \((e["reward_s"]?.int ?? 0) / 60) min reward",
+                             child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
+        case "badge":
+            if let c = cid, !(b.badges[c] ?? []).contains(e["badge"]?.string ?? "") {
+                let id = e["badge"]?.string ?? "?"
+                out.append(entry("\(name(c)) earned the badge \(badgeNames.first { $0.id == id }?.name ?? id)", child: name(c)))
+            }
+        case "invite":
+            out.append(entry("\(who) invited a co-parent (the code works until \(Zone.utc.format(Instant(ms: e["expires"]?.int ?? 0))))"))
+        case "parent_join":
+            out.append(entry("\(who) joined as a parent"))
+        case "parent_removed":
+            out.append(entry("\(who) removed \(e["login"]?.string ?? "?") as a parent"))
+        case "request":
+            guard let id = e["id"]?.string, let r = a.requests[id] else { break }
+            let what = r.kind == "join" ? "to join as a parent" : r.kind == "redeem" ? "to redeem \(r.minutes ?? 0) minutes" : r.kind == "more_time" ? "for \(r.minutes ?? 0) more minutes" : "something unreadable"
+            let child = a.children.values.first { $0.login == r.from }
+            out.append(entry("\(r.from) asked \(what)\(r.note.map { ": “\($0)”" } ?? ""): \(r.status)\(r.reason.map { " (\($0))" } ?? "")",
+                             child: child?.name, before: child.map { JSON(b.balance[$0.id] ?? 0) } ?? .null, after: child.map { JSON(a.balance[$0.id] ?? 0) } ?? .null,
+                             action: "request"))
+        case "request_decided":
+            if let id = e["id"]?.string, let r = a.requests[id] {
+                out.append(entry(r.status == "approved" ? "\(who) gave \(r.from) \(r.minutes ?? 0) more reward minutes" : "\(who) said no to \(r.from)'s request for more time"))
+            }
+        case "erase":
+            out.append(entry(e["all"]?.bool == true ? "\(who) erased everything" : "\(who) erased a child's data"))
+        default:
+            break
+        }
+        for c in a.conflicts.dropFirst(b.conflicts.count) {
+            out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil))
+        }
+        return out
+    }
+
+    static func log(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let st = try store(ctx)
+        let s = try st.read()
+        try requireParent(s, ctx)
+        let n = try ctx.option("count").map { (x) throws(ToolError) in try ctx.int(x, option: "--count", range: 1...100_000) } ?? 50
+        let logStore = Store<RewardsLogModel>(dir: st.dir, options: st.options)
+        var entries = try logStore.load(full: true, forceRebuild: true).state.entries
+        if let by = ctx.option("by") { entries = entries.filter { $0.by.lowercased() == by.lowercased() } }
+        if let t = ctx.option("type") { entries = entries.filter { $0.action == t } }
+        if let c = ctx.option("child") {
+            let child = try childID(s, c)
+            entries = entries.filter { $0.child == child.name }
+        }
+        if let g = ctx.option("grep")?.lowercased() {
+            entries = entries.filter { $0.text.lowercased().contains(g) || ($0.note?.lowercased().contains(g) ?? false) }
+        }
+        for x in entries.reversed().prefix(n) {
+            ctx.out.emit(["type": "log", "at": .string(ctx.zone.format(Instant(ms: x.ms))), "by": .string(x.by), "action": .string(x.action),
+                          "child": JSON(x.child), "text": .string(x.text), "before": x.before, "after": x.after, "note": JSON(x.note)],
+                         text: "\(ctx.zone.format(Instant(ms: x.ms)))  \(Text.terminalSafe(x.text))\(x.note.map { "  — “" + Text.terminalSafe($0) + "”" } ?? "")")
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,217 @@
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A family folder on one host, used by real logins: two parents, two
+/// children and a stranger, made with useradd and run through setpriv (CI
+/// runs as root), removed afterwards. Children try what a child would.
+final class RewardsFamilyFolderTests: ToolTestCase {
+    var suffix = ""
+    var group = ""
+    var users: [String: String] = [:]  // short name → login
+    var family = ""
+    var bin = ""
+    let now = "2026-11-22T10:00:00-05:00"
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard getuid() == 0 else {
+            throw XCTSkip("needs root: the family members are real logins made with useradd and run through setpriv (CI runs as root)")
+        }
+        for tool in ["/usr/bin/setpriv", "/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/groupadd", "/usr/sbin/groupdel"] {
+            guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("\(tool) is missing") }
+        }
+    }
+
+    override func setUp() {
+        super.setUp()
+        guard getuid() == 0 else { return }
+        suffix = String(UUID().uuidString.prefix(6)).lowercased()
+        group = "nrw\(suffix)"
+        XCTAssertEqual(root(["/usr/sbin/groupadd", group]).code, 0)
+        for u in ["mum", "dad", "alex", "sam", "eve"] {
+            let login = "\(u)\(suffix)"
+            users[u] = login
+            XCTAssertEqual(root(["/usr/sbin/useradd", "-M", "-N", "-g", group, "-s", "/usr/sbin/nologin", login]).code, 0)
+            for d in ["home-\(u)", "data-\(u)"] {
+                try? FileManager.default.createDirectory(atPath: tmp + "/" + d, withIntermediateDirectories: true)
+                _ = root(["/bin/chown", "\(login):\(group)", tmp + "/" + d])
+                _ = chmod(tmp + "/" + d, 0o700)
+            }
+        }
+        bin = tmp + "/bin"
+        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: executable("rewards"), toPath: bin + "/rewards")
+        _ = chmod(tmp, 0o755)
+        _ = chmod(bin, 0o755)
+        // The family folder: made by root for mum (as /var/lib/rewards would be).
+        family = tmp + "/family"
+        XCTAssertEqual(root(["/usr/bin/install", "-d", "-o", users["mum"]!, "-m", "0700", family]).code, 0)
+        let made = rw("mum", "init")
+        XCTAssertEqual(made.code, 0, made.err)
+    }
+
+    override func tearDown() {
+        if getuid() == 0 {
+            for (_, login) in users { _ = root(["/usr/sbin/userdel", login]) }
+            _ = root(["/usr/sbin/groupdel", group])
+        }
+        super.tearDown()
+    }
+
+    @discardableResult
+    func root(_ argv: [String], env: [String: String] = [:]) -> RunResult {
+        run(argv[0], Array(argv.dropFirst()), env: env, absolute: true)
+    }
+
+    /// rewards as one of the logins, with its own home and data folder.
+    @discardableResult
+    func rw(_ u: String, _ args: String..., env: [String: String] = [:], at: String? = nil) -> RunResult {
+        var e = ["HOME": tmp + "/home-\(u)", "REWARDS_DATA_DIR": tmp + "/data-\(u)", "REWARDS_FAMILY": family,
+                 "REWARDS_NOW": at ?? now, "USER": users[u]!, "XDG_CONFIG_HOME": tmp + "/home-\(u)/.config"]
+        for (k, v) in env { e[k] = v }
+        return run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/rewards"] + args, env: e, absolute: true)
+    }
+
+    /// rewards as root (its cron), with root's own data folder.
+    @discardableResult
+    func asRoot(_ args: String..., env: [String: String] = [:]) -> RunResult {
+        var e = ["REWARDS_DATA_DIR": tmp + "/data-root", "REWARDS_FAMILY": family, "REWARDS_NOW": now, "XDG_CONFIG_HOME": tmp + "/root-config"]
+        for (k, v) in env { e[k] = v }
+        return run(bin + "/rewards", args, env: e, absolute: true)
+    }
+
+    @discardableResult
+    func shell(_ u: String, _ line: String) -> RunResult {
+        run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c", line],
+            env: ["HOME": tmp + "/home-\(u)"], absolute: true)
+    }
+
+    func name(_ u: String) -> String { users[u]! }
+
+    func setUpFamily() {
+        XCTAssertEqual(rw("mum", "child", "add", "Alex", "--user", name("alex")).code, 0)
+        XCTAssertEqual(rw("mum", "child", "add", "Sam", "--user", name("sam")).code, 0)
+        XCTAssertEqual(rw("mum", "app", "set", "Minecraft", "--reward").code, 0)
+        XCTAssertEqual(rw("mum", "adjust", "Alex", "+100", "--reason", "start").code, 0)
+        XCTAssertEqual(rw("mum", "adjust", "Sam", "+40", "--reason", "start").code, 0)
+    }
+
+    func testAChildSeesTheirOwnAndAsksButCannotActAsAParent() {
+        setUpFamily()
+        // Alex sees their own dashboard, from the status the parent's run wrote.
+        let dash = rw("alex", "dashboard")
+        XCTAssertEqual(dash.code, 0, dash.err)
+        XCTAssertEqual(dash.records.first?["child"] as? String, "Alex")
+        XCTAssertEqual(dash.records.first?["balance"] as? Int, 100)
+        XCTAssertEqual(rw("alex", "dashboard", "Sam").code, 77, "not a sibling's")
+        // Nothing a parent does.
+        for args in [["adjust", "Alex", "+500", "--reason", "x"], ["app", "set", "Minecraft", "--learning"], ["settings", "set", "conversion_rate", "1"],
+                     ["flag", "approve", "abc"], ["notify"], ["log"], ["child", "list"], ["rollover"], ["enforce"], ["parent", "invite"],
+                     ["requests"], ["report"]] {
+            let r = run("/usr/bin/setpriv", ["--reuid=\(name("alex"))", "--regid=\(group)", "--clear-groups", bin + "/rewards"] + args,
+                        env: ["HOME": tmp + "/home-alex", "REWARDS_DATA_DIR": tmp + "/data-alex", "REWARDS_FAMILY": family, "REWARDS_NOW": now],
+                        absolute: true)
+            XCTAssertEqual(r.code, 77, "\(args): \(r.err)")
+            XCTAssertTrue(r.err.contains("only a parent may do that (you are \(name("alex")))"), "\(args): \(r.err)")
+        }
+        // Not by naming a parent in the environment.
+        let env = rw("alex", "adjust", "Alex", "+500", "--reason", "x", env: ["REWARDS_USER": name("mum")])
+        XCTAssertEqual(env.code, 77)
+        XCTAssertTrue(env.err.contains("REWARDS_USER cannot make you \(name("mum"))"), env.err)
+        // The kernel says no to reading anything else.
+        XCTAssertNotEqual(shell("alex", "cat \(family)/status/\(name("sam")).json").code, 0, "a sibling's status")
+        XCTAssertNotEqual(shell("alex", "ls \(family)/journal").code, 0)
+        XCTAssertNotEqual(shell("alex", "cat \(family)/journal/\(name("mum")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("alex", "ls \(family)/requests").code, 0, "nobody lists the requests")
+        XCTAssertEqual(shell("alex", "cat \(family)/status/\(name("alex")).json").code, 0, "their own")
+        XCTAssertNotEqual(shell("eve", "cat \(family)/status/\(name("alex")).json").code, 0)
+        // Balances unchanged by all that.
+        XCTAssertEqual(rw("mum", "child", "list").records.map { $0["balance"] as? Int }, [100, 40])
+    }
+
+    func testRedeemingIsARequestTheFoldGrantsAndNobodyForgesASibling() {
+        setUpFamily()
+        let ask = rw("alex", "redeem", "Alex", "5")
+        XCTAssertEqual(ask.code, 0, ask.err)
+        XCTAssertEqual(ask.records.first?["status"] as? String, "pending")
+        XCTAssertEqual(rw("alex", "redeem", "Sam", "1").code, 77, "only their own points")
+        // Alex plants a request that says it is Sam's: it counts as Alex's (the file is Alex's).
+        XCTAssertEqual(shell("alex", "umask 022; echo '{\"kind\":\"redeem\",\"minutes\":2,\"from\":\"\(name("sam"))\",\"child\":\"Sam\"}' > \(family)/requests/0123456789ab.json").code, 0)
+        // A stranger asks; a stranger plants a symlink, a FIFO and a huge file.
+        XCTAssertEqual(rw("eve", "redeem", "Alex", "3").code, 0, "anyone may ask; the fold decides")
+        XCTAssertEqual(shell("eve", "ln -s \(family)/journal/\(name("mum")).ndjson \(family)/requests/aaaaaaaaaaaa.json").code, 0)
+        XCTAssertEqual(shell("eve", "mkfifo \(family)/requests/bbbbbbbbbbbb.json").code, 0)
+        XCTAssertEqual(shell("eve", "head -c 100000 /dev/zero > \(family)/requests/cccccccccccc.json").code, 0)
+        // Root's cron takes them.
+        let cron = asRoot("enforce")
+        XCTAssertEqual(cron.code, 0, cron.err)
+        let reqs = Dictionary(grouping: rw("mum", "requests", "--all").records, by: { $0["from"] as? String ?? "" })
+        XCTAssertEqual(reqs[name("alex")]?.compactMap { $0["status"] as? String }.sorted(), ["granted", "granted"])
+        XCTAssertEqual(reqs[name("sam")] == nil, true, "nothing counts as Sam's")
+        XCTAssertEqual(reqs[name("eve")]?.compactMap { $0["status"] as? String }.sorted(), ["refused", "refused"])
+        XCTAssertTrue(reqs[name("eve")]?.contains { ($0["reason"] as? String)?.contains("at most 4096 bytes") == true } ?? false, "\(reqs)")
+        XCTAssertEqual(rw("mum", "child", "list").records.map { $0["balance"] as? Int }, [30, 40], "Alex paid 70 for 7 minutes, Sam nothing")
+        // Alex sees the outcome; the requests taken are gone from the spool.
+        let dash = rw("alex", "dashboard")
+        XCTAssertEqual(dash.records.first?["balance"] as? Int, 30)
+        XCTAssertTrue(dash.out.contains("granted") || rw("alex", "dashboard", "--format", "text").out.contains("granted"))
+        XCTAssertEqual(rw("alex", "allowance").records.first?["granted_minutes"] as? Int, 7)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: family + "/requests/0123456789ab.json"))
+        // The honest parent's commands keep working whatever the spool holds.
+        XCTAssertEqual(rw("mum", "adjust", "Sam", "+1", "--reason", "ok").code, 0)
+    }
+
+    func testASecondParentJoinsWithTheCodeAndTheLogTellsWhoDidWhat() throws {
+        setUpFamily()
+        XCTAssertEqual(rw("dad", "parent", "invite").code, 77, "not a parent yet")
+        let inv = rw("mum", "parent", "invite")
+        XCTAssertEqual(inv.code, 0, inv.err)
+        let code = try XCTUnwrap(inv.records.first?["code"] as? String)
+        XCTAssertEqual(rw("dad", "parent", "join", code).code, 0)
+        // Accepted by the family's next run (here the owner's).
+        XCTAssertEqual(rw("mum", "requests").code, 0)
+        let list = rw("dad", "parent", "list")
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertEqual(list.records.map { $0["role"] as? String }, ["owner", "co-parent"])
+        // The code works once.
+        XCTAssertEqual(rw("eve", "parent", "join", code).code, 0)
+        XCTAssertEqual(asRoot("enforce").code, 0)
+        let refused = rw("eve", "parent", "list")
+        XCTAssertEqual(refused.code, 77)
+        XCTAssertTrue(refused.err.contains("was used already (by \(name("dad")))"), refused.err)
+        // Dad acts as a parent, with a note; mum reads it in the log.
+        XCTAssertEqual(rw("dad", "adjust", "Sam", "+20", "--reason", "chores", "--note", "he tidied up").code, 0)
+        let log = rw("mum", "log", "--by", name("dad"))
+        XCTAssertEqual(log.code, 0, log.err)
+        let adj = try XCTUnwrap(log.records.first { $0["action"] as? String == "adjust" })
+        XCTAssertEqual(adj["text"] as? String, "\(name("dad")) added 20 bonus points to Sam (chores)")
+        XCTAssertEqual(adj["before"] as? Int, 40)
+        XCTAssertEqual(adj["after"] as? Int, 60)
+        XCTAssertEqual(adj["note"] as? String, "he tidied up")
+        // Mum is told what dad changed, once.
+        let told = rw("mum", "notify").records.filter { $0["to"] as? String == name("mum") && ($0["body"] as? String)?.contains("bonus points to Sam") == true }
+        XCTAssertEqual(told.count, 1)
+        XCTAssertTrue(rw("mum", "notify").records.allSatisfy { !(($0["body"] as? String)?.contains("bonus points to Sam") ?? false) })
+        // Only the owner removes; after that dad's changes do not count.
+        XCTAssertEqual(rw("dad", "parent", "rm", name("mum")).code, 77)
+        XCTAssertEqual(rw("mum", "parent", "rm", name("dad")).code, 0)
+        XCTAssertNotEqual(rw("dad", "adjust", "Sam", "+20", "--reason", "again").code, 0)
+        XCTAssertEqual(rw("mum", "child", "list").records.map { $0["balance"] as? Int }, [100, 60])
+    }
+
+    func testCodesThatAreWrongSayWhy() throws {
+        setUpFamily()
+        XCTAssertEqual(rw("dad", "parent", "join", "nope").code, 64)
+        XCTAssertEqual(rw("dad", "parent", "join", "ABCD-EFGH-JKMN").code, 0)
+        XCTAssertEqual(asRoot("enforce").code, 0)
+        XCTAssertTrue(rw("dad", "parent", "list").err.contains("no invite has the code ABCDEFGHJKMN"))
+        // Expired: invited three days and a minute before the join is taken.
+        let inv = rw("mum", "parent", "invite", at: "2026-11-19T09:59:00-05:00")
+        let code = try XCTUnwrap(inv.records.first?["code"] as? String)
+        XCTAssertEqual(rw("sam", "parent", "join", code).code, 0)
+        XCTAssertEqual(rw("mum", "requests").code, 0)
+        XCTAssertTrue(rw("sam", "parent", "list").err.contains("expired"), "a child with an old code")
+    }
+}
