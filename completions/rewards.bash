@@ -13,15 +13,31 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--user|--points-per-hour|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--category|--search|--activitywatch|--app|--command|--reason|--from|--to) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|init|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|report|badges|rollover|notify|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|init|parent|"parent invite"|"parent join"|"parent list"|"parent rm"|ask|requests|request|"request approve"|"request deny"|log|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|report|badges|rollover|notify|enforce|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
     case "$cmd" in
+        init)
+            case "$prev" in
+                --group) COMPREPLY=(); return ;;
+            esac ;;
+        "request approve")
+            case "$prev" in
+                --minutes) COMPREPLY=(); return ;;
+            esac ;;
+        log)
+            case "$prev" in
+                --count|-n) COMPREPLY=(); return ;;
+                --by) COMPREPLY=(); return ;;
+                --type) COMPREPLY=(); return ;;
+                --child) COMPREPLY=(); return ;;
+                --grep) COMPREPLY=(); return ;;
+            esac ;;
         "child add")
             case "$prev" in
                 --user) COMPREPLY=(); return ;;
@@ -65,43 +81,61 @@ _rewards() {
                 --by) _rewards_reply < <(compgen -W "day week app category" -- "$cur"); return ;;
                 --format) _rewards_reply < <(compgen -W "json csv text" -- "$cur"); return ;;
             esac ;;
+        enforce)
+            case "$prev" in
+                --command) _rewards_reply < <(compgen -f -- "$cur"); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _rewards_reply < <(compgen -W "json text" -- "$cur"); return ;;
         --sync-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
+        --family) _rewards_reply < <(compgen -d -- "$cur"); return ;;
+        --note) COMPREPLY=(); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        init) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "child list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        flags) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        allowance) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="dashboard init child app settings ingest flags flag redeem allowance adjust report badges rollover notify help completion" ;;
+        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        init) words="--group --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        parent) words="invite join list rm --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent invite") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent join") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        ask) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        requests) words="--all --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        request) words="approve deny --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "request approve") words="--minutes --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "request deny") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        log) words="--count -n --by --type --child --grep --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        flags) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        allowance) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        enforce) words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        help) words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _rewards_reply < <(compgen -W "$words" -- "$cur")

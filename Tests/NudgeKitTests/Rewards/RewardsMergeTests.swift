@@ -1,0 +1,190 @@
+import XCTest
+@testable import NudgeKit
+
+/// Two parents on three devices (mum's laptop and desk, dad's phone) share
+/// a sync folder. They change the family at random while a simulated sync
+/// engine copies journals at random moments; after a full exchange every
+/// device shows the same family, no balance is ever below zero on any
+/// device, every redemption is there once (paid or void), and each balance
+/// is what the adjustments and paid redemptions add up to.
+final class RewardsMergeTests: XCTestCase {
+    var root = ""
+    let fm = FileManager.default
+    let t0: Int64 = 1_795_334_400_000  // 2026-11-22T08:00:00Z
+
+    override func setUp() {
+        root = NSTemporaryDirectory() + "rwmerge-\(UUID().uuidString)"
+        try? fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        StoreWarnings.warned = []
+    }
+
+    override func tearDown() { try? fm.removeItem(atPath: root) }
+
+    func device(_ base: String, _ name: String, every: Int) -> Store<RewardsState> {
+        var o = StoreOptions(tool: "rewards", actor: name, user: name, lockTimeoutMillis: 500, snapshotEvery: every)
+        o.journalFolder = base + "/\(name)/sync"
+        o.nowMillis = 4_000_000_000_000
+        return Store(dir: base + "/\(name)/data", options: o)
+    }
+
+    func record(_ s: Store<RewardsState>, by who: String, at ms: Int64, _ events: [JSONObject]) throws {
+        try s.write(at: Instant(ms: ms)) { (tx: inout Transaction<RewardsState>) throws(ToolError) in
+            for var e in events {
+                e["by"] = .string(who)
+                tx.record(e)
+            }
+        }
+    }
+
+    func testThreeDevicesOfTwoParentsAgreeAndNoBalanceGoesNegative() throws {
+        for seed in 1...6 { try converge(seed: UInt64(seed)) }
+    }
+
+    func converge(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let base = root + "/s\(seed)"
+        let names = ["laptop", "desk", "phone"]
+        let person = ["laptop": "mum", "desk": "mum", "phone": "dad"]
+        var devices: [Store<RewardsState>] = []
+        for n in names { devices.append(device(base, n, every: Int.random(in: 1...6, using: &rng))) }
+        func copy(_ from: Int, _ to: Int) {
+            let src = base + "/\(names[from])/sync/\(names[from]).ndjson"
+            guard let bytes = fm.contents(atPath: src) else { return }
+            try? fm.createDirectory(atPath: base + "/\(names[to])/sync", withIntermediateDirectories: true)
+            let tmp = base + "/\(names[to])/sync/.syncthing.\(names[from]).ndjson.tmp"
+            _ = fm.createFile(atPath: tmp, contents: bytes)
+            _ = rename(tmp, base + "/\(names[to])/sync/\(names[from]).ndjson")
+        }
+        func exchange() { for i in 0..<3 { for j in 0..<3 where i != j { copy(i, j) } } }
+        // Mum makes the family and invites dad; dad joins on his phone.
+        let day = "2026-11-22"
+        try record(devices[0], by: "mum", at: t0, [
+            ["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+            ["type": "child_added", "id": "c2", "name": "Sam"],
+            ["type": "adjust", "child": "c1", "points": 200, "reason": "start", "day": .string(day)],
+            ["type": "adjust", "child": "c2", "points": 100, "reason": "start", "day": .string(day)],
+            ["type": "invite", "hash": .string(RewardsState.codeHash("ABCD-EFGH-JKMN")), "expires": .int(t0 + 72 * 3_600_000)],
+        ])
+        exchange()
+        try record(devices[2], by: "dad", at: t0 + 60_000, [["type": "parent_join", "code": "ABCDEFGHJKMN"]])
+        exchange()
+        XCTAssertEqual(try devices[0].read().parents, ["mum", "dad"], "seed \(seed)")
+        var grants: [String] = []
+        var clock = t0 + 120_000
+        for step in 0..<80 {
+            clock += Int64.random(in: 0...90_000, using: &rng)
+            let d = Int.random(in: 0..<3, using: &rng)
+            let who = person[names[d]]!
+            let child = ["c1", "c2"][Int.random(in: 0...1, using: &rng)]
+            let skew = Int64([0, -200_000, 150_000][d])
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...2:
+                // A redemption as the CLI makes it: checked against this device's balance.
+                let s = try devices[d].read()
+                let minutes = Int.random(in: 1...6, using: &rng)
+                let points = minutes * s.settings(for: child).conversionRate
+                guard points <= (s.balance[child] ?? 0) else { continue }
+                let id = "g\(seed)-\(step)"
+                try record(devices[d], by: who, at: clock + skew, [["type": "grant", "id": .string(id), "child": .string(child),
+                                                                      "minutes": JSON(minutes), "points": JSON(points), "day": .string(day)]])
+                grants.append(id)
+            case 3...4:
+                let s = try devices[d].read()
+                var p = Int.random(in: -40...40, using: &rng)
+                if p == 0 { p = 5 }
+                guard (s.balance[child] ?? 0) + p >= 0 else { continue }
+                try record(devices[d], by: who, at: clock + skew, [["type": "adjust", "child": .string(child), "points": JSON(p), "reason": "r", "day": .string(day)]])
+            case 5:
+                let key = ["daily_goal_minutes", "daily_reward_limit_minutes"][Int.random(in: 0...1, using: &rng)]
+                try record(devices[d], by: who, at: clock + skew, [["type": "setting_set", "key": .string(key), "value": JSON(Int.random(in: 30...120, using: &rng))]])
+            case 6:
+                try record(devices[d], by: who, at: clock + skew, [["type": "app_set", "name": "Minecraft",
+                                                                      "category": .string(["reward", "ignore"][Int.random(in: 0...1, using: &rng)])]])
+            default:
+                let from = Int.random(in: 0..<3, using: &rng)
+                copy(from, (from + Int.random(in: 1...2, using: &rng)) % 3)
+            }
+            for dev in devices {
+                let s = try dev.read()
+                for (c, b) in s.balance { XCTAssertGreaterThanOrEqual(b, 0, "seed \(seed) step \(step): \(c) below zero on a device") }
+            }
+        }
+        exchange()
+        var states: [RewardsState] = []
+        for dev in devices {
+            let l = try dev.load(full: false, forceRebuild: true)
+            states.append(l.state)
+            XCTAssertEqual(try dev.read().hotSnapshot().map(\.serialized), l.state.hotSnapshot().map(\.serialized), "seed \(seed): the snapshot path agrees with a rebuild")
+        }
+        let shown = states.map { $0.hotSnapshot().map(\.serialized) }
+        XCTAssertEqual(shown[0], shown[1], "seed \(seed)")
+        XCTAssertEqual(shown[1], shown[2], "seed \(seed)")
+        let s = states[0]
+        XCTAssertEqual(Set(s.grants.keys), Set(grants), "seed \(seed): every redemption once, paid or void")
+        for c in ["c1", "c2"] {
+            let adjusted = s.days[c]?.values.reduce(0) { $0 + $1.adjusted } ?? 0
+            let paid = s.grants.values.filter { $0.child == c && $0.void == nil }.reduce(0) { $0 + $1.points }
+            XCTAssertEqual(s.balance[c], adjusted - paid, "seed \(seed): \(c)'s balance adds up")
+            XCTAssertGreaterThanOrEqual(s.balance[c] ?? 0, 0)
+        }
+        XCTAssertEqual(s.refused.count, 0, "seed \(seed): \(s.refused)")
+    }
+
+    func testARedemptionThatLosesTheRaceIsReversedAndBothParentsAreTold() throws {
+        let base = root + "/race"
+        let mum = device(base, "laptop", every: 256), dad = device(base, "phone", every: 256)
+        try record(mum, by: "mum", at: t0, [["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+                                            ["type": "adjust", "child": "c1", "points": 100, "reason": "start", "day": "2026-11-22"],
+                                            ["type": "invite", "hash": .string(RewardsState.codeHash("ABCD-EFGH-JKMN")), "expires": .int(t0 + 3_600_000)]])
+        try fm.createDirectory(atPath: base + "/phone/sync", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: base + "/laptop/sync/laptop.ndjson", toPath: base + "/phone/sync/laptop.ndjson")
+        try record(dad, by: "dad", at: t0 + 1000, [["type": "parent_join", "code": "abcd efgh jkmn"]])
+        // Both redeem 80 of the 100 before their devices meet.
+        try record(mum, by: "mum", at: t0 + 60_000, [["type": "grant", "id": "gm", "child": "c1", "minutes": 8, "points": 80, "day": "2026-11-22"]])
+        try record(dad, by: "dad", at: t0 + 61_000, [["type": "grant", "id": "gd", "child": "c1", "minutes": 8, "points": 80, "day": "2026-11-22"]])
+        try fm.removeItem(atPath: base + "/phone/sync/laptop.ndjson")
+        try fm.copyItem(atPath: base + "/laptop/sync/laptop.ndjson", toPath: base + "/phone/sync/laptop.ndjson")
+        try fm.copyItem(atPath: base + "/phone/sync/phone.ndjson", toPath: base + "/laptop/sync/phone.ndjson")
+        for st in [mum, dad] {
+            let s = try st.read()
+            XCTAssertEqual(s.balance["c1"], 20)
+            XCTAssertNil(s.grants["gm"]?.void)
+            XCTAssertEqual(s.grants["gd"]?.void, "the balance was 20 when it was merged, less than its 80 points")
+            XCTAssertEqual(s.totals("c1", Day(year: 2026, month: 11, day: 22)).grantedMinutes, 8)
+            let told = Rewards.coParentNotifications(s, today: Day(year: 2026, month: 11, day: 22))
+            XCTAssertEqual(Set(told.map { $0.record["to"]?.string ?? "" }), ["mum", "dad"])
+            XCTAssertTrue(told.allSatisfy { $0.record["body"]?.string?.contains("were reversed") == true })
+        }
+        // A negative adjustment on both sides takes only what is there.
+        try record(mum, by: "mum", at: t0 + 120_000, [["type": "adjust", "child": "c1", "points": -20, "reason": "x", "day": "2026-11-22"]])
+        try record(dad, by: "dad", at: t0 + 121_000, [["type": "adjust", "child": "c1", "points": -15, "reason": "y", "day": "2026-11-22"]])
+        try fm.removeItem(atPath: base + "/laptop/sync/phone.ndjson")
+        try fm.copyItem(atPath: base + "/phone/sync/phone.ndjson", toPath: base + "/laptop/sync/phone.ndjson")
+        XCTAssertEqual(try mum.read().balance["c1"], 0)
+        XCTAssertEqual(try mum.read().conflicts.count, 2)
+    }
+
+    func testChangesBySomeoneWhoIsNotAParentDoNotCount() throws {
+        var s = RewardsState(full: false)
+        s.apply(["type": "family_created", "owner": "mum", "by": "mum"])
+        s.apply(["type": "child_added", "id": "c1", "name": "Alex", "login": "alex", "by": "mum"])
+        s.apply(["type": "adjust", "child": "c1", "points": 500, "reason": "me", "day": "2026-11-22", "by": "alex"])
+        s.apply(["type": "setting_set", "key": "conversion_rate", "value": 1, "by": "alex"])
+        s.apply(["type": "invite", "hash": "x", "expires": 1, "by": "alex"])
+        s.apply(["type": "family_created", "owner": "eve", "by": "eve"])
+        XCTAssertEqual(s.balance["c1"], nil)
+        XCTAssertEqual(s.settings.conversionRate, RewardsEngine.Settings().conversionRate)
+        XCTAssertEqual(s.owner, "mum")
+        XCTAssertEqual(s.refused["alex"]?.count, 3)
+        // Where journals are proven, the actor counts, not what the event says.
+        s.apply(["type": "adjust", "child": "c1", "points": 50, "reason": "forged", "day": "2026-11-22", "by": "mum", "actor": "alex"])
+        XCTAssertEqual(s.balance["c1"], nil)
+        s.apply(["type": "adjust", "child": "c1", "points": 50, "reason": "cron", "day": "2026-11-22", "actor": "root"])
+        XCTAssertEqual(s.balance["c1"], 50)
+        // A child redeems their own points only where names are not proven (their own data directory).
+        s.apply(["type": "grant", "id": "g1", "child": "c1", "minutes": 1, "points": 10, "day": "2026-11-22", "by": "alex"])
+        XCTAssertEqual(s.balance["c1"], 40)
+        s.apply(["type": "grant", "id": "g2", "child": "c1", "minutes": 1, "points": 10, "day": "2026-11-22", "by": "alex", "actor": "alex"])
+        XCTAssertEqual(s.balance["c1"], 40)
+    }
+}
