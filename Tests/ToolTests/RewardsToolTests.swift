@@ -272,3 +272,44 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("rollover", "-q").out, "")
     }
 }
+
+/// A store written by rewards 1.0 (one parent, commit lines without stamps
+/// or checksums) keeps working: the same balances, and new changes on top.
+final class RewardsMigrationTests: ToolTestCase {
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["REWARDS_DATA_DIR"] = dataDir
+        e["REWARDS_NOW"] = "2026-11-22T20:00:00-05:00"
+        e["REWARDS_USER"] = "mum"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    func testAVersionOneStoreKeepsWorking() throws {
+        try FileManager.default.createDirectory(atPath: dataDir + "/journal", withIntermediateDirectories: true)
+        let lines = [
+            #"{"type":"family_created","owner":"mum","by":"mum","at":"2026-11-20T08:00:00-05:00"}"#,
+            #"{"type":"child_added","id":"c1","name":"Alex","login":"alex","by":"mum","at":"2026-11-20T08:00:00-05:00"}"#,
+            #"{"type":"app_set","name":"Minecraft","category":"reward","points_per_hour":null,"by":"mum","at":"2026-11-20T08:00:00-05:00"}"#,
+            #"{"type":"commit","n":3,"at":"2026-11-20T08:00:00-05:00","by":"mum","schema":2}"#,
+            #"{"type":"adjust","child":"c1","points":120,"reason":"start","day":"2026-11-20","by":"mum","at":"2026-11-20T09:00:00-05:00"}"#,
+            #"{"type":"commit","n":1,"at":"2026-11-20T09:00:00-05:00","by":"mum","schema":2}"#,
+            #"{"type":"grant","id":"g1","child":"c1","minutes":3,"points":30,"app":null,"day":"2026-11-21","by":"alex","at":"2026-11-21T16:00:00-05:00"}"#,
+            #"{"type":"grant_applied","id":"g1","by":"alex","at":"2026-11-21T16:00:00-05:00"}"#,
+            #"{"type":"commit","n":2,"at":"2026-11-21T16:00:00-05:00","by":"alex","schema":2}"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dataDir + "/journal/oldhost.ndjson", atomically: true, encoding: .utf8)
+        _ = chmod(dataDir, 0o700)
+        let list = run("rewards", ["child", "list"])
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertEqual(list.records.first?["balance"] as? Int, 90, "120 less the 30 Alex redeemed")
+        XCTAssertEqual(list.err, "", "nothing refused, nothing to warn about")
+        XCTAssertEqual(run("rewards", ["redeem", "Alex", "2"], env: ["REWARDS_USER": "alex"]).code, 0)
+        XCTAssertEqual(run("rewards", ["adjust", "Alex", "+10", "--reason", "more"]).code, 0)
+        XCTAssertEqual(run("rewards", ["child", "list"]).records.first?["balance"] as? Int, 80)
+        let log = run("rewards", ["log"]).records.map { $0["text"] as? String ?? "" }
+        XCTAssertEqual(log.first, "mum added 10 bonus points to Alex (more)")
+        XCTAssertTrue(log.contains("Alex redeemed 3 reward minutes (30 points)"), "\(log)")
+        XCTAssertEqual(run("rewards", ["parent", "list"]).records.map { $0["login"] as? String }, ["mum"])
+    }
+}

@@ -86,7 +86,8 @@ extension Rewards {
         case "grant":
             guard let c = cid, let id = e["id"]?.string, let g = a.grants[id] else { break }
             let text = g.void != nil ? "\(name(c))'s \(g.minutes) reward minutes (by \(who)) were reversed: \(g.void!)"
-                                     : "\(who == a.children[c]?.login ? name(c) : who) redeemed \(g.minutes) reward minutes for \(name(c)) (\(g.points) points)"
+                                     : who == a.children[c]?.login ? "\(name(c)) redeemed \(g.minutes) reward minutes (\(g.points) points)"
+                                     : "\(who) redeemed \(g.minutes) reward minutes for \(name(c)) (\(g.points) points)"
             out.append(entry(text, child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
         case "grant_applied":
             if let id = e["id"]?.string, let g = a.grants[id] { out.append(entry("the grant command gave \(name(g.child)) \(g.minutes) minutes", child: name(g.child))) }
