@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--category|--search|--activitywatch|--app|--command|--reason|--from|--to) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--category|--search|--activitywatch|--app|--command|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -45,6 +45,7 @@ _rewards() {
         "app set")
             case "$prev" in
                 --points-per-hour) COMPREPLY=(); return ;;
+                --process) COMPREPLY=(); return ;;
             esac ;;
         "app list")
             case "$prev" in
@@ -84,6 +85,8 @@ _rewards() {
         enforce)
             case "$prev" in
                 --command) _rewards_reply < <(compgen -f -- "$cur"); return ;;
+                --interval) COMPREPLY=(); return ;;
+                --grace) COMPREPLY=(); return ;;
             esac ;;
     esac
     case "$prev" in
@@ -116,7 +119,7 @@ _rewards() {
         "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app set") words="--learning --points-per-hour --reward --process --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
@@ -134,7 +137,7 @@ _rewards() {
         badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        enforce) words="--command --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        enforce) words="--command --interval --grace --dry-run --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         help) words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --category --search --activitywatch --app --command --reason --from --to
+            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --category --search --activitywatch --app --command --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -57,7 +57,7 @@ complete -c rewards -n '__rewards_at '\'''\''' -a 'report' -d 'Learning and rewa
 complete -c rewards -n '__rewards_at '\'''\''' -a 'badges' -d 'A child'\''s badges'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'rollover' -d 'Close days: streaks and badges (for cron at midnight; safe to re-run)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'notify' -d 'Notifications for children and parents, one per person per run (for cron)'
-complete -c rewards -n '__rewards_at '\'''\''' -a 'enforce' -d 'Take children'\''s requests, hand grants to the grant command (retrying), refresh what children see (for root'\''s cron, every minute)'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'enforce' -d 'Charge reward apps running now, warn at 5 minutes left, end them when time is up; take requests and apply grants (root'\''s cron, every minute)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c rewards -n '__rewards_at '\''init'\''' -l group -x -d 'With --family: only this group'\''s members may ask (default: any login)'
@@ -87,6 +87,7 @@ complete -c rewards -n '__rewards_at '\''app'\''' -a 'import' -d 'Categorise man
 complete -c rewards -n '__rewards_at '\''app set'\''' -l learning -d 'Learning: earns points'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l points-per-hour -x -d 'Points an hour for this learning app'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l reward -d 'Reward: costs reward time'
+complete -c rewards -n '__rewards_at '\''app set'\''' -l process -x -d 'With --reward: a process name that is this app running (for enforce); repeatable'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l ignore -d 'Neither'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l category -x -a 'learning reward ignore' -d 'learning, reward or ignore'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l search -x -d 'Names containing TEXT'
@@ -110,6 +111,9 @@ complete -c rewards -n '__rewards_at '\''report'\''' -l to -x -d 'Last day (defa
 complete -c rewards -n '__rewards_at '\''report'\''' -l by -x -a 'day week app category' -d 'day, week, app or category'
 complete -c rewards -n '__rewards_at '\''report'\''' -l format -x -a 'json csv text' -d 'json, csv or text'
 complete -c rewards -n '__rewards_at '\''enforce'\''' -l command -r -F -d 'Hand the grant to this command (e.g. timekpra)'
+complete -c rewards -n '__rewards_at '\''enforce'\''' -l interval -x -d 'Time since the last run, charged to what runs now (default 60)'
+complete -c rewards -n '__rewards_at '\''enforce'\''' -l grace -x -d 'Between SIGTERM and SIGKILL (default 10)'
+complete -c rewards -n '__rewards_at '\''enforce'\''' -l dry-run -d 'Say what would be ended; end nothing'
 complete -c rewards -n '__rewards_at '\''help'\''' -a 'dashboard'
 complete -c rewards -n '__rewards_at '\''help'\''' -a 'init'
 complete -c rewards -n '__rewards_at '\''help'\''' -a 'parent'

@@ -214,4 +214,65 @@ final class RewardsFamilyFolderTests: ToolTestCase {
         XCTAssertEqual(rw("mum", "requests").code, 0)
         XCTAssertTrue(rw("sam", "parent", "list").err.contains("expired"), "a child with an old code")
     }
+
+    /// A game running as a login, in the background (a copy of sleep named mcgame).
+    func startGame(as u: String?) throws -> Process {
+        let game = bin + "/mcgame"
+        if !FileManager.default.fileExists(atPath: game) {
+            try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: game)
+            _ = chmod(game, 0o755)
+        }
+        let p = Process()
+        if let u = u {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            p.arguments = ["--reuid=\(name(u))", "--regid=\(group)", "--clear-groups", game, "300"]
+        } else {
+            p.executableURL = URL(fileURLWithPath: game)
+            p.arguments = ["300"]
+        }
+        try p.run()
+        usleep(200_000)
+        return p
+    }
+
+    func ended(_ p: Process, within seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while p.isRunning && Date() < deadline { usleep(50_000) }
+        return !p.isRunning
+    }
+
+    func testRewardTimeEndsTheGameAndNothingElse() throws {
+        setUpFamily()
+        XCTAssertEqual(rw("mum", "app", "set", "Minecraft", "--reward", "--process", "mcgame").code, 0)
+        let mine = try startGame(as: nil)  // root's own: never touched
+        defer { mine.terminate() }
+        // No time granted: the game is ended at once and the parents are told.
+        let game = try startGame(as: "alex")
+        defer { if game.isRunning { game.terminate() } }
+        let first = asRoot("enforce", "--grace", "1")
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertTrue(ended(game), "the game was ended")
+        XCTAssertEqual(first.records.first { $0["type"] as? String == "enforced" }?["action"] as? String, "ended")
+        let told = first.records.filter { $0["type"] as? String == "notification" && $0["role"] as? String == "parent" }
+        XCTAssertEqual(told.map { $0["to"] as? String }, [name("mum")])
+        XCTAssertTrue(mine.isRunning, "a process of another login with the same name is left alone")
+        // Three minutes granted (the minute played without any counts as used):
+        // warned with one left, ended when it is spent.
+        XCTAssertEqual(rw("alex", "redeem", "Alex", "3").code, 0)
+        XCTAssertEqual(asRoot("enforce", env: ["REWARDS_NOW": "2026-11-22T10:00:00-05:00"]).code, 0)
+        let again = try startGame(as: "alex")
+        defer { if again.isRunning { again.terminate() } }
+        let warn = asRoot("enforce", "--grace", "1", env: ["REWARDS_NOW": "2026-11-22T10:01:00-05:00"])
+        XCTAssertEqual(warn.code, 0, warn.err)
+        XCTAssertEqual(warn.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "1 minute of reward time left")
+        XCTAssertTrue(again.isRunning)
+        let over = asRoot("enforce", "--grace", "1", env: ["REWARDS_NOW": "2026-11-22T10:02:00-05:00"])
+        XCTAssertEqual(over.code, 0, over.err)
+        XCTAssertTrue(ended(again), "ended when the three minutes were used")
+        let allowance = rw("alex", "allowance")
+        XCTAssertEqual(allowance.code, 1, "none left: \(allowance.out)")
+        XCTAssertEqual(allowance.records.first?["used_minutes"] as? Int, 3)
+        XCTAssertTrue(mine.isRunning)
+        XCTAssertTrue(rw("mum", "log", "--type", "enforced").out.contains("Minecraft"))
+    }
 }

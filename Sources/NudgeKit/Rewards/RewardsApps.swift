@@ -13,16 +13,37 @@ extension Rewards {
         }
         let name = ctx.operands[0].trimmingSpaces
         guard !name.isEmpty else { throw .usage("an app name must not be empty") }
+        let patterns = try processPatterns(ctx, cat)
         let before = try write(ctx) { (tx) throws(ToolError) -> RewardsState.App? in
             try requireParent(tx.state, ctx)
             let before = tx.state.apps[name.lowercased()]
-            tx.record(by(ctx, ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]))
+            var e: JSONObject = ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
+            // The patterns stay unless new ones are given (or the app is no longer a reward).
+            let kept = patterns ?? (cat == .reward ? before?.processes ?? [] : [])
+            if !kept.isEmpty { e["processes"] = JSON(kept) }
+            tx.record(by(ctx, e))
             return before
         }
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
+        if let p = patterns { o["processes"] = JSON(p) }
         o["previous_category"] = JSON(before?.category.rawValue)
         ctx.out.emit(o, text: "\(name.terminalSafe): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
         return .ok
+    }
+
+    /// `--process PATTERN` (repeatable, or comma-separated): shell patterns
+    /// for the names of a reward app's processes.
+    static func processPatterns(_ ctx: Context, _ cat: RewardsEngine.Category) throws(ToolError) -> [String]? {
+        let given = ctx.invocation.all("process").flatMap { $0.split(separator: ",").map { String($0).trimmingSpaces } }
+        guard !given.isEmpty else { return nil }
+        guard cat == .reward else { throw .usage("--process goes with --reward: it names the processes 'rewards enforce' ends") }
+        for p in given where p.isEmpty || p.utf8.count > 64 || p.unicodeScalars.contains(where: { Text.needsEscape($0.value) || $0 == "/" }) {
+            throw .usage("--process is a process-name pattern like 'minecraft*' or 'java' (1 to 64 characters, no '/'), not '\(Text.terminalSafe(p))'")
+        }
+        for p in given where p == "*" || p.allSatisfy({ $0 == "*" || $0 == "?" }) {
+            throw .usage("--process '\(p)' would match every process; name the app's own")
+        }
+        return given
     }
 
     static func appRemove(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -127,6 +127,11 @@ extension Rewards {
             if let id = e["id"]?.string, let r = a.requests[id] {
                 out.append(entry(r.status == "approved" ? "\(who) gave \(r.from) \(r.minutes ?? 0) more reward minutes" : "\(who) said no to \(r.from)'s request for more time"))
             }
+        case "enforced":
+            if let c = cid {
+                out.append(entry(e["dry_run"]?.bool == true ? "\(e["app"]?.string ?? "?") would have been ended for \(name(c)): reward time was up"
+                                                           : "\(e["app"]?.string ?? "?") was ended for \(name(c)): reward time was up", child: name(c)))
+            }
         case "erase":
             out.append(entry(e["all"]?.bool == true ? "\(who) erased everything" : "\(who) erased a child's data"))
         default:

@@ -42,7 +42,11 @@ public struct RewardsState: JournalModel {
     public static let schemaVersion = 2
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
-    public struct App: Equatable, Sendable { public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int? }
+    public struct App: Equatable, Sendable {
+        public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int?
+        /// Process-name patterns that are this app running (for `enforce`).
+        public var processes: [String] = []
+    }
     public struct DayTotals: Equatable, Sendable {
         public var learningSeconds: Int64 = 0
         public var rewardSeconds: Int64 = 0
@@ -430,7 +434,8 @@ public struct RewardsState: JournalModel {
             }
         case "app_set":
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
-            apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init))
+            apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init),
+                                       processes: (e["processes"]?.array ?? []).compactMap(\.string))
             noteChange(stamp, who, "\(who) categorized '\(n)' as \(c.rawValue)\(e["points_per_hour"]?.int.map { " (\($0) pts/hr)" } ?? "")")
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
@@ -550,7 +555,9 @@ public struct RewardsState: JournalModel {
         var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted())]]
         for c in children.values.sorted(by: { $0.id < $1.id }) { l.append(["k": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)]) }
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
-            l.append(["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)])
+            var o: JSONObject = ["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)]
+            if !a.processes.isEmpty { o["processes"] = JSON(a.processes) }
+            l.append(o)
         }
         var fam = JSONObject(); fam["k"] = "settings"
         for r in RewardsEngine.Settings.ranges { fam[r.key] = JSON(settings.value(r.key)) }
@@ -658,7 +665,8 @@ public struct RewardsState: JournalModel {
             if let id = l["id"]?.string, let n = l["name"]?.string { children[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "app":
             if let n = l["name"]?.string, let c = l["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) {
-                apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init))
+                apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init),
+                                           processes: (l["processes"]?.array ?? []).compactMap(\.string))
             }
         case "settings":
             for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { try? settings.set(r.key, String(v)) } }

@@ -74,44 +74,6 @@ extension Rewards {
         return .failed(why)
     }
 
-    /// `enforce`, for root's cron every minute: the spool's requests are
-    /// recorded (granted or not by the fold), today's grants not yet applied
-    /// go to the grant command (each claimed first, so that two runs never
-    /// hand over one grant twice; failures are tried again next run, up to
-    /// ten times), and what each child sees is rewritten.
-    static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        let command = ctx.option("command") ?? config["grant_command"]
-        let st = try store(ctx)
-        let claim = IDs.make()
-        let (s, mine) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState, [RewardsState.Grant]) in
-            try requireParent(tx.state, ctx)
-            guard command != nil else { return (tx.state, []) }
-            var mine: [RewardsState.Grant] = []
-            for g in tx.state.grants.values.sorted(by: { $0.id < $1.id })
-            where g.day == ctx.today && g.failures < 10 && g.mayHandOver(at: ctx.now.ms) && tx.state.children[g.child] != nil {
-                tx.record(by(ctx, ["type": "grant_claimed", "id": .string(g.id), "claim": .string(claim), "until": .int(ctx.now.ms + 120_000)]))
-                if tx.state.grants[g.id]?.claim == claim { mine.append(tx.state.grants[g.id]!) }
-            }
-            return (tx.state, mine)
-        }
-        var code = ExitCode.ok
-        for g in mine {
-            guard let c = s.children[g.child], let cmd = command else { continue }
-            var rec = grantRecord(g, c)
-            switch try handOver(ctx, st, g, c, command: cmd, claim: claim) {
-            case .applied: rec["applied"] = true
-            case .failed(let why):
-                rec["error"] = .string(why)
-                ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
-                code = .tempFail
-            case .held: continue
-            }
-            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
-        }
-        return code
-    }
-
     static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childAllowance(ctx, h) }
         let s = try store(ctx).read()

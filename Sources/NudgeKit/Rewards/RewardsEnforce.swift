@@ -1,0 +1,169 @@
+// rewards enforce: reward time that really ends. For root's cron, every
+// minute: the reward apps each child is running now (their processes, by
+// uid and name) are charged as usage, a child is warned at five minutes
+// left, and when the day's granted time is spent the apps are ended
+// (SIGTERM, then SIGKILL after a grace period) or handed to the configured
+// `enforce_command`. Reward apps used with no time granted at all are
+// reported to the parents. The same run takes the children's requests and
+// hands grants to the grant command.
+
+extension Rewards {
+    /// What enforce does about one child, decided from the state after the
+    /// run's usage is counted.
+    public enum EnforceAction: Equatable, Sendable {
+        /// Few minutes left: tell the child (once a day).
+        case warn(child: String, leftMinutes: Int)
+        /// Time is up (or none was granted): end the app's processes.
+        case end(child: String, app: String, pids: [Int32])
+        /// A reward app running with no time granted today: tell the parents (once a day per app).
+        case unauthorized(child: String, app: String)
+    }
+
+    /// The decisions for the processes running now (child id → app → processes).
+    public static func enforceActions(_ s: RewardsState, running: [String: [String: [RunningProcess]]], today: Day) -> [EnforceAction] {
+        var out: [EnforceAction] = []
+        for (cid, apps) in running.sorted(by: { $0.key < $1.key }) where !apps.isEmpty {
+            let t = s.totals(cid, today)
+            let left = Int64(t.grantedMinutes) * 60 - t.rewardSeconds
+            if left <= 0 {
+                for (app, ps) in apps.sorted(by: { $0.key < $1.key }) {
+                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid)))
+                    if t.grantedMinutes == 0 { out.append(.unauthorized(child: cid, app: app)) }
+                }
+            } else if left <= 300 {
+                out.append(.warn(child: cid, leftMinutes: Int((left + 59) / 60)))
+            }
+        }
+        return out
+    }
+
+    /// The reward apps each child with a login is running.
+    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
+        var byUID: [UInt32: RewardsState.Child] = [:]
+        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID[u] = c } }
+        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
+        var out: [String: [String: [RunningProcess]]] = [:]
+        for p in procs {
+            guard let c = byUID[p.uid] else { continue }
+            for a in rewardApps where a.processes.contains(where: { Processes.matches($0, p) }) {
+                out[c.id, default: [:]][a.name, default: []].append(p)
+                break
+            }
+        }
+        return out
+    }
+
+    static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        let command = ctx.option("command") ?? config["grant_command"]
+        let interval = try ctx.option("interval").map { (x) throws(ToolError) in try ctx.int(x, option: "--interval", range: 10...3600) } ?? 60
+        let grace = try ctx.option("grace").map { (x) throws(ToolError) in try ctx.int(x, option: "--grace", range: 0...300) } ?? 10
+        let dry = ctx.flag("dry-run")
+        let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
+        let st = try store(ctx)
+        let claim = IDs.make()
+        let now = ctx.now
+        let pre = try st.read()
+        try requireParent(pre, ctx)
+        let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
+        let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
+        struct Plan { var state: RewardsState; var grants: [RewardsState.Grant]; var actions: [EnforceAction]; var notes: [JSONObject] }
+        let plan = try write(ctx, full: true, st) { (tx) throws(ToolError) -> Plan in
+            try requireParent(tx.state, ctx)
+            // What runs now is charged for the last interval (overlaps count once).
+            let running = runningRewardApps(tx.state, procs)
+            var intake = Intake()
+            for (cid, apps) in running {
+                guard let c = tx.state.children[cid], let ci = intake.child(c.name, in: tx.state) else { continue }
+                for app in apps.keys { intake.raws.append(Raw(child: ci, app: intake.app(app), start: now.seconds - Int64(interval), end: now.seconds)) }
+            }
+            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, stamp: stamp(ctx), each: false) }
+            let actions = enforceActions(tx.state, running: running, today: ctx.today)
+            var notes: [JSONObject] = []
+            for a in actions {
+                switch a {
+                case .warn(let cid, let left):
+                    let key = "enforce-warn|\(cid)|\(ctx.today)"
+                    guard !tx.state.notified.contains(key), let c = tx.state.children[cid] else { continue }
+                    tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
+                    notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(ctx.today)", title: "\(left) minute\(left == 1 ? "" : "s") of reward time left",
+                                                    body: "Save your game, \(c.name): reward time ends in \(left) minute\(left == 1 ? "" : "s").",
+                                                    extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
+                case .end(let cid, let app, let pids):
+                    guard let c = tx.state.children[cid] else { continue }
+                    tx.record(by(ctx, ["type": "enforced", "child": .string(cid), "app": .string(app), "pids": .array(pids.map { JSON.int(Int64($0)) }),
+                                       "dry_run": .bool(dry), "day": .string(ctx.today.description)]))
+                    let key = "enforce-over|\(cid)|\(ctx.today)|\(app.lowercased())"
+                    if !tx.state.notified.contains(key) {
+                        tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
+                        notes.append(NotificationRecord(tool: "rewards", id: "enforce-over-\(cid)-\(ctx.today)-\(app.lowercased())", title: "Reward time is over",
+                                                        body: "\(app) was closed: today's reward time is used up. Learning earns more points.",
+                                                        extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
+                    }
+                case .unauthorized(let cid, let app):
+                    let key = "enforce-unauth|\(cid)|\(ctx.today)|\(app.lowercased())"
+                    guard !tx.state.notified.contains(key), let c = tx.state.children[cid] else { continue }
+                    tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
+                    for p in tx.state.parents.sorted() {
+                        notes.append(NotificationRecord(tool: "rewards", id: "enforce-unauth-\(cid)-\(ctx.today)-\(app.lowercased())-\(p)",
+                                                        title: "rewards: \(c.name) used \(app) with no reward time",
+                                                        body: "\(c.name) ran \(app) today without any reward time granted; it was closed.",
+                                                        extra: ["to": .string(p), "role": "parent"]).record)
+                    }
+                }
+            }
+            // Today's grants not yet applied, each claimed by this run.
+            var mine: [RewardsState.Grant] = []
+            if command != nil {
+                for g in tx.state.grants.values.sorted(by: { $0.id < $1.id })
+                where g.day == ctx.today && g.failures < 10 && g.mayHandOver(at: now.ms) && tx.state.children[g.child] != nil {
+                    tx.record(by(ctx, ["type": "grant_claimed", "id": .string(g.id), "claim": .string(claim), "until": .int(now.ms + 120_000)]))
+                    if tx.state.grants[g.id]?.claim == claim { mine.append(tx.state.grants[g.id]!) }
+                }
+            }
+            return Plan(state: tx.state, grants: mine, actions: actions, notes: notes)
+        }
+        var code = ExitCode.ok
+        // Recorded; now acted on.
+        let endCommand = config["enforce_command"]
+        for a in plan.actions {
+            guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
+            let ps = procs.filter { pids.contains($0.pid) }
+            var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
+                                   "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
+            if !dry {
+                if let cmd = endCommand {
+                    var input = [UInt8]()
+                    rec.write(into: &input)
+                    input.append(0x0A)
+                    let status = try Subprocess.shell(cmd, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app,
+                                                                               "REWARDS_PIDS": pids.map(String.init).joined(separator: " ")],
+                                                      quiet: true, timeoutMillis: 60_000)
+                    if status != 0 {
+                        rec["error"] = .string("the enforce command exited \(status)")
+                        ctx.warn("\(c.name.terminalSafe)'s \(app.terminalSafe): the enforce command exited \(status)")
+                        code = .tempFail
+                    }
+                } else {
+                    Processes.end(ps, graceMillis: grace * 1000, root: procRoot)
+                }
+            }
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): reward time is up")
+        }
+        for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
+        for g in plan.grants {
+            guard let c = plan.state.children[g.child], let cmd = command else { continue }
+            var rec = grantRecord(g, c)
+            switch try handOver(ctx, st, g, c, command: cmd, claim: claim) {
+            case .applied: rec["applied"] = true
+            case .failed(let why):
+                rec["error"] = .string(why)
+                ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
+                code = .tempFail
+            case .held: continue
+            }
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
+        }
+        return code
+    }
+}
