@@ -83,9 +83,16 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("list").records.count, 1)
         XCTAssertEqual(yomo("list", "--all").records.count, 2)
         XCTAssertEqual(yomo("done", once).code, 65)
-        let snoozed = yomo("snooze", id)
+        // Snooze acts on an occurrence that has come due; before that it changes nothing.
+        let early = yomo("snooze", id)
+        XCTAssertEqual(early.code, 65)
+        XCTAssertEqual(early.err, "yomo: reminder \(id) is not due until 2026-11-23T21:00:00-05:00; snooze acts on a reminder that has come due, nothing changed ('yomo edit' moves it)\n")
+        XCTAssertEqual(early.out, "")
+        let now = yomo("add", "stand up", "--date", "today", "--time", "10:00").records[0]["id"] as! String
+        let snoozed = yomo("snooze", now)
         XCTAssertEqual(snoozed.records[0]["snoozed_until"] as? String, "2026-11-22T10:22:00-05:00")
-        XCTAssertEqual(yomo("snooze", id, "45").records[0]["snoozed_until"] as? String, "2026-11-22T10:52:00-05:00")
+        XCTAssertEqual(yomo("snooze", now, "45").records[0]["snoozed_until"] as? String, "2026-11-22T10:52:00-05:00")
+        yomo("rm", now)
         for bad in ["0", "61", "ten"] {
             let r = yomo("snooze", id, bad)
             XCTAssertEqual(r.code, 64)
@@ -194,7 +201,7 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(fast.records.count, 4)
         let tokyo = yomo("list", env: ["TZ": "Asia/Tokyo"])
         XCTAssertEqual(tokyo.out, yomo("list", "--all", env: ["TZ": "Asia/Tokyo"]).out)
-        XCTAssertTrue(tokyo.out.contains("+09:00"), tokyo.out)
+        XCTAssertTrue(tokyo.out.contains("-05:00") && !tokyo.out.contains("+09:00"), "each reminder keeps the zone it was made in: \(tokyo.out)")
     }
 
     /// `edit` changes the title and the rule in place: same id, a new

@@ -110,7 +110,7 @@ extension Yomo {
         // records of untouched reminders without parsing them.
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
             var s = try store(ctx).read(lazy: true)
-            if !s.rawZones.isSubset(of: [ctx.zone.name]) { s.materializeAll() }
+            if !s.rawZones.isSubset(of: ["", ctx.zone.name]) { s.materializeAll() }
             // Sort keys: effective trigger, then id (its first 16 bytes packed
             // into two integers, so that comparing is cheap; the whole id only
             // on a tie); raw rows by index, parsed ones by -1 - index.
@@ -179,7 +179,7 @@ extension Yomo {
         let z = ctx.zone
         return ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
                 "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
-                "trigger_at": .string(z.format(trigger)), "at": .string(ctx.clock.format(ctx.now))]
+                "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(ctx.clock.format(ctx.now))]
     }
 
     static func add(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -245,10 +245,14 @@ extension Yomo {
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let r = try tx.state.find(ctx.operands[0])
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to snooze") }
-            tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
+            guard let e = snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now) else {
+                let z = r.zone(ctx.zone)
+                throw ToolError(.dataError, "reminder \(r.id) is not due until \(z.format(r.triggerAt)); snooze acts on a reminder that has come due, nothing changed ('yomo edit' moves it)")
+            }
+            tx.record(e)
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(ctx.zone.local(until).time)")
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(r.zone(ctx.zone).local(until).time)")
         return .ok
     }
 
@@ -299,17 +303,18 @@ extension Yomo {
         let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
-        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
-        if Yomo.due(try st.read(), now: now, zone: ctx.zone).isEmpty { return [] }
+        let device = st.options.actor
+        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now, device: device) { return [] }
+        if Yomo.due(try st.read(), now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
-            let found = Yomo.due(tx.state, now: now, zone: ctx.zone)
-            for a in found { tx.record(event(for: a, zone: ctx.zone, at: now)) }
+            let found = Yomo.due(tx.state, now: now, zone: ctx.zone, device: device)
+            for a in found { tx.record(event(for: a, zone: a.reminder.zone(ctx.zone), at: now, device: device)) }
             return found
         }
         let prefix = commandPrefix(ctx)
         for a in list {
             let n = notification(a, zone: ctx.zone, commandPrefix: prefix)
-            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
+            ctx.out.emit(n, text: "\(a.reminder.zone(ctx.zone).local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
         }
         return list
     }

@@ -183,12 +183,12 @@ final class YomoTests: XCTestCase {
                     let id = "r\(round)-\(step)"
                     ids.append(id)
                     let trig = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: t, zone: zone) ?? t
-                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description),
+                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description), "zone": .string(zone.name),
                             "recurrence": rule.json, "trigger_at": .string(zone.format(trig)), "at": .string(zone.format(t))])
                 case 2 where !ids.isEmpty:
                     let id = ids.randomElement(using: &rng)!
                     if let r = s.reminders[id], !r.completed {
-                        record(Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t))
+                        if let e = Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t) { record(e) }
                     }
                 case 3 where !ids.isEmpty:
                     let id = ids.randomElement(using: &rng)!
