@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "minimal"),
         // Release-mode benchmarks: `swift build -c release && .build/release/nudge-bench`.
         .executableTarget(name: "nudge-bench", dependencies: ["NudgeKit"]),
-        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit"], exclude: ["Rewards/Fixtures"]),
+        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures"]),
         .testTarget(
             name: "ToolTests",
             dependencies: ["NudgeKit", "tenclub", "yomo", "rewards", "playa", "habitmatch"]

@@ -57,8 +57,8 @@ final class YomoToolTests: ToolTestCase {
             (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo --help'\n"),
             (["add", "x", "--days", "mon,funday"], 64, "yomo: --days must be weekdays like mon,wed,fri, not 'mon,funday'\n"),
             (["add", "x", "--every", "0"], 64, "yomo: --every must be a whole number from 1 to 1000, not '0'\n"),
-            (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month only\n"),
-            (["add", "x", "--unit", "hour", "--between", "18:00-09:00"], 64, "yomo: --between must end after it starts, like 09:00-18:00\n"),
+            (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month or year only\n"),
+            (["add", "x", "--unit", "hour", "--between", "18:00-"], 64, "yomo: --between must be HH:MM-HH:MM like 09:00-18:00 (22:00-06:00 runs overnight), not '18:00-'\n"),
             (["add", "tomorrow at 9"], 64, "yomo: a reminder needs a title: the text held only a date, time or rule\n"),
             (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo --help'\n"),
             (["done", "nope"], 65, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n"),
@@ -163,6 +163,34 @@ final class YomoToolTests: ToolTestCase {
         let failing = yomo("parse", "water plants", "--llm-command", "exit 3")
         XCTAssertEqual(failing.records[0]["parser"] as? String, "builtin")
         XCTAssertEqual(failing.err, "yomo: the model command exited 3; using the built-in parser\n")
+        // A model that hangs is stopped (with what it started) after llm_timeout seconds.
+        try FileManager.default.createDirectory(atPath: tmp + "/config/yomo", withIntermediateDirectories: true)
+        _ = write("config/yomo/config", "llm_timeout = 0.5\n")
+        let started = Date()
+        let slow = yomo("parse", "water plants at 3pm", "--llm-command", "sleep 30 & sleep 30; echo '{\"title\":\"late\"}'")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertEqual(slow.records[0]["parser"] as? String, "builtin")
+        XCTAssertEqual(slow.err, "yomo: the model command took longer than 0 s and was stopped; using the built-in parser\n")
+    }
+
+    /// The parser is never silently wrong: `add` refuses a rule it could not
+    /// place, or two rules in one sentence, and says what to do instead.
+    func testAddRefusesWhatItCannotPlace() {
+        let blue = yomo("add", "water plants every blue moon")
+        XCTAssertEqual(blue.code, 64)
+        XCTAssertEqual(blue.err, "yomo: could not place 'every blue moon' as a rule; say the rule with options (--repeat, --every, --unit, --days), or add --literal to keep the text as the title\n")
+        XCTAssertEqual(yomo("add", "--literal", "water plants every blue moon").records[0]["title"] as? String, "water plants every blue moon")
+        let settled = yomo("add", "stretch every 90 minutes", "--every", "2", "--unit", "hour")
+        XCTAssertEqual(settled.code, 0, settled.err)
+        XCTAssertEqual((settled.records[0]["recurrence"] as? [String: Any])?["interval"] as? Int, 2)
+        let two = yomo("add", "yoga every Tuesday at 3pm and Thursday at 5pm")
+        XCTAssertEqual(two.code, 64)
+        XCTAssertEqual(two.err, "yomo: two times in one sentence ('at 3pm' and 'at 5pm'): one reminder holds one rule; add them one at a time\n")
+        let parse = yomo("parse", "water plants every blue moon")
+        XCTAssertEqual(parse.code, 0)
+        XCTAssertEqual(parse.records[0]["warnings"] as? [String], ["could not place 'every blue moon' as a rule"])
+        XCTAssertEqual(parse.err, "yomo: warning: could not place 'every blue moon' as a rule\n")
+        XCTAssertEqual(yomo("list").records.count, 2)
     }
 
     func testWatchPrintsAsThingsComeDue() throws {

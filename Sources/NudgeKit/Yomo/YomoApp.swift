@@ -48,7 +48,16 @@ extension Yomo {
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
 
-    static let configKeys = ["llm_command"]
+    static let configKeys = ["llm_command", "llm_timeout", "theme"]
+
+    /// How long the model command may take (config `llm_timeout`, seconds).
+    static func llmTimeoutMillis(_ config: Config) throws(ToolError) -> Int {
+        guard let v = config["llm_timeout"] else { return 10_000 }
+        guard let n = Double(v), n > 0, n <= 600 else {
+            throw ToolError(.config, "llm_timeout must be a number of seconds from 0 to 600, not '\(v)'")
+        }
+        return Int(n * 1000)
+    }
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
         Store(dir: ctx.dataDir, options: try ctx.storeOptions())
@@ -75,8 +84,13 @@ extension Yomo {
         let builtin = ReminderParser.parse(text, now: ctx.now, zone: ctx.zone)
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         guard let cmd = ctx.option("llm-command") ?? config["llm_command"], !cmd.isEmpty else { return (builtin, "builtin") }
-        let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
-        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text])
+        let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\"|\"year\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
+        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text],
+                                                   timeoutMillis: try llmTimeoutMillis(config))
+        if status == Subprocess.timedOut {
+            ctx.warn("the model command took longer than \(try llmTimeoutMillis(config) / 1000) s and was stopped; using the built-in parser")
+            return (builtin, "builtin")
+        }
         guard status == 0 else {
             ctx.warn("the model command exited \(status); using the built-in parser")
             return (builtin, "builtin")
@@ -163,6 +177,8 @@ extension Yomo {
 
     static func parseCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let (p, parser) = try understand(ctx.operands.joined(separator: " "), ctx: ctx)
+        for w in p.warnings { ctx.warn("warning: \(w)") }
+        if let c = p.conflict { ctx.warn("warning: \(c)") }
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """
@@ -190,8 +206,16 @@ extension Yomo {
         } else {
             parsed = try understand(text, ctx: ctx).0
         }
-        let f = try form(parsed: parsed, options: formOptions(ctx), now: ctx.now, zone: ctx.zone)
-        guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+        let opts = formOptions(ctx)
+        if let c = parsed.conflict { throw ToolError(.usage, c) }
+        if let w = parsed.warnings.first {
+            guard opts.touchesRecurrence else {
+                throw ToolError(.usage, "\(w); say the rule with options (--repeat, --every, --unit, --days), or add --literal to keep the text as the title")
+            }
+            for w in parsed.warnings { ctx.warn("warning: \(w); the options set the rule") }
+        }
+        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: ctx.zone)
+        guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
         for a in f.assumptions { ctx.warn("assumed: \(a)") }
@@ -276,7 +300,7 @@ extension Yomo {
         var list: [Instant] = r.completed ? [] : [t]
         while list.count < count, !r.completed, r.recurrence.repeats {
             let n: Instant? = r.recurrence.basedOnCompletion
-                ? r.recurrence.nextAfterCompletion(t, zone: ctx.zone)
+                ? r.recurrence.nextAfterCompletion(t, anchor: r.anchor, zone: r.zone(ctx.zone))
                 : r.recurrence.next(after: t, anchor: r.anchor, zone: ctx.zone)
             guard let nn = n else { break }
             list.append(nn)

@@ -37,7 +37,7 @@ public enum Yomo {
     public static func nextAfterDone(_ r: Reminder, now: Instant, zone fallback: Zone) -> Instant? {
         guard r.recurrence.repeats else { return nil }
         let zone = r.zone(fallback)
-        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, zone: zone) }
+        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, anchor: r.anchor, zone: zone) }
         return r.recurrence.next(after: max(r.triggerAt, now), anchor: r.anchor, zone: zone)
     }
 

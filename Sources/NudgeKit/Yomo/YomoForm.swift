@@ -26,6 +26,9 @@ public struct ReminderForm: Equatable, Sendable {
     public var anchor: LocalDateTime
     public var recurrence: Recurrence
     public var assumptions: [String]
+    /// The exact first trigger ("in 20 minutes": elapsed time), when the
+    /// wall time alone could be ambiguous.
+    public var exact: Instant? = nil
 }
 
 extension Yomo {
@@ -85,9 +88,9 @@ extension Yomo {
             r.basedOnCompletion = base.basedOnCompletion
         }
         if let b = o.between {
-            let parts = b.split(separator: "-")
+            let parts = b.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, let s = TimeOfDay.parse(String(parts[0])), let e = TimeOfDay.parse(String(parts[1])) else {
-                throw usage("--between must be HH:MM-HH:MM like 09:00-18:00, not '\(b)'")
+                throw usage("--between must be HH:MM-HH:MM like 09:00-18:00 (22:00-06:00 runs overnight), not '\(b)'")
             }
             r.rangeStart = s
             r.rangeEnd = e
@@ -147,7 +150,9 @@ extension Yomo {
             anchor.time = s  // an hourly range starts at its start
             if date == nil { anchor.day = zone.day(of: now) }
         }
-        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions)
+        var exact: Instant? = nil
+        if let x = parsed.exact, !rec.repeats, o.date == nil, o.time == nil { exact = x }
+        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions, exact: exact)
     }
 
     /// Builds the form for `edit` from an existing reminder.
@@ -182,7 +187,7 @@ extension Yomo {
         if let rj = ruleJSON, !rj.isNull, rj.object == nil { return bad("\"recurrence_rule\" must be an object or null, not \(rj.kindName)") }
         if let rule = ruleJSON?.object {
             if let i = rule["interval"], !i.isNull, i.int == nil { return bad("\"interval\" must be a whole number, not \(i.kindName)") }
-            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week or month") }
+            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week, month or year") }
             if let b = rule["based_on_completion"], !b.isNull, b.bool == nil { return bad("\"based_on_completion\" must be a boolean, not \(b.kindName)") }
             if let d = rule["days_of_week"], !d.isNull, d.array == nil { return bad("\"days_of_week\" must be an array like [\"mon\",\"wed\"] or null, not \(d.kindName)") }
             for k in ["time_range_start", "time_range_end"] {

@@ -59,7 +59,7 @@ final class YomoTests: XCTestCase {
         XCTAssertEqual(Yomo.nextAfterDone(s.reminders["d"]!, now: now, zone: zone).map(zone.format), "2026-11-24T09:00:00-05:00",
                        "completing early skips the pending occurrence")
         let doneAt = at("2026-11-25T18:45:00-05:00")
-        XCTAssertEqual(Yomo.nextAfterDone(s.reminders["c"]!, now: doneAt, zone: zone).map(zone.format), "2026-11-28T18:45:00-05:00")
+        XCTAssertEqual(Yomo.nextAfterDone(s.reminders["c"]!, now: doneAt, zone: zone).map(zone.format), "2026-11-28T09:00:00-05:00", "three days on, at the rule's time of day")
         XCTAssertNil(Yomo.nextAfterDone(s.reminders["o"]!, now: now, zone: zone))
         s.apply(["type": "completed", "id": "o", "next": nil, "at": .string(zone.format(now))])
         XCTAssertTrue(s.reminders["o"]!.completed)
@@ -143,7 +143,7 @@ final class YomoTests: XCTestCase {
             (#"{"title":"x","date":"tomorrow"}"#, "\"date\" must be YYYY-MM-DD or null"),
             (#"{"title":"x","time":"3pm"}"#, "\"time\" must be HH:mm or null"),
             (#"{"title":"x","recurrence_type":"yearly"}"#, "\"recurrence_type\" must be none, daily, weekly or custom"),
-            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"fortnight"}}"#, "\"unit\" must be hour, day, week or month"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"fortnight"}}"#, "\"unit\" must be hour, day, week, month or year"),
             (#"{"title":"x","recurrence_type":"custom"}"#, "a custom recurrence needs a recurrence_rule"),
             (#"[1]"#, "not a JSON object"),
             (#"{"title":"x","date":"1999-12-31"}"#, "\"date\" 1999-12-31 is before 2000-01-01: not a plausible day"),
