@@ -11,12 +11,12 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --llm-command --title --count -n
+            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --count -n
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'next' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -42,6 +42,7 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'edit' -d 'Change a reminder'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'done' -d 'Complete a reminder (a recurring one moves to its next time)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'snooze' -d 'Snooze a reminder for 1 to 60 minutes (default 15)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rm' -d 'Delete a reminder'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'rehome' -d 'Move reminders to another time zone, keeping their wall-clock times'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next occurrences'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'due' -d 'Print a notification for each reminder whose time has come (for cron)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'watch' -d 'Stay running and print notifications as reminders come due'
@@ -54,10 +55,14 @@ complete -c yomo -n '__yomo_at '\''add'\''' -l notes -x -d 'Notes shown with the
 complete -c yomo -n '__yomo_at '\''add'\''' -l repeat -x -a 'none daily weekly custom' -d 'none, daily, weekly or custom'
 complete -c yomo -n '__yomo_at '\''add'\''' -l days -x -d 'Weekdays, like mon,wed,fri (weekly, or to limit hours)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l every -x -d 'Every N units (custom)'
-complete -c yomo -n '__yomo_at '\''add'\''' -l unit -x -a 'hour day week month' -d 'hour, day, week or month (custom)'
-complete -c yomo -n '__yomo_at '\''add'\''' -l between -x -d 'Hours only: a daily range, its end included'
-complete -c yomo -n '__yomo_at '\''add'\''' -l on -x -d 'Months only: 2nd-tue, last-fri'
+complete -c yomo -n '__yomo_at '\''add'\''' -l unit -x -a 'hour day week month year' -d 'hour, day, week, month or year (custom)'
+complete -c yomo -n '__yomo_at '\''add'\''' -l between -x -d 'Hours only: a daily range, its end included (22:00-06:00 overnight)'
+complete -c yomo -n '__yomo_at '\''add'\''' -l on -x -d 'Months or years only: 2nd-tue, last-fri'
 complete -c yomo -n '__yomo_at '\''add'\''' -l after-completion -d 'Repeat N units after each completion'
+complete -c yomo -n '__yomo_at '\''add'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
+complete -c yomo -n '__yomo_at '\''add'\''' -l times -x -d 'How many occurrences in all'
+complete -c yomo -n '__yomo_at '\''add'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''add'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''add'\''' -l literal -d 'Take TEXT as the title, parse nothing'
 complete -c yomo -n '__yomo_at '\''add'\''' -l llm-command -r -F -d 'Ask this model command first (text on stdin, JSON out)'
 complete -c yomo -n '__yomo_at '\''parse'\''' -l llm-command -r -F -d 'Ask this model command first (text on stdin, JSON out)'
@@ -68,10 +73,14 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l notes -x -d 'Notes shown with th
 complete -c yomo -n '__yomo_at '\''edit'\''' -l repeat -x -a 'none daily weekly custom' -d 'none, daily, weekly or custom'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l days -x -d 'Weekdays, like mon,wed,fri (weekly, or to limit hours)'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l every -x -d 'Every N units (custom)'
-complete -c yomo -n '__yomo_at '\''edit'\''' -l unit -x -a 'hour day week month' -d 'hour, day, week or month (custom)'
-complete -c yomo -n '__yomo_at '\''edit'\''' -l between -x -d 'Hours only: a daily range, its end included'
-complete -c yomo -n '__yomo_at '\''edit'\''' -l on -x -d 'Months only: 2nd-tue, last-fri'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l unit -x -a 'hour day week month year' -d 'hour, day, week, month or year (custom)'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l between -x -d 'Hours only: a daily range, its end included (22:00-06:00 overnight)'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l on -x -d 'Months or years only: 2nd-tue, last-fri'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l after-completion -d 'Repeat N units after each completion'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrences in all'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''next'\''' -l count -s n -x -d 'How many (default 5)'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'list'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'add'
@@ -80,6 +89,7 @@ complete -c yomo -n '__yomo_at '\''help'\''' -a 'edit'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'done'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'snooze'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'rm'
+complete -c yomo -n '__yomo_at '\''help'\''' -a 'rehome'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'next'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'due'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'watch'

@@ -8,10 +8,14 @@ extension Yomo {
         OptionSpec("repeat", value: "KIND", help: "none, daily, weekly or custom", choices: ["none", "daily", "weekly", "custom"]),
         OptionSpec("days", value: "DAYS", help: "Weekdays, like mon,wed,fri (weekly, or to limit hours)"),
         OptionSpec("every", value: "N", help: "Every N units (custom)"),
-        OptionSpec("unit", value: "UNIT", help: "hour, day, week or month (custom)", choices: ["hour", "day", "week", "month"]),
-        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included"),
-        OptionSpec("on", value: "ORD-DAY", help: "Months only: 2nd-tue, last-fri"),
+        OptionSpec("unit", value: "UNIT", help: "hour, day, week, month or year (custom)", choices: ["hour", "day", "week", "month", "year"]),
+        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included (22:00-06:00 overnight)"),
+        OptionSpec("on", value: "ORD-DAY", help: "Months or years only: 2nd-tue, last-fri"),
         OptionSpec("after-completion", help: "Repeat N units after each completion"),
+        OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
+        OptionSpec("times", value: "N", help: "How many occurrences in all"),
+        OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
+        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York"),
     ]
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
@@ -36,6 +40,10 @@ extension Yomo {
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
                         operands: .words, min: 1, max: 2, run: snooze),
             CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
+            CommandSpec("rehome", summary: "Move reminders to another time zone, keeping their wall-clock times", usage: "ZONE [ID...]",
+                        operands: .words, min: 1, max: nil,
+                        details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",
+                        group: .admin, run: rehome),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
                         options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
                         operands: .words, min: 1, max: 1, run: nextCommand),
@@ -76,7 +84,18 @@ extension Yomo {
         o.between = ctx.option("between")
         o.on = ctx.option("on")
         o.afterCompletion = ctx.flag("after-completion")
+        o.until = ctx.option("until")
+        o.times = ctx.option("times")
+        o.warn = ctx.option("warn")
         return o
+    }
+
+    /// The zone a new or edited reminder lives in: --tz, else its own, else TZ.
+    static func reminderZone(_ ctx: Context, current: Reminder? = nil) throws(ToolError) -> Zone {
+        if let tz = ctx.option("tz") {
+            do throws(ToolError) { return try Zone.named(tz) } catch { throw ToolError(.usage, "--tz: \(error.message)") }
+        }
+        return current?.zone(ctx.zone) ?? ctx.zone
     }
 
     /// The built-in parse, or the user's model when it answers with valid JSON.
@@ -108,9 +127,11 @@ extension Yomo {
         }
     }
 
-    static func line(_ r: Reminder, zone: Zone) -> String {
+    static func line(_ r: Reminder, zone reader: Zone) -> String {
+        let zone = r.zone(reader)
         let l = zone.local(r.effectiveTrigger)
-        let when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        var when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        if zone.name != reader.name { when += " \(zone.name)" }
         let mark = r.recurrence.repeats ? "↻" : " "
         var s = "\(r.id.prefix(6).terminalSafe)  \(when)  \(mark)  \(r.title.terminalSafe)"
         if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
@@ -191,11 +212,12 @@ extension Yomo {
         return .ok
     }
 
-    static func created(_ ctx: Context, _ id: String, _ f: ReminderForm, _ trigger: Instant, type: String) -> JSONObject {
-        let z = ctx.zone
-        return ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
-                "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
-                "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(ctx.clock.format(ctx.now))]
+    static func created(_ ctx: Context, _ id: String, _ f: ReminderForm, _ trigger: Instant, zone z: Zone, type: String) -> JSONObject {
+        var e: JSONObject = ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
+                             "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
+                             "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(ctx.clock.format(ctx.now))]
+        if f.warnMinutes > 0 { e["warn_minutes"] = JSON(f.warnMinutes) }
+        return e
     }
 
     static func add(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -214,15 +236,16 @@ extension Yomo {
             }
             for w in parsed.warnings { ctx.warn("warning: \(w); the options set the rule") }
         }
-        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: ctx.zone)
-        guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+        let zone = try reminderZone(ctx)
+        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: zone)
+        guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
         for a in f.assumptions { ctx.warn("assumed: \(a)") }
-        if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(ctx.clock.format(trigger)) has passed: the reminder is due now") }
+        if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(zone.format(trigger)) has passed: the reminder is due now") }
         let id = IDs.make()
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
-            tx.record(created(ctx, id, f, trigger, type: "created"))
+            tx.record(created(ctx, id, f, trigger, zone: zone, type: "created"))
             return tx.state.reminders[id]!
         }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Added " + line(r, zone: ctx.zone))
@@ -231,16 +254,50 @@ extension Yomo {
 
     static func edit(_ ctx: Context) throws(ToolError) -> ExitCode {
         let opts = formOptions(ctx)
+        var notes: [String] = []
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let old = try tx.state.find(ctx.operands[0])
-            let f = try editForm(old, options: opts, now: ctx.now, zone: ctx.zone)
-            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+            let zone = try reminderZone(ctx, current: old)
+            let f = try editForm(old, options: opts, now: ctx.now, zone: zone)
+            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
                 throw ToolError(.usage, "that rule never comes due")
             }
-            tx.record(created(ctx, old.id, f, trigger, type: "edited"))
+            notes = f.assumptions.map { "assumed: \($0)" }
+            if !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }
+            var e = created(ctx, old.id, f, trigger, zone: zone, type: "edited")
+            if old.completed {
+                e["reopen"] = true
+                notes.append("reminder \(old.id) was completed; the edit makes it active again")
+            }
+            tx.record(e)
             return tx.state.reminders[old.id]!
         }
+        for n in notes { ctx.warn(n) }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    /// `rehome ZONE [ID...]`: reminders move to another zone, keeping their
+    /// wall-clock times (a 09:00 stays 09:00 there).
+    static func rehome(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let zone: Zone
+        do throws(ToolError) { zone = try Zone.named(ctx.operands[0]) } catch { throw ToolError(.usage, error.message) }
+        let ids = Array(ctx.operands.dropFirst())
+        let moved = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [Reminder] in
+            var list: [Reminder] = []
+            if ids.isEmpty {
+                list = tx.state.active
+            } else {
+                for id in ids { list.append(try tx.state.find(id)) }
+            }
+            var out: [Reminder] = []
+            for r in list where r.zone(ctx.zone).name != zone.name || r.zoneName == nil {
+                tx.record(rezoneEvent(r, to: zone, fallback: ctx.zone, now: ctx.now))
+                out.append(tx.state.reminders[r.id]!)
+            }
+            return out
+        }
+        for r in moved { ctx.out.emit(r.record(zone: ctx.zone), text: "Moved to \(zone.name): " + line(r, zone: ctx.zone)) }
         return .ok
     }
 
@@ -297,18 +354,19 @@ extension Yomo {
         let count = try ctx.option("count").map { (s) throws(ToolError) in try ctx.int(s, option: "--count", range: 1...1000) } ?? 5
         let r = try store(ctx).read().find(ctx.operands[0])
         var t = r.triggerAt
+        let zone = r.zone(ctx.zone)
         var list: [Instant] = r.completed ? [] : [t]
         while list.count < count, !r.completed, r.recurrence.repeats {
             let n: Instant? = r.recurrence.basedOnCompletion
-                ? r.recurrence.nextAfterCompletion(t, anchor: r.anchor, zone: r.zone(ctx.zone))
-                : r.recurrence.next(after: t, anchor: r.anchor, zone: ctx.zone)
+                ? r.recurrence.nextAfterCompletion(t, anchor: r.anchor, zone: zone)
+                : r.recurrence.next(after: t, anchor: r.anchor, zone: zone)
             guard let nn = n else { break }
             list.append(nn)
             t = nn
         }
         for (k, i) in list.enumerated() {
-            let l = ctx.zone.local(i)
-            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(ctx.zone.format(i))]
+            let l = zone.local(i)
+            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(zone.format(i))]
             ctx.out.emit(rec, text: "\(k + 1). \(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
                          + (r.recurrence.basedOnCompletion && k > 0 ? " (if completed on time)" : ""))
         }
@@ -348,18 +406,37 @@ extension Yomo {
         return .ok
     }
 
+    /// `watch`: announces at the exact moment something comes due, wakes
+    /// when a journal changes (inotify on Linux; a one-second timer
+    /// elsewhere), and prints a `dismiss` record when a notification it
+    /// printed no longer stands: completed, snoozed, changed or deleted, on
+    /// any device.
     static func watch(_ ctx: Context) throws(ToolError) -> ExitCode {
         // The clock keeps ticking from --now when pinned.
         let start = Sys.monotonicNanos()
         func now() -> Instant { Instant(ms: ctx.now.ms + Int64((Sys.monotonicNanos() - start) / 1_000_000)) }
+        let st = try store(ctx)
+        let device = st.options.actor
+        var shown: [String: Shown] = [:]
+        var fw: FolderWatch? = nil
         while true {
+            if fw == nil && Sys.isDirectory(st.journalDir) { fw = FolderWatch(folders: [st.journalDir, st.dir]) }
             let t = now()
-            try announce(ctx, now: t)
+            for a in try announce(ctx, now: t) { shown[a.reminder.id] = Shown(a) }
+            let s = try st.read()
+            for (id, n) in shown.sorted(by: { $0.key < $1.key }) {
+                guard let why = dismissal(n, in: s) else { continue }
+                let by = s.reminders[id]?.lastBy ?? ""
+                let zone = s.reminders[id]?.zone(ctx.zone) ?? ctx.zone
+                ctx.out.emit(dismissRecord(n, reason: why, by: by, zone: zone), text: "dismiss \(id.prefix(6)) (\(why))")
+                shown[id] = nil
+            }
             ctx.out.flush()
-            let next = try store(ctx).read().active.map(\.effectiveTrigger).filter { $0 > t }.min()
-            var wait = Int(min(30_000, max(200, (next?.ms ?? Int64.max / 2) - t.ms)))
-            if let n = next, n.ms - t.ms < 1000 { wait = Int(max(50, n.ms - t.ms)) }
-            Sys.sleepMillis(wait)
+            let after = now()
+            let next = s.active.compactMap { nextAttention($0, device: device, zone: ctx.zone) }.filter { $0 > t }.min()
+            var wait = next.map { Int(max(0, $0.ms - after.ms)) } ?? 3_600_000
+            wait = min(wait, 3_600_000)
+            if let w = fw { w.wait(millis: wait) } else { Sys.sleepMillis(min(wait, 1000)) }
         }
     }
 }

@@ -88,18 +88,20 @@ public enum Yomo {
     /// nil: not by itself (only a change can make it due).
     public static func nextAttention(_ r: Reminder, device: String, zone fallback: Zone) -> Instant? {
         guard !r.completed else { return nil }
-        var occ: Instant? = r.triggerAt
-        if let f = floor(r, device: device), f >= r.triggerAt {
-            occ = r.scheduled ? r.recurrence.next(after: f, anchor: r.anchor, zone: r.zone(fallback)) : nil
+        let occ = upcoming(r, device: device, zone: fallback)
+        var best = occ
+        if let u = r.snoozedUntil, r.snoozeAnnouncedBy[device] != u, best.map({ u < $0 }) ?? true { best = u }
+        if let o = occ, r.warnMinutes > 0, r.warnedBy[device].map({ $0 < o }) ?? true {
+            let w = Instant(ms: o.ms - Int64(r.warnMinutes) * 60_000)
+            if best.map({ w < $0 }) ?? true { best = w }
         }
-        var snooze: Instant? = nil
-        if let u = r.snoozedUntil, r.snoozeAnnouncedBy[device] != u { snooze = u }
-        switch (occ, snooze) {
-        case (nil, nil): return nil
-        case (let o?, nil): return o
-        case (nil, let s?): return s
-        case (let o?, let s?): return min(o, s)
-        }
+        return best
+    }
+
+    /// The next occurrence `device` has not announced and nobody dismissed.
+    static func upcoming(_ r: Reminder, device: String, zone fallback: Zone) -> Instant? {
+        guard let f = floor(r, device: device), f >= r.triggerAt else { return r.triggerAt }
+        return r.scheduled ? r.recurrence.next(after: f, anchor: r.anchor, zone: r.zone(fallback)) : nil
     }
 
     /// The summary's wake time: the earliest attention over `devices`.
@@ -120,6 +122,8 @@ public enum Yomo {
         public var snooze: Bool
         /// Occurrences that came and went with nobody seeing them.
         public var missed: Int
+        /// An advance warning (`--warn`) of an occurrence still to come.
+        public var warning: Bool = false
     }
 
     /// What `due` on `device` announces at `now`: each occurrence and each
@@ -136,6 +140,9 @@ public enum Yomo {
                                         missed: missed(r, before: l, zone: r.zone(zone))))
             } else if let u = r.snoozedUntil, u <= now, r.snoozeAnnouncedBy[device] != u {
                 out.append(Announcement(reminder: r, occurrence: u, trigger: r.snoozeOf ?? r.triggerAt, snooze: true, missed: 0))
+            } else if r.warnMinutes > 0, let o = upcoming(r, device: device, zone: zone), o > now,
+                      o.ms - Int64(r.warnMinutes) * 60_000 <= now.ms, r.warnedBy[device].map({ $0 < o }) ?? true {
+                out.append(Announcement(reminder: r, occurrence: o, trigger: o, snooze: false, missed: 0, warning: true))
             }
         }
         return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
@@ -146,6 +153,7 @@ public enum Yomo {
     public static func event(for a: Announcement, zone: Zone, at: Instant, device: String = "") -> JSONObject {
         var e: JSONObject = ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
                              "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "device": .string(device)]
+        if a.warning { e["warning"] = true }
         let after = YomoState.folding(a.reminder, e, by: device)
         e["wake"] = JSON(after.flatMap { nextAttention($0, device: device, zone: zone) }.map(zone.format))
         e["at"] = .string(zone.format(at))
@@ -176,7 +184,9 @@ public enum Yomo {
         for e in tail {
             guard let id = e["id"]?.string else { return true }
             switch e["type"]?.string {
-            case "created", "edited", "rezoned": touched[id] = .some(YomoState.instant(e["trigger_at"]))
+            case "created", "edited", "rezoned":
+                let warn = (e["warn_minutes"]?.int ?? 0) * 60_000
+                touched[id] = .some(YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) })
             case "snoozed": touched[id] = .some(YomoState.instant(e["wake"]) ?? YomoState.instant(e["until"]))
             case "completed": touched[id] = .some(YomoState.instant(e["next"]))
             case "announced":
@@ -203,19 +213,23 @@ public enum Yomo {
         let zone = r.zone(fallback)
         let when = zone.local(a.occurrence)
         var body = a.snooze ? "Snoozed until \(when.time)" : "Due \(when.day) \(when.time)"
+        if a.warning { body = "Coming up at \(when.time) (\(when.day))" }
         if r.recurrence.repeats { body += " · \(r.recurrence.summary)" }
         if a.missed > 0 { body += " · \(a.missed) earlier missed" }
         if !r.notes.isEmpty { body += "\n" + r.notes }
         var actions: [NotificationAction] = []
-        for m in [5, 15, 60] {
+        for m in [5, 15, 60] where !a.warning {
             actions.append(NotificationAction(id: "snooze\(m)", label: "Snooze \(m) min", command: "\(commandPrefix) snooze \(r.id) \(m)"))
         }
         actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
-        let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions,
-                                   extra: ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
-                                           "missed": JSON(a.missed),
-                                           "snooze_command": .string("\(commandPrefix) snooze \(r.id) {minutes}"),
-                                           "snooze_minutes": .object(["min": 1, "max": 60, "default": 15])])
+        var extra: JSONObject = ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "missed": JSON(a.missed)]
+        if a.warning {
+            extra["warning"] = true
+        } else {
+            extra["snooze_command"] = .string("\(commandPrefix) snooze \(r.id) {minutes}")
+            extra["snooze_minutes"] = .object(["min": 1, "max": 60, "default": 15])
+        }
+        let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions, extra: extra)
         return n.record
     }
 
@@ -225,10 +239,16 @@ public enum Yomo {
         public var id: String
         public var occurrence: Instant
         public var snooze: Bool
-        public init(id: String, occurrence: Instant, snooze: Bool) {
+        /// The reminder's revision when it was shown.
+        public var revision: Instant
+        public init(id: String, occurrence: Instant, snooze: Bool, revision: Instant) {
             self.id = id
             self.occurrence = occurrence
             self.snooze = snooze
+            self.revision = revision
+        }
+        public init(_ a: Announcement) {
+            self.init(id: a.reminder.id, occurrence: a.occurrence, snooze: a.snooze, revision: a.reminder.revision)
         }
     }
 
@@ -237,12 +257,12 @@ public enum Yomo {
     public static func dismissal(_ n: Shown, in s: YomoState) -> String? {
         guard let r = s.reminders[n.id] else { return "deleted" }
         if r.completed { return "completed" }
+        if r.revision != n.revision { return "changed" }
         if n.snooze {
             if r.snoozedUntil == n.occurrence { return nil }
             if r.snoozedUntil != nil { return "snoozed" }
-            return r.triggerAt > (r.snoozeOf ?? n.occurrence) || r.announcedBy.isEmpty ? "completed" : "changed"
+            return "completed"
         }
-        if r.announcedBy.isEmpty && r.handled == nil && r.snoozeOf == nil { return "changed" }
         if r.triggerAt > n.occurrence { return "completed" }
         if let so = r.snoozeOf, so >= n.occurrence { return "snoozed" }
         return nil
@@ -252,5 +272,19 @@ public enum Yomo {
     public static func dismissRecord(_ n: Shown, reason: String, by: String, zone: Zone) -> JSONObject {
         ["type": "dismiss", "tool": "yomo", "id": .string(n.id), "occurrence": .string(zone.format(n.occurrence)),
          "reason": .string(reason), "by": .string(by)]
+    }
+}
+
+extension Yomo {
+    /// The event that moves a reminder to `zone`, keeping its wall-clock
+    /// times: the pending occurrence at the same wall time there (for a
+    /// scheduled rule, the rule's occurrence from that wall time on).
+    public static func rezoneEvent(_ r: Reminder, to zone: Zone, fallback: Zone, now: Instant) -> JSONObject {
+        let old = r.zone(fallback)
+        let wall = old.local(r.triggerAt)
+        var trigger = zone.resolve(wall)
+        if r.scheduled, let n = r.recurrence.next(after: Instant(ms: trigger.ms - 1), anchor: r.anchor, zone: zone) { trigger = n }
+        return ["type": "rezoned", "id": .string(r.id), "zone": .string(zone.name), "trigger_at": .string(zone.format(trigger)),
+                "at": .string(zone.format(now))]
     }
 }

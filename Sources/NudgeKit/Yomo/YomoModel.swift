@@ -46,6 +46,13 @@ public struct Reminder: Equatable, Sendable {
     public var completedAt: Instant?
     /// The device that made the last change (done, snooze, edit).
     public var lastBy: String
+    /// Announce this many minutes before each occurrence too (0: not).
+    public var warnMinutes: Int = 0
+    /// Per device: the latest occurrence it warned of ahead.
+    public var warnedBy: [String: Instant] = [:]
+    /// When it was last made, edited or moved: a notification shown for an
+    /// earlier revision no longer stands.
+    public var revision: Instant
 
     public init(id: String, title: String, notes: String = "", anchor: LocalDateTime, recurrence: Recurrence, zoneName: String? = nil,
                 triggerAt: Instant, createdAt: Instant) {
@@ -66,6 +73,7 @@ public struct Reminder: Equatable, Sendable {
         updatedAt = createdAt
         completedAt = nil
         lastBy = ""
+        revision = createdAt
     }
 
     /// When it next wants attention: the snooze if any, else the trigger.
@@ -82,11 +90,13 @@ public struct Reminder: Equatable, Sendable {
     /// The seed's reminder document, snake_case.
     public func record(zone fallback: Zone) -> JSONObject {
         let zone = self.zone(fallback)
-        return ["type": "reminder", "id": .string(id), "title": .string(title), "notes": .string(notes),
-                "trigger_at": .string(zone.format(triggerAt)), "recurrence": recurrence.json, "status": .string(status),
-                "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
-                "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format)),
-                "tz": .string(zone.name)]
+        var o: JSONObject = ["type": "reminder", "id": .string(id), "title": .string(title), "notes": .string(notes),
+                             "trigger_at": .string(zone.format(triggerAt)), "recurrence": recurrence.json, "status": .string(status),
+                             "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
+                             "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format)),
+                             "tz": .string(zone.name)]
+        if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
+        return o
     }
 }
 
@@ -200,7 +210,10 @@ public struct YomoState: JournalModel {
             r.snoozeOf = nil
             r.handled = nil
             if type == "edited" && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
+            r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+            r.warnedBy = [:]
             r.updatedAt = at
+            r.revision = at
             r.lastBy = by
             reminders[id] = r
         case "rezoned":
@@ -208,7 +221,14 @@ public struct YomoState: JournalModel {
             r.zoneName = z
             if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
             if let a = YomoState.anchor(e["anchor"]) { r.anchor = a }
+            r.announcedBy = [:]
+            r.snoozeAnnouncedBy = [:]
+            r.warnedBy = [:]
+            r.snoozedUntil = nil
+            r.snoozeOf = nil
+            r.handled = nil
             r.updatedAt = at
+            r.revision = at
             r.lastBy = by
             reminders[id] = r
         case "snoozed":
@@ -229,6 +249,9 @@ public struct YomoState: JournalModel {
             if e["snooze"]?.bool == true {
                 guard r.snoozedUntil == occ else { return }
                 r.snoozeAnnouncedBy[by] = occ
+            } else if e["warning"]?.bool == true {
+                guard occ >= r.triggerAt else { return }
+                r.warnedBy[by] = max(r.warnedBy[by] ?? occ, occ)
             } else {
                 guard occ >= r.triggerAt else { return }  // completed meanwhile
                 r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
@@ -311,6 +334,8 @@ public struct YomoState: JournalModel {
             if let s = r.snoozeOf { x["snooze_of"] = .int(s.ms) }
             if let h = r.handled { x["handled"] = .int(h.ms) }
             if let z = r.zoneName { x["zone"] = .string(z) }
+            if !r.warnedBy.isEmpty { x["wann"] = times(r.warnedBy) }
+            if r.revision != r.createdAt { x["rev"] = .int(r.revision.ms) }
             if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
             // z: the reader's zone the record was rendered in; "" when it has its own.
             return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(r.zoneName == nil ? zone.name : ""),
@@ -350,6 +375,9 @@ public struct YomoState: JournalModel {
         r.updatedAt = YomoState.instant(l["updated_at"]) ?? created
         r.completedAt = YomoState.instant(l["completed_at"])
         r.lastBy = x["by"]?.string ?? ""
+        r.warnMinutes = l["warn_minutes"]?.int.map { Int($0) } ?? 0
+        r.warnedBy = times(x["wann"])
+        r.revision = x["rev"]?.int.map(Instant.init(ms:)) ?? created
         reminders[id] = r
     }
 

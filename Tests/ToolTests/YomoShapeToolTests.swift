@@ -1,0 +1,127 @@
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Rules that keep their shape: each reminder's own zone, re-homing,
+/// elapsed "in N minutes", ends, advance warnings, `edit` saying what it
+/// does, and `watch` waking on time and on journal changes.
+final class YomoShapeToolTests: ToolTestCase {
+    let now = "2026-11-22T10:07:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_DATA_DIR"] = dataDir
+        e["YOMO_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func yomo(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
+        run("yomo", args, stdin: stdin, env: env)
+    }
+
+    func testEachReminderKeepsItsZoneAndCronWithoutTZFiresOnTime() {
+        let id = yomo("add", "call mom", "--time", "18:00").records[0]["id"] as! String
+        let tokyo = yomo("add", "ring Kenji", "--time", "09:00", "--date", "2026-11-23", "--tz", "Asia/Tokyo").records[0]
+        XCTAssertEqual(tokyo["trigger_at"] as? String, "2026-11-23T09:00:00+09:00")
+        XCTAssertEqual(tokyo["tz"] as? String, "Asia/Tokyo")
+        // cron's environment often has no TZ: the reminder still fires at 18:00 New York time.
+        let early = sh("env -u TZ '\(executable("yomo"))' due --now 2026-11-22T17:59:00-05:00")
+        XCTAssertEqual(early.out, "", early.err)
+        let due = sh("env -u TZ '\(executable("yomo"))' due --now 2026-11-22T18:00:00-05:00")
+        XCTAssertTrue(due.out.contains("\"id\":\"\(id)\""), due.out + due.err)
+        XCTAssertTrue(due.out.contains("\"occurrence\":\"2026-11-22T18:00:00-05:00\""), due.out)
+        // Re-homing keeps the wall-clock time.
+        let moved = yomo("rehome", "Europe/London", id)
+        XCTAssertEqual(moved.code, 0, moved.err)
+        XCTAssertEqual(moved.records.first?["tz"] as? String, "Europe/London")
+        let next = yomo("next", id, "-n", "1")
+        XCTAssertEqual(next.records.first?["at"] as? String, "2026-11-22T18:00:00Z", "18:00 where it now lives")
+        let daily = yomo("add", "stretch every day at 7am").records[0]["id"] as! String
+        XCTAssertEqual(yomo("rehome", "Europe/London", daily).records.first?["trigger_at"] as? String, "2026-11-23T07:00:00Z")
+        XCTAssertEqual(yomo("rehome", "Nowhere/Land").code, 64)
+        XCTAssertEqual(yomo("add", "x", "--tz", "Nowhere/Land").code, 64)
+    }
+
+    func testInMinutesIsElapsedTimeInTheRepeatedHour() {
+        // 01:10 EST, the second 01:10 of the fall-back night.
+        let r = yomo("add", "check the oven in 20 minutes", env: ["YOMO_NOW": "2026-11-01T01:10:00-05:00"])
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records[0]["trigger_at"] as? String, "2026-11-01T01:30:00-05:00")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-01T01:29:00-05:00").out, "", "not an hour early")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-01T01:30:00-05:00").records.count, 1)
+    }
+
+    func testEndsYearlyAndAdvanceWarnings() {
+        let y = yomo("add", "renew domain every year on march 3 at 9am").records[0]
+        XCTAssertEqual((y["recurrence"] as? [String: Any])?["unit"] as? String, "year")
+        let u = yomo("add", "physio every monday at 8am", "--until", "2026-12-07").records[0]["id"] as! String
+        XCTAssertEqual(yomo("next", u, "-n", "5").records.count, 3)
+        let c = yomo("add", "pills every day at 8pm", "--times", "2").records[0]["id"] as! String
+        XCTAssertEqual(yomo("next", c, "-n", "5").records.count, 2)
+        XCTAssertEqual(yomo("add", "x", "--times", "0").code, 64)
+        XCTAssertEqual(yomo("add", "x", "--until", "2026-12-07").err, "yomo: --until and --times need a repeating rule\n")
+        let w = yomo("add", "meeting", "--time", "11:00", "--warn", "10m").records[0]
+        XCTAssertEqual(w["warn_minutes"] as? Int, 10)
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T10:49:00-05:00").out, "")
+        let ahead = yomo("due", "--now", "2026-11-22T10:50:00-05:00").records
+        XCTAssertEqual(ahead.count, 1)
+        XCTAssertEqual(ahead.first?["warning"] as? Bool, true)
+        XCTAssertEqual(ahead.first?["body"] as? String, "Coming up at 11:00 (2026-11-22)")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T10:55:00-05:00").out, "", "warned once")
+        let on = yomo("due", "--now", "2026-11-22T11:00:00-05:00").records
+        XCTAssertEqual(on.map { $0["warning"] as? Bool }, [nil], "then the occurrence itself")
+        XCTAssertEqual(yomo("add", "x", "--warn", "soon").err, "yomo: --warn must be a duration like 10m, 1h or 2d (up to 7d), or 0, not 'soon'\n")
+    }
+
+    func testEditSaysWhatItDoes() {
+        let id = yomo("add", "dentist", "--date", "2026-11-25", "--time", "09:00").records[0]["id"] as! String
+        let past = yomo("edit", id, "--date", "2026-11-21")
+        XCTAssertEqual(past.code, 0)
+        XCTAssertEqual(past.err, "yomo: 2026-11-21T09:00:00-05:00 has passed: the reminder is due now\n")
+        let guess = yomo("edit", id, "--date", "2026-11-26", "--time", "10:00")
+        XCTAssertEqual(guess.err, "")
+        yomo("done", id)
+        let reopen = yomo("edit", id, "--time", "11:00")
+        XCTAssertEqual(reopen.err, "yomo: reminder \(id) was completed; the edit makes it active again\n")
+        XCTAssertEqual(reopen.records[0]["status"] as? String, "active")
+    }
+
+    /// `watch` wakes at the due second, and prints `dismiss` when another
+    /// device completes what it announced.
+    func testWatchWakesOnTimeAndDismissesWhatAnotherDeviceCompleted() throws {
+        let id = yomo("add", "tea", "--time", "10:08").records[0]["id"] as! String
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable("yomo"))
+        p.arguments = ["watch", "--now", "2026-11-22T10:07:58-05:00"]
+        var env = baseEnvironment
+        env["YOMO_ACTOR"] = "laptop"
+        p.environment = env
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var got = Data()
+        func waitFor(_ s: String, seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if String(decoding: got, as: UTF8.self).contains(s) { return true }
+                got.append(pipe.fileHandleForReading.availableData)
+            }
+            return String(decoding: got, as: UTF8.self).contains(s)
+        }
+        let started = Date()
+        XCTAssertTrue(waitFor("\"type\":\"notification\"", seconds: 15))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8, "woke at the due second, not on a 30 s poll")
+        // The phone completes it: the laptop's watch closes its notification.
+        let done = yomo("done", id, "--now", "2026-11-22T10:08:30-05:00", env: ["YOMO_ACTOR": "phone"])
+        XCTAssertEqual(done.code, 0, done.err)
+        XCTAssertTrue(waitFor("\"type\":\"dismiss\"", seconds: 8), String(decoding: got, as: UTF8.self))
+        let text = String(decoding: got, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"id\":\"\(id)\""), text)
+        XCTAssertTrue(text.contains("\"reason\":\"completed\""), text)
+        XCTAssertTrue(text.contains("\"by\":\"phone\""), text)
+    }
+}
