@@ -17,7 +17,7 @@ _yomo() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|rehome|next|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|add|parse|edit|done|snooze|rm|rehome|next|devices|"devices forget"|purge|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -73,7 +73,7 @@ _yomo() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm rehome next devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
@@ -83,9 +83,12 @@ _yomo() {
         rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rehome) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="list add parse edit done snooze rm rehome next due watch help completion" ;;
+        help) words="list add parse edit done snooze rm rehome next devices purge due watch help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _yomo_reply < <(compgen -W "$words" -- "$cur")

@@ -16,7 +16,7 @@ function __yomo_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'devices' 'devices forget' 'purge' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -44,6 +44,8 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'snooze' -d 'Snooze a reminder for 1
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rm' -d 'Delete a reminder'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rehome' -d 'Move reminders to another time zone, keeping their wall-clock times'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next occurrences'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'devices' -d 'List the devices that share these reminders, with when each was last seen'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'purge' -d 'Erase every reminder and its history, on every device'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'due' -d 'Print a notification for each reminder whose time has come (for cron)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'watch' -d 'Stay running and print notifications as reminders come due'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'help' -d 'Show help for a command'
@@ -82,6 +84,8 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrence
 complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''next'\''' -l count -s n -x -d 'How many (default 5)'
+complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
+complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -d 'Confirm: nothing can bring the reminders back'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'list'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'add'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'parse'
@@ -91,6 +95,8 @@ complete -c yomo -n '__yomo_at '\''help'\''' -a 'snooze'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'rm'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'rehome'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'next'
+complete -c yomo -n '__yomo_at '\''help'\''' -a 'devices'
+complete -c yomo -n '__yomo_at '\''help'\''' -a 'purge'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'due'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'watch'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'help'

@@ -125,3 +125,54 @@ final class YomoShapeToolTests: ToolTestCase {
         XCTAssertTrue(text.contains("\"by\":\"phone\""), text)
     }
 }
+
+/// Devices sharing a sync folder: the list, forgetting one, purging
+/// everything everywhere.
+final class YomoDevicesToolTests: ToolTestCase {
+    let now = "2026-11-22T10:07:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_NOW"] = now
+        e["YOMO_SYNC_DIR"] = tmp + "/sync"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func yomoAt(_ device: String, _ args: String...) -> RunResult {
+        run("yomo", args, env: ["YOMO_DATA_DIR": tmp + "/\(device)", "YOMO_ACTOR": device])
+    }
+
+    func testDevicesForgetAndPurge() {
+        XCTAssertEqual(yomoAt("laptop", "add", "water plants every day at 9am").code, 0)
+        XCTAssertEqual(run("yomo", ["add", "call mom", "--time", "18:00", "--now", "2026-10-01T12:00:00-04:00"],
+                           env: ["YOMO_DATA_DIR": tmp + "/phone", "YOMO_ACTOR": "phone"]).code, 0)
+        let list = yomoAt("laptop", "devices")
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertEqual(list.records.map { $0["name"] as? String }, ["laptop", "phone"])
+        XCTAssertEqual(list.records.map { $0["silent"] as? Bool }, [false, true], "phone: 52 days silent")
+        XCTAssertEqual(list.records.map { $0["this_device"] as? Bool }, [true, false])
+        XCTAssertEqual(list.records[1]["last_seen"] as? String, "2026-10-01T12:00:00-04:00")
+        XCTAssertTrue(yomoAt("laptop", "devices", "--format", "text").out.contains("[silent 30+ days]"))
+        // Forgetting takes it off the list; its reminder stays.
+        XCTAssertEqual(yomoAt("laptop", "devices", "forget", "laptop").code, 64)
+        XCTAssertEqual(yomoAt("laptop", "devices", "forget", "tablet").code, 65)
+        XCTAssertEqual(yomoAt("laptop", "devices", "forget", "phone").records.first?["forgotten"] as? Bool, true)
+        XCTAssertEqual(yomoAt("laptop", "devices").records.map { $0["name"] as? String }, ["laptop"])
+        XCTAssertEqual(yomoAt("laptop", "list").records.count, 2, "its history stays")
+        yomoAt("phone", "add", "buy milk")
+        XCTAssertEqual(yomoAt("laptop", "devices").records.map { $0["name"] as? String }, ["laptop", "phone"], "back once it writes again")
+        // Purge: refused without --yes, then everything goes, on every device.
+        let refused = yomoAt("phone", "purge")
+        XCTAssertEqual(refused.code, 64)
+        XCTAssertEqual(refused.err, "yomo: purge erases every reminder and its history on every device; run 'yomo purge --yes' to confirm\n")
+        XCTAssertEqual(yomoAt("phone", "purge", "--yes").records.first?["reminders"] as? Int, 3)
+        XCTAssertEqual(yomoAt("laptop", "list").out, "")
+        XCTAssertEqual(yomoAt("phone", "list").out, "")
+        let journal = (try? String(contentsOfFile: tmp + "/sync/laptop.ndjson", encoding: .utf8)) ?? ""
+        XCTAssertFalse(journal.contains("water plants"), "the laptop compacted its own journal: \(journal)")
+        XCTAssertEqual(yomoAt("laptop", "add", "a fresh start").code, 0)
+        XCTAssertEqual(yomoAt("phone", "list").records.count, 1)
+    }
+}
