@@ -13,11 +13,11 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--count|-n) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--count|-n|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|rehome|next|devices|"devices forget"|purge|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -64,6 +64,15 @@ _yomo() {
             case "$prev" in
                 --count|-n) COMPREPLY=(); return ;;
             esac ;;
+        export)
+            case "$prev" in
+                --format) _yomo_reply < <(compgen -W "json ics" -- "$cur"); return ;;
+            esac ;;
+        import)
+            case "$prev" in
+                --from) _yomo_reply < <(compgen -W "yomo taskwarrior ical" -- "$cur"); return ;;
+                --tz) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
@@ -73,7 +82,7 @@ _yomo() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
@@ -83,12 +92,14 @@ _yomo() {
         rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rehome) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        export) words="--format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--from --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="list add parse edit done snooze rm rehome next devices purge due watch help completion" ;;
+        help) words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _yomo_reply < <(compgen -W "$words" -- "$cur")

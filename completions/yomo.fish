@@ -11,12 +11,12 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --count -n
+            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --count -n --from
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'devices' 'devices forget' 'purge' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -30,7 +30,7 @@ end
 complete -c yomo -f
 complete -c yomo -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env YOMO_DATA_DIR)'
 complete -c yomo -l now -x -d 'Pin the clock to TIME (env YOMO_NOW)'
-complete -c yomo -l format -x -a 'json text' -d 'Force json or text output (env YOMO_FORMAT)'
+complete -c yomo -n 'not __yomo_at '\''export'\''' -l format -x -a 'json text' -d 'Force json or text output (env YOMO_FORMAT)'
 complete -c yomo -l quiet -s q -d 'Print nothing but errors (env YOMO_QUIET)'
 complete -c yomo -l help -s h -d 'Show help and exit'
 complete -c yomo -l version -d 'Show the version and exit'
@@ -44,6 +44,8 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'snooze' -d 'Snooze a reminder for 1
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rm' -d 'Delete a reminder'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rehome' -d 'Move reminders to another time zone, keeping their wall-clock times'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next occurrences'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'export' -d 'Print every reminder as yomo NDJSON or iCalendar'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'import' -d 'Add reminders from yomo NDJSON, Taskwarrior'\''s export or iCalendar: all, or nothing'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'devices' -d 'List the devices that share these reminders, with when each was last seen'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'purge' -d 'Erase every reminder and its history, on every device'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'due' -d 'Print a notification for each reminder whose time has come (for cron)'
@@ -84,6 +86,9 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrence
 complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''next'\''' -l count -s n -x -d 'How many (default 5)'
+complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics' -d 'json (NDJSON, the default) or ics (iCalendar)'
+complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior ical' -d 'yomo, taskwarrior or ical (default: told by the content)'
+complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -d 'The zone for times without one (default TZ)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
 complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -d 'Confirm: nothing can bring the reminders back'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'list'
@@ -95,6 +100,8 @@ complete -c yomo -n '__yomo_at '\''help'\''' -a 'snooze'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'rm'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'rehome'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'next'
+complete -c yomo -n '__yomo_at '\''help'\''' -a 'export'
+complete -c yomo -n '__yomo_at '\''help'\''' -a 'import'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'devices'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'purge'
 complete -c yomo -n '__yomo_at '\''help'\''' -a 'due'

@@ -176,3 +176,94 @@ final class YomoDevicesToolTests: ToolTestCase {
         XCTAssertEqual(yomoAt("phone", "list").records.count, 1)
     }
 }
+
+/// `export` and `import`: yomo NDJSON and iCalendar both ways, Taskwarrior
+/// in; all or nothing, every problem named.
+final class YomoExchangeToolTests: ToolTestCase {
+    let now = "2026-11-22T10:07:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_NOW"] = now
+        e["YOMO_DATA_DIR"] = dataDir
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func yomo(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
+        run("yomo", args, stdin: stdin, env: env)
+    }
+
+    func comparable(_ r: RunResult) -> [String] {
+        r.records.map { rec in
+            let rule = (rec["recurrence"] as? [String: Any]).map { d in d.keys.sorted().map { "\($0)=\(d[$0]!)" }.joined(separator: ",") } ?? ""
+            return "\(rec["title"]!)|\(rec["trigger_at"]!)|\(rec["status"]!)|\(rec["tz"]!)|\(rule)"
+        }
+    }
+
+    func testExportAndImportRoundTrips() {
+        yomo("add", "water plants every Tuesday at 3pm", "--warn", "10m")
+        yomo("add", "book club on the 2nd tuesday of every month", "--time", "19:00")
+        yomo("add", "drink water every 2 hours from 9 to 6")
+        yomo("add", "ring Kenji every day at 9am", "--tz", "Asia/Tokyo", "--until", "2027-01-31")
+        yomo("add", "clean the filter every 3 days after I finish it")
+        let done = yomo("add", "old one", "--time", "11:00").records[0]["id"] as! String
+        yomo("done", done)
+        let before = comparable(yomo("list", "--all"))
+        let json = yomo("export")
+        XCTAssertEqual(json.code, 0)
+        XCTAssertEqual(json.records.count, 6)
+        let ics = yomo("export", "--format", "ics")
+        XCTAssertEqual(ics.code, 0)
+        XCTAssertTrue(ics.out.hasPrefix("BEGIN:VCALENDAR\r\n"), ics.out)
+        XCTAssertTrue(ics.out.contains("DTSTART;TZID=Asia/Tokyo:"), ics.out)
+        XCTAssertTrue(ics.out.contains("TRIGGER:-PT10M"))
+        XCTAssertTrue(ics.err.contains("iCalendar cannot say repeating from completion; it is kept in X-YOMO-RECURRENCE"), ics.err)
+        _ = write("all.ndjson", json.out)
+        _ = write("all.ics", ics.out)
+        for (file, dir) in [("all.ndjson", "/from-json"), ("all.ics", "/from-ics")] {
+            let imp = run("yomo", ["import", tmp + "/" + file], env: ["YOMO_DATA_DIR": tmp + dir])
+            XCTAssertEqual(imp.code, 0, imp.err)
+            XCTAssertEqual(imp.records.count, 6)
+            XCTAssertEqual(comparable(run("yomo", ["list", "--all"], env: ["YOMO_DATA_DIR": tmp + dir])), before, file)
+        }
+        // The same file again: its reminders are already here; nothing is imported.
+        let again = run("yomo", ["import", tmp + "/all.ndjson"], env: ["YOMO_DATA_DIR": tmp + "/from-json"])
+        XCTAssertEqual(again.code, 65)
+        XCTAssertTrue(again.err.contains("nothing imported (6 problems)"), again.err)
+    }
+
+    func testImportIsAllOrNothingWithEachProblemNamed() {
+        let bad = """
+            {"type":"reminder","title":"fine","trigger_at":"2026-11-23T09:00:00-05:00","recurrence":{"type":"none"}}
+            {"type":"reminder","title":"","trigger_at":"2026-11-23T09:00:00-05:00"}
+            not json
+            {"type":"reminder","title":"odd rule","anchor":"2026-11-23T09:00:00","recurrence":{"type":"custom","interval":2,"unit":"fortnight"}}
+            """
+        let r = yomo("import", "-", stdin: bad)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err, """
+            yomo: stdin:2: "title" must be a non-empty string
+            yomo: stdin:3: not a JSON object
+            yomo: stdin:4: "recurrence" does not fit yomo's rules; nothing imported (3 problems)
+
+            """)
+        XCTAssertEqual(yomo("list").out, "", "nothing imported")
+        XCTAssertEqual(yomo("import", tmp + "/missing.ics").code, 66)
+    }
+
+    func testImportTaskwarrior() {
+        let tasks = """
+            [{"id":1,"description":"Pay rent","due":"20261201T140000Z","status":"pending","uuid":"a1"},
+            {"id":2,"description":"Water plants","due":"20261124T200000Z","status":"recurring","recur":"weekly","uuid":"b1"},
+            {"id":3,"description":"Water plants","due":"20261124T200000Z","status":"pending","parent":"b1","uuid":"b2"},
+            {"id":4,"description":"Someday","status":"pending","uuid":"c1"}]
+            """
+        let r = yomo("import", "-", stdin: tasks)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.map { $0["title"] as? String }, ["Pay rent", "Water plants"])
+        XCTAssertEqual(r.records.map { $0["trigger_at"] as? String }, ["2026-12-01T09:00:00-05:00", "2026-11-24T15:00:00-05:00"])
+        XCTAssertEqual(r.err, "yomo: 2 tasks left out: deleted, recurring instances, or without a due date\n")
+    }
+}

@@ -47,7 +47,7 @@ extension Yomo {
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
                         options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
                         operands: .words, min: 1, max: 1, run: nextCommand),
-        ] + deviceCommands + [
+        ] + exchangeCommands + deviceCommands + [
             CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)",
                         group: .plumbing, records: ["notification"], run: dueCommand),
             CommandSpec("watch", summary: "Stay running and print notifications as reminders come due",
