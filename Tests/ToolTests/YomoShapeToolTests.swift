@@ -267,3 +267,43 @@ final class YomoExchangeToolTests: ToolTestCase {
         XCTAssertEqual(r.err, "yomo: 2 tasks left out: deleted, recurring instances, or without a due date\n")
     }
 }
+
+/// Colour on a terminal for due, overdue and snoozed, never with NO_COLOR,
+/// with a `theme` in the configuration file.
+final class YomoColourToolTests: ToolTestCase {
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["YOMO_NOW"] = "2026-11-22T10:07:00-05:00"
+        e["YOMO_DATA_DIR"] = dataDir
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        e["TERM"] = "xterm"
+        return e
+    }
+
+    /// `yomo list` on a pseudo-terminal (script(1)).
+    func onTerminal(_ env: String = "") -> String {
+        sh("\(env) script -qec '\(executable("yomo")) list' /dev/null").out
+    }
+
+    func testColourOnATerminalOnly() throws {
+        run("yomo", ["add", "stand up", "--date", "today", "--time", "10:00"])       // due 7 minutes ago
+        run("yomo", ["add", "pay bill", "--date", "today", "--time", "08:00"])       // overdue
+        let s = run("yomo", ["add", "call back", "--date", "today", "--time", "10:05"]).records[0]["id"] as! String
+        run("yomo", ["snooze", s, "30"])
+        run("yomo", ["add", "later", "--time", "18:00"])
+        let out = onTerminal()
+        XCTAssertTrue(out.contains("\u{1B}[1;31m"), "overdue in red: \(out.debugDescription)")
+        XCTAssertTrue(out.contains("\u{1B}[1;33m"), "due in yellow")
+        XCTAssertTrue(out.contains("\u{1B}[36m"), "snoozed in cyan")
+        XCTAssertEqual(out.components(separatedBy: "\u{1B}[0m").count - 1, 3, "the later one plain")
+        XCTAssertFalse(onTerminal("NO_COLOR=1").contains("\u{1B}["), "NO_COLOR")
+        XCTAssertFalse(run("yomo", ["list", "--format", "text"]).out.contains("\u{1B}["), "not a terminal")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/yomo", withIntermediateDirectories: true)
+        _ = write("config/yomo/config", "theme = mono\n")
+        XCTAssertTrue(onTerminal().contains("\u{1B}[1;4m"))
+        _ = write("config/yomo/config", "theme = due=35,overdue=35,snoozed=35\n")
+        XCTAssertTrue(onTerminal().contains("\u{1B}[35m"))
+        _ = write("config/yomo/config", "theme = rainbow\n")
+        XCTAssertTrue(onTerminal().contains("yomo: theme must be default, dark, light, mono or none, or like due=1;33,overdue=1;31,snoozed=36, not 'rainbow'"))
+    }
+}

@@ -128,6 +128,14 @@ extension Yomo {
         }
     }
 
+    /// The `theme` from the configuration file (default: "default").
+    static func theme(_ ctx: Context) throws(ToolError) -> YomoTheme {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let v = config["theme"] else { return YomoTheme.named["default"]! }
+        guard let t = YomoTheme.parse(v) else { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+        return t
+    }
+
     static func line(_ r: Reminder, zone reader: Zone) -> String {
         let zone = r.zone(reader)
         let l = zone.local(r.effectiveTrigger)
@@ -193,7 +201,14 @@ extension Yomo {
             return .ok
         }
         let zone = ctx.zone
-        for r in rs { ctx.out.emit(r.record(zone: zone), text: line(r, zone: zone)) }
+        let theme = ctx.out.color ? try theme(ctx) : nil
+        for r in rs {
+            ctx.out.emit(r.record(zone: zone), text: {
+                let l = line(r, zone: zone)
+                guard let t = theme, let st = YomoTheme.state(r, now: ctx.now), let code = t.codes[st] else { return l }
+                return ctx.out.style(l, code)
+            }())
+        }
         return .ok
     }
 
