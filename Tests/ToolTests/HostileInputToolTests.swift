@@ -170,7 +170,7 @@ final class YomoHostileInputTests: HostileInputCase {
         XCTAssertTrue(add.out.contains("pay \\u001b]0;owned\\u0007rent\\u000d\\u202etxt.exe"), add.out)
         let id = (yomo("list").records.first?["id"] as? String) ?? ""
         XCTAssertEqual(yomo("list").records.first?["title"] as? String, title, "JSON keeps the exact title")
-        for args in [["list"], ["list", "--all"], ["snooze", id, "5"], ["done", id]] {
+        for args in [["list"], ["list", "--all"], ["snooze", id, "5", "--now", "2026-11-23T09:01:00-05:00"], ["done", id]] {
             let r = run("yomo", args + ["--format", "text"])
             XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
             assertClean(r.out, "\(args)")

@@ -112,7 +112,10 @@ enum ZoneCache {
 }
 
 public struct YomoState: JournalModel {
-    public static let schemaVersion = 1
+    /// 2: announcements per device, snoozes of an occurrence, zones. A
+    /// snapshot of schema 1 is not read: the state is folded again from the
+    /// journals, whose events of schema 1 read as they are.
+    public static let schemaVersion = 2
     public private(set) var reminders: [String: Reminder] = [:]
     /// Devices taken off the list by `devices forget`, with when.
     public private(set) var forgotten: [String: Stamp] = [:]
