@@ -173,7 +173,9 @@ final class YomoTests: XCTestCase {
             var tail: [JSONObject] = []
             var t = at("2026-03-07T00:00:00-05:00")
             var ids: [String] = []
-            func record(_ e: JSONObject) { s.apply(e); tail.append(e) }
+            // Two devices share the store: each answers `due` for itself.
+            var by = "laptop"
+            func record(_ e: JSONObject) { s.apply(e, stamp: Stamp(ms: t.ms, actor: by)); tail.append(e) }
             for step in 0..<300 {
                 t = Instant(ms: t.ms + Int64.random(in: 60_000...7_200_000, using: &rng))
                 switch Int.random(in: 0..<10, using: &rng) {
@@ -201,13 +203,14 @@ final class YomoTests: XCTestCase {
                     snapshotSummary = s.hotSnapshot().first
                     tail = []
                 default:
-                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t)
-                    let found = Yomo.due(s, now: t, zone: zone)
+                    by = Bool.random(using: &rng) ? "laptop" : "phone"
+                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t, device: by)
+                    let found = Yomo.due(s, now: t, zone: zone, device: by)
                     if !mayBe {
                         quiet += 1
                         XCTAssertTrue(found.isEmpty, "round \(round) step \(step): the summary hid \(found.map(\.reminder.id))")
                     }
-                    for a in found { record(Yomo.event(for: a, zone: zone, at: t)) }
+                    for a in found { record(Yomo.event(for: a, zone: zone, at: t, device: by)) }
                 }
             }
         }
