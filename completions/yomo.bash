@@ -13,11 +13,11 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--llm-command|--title|--count|-n) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--count|-n|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|next|due|watch|devices|purge|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -30,9 +30,13 @@ _yomo() {
                 --repeat) _yomo_reply < <(compgen -W "none daily weekly custom" -- "$cur"); return ;;
                 --days) COMPREPLY=(); return ;;
                 --every) COMPREPLY=(); return ;;
-                --unit) _yomo_reply < <(compgen -W "hour day week month" -- "$cur"); return ;;
+                --unit) _yomo_reply < <(compgen -W "hour day week month year" -- "$cur"); return ;;
                 --between) COMPREPLY=(); return ;;
                 --on) COMPREPLY=(); return ;;
+                --until) COMPREPLY=(); return ;;
+                --times) COMPREPLY=(); return ;;
+                --warn) COMPREPLY=(); return ;;
+                --tz) COMPREPLY=(); return ;;
                 --llm-command) _yomo_reply < <(compgen -f -- "$cur"); return ;;
             esac ;;
         parse)
@@ -48,13 +52,26 @@ _yomo() {
                 --repeat) _yomo_reply < <(compgen -W "none daily weekly custom" -- "$cur"); return ;;
                 --days) COMPREPLY=(); return ;;
                 --every) COMPREPLY=(); return ;;
-                --unit) _yomo_reply < <(compgen -W "hour day week month" -- "$cur"); return ;;
+                --unit) _yomo_reply < <(compgen -W "hour day week month year" -- "$cur"); return ;;
                 --between) COMPREPLY=(); return ;;
                 --on) COMPREPLY=(); return ;;
+                --until) COMPREPLY=(); return ;;
+                --times) COMPREPLY=(); return ;;
+                --warn) COMPREPLY=(); return ;;
+                --tz) COMPREPLY=(); return ;;
             esac ;;
         next)
             case "$prev" in
                 --count|-n) COMPREPLY=(); return ;;
+            esac ;;
+        export)
+            case "$prev" in
+                --format) _yomo_reply < <(compgen -W "json ics" -- "$cur"); return ;;
+            esac ;;
+        import)
+            case "$prev" in
+                --from) _yomo_reply < <(compgen -W "yomo taskwarrior ical" -- "$cur"); return ;;
+                --tz) COMPREPLY=(); return ;;
             esac ;;
     esac
     case "$prev" in
@@ -65,20 +82,24 @@ _yomo() {
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm next due watch devices purge help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         done) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         snooze) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        rehome) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        export) words="--format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--from --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        purge) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="list add parse edit done snooze rm next due watch devices purge help completion" ;;
+        help) words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion" ;;
         completion) words="bash zsh fish" ;;
     esac
     _yomo_reply < <(compgen -W "$words" -- "$cur")

@@ -222,6 +222,102 @@ print("yomo with 10,000 reminders of mixed rules, median of \(yruns) runs:")
 reportRatio("yomo due", due, goal: 3)
 reportRatio("yomo list", ylist, goal: 3)
 
+// yomo on three devices: 10,000 reminders added on a laptop, a desktop and a
+// phone, their journals merged in one sync folder (by causal stamps), read
+// from the laptop; next to remind(1) over 10,000 REM lines, runs interleaved.
+let syncDir = Sys.join(tmp, "yomo-sync")
+try? Sys.makeDirectories(syncDir)
+let devicesList = ["laptop", "desk", "phone"]
+var deviceJournals: [[UInt8]] = [[], [], []]
+var drng = SeededRandom(seed: 12)
+var remLines = [UInt8]()
+let wdNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+let monNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+for k in 0..<10_000 {
+    let d = k % 3
+    let rule = rules[k % rules.count]
+    let anchor = LocalDateTime(day: Day(year: 2026, month: 11, day: 18).adding(days: Int.random(in: 0...60, using: &drng)),
+                               time: TimeOfDay(hour: Int.random(in: 6...22, using: &drng), minute: 0))
+    let at = Instant(ms: created.ms + Int64(k) * 1000)
+    let trigger = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: at, zone: ny) ?? at
+    let e: JSONObject = ["type": "created", "id": .string(IDs.make(using: &drng)), "title": .string("reminder number \(k)"),
+                         "notes": "", "anchor": .string(anchor.description), "recurrence": rule.json,
+                         "trigger_at": .string(ny.format(trigger)), "zone": .string(zone), "at": .string(ny.format(at))]
+    var body = [UInt8]()
+    e.write(into: &body); body.append(0x0A)
+    let c: JSONObject = ["type": "commit", "n": 1, "at": .string(ny.format(at)), "by": "bench", "schema": 1,
+                         "hlc": .array([.int(at.ms), .int(0)]), "sum": .string(Checksum.hex(Checksum.hash(body)))]
+    deviceJournals[d] += body
+    c.write(into: &deviceJournals[d]); deviceJournals[d].append(0x0A)
+    // The same reminder for remind(1).
+    let t = "AT \(anchor.time.description) MSG reminder number \(k)\n"
+    switch rule.effective.unit {
+    case .day where rule.kind == .daily: remLines += Array("REM \(t)".utf8)
+    case .week: remLines += Array("REM \(rule.days.isEmpty ? wdNames[anchor.day.weekday] : rule.days.map { wdNames[$0] }.joined(separator: " ")) \(t)".utf8)
+    default: remLines += Array("REM \(anchor.day.day) \(monNames[anchor.day.month - 1]) \(anchor.day.year) \(t)".utf8)
+    }
+}
+for (d, name) in devicesList.enumerated() {
+    let fd = try Sys.openForAppend(Sys.join(syncDir, "\(name).ndjson"))
+    _ = Sys.writeAll(fd: fd, deviceJournals[d])
+    close(fd)
+}
+let remPath = Sys.join(tmp, "reminders.rem")
+let remfd = try Sys.openForAppend(remPath)
+_ = Sys.writeAll(fd: remfd, remLines)
+close(remfd)
+let senv = ["YOMO_DATA_DIR": Sys.join(tmp, "yomo-laptop"), "YOMO_SYNC_DIR": syncDir, "TZ": zone,
+            "YOMO_NOW": "2026-11-22T10:07:00-05:00", "YOMO_ACTOR": "laptop"]
+_ = timeRun([Sys.join(bin, "yomo"), "due"], env: senv)
+let remind = ["/usr/bin/remind", "/usr/local/bin/remind", "/opt/homebrew/bin/remind"].first(where: { Sys.fileExists($0) })
+print("yomo with 10,000 reminders merged from three devices' journals (\(deviceJournals.map(\.count).reduce(0, +) / 1024) KiB), median of \(yruns) interleaved runs:")
+if let remind = remind {
+    let remArgv = [remind, "-q", remPath, "22", "Nov", "2026"]
+    let duev = [Sys.join(bin, "yomo"), "due"], listv = [Sys.join(bin, "yomo"), "list"]
+    for _ in 0..<5 { _ = timeRun(duev, env: senv); _ = timeRun(listv, env: senv); _ = timeRun(remArgv, env: ["TZ": zone]) }
+    var td: [Double] = [], tl: [Double] = [], tr: [Double] = []
+    for _ in 0..<yruns {
+        td.append(timeRun(duev, env: senv))
+        tr.append(timeRun(remArgv, env: ["TZ": zone]))
+        tl.append(timeRun(listv, env: senv))
+    }
+    let (md, ml, mr) = (median(td), median(tl), median(tr))
+    print("  remind -q (10,000 REM) \(fmt(mr)) ms")
+    print("  yomo due               \(fmt(md)) ms  (\(fmt(md / mr))x remind's; goal <= 1.5x)  \(md / mr <= 1.5 ? "ok" : "MISSED")")
+    print("  yomo list              \(fmt(ml)) ms  (\(fmt(ml / mr))x remind's; goal <= 2x)  \(ml / mr <= 2 ? "ok" : "MISSED")")
+} else {
+    print("  remind not found: install remind to compare")
+}
+
+// yomo import of a 10,000-task Taskwarrior export.
+var tasks: [JSON] = []
+var trng = SeededRandom(seed: 99)
+let recurs = ["daily", "weekly", "2d", "monthly", "yearly"]
+for k in 0..<10_000 {
+    let due = Instant(ms: created.ms + Int64.random(in: 0...(90 * 86_400), using: &trng) * 1000)
+    let l = Zone.utc.local(due)
+    func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+    let stamp = "\(p(l.day.year, 4))\(p(l.day.month, 2))\(p(l.day.day, 2))T\(p(l.time.hour, 2))\(p(l.time.minute, 2))00Z"
+    var t: JSONObject = ["id": JSON(k + 1), "description": .string("task number \(k) with a longer description"), "due": .string(stamp),
+                         "entry": "20261101T100000Z", "modified": "20261101T100000Z", "status": k % 10 == 0 ? "completed" : "pending",
+                         "uuid": .string("\(IDs.make(using: &trng))-4b1e-8c2d-\(IDs.make(using: &trng))"), "urgency": 4.5,
+                         "tags": JSON(["home", "bench"]), "project": "bench"]
+    if k % 7 == 0 { t["recur"] = .string(recurs[k % recurs.count]); t["status"] = "recurring" }
+    tasks.append(.object(t))
+}
+let taskPath = Sys.join(tmp, "tasks.json")
+let tfd = try Sys.openForAppend(taskPath)
+_ = Sys.writeAll(fd: tfd, Array(JSON.array(tasks).serialized.utf8))
+close(tfd)
+var importTimes: [Double] = []
+for r in 0..<5 {
+    importTimes.append(timeRun([Sys.join(bin, "yomo"), "import", taskPath],
+                               env: ["YOMO_DATA_DIR": Sys.join(tmp, "yomo-import\(r)"), "TZ": zone, "YOMO_NOW": "2026-11-22T10:07:00-05:00"]))
+}
+let imp = median(importTimes)
+print("yomo import of a 10,000-task Taskwarrior export, median of 5 runs into a new store:")
+print("  yomo import            \(fmt(imp, 0)) ms  (goal < 1000 ms)  \(imp < 1000 ? "ok" : "MISSED")")
+
 // playa: 50 recipients with 100 messages each.
 let playaDir = Sys.join(tmp, "playa")
 var doc: [JSON] = []

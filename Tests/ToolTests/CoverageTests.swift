@@ -11,8 +11,9 @@ import NudgeKit
 final class CoverageTests: XCTestCase {
     /// Helper name → (tool, leading arguments that are not the tool's).
     static let helpers: [String: (tool: String?, skip: Int)] = [
-        "run": (nil, 0), "tenclub": ("tenclub", 0), "yomo": ("yomo", 0), "playa": ("playa", 0),
+        "run": (nil, 0), "tenclub": ("tenclub", 0), "yomo": ("yomo", 0), "yomoAt": ("yomo", 1), "playa": ("playa", 0),
         "rewards": ("rewards", 0), "habitmatch": ("habitmatch", 0), "hm": ("habitmatch", 1), "rw": ("rewards", 0),
+        "rwAs": ("rewards", 1), "asRoot": ("rewards", 0),
     ]
 
     /// An argument as written: a plain string literal, or anything else.

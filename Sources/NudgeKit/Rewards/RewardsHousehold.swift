@@ -163,7 +163,7 @@ extension Rewards {
                 continue
             }
             let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
-            let mtime = Int64(st.st_mtim.tv_sec) * 1000
+            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
             guard st.st_size <= 4096 else {
                 out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", mtime: mtime))
                 continue
@@ -224,7 +224,8 @@ extension Rewards {
 
     /// Records the requests not yet recorded (in the caller's batch).
     static func takeRequests(_ ctx: Context, _ h: Household, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
-        for f in try readSpool(h) where tx.state.requests[f.id] == nil {
+        // In the order they were written (for the list; the time that counts is now).
+        for f in try readSpool(h).sorted(by: { ($0.mtime, $0.id) < ($1.mtime, $1.id) }) where tx.state.requests[f.id] == nil {
             tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
         }
     }
@@ -267,7 +268,7 @@ extension Rewards {
             o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone))
             o["allowance"] = .object(allowanceRecord(s, c, today: today))
         }
-        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }
         o["requests"] = .array(mine.map { r in
             .object(["id": .string(r.id), "kind": .string(r.kind), "minutes": JSON(r.minutes), "status": .string(r.status), "reason": JSON(r.reason),
                      "date": .string(r.day.description)])

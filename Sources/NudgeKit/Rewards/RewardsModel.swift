@@ -83,6 +83,8 @@ public struct RewardsState: JournalModel {
         public var at: Int64; public var day: Day
         /// pending, granted, refused, approved, denied, joined
         public var status: String; public var reason: String?
+        /// The order requests were taken in.
+        public var seq: Int = 0
     }
     /// A change by a parent, for the other parent's notifications.
     public struct Change: Equatable, Sendable {
@@ -182,6 +184,7 @@ public struct RewardsState: JournalModel {
     public private(set) var notified: Set<String> = []
     public private(set) var invites: [String: Invite] = [:]
     public private(set) var requests: [String: Request] = [:]
+    var requestSeq = 0
     /// Auto-resolved conflicts and changes by parents (the last 200 each).
     public private(set) var conflicts: [Change] = []
     public private(set) var changes: [Change] = []
@@ -327,7 +330,9 @@ public struct RewardsState: JournalModel {
         guard let id = e["id"]?.string, requests[id] == nil, let from = e["from"]?.string, let kind = e["kind"]?.string,
               let day = e["day"]?.string.flatMap(Day.parse) else { return }
         var r = Request(id: id, from: from, kind: kind, minutes: e["minutes"]?.int.map(Int.init), app: e["app"]?.string,
-                        note: e["note"]?.string, at: e["at"]?.int ?? stamp.ms, day: day, status: "pending", reason: nil)
+                        note: e["note"]?.string, at: e["at"]?.int ?? stamp.ms, day: day, status: "pending", reason: nil,
+                        seq: requestSeq + 1)
+        requestSeq += 1
         let child = children.values.first { $0.login == from }
         switch kind {
         case "join":
@@ -552,7 +557,7 @@ public struct RewardsState: JournalModel {
 
     // The snapshot: everything small is hot; counted spans and seen keys cold.
     public func hotSnapshot() -> [JSONObject] {
-        var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted())]]
+        var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]]
         for c in children.values.sorted(by: { $0.id < $1.id }) { l.append(["k": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)]) }
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
             var o: JSONObject = ["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)]
@@ -594,7 +599,7 @@ public struct RewardsState: JournalModel {
         for r in requests.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "request", "id": .string(r.id), "from": .string(r.from), "kind": .string(r.kind), "minutes": JSON(r.minutes),
                       "app": JSON(r.app), "note": JSON(r.note), "at": .int(r.at), "day": .string(r.day.description),
-                      "status": .string(r.status), "reason": JSON(r.reason)])
+                      "status": .string(r.status), "reason": JSON(r.reason), "seq": JSON(r.seq)])
         }
         for (k, list) in [("conflict", conflicts), ("change", changes)] {
             for c in list { l.append(["k": .string(k), "id": .string(c.id), "by": .string(c.by), "ms": .int(c.ms), "text": .string(c.text)]) }
@@ -661,6 +666,7 @@ public struct RewardsState: JournalModel {
         case "family":
             owner = l["owner"]?.string
             parents = Set((l["parents"]?.array ?? []).compactMap(\.string))
+            requestSeq = ints("request_seq")
         case "child":
             if let id = l["id"]?.string, let n = l["name"]?.string { children[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "app":
@@ -704,7 +710,8 @@ public struct RewardsState: JournalModel {
                 throw .data("bad snapshot line")
             }
             requests[id] = Request(id: id, from: f, kind: k, minutes: l["minutes"]?.int.map(Int.init), app: l["app"]?.string, note: l["note"]?.string,
-                                   at: l["at"]?.int ?? 0, day: d, status: l["status"]?.string ?? "pending", reason: l["reason"]?.string)
+                                   at: l["at"]?.int ?? 0, day: d, status: l["status"]?.string ?? "pending", reason: l["reason"]?.string,
+                                   seq: ints("seq"))
         case "conflict", "change":
             guard let id = l["id"]?.string, let t = l["text"]?.string else { throw .data("bad snapshot line") }
             let c = Change(id: id, by: l["by"]?.string ?? "", ms: l["ms"]?.int ?? 0, text: t)

@@ -90,7 +90,7 @@ extension Rewards {
             return tx.state
         }
         let all = ctx.flag("all")
-        for r in s.requests.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) where all || r.status == "pending" {
+        for r in s.requests.values.sorted(by: { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }) where all || r.status == "pending" {
             ctx.out.emit(["type": "request", "id": .string(r.id), "from": .string(r.from), "kind": .string(r.kind), "minutes": JSON(r.minutes),
                           "app": JSON(r.app), "note": JSON(r.note), "at": .string(ctx.zone.format(Instant(ms: r.at))), "status": .string(r.status),
                           "reason": JSON(r.reason)],

@@ -38,7 +38,7 @@ public enum Weekdays {
 
 public struct Recurrence: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable { case none, daily, weekly, custom }
-    public enum Unit: String, Sendable, CaseIterable { case hour, day, week, month }
+    public enum Unit: String, Sendable, CaseIterable { case hour, day, week, month, year }
 
     public var kind: Kind
     public var interval: Int
@@ -52,10 +52,14 @@ public struct Recurrence: Equatable, Sendable {
     public var monthOrdinal: Int?
     public var monthWeekday: Int?
     public var basedOnCompletion: Bool
+    /// The last day an occurrence may fall on (local), inclusive.
+    public var until: Day?
+    /// How many occurrences in all, counted from the anchor.
+    public var count: Int?
 
     public init(kind: Kind = .none, interval: Int = 1, unit: Unit = .day, days: [Int] = [],
                 rangeStart: TimeOfDay? = nil, rangeEnd: TimeOfDay? = nil, monthOrdinal: Int? = nil,
-                monthWeekday: Int? = nil, basedOnCompletion: Bool = false) {
+                monthWeekday: Int? = nil, basedOnCompletion: Bool = false, until: Day? = nil, count: Int? = nil) {
         self.kind = kind
         self.interval = interval
         self.unit = unit
@@ -65,6 +69,8 @@ public struct Recurrence: Equatable, Sendable {
         self.monthOrdinal = monthOrdinal
         self.monthWeekday = monthWeekday
         self.basedOnCompletion = basedOnCompletion
+        self.until = until
+        self.count = count
     }
 
     public static let once = Recurrence()
@@ -87,11 +93,10 @@ public struct Recurrence: Equatable, Sendable {
         let u = effective.unit
         if rangeStart != nil || rangeEnd != nil {
             guard u == .hour else { return "--between works with --unit hour only" }
-            guard let s = rangeStart, let e = rangeEnd else { return "--between needs a start and an end, like 09:00-18:00" }
-            if e == s { return "--between needs two different times, like 09:00-18:00 (or 22:00-06:00 across midnight)" }
+            guard rangeStart != nil, rangeEnd != nil else { return "--between needs a start and an end, like 09:00-18:00" }
         }
         if monthOrdinal != nil || monthWeekday != nil {
-            guard u == .month else { return "--on works with --unit month only" }
+            guard u == .month || u == .year else { return "--on works with --unit month or year only" }
             guard let o = monthOrdinal, monthWeekday != nil, (1...5).contains(o) || o == -1 else {
                 return "--on must be like 2nd-tue or last-fri"
             }
@@ -99,7 +104,14 @@ public struct Recurrence: Equatable, Sendable {
         if !days.isEmpty && u != .week && u != .hour && kind != .weekly {
             return "--days works with weekly rules, --unit week or --unit hour"
         }
+        if let c = count, !(1...1000).contains(c) { return "--count must be a whole number from 1 to 1000" }
         return nil
+    }
+
+    /// Whether an hourly range runs past midnight (22:00-06:00).
+    public var overnight: Bool {
+        guard let s = rangeStart, let e = rangeEnd else { return false }
+        return e < s
     }
 
     // MARK: Occurrences
@@ -107,6 +119,22 @@ public struct Recurrence: Equatable, Sendable {
     /// The first occurrence strictly after `t`, for a rule whose first
     /// occurrence is at `anchor` (local) in `zone`. nil when there is none.
     public func next(after t: Instant, anchor: LocalDateTime, zone: Zone) -> Instant? {
+        guard let n = nextUnbounded(after: t, anchor: anchor, zone: zone) else { return nil }
+        if let u = until, zone.day(of: n) > u { return nil }
+        if let c = count {
+            // The n-th occurrence from the anchor: count the ones before it.
+            var k = 0
+            var o = Instant(ms: zone.resolve(anchor).ms - 1)
+            while let x = nextUnbounded(after: o, anchor: anchor, zone: zone), x < n {
+                k += 1
+                o = x
+                if k >= c { return nil }
+            }
+        }
+        return n
+    }
+
+    func nextUnbounded(after t: Instant, anchor: LocalDateTime, zone: Zone) -> Instant? {
         if kind == .none {
             let a = zone.resolve(anchor)
             return a > t ? a : nil
@@ -127,14 +155,12 @@ public struct Recurrence: Equatable, Sendable {
                 return Instant(ms: a.ms + k * step)
             }
             var d = fromDay
+            let end = e.secondsOfDay + (e < s ? 86_400 : 0)  // overnight: on into the next day
             while budget > 0 {
                 if days.isEmpty || days.contains(d.weekday) {
                     var sec = s.secondsOfDay
-                    // A range across midnight (22:00-06:00) runs into the next day.
-                    let last = e.secondsOfDay + (e < s ? 86_400 : 0)
-                    while sec <= last {
-                        let l = sec >= 86_400 ? LocalDateTime(day: d.adding(days: 1), time: TimeOfDay(secondsOfDay: sec - 86_400))
-                                              : LocalDateTime(day: d, time: TimeOfDay(secondsOfDay: sec))
+                    while sec <= end {
+                        let l = LocalDateTime(wallSeconds: Int64(d.daysSinceEpoch) * 86_400 + Int64(sec))
                         if l >= anchor {
                             let i = zone.resolve(l)
                             if i > t { return i }
@@ -187,6 +213,25 @@ public struct Recurrence: Equatable, Sendable {
                 budget -= 1
             }
             return nil
+        case .year:
+            var k = max(0, (fromDay.year - anchorDay.year) / n - 1)
+            while budget > 0 {
+                let y = anchorDay.year + k * n
+                guard y <= 9999 else { return nil }
+                let d: Day?
+                if let o = monthOrdinal, let wd = monthWeekday {
+                    d = Recurrence.nthWeekday(year: y, month: anchorDay.month, ordinal: o, weekday: wd)
+                } else {
+                    d = Day(year: y, month: anchorDay.month, day: min(anchorDay.day, Day.daysInMonth(year: y, month: anchorDay.month)))
+                }
+                if let d = d, d >= anchorDay {
+                    let i = zone.resolve(LocalDateTime(day: d, time: anchor.time))
+                    if i > t { return i }
+                }
+                k += 1
+                budget -= 1
+            }
+            return nil
         }
     }
 
@@ -212,21 +257,73 @@ public struct Recurrence: Equatable, Sendable {
         return d <= dim ? Day(year: year, month: month, day: d) : nil
     }
 
-    /// For "repeat from completion": N units after the moment of completion.
-    /// Depends on nothing but the completion time (and the zone for calendar units).
-    public func nextAfterCompletion(_ c: Instant, zone: Zone) -> Instant {
+    /// For "repeat from completion": N units after the completion, keeping
+    /// the rest of the rule. Hours: N hours of elapsed time, moved to the next
+    /// start of the range (on an allowed day) when that falls outside it.
+    /// Days, weeks, months, years: N units after the completion's day, then
+    /// the first day the rule allows from there (its weekdays, its ordinal
+    /// weekday or day of the month), at the rule's time of day. Always after
+    /// the completion.
+    public func nextAfterCompletion(_ c: Instant, anchor: LocalDateTime, zone: Zone) -> Instant {
         let (n, unit) = effective
         let l = zone.local(c)
+        let time = anchor.time
+        func at(_ d: Day) -> Instant { zone.resolve(LocalDateTime(day: d, time: time)) }
+        var result: Instant
         switch unit {
-        case .hour: return Instant(ms: c.ms + Int64(n) * 3_600_000)
-        case .day: return zone.resolve(LocalDateTime(day: l.day.adding(days: n), time: l.time))
-        case .week: return zone.resolve(LocalDateTime(day: l.day.adding(days: 7 * n), time: l.time))
-        case .month:
-            let idx = l.day.year * 12 + l.day.month - 1 + n
-            let (y, m) = (idx / 12, idx % 12 + 1)
-            let d = Day(year: y, month: m, day: min(l.day.day, Day.daysInMonth(year: y, month: m)))
-            return zone.resolve(LocalDateTime(day: d, time: l.time))
+        case .hour:
+            let plain = Instant(ms: c.ms + Int64(n) * 3_600_000)
+            guard let s = rangeStart, let e = rangeEnd else {
+                if days.isEmpty { return plain }
+                var d = zone.local(plain).day
+                if days.contains(d.weekday) { return plain }
+                while !days.contains(d.weekday) { d = d.adding(days: 1) }
+                return zone.resolve(LocalDateTime(day: d, time: TimeOfDay(hour: 0, minute: 0)))
+            }
+            // The windows the range opens, day by day: inside one, keep the
+            // elapsed time; else the next window's start.
+            let length = Int64((e.secondsOfDay - s.secondsOfDay + 86_400) % 86_400)
+            var d = zone.local(plain).day.adding(days: -1)
+            for _ in 0..<10 {
+                if days.isEmpty || days.contains(d.weekday) {
+                    let open = LocalDateTime(day: d, time: s)
+                    let close = LocalDateTime(wallSeconds: open.wallSeconds + length)
+                    let p = zone.local(plain)
+                    if p >= open && p <= close { return plain }
+                    let start = zone.resolve(open)
+                    if start > plain { return start }
+                }
+                d = d.adding(days: 1)
+            }
+            return plain
+        case .day:
+            result = at(l.day.adding(days: n))
+        case .week:
+            var d = l.day.adding(days: 7 * n)
+            if !days.isEmpty { while !days.contains(d.weekday) { d = d.adding(days: 1) } }
+            result = at(d)
+        case .month, .year:
+            let months = unit == .year ? 12 * n : n
+            var idx = l.day.year * 12 + l.day.month - 1 + months
+            var found: Day? = nil
+            for _ in 0..<24 {
+                let (y, m) = (idx / 12, idx % 12 + 1)
+                if unit == .year && m != anchor.day.month {
+                    // A yearly rule stays in its month.
+                    idx += (anchor.day.month - m + 12) % 12
+                    continue
+                }
+                if let o = monthOrdinal, let wd = monthWeekday {
+                    found = Recurrence.nthWeekday(year: y, month: m, ordinal: o, weekday: wd)
+                } else {
+                    found = Day(year: y, month: m, day: min(anchor.day.day, Day.daysInMonth(year: y, month: m)))
+                }
+                if found != nil { break }
+                idx += unit == .year ? 12 : 1
+            }
+            result = at(found ?? l.day.adding(days: 28 * months))
         }
+        return result > c ? result : Instant(ms: c.ms + Int64(n) * 3_600_000)
     }
 
     // MARK: Records
@@ -252,6 +349,8 @@ public struct Recurrence: Equatable, Sendable {
             o["month_ordinal"] = JSON(o2)
             o["month_weekday"] = .string(Weekdays.names[wd])
         }
+        if let u = until { o["until"] = .string(u.description) }
+        if let c = count { o["count"] = JSON(c) }
         return .object(o)
     }
 
@@ -279,6 +378,8 @@ public struct Recurrence: Equatable, Sendable {
             if let o = rule["month_ordinal"]?.int { r.monthOrdinal = Int(o) }
             if let w = rule["month_weekday"]?.string { guard let wd = Weekdays.parse(w) else { return nil }; r.monthWeekday = wd }
             r.basedOnCompletion = rule["based_on_completion"]?.bool ?? false
+            if let u = rule["until"], !u.isNull { guard let d = u.string.flatMap(Day.parse) else { return nil }; r.until = d }
+            if let c = rule["count"], !c.isNull { guard let n = c.int else { return nil }; r.count = Int(n) }
         }
         if kind == .daily { r.interval = 1; r.unit = .day }
         if kind == .weekly { r.interval = 1; r.unit = .week }
@@ -294,7 +395,9 @@ public struct Recurrence: Equatable, Sendable {
         case (.none, _): return "once"
         case (.daily, _): s = "daily"
         case (.weekly, _): s = days.isEmpty ? "weekly" : "every \(dayNames)"
-        case (_, .hour): s = n == 1 ? "hourly" : "every \(n) h"
+        case (_, .hour):
+            s = n == 1 ? "hourly" : "every \(n) h"
+            if !days.isEmpty { s += " on \(dayNames)" }
         case (_, .day): s = n == 1 ? "daily" : "every \(n) days"
         case (_, .week): s = (n == 1 ? "weekly" : "every \(n) weeks") + (days.isEmpty ? "" : " on \(dayNames)")
         case (_, .month):
@@ -302,9 +405,16 @@ public struct Recurrence: Equatable, Sendable {
             if let o = monthOrdinal, let wd = monthWeekday {
                 s += " on the \(Recurrence.ordinalWords[o] ?? "\(o)") \(Weekdays.display(wd))"
             }
+        case (_, .year):
+            s = n == 1 ? "yearly" : "every \(n) years"
+            if let o = monthOrdinal, let wd = monthWeekday {
+                s += " on the \(Recurrence.ordinalWords[o] ?? "\(o)") \(Weekdays.display(wd))"
+            }
         }
         if let a = rangeStart, let b = rangeEnd { s += " \(a)-\(b)" }
         if basedOnCompletion { s += " after done" }
+        if let u = until { s += " until \(u)" }
+        if let c = count { s += " \(c) times" }
         return s
     }
 }

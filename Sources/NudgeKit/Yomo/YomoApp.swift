@@ -8,10 +8,14 @@ extension Yomo {
         OptionSpec("repeat", value: "KIND", help: "none, daily, weekly or custom", choices: ["none", "daily", "weekly", "custom"]),
         OptionSpec("days", value: "DAYS", help: "Weekdays, like mon,wed,fri (weekly, or to limit hours)"),
         OptionSpec("every", value: "N", help: "Every N units (custom)"),
-        OptionSpec("unit", value: "UNIT", help: "hour, day, week or month (custom)", choices: ["hour", "day", "week", "month"]),
-        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included"),
-        OptionSpec("on", value: "ORD-DAY", help: "Months only: 2nd-tue, last-fri"),
+        OptionSpec("unit", value: "UNIT", help: "hour, day, week, month or year (custom)", choices: ["hour", "day", "week", "month", "year"]),
+        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included (22:00-06:00 overnight)"),
+        OptionSpec("on", value: "ORD-DAY", help: "Months or years only: 2nd-tue, last-fri"),
         OptionSpec("after-completion", help: "Repeat N units after each completion"),
+        OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
+        OptionSpec("times", value: "N", help: "How many occurrences in all"),
+        OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
+        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York"),
     ]
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
@@ -36,23 +40,33 @@ extension Yomo {
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
                         operands: .words, min: 1, max: 2, run: snooze),
             CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
+            CommandSpec("rehome", summary: "Move reminders to another time zone, keeping their wall-clock times", usage: "ZONE [ID...]",
+                        operands: .words, min: 1, max: nil,
+                        details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",
+                        group: .admin, run: rehome),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
                         options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
                         operands: .words, min: 1, max: 1, run: nextCommand),
+        ] + exchangeCommands + deviceCommands + [
             CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)",
                         group: .plumbing, records: ["notification"], run: dueCommand),
             CommandSpec("watch", summary: "Stay running and print notifications as reminders come due",
                         group: .plumbing, records: ["notification"], run: watch),
-            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
-                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
-            CommandSpec("purge", summary: "Erase every reminder and its history, on every device (needs --yes)",
-                        options: [OptionSpec("yes", short: "y", help: "Yes, erase everything")], group: .admin, run: purge),
         ],
         defaultCommand: ["list"],
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
 
-    static let configKeys = ["llm_command", "llm_timeout"]
+    static let configKeys = ["llm_command", "llm_timeout", "theme"]
+
+    /// How long the model command may take (config `llm_timeout`, seconds).
+    static func llmTimeoutMillis(_ config: Config) throws(ToolError) -> Int {
+        guard let v = config["llm_timeout"] else { return 10_000 }
+        guard let n = Double(v), n > 0, n <= 600 else {
+            throw ToolError(.config, "llm_timeout must be a number of seconds from 0 to 600, not '\(v)'")
+        }
+        return Int(n * 1000)
+    }
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
         Store(dir: ctx.dataDir, options: try ctx.storeOptions())
@@ -71,7 +85,18 @@ extension Yomo {
         o.between = ctx.option("between")
         o.on = ctx.option("on")
         o.afterCompletion = ctx.flag("after-completion")
+        o.until = ctx.option("until")
+        o.times = ctx.option("times")
+        o.warn = ctx.option("warn")
         return o
+    }
+
+    /// The zone a new or edited reminder lives in: --tz, else its own, else TZ.
+    static func reminderZone(_ ctx: Context, current: Reminder? = nil) throws(ToolError) -> Zone {
+        if let tz = ctx.option("tz") {
+            do throws(ToolError) { return try Zone.named(tz) } catch { throw ToolError(.usage, "--tz: \(error.message)") }
+        }
+        return current?.zone(ctx.zone) ?? ctx.zone
     }
 
     /// The built-in parse, or the user's model when it answers with valid JSON.
@@ -79,17 +104,11 @@ extension Yomo {
         let builtin = ReminderParser.parse(text, now: ctx.now, zone: ctx.zone)
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         guard let cmd = ctx.option("llm-command") ?? config["llm_command"], !cmd.isEmpty else { return (builtin, "builtin") }
-        let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
-        var limit = llmTimeoutMillis
-        if let raw = config["llm_timeout"] {
-            guard let v = Double(raw), v > 0, v <= 600 else {
-                throw ToolError(.config, "\(config.path): llm_timeout must be a number of seconds from 0 to 600, not '\(raw)'")
-            }
-            limit = Int(v * 1000)
-        }
-        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text], timeoutMillis: limit)
+        let prompt = "Extract reminder details from the user input. Today is \(ctx.today) (\(Weekdays.names[ctx.today.weekday])), now \(ctx.zone.local(ctx.now).time). Return JSON only: {\"title\": string, \"date\": \"YYYY-MM-DD\" or null, \"time\": \"HH:mm\" or null, \"recurrence_type\": \"none\"|\"daily\"|\"weekly\"|\"custom\", \"recurrence_rule\": {\"interval\": number, \"unit\": \"hour\"|\"day\"|\"week\"|\"month\"|\"year\", \"days_of_week\": [\"mon\",...] or null, \"time_range_start\": \"HH:mm\" or null, \"time_range_end\": \"HH:mm\" or null, \"based_on_completion\": boolean} or null}\nInput: \"\(text)\"\n"
+        let (status, out) = try Subprocess.capture(cmd, stdin: Array(prompt.utf8), env: ["YOMO_TEXT": text],
+                                                   timeoutMillis: try llmTimeoutMillis(config))
         if status == Subprocess.timedOut {
-            ctx.warn("the model command did not answer within \(Double(limit) / 1000) s and was ended; using the built-in parser")
+            ctx.warn("the model command took longer than \(try llmTimeoutMillis(config) / 1000) s and was stopped; using the built-in parser")
             return (builtin, "builtin")
         }
         guard status == 0 else {
@@ -109,9 +128,19 @@ extension Yomo {
         }
     }
 
-    static func line(_ r: Reminder, zone: Zone) -> String {
+    /// The `theme` from the configuration file (default: "default").
+    static func theme(_ ctx: Context) throws(ToolError) -> YomoTheme {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let v = config["theme"] else { return YomoTheme.named["default"]! }
+        guard let t = YomoTheme.parse(v) else { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+        return t
+    }
+
+    static func line(_ r: Reminder, zone reader: Zone) -> String {
+        let zone = r.zone(reader)
         let l = zone.local(r.effectiveTrigger)
-        let when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        var when = "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        if zone.name != reader.name { when += " \(zone.name)" }
         let mark = r.recurrence.repeats ? "↻" : " "
         var s = "\(r.id.prefix(6).terminalSafe)  \(when)  \(mark)  \(r.title.terminalSafe)"
         if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
@@ -125,7 +154,7 @@ extension Yomo {
         // records of untouched reminders without parsing them.
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
             var s = try store(ctx).read(lazy: true)
-            if !s.rawZones.isSubset(of: [ctx.zone.name]) { s.materializeAll() }
+            if !s.rawZones.isSubset(of: ["", ctx.zone.name]) { s.materializeAll() }
             // Sort keys: effective trigger, then id (its first 16 bytes packed
             // into two integers, so that comparing is cheap; the whole id only
             // on a tie); raw rows by index, parsed ones by -1 - index.
@@ -172,13 +201,21 @@ extension Yomo {
             return .ok
         }
         let zone = ctx.zone
-        for r in rs { ctx.out.emit(r.record(zone: zone), text: line(r, zone: zone)) }
+        let theme = ctx.out.color ? try theme(ctx) : nil
+        for r in rs {
+            ctx.out.emit(r.record(zone: zone), text: {
+                let l = line(r, zone: zone)
+                guard let t = theme, let st = YomoTheme.state(r, now: ctx.now), let code = t.codes[st] else { return l }
+                return ctx.out.style(l, code)
+            }())
+        }
         return .ok
     }
 
     static func parseCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let (p, parser) = try understand(ctx.operands.joined(separator: " "), ctx: ctx)
-        for problem in p.problems { ctx.warn("not placed: \(problem)") }
+        for w in p.warnings { ctx.warn("warning: \(w)") }
+        if let c = p.conflict { ctx.warn("warning: \(c)") }
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """
@@ -191,11 +228,12 @@ extension Yomo {
         return .ok
     }
 
-    static func created(_ ctx: Context, _ id: String, _ f: ReminderForm, _ trigger: Instant, type: String) -> JSONObject {
-        let z = ctx.zone
-        return ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
-                "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
-                "trigger_at": .string(z.format(trigger)), "at": .string(ctx.clock.format(ctx.now))]
+    static func created(_ ctx: Context, _ id: String, _ f: ReminderForm, _ trigger: Instant, zone z: Zone, type: String) -> JSONObject {
+        var e: JSONObject = ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
+                             "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
+                             "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(ctx.clock.format(ctx.now))]
+        if f.warnMinutes > 0 { e["warn_minutes"] = JSON(f.warnMinutes) }
+        return e
     }
 
     static func add(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -207,22 +245,23 @@ extension Yomo {
             parsed = try understand(text, ctx: ctx).0
         }
         let opts = formOptions(ctx)
-        // A rule word the parser could not place is never a silent one-off:
-        // refused, unless options say the rule or --literal takes the text.
-        if !parsed.problems.isEmpty && opts.repeatKind == nil {
-            throw ToolError(.dataError, parsed.problems[0] + "; or add --literal to keep the text as the title")
+        if let c = parsed.conflict { throw ToolError(.usage, c) }
+        if let w = parsed.warnings.first {
+            guard opts.touchesRecurrence else {
+                throw ToolError(.usage, "\(w); say the rule with options (--repeat, --every, --unit, --days), or add --literal to keep the text as the title")
+            }
+            for w in parsed.warnings { ctx.warn("warning: \(w); the options set the rule") }
         }
-        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: ctx.zone)
-        guard var trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+        let zone = try reminderZone(ctx)
+        let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: zone)
+        guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
-        // "in 20 minutes" is 20 minutes of elapsed time.
-        if let exact = parsed.exact, !f.recurrence.repeats, opts.date == nil, opts.time == nil { trigger = exact }
         for a in f.assumptions { ctx.warn("assumed: \(a)") }
-        if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(ctx.clock.format(trigger)) has passed: the reminder is due now") }
+        if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(zone.format(trigger)) has passed: the reminder is due now") }
         let id = IDs.make()
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
-            tx.record(created(ctx, id, f, trigger, type: "created"))
+            tx.record(created(ctx, id, f, trigger, zone: zone, type: "created"))
             return tx.state.reminders[id]!
         }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Added " + line(r, zone: ctx.zone))
@@ -231,16 +270,50 @@ extension Yomo {
 
     static func edit(_ ctx: Context) throws(ToolError) -> ExitCode {
         let opts = formOptions(ctx)
+        var notes: [String] = []
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let old = try tx.state.find(ctx.operands[0])
-            let f = try editForm(old, options: opts, now: ctx.now, zone: ctx.zone)
-            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: ctx.zone) else {
+            let zone = try reminderZone(ctx, current: old)
+            let f = try editForm(old, options: opts, now: ctx.now, zone: zone)
+            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
                 throw ToolError(.usage, "that rule never comes due")
             }
-            tx.record(created(ctx, old.id, f, trigger, type: "edited"))
+            notes = f.assumptions.map { "assumed: \($0)" }
+            if !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }
+            var e = created(ctx, old.id, f, trigger, zone: zone, type: "edited")
+            if old.completed {
+                e["reopen"] = true
+                notes.append("reminder \(old.id) was completed; the edit makes it active again")
+            }
+            tx.record(e)
             return tx.state.reminders[old.id]!
         }
+        for n in notes { ctx.warn(n) }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    /// `rehome ZONE [ID...]`: reminders move to another zone, keeping their
+    /// wall-clock times (a 09:00 stays 09:00 there).
+    static func rehome(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let zone: Zone
+        do throws(ToolError) { zone = try Zone.named(ctx.operands[0]) } catch { throw ToolError(.usage, error.message) }
+        let ids = Array(ctx.operands.dropFirst())
+        let moved = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [Reminder] in
+            var list: [Reminder] = []
+            if ids.isEmpty {
+                list = tx.state.active
+            } else {
+                for id in ids { list.append(try tx.state.find(id)) }
+            }
+            var out: [Reminder] = []
+            for r in list where r.zone(ctx.zone).name != zone.name || r.zoneName == nil {
+                tx.record(rezoneEvent(r, to: zone, fallback: ctx.zone, now: ctx.now))
+                out.append(tx.state.reminders[r.id]!)
+            }
+            return out
+        }
+        for r in moved { ctx.out.emit(r.record(zone: ctx.zone), text: "Moved to \(zone.name): " + line(r, zone: ctx.zone)) }
         return .ok
     }
 
@@ -269,30 +342,14 @@ extension Yomo {
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let r = try tx.state.find(ctx.operands[0])
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to snooze") }
-            // Snooze puts off the occurrence that has come; one still ahead is not snoozed.
-            if r.triggerAt > ctx.now {
-                throw ToolError(.dataError, "reminder \(r.id) is not due until \(ctx.clock.format(r.triggerAt)); nothing to snooze yet (yomo edit moves it)")
+            guard let e = snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now) else {
+                let z = r.zone(ctx.zone)
+                throw ToolError(.dataError, "reminder \(r.id) is not due until \(z.format(r.triggerAt)); snooze acts on a reminder that has come due, nothing changed ('yomo edit' moves it)")
             }
-            tx.record(snoozeEvent(r, until: until, zone: ctx.zone, at: ctx.now))
+            tx.record(e)
             return tx.state.reminders[r.id]!
         }
-        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(ctx.zone.local(until).time)")
-        return .ok
-    }
-
-    /// How long the model command may think (its whole process group is then ended).
-    static let llmTimeoutMillis = 10_000
-
-    /// Erasure on request: a tombstone every device honours; each device's
-    /// next run removes the bytes from its own journal and snapshot.
-    static func purge(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard ctx.flag("yes") else { throw ToolError(.usage, "purge erases every reminder on every device; say so with --yes") }
-        let n = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Int in
-            let n = tx.state.reminders.count + tx.state.raw.count
-            tx.record(["type": "erase", "all": true])
-            return n
-        }
-        ctx.out.emit(["type": "purge", "erased": JSON(n)], text: "Erased \(n) reminder\(n == 1 ? "" : "s") and their history; other devices erase theirs when they next see this")
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(r.zone(ctx.zone).local(until).time)")
         return .ok
     }
 
@@ -313,18 +370,19 @@ extension Yomo {
         let count = try ctx.option("count").map { (s) throws(ToolError) in try ctx.int(s, option: "--count", range: 1...1000) } ?? 5
         let r = try store(ctx).read().find(ctx.operands[0])
         var t = r.triggerAt
+        let zone = r.zone(ctx.zone)
         var list: [Instant] = r.completed ? [] : [t]
         while list.count < count, !r.completed, r.recurrence.repeats {
             let n: Instant? = r.recurrence.basedOnCompletion
-                ? r.recurrence.nextAfterCompletion(t, zone: ctx.zone)
-                : r.recurrence.next(after: t, anchor: r.anchor, zone: ctx.zone)
+                ? r.recurrence.nextAfterCompletion(t, anchor: r.anchor, zone: zone)
+                : r.recurrence.next(after: t, anchor: r.anchor, zone: zone)
             guard let nn = n else { break }
             list.append(nn)
             t = nn
         }
         for (k, i) in list.enumerated() {
-            let l = ctx.zone.local(i)
-            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(ctx.zone.format(i))]
+            let l = zone.local(i)
+            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(zone.format(i))]
             ctx.out.emit(rec, text: "\(k + 1). \(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
                          + (r.recurrence.basedOnCompletion && k > 0 ? " (if completed on time)" : ""))
         }
@@ -343,17 +401,18 @@ extension Yomo {
         let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
-        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now) { return [] }
-        if Yomo.due(try st.read(), now: now, zone: ctx.zone).isEmpty { return [] }
+        let device = st.options.actor
+        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now, device: device) { return [] }
+        if Yomo.due(try st.read(), now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
-            let found = Yomo.due(tx.state, now: now, zone: ctx.zone)
-            for a in found { tx.record(event(for: a, zone: ctx.zone, at: now)) }
+            let found = Yomo.due(tx.state, now: now, zone: ctx.zone, device: device)
+            for a in found { tx.record(event(for: a, zone: a.reminder.zone(ctx.zone), at: now, device: device)) }
             return found
         }
         let prefix = commandPrefix(ctx)
         for a in list {
             let n = notification(a, zone: ctx.zone, commandPrefix: prefix)
-            ctx.out.emit(n, text: "\(ctx.zone.local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
+            ctx.out.emit(n, text: "\(a.reminder.zone(ctx.zone).local(a.occurrence).time)  \(a.reminder.title.terminalSafe)  (\(a.reminder.id.prefix(6).terminalSafe))")
         }
         return list
     }
@@ -363,18 +422,37 @@ extension Yomo {
         return .ok
     }
 
+    /// `watch`: announces at the exact moment something comes due, wakes
+    /// when a journal changes (inotify on Linux; a one-second timer
+    /// elsewhere), and prints a `dismiss` record when a notification it
+    /// printed no longer stands: completed, snoozed, changed or deleted, on
+    /// any device.
     static func watch(_ ctx: Context) throws(ToolError) -> ExitCode {
         // The clock keeps ticking from --now when pinned.
         let start = Sys.monotonicNanos()
         func now() -> Instant { Instant(ms: ctx.now.ms + Int64((Sys.monotonicNanos() - start) / 1_000_000)) }
+        let st = try store(ctx)
+        let device = st.options.actor
+        var shown: [String: Shown] = [:]
+        var fw: FolderWatch? = nil
         while true {
+            if fw == nil && Sys.isDirectory(st.journalDir) { fw = FolderWatch(folders: [st.journalDir, st.dir]) }
             let t = now()
-            try announce(ctx, now: t)
+            for a in try announce(ctx, now: t) { shown[a.reminder.id] = Shown(a) }
+            let s = try st.read()
+            for (id, n) in shown.sorted(by: { $0.key < $1.key }) {
+                guard let why = dismissal(n, in: s) else { continue }
+                let by = s.reminders[id]?.lastBy ?? ""
+                let zone = s.reminders[id]?.zone(ctx.zone) ?? ctx.zone
+                ctx.out.emit(dismissRecord(n, reason: why, by: by, zone: zone), text: "dismiss \(id.prefix(6)) (\(why))")
+                shown[id] = nil
+            }
             ctx.out.flush()
-            let next = try store(ctx).read().active.map(\.effectiveTrigger).filter { $0 > t }.min()
-            var wait = Int(min(30_000, max(200, (next?.ms ?? Int64.max / 2) - t.ms)))
-            if let n = next, n.ms - t.ms < 1000 { wait = Int(max(50, n.ms - t.ms)) }
-            Sys.sleepMillis(wait)
+            let after = now()
+            let next = s.active.compactMap { nextAttention($0, device: device, zone: ctx.zone) }.filter { $0 > t }.min()
+            var wait = next.map { Int(max(0, $0.ms - after.ms)) } ?? 3_600_000
+            wait = min(wait, 3_600_000)
+            if let w = fw { w.wait(millis: wait) } else { Sys.sleepMillis(min(wait, 1000)) }
         }
     }
 }

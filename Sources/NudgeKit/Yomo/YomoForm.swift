@@ -13,6 +13,9 @@ public struct ReminderFormOptions: Equatable, Sendable {
     public var between: String?
     public var on: String?
     public var afterCompletion = false
+    public var until: String?
+    public var times: String?
+    public var warn: String?
     public init() {}
 
     public var touchesRecurrence: Bool {
@@ -26,6 +29,11 @@ public struct ReminderForm: Equatable, Sendable {
     public var anchor: LocalDateTime
     public var recurrence: Recurrence
     public var assumptions: [String]
+    /// The exact first trigger ("in 20 minutes": elapsed time), when the
+    /// wall time alone could be ambiguous.
+    public var exact: Instant? = nil
+    /// Announce this many minutes before each occurrence too (0: not).
+    public var warnMinutes: Int = 0
 }
 
 extension Yomo {
@@ -85,9 +93,9 @@ extension Yomo {
             r.basedOnCompletion = base.basedOnCompletion
         }
         if let b = o.between {
-            let parts = b.split(separator: "-")
+            let parts = b.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, let s = TimeOfDay.parse(String(parts[0])), let e = TimeOfDay.parse(String(parts[1])) else {
-                throw usage("--between must be HH:MM-HH:MM like 09:00-18:00, not '\(b)'")
+                throw usage("--between must be HH:MM-HH:MM like 09:00-18:00 (22:00-06:00 runs overnight), not '\(b)'")
             }
             r.rangeStart = s
             r.rangeEnd = e
@@ -98,11 +106,52 @@ extension Yomo {
             r.monthWeekday = wd
         }
         if o.afterCompletion {
-            if r.kind != .custom { r = Recurrence(kind: .custom, interval: r.effective.interval, unit: r.effective.unit, days: r.days) }
+            if r.kind != .custom {
+                r = Recurrence(kind: .custom, interval: r.effective.interval, unit: r.effective.unit, days: r.days,
+                               rangeStart: r.rangeStart, rangeEnd: r.rangeEnd, monthOrdinal: r.monthOrdinal, monthWeekday: r.monthWeekday)
+            }
             r.basedOnCompletion = true
         }
+        r.until = base.until
+        r.count = base.count
         if let p = r.problem { throw usage(p) }
         return r
+    }
+
+    /// Applies --until and --times to a rule.
+    static func ends(_ o: ReminderFormOptions, _ rec: Recurrence) throws(ToolError) -> Recurrence {
+        var r = rec
+        if let u = o.until {
+            guard let d = Day.parse(u) else { throw usage("--until must be a day like 2026-12-24, not '\(u)'") }
+            r.until = d
+        }
+        if let n = o.times {
+            guard let c = Int(n), (1...1000).contains(c) else { throw usage("--times must be a whole number from 1 to 1000, not '\(n)'") }
+            r.count = c
+        }
+        if (o.until != nil || o.times != nil) && !r.repeats { throw usage("--until and --times need a repeating rule") }
+        return r
+    }
+
+    /// "10m", "1h", "90" (minutes), "2d", "1h30m": minutes, 1 to 10080 (a week).
+    public static func parseDuration(_ s: String) -> Int? {
+        var total = 0
+        var num = 0
+        var digits = 0
+        for c in s.lowercased() {
+            if let d = c.wholeNumberValue, c.isASCII { num = num * 10 + d; digits += 1; if digits > 6 { return nil }; continue }
+            guard digits > 0 else { return nil }
+            switch c {
+            case "m": total += num
+            case "h": total += num * 60
+            case "d": total += num * 1440
+            default: return nil
+            }
+            num = 0
+            digits = 0
+        }
+        total += num
+        return (1...10080).contains(total) ? total : nil
     }
 
     /// The next full hour after `now` (10:07 → 11:00; 10:00 → 11:00).
@@ -119,7 +168,12 @@ extension Yomo {
         guard !title.isEmpty else {
             throw usage("a reminder needs a title: the text held only a date, time or rule")
         }
-        let rec = try recurrence(o, base: parsed.recurrence)
+        let rec = try ends(o, try recurrence(o, base: parsed.recurrence))
+        var warnMinutes = 0
+        if let w = o.warn, w != "0" {
+            guard let m = parseDuration(w) else { throw usage("--warn must be a duration like 10m, 1h or 2d (up to 7d), or 0, not '\(w)'") }
+            warnMinutes = m
+        }
         var date = parsed.date
         var dateExplicit = date != nil
         if let d = o.date {
@@ -147,7 +201,10 @@ extension Yomo {
             anchor.time = s  // an hourly range starts at its start
             if date == nil { anchor.day = zone.day(of: now) }
         }
-        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions)
+        var exact: Instant? = nil
+        if let x = parsed.exact, !rec.repeats, o.date == nil, o.time == nil { exact = x }
+        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions, exact: exact,
+                            warnMinutes: warnMinutes)
     }
 
     /// Builds the form for `edit` from an existing reminder.
@@ -156,6 +213,7 @@ extension Yomo {
         if o.title != nil { base.title = o.title! }
         var opts = o
         opts.notes = o.notes ?? r.notes
+        if opts.warn == nil && r.warnMinutes > 0 { opts.warn = "\(r.warnMinutes)" }
         return try form(parsed: base, options: opts, now: now, zone: zone)
     }
 
@@ -182,7 +240,7 @@ extension Yomo {
         if let rj = ruleJSON, !rj.isNull, rj.object == nil { return bad("\"recurrence_rule\" must be an object or null, not \(rj.kindName)") }
         if let rule = ruleJSON?.object {
             if let i = rule["interval"], !i.isNull, i.int == nil { return bad("\"interval\" must be a whole number, not \(i.kindName)") }
-            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week or month") }
+            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week, month or year") }
             if let b = rule["based_on_completion"], !b.isNull, b.bool == nil { return bad("\"based_on_completion\" must be a boolean, not \(b.kindName)") }
             if let d = rule["days_of_week"], !d.isNull, d.array == nil { return bad("\"days_of_week\" must be an array like [\"mon\",\"wed\"] or null, not \(d.kindName)") }
             for k in ["time_range_start", "time_range_end"] {

@@ -1,20 +1,21 @@
-// yomo's reminders as a fold over the journal, and the pure decisions:
-// building a reminder from the form, completing, snoozing, what is due.
+// yomo's reminders as a fold over the journal.
 //
-// Events (each with "id" and "at"):
-//   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at"}
-//   snoozed           {"until"}                      the pending occurrence, which has come, put off
-//   announced         {"trigger_at","snooze":bool,"wake"}   an occurrence (or a snooze) was notified;
-//                     wake: the next occurrence, when `due` may speak again
+// Events (each with "id" and "at"); the batch's stamp names the device
+// (its journal's actor), which is how announcements stay per device:
+//   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at","zone"}
+//   snoozed           {"until","occurrence"}   the occurrence that had come due, put off until `until`
+//   announced         {"trigger_at","occurrence","snooze":bool,"wake"}  this device notified an
+//                     occurrence (or a snooze of one); wake: when it may speak again
 //   completed         {"next":"…"|null}              null: a one-time reminder is done
+//   rezoned           {"zone","trigger_at"}           the reminder moves to another time zone
 //   deleted
-//   erase             {"all":true}                   yomo purge: every earlier event, on every device
+//   forget            {"device"}                      `devices forget`: off the list, history kept
+//   erase             {"all":true}                    `purge`: everything stamped before it, everywhere
 //
-// Snooze acts on the occurrence that has come due (announced or not): it
-// is put off to `until`, announced then once, and the occurrence itself
-// stays announced — so it is never announced again, and never counted as
-// missed when the next one comes. A reminder that has not come due yet
-// cannot be snoozed (the command says so and changes nothing).
+// Where state lives: the pending occurrence, snoozes and completions are
+// shared by every device; "announced" is kept per device (the actor of the
+// journal that says so), so each device notifies each occurrence at most
+// once, and none after another device dismissed it (done or snooze).
 
 public struct Reminder: Equatable, Sendable {
     public var id: String
@@ -23,36 +24,104 @@ public struct Reminder: Equatable, Sendable {
     /// The first occurrence's local date and time; recurrences count from it.
     public var anchor: LocalDateTime
     public var recurrence: Recurrence
-    /// The pending occurrence.
+    /// The zone its wall times are in (where it was made, or `--tz`); nil
+    /// for reminders made before zones were stored: the reader's zone.
+    public var zoneName: String?
+    /// The pending occurrence: the earliest one not completed (for a
+    /// scheduled rule, moved on to the latest one announced or snoozed).
     public var triggerAt: Instant
-    /// Whether the pending occurrence was already notified.
-    public var announced: Bool
+    /// Per device: the latest occurrence it announced.
+    public var announcedBy: [String: Instant]
+    /// Per device: the snooze (its `snoozedUntil`) it announced.
+    public var snoozeAnnouncedBy: [String: Instant]
     public var snoozedUntil: Instant?
-    /// Whether the snooze was already notified.
-    public var snoozeAnnounced = false
+    /// The occurrence the snooze puts off.
+    public var snoozeOf: Instant?
+    /// The latest occurrence someone saw: announced anywhere or snoozed.
+    /// Occurrences after it that were passed over count as missed.
+    public var handled: Instant?
     public var completed: Bool
     public var createdAt: Instant
     public var updatedAt: Instant
     public var completedAt: Instant?
-    /// The earliest moment `due` could announce it again (nil: not by itself).
-    public var wake: Instant?
+    /// The device that made the last change (done, snooze, edit).
+    public var lastBy: String
+    /// Announce this many minutes before each occurrence too (0: not).
+    public var warnMinutes: Int = 0
+    /// Per device: the latest occurrence it warned of ahead.
+    public var warnedBy: [String: Instant] = [:]
+    /// When it was last made, edited or moved: a notification shown for an
+    /// earlier revision no longer stands.
+    public var revision: Instant
+
+    public init(id: String, title: String, notes: String = "", anchor: LocalDateTime, recurrence: Recurrence, zoneName: String? = nil,
+                triggerAt: Instant, createdAt: Instant) {
+        self.id = id
+        self.title = title
+        self.notes = notes
+        self.anchor = anchor
+        self.recurrence = recurrence
+        self.zoneName = zoneName
+        self.triggerAt = triggerAt
+        announcedBy = [:]
+        snoozeAnnouncedBy = [:]
+        snoozedUntil = nil
+        snoozeOf = nil
+        handled = nil
+        completed = false
+        self.createdAt = createdAt
+        updatedAt = createdAt
+        completedAt = nil
+        lastBy = ""
+        revision = createdAt
+    }
 
     /// When it next wants attention: the snooze if any, else the trigger.
     public var effectiveTrigger: Instant { snoozedUntil ?? triggerAt }
     public var status: String { completed ? "completed" : "active" }
 
+    /// Its own zone, or `fallback` (the reader's) when it has none or the
+    /// zone cannot be loaded here.
+    public func zone(_ fallback: Zone) -> Zone {
+        guard let n = zoneName, n != fallback.name else { return fallback }
+        return ZoneCache.named(n) ?? fallback
+    }
+
     /// The seed's reminder document, snake_case.
-    public func record(zone: Zone) -> JSONObject {
-        ["type": "reminder", "id": .string(id), "title": .string(title), "notes": .string(notes),
-         "trigger_at": .string(zone.format(triggerAt)), "recurrence": recurrence.json, "status": .string(status),
-         "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
-         "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format))]
+    public func record(zone fallback: Zone) -> JSONObject {
+        let zone = self.zone(fallback)
+        var o: JSONObject = ["type": "reminder", "id": .string(id), "title": .string(title), "notes": .string(notes),
+                             "trigger_at": .string(zone.format(triggerAt)), "recurrence": recurrence.json, "status": .string(status),
+                             "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
+                             "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format)),
+                             "tz": .string(zone.name)]
+        if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
+        return o
+    }
+}
+
+/// Zones by name, loaded once per process.
+enum ZoneCache {
+    nonisolated(unsafe) static var cache: [String: Zone?] = [:]
+    static func named(_ n: String) -> Zone? {
+        if let z = cache[n] { return z }
+        let z = try? Zone.named(n)
+        cache[n] = .some(z)
+        return z
     }
 }
 
 public struct YomoState: JournalModel {
-    public static let schemaVersion = 1
+    /// 2: announcements per device, snoozes of an occurrence, zones. A
+    /// snapshot of schema 1 is not read: the state is folded again from the
+    /// journals, whose events of schema 1 read as they are.
+    public static let schemaVersion = 2
     public private(set) var reminders: [String: Reminder] = [:]
+    /// Devices taken off the list by `devices forget`, with when.
+    public private(set) var forgotten: [String: Stamp] = [:]
+    /// Every device's latest batch folded: a forgotten device that writes
+    /// again is back.
+    public private(set) var lastSeen: [String: Stamp] = [:]
     /// In a lazy read: snapshot lines not parsed yet (nil once parsed or gone).
     public private(set) var raw: [RawReminder?] = []
     /// Index of `raw` by id, built only when an event needs one.
@@ -93,20 +162,35 @@ public struct YomoState: JournalModel {
     static func instant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
     static func anchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
 
+    public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
+
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool {
-        tombstone["all"]?.bool == true
+        if tombstone["all"]?.bool == true { return true }
+        if let id = tombstone["id"]?.string { return event["id"]?.string == id }
+        return false
     }
 
-    public mutating func apply(_ e: JSONObject) {
-        if e["type"]?.string == "erase" {
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        guard let type = e["type"]?.string else { return }
+        let by = stamp.actor
+        if !by.isEmpty, lastSeen[by].map({ $0 < stamp }) ?? true { lastSeen[by] = stamp }
+        if type == "erase" {
             if e["all"]?.bool == true {
+                materializeAll()
                 reminders = [:]
-                raw = []
-                rawIndex = nil
+                forgotten = [:]
+                lastSeen = [:]
+            } else if let id = e["id"]?.string {
+                materialize(id)
+                reminders[id] = nil
             }
             return
         }
-        guard let type = e["type"]?.string, let id = e["id"]?.string else { return }
+        if type == "forget" {
+            if let d = e["device"]?.string, forgotten[d].map({ $0 < stamp }) ?? true { forgotten[d] = stamp }
+            return
+        }
+        guard let id = e["id"]?.string else { return }
         if !raw.isEmpty, rawPosition(id) != nil { materialize(id) }
         let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
         switch type {
@@ -114,55 +198,88 @@ public struct YomoState: JournalModel {
             guard let title = e["title"]?.string, let anchor = YomoState.anchor(e["anchor"]),
                   let trigger = YomoState.instant(e["trigger_at"]) else { return }
             let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
-            var r = reminders[id] ?? Reminder(id: id, title: title, notes: "", anchor: anchor, recurrence: rec, triggerAt: trigger,
-                                              announced: false, snoozedUntil: nil, completed: false, createdAt: at, updatedAt: at,
-                                              completedAt: nil, wake: trigger)
             if type == "edited" && reminders[id] == nil { return }
+            var r = reminders[id] ?? Reminder(id: id, title: title, anchor: anchor, recurrence: rec, triggerAt: trigger, createdAt: at)
             r.title = title
             r.notes = e["notes"]?.string ?? ""
             r.anchor = anchor
             r.recurrence = rec
+            if let z = e["zone"]?.string { r.zoneName = z }
             r.triggerAt = trigger
-            r.announced = false
+            // A changed reminder is a new promise: every device may announce it.
+            r.announcedBy = [:]
+            r.snoozeAnnouncedBy = [:]
             r.snoozedUntil = nil
-            r.snoozeAnnounced = false
+            r.snoozeOf = nil
+            r.handled = nil
+            if type == "edited" && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
+            r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+            r.warnedBy = [:]
             r.updatedAt = at
-            r.wake = trigger
+            r.revision = at
+            r.lastBy = by
+            reminders[id] = r
+        case "rezoned":
+            guard var r = reminders[id], let z = e["zone"]?.string else { return }
+            r.zoneName = z
+            if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
+            if let a = YomoState.anchor(e["anchor"]) { r.anchor = a }
+            r.announcedBy = [:]
+            r.snoozeAnnouncedBy = [:]
+            r.warnedBy = [:]
+            r.snoozedUntil = nil
+            r.snoozeOf = nil
+            r.handled = nil
+            r.updatedAt = at
+            r.revision = at
+            r.lastBy = by
             reminders[id] = r
         case "snoozed":
-            guard var r = reminders[id], let until = YomoState.instant(e["until"]) else { return }
+            guard var r = reminders[id], !r.completed, let until = YomoState.instant(e["until"]) else { return }
+            let occ = YomoState.instant(e["occurrence"]) ?? r.triggerAt
+            // A snooze of an occurrence already completed or passed over is stale.
+            guard occ >= r.triggerAt else { return }
+            r.triggerAt = occ
             r.snoozedUntil = until
-            r.snoozeAnnounced = false
-            r.wake = YomoState.instant(e["wake"]) ?? until
-            if e["v"] == nil { r.announced = false }  // written before snoozes kept the occurrence's state
+            r.snoozeOf = occ
+            r.snoozeAnnouncedBy = [:]
+            r.handled = max(r.handled ?? occ, occ)
             r.updatedAt = at
+            r.lastBy = by
             reminders[id] = r
         case "announced":
-            guard var r = reminders[id], let trigger = YomoState.instant(e["trigger_at"]) else { return }
+            guard var r = reminders[id], !r.completed, let occ = YomoState.instant(e["occurrence"]) ?? YomoState.instant(e["trigger_at"]) else { return }
             if e["snooze"]?.bool == true {
-                r.snoozeAnnounced = true
+                guard r.snoozedUntil == occ else { return }
+                r.snoozeAnnouncedBy[by] = occ
+            } else if e["warning"]?.bool == true {
+                guard occ >= r.triggerAt else { return }
+                r.warnedBy[by] = max(r.warnedBy[by] ?? occ, occ)
             } else {
-                r.snoozedUntil = nil
-                r.snoozeAnnounced = false
+                guard occ >= r.triggerAt else { return }  // completed meanwhile
+                r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
+                r.triggerAt = occ
+                r.handled = max(r.handled ?? occ, occ)
+                if let so = r.snoozeOf, so < occ {  // a newer occurrence replaces the snooze
+                    r.snoozedUntil = nil
+                    r.snoozeOf = nil
+                    r.snoozeAnnouncedBy = [:]
+                }
             }
-            r.triggerAt = trigger
-            r.announced = true
-            r.wake = YomoState.instant(e["wake"])
             reminders[id] = r
         case "completed":
-            guard var r = reminders[id] else { return }
+            guard var r = reminders[id], !r.completed else { return }
             if let next = YomoState.instant(e["next"]) {
-                r.triggerAt = next
-                r.announced = false
+                r.triggerAt = max(r.triggerAt, next)
                 r.snoozedUntil = nil
-                r.snoozeAnnounced = false
-                r.wake = next
+                r.snoozeOf = nil
+                r.snoozeAnnouncedBy = [:]
             } else {
                 r.completed = true
                 r.completedAt = at
-                r.wake = nil
             }
             r.updatedAt = at
+            r.lastBy = by
             reminders[id] = r
         case "deleted":
             reminders[id] = nil
@@ -174,44 +291,109 @@ public struct YomoState: JournalModel {
     /// How many of the earliest wake times the summary line keeps.
     public static let summarySize = 64
 
+    /// The devices that have announced anything: the ones `due` answers for.
+    public var announcers: Set<String> {
+        var s = Set<String>()
+        for r in reminders.values { for k in r.announcedBy.keys { s.insert(k) } }
+        return s.filter { !isForgotten($0) }
+    }
+
+    /// Forgotten, and silent since.
+    public func isForgotten(_ device: String) -> Bool {
+        guard let f = forgotten[device] else { return false }
+        return lastSeen[device].map { $0 < f } ?? true
+    }
+
+    /// `r` after folding `e` as written by `device`; nil if it went.
+    static func folding(_ r: Reminder, _ e: JSONObject, by device: String) -> Reminder? {
+        var s = YomoState(full: true)
+        s.reminders[r.id] = r
+        s.apply(e, stamp: Stamp(ms: Int64.max, actor: device))
+        return s.reminders[r.id]
+    }
+
     public func hotSnapshot() -> [JSONObject] {
-        let soonest = reminders.values.compactMap { r in r.completed ? nil : r.wake.map { ($0, r.id) } }
+        let zone = (try? Zone.fromEnvironment()) ?? .utc
+        let actors = announcers
+        let soonest = reminders.values.compactMap { r in r.completed ? nil : Yomo.wake(r, devices: actors, zone: zone).map { ($0, r.id) } }
             .sorted { $0 < $1 }.prefix(YomoState.summarySize)
-        let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) })]
+        let forgot = JSONObject(parsedKeys: forgotten.keys.sorted(), values: forgotten.keys.sorted().map { k in
+            .array([.int(forgotten[k]!.ms), .int(forgotten[k]!.counter), .string(forgotten[k]!.actor)])
+        })
+        let seen = JSONObject(parsedKeys: lastSeen.keys.sorted(), values: lastSeen.keys.sorted().map { k in
+            .array([.int(lastSeen[k]!.ms), .int(lastSeen[k]!.counter), .string(lastSeen[k]!.actor)])
+        })
+        let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) }),
+                                   "devices": JSON(actors.sorted()), "forgotten": .object(forgot), "seen": .object(seen)]
         // Each reminder line carries its record as `list` prints it, so a lazy
         // read can print it without parsing: {"e":…,"c":…,"id":…,"z":…,"x":{…},"r":{record}}
-        let zone = (try? Zone.fromEnvironment()) ?? .utc
+        func times(_ d: [String: Instant]) -> JSON {
+            .object(JSONObject(parsedKeys: d.keys.sorted(), values: d.keys.sorted().map { .int(d[$0]!.ms) }))
+        }
         return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
-            var x: JSONObject = ["anchor": .string(r.anchor.description), "announced": .bool(r.announced)]
-            if r.snoozeAnnounced { x["snooze_announced"] = true }
-            if let w = r.wake { x["wake"] = .string(w.description) }
-            return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(zone.name),
+            var x: JSONObject = ["anchor": .string(r.anchor.description)]
+            if !r.announcedBy.isEmpty { x["ann"] = times(r.announcedBy) }
+            if !r.snoozeAnnouncedBy.isEmpty { x["sann"] = times(r.snoozeAnnouncedBy) }
+            if let s = r.snoozeOf { x["snooze_of"] = .int(s.ms) }
+            if let h = r.handled { x["handled"] = .int(h.ms) }
+            if let z = r.zoneName { x["zone"] = .string(z) }
+            if !r.warnedBy.isEmpty { x["wann"] = times(r.warnedBy) }
+            if r.revision != r.createdAt { x["rev"] = .int(r.revision.ms) }
+            if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
+            // z: the reader's zone the record was rendered in; "" when it has its own.
+            return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(r.zoneName == nil ? zone.name : ""),
                     "x": .object(x), "r": .object(r.record(zone: zone))]
         }
     }
 
     public mutating func restoreHot(_ line: JSONObject) throws(ToolError) {
-        if line["k"] != nil { return }  // the summary
+        if line["k"] != nil {  // the summary
+            func stamp(_ j: JSON) -> Stamp? {
+                guard let a = j.array, a.count == 3, let ms = a[0].int, let c = a[1].int, let act = a[2].string else { return nil }
+                return Stamp(ms: ms, counter: c, actor: act)
+            }
+            for f in line["forgotten"]?.object?.fields ?? [] { if let s = stamp(f.value) { forgotten[f.key] = s } }
+            for f in line["seen"]?.object?.fields ?? [] { if let s = stamp(f.value) { lastSeen[f.key] = s } }
+            return
+        }
         guard let id = line["id"]?.string, let x = line["x"]?.object, let l = line["r"]?.object,
               let title = l["title"]?.string, let anchor = YomoState.anchor(x["anchor"]),
               let trigger = YomoState.instant(l["trigger_at"]), let created = YomoState.instant(l["created_at"]) else {
             throw ToolError(.dataError, "bad snapshot line")
         }
+        func times(_ j: JSON?) -> [String: Instant] {
+            var d: [String: Instant] = [:]
+            for f in j?.object?.fields ?? [] { if let ms = f.value.int { d[f.key] = Instant(ms: ms) } }
+            return d
+        }
         let rec = Recurrence.from(type: l["recurrence"]?.object?["type"]?.string, rule: l["recurrence"]?.object) ?? .once
-        let completedAt = YomoState.instant(l["completed_at"])
-        reminders[id] = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
-                                 triggerAt: trigger, announced: x["announced"]?.bool ?? false,
-                                 snoozedUntil: YomoState.instant(l["snoozed_until"]), completed: l["status"]?.string == "completed",
-                                 createdAt: created, updatedAt: YomoState.instant(l["updated_at"]) ?? created, completedAt: completedAt,
-                                 wake: YomoState.instant(x["wake"]))
-        reminders[id]?.snoozeAnnounced = x["snooze_announced"]?.bool ?? false
+        var r = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
+                         zoneName: x["zone"]?.string, triggerAt: trigger, createdAt: created)
+        r.announcedBy = times(x["ann"])
+        r.snoozeAnnouncedBy = times(x["sann"])
+        r.snoozedUntil = YomoState.instant(l["snoozed_until"])
+        r.snoozeOf = x["snooze_of"]?.int.map(Instant.init(ms:))
+        r.handled = x["handled"]?.int.map(Instant.init(ms:))
+        r.completed = l["status"]?.string == "completed"
+        r.updatedAt = YomoState.instant(l["updated_at"]) ?? created
+        r.completedAt = YomoState.instant(l["completed_at"])
+        r.lastBy = x["by"]?.string ?? ""
+        r.warnMinutes = l["warn_minutes"]?.int.map { Int($0) } ?? 0
+        r.warnedBy = times(x["wann"])
+        r.revision = x["rev"]?.int.map(Instant.init(ms:)) ?? created
+        reminders[id] = r
     }
 
     /// Keeps a reminder line unparsed: reads its sort key, state, zone and the
     /// bounds of its record from the fixed layout written by hotSnapshot.
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
         if rawStorage == nil { rawStorage = line.storage } else if rawStorage !== line.storage { return false }
-        if line.starts(with: YomoState.summaryPrefix) { return true }  // list does not need the summary
+        if line.starts(with: YomoState.summaryPrefix) {
+            // The summary: only its list of forgotten devices matters here.
+            guard let o = try? line.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return false }
+            try? restoreHot(o)
+            return true
+        }
         let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
         guard let (e, completed, idRange, zoneRange, recordStart) = parsed else { return false }
         let base = line.startIndex
@@ -307,133 +489,3 @@ public struct YomoState: JournalModel {
     }
 }
 
-public enum Yomo {
-    /// The first trigger of a new or edited reminder: the anchor for a
-    /// one-time reminder (even if past: it is due at once), else the first
-    /// occurrence at or after both the anchor and now.
-    public static func firstTrigger(anchor: LocalDateTime, recurrence: Recurrence, now: Instant, zone: Zone) -> Instant? {
-        let a = zone.resolve(anchor)
-        if !recurrence.repeats { return a }
-        let from = max(a, now)
-        return recurrence.next(after: Instant(ms: from.ms - 1), anchor: anchor, zone: zone)
-    }
-
-    /// Completing: a one-time reminder is done (nil); a recurring one moves to
-    /// its next occurrence after both the pending one and now, or, repeating
-    /// from completion, N units after now.
-    public static func nextAfterDone(_ r: Reminder, now: Instant, zone: Zone) -> Instant? {
-        guard r.recurrence.repeats else { return nil }
-        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, zone: zone) }
-        return r.recurrence.next(after: max(r.triggerAt, now), anchor: r.anchor, zone: zone)
-    }
-
-    public struct Announcement: Equatable, Sendable {
-        public var reminder: Reminder
-        /// The occurrence (or snooze time) being announced.
-        public var occurrence: Instant
-        /// The pending trigger after this announcement.
-        public var trigger: Instant
-        public var snooze: Bool
-        /// Occurrences that came and went unannounced (the machine was off).
-        public var missed: Int
-    }
-
-    /// What `due` announces at `now`: each reminder at most once per
-    /// occurrence. A scheduled recurrence moves on to its latest occurrence
-    /// that has come; the ones it skips are counted as missed, not repeated.
-    public static func due(_ s: YomoState, now: Instant, zone: Zone) -> [Announcement] {
-        var out: [Announcement] = []
-        for r in s.reminders.values where !r.completed && (r.triggerAt <= now || r.effectiveTrigger <= now) {
-            var latest = r.triggerAt
-            var steps = 0
-            if r.recurrence.repeats && !r.recurrence.basedOnCompletion {
-                while steps < 1_000_000, let n = r.recurrence.next(after: latest, anchor: r.anchor, zone: zone), n <= now {
-                    latest = n
-                    steps += 1
-                }
-            }
-            if steps > 0 {
-                // A later occurrence has come: it supersedes a snooze. Missed are
-                // the ones skipped, and the pending one only if nobody saw it.
-                out.append(Announcement(reminder: r, occurrence: latest, trigger: latest, snooze: false,
-                                        missed: steps - 1 + (r.announced || r.snoozedUntil != nil ? 0 : 1)))
-            } else if let until = r.snoozedUntil {
-                if until <= now && !r.snoozeAnnounced {
-                    out.append(Announcement(reminder: r, occurrence: until, trigger: r.triggerAt, snooze: true, missed: 0))
-                }
-            } else if r.triggerAt <= now && !r.announced {
-                out.append(Announcement(reminder: r, occurrence: r.triggerAt, trigger: r.triggerAt, snooze: false, missed: 0))
-            }
-        }
-        return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
-    }
-
-    /// The journal event that records an announcement, with the moment the
-    /// reminder may next be due on its own.
-    public static func event(for a: Announcement, zone: Zone, at: Instant) -> JSONObject {
-        let r = a.reminder.recurrence
-        let wake = r.repeats && !r.basedOnCompletion ? r.next(after: a.trigger, anchor: a.reminder.anchor, zone: zone) : nil
-        return ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
-                "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
-                "wake": JSON(wake.map(zone.format)), "at": .string(zone.format(at))]
-    }
-
-    /// The event for snoozing until `until`. Its wake is the snooze, or the
-    /// next scheduled occurrence if that comes first.
-    public static func snoozeEvent(_ r: Reminder, until: Instant, zone: Zone, at: Instant) -> JSONObject {
-        var wake = until
-        if r.recurrence.repeats && !r.recurrence.basedOnCompletion,
-           let n = r.recurrence.next(after: r.triggerAt, anchor: r.anchor, zone: zone), n < wake { wake = n }
-        return ["type": "snoozed", "id": .string(r.id), "until": .string(zone.format(until)), "wake": .string(zone.format(wake)),
-                "at": .string(zone.format(at)), "v": 2]
-    }
-
-    /// Whether anything may be due at `now`, from the snapshot's summary (the
-    /// earliest wake times) and the events written since. False means surely
-    /// nothing: `due` can stop without reading every reminder.
-    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], now: Instant) -> Bool {
-        guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
-        var touched: [String: Instant?] = [:]
-        for e in tail {
-            guard let id = e["id"]?.string else { continue }
-            switch e["type"]?.string {
-            case "created", "edited": touched[id] = .some(YomoState.instant(e["trigger_at"]))
-            case "snoozed": touched[id] = .some(YomoState.instant(e["wake"]) ?? YomoState.instant(e["until"]))
-            case "completed": touched[id] = .some(YomoState.instant(e["next"]))
-            case "announced": touched[id] = .some(YomoState.instant(e["wake"]))
-            case "deleted": touched[id] = .some(nil)
-            default: return true
-            }
-        }
-        for v in touched.values { if let w = v, w <= now { return true } }
-        for entry in list {
-            guard let pair = entry.array, pair.count == 2, let ms = pair[0].int, let id = pair[1].string else { return true }
-            if touched[id] != nil { continue }
-            return ms <= now.ms  // the earliest untouched one bounds all the others
-        }
-        // Every listed reminder changed since: the bound is gone unless the list was all there was.
-        return list.count >= YomoState.summarySize
-    }
-
-    /// The notification record for an announcement, with the exact commands
-    /// for snoozing and completing.
-    public static func notification(_ a: Announcement, zone: Zone, commandPrefix: String) -> JSONObject {
-        let r = a.reminder
-        let when = zone.local(a.occurrence)
-        var body = a.snooze ? "Snoozed until \(when.time)" : "Due \(when.day) \(when.time)"
-        if r.recurrence.repeats { body += " · \(r.recurrence.summary)" }
-        if a.missed > 0 { body += " · \(a.missed) earlier missed" }
-        if !r.notes.isEmpty { body += "\n" + r.notes }
-        var actions: [NotificationAction] = []
-        for m in [5, 15, 60] {
-            actions.append(NotificationAction(id: "snooze\(m)", label: "Snooze \(m) min", command: "\(commandPrefix) snooze \(r.id) \(m)"))
-        }
-        actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
-        let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions,
-                                   extra: ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze),
-                                           "missed": JSON(a.missed),
-                                           // Any 1-60: a notifier fills {minutes} in.
-                                           "snooze_command": .string("\(commandPrefix) snooze \(r.id) {minutes}")])
-        return n.record
-    }
-}

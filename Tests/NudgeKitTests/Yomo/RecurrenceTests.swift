@@ -73,12 +73,54 @@ final class RecurrenceTests: XCTestCase {
                        ["2026-02-27", "2026-03-02", "2026-03-05"])
     }
 
-    func testCompletionBased() {
+    func testCompletionBasedKeepsTheRestOfTheRule() {
+        func anchor(_ s: String) -> LocalDateTime { local(s) }
+        let done = RFC3339.parse("2026-03-06T22:15:00-05:00")!.instant  // a Friday
+        // Days: N days after the completion's day, at the rule's time of day.
         let r = Recurrence(kind: .custom, interval: 3, unit: .day, basedOnCompletion: true)
-        let done = RFC3339.parse("2026-03-06T22:15:00-05:00")!.instant
-        XCTAssertEqual(ny.format(r.nextAfterCompletion(done, zone: ny)), "2026-03-09T22:15:00-04:00")
+        XCTAssertEqual(ny.format(r.nextAfterCompletion(done, anchor: anchor("2026-03-01T09:00"), zone: ny)), "2026-03-09T09:00:00-04:00")
+        // Hours: elapsed time.
         let hours = Recurrence(kind: .custom, interval: 2, unit: .hour, basedOnCompletion: true)
-        XCTAssertEqual(hours.nextAfterCompletion(done, zone: ny).ms - done.ms, 7_200_000)
+        XCTAssertEqual(hours.nextAfterCompletion(done, anchor: anchor("2026-03-01T09:00"), zone: ny).ms - done.ms, 7_200_000)
+        // Hours within a range: inside it elapsed time, else the next start of the range.
+        let ranged = Recurrence(kind: .custom, interval: 2, unit: .hour, rangeStart: TimeOfDay(hour: 9, minute: 0),
+                                rangeEnd: TimeOfDay(hour: 18, minute: 0), basedOnCompletion: true)
+        XCTAssertEqual(ny.format(ranged.nextAfterCompletion(done, anchor: anchor("2026-03-01T09:00"), zone: ny)), "2026-03-07T09:00:00-05:00")
+        let morning = RFC3339.parse("2026-03-06T10:30:00-05:00")!.instant
+        XCTAssertEqual(ny.format(ranged.nextAfterCompletion(morning, anchor: anchor("2026-03-01T09:00"), zone: ny)), "2026-03-06T12:30:00-05:00")
+        // Weeks on chosen days: N weeks on, then the first chosen day.
+        let weeks = Recurrence(kind: .custom, interval: 2, unit: .week, days: [2], basedOnCompletion: true)
+        XCTAssertEqual(ny.format(weeks.nextAfterCompletion(done, anchor: anchor("2026-03-03T07:30"), zone: ny)), "2026-03-24T07:30:00-04:00")
+        // Months on an ordinal weekday: that weekday N months on.
+        let months = Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: 2, monthWeekday: 2, basedOnCompletion: true)
+        XCTAssertEqual(ny.format(months.nextAfterCompletion(done, anchor: anchor("2026-03-10T19:00"), zone: ny)), "2026-04-14T19:00:00-04:00")
+        // Years: the rule's month and day.
+        let years = Recurrence(kind: .custom, interval: 1, unit: .year, basedOnCompletion: true)
+        XCTAssertEqual(ny.format(years.nextAfterCompletion(done, anchor: anchor("2024-02-29T08:00"), zone: ny)), "2028-02-29T08:00:00-05:00",
+                       "a year after March 2026, then the rule's February")
+    }
+
+    func testYearlyOvernightUntilAndCount() {
+        let yearly = Recurrence(kind: .custom, interval: 1, unit: .year)
+        XCTAssertEqual(occurrences(yearly, anchor: "2028-02-29T09:00", count: 3).map { String($0.prefix(10)) },
+                       ["2028-02-29", "2029-02-28", "2030-02-28"])
+        let thanksgiving = Recurrence(kind: .custom, interval: 1, unit: .year, monthOrdinal: 4, monthWeekday: 4)
+        XCTAssertEqual(occurrences(thanksgiving, anchor: "2026-11-01T12:00", count: 2).map { String($0.prefix(10)) },
+                       ["2026-11-26", "2027-11-25"])
+        let night = Recurrence(kind: .custom, interval: 4, unit: .hour, rangeStart: TimeOfDay(hour: 22, minute: 0), rangeEnd: TimeOfDay(hour: 6, minute: 0))
+        XCTAssertNil(night.problem)
+        XCTAssertEqual(occurrences(night, anchor: "2026-11-22T22:00", count: 4),
+                       ["2026-11-22T22:00:00-05:00", "2026-11-23T02:00:00-05:00", "2026-11-23T06:00:00-05:00", "2026-11-23T22:00:00-05:00"])
+        var until = Recurrence(kind: .daily)
+        until.until = Day(year: 2026, month: 11, day: 24)
+        XCTAssertEqual(occurrences(until, anchor: "2026-11-22T09:00", count: 9).count, 3)
+        var count = Recurrence(kind: .weekly, days: [1, 3])
+        count.count = 3
+        XCTAssertEqual(occurrences(count, anchor: "2026-11-22T09:00", count: 9).map { String($0.prefix(10)) },
+                       ["2026-11-23", "2026-11-25", "2026-11-30"])
+        XCTAssertEqual(until.summary, "daily until 2026-11-24")
+        XCTAssertEqual(Recurrence.from(type: "daily", rule: until.json.object)?.json, until.json)
+        XCTAssertEqual(Recurrence.from(type: "weekly", rule: count.json.object)?.json, count.json)
     }
 
     func testValidation() {
@@ -87,10 +129,8 @@ final class RecurrenceTests: XCTestCase {
         XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .day, rangeStart: TimeOfDay(hour: 9, minute: 0), rangeEnd: TimeOfDay(hour: 10, minute: 0)).problem,
                        "--between works with --unit hour only")
         XCTAssertNil(Recurrence(kind: .custom, interval: 1, unit: .hour, rangeStart: TimeOfDay(hour: 19, minute: 0), rangeEnd: TimeOfDay(hour: 9, minute: 0)).problem,
-                     "a range across midnight is a range")
-        XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .hour, rangeStart: TimeOfDay(hour: 9, minute: 0), rangeEnd: TimeOfDay(hour: 9, minute: 0)).problem,
-                       "--between needs two different times, like 09:00-18:00 (or 22:00-06:00 across midnight)")
-        XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .week, monthOrdinal: 2, monthWeekday: 2).problem, "--on works with --unit month only")
+                     "an overnight range")
+        XCTAssertEqual(Recurrence(kind: .custom, interval: 1, unit: .week, monthOrdinal: 2, monthWeekday: 2).problem, "--on works with --unit month or year only")
     }
 
     // MARK: Properties
@@ -109,11 +149,12 @@ final class RecurrenceTests: XCTestCase {
             case .hour:
                 if Bool.random(using: &rng) { return Recurrence(kind: .custom, interval: n, unit: .hour) }
                 let s = Int.random(in: 0...20, using: &rng)
-                let e = Int.random(in: s...23, using: &rng)
+                let e = Bool.random(using: &rng) ? Int.random(in: s...23, using: &rng) : Int.random(in: 0...23, using: &rng)  // some overnight
                 return Recurrence(kind: .custom, interval: n, unit: .hour, days: Bool.random(using: &rng) ? days : [],
                                   rangeStart: TimeOfDay(hour: s, minute: 0), rangeEnd: TimeOfDay(hour: e, minute: Int.random(in: 0...59, using: &rng)))
             case .day: return Recurrence(kind: .custom, interval: n, unit: .day)
             case .week: return Recurrence(kind: .custom, interval: n, unit: .week, days: days)
+            case .year: return Recurrence(kind: .custom, interval: n, unit: .year)
             case .month:
                 if Bool.random(using: &rng) { return Recurrence(kind: .custom, interval: n, unit: .month) }
                 return Recurrence(kind: .custom, interval: n, unit: .month, monthOrdinal: [-1, 1, 2, 3, 4, 5].randomElement(using: &rng)!,
@@ -161,8 +202,14 @@ final class RecurrenceTests: XCTestCase {
                     XCTAssertTrue(allowed { $0.day.weekday == anchor.day.weekday }, "round \(round)")
                 case .hour:
                     if let s = rule.rangeStart, let e = rule.rangeEnd {
-                        XCTAssertTrue(allowed { $0.time >= s && $0.time <= e && (rule.days.isEmpty || rule.days.contains($0.day.weekday)) },
-                                      "round \(round): \(l) outside \(s)-\(e) \(rule.days)")
+                        if rule.overnight {
+                            XCTAssertTrue(allowed { $0.time >= s && (rule.days.isEmpty || rule.days.contains($0.day.weekday))
+                                                 || $0.time <= e && (rule.days.isEmpty || rule.days.contains($0.day.adding(days: -1).weekday)) },
+                                          "round \(round): \(l) outside \(s)-\(e) overnight \(rule.days)")
+                        } else {
+                            XCTAssertTrue(allowed { $0.time >= s && $0.time <= e && (rule.days.isEmpty || rule.days.contains($0.day.weekday)) },
+                                          "round \(round): \(l) outside \(s)-\(e) \(rule.days)")
+                        }
                     }
                 case .month:
                     if let o = rule.monthOrdinal, let wd = rule.monthWeekday {
@@ -171,6 +218,8 @@ final class RecurrenceTests: XCTestCase {
                     }
                 case .day:
                     XCTAssertTrue(allowed { ($0.day - anchor.day) % n == 0 }, "round \(round): \(l) not every \(n) days")
+                case .year:
+                    XCTAssertTrue(allowed { $0.day.month == anchor.day.month && ($0.day.year - anchor.day.year) % n == 0 }, "round \(round): \(l) not every \(n) years")
                 }
                 if unit != .hour || rule.rangeStart != nil {
                     XCTAssertTrue(allowed { $0.time.hour == (unit == .hour ? $0.time.hour : anchor.time.hour) }, "round \(round)")
@@ -184,24 +233,39 @@ final class RecurrenceTests: XCTestCase {
         }
     }
 
-    /// "From completion" depends on the completion time alone.
+    /// "From completion" depends on the completion time alone, comes after
+    /// it, and keeps the rule's shape: its days, range, month pattern, time.
     func testCompletionDependsOnlyOnCompletionTime() {
         var rng = SeededRandom(seed: 5)
-        for _ in 0..<500 {
+        for round in 0..<500 {
             var rule = RecurrenceTests.randomRule(&rng)
             rule.basedOnCompletion = true
+            let anchor = LocalDateTime(day: Day(year: 2026, month: 1, day: 1).adding(days: Int.random(in: 0...300, using: &rng)),
+                                       time: TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: [0, 30].randomElement(using: &rng)!))
             let c = Instant(ms: Int64.random(in: 1_767_000_000_000...1_830_000_000_000, using: &rng))
-            let a = rule.nextAfterCompletion(c, zone: ny)
-            XCTAssertEqual(a, rule.nextAfterCompletion(c, zone: ny))
-            XCTAssertGreaterThan(a, c)
+            let a = rule.nextAfterCompletion(c, anchor: anchor, zone: ny)
+            XCTAssertEqual(a, rule.nextAfterCompletion(c, anchor: anchor, zone: ny))
+            XCTAssertGreaterThan(a, c, "round \(round)")
             let (n, unit) = rule.effective
+            let l = ny.local(a)
             switch unit {
-            case .hour: XCTAssertEqual(a.ms - c.ms, Int64(n) * 3_600_000)
-            case .day, .week:
-                XCTAssertEqual(ny.local(a).day - ny.local(c).day, unit == .day ? n : 7 * n)
-            case .month:
-                let months = (ny.local(a).day.year * 12 + ny.local(a).day.month) - (ny.local(c).day.year * 12 + ny.local(c).day.month)
-                XCTAssertEqual(months, n)
+            case .hour:
+                if rule.rangeStart == nil && rule.days.isEmpty { XCTAssertEqual(a.ms - c.ms, Int64(n) * 3_600_000) }
+                XCTAssertGreaterThanOrEqual(a.ms - c.ms, Int64(n) * 3_600_000 - 3_600_000, "round \(round)")
+            case .day:
+                XCTAssertEqual(l.day - ny.local(c).day, n, "round \(round)")
+            case .week:
+                XCTAssertGreaterThanOrEqual(l.day - ny.local(c).day, 7 * n)
+                XCTAssertLessThan(l.day - ny.local(c).day, 7 * n + 7)
+                if !rule.days.isEmpty { XCTAssertTrue(rule.days.contains(l.day.weekday), "round \(round)") }
+            case .month, .year:
+                if let o = rule.monthOrdinal, let wd = rule.monthWeekday {
+                    XCTAssertEqual(Recurrence.nthWeekday(year: l.day.year, month: l.day.month, ordinal: o, weekday: wd), l.day, "round \(round)")
+                }
+                if unit == .year { XCTAssertEqual(l.day.month, anchor.day.month) }
+            }
+            if unit != .hour && ny.candidates(for: LocalDateTime(day: l.day, time: anchor.time)).count > 0 {
+                XCTAssertEqual(l.time, anchor.time, "round \(round): keeps the time of day")
             }
         }
     }

@@ -59,7 +59,7 @@ final class YomoTests: XCTestCase {
         XCTAssertEqual(Yomo.nextAfterDone(s.reminders["d"]!, now: now, zone: zone).map(zone.format), "2026-11-24T09:00:00-05:00",
                        "completing early skips the pending occurrence")
         let doneAt = at("2026-11-25T18:45:00-05:00")
-        XCTAssertEqual(Yomo.nextAfterDone(s.reminders["c"]!, now: doneAt, zone: zone).map(zone.format), "2026-11-28T18:45:00-05:00")
+        XCTAssertEqual(Yomo.nextAfterDone(s.reminders["c"]!, now: doneAt, zone: zone).map(zone.format), "2026-11-28T09:00:00-05:00", "three days on, at the rule's time of day")
         XCTAssertNil(Yomo.nextAfterDone(s.reminders["o"]!, now: now, zone: zone))
         s.apply(["type": "completed", "id": "o", "next": nil, "at": .string(zone.format(now))])
         XCTAssertTrue(s.reminders["o"]!.completed)
@@ -143,7 +143,7 @@ final class YomoTests: XCTestCase {
             (#"{"title":"x","date":"tomorrow"}"#, "\"date\" must be YYYY-MM-DD or null"),
             (#"{"title":"x","time":"3pm"}"#, "\"time\" must be HH:mm or null"),
             (#"{"title":"x","recurrence_type":"yearly"}"#, "\"recurrence_type\" must be none, daily, weekly or custom"),
-            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"fortnight"}}"#, "\"unit\" must be hour, day, week or month"),
+            (#"{"title":"x","recurrence_type":"custom","recurrence_rule":{"interval":2,"unit":"fortnight"}}"#, "\"unit\" must be hour, day, week, month or year"),
             (#"{"title":"x","recurrence_type":"custom"}"#, "a custom recurrence needs a recurrence_rule"),
             (#"[1]"#, "not a JSON object"),
             (#"{"title":"x","date":"1999-12-31"}"#, "\"date\" 1999-12-31 is before 2000-01-01: not a plausible day"),
@@ -173,7 +173,9 @@ final class YomoTests: XCTestCase {
             var tail: [JSONObject] = []
             var t = at("2026-03-07T00:00:00-05:00")
             var ids: [String] = []
-            func record(_ e: JSONObject) { s.apply(e); tail.append(e) }
+            // Two devices share the store: each answers `due` for itself.
+            var by = "laptop"
+            func record(_ e: JSONObject) { s.apply(e, stamp: Stamp(ms: t.ms, actor: by)); tail.append(e) }
             for step in 0..<300 {
                 t = Instant(ms: t.ms + Int64.random(in: 60_000...7_200_000, using: &rng))
                 switch Int.random(in: 0..<10, using: &rng) {
@@ -183,12 +185,12 @@ final class YomoTests: XCTestCase {
                     let id = "r\(round)-\(step)"
                     ids.append(id)
                     let trig = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: t, zone: zone) ?? t
-                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description),
+                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description), "zone": .string(zone.name),
                             "recurrence": rule.json, "trigger_at": .string(zone.format(trig)), "at": .string(zone.format(t))])
                 case 2 where !ids.isEmpty:
                     let id = ids.randomElement(using: &rng)!
                     if let r = s.reminders[id], !r.completed {
-                        record(Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t))
+                        if let e = Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t) { record(e) }
                     }
                 case 3 where !ids.isEmpty:
                     let id = ids.randomElement(using: &rng)!
@@ -201,13 +203,14 @@ final class YomoTests: XCTestCase {
                     snapshotSummary = s.hotSnapshot().first
                     tail = []
                 default:
-                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t)
-                    let found = Yomo.due(s, now: t, zone: zone)
+                    by = Bool.random(using: &rng) ? "laptop" : "phone"
+                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t, device: by)
+                    let found = Yomo.due(s, now: t, zone: zone, device: by)
                     if !mayBe {
                         quiet += 1
                         XCTAssertTrue(found.isEmpty, "round \(round) step \(step): the summary hid \(found.map(\.reminder.id))")
                     }
-                    for a in found { record(Yomo.event(for: a, zone: zone, at: t)) }
+                    for a in found { record(Yomo.event(for: a, zone: zone, at: t, device: by)) }
                 }
             }
         }
