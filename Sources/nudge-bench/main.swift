@@ -467,6 +467,24 @@ for k in 0..<max(20, runs / 4) {
 print("  ingest one new session \(fmt(median(oneTimes))) ms  (cron's steady state after the year; a write and fsync each)")
 reportRatio("rewards dashboard", versusMinimal([Sys.join(bin, "rewards"), "dashboard"], env: renv, runs: max(20, runs / 4)), goal: 3)
 
+// rewards enforce, root's cron every minute: 500 running processes to look
+// through (a /proc of files, so that nothing real is signalled; --dry-run).
+let edir = Sys.join(tmp, "rewards-enforce")
+let eproc = Sys.join(tmp, "proc")
+let eenv = ["REWARDS_DATA_DIR": edir, "TZ": zone, "REWARDS_NOW": "2026-11-22T21:00:00-05:00", "REWARDS_USER": "parent", "REWARDS_PROC": eproc]
+for args in [["init"], ["child", "add", "Alex", "--user", Sys.loginName()], ["app", "set", "Minecraft", "--reward", "--process", "mcgame"],
+             ["adjust", "Alex", "+600", "--reason", "bench"], ["redeem", "Alex", "30"]] {
+    _ = timeRun([Sys.join(bin, "rewards")] + args, env: eenv)
+}
+for k in 0..<500 {
+    let d = Sys.join(eproc, "\(200_000 + k)")
+    try Sys.makeDirectories(d)
+    let name = k % 170 == 3 ? "mcgame" : ["bash", "sshd", "firefox", "kworker/0:1", "systemd"][k % 5]
+    try Sys.writeFileAtomically(Sys.join(d, "comm"), Array((name + "\n").utf8))
+    try Sys.writeFileAtomically(Sys.join(d, "cmdline"), Array(("/usr/bin/" + name).utf8) + [0, 0x2D, 0x2D, 0x78, 0])
+}
+reportRatio("rewards enforce", versusMinimal([Sys.join(bin, "rewards"), "enforce", "--dry-run", "-q"], env: eenv, runs: max(20, runs / 4)), goal: 3)
+
 // The ActivityWatch path: one child's year as an export, a window event about
 // every 95 seconds and an AFK minute every ten events, into a new store.
 let awEvents = max(3, lines / 3)
