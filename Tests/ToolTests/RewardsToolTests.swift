@@ -271,4 +271,25 @@ final class RewardsToolTests: ToolTestCase {
                        ["first-points", "goal-met"])
         XCTAssertEqual(rw("rollover", "-q").out, "")
     }
+
+    /// An ActivityWatch export with one 5-hour Duolingo window of which 4.5
+    /// hours were away: held for review, and approved as 30 points, not 300.
+    func testApprovingAHeldSessionLeavesOutTheAwayTime() {
+        setUpFamily()
+        let aw = write("long.json", """
+        {"buckets":{"aw-watcher-window_x":{"type":"currentwindow","events":[
+          {"timestamp":"2026-11-21T13:00:00Z","duration":18000,"data":{"app":"Duolingo"}}]},
+         "aw-watcher-afk_x":{"type":"afkstatus","events":[
+          {"timestamp":"2026-11-21T13:00:00Z","duration":16200,"data":{"status":"afk"}},
+          {"timestamp":"2026-11-21T17:30:00Z","duration":1800,"data":{"status":"not-afk"}}]}}}
+        """)
+        let r = rw("ingest", "--activitywatch", aw, "--child", "Alex")
+        XCTAssertEqual(r.code, 0, r.err)
+        let flags = r.records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(flags.map { $0["reason"] as? String }, ["too_long"])
+        let ok = rw("flag", "approve", flags[0]["id"] as! String)
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.records[0]["points"] as? Int, 30)
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 30)
+    }
 }

@@ -176,8 +176,11 @@ extension Rewards {
                         let id = IDs.make()
                         flagID = id
                         held += 1
-                        tx.record(stamp(["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
-                                           "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]))
+                        var flag: JSONObject = ["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
+                                                "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]
+                        let away = RewardsEngine.intersectSorted(span, afk)
+                        if !away.isEmpty { flag["afk"] = SpanCodec.encode(away) }
+                        tx.record(stamp(flag))
                         out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
                                     "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
                                     "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
@@ -253,8 +256,9 @@ extension Rewards {
         }
     }
 
-    /// Counts an approved held session as if plausible (limits and overlap
-    /// still apply), recording its day; returns the points it earned.
+    /// Counts an approved held session as if plausible (limits, overlap and
+    /// the away time ingest saw still apply), recording its day; returns the
+    /// points it earned.
     static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp) -> Int {
         let day = zone.day(of: Instant(seconds: f.span.start))
         var set = tx.state.settings(for: f.child)
@@ -263,7 +267,7 @@ extension Rewards {
         let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
         tx.state.materialize(f.child, day)
         var ledger = tx.state.ledger(f.child, day)
-        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: [],
+        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: f.afk,
                                        day: &ledger, settings: set, now: max(now.seconds, f.span.end))
         var batch = DayBatch(child: f.child, day: day)
         batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)

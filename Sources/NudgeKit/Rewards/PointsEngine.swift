@@ -113,6 +113,20 @@ public enum RewardsEngine {
         return out
     }
 
+    /// The parts of `a` inside sorted, merged spans `b` (binary search).
+    public static func intersectSorted(_ a: Span, _ b: [Span]) -> [Span] {
+        var lo = 0, hi = b.count
+        while lo < hi { let mid = (lo + hi) / 2; if b[mid].end <= a.start { lo = mid + 1 } else { hi = mid } }
+        var out: [Span] = []
+        var i = lo
+        while i < b.count && b[i].start < a.end {
+            let x = Span(max(a.start, b[i].start), min(a.end, b[i].end))
+            if x.seconds > 0 { out.append(x) }
+            i += 1
+        }
+        return out
+    }
+
     /// Inserts a span into sorted, merged spans, keeping them so. Appending
     /// at the end (sessions arrive in order) moves nothing.
     public static func insertMerged(_ spans: inout [Span], _ x: Span) {

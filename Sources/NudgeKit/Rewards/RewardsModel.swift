@@ -9,7 +9,8 @@
 //       and the cold part (time newly counted, sessions seen, per-app totals)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
 //       one session (written by schema 1; still read)
-//   flag {id,child,app,start,end,reason,day}  flag_decided {id,decision}
+//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
+//       afk: the away spans inside the held session (SpanCodec), for approval
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
 //
@@ -32,6 +33,9 @@ public struct RewardsState: JournalModel {
     public struct Flag: Equatable, Sendable {
         public var id: String; public var child: String; public var app: String
         public var span: RewardsEngine.Span; public var reason: String; public var status: String
+        /// The away spans inside the session, as ingest saw them: approval
+        /// counts what ingest would have counted.
+        public var afk: [RewardsEngine.Span] = []
     }
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
@@ -279,7 +283,8 @@ public struct RewardsState: JournalModel {
             }
         case "flag":
             guard let id = e["id"]?.string, let c = e["child"]?.string, let s = RewardsState.span(e) else { return }
-            flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending")
+            flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
+                             afk: SpanCodec.decode(e["afk"]))
         case "flag_decided":
             if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
         case "grant":
@@ -329,8 +334,10 @@ public struct RewardsState: JournalModel {
                       "badges": JSON((badges[c] ?? []).sorted()), "recent": .array((recent[c] ?? []).map(\.json))])
         }
         for f in flags.values.sorted(by: { $0.id < $1.id }) {
-            l.append(["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
-                      "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)])
+            var o: JSONObject = ["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
+                                 "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)]
+            if !f.afk.isEmpty { o["afk"] = SpanCodec.encode(f.afk) }
+            l.append(o)
         }
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
@@ -422,7 +429,7 @@ public struct RewardsState: JournalModel {
         case "flag":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let s = l["start"]?.int, let e = l["end"]?.int else { throw .data("bad snapshot line") }
             flags[id] = Flag(id: id, child: c, app: l["app"]?.string ?? "", span: RewardsEngine.Span(s, e), reason: l["reason"]?.string ?? "",
-                             status: l["status"]?.string ?? "pending")
+                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]))
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,

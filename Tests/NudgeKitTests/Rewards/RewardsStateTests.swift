@@ -150,6 +150,7 @@ final class RewardsStateTests: XCTestCase {
             ["type": "app_set", "name": "Duolingo", "category": "learning"], ["type": "app_set", "name": "Khan Academy", "category": "learning"],
             ["type": "app_set", "name": "Minecraft", "category": "reward"], ["type": "app_set", "name": "Firefox", "category": "ignore"],
             ["type": "setting_set", "key": "min_session_minutes", "value": 0], ["type": "setting_set", "key": "max_points_per_day", "value": 100_000],
+            ["type": "setting_set", "key": "max_session_age_days", "value": 3650],
         ]
         for e in events { s.apply(e) }
         return s
@@ -225,5 +226,30 @@ final class RewardsStateTests: XCTestCase {
                 XCTAssertGreaterThanOrEqual(once.balance[c] ?? 0, 0)
             }
         }
+    }
+
+    // MARK: Held sessions
+
+    /// A 5-hour window with 4.5 hours away is held as too long; approving it
+    /// counts the half hour ingest would have counted, not five hours. The
+    /// away time travels with the flag, through the snapshot too.
+    func testApprovalCountsWhatIngestWouldHaveCounted() throws {
+        var s = family()
+        let start = now.seconds - 20 * 3600
+        var intake = Rewards.Intake()
+        let ci = try XCTUnwrap(intake.child("Alex", in: s))
+        intake.raws.append(Rewards.Raw(child: ci, app: intake.app("Duolingo"), start: start, end: start + 5 * 3600))
+        let away = E.Span(start, start + 4 * 3600 + 1800)
+        intake.afk[ci] = [E.Span(start - 600, start - 300), away]
+        var tx = Transaction(state: s)
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, stamp: stamp, each: false)
+        XCTAssertEqual(out.filter { $0["type"]?.string == "flag" }.map { $0["reason"]?.string }, ["too_long"])
+        s = try reloaded(tx.state)
+        let f = try XCTUnwrap(s.flags.values.first)
+        XCTAssertEqual(f.afk, [away], "only the away time inside the session is kept")
+        var approve = Transaction(state: s)
+        XCTAssertEqual(Rewards.countApproved(f, tx: &approve, zone: .utc, now: now, stamp: stamp), 30, "30 minutes at 60 points an hour")
+        XCTAssertEqual(approve.state.totals("c1", Zone.utc.day(of: Instant(seconds: start))).learningSeconds, 1800)
+        XCTAssertEqual(approve.state.balance["c1"], 30)
     }
 }
