@@ -292,4 +292,52 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(ok.records[0]["points"] as? Int, 30)
         XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 30)
     }
+
+    /// Duolingo while Minecraft is open earns nothing: ingested together,
+    /// or the learning first and the reward time (still open then) later,
+    /// when the points it had earned are taken back.
+    func testLearningDuringAnOpenRewardSessionEarnsNothing() {
+        setUpFamily()
+        let learning = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:15:00-05:00","end":"2026-11-21T16:45:00-05:00"}"# + "\n"
+        let reward = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T17:00:00-05:00"}"# + "\n"
+        let both = rw("ingest", "--sessions", stdin: learning + reward)
+        XCTAssertEqual(both.code, 0, both.err)
+        XCTAssertEqual(both.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["counted", "during_reward"])
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 0)
+        rw("child", "add", "Sam")
+        let first = rw("ingest", stdin: learning.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(first.records.first?["points"] as? Int, 30, "alone it earns")
+        let later = rw("ingest", "--sessions", stdin: reward.replacingOccurrences(of: "Alex", with: "Sam"))
+        let s = later.records.first { $0["type"] as? String == "session" }
+        XCTAssertEqual(s?["points"] as? Int, -30)
+        XCTAssertEqual(s?["reward_s"] as? Int, 3600)
+        let sam = rw("dashboard", "Sam").records[0]
+        XCTAssertEqual(sam["balance"] as? Int, 0)
+        XCTAssertEqual(sam["learning_minutes_today"] as? Int, 0)
+        XCTAssertEqual(sam["reward_minutes_today"] as? Int, 60)
+        XCTAssertEqual(rw("ingest", stdin: learning.replacingOccurrences(of: "Alex", with: "Sam") + reward.replacingOccurrences(of: "Alex", with: "Sam")).records.first?["points"] as? Int, 0, "nothing twice")
+    }
+
+    /// Five hours of Minecraft is held for review, and still counts as used:
+    /// until a parent rejects it.
+    func testHeldRewardTimeCountsAsUsedInTheAllowance() {
+        setUpFamily()
+        rw("adjust", "Alex", "+1000", "--reason", "x")
+        rw("redeem", "Alex", "60")
+        let long = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T12:00:00-05:00","end":"2026-11-21T17:00:00-05:00"}"# + "\n"
+        let r = rw("ingest", stdin: long)
+        let flags = r.records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(flags.map { $0["reason"] as? String }, ["too_long"])
+        let a = rw("allowance", "Alex", as: "alex").records[0]
+        XCTAssertEqual(a["used_minutes"] as? Int, 300)
+        XCTAssertEqual(a["left_minutes"] as? Int, 0)
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["reward_minutes_today"] as? Int, 300)
+        XCTAssertEqual(rw("flag", "approve", flags[0]["id"] as! String).code, 0)
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 300, "approved: counted once")
+        let other = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T05:00:00-05:00","end":"2026-11-21T10:00:00-05:00"}"# + "\n"
+        let id = rw("ingest", stdin: other).records.first { $0["type"] as? String == "flag" }?["id"] as! String
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 600)
+        rw("flag", "reject", id)
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 300, "rejected: dropped")
+    }
 }

@@ -3,7 +3,8 @@
 
 extension Rewards {
     /// One notification per person per run, from what has not been said yet.
-    public static func notifications(_ s: RewardsState, today: Day, prefix: String) -> [(keys: [String], record: JSONObject)] {
+    public static func notifications(_ s: RewardsState, today: Day, prefix: String, zone: Zone,
+                                     now: Instant) -> [(keys: [String], record: JSONObject)] {
         var out: [(keys: [String], record: JSONObject)] = []
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             var lines: [String] = []
@@ -15,7 +16,7 @@ extension Rewards {
             let affordable = min((s.balance[c.id] ?? 0) / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes))
             let k2 = "available|\(c.id)|\(today)"
             if affordable > 0 && !s.notified.contains(k2) { lines.append("\(affordable) reward minutes are yours to redeem: \(prefix) redeem \(c.name) \(affordable)"); keys.append(k2) }
-            let used = Int(t.rewardSeconds / 60)
+            let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
             let k3 = "almost|\(c.id)|\(today)"
             if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
             if !lines.isEmpty && set.notify == 1 {

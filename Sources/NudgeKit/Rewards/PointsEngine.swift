@@ -147,6 +147,21 @@ public enum RewardsEngine {
         spans.removeSubrange((lo + 1)..<j)
     }
 
+    /// Takes a span out of sorted, merged spans, keeping them so.
+    public static func removeMerged(_ spans: inout [Span], _ x: Span) {
+        guard x.seconds > 0 else { return }
+        var lo = 0, hi = spans.count
+        while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end <= x.start { lo = mid + 1 } else { hi = mid } }
+        var j = lo
+        var keep: [Span] = []
+        while j < spans.count && spans[j].start < x.end {
+            if spans[j].start < x.start { keep.append(Span(spans[j].start, x.start)) }
+            if spans[j].end > x.end { keep.append(Span(x.end, spans[j].end)) }
+            j += 1
+        }
+        if j > lo || !keep.isEmpty { spans.replaceSubrange(lo..<j, with: keep) }
+    }
+
     /// Merges `more` (sorted by start) into `spans` (sorted by start), keeping
     /// both orders' duplicates: the list of sessions a day has seen.
     public static func mergeSorted(_ spans: inout [Span], _ more: [Span]) {
@@ -202,18 +217,24 @@ public enum RewardsEngine {
     public struct Outcome: Equatable, Sendable {
         public var session: Session
         public var category: Category?
-        /// `counted`, or why not: `afk`, `overlap`, `too_short`, `daily_cap`,
-        /// `future`, `too_long` (held for review), `duplicate`, `uncategorized`.
+        /// `counted`, or why not: `afk`, `overlap`, `during_reward`,
+        /// `too_short`, `daily_cap`, `future`, `too_long` (held for review),
+        /// `duplicate`, `uncategorized`, `ignored`.
         public var reason: String
-        /// Learning seconds newly counted (after AFK and overlap removal).
+        /// Learning seconds newly counted (after AFK and overlap removal);
+        /// for a reward app, minus the learning time it takes back.
         public var learningSeconds: Int64
         /// Reward-app seconds used.
         public var rewardSeconds: Int64
-        /// Points awarded now.
+        /// Points awarded now (negative: taken back by reward-app time).
         public var points: Int
         /// The time newly counted: learning time, or for a reward app the
         /// reward time not already counted.
         public var counted: [Span]
+        /// Learning time counted before that this reward-app time takes back.
+        public var uncounted: [Span] = []
+        /// The points per hour the counted learning time earned at.
+        public var rate = 0
         public var held: Bool { reason == "future" || reason == "too_long" }
     }
 
@@ -227,7 +248,16 @@ public enum RewardsEngine {
         public var points = 0
         public var learningSeconds: Int64 = 0
         public var rewardSeconds: Int64 = 0
+        /// Learning time counted, per points-per-hour rate (each sorted,
+        /// merged): what to take back when reward time turns up over it.
+        public var rated: [Int: [Span]] = [:]
+        /// The day's learning units (seconds × points per hour) before the
+        /// cap; nil when not known (days counted before it was kept).
+        public var total: Int64? = nil
         public init() {}
+
+        /// The day's learning units before the cap, as well as known.
+        var totalUnits: Int64 { total ?? Int64(points) * 3600 + units }
     }
 
     /// Points for learning time: whole points from the carried units, the
@@ -258,24 +288,40 @@ public enum RewardsEngine {
         let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
         if active.isEmpty { o.reason = "afk"; return o }
         if cat == .reward {
-            // Reward time overlapping learning or other reward time counts once.
-            let fresh = active.flatMap { subtractSorted($0, d.counted) }.flatMap { subtractSorted($0, d.rewarded) }
+            // Reward time is reward time, counted once however many reward
+            // apps were open; learning time already counted under it earns
+            // nothing after all, and is taken back.
+            let fresh = active.flatMap { subtractSorted($0, d.rewarded) }
             o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
             for f in fresh { insertMerged(&d.rewarded, f) }
             d.rewardSeconds += o.rewardSeconds
             o.reason = o.rewardSeconds > 0 ? "counted" : "overlap"
             o.counted = fresh
+            let taken = fresh.flatMap { intersectSorted($0, d.counted) }
+            if !taken.isEmpty {
+                o.uncounted = taken
+                o.learningSeconds = -taken.reduce(0) { $0 + $1.seconds }
+                o.points = takeBack(taken, from: &d, fallbackRate: rate, settings: settings)
+            }
             return o
         }
         let activeSeconds = active.reduce(0) { $0 + $1.seconds }
         if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return o }
-        let fresh = active.flatMap { subtractSorted($0, d.counted) }
+        let unseen = active.flatMap { subtractSorted($0, d.counted) }
+        if unseen.isEmpty { o.reason = "overlap"; return o }
+        // Learning while a reward app is in use earns nothing.
+        let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }
         let seconds = fresh.reduce(0) { $0 + $1.seconds }
-        if seconds == 0 { o.reason = "overlap"; return o }
-        for f in fresh { insertMerged(&d.counted, f) }
+        if seconds == 0 { o.reason = "during_reward"; return o }
+        for f in fresh {
+            insertMerged(&d.counted, f)
+            insertMerged(&d.rated[rate, default: []], f)
+        }
+        d.total = d.totalUnits + seconds * Int64(rate)
         d.learningSeconds += seconds
         o.learningSeconds = seconds
         o.counted = fresh
+        o.rate = rate
         let (p, carry) = award(seconds * Int64(rate), carried: d.units)
         let room = max(0, settings.maxPointsPerDay - d.points)
         o.points = min(p, room)
@@ -283,6 +329,37 @@ public enum RewardsEngine {
         d.points += o.points
         if o.points < p { o.reason = "daily_cap" }
         return o
+    }
+
+    /// Takes counted learning time back (reward-app time turned up over it):
+    /// its units at the rate each part earned (`fallbackRate` for time
+    /// counted before rates were kept), and the points the day then no
+    /// longer reaches. Never adds points. Returns the change (zero or less).
+    static func takeBack(_ taken: [Span], from d: inout Day, fallbackRate: Int, settings: Settings) -> Int {
+        var units: Int64 = 0
+        var rated: Int64 = 0
+        for rate in d.rated.keys.sorted() {
+            var spans = d.rated[rate]!
+            var cut: Int64 = 0
+            for t in taken {
+                for x in intersectSorted(t, spans) { cut += x.seconds; removeMerged(&spans, x) }
+            }
+            if cut == 0 { continue }
+            units += cut * Int64(rate)
+            rated += cut
+            d.rated[rate] = spans.isEmpty ? nil : spans
+        }
+        let seconds = taken.reduce(0) { $0 + $1.seconds }
+        units += (seconds - rated) * Int64(fallbackRate)
+        for t in taken { removeMerged(&d.counted, t) }
+        d.learningSeconds -= seconds
+        let after = max(0, d.totalUnits - units)
+        let points = min(d.points, settings.maxPointsPerDay, Int(after / 3600))
+        d.units = Int64(points) == after / 3600 ? after % 3600 : 0
+        d.total = after
+        let change = points - d.points
+        d.points = points
+        return change
     }
 
     // MARK: Redeeming

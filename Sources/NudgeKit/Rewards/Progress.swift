@@ -52,9 +52,28 @@ extension Rewards {
         return String(repeating: "█", count: n) + String(repeating: "░", count: width - n)
     }
 
-    static func allowanceRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day) -> JSONObject {
+    /// Reward-app time used on a day: the time counted, and the time held
+    /// for review and not yet decided (the child spent it all the same;
+    /// approving counts it, rejecting drops it), without its away time and
+    /// what is counted already (when the state holds the day's cold part),
+    /// up to `now`.
+    public static func rewardUsedSeconds(_ s: RewardsState, _ child: String, day: Day, zone: Zone, now: Instant) -> Int64 {
+        let counted = s.totals(child, day).rewardSeconds
+        let from = zone.startOfDay(day).seconds, to = min(zone.startOfDay(day.adding(days: 1)).seconds, now.seconds)
+        var held: [RewardsEngine.Span] = []
+        for f in s.flags.values where f.child == child && f.status == "pending" && s.apps[f.app.lowercased()]?.category == .reward {
+            let clipped = RewardsEngine.Span(max(from, f.span.start), min(to, f.span.end))
+            guard clipped.seconds > 0 else { continue }
+            held += RewardsEngine.subtractSorted(clipped, RewardsEngine.union(f.afk))
+        }
+        guard !held.isEmpty else { return counted }
+        let rewarded = s.usageDay(child, day).rewarded
+        return counted + RewardsEngine.union(held).flatMap { RewardsEngine.subtractSorted($0, rewarded) }.reduce(0) { $0 + $1.seconds }
+    }
+
+    static func allowanceRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
         let t = s.totals(c.id, today)
-        let used = Int(t.rewardSeconds / 60)
+        let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
         return ["type": "allowance", "child": .string(c.name), "date": .string(today.description), "granted_minutes": JSON(t.grantedMinutes),
                 "used_minutes": JSON(used), "left_minutes": JSON(max(0, t.grantedMinutes - used)), "balance": JSON(s.balance[c.id] ?? 0)]
     }

@@ -19,7 +19,7 @@ extension Rewards {
     static func notify(_ ctx: Context) throws(ToolError) -> ExitCode {
         let out = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [JSONObject] in
             try requireFamily(tx.state)
-            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards")
+            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards", zone: ctx.zone, now: ctx.now)
             for n in ns { for k in n.keys { tx.record(by(ctx, ["type": "notified", "key": .string(k)])) } }
             return ns.map(\.record)
         }

@@ -4,9 +4,15 @@
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
 //   app_set {name,category,points_per_hour}  app_removed {name}
 //   setting_set {key,value,child?}
-//   usage_day {child,day,learning_s,reward_s,points,carry,recent,learned,rewarded,sessions,apps}
+//   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
+//              learned_rates?,unlearned?}
 //       what one ingest added to one child's day: totals, the last sessions,
-//       and the cold part (time newly counted, sessions seen, per-app totals)
+//       and the cold part (time newly counted, sessions seen, per-app totals);
+//       units: the day's learning units before the cap (like carry, the
+//       latest value stands); learned_rates: the learning time newly counted
+//       per points-per-hour rate; unlearned: learning time taken back because
+//       reward-app time turned up over it (learning_s and points are then
+//       negative on the reward app's line)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
 //       one session (written by schema 1; still read)
 //   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
@@ -29,6 +35,9 @@ public struct RewardsState: JournalModel {
         public var carry: Int64 = 0
         public var grantedMinutes = 0
         public var adjusted = 0
+        /// Learning units (seconds × points per hour) before the cap; nil
+        /// for days recorded before it was kept.
+        public var units: Int64? = nil
     }
     public struct Flag: Equatable, Sendable {
         public var id: String; public var child: String; public var app: String
@@ -75,6 +84,9 @@ public struct RewardsState: JournalModel {
         /// Per app (lower-cased): every session ingested, sorted, each once.
         public var sessions: [String: [RewardsEngine.Span]] = [:]
         public var apps: [AppDay] = []
+        /// Learning time counted, per points-per-hour rate (a part of
+        /// `learned`; time counted before rates were kept is in none).
+        public var rated: [Int: [RewardsEngine.Span]] = [:]
         public init() {}
 
         /// Whether this exact session was ingested before.
@@ -86,6 +98,20 @@ public struct RewardsState: JournalModel {
         mutating func merge(_ e: JSONObject) {
             for x in SpanCodec.decode(e["learned"]) { RewardsEngine.insertMerged(&learned, x) }
             for x in SpanCodec.decode(e["rewarded"]) { RewardsEngine.insertMerged(&rewarded, x) }
+            if let o = e["learned_rates"]?.object {
+                for (k, v) in zip(o.keys, o.values) {
+                    guard let rate = Int(k), rate > 0 else { continue }
+                    for x in SpanCodec.decode(v) { RewardsEngine.insertMerged(&rated[rate, default: []], x) }
+                }
+            }
+            // Learning time taken back (reward-app time turned up over it).
+            for x in SpanCodec.decode(e["unlearned"]) {
+                RewardsEngine.removeMerged(&learned, x)
+                for r in rated.keys {
+                    RewardsEngine.removeMerged(&rated[r]!, x)
+                    if rated[r]!.isEmpty { rated[r] = nil }
+                }
+            }
             if let o = e["sessions"]?.object {
                 for (k, v) in zip(o.keys, o.values) {
                     let more = SpanCodec.decode(v)
@@ -111,6 +137,10 @@ public struct RewardsState: JournalModel {
             let keys = sessions.keys.sorted()
             o["sessions"] = .object(JSONObject(parsedKeys: keys, values: keys.map { SpanCodec.encode(sessions[$0]!) }))
             o["apps"] = .array(apps.map(\.json))
+            if !rated.isEmpty {
+                let rates = rated.keys.sorted()
+                o["learned_rates"] = .object(JSONObject(parsedKeys: rates.map(String.init), values: rates.map { SpanCodec.encode(rated[$0]!) }))
+            }
         }
     }
 
@@ -186,6 +216,8 @@ public struct RewardsState: JournalModel {
         l.points = t.points
         l.learningSeconds = t.learningSeconds
         l.rewardSeconds = t.rewardSeconds
+        l.rated = u.rated
+        l.total = t.units
         return l
     }
 
@@ -232,6 +264,7 @@ public struct RewardsState: JournalModel {
             let p = Int(e["points"]?.int ?? 0)
             t.points += p
             if let carry = e["carry"]?.int { t.carry = carry }
+            if let units = e["units"]?.int { t.units = units }
             days[c, default: [:]][d] = t
             balance[c, default: 0] += p
             earned[c, default: 0] += p
@@ -324,9 +357,11 @@ public struct RewardsState: JournalModel {
         }
         for (c, ds) in days.sorted(by: { $0.key < $1.key }) {
             for (d, t) in ds.sorted(by: { $0.key < $1.key }) {
-                l.append(["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
-                          "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
-                          "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)])
+                var o: JSONObject = ["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
+                                     "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
+                                     "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)]
+                if let u = t.units { o["units"] = .int(u) }
+                l.append(o)
             }
         }
         for (c, b) in balance.sorted(by: { $0.key < $1.key }) {
@@ -419,7 +454,7 @@ public struct RewardsState: JournalModel {
             guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             days[c, default: [:]][d] = DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
                                                  points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
-                                                 adjusted: ints("adjusted"))
+                                                 adjusted: ints("adjusted"), units: l["units"]?.int)
         case "balance":
             guard let c = l["child"]?.string else { throw .data("bad snapshot line") }
             balance[c] = ints("balance")

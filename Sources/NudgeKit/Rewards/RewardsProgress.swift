@@ -22,7 +22,7 @@ extension Rewards {
         for c in kids {
             let set = s.settings(for: c.id)
             let t = s.totals(c.id, ctx.today)
-            let learning = Int(t.learningSeconds / 60), reward = Int(t.rewardSeconds / 60)
+            let learning = Int(t.learningSeconds / 60), reward = Int(rewardUsedSeconds(s, c.id, day: ctx.today, zone: ctx.zone, now: ctx.now) / 60)
             let week = (0..<7).map { ctx.today.adding(days: $0 - 6) }
             let points = week.map { s.totals(c.id, $0).points }
             let bal = s.balance[c.id] ?? 0

@@ -46,10 +46,10 @@ extension Rewards {
     }
 
     static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try store(ctx).read(full: true)
         let c = try childID(s, ctx.operands[0])
         try requireSelfOrParent(s, ctx, child: c.id)
-        let r = allowanceRecord(s, c, today: ctx.today)
+        let r = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
         ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
         return .ok
     }

@@ -69,6 +69,89 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(day.points, 50)
     }
 
+    /// Minecraft open 16:00–17:00 and Duolingo 16:15–16:45: the learning
+    /// earns nothing, whichever comes first; learning counted before the
+    /// reward time turned up is taken back, points and all.
+    func testLearningUnderRewardTimeEarnsNothingInEitherOrder() {
+        let reward = session(0, 60, app: "Minecraft"), learning = session(900, 30)
+        func eval(_ x: E.Session, _ d: inout E.Day) -> E.Outcome {
+            E.evaluate(x, category: x.app == "Minecraft" ? .reward : .learning, rate: 60, afk: [], day: &d, settings: settings, now: base + 86_400)
+        }
+        var a = E.Day()
+        XCTAssertEqual(eval(reward, &a).rewardSeconds, 3600)
+        let l = eval(learning, &a)
+        XCTAssertEqual(l.reason, "during_reward")
+        XCTAssertEqual(l.points, 0)
+        var b = E.Day()
+        XCTAssertEqual(eval(learning, &b).points, 30)
+        let r = eval(reward, &b)
+        XCTAssertEqual(r.rewardSeconds, 3600, "reward time counts in full")
+        XCTAssertEqual(r.points, -30, "the learning under it is taken back")
+        XCTAssertEqual(r.learningSeconds, -1800)
+        XCTAssertEqual(r.uncounted, [learning.span])
+        for d in [a, b] {
+            XCTAssertEqual(d.points, 0)
+            XCTAssertEqual(d.learningSeconds, 0)
+            XCTAssertEqual(d.counted, [])
+            XCTAssertEqual(d.rewardSeconds, 3600)
+        }
+        // Part of a session: 16:45–17:15 learning keeps 17:00–17:15.
+        var c = E.Day()
+        _ = eval(session(2700, 30), &c)
+        XCTAssertEqual(eval(reward, &c).points, -15)
+        XCTAssertEqual(c.points, 15)
+        XCTAssertEqual(c.counted, [E.Span(base + 3600, base + 4500)])
+    }
+
+    /// Property: with learning apps at different rates, reward apps and a
+    /// daily cap, any order of the same sessions ends the day with the same
+    /// points, learning and reward time, and no learning second is counted
+    /// under reward time. (Learning sessions of different apps do not
+    /// overlap each other here: which rate pays for shared time depends on
+    /// which came first.)
+    func testRewardTimeTakesBackTheSameWhateverTheOrder() {
+        var rng = SeededRandom(seed: 41)
+        let rates = ["a": 60, "b": 90, "c": 200]
+        for round in 0..<300 {
+            var s = E.Settings()
+            s.minSessionMinutes = Int.random(in: 0...2, using: &rng)
+            s.maxPointsPerDay = Bool.random(using: &rng) ? 100_000 : Int.random(in: 20...300, using: &rng)
+            var sessions: [E.Session] = []
+            var t = base
+            for _ in 0..<Int.random(in: 1...12, using: &rng) {  // learning, back to back per app
+                let app = ["a", "b", "c"].randomElement(using: &rng)!
+                let len = Int64.random(in: 60...5400, using: &rng)
+                sessions.append(E.Session(child: "c", app: app, span: E.Span(t, t + len)))
+                t += len + Int64.random(in: 0...600, using: &rng)
+            }
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let a = base + Int64.random(in: 0...(t - base), using: &rng)
+                sessions.append(E.Session(child: "c", app: ["m", "n"].randomElement(using: &rng)!, span: E.Span(a, a + Int64.random(in: 60...7200, using: &rng))))
+            }
+            func play(_ order: [E.Session]) -> E.Day {
+                var d = E.Day()
+                for x in order {
+                    let cat: E.Category = rates[x.app] == nil ? .reward : .learning
+                    _ = E.evaluate(x, category: cat, rate: rates[x.app] ?? 60, afk: [], day: &d, settings: s, now: base + 86_400)
+                }
+                return d
+            }
+            let one = play(sessions)
+            let other = play(sessions.shuffled(using: &rng))
+            XCTAssertEqual(one.points, other.points, "round \(round)")
+            XCTAssertEqual(one.learningSeconds, other.learningSeconds, "round \(round)")
+            XCTAssertEqual(one.rewardSeconds, other.rewardSeconds, "round \(round)")
+            XCTAssertEqual(one.counted, other.counted, "round \(round)")
+            for d in [one, other] {
+                XCTAssertTrue(d.counted.allSatisfy { E.intersectSorted($0, d.rewarded).isEmpty }, "round \(round): nothing counted under reward time")
+                XCTAssertEqual(d.learningSeconds, d.counted.reduce(0) { $0 + $1.seconds })
+                XCTAssertEqual(d.rated.values.flatMap { $0 }.reduce(0) { $0 + $1.seconds }, d.learningSeconds, "round \(round): every counted second has its rate")
+                XCTAssertLessThanOrEqual(d.points, s.maxPointsPerDay)
+                XCTAssertGreaterThanOrEqual(d.points, 0)
+            }
+        }
+    }
+
     /// Property: over random sessions, AFK spans and rates, (1) points never
     /// exceed the daily cap, (2) counted time never exceeds the union of the
     /// active sessions, (3) re-running the same sessions adds nothing, and

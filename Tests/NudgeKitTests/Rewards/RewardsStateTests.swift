@@ -94,7 +94,7 @@ final class RewardsStateTests: XCTestCase {
                     batch.add(app: name, key: name.lowercased(), category: cat, o, reason: o.reason)
                 }
                 guard batch.added > 0 else { continue }
-                let e = batch.event(carry: ledger.units)
+                let e = batch.event(ledger)
                 sim.apply(e)
                 events.append(try XCTUnwrap(JSON.parse(e.serialized).object))  // as a later run reads it
             }
@@ -220,6 +220,10 @@ final class RewardsStateTests: XCTestCase {
                 for d in once.days[c]?.keys.sorted() ?? [] {
                     XCTAssertEqual(split.totals(c, d).learningSeconds, once.totals(c, d).learningSeconds, "round \(round) \(c) \(d)")
                     XCTAssertEqual(split.totals(c, d).points, once.totals(c, d).points, "round \(round) \(c) \(d): same points whatever the split")
+                    XCTAssertEqual(split.totals(c, d).rewardSeconds, once.totals(c, d).rewardSeconds, "round \(round) \(c) \(d)")
+                    let u = once.usageDay(c, d)
+                    XCTAssertTrue(u.learned.allSatisfy { E.intersectSorted($0, u.rewarded).isEmpty }, "round \(round): no learning under reward time")
+                    XCTAssertEqual(split.usageDay(c, d).learned, u.learned, "round \(round) \(c) \(d)")
                     XCTAssertEqual(split.usageDay(c, d).sessions, once.usageDay(c, d).sessions, "round \(round): the same sessions seen")
                 }
                 XCTAssertEqual(split.balance[c] ?? 0, once.balance[c] ?? 0)
