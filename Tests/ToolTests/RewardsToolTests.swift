@@ -340,4 +340,30 @@ final class RewardsToolTests: ToolTestCase {
         rw("flag", "reject", id)
         XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 300, "rejected: dropped")
     }
+
+    /// A month of usage ingested at once: each day has its own cap, and only
+    /// sessions from the last max_session_age_days (7) earn; the older ones
+    /// are recorded as too_old. A session that would end more than a day
+    /// from now is bad input.
+    func testOldUsageIsRecordedButEarnsNothing() {
+        setUpFamily()
+        var month = ""
+        for d in (23...31).map({ "2026-10-\($0)" }) + (1...21).map({ String(format: "2026-11-%02d", $0) }) {
+            month += #"{"child":"Alex","app":"Duolingo","start":"\#(d)T10:00:00-05:00","duration_s":7200}"# + "\n"
+        }
+        let r = rw("ingest", "--sessions", stdin: month)
+        XCTAssertEqual(r.code, 0, r.err)
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.filter { $0["reason"] as? String == "too_old" }.count, 23, "before 2026-11-14T20:00")
+        XCTAssertEqual(s.filter { $0["reason"] as? String == "counted" }.map { $0["date"] as? String },
+                       (15...21).map { "2026-11-\($0)" })
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 7 * 120)
+        XCTAssertEqual(rw("ingest", stdin: month).records.filter { $0["type"] as? String == "day" }.map { $0["added"] as? Int }, Array(repeating: 0, count: 30),
+                       "recorded: not counted again")
+        XCTAssertEqual(rw("settings", "set", "max_session_age_days", "0").err,
+                       "rewards: max_session_age_days must be a whole number from 1 to 3650 (sessions that started more than this many days ago earn nothing), not '0'\n")
+        let ahead = rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T19:00:00-05:00","duration_s":99999999}"# + "\n")
+        XCTAssertEqual(ahead.code, 65)
+        XCTAssertEqual(ahead.err, "rewards: stdin:1: \"end\" (\"start\" + \"duration_s\") 2030-01-22T04:46:39-05:00 is more than a day after now (now is 2026-11-21T20:00:00-05:00)\n")
+    }
 }

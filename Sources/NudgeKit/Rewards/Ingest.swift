@@ -269,6 +269,7 @@ extension Rewards {
             guard let d = dj.double else { throw .data("\"duration_s\" must be a number, not \(dj.kindName)") }
             guard d >= 0, d < 1e9 else { throw .data("\"duration_s\" must be 0 to 999999999 seconds") }
             end = Instant(ms: start.ms + Int64(d * 1000))
+            if let e = Clock.plausible(end, now: now, what: "\"end\" (\"start\" + \"duration_s\")", zone: zone) { throw e }
         } else {
             throw .data("missing \"end\" (or \"duration_s\"); \(hint)")
         }
@@ -298,6 +299,7 @@ extension Rewards {
         let day = zone.day(of: Instant(seconds: f.span.start))
         var set = tx.state.settings(for: f.child)
         try? set.set("max_session_minutes", "1440")
+        try? set.set("max_session_age_days", "3650")  // held when fresh; a parent's decision stands
         let app = tx.state.apps[f.app.lowercased()]
         let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
         tx.state.materialize(f.child, day)

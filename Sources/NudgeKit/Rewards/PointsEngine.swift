@@ -16,6 +16,10 @@ public enum RewardsEngine {
         public var dailyRewardLimitMinutes = 120
         public var weeklyRewardLimitMinutes = 600
         public var maxPointsPerDay = 300
+        /// Sessions that started longer ago earn nothing (`too_old`), so that
+        /// old usage ingested late is not a way to collect a daily cap for
+        /// each of its days.
+        public var maxSessionAgeDays = 7
         /// 1: send this person notifications, 0: do not (a child's, or the parents' family-wide).
         public var notify = 1
 
@@ -30,6 +34,7 @@ public enum RewardsEngine {
             ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
             ("weekly_reward_limit_minutes", 0...10_080, "reward minutes that may be granted a week"),
             ("max_points_per_day", 1...100_000, "points that may be earned a day"),
+            ("max_session_age_days", 1...3650, "sessions that started more than this many days ago earn nothing"),
             ("notify", 0...1, "1 to send notifications, 0 not (--child: that child's; else the parents')"),
         ]
 
@@ -43,6 +48,7 @@ public enum RewardsEngine {
             case "daily_reward_limit_minutes": return dailyRewardLimitMinutes
             case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
             case "max_points_per_day": return maxPointsPerDay
+            case "max_session_age_days": return maxSessionAgeDays
             case "notify": return notify
             default: return nil
             }
@@ -67,6 +73,7 @@ public enum RewardsEngine {
             case "daily_reward_limit_minutes": dailyRewardLimitMinutes = v
             case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
             case "notify": notify = v
+            case "max_session_age_days": maxSessionAgeDays = v
             default: maxPointsPerDay = v
             }
         }
@@ -218,8 +225,8 @@ public enum RewardsEngine {
         public var session: Session
         public var category: Category?
         /// `counted`, or why not: `afk`, `overlap`, `during_reward`,
-        /// `too_short`, `daily_cap`, `future`, `too_long` (held for review),
-        /// `duplicate`, `uncategorized`, `ignored`.
+        /// `too_short`, `daily_cap`, `too_old`, `future`, `too_long` (held
+        /// for review), `duplicate`, `uncategorized`, `ignored`.
         public var reason: String
         /// Learning seconds newly counted (after AFK and overlap removal);
         /// for a reward app, minus the learning time it takes back.
@@ -283,6 +290,13 @@ public enum RewardsEngine {
                                 settings: Settings, now: Int64) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
+        // Each day has its own cap, so only the last days' usage earns: a
+        // month ingested late is recorded, not paid for. Before 2000 nothing
+        // earns whatever the setting.
+        if s.span.start < Clock.earliest.seconds || s.span.start < now - Int64(settings.maxSessionAgeDays) * 86_400 {
+            o.reason = "too_old"
+            return o
+        }
         if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return o }
         guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return o }
         let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)

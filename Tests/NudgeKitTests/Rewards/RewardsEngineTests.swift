@@ -37,6 +37,9 @@ final class RewardsEngineTests: XCTestCase {
             (session(0, 30), .ignore, "ignored", 0),
             (session(0, 300), .learning, "too_long", 0),
             (session(2 * 86_400, 30), .learning, "future", 0),
+            (session(-7 * 86_400, 30), .learning, "too_old", 0),  // started 8 days before now
+            (session(-5 * 86_400, 30), .learning, "counted", 30),
+            (session(-7 * 86_400, 300), .learning, "too_old", 0),  // too old to hold
         ]
         for (s, cat, reason, points) in cases {
             let (o, _) = E.evaluate(s, category: cat, rate: 60, afk: afk, day: E.Day(), settings: settings, now: base + 86_400)
@@ -58,6 +61,18 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(d2.points, 45)
         let (o3, _) = run([session(0, 30), session(0, 30)])
         XCTAssertEqual(o3[1].reason, "overlap")
+    }
+
+    /// Nothing before 2000 earns, whatever the maximum age.
+    func testYearOneIsTooOldWhateverTheSetting() {
+        var s = settings
+        s.maxSessionAgeDays = 3650
+        let yearOne = E.Session(child: "alex", app: "Duolingo", span: E.Span(-62_135_560_800, -62_135_560_800 + 900))
+        for now in [base, Clock.earliest.seconds + 100] {
+            let (o, d) = E.evaluate(yearOne, category: .learning, rate: 60, afk: [], day: E.Day(), settings: s, now: now)
+            XCTAssertEqual(o.reason, "too_old")
+            XCTAssertEqual(d.points, 0)
+        }
     }
 
     func testDailyCapStopsAccrual() {
@@ -286,6 +301,7 @@ final class ActivityWatchTests: XCTestCase {
         var day = RewardsEngine.Day()
         var s = RewardsEngine.Settings()
         s.minSessionMinutes = 5
+        s.maxSessionAgeDays = 3650
         var reasons: [String] = []
         for x in usage.sessions {
             let sess = RewardsEngine.Session(child: "alex", app: x.app, span: x.span)

@@ -68,6 +68,7 @@ final class RewardsStateTests: XCTestCase {
         let apps: [(String, E.Category?)] = [("Duolingo", .learning), ("Minecraft", .reward), ("Firefox", .ignore), ("Mystery", nil)]
         var s = E.Settings()
         s.minSessionMinutes = 0
+        s.maxSessionAgeDays = 3650
         for round in 0..<40 {
             var sim = RewardsState(full: true)
             var events: [JSONObject] = []
