@@ -366,4 +366,29 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(ahead.code, 65)
         XCTAssertEqual(ahead.err, "rewards: stdin:1: \"end\" (\"start\" + \"duration_s\") 2030-01-22T04:46:39-05:00 is more than a day after now (now is 2026-11-21T20:00:00-05:00)\n")
     }
+
+    /// One login per person: not another child's, not a parent's; and a
+    /// name or a login that would not show as itself is refused.
+    func testChildLoginsAreUniqueAndNamesPrintable() {
+        setUpFamily()
+        let twice = rw("child", "add", "Sam", "--user", "alex")
+        XCTAssertEqual(twice.code, 65)
+        XCTAssertEqual(twice.err, "rewards: 'alex' is already Alex's login\n")
+        let parent = rw("child", "add", "Sam", "--user", "mum")
+        XCTAssertEqual(parent.code, 65)
+        XCTAssertEqual(parent.err, "rewards: 'mum' is a parent's login; a child needs a login of their own\n")
+        for bad in ["Sam\nRoot", "Sam\u{1B}[2J", "Sam\u{202E}maS", "Sam\u{85}"] {
+            let r = rw("child", "add", bad)
+            XCTAssertEqual(r.code, 64, bad)
+            XCTAssertTrue(r.err.hasPrefix("rewards: a child's name must not contain control characters, line breaks or bidi controls, not 'Sam\\u"), r.err)
+            XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, "one line")
+        }
+        for bad in ["sam\n", "s am", "-sam", "", "sam\u{7}"] {
+            let r = rw("child", "add", "Sam", "--user", bad)
+            XCTAssertEqual(r.code, 64, bad)
+            XCTAssertTrue(r.err.hasPrefix("rewards: --user must be the child's login, like alex (up to 64 characters, no spaces or control characters), not '"), r.err)
+        }
+        XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Alex"], "nothing added")
+        XCTAssertEqual(rw("child", "add", "Zoë Ng", "--user", "zoe.ng").code, 0)
+    }
 }

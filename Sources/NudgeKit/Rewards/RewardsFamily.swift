@@ -12,17 +12,46 @@ extension Rewards {
     }
 
     static func childAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let name = ctx.operands[0].trimmingSpaces
-        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
+        let name = try checkChildName(ctx.operands[0])
+        let login = try ctx.option("user").map { (l) throws(ToolError) in try checkLogin(l) }
         let c = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             if tx.state.child(named: name) != nil { throw ToolError(.dataError, "there is already a child named '\(name)'") }
+            if let l = login {
+                switch tx.state.role(of: l) {
+                case .parent: throw ToolError(.dataError, "'\(l)' is a parent's login; a child needs a login of their own")
+                case .child(let other): throw ToolError(.dataError, "'\(l)' is already \(tx.state.children[other]?.name ?? "another child")'s login")
+                case .stranger: break
+                }
+            }
             let id = IDs.make()
-            tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(ctx.option("user"))]))
+            tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(login)]))
             return tx.state.children[id]!
         }
         ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name.terminalSafe)")
         return .ok
+    }
+
+    /// A child's name as `child add` takes it: 1 to 40 characters, spaces
+    /// at either end dropped, and nothing that would not show as itself (a
+    /// control character, a line break, a bidi control).
+    static func checkChildName(_ raw: String) throws(ToolError) -> String {
+        let name = raw.trimmingSpaces
+        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
+        if name.unicodeScalars.contains(where: { Text.needsEscape($0.value) }) {
+            throw .usage("a child's name must not contain control characters, line breaks or bidi controls, not '\(name)'")
+        }
+        return name
+    }
+
+    /// A login as `child add --user` takes it: up to 64 characters, none of
+    /// them blank or a control, not starting with '-'.
+    static func checkLogin(_ login: String) throws(ToolError) -> String {
+        guard !login.isEmpty, login.count <= 64, !login.hasPrefix("-"),
+              !login.unicodeScalars.contains(where: { Text.needsEscape($0.value) || Text.isBlank($0) }) else {
+            throw .usage("--user must be the child's login, like alex (up to 64 characters, no spaces or control characters), not '\(login)'")
+        }
+        return login
     }
 
     static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {
