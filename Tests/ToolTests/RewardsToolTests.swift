@@ -391,4 +391,26 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Alex"], "nothing added")
         XCTAssertEqual(rw("child", "add", "Zoë Ng", "--user", "zoe.ng").code, 0)
     }
+
+    /// Muting the parents mutes nobody else; a later notification the same
+    /// day has an id of its own, so a delivery script that drops repeats by
+    /// id does not drop it.
+    func testNotificationIdsAreUniqueAndMutingParentsLeavesChildren() {
+        setUpFamily()
+        rw("settings", "set", "notify", "0")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":1800}"# + "\n")
+        let first = rw("notify")
+        XCTAssertEqual(first.records.map { $0["role"] as? String }, ["child"], "the parents are muted, Alex is not")
+        XCTAssertEqual(rw("settings", "--child", "Alex").records.first { $0["key"] as? String == "notify" }?["value"] as? Int, 1)
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T09:00:00-05:00","duration_s":1800}"# + "\n")
+        let second = rw("notify")
+        XCTAssertEqual(second.records.count, 1)
+        XCTAssertTrue((second.records[0]["body"] as? String ?? "").contains("You earned 60 points today."))
+        let ids = (first.records + second.records).compactMap { $0["id"] as? String }
+        XCTAssertEqual(Set(ids).count, 2, "\(ids)")
+        rw("settings", "set", "notify", "1")
+        rw("settings", "set", "notify", "0", "--child", "Alex")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T10:00:00-05:00","duration_s":1800}"# + "\n")
+        XCTAssertEqual(rw("notify").records.map { $0["role"] as? String }, ["parent"])
+    }
 }

@@ -1,5 +1,9 @@
 // Notification rules: one notification per person per run, built from
-// what has not been said yet (the "notified" keys).
+// what has not been said yet (the "notified" keys). Each notification's id
+// names the person, the day and what it says (a digest of its keys, each
+// said once), so no two notifications share an id and a delivery script
+// may drop repeats by id. The parents' `notify` setting is theirs alone; a
+// child's notifications follow the child's own (`settings(for:)`).
 
 extension Rewards {
     /// One notification per person per run, from what has not been said yet.
@@ -20,7 +24,7 @@ extension Rewards {
             let k3 = "almost|\(c.id)|\(today)"
             if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
             if !lines.isEmpty && set.notify == 1 {
-                out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
+                out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)-\(digest(keys))", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
                                                      extra: ["to": .string(c.login ?? c.name), "role": "child"]).record))
             }
         }
@@ -41,9 +45,14 @@ extension Rewards {
         let kf = "flags|" + pending.map(\.id).sorted().joined(separator: ",")
         if !pending.isEmpty && !s.notified.contains(kf) { lines.append("\(pending.count) session\(pending.count == 1 ? "" : "s") to review: \(prefix) flags"); keys.append(kf) }
         if !lines.isEmpty, let owner = s.owner, s.settings.notify == 1 {
-            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(keys.count)", title: "rewards: family update", body: lines.joined(separator: "\n"),
+            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(digest(keys))", title: "rewards: family update", body: lines.joined(separator: "\n"),
                                                  extra: ["to": .string(owner), "role": "parent"]).record))
         }
         return out
+    }
+
+    /// Twelve hex digits naming what a notification says.
+    static func digest(_ keys: [String]) -> String {
+        String(Checksum.hex(Checksum.hash(Array(keys.sorted().joined(separator: "\n").utf8))).prefix(12))
     }
 }

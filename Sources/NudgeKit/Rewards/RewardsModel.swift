@@ -166,8 +166,12 @@ public struct RewardsState: JournalModel {
 
     public init(full: Bool) { self.full = full }
 
+    /// A child's rules: the family's, with the child's own on top. `notify`
+    /// is the exception: the family's is the parents' own, so a child's is
+    /// on unless set for that child.
     public func settings(for child: String) -> RewardsEngine.Settings {
         var s = settings
+        s.notify = 1
         for (k, v) in childSettings[child] ?? [:] { try? s.set(k, String(v)) }
         return s
     }
