@@ -413,4 +413,20 @@ final class RewardsToolTests: ToolTestCase {
         rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T10:00:00-05:00","duration_s":1800}"# + "\n")
         XCTAssertEqual(rw("notify").records.map { $0["role"] as? String }, ["parent"])
     }
+
+    /// Rollover ran; then three past days of usage arrive: the 3-day streak
+    /// is awarded all the same (by that ingest, or the next rollover), once.
+    func testLateUsageStillEarnsStreakBadges() {
+        setUpFamily()
+        XCTAssertEqual(rw("rollover").records.filter { $0["type"] as? String == "badge" }.count, 0)
+        let late = (16...18).map { #"{"child":"Alex","app":"Duolingo","start":"2026-11-\#($0)T16:00:00-05:00","duration_s":3600}"# }
+        let ingested = rw("ingest", stdin: late.joined(separator: "\n") + "\n")
+        XCTAssertEqual(ingested.code, 0)
+        let r = rw("rollover")
+        let badges = (ingested.records + r.records).filter { $0["type"] as? String == "badge" }.compactMap { $0["badge"] as? String }
+        XCTAssertEqual(badges.filter { $0.hasPrefix("streak-") }, ["streak-3"])
+        XCTAssertEqual(r.records.first { $0["type"] as? String == "day" }?["streak_days"] as? Int, 0, "the streak now is over")
+        XCTAssertEqual(rw("rollover").records.filter { $0["type"] as? String == "badge" }.count, 0, "once")
+        XCTAssertTrue(rw("badges", "Alex").records.contains { $0["badge"] as? String == "streak-3" && $0["earned"] as? Bool == true })
+    }
 }

@@ -12,16 +12,33 @@ extension Rewards {
         return n
     }
 
+    /// The longest run of consecutive days meeting the learning goal, on or
+    /// before `today`: streak badges count runs that are over, so usage that
+    /// arrives late still earns them.
+    public static func longestStreak(_ s: RewardsState, _ child: String, through today: Day) -> Int {
+        let goal = Int64(s.settings(for: child).dailyGoalMinutes) * 60
+        let met = (s.days[child] ?? [:]).filter { $0.key <= today && $0.value.learningSeconds >= goal }.keys.sorted()
+        var best = 0, run = 0
+        var prev: Day? = nil
+        for d in met {
+            run = prev.map { d - $0 == 1 } ?? false ? run + 1 : 1
+            best = max(best, run)
+            prev = d
+        }
+        return best
+    }
+
     public static let badgeNames: [(id: String, name: String)] = [
         ("first-points", "First points"), ("points-100", "100 points"), ("points-500", "500 points"), ("points-1000", "1,000 points"),
         ("goal-met", "Daily goal reached"), ("streak-3", "3-day streak"), ("streak-7", "7-day streak"), ("streak-30", "30-day streak"),
     ]
 
-    /// Badges earned and not yet awarded; each is awarded once.
+    /// Badges earned and not yet awarded; each is awarded once. Streak
+    /// badges go by the longest streak so far, wherever it fell.
     public static func newBadges(_ s: RewardsState, _ child: String, today: Day) -> [String] {
         let earned = s.earned[child] ?? 0
         let goal = Int64(s.settings(for: child).dailyGoalMinutes) * 60
-        let st = streak(s, child, today: today)
+        let st = longestStreak(s, child, through: today)
         var due: [String] = []
         if earned >= 1 { due.append("first-points") }
         for n in [100, 500, 1000] where earned >= n { due.append("points-\(n)") }

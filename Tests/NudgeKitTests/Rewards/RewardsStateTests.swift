@@ -257,4 +257,25 @@ final class RewardsStateTests: XCTestCase {
         XCTAssertEqual(approve.state.totals("c1", Zone.utc.day(of: Instant(seconds: start))).learningSeconds, 1800)
         XCTAssertEqual(approve.state.balance["c1"], 30)
     }
+
+    // MARK: Badges
+
+    /// Streak badges go by the longest run of days meeting the goal, so a
+    /// streak that is over (its usage ingested late) still earns them.
+    func testStreakBadgesCountRunsThatAreOver() {
+        var s = family()
+        let today = Day(year: 2026, month: 11, day: 21)
+        func learn(_ d: Day, minutes: Int64) {
+            s.apply(["type": "usage_day", "child": "c1", "day": .string(d.description), "learning_s": .int(minutes * 60), "points": 1])
+        }
+        for n in [9, 8, 7, 5, 4] { learn(today.adding(days: -n), minutes: 60) }
+        learn(today.adding(days: -6), minutes: 59)
+        XCTAssertEqual(Rewards.streak(s, "c1", today: today), 0, "no streak now")
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today), 3)
+        XCTAssertTrue(Rewards.newBadges(s, "c1", today: today).contains("streak-3"))
+        XCTAssertFalse(Rewards.newBadges(s, "c1", today: today).contains("streak-7"))
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today.adding(days: -8)), 2, "not counting days after today")
+        learn(today.adding(days: -6), minutes: 1)
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today), 6)
+    }
 }
