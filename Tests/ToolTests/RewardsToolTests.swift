@@ -161,28 +161,92 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(days.map { $0["day"] as? String }, ["2026-11-20", "2026-11-21"])
     }
 
+    /// Every file under `dir`, read as text.
+    func everything(under dir: String) throws -> String {
+        var all = ""
+        let fm = FileManager.default
+        for f in fm.enumerator(atPath: dir)?.compactMap({ $0 as? String }) ?? [] {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: dir + "/" + f, isDirectory: &isDir), !isDir.boolValue {
+                all += String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + f)), as: UTF8.self)
+            }
+        }
+        return all
+    }
+
+    /// A child with usage, held sessions, grants they redeemed, badges and
+    /// notifications (sent by the parent and by the child) is purged: after
+    /// it nothing in the data directory names them (id, name, login).
     func testPurgeLeavesNothingOfTheChild() throws {
         setUpFamily()
         rw("child", "add", "Sam", "--user", "sam")
         rw("ingest", "--activitywatch", fixture, "--child", "Alex")
-        rw("adjust", "Alex", "+10", "--reason", "x")
-        rw("redeem", "Alex", "1")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T00:10:00-05:00","duration_s":36000}"# + "\n")
+        rw("ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
+        rw("adjust", "Alex", "+10", "--reason", "Alex helped")
+        rw("redeem", "Alex", "1", "--command", "true", as: "alex")
+        rw("settings", "set", "daily_goal_minutes", "30", "--child", "Alex")
         rw("notify")
+        rw("notify", as: "alex")
+        rw("rollover", as: "alex")
         let export = rw("child", "export", "Alex")
         XCTAssertGreaterThan(export.records.count, 1)
         let id = export.records[0]["id"] as! String
         let p = rw("child", "rm", "Alex", "--purge")
+        XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["purged"] as? Bool, true)
-        var all = ""
-        for f in try FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal") {
-            all += try String(contentsOfFile: dataDir + "/journal/" + f, encoding: .utf8)
-        }
-        if let snap = try? String(contentsOfFile: dataDir + "/snapshot.ndjson", encoding: .utf8) { all += snap }
+        let all = try everything(under: dataDir)
         XCTAssertFalse(all.contains(id), "the child's id is gone")
         XCTAssertFalse(all.contains("Alex"), "the child's name is gone")
         XCTAssertFalse(all.contains("alex"), "the child's login is gone")
+        XCTAssertTrue(all.contains("\"type\":\"erase\""), "a tombstone of digests stays")
         XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Sam"])
         XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
+        XCTAssertEqual(rw("dashboard", "Sam").records[0]["balance"] as? Int, 30, "Sam keeps what is theirs")
+        XCTAssertEqual(rw("flags").out, "", "Alex's held session went too")
+        XCTAssertEqual(rw("child", "rm", "Alex", "--purge").code, 65, "nobody left to purge")
+    }
+
+    /// Removed first, purged later: a removed child can still be named.
+    func testAChildRemovedBeforeCanBePurged() throws {
+        setUpFamily()
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let id = rw("child", "list").records[0]["id"] as! String
+        XCTAssertEqual(rw("child", "rm", "Alex").code, 0)
+        XCTAssertEqual(rw("child", "list").out, "")
+        XCTAssertTrue(try everything(under: dataDir).contains(id), "history kept")
+        let p = rw("child", "rm", "alex", "--purge")
+        XCTAssertEqual(p.code, 0, p.err)
+        XCTAssertEqual(p.records[0]["id"] as? String, id)
+        let all = try everything(under: dataDir)
+        XCTAssertFalse(all.contains(id) || all.contains("Alex") || all.contains("alex"))
+        XCTAssertEqual(rw("child", "rm", "Alex").code, 65, "without --purge a removed child is not named")
+    }
+
+    /// Two devices share a sync folder: the parent purges on one; the other
+    /// drops the child too, and its own journal loses every trace the next
+    /// time it runs.
+    func testPurgeSyncsAcrossDevices() throws {
+        let sync = tmp + "/Sync"
+        func on(_ device: String, _ args: String..., stdin: String? = nil) -> RunResult {
+            run("rewards", args, stdin: stdin, env: ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": sync, "REWARDS_ACTOR": device])
+        }
+        XCTAssertEqual(on("laptop", "init").code, 0)
+        on("laptop", "child", "add", "Alex", "--user", "alex")
+        on("laptop", "child", "add", "Sam")
+        on("laptop", "app", "set", "Duolingo", "--learning")
+        let r = on("desktop", "ingest", "--activitywatch", fixture, "--child", "Alex")
+        XCTAssertEqual(r.code, 0, r.err)
+        on("desktop", "ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
+        let id = on("laptop", "child", "list").records.first { $0["name"] as? String == "Alex" }?["id"] as! String
+        XCTAssertTrue(try String(contentsOfFile: sync + "/desktop.ndjson", encoding: .utf8).contains(id), "the other device's journal names the child")
+        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge").code, 0)
+        XCTAssertEqual(on("desktop", "child", "list").records.map { $0["name"] as? String }, ["Sam"], "the other device drops the child")
+        XCTAssertEqual(on("desktop", "dashboard", "Sam").records.first?["balance"] as? Int, 30)
+        for dir in [sync, tmp + "/laptop", tmp + "/desktop"] {
+            let all = try everything(under: dir)
+            XCTAssertFalse(all.contains(id) || all.contains("Alex") || all.contains("alex"), dir)
+        }
     }
 
     func testNotifyBatchesOncePerPersonAndHonoursPreferences() {

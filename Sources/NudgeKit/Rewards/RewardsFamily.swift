@@ -64,21 +64,27 @@ extension Rewards {
         return .ok
     }
 
+    /// `child rm NAME`: the child goes, their history stays. With --purge
+    /// (also for a child removed before) an erasure tombstone goes to the
+    /// journal instead: every event naming the child is dropped, here and on
+    /// every device that syncs.
     static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let st = try store(ctx)
-        let c = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
+        let purge = ctx.flag("purge")
+        let c = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
-            let c = try childID(tx.state, ctx.operands[0])
-            tx.record(by(ctx, ["type": "child_removed", "id": .string(c.id)]))
+            let name = ctx.operands[0]
+            if purge, tx.state.child(named: name) == nil, let gone = tx.state.removedChild(named: name) {
+                tx.record(by(ctx, erasure(of: gone, in: tx.state, salt: IDs.make())))
+                return gone
+            }
+            let c = try childID(tx.state, name)
+            // The tombstone alone: it erases what came before its batch, so
+            // a child_removed beside it would stay.
+            tx.record(by(ctx, purge ? erasure(of: c, in: tx.state, salt: IDs.make()) : ["type": "child_removed", "id": .string(c.id)]))
             return c
         }
-        var removed = 0
-        if ctx.flag("purge") {
-            removed = try st.purge(at: ctx.now) { e in erases(e, child: c.id) }
-        }
-        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(ctx.flag("purge")),
-                      "events_erased": JSON(removed)],
-                     text: ctx.flag("purge") ? "Removed \(c.name.terminalSafe) and erased every trace (\(removed) events)" : "Removed \(c.name.terminalSafe) (history kept; --purge erases it)")
+        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(purge)],
+                     text: purge ? "Removed \(c.name.terminalSafe) and erased every trace" : "Removed \(c.name.terminalSafe) (history kept; --purge erases it)")
         return .ok
     }
 

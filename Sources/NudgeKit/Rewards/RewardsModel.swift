@@ -19,6 +19,12 @@
 //       afk: the away spans inside the held session (SpanCodec), for approval
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
+//   erase {salt,digests}
+//       a tombstone (`child rm --purge`): the store skips every earlier event
+//       that names one of the digested values (a child's id, login, flags and
+//       grants; see Erasure.swift) on every copy, and each copy removes them
+//       from the journals it writes. It holds digests only, so nothing in it
+//       names the child.
 //
 // Spans in usage_day and the snapshot are flat arrays of whole seconds:
 // [start, length, distance to the next start, length, …] (see SpanCodec).
@@ -147,6 +153,9 @@ public struct RewardsState: JournalModel {
     public private(set) var owner: String?
     public private(set) var parents: Set<String> = []
     public private(set) var children: [String: Child] = [:]
+    /// Children removed and not purged: their history is kept, and
+    /// `child rm --purge` can still name them.
+    public private(set) var removed: [String: Child] = [:]
     public private(set) var apps: [String: App] = [:]
     public private(set) var settings = RewardsEngine.Settings()
     public private(set) var childSettings: [String: [String: Int]] = [:]
@@ -229,6 +238,11 @@ public struct RewardsState: JournalModel {
         children[n] ?? children.values.first { $0.name.lowercased() == n.trimmingSpaces.lowercased() }
     }
 
+    /// A removed (not purged) child, by id or name.
+    public func removedChild(named n: String) -> Child? {
+        removed[n] ?? removed.values.sorted { $0.id < $1.id }.first { $0.name.lowercased() == n.trimmingSpaces.lowercased() }
+    }
+
     /// Who the caller is: a parent, one child, or nobody in this family.
     public enum Role: Equatable, Sendable { case parent, child(String), stranger }
     public func role(of login: String) -> Role {
@@ -251,7 +265,10 @@ public struct RewardsState: JournalModel {
         case "child_added":
             if let id = e["id"]?.string, let n = e["name"]?.string { children[id] = Child(id: id, name: n, login: e["login"]?.string) }
         case "child_removed":
-            if let id = e["id"]?.string { children[id] = nil }
+            if let id = e["id"]?.string {
+                if let c = children[id] { removed[id] = c }
+                children[id] = nil
+            }
         case "app_set":
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
             apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init))
@@ -339,15 +356,47 @@ public struct RewardsState: JournalModel {
             if let c = e["child"]?.string, let b = e["badge"]?.string { badges[c, default: []].insert(b) }
         case "notified":
             if let k = e["key"]?.string { notified.insert(k) }
+        case "erase":
+            guard let salt = e["salt"]?.string, let ds = e["digests"]?.array, !ds.isEmpty else { return }
+            var ids = Set(children.keys).union(removed.keys).union(days.keys).union(balance.keys).union(childSettings.keys)
+            ids.formUnion(usage.keys)
+            ids.formUnion(rawUsage.keys)
+            for f in flags.values { ids.insert(f.child) }
+            for g in grants.values { ids.insert(g.child) }
+            for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
         default:
             break
         }
     }
 
+    /// Drops everything held about one child (an erasure).
+    mutating func forget(_ id: String) {
+        children[id] = nil
+        removed[id] = nil
+        childSettings[id] = nil
+        days[id] = nil
+        balance[id] = nil
+        earned[id] = nil
+        recent[id] = nil
+        badges[id] = nil
+        usage[id] = nil
+        rawUsage[id] = nil
+        let refs = Set([id]).union(flags.values.filter { $0.child == id }.map(\.id)).union(grants.values.filter { $0.child == id }.map(\.id))
+        flags = flags.filter { $0.value.child != id }
+        grants = grants.filter { $0.value.child != id }
+        notified = notified.filter { !Rewards.keyParts($0).contains(where: refs.contains) }
+    }
+
+    /// Whether the erasure `t` erases `e` (see Erasure.swift).
+    public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool { Rewards.erases(t, e) }
+
     // The snapshot: everything small is hot; counted spans and seen keys cold.
     public func hotSnapshot() -> [JSONObject] {
         var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted())]]
         for c in children.values.sorted(by: { $0.id < $1.id }) { l.append(["k": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)]) }
+        for c in removed.values.sorted(by: { $0.id < $1.id }) {
+            l.append(["k": "removed_child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)])
+        }
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
             l.append(["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)])
         }
@@ -444,6 +493,8 @@ public struct RewardsState: JournalModel {
             parents = Set((l["parents"]?.array ?? []).compactMap(\.string))
         case "child":
             if let id = l["id"]?.string, let n = l["name"]?.string { children[id] = Child(id: id, name: n, login: l["login"]?.string) }
+        case "removed_child":
+            if let id = l["id"]?.string, let n = l["name"]?.string { removed[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "app":
             if let n = l["name"]?.string, let c = l["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) {
                 apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init))

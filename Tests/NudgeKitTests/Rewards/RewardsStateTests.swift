@@ -278,4 +278,41 @@ final class RewardsStateTests: XCTestCase {
         learn(today.adding(days: -6), minutes: 1)
         XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today), 6)
     }
+
+    // MARK: Erasure
+
+    /// The purge tombstone names nobody, and erases exactly the events that
+    /// name the child: theirs, those they made, and those about their flags
+    /// and grants.
+    func testErasureTombstoneErasesTheChildsEventsOnly() {
+        var s = family()
+        s.apply(["type": "child_added", "id": "c3", "name": "Cy", "login": "cy"])
+        s.apply(["type": "flag", "id": "f1", "child": "c1", "app": "Duolingo", "start": 100, "end": 200, "reason": "too_long"])
+        s.apply(["type": "grant", "id": "g1", "child": "c3", "minutes": 5, "points": 50, "day": "2026-11-21"])
+        s.apply(["type": "grant", "id": "g2", "child": "c2", "minutes": 5, "points": 50, "day": "2026-11-21"])
+        let t = Rewards.erasure(of: s.children["c3"]!, in: s, salt: "s4lt")
+        for v in ["c3", "cy", "Cy", "g1"] { XCTAssertFalse(t.serialized.contains("\"\(v)\""), v) }
+        XCTAssertEqual(t["digests"]?.array?.count, 3, "id, login, grant")
+        let erased: [JSONObject] = [
+            ["type": "child_added", "id": "c3", "name": "Cy", "login": "cy"], ["type": "child_removed", "id": "c3"],
+            ["type": "usage_day", "child": "c3", "day": "2026-11-21"], ["type": "grant_applied", "id": "g1", "by": "mum"],
+            ["type": "notified", "key": "badge|c3|first-points"], ["type": "notified", "key": "x", "by": "cy"],
+        ]
+        let kept: [JSONObject] = [
+            ["type": "family_created", "owner": "mum", "by": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+            ["type": "usage_day", "child": "c2", "day": "2026-11-21"], ["type": "grant_applied", "id": "g2", "by": "mum"],
+            ["type": "notified", "key": "flags|f1"], ["type": "notified", "key": "points|c1|2026-11-21|30"],
+        ]
+        for e in erased { XCTAssertTrue(RewardsState.erases(t, e), e.serialized) }
+        for e in kept { XCTAssertFalse(RewardsState.erases(t, e), e.serialized) }
+        s.apply(t)
+        XCTAssertNil(s.children["c3"])
+        XCTAssertNil(s.grants["g1"])
+        XCTAssertNotNil(s.grants["g2"])
+        XCTAssertEqual(Set(s.children.keys), ["c1", "c2"])
+        // Alex's flag goes with Alex, and so does the key that lists it.
+        let ta = Rewards.erasure(of: s.children["c1"]!, in: s, salt: "other")
+        XCTAssertTrue(RewardsState.erases(ta, ["type": "notified", "key": "flags|f0,f1"]))
+        XCTAssertTrue(RewardsState.erases(ta, ["type": "flag_decided", "id": "f1", "decision": "approved"]))
+    }
 }
