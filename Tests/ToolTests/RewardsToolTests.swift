@@ -493,4 +493,15 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("rollover").records.filter { $0["type"] as? String == "badge" }.count, 0, "once")
         XCTAssertTrue(rw("badges", "Alex").records.contains { $0["badge"] as? String == "streak-3" && $0["earned"] as? Bool == true })
     }
+
+    /// An app named like a formula, from usage data, reaches the CSV report
+    /// as text.
+    func testCSVReportNeutralisesFormulas() {
+        setUpFamily()
+        let app = #"=HYPERLINK(\"http://evil.example\",\"x\")"#
+        rw("ingest", stdin: #"{"child":"Alex","app":"\#(app)","start":"2026-11-21T16:00:00-05:00","duration_s":600}"# + "\n")
+        let csv = rw("report", "--by", "app", "--format", "csv").out
+        XCTAssertTrue(csv.contains("\r\nAlex,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",0,0,0"), csv)
+        XCTAssertFalse(csv.contains(",=HYPERLINK"))
+    }
 }

@@ -1,5 +1,5 @@
 // Report rules: learning and reward time and points, grouped by day,
-// week, app or category; CSV quoting.
+// week, app or category; CSV quoting (formulas neutralised).
 
 extension Rewards {
     /// Rows of (child, group, learning seconds, reward seconds, points), by
@@ -24,8 +24,16 @@ extension Rewards {
         return rows
     }
 
+    /// One CSV text cell. Quoted (quotes doubled) when it holds a comma, a
+    /// quote or a line break. Text a spreadsheet would take for a formula
+    /// (starting with =, +, -, @, a tab or a carriage return: an app name,
+    /// a site or a child's name from untrusted data) is neutralised as OWASP
+    /// advises: a single quote in front, and quoted.
     static func csv(_ s: String) -> String {
-        s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
+        if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            return "\"'" + s.replacingAll("\"", "\"\"") + "\""
+        }
+        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
     }
 
     /// Per app or category, from each day's per-app totals.

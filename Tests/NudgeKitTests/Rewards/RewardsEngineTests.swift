@@ -280,6 +280,21 @@ final class RewardsEngineTests: XCTestCase {
     }
 }
 
+final class RewardsReportTests: XCTestCase {
+    /// Cells a spreadsheet would run as formulas get a quote in front and are
+    /// quoted (OWASP's advice); other cells are quoted only when needed.
+    func testCSVCellsNeutraliseFormulas() {
+        let cases: [(String, String)] = [
+            ("=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+            ("+1", "\"'+1\""), ("-2+3", "\"'-2+3\""), ("@SUM(A1)", "\"'@SUM(A1)\""),
+            ("\tcmd", "\"'\tcmd\""), ("\rcmd", "\"'\rcmd\""),
+            ("Duolingo", "Duolingo"), ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("a\nb", "\"a\nb\""),
+            ("x=1", "x=1"), ("", ""),
+        ]
+        for (cell, want) in cases { XCTAssertEqual(Rewards.csv(cell), want, cell) }
+    }
+}
+
 final class ActivityWatchTests: XCTestCase {
     func fixture() throws -> JSON {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
