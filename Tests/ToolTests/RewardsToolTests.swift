@@ -504,4 +504,42 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertTrue(csv.contains("\r\nAlex,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",0,0,0"), csv)
         XCTAssertFalse(csv.contains(",=HYPERLINK"))
     }
+
+    /// A rate out of range or on an app that earns nothing is an error naming
+    /// the line and what is accepted, as in ingest (--strict: nothing
+    /// applied); setting a learning app again keeps its rate.
+    func testAppImportRefusesBadRatesAndAppSetKeepsTheRate() {
+        setUpFamily()
+        let lines = """
+        {"app":"Scratch","category":"learning","points_per_hour":120}
+        {"app":"YouTube","category":"reward","points_per_hour":500}
+        {"app":"Chess","category":"learning","points_per_hour":20000}
+
+        """
+        let strict = rw("app", "import", "--strict", stdin: lines)
+        XCTAssertEqual(strict.code, 65)
+        XCTAssertEqual(strict.err, "rewards: stdin:2: \"points_per_hour\" goes with \"category\":\"learning\" only, not 'reward' (--strict: nothing applied)\n")
+        XCTAssertEqual(strict.out, "")
+        XCTAssertEqual(rw("app", "list", "--search", "scratch").out, "", "nothing applied")
+        let r = rw("app", "import", stdin: lines)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:2: \"points_per_hour\" goes with \"category\":\"learning\" only, not 'reward'",
+            "rewards: stdin:3: \"points_per_hour\" must be a whole number from 1 to 10000",
+        ])
+        XCTAssertEqual(r.records.map { $0["name"] as? String }, ["Scratch"])
+        XCTAssertEqual(rw("app", "list", "--search", "youtube").out, "", "a bad line changes nothing")
+
+        func rate(_ app: String) -> Int? { rw("app", "list", "--search", app).records.first?["points_per_hour"] as? Int }
+        XCTAssertEqual(rate("Khan"), 90)
+        XCTAssertEqual(rw("app", "set", "Khan Academy", "--learning").records[0]["points_per_hour"] as? Int, 90)
+        XCTAssertEqual(rate("Khan"), 90, "kept")
+        XCTAssertEqual(rw("app", "import", stdin: #"{"app":"khan academy","category":"learning"}"# + "\n").code, 0)
+        XCTAssertEqual(rate("Khan"), 90, "kept by import too")
+        rw("app", "set", "Khan Academy", "--learning", "--points-per-hour", "120")
+        XCTAssertEqual(rate("Khan"), 120)
+        rw("app", "set", "Khan Academy", "--reward")
+        rw("app", "set", "Khan Academy", "--learning")
+        XCTAssertEqual(rate("Khan"), 60, "a reward app had no rate to keep: the default")
+    }
 }

@@ -6,23 +6,32 @@ extension Rewards {
         guard chosen.count == 1, let cat = RewardsEngine.Category(rawValue: chosen[0]) else {
             throw .usage("app set needs one of --learning, --reward or --ignore")
         }
-        var pph: Int? = nil
+        var pph: Int? = nil  // as given, then as kept
         if let p = ctx.option("points-per-hour") {
             guard cat == .learning else { throw .usage("--points-per-hour goes with --learning") }
             pph = try ctx.int(p, option: "--points-per-hour", range: 1...10_000)
         }
         let name = ctx.operands[0].trimmingSpaces
         guard !name.isEmpty else { throw .usage("an app name must not be empty") }
-        let before = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> RewardsState.App? in
+        let (before, rate) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (RewardsState.App?, Int?) in
             try requireParent(tx.state, ctx)
             let before = tx.state.apps[name.lowercased()]
-            tx.record(by(ctx, ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]))
-            return before
+            let rate = keptRate(pph, category: cat, before: before)
+            tx.record(by(ctx, ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(rate)]))
+            return (before, rate)
         }
+        pph = rate
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
         o["previous_category"] = JSON(before?.category.rawValue)
         ctx.out.emit(o, text: "\(name.terminalSafe): \(cat.rawValue)" + (before.map { $0.category != cat ? " (was \($0.category.rawValue))" : "" } ?? ""))
         return .ok
+    }
+
+    /// The rate an app keeps when set again: the one given, else (still a
+    /// learning app) its own.
+    static func keptRate(_ given: Int?, category: RewardsEngine.Category, before: RewardsState.App?) -> Int? {
+        guard category == .learning else { return nil }
+        return given ?? (before?.category == .learning ? before?.pointsPerHour : nil)
     }
 
     static func appRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -50,22 +59,36 @@ extension Rewards {
         return .ok
     }
 
+    /// Like `ingest`: a bad line is reported with its place and changes
+    /// nothing, the others apply and the status is 65; with --strict the
+    /// first bad line stops the import with nothing applied.
     static func appImport(_ ctx: Context) throws(ToolError) -> ExitCode {
         let sources = try InputSource.openAll(ctx.operands)
         defer { for s in sources { s.closeIfOwned() } }
+        let strict = ctx.flag("strict")
         var events: [JSONObject] = []
         var bad = 0
+        func reject(_ place: String, _ message: String) throws(ToolError) {
+            bad += 1
+            if strict { throw ToolError(.dataError, "\(place): \(message) (--strict: nothing applied)") }
+            ctx.warn("\(place): \(message)")
+        }
         try NDJSON.forEachRecord(sources, { (src, n, o) throws(ToolError) in
             do throws(ToolError) {
                 events.append(try appRecord(o))
             } catch {
-                bad += 1
-                ctx.warn("\(src):\(n): \(error.message)")
+                try reject("\(src):\(n)", error.message)
             }
-        }, bad: { (src, n, reason) throws(ToolError) in bad += 1; ctx.warn("\(src):\(n): \(reason)") })
+        }, bad: { (src, n, reason) throws(ToolError) in try reject("\(src):\(n)", reason) })
         try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
             try requireParent(tx.state, ctx)
-            for e in events { tx.record(by(ctx, e)) }
+            for i in events.indices {
+                let cat = RewardsEngine.Category(rawValue: events[i]["category"]?.string ?? "") ?? .ignore
+                let given = events[i]["points_per_hour"]?.int.map(Int.init)
+                let name = events[i]["name"]?.string ?? ""
+                if let r = keptRate(given, category: cat, before: tx.state.apps[name.lowercased()]) { events[i]["points_per_hour"] = JSON(r) }
+                tx.record(by(ctx, events[i]))
+            }
         }
         for e in events { ctx.out.emit(["type": "app", "name": e["name"]!, "category": e["category"]!], text: "\(e["name"]!.string!.terminalSafe): \(e["category"]!.string!)") }
         return bad > 0 ? .dataError : .ok
@@ -81,7 +104,8 @@ extension Rewards {
         let raw = try o.requiredString("category", hint: hint)
         guard let cat = RewardsEngine.Category(rawValue: raw) else { throw .data("\"category\" must be learning, reward or ignore, not '\(raw)'") }
         var e: JSONObject = ["type": "app_set", "name": .string(name), "category": .string(cat.rawValue)]
-        if let p = try o.optionalNumber("points_per_hour"), cat == .learning {
+        if let p = try o.optionalNumber("points_per_hour") {
+            guard cat == .learning else { throw .data("\"points_per_hour\" goes with \"category\":\"learning\" only, not '\(raw)'") }
             guard p.rounded() == p, (1...10_000).contains(p) else { throw .data("\"points_per_hour\" must be a whole number from 1 to 10000") }
             e["points_per_hour"] = .int(Int64(p))
         }
