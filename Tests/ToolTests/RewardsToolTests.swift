@@ -542,4 +542,25 @@ final class RewardsToolTests: ToolTestCase {
         rw("app", "set", "Khan Academy", "--learning")
         XCTAssertEqual(rate("Khan"), 60, "a reward app had no rate to keep: the default")
     }
+
+    /// Three minutes of Duolingo, a 5-second alt-tab, three more: one run,
+    /// six minutes, six points; in one ingest or two. merge_gap_seconds 0
+    /// makes them two sessions too short to earn.
+    func testAnAltTabDoesNotSplitASessionIntoTwoShortOnes() {
+        setUpFamily()
+        let a = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T16:03:00-05:00"}"# + "\n"
+        let b = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:03:05-05:00","end":"2026-11-21T16:06:05-05:00"}"# + "\n"
+        let both = rw("ingest", "--sessions", stdin: a + b)
+        XCTAssertEqual(both.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["counted", "counted"])
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 6)
+        rw("child", "add", "Sam")
+        let first = rw("ingest", "--sessions", stdin: a.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(first.records.first?["reason"] as? String, "too_short", "alone, for now")
+        let second = rw("ingest", stdin: b.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(second.records.first?["points"] as? Int, 6, "the first half counts with the second")
+        rw("child", "add", "Kim")
+        rw("settings", "set", "merge_gap_seconds", "0", "--child", "Kim")
+        let off = rw("ingest", "--sessions", stdin: (a + b).replacingOccurrences(of: "Alex", with: "Kim"))
+        XCTAssertEqual(off.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["too_short", "too_short"])
+    }
 }

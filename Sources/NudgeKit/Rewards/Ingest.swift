@@ -187,6 +187,29 @@ extension Rewards {
                     hasReward = true
                 }
             }
+            // Runs of one app's sessions (merge_gap_seconds apart, this run's
+            // and those ingested before) for the minimum-session rule.
+            var runOf: [Int: Int] = [:]  // k - i → runs
+            var runs: [(all: [RewardsEngine.Span], judged: [RewardsEngine.Span])] = []
+            if set.mergeGapSeconds > 0 && set.minSessionMinutes > 0 {
+                var byApp: [Int32: [Int]] = [:]
+                for k in i..<j where outcomes[k - i] == nil
+                    && RewardsEngine.eligible(RewardsEngine.Span(raws[k].start, raws[k].end), settings: set, now: nowSeconds) {
+                    byApp[raws[k].app, default: []].append(k)
+                }
+                for (app, ks) in byApp {
+                    let judged = (seen.sessions[intake.appKeys[Int(app)]] ?? []).filter { RewardsEngine.eligible($0, settings: set, now: nowSeconds) }
+                    if ks.count + judged.count < 2 { continue }
+                    let before = Set(judged)
+                    var at: [RewardsEngine.Span: Int] = [:]
+                    for r in RewardsEngine.runs(ks.map { RewardsEngine.Span(raws[$0].start, raws[$0].end) } + judged, gap: Int64(set.mergeGapSeconds))
+                    where r.count > 1 {
+                        for x in r { at[x] = runs.count }
+                        runs.append((r, r.filter(before.contains)))
+                    }
+                    for k in ks { if let n = at[RewardsEngine.Span(raws[k].start, raws[k].end)] { runOf[k - i] = n } }
+                }
+            }
             // Reward-app time before learning time, so that learning under a
             // reward app earns nothing whatever the order of starts.
             for pass in (hasReward ? [true, false] : [false]) {
@@ -195,8 +218,10 @@ extension Rewards {
                     let app = apps[Int(r.app)]
                     if hasReward && (app?.category == .reward) != pass { continue }
                     let session = RewardsEngine.Session(child: child.id, app: intake.apps[Int(r.app)], span: RewardsEngine.Span(r.start, r.end))
+                    let run = runOf[k - i].map { runs[$0] }
                     outcomes[k - i] = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
-                                                             afk: afk, day: &ledger, settings: set, now: nowSeconds)
+                                                             afk: afk, day: &ledger, settings: set, now: nowSeconds,
+                                                             run: run?.all ?? [], judged: run?.judged ?? [])
                 }
             }
             for k in i..<j {

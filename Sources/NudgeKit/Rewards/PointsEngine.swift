@@ -20,6 +20,9 @@ public enum RewardsEngine {
         /// old usage ingested late is not a way to collect a daily cap for
         /// each of its days.
         public var maxSessionAgeDays = 7
+        /// Sessions of one app less than this many seconds apart (an
+        /// alt-tab) are one for the minimum-session rule.
+        public var mergeGapSeconds = 60
         /// 1: send this person notifications, 0: do not (a child's, or the parents' family-wide).
         public var notify = 1
 
@@ -29,6 +32,7 @@ public enum RewardsEngine {
             ("conversion_rate", 1...1000, "points per reward minute"),
             ("points_per_hour", 1...10_000, "default points per hour of a learning app"),
             ("min_session_minutes", 0...120, "sessions shorter than this earn nothing"),
+            ("merge_gap_seconds", 0...3600, "sessions of one app less than this apart are one for min_session_minutes"),
             ("max_session_minutes", 1...1440, "longer sessions are held for review"),
             ("daily_goal_minutes", 1...1440, "learning minutes a day to reach the goal"),
             ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
@@ -49,6 +53,7 @@ public enum RewardsEngine {
             case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
             case "max_points_per_day": return maxPointsPerDay
             case "max_session_age_days": return maxSessionAgeDays
+            case "merge_gap_seconds": return mergeGapSeconds
             case "notify": return notify
             default: return nil
             }
@@ -74,6 +79,7 @@ public enum RewardsEngine {
             case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
             case "notify": notify = v
             case "max_session_age_days": maxSessionAgeDays = v
+            case "merge_gap_seconds": mergeGapSeconds = v
             default: maxPointsPerDay = v
             }
         }
@@ -277,17 +283,45 @@ public enum RewardsEngine {
 
     /// Evaluates one session against a child's day so far. `rate` is the
     /// app's points per hour; `afk` the away spans, sorted and merged (as
-    /// `union` returns them); `now` bounds the future.
+    /// `union` returns them); `now` bounds the future. `run` is the session's
+    /// run (`runs`): the same app's sessions that day joined to it by gaps
+    /// shorter than merge_gap_seconds, which together meet the minimum, and
+    /// `judged` those of them evaluated in earlier ingests (too short alone
+    /// then, their time counts now).
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
-                                settings: Settings, now: Int64) -> (Outcome, Day) {
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, Day) {
         var d = day
-        let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now)
+        let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now, run: run, judged: judged)
         return (o, d)
+    }
+
+    /// Sessions of one app on one day as runs: a session less than `gap`
+    /// seconds after the run so far ends joins it. Each run sorted by start.
+    public static func runs(_ spans: [Span], gap: Int64) -> [[Span]] {
+        var out: [[Span]] = []
+        var end = Int64.min
+        for x in spans.sorted() {
+            if !out.isEmpty && x.start - end < gap {
+                out[out.count - 1].append(x)
+                end = max(end, x.end)
+            } else {
+                out.append([x])
+                end = x.end
+            }
+        }
+        return out
+    }
+
+    /// Whether a session can count at all: not held, not too old (what
+    /// `evaluate` checks before anything else). Only these join runs.
+    public static func eligible(_ x: Span, settings: Settings, now: Int64) -> Bool {
+        x.end <= now + 300 && x.seconds <= Int64(settings.maxSessionMinutes) * 60 && x.start >= Clock.earliest.seconds
+            && x.start >= now - Int64(settings.maxSessionAgeDays) * 86_400
     }
 
     /// The same, updating the day in place (no copy of its spans per session).
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout Day,
-                                settings: Settings, now: Int64) -> Outcome {
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
         // Each day has its own cap, so only the last days' usage earns: a
@@ -319,9 +353,15 @@ public enum RewardsEngine {
             }
             return o
         }
-        let activeSeconds = active.reduce(0) { $0 + $1.seconds }
-        if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return o }
-        let unseen = active.flatMap { subtractSorted($0, d.counted) }
+        let minimum = Int64(settings.minSessionMinutes) * 60
+        if active.reduce(0, { $0 + $1.seconds }) < minimum {
+            // Short alone; enough with the rest of its run (an alt-tab apart)?
+            let together = run.isEmpty ? [] : union(run + [s.span]).flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) }
+            if together.reduce(0, { $0 + $1.seconds }) < minimum { o.reason = "too_short"; return o }
+        }
+        // Earlier sessions of the run, too short when they were ingested, count now.
+        let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
+        let unseen = mine.flatMap { subtractSorted($0, d.counted) }
         if unseen.isEmpty { o.reason = "overlap"; return o }
         // Learning while a reward app is in use earns nothing.
         let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }

@@ -75,6 +75,37 @@ final class RewardsEngineTests: XCTestCase {
         }
     }
 
+    /// A 5-second alt-tab splits 6 minutes of Duolingo into two halves of
+    /// 3: each too short alone (the minimum is 5), one run together.
+    func testAnAltTabDoesNotMakeTwoShortSessions() {
+        let a = E.Span(base, base + 180), b = E.Span(base + 185, base + 365)
+        let runs = E.runs([b, a], gap: Int64(settings.mergeGapSeconds))
+        XCTAssertEqual(runs, [[a, b]])
+        XCTAssertEqual(E.runs([a, b], gap: 5), [[a], [b]], "a gap of 5 seconds is not shorter than 5")
+        var day = E.Day()
+        for x in [a, b] {
+            let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: x), category: .learning, rate: 60, afk: [], day: &day,
+                               settings: settings, now: base + 86_400, run: runs[0])
+            XCTAssertEqual(o.reason, "counted")
+        }
+        XCTAssertEqual(day.learningSeconds, 360)
+        XCTAssertEqual(day.points, 6)
+        // Alone, each is too short.
+        let (alone, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [], day: E.Day(),
+                                    settings: settings, now: base + 86_400)
+        XCTAssertEqual(alone.reason, "too_short")
+        // Away time counts against the run as against a session.
+        let (afk, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [E.Span(base + 200, base + 300)],
+                                  day: E.Day(), settings: settings, now: base + 86_400, run: runs[0])
+        XCTAssertEqual(afk.reason, "too_short", "260 seconds left")
+        // The first half ingested before (too short then): the second counts both.
+        var later = E.Day()
+        let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: b), category: .learning, rate: 60, afk: [], day: &later,
+                           settings: settings, now: base + 86_400, run: runs[0], judged: [a])
+        XCTAssertEqual(o.learningSeconds, 360)
+        XCTAssertEqual(o.counted, [a, b])
+    }
+
     func testDailyCapStopsAccrual() {
         var s = settings
         s.maxPointsPerDay = 50

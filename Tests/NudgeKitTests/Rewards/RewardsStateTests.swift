@@ -233,6 +233,43 @@ final class RewardsStateTests: XCTestCase {
         }
     }
 
+    /// With a minimum session and alt-tab runs: short sessions of one app
+    /// seconds apart, ingested in one run or split across two, count the
+    /// same learning time and points.
+    func testShortSessionsInRunsCountTheSameWhateverTheSplit() throws {
+        var rng = SeededRandom(seed: 15)
+        for round in 0..<60 {
+            var batch: [Sess] = []
+            var t = base + Int64.random(in: 0...3600, using: &rng)
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                let len = Int64.random(in: 20...400, using: &rng)
+                batch.append((["Alex", "Bo"].randomElement(using: &rng)!, ["Duolingo", "Khan Academy", "Minecraft"].randomElement(using: &rng)!,
+                              E.Span(t, t + len)))
+                t += len + Int64.random(in: 0...(Bool.random(using: &rng) ? 30 : 200), using: &rng)
+            }
+            func fresh() -> RewardsState {
+                var s = family()
+                s.apply(["type": "setting_set", "key": "min_session_minutes", "value": 3])
+                s.apply(["type": "setting_set", "key": "merge_gap_seconds", "value": 60])
+                return s
+            }
+            var once = fresh()
+            _ = ingest(&once, batch)
+            var split = fresh()
+            let shuffled = batch.shuffled(using: &rng)
+            let cut = Int.random(in: 0...shuffled.count, using: &rng)
+            _ = ingest(&split, Array(shuffled[..<cut]))
+            split = try reloaded(split)
+            _ = ingest(&split, Array(shuffled[cut...]))
+            for c in ["c1", "c2"] {
+                for d in once.days[c]?.keys.sorted() ?? [] {
+                    XCTAssertEqual(split.totals(c, d).learningSeconds, once.totals(c, d).learningSeconds, "round \(round) \(c) \(d)")
+                    XCTAssertEqual(split.totals(c, d).points, once.totals(c, d).points, "round \(round) \(c) \(d)")
+                }
+            }
+        }
+    }
+
     // MARK: Held sessions
 
     /// A 5-hour window with 4.5 hours away is held as too long; approving it
