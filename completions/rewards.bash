@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--user|--points-per-hour|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--user|--points-per-hour|--site|--category|--search|--child|--activitywatch|--app|--command|--reason|--from|--to|--by) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -29,6 +29,7 @@ _rewards() {
         "app set")
             case "$prev" in
                 --points-per-hour) COMPREPLY=(); return ;;
+                --site) COMPREPLY=(); return ;;
             esac ;;
         "app list")
             case "$prev" in
@@ -83,10 +84,10 @@ _rewards() {
         "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app set") words="--learning --points-per-hour --reward --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "app set") words="--learning --points-per-hour --reward --ignore --site --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        "app import") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
         settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;

@@ -156,7 +156,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(imported.records.count, 2)
         rw("ingest", "--activitywatch", fixture, "--child", "Alex")
         let csv = rw("report", "--by", "category", "--format", "csv").out
-        XCTAssertTrue(csv.hasPrefix("child,category,learning_minutes,reward_minutes,points\r\n"), csv)
+        XCTAssertTrue(csv.hasPrefix("child,category,learning_minutes,reward_minutes,points,other_minutes\r\n"), csv)
         let days = rw("report", "--from", "2026-11-20", "--to", "2026-11-21").records
         XCTAssertEqual(days.map { $0["day"] as? String }, ["2026-11-20", "2026-11-21"])
     }
@@ -501,7 +501,7 @@ final class RewardsToolTests: ToolTestCase {
         let app = #"=HYPERLINK(\"http://evil.example\",\"x\")"#
         rw("ingest", stdin: #"{"child":"Alex","app":"\#(app)","start":"2026-11-21T16:00:00-05:00","duration_s":600}"# + "\n")
         let csv = rw("report", "--by", "app", "--format", "csv").out
-        XCTAssertTrue(csv.contains("\r\nAlex,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",0,0,0"), csv)
+        XCTAssertTrue(csv.contains("\r\nAlex,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",0,0,0,10\r\n"), csv)
         XCTAssertFalse(csv.contains(",=HYPERLINK"))
     }
 
@@ -562,5 +562,50 @@ final class RewardsToolTests: ToolTestCase {
         rw("settings", "set", "merge_gap_seconds", "0", "--child", "Kim")
         let off = rw("ingest", "--sessions", stdin: (a + b).replacingOccurrences(of: "Alex", with: "Kim"))
         XCTAssertEqual(off.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["too_short", "too_short"])
+    }
+
+    var webFixture: String { fixture.replacingOccurrences(of: "activitywatch-export.json", with: "activitywatch-web-export.json") }
+
+    /// Khan Academy in a browser earns like the app (its sites and the hosts
+    /// under them, at its own rate); YouTube, which no rule claims, stays
+    /// uncategorised and shows in the report by app, for a parent to
+    /// categorise; and once categorised, the same export counts it.
+    func testWebLearningFromActivityWatch() {
+        setUpFamily()
+        let set = rw("app", "set", "Khan Academy", "--learning", "--site", "KhanAcademy.org")
+        XCTAssertEqual(set.code, 0, set.err)
+        XCTAssertEqual(set.records[0]["sites"] as? [String], ["khanacademy.org"])
+        XCTAssertEqual(set.records[0]["points_per_hour"] as? Int, 90, "the rate is kept")
+        XCTAssertEqual(rw("app", "set", "Khan2", "--learning", "--site", "khanacademy.org").code, 65, "one site, one app")
+        XCTAssertEqual(rw("app", "set", "Khan2", "--learning", "--site", "https://khanacademy.org/").err,
+                       "rewards: --site must be a domain like khanacademy.org (it matches that host and the hosts under it), not 'https://khanacademy.org/'\n")
+        let r = rw("ingest", "--activitywatch", webFixture, "--child", "Alex", "--sessions")
+        XCTAssertEqual(r.code, 0, r.err)
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.map { "\($0["app"] as! String) \($0["reason"] as! String) \($0["points"] as! Int)" }, [
+            "Khan Academy counted 45", "youtube.com uncategorized 0", "Khan Academy afk 0", "Minecraft counted 0", "Firefox uncategorized 0",
+            "Khan Academy counted 15",
+        ])
+        let rows = rw("report", "--by", "app").records
+        func row(_ app: String) -> [String: Any]? { rows.first { $0["app"] as? String == app } }
+        XCTAssertEqual(row("Khan Academy")?["learning_minutes"] as? Int, 40)
+        XCTAssertEqual(row("Khan Academy")?["points"] as? Int, 60)
+        XCTAssertEqual(row("youtube.com")?["other_minutes"] as? Int, 20, "uncategorised time shows")
+        XCTAssertEqual(row("Firefox")?["other_minutes"] as? Int, 10, "the browser's own time")
+        XCTAssertEqual(row("Minecraft")?["reward_minutes"] as? Int, 20)
+        let csv = rw("report", "--by", "app", "--format", "csv").out
+        XCTAssertTrue(csv.hasPrefix("child,app,learning_minutes,reward_minutes,points,other_minutes\r\n"), csv)
+        XCTAssertTrue(csv.contains("\r\nAlex,youtube.com,0,0,0,20\r\n"), csv)
+        XCTAssertEqual(rw("report", "--by", "category").records.first { $0["category"] as? String == "uncategorized" }?["other_minutes"] as? Int, 30)
+        // The parent categorises YouTube: the same export again counts its time as reward time.
+        XCTAssertEqual(rw("app", "set", "YouTube", "--reward", "--site", "youtube.com").code, 0)
+        let again = rw("ingest", "--activitywatch", webFixture, "--child", "Alex")
+        XCTAssertEqual(again.records.first?["reward_s"] as? Int, 1200)
+        XCTAssertEqual(rw("app", "list", "--search", "you").records.first?["sites"] as? [String], ["youtube.com"])
+        let imported = rw("app", "import", stdin: #"{"app":"Scratch","category":"learning","sites":["scratch.mit.edu"]}"# + "\n" +
+                                                  #"{"app":"Bad","category":"learning","sites":"x.org"}"# + "\n")
+        XCTAssertEqual(imported.code, 65)
+        XCTAssertEqual(imported.err, "rewards: stdin:2: \"sites\" must be an array of domains, not a string\n")
+        XCTAssertEqual(rw("app", "list", "--search", "scratch").records.first?["sites"] as? [String], ["scratch.mit.edu"])
     }
 }

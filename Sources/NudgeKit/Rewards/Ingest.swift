@@ -104,6 +104,7 @@ extension Rewards {
             a.learningSeconds = o.learningSeconds
             a.rewardSeconds = o.rewardSeconds
             a.points = o.points
+            a.otherSeconds = o.otherSeconds
             usage.addApp(a)
             recent.append(RewardsState.SessionLine(app: app, start: span.start, end: span.end, reason: reason, points: o.points))
             if recent.count > 5 { recent.removeFirst() }

@@ -248,6 +248,8 @@ public enum RewardsEngine {
         public var uncounted: [Span] = []
         /// The points per hour the counted learning time earned at.
         public var rate = 0
+        /// Time in an uncategorised or ignored app (away time left out).
+        public var otherSeconds: Int64 = 0
         public var held: Bool { reason == "future" || reason == "too_long" }
     }
 
@@ -332,7 +334,11 @@ public enum RewardsEngine {
             return o
         }
         if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return o }
-        guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return o }
+        guard let cat = category, cat != .ignore else {
+            o.reason = category == nil ? "uncategorized" : "ignored"
+            o.otherSeconds = (afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)).reduce(0) { $0 + $1.seconds }
+            return o
+        }
         let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
         if active.isEmpty { o.reason = "afk"; return o }
         if cat == .reward {

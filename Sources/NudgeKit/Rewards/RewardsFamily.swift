@@ -104,7 +104,8 @@ extension Rewards {
             let u = s.usageDay(c.id, d)
             for a in u.apps {
                 out.record(["type": "usage", "child": .string(c.id), "date": .string(d.description), "app": .string(a.app), "category": JSON(a.category),
-                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points)])
+                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points),
+                            "other_s": .int(a.otherSeconds)])
             }
             for (app, spans) in u.sessions.sorted(by: { $0.key < $1.key }) {
                 out.record(["type": "sessions", "child": .string(c.id), "date": .string(d.description), "app": .string(app),

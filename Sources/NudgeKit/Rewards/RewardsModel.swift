@@ -2,7 +2,7 @@
 // "by": the login that made the change (the activity log of Epic 6 to come).
 //
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
-//   app_set {name,category,points_per_hour}  app_removed {name}
+//   app_set {name,category,points_per_hour,sites?}  app_removed {name}
 //   setting_set {key,value,child?}
 //   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
 //              learned_rates?,unlearned?}
@@ -33,7 +33,12 @@ public struct RewardsState: JournalModel {
     public static let schemaVersion = 2
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
-    public struct App: Equatable, Sendable { public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int? }
+    public struct App: Equatable, Sendable {
+        public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int?
+        /// Web sites that are this app (`app set --site`): each matches its
+        /// host and the hosts under it.
+        public var sites: [String] = []
+    }
     public struct DayTotals: Equatable, Sendable {
         public var learningSeconds: Int64 = 0
         public var rewardSeconds: Int64 = 0
@@ -68,17 +73,27 @@ public struct RewardsState: JournalModel {
         }
     }
     /// One app's usage on one day (per category, should the app have moved).
+    /// `otherSeconds`: time in it while it earned and cost nothing
+    /// (uncategorised or ignored), so that reports show what to categorise.
     public struct AppDay: Equatable, Sendable {
         public var app: String; public var category: String?; public var sessions = 0
         public var learningSeconds: Int64 = 0; public var rewardSeconds: Int64 = 0; public var points = 0
-        var json: JSON { .array([.string(app), JSON(category), JSON(sessions), .int(learningSeconds), .int(rewardSeconds), JSON(points)]) }
+        public var otherSeconds: Int64 = 0
+        var json: JSON {
+            var a: [JSON] = [.string(app), JSON(category), JSON(sessions), .int(learningSeconds), .int(rewardSeconds), JSON(points)]
+            if otherSeconds != 0 { a.append(.int(otherSeconds)) }
+            return .array(a)
+        }
         init(app: String, category: String?) { self.app = app; self.category = category }
         init?(_ x: JSON) {
-            guard let a = x.array, a.count == 6, let app = a[0].string, let n = a[2].int, let l = a[3].int, let r = a[4].int, let p = a[5].int else { return nil }
+            guard let a = x.array, a.count == 6 || a.count == 7, let app = a[0].string, let n = a[2].int, let l = a[3].int, let r = a[4].int,
+                  let p = a[5].int else { return nil }
             self.app = app; category = a[1].string; sessions = Int(n); learningSeconds = l; rewardSeconds = r; points = Int(p)
+            if a.count == 7 { otherSeconds = a[6].int ?? 0 }
         }
         mutating func add(_ o: AppDay) {
             sessions += o.sessions; learningSeconds += o.learningSeconds; rewardSeconds += o.rewardSeconds; points += o.points
+            otherSeconds += o.otherSeconds
         }
     }
     /// Cold, per child and day: what ingest needs to count nothing twice,
@@ -271,7 +286,8 @@ public struct RewardsState: JournalModel {
             }
         case "app_set":
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
-            apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init))
+            apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init),
+                                       sites: (e["sites"]?.array ?? []).compactMap(\.string))
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
         case "setting_set":
@@ -398,7 +414,9 @@ public struct RewardsState: JournalModel {
             l.append(["k": "removed_child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)])
         }
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
-            l.append(["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)])
+            var o: JSONObject = ["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)]
+            if !a.sites.isEmpty { o["sites"] = JSON(a.sites) }
+            l.append(o)
         }
         var fam = JSONObject(); fam["k"] = "settings"
         for r in RewardsEngine.Settings.ranges { fam[r.key] = JSON(settings.value(r.key)) }
@@ -497,7 +515,8 @@ public struct RewardsState: JournalModel {
             if let id = l["id"]?.string, let n = l["name"]?.string { removed[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "app":
             if let n = l["name"]?.string, let c = l["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) {
-                apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init))
+                apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init),
+                                           sites: (l["sites"]?.array ?? []).compactMap(\.string))
             }
         case "settings":
             for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { try? settings.set(r.key, String(v)) } }

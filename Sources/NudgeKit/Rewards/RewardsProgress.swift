@@ -71,15 +71,24 @@ extension Rewards {
         let by = ctx.option("by") ?? "day"
         let rows = reportRows(s, kids: kids, from: from, to: to, by: by)
         let format = ctx.option("format") ?? (ctx.out.isJSON ? "json" : "text")
+        // By app or category, time that earned and cost nothing too: what is
+        // left to categorise (a site with no app shows as its host).
+        let other = by == "app" || by == "category"
         if format == "csv" {
-            ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\r\n")
-            for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\r\n") }
+            ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\(other ? ",other_minutes" : "")\r\n")
+            for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\(other ? ",\(r.5 / 60)" : "")\r\n") }
             return .ok
         }
         for r in rows {
-            let o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
+            var o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
                                  "reward_minutes": JSON(r.3 / 60), "points": JSON(r.4)]
-            if format == "json" { ctx.out.rawForced(o.serialized + "\n") } else { ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points\n") }
+            if other { o["other_minutes"] = JSON(r.5 / 60) }
+            if format == "json" {
+                ctx.out.rawForced(o.serialized + "\n")
+            } else {
+                ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points"
+                            + (other && r.5 >= 60 ? "  \(r.5 / 60) min uncategorised or ignored" : "") + "\n")
+            }
         }
         return .ok
     }

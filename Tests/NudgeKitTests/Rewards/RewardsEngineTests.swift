@@ -368,6 +368,73 @@ final class ActivityWatchTests: XCTestCase {
     }
 }
 
+/// Web time: aw-watcher-web's tabs while the browser is in front are
+/// visits to sites; app rules claim sites (and the hosts under them).
+final class ActivityWatchWebTests: XCTestCase {
+    typealias E = RewardsEngine
+
+    func fixture() throws -> JSON {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: parts.joined(separator: "/") + "/Fixtures/activitywatch-web-export.json"))))
+    }
+
+    func t(_ hhmm: String) -> Int64 { RFC3339.parse("2026-11-21T\(hhmm):00Z")!.instant.seconds }
+
+    /// By hand: Firefox is in front 14:00–15:00 and 15:20–15:40, Minecraft
+    /// 15:00–15:20. The tabs: Khan Academy 14:00–14:30, YouTube 14:30–14:50,
+    /// es.khanacademy.org 14:50–15:20 (in front until 15:00 only), a new-tab
+    /// page 15:20–15:30 (not a site: Firefox's own time) and Khan Academy
+    /// again 15:30–15:40.
+    func testTabsInFrontAreVisitsAndTheRestStaysTheBrowsers() throws {
+        let u = try ActivityWatch.read(try fixture(), now: Instant(seconds: 1_800_000_000)).get()
+        XCTAssertEqual(u.visits.map(\.host), ["www.khanacademy.org", "www.youtube.com", "es.khanacademy.org", "khanacademy.org"])
+        XCTAssertEqual(u.visits.map(\.span), [E.Span(t("14:00"), t("14:30")), E.Span(t("14:30"), t("14:50")), E.Span(t("14:50"), t("15:00")),
+                                              E.Span(t("15:30"), t("15:40"))])
+        XCTAssertEqual(u.sessions.map(\.app), ["Minecraft", "Firefox"])
+        XCTAssertEqual(u.sessions.map(\.span), [E.Span(t("15:00"), t("15:20")), E.Span(t("15:20"), t("15:30"))])
+        XCTAssertEqual(u.afk, [E.Span(t("14:50"), t("15:00"))])
+    }
+
+    /// With no window of the browser in the export, tabs count as they are.
+    func testAWebOnlyExportKeepsItsVisits() throws {
+        let doc = try JSON.parse(#"{"buckets":{"aw-watcher-web-chrome":{"type":"web.tab.current","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"url":"http://Docs.Example.org./a","title":"x"}}]},"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"app":"Terminal"}}]}}}"#)
+        let u = try ActivityWatch.read(doc, now: Instant(seconds: 1_800_000_000)).get()
+        XCTAssertEqual(u.visits.map(\.host), ["docs.example.org"])
+        XCTAssertEqual(u.visits.map(\.span), [E.Span(t("14:00"), t("14:10"))])
+        XCTAssertEqual(u.sessions.map(\.app), ["Terminal"], "not a browser: untouched")
+    }
+
+    func testHostsOfURLs() {
+        let cases: [(String, String?)] = [
+            ("https://www.khanacademy.org/math?x=1#y", "www.khanacademy.org"), ("HTTP://User:pw@Example.COM:8080/", "example.com"),
+            ("https://khanacademy.org.", "khanacademy.org"), ("https://[::1]:80/", "[::1]"), ("http://host?q", "host"),
+            ("about:blank", nil), ("chrome://newtab/", nil), ("file:///home/alex/a.html", nil), ("https://", nil),
+        ]
+        for (url, host) in cases { XCTAssertEqual(ActivityWatch.host(ofURL: url), host, url) }
+    }
+
+    /// A site matches its host and the hosts under it, the longest site
+    /// winning; "notkhanacademy.org" is not under khanacademy.org.
+    func testSitesMatchTheirHostAndTheHostsUnderIt() {
+        var s = RewardsState(full: true)
+        s.apply(["type": "app_set", "name": "Khan Academy", "category": "learning", "sites": .array(["khanacademy.org"])])
+        s.apply(["type": "app_set", "name": "Google Docs", "category": "learning", "sites": .array(["docs.google.com"])])
+        s.apply(["type": "app_set", "name": "Google", "category": "ignore", "sites": .array(["google.com"])])
+        let cases: [(String, String?)] = [
+            ("khanacademy.org", "Khan Academy"), ("www.khanacademy.org", "Khan Academy"), ("es.khanacademy.org", "Khan Academy"),
+            ("notkhanacademy.org", nil), ("khanacademy.org.evil.com", nil), ("docs.google.com", "Google Docs"),
+            ("a.docs.google.com", "Google Docs"), ("mail.google.com", "Google"), ("youtube.com", nil),
+        ]
+        for (host, app) in cases { XCTAssertEqual(Rewards.appForSite(host, apps: s.apps), app, host) }
+        XCTAssertEqual(Rewards.siteName("www.youtube.com"), "youtube.com")
+        for (raw, site) in [("KhanAcademy.org", "khanacademy.org"), ("*.khanacademy.org", "khanacademy.org"), ("localhost", "localhost"),
+                            ("https://khanacademy.org", nil), ("khan academy.org", nil), ("-x.org", nil), ("a..b", nil), ("", nil)] as [(String, String?)] {
+            XCTAssertEqual(Rewards.checkSite(raw), site, raw)
+        }
+    }
+}
+
 final class ActivityWatchInputTests: XCTestCase {
     let now = RFC3339.parse("2026-11-21T20:00:00-05:00")!.instant
 
