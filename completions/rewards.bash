@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--category|--search|--activitywatch|--app|--command|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -46,6 +46,7 @@ _rewards() {
             case "$prev" in
                 --points-per-hour) COMPREPLY=(); return ;;
                 --process) COMPREPLY=(); return ;;
+                --site) COMPREPLY=(); return ;;
             esac ;;
         "app list")
             case "$prev" in
@@ -119,10 +120,10 @@ _rewards() {
         "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app set") words="--learning --points-per-hour --reward --process --ignore --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app import") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        "app import") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
         settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;

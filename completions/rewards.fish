@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --category --search --activitywatch --app --command --reason --from --to --interval --grace
+            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -83,14 +83,16 @@ complete -c rewards -n '__rewards_at '\''child rm'\''' -l purge -d 'Erase all of
 complete -c rewards -n '__rewards_at '\''app'\''' -a 'set' -d 'Categorise an app'
 complete -c rewards -n '__rewards_at '\''app'\''' -a 'rm' -d 'Forget an app'
 complete -c rewards -n '__rewards_at '\''app'\''' -a 'list' -d 'List apps'
-complete -c rewards -n '__rewards_at '\''app'\''' -a 'import' -d 'Categorise many apps from NDJSON {"app","category","points_per_hour"}'
+complete -c rewards -n '__rewards_at '\''app'\''' -a 'import' -d 'Categorise many apps from NDJSON {"app","category","points_per_hour","sites"}'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l learning -d 'Learning: earns points'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l points-per-hour -x -d 'Points an hour for this learning app'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l reward -d 'Reward: costs reward time'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l process -x -d 'With --reward: a process name that is this app running (for enforce); repeatable'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l ignore -d 'Neither'
+complete -c rewards -n '__rewards_at '\''app set'\''' -l site -x -d 'A web site that is this app, with the hosts under it (again for more)'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l category -x -a 'learning reward ignore' -d 'learning, reward or ignore'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l search -x -d 'Names containing TEXT'
+complete -c rewards -n '__rewards_at '\''app import'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c rewards -n '__rewards_at '\''app import'\''' -F
 complete -c rewards -n '__rewards_at '\''settings'\''' -a 'set' -d 'Change a rule'
 complete -c rewards -n '__rewards_at '\''settings'\''' -l child -x -d 'One child'

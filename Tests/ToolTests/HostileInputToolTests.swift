@@ -371,11 +371,13 @@ final class RewardsHostileInputTests: HostileInputCase {
     @discardableResult
     func rw(_ args: String..., stdin: String? = nil, env: [String: String] = [:]) -> RunResult { run("rewards", args, stdin: stdin, env: env) }
 
-    let kid = "Al\u{1B}]0;x\u{07}ex\u{202E}"
+    let kid = "Zoë 日本"
+    let hostileKid = "Al\u{1B}]0;x\u{07}ex\u{202E}"
     let app = "Duo\u{1B}[5mlingo\u{2067}\u{9B}"
 
     func setUpFamily() {
         XCTAssertEqual(rw("init").code, 0)
+        XCTAssertEqual(rw("child", "add", hostileKid, "--user", "alex").code, 64, "a name with controls is refused")
         XCTAssertEqual(rw("child", "add", kid, "--user", "alex").code, 0)
         XCTAssertEqual(rw("app", "set", app, "--learning").code, 0)
     }
@@ -463,8 +465,9 @@ final class RewardsHostileInputTests: HostileInputCase {
             assertClean(r.out, "\(args)")
             assertOneLineDiagnostics(r.err, tool: "rewards")
         }
-        XCTAssertTrue(rw("dashboard", "--format", "text").out.contains("Al\\u001b]0;x\\u0007ex\\u202e"))
-        XCTAssertEqual(rw("child", "list").records.first?["name"] as? String, kid, "JSON keeps the exact name")
+        XCTAssertTrue(rw("app", "list", "--format", "text").out.contains("Duo\\u001b[5mlingo\\u2067\\u009b"))
+        XCTAssertEqual(rw("app", "list").records.first?["name"] as? String, app, "JSON keeps the exact name")
+        XCTAssertEqual(rw("child", "list").records.first?["name"] as? String, kid)
         XCTAssertEqual(rw("dashboard", env: ["REWARDS_FORMAT": "csv"]).err, "rewards: REWARDS_FORMAT must be json or text, not 'csv'\n")
         XCTAssertEqual(rw("report", "--from", "1999-12-01").err, "rewards: --from 1999-12-01 is before 2000-01-01: not a plausible day\n")
     }

@@ -156,33 +156,97 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(imported.records.count, 2)
         rw("ingest", "--activitywatch", fixture, "--child", "Alex")
         let csv = rw("report", "--by", "category", "--format", "csv").out
-        XCTAssertTrue(csv.hasPrefix("child,category,learning_minutes,reward_minutes,points\r\n"), csv)
+        XCTAssertTrue(csv.hasPrefix("child,category,learning_minutes,reward_minutes,points,other_minutes\r\n"), csv)
         let days = rw("report", "--from", "2026-11-20", "--to", "2026-11-21").records
         XCTAssertEqual(days.map { $0["day"] as? String }, ["2026-11-20", "2026-11-21"])
     }
 
+    /// Every file under `dir`, read as text.
+    func everything(under dir: String) throws -> String {
+        var all = ""
+        let fm = FileManager.default
+        for f in fm.enumerator(atPath: dir)?.compactMap({ $0 as? String }) ?? [] {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: dir + "/" + f, isDirectory: &isDir), !isDir.boolValue {
+                all += String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + f)), as: UTF8.self)
+            }
+        }
+        return all
+    }
+
+    /// A child with usage, held sessions, grants they redeemed, badges and
+    /// notifications (sent by the parent and by the child) is purged: after
+    /// it nothing in the data directory names them (id, name, login).
     func testPurgeLeavesNothingOfTheChild() throws {
         setUpFamily()
         rw("child", "add", "Sam", "--user", "sam")
         rw("ingest", "--activitywatch", fixture, "--child", "Alex")
-        rw("adjust", "Alex", "+10", "--reason", "x")
-        rw("redeem", "Alex", "1")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T00:10:00-05:00","duration_s":36000}"# + "\n")
+        rw("ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
+        rw("adjust", "Alex", "+10", "--reason", "Alex helped")
+        rw("redeem", "Alex", "1", "--command", "true", as: "alex")
+        rw("settings", "set", "daily_goal_minutes", "30", "--child", "Alex")
         rw("notify")
+        rw("notify", as: "alex")
+        rw("rollover", as: "alex")
         let export = rw("child", "export", "Alex")
         XCTAssertGreaterThan(export.records.count, 1)
         let id = export.records[0]["id"] as! String
         let p = rw("child", "rm", "Alex", "--purge")
+        XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["purged"] as? Bool, true)
-        var all = ""
-        for f in try FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal") {
-            all += try String(contentsOfFile: dataDir + "/journal/" + f, encoding: .utf8)
-        }
-        if let snap = try? String(contentsOfFile: dataDir + "/snapshot.ndjson", encoding: .utf8) { all += snap }
+        let all = try everything(under: dataDir)
         XCTAssertFalse(all.contains(id), "the child's id is gone")
         XCTAssertFalse(all.contains("Alex"), "the child's name is gone")
         XCTAssertFalse(all.contains("alex"), "the child's login is gone")
+        XCTAssertTrue(all.contains("\"type\":\"erase\""), "a tombstone of digests stays")
         XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Sam"])
         XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
+        XCTAssertEqual(rw("dashboard", "Sam").records[0]["balance"] as? Int, 30, "Sam keeps what is theirs")
+        XCTAssertEqual(rw("flags").out, "", "Alex's held session went too")
+        XCTAssertEqual(rw("child", "rm", "Alex", "--purge").code, 65, "nobody left to purge")
+    }
+
+    /// Removed first, purged later: a removed child can still be named.
+    func testAChildRemovedBeforeCanBePurged() throws {
+        setUpFamily()
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let id = rw("child", "list").records[0]["id"] as! String
+        XCTAssertEqual(rw("child", "rm", "Alex").code, 0)
+        XCTAssertEqual(rw("child", "list").out, "")
+        XCTAssertTrue(try everything(under: dataDir).contains(id), "history kept")
+        let p = rw("child", "rm", "alex", "--purge")
+        XCTAssertEqual(p.code, 0, p.err)
+        XCTAssertEqual(p.records[0]["id"] as? String, id)
+        let all = try everything(under: dataDir)
+        XCTAssertFalse(all.contains(id) || all.contains("Alex") || all.contains("alex"))
+        XCTAssertEqual(rw("child", "rm", "Alex").code, 65, "without --purge a removed child is not named")
+    }
+
+    /// Two devices share a sync folder: the parent purges on one; the other
+    /// drops the child too, and its own journal loses every trace the next
+    /// time it runs.
+    func testPurgeSyncsAcrossDevices() throws {
+        let sync = tmp + "/Sync"
+        func on(_ device: String, _ args: String..., stdin: String? = nil) -> RunResult {
+            run("rewards", args, stdin: stdin, env: ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": sync, "REWARDS_ACTOR": device])
+        }
+        XCTAssertEqual(on("laptop", "init").code, 0)
+        on("laptop", "child", "add", "Alex", "--user", "alex")
+        on("laptop", "child", "add", "Sam")
+        on("laptop", "app", "set", "Duolingo", "--learning")
+        let r = on("desktop", "ingest", "--activitywatch", fixture, "--child", "Alex")
+        XCTAssertEqual(r.code, 0, r.err)
+        on("desktop", "ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
+        let id = on("laptop", "child", "list").records.first { $0["name"] as? String == "Alex" }?["id"] as! String
+        XCTAssertTrue(try String(contentsOfFile: sync + "/desktop.ndjson", encoding: .utf8).contains(id), "the other device's journal names the child")
+        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge").code, 0)
+        XCTAssertEqual(on("desktop", "child", "list").records.map { $0["name"] as? String }, ["Sam"], "the other device drops the child")
+        XCTAssertEqual(on("desktop", "dashboard", "Sam").records.first?["balance"] as? Int, 30)
+        for dir in [sync, tmp + "/laptop", tmp + "/desktop"] {
+            let all = try everything(under: dir)
+            XCTAssertFalse(all.contains(id) || all.contains("Alex") || all.contains("alex"), dir)
+        }
     }
 
     func testNotifyBatchesOncePerPersonAndHonoursPreferences() {
@@ -270,6 +334,279 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("badges", "Alex").records.filter { $0["earned"] as? Bool == true }.map { $0["badge"] as? String },
                        ["first-points", "goal-met"])
         XCTAssertEqual(rw("rollover", "-q").out, "")
+    }
+
+    /// An ActivityWatch export with one 5-hour Duolingo window of which 4.5
+    /// hours were away: held for review, and approved as 30 points, not 300.
+    func testApprovingAHeldSessionLeavesOutTheAwayTime() {
+        setUpFamily()
+        let aw = write("long.json", """
+        {"buckets":{"aw-watcher-window_x":{"type":"currentwindow","events":[
+          {"timestamp":"2026-11-21T13:00:00Z","duration":18000,"data":{"app":"Duolingo"}}]},
+         "aw-watcher-afk_x":{"type":"afkstatus","events":[
+          {"timestamp":"2026-11-21T13:00:00Z","duration":16200,"data":{"status":"afk"}},
+          {"timestamp":"2026-11-21T17:30:00Z","duration":1800,"data":{"status":"not-afk"}}]}}}
+        """)
+        let r = rw("ingest", "--activitywatch", aw, "--child", "Alex")
+        XCTAssertEqual(r.code, 0, r.err)
+        let flags = r.records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(flags.map { $0["reason"] as? String }, ["too_long"])
+        let ok = rw("flag", "approve", flags[0]["id"] as! String)
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.records[0]["points"] as? Int, 30)
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 30)
+    }
+
+    /// Duolingo while Minecraft is open earns nothing: ingested together,
+    /// or the learning first and the reward time (still open then) later,
+    /// when the points it had earned are taken back.
+    func testLearningDuringAnOpenRewardSessionEarnsNothing() {
+        setUpFamily()
+        let learning = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:15:00-05:00","end":"2026-11-21T16:45:00-05:00"}"# + "\n"
+        let reward = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T17:00:00-05:00"}"# + "\n"
+        let both = rw("ingest", "--sessions", stdin: learning + reward)
+        XCTAssertEqual(both.code, 0, both.err)
+        XCTAssertEqual(both.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["counted", "during_reward"])
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 0)
+        rw("child", "add", "Sam")
+        let first = rw("ingest", stdin: learning.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(first.records.first?["points"] as? Int, 30, "alone it earns")
+        let later = rw("ingest", "--sessions", stdin: reward.replacingOccurrences(of: "Alex", with: "Sam"))
+        let s = later.records.first { $0["type"] as? String == "session" }
+        XCTAssertEqual(s?["points"] as? Int, -30)
+        XCTAssertEqual(s?["reward_s"] as? Int, 3600)
+        let sam = rw("dashboard", "Sam").records[0]
+        XCTAssertEqual(sam["balance"] as? Int, 0)
+        XCTAssertEqual(sam["learning_minutes_today"] as? Int, 0)
+        XCTAssertEqual(sam["reward_minutes_today"] as? Int, 60)
+        XCTAssertEqual(rw("ingest", stdin: learning.replacingOccurrences(of: "Alex", with: "Sam") + reward.replacingOccurrences(of: "Alex", with: "Sam")).records.first?["points"] as? Int, 0, "nothing twice")
+    }
+
+    /// Five hours of Minecraft is held for review, and still counts as used:
+    /// until a parent rejects it.
+    func testHeldRewardTimeCountsAsUsedInTheAllowance() {
+        setUpFamily()
+        rw("adjust", "Alex", "+1000", "--reason", "x")
+        rw("redeem", "Alex", "60")
+        let long = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T12:00:00-05:00","end":"2026-11-21T17:00:00-05:00"}"# + "\n"
+        let r = rw("ingest", stdin: long)
+        let flags = r.records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(flags.map { $0["reason"] as? String }, ["too_long"])
+        let a = rw("allowance", "Alex", as: "alex").records[0]
+        XCTAssertEqual(a["used_minutes"] as? Int, 300)
+        XCTAssertEqual(a["left_minutes"] as? Int, 0)
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["reward_minutes_today"] as? Int, 300)
+        XCTAssertEqual(rw("flag", "approve", flags[0]["id"] as! String).code, 0)
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 300, "approved: counted once")
+        let other = #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T05:00:00-05:00","end":"2026-11-21T10:00:00-05:00"}"# + "\n"
+        let id = rw("ingest", stdin: other).records.first { $0["type"] as? String == "flag" }?["id"] as! String
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 600)
+        rw("flag", "reject", id)
+        XCTAssertEqual(rw("allowance", "Alex").records[0]["used_minutes"] as? Int, 300, "rejected: dropped")
+    }
+
+    /// A month of usage ingested at once: each day has its own cap, and only
+    /// sessions from the last max_session_age_days (7) earn; the older ones
+    /// are recorded as too_old. A session that would end more than a day
+    /// from now is bad input.
+    func testOldUsageIsRecordedButEarnsNothing() {
+        setUpFamily()
+        var month = ""
+        for d in (23...31).map({ "2026-10-\($0)" }) + (1...21).map({ String(format: "2026-11-%02d", $0) }) {
+            month += #"{"child":"Alex","app":"Duolingo","start":"\#(d)T10:00:00-05:00","duration_s":7200}"# + "\n"
+        }
+        let r = rw("ingest", "--sessions", stdin: month)
+        XCTAssertEqual(r.code, 0, r.err)
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.filter { $0["reason"] as? String == "too_old" }.count, 23, "before 2026-11-14T20:00")
+        XCTAssertEqual(s.filter { $0["reason"] as? String == "counted" }.map { $0["date"] as? String },
+                       (15...21).map { "2026-11-\($0)" })
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 7 * 120)
+        XCTAssertEqual(rw("ingest", stdin: month).records.filter { $0["type"] as? String == "day" }.map { $0["added"] as? Int }, Array(repeating: 0, count: 30),
+                       "recorded: not counted again")
+        XCTAssertEqual(rw("settings", "set", "max_session_age_days", "0").err,
+                       "rewards: max_session_age_days must be a whole number from 1 to 3650 (sessions that started more than this many days ago earn nothing), not '0'\n")
+        let ahead = rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T19:00:00-05:00","duration_s":99999999}"# + "\n")
+        XCTAssertEqual(ahead.code, 65)
+        XCTAssertEqual(ahead.err, "rewards: stdin:1: \"end\" (\"start\" + \"duration_s\") 2030-01-22T04:46:39-05:00 is more than a day after now (now is 2026-11-21T20:00:00-05:00)\n")
+    }
+
+    /// One login per person: not another child's, not a parent's; and a
+    /// name or a login that would not show as itself is refused.
+    func testChildLoginsAreUniqueAndNamesPrintable() {
+        setUpFamily()
+        let twice = rw("child", "add", "Sam", "--user", "alex")
+        XCTAssertEqual(twice.code, 65)
+        XCTAssertEqual(twice.err, "rewards: 'alex' is already Alex's login\n")
+        let parent = rw("child", "add", "Sam", "--user", "mum")
+        XCTAssertEqual(parent.code, 65)
+        XCTAssertEqual(parent.err, "rewards: 'mum' is a parent's login; a child needs a login of their own\n")
+        for bad in ["Sam\nRoot", "Sam\u{1B}[2J", "Sam\u{202E}maS", "Sam\u{85}"] {
+            let r = rw("child", "add", bad)
+            XCTAssertEqual(r.code, 64, bad)
+            XCTAssertTrue(r.err.hasPrefix("rewards: a child's name must not contain control characters, line breaks or bidi controls, not 'Sam\\u"), r.err)
+            XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, "one line")
+        }
+        for bad in ["sam\n", "s am", "-sam", "", "sam\u{7}"] {
+            let r = rw("child", "add", "Sam", "--user", bad)
+            XCTAssertEqual(r.code, 64, bad)
+            XCTAssertTrue(r.err.hasPrefix("rewards: --user must be the child's login, like alex (up to 64 characters, no spaces or control characters), not '"), r.err)
+        }
+        XCTAssertEqual(rw("child", "list").records.map { $0["name"] as? String }, ["Alex"], "nothing added")
+        XCTAssertEqual(rw("child", "add", "Zoë Ng", "--user", "zoe.ng").code, 0)
+    }
+
+    /// Muting the parents mutes nobody else; a later notification the same
+    /// day has an id of its own, so a delivery script that drops repeats by
+    /// id does not drop it.
+    func testNotificationIdsAreUniqueAndMutingParentsLeavesChildren() {
+        setUpFamily()
+        rw("settings", "set", "notify", "0")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":1800}"# + "\n")
+        let first = rw("notify")
+        XCTAssertEqual(first.records.map { $0["role"] as? String }, ["child"], "the parents are muted, Alex is not")
+        XCTAssertEqual(rw("settings", "--child", "Alex").records.first { $0["key"] as? String == "notify" }?["value"] as? Int, 1)
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T09:00:00-05:00","duration_s":1800}"# + "\n")
+        let second = rw("notify")
+        XCTAssertEqual(second.records.count, 1)
+        XCTAssertTrue((second.records[0]["body"] as? String ?? "").contains("You earned 60 points today."))
+        let ids = (first.records + second.records).compactMap { $0["id"] as? String }
+        XCTAssertEqual(Set(ids).count, 2, "\(ids)")
+        rw("settings", "set", "notify", "1")
+        rw("settings", "set", "notify", "0", "--child", "Alex")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T10:00:00-05:00","duration_s":1800}"# + "\n")
+        XCTAssertEqual(rw("notify").records.map { $0["role"] as? String }, ["parent"])
+    }
+
+    /// Rollover ran; then three past days of usage arrive: the 3-day streak
+    /// is awarded all the same (by that ingest, or the next rollover), once.
+    func testLateUsageStillEarnsStreakBadges() {
+        setUpFamily()
+        XCTAssertEqual(rw("rollover").records.filter { $0["type"] as? String == "badge" }.count, 0)
+        let late = (16...18).map { #"{"child":"Alex","app":"Duolingo","start":"2026-11-\#($0)T16:00:00-05:00","duration_s":3600}"# }
+        let ingested = rw("ingest", stdin: late.joined(separator: "\n") + "\n")
+        XCTAssertEqual(ingested.code, 0)
+        let r = rw("rollover")
+        let badges = (ingested.records + r.records).filter { $0["type"] as? String == "badge" }.compactMap { $0["badge"] as? String }
+        XCTAssertEqual(badges.filter { $0.hasPrefix("streak-") }, ["streak-3"])
+        XCTAssertEqual(r.records.first { $0["type"] as? String == "day" }?["streak_days"] as? Int, 0, "the streak now is over")
+        XCTAssertEqual(rw("rollover").records.filter { $0["type"] as? String == "badge" }.count, 0, "once")
+        XCTAssertTrue(rw("badges", "Alex").records.contains { $0["badge"] as? String == "streak-3" && $0["earned"] as? Bool == true })
+    }
+
+    /// An app named like a formula, from usage data, reaches the CSV report
+    /// as text.
+    func testCSVReportNeutralisesFormulas() {
+        setUpFamily()
+        let app = #"=HYPERLINK(\"http://evil.example\",\"x\")"#
+        rw("ingest", stdin: #"{"child":"Alex","app":"\#(app)","start":"2026-11-21T16:00:00-05:00","duration_s":600}"# + "\n")
+        let csv = rw("report", "--by", "app", "--format", "csv").out
+        XCTAssertTrue(csv.contains("\r\nAlex,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",0,0,0,10\r\n"), csv)
+        XCTAssertFalse(csv.contains(",=HYPERLINK"))
+    }
+
+    /// A rate out of range or on an app that earns nothing is an error naming
+    /// the line and what is accepted, as in ingest (--strict: nothing
+    /// applied); setting a learning app again keeps its rate.
+    func testAppImportRefusesBadRatesAndAppSetKeepsTheRate() {
+        setUpFamily()
+        let lines = """
+        {"app":"Scratch","category":"learning","points_per_hour":120}
+        {"app":"YouTube","category":"reward","points_per_hour":500}
+        {"app":"Chess","category":"learning","points_per_hour":20000}
+
+        """
+        let strict = rw("app", "import", "--strict", stdin: lines)
+        XCTAssertEqual(strict.code, 65)
+        XCTAssertEqual(strict.err, "rewards: stdin:2: \"points_per_hour\" goes with \"category\":\"learning\" only, not 'reward' (--strict: nothing applied)\n")
+        XCTAssertEqual(strict.out, "")
+        XCTAssertEqual(rw("app", "list", "--search", "scratch").out, "", "nothing applied")
+        let r = rw("app", "import", stdin: lines)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:2: \"points_per_hour\" goes with \"category\":\"learning\" only, not 'reward'",
+            "rewards: stdin:3: \"points_per_hour\" must be a whole number from 1 to 10000",
+        ])
+        XCTAssertEqual(r.records.map { $0["name"] as? String }, ["Scratch"])
+        XCTAssertEqual(rw("app", "list", "--search", "youtube").out, "", "a bad line changes nothing")
+
+        func rate(_ app: String) -> Int? { rw("app", "list", "--search", app).records.first?["points_per_hour"] as? Int }
+        XCTAssertEqual(rate("Khan"), 90)
+        XCTAssertEqual(rw("app", "set", "Khan Academy", "--learning").records[0]["points_per_hour"] as? Int, 90)
+        XCTAssertEqual(rate("Khan"), 90, "kept")
+        XCTAssertEqual(rw("app", "import", stdin: #"{"app":"khan academy","category":"learning"}"# + "\n").code, 0)
+        XCTAssertEqual(rate("Khan"), 90, "kept by import too")
+        rw("app", "set", "Khan Academy", "--learning", "--points-per-hour", "120")
+        XCTAssertEqual(rate("Khan"), 120)
+        rw("app", "set", "Khan Academy", "--reward")
+        rw("app", "set", "Khan Academy", "--learning")
+        XCTAssertEqual(rate("Khan"), 60, "a reward app had no rate to keep: the default")
+    }
+
+    /// Three minutes of Duolingo, a 5-second alt-tab, three more: one run,
+    /// six minutes, six points; in one ingest or two. merge_gap_seconds 0
+    /// makes them two sessions too short to earn.
+    func testAnAltTabDoesNotSplitASessionIntoTwoShortOnes() {
+        setUpFamily()
+        let a = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T16:03:00-05:00"}"# + "\n"
+        let b = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:03:05-05:00","end":"2026-11-21T16:06:05-05:00"}"# + "\n"
+        let both = rw("ingest", "--sessions", stdin: a + b)
+        XCTAssertEqual(both.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["counted", "counted"])
+        XCTAssertEqual(rw("dashboard", "Alex").records[0]["balance"] as? Int, 6)
+        rw("child", "add", "Sam")
+        let first = rw("ingest", "--sessions", stdin: a.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(first.records.first?["reason"] as? String, "too_short", "alone, for now")
+        let second = rw("ingest", stdin: b.replacingOccurrences(of: "Alex", with: "Sam"))
+        XCTAssertEqual(second.records.first?["points"] as? Int, 6, "the first half counts with the second")
+        rw("child", "add", "Kim")
+        rw("settings", "set", "merge_gap_seconds", "0", "--child", "Kim")
+        let off = rw("ingest", "--sessions", stdin: (a + b).replacingOccurrences(of: "Alex", with: "Kim"))
+        XCTAssertEqual(off.records.filter { $0["type"] as? String == "session" }.map { $0["reason"] as? String }, ["too_short", "too_short"])
+    }
+
+    var webFixture: String { fixture.replacingOccurrences(of: "activitywatch-export.json", with: "activitywatch-web-export.json") }
+
+    /// Khan Academy in a browser earns like the app (its sites and the hosts
+    /// under them, at its own rate); YouTube, which no rule claims, stays
+    /// uncategorised and shows in the report by app, for a parent to
+    /// categorise; and once categorised, the same export counts it.
+    func testWebLearningFromActivityWatch() {
+        setUpFamily()
+        let set = rw("app", "set", "Khan Academy", "--learning", "--site", "KhanAcademy.org")
+        XCTAssertEqual(set.code, 0, set.err)
+        XCTAssertEqual(set.records[0]["sites"] as? [String], ["khanacademy.org"])
+        XCTAssertEqual(set.records[0]["points_per_hour"] as? Int, 90, "the rate is kept")
+        XCTAssertEqual(rw("app", "set", "Khan2", "--learning", "--site", "khanacademy.org").code, 65, "one site, one app")
+        XCTAssertEqual(rw("app", "set", "Khan2", "--learning", "--site", "https://khanacademy.org/").err,
+                       "rewards: --site must be a domain like khanacademy.org (it matches that host and the hosts under it), not 'https://khanacademy.org/'\n")
+        let r = rw("ingest", "--activitywatch", webFixture, "--child", "Alex", "--sessions")
+        XCTAssertEqual(r.code, 0, r.err)
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.map { "\($0["app"] as! String) \($0["reason"] as! String) \($0["points"] as! Int)" }, [
+            "Khan Academy counted 45", "youtube.com uncategorized 0", "Khan Academy afk 0", "Minecraft counted 0", "Firefox uncategorized 0",
+            "Khan Academy counted 15",
+        ])
+        let rows = rw("report", "--by", "app").records
+        func row(_ app: String) -> [String: Any]? { rows.first { $0["app"] as? String == app } }
+        XCTAssertEqual(row("Khan Academy")?["learning_minutes"] as? Int, 40)
+        XCTAssertEqual(row("Khan Academy")?["points"] as? Int, 60)
+        XCTAssertEqual(row("youtube.com")?["other_minutes"] as? Int, 20, "uncategorised time shows")
+        XCTAssertEqual(row("Firefox")?["other_minutes"] as? Int, 10, "the browser's own time")
+        XCTAssertEqual(row("Minecraft")?["reward_minutes"] as? Int, 20)
+        let csv = rw("report", "--by", "app", "--format", "csv").out
+        XCTAssertTrue(csv.hasPrefix("child,app,learning_minutes,reward_minutes,points,other_minutes\r\n"), csv)
+        XCTAssertTrue(csv.contains("\r\nAlex,youtube.com,0,0,0,20\r\n"), csv)
+        XCTAssertEqual(rw("report", "--by", "category").records.first { $0["category"] as? String == "uncategorized" }?["other_minutes"] as? Int, 30)
+        // The parent categorises YouTube: the same export again counts its time as reward time.
+        XCTAssertEqual(rw("app", "set", "YouTube", "--reward", "--site", "youtube.com").code, 0)
+        let again = rw("ingest", "--activitywatch", webFixture, "--child", "Alex")
+        XCTAssertEqual(again.records.first?["reward_s"] as? Int, 1200)
+        XCTAssertEqual(rw("app", "list", "--search", "you").records.first?["sites"] as? [String], ["youtube.com"])
+        let imported = rw("app", "import", stdin: #"{"app":"Scratch","category":"learning","sites":["scratch.mit.edu"]}"# + "\n" +
+                                                  #"{"app":"Bad","category":"learning","sites":"x.org"}"# + "\n")
+        XCTAssertEqual(imported.code, 65)
+        XCTAssertEqual(imported.err, "rewards: stdin:2: \"sites\" must be an array of domains, not a string\n")
+        XCTAssertEqual(rw("app", "list", "--search", "scratch").records.first?["sites"] as? [String], ["scratch.mit.edu"])
     }
 }
 

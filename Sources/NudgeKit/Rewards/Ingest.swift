@@ -66,6 +66,8 @@ extension Rewards {
         let day: Day
         var usage = RewardsState.UsageDay()
         var recent: [RewardsState.SessionLine] = []
+        /// Learning time counted before that this batch takes back.
+        var unlearned: [RewardsEngine.Span] = []
         var learningSeconds: Int64 = 0
         var rewardSeconds: Int64 = 0
         var points = 0
@@ -83,8 +85,19 @@ extension Rewards {
             usage.sessions[key, default: []].append(span)
             if category == .reward {
                 for f in o.counted { RewardsEngine.insertMerged(&usage.rewarded, f) }
+                for f in o.uncounted {
+                    RewardsEngine.insertMerged(&unlearned, f)
+                    RewardsEngine.removeMerged(&usage.learned, f)
+                    for r in usage.rated.keys {
+                        RewardsEngine.removeMerged(&usage.rated[r]!, f)
+                        if usage.rated[r]!.isEmpty { usage.rated[r] = nil }
+                    }
+                }
             } else {
-                for f in o.counted { RewardsEngine.insertMerged(&usage.learned, f) }
+                for f in o.counted {
+                    RewardsEngine.insertMerged(&usage.learned, f)
+                    RewardsEngine.insertMerged(&usage.rated[o.rate, default: []], f)
+                }
             }
             learningSeconds += o.learningSeconds
             rewardSeconds += o.rewardSeconds
@@ -94,16 +107,20 @@ extension Rewards {
             a.learningSeconds = o.learningSeconds
             a.rewardSeconds = o.rewardSeconds
             a.points = o.points
+            a.otherSeconds = o.otherSeconds
             usage.addApp(a)
             recent.append(RewardsState.SessionLine(app: app, start: span.start, end: span.end, reason: reason, points: o.points))
             if recent.count > 5 { recent.removeFirst() }
         }
 
-        func event(carry: Int64) -> JSONObject {
+        /// The event, with the day's carry and units after this batch.
+        func event(_ ledger: RewardsEngine.Day) -> JSONObject {
             var e: JSONObject = ["type": "usage_day", "child": .string(child), "day": .string(day.description),
                                  "learning_s": .int(learningSeconds), "reward_s": .int(rewardSeconds), "points": JSON(points),
-                                 "carry": .int(carry), "recent": .array(recent.map(\.json))]
+                                 "carry": .int(ledger.units), "recent": .array(recent.map(\.json))]
+            if let u = ledger.total { e["units"] = .int(u) }
             usage.write(into: &e)
+            if !unlearned.isEmpty { e["unlearned"] = SpanCodec.encode(unlearned) }
             return e
         }
     }
@@ -158,35 +175,82 @@ extension Rewards {
             var batch = DayBatch(child: child.id, day: day)
             var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
             var dups = 0, held = 0
+            // Duplicates first: ingested before, held before, or twice in this run.
+            var outcomes = [RewardsEngine.Outcome?](repeating: nil, count: j - i)
+            var hasReward = false
+            for k in i..<j {
+                let r = raws[k]
+                let span = RewardsEngine.Span(r.start, r.end)
+                let session = RewardsEngine.Session(child: child.id, app: intake.apps[Int(r.app)], span: span)
+                if (k > i && raws[k - 1].app == r.app && raws[k - 1].start == r.start && raws[k - 1].end == r.end)
+                    || seen.hasSession(app: intake.appKeys[Int(r.app)], span) || (!flagKeys.isEmpty && flagKeys.contains(session.key)) {
+                    outcomes[k - i] = RewardsEngine.Outcome(session: session, category: apps[Int(r.app)]?.category, reason: "duplicate",
+                                                            learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
+                    dups += 1
+                } else if apps[Int(r.app)]?.category == .reward {
+                    hasReward = true
+                }
+            }
+            // Runs of one app's sessions (merge_gap_seconds apart, this run's
+            // and those ingested before) for the minimum-session rule.
+            var runOf: [Int: Int] = [:]  // k - i → runs
+            var runs: [(all: [RewardsEngine.Span], judged: [RewardsEngine.Span])] = []
+            if set.mergeGapSeconds > 0 && set.minSessionMinutes > 0 {
+                var byApp: [Int32: [Int]] = [:]
+                for k in i..<j where outcomes[k - i] == nil
+                    && RewardsEngine.eligible(RewardsEngine.Span(raws[k].start, raws[k].end), settings: set, now: nowSeconds) {
+                    byApp[raws[k].app, default: []].append(k)
+                }
+                for (app, ks) in byApp {
+                    let judged = (seen.sessions[intake.appKeys[Int(app)]] ?? []).filter { RewardsEngine.eligible($0, settings: set, now: nowSeconds) }
+                    if ks.count + judged.count < 2 { continue }
+                    let before = Set(judged)
+                    var at: [RewardsEngine.Span: Int] = [:]
+                    for r in RewardsEngine.runs(ks.map { RewardsEngine.Span(raws[$0].start, raws[$0].end) } + judged, gap: Int64(set.mergeGapSeconds))
+                    where r.count > 1 {
+                        for x in r { at[x] = runs.count }
+                        runs.append((r, r.filter(before.contains)))
+                    }
+                    for k in ks { if let n = at[RewardsEngine.Span(raws[k].start, raws[k].end)] { runOf[k - i] = n } }
+                }
+            }
+            // Reward-app time before learning time, so that learning under a
+            // reward app earns nothing whatever the order of starts.
+            for pass in (hasReward ? [true, false] : [false]) {
+                for k in i..<j where outcomes[k - i] == nil {
+                    let r = raws[k]
+                    let app = apps[Int(r.app)]
+                    if hasReward && (app?.category == .reward) != pass { continue }
+                    let session = RewardsEngine.Session(child: child.id, app: intake.apps[Int(r.app)], span: RewardsEngine.Span(r.start, r.end))
+                    let run = runOf[k - i].map { runs[$0] }
+                    outcomes[k - i] = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
+                                                             afk: afk, day: &ledger, settings: set, now: nowSeconds,
+                                                             run: run?.all ?? [], judged: run?.judged ?? [])
+                }
+            }
             for k in i..<j {
                 let r = raws[k]
                 let span = RewardsEngine.Span(r.start, r.end)
                 let key = intake.appKeys[Int(r.app)]
                 let name = intake.apps[Int(r.app)]
-                var o: RewardsEngine.Outcome
+                let o = outcomes[k - i]!
                 var flagID: String? = nil
-                let session = RewardsEngine.Session(child: child.id, app: name, span: span)
-                if (k > i && raws[k - 1].app == r.app && raws[k - 1].start == r.start && raws[k - 1].end == r.end)
-                    || seen.hasSession(app: key, span) || (!flagKeys.isEmpty && flagKeys.contains(session.key)) {
-                    o = RewardsEngine.Outcome(session: session, category: apps[Int(r.app)]?.category, reason: "duplicate",
-                                              learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
-                    dups += 1
+                if o.reason == "duplicate" {
+                    // counted above
+                } else if o.held {
+                    let id = IDs.make()
+                    flagID = id
+                    held += 1
+                    var flag: JSONObject = ["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
+                                            "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]
+                    let away = RewardsEngine.intersectSorted(span, afk)
+                    if !away.isEmpty { flag["afk"] = SpanCodec.encode(away) }
+                    tx.record(stamp(flag))
+                    out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
+                                "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
+                                "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
                 } else {
-                    let app = apps[Int(r.app)]
-                    o = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
-                                               afk: afk, day: &ledger, settings: set, now: nowSeconds)
-                    if o.held {
-                        let id = IDs.make()
-                        flagID = id
-                        held += 1
-                        tx.record(stamp(["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
-                                           "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]))
-                        out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
-                                    "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
-                                    "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
-                    } else {
-                        batch.add(app: name, key: key, category: app?.category, o, reason: o.reason)
-                    }
+                    batch.add(app: name, key: key, category: apps[Int(r.app)]?.category, o, reason: o.reason)
                 }
                 if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
                 if each {
@@ -198,7 +262,7 @@ extension Rewards {
                     out.append(rec)
                 }
             }
-            if batch.added > 0 { tx.record(stamp(batch.event(carry: ledger.units))) }
+            if batch.added > 0 { tx.record(stamp(batch.event(ledger))) }
             reasons.sort { $0.0 < $1.0 }
             out.append(["type": "day", "child": .string(child.name), "child_id": .string(child.id), "date": .string(day.description),
                         "sessions": JSON(j - i), "added": JSON(batch.added), "duplicates": JSON(dups), "held": JSON(held),
@@ -234,6 +298,7 @@ extension Rewards {
             guard let d = dj.double else { throw .data("\"duration_s\" must be a number, not \(dj.kindName)") }
             guard d >= 0, d < 1e9 else { throw .data("\"duration_s\" must be 0 to 999999999 seconds") }
             end = Instant(ms: start.ms + Int64(d * 1000))
+            if let e = Clock.plausible(end, now: now, what: "\"end\" (\"start\" + \"duration_s\")", zone: zone) { throw e }
         } else {
             throw .data("missing \"end\" (or \"duration_s\"); \(hint)")
         }
@@ -256,21 +321,23 @@ extension Rewards {
         }
     }
 
-    /// Counts an approved held session as if plausible (limits and overlap
-    /// still apply), recording its day; returns the points it earned.
+    /// Counts an approved held session as if plausible (limits, overlap and
+    /// the away time ingest saw still apply), recording its day; returns the
+    /// points it earned.
     static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp) -> Int {
         let day = zone.day(of: Instant(seconds: f.span.start))
         var set = tx.state.settings(for: f.child)
         try? set.set("max_session_minutes", "1440")
+        try? set.set("max_session_age_days", "3650")  // held when fresh; a parent's decision stands
         let app = tx.state.apps[f.app.lowercased()]
         let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
         tx.state.materialize(f.child, day)
         var ledger = tx.state.ledger(f.child, day)
-        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: [],
+        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: f.afk,
                                        day: &ledger, settings: set, now: max(now.seconds, f.span.end))
         var batch = DayBatch(child: f.child, day: day)
         batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
-        tx.record(stamp(batch.event(carry: ledger.units)))
+        tx.record(stamp(batch.event(ledger)))
         return o.points
     }
 }

@@ -1,9 +1,14 @@
 // Notification rules: one notification per person per run, built from
-// what has not been said yet (the "notified" keys).
+// what has not been said yet (the "notified" keys). Each notification's id
+// names the person, the day and what it says (a digest of its keys, each
+// said once), so no two notifications share an id and a delivery script
+// may drop repeats by id. The parents' `notify` setting is theirs alone; a
+// child's notifications follow the child's own (`settings(for:)`).
 
 extension Rewards {
     /// One notification per person per run, from what has not been said yet.
-    public static func notifications(_ s: RewardsState, today: Day, prefix: String) -> [(keys: [String], record: JSONObject)] {
+    public static func notifications(_ s: RewardsState, today: Day, prefix: String, zone: Zone,
+                                     now: Instant) -> [(keys: [String], record: JSONObject)] {
         var out: [(keys: [String], record: JSONObject)] = []
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             var lines: [String] = []
@@ -15,11 +20,11 @@ extension Rewards {
             let affordable = min((s.balance[c.id] ?? 0) / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes))
             let k2 = "available|\(c.id)|\(today)"
             if affordable > 0 && !s.notified.contains(k2) { lines.append("\(affordable) reward minutes are yours to redeem: \(prefix) redeem \(c.name) \(affordable)"); keys.append(k2) }
-            let used = Int(t.rewardSeconds / 60)
+            let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
             let k3 = "almost|\(c.id)|\(today)"
             if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
             if !lines.isEmpty && set.notify == 1 {
-                out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
+                out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)-\(digest(keys))", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
                                                      extra: ["to": .string(c.login ?? c.name), "role": "child"]).record))
             }
         }
@@ -40,9 +45,14 @@ extension Rewards {
         let kf = "flags|" + pending.map(\.id).sorted().joined(separator: ",")
         if !pending.isEmpty && !s.notified.contains(kf) { lines.append("\(pending.count) session\(pending.count == 1 ? "" : "s") to review: \(prefix) flags"); keys.append(kf) }
         if !lines.isEmpty, let owner = s.owner, s.settings.notify == 1 {
-            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(keys.count)", title: "rewards: family update", body: lines.joined(separator: "\n"),
+            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(digest(keys))", title: "rewards: family update", body: lines.joined(separator: "\n"),
                                                  extra: ["to": .string(owner), "role": "parent"]).record))
         }
         return out
+    }
+
+    /// Twelve hex digits naming what a notification says.
+    static func digest(_ keys: [String]) -> String {
+        String(Checksum.hex(Checksum.hash(Array(keys.sorted().joined(separator: "\n").utf8))).prefix(12))
     }
 }

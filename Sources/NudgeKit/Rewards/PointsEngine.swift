@@ -16,6 +16,13 @@ public enum RewardsEngine {
         public var dailyRewardLimitMinutes = 120
         public var weeklyRewardLimitMinutes = 600
         public var maxPointsPerDay = 300
+        /// Sessions that started longer ago earn nothing (`too_old`), so that
+        /// old usage ingested late is not a way to collect a daily cap for
+        /// each of its days.
+        public var maxSessionAgeDays = 7
+        /// Sessions of one app less than this many seconds apart (an
+        /// alt-tab) are one for the minimum-session rule.
+        public var mergeGapSeconds = 60
         /// 1: send this person notifications, 0: do not (a child's, or the parents' family-wide).
         public var notify = 1
 
@@ -25,11 +32,13 @@ public enum RewardsEngine {
             ("conversion_rate", 1...1000, "points per reward minute"),
             ("points_per_hour", 1...10_000, "default points per hour of a learning app"),
             ("min_session_minutes", 0...120, "sessions shorter than this earn nothing"),
+            ("merge_gap_seconds", 0...3600, "sessions of one app less than this apart are one for min_session_minutes"),
             ("max_session_minutes", 1...1440, "longer sessions are held for review"),
             ("daily_goal_minutes", 1...1440, "learning minutes a day to reach the goal"),
             ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
             ("weekly_reward_limit_minutes", 0...10_080, "reward minutes that may be granted a week"),
             ("max_points_per_day", 1...100_000, "points that may be earned a day"),
+            ("max_session_age_days", 1...3650, "sessions that started more than this many days ago earn nothing"),
             ("notify", 0...1, "1 to send notifications, 0 not (--child: that child's; else the parents')"),
         ]
 
@@ -43,6 +52,8 @@ public enum RewardsEngine {
             case "daily_reward_limit_minutes": return dailyRewardLimitMinutes
             case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
             case "max_points_per_day": return maxPointsPerDay
+            case "max_session_age_days": return maxSessionAgeDays
+            case "merge_gap_seconds": return mergeGapSeconds
             case "notify": return notify
             default: return nil
             }
@@ -67,6 +78,8 @@ public enum RewardsEngine {
             case "daily_reward_limit_minutes": dailyRewardLimitMinutes = v
             case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
             case "notify": notify = v
+            case "max_session_age_days": maxSessionAgeDays = v
+            case "merge_gap_seconds": mergeGapSeconds = v
             default: maxPointsPerDay = v
             }
         }
@@ -113,6 +126,20 @@ public enum RewardsEngine {
         return out
     }
 
+    /// The parts of `a` inside sorted, merged spans `b` (binary search).
+    public static func intersectSorted(_ a: Span, _ b: [Span]) -> [Span] {
+        var lo = 0, hi = b.count
+        while lo < hi { let mid = (lo + hi) / 2; if b[mid].end <= a.start { lo = mid + 1 } else { hi = mid } }
+        var out: [Span] = []
+        var i = lo
+        while i < b.count && b[i].start < a.end {
+            let x = Span(max(a.start, b[i].start), min(a.end, b[i].end))
+            if x.seconds > 0 { out.append(x) }
+            i += 1
+        }
+        return out
+    }
+
     /// Inserts a span into sorted, merged spans, keeping them so. Appending
     /// at the end (sessions arrive in order) moves nothing.
     public static func insertMerged(_ spans: inout [Span], _ x: Span) {
@@ -131,6 +158,21 @@ public enum RewardsEngine {
         if j == lo { spans.insert(merged, at: lo); return }
         spans[lo] = merged
         spans.removeSubrange((lo + 1)..<j)
+    }
+
+    /// Takes a span out of sorted, merged spans, keeping them so.
+    public static func removeMerged(_ spans: inout [Span], _ x: Span) {
+        guard x.seconds > 0 else { return }
+        var lo = 0, hi = spans.count
+        while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end <= x.start { lo = mid + 1 } else { hi = mid } }
+        var j = lo
+        var keep: [Span] = []
+        while j < spans.count && spans[j].start < x.end {
+            if spans[j].start < x.start { keep.append(Span(spans[j].start, x.start)) }
+            if spans[j].end > x.end { keep.append(Span(x.end, spans[j].end)) }
+            j += 1
+        }
+        if j > lo || !keep.isEmpty { spans.replaceSubrange(lo..<j, with: keep) }
     }
 
     /// Merges `more` (sorted by start) into `spans` (sorted by start), keeping
@@ -188,18 +230,26 @@ public enum RewardsEngine {
     public struct Outcome: Equatable, Sendable {
         public var session: Session
         public var category: Category?
-        /// `counted`, or why not: `afk`, `overlap`, `too_short`, `daily_cap`,
-        /// `future`, `too_long` (held for review), `duplicate`, `uncategorized`.
+        /// `counted`, or why not: `afk`, `overlap`, `during_reward`,
+        /// `too_short`, `daily_cap`, `too_old`, `future`, `too_long` (held
+        /// for review), `duplicate`, `uncategorized`, `ignored`.
         public var reason: String
-        /// Learning seconds newly counted (after AFK and overlap removal).
+        /// Learning seconds newly counted (after AFK and overlap removal);
+        /// for a reward app, minus the learning time it takes back.
         public var learningSeconds: Int64
         /// Reward-app seconds used.
         public var rewardSeconds: Int64
-        /// Points awarded now.
+        /// Points awarded now (negative: taken back by reward-app time).
         public var points: Int
         /// The time newly counted: learning time, or for a reward app the
         /// reward time not already counted.
         public var counted: [Span]
+        /// Learning time counted before that this reward-app time takes back.
+        public var uncounted: [Span] = []
+        /// The points per hour the counted learning time earned at.
+        public var rate = 0
+        /// Time in an uncategorised or ignored app (away time left out).
+        public var otherSeconds: Int64 = 0
         public var held: Bool { reason == "future" || reason == "too_long" }
     }
 
@@ -213,7 +263,16 @@ public enum RewardsEngine {
         public var points = 0
         public var learningSeconds: Int64 = 0
         public var rewardSeconds: Int64 = 0
+        /// Learning time counted, per points-per-hour rate (each sorted,
+        /// merged): what to take back when reward time turns up over it.
+        public var rated: [Int: [Span]] = [:]
+        /// The day's learning units (seconds × points per hour) before the
+        /// cap; nil when not known (days counted before it was kept).
+        public var total: Int64? = nil
         public init() {}
+
+        /// The day's learning units before the cap, as well as known.
+        var totalUnits: Int64 { total ?? Int64(points) * 3600 + units }
     }
 
     /// Points for learning time: whole points from the carried units, the
@@ -226,42 +285,103 @@ public enum RewardsEngine {
 
     /// Evaluates one session against a child's day so far. `rate` is the
     /// app's points per hour; `afk` the away spans, sorted and merged (as
-    /// `union` returns them); `now` bounds the future.
+    /// `union` returns them); `now` bounds the future. `run` is the session's
+    /// run (`runs`): the same app's sessions that day joined to it by gaps
+    /// shorter than merge_gap_seconds, which together meet the minimum, and
+    /// `judged` those of them evaluated in earlier ingests (too short alone
+    /// then, their time counts now).
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
-                                settings: Settings, now: Int64) -> (Outcome, Day) {
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, Day) {
         var d = day
-        let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now)
+        let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now, run: run, judged: judged)
         return (o, d)
+    }
+
+    /// Sessions of one app on one day as runs: a session less than `gap`
+    /// seconds after the run so far ends joins it. Each run sorted by start.
+    public static func runs(_ spans: [Span], gap: Int64) -> [[Span]] {
+        var out: [[Span]] = []
+        var end = Int64.min
+        for x in spans.sorted() {
+            if !out.isEmpty && x.start - end < gap {
+                out[out.count - 1].append(x)
+                end = max(end, x.end)
+            } else {
+                out.append([x])
+                end = x.end
+            }
+        }
+        return out
+    }
+
+    /// Whether a session can count at all: not held, not too old (what
+    /// `evaluate` checks before anything else). Only these join runs.
+    public static func eligible(_ x: Span, settings: Settings, now: Int64) -> Bool {
+        x.end <= now + 300 && x.seconds <= Int64(settings.maxSessionMinutes) * 60 && x.start >= Clock.earliest.seconds
+            && x.start >= now - Int64(settings.maxSessionAgeDays) * 86_400
     }
 
     /// The same, updating the day in place (no copy of its spans per session).
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout Day,
-                                settings: Settings, now: Int64) -> Outcome {
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
+        // Each day has its own cap, so only the last days' usage earns: a
+        // month ingested late is recorded, not paid for. Before 2000 nothing
+        // earns whatever the setting.
+        if s.span.start < Clock.earliest.seconds || s.span.start < now - Int64(settings.maxSessionAgeDays) * 86_400 {
+            o.reason = "too_old"
+            return o
+        }
         if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return o }
-        guard let cat = category, cat != .ignore else { o.reason = category == nil ? "uncategorized" : "ignored"; return o }
+        guard let cat = category, cat != .ignore else {
+            o.reason = category == nil ? "uncategorized" : "ignored"
+            o.otherSeconds = (afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)).reduce(0) { $0 + $1.seconds }
+            return o
+        }
         let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
         if active.isEmpty { o.reason = "afk"; return o }
         if cat == .reward {
-            // Reward time overlapping learning or other reward time counts once.
-            let fresh = active.flatMap { subtractSorted($0, d.counted) }.flatMap { subtractSorted($0, d.rewarded) }
+            // Reward time is reward time, counted once however many reward
+            // apps were open; learning time already counted under it earns
+            // nothing after all, and is taken back.
+            let fresh = active.flatMap { subtractSorted($0, d.rewarded) }
             o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
             for f in fresh { insertMerged(&d.rewarded, f) }
             d.rewardSeconds += o.rewardSeconds
             o.reason = o.rewardSeconds > 0 ? "counted" : "overlap"
             o.counted = fresh
+            let taken = fresh.flatMap { intersectSorted($0, d.counted) }
+            if !taken.isEmpty {
+                o.uncounted = taken
+                o.learningSeconds = -taken.reduce(0) { $0 + $1.seconds }
+                o.points = takeBack(taken, from: &d, fallbackRate: rate, settings: settings)
+            }
             return o
         }
-        let activeSeconds = active.reduce(0) { $0 + $1.seconds }
-        if activeSeconds < Int64(settings.minSessionMinutes) * 60 { o.reason = "too_short"; return o }
-        let fresh = active.flatMap { subtractSorted($0, d.counted) }
+        let minimum = Int64(settings.minSessionMinutes) * 60
+        if active.reduce(0, { $0 + $1.seconds }) < minimum {
+            // Short alone; enough with the rest of its run (an alt-tab apart)?
+            let together = run.isEmpty ? [] : union(run + [s.span]).flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) }
+            if together.reduce(0, { $0 + $1.seconds }) < minimum { o.reason = "too_short"; return o }
+        }
+        // Earlier sessions of the run, too short when they were ingested, count now.
+        let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
+        let unseen = mine.flatMap { subtractSorted($0, d.counted) }
+        if unseen.isEmpty { o.reason = "overlap"; return o }
+        // Learning while a reward app is in use earns nothing.
+        let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }
         let seconds = fresh.reduce(0) { $0 + $1.seconds }
-        if seconds == 0 { o.reason = "overlap"; return o }
-        for f in fresh { insertMerged(&d.counted, f) }
+        if seconds == 0 { o.reason = "during_reward"; return o }
+        for f in fresh {
+            insertMerged(&d.counted, f)
+            insertMerged(&d.rated[rate, default: []], f)
+        }
+        d.total = d.totalUnits + seconds * Int64(rate)
         d.learningSeconds += seconds
         o.learningSeconds = seconds
         o.counted = fresh
+        o.rate = rate
         let (p, carry) = award(seconds * Int64(rate), carried: d.units)
         let room = max(0, settings.maxPointsPerDay - d.points)
         o.points = min(p, room)
@@ -269,6 +389,37 @@ public enum RewardsEngine {
         d.points += o.points
         if o.points < p { o.reason = "daily_cap" }
         return o
+    }
+
+    /// Takes counted learning time back (reward-app time turned up over it):
+    /// its units at the rate each part earned (`fallbackRate` for time
+    /// counted before rates were kept), and the points the day then no
+    /// longer reaches. Never adds points. Returns the change (zero or less).
+    static func takeBack(_ taken: [Span], from d: inout Day, fallbackRate: Int, settings: Settings) -> Int {
+        var units: Int64 = 0
+        var rated: Int64 = 0
+        for rate in d.rated.keys.sorted() {
+            var spans = d.rated[rate]!
+            var cut: Int64 = 0
+            for t in taken {
+                for x in intersectSorted(t, spans) { cut += x.seconds; removeMerged(&spans, x) }
+            }
+            if cut == 0 { continue }
+            units += cut * Int64(rate)
+            rated += cut
+            d.rated[rate] = spans.isEmpty ? nil : spans
+        }
+        let seconds = taken.reduce(0) { $0 + $1.seconds }
+        units += (seconds - rated) * Int64(fallbackRate)
+        for t in taken { removeMerged(&d.counted, t) }
+        d.learningSeconds -= seconds
+        let after = max(0, d.totalUnits - units)
+        let points = min(d.points, settings.maxPointsPerDay, Int(after / 3600))
+        d.units = Int64(points) == after / 3600 ? after % 3600 : 0
+        d.total = after
+        let change = points - d.points
+        d.points = points
+        return change
     }
 
     // MARK: Redeeming

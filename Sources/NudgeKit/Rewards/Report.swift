@@ -1,12 +1,14 @@
 // Report rules: learning and reward time and points, grouped by day,
-// week, app or category; CSV quoting.
+// week, app or category; CSV quoting (formulas neutralised).
 
 extension Rewards {
-    /// Rows of (child, group, learning seconds, reward seconds, points), by
-    /// child then group; `by` is day, week, app or category.
-    static func reportRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int)] {
+    /// Rows of (child, group, learning seconds, reward seconds, points,
+    /// other seconds), by child then group; `by` is day, week, app or
+    /// category. Other seconds (time in apps and sites that are
+    /// uncategorised or ignored) are known per app: 0 by day and week.
+    static func reportRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int, Int)] {
         if by == "app" || by == "category" { return usageRows(s, kids: kids, from: from, to: to, by: by) }
-        var rows: [(String, String, Int, Int, Int)] = []  // child, group, learning s, reward s, points
+        var rows: [(String, String, Int, Int, Int, Int)] = []  // child, group, learning s, reward s, points, other s
         for c in kids {
             var groups: [String: (Int, Int, Int)] = [:]
             if by == "day" || by == "week" {
@@ -19,28 +21,36 @@ extension Rewards {
                     d = d.adding(days: 1)
                 }
             }
-            for (k, v) in groups.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2)) }
+            for (k, v) in groups.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2, 0)) }
         }
         return rows
     }
 
+    /// One CSV text cell. Quoted (quotes doubled) when it holds a comma, a
+    /// quote or a line break. Text a spreadsheet would take for a formula
+    /// (starting with =, +, -, @, a tab or a carriage return: an app name,
+    /// a site or a child's name from untrusted data) is neutralised as OWASP
+    /// advises: a single quote in front, and quoted.
     static func csv(_ s: String) -> String {
-        s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
+        if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            return "\"'" + s.replacingAll("\"", "\"\"") + "\""
+        }
+        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
     }
 
     /// Per app or category, from each day's per-app totals.
-    static func usageRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int)] {
-        var rows: [(String, String, Int, Int, Int)] = []
+    static func usageRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int, Int)] {
+        var rows: [(String, String, Int, Int, Int, Int)] = []
         for c in kids {
-            var acc: [String: (Int, Int, Int)] = [:]
+            var acc: [String: (Int, Int, Int, Int)] = [:]
             for d in s.usageDays(c.id) where d >= from && d <= to {
                 for a in s.usageDay(c.id, d).apps {
                     let key = by == "app" ? a.app : (a.category ?? "uncategorized")
-                    let g = acc[key] ?? (0, 0, 0)
-                    acc[key] = (g.0 + Int(a.learningSeconds), g.1 + Int(a.rewardSeconds), g.2 + a.points)
+                    let g = acc[key] ?? (0, 0, 0, 0)
+                    acc[key] = (g.0 + Int(a.learningSeconds), g.1 + Int(a.rewardSeconds), g.2 + a.points, g.3 + Int(a.otherSeconds))
                 }
             }
-            for (k, v) in acc.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2)) }
+            for (k, v) in acc.sorted(by: { $0.key < $1.key }) { rows.append((c.name, k, v.0, v.1, v.2, v.3)) }
         }
         return rows
     }

@@ -19,7 +19,7 @@ extension Rewards {
     static func notify(_ ctx: Context) throws(ToolError) -> ExitCode {
         let out = try write(ctx) { (tx) throws(ToolError) -> [JSONObject] in
             try requireFamily(tx.state)
-            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards") + coParentNotifications(tx.state, today: ctx.today)
+            let ns = notifications(tx.state, today: ctx.today, prefix: "rewards", zone: ctx.zone, now: ctx.now) + coParentNotifications(tx.state, today: ctx.today)
             for n in ns { for k in n.keys { tx.record(by(ctx, ["type": "notified", "key": .string(k)])) } }
             return ns.map(\.record)
         }

@@ -20,17 +20,46 @@ extension Rewards {
     }
 
     static func childAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let name = ctx.operands[0].trimmingSpaces
-        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
+        let name = try checkChildName(ctx.operands[0])
+        let login = try ctx.option("user").map { (l) throws(ToolError) in try checkLogin(l) }
         let c = try write(ctx) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             if tx.state.child(named: name) != nil { throw ToolError(.dataError, "there is already a child named '\(name)'") }
+            if let l = login {
+                switch tx.state.role(of: l) {
+                case .parent: throw ToolError(.dataError, "'\(l)' is a parent's login; a child needs a login of their own")
+                case .child(let other): throw ToolError(.dataError, "'\(l)' is already \(tx.state.children[other]?.name ?? "another child")'s login")
+                case .stranger: break
+                }
+            }
             let id = IDs.make()
-            tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(ctx.option("user"))]))
+            tx.record(by(ctx, ["type": "child_added", "id": .string(id), "name": .string(name), "login": JSON(login)]))
             return tx.state.children[id]!
         }
         ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name.terminalSafe)")
         return .ok
+    }
+
+    /// A child's name as `child add` takes it: 1 to 40 characters, spaces
+    /// at either end dropped, and nothing that would not show as itself (a
+    /// control character, a line break, a bidi control).
+    static func checkChildName(_ raw: String) throws(ToolError) -> String {
+        let name = raw.trimmingSpaces
+        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
+        if name.unicodeScalars.contains(where: { Text.needsEscape($0.value) }) {
+            throw .usage("a child's name must not contain control characters, line breaks or bidi controls, not '\(name)'")
+        }
+        return name
+    }
+
+    /// A login as `child add --user` takes it: up to 64 characters, none of
+    /// them blank or a control, not starting with '-'.
+    static func checkLogin(_ login: String) throws(ToolError) -> String {
+        guard !login.isEmpty, login.count <= 64, !login.hasPrefix("-"),
+              !login.unicodeScalars.contains(where: { Text.needsEscape($0.value) || Text.isBlank($0) }) else {
+            throw .usage("--user must be the child's login, like alex (up to 64 characters, no spaces or control characters), not '\(login)'")
+        }
+        return login
     }
 
     static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -43,21 +72,27 @@ extension Rewards {
         return .ok
     }
 
+    /// `child rm NAME`: the child goes, their history stays. With --purge
+    /// (also for a child removed before) an erasure tombstone goes to the
+    /// journal instead: every event naming the child is dropped, here and on
+    /// every device that syncs.
     static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let st = try store(ctx)
-        let c = try write(ctx, st) { (tx) throws(ToolError) -> RewardsState.Child in
+        let purge = ctx.flag("purge")
+        let c = try write(ctx) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
-            let c = try childID(tx.state, ctx.operands[0])
-            tx.record(by(ctx, ["type": "child_removed", "id": .string(c.id)]))
+            let name = ctx.operands[0]
+            if purge, tx.state.child(named: name) == nil, let gone = tx.state.removedChild(named: name) {
+                tx.record(by(ctx, erasure(of: gone, in: tx.state, salt: IDs.make())))
+                return gone
+            }
+            let c = try childID(tx.state, name)
+            // The tombstone alone: it erases what came before its batch, so
+            // a child_removed beside it would stay.
+            tx.record(by(ctx, purge ? erasure(of: c, in: tx.state, salt: IDs.make()) : ["type": "child_removed", "id": .string(c.id)]))
             return c
         }
-        var removed = 0
-        if ctx.flag("purge") {
-            removed = try st.purge(at: ctx.now) { e in erases(e, child: c.id) }
-        }
-        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(ctx.flag("purge")),
-                      "events_erased": JSON(removed)],
-                     text: ctx.flag("purge") ? "Removed \(c.name.terminalSafe) and erased every trace (\(removed) events)" : "Removed \(c.name.terminalSafe) (history kept; --purge erases it)")
+        ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "removed": true, "purged": .bool(purge)],
+                     text: purge ? "Removed \(c.name.terminalSafe) and erased every trace" : "Removed \(c.name.terminalSafe) (history kept; --purge erases it)")
         return .ok
     }
 
@@ -77,7 +112,8 @@ extension Rewards {
             let u = s.usageDay(c.id, d)
             for a in u.apps {
                 out.record(["type": "usage", "child": .string(c.id), "date": .string(d.description), "app": .string(a.app), "category": JSON(a.category),
-                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points)])
+                            "sessions": JSON(a.sessions), "learning_s": .int(a.learningSeconds), "reward_s": .int(a.rewardSeconds), "points": JSON(a.points),
+                            "other_s": .int(a.otherSeconds)])
             }
             for (app, spans) in u.sessions.sorted(by: { $0.key < $1.key }) {
                 out.record(["type": "sessions", "child": .string(c.id), "date": .string(d.description), "app": .string(app),

@@ -265,8 +265,8 @@ extension Rewards {
         var o: JSONObject = ["type": "status", "login": .string(login), "as_of": .string(zone.format(now))]
         if let c = s.children.values.first(where: { $0.login == login }) {
             o["child"] = .string(c.name)
-            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone))
-            o["allowance"] = .object(allowanceRecord(s, c, today: today))
+            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone, now: now))
+            o["allowance"] = .object(allowanceRecord(s, c, today: today, zone: zone, now: now))
         }
         let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }
         o["requests"] = .array(mine.map { r in

@@ -2,16 +2,29 @@
 // "by": the login that made the change (the activity log of Epic 6 to come).
 //
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
-//   app_set {name,category,points_per_hour}  app_removed {name}
+//   app_set {name,category,points_per_hour,sites?}  app_removed {name}
 //   setting_set {key,value,child?}
-//   usage_day {child,day,learning_s,reward_s,points,carry,recent,learned,rewarded,sessions,apps}
+//   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
+//              learned_rates?,unlearned?}
 //       what one ingest added to one child's day: totals, the last sessions,
-//       and the cold part (time newly counted, sessions seen, per-app totals)
+//       and the cold part (time newly counted, sessions seen, per-app totals);
+//       units: the day's learning units before the cap (like carry, the
+//       latest value stands); learned_rates: the learning time newly counted
+//       per points-per-hour rate; unlearned: learning time taken back because
+//       reward-app time turned up over it (learning_s and points are then
+//       negative on the reward app's line)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
 //       one session (written by schema 1; still read)
-//   flag {id,child,app,start,end,reason,day}  flag_decided {id,decision}
+//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
+//       afk: the away spans inside the held session (SpanCodec), for approval
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
+//   erase {salt,digests}
+//       a tombstone (`child rm --purge`): the store skips every earlier event
+//       that names one of the digested values (a child's id, login, flags and
+//       grants; see Erasure.swift) on every copy, and each copy removes them
+//       from the journals it writes. It holds digests only, so nothing in it
+//       names the child.
 //
 // Spans in usage_day and the snapshot are flat arrays of whole seconds:
 // [start, length, distance to the next start, length, …] (see SpanCodec).
@@ -39,13 +52,16 @@
 // conflict, told to the parents and kept in the log.
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
         public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int?
         /// Process-name patterns that are this app running (for `enforce`).
         public var processes: [String] = []
+        /// Web sites that are this app (`app set --site`): each matches its
+        /// host and the hosts under it.
+        public var sites: [String] = []
     }
     public struct DayTotals: Equatable, Sendable {
         public var learningSeconds: Int64 = 0
@@ -54,10 +70,16 @@ public struct RewardsState: JournalModel {
         public var carry: Int64 = 0
         public var grantedMinutes = 0
         public var adjusted = 0
+        /// Learning units (seconds × points per hour) before the cap; nil
+        /// for days recorded before it was kept.
+        public var units: Int64? = nil
     }
     public struct Flag: Equatable, Sendable {
         public var id: String; public var child: String; public var app: String
         public var span: RewardsEngine.Span; public var reason: String; public var status: String
+        /// The away spans inside the session, as ingest saw them: approval
+        /// counts what ingest would have counted.
+        public var afk: [RewardsEngine.Span] = []
     }
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
@@ -107,17 +129,27 @@ public struct RewardsState: JournalModel {
         }
     }
     /// One app's usage on one day (per category, should the app have moved).
+    /// `otherSeconds`: time in it while it earned and cost nothing
+    /// (uncategorised or ignored), so that reports show what to categorise.
     public struct AppDay: Equatable, Sendable {
         public var app: String; public var category: String?; public var sessions = 0
         public var learningSeconds: Int64 = 0; public var rewardSeconds: Int64 = 0; public var points = 0
-        var json: JSON { .array([.string(app), JSON(category), JSON(sessions), .int(learningSeconds), .int(rewardSeconds), JSON(points)]) }
+        public var otherSeconds: Int64 = 0
+        var json: JSON {
+            var a: [JSON] = [.string(app), JSON(category), JSON(sessions), .int(learningSeconds), .int(rewardSeconds), JSON(points)]
+            if otherSeconds != 0 { a.append(.int(otherSeconds)) }
+            return .array(a)
+        }
         init(app: String, category: String?) { self.app = app; self.category = category }
         init?(_ x: JSON) {
-            guard let a = x.array, a.count == 6, let app = a[0].string, let n = a[2].int, let l = a[3].int, let r = a[4].int, let p = a[5].int else { return nil }
+            guard let a = x.array, a.count == 6 || a.count == 7, let app = a[0].string, let n = a[2].int, let l = a[3].int, let r = a[4].int,
+                  let p = a[5].int else { return nil }
             self.app = app; category = a[1].string; sessions = Int(n); learningSeconds = l; rewardSeconds = r; points = Int(p)
+            if a.count == 7 { otherSeconds = a[6].int ?? 0 }
         }
         mutating func add(_ o: AppDay) {
             sessions += o.sessions; learningSeconds += o.learningSeconds; rewardSeconds += o.rewardSeconds; points += o.points
+            otherSeconds += o.otherSeconds
         }
     }
     /// Cold, per child and day: what ingest needs to count nothing twice,
@@ -129,6 +161,9 @@ public struct RewardsState: JournalModel {
         /// Per app (lower-cased): every session ingested, sorted, each once.
         public var sessions: [String: [RewardsEngine.Span]] = [:]
         public var apps: [AppDay] = []
+        /// Learning time counted, per points-per-hour rate (a part of
+        /// `learned`; time counted before rates were kept is in none).
+        public var rated: [Int: [RewardsEngine.Span]] = [:]
         public init() {}
 
         /// Whether this exact session was ingested before.
@@ -140,6 +175,20 @@ public struct RewardsState: JournalModel {
         mutating func merge(_ e: JSONObject) {
             for x in SpanCodec.decode(e["learned"]) { RewardsEngine.insertMerged(&learned, x) }
             for x in SpanCodec.decode(e["rewarded"]) { RewardsEngine.insertMerged(&rewarded, x) }
+            if let o = e["learned_rates"]?.object {
+                for (k, v) in zip(o.keys, o.values) {
+                    guard let rate = Int(k), rate > 0 else { continue }
+                    for x in SpanCodec.decode(v) { RewardsEngine.insertMerged(&rated[rate, default: []], x) }
+                }
+            }
+            // Learning time taken back (reward-app time turned up over it).
+            for x in SpanCodec.decode(e["unlearned"]) {
+                RewardsEngine.removeMerged(&learned, x)
+                for r in rated.keys {
+                    RewardsEngine.removeMerged(&rated[r]!, x)
+                    if rated[r]!.isEmpty { rated[r] = nil }
+                }
+            }
             if let o = e["sessions"]?.object {
                 for (k, v) in zip(o.keys, o.values) {
                     let more = SpanCodec.decode(v)
@@ -165,12 +214,19 @@ public struct RewardsState: JournalModel {
             let keys = sessions.keys.sorted()
             o["sessions"] = .object(JSONObject(parsedKeys: keys, values: keys.map { SpanCodec.encode(sessions[$0]!) }))
             o["apps"] = .array(apps.map(\.json))
+            if !rated.isEmpty {
+                let rates = rated.keys.sorted()
+                o["learned_rates"] = .object(JSONObject(parsedKeys: rates.map(String.init), values: rates.map { SpanCodec.encode(rated[$0]!) }))
+            }
         }
     }
 
     public private(set) var owner: String?
     public private(set) var parents: Set<String> = []
     public private(set) var children: [String: Child] = [:]
+    /// Children removed and not purged: their history is kept, and
+    /// `child rm --purge` can still name them.
+    public private(set) var removed: [String: Child] = [:]
     public private(set) var apps: [String: App] = [:]
     public private(set) var settings = RewardsEngine.Settings()
     public private(set) var childSettings: [String: [String: Int]] = [:]
@@ -198,8 +254,12 @@ public struct RewardsState: JournalModel {
 
     public init(full: Bool) { self.full = full }
 
+    /// A child's rules: the family's, with the child's own on top. `notify`
+    /// is the exception: the family's is the parents' own, so a child's is
+    /// on unless set for that child.
     public func settings(for child: String) -> RewardsEngine.Settings {
         var s = settings
+        s.notify = 1
         for (k, v) in childSettings[child] ?? [:] { try? s.set(k, String(v)) }
         return s
     }
@@ -248,11 +308,18 @@ public struct RewardsState: JournalModel {
         l.points = t.points
         l.learningSeconds = t.learningSeconds
         l.rewardSeconds = t.rewardSeconds
+        l.rated = u.rated
+        l.total = t.units
         return l
     }
 
     public func child(named n: String) -> Child? {
         children[n] ?? children.values.first { $0.name.lowercased() == n.trimmingSpaces.lowercased() }
+    }
+
+    /// A removed (not purged) child, by id or name.
+    public func removedChild(named n: String) -> Child? {
+        removed[n] ?? removed.values.sorted { $0.id < $1.id }.first { $0.name.lowercased() == n.trimmingSpaces.lowercased() }
     }
 
     /// Who the caller is: a parent, one child, or nobody in this family.
@@ -434,13 +501,14 @@ public struct RewardsState: JournalModel {
             }
         case "child_removed":
             if let id = e["id"]?.string {
-                if let n = children[id]?.name { noteChange(stamp, who, "\(who) removed \(n)") }
+                if let c = children[id] { removed[id] = c; noteChange(stamp, who, "\(who) removed \(c.name)") }
                 children[id] = nil
             }
         case "app_set":
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
             apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init),
-                                       processes: (e["processes"]?.array ?? []).compactMap(\.string))
+                                       processes: (e["processes"]?.array ?? []).compactMap(\.string),
+                                       sites: (e["sites"]?.array ?? []).compactMap(\.string))
             noteChange(stamp, who, "\(who) categorized '\(n)' as \(c.rawValue)\(e["points_per_hour"]?.int.map { " (\($0) pts/hr)" } ?? "")")
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
@@ -458,6 +526,7 @@ public struct RewardsState: JournalModel {
             let p = Int(e["points"]?.int ?? 0)
             t.points += p
             if let carry = e["carry"]?.int { t.carry = carry }
+            if let units = e["units"]?.int { t.units = units }
             days[c, default: [:]][d] = t
             balance[c, default: 0] += p
             earned[c, default: 0] += p
@@ -509,7 +578,8 @@ public struct RewardsState: JournalModel {
             }
         case "flag":
             guard let id = e["id"]?.string, let c = e["child"]?.string, let s = RewardsState.span(e) else { return }
-            flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending")
+            flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
+                             afk: SpanCodec.decode(e["afk"]))
         case "flag_decided":
             if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
         case "grant":
@@ -550,18 +620,51 @@ public struct RewardsState: JournalModel {
             if let c = e["child"]?.string, let b = e["badge"]?.string { badges[c, default: []].insert(b) }
         case "notified":
             if let k = e["key"]?.string { notified.insert(k) }
+        case "erase":
+            guard let salt = e["salt"]?.string, let ds = e["digests"]?.array, !ds.isEmpty else { return }
+            var ids = Set(children.keys).union(removed.keys).union(days.keys).union(balance.keys).union(childSettings.keys)
+            ids.formUnion(usage.keys)
+            ids.formUnion(rawUsage.keys)
+            for f in flags.values { ids.insert(f.child) }
+            for g in grants.values { ids.insert(g.child) }
+            for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
         default:
             break
         }
     }
 
+    /// Drops everything held about one child (an erasure).
+    mutating func forget(_ id: String) {
+        children[id] = nil
+        removed[id] = nil
+        childSettings[id] = nil
+        days[id] = nil
+        balance[id] = nil
+        earned[id] = nil
+        recent[id] = nil
+        badges[id] = nil
+        usage[id] = nil
+        rawUsage[id] = nil
+        let refs = Set([id]).union(flags.values.filter { $0.child == id }.map(\.id)).union(grants.values.filter { $0.child == id }.map(\.id))
+        flags = flags.filter { $0.value.child != id }
+        grants = grants.filter { $0.value.child != id }
+        notified = notified.filter { !Rewards.keyParts($0).contains(where: refs.contains) }
+    }
+
+    /// Whether the erasure `t` erases `e` (see Erasure.swift).
+    public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool { Rewards.erases(t, e) }
+
     // The snapshot: everything small is hot; counted spans and seen keys cold.
     public func hotSnapshot() -> [JSONObject] {
         var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]]
         for c in children.values.sorted(by: { $0.id < $1.id }) { l.append(["k": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)]) }
+        for c in removed.values.sorted(by: { $0.id < $1.id }) {
+            l.append(["k": "removed_child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)])
+        }
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
             var o: JSONObject = ["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)]
             if !a.processes.isEmpty { o["processes"] = JSON(a.processes) }
+            if !a.sites.isEmpty { o["sites"] = JSON(a.sites) }
             l.append(o)
         }
         var fam = JSONObject(); fam["k"] = "settings"
@@ -574,9 +677,11 @@ public struct RewardsState: JournalModel {
         }
         for (c, ds) in days.sorted(by: { $0.key < $1.key }) {
             for (d, t) in ds.sorted(by: { $0.key < $1.key }) {
-                l.append(["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
-                          "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
-                          "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)])
+                var o: JSONObject = ["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
+                                     "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
+                                     "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)]
+                if let u = t.units { o["units"] = .int(u) }
+                l.append(o)
             }
         }
         for (c, b) in balance.sorted(by: { $0.key < $1.key }) {
@@ -584,8 +689,10 @@ public struct RewardsState: JournalModel {
                       "badges": JSON((badges[c] ?? []).sorted()), "recent": .array((recent[c] ?? []).map(\.json))])
         }
         for f in flags.values.sorted(by: { $0.id < $1.id }) {
-            l.append(["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
-                      "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)])
+            var o: JSONObject = ["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
+                                 "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)]
+            if !f.afk.isEmpty { o["afk"] = SpanCodec.encode(f.afk) }
+            l.append(o)
         }
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
@@ -669,10 +776,13 @@ public struct RewardsState: JournalModel {
             requestSeq = ints("request_seq")
         case "child":
             if let id = l["id"]?.string, let n = l["name"]?.string { children[id] = Child(id: id, name: n, login: l["login"]?.string) }
+        case "removed_child":
+            if let id = l["id"]?.string, let n = l["name"]?.string { removed[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "app":
             if let n = l["name"]?.string, let c = l["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) {
                 apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init),
-                                           processes: (l["processes"]?.array ?? []).compactMap(\.string))
+                                           processes: (l["processes"]?.array ?? []).compactMap(\.string),
+                                           sites: (l["sites"]?.array ?? []).compactMap(\.string))
             }
         case "settings":
             for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { try? settings.set(r.key, String(v)) } }
@@ -684,7 +794,7 @@ public struct RewardsState: JournalModel {
             guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             days[c, default: [:]][d] = DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
                                                  points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
-                                                 adjusted: ints("adjusted"))
+                                                 adjusted: ints("adjusted"), units: l["units"]?.int)
         case "balance":
             guard let c = l["child"]?.string else { throw .data("bad snapshot line") }
             balance[c] = ints("balance")
@@ -694,7 +804,7 @@ public struct RewardsState: JournalModel {
         case "flag":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let s = l["start"]?.int, let e = l["end"]?.int else { throw .data("bad snapshot line") }
             flags[id] = Flag(id: id, child: c, app: l["app"]?.string ?? "", span: RewardsEngine.Span(s, e), reason: l["reason"]?.string ?? "",
-                             status: l["status"]?.string ?? "pending")
+                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]))
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,

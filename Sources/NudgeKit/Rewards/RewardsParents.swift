@@ -232,7 +232,7 @@ extension Rewards {
             if theirs.count > 10 { lines.append("… and \(theirs.count - 10) more: rewards log") }
             keys += theirs.map { "change|\(p)|\($0.id)" }
             guard !lines.isEmpty, s.settings.notify == 1 else { continue }
-            out.append((keys, NotificationRecord(tool: "rewards", id: "coparent-\(p)-\(today)-\(keys.first ?? "")", title: "rewards: changes by the other parent",
+            out.append((keys, NotificationRecord(tool: "rewards", id: "coparent-\(p)-\(today)-\(digest(keys))", title: "rewards: changes by the other parent",
                                                  body: lines.joined(separator: "\n"), extra: ["to": .string(p), "role": "parent"]).record))
         }
         return out

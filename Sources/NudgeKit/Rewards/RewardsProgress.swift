@@ -3,7 +3,7 @@
 extension Rewards {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childDashboard(ctx, h) }
-        let s = try store(ctx).read()
+        let s = try readForReward(ctx)
         if s.owner == nil {
             if !ctx.out.isJSON { ctx.out.raw("No family yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n") }
             return .ok
@@ -21,17 +21,26 @@ extension Rewards {
         }
         if kids.isEmpty && !ctx.out.isJSON { ctx.out.raw("No children yet: rewards child add NAME --user LOGIN\n") }
         for c in kids {
-            let rec = dashboardRecord(s, c, today: ctx.today, zone: ctx.zone)
+            let rec = dashboardRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
             ctx.out.emit(rec, text: dashboardText(rec, zone: ctx.zone))
         }
         return .ok
     }
 
+    /// The state for figures of reward time used: the hot part, or the
+    /// whole when a held reward session needs the day's counted spans.
+    static func readForReward(_ ctx: Context) throws(ToolError) -> RewardsState {
+        let st = try store(ctx)
+        let s = try st.read()
+        guard s.flags.values.contains(where: { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }) else { return s }
+        return try st.read(full: true)
+    }
+
     /// One child's dashboard, as a record (also what the child's status file holds).
-    static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone) -> JSONObject {
+    static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
         let set = s.settings(for: c.id)
         let t = s.totals(c.id, today)
-        let learning = Int(t.learningSeconds / 60), reward = Int(t.rewardSeconds / 60)
+        let learning = Int(t.learningSeconds / 60), reward = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
         let week = (0..<7).map { today.adding(days: $0 - 6) }
         let points = week.map { s.totals(c.id, $0).points }
         let bal = s.balance[c.id] ?? 0
@@ -90,15 +99,24 @@ extension Rewards {
         let by = ctx.option("by") ?? "day"
         let rows = reportRows(s, kids: kids, from: from, to: to, by: by)
         let format = ctx.option("format") ?? (ctx.out.isJSON ? "json" : "text")
+        // By app or category, time that earned and cost nothing too: what is
+        // left to categorise (a site with no app shows as its host).
+        let other = by == "app" || by == "category"
         if format == "csv" {
-            ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\r\n")
-            for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\r\n") }
+            ctx.out.rawForced("child,\(by),learning_minutes,reward_minutes,points\(other ? ",other_minutes" : "")\r\n")
+            for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\(other ? ",\(r.5 / 60)" : "")\r\n") }
             return .ok
         }
         for r in rows {
-            let o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
+            var o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
                                  "reward_minutes": JSON(r.3 / 60), "points": JSON(r.4)]
-            if format == "json" { ctx.out.rawForced(o.serialized + "\n") } else { ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points\n") }
+            if other { o["other_minutes"] = JSON(r.5 / 60) }
+            if format == "json" {
+                ctx.out.rawForced(o.serialized + "\n")
+            } else {
+                ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points"
+                            + (other && r.5 >= 60 ? "  \(r.5 / 60) min uncategorised or ignored" : "") + "\n")
+            }
         }
         return .ok
     }

@@ -76,10 +76,10 @@ extension Rewards {
 
     static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childAllowance(ctx, h) }
-        let s = try store(ctx).read()
+        let s = try readForReward(ctx)
         let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
-        let r = allowanceRecord(s, c, today: ctx.today)
+        let r = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
         ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
         return r["left_minutes"]!.int! > 0 ? .ok : .no
     }

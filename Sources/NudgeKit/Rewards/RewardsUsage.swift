@@ -18,6 +18,10 @@ extension Rewards {
             case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
             case .success(let u):
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
+                for v in u.visits {
+                    let app = appForSite(v.host, apps: pre.apps) ?? siteName(v.host)
+                    intake.raws.append(Raw(child: ci, app: intake.app(app), start: v.span.start, end: v.span.end))
+                }
                 intake.afk[ci] = u.afk
             }
         } else {

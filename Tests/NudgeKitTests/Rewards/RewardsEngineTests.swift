@@ -37,6 +37,9 @@ final class RewardsEngineTests: XCTestCase {
             (session(0, 30), .ignore, "ignored", 0),
             (session(0, 300), .learning, "too_long", 0),
             (session(2 * 86_400, 30), .learning, "future", 0),
+            (session(-7 * 86_400, 30), .learning, "too_old", 0),  // started 8 days before now
+            (session(-5 * 86_400, 30), .learning, "counted", 30),
+            (session(-7 * 86_400, 300), .learning, "too_old", 0),  // too old to hold
         ]
         for (s, cat, reason, points) in cases {
             let (o, _) = E.evaluate(s, category: cat, rate: 60, afk: afk, day: E.Day(), settings: settings, now: base + 86_400)
@@ -60,6 +63,49 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(o3[1].reason, "overlap")
     }
 
+    /// Nothing before 2000 earns, whatever the maximum age.
+    func testYearOneIsTooOldWhateverTheSetting() {
+        var s = settings
+        s.maxSessionAgeDays = 3650
+        let yearOne = E.Session(child: "alex", app: "Duolingo", span: E.Span(-62_135_560_800, -62_135_560_800 + 900))
+        for now in [base, Clock.earliest.seconds + 100] {
+            let (o, d) = E.evaluate(yearOne, category: .learning, rate: 60, afk: [], day: E.Day(), settings: s, now: now)
+            XCTAssertEqual(o.reason, "too_old")
+            XCTAssertEqual(d.points, 0)
+        }
+    }
+
+    /// A 5-second alt-tab splits 6 minutes of Duolingo into two halves of
+    /// 3: each too short alone (the minimum is 5), one run together.
+    func testAnAltTabDoesNotMakeTwoShortSessions() {
+        let a = E.Span(base, base + 180), b = E.Span(base + 185, base + 365)
+        let runs = E.runs([b, a], gap: Int64(settings.mergeGapSeconds))
+        XCTAssertEqual(runs, [[a, b]])
+        XCTAssertEqual(E.runs([a, b], gap: 5), [[a], [b]], "a gap of 5 seconds is not shorter than 5")
+        var day = E.Day()
+        for x in [a, b] {
+            let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: x), category: .learning, rate: 60, afk: [], day: &day,
+                               settings: settings, now: base + 86_400, run: runs[0])
+            XCTAssertEqual(o.reason, "counted")
+        }
+        XCTAssertEqual(day.learningSeconds, 360)
+        XCTAssertEqual(day.points, 6)
+        // Alone, each is too short.
+        let (alone, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [], day: E.Day(),
+                                    settings: settings, now: base + 86_400)
+        XCTAssertEqual(alone.reason, "too_short")
+        // Away time counts against the run as against a session.
+        let (afk, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [E.Span(base + 200, base + 300)],
+                                  day: E.Day(), settings: settings, now: base + 86_400, run: runs[0])
+        XCTAssertEqual(afk.reason, "too_short", "260 seconds left")
+        // The first half ingested before (too short then): the second counts both.
+        var later = E.Day()
+        let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: b), category: .learning, rate: 60, afk: [], day: &later,
+                           settings: settings, now: base + 86_400, run: runs[0], judged: [a])
+        XCTAssertEqual(o.learningSeconds, 360)
+        XCTAssertEqual(o.counted, [a, b])
+    }
+
     func testDailyCapStopsAccrual() {
         var s = settings
         s.maxPointsPerDay = 50
@@ -67,6 +113,89 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(o.map(\.points), [40, 10])
         XCTAssertEqual(o[1].reason, "daily_cap")
         XCTAssertEqual(day.points, 50)
+    }
+
+    /// Minecraft open 16:00–17:00 and Duolingo 16:15–16:45: the learning
+    /// earns nothing, whichever comes first; learning counted before the
+    /// reward time turned up is taken back, points and all.
+    func testLearningUnderRewardTimeEarnsNothingInEitherOrder() {
+        let reward = session(0, 60, app: "Minecraft"), learning = session(900, 30)
+        func eval(_ x: E.Session, _ d: inout E.Day) -> E.Outcome {
+            E.evaluate(x, category: x.app == "Minecraft" ? .reward : .learning, rate: 60, afk: [], day: &d, settings: settings, now: base + 86_400)
+        }
+        var a = E.Day()
+        XCTAssertEqual(eval(reward, &a).rewardSeconds, 3600)
+        let l = eval(learning, &a)
+        XCTAssertEqual(l.reason, "during_reward")
+        XCTAssertEqual(l.points, 0)
+        var b = E.Day()
+        XCTAssertEqual(eval(learning, &b).points, 30)
+        let r = eval(reward, &b)
+        XCTAssertEqual(r.rewardSeconds, 3600, "reward time counts in full")
+        XCTAssertEqual(r.points, -30, "the learning under it is taken back")
+        XCTAssertEqual(r.learningSeconds, -1800)
+        XCTAssertEqual(r.uncounted, [learning.span])
+        for d in [a, b] {
+            XCTAssertEqual(d.points, 0)
+            XCTAssertEqual(d.learningSeconds, 0)
+            XCTAssertEqual(d.counted, [])
+            XCTAssertEqual(d.rewardSeconds, 3600)
+        }
+        // Part of a session: 16:45–17:15 learning keeps 17:00–17:15.
+        var c = E.Day()
+        _ = eval(session(2700, 30), &c)
+        XCTAssertEqual(eval(reward, &c).points, -15)
+        XCTAssertEqual(c.points, 15)
+        XCTAssertEqual(c.counted, [E.Span(base + 3600, base + 4500)])
+    }
+
+    /// Property: with learning apps at different rates, reward apps and a
+    /// daily cap, any order of the same sessions ends the day with the same
+    /// points, learning and reward time, and no learning second is counted
+    /// under reward time. (Learning sessions of different apps do not
+    /// overlap each other here: which rate pays for shared time depends on
+    /// which came first.)
+    func testRewardTimeTakesBackTheSameWhateverTheOrder() {
+        var rng = SeededRandom(seed: 41)
+        let rates = ["a": 60, "b": 90, "c": 200]
+        for round in 0..<300 {
+            var s = E.Settings()
+            s.minSessionMinutes = Int.random(in: 0...2, using: &rng)
+            s.maxPointsPerDay = Bool.random(using: &rng) ? 100_000 : Int.random(in: 20...300, using: &rng)
+            var sessions: [E.Session] = []
+            var t = base
+            for _ in 0..<Int.random(in: 1...12, using: &rng) {  // learning, back to back per app
+                let app = ["a", "b", "c"].randomElement(using: &rng)!
+                let len = Int64.random(in: 60...5400, using: &rng)
+                sessions.append(E.Session(child: "c", app: app, span: E.Span(t, t + len)))
+                t += len + Int64.random(in: 0...600, using: &rng)
+            }
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let a = base + Int64.random(in: 0...(t - base), using: &rng)
+                sessions.append(E.Session(child: "c", app: ["m", "n"].randomElement(using: &rng)!, span: E.Span(a, a + Int64.random(in: 60...7200, using: &rng))))
+            }
+            func play(_ order: [E.Session]) -> E.Day {
+                var d = E.Day()
+                for x in order {
+                    let cat: E.Category = rates[x.app] == nil ? .reward : .learning
+                    _ = E.evaluate(x, category: cat, rate: rates[x.app] ?? 60, afk: [], day: &d, settings: s, now: base + 86_400)
+                }
+                return d
+            }
+            let one = play(sessions)
+            let other = play(sessions.shuffled(using: &rng))
+            XCTAssertEqual(one.points, other.points, "round \(round)")
+            XCTAssertEqual(one.learningSeconds, other.learningSeconds, "round \(round)")
+            XCTAssertEqual(one.rewardSeconds, other.rewardSeconds, "round \(round)")
+            XCTAssertEqual(one.counted, other.counted, "round \(round)")
+            for d in [one, other] {
+                XCTAssertTrue(d.counted.allSatisfy { E.intersectSorted($0, d.rewarded).isEmpty }, "round \(round): nothing counted under reward time")
+                XCTAssertEqual(d.learningSeconds, d.counted.reduce(0) { $0 + $1.seconds })
+                XCTAssertEqual(d.rated.values.flatMap { $0 }.reduce(0) { $0 + $1.seconds }, d.learningSeconds, "round \(round): every counted second has its rate")
+                XCTAssertLessThanOrEqual(d.points, s.maxPointsPerDay)
+                XCTAssertGreaterThanOrEqual(d.points, 0)
+            }
+        }
     }
 
     /// Property: over random sessions, AFK spans and rates, (1) points never
@@ -182,6 +311,21 @@ final class RewardsEngineTests: XCTestCase {
     }
 }
 
+final class RewardsReportTests: XCTestCase {
+    /// Cells a spreadsheet would run as formulas get a quote in front and are
+    /// quoted (OWASP's advice); other cells are quoted only when needed.
+    func testCSVCellsNeutraliseFormulas() {
+        let cases: [(String, String)] = [
+            ("=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+            ("+1", "\"'+1\""), ("-2+3", "\"'-2+3\""), ("@SUM(A1)", "\"'@SUM(A1)\""),
+            ("\tcmd", "\"'\tcmd\""), ("\rcmd", "\"'\rcmd\""),
+            ("Duolingo", "Duolingo"), ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("a\nb", "\"a\nb\""),
+            ("x=1", "x=1"), ("", ""),
+        ]
+        for (cell, want) in cases { XCTAssertEqual(Rewards.csv(cell), want, cell) }
+    }
+}
+
 final class ActivityWatchTests: XCTestCase {
     func fixture() throws -> JSON {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -203,6 +347,7 @@ final class ActivityWatchTests: XCTestCase {
         var day = RewardsEngine.Day()
         var s = RewardsEngine.Settings()
         s.minSessionMinutes = 5
+        s.maxSessionAgeDays = 3650
         var reasons: [String] = []
         for x in usage.sessions {
             let sess = RewardsEngine.Session(child: "alex", app: x.app, span: x.span)
@@ -220,6 +365,74 @@ final class ActivityWatchTests: XCTestCase {
     func testNotAnExport() {
         guard case .failure(let e) = ActivityWatch.read(.array([]), now: Instant(seconds: 1_800_000_000)) else { return XCTFail() }
         XCTAssertTrue(e.message.hasPrefix("not an ActivityWatch export"))
+    }
+}
+
+/// Web time: aw-watcher-web's tabs while the browser is in front are
+/// visits to sites; app rules claim sites (and the hosts under them).
+final class ActivityWatchWebTests: XCTestCase {
+    typealias E = RewardsEngine
+
+    func fixture() throws -> JSON {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: parts.joined(separator: "/") + "/Fixtures/activitywatch-web-export.json"))))
+    }
+
+    func t(_ hhmm: String) -> Int64 { RFC3339.parse("2026-11-21T\(hhmm):00Z")!.instant.seconds }
+
+    /// By hand: Firefox is in front 14:00–15:00 and 15:20–15:40, Minecraft
+    /// 15:00–15:20. The tabs: Khan Academy 14:00–14:30, YouTube 14:30–14:50,
+    /// es.khanacademy.org 14:50–15:20 (in front until 15:00 only), a new-tab
+    /// page 15:20–15:30 (not a site: Firefox's own time) and Khan Academy
+    /// again 15:30–15:40.
+    func testTabsInFrontAreVisitsAndTheRestStaysTheBrowsers() throws {
+        let u = try ActivityWatch.read(try fixture(), now: Instant(seconds: 1_800_000_000)).get()
+        XCTAssertEqual(u.visits.map(\.host), ["www.khanacademy.org", "www.youtube.com", "es.khanacademy.org", "khanacademy.org"])
+        XCTAssertEqual(u.visits.map(\.span), [E.Span(t("14:00"), t("14:30")), E.Span(t("14:30"), t("14:50")), E.Span(t("14:50"), t("15:00")),
+                                              E.Span(t("15:30"), t("15:40"))])
+        XCTAssertEqual(u.sessions.map(\.app), ["Minecraft", "Firefox"])
+        XCTAssertEqual(u.sessions.map(\.span), [E.Span(t("15:00"), t("15:20")), E.Span(t("15:20"), t("15:30"))])
+        XCTAssertEqual(u.afk, [E.Span(t("14:50"), t("15:00"))])
+    }
+
+    /// With no window of the browser in the export, tabs count as they are.
+    func testAWebOnlyExportKeepsItsVisits() throws {
+        let doc = try JSON.parse(#"{"buckets":{"aw-watcher-web-chrome":{"type":"web.tab.current","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"url":"http://Docs.Example.org./a","title":"x"}}]},"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"app":"Terminal"}}]}}}"#)
+        let u = try ActivityWatch.read(doc, now: Instant(seconds: 1_800_000_000)).get()
+        XCTAssertEqual(u.visits.map(\.host), ["docs.example.org"])
+        XCTAssertEqual(u.visits.map(\.span), [E.Span(t("14:00"), t("14:10"))])
+        XCTAssertEqual(u.sessions.map(\.app), ["Terminal"], "not a browser: untouched")
+    }
+
+    func testHostsOfURLs() {
+        let cases: [(String, String?)] = [
+            ("https://www.khanacademy.org/math?x=1#y", "www.khanacademy.org"), ("HTTP://User:pw@Example.COM:8080/", "example.com"),
+            ("https://khanacademy.org.", "khanacademy.org"), ("https://[::1]:80/", "[::1]"), ("http://host?q", "host"),
+            ("about:blank", nil), ("chrome://newtab/", nil), ("file:///home/alex/a.html", nil), ("https://", nil),
+        ]
+        for (url, host) in cases { XCTAssertEqual(ActivityWatch.host(ofURL: url), host, url) }
+    }
+
+    /// A site matches its host and the hosts under it, the longest site
+    /// winning; "notkhanacademy.org" is not under khanacademy.org.
+    func testSitesMatchTheirHostAndTheHostsUnderIt() {
+        var s = RewardsState(full: true)
+        s.apply(["type": "family_created", "owner": "mum", "by": "mum"])
+        s.apply(["type": "app_set", "name": "Khan Academy", "category": "learning", "sites": .array(["khanacademy.org"]), "by": "mum"])
+        s.apply(["type": "app_set", "name": "Google Docs", "category": "learning", "sites": .array(["docs.google.com"]), "by": "mum"])
+        s.apply(["type": "app_set", "name": "Google", "category": "ignore", "sites": .array(["google.com"]), "by": "mum"])
+        let cases: [(String, String?)] = [
+            ("khanacademy.org", "Khan Academy"), ("www.khanacademy.org", "Khan Academy"), ("es.khanacademy.org", "Khan Academy"),
+            ("notkhanacademy.org", nil), ("khanacademy.org.evil.com", nil), ("docs.google.com", "Google Docs"),
+            ("a.docs.google.com", "Google Docs"), ("mail.google.com", "Google"), ("youtube.com", nil),
+        ]
+        for (host, app) in cases { XCTAssertEqual(Rewards.appForSite(host, apps: s.apps), app, host) }
+        XCTAssertEqual(Rewards.siteName("www.youtube.com"), "youtube.com")
+        for (raw, site) in [("KhanAcademy.org", "khanacademy.org"), ("*.khanacademy.org", "khanacademy.org"), ("localhost", "localhost"),
+                            ("https://khanacademy.org", nil), ("khan academy.org", nil), ("-x.org", nil), ("a..b", nil), ("", nil)] as [(String, String?)] {
+            XCTAssertEqual(Rewards.checkSite(raw), site, raw)
+        }
     }
 }
 

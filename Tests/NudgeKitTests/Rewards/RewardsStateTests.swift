@@ -68,6 +68,7 @@ final class RewardsStateTests: XCTestCase {
         let apps: [(String, E.Category?)] = [("Duolingo", .learning), ("Minecraft", .reward), ("Firefox", .ignore), ("Mystery", nil)]
         var s = E.Settings()
         s.minSessionMinutes = 0
+        s.maxSessionAgeDays = 3650
         for round in 0..<40 {
             var sim = RewardsState(full: true)
             sim.apply(["type": "family_created", "owner": "mum", "by": "mum"])
@@ -95,7 +96,7 @@ final class RewardsStateTests: XCTestCase {
                     batch.add(app: name, key: name.lowercased(), category: cat, o, reason: o.reason)
                 }
                 guard batch.added > 0 else { continue }
-                var e = batch.event(carry: ledger.units)
+                var e = batch.event(ledger)
                 e["by"] = "mum"
                 sim.apply(e)
                 events.append(try XCTUnwrap(JSON.parse(e.serialized).object))  // as a later run reads it
@@ -154,6 +155,7 @@ final class RewardsStateTests: XCTestCase {
             ["type": "app_set", "name": "Duolingo", "category": "learning"], ["type": "app_set", "name": "Khan Academy", "category": "learning"],
             ["type": "app_set", "name": "Minecraft", "category": "reward"], ["type": "app_set", "name": "Firefox", "category": "ignore"],
             ["type": "setting_set", "key": "min_session_minutes", "value": 0], ["type": "setting_set", "key": "max_points_per_day", "value": 100_000],
+            ["type": "setting_set", "key": "max_session_age_days", "value": 3650],
         ]
         for var e in events { e["by"] = "mum"; s.apply(e) }  // the parent's changes
         return s
@@ -223,11 +225,138 @@ final class RewardsStateTests: XCTestCase {
                 for d in once.days[c]?.keys.sorted() ?? [] {
                     XCTAssertEqual(split.totals(c, d).learningSeconds, once.totals(c, d).learningSeconds, "round \(round) \(c) \(d)")
                     XCTAssertEqual(split.totals(c, d).points, once.totals(c, d).points, "round \(round) \(c) \(d): same points whatever the split")
+                    XCTAssertEqual(split.totals(c, d).rewardSeconds, once.totals(c, d).rewardSeconds, "round \(round) \(c) \(d)")
+                    let u = once.usageDay(c, d)
+                    XCTAssertTrue(u.learned.allSatisfy { E.intersectSorted($0, u.rewarded).isEmpty }, "round \(round): no learning under reward time")
+                    XCTAssertEqual(split.usageDay(c, d).learned, u.learned, "round \(round) \(c) \(d)")
                     XCTAssertEqual(split.usageDay(c, d).sessions, once.usageDay(c, d).sessions, "round \(round): the same sessions seen")
                 }
                 XCTAssertEqual(split.balance[c] ?? 0, once.balance[c] ?? 0)
                 XCTAssertGreaterThanOrEqual(once.balance[c] ?? 0, 0)
             }
         }
+    }
+
+    /// With a minimum session and alt-tab runs: short sessions of one app
+    /// seconds apart, ingested in one run or split across two, count the
+    /// same learning time and points.
+    func testShortSessionsInRunsCountTheSameWhateverTheSplit() throws {
+        var rng = SeededRandom(seed: 15)
+        for round in 0..<60 {
+            var batch: [Sess] = []
+            var t = base + Int64.random(in: 0...3600, using: &rng)
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                let len = Int64.random(in: 20...400, using: &rng)
+                batch.append((["Alex", "Bo"].randomElement(using: &rng)!, ["Duolingo", "Khan Academy", "Minecraft"].randomElement(using: &rng)!,
+                              E.Span(t, t + len)))
+                t += len + Int64.random(in: 0...(Bool.random(using: &rng) ? 30 : 200), using: &rng)
+            }
+            func fresh() -> RewardsState {
+                var s = family()
+                s.apply(["type": "setting_set", "key": "min_session_minutes", "value": 3, "by": "mum"])
+                s.apply(["type": "setting_set", "key": "merge_gap_seconds", "value": 60, "by": "mum"])
+                return s
+            }
+            var once = fresh()
+            _ = ingest(&once, batch)
+            var split = fresh()
+            let shuffled = batch.shuffled(using: &rng)
+            let cut = Int.random(in: 0...shuffled.count, using: &rng)
+            _ = ingest(&split, Array(shuffled[..<cut]))
+            split = try reloaded(split)
+            _ = ingest(&split, Array(shuffled[cut...]))
+            for c in ["c1", "c2"] {
+                for d in once.days[c]?.keys.sorted() ?? [] {
+                    XCTAssertEqual(split.totals(c, d).learningSeconds, once.totals(c, d).learningSeconds, "round \(round) \(c) \(d)")
+                    XCTAssertEqual(split.totals(c, d).points, once.totals(c, d).points, "round \(round) \(c) \(d)")
+                }
+            }
+        }
+    }
+
+    // MARK: Held sessions
+
+    /// A 5-hour window with 4.5 hours away is held as too long; approving it
+    /// counts the half hour ingest would have counted, not five hours. The
+    /// away time travels with the flag, through the snapshot too.
+    func testApprovalCountsWhatIngestWouldHaveCounted() throws {
+        var s = family()
+        let start = now.seconds - 20 * 3600
+        var intake = Rewards.Intake()
+        let ci = try XCTUnwrap(intake.child("Alex", in: s))
+        intake.raws.append(Rewards.Raw(child: ci, app: intake.app("Duolingo"), start: start, end: start + 5 * 3600))
+        let away = E.Span(start, start + 4 * 3600 + 1800)
+        intake.afk[ci] = [E.Span(start - 600, start - 300), away]
+        var tx = Transaction(state: s)
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, stamp: stamp, each: false)
+        XCTAssertEqual(out.filter { $0["type"]?.string == "flag" }.map { $0["reason"]?.string }, ["too_long"])
+        s = try reloaded(tx.state)
+        let f = try XCTUnwrap(s.flags.values.first)
+        XCTAssertEqual(f.afk, [away], "only the away time inside the session is kept")
+        var approve = Transaction(state: s)
+        XCTAssertEqual(Rewards.countApproved(f, tx: &approve, zone: .utc, now: now, stamp: stamp), 30, "30 minutes at 60 points an hour")
+        XCTAssertEqual(approve.state.totals("c1", Zone.utc.day(of: Instant(seconds: start))).learningSeconds, 1800)
+        XCTAssertEqual(approve.state.balance["c1"], 30)
+    }
+
+    // MARK: Badges
+
+    /// Streak badges go by the longest run of days meeting the goal, so a
+    /// streak that is over (its usage ingested late) still earns them.
+    func testStreakBadgesCountRunsThatAreOver() {
+        var s = family()
+        let today = Day(year: 2026, month: 11, day: 21)
+        func learn(_ d: Day, minutes: Int64) {
+            s.apply(["type": "usage_day", "child": "c1", "day": .string(d.description), "learning_s": .int(minutes * 60), "points": 1, "by": "mum"])
+        }
+        for n in [9, 8, 7, 5, 4] { learn(today.adding(days: -n), minutes: 60) }
+        learn(today.adding(days: -6), minutes: 59)
+        XCTAssertEqual(Rewards.streak(s, "c1", today: today), 0, "no streak now")
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today), 3)
+        XCTAssertTrue(Rewards.newBadges(s, "c1", today: today).contains("streak-3"))
+        XCTAssertFalse(Rewards.newBadges(s, "c1", today: today).contains("streak-7"))
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today.adding(days: -8)), 2, "not counting days after today")
+        learn(today.adding(days: -6), minutes: 1)
+        XCTAssertEqual(Rewards.longestStreak(s, "c1", through: today), 6)
+    }
+
+    // MARK: Erasure
+
+    /// The purge tombstone names nobody, and erases exactly the events that
+    /// name the child: theirs, those they made, and those about their flags
+    /// and grants.
+    func testErasureTombstoneErasesTheChildsEventsOnly() {
+        var s = family()
+        s.apply(["type": "child_added", "id": "c3", "name": "Cy", "login": "cy", "by": "mum"])
+        s.apply(["type": "flag", "id": "f1", "child": "c1", "app": "Duolingo", "start": 100, "end": 200, "reason": "too_long", "by": "mum"])
+        for c in ["c2", "c3"] { s.apply(["type": "adjust", "child": .string(c), "points": 100, "reason": "start", "day": "2026-11-21", "by": "mum"]) }
+        s.apply(["type": "grant", "id": "g1", "child": "c3", "minutes": 5, "points": 50, "day": "2026-11-21", "by": "mum"])
+        s.apply(["type": "grant", "id": "g2", "child": "c2", "minutes": 5, "points": 50, "day": "2026-11-21", "by": "mum"])
+        let t = Rewards.erasure(of: s.children["c3"]!, in: s, salt: "s4lt")
+        for v in ["c3", "cy", "Cy", "g1"] { XCTAssertFalse(t.serialized.contains("\"\(v)\""), v) }
+        XCTAssertEqual(t["digests"]?.array?.count, 3, "id, login, grant")
+        let erased: [JSONObject] = [
+            ["type": "child_added", "id": "c3", "name": "Cy", "login": "cy"], ["type": "child_removed", "id": "c3"],
+            ["type": "usage_day", "child": "c3", "day": "2026-11-21"], ["type": "grant_applied", "id": "g1", "by": "mum"],
+            ["type": "notified", "key": "badge|c3|first-points"], ["type": "notified", "key": "x", "by": "cy"],
+        ]
+        let kept: [JSONObject] = [
+            ["type": "family_created", "owner": "mum", "by": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+            ["type": "usage_day", "child": "c2", "day": "2026-11-21"], ["type": "grant_applied", "id": "g2", "by": "mum"],
+            ["type": "notified", "key": "flags|f1"], ["type": "notified", "key": "points|c1|2026-11-21|30"],
+        ]
+        for e in erased { XCTAssertTrue(RewardsState.erases(t, e), e.serialized) }
+        for e in kept { XCTAssertFalse(RewardsState.erases(t, e), e.serialized) }
+        var byMum = t
+        byMum["by"] = "mum"  // a parent's purge
+        s.apply(byMum)
+        XCTAssertNil(s.children["c3"])
+        XCTAssertNil(s.grants["g1"])
+        XCTAssertNotNil(s.grants["g2"])
+        XCTAssertEqual(Set(s.children.keys), ["c1", "c2"])
+        // Alex's flag goes with Alex, and so does the key that lists it.
+        let ta = Rewards.erasure(of: s.children["c1"]!, in: s, salt: "other")
+        XCTAssertTrue(RewardsState.erases(ta, ["type": "notified", "key": "flags|f0,f1"]))
+        XCTAssertTrue(RewardsState.erases(ta, ["type": "flag_decided", "id": "f1", "decision": "approved"]))
     }
 }
