@@ -424,7 +424,7 @@ let rdir = Sys.join(tmp, "rewards")
 let renv = ["REWARDS_DATA_DIR": rdir, "TZ": zone, "REWARDS_NOW": "2026-11-22T21:00:00-05:00", "REWARDS_USER": "parent"]
 for args in [["init"], ["child", "add", "Alex"], ["child", "add", "Bo"], ["child", "add", "Cy"], ["app", "set", "Duolingo", "--learning"],
              ["app", "set", "Khan Academy", "--learning"], ["app", "set", "Minecraft", "--reward"], ["app", "set", "Firefox", "--ignore"],
-             ["settings", "set", "min_session_minutes", "0"]] {
+             ["settings", "set", "min_session_minutes", "0"], ["settings", "set", "max_session_age_days", "3650"]] {
     _ = timeRun([Sys.join(bin, "rewards")] + args, env: renv)
 }
 let rlines = lines
@@ -433,7 +433,7 @@ rtext.reserveCapacity(rlines * 110)
 let apps = ["Duolingo", "Khan Academy", "Minecraft", "Firefox"]
 let kids = ["Alex", "Bo", "Cy"]
 let spacing = Int64(365 * 86_400 * 3) / Int64(max(3, rlines))  // a year, evenly
-let yearStart = Int64(1_763_960_000)  // about a year before the pinned now
+let yearStart = Int64(1_795_399_200 - 366 * 86_400)  // the year before the pinned now (2026-11-22T21:00:00-05:00)
 for i in 0..<rlines {
     let kid = kids[i % 3]
     let t = yearStart + Int64(i / 3) * spacing
