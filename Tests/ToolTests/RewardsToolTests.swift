@@ -228,7 +228,7 @@ final class RewardsToolTests: ToolTestCase {
     /// time it runs.
     func testPurgeSyncsAcrossDevices() throws {
         let sync = tmp + "/Sync"
-        func on(_ device: String, _ args: String..., stdin: String? = nil) -> RunResult {
+        @discardableResult func on(_ device: String, _ args: String..., stdin: String? = nil) -> RunResult {
             run("rewards", args, stdin: stdin, env: ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": sync, "REWARDS_ACTOR": device])
         }
         XCTAssertEqual(on("laptop", "init").code, 0)
@@ -262,6 +262,21 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("notify").out, "", "never repeated")
         rw("adjust", "Sam", "+500", "--reason", "x")
         XCTAssertEqual(rw("notify").records.filter { $0["to"] as? String == "sam" }.count, 0, "Sam's notifications are off")
+    }
+
+    /// A co-parent gets the family update too (badges, limits, sessions to
+    /// review), each under an id of their own, and neither twice.
+    func testBothParentsGetTheFamilyUpdate() {
+        setUpFamily()
+        let code = rw("parent", "invite").records.first?["code"] as? String ?? ""
+        XCTAssertEqual(rw("parent", "join", code, as: "dad").code, 0)
+        rw("notify")  // what the co-parent's joining said
+        rw("ingest", "--activitywatch", fixture, "--child", "Alex")
+        let n = rw("notify").records.filter { $0["role"] as? String == "parent" && $0["title"] as? String == "rewards: family update" }
+        XCTAssertEqual(n.map { $0["to"] as? String }, ["dad", "mum"])
+        XCTAssertTrue(n.allSatisfy { ($0["body"] as? String ?? "").contains("Alex earned a badge: First points.") })
+        XCTAssertEqual(Set(n.compactMap { $0["id"] as? String }).count, 2, "an id each")
+        XCTAssertEqual(rw("notify").records.filter { $0["title"] as? String == "rewards: family update" }.count, 0, "never repeated")
     }
 
     func testAppRemoveForgetsOneAppForParentsOnly() {

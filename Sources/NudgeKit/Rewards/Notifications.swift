@@ -44,9 +44,13 @@ extension Rewards {
         let pending = s.flags.values.filter { $0.status == "pending" }
         let kf = "flags|" + pending.map(\.id).sorted().joined(separator: ",")
         if !pending.isEmpty && !s.notified.contains(kf) { lines.append("\(pending.count) session\(pending.count == 1 ? "" : "s") to review: \(prefix) flags"); keys.append(kf) }
-        if !lines.isEmpty, let owner = s.owner, s.settings.notify == 1 {
-            out.append((keys, NotificationRecord(tool: "rewards", id: "parent-\(today)-\(digest(keys))", title: "rewards: family update", body: lines.joined(separator: "\n"),
-                                                 extra: ["to": .string(owner), "role": "parent"]).record))
+        // Each parent gets the family update (a co-parent too); the keys are
+        // said once for the family.
+        if !lines.isEmpty, s.settings.notify == 1 {
+            for (n, p) in s.parents.sorted().enumerated() {
+                out.append((n == 0 ? keys : [], NotificationRecord(tool: "rewards", id: "parent-\(p)-\(today)-\(digest(keys))", title: "rewards: family update",
+                                                                  body: lines.joined(separator: "\n"), extra: ["to": .string(p), "role": "parent"]).record))
+            }
         }
         return out
     }
