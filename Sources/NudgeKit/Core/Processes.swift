@@ -3,42 +3,72 @@ import Glibc
 #endif
 
 // The processes running on this machine, from /proc: who runs each (the
-// owner of /proc/PID, its effective uid) and what it is called (its
-// `comm`, and the base name of its first argument). Read without following
-// anything a process controls beyond its own names.
+// owner of /proc/PID, its effective uid) and what it is called: its `comm`,
+// the kernel's name for it, as pgrep and pkill match it. A comm of 15 bytes
+// may be cut short, so for those the base name of argv[0] is read too (the
+// full program name). Read without following anything a process controls
+// beyond its own names; one buffer and paths relative to the /proc folder,
+// as a cron job every minute over hundreds of processes should.
 
 public struct RunningProcess: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
     /// The kernel's name for it (at most 15 bytes).
     public var comm: String
-    /// The base name of argv[0], which may be longer (or chosen by the program).
+    /// The base name of argv[0] when `comm` may have been cut short, else "".
     public var exe: String
 }
 
 public enum Processes {
+    /// The kernel keeps this many bytes of a name (TASK_COMM_LEN - 1).
+    static let commLimit = 15
+
     /// Every process readable under `root` (default /proc), or those of `uids`.
     public static func list(root: String = "/proc", uids: Set<UInt32>? = nil) -> [RunningProcess] {
         guard let dir = opendir(root) else { return [] }
         defer { closedir(dir) }
+        let dfd = dirfd(dir)
+        var buf = [UInt8](repeating: 0, count: 4096)
         var out: [RunningProcess] = []
         while let ent = readdir(dir) {
-            let name = withUnsafeBytes(of: ent.pointee.d_name) { raw -> String in
-                let b = raw.bindMemory(to: UInt8.self)
-                let n = b.firstIndex(of: 0) ?? b.count
-                return String(decoding: UnsafeBufferPointer(rebasing: b[0..<n]), as: UTF8.self)
+            var pid: Int32 = 0
+            var digits = 0
+            let isPid = withUnsafeBytes(of: ent.pointee.d_name) { raw -> Bool in
+                for c in raw {
+                    if c == 0 { break }
+                    guard c >= 0x30 && c <= 0x39, digits < 9 else { return false }
+                    pid = pid * 10 + Int32(c - 0x30)
+                    digits += 1
+                }
+                return digits > 0 && pid > 0
             }
-            guard let pid = Int32(name), pid > 0 else { continue }
+            guard isPid else { continue }
+            let name = String(pid)
             var st = stat()
-            guard stat(root + "/" + name, &st) == 0 else { continue }
+            guard fstatat(dfd, name, &st, 0) == 0 else { continue }
             let uid = UInt32(st.st_uid)
             if let u = uids, !u.contains(uid) { continue }
-            let comm = small(root + "/" + name + "/comm").map { String(decoding: $0.prefix { $0 != 0x0A }, as: UTF8.self) } ?? ""
-            let argv0 = small(root + "/" + name + "/cmdline").map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } ?? ""
-            let exe = argv0.split(separator: "/").last.map(String.init) ?? ""
+            let c = small(dfd, name + "/comm", &buf)
+            let comm = String(decoding: buf[0..<c].prefix { $0 != 0x0A }, as: UTF8.self)
+            var exe = ""
+            if comm.utf8.count >= commLimit {
+                let n = small(dfd, name + "/cmdline", &buf)
+                let argv0 = buf[0..<n].prefix { $0 != 0 }
+                exe = String(decoding: argv0.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
+            }
             out.append(RunningProcess(pid: pid, uid: uid, comm: comm, exe: exe))
         }
         return out.sorted { $0.pid < $1.pid }
+    }
+
+    /// Reads up to 4 KiB of a small /proc file into `buf`; the byte count (0
+    /// when it cannot be read).
+    static func small(_ dfd: Int32, _ path: String, _ buf: inout [UInt8]) -> Int {
+        let fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return 0 }
+        defer { close(fd) }
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return max(0, n)
     }
 
     /// The first 4 KiB of a small /proc file.
