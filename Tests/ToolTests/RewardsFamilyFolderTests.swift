@@ -298,4 +298,33 @@ final class RewardsFamilyFolderTests: ToolTestCase {
         // In a data directory of one's own there is nobody to ask.
         XCTAssertEqual(run("rewards", ["ask", "5"], env: ["REWARDS_DATA_DIR": tmp + "/own", "REWARDS_USER": "x"]).code, 64)
     }
+
+    /// A purge in a family folder: the child's requests, their decisions,
+    /// grants and status file go too; nothing in the folder names them.
+    func testPurgeLeavesNothingOfTheChildInTheFolder() throws {
+        setUpFamily()
+        XCTAssertEqual(rwAs("alex", "ask", "30", "--note", "one more level").code, 0)
+        XCTAssertEqual(rwAs("alex", "redeem", "Alex", "5").code, 0)
+        let id = try XCTUnwrap(rwAs("mum", "requests").records.first?["id"] as? String)
+        XCTAssertEqual(rwAs("mum", "request", "deny", id).code, 0)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: family + "/status/\(name("alex")).json"))
+        let purge = rwAs("mum", "child", "rm", "Alex", "--purge")
+        XCTAssertEqual(purge.code, 0, purge.err)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0, "root's run rewrites its own journal")
+        XCTAssertEqual(rwAs("mum", "requests", "--all").records.count, 0, "the child's requests went with them")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: family + "/status/\(name("alex")).json"), "their status file is gone")
+        XCTAssertEqual(rwAs("alex", "dashboard").code, 77, "Alex is nobody here now")
+        var all = ""
+        let fm = FileManager.default
+        for f in fm.enumerator(atPath: family)?.compactMap({ $0 as? String }) ?? [] {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: family + "/" + f, isDirectory: &isDir), !isDir.boolValue {
+                all += String(decoding: try Data(contentsOf: URL(fileURLWithPath: family + "/" + f)), as: UTF8.self)
+            }
+        }
+        for trace in ["Alex", name("alex"), id, "one more level"] { XCTAssertFalse(all.contains(trace), trace) }
+        XCTAssertTrue(all.contains("Sam"), "Sam stays")
+        XCTAssertEqual(rwAs("sam", "dashboard").records.first?["balance"] as? Int, 40)
+    }
 }

@@ -5,7 +5,8 @@
 //
 // An event names the child when its "child" is the child's id, when it is
 // the child's own added/removed event, a flag, grant or decision about one
-// of the child's flags or grants, a "notified" key holding one of those ids,
+// of the child's flags or grants, a request the child made (from their login,
+// in a family folder) or its decision, a "notified" key holding one of those ids,
 // or when the child made it ("by" their login: a grant they redeemed, a
 // notify or rollover they ran; what such a run recorded about others is
 // derived again, so a notification may be said once more).
@@ -28,6 +29,7 @@ extension Rewards {
         }
         values += s.flags.values.filter { $0.child == c.id }.map(\.id)
         values += s.grants.values.filter { $0.child == c.id }.map(\.id)
+        if let l = c.login { values += s.requests.values.filter { $0.from == l }.map(\.id) }
         return ["type": "erase", "salt": .string(salt), "digests": JSON(Array(Set(values.map { erasureDigest($0, salt: salt) })).sorted())]
     }
 
@@ -59,7 +61,9 @@ extension Rewards {
         if type == "family_created" { return false }
         if hit(e["child"]?.string) || hit(e["by"]?.string) { return true }
         switch type {
-        case "child_added", "child_removed", "flag", "flag_decided", "grant", "grant_applied": return hit(e["id"]?.string)
+        case "child_added", "child_removed", "flag", "flag_decided", "grant", "grant_applied", "grant_claimed", "grant_failed", "request_decided":
+            return hit(e["id"]?.string)
+        case "request": return hit(e["from"]?.string) || hit(e["id"]?.string)
         case "notified": return e["key"]?.string.map { keyParts($0).contains(where: hit) } ?? false
         default: return false
         }

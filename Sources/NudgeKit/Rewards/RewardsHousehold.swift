@@ -313,6 +313,11 @@ extension Rewards {
                 Store<RewardsState>.warnOnce("saved, but \(login)'s status could not be written: \(error.message)")
             }
         }
+        // Status of someone no longer in the family (removed, purged): gone.
+        for name in Sys.listDirectory(h.status) where name.hasSuffix(".json") && !logins.contains(String(name.dropLast(5))) {
+            let path = Sys.join(h.status, name)
+            if me == h.owner || me == 0 || ownedByMe(path) { unlink(path) }
+        }
         // Requests already recorded: the folder's owner (or root) removes them.
         if me == h.owner || me == 0, let files = try? readSpool(h) {
             for f in files where s.requests[f.id] != nil { unlink(Sys.join(h.requests, f.id + ".json")) }

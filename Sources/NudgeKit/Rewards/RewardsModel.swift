@@ -628,6 +628,7 @@ public struct RewardsState: JournalModel {
             for f in flags.values { ids.insert(f.child) }
             for g in grants.values { ids.insert(g.child) }
             for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
+            requests = requests.filter { !Rewards.erasureHit(ds, salt: salt, $0.value.from) && !Rewards.erasureHit(ds, salt: salt, $0.key) }
         default:
             break
         }
