@@ -64,6 +64,24 @@ extension Sys {
         return " (owned by \(owner); ask them, or use a data directory of your own)"
     }
 
+    /// What tells one version of a file from the next when files are
+    /// replaced by rename: device, inode, size and change time (lstat);
+    /// nil when there is no file.
+    public struct FileIdentity: Equatable, Sendable {
+        var device: UInt64, inode: UInt64, size: Int64, ctimeNanos: Int64
+    }
+
+    public static func fileIdentity(_ path: String) -> FileIdentity? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        #if canImport(Darwin)
+        let ctime = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
+        #else
+        let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+        #endif
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size), ctimeNanos: ctime)
+    }
+
     public static func pathState(_ path: String) throws(ToolError) -> PathState {
         var st = stat()
         if lstat(path, &st) != 0 {

@@ -557,8 +557,12 @@ public struct Store<M: JournalModel> {
         }
     }
 
-    func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false) throws(ToolError) -> Loaded {
-        let entries = try journalEntries()
+    func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0) throws(ToolError) -> Loaded {
+        // The snapshot first, then the journals' sizes: journals only grow
+        // while a snapshot stands, so sizes read after it are never shorter
+        // than what it folded — unless a writer replaced the snapshot
+        // meanwhile (an erasure shrinks journals), which is checked below.
+        let before = Sys.fileIdentity(snapshotPath)
         var badSnapshot: String? = nil
         var snap: Snapshot? = nil
         var stateFromSnapshot: M? = nil
@@ -579,6 +583,7 @@ public struct Store<M: JournalModel> {
                 }
             }
         }
+        let entries = try journalEntries()
         var bySize: [String: DirEntry] = [:]
         for e in entries { bySize[e.name] = e }
         // A peer's journal may be rewritten by its writer (an erasure) or
@@ -593,6 +598,10 @@ public struct Store<M: JournalModel> {
                 // (A sync folder is outside this store: it may have been
                 // changed, emptied or replaced by the user.)
                 if !mayRewrite(name) || isSyncFolder { quietRebuild = true; continue }
+                // Another run wrote a new snapshot while this one read: read again.
+                if attempt < 3 && Sys.fileIdentity(snapshotPath) != before {
+                    return try load(full: full, lazy: lazy, forceRebuild: forceRebuild, attempt: attempt + 1)
+                }
                 badSnapshot = e == nil ? "it counts journal \(name), which is gone or no longer trusted"
                     : "journal \(name) is \(e!.size) bytes, shorter than the \(mark.end) it says were folded"
                 break
