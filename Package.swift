@@ -25,10 +25,13 @@ let package = Package(
         .executableTarget(name: "minimal"),
         // Release-mode benchmarks: `swift build -c release && .build/release/nudge-bench`.
         .executableTarget(name: "nudge-bench", dependencies: ["NudgeKit"]),
-        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures"]),
+        // What tests need beyond the toolchain (skip or, under CI, fail), and
+        // running other programs from a test without pipes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit", "TestSupport"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["NudgeKit", "tenclub", "yomo", "rewards", "playa", "habitmatch"]
+            dependencies: ["NudgeKit", "TestSupport", "tenclub", "yomo", "rewards", "playa", "habitmatch"]
         ),
     ],
     swiftLanguageModes: [.v6]

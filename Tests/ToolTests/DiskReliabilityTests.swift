@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -83,7 +84,7 @@ final class DiskReliabilityTests: ReliabilityCase {
     ///    the path and the cause; readers still answer the earlier truth.
     /// 3. Once space is freed, the next write works and nothing is lost.
     func fullDisk(_ s: Subject) throws {
-        guard ToolTestCase.isRoot else { throw XCTSkip("needs root to mount a small tmpfs (CI runs as root)") }
+        try require(.root)  // to mount a small tmpfs
         let m = mountTmpfs(dataDir, size: "256k")
         XCTAssertEqual(m.code, 0, "mount -t tmpfs: \(m.err)")
         guard m.code == 0 else { return }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import NudgeKit
 
 /// The documentation's examples, run: every fenced shell block of README.md
@@ -180,7 +181,7 @@ struct Example {
 final class ExampleTests: ToolTestCase {
     /// The clock every example runs at, and the zone.
     static let now = "2026-11-22T20:30:00-05:00"
-    static let tools = ["tenclub", "yomo", "rewards", "playa", "habitmatch"]
+    static var tools: [String] { familySpecs.map(\.name) }
     static let timeoutSeconds = 20
 
     /// Files the examples name, in their working directory.
@@ -302,6 +303,8 @@ final class ExampleTests: ToolTestCase {
     @discardableResult
     func runAll(_ examples: [Example], file: StaticString = #filePath, line: UInt = #line) throws -> [Example] {
         XCTAssertFalse(examples.isEmpty, "no examples found", file: file, line: line)
+        // The documented pipelines are jq pipelines.
+        if examples.contains(where: { $0.skip == nil && $0.text.contains("jq ") }) { try require(.jq) }
         var run = try prepare()
         var skipped: [Example] = []
         for var e in examples {
@@ -363,22 +366,28 @@ final class ExampleTests: ToolTestCase {
         try runAll(Example.fromMarkdown(text, source: "README.md"))
     }
 
-    /// A man page's examples, each checked to read the same in the page as
-    /// mandoc renders it (a quote in a .Dl line is eaten by the macro parser).
-    func manExamples(_ tool: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Example] {
+    /// A man page's examples.
+    func manExamples(_ tool: String) throws -> [Example] {
         let path = ToolTestCase.packageRoot + "/man/\(tool).1"
-        let examples = Example.fromManPage(try String(contentsOfFile: path, encoding: .utf8), source: "man/\(tool).1")
-        guard let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return examples }
-        let rendered = sh("'\(mandoc)' -Tutf8 -O width=1000 '\(path)'").out
-            .replacingOccurrences(of: ".\u{8}", with: "", options: .regularExpression)
-        let lines = Set(rendered.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        for e in examples {
-            for l in e.text.split(separator: "\n") where !lines.contains(l.trimmingCharacters(in: .whitespaces)) {
-                XCTFail("\(e.name): the page shows this line otherwise: \(l)", file: file, line: line)
+        return Example.fromManPage(try String(contentsOfFile: path, encoding: .utf8), source: "man/\(tool).1")
+    }
+
+    /// Each page's examples read the same in the page as mandoc renders
+    /// them (a quote in a .Dl line is eaten by the macro parser).
+    func testManPageExamplesReadAsRendered() throws {
+        try require(.mandoc)
+        for tool in Self.tools {
+            let path = ToolTestCase.packageRoot + "/man/\(tool).1"
+            let r = runProgram(command("mandoc"), ["-Tutf8", "-O", "width=1000", path])
+            XCTAssertEqual(r.status, 0, "mandoc \(r.summary): \(r.err)")
+            let rendered = r.out.replacingOccurrences(of: ".\u{8}", with: "", options: .regularExpression)
+            let lines = Set(rendered.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+            for e in try manExamples(tool) {
+                for l in e.text.split(separator: "\n") where !lines.contains(l.trimmingCharacters(in: .whitespaces)) {
+                    XCTFail("\(e.name): the page shows this line otherwise: \(l)")
+                }
             }
         }
-        return examples
     }
 
     func testTenclubManPageExamplesRun() throws { try runAll(manExamples("tenclub")) }

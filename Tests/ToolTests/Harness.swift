@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -257,20 +258,9 @@ extension ToolTestCase {
     /// Runs a program (not one of ours) and returns its status and output.
     @discardableResult
     func system(_ path: String, _ args: [String]) -> RunResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        do { try p.run() } catch { return RunResult(out: "", err: "\(error)", code: 127) }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return RunResult(out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self), code: p.terminationStatus)
+        let r = runProgram(path, args)
+        return RunResult(out: r.out, err: r.err, code: r.status)
     }
-
-    static var isRoot: Bool { getuid() == 0 }
 
     /// Creates a login of its own for a test (`useradd -M -N`), to be
     /// removed with `removeUser`. Only root can; the caller checks.

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,13 +16,8 @@ final class PermissionReliabilityTests: ReliabilityCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard ToolTestCase.isRoot else {
-            throw XCTSkip("needs root: a second login is made with useradd and used through setpriv (CI runs as root)")
-        }
-        // As root these tests must run: a missing tool is a failure, not a skip.
-        for tool in ["/usr/bin/setpriv", "/usr/sbin/useradd", "/usr/sbin/userdel"] {
-            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing (util-linux, passwd)")
-        }
+        // A second login is made with useradd and used through setpriv.
+        try require(.root)
         user = try makeUser()
     }
 

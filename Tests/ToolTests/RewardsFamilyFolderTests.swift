@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,12 +17,8 @@ final class RewardsFamilyFolderTests: ToolTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard getuid() == 0 else {
-            throw XCTSkip("needs root: the family members are real logins made with useradd and run through setpriv (CI runs as root)")
-        }
-        for tool in ["/usr/bin/setpriv", "/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/groupadd", "/usr/sbin/groupdel"] {
-            guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("\(tool) is missing") }
-        }
+        // The family members are real logins made with useradd and run through setpriv.
+        try require(.root)
     }
 
     override func setUp() {

@@ -39,11 +39,20 @@ public enum Subprocess {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
+        // The tool ignores SIGPIPE (a closed stdout must not kill it), and an
+        // ignored signal stays ignored across exec: the child gets it back at
+        // its default, so `yes | head -1` in a user's notifier ends quietly.
+        var flags = Int16(POSIX_SPAWN_SETSIGDEF)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
         if timeoutMillis != nil {
             // Its own process group, so a timeout ends everything it started.
-            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
+            flags |= Int16(POSIX_SPAWN_SETPGROUP)
             posix_spawnattr_setpgroup(&attr, 0)
         }
+        posix_spawnattr_setflags(&attr, flags)
         var fds: [Int32] = [-1, -1]
         if stdin != nil {
             guard pipe(&fds) == 0 else { throw ToolError(.ioError, "cannot make a pipe: \(Sys.errnoString())") }
@@ -95,7 +104,7 @@ public enum Subprocess {
         }
         guard let limit = timeoutMillis else {
             if let data = stdin {
-                _ = Sys.writeAll(fd: fds[1], data)  // a child that stops reading gets EPIPE, not us killed
+                _ = withoutSIGPIPE { Sys.writeAll(fd: fds[1], data) }  // a child that stops reading: EPIPE, not us killed
                 close(fds[1])
             }
             if let sink = capture {
@@ -135,7 +144,7 @@ public enum Subprocess {
             _ = poll(&pfds, nfds_t(pfds.count), wait)
             for p in pfds where p.revents != 0 {
                 if p.fd == inFd {
-                    let n = data.withUnsafeBytes { write(inFd, $0.baseAddress! + sent, $0.count - sent) }
+                    let n = withoutSIGPIPE { data.withUnsafeBytes { write(inFd, $0.baseAddress! + sent, $0.count - sent) } }
                     if n > 0 { sent += n } else if n < 0 && errno != EAGAIN && errno != EINTR { sent = data.count }
                 } else if p.fd == outFd {
                     let n = chunk.withUnsafeMutableBytes { read(outFd, $0.baseAddress, $0.count) }
@@ -164,6 +173,34 @@ public enum Subprocess {
         }
         _ = kill(-pid, SIGKILL)  // anything of its group still running
         return timedOut
+    }
+
+    /// Runs `body`, whose writes to a child's pipe may find the child gone,
+    /// so that they fail with EPIPE instead of raising SIGPIPE — whatever the
+    /// calling process does with that signal (the tools ignore it; a test
+    /// process or another program using the library may not). On Linux the
+    /// signal is blocked for this thread and one it raised is taken back.
+    static func withoutSIGPIPE<T>(_ body: () -> T) -> T {
+        #if os(Linux)
+        var pipeSet = sigset_t(), old = sigset_t(), pending = sigset_t()
+        sigemptyset(&pipeSet)
+        sigaddset(&pipeSet, SIGPIPE)
+        sigpending(&pending)
+        let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+        pthread_sigmask(SIG_BLOCK, &pipeSet, &old)
+        let result = body()
+        sigpending(&pending)
+        if !alreadyPending && sigismember(&pending, SIGPIPE) == 1 {
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSet, nil, &zero)
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        return result
+        #else
+        let saved = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, saved) }
+        return body()
+        #endif
     }
 
     /// Runs a command line through /bin/sh -c.

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NudgeKit
 #if canImport(Glibc)
 import Glibc
@@ -18,15 +19,10 @@ final class ACLTests: XCTestCase {
         var st = stat()
         XCTAssertEqual(fstat(fd, &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o640, "the group bits show the mask; the owning group itself gets nothing")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/getfacl")
-        p.arguments = ["-n", "-p", path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { throw XCTSkip("getfacl is not installed (.ci/run installs acl)") }
-        p.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try require(.acl)
+        let r = runProgram(command("getfacl"), ["-n", "-p", path])
+        XCTAssertEqual(r.status, 0, "getfacl \(r.summary): \(r.err)")
+        let text = r.out
         for line in ["user::rw-", "user:777:r--", "user:4242:r--", "group::---", "mask::r--", "other::---"] {
             XCTAssertTrue(text.contains(line), "\(line) in \(text)")
         }

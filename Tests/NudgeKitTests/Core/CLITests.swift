@@ -1,5 +1,6 @@
 import XCTest
 @testable import NudgeKit
+import TestSupport
 
 final class CLITests: XCTestCase {
     let spec = ToolSpec(name: "demo", summary: "A demo.", commands: [
@@ -144,42 +145,31 @@ final class CLITests: XCTestCase {
     }
 
     func testCompletionsParseInEachShell() throws {
+        // bash first: it is always there; then the shells a fresh machine may lack.
         for (shell, flag) in [("bash", "-n"), ("zsh", "-n"), ("fish", "-n")] {
-            guard let exe = ["/usr/bin/\(shell)", "/bin/\(shell)", "/usr/local/bin/\(shell)", "/opt/homebrew/bin/\(shell)"]
-                .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { continue }
+            if let need = Requirement(rawValue: shell) { try require(need) }
+            let exe = shell == "bash" ? "/bin/bash" : command(shell)
             for tool in familySpecs {
                 let dir = NSTemporaryDirectory() + "compl-\(UUID().uuidString)"
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 let path = dir + "/script"
                 try tool.completionScript(shell).write(toFile: path, atomically: true, encoding: .utf8)
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: exe)
-                p.arguments = [flag, path]
-                try p.run()
-                p.waitUntilExit()
-                XCTAssertEqual(p.terminationStatus, 0, "\(shell) -n rejects \(tool.name)'s completion")
+                let r = runProgram(exe, [flag, path])
+                XCTAssertEqual(r.status, 0, "\(shell) -n rejects \(tool.name)'s completion: \(r.err)")
             }
         }
     }
 
     /// bash completion really completes: commands, options, choices.
     func testBashCompletionCompletes() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("no bash") }
         let script = try Tenclub.spec.completionScript("bash")
         func complete(_ words: [String]) throws -> [String] {
             let dir = NSTemporaryDirectory() + "bc-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try script.write(toFile: dir + "/c.bash", atomically: true, encoding: .utf8)
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/bash")
-            p.arguments = ["-c", "source \(dir)/c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tenclub; printf '%s\\n' \"${COMPREPLY[@]}\""]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            try p.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            let r = runProgram("/bin/bash", ["-c", "source \(dir)/c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tenclub; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            return r.out.split(separator: "\n").map(String.init)
         }
         XCTAssertEqual(try complete(["tenclub", "st"]), ["status"])
         XCTAssertEqual(try complete(["tenclub", "widget", "--style", ""]), ["waybar", "tmux", "plain"])

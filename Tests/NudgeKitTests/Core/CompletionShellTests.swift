@@ -1,5 +1,6 @@
 import XCTest
 @testable import NudgeKit
+import TestSupport
 
 /// The committed completion scripts, asked by each real shell for the values
 /// of every option with choices, at every command of every tool: a
@@ -30,10 +31,6 @@ final class CompletionShellTests: XCTestCase {
         return out
     }
 
-    static func shell(_ name: String) -> String? {
-        ["/usr/bin/\(name)", "/bin/\(name)", "/usr/local/bin/\(name)", "/opt/homebrew/bin/\(name)"]
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
 
     static func script(_ file: String) -> String { CLITests.packageRoot + "/completions/" + file }
 
@@ -43,21 +40,12 @@ final class CompletionShellTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try program.write(toFile: dir + "/program", atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args + [dir + "/program"]
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        p.environment = ["HOME": dir, "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_CONFIG_HOME": dir, "XDG_DATA_HOME": dir, "LANG": "C.UTF-8"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: errData, as: UTF8.self))
+        let r = runProgram(exe, args + [dir + "/program"],
+                           env: ["HOME": dir, "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_CONFIG_HOME": dir, "XDG_DATA_HOME": dir, "LANG": "C.UTF-8"],
+                           cwd: dir)
+        XCTAssertEqual(r.status, 0, "\(exe) \(r.summary): \(r.err)")
         var blocks: [[String]] = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in r.out.split(separator: "\n", omittingEmptySubsequences: false) {
             if line == "@@" { blocks.append([]) } else if !line.isEmpty, !blocks.isEmpty { blocks[blocks.count - 1].append(String(line)) }
         }
         XCTAssertEqual(blocks.count, count, "\(exe) answered \(blocks.count) of \(count) questions")
@@ -73,7 +61,7 @@ final class CompletionShellTests: XCTestCase {
     func sh(_ words: [String]) -> String { words.map { ToolSpec.shQuote($0) }.joined(separator: " ") }
 
     func testBashCompletesEveryOptionsOwnChoices() throws {
-        guard let bash = Self.shell("bash") else { throw XCTSkip("bash is not installed") }
+        let bash = "/bin/bash"
         for tool in familySpecs {
             let cases = Self.cases(tool)
             XCTAssertFalse(cases.isEmpty)
@@ -89,7 +77,8 @@ final class CompletionShellTests: XCTestCase {
     /// zsh runs the real completion function; compadd and the helpers it
     /// calls are replaced by functions that print the candidates.
     func testZshCompletesEveryOptionsOwnChoices() throws {
-        guard let zsh = Self.shell("zsh") else { throw XCTSkip("zsh is not installed") }
+        try require(.zsh)
+        let zsh = command("zsh")
         for tool in familySpecs {
             let cases = Self.cases(tool)
             var program = """
@@ -110,7 +99,8 @@ final class CompletionShellTests: XCTestCase {
     }
 
     func testFishCompletesEveryOptionsOwnChoices() throws {
-        guard let fish = Self.shell("fish") else { throw XCTSkip("fish is not installed") }
+        try require(.fish)
+        let fish = command("fish")
         for tool in familySpecs {
             let cases = Self.cases(tool)
             var program = "source \(ToolSpec.shQuote(Self.script(tool.name + ".fish")))\n"
@@ -131,16 +121,9 @@ final class CompletionShellTests: XCTestCase {
     /// The bash scripts are clean under shellcheck (no shadowed patterns, no
     /// word-split arrays).
     func testBashScriptsPassShellcheck() throws {
-        guard let sc = Self.shell("shellcheck") else { throw XCTSkip("shellcheck is not installed (.ci/run installs it)") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: sc)
-        p.arguments = ["-s", "bash"] + familySpecs.map { Self.script($0.name + ".bash") }
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(String(decoding: data, as: UTF8.self), "")
-        XCTAssertEqual(p.terminationStatus, 0)
+        try require(.shellcheck)
+        let r = runProgram(command("shellcheck"), ["-s", "bash"] + familySpecs.map { Self.script($0.name + ".bash") })
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(r.status, 0, r.summary)
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NudgeKit
 #if canImport(Glibc)
 import Glibc
@@ -476,7 +477,8 @@ final class StoreTrustTests: XCTestCase {
     /// ahead waits for its time; one person's devices fold it at once, so
     /// their copies agree.
     func testAPeerStampedFarAheadWaitsForItsTimeOnlyAmongStrangers() throws {
-        guard getuid() == 0 else { throw XCTSkip("needs root: the shared-folder journal is named for its owner, root") }
+        // The shared-folder journal is named for its owner, root.
+        try require(.root)
         let shared = root + "/shared"
         var o = StoreOptions(tool: "test", actor: "reader", user: "tester", lockTimeoutMillis: 500)
         o.journalFolder = shared

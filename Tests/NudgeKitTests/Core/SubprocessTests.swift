@@ -20,4 +20,35 @@ final class SubprocessTests: XCTestCase {
         XCTAssertEqual(Array(out.prefix(4)), Array("ABC\n".utf8))
         XCTAssertEqual(try Subprocess.shell("exit 3", timeoutMillis: 5_000), 3)
     }
+
+    /// A child that exits without reading its input is a status: the caller
+    /// is not killed by SIGPIPE, though this test process does not ignore it.
+    func testAChildThatStopsReadingIsAStatusNotADeadCaller() throws {
+        let big = [UInt8](repeating: 0x61, count: 4 << 20)
+        XCTAssertEqual(try Subprocess.shell("exit 0", stdin: big), 0)
+        XCTAssertEqual(try Subprocess.shell("exit 5", stdin: big, timeoutMillis: 10_000), 5)
+        let (status, out) = try Subprocess.capture("head -c 3", stdin: big, timeoutMillis: 10_000)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, Array("aaa".utf8))
+        XCTAssertEqual(try Subprocess.capture("head -c 2", stdin: big).1, Array("aa".utf8))
+    }
+
+    /// The tools ignore SIGPIPE; their children get it back at its default,
+    /// so `yes | head -1` in a notifier ends quietly, as in a terminal.
+    func testTheChildGetsSIGPIPEAtItsDefault() throws {
+        let saved = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, saved) }
+        let (status, out) = try Subprocess.capture("(yes | head -n 1) 2>&1; grep '^SigIgn' /proc/self/status || true")
+        XCTAssertEqual(status, 0)
+        let text = String(decoding: out, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("y\n"), text)
+        XCTAssertFalse(text.contains("Broken pipe"), text)
+        #if os(Linux)
+        if let ign = text.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn") }).flatMap({ UInt64($0.split(separator: "\t").last!, radix: 16) }) {
+            XCTAssertEqual(ign & (1 << (UInt64(SIGPIPE) - 1)), 0, "SIGPIPE is ignored in the child: \(text)")
+        } else {
+            XCTFail("no SigIgn line: \(text)")
+        }
+        #endif
+    }
 }

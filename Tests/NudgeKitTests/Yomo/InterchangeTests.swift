@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NudgeKit
 
 /// yomo's reminders in and out: iCalendar both ways (checked against Debian's
@@ -154,29 +155,12 @@ final class InterchangeTests: XCTestCase {
 
     // MARK: Against Debian's python3-icalendar and python3-dateutil
 
-    static let python = "/usr/bin/python3"
-
+    /// Runs a python3 script that has both modules, `input` on its stdin.
     func runPython(_ script: String, input: String) throws -> String {
-        let fm = FileManager.default
-        XCTAssertTrue(fm.isExecutableFile(atPath: InterchangeTests.python), "\(InterchangeTests.python) is needed (.ci/run installs python3-icalendar and python3-dateutil)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: InterchangeTests.python)
-        p.arguments = ["-c", script]
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
-        p.standardInput = inPipe
-        p.standardOutput = outPipe
-        p.standardError = errPipe
-        try p.run()
-        let data = Data(input.utf8)
-        DispatchQueue.global().async {
-            inPipe.fileHandleForWriting.write(data)
-            try? inPipe.fileHandleForWriting.close()
-        }
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: err, as: UTF8.self))
-        return String(decoding: out, as: UTF8.self)
+        try require(.icalendar, .dateutil)
+        let r = runProgram(Requirements.python ?? "python3", ["-c", script], stdin: Array(input.utf8))
+        XCTAssertEqual(r.status, 0, "python3 \(r.summary): \(r.err)")
+        return r.out
     }
 
     /// Every exported calendar parses with python3-icalendar, and its
