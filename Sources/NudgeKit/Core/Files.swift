@@ -214,37 +214,46 @@ extension Sys {
 
 /// The password database, looked up once per name or uid per process.
 public enum Users {
-    nonisolated(unsafe) private static var byUID: [UInt32: String?] = [:]
-    nonisolated(unsafe) private static var byName: [String: UInt32?] = [:]
+    /// What was looked up, both ways; nil: no such uid or name.
+    struct Table {
+        var byUID: [UInt32: String?] = [:]
+        var byName: [String: UInt32?] = [:]
+    }
+    static let table = Locked(Table())
 
     public static func name(of uid: UInt32) -> String? {
-        if let n = byUID[uid] { return n }
+        if let n = table.withLock({ $0.byUID[uid] }) { return n }
         var n: String? = nil
         if let pw = getpwuid(uid_t(uid)), let p = pw.pointee.pw_name { n = String(cString: p) }
-        byUID[uid] = n
+        table.withLock { $0.byUID[uid] = n }
         return n
     }
 
     public static func uid(of name: String) -> UInt32? {
-        if let u = byName[name] { return u }
+        if let u = table.withLock({ $0.byName[name] }) { return u }
         var u: UInt32? = nil
         if let pw = getpwnam(name) { u = UInt32(pw.pointee.pw_uid) }
-        byName[name] = u
+        table.withLock { $0.byName[name] = u }
         return u
     }
 
     /// Reads the whole database once: cheaper than one lookup per member
     /// of a large pool.
     public static func preload() {
+        var all = Table()
         setpwent()
         while let pw = getpwent() {
             guard let p = pw.pointee.pw_name else { continue }
             let n = String(cString: p)
             let u = UInt32(pw.pointee.pw_uid)
-            if byName[n] == nil { byName[n] = u }
-            if byUID[u] == nil { byUID[u] = n }
+            if all.byName[n] == nil { all.byName[n] = u }
+            if all.byUID[u] == nil { all.byUID[u] = n }
         }
         endpwent()
+        table.withLock { t in
+            for (n, u) in all.byName where t.byName[n] == nil { t.byName[n] = u }
+            for (u, n) in all.byUID where t.byUID[u] == nil { t.byUID[u] = n }
+        }
     }
 }
 

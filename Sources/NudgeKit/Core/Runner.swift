@@ -191,7 +191,9 @@ public final class Output {
 }
 
 public enum Diagnostics {
-    nonisolated(unsafe) static var tool = "nudge"
+    /// The tool's name for diagnostics, set once by `main`.
+    static let toolName = Locked("nudge")
+    static var tool: String { toolName.current }
     /// `TOOL: message` on stderr, always one line: whatever the message
     /// quotes (file names, values from input) is shown terminal-safe.
     public static func error(_ message: String) {
@@ -371,7 +373,7 @@ public enum Runner {
     /// The whole life of a tool process.
     public static func main(spec: ToolSpec) -> Never {
         signal(SIGPIPE, SIG_IGN)
-        Diagnostics.tool = spec.name
+        Diagnostics.toolName.withLock { $0 = spec.name }
         let args = Array(CommandLine.arguments.dropFirst())
         let code = run(spec: spec, args: args)
         exit(code.rawValue)

@@ -102,11 +102,11 @@ public struct Reminder: Equatable, Sendable {
 
 /// Zones by name, loaded once per process.
 enum ZoneCache {
-    nonisolated(unsafe) static var cache: [String: Zone?] = [:]
+    static let cache = Locked([String: Zone?]())
     static func named(_ n: String) -> Zone? {
-        if let z = cache[n] { return z }
+        if let z = cache.withLock({ $0[n] }) { return z }
         let z = try? Zone.named(n)
-        cache[n] = .some(z)
+        cache.withLock { $0[n] = .some(z) }
         return z
     }
 }

@@ -56,7 +56,7 @@ final class StoreTrustTests: XCTestCase {
     override func setUp() {
         root = NSTemporaryDirectory() + "trust-\(UUID().uuidString)"
         try? fm.createDirectory(atPath: root, withIntermediateDirectories: true)
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
     }
 
     override func tearDown() { try? fm.removeItem(atPath: root) }
@@ -345,18 +345,18 @@ final class StoreTrustTests: XCTestCase {
         // Found when the bytes are folded: here, the snapshot is gone too.
         try fm.removeItem(atPath: a.dir + "/snapshot.ndjson")
         for _ in 0..<2 {
-            StoreWarnings.warned = []
+            StoreWarnings.reset()
             var total = 0
             let err = try stderr { total = try a.read().total }
             XCTAssertEqual(total, 7, "the altered batch counts for nothing")
             XCTAssertTrue(err.contains("1 committed batch(es) or line(s) cannot be read"), err)
         }
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
         let err = try stderr { try add(a, "third", 1, at: t0 + 2) }
         XCTAssertTrue(err.contains("set aside"), err)
         let corrupt = try String(contentsOfFile: a.dir + "/journal/a.corrupt", encoding: .utf8)
         XCTAssertTrue(corrupt.contains("\"n\":6"), "the raw bytes are kept: \(corrupt)")
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
         let quiet = try stderr { XCTAssertEqual(try a.read().total, 8) }
         XCTAssertEqual(quiet, "")
     }
@@ -436,7 +436,7 @@ final class StoreTrustTests: XCTestCase {
             XCTAssertTrue(err.contains(n), "\(n) in \(err)")
         }
         XCTAssertFalse(err.contains("syncthing"), "engine temporaries are not worth a word")
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
         _ = try stderr { try add(a, "mine2", 1, at: t0 + 1) }
         XCTAssertEqual(try a.read().total, 2)
     }

@@ -15,7 +15,7 @@ final class RewardsMergeTests: XCTestCase {
     override func setUp() {
         root = NSTemporaryDirectory() + "rwmerge-\(UUID().uuidString)"
         try? fm.createDirectory(atPath: root, withIntermediateDirectories: true)
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
     }
 
     override func tearDown() { try? fm.removeItem(atPath: root) }

@@ -16,7 +16,7 @@ final class YomoSyncTests: XCTestCase {
     override func setUp() {
         root = NSTemporaryDirectory() + "yomo-sync-\(UUID().uuidString)"
         try? fm.createDirectory(atPath: root, withIntermediateDirectories: true)
-        StoreWarnings.warned = []
+        StoreWarnings.reset()
     }
 
     override func tearDown() { try? fm.removeItem(atPath: root) }

@@ -1,0 +1,132 @@
+// Erasing: an "erase" tombstone event that every copy's fold honours (the
+// model's `erases`), after which each copy rewrites the journals it may
+// rewrite without the erased events; and `purge`, which rewrites a local
+// store's journals directly.
+//
+// Invariants: an erased event counts on no copy once the tombstone is folded;
+// a copy rewrites only its own journals (all of them in a local store), each
+// replaced atomically, and drops set-aside debris and refused snapshots too.
+
+extension Store {
+    /// Removes erased events from the journals this copy may rewrite (its
+    /// own; all of them in a local store), drops their set-aside debris, and
+    /// rebuilds the snapshot without them.
+    func compactErased() throws(ToolError) {
+        let l = try load(full: true, forceRebuild: true)
+        var rewritten = false
+        var tombstones: [(Stamp, JSONObject)] = []
+        var reads: [JournalRead] = []
+        let entries = try journalEntries()
+        for (i, e) in entries.enumerated() {
+            if let r = try readJournal(e, index: i, from: 0, tag: nil) { reads.append(r) }
+        }
+        for r in reads {
+            for b in r.batches where b.hasErase {
+                for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) }
+            }
+        }
+        for e in entries where mayRewrite(e.name) {
+            if (l.erased[e.name] ?? 0) > 0,
+               let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: 0, cap: Int.max, owner: e.uid) {
+                try rewriteJournal(e.name, bytes: got.bytes, tombstones: tombstones)
+                rewritten = true
+            }
+            // Set-aside debris may hold erased data too.
+            Sys.removeFile(Sys.join(journalDir, String(e.name.dropLast(7)) + ".corrupt"))
+        }
+        for f in (try? Sys.scanDirectory(dir)) ?? [] where f.name.hasPrefix("snapshot.ndjson.bad-") {
+            Sys.removeFile(Sys.join(dir, f.name))
+        }
+        let final = rewritten ? try load(full: true, forceRebuild: true) : l
+        try writeSnapshot(final)
+    }
+
+    /// Rewrites one journal without the events erased by `tombstones`
+    /// (batches left empty go too; commit lines keep their stamps).
+    func rewriteJournal(_ name: String, bytes: [UInt8], tombstones: [(Stamp, JSONObject)]) throws(ToolError) {
+        let actor = Store.actorOf(name)
+        var out = [UInt8]()
+        var batch: [[UInt8]] = []
+        var last: Stamp? = nil
+        try withBytes(bytes) { (raw) throws(ToolError) in
+            try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
+                if o["type"]?.string == "commit" {
+                    let eff = Store.effectiveStamp(Store.declaredStamp(o, actor: actor), previous: last, actor: actor)
+                    last = eff
+                    let schema = Int(o["schema"]?.int ?? 1)
+                    var kept: [[UInt8]] = []
+                    for b in batch {
+                        guard let ev0 = try? JSON.parseObject(bytes: b) else { continue }
+                        let ev = schema == M.schemaVersion ? ev0 : M.migrate(ev0, from: schema)
+                        if ev["type"]?.string != "erase", tombstones.contains(where: { $0.0 > eff && M.erases($0.1, ev) }) { continue }
+                        kept.append(b)
+                    }
+                    if !kept.isEmpty {
+                        var body = [UInt8]()
+                        for b in kept { body += b; body.append(0x0A) }
+                        var c = o
+                        c["n"] = .int(Int64(kept.count))
+                        c["hlc"] = eff.clockJSON
+                        c["sum"] = .string(Checksum.hex(Checksum.hash(body)))
+                        out += body
+                        c.write(into: &out)
+                        out.append(0x0A)
+                    }
+                    batch.removeAll()
+                } else {
+                    batch.append(Array(line))
+                }
+                return true
+            }
+        }
+        try Sys.writeFileAtomically(Sys.join(journalDir, name), out, mode: fileMode(for: name))
+    }
+
+    /// Rewrites every journal this copy may rewrite without the events `drop`
+    /// selects (and batches left empty), removes the snapshot and set-aside
+    /// debris, and rebuilds. For erasing on request in a store that does not
+    /// sync; a synced store erases with a tombstone event ("erase") instead.
+    /// Each file is replaced atomically; returns how many events went.
+    @discardableResult
+    public func purge(at: Instant, _ drop: (JSONObject) -> Bool) throws(ToolError) -> Int {
+        try Sys.makeDirectories(dir)
+        let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis,
+                                        what: "the \(options.tool) data directory \(dir)")
+        defer { lock.release() }
+        var removed = 0
+        for e in try journalEntries() where mayRewrite(e.name) {
+            let path = Sys.join(journalDir, e.name)
+            guard let got = try Sys.readPeerFile(path, from: 0, cap: Int.max, owner: e.uid) else { continue }
+            Sys.removeFile(Sys.join(journalDir, String(e.name.dropLast(7)) + ".corrupt"))
+            var out = [UInt8]()
+            var batch: [[UInt8]] = []
+            try withBytes(got.bytes) { (raw) throws(ToolError) in
+                try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                    guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
+                    if o["type"]?.string == "commit" {
+                        if !batch.isEmpty {
+                            var body = [UInt8]()
+                            for b in batch { body += b; body.append(0x0A) }
+                            var c = o
+                            c["n"] = .int(Int64(batch.count))
+                            if c["sum"] != nil { c["sum"] = .string(Checksum.hex(Checksum.hash(body))) }
+                            out += body
+                            c.write(into: &out)
+                            out.append(0x0A)
+                        }
+                        batch.removeAll()
+                    } else if drop(o) {
+                        removed += 1
+                    } else {
+                        batch.append(Array(line))
+                    }
+                    return true
+                }
+            }
+            try Sys.writeFileAtomically(path, out, mode: fileMode(for: e.name))
+        }
+        Sys.removeFile(snapshotPath)
+        return removed
+    }
+}

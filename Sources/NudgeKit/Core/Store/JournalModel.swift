@@ -1,0 +1,90 @@
+// What a tool gives the store: its state as a fold over events (the
+// `JournalModel`), and the `Transaction` a command records its events in.
+//
+// Invariants: `apply` is the only way state changes; it sees events already
+// migrated to the model's schema, in stamp order, each once. Snapshot lines
+// restored with `restoreHot`/`restoreCold` give the same state as folding the
+// events they summarise.
+
+/// A tool's state as a fold over its events.
+public protocol JournalModel {
+    /// The schema this version writes. Older events are upgraded by `migrate`.
+    static var schemaVersion: Int { get }
+    /// An empty state. `full` false means the cold parts (indexes only
+    /// writers need) may be left out.
+    init(full: Bool)
+    /// Folds one committed event (already migrated to `schemaVersion`).
+    mutating func apply(_ event: JSONObject)
+    /// Folds one committed event with its batch's stamp; by default `apply(_:)`.
+    /// Models with last-writer-wins fields read the stamp here.
+    mutating func apply(_ event: JSONObject, stamp: Stamp)
+    /// Whether the erasure `tombstone` (an event of type "erase") erases
+    /// `event`, an event stamped before it. Erased events are skipped by the
+    /// fold on every copy and removed from journals by their writers.
+    static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool
+    /// Lines that every reader needs.
+    func hotSnapshot() -> [JSONObject]
+    /// Lines that only writers need (dedupe indexes and the like).
+    func coldSnapshot() -> [JSONObject]
+    mutating func restoreHot(_ line: JSONObject) throws(ToolError)
+    mutating func restoreCold(_ line: JSONObject) throws(ToolError)
+    /// In a lazy read, offered each hot line unparsed first (a slice of the
+    /// snapshot's bytes, shared, not copied); true means the model kept it as
+    /// it is, to parse later or never.
+    mutating func restoreHotRaw(_ line: Bytes) -> Bool
+    /// In a full read, offered each cold line unparsed first, the same way:
+    /// a model with a large cold part parses only what a command touches.
+    mutating func restoreColdRaw(_ line: Bytes) -> Bool
+    /// Appends the cold lines, each ending in a newline (by default
+    /// `coldSnapshot()`, serialized; a model may copy lines it kept raw).
+    func writeColdSnapshot(into out: inout [UInt8])
+    /// Upgrades an event written under `schema` to `schemaVersion`.
+    static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject
+}
+
+extension JournalModel {
+    public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
+    public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
+    public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }
+    public func coldSnapshot() -> [JSONObject] { [] }
+    public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool { false }
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool { false }
+    public func writeColdSnapshot(into out: inout [UInt8]) {
+        for c in coldSnapshot() { c.write(into: &out); out.append(0x0A) }
+    }
+}
+
+/// The events a command appends, applied to the state as they are recorded so
+/// that the rest of the command sees them.
+public struct Transaction<M: JournalModel> {
+    public private(set) var events: [JSONObject] = []
+    public internal(set) var state: M
+    /// The stamp this batch will carry: greater than everything folded.
+    public let stamp: Stamp
+    /// Set when the store tags events with their journal: the writer's own.
+    var actor: String? = nil
+    /// In a store with subfolders, the one this batch goes to (default the
+    /// first); a batch goes to one file, so it stays all or nothing.
+    public var folder: String? = nil {
+        didSet { if let f = folder, scopeTag != nil { scopeTag = f } }
+    }
+    var scopeTag: String? = nil
+
+    init(state: M, stamp: Stamp = Stamp(ms: 0, actor: "")) {
+        self.state = state
+        self.stamp = stamp
+    }
+
+    public mutating func record(_ event: JSONObject) {
+        if actor != nil || scopeTag != nil {
+            var tagged = event
+            if let a = actor { tagged["actor"] = .string(a) }
+            if let sc = scopeTag { tagged["scope"] = .string(sc) }
+            state.apply(tagged, stamp: stamp)
+        } else {
+            state.apply(event, stamp: stamp)
+        }
+        events.append(event)
+    }
+}

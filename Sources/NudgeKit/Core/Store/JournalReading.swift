@@ -1,0 +1,168 @@
+// Reading one journal: its bytes (a peer's capped per run), cut into
+// committed batches with effective stamps, checksums checked, damage counted.
+//
+// Invariants: a batch counts only when its commit line is whole and its
+// checksum matches; a line without a newline is a write in progress and is
+// never read; a journal's stamps only ever increase (a stamp not greater than
+// the previous one is bumped past it); among strangers a batch stamped more
+// than a day ahead waits for its time.
+
+extension Store {
+    /// Reads a journal from `from` and cuts it into committed batches. nil
+    /// when the file is not a regular file any more, or when the line ending
+    /// at `from` is not the commit line (checksum `tag`) the snapshot folded.
+    /// A tail is parsed without the journal's earlier stamps: a batch not
+    /// newer than the snapshot's frontier makes the caller fold everything.
+    func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?, folded: Int = 0) throws(ToolError) -> JournalRead? {
+        let path = Sys.join(journalDir, e.name)
+        let own = isOwn(e.name)
+        // Look back over the commit line before `from` to check it is the one folded.
+        let back = from > 0 ? min(from, 4096) : 0
+        // A peer is read at most a cap past what was folded before (`folded`,
+        // when folding everything again), so a huge journal costs little per run.
+        let cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back + max(0, folded - from)
+        let read: (bytes: [UInt8], size: Int)?
+        do throws(ToolError) {
+            read = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid)
+        } catch {
+            // Somebody else's file we may not read never stops this command;
+            // in the store's own folder it is worth a word.
+            guard !own, !journalsAreLocal, error.code == .noPermission else { throw error }
+            if options.subfolders == nil || Store.scopeOf(e.name) == options.subfolders?.first {
+                Store.warnOnce("ignoring \(path): \(error.message)")
+            }
+            return nil
+        }
+        guard let got = read else { return nil }
+        let bytes = got.bytes
+        var lastTag: UInt32 = 0
+        if back > 0 {
+            guard bytes.count >= back, bytes[back - 1] == 0x0A else { return nil }
+            var start = back - 1
+            while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+            if start == 0 && from - back > 0 { return nil }  // a commit line longer than 4 KB: not ours
+            lastTag = Store.lineTag(bytes[start..<(back - 1)])
+            if let t = tag, t != lastTag { return nil }
+        }
+        var r = parseJournal(bytes, skip: back, base: from - back, name: e.name, index: index, after: nil,
+                             size: got.size, peer: !own)
+        r.capped = from - back + bytes.count < got.size
+        if r.committedEnd == from { r.tag = lastTag }
+        return r
+    }
+
+    static func lineTag(_ line: ArraySlice<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: line.withUnsafeBytes { Checksum.hash($0) })
+    }
+
+    /// The stamp a commit line declares: its `hlc`, or (written before
+    /// stamps existed) its `at`.
+    static func declaredStamp(_ o: JSONObject, actor: String) -> Stamp? {
+        Stamp.clock(o["hlc"], actor: actor)
+            ?? o["at"]?.string.flatMap { RFC3339.parse($0) }.map { Stamp(ms: $0.instant.ms, actor: actor) }
+    }
+
+    /// The declared stamp, bumped past `previous` when it is not greater:
+    /// a journal's stamps only ever increase.
+    static func effectiveStamp(_ declared: Stamp?, previous: Stamp?, actor: String) -> Stamp {
+        var eff = declared ?? Stamp(ms: previous?.ms ?? 0, counter: (previous?.counter ?? -1) + 1, actor: actor)
+        eff.actor = actor
+        if let p = previous, !(eff.ms > p.ms || (eff.ms == p.ms && eff.counter > p.counter)) {
+            eff = Stamp(ms: p.ms, counter: p.counter + 1, actor: actor)
+        }
+        return eff
+    }
+
+    /// Cuts bytes (from absolute offset `base + skip`) into committed batches
+    /// with effective stamps: a journal's stamps only ever increase, so a
+    /// stamp not greater than the previous one is bumped past it.
+    func parseJournal(_ bytes: [UInt8], skip: Int, base: Int, name: String, index: Int, after: Stamp?,
+                      size: Int, peer: Bool) -> JournalRead {
+        let actor = Store.actorOf(name)
+        let from = base + skip
+        var r = JournalRead(name: name, committedEnd: from, size: size, last: after)
+        var pending: [JSONObject] = []
+        var pendingBad: [Range<Int>] = []
+        var batchStart = from
+        var stop = false
+        let horizon = nowMillis + 86_400_000
+        let tag = options.tagActor ? actor : nil
+        bytes.withUnsafeBytes { all in
+            let raw = UnsafeRawBufferPointer(rebasing: all[skip...])
+            try? NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                if next < 0 || stop { return false }  // no newline: torn, or a copy still arriving
+                let lineStart = from + raw.baseAddress!.distance(to: line.baseAddress!)
+                let lineEnd = from + next
+                if peer, let cap = options.maxPeerLineBytes, line.count > cap {
+                    pendingBad.append(lineStart..<lineEnd)
+                    return true
+                }
+                guard let o = try? JSON.parseObject(line) else {
+                    pendingBad.append(lineStart..<lineEnd)
+                    return true
+                }
+                guard o["type"]?.string == "commit" else {
+                    pending.append(o)
+                    return true
+                }
+                var ok = true
+                if let sum = o["sum"]?.string {
+                    let lo = batchStart - from
+                    let hi = lineStart - from
+                    let h = Checksum.hex(Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[lo..<hi])))
+                    ok = h == sum
+                }
+                let declared = Store.declaredStamp(o, actor: actor)
+                // Among strangers (a shared folder), a peer stamped far ahead
+                // waits for its time, so it cannot push everyone's clock. One
+                // person's devices follow the stamps as they are: a clock that
+                // was ahead only delays its device's own later stamps.
+                if peer, options.trust == .perUser, let d = declared, d.ms > horizon {
+                    r.deferred += 1
+                    stop = true
+                    return false
+                }
+                let eff = Store.effectiveStamp(declared, previous: r.last, actor: actor)
+                if ok {
+                    let schema = Int(o["schema"]?.int ?? 1)
+                    var evs: [JSONObject] = []
+                    evs.reserveCapacity(pending.count)
+                    var erase = false
+                    for var ev in pending {
+                        if schema != M.schemaVersion { ev = M.migrate(ev, from: schema) }
+                        if let a = tag { ev["actor"] = .string(a) }
+                        if ev["type"]?.string == "erase" { erase = true }
+                        evs.append(ev)
+                    }
+                    r.bad += pendingBad.count
+                    r.badRanges += pendingBad
+                    if !evs.isEmpty { r.batches.append(Batch(stamp: eff, events: evs, hasErase: erase, journal: index)) }
+                } else {
+                    r.bad += 1
+                    r.badRanges.append(batchStart..<lineEnd)
+                }
+                r.last = eff
+                r.tag = Store.lineTag(ArraySlice(UnsafeRawBufferPointer(rebasing: raw[(lineStart - from)..<(lineEnd - from - 1)])))
+                pending.removeAll(keepingCapacity: true)
+                pendingBad.removeAll()
+                r.committedEnd = lineEnd
+                batchStart = lineEnd
+                return true
+            }
+        }
+        return r
+    }
+
+    func warnDeferred(_ r: JournalRead) {
+        Store.warnOnce("\(r.name): \(r.deferred == 1 ? "a change is" : "changes are") stamped more than a day ahead of this clock (is that device's clock right?); they count once that time comes")
+    }
+
+    func reportBad(_ marks: [String: JournalMark]) {
+        for (name, m) in marks.sorted(by: { $0.key < $1.key }) where m.bad > 0 {
+            let who = isOwn(name)
+                ? "the next change made here sets them aside in \(name.dropLast(7)).corrupt"
+                : "only the device or person writing it can set them aside"
+            Store.warnOnce("\(Sys.join(journalDir, name)): \(m.bad) committed batch(es) or line(s) cannot be read and count for nothing; \(who)")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+// Which journals a store believes: the data directory checked, the journal
+// folder (and its subfolders) listed, every entry judged by name, kind and
+// owner under the store's trust, and one warning for what is ignored.
+//
+// Invariants: only regular files named ACTOR.ndjson (or ACTOR~N.ndjson) are
+// journals; under `.owner` trust a file belongs to the user, the folder's
+// owner or root; under `.perUser` NAME.ndjson counts only when login NAME owns
+// it; conflict copies and engine temporaries never count. Listing is one
+// fstatat per entry and opens no file.
+
+extension Store {
+    /// Whether the data directory exists; an error when it exists but
+    /// cannot be used. Warns when it is open to others.
+    func checkDataDirectory() throws(ToolError) -> Bool {
+        switch try Sys.pathState(dir) {
+        case .missing: return false
+        case .other(let k):
+            let what = k == .regular ? "a file" : k == .symlink ? "a dangling symbolic link" : "not a folder"
+            throw ToolError(.ioError, "data directory \(dir) is \(what), not a folder; give --data-dir a folder")
+        case .directory(let uid, let mode):
+            let me = UInt32(geteuid())
+            if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+                Store.warnOnce("\(dir) is writable by everyone; fix: chmod 700 \(dir)")
+                if options.actorFromEnvironment {
+                    throw ToolError(.noPermission, "\(options.tool.uppercased())_ACTOR names the writer only in a data directory private to you, and \(dir) is writable by everyone; fix: chmod 700 \(dir)")
+                }
+            } else if uid != me && me != 0 && journalsAreLocal {
+                let who = Users.name(of: uid) ?? "uid \(uid)"
+                Store.warnOnce("\(dir) belongs to \(who), not to you; use a data directory of your own (--data-dir)")
+            }
+            return true
+        }
+    }
+
+    /// The journals this store believes, and one warning for those it
+    /// ignores. Names are relative to `journalDir`.
+    func journalEntries() throws(ToolError) -> [DirEntry] {
+        var ignored: [String] = []
+        var conflicts: [String] = []
+        guard let subs = options.subfolders else {
+            guard let all = try Sys.scanDirectory(journalDir) else { return [] }
+            if options.trust == .perUser && all.count > 64 { Users.preload() }
+            let out = filterJournals(all, prefix: "", pair: nil, ignored: &ignored, conflicts: &conflicts)
+            reportIgnored(ignored, conflicts)
+            return out
+        }
+        var out: [DirEntry] = []
+        for (i, sub) in subs.enumerated() {
+            if sub.hasSuffix("/*") {
+                // A folder per group of actors: only those naming this actor.
+                let parent = String(sub.dropLast(2))
+                let parentPath = Sys.join(journalDir, parent)
+                guard let dirs = (try? Sys.scanDirectory(parentPath)) ?? nil else { continue }
+                for d in dirs where d.kind == .directory {
+                    let members = Store.groupMembers(d.name)
+                    guard members.count >= 2, members.contains(options.actor),
+                          members.allSatisfy({ StoreOptions.isActorName(Substring($0)) }) else { continue }
+                    // A folder somebody else made under the group's name is theirs to
+                    // empty: only one made by a member of the group is believed.
+                    if options.trust == .perUser, !members.contains(where: { Users.uid(of: $0) == d.uid }) {
+                        ignored.append("\(parent)/\(d.name)/ (made by \(Users.name(of: d.uid) ?? "uid \(d.uid)"), not by one of them)")
+                        continue
+                    }
+                    let rel = parent + "/" + d.name
+                    guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
+                    out += filterJournals(files, prefix: rel + "/", pair: members, ignored: &ignored, conflicts: &conflicts)
+                }
+            } else {
+                // The first folder is the store's own: it must be readable.
+                let files: [DirEntry]?
+                if i == 0 { files = try Sys.scanDirectory(Sys.join(journalDir, sub)) }
+                else { files = (try? Sys.scanDirectory(Sys.join(journalDir, sub))) ?? nil }
+                guard let fs = files else { continue }
+                if options.trust == .perUser && fs.count > 64 { Users.preload() }
+                out += filterJournals(fs, prefix: sub + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
+            }
+        }
+        reportIgnored(ignored, conflicts)
+        return out
+    }
+
+    func filterJournals(_ all: [DirEntry], prefix: String, pair: [String]?,
+                        ignored: inout [String], conflicts: inout [String]) -> [DirEntry] {
+        var out: [DirEntry] = []
+        let me = UInt32(geteuid())
+        var st = stat()
+        let storeOwner: UInt32 = stat(journalsAreLocal ? dir : journalDir, &st) == 0 ? UInt32(st.st_uid) : me
+        for var e in all {
+            let n = e.name
+            // Our own set-aside files, sync engines' temporaries: not journals.
+            if n.hasSuffix(".corrupt") || n.hasPrefix(".syncthing.") || n.hasPrefix("~") || n.hasSuffix(".tmp")
+                || n.hasPrefix(".") || StoreOptions.bytesContain(n, ".tmp-") { continue }
+            guard n.hasSuffix(".ndjson") else { continue }
+            let rel = prefix + n
+            let actor = Store.actorPart(n.dropLast(".ndjson".count))
+            if StoreOptions.bytesContain(actor, ".sync-conflict-") || StoreOptions.bytesContain(n, "conflicted copy")
+                || StoreOptions.bytesContain(n, "(conflict") {
+                conflicts.append(rel)
+                continue
+            }
+            guard StoreOptions.isActorName(actor) else {
+                ignored.append("\(rel) (not a journal name)")
+                continue
+            }
+            guard e.kind == .regular else {
+                ignored.append("\(rel) (\(e.kindName))")
+                continue
+            }
+            if let p = pair, !p.contains(String(actor)) {
+                ignored.append("\(rel) (\(actor) is not one of \(p.joined(separator: " and ")))")
+                continue
+            }
+            switch options.trust {
+            case .owner:
+                // One person's store: theirs (the folder's owner's) or root's.
+                if e.uid != me && me != 0 && e.uid != 0 && e.uid != storeOwner {
+                    let who = Users.name(of: e.uid) ?? "uid \(e.uid)"
+                    ignored.append("\(rel) (owned by \(who), not by you)")
+                    continue
+                }
+            case .perUser:
+                let owner = Users.name(of: e.uid)
+                if owner != String(actor) {
+                    ignored.append("\(rel) (owned by \(owner ?? "uid \(e.uid)"), not by \(actor))")
+                    continue
+                }
+            case .transport:
+                break
+            }
+            e.name = rel
+            out.append(e)
+        }
+        return out
+    }
+
+    func reportIgnored(_ ignored: [String], _ conflicts: [String]) {
+        if !ignored.isEmpty {
+            let shown = ignored.prefix(5).joined(separator: ", ")
+            let more = ignored.count > 5 ? " and \(ignored.count - 5) more" : ""
+            Store.warnOnce("ignoring \(ignored.count) file(s) in \(journalDir) that are not journals it can trust: \(shown)\(more)")
+        }
+        if !conflicts.isEmpty {
+            Store.warnOnce("ignoring sync conflict copies in \(journalDir): \(conflicts.prefix(5).joined(separator: ", ")); two devices may be writing under one name: give each device its own \(options.tool.uppercased())_ACTOR, then merge or remove the copies")
+        }
+    }
+
+    /// Every journal the store believes, with its newest stamp.
+    public func journals() throws(ToolError) -> [JournalInfo] {
+        guard try checkDataDirectory() || !journalsAreLocal else { return [] }
+        var out: [JournalInfo] = []
+        for (i, e) in try journalEntries().enumerated() {
+            // The newest stamp is on the last commit line: read the end only.
+            let back = min(e.size, 4096)
+            guard let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: e.size - back, cap: back, owner: e.uid) else { continue }
+            var last: Stamp? = nil
+            if e.size <= back {
+                last = parseJournal(got.bytes, skip: 0, base: 0, name: e.name, index: i, after: nil, size: got.size, peer: false).last
+            } else {
+                let actor = Store.actorOf(e.name)
+                for line in got.bytes.split(separator: 0x0A).reversed() {
+                    if let o = try? JSON.parseObject(bytes: Array(line)), o["type"]?.string == "commit" {
+                        last = Store.declaredStamp(o, actor: actor)
+                        break
+                    }
+                }
+            }
+            out.append(JournalInfo(actor: Store.actorOf(e.name), bytes: e.size, lastStamp: last, owner: e.uid))
+        }
+        return out
+    }
+}

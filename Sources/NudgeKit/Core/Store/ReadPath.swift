@@ -1,0 +1,275 @@
+// The one read path: the snapshot, then what the journals hold past it,
+// folded in stamp order — or, when that is not safe, everything again.
+// `readHead` answers from the snapshot's first hot line and the tails when it
+// can, with the same checks. A reader writes only in `upkeep`, named so.
+//
+// Invariants: readers take no lock and never see half a batch; the snapshot
+// is read before the journals' sizes (journals only grow while it stands), and
+// read again if a writer replaced it meanwhile; a tail batch not newer than
+// the snapshot's frontier, or an erasure, makes the reader fold everything in
+// stamp order, so the state depends on the journals' contents only.
+
+extension Store {
+    /// The current state, without taking the lock. A store that does not
+    /// exist yet reads as empty; one that cannot be read is an error (77 for
+    /// permission, 74 otherwise) naming the path. Reading itself writes
+    /// nothing; afterwards `upkeep` may, when nobody else is writing.
+    public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
+        let exists = try checkDataDirectory()
+        if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return M(full: full) }
+        if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
+        let l = try load(full: full, lazy: lazy)
+        if exists { upkeep(after: l, full: full) }
+        return l.state
+    }
+
+    // MARK: The writes a reader does
+
+    /// Moves journals made before a sync folder was set into it, when no
+    /// other run holds the lock.
+    func adoptWhenIdle() throws(ToolError) {
+        guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return }
+        defer { lock.release() }
+        try adoptLocalJournals()
+    }
+
+    /// Migrates, repairs or compacts after a read, when no other run holds
+    /// the lock: a refused snapshot moved aside, erased events removed from
+    /// the journals this copy may rewrite, or a new snapshot when there is
+    /// none, it was refused, or the tail past it has grown long. A failure
+    /// here never fails the reader: it has its answer.
+    func upkeep(after loaded: Loaded, full: Bool) {
+        let compact = loaded.erased.keys.contains { mayRewrite($0) }
+        guard compact || loaded.badSnapshot != nil || !loaded.snapshotUsable || loaded.capped
+                || loaded.tailEvents > options.snapshotEvery * 4 else { return }
+        guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return }
+        defer { lock.release() }
+        if loaded.badSnapshot != nil { moveSnapshotAside() }
+        do throws(ToolError) {
+            if compact {
+                try compactErased()
+            } else {
+                try writeSnapshot(full ? loaded : try load(full: true))
+            }
+        } catch {
+            Store.warnOnce("could not write the snapshot (\(error.message)); answers come from the journals")
+        }
+    }
+
+    // MARK: The read path
+
+    /// Whether the journals a snapshot counted are all still there, each at
+    /// least as long as what it folded.
+    enum MarksCheck: Equatable {
+        case hold
+        /// A peer's journal was rewritten by its writer (an erasure) or
+        /// removed (a device forgotten), or a sync folder changed: fold
+        /// again, quietly.
+        case peerChanged
+        /// One of this copy's own journals changed under the snapshot: not
+        /// expected; the snapshot is refused, with this reason.
+        case refused(String)
+    }
+
+    func checkMarks(_ marks: [String: JournalMark], against entries: [DirEntry]) -> MarksCheck {
+        var size: [String: Int] = [:]
+        for e in entries { size[e.name] = e.size }
+        var result = MarksCheck.hold
+        for (name, mark) in marks.sorted(by: { $0.key < $1.key }) {
+            if let n = size[name], n >= mark.end { continue }
+            // (A sync folder is outside this store: it may have been
+            // changed, emptied or replaced by the user.)
+            if !mayRewrite(name) || isSyncFolder { result = .peerChanged; continue }
+            return .refused(size[name].map { "journal \(name) is \($0) bytes, shorter than the \(mark.end) it says were folded" }
+                            ?? "it counts journal \(name), which is gone or no longer trusted")
+        }
+        return result
+    }
+
+    /// What the journals hold past a snapshot's marks.
+    enum Tails {
+        /// Batches that may be folded on top of the snapshot.
+        case fold([JournalRead])
+        /// Everything must be folded again in stamp order: a tail holds an
+        /// erasure or a batch not newer than the frontier (a peer's late
+        /// copy), or a journal changed before the point folded (with the
+        /// reason when it is one of this copy's own).
+        case refold(refused: String?)
+    }
+
+    /// Reads each journal past its mark; one unchanged since the snapshot is
+    /// not even opened (a pool may hold thousands).
+    func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?) throws(ToolError) -> Tails {
+        var reads: [JournalRead] = []
+        for (i, e) in entries.enumerated() {
+            let mark = marks[e.name]
+            if let m = mark, m.end == e.size { continue }
+            guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
+                guard mark != nil else { continue }
+                return .refold(refused: mayRewrite(e.name) && !isSyncFolder ? "journal \(e.name) changed before the point it folded" : nil)
+            }
+            if r.batches.contains(where: { b in b.hasErase || (frontier.map { b.stamp <= $0 } ?? false) }) {
+                return .refold(refused: nil)
+            }
+            reads.append(r)
+        }
+        return .fold(reads)
+    }
+
+    func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0) throws(ToolError) -> Loaded {
+        // The snapshot first, then the journals' sizes: journals only grow
+        // while a snapshot stands, so sizes read after it are never shorter
+        // than what it folded — unless a writer replaced the snapshot
+        // meanwhile (an erasure shrinks journals), which is checked below.
+        let identity = Sys.fileIdentity(snapshotPath)
+        var refused: String? = nil
+        var snap: (snapshot: Snapshot, state: M)? = nil
+        if !forceRebuild {
+            var state = M(full: full)
+            switch try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil,
+                                    coldRaw: full ? { state.restoreColdRaw($0) } : nil) {
+            case .absent, .otherSchema: break
+            case .bad(let why): refused = why
+            case .ok(let s):
+                do {
+                    for h in s.hot { try state.restoreHot(h) }
+                    for c in s.cold { try state.restoreCold(c) }
+                    snap = (s, state)
+                } catch {
+                    refused = "a line the model cannot read (\(error.message))"
+                }
+            }
+        }
+        let entries = try journalEntries()
+        if let (s, _) = snap {
+            switch checkMarks(s.marks, against: entries) {
+            case .hold: break
+            case .peerChanged: snap = nil
+            case .refused(let why):
+                // Another run wrote a new snapshot while this one read: read again.
+                if attempt < 3 && Sys.fileIdentity(snapshotPath) != identity {
+                    return try load(full: full, lazy: lazy, forceRebuild: forceRebuild, attempt: attempt + 1)
+                }
+                refused = why
+                snap = nil
+            }
+        }
+        if let why = refused {
+            Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
+        }
+        if let (s, state) = snap {
+            switch try readTails(entries, marks: s.marks, frontier: s.frontier) {
+            case .fold(let reads):
+                return foldTails(reads, onto: s, state: state, entries: entries)
+            case .refold(let why):
+                if let why {
+                    refused = why
+                    Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
+                }
+            }
+        }
+        // Everything, in stamp order; peers are read up to the cap past what
+        // the snapshot had folded of them.
+        var reads: [JournalRead] = []
+        for (i, e) in entries.enumerated() {
+            let folded = snap?.snapshot.marks[e.name]?.end ?? 0
+            if let r = try readJournal(e, index: i, from: 0, tag: nil, folded: folded) { reads.append(r) }
+        }
+        var l = fold(reads, full: full)
+        l.badSnapshot = refused
+        return l
+    }
+
+    /// Folds the tails' batches, in stamp order, on top of a snapshot's state.
+    func foldTails(_ reads: [JournalRead], onto s: Snapshot, state start: M, entries: [DirEntry]) -> Loaded {
+        var state = start
+        var marks = s.marks
+        var frontier = s.frontier
+        var events = 0
+        var bytes = 0
+        var own: [String: OwnFile] = [:]
+        for e in entries where isOwn(e.name) {
+            own[e.name] = OwnFile(committedEnd: s.marks[e.name]?.end ?? 0, size: e.size, badRanges: [])
+        }
+        var batches: [Batch] = []
+        for r in reads {
+            let before = marks[r.name]
+            if r.committedEnd > (before?.end ?? 0) || before == nil {
+                marks[r.name] = JournalMark(end: r.committedEnd, tag: r.committedEnd > (before?.end ?? 0) ? r.tag : (before?.tag ?? 0),
+                                            bad: (before?.bad ?? 0) + r.bad)
+            }
+            bytes += r.committedEnd - (before?.end ?? 0)
+            batches += r.batches
+            if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
+            if r.deferred > 0 { warnDeferred(r) }
+        }
+        if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
+        for b in batches {
+            for e in b.events { state.apply(e, stamp: b.stamp) }
+            events += b.events.count
+            if frontier.map({ b.stamp > $0 }) ?? true { frontier = b.stamp }
+        }
+        reportBad(marks)
+        return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
+                      snapshotUsable: true, badSnapshot: nil, own: own, erased: [:],
+                      capped: reads.contains { $0.capped })
+    }
+
+    /// Folds whole journals in stamp order, skipping erased events.
+    func fold(_ reads: [JournalRead], full: Bool) -> Loaded {
+        var state = M(full: full)
+        var batches: [Batch] = []
+        var marks: [String: JournalMark] = [:]
+        var own: [String: OwnFile] = [:]
+        var bytes = 0
+        for r in reads {
+            batches += r.batches
+            marks[r.name] = JournalMark(end: r.committedEnd, tag: r.tag, bad: r.bad)
+            bytes += r.committedEnd
+            if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
+            if r.deferred > 0 { warnDeferred(r) }
+        }
+        if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
+        var tombstones: [(Stamp, JSONObject)] = []
+        for b in batches where b.hasErase {
+            for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) }
+        }
+        var erased: [String: Int] = [:]
+        var events = 0
+        var frontier: Stamp? = nil
+        for b in batches {
+            for e in b.events {
+                if !tombstones.isEmpty, e["type"]?.string != "erase",
+                   tombstones.contains(where: { $0.0 > b.stamp && M.erases($0.1, e) }) {
+                    erased[reads[b.journal].name, default: 0] += 1
+                    continue
+                }
+                state.apply(e, stamp: b.stamp)
+                events += 1
+            }
+            frontier = b.stamp
+        }
+        reportBad(marks)
+        return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
+                      snapshotUsable: false, badSnapshot: nil, own: own, erased: erased,
+                      capped: reads.contains { $0.capped })
+    }
+
+    /// The first hot line of the snapshot and the committed events written
+    /// since it, without reading the rest: for readers that can often answer
+    /// from a summary line. nil when that is not safe (no usable snapshot, a
+    /// late or erasing batch, damage, a batch that waits, a failed check):
+    /// the caller reads everything. The checks are `load`'s own.
+    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
+        guard try checkDataDirectory() else { return nil }
+        guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
+              !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
+        let entries = try journalEntries()
+        guard checkMarks(head.marks, against: entries) == .hold,
+              case .fold(let reads) = try readTails(entries, marks: head.marks, frontier: head.frontier),
+              !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
+        var batches = reads.flatMap(\.batches)
+        batches.sort { $0.stamp < $1.stamp }
+        return (head.hot, batches.flatMap(\.events))
+    }
+}

@@ -1,0 +1,127 @@
+// How a store is opened: which tool, which actor writes, where the journals
+// live and whose journals it believes (trust), and the caps on peers.
+//
+// Invariants: an actor name is letters, digits, '-', '_' and '.', never
+// starting with '.', at most 128 bytes, never a sync engine's conflict copy
+// name; TOOL_ACTOR picks the actor only where the store is private to one uid
+// (checked in Journals.swift).
+
+/// Whose journals a store believes.
+public enum StoreTrust: Sendable, Equatable {
+    /// One uid's store (the default): every journal must belong to the user
+    /// running the command; a file owned by anyone else is ignored.
+    case owner
+    /// A folder several logins share on one host: `NAME.ndjson` counts only
+    /// when its owner is the login NAME, so nobody can write as somebody else.
+    case perUser
+    /// A folder kept in step across machines by a sync engine, where every
+    /// file belongs to whoever runs the engine: names cannot be proven by
+    /// the file system, and the transport is trusted.
+    case transport
+}
+
+public struct StoreOptions: Sendable {
+    public var tool: String
+    /// Whose journal this process writes (a device or a person).
+    public var actor: String
+    /// Who is making the change, for the commit line: the login of the
+    /// effective uid unless a test says otherwise.
+    public var user: String
+    public var lockTimeoutMillis: Int
+    /// Fold at most this many events past the snapshot before writing a new one.
+    public var snapshotEvery: Int
+    /// Where the journals live, when not in the data directory.
+    public var journalFolder: String? = nil
+    /// Whether that folder is shared with other logins (readable files).
+    public var sharedWithOthers = false
+    /// The mode of journal files in a shared folder (default 0644).
+    public var sharedFileMode: UInt32? = nil
+    /// Journals in subfolders of `journalFolder` rather than in it: each
+    /// entry a folder ("journal", "private"), or "NAME/*" for every folder
+    /// inside NAME whose name, split at "+", includes this actor (a folder per
+    /// pair of people). The first entry is where writes go by default.
+    public var subfolders: [String]? = nil
+    /// File modes per subfolder entry (default `sharedFileMode`).
+    public var subfolderFileModes: [String: UInt32] = [:]
+    /// Tell the model which subfolder each event came from, as "scope".
+    public var tagScope = false
+    /// Lines longer than this in a peer's journal count for nothing.
+    public var maxPeerLineBytes: Int? = nil
+    public var trust: StoreTrust = .owner
+    /// Tell the model which journal each event came from, as "actor".
+    public var tagActor = false
+    /// The most bytes read from one peer's journal per run; the rest is read
+    /// by later runs.
+    public var peerReadCap = 16 << 20
+    /// The reader's clock (ms), for refusing peer batches stamped more than a
+    /// day ahead. nil: the system clock.
+    public var nowMillis: Int64? = nil
+
+    /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
+    public var actorFromEnvironment = false
+
+    public init(tool: String, actor: String? = nil, user: String? = nil, lockTimeoutMillis: Int? = nil, snapshotEvery: Int = 256) {
+        self.tool = tool
+        if actor == nil, let e = Sys.env(tool.uppercased() + "_ACTOR"), !e.isEmpty { actorFromEnvironment = true }
+        self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.hostname())
+        self.user = user ?? Sys.loginName()
+        self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000  // TOOL_LOCK_TIMEOUT: Config.lockTimeoutMillis
+        self.snapshotEvery = snapshotEvery
+    }
+
+    /// Journals in a folder several people share (each appends only to
+    /// their own journal); kept for callers that set it directly.
+    public var sharedJournals: String? {
+        get { sharedWithOthers ? journalFolder : nil }
+        set {
+            journalFolder = newValue
+            sharedWithOthers = newValue != nil
+            if newValue != nil && trust == .owner { trust = .transport }
+        }
+    }
+
+    /// Letters, digits, `-`, `_` and `.`; anything else becomes `_`.
+    public static func sanitize(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            if (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "-" || c == "_" || c == "." {
+                out.unicodeScalars.append(c)
+            } else {
+                out += "_"
+            }
+        }
+        if out.isEmpty || out.hasPrefix(".") { out = "actor" + out }
+        return out
+    }
+
+    /// Whether `name` (without .ndjson) is a journal name this store writes.
+    public static func isActorName(_ name: Substring) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 128, name.utf8.first != UInt8(ascii: ".") else { return false }
+        for c in name.utf8 {
+            let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F || c == 0x2E
+            if !ok { return false }
+        }
+        return !bytesContain(name, ".sync-conflict-")
+    }
+
+    /// Substring search on UTF-8 bytes (a pool lists thousands of names;
+    /// the standard library's generic search is slow for that).
+    static func bytesContain<S: StringProtocol>(_ s: S, _ pattern: StaticString) -> Bool {
+        let p = UnsafeRawBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        if let r = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
+            guard b.count >= p.count, p.count > 0 else { return p.count == 0 }
+            let first = p[0]
+            var i = 0
+            while i + p.count <= b.count {
+                if b[i] == first {
+                    var j = 1
+                    while j < p.count && b[i + j] == p[j] { j += 1 }
+                    if j == p.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }) { return r }
+        return String(s).contains(String(decoding: p, as: UTF8.self))
+    }
+}
