@@ -67,3 +67,14 @@ public func runProgram(_ path: String, _ args: [String], stdin: [UInt8]? = nil, 
         : signaled ? "killed by signal \(p.terminationStatus)" : "exited \(p.terminationStatus)"
     return ProgramResult(out: out, err: err, status: status, timedOut: timedOut, summary: summary)
 }
+
+/// The package's root: the nearest folder above `file` holding Package.swift
+/// (so a test file can move between folders without counting levels).
+public func packageRoot(_ file: String = #filePath) -> String {
+    var dir = file
+    while let slash = dir.lastIndex(of: "/"), slash > dir.startIndex {
+        dir = String(dir[..<slash])
+        if FileManager.default.fileExists(atPath: dir + "/Package.swift") { return dir }
+    }
+    return FileManager.default.currentDirectoryPath
+}

@@ -324,7 +324,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
     func testStaleTemporariesPlaya() { staleTemporaries(.playa) }
     func testStaleTemporariesHabitmatch() { staleTemporaries(.habitmatch) }
 
-    /// Regression (found by this suite, fixed in Core/Store.swift). The
+    /// Regression (found by this suite, fixed in Core/Store/). The
     /// journal is rewritten through JOURNAL.ndjson.tmp-PID too (setting bad
     /// lines aside, erasures, purge), but only snapshot.ndjson.tmp-PID files
     /// of dead writers are cleaned up: a writer killed during a journal

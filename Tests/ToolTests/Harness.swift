@@ -109,11 +109,7 @@ class ToolTestCase: XCTestCase {
         return path
     }
 
-    static var packageRoot: String {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }
+    static var packageRoot: String { TestSupport.packageRoot() }
 }
 
 // MARK: Processes with a time limit, signals, other users, small file systems

@@ -196,7 +196,7 @@ final class PermissionReliabilityTests: ReliabilityCase {
 
     // MARK: Found by this suite, fixed in the store
 
-    /// Regression (found by this suite, fixed in Core/Store.swift). A journal in
+    /// Regression (found by this suite, fixed in Core/Store/). A journal in
     /// the user's own, private store that root owns (a `sudo` run of an
     /// older version, `sudo cp -a`): the user's read is ignored silently into
     /// an empty answer with exit 0 ("ignoring 1 file(s) … owned by root"),
@@ -223,7 +223,7 @@ final class PermissionReliabilityTests: ReliabilityCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: snapshotPath(s) + ".bad-1"), "the good snapshot was moved aside as refused")
     }
 
-    /// Regression (found by this suite, fixed in Core/Store.swift). Somebody
+    /// Regression (found by this suite, fixed in Core/Store/). Somebody
     /// else's store that this user may read (0755, journals 0644): the
     /// journals are ignored as untrusted, and the answer is empty with exit
     /// 0: `tenclub check` says "not busted" about a busted day. Issue 10

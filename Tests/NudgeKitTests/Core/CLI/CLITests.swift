@@ -123,11 +123,7 @@ final class CLITests: XCTestCase {
         XCTAssertNil(Suggest.nearest("zzzzzz", in: ["history", "status"]))
     }
 
-    static var packageRoot: String {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        return parts.joined(separator: "/")
-    }
+    static var packageRoot: String { TestSupport.packageRoot() }
 
     /// The committed completion scripts are exactly what the declarations
     /// generate. Regenerate with: UPDATE_COMPLETIONS=1 swift test --filter CLITests

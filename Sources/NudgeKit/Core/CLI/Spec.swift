@@ -1,0 +1,198 @@
+// Commands, options and operands declared once, as data. Parsing, help text,
+// usage errors with suggestions, and the bash/zsh/fish completion scripts all
+// come from that one declaration (Parse.swift, Help.swift, Completions/).
+//
+// Invariants: a command path names one declaration; an option's long name is
+// unique within its command and the global options it does not override.
+
+public struct OptionSpec: Sendable, Equatable {
+    public enum Completion: Sendable, Equatable { case none, files, directories, choices([String]) }
+
+    public var long: String
+    public var short: Character?
+    /// The value's placeholder (`DIR`); nil for a flag.
+    public var value: String?
+    public var help: String
+    /// When set, the value must be one of these (and completion offers them).
+    public var choices: [String]
+    public var completion: Completion
+    public var repeatable: Bool
+
+    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
+                choices: [String] = [], completion: Completion = .none, repeatable: Bool = false) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.help = help
+        self.choices = choices
+        self.completion = choices.isEmpty ? completion : .choices(choices)
+        self.repeatable = repeatable
+    }
+
+    public var takesValue: Bool { value != nil }
+
+    /// `-q, --quiet` / `--data-dir DIR`
+    var synopsis: String {
+        var s = short.map { "-\($0), " } ?? ""
+        s += "--" + long
+        if let v = value { s += " " + v }
+        return s
+    }
+}
+
+/// How `--help` and the man pages group a tool's commands, like git's
+/// command-list.txt: what a person runs every day, what sets things up, and
+/// what cron and scripts run (whose NDJSON is a stable interface).
+public enum CommandGroup: String, Sendable, CaseIterable {
+    case everyday, admin, plumbing
+
+    public var title: String {
+        switch self {
+        case .everyday: return "Everyday commands"
+        case .admin: return "Admin commands"
+        case .plumbing: return "Cron and plumbing commands"
+        }
+    }
+}
+
+/// One command: how it is called, and the handler that runs it, bound where
+/// the command is declared (nil only for a command that just groups
+/// subcommands, or a built-in the runner answers itself: help, completion).
+public struct CommandSpec: Sendable {
+    public enum Operands: Sendable, Equatable { case none, files, words }
+
+    public var name: String
+    public var summary: String
+    public var usage: String
+    public var options: [OptionSpec]
+    public var minOperands: Int
+    public var maxOperands: Int?
+    public var operandKind: Operands
+    public var subcommands: [CommandSpec]
+    /// Whether the command runs by itself when no subcommand is named.
+    public var runnable: Bool
+    public var details: String
+    /// Where a top-level command is listed; subcommands go with their parent.
+    public var group: CommandGroup
+    /// The record types a plumbing command prints: its stable interface.
+    public var records: [String]
+    public var run: Runner.Handler?
+
+    public init(_ name: String, summary: String, usage: String = "", options: [OptionSpec] = [],
+                operands: Operands = .none, min: Int = 0, max: Int? = 0,
+                subcommands: [CommandSpec] = [], runnable: Bool = true, details: String = "",
+                group: CommandGroup = .everyday, records: [String] = [], run: Runner.Handler? = nil) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.options = options
+        self.operandKind = operands
+        self.minOperands = min
+        self.maxOperands = max
+        self.subcommands = subcommands
+        self.runnable = runnable
+        self.details = details
+        self.group = group
+        self.records = records
+        self.run = run
+    }
+}
+
+public struct ToolSpec: Sendable {
+    public var name: String
+    public var version: String
+    public var summary: String
+    public var commands: [CommandSpec]
+    /// The command run when none is named (nil: print help, exit 64).
+    public var defaultCommand: [String]?
+    public var globalOptions: [OptionSpec]
+    public var footer: String
+
+    public init(name: String, version: String = familyVersion, summary: String, commands: [CommandSpec],
+                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "") {
+        self.name = name
+        self.version = version
+        self.summary = summary
+        self.commands = commands.isEmpty ? [] : commands + [ToolSpec.helpCommand, ToolSpec.completionCommand]
+        self.defaultCommand = defaultCommand
+        self.globalOptions = ToolSpec.standardGlobals(name)
+            + (syncs ? [OptionSpec("sync-dir", value: "DIR", help: "Share journals with your other devices through DIR (env \(name.uppercased())_SYNC_DIR)", completion: .directories)] : [])
+            + globals
+        self.footer = footer
+    }
+
+    public var envPrefix: String { name.uppercased() }
+
+    static let helpCommand = CommandSpec("help", summary: "Show help for a command", usage: "[COMMAND...]",
+                                         operands: .words, max: nil)
+    static let completionCommand = CommandSpec(
+        "completion", summary: "Print the bash, zsh or fish completion script", usage: "bash|zsh|fish",
+        operands: .words, min: 1, max: 1, group: .admin)
+    /// Commands the runner answers itself, with no handler.
+    public static let builtinPaths: [[String]] = [["help"], ["completion"]]
+
+    static func standardGlobals(_ tool: String) -> [OptionSpec] {
+        let p = tool.uppercased()
+        return [
+            OptionSpec("data-dir", value: "DIR", help: "Keep data in DIR (env \(p)_DATA_DIR)", completion: .directories),
+            OptionSpec("now", value: "TIME", help: "Pin the clock to TIME (env \(p)_NOW)"),
+            OptionSpec("format", value: "FORMAT", help: "Force json or text output (env \(p)_FORMAT)", choices: ["json", "text"]),
+            OptionSpec("quiet", short: "q", help: "Print nothing but errors (env \(p)_QUIET)"),
+            OptionSpec("help", short: "h", help: "Show help and exit"),
+            OptionSpec("version", help: "Show the version and exit"),
+        ]
+    }
+
+    public func command(_ path: [String]) -> CommandSpec? {
+        var list = commands
+        var found: CommandSpec? = nil
+        for w in path {
+            guard let c = list.first(where: { $0.name == w }) else { return nil }
+            found = c
+            list = c.subcommands
+        }
+        return found
+    }
+
+    /// The handler of every command that has one, by path ("buddy set").
+    public var handlers: [String: Runner.Handler] {
+        var out: [String: Runner.Handler] = [:]
+        for p in allPaths { if let h = command(p)?.run { out[p.joined(separator: " ")] = h } }
+        return out
+    }
+
+    /// The paths a user can run: runnable commands other than the built-ins.
+    public var runnablePaths: [[String]] {
+        allPaths.filter { command($0)?.runnable == true && !ToolSpec.builtinPaths.contains($0) }
+    }
+
+    /// Every command path, depth first: ["status"], ["buddy"], ["buddy", "set"].
+    public var allPaths: [[String]] {
+        var out: [[String]] = []
+        func walk(_ cs: [CommandSpec], _ prefix: [String]) {
+            for c in cs {
+                out.append(prefix + [c.name])
+                walk(c.subcommands, prefix + [c.name])
+            }
+        }
+        walk(commands, [])
+        return out
+    }
+}
+
+/// What the user asked for.
+public struct Invocation: Sendable, Equatable {
+    public var command: [String] = []
+    public var operands: [String] = []
+    var values: [String: [String]] = [:]
+    public var wantsHelp = false
+    public var wantsVersion = false
+
+    public init() {}
+
+    public func flag(_ long: String) -> Bool { values[long] != nil }
+    public func value(_ long: String) -> String? { values[long]?.last }
+    public func all(_ long: String) -> [String] { values[long] ?? [] }
+    public mutating func set(_ long: String, _ v: String) { values[long, default: []].append(v) }
+    public var commandName: String { command.joined(separator: " ") }
+}
