@@ -138,7 +138,7 @@ final class CoverageTests: XCTestCase {
     static func invoked() throws -> [String: Set<String>] {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
         var out: [String: Set<String>] = [:]
-        let specs = Dictionary(uniqueKeysWithValues: familySpecs.map { ($0.name, $0) })
+        let specs = Dictionary(uniqueKeysWithValues: toolSpecs.map { ($0.name, $0) })
         for f in try FileManager.default.contentsOfDirectory(atPath: dir) where f.hasSuffix(".swift") && f != "CoverageTests.swift" {
             let source = try String(contentsOfFile: dir + "/" + f, encoding: .utf8)
             // A process started by hand: executable("TOOL"), then arguments = [...].
@@ -175,7 +175,7 @@ final class CoverageTests: XCTestCase {
     static func shellInvocations(_ script: String) -> [(String, [String])] {
         let tokens = script.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         var out: [(String, [String])] = []
-        for (i, t) in tokens.enumerated() where familySpecs.contains(where: { $0.name == t }) {
+        for (i, t) in tokens.enumerated() where toolSpecs.contains(where: { $0.name == t }) {
             var words: [String] = []
             for w in tokens[(i + 1)...] {
                 if ["|", "||", "&&", ";", "&"].contains(w) || w.hasPrefix(">") || w.hasPrefix("<") { break }
@@ -216,7 +216,7 @@ final class CoverageTests: XCTestCase {
     func testEveryCommandIsRunByABlackBoxTest() throws {
         let invoked = try Self.invoked()
         var missing: [String] = []
-        for spec in familySpecs {
+        for spec in toolSpecs {
             for p in spec.runnablePaths where !(invoked[spec.name]?.contains(p.joined(separator: " ")) ?? false) {
                 missing.append("\(spec.name) \(p.joined(separator: " "))")
             }

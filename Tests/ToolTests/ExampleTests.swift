@@ -181,7 +181,7 @@ struct Example {
 final class ExampleTests: ToolTestCase {
     /// The clock every example runs at, and the zone.
     static let now = "2026-11-22T20:30:00-05:00"
-    static var tools: [String] { familySpecs.map(\.name) }
+    static var tools: [String] { toolSpecs.map(\.name) }
     static let timeoutSeconds = 20
 
     /// Files the examples name, in their working directory.

@@ -31,7 +31,7 @@ final class ManPageTests: ToolTestCase {
     func manpath() throws -> String {
         let dir = tmp + "/manpath"
         try FileManager.default.createDirectory(atPath: dir + "/man1", withIntermediateDirectories: true)
-        for spec in familySpecs {
+        for spec in toolSpecs {
             try FileManager.default.copyItem(atPath: ToolTestCase.packageRoot + "/man/\(spec.name).1", toPath: dir + "/man1/\(spec.name).1")
         }
         let r = runProgram(command("makewhatis"), [dir])
@@ -45,7 +45,7 @@ final class ManPageTests: ToolTestCase {
     static func isAboutTheMachine(_ line: Substring) -> Bool {
         guard let r = line.range(of: "referenced manual not found: Xr ") else { return false }
         let name = line[r.upperBound...].split(separator: " ").first.map(String.init) ?? ""
-        return !familySpecs.contains { $0.name == name }
+        return !toolSpecs.contains { $0.name == name }
     }
 
     /// mandoc -Tlint -W style: every message, from style notes up, but for
@@ -53,7 +53,7 @@ final class ManPageTests: ToolTestCase {
     func testEveryPageLintsCleanAtEveryLevel() throws {
         try require(.mandoc)
         let mp = try manpath()
-        for spec in familySpecs {
+        for spec in toolSpecs {
             let page = ToolTestCase.packageRoot + "/man/\(spec.name).1"
             let r = runProgram(command("mandoc"), ["-Tlint", "-Wstyle", page], env: ["MANPATH": mp, "PATH": "/usr/bin:/bin"])
             let messages = (r.out + r.err).split(separator: "\n").filter { !Self.isAboutTheMachine($0) }
@@ -72,7 +72,7 @@ final class ManPageTests: ToolTestCase {
 
     /// Every declared command and option, long and short, is in its page.
     func testEveryCommandAndOptionIsDocumented() throws {
-        for spec in familySpecs {
+        for spec in toolSpecs {
             let page = try Self.page(spec.name)
             for path in spec.allPaths {
                 for word in path where !page.contains("Cm \(word)") && !page.contains(" \(word) ") {
@@ -116,7 +116,7 @@ final class ManPageTests: ToolTestCase {
     /// command is under its group; the plumbing subsection says its NDJSON
     /// is a stable interface and names each plumbing command's records.
     func testCommandsAreGroupedAsInHelpAndPlumbingNamesItsRecords() throws {
-        for spec in familySpecs {
+        for spec in toolSpecs {
             let lines = Self.section("COMMANDS", of: try Self.page(spec.name))
             var group: CommandGroup? = nil
             var seen: [String: CommandGroup] = [:]
@@ -176,7 +176,7 @@ final class ManPageTests: ToolTestCase {
 
     func testEveryEnvironmentVariableReadIsInENVIRONMENT() throws {
         let read = try Self.environmentRead()
-        for spec in familySpecs {
+        for spec in toolSpecs {
             let vars = read[spec.name] ?? []
             // The scan finds what it should: the shared ones and the prefixed ones.
             for v in ["TZ", "HOME", "USER", "XDG_DATA_HOME", "NO_COLOR", "\(spec.envPrefix)_DATA_DIR", "\(spec.envPrefix)_LOCK_TIMEOUT",

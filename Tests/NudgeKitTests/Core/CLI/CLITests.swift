@@ -75,8 +75,8 @@ final class CLITests: XCTestCase {
     /// The registry: every runnable command has its handler, bound where it
     /// is declared, and no handler hangs on a command that cannot run.
     func testHandlerKeysEqualTheRunnableCommandPaths() {
-        XCTAssertEqual(familySpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
-        for tool in familySpecs {
+        XCTAssertEqual(toolSpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
+        for tool in toolSpecs {
             let runnable = Set(tool.runnablePaths.map { $0.joined(separator: " ") })
             XCTAssertFalse(runnable.isEmpty, tool.name)
             XCTAssertEqual(Set(tool.handlers.keys).subtracting(runnable), [], "\(tool.name): handlers on commands that cannot run")
@@ -96,7 +96,7 @@ final class CLITests: XCTestCase {
     /// --help groups commands as everyday, admin, and cron/plumbing; each
     /// plumbing command names the record types of its stable interface.
     func testHelpGroupsCommandsAndPlumbingNamesItsRecords() throws {
-        for tool in familySpecs {
+        for tool in toolSpecs {
             let help = tool.helpText
             var last = help.startIndex
             for g in CommandGroup.allCases where tool.commands.contains(where: { $0.group == g }) {
@@ -129,7 +129,7 @@ final class CLITests: XCTestCase {
     /// generate. Regenerate with: UPDATE_COMPLETIONS=1 swift test --filter CLITests
     func testCommittedCompletionsMatchTheDeclarations() throws {
         let update = ProcessInfo.processInfo.environment["UPDATE_COMPLETIONS"] == "1"
-        for tool in familySpecs {
+        for tool in toolSpecs {
             for (file, shell) in tool.completionFiles {
                 let path = CLITests.packageRoot + "/completions/" + file
                 let generated = try tool.completionScript(shell)
@@ -145,7 +145,7 @@ final class CLITests: XCTestCase {
         for (shell, flag) in [("bash", "-n"), ("zsh", "-n"), ("fish", "-n")] {
             if let need = Requirement(rawValue: shell) { try require(need) }
             let exe = shell == "bash" ? "/bin/bash" : command(shell)
-            for tool in familySpecs {
+            for tool in toolSpecs {
                 let dir = NSTemporaryDirectory() + "compl-\(UUID().uuidString)"
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 let path = dir + "/script"

@@ -62,7 +62,7 @@ final class CompletionShellTests: XCTestCase {
 
     func testBashCompletesEveryOptionsOwnChoices() throws {
         let bash = "/bin/bash"
-        for tool in familySpecs {
+        for tool in toolSpecs {
             let cases = Self.cases(tool)
             XCTAssertFalse(cases.isEmpty)
             var program = "source \(ToolSpec.shQuote(Self.script(tool.name + ".bash")))\n"
@@ -79,7 +79,7 @@ final class CompletionShellTests: XCTestCase {
     func testZshCompletesEveryOptionsOwnChoices() throws {
         try require(.zsh)
         let zsh = command("zsh")
-        for tool in familySpecs {
+        for tool in toolSpecs {
             let cases = Self.cases(tool)
             var program = """
                 typeset -ga got
@@ -101,7 +101,7 @@ final class CompletionShellTests: XCTestCase {
     func testFishCompletesEveryOptionsOwnChoices() throws {
         try require(.fish)
         let fish = command("fish")
-        for tool in familySpecs {
+        for tool in toolSpecs {
             let cases = Self.cases(tool)
             var program = "source \(ToolSpec.shQuote(Self.script(tool.name + ".fish")))\n"
             for c in cases {
@@ -122,7 +122,7 @@ final class CompletionShellTests: XCTestCase {
     /// word-split arrays).
     func testBashScriptsPassShellcheck() throws {
         try require(.shellcheck)
-        let r = runProgram(command("shellcheck"), ["-s", "bash"] + familySpecs.map { Self.script($0.name + ".bash") })
+        let r = runProgram(command("shellcheck"), ["-s", "bash"] + toolSpecs.map { Self.script($0.name + ".bash") })
         XCTAssertEqual(r.out, "")
         XCTAssertEqual(r.status, 0, r.summary)
     }
