@@ -207,6 +207,30 @@ final class CorruptionReliabilityTests: ReliabilityCase {
         XCTAssertTrue(String(decoding: bytes(snap + ".bad-1"), as: UTF8.self).contains("518"), "the edited one is kept")
     }
 
+    /// The snapshot's writer-only (cold) part has its own checksum: an SMS
+    /// log edited there is refused by `tenclub sms log`, which reads it, and
+    /// the journals' log is shown instead.
+    func testAnEditedColdPartIsRefusedTenclubSmsLog() {
+        let env = ["TENCLUB_NOW": "2026-11-22T10:00:00-05:00", "XDG_CONFIG_HOME": tmp + "/config"]
+        XCTAssertEqual(run("tenclub", ["buddy", "set", "415-555-0132"], env: env).code, 0)
+        XCTAssertEqual(run("tenclub", ["sms", "deliver", "--command", "cat >/dev/null"], env: env).code, 0)
+        let snap = dataDir + "/snapshot.ndjson"
+        try? FileManager.default.removeItem(atPath: snap)
+        XCTAssertEqual(run("tenclub", ["status"], env: env).code, 0)  // a reader writes a fresh snapshot
+        let text = String(decoding: bytes(snap), as: UTF8.self)
+        guard let cold = text.range(of: "{\"type\":\"cold\"}"), text[cold.upperBound...].contains("\"to\":\"+14155550132\"") else {
+            return XCTFail("the SMS log is not in the snapshot's cold part: \(text)")
+        }
+        let edited = String(text[..<cold.upperBound]) + text[cold.upperBound...].replacingOccurrences(of: "+14155550132", with: "+14155550199")
+        setBytes(snap, Array(edited.utf8))
+        let log = run("tenclub", ["sms", "log"], env: env)
+        XCTAssertEqual(log.code, 0, log.err)
+        XCTAssertFalse(log.out.contains("+14155550199"), log.out)
+        XCTAssertTrue(log.out.contains("+14155550132"), log.out)
+        XCTAssertTrue(log.err.contains("was refused: its checksum does not match its contents"), log.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snap + ".bad-1"), "the edited snapshot is kept as evidence")
+    }
+
     /// yomo due decides from the snapshot's first line (a summary of wake
     /// times) when nothing is due: an edited summary must not silence a
     /// reminder; it is refused like any edit.

@@ -321,6 +321,18 @@ extension ToolTestCase {
         close(fd)
     }
 
+    /// The first whole line a process writes to `path` (a pid file), waiting
+    /// for it up to `timeout` seconds: nil if none came.
+    func waitForLine(_ path: String, timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if let nl = text.firstIndex(of: "\n") { return String(text[..<nl]) }
+            usleep(10_000)
+        }
+        return nil
+    }
+
     func names(in dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
     }

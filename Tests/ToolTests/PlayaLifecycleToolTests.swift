@@ -106,14 +106,12 @@ final class PlayaLifecycleToolTests: ToolTestCase {
         p.environment = env
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        var waited = 0
-        while !FileManager.default.fileExists(atPath: pidFile) && waited < 200 { usleep(50_000); waited += 1 }
-        usleep(100_000)
+        // The command has started (its pid is written) when the run is killed.
+        let pid = waitForLine(pidFile).flatMap { Int32($0) }
+        XCTAssertNotNil(pid, "the command never started")
         kill(p.processIdentifier, SIGKILL)
         // The notifier lives on (its own process group); end it too.
-        if let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
-            kill(pid, SIGKILL)
-        }
+        if let pid { kill(pid, SIGKILL) }
         p.waitUntilExit()
         let log = tmp + "/n.log"
         XCTAssertEqual(playa("due", "--command", "echo again >> \(log)", "--now", "2026-11-23T09:01:00-05:00").out, "", "the claim holds")

@@ -113,6 +113,22 @@ final class TenclubBuddyToolTests: ToolTestCase {
         XCTAssertEqual(sent()[2]["date"] as? String, "2026-11-22")
     }
 
+    /// One alert a day, even when the count crosses ten twice: bust, undo
+    /// the last unlock, unlock again.
+    func testBustUndoAndBustAgainIsStillOneAlert() {
+        tenclub("buddy", "set", "415-555-0132")
+        tenclub("sms", "receive", stdin: #"{"from":"+14155550132","body":"YES","at":"2026-11-22T08:00:00-05:00"}"# + "\n")
+        for i in 0..<11 { tenclub("unlock", "-q", "--at", "2026-11-22 08:\(10 + i)") }
+        XCTAssertEqual(tenclub("sms", "outbox").records.filter { $0["kind"] as? String == "alert" }.count, 1)
+        let undo = tenclub("unlock", "--undo")
+        XCTAssertEqual(undo.code, 0, undo.err)
+        XCTAssertEqual(undo.records.first?["unlocks"] as? Int, 10)
+        let again = tenclub("unlock", "--at", "2026-11-22 08:30")
+        XCTAssertEqual(again.records.first?["unlocks"] as? Int, 11)
+        XCTAssertEqual(again.records.first?["alert_queued"] as? Bool, false)
+        XCTAssertEqual(tenclub("sms", "outbox").records.filter { $0["kind"] as? String == "alert" }.count, 1, "already alerted today")
+    }
+
     func testStopDropsQueuedMessagesAndOtherNumbersAreReported() {
         tenclub("buddy", "set", "415-555-0132")
         tenclub("sms", "deliver", "--command", sender)

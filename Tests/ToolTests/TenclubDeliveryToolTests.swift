@@ -50,17 +50,15 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         let pidFile = tmp + "/sender.pid"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable("tenclub"))
-        p.arguments = ["sms", "deliver", "--command", "echo $$ > \(pidFile); cat >> '\(sentLog)'; exec sleep 30"]
+        p.arguments = ["sms", "deliver", "--command", "cat >> '\(sentLog)'; echo $$ > \(pidFile); exec sleep 30"]
         p.environment = baseEnvironment
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        var waited = 0
-        while !FileManager.default.fileExists(atPath: pidFile) && waited < 200 { usleep(50_000); waited += 1 }
-        usleep(100_000)
+        // The sender has sent (then written its pid) when the run is killed.
+        let pid = waitForLine(pidFile).flatMap { Int32($0) }
+        XCTAssertNotNil(pid, "the command never started")
         kill(p.processIdentifier, SIGKILL)
-        if let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
-            kill(pid, SIGKILL)
-        }
+        if let pid { kill(pid, SIGKILL) }
         p.waitUntilExit()
         XCTAssertEqual(sent().count, 1, "the invitation went out once")
         let again = tenclub("sms", "deliver", "--command", sender, "--now", "2026-11-22T09:01:00-05:00")

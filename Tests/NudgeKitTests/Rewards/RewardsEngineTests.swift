@@ -115,6 +115,26 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(day.points, 50)
     }
 
+    /// At the cap, the part of a point the capped session left over is void:
+    /// raising the cap later that day does not bring it back.
+    func testLeftoverAtTheCapStaysVoidWhenTheCapIsRaised() {
+        var s = settings
+        s.maxPointsPerDay = 1
+        var day = E.Day()
+        func learn(_ start: Int64, _ minutes: Int64) -> E.Outcome {
+            let (o, d) = E.evaluate(session(start, minutes), category: .learning, rate: 10, afk: [], day: day, settings: s, now: base + 86_400)
+            day = d
+            return o
+        }
+        XCTAssertEqual(learn(0, 6).points, 1)  // 10 an hour: a point every 6 minutes
+        let capped = learn(3600, 11)           // a point and 5 minutes' worth, at the cap
+        XCTAssertEqual(capped.points, 0)
+        XCTAssertEqual(capped.reason, "daily_cap")
+        s.maxPointsPerDay = 300
+        XCTAssertEqual(learn(7200, 5).points, 0, "the 5 minutes left over at the cap were void")
+        XCTAssertEqual(learn(10_800, 6).points, 1)
+    }
+
     /// Minecraft open 16:00–17:00 and Duolingo 16:15–16:45: the learning
     /// earns nothing, whichever comes first; learning counted before the
     /// reward time turned up is taken back, points and all.

@@ -3,14 +3,26 @@ import XCTest
 
 final class SubprocessTests: XCTestCase {
     func testATimeoutEndsTheWholeProcessGroupWith124() throws {
-        let marker = NSTemporaryDirectory() + "grandchild-\(UUID().uuidString)"
+        let pidFile = NSTemporaryDirectory() + "grandchild-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let start = Date()
-        // The shell starts a grandchild that would outlive a plain kill of the shell.
-        let status = try Subprocess.shell("(sleep 3; touch \(marker)) & sleep 30", timeoutMillis: 300)
+        // The shell starts a grandchild that would outlive a plain kill of the
+        // shell, and says its pid before the shell waits.
+        let status = try Subprocess.shell("sleep 60 & echo $! > \(pidFile); sleep 30", timeoutMillis: 500)
         XCTAssertEqual(status, Subprocess.timedOut)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
-        Thread.sleep(forTimeInterval: 3.5)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the grandchild was ended too")
+        let text = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return XCTFail("no pid: '\(text)'") }
+        // Gone (or a zombie about to be reaped by init), not left running.
+        let deadline = Date().addingTimeInterval(5)
+        func running() -> Bool {
+            guard kill(pid, 0) == 0 else { return false }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return !stat.contains(") Z ")
+        }
+        while running() && Date() < deadline { usleep(10_000) }
+        XCTAssertFalse(running(), "the grandchild \(pid) was ended with its group")
+        if running() { kill(pid, SIGKILL) }
     }
 
     func testWithinTheTimeStdinAndStdoutStillFlow() throws {

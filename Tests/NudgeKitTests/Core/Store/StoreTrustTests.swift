@@ -131,6 +131,24 @@ final class StoreTrustTests: XCTestCase {
         XCTAssertEqual(try a.read(full: true), rebuilt)
     }
 
+    /// A change made in the same millisecond as a change it has just read,
+    /// by an actor whose name sorts first, still comes after it: the stamp
+    /// rule, `Stamp.next`, and what the fold makes of it.
+    func testAWriteInTheSameMillisecondAsWhatItReadComesAfterIt() throws {
+        let seen = Stamp(ms: t0, counter: 3, actor: "zz-laptop")
+        let next = Stamp.next(after: seen, now: t0, actor: "aa-phone")
+        XCTAssertGreaterThan(next, seen)
+        XCTAssertGreaterThan(Stamp.next(after: seen, now: t0 - 5_000, actor: "aa-phone"), seen, "a clock behind what was read")
+        XCTAssertEqual(Stamp.next(after: seen, now: t0 + 1, actor: "aa-phone"), Stamp(ms: t0 + 1, counter: 0, actor: "aa-phone"))
+        let sync = root + "/same-ms"
+        let laptop = device("zz-laptop", folder: sync), phone = device("aa-phone", folder: sync)
+        try set(laptop, "dentist", "snoozed", at: t0)
+        XCTAssertEqual(try phone.read().values["dentist"], "snoozed")
+        try set(phone, "dentist", "done", at: t0)  // the same millisecond, having read it
+        XCTAssertEqual(try phone.read().values["dentist"], "done")
+        XCTAssertEqual(try laptop.read().values["dentist"], "done", "no lost update")
+    }
+
     func testStampsOnlyGrowEvenWhenTheClockGoesBack() throws {
         let a = device("a")
         try set(a, "x", "1", at: t0 + 1000)
@@ -558,7 +576,14 @@ final class StoreTrustTests: XCTestCase {
             }
             let sorted = ops.sorted { $0.0 < $1.0 }
             let a = run(sorted)
+            // Last writer wins: the register holds the set with the greatest stamp
+            // (of equal stamps, the one applied last).
+            XCTAssertEqual(a.0, sorted.last { $0.1 == 0 }?.2, "last writer wins")
+            if Set(ops.filter { $0.1 == 0 }.map(\.0)).count == ops.filter({ $0.1 == 0 }).count {
+                XCTAssertEqual(run(ops.shuffled(using: &rng)).0, a.0, "with distinct stamps the register is order-free")
+            }
             let b = run(sorted.reversed().shuffled(using: &rng).sorted { $0.0 < $1.0 } + sorted)  // applied twice
+            XCTAssertEqual(a.0, b.0, "repeats change nothing")
             XCTAssertEqual(a.1, b.1)
             XCTAssertEqual(a.2, b.2)
             XCTAssertEqual(a.3, b.3)

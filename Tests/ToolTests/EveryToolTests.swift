@@ -1,9 +1,9 @@
 import XCTest
 import NudgeKit
 
-/// What every tool of the family does the same way.
-final class FamilyToolTests: ToolTestCase {
-    let tools = ["tenclub", "yomo", "rewards", "playa", "habitmatch"]
+/// What every tool does the same way.
+final class EveryToolTests: ToolTestCase {
+    var tools: [String] { toolSpecs.map(\.name) }
 
     func testHelpAndVersionForEveryTool() {
         for tool in tools {
