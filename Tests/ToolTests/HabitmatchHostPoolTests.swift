@@ -9,7 +9,7 @@ import Glibc
 /// groupadd/useradd, runs habitmatch as each through setpriv, and removes
 /// them all afterwards. Without root it is skipped, saying why.
 final class HabitmatchHostPoolTests: ToolTestCase {
-    var suffix = ""
+    var logins: RealLogins?
     var group = ""
     var users: [String: String] = [:]  // short name → login
     var pool = ""
@@ -24,19 +24,11 @@ final class HabitmatchHostPoolTests: ToolTestCase {
     override func setUp() {
         super.setUp()
         guard getuid() == 0 else { return }
-        suffix = String(UUID().uuidString.prefix(6)).lowercased()
-        group = "nhm\(suffix)"
-        XCTAssertEqual(root(["/usr/sbin/groupadd", group]).code, 0)
-        for u in ["ana", "bo", "cy", "eve"] {
-            let login = "\(u)\(suffix)"
-            users[u] = login
-            XCTAssertEqual(root(["/usr/sbin/useradd", "-M", "-N", "-g", group, "-s", "/usr/sbin/nologin", login]).code, 0)
-            for d in ["home-\(u)", "data-\(u)"] {
-                try? FileManager.default.createDirectory(atPath: tmp + "/" + d, withIntermediateDirectories: true)
-                _ = root(["/bin/chown", "\(login):\(group)", tmp + "/" + d])
-                _ = chmod(tmp + "/" + d, 0o700)
-            }
-        }
+        let made0 = RealLogins(["ana", "bo", "cy", "eve"], base: tmp, groupPrefix: "nhm")
+        XCTAssertEqual(made0.problems, [])
+        logins = made0
+        group = made0.group!
+        users = made0.logins
         // The executable where every login can run it.
         bin = tmp + "/bin"
         try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
@@ -49,9 +41,9 @@ final class HabitmatchHostPoolTests: ToolTestCase {
     }
 
     override func tearDown() {
-        if getuid() == 0 {
-            for (_, login) in users { _ = root(["/usr/sbin/userdel", login]) }
-            _ = root(["/usr/sbin/groupdel", group])
+        if let l = logins {
+            l.remove()
+            XCTAssertEqual(l.problems, [])
         }
         super.tearDown()
     }
@@ -67,15 +59,15 @@ final class HabitmatchHostPoolTests: ToolTestCase {
         var e = ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
                  "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00", "USER": users[u]!]
         for (k, v) in env { e[k] = v }
-        return run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/habitmatch"] + args,
-                   env: e, absolute: true)
+        return runAs(logins!, u, [bin + "/habitmatch"] + args,
+                   env: e)
     }
 
     /// A shell line as one of the logins (to attack by hand).
     @discardableResult
     func shell(_ u: String, _ line: String) -> RunResult {
-        run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c", line],
-            env: ["HOME": tmp + "/home-\(u)"], absolute: true)
+        runAs(logins!, u, ["/bin/sh", "-c", line],
+            env: ["HOME": tmp + "/home-\(u)"])
     }
 
     func name(_ u: String) -> String { users[u]! }
@@ -83,9 +75,9 @@ final class HabitmatchHostPoolTests: ToolTestCase {
     func join(_ u: String, email: Bool = true) {
         var args = ["join", "--name", u.capitalized, "--habit", "exercise", "--timezone", "America/New_York"]
         if email { args += ["--email", "\(u)@example.com"] }
-        let r = run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/habitmatch"] + args,
+        let r = runAs(logins!, u, [bin + "/habitmatch"] + args,
                     env: ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
-                          "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"], absolute: true)
+                          "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"])
         XCTAssertEqual(r.code, 0, "\(u) join: \(r.err)")
     }
 

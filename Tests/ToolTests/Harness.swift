@@ -190,11 +190,13 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// A login made for one test, removed in tearDown.
+/// A login made for one test, removed in tearDown (TestSupport's RealLogins).
 struct TestUser {
     var name: String
     var uid: UInt32
     var gid: UInt32
+    var logins: RealLogins
+    var short: String
 }
 
 extension ToolTestCase {
@@ -204,8 +206,9 @@ extension ToolTestCase {
                 env: [String: String] = [:], asUser user: TestUser? = nil) -> Launched {
         let p = Process()
         if let u = user {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid=\(u.uid)", "--regid=\(u.gid)", "--clear-groups", "--", executable(tool)] + args
+            let argv = u.logins.asLogin(u.short)
+            p.executableURL = URL(fileURLWithPath: argv[0])
+            p.arguments = Array(argv.dropFirst()) + [executable(tool)] + args
         } else {
             p.executableURL = URL(fileURLWithPath: executable(tool))
             p.arguments = args
@@ -258,21 +261,25 @@ extension ToolTestCase {
         return RunResult(out: r.out, err: r.err, code: r.status)
     }
 
-    /// Creates a login of its own for a test (`useradd -M -N`), to be
-    /// removed with `removeUser`. Only root can; the caller checks.
+    /// Creates a login of its own for a test, to be removed with
+    /// `removeUser`. Only root can; the caller requires it.
     func makeUser() throws -> TestUser {
-        var g = SystemRandomNumberGenerator()
-        let name = "nudgetest-" + String(UInt32.random(in: 0...UInt32.max, using: &g), radix: 36)
+        let l = RealLogins(["nudgetest"], base: tmp + "/logins")
         // As root this must work: a failure fails the test, it never skips it.
-        let r = system("/usr/sbin/useradd", ["-M", "-N", "-s", "/usr/sbin/nologin", name])
-        guard r.code == 0 else { throw HarnessError("useradd \(name) failed (\(r.code)): \(r.err)") }
-        guard let pw = getpwnam(name) else { throw HarnessError("useradd made no \(name)") }
-        return TestUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
+        guard l.problems.isEmpty else { throw HarnessError(l.problems.joined(separator: "; ")) }
+        return TestUser(name: l.login("nudgetest"), uid: l.uid("nudgetest"), gid: l.gid("nudgetest"), logins: l, short: "nudgetest")
     }
 
     func removeUser(_ u: TestUser) {
-        let r = system("/usr/sbin/userdel", [u.name])
-        XCTAssertEqual(r.code, 0, "userdel \(u.name): \(r.err)")
+        u.logins.remove()
+        XCTAssertEqual(u.logins.problems, [])
+    }
+
+    /// `argv` run as the login `short` of `logins`, with this test's environment and `env`.
+    @discardableResult
+    func runAs(_ logins: RealLogins, _ short: String, _ argv: [String], env: [String: String] = [:]) -> RunResult {
+        let prefix = logins.asLogin(short)
+        return run(prefix[0], Array(prefix.dropFirst()) + argv, env: env, absolute: true)
     }
 
     /// Mounts a tmpfs of `size` (e.g. "256k") on `dir`, creating it 0700.

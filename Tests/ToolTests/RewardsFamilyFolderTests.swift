@@ -8,7 +8,7 @@ import Glibc
 /// children and a stranger, made with useradd and run through setpriv (CI
 /// runs as root), removed afterwards. Children try what a child would.
 final class RewardsFamilyFolderTests: ToolTestCase {
-    var suffix = ""
+    var logins: RealLogins?
     var group = ""
     var users: [String: String] = [:]  // short name → login
     var family = ""
@@ -24,19 +24,11 @@ final class RewardsFamilyFolderTests: ToolTestCase {
     override func setUp() {
         super.setUp()
         guard getuid() == 0 else { return }
-        suffix = String(UUID().uuidString.prefix(6)).lowercased()
-        group = "nrw\(suffix)"
-        XCTAssertEqual(root(["/usr/sbin/groupadd", group]).code, 0)
-        for u in ["mum", "dad", "alex", "sam", "eve"] {
-            let login = "\(u)\(suffix)"
-            users[u] = login
-            XCTAssertEqual(root(["/usr/sbin/useradd", "-M", "-N", "-g", group, "-s", "/usr/sbin/nologin", login]).code, 0)
-            for d in ["home-\(u)", "data-\(u)"] {
-                try? FileManager.default.createDirectory(atPath: tmp + "/" + d, withIntermediateDirectories: true)
-                _ = root(["/bin/chown", "\(login):\(group)", tmp + "/" + d])
-                _ = chmod(tmp + "/" + d, 0o700)
-            }
-        }
+        let made0 = RealLogins(["mum", "dad", "alex", "sam", "eve"], base: tmp, groupPrefix: "nrw")
+        XCTAssertEqual(made0.problems, [])
+        logins = made0
+        group = made0.group!
+        users = made0.logins
         bin = tmp + "/bin"
         try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try? FileManager.default.copyItem(atPath: executable("rewards"), toPath: bin + "/rewards")
@@ -50,9 +42,9 @@ final class RewardsFamilyFolderTests: ToolTestCase {
     }
 
     override func tearDown() {
-        if getuid() == 0 {
-            for (_, login) in users { _ = root(["/usr/sbin/userdel", login]) }
-            _ = root(["/usr/sbin/groupdel", group])
+        if let l = logins {
+            l.remove()
+            XCTAssertEqual(l.problems, [])
         }
         super.tearDown()
     }
@@ -68,7 +60,7 @@ final class RewardsFamilyFolderTests: ToolTestCase {
         var e = ["HOME": tmp + "/home-\(u)", "REWARDS_DATA_DIR": tmp + "/data-\(u)", "REWARDS_FAMILY": family,
                  "REWARDS_NOW": at ?? now, "USER": users[u]!, "XDG_CONFIG_HOME": tmp + "/home-\(u)/.config"]
         for (k, v) in env { e[k] = v }
-        return run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", bin + "/rewards"] + args, env: e, absolute: true)
+        return runAs(logins!, u, [bin + "/rewards"] + args, env: e)
     }
 
     /// rewards as root (its cron), with root's own data folder.
@@ -81,8 +73,8 @@ final class RewardsFamilyFolderTests: ToolTestCase {
 
     @discardableResult
     func shell(_ u: String, _ line: String) -> RunResult {
-        run("/usr/bin/setpriv", ["--reuid=\(users[u]!)", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c", line],
-            env: ["HOME": tmp + "/home-\(u)"], absolute: true)
+        runAs(logins!, u, ["/bin/sh", "-c", line],
+            env: ["HOME": tmp + "/home-\(u)"])
     }
 
     func name(_ u: String) -> String { users[u]! }
@@ -107,9 +99,8 @@ final class RewardsFamilyFolderTests: ToolTestCase {
         for args in [["adjust", "Alex", "+500", "--reason", "x"], ["app", "set", "Minecraft", "--learning"], ["settings", "set", "conversion_rate", "1"],
                      ["flag", "approve", "abc"], ["notify"], ["log"], ["child", "list"], ["rollover"], ["enforce"], ["parent", "invite"],
                      ["requests"], ["report"]] {
-            let r = run("/usr/bin/setpriv", ["--reuid=\(name("alex"))", "--regid=\(group)", "--clear-groups", bin + "/rewards"] + args,
-                        env: ["HOME": tmp + "/home-alex", "REWARDS_DATA_DIR": tmp + "/data-alex", "REWARDS_FAMILY": family, "REWARDS_NOW": now],
-                        absolute: true)
+            let r = runAs(logins!, "alex", [bin + "/rewards"] + args,
+                        env: ["HOME": tmp + "/home-alex", "REWARDS_DATA_DIR": tmp + "/data-alex", "REWARDS_FAMILY": family, "REWARDS_NOW": now])
             XCTAssertEqual(r.code, 77, "\(args): \(r.err)")
             XCTAssertTrue(r.err.contains("only a parent may do that (you are \(name("alex")))"), "\(args): \(r.err)")
         }
@@ -221,8 +212,9 @@ final class RewardsFamilyFolderTests: ToolTestCase {
         }
         let p = Process()
         if let u = u {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid=\(name(u))", "--regid=\(group)", "--clear-groups", game, "300"]
+            let argv = logins!.asLogin(u)
+            p.executableURL = URL(fileURLWithPath: argv[0])
+            p.arguments = Array(argv.dropFirst()) + [game, "300"]
         } else {
             p.executableURL = URL(fileURLWithPath: game)
             p.arguments = ["300"]
