@@ -568,7 +568,7 @@ extension Habitmatch {
         if ctx.flag("ics") {
             var emails: [String: String] = [:]
             for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
-            ctx.out.rawForced(ICS.calendar(list, emails: emails, names: names, now: ctx.now))
+            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, emails: emails, names: names, now: ctx.now))
             return .ok
         }
         if list.isEmpty && !ctx.out.isJSON { ctx.out.raw("No meetings. Schedule one: habitmatch meet USER --at \"YYYY-MM-DD HH:MM\"\n") }

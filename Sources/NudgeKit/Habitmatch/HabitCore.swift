@@ -214,124 +214,35 @@ public enum Habitmatch {
 
 // MARK: - iCalendar (RFC 5545)
 
-public enum ICS {
-    /// TEXT escaping: backslash, semicolon, comma, newline (a CR is dropped,
-    /// so CRLF is one newline). RFC 5545 allows no other control in TEXT: those
-    /// and bidi controls are written as the text `\u001b` (`Text.terminalSafe`),
-    /// so no name or description can add a property or act on a terminal.
-    public static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            case "\r": break
-            case "\t": out += "\t"
-            default:
-                if Text.needsEscape(u.value) {
-                    out += "\\" + Text.terminalSafe(String(u))  // the backslash itself escaped for TEXT
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out
-    }
-
-    /// Folds a content line at 75 octets, counting octets of Unicode
-    /// scalars (never splitting a UTF-8 sequence; a long run of combining
-    /// marks may be split between marks, as RFC 5545 allows), CRLF line ends.
-    public static func fold(_ line: String) -> String {
-        var out = ""
-        var count = 0
-        var first = true
-        for u in line.unicodeScalars {
-            let n = String(u).utf8.count
-            if count + n > (first ? 75 : 74) {
-                out += "\r\n "
-                count = 0
-                first = false
-            }
-            out.unicodeScalars.append(u)
-            count += n
-        }
-        return out + "\r\n"
-    }
-
-    /// A parameter value (CN=…): quoted, without the characters a quoted
-    /// value may not hold (RFC 5545 3.1: no DQUOTE, no controls).
-    public static func param(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars where u != "\"" && !Text.needsEscape(u.value) && u != "\n" && u != "\r" { out.unicodeScalars.append(u) }
-        return "\"" + out + "\""
-    }
-
-    static func stamp(_ l: LocalDateTime) -> String {
-        var s = l.day.description.replacingAll("-", "") + "T"
-        s += (l.time.hour < 10 ? "0" : "") + "\(l.time.hour)" + (l.time.minute < 10 ? "0" : "") + "\(l.time.minute)"
-        return s + (l.time.second < 10 ? "0" : "") + "\(l.time.second)"
-    }
-
-    static func utc(_ t: Instant) -> String { stamp(LocalDateTime(wallSeconds: t.seconds)) + "Z" }
-
-    static func offset(_ secs: Int) -> String {
-        let a = abs(secs) / 60
-        return (secs < 0 ? "-" : "+") + (a / 60 < 10 ? "0" : "") + "\(a / 60)" + (a % 60 < 10 ? "0" : "") + "\(a % 60)"
-    }
-
-    /// A VTIMEZONE for a zone, from its current POSIX rule.
-    static func vtimezone(_ name: String) -> [String]? {
-        guard let z = try? Zone.named(name), z.name != "UTC", let rule = z.rule else { return nil }
-        var lines = ["BEGIN:VTIMEZONE", "TZID:\(name)"]
-        func byday(_ r: PosixTZ.DayRule) -> (month: Int, byday: String, first: String)? {
-            guard case .monthWeek(let m, let w, let d) = r,
-                  let onset = Recurrence.nthWeekday(year: 1970, month: m, ordinal: w == 5 ? -1 : w, weekday: d) else { return nil }
-            let days = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
-            return (m, "\(w == 5 ? -1 : w)\(days[d])", onset.description.replacingAll("-", ""))
-        }
-        func time(_ secs: Int) -> String {
-            let h = secs / 3600, m = (secs / 60) % 60
-            return (h < 10 ? "0" : "") + "\(h)" + (m < 10 ? "0" : "") + "\(m)" + "00"
-        }
-        if let dst = rule.dstOffset, let a = byday(rule.start), let b = byday(rule.end) {
-            lines += ["BEGIN:DAYLIGHT", "TZOFFSETFROM:\(offset(rule.stdOffset))", "TZOFFSETTO:\(offset(dst))",
-                      "DTSTART:\(a.first)T\(time(rule.startTime))",
-                      "RRULE:FREQ=YEARLY;BYMONTH=\(a.month);BYDAY=\(a.byday)", "END:DAYLIGHT",
-                      "BEGIN:STANDARD", "TZOFFSETFROM:\(offset(dst))", "TZOFFSETTO:\(offset(rule.stdOffset))",
-                      "DTSTART:\(b.first)T\(time(rule.endTime))",
-                      "RRULE:FREQ=YEARLY;BYMONTH=\(b.month);BYDAY=\(b.byday)", "END:STANDARD"]
-        } else if rule.dstOffset == nil {
-            lines += ["BEGIN:STANDARD", "TZOFFSETFROM:\(offset(rule.stdOffset))", "TZOFFSETTO:\(offset(rule.stdOffset))",
-                      "DTSTART:19700101T000000", "END:STANDARD"]
-        } else {
-            return nil
-        }
-        return lines + ["END:VTIMEZONE"]
-    }
-
+extension Habitmatch {
     /// A calendar of meetings. `emails` maps users to addresses, for
     /// ORGANIZER and ATTENDEE; `names` to display names.
-    public static func calendar(_ meetings: [Habitmatch.Meeting], emails: [String: String], names: [String: String], now: Instant) -> String {
+    public static func meetingsCalendar(_ meetings: [Habitmatch.Meeting], emails: [String: String], names: [String: String], now: Instant) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//nudge-tools//habitmatch 0.1.0//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+        // A meeting's zone, when it is one with a VTIMEZONE (not UTC, not unknown).
+        func zone(_ m: Habitmatch.Meeting) -> Zone? {
+            guard let z = try? Zone.named(m.timezone), z.name != "UTC" else { return nil }
+            return z
+        }
         var zonesDone = Set<String>()
         for m in meetings where !zonesDone.contains(m.timezone) {
             zonesDone.insert(m.timezone)
-            if let vt = vtimezone(m.timezone) { lines += vt }
+            if let z = zone(m) {
+                let from = m.start.day.year
+                lines += ICS.vtimezone(name: m.timezone, zone: z, years: from...max(from, z.day(of: now).year) + 10)
+            }
         }
         for m in meetings {
-            let hasZone = vtimezone(m.timezone) != nil
-            let startLine = hasZone ? "DTSTART;TZID=\(m.timezone):\(stamp(m.start))" : "DTSTART:\(utc(m.startInstant()))"
+            let startLine = zone(m) != nil ? "DTSTART;TZID=\(m.timezone):\(ICS.local(m.start))" : "DTSTART:\(ICS.utc(m.startInstant()))"
             let who = [m.organizer, m.attendee].map { names[$0] ?? $0 }
-            lines += ["BEGIN:VEVENT", "UID:\(m.id)@habitmatch", "DTSTAMP:\(utc(m.createdAt))", startLine, "DURATION:PT\(m.minutes)M",
-                      "SUMMARY:\(escape("Habit check-in: \(who[0]) and \(who[1])"))", "DESCRIPTION:\(escape(m.description))"]
-            if let e = emails[m.organizer] { lines.append("ORGANIZER;CN=\(param(names[m.organizer] ?? m.organizer)):mailto:\(e)") }
-            if let e = emails[m.attendee] { lines.append("ATTENDEE;CN=\(param(names[m.attendee] ?? m.attendee));RSVP=TRUE:mailto:\(e)") }
+            lines += ["BEGIN:VEVENT", "UID:\(m.id)@habitmatch", "DTSTAMP:\(ICS.utc(m.createdAt))", startLine, "DURATION:PT\(m.minutes)M",
+                      "SUMMARY:\(ICS.escape("Habit check-in: \(who[0]) and \(who[1])"))", "DESCRIPTION:\(ICS.escape(m.description))"]
+            if let e = emails[m.organizer] { lines.append("ORGANIZER;CN=\(ICS.param(names[m.organizer] ?? m.organizer)):mailto:\(e)") }
+            if let e = emails[m.attendee] { lines.append("ATTENDEE;CN=\(ICS.param(names[m.attendee] ?? m.attendee));RSVP=TRUE:mailto:\(e)") }
             if m.weekly { lines.append("RRULE:FREQ=WEEKLY") }
             lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")
-        return lines.map(fold).joined()
+        return ICS.text(lines)
     }
 }

@@ -18,41 +18,41 @@ extension YomoInterchange {
             zones[z.name] = (z, min(cur.1, y), max(cur.2, y, z.day(of: now).year))
         }
         for (name, (z, first, last)) in zones.sorted(by: { $0.key < $1.key }) {
-            out += vtimezone(name: name, zone: z, fromYear: first - 1, toYear: min(last + 10, 2100))
+            out += ICS.vtimezone(name: name, zone: z, years: (first - 1)...max(first - 1, min(last + 10, 2100)))
         }
-        let stamp = icsUTC(now)
+        let stamp = ICS.utc(now)
         for r in reminders {
             let z = r.zone(fallback)
             out.append("BEGIN:VTODO")
             out.append("UID:\(r.id)@yomo")
             out.append("DTSTAMP:\(stamp)")
-            out.append("CREATED:\(icsUTC(r.createdAt))")
-            out.append("LAST-MODIFIED:\(icsUTC(r.updatedAt))")
-            out.append("SUMMARY:\(icsText(r.title))")
-            if !r.notes.isEmpty { out.append("DESCRIPTION:\(icsText(r.notes))") }
+            out.append("CREATED:\(ICS.utc(r.createdAt))")
+            out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
+            out.append("SUMMARY:\(ICS.escape(r.title))")
+            if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
             // A rule from completion has no fixed schedule: its start is the pending occurrence.
             let start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
-            out.append(z.name == "UTC" ? "DTSTART:\(icsLocal(start))Z" : "DTSTART;TZID=\(z.name):\(icsLocal(start))")
+            out.append(z.name == "UTC" ? "DTSTART:\(ICS.local(start))Z" : "DTSTART;TZID=\(z.name):\(ICS.local(start))")
             if r.recurrence.repeats {
                 let (rrule, lost) = rruleText(r.recurrence, anchor: start, zone: z)
                 if let rr = rrule { out.append("RRULE:\(rr)") }
                 if let l = lost { warnings.append("'\(r.title.terminalSafe)' (\(r.id)): iCalendar cannot say \(l); it is kept in X-YOMO-RECURRENCE") }
-                out.append("X-YOMO-RECURRENCE:\(icsText(r.recurrence.json.serialized))")
+                out.append("X-YOMO-RECURRENCE:\(ICS.escape(r.recurrence.json.serialized))")
             }
             if r.completed {
                 out.append("STATUS:COMPLETED")
-                if let c = r.completedAt { out.append("COMPLETED:\(icsUTC(c))") }
+                if let c = r.completedAt { out.append("COMPLETED:\(ICS.utc(c))") }
             } else {
                 out.append("STATUS:NEEDS-ACTION")
             }
-            out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(icsText(r.title))", "TRIGGER:PT0M", "END:VALARM"]
+            out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M", "END:VALARM"]
             if r.warnMinutes > 0 {
-                out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(icsText(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
+                out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
             }
             out.append("END:VTODO")
         }
         out.append("END:VCALENDAR")
-        return (out.map(fold).joined(separator: "\r\n") + "\r\n", warnings)
+        return (ICS.text(out), warnings)
     }
 
     static let icsDays = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
@@ -102,7 +102,7 @@ extension YomoInterchange {
         if let u = r.until {
             // The end of that local day, in UTC as RFC 5545 asks with a TZID start.
             let endOfDay = zone.resolve(LocalDateTime(day: u.adding(days: 1), time: TimeOfDay(hour: 0, minute: 0)))
-            parts.append("UNTIL=\(icsUTC(Instant(ms: endOfDay.ms - 1000)))")
+            parts.append("UNTIL=\(ICS.utc(Instant(ms: endOfDay.ms - 1000)))")
         }
         if let c = r.count { parts.append("COUNT=\(c)") }
         if r.basedOnCompletion { lost = "repeating from completion" }
@@ -113,86 +113,6 @@ extension YomoInterchange {
     static func byMonthDay(_ d: Int) -> [String] {
         if d <= 28 { return ["BYMONTHDAY=\(d)"] }
         return ["BYMONTHDAY=\((28...d).map(String.init).joined(separator: ","))", "BYSETPOS=-1"]
-    }
-
-    /// The zone's offsets as RFC 5545 wants them: one sub-component per change.
-    static func vtimezone(name: String, zone: Zone, fromYear: Int, toYear: Int) -> [String] {
-        var out = ["BEGIN:VTIMEZONE", "TZID:\(name)"]
-        let start = Zone.utc.resolve(LocalDateTime(day: Day(year: max(1970, fromYear), month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0)))
-        let end = Zone.utc.resolve(LocalDateTime(day: Day(year: max(1971, toYear), month: 12, day: 31), time: TimeOfDay(hour: 0, minute: 0)))
-        var prev = zone.offset(at: start)
-        func offset(_ s: Int) -> String {
-            let a = abs(s)
-            let h = a / 3600, m = (a % 3600) / 60
-            return (s < 0 ? "-" : "+") + (h < 10 ? "0" : "") + "\(h)" + (m < 10 ? "0" : "") + "\(m)"
-        }
-        out += ["BEGIN:STANDARD", "DTSTART:\(icsLocal(LocalDateTime(wallSeconds: start.seconds + Int64(prev))))",
-                "TZOFFSETFROM:\(offset(prev))", "TZOFFSETTO:\(offset(prev))", "END:STANDARD"]
-        var t = start.ms
-        let step: Int64 = 3_600_000
-        while t < end.ms {
-            let next = t + step
-            let o = zone.offset(at: Instant(ms: next))
-            if o != prev {
-                // Find the second it changed.
-                var lo = t, hi = next
-                while hi - lo > 1000 {
-                    let mid = (lo + hi) / 2
-                    if zone.offset(at: Instant(ms: mid)) == prev { lo = mid } else { hi = mid }
-                }
-                let onset = LocalDateTime(wallSeconds: Instant(ms: hi).seconds + Int64(prev))
-                let kind = o > prev ? "DAYLIGHT" : "STANDARD"
-                out += ["BEGIN:\(kind)", "DTSTART:\(icsLocal(onset))", "TZOFFSETFROM:\(offset(prev))", "TZOFFSETTO:\(offset(o))", "END:\(kind)"]
-                prev = o
-            }
-            t = next
-        }
-        out.append("END:VTIMEZONE")
-        return out
-    }
-
-    static func icsLocal(_ l: LocalDateTime) -> String {
-        let d = l.day, t = l.time
-        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(p(d.year, 4))\(p(d.month, 2))\(p(d.day, 2))T\(p(t.hour, 2))\(p(t.minute, 2))\(p(t.second, 2))"
-    }
-
-    static func icsUTC(_ i: Instant) -> String { icsLocal(Zone.utc.local(i)) + "Z" }
-
-    /// TEXT escaping: backslash, semicolon, comma, newline.
-    static func icsText(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            case "\r": continue
-            default:
-                if c.value < 0x20 || c.value == 0x7F { continue }  // no raw controls in a content line
-                out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
-
-    /// Lines longer than 75 octets folded, never inside a UTF-8 sequence.
-    static func fold(_ line: String) -> String {
-        let u = Array(line.utf8)
-        guard u.count > 75 else { return line }
-        var out: [UInt8] = []
-        var i = 0
-        var limit = 75
-        while i < u.count {
-            var end = min(u.count, i + limit)
-            while end < u.count && end > i && (u[end] & 0xC0) == 0x80 { end -= 1 }
-            if !out.isEmpty { out += [0x0D, 0x0A, 0x20] }
-            out += u[i..<end]
-            i = end
-            limit = 74
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Import

@@ -117,7 +117,7 @@ final class HabitmatchTests: XCTestCase {
         let desc = "Check-in; one, two\nthree \\ four — ünïcødé ♣ " + String(repeating: "é", count: 60)
         let m = Habitmatch.Meeting(id: "m1", organizer: "ana", attendee: "cy", start: LocalDateTime(day: Day(year: 2026, month: 11, day: 24), time: TimeOfDay(hour: 18, minute: 0)),
                                    timezone: "America/New_York", minutes: 25, weekly: true, description: desc, createdAt: now)
-        let text = ICS.calendar([m], emails: ["ana": "ana@example.com", "cy": "cy@example.com"], names: ["ana": "Ana, A.", "cy": "Cy"], now: now)
+        let text = Habitmatch.meetingsCalendar([m], emails: ["ana": "ana@example.com", "cy": "cy@example.com"], names: ["ana": "Ana, A.", "cy": "Cy"], now: now)
         XCTAssertTrue(text.hasSuffix("\r\n"))
         let physical = text.components(separatedBy: "\r\n").dropLast()
         for l in physical {
@@ -159,7 +159,7 @@ final class HabitmatchTests: XCTestCase {
         // A zone without daylight saving gets a fixed VTIMEZONE; no email, no ATTENDEE.
         var k = m
         k.timezone = "Asia/Kolkata"
-        let t2 = ICS.calendar([k], emails: [:], names: [:], now: now)
+        let t2 = Habitmatch.meetingsCalendar([k], emails: [:], names: [:], now: now)
         XCTAssertTrue(t2.contains("TZOFFSETTO:+0530"))
         XCTAssertFalse(t2.contains("ATTENDEE"))
     }

@@ -1,0 +1,158 @@
+// Writing iCalendar (RFC 5545) content lines, for every tool that exports a
+// calendar: TEXT values escaped, parameter values quoted, lines folded at 75
+// octets, dates and offsets formatted, and a VTIMEZONE for a zone.
+//
+// Invariants: an escaped TEXT value holds no raw control, no line break and
+// no bidi control (each is written as the text `\u001b`, `Text.terminalSafe`'s
+// form), so no title, name or note can add a property to the calendar or act
+// on a terminal that shows it; a folded line never splits a UTF-8 sequence.
+
+public enum ICS {
+    /// TEXT escaping: backslash, semicolon, comma, newline (a CR is dropped,
+    /// so CRLF is one newline); other controls and bidi controls as `\uXXXX`.
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            case "\r": break
+            case "\t": out += "\t"
+            default:
+                if Text.needsEscape(u.value) {
+                    out += "\\" + Text.terminalSafe(String(u))  // the backslash itself escaped for TEXT
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A content line folded at 75 octets (continuations start with a
+    /// space), never inside a UTF-8 sequence; no line end added.
+    public static func fold(_ line: String) -> String {
+        var out = ""
+        var count = 0
+        var first = true
+        for u in line.unicodeScalars {
+            let n = String(u).utf8.count
+            if count + n > (first ? 75 : 74) {
+                out += "\r\n "
+                count = 0
+                first = false
+            }
+            out.unicodeScalars.append(u)
+            count += n
+        }
+        return out
+    }
+
+    /// Content lines as a calendar's bytes: each folded, each ended by CRLF.
+    public static func text(_ lines: [String]) -> String {
+        lines.map { fold($0) + "\r\n" }.joined()
+    }
+
+    /// A parameter value (CN=…): quoted, without the characters a quoted
+    /// value may not hold (RFC 5545 3.1: no DQUOTE, no controls).
+    public static func param(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars where u != "\"" && !Text.needsEscape(u.value) && u != "\n" && u != "\r" { out.unicodeScalars.append(u) }
+        return "\"" + out + "\""
+    }
+
+    /// A local DATE-TIME: 20261122T083000.
+    public static func local(_ l: LocalDateTime) -> String {
+        let d = l.day, t = l.time
+        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        return "\(p(d.year, 4))\(p(d.month, 2))\(p(d.day, 2))T\(p(t.hour, 2))\(p(t.minute, 2))\(p(t.second, 2))"
+    }
+
+    /// A UTC DATE-TIME: 20261122T133000Z.
+    public static func utc(_ i: Instant) -> String { local(Zone.utc.local(i)) + "Z" }
+
+    /// A UTC offset: +0530, -0500.
+    public static func offset(_ seconds: Int) -> String {
+        let a = abs(seconds)
+        let h = a / 3600, m = (a % 3600) / 60
+        return (seconds < 0 ? "-" : "+") + (h < 10 ? "0" : "") + "\(h)" + (m < 10 ? "0" : "") + "\(m)"
+    }
+
+    static let days = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+
+    /// A VTIMEZONE for `zone` under the id `name`, right for the years
+    /// given: the compact form (a STANDARD and a DAYLIGHT part with yearly
+    /// rules) when the zone's current rule holds over all of them, else one
+    /// sub-component per change of offset in those years.
+    public static func vtimezone(name: String, zone: Zone, years: ClosedRange<Int>) -> [String] {
+        if let compact = ruleForm(name: name, zone: zone, years: years) { return compact }
+        return transitionForm(name: name, zone: zone, years: years)
+    }
+
+    /// The compact form, when the zone's POSIX rule gives every offset the
+    /// zone has in `years`.
+    static func ruleForm(name: String, zone: Zone, years: ClosedRange<Int>) -> [String]? {
+        guard let rule = zone.rule else { return nil }
+        // The rule must be what the zone did in every one of those years.
+        for y in years {
+            var probes: [Int64] = [Day(year: y, month: 1, day: 1), Day(year: y, month: 7, day: 1)].map { Int64($0.daysSinceEpoch) * 86400 }
+            if let dst = rule.dstOffset {
+                let a = rule.transition(rule.start, rule.startTime, year: y, offset: rule.stdOffset)
+                let b = rule.transition(rule.end, rule.endTime, year: y, offset: dst)
+                probes += [a - 1, a, b - 1, b]
+            }
+            for s in probes where zone.offset(at: Instant(ms: s * 1000)) != rule.offset(at: s) { return nil }
+        }
+        var lines = ["BEGIN:VTIMEZONE", "TZID:\(name)"]
+        guard let dst = rule.dstOffset else {
+            return lines + ["BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:\(offset(rule.stdOffset))",
+                            "TZOFFSETTO:\(offset(rule.stdOffset))", "END:STANDARD", "END:VTIMEZONE"]
+        }
+        func yearly(_ r: PosixTZ.DayRule, _ time: Int) -> (dtstart: String, rrule: String)? {
+            guard case .monthWeek(let m, let w, let d) = r, time >= 0, time < 86400 else { return nil }
+            let ordinal = w == 5 ? -1 : w
+            guard let onset = Recurrence.nthWeekday(year: 1970, month: m, ordinal: ordinal, weekday: d) else { return nil }
+            let wall = LocalDateTime(day: onset, time: TimeOfDay(hour: time / 3600, minute: (time / 60) % 60, second: time % 60))
+            return (local(wall), "FREQ=YEARLY;BYMONTH=\(m);BYDAY=\(ordinal)\(days[d])")
+        }
+        guard let on = yearly(rule.start, rule.startTime), let off = yearly(rule.end, rule.endTime) else { return nil }
+        lines += ["BEGIN:DAYLIGHT", "TZOFFSETFROM:\(offset(rule.stdOffset))", "TZOFFSETTO:\(offset(dst))",
+                  "DTSTART:\(on.dtstart)", "RRULE:\(on.rrule)", "END:DAYLIGHT",
+                  "BEGIN:STANDARD", "TZOFFSETFROM:\(offset(dst))", "TZOFFSETTO:\(offset(rule.stdOffset))",
+                  "DTSTART:\(off.dtstart)", "RRULE:\(off.rrule)", "END:STANDARD"]
+        return lines + ["END:VTIMEZONE"]
+    }
+
+    /// One sub-component per change of offset in `years` (found hour by
+    /// hour, then to the second).
+    static func transitionForm(name: String, zone: Zone, years: ClosedRange<Int>) -> [String] {
+        var out = ["BEGIN:VTIMEZONE", "TZID:\(name)"]
+        let start = Zone.utc.resolve(LocalDateTime(day: Day(year: max(1970, years.lowerBound), month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0)))
+        let end = Zone.utc.resolve(LocalDateTime(day: Day(year: max(1971, years.upperBound), month: 12, day: 31), time: TimeOfDay(hour: 0, minute: 0)))
+        var prev = zone.offset(at: start)
+        out += ["BEGIN:STANDARD", "DTSTART:\(local(LocalDateTime(wallSeconds: start.seconds + Int64(prev))))",
+                "TZOFFSETFROM:\(offset(prev))", "TZOFFSETTO:\(offset(prev))", "END:STANDARD"]
+        var t = start.ms
+        let step: Int64 = 3_600_000
+        while t < end.ms {
+            let next = t + step
+            let o = zone.offset(at: Instant(ms: next))
+            if o != prev {
+                var lo = t, hi = next
+                while hi - lo > 1000 {
+                    let mid = (lo + hi) / 2
+                    if zone.offset(at: Instant(ms: mid)) == prev { lo = mid } else { hi = mid }
+                }
+                let onset = LocalDateTime(wallSeconds: Instant(ms: hi).seconds + Int64(prev))
+                let kind = o > prev ? "DAYLIGHT" : "STANDARD"
+                out += ["BEGIN:\(kind)", "DTSTART:\(local(onset))", "TZOFFSETFROM:\(offset(prev))", "TZOFFSETTO:\(offset(o))", "END:\(kind)"]
+                prev = o
+            }
+            t = next
+        }
+        out.append("END:VTIMEZONE")
+        return out
+    }
+}
