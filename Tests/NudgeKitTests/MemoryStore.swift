@@ -26,18 +26,12 @@ struct MemoryStore<M: JournalModel> {
         return r
     }
 
-    /// The events a copy would keep: those no later tombstone erases.
+    /// The events a copy would keep: those no later tombstone erases (the
+    /// store's own rule, `Erasure`).
     var kept: [(Stamp, JSONObject)] {
-        var tombstones: [(Stamp, JSONObject)] = []
-        for b in batches { for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) } }
-        var out: [(Stamp, JSONObject)] = []
-        for b in batches {
-            for e in b.events {
-                if e["type"]?.string != "erase", tombstones.contains(where: { $0.0 > b.stamp && M.erases($0.1, e) }) { continue }
-                out.append((b.stamp, e))
-            }
-        }
-        return out
+        let all = batches.flatMap { b in b.events.map { (b.stamp, $0) } }
+        let tombstones = Erasure.tombstones(all)
+        return all.filter { !Erasure.erased($0.1, at: $0.0, by: tombstones, in: M.self) }
     }
 
     /// The state folded again from what is kept.

@@ -7,6 +7,20 @@
 // a copy rewrites only its own journals (all of them in a local store), each
 // replaced atomically, and drops set-aside debris and refused snapshots too.
 
+/// The erasure rule, written once: an event counts unless a tombstone
+/// stamped after it erases it (the model's `erases`); tombstones always count.
+public enum Erasure {
+    /// The tombstones among stamped events.
+    public static func tombstones<S: Sequence>(_ events: S) -> [(Stamp, JSONObject)] where S.Element == (Stamp, JSONObject) {
+        events.filter { $0.1["type"]?.string == "erase" }
+    }
+
+    /// Whether `event`, stamped `stamp`, is erased by one of `tombstones`.
+    public static func erased<M: JournalModel>(_ event: JSONObject, at stamp: Stamp, by tombstones: [(Stamp, JSONObject)], in model: M.Type) -> Bool {
+        !tombstones.isEmpty && event["type"]?.string != "erase" && tombstones.contains { $0.0 > stamp && M.erases($0.1, event) }
+    }
+}
+
 extension Store {
     /// Removes erased events from the journals this copy may rewrite (its
     /// own; all of them in a local store), drops their set-aside debris, and
@@ -21,9 +35,7 @@ extension Store {
             if let r = try readJournal(e, index: i, from: 0, tag: nil) { reads.append(r) }
         }
         for r in reads {
-            for b in r.batches where b.hasErase {
-                for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) }
-            }
+            for b in r.batches where b.hasErase { tombstones += Erasure.tombstones(b.events.map { (b.stamp, $0) }) }
         }
         for e in entries where mayRewrite(e.name) {
             if (l.erased[e.name] ?? 0) > 0,
@@ -59,7 +71,7 @@ extension Store {
                     for b in batch {
                         guard let ev0 = try? JSON.parseObject(bytes: b) else { continue }
                         let ev = schema == M.schemaVersion ? ev0 : M.migrate(ev0, from: schema)
-                        if ev["type"]?.string != "erase", tombstones.contains(where: { $0.0 > eff && M.erases($0.1, ev) }) { continue }
+                        if Erasure.erased(ev, at: eff, by: tombstones, in: M.self) { continue }
                         kept.append(b)
                     }
                     if !kept.isEmpty {

@@ -231,16 +231,13 @@ extension Store {
         }
         if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
         var tombstones: [(Stamp, JSONObject)] = []
-        for b in batches where b.hasErase {
-            for e in b.events where e["type"]?.string == "erase" { tombstones.append((b.stamp, e)) }
-        }
+        for b in batches where b.hasErase { tombstones += Erasure.tombstones(b.events.map { (b.stamp, $0) }) }
         var erased: [String: Int] = [:]
         var events = 0
         var frontier: Stamp? = nil
         for b in batches {
             for e in b.events {
-                if !tombstones.isEmpty, e["type"]?.string != "erase",
-                   tombstones.contains(where: { $0.0 > b.stamp && M.erases($0.1, e) }) {
+                if Erasure.erased(e, at: b.stamp, by: tombstones, in: M.self) {
                     erased[reads[b.journal].name, default: 0] += 1
                     continue
                 }
