@@ -1,4 +1,5 @@
 import XCTest
+import NudgeKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +50,7 @@ final class FuzzReliabilityTests: ReliabilityCase {
 
     /// A seeded mix of lines for `r`: about one in three good.
     func lines(for r: Reader, count n: Int, seed: UInt64, firstGood: inout Int) -> [Line] {
-        var g = SeededGenerator(seed: seed)
+        var g = SeededRandom(seed: seed)
         var out: [Line] = []
         func goodLine() -> [(String, String)] {
             defer { firstGood += 1 }
@@ -291,7 +292,7 @@ final class FuzzReliabilityTests: ReliabilityCase {
                        mutations: [(String, [UInt8])], state: [String], seed: UInt64, count n: Int) {
         for a in setup { XCTAssertEqual(runLimited(tool, a).code, 0) }
         var before = runLimited(tool, state).out
-        var g = SeededGenerator(seed: seed)
+        var g = SeededRandom(seed: seed)
         var docs = mutations
         while docs.count < n {
             var d = good
@@ -400,7 +401,7 @@ final class FuzzReliabilityTests: ReliabilityCase {
             ("prose around", Array("Sure! Here it is:\n```json\n".utf8) + good + Array("\n```".utf8)),
             ("two objects", good + good), ("braces only", Array("}{".utf8)), ("nothing", []),
         ]
-        var g = SeededGenerator(seed: 0xF022_0008)
+        var g = SeededRandom(seed: 0xF022_0008)
         while docs.count < 60 {
             var d = good
             d[Int.random(in: 0..<d.count, using: &g)] = [0x00, 0x1B, 0x7B, 0x7D, 0x22, 0x5B, 0x39, 0x2D, 0xFF].randomElement(using: &g)!

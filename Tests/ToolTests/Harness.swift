@@ -118,19 +118,6 @@ private func sendSignal(_ pid: Int32, _ sig: Int32) -> Int32 { kill(pid, sig) }
 /// write(2) of all of `b` at once; the count written, or -1.
 func posixWrite(_ fd: Int32, _ b: [UInt8]) -> Int { b.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
 
-/// A small seeded generator (SplitMix64), so that a failing random test can
-/// be run again with the same draws.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// How a process ended.
 struct Outcome {

@@ -1,4 +1,5 @@
 import XCTest
+import NudgeKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -160,7 +161,7 @@ final class ReliabilityTests: ReliabilityCase {
     /// nothing is there that was never attempted. Half of the rounds start
     /// without a snapshot, so that some kills land while one is written.
     func killLoop(_ s: Subject, seed: UInt64, rounds: Int = 20) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         setUp(s)
         // Three writes that finish, timed the way the killed ones are run:
         // a kill comes at a random moment within such a run's life.
@@ -239,7 +240,7 @@ final class ReliabilityTests: ReliabilityCase {
     /// A batch of many events (tenclub ingest, 40 unlocks) killed at random:
     /// the count only ever moves by whole batches.
     func testKillNineNeverLeavesAPartialBatch() {
-        var rng = SeededGenerator(seed: 0xBA7C_4001)
+        var rng = SeededRandom(seed: 0xBA7C_4001)
         let k = 40
         var acked = 0
         var attempted = 0
