@@ -331,9 +331,13 @@ extension Tenclub {
 
     /// The event for how a handed-over text ended (`Handover.outcome(of:)`):
     /// sent; unknown (ended at its timeout: it may have gone out); failed,
-    /// to be tried again.
-    public static func outcome(_ id: String, _ end: Subprocess.Ending, at: String) -> JSONObject {
-        ["type": .string("sms_" + word(Handover.outcome(of: end))), "id": .string(id), "status": .int(Int64(end.status)), "at": .string(at)]
+    /// to be tried again. It names the run's claim, so a late outcome of a
+    /// claim that lost the text to a retry does not end the retry's.
+    public static func outcome(_ id: String, _ end: Subprocess.Ending, at: String, claim: String? = nil) -> JSONObject {
+        var e: JSONObject = ["type": .string("sms_" + word(Handover.outcome(of: end))), "id": .string(id), "status": .int(Int64(end.status)),
+                             "at": .string(at)]
+        if let c = claim { e["claim"] = .string(c) }
+        return e
     }
 
     /// `rollover`: alerts of finished days still queued are dropped.

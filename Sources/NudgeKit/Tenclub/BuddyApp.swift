@@ -126,7 +126,7 @@ extension Tenclub {
                 "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
             ], timeoutSeconds: timeout)
             let doneAt = ctx.clock.format(ctx.current)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, end, at: doneAt)) }
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, end, at: doneAt, claim: claim)) }
             let delivery = Handover.outcome(of: end)
             var r = m.record
             r["delivery"] = .string(word(delivery))

@@ -8,7 +8,8 @@
 //   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
 //   {"type":"sms_queued","id","to","body","kind","day"?}
 //   {"type":"sms_sending","id","claim","until"}                  recorded before the command runs
-//   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?}
+//   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?,"claim"?}
+//                                                                 claim: the run's (older events name none)
 //   {"type":"inbound","key":"…"}                                  an inbound text already handled
 //   {"type":"day_closed","day":"…","unlocks":N}                   rollover
 //
@@ -152,8 +153,8 @@ public struct TenclubState: JournalModel {
                                             attempt: m.attempts + (outcome == "dropped" ? 0 : 1)))
             }
             switch outcome {
-            case "failed": if outbox[i].handover.ended(.failed, claim: nil) { outbox[i].attempts += 1 }
-            case "unknown": if outbox[i].handover.ended(.unknown, claim: nil) { outbox[i].attempts += 1 }
+            case "failed": if outbox[i].handover.ended(.failed, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
+            case "unknown": if outbox[i].handover.ended(.unknown, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
             default: outbox.remove(at: i)
             }
         case "inbound":
