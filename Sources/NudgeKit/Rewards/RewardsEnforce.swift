@@ -62,7 +62,7 @@ extension Rewards {
 
     static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        let (command, timeout) = try grantCommand(ctx)
+        let (command, timeout) = try grantCommand(ctx, config)
         let interval = try ctx.option("interval").map { (x) throws(ToolError) in try ctx.int(x, option: "--interval", range: 10...3600) } ?? 60
         let grace = try ctx.option("grace").map { (x) throws(ToolError) in try ctx.int(x, option: "--grace", range: 0...300) } ?? 10
         let dry = ctx.flag("dry-run")

@@ -10,8 +10,7 @@ extension Rewards {
 
     /// The grant command and its timeout: --command or grant_command (nil:
     /// none), --timeout or grant_timeout.
-    static func grantCommand(_ ctx: Context) throws(ToolError) -> (command: String?, timeout: Int) {
-        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+    static func grantCommand(_ ctx: Context, _ config: Config) throws(ToolError) -> (command: String?, timeout: Int) {
         let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "grant_timeout", default: defaultGrantTimeoutSeconds)
         return (ctx.option("command") ?? config["grant_command"], timeout)
     }
@@ -19,7 +18,7 @@ extension Rewards {
     static func redeem(_ ctx: Context) throws(ToolError) -> ExitCode {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
         if let h = try childSide(ctx) { return try childAsk(ctx, h, kind: "redeem", minutes: minutes) }
-        let (command, timeout) = try grantCommand(ctx)
+        let (command, timeout) = try grantCommand(ctx, Config.load(directory: ctx.configDir, known: configKeys))
         let st = try store(ctx)
         let claimID = IDs.make()
         let t = ctx.current
