@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -70,6 +70,7 @@ _rewards() {
             case "$prev" in
                 --app) COMPREPLY=(); return ;;
                 --command) _rewards_reply < <(compgen -f -- "$cur"); return ;;
+                --timeout) COMPREPLY=(); return ;;
             esac ;;
         adjust)
             case "$prev" in
@@ -86,6 +87,7 @@ _rewards() {
         enforce)
             case "$prev" in
                 --command) _rewards_reply < <(compgen -f -- "$cur"); return ;;
+                --timeout) COMPREPLY=(); return ;;
                 --interval) COMPREPLY=(); return ;;
                 --grace) COMPREPLY=(); return ;;
             esac ;;
@@ -131,14 +133,14 @@ _rewards() {
         flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "flag approve") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "flag reject") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        redeem) words="--app --command --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        redeem) words="--app --command --timeout --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         allowance) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        enforce) words="--command --interval --grace --dry-run --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        enforce) words="--command --timeout --interval --grace --dry-run --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         help) words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

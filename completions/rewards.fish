@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --reason --from --to --interval --grace
+            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -106,6 +106,7 @@ complete -c rewards -n '__rewards_at '\''flag'\''' -a 'approve' -d 'Count it'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'reject' -d 'Drop it'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -l app -x -d 'For this reward app'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -l command -r -F -d 'Hand the grant to this command (e.g. timekpra)'
+complete -c rewards -n '__rewards_at '\''redeem'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; grant_timeout in the config file)'
 complete -c rewards -n '__rewards_at '\''adjust'\''' -l reason -x -d 'Why (required)'
 complete -c rewards -n '__rewards_at '\''report'\''' -l child -x -d 'One child'
 complete -c rewards -n '__rewards_at '\''report'\''' -l from -x -d 'First day (default 30 days ago)'
@@ -113,6 +114,7 @@ complete -c rewards -n '__rewards_at '\''report'\''' -l to -x -d 'Last day (defa
 complete -c rewards -n '__rewards_at '\''report'\''' -l by -x -a 'day week app category' -d 'day, week, app or category'
 complete -c rewards -n '__rewards_at '\''report'\''' -l format -x -a 'json csv text' -d 'json, csv or text'
 complete -c rewards -n '__rewards_at '\''enforce'\''' -l command -r -F -d 'Hand the grant to this command (e.g. timekpra)'
+complete -c rewards -n '__rewards_at '\''enforce'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; grant_timeout in the config file)'
 complete -c rewards -n '__rewards_at '\''enforce'\''' -l interval -x -d 'Time since the last run, charged to what runs now (default 60)'
 complete -c rewards -n '__rewards_at '\''enforce'\''' -l grace -x -d 'Between SIGTERM and SIGKILL (default 10)'
 complete -c rewards -n '__rewards_at '\''enforce'\''' -l dry-run -d 'Say what would be ended; end nothing'

@@ -139,6 +139,36 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("adjust", "Alex", "50").code, 64, "a reason is required")
     }
 
+    /// The grant command has a timeout, as the other tools' commands do
+    /// (--timeout, grant_timeout): a hung one is ended, the grant stands and
+    /// the next enforce hands it over again, once; a command's own exit 124
+    /// is a plain failure; a bad timeout is named.
+    func testAHungGrantCommandIsEndedAndTriedAgain() throws {
+        setUpFamily()
+        rw("adjust", "Alex", "+100", "--reason", "test")
+        let log = tmp + "/granted.log"
+        let hung = rw("redeem", "Alex", "5", "--command", "echo started >> '\(log)'; sleep 30", "--timeout", "1")
+        XCTAssertEqual(hung.code, 75)
+        XCTAssertEqual(hung.err, "rewards: the grant command ran past 1 s and was ended; the grant stands, and 'rewards enforce' tries it again\n")
+        XCTAssertEqual(hung.records.first?["applied"] as? Bool, false)
+        let enforce = rw("enforce", "--command", "echo again >> '\(log)'")
+        XCTAssertEqual(enforce.code, 0, enforce.err)
+        XCTAssertEqual(enforce.records.filter { $0["type"] as? String == "grant" }.map { $0["applied"] as? Bool }, [true])
+        XCTAssertEqual(rw("enforce", "--command", "echo thrice >> '\(log)'").records.filter { $0["type"] as? String == "grant" }.count, 0)
+        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "started\nagain\n", "applied once, then never again")
+        XCTAssertEqual(rw("redeem", "Alex", "1", "--command", "exit 124").err,
+                       "rewards: the grant command exited 124; the grant stands, and 'rewards enforce' tries it again\n")
+        XCTAssertEqual(rw("redeem", "Alex", "1", "--timeout", "86401").err,
+                       "rewards: --timeout must be a whole number of seconds from 1 to 86400, not '86401'\n")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/rewards", withIntermediateDirectories: true)
+        _ = write("config/rewards/config", "grant_command = true\ngrant_timeout = 0\n")
+        let bad = rw("redeem", "Alex", "1")
+        XCTAssertEqual(bad.code, 78)
+        XCTAssertEqual(bad.err, "rewards: \(tmp)/config/rewards/config: grant_timeout must be a whole number of seconds from 1 to 86400, not '0'\n")
+        _ = write("config/rewards/config", "grant_command = true\ngrant_timeout = 5\n")
+        XCTAssertEqual(rw("redeem", "Alex", "1").records.first?["applied"] as? Bool, true)
+    }
+
     func testSettingsAppsAndReport() throws {
         setUpFamily()
         XCTAssertEqual(rw("settings", "set", "conversion_rate", "0").err,

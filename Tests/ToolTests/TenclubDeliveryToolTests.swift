@@ -100,7 +100,7 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         XCTAssertEqual(log, ["+12125550199 sent", "+14155550132 unknown"], "in the order they ended")
         try FileManager.default.createDirectory(atPath: tmp + "/config/tenclub", withIntermediateDirectories: true)
         _ = write("config/tenclub/config", "sms_command = true\nsms_timeout = 0\n")
-        XCTAssertEqual(tenclub("sms", "deliver").err, "tenclub: \(tmp)/config/tenclub/config: sms_timeout must be a whole number of seconds from 1 to 3600, not '0'\n")
+        XCTAssertEqual(tenclub("sms", "deliver").err, "tenclub: \(tmp)/config/tenclub/config: sms_timeout must be a whole number of seconds from 1 to 86400, not '0'\n")
     }
 
     /// Queued texts do not outlive consent: STOP, removal and a change drop

@@ -141,11 +141,18 @@ public enum Playa {
     /// `missed`: a past day's event nobody sent (set by `generate`).
     public enum Status: String, Sendable, CaseIterable { case pending, sent, cancelled, missed }
 
-    /// Where an event's notification is. `sending` is claimed by a run
-    /// (until its claim expires: then `unknown`); `failed` is tried again by
-    /// the next run; `unknown` (the run died, or the command timed out) is
-    /// not, unless asked (`due --retry-unknown`): at most once.
-    public enum Delivery: String, Sendable, CaseIterable { case scheduled, sending, delivered, failed, unknown }
+    /// Where an event's notification is, as playa words it (`notification`
+    /// in events and records; the lifecycle is Core/Delivery.swift's):
+    /// `scheduled` (pending); `sending`, claimed by a run until its claim
+    /// expires (then `unknown`); `delivered`; `failed`, tried again by the
+    /// next run; `unknown` (the run died, or the command timed out), not
+    /// handed over again unless asked (`due --retry-unknown`): at most once.
+    public static func word(_ s: DeliveryState) -> String { s == .pending ? "scheduled" : s.rawValue }
+
+    /// The state a `notification` word names; nil for none of playa's words.
+    public static func notificationState(_ w: String) -> DeliveryState? {
+        w == "scheduled" ? .pending : w == "pending" ? nil : DeliveryState(rawValue: w)
+    }
 
     public struct Event: Equatable, Sendable {
         public var id: String
@@ -156,16 +163,18 @@ public enum Playa {
         public var messageID: String?
         public var message: String
         public var status: Status
-        /// Notification state, as recorded (see `delivery(at:)` for its
-        /// meaning now).
-        public var notification: Delivery
         public var error: String?
-        /// The claim of the run notifying it, and when that claim expires.
-        public var claim: String? = nil
-        public var claimUntil: Instant? = nil
+        /// Its notification's way to the notify command: the state as
+        /// recorded (see `delivery(at:)` for its meaning now), the claim of
+        /// the run notifying it and when that claim expires.
+        public var handover: Handover
+        public var notification: DeliveryState {
+            get { handover.state }
+            set { handover.state = newValue }
+        }
 
         public init(id: String, recipientID: String, date: Day, time: TimeOfDay, at: Instant, messageID: String?, message: String,
-                    status: Status, notification: Delivery, error: String?, claim: String? = nil, claimUntil: Instant? = nil) {
+                    status: Status, notification: DeliveryState, error: String?, claim: String? = nil, claimUntil: Instant? = nil) {
             self.id = id
             self.recipientID = recipientID
             self.date = date
@@ -174,25 +183,20 @@ public enum Playa {
             self.messageID = messageID
             self.message = message
             self.status = status
-            self.notification = notification
             self.error = error
-            self.claim = claim
-            self.claimUntil = claimUntil
+            self.handover = Handover(state: notification, claim: claim, claimUntil: claimUntil)
         }
 
         /// The notification state at `now`: a claim past its expiry is `unknown`.
-        public func delivery(at now: Instant) -> Delivery {
-            if notification == .sending, let u = claimUntil, u < now { return .unknown }
-            return notification
-        }
+        public func delivery(at now: Instant) -> DeliveryState { handover.state(at: now) }
 
         public var json: JSONObject {
             var o: JSONObject = ["type": "event", "id": .string(id), "recipient_id": .string(recipientID), "date": .string(date.description),
                                  "time": .string(time.description), "at": .string(at.description), "message_id": JSON(messageID),
-                                 "message": .string(message), "status": .string(status.rawValue), "notification": .string(notification.rawValue),
+                                 "message": .string(message), "status": .string(status.rawValue), "notification": .string(word(notification)),
                                  "error": JSON(error)]
-            if let c = claim { o["claim"] = .string(c) }
-            if let u = claimUntil { o["claim_until"] = .string(u.description) }
+            if let c = handover.claim { o["claim"] = .string(c) }
+            if let u = handover.claimUntil { o["claim_until"] = .string(u.description) }
             return o
         }
 
@@ -218,7 +222,7 @@ public enum Playa {
                 }
                 if let e = Clock.plausible(at, now: at, what: "\"at\"", lead: nil) { return bad("\(what): \(e.message)") }
                 if o["status"]?.string.flatMap(Status.init(rawValue:)) == nil { return bad("\(what): \"status\" must be pending, sent, cancelled or missed") }
-                if let n = o["notification"]?.string, Delivery(rawValue: n) == nil {
+                if let n = o["notification"]?.string, notificationState(n) == nil {
                     return bad("\(what): \"notification\" must be scheduled, sending, delivered, failed or unknown")
                 }
                 if let u = o["claim_until"]?.string, RFC3339.parse(u) == nil {
@@ -235,7 +239,7 @@ public enum Playa {
             if !trusted, let e = validateMessage(msg) { return bad("event \(id): \(e)") }
             let claimUntil = o["claim_until"]?.string.flatMap { RFC3339.parse($0)?.instant }
             return .success(Event(id: id, recipientID: rid, date: date, time: time, at: at, messageID: o["message_id"]?.string,
-                                  message: msg, status: st, notification: o["notification"]?.string.flatMap(Delivery.init(rawValue:)) ?? .scheduled,
+                                  message: msg, status: st, notification: o["notification"]?.string.flatMap(notificationState) ?? .pending,
                                   error: o["error"]?.string, claim: o["claim"]?.string, claimUntil: claimUntil))
         }
     }
@@ -336,7 +340,7 @@ public enum Playa {
             if let nb = notBefore, at <= nb { continue }
             let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
             out.append(Event(id: IDs.make(using: &rng), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
-                             message: m.text, status: .pending, notification: .scheduled, error: nil))
+                             message: m.text, status: .pending, notification: .pending, error: nil))
         }
         return out
     }

@@ -15,7 +15,8 @@
 // event's notification to the user's command, and `notified` after. The fold
 // is in stamp order, so the first claim holds the event; another claim counts
 // only as a retry of a failed or unknown notification. A notification that
-// was delivered is never claimed again.
+// was delivered is never claimed again. (The rule is Core/Delivery.swift's
+// `Handover`, shared with tenclub's texts and rewards' grants.)
 //
 // Two devices that both draw the same day (cron on two laptops at midnight)
 // would double the day's events. `generate` tags its events and its
@@ -78,27 +79,19 @@ public struct PlayaState: JournalModel {
                 batchOf = batchOf.filter { events[$0.key] != nil }
             }
         case "notify_claimed":
-            guard let id = e["id"]?.string, var ev = events[id], let claim = e["claim"]?.string else { return }
-            let retry = e["retry"]?.bool == true
-            switch ev.notification {
-            case .scheduled, .failed: break
-            case .sending, .unknown: guard retry else { return }
-            case .delivered: return
-            }
-            ev.notification = .sending
-            ev.claim = claim
-            ev.claimUntil = e["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+            guard let id = e["id"]?.string, var ev = events[id], let claim = e["claim"]?.string,
+                  ev.handover.claimed(claim, until: e["until"]?.string.flatMap { RFC3339.parse($0)?.instant },
+                                      retry: e["retry"]?.bool == true) else { return }
             events[id] = ev
         case "notified":
             guard let id = e["id"]?.string, var ev = events[id],
-                  let outcome = e["outcome"]?.string.flatMap(Playa.Delivery.init(rawValue:)) else { return }
-            if ev.claim == e["claim"]?.string && ev.notification == .sending {
-                ev.notification = outcome
-                ev.claimUntil = nil
+                  let outcome = e["outcome"]?.string.flatMap(DeliveryOutcome.init(rawValue:)) else { return }
+            // The holder's outcome ends its claim; one of a claim that lost
+            // the race counts only when it delivered (it still went out).
+            let before = ev.handover
+            if ev.handover.ended(outcome, claim: e["claim"]?.string ?? "") {
                 ev.error = outcome == .delivered ? nil : e["error"]?.string
-            } else if outcome == .delivered {
-                ev.notification = .delivered  // a claim that lost the race still went out
-            } else {
+            } else if ev.handover == before {
                 return
             }
             events[id] = ev

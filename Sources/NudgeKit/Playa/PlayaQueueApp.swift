@@ -5,8 +5,8 @@ extension Playa {
     static func eventRecord(_ e: Event, _ s: PlayaState, ctx: Context) -> JSONObject {
         var o = e.json
         o["at"] = .string(ctx.zone.format(e.at))
-        if let u = e.claimUntil { o["claim_until"] = .string(ctx.zone.format(u)) }
-        o["notification"] = .string(e.delivery(at: ctx.now).rawValue)
+        if let u = e.handover.claimUntil { o["claim_until"] = .string(ctx.zone.format(u)) }
+        o["notification"] = .string(word(e.delivery(at: ctx.now)))
         if let r = s.recipients[e.recipientID] {
             o["recipient"] = .string(r.name)
             o["platform"] = .string(r.platform.rawValue)
@@ -113,23 +113,15 @@ extension Playa {
 
     /// The notify command's timeout in seconds: --timeout, notify_timeout, or the default.
     static func notifyTimeout(_ ctx: Context, _ config: Config) throws(ToolError) -> Int {
-        if let raw = ctx.option("timeout") { return try ctx.int(raw, option: "--timeout", range: 1...86_400) }
-        guard let raw = config["notify_timeout"] else { return defaultNotifyTimeoutSeconds }
-        guard let n = Int(raw), (1...86_400).contains(n) else {
-            throw ToolError(.config, "\(config.path): notify_timeout must be a whole number of seconds from 1 to 86400, not '\(raw)'")
-        }
-        return n
+        try Handover.timeout(option: ctx.option("timeout"), config: config, key: "notify_timeout", default: defaultNotifyTimeoutSeconds)
     }
 
-    /// Hands a notification to the command (JSON on stdin); its exit status,
-    /// or 124 when it ran past `timeout` seconds and was ended.
-    static func deliver(_ n: JSONObject, command: String, timeout: Int) throws(ToolError) -> Int32 {
-        var input = [UInt8]()
-        n.write(into: &input)
-        input.append(0x0A)
-        return try Subprocess.shell(command, stdin: input, env: ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
-                                                                "PLAYA_URL": n["url"]?.string ?? "", "PLAYA_ID": n["id"]?.string ?? ""],
-                                    quiet: true, timeoutMillis: timeout * 1000)
+    /// Hands a notification to the command (JSON on stdin, its fields in
+    /// PLAYA_*); how the command ended.
+    static func deliver(_ n: JSONObject, command: String, timeout: Int) throws(ToolError) -> Subprocess.Ending {
+        try Handover.run(command, record: n, env: ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
+                                                   "PLAYA_URL": n["url"]?.string ?? "", "PLAYA_ID": n["id"]?.string ?? ""],
+                         timeoutSeconds: timeout)
     }
 
     static func due(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -145,11 +137,13 @@ extension Playa {
         for e in due {
             // Claim it before anything is handed over, so two runs never
             // announce the same event; the claim outlives the command's
-            // timeout by a margin, then expires (the run died).
+            // timeout by a margin from now (however long earlier events
+            // took), then expires (the run died).
             let claim = IDs.make()
-            let until = Instant(ms: ctx.now.ms + Int64(timeout + claimMarginSeconds) * 1000)
+            let t = ctx.current
+            let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
             let claimed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
-                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: ctx.now, retryUnknown: retry),
+                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: t, retryUnknown: retry),
                       let r = tx.state.recipients[ev.recipientID] else { return nil }
                 if command == nil { finish(&tx, ev, claim: claim, outcome: .delivered, status: nil, error: nil) }
                 return (ev, r)
@@ -160,12 +154,12 @@ extension Playa {
                 ctx.out.emit(n, text: "\(ev.time)  \(r.name.terminalSafe): \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
                 continue
             }
-            let status = try deliver(n, command: cmd, timeout: timeout)
-            let outcome = outcome(ofExit: status)
-            let why = status == 0 ? nil : status == Subprocess.timedOut ? "the notify command ran past its timeout of \(timeout) s and was ended"
-                                                                        : "the notify command exited \(status)"
+            let end = try deliver(n, command: cmd, timeout: timeout)
+            let outcome = Handover.outcome(of: end)
+            let why = outcome == .delivered ? nil : end == .timedOut ? "the notify command ran past its timeout of \(timeout) s and was ended"
+                                                                     : "the notify command exited \(end.status)"
             try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                finish(&tx, ev, claim: claim, outcome: outcome, status: status, error: why)
+                finish(&tx, ev, claim: claim, outcome: outcome, status: end.status, error: why)
             }
             var o = n
             o["notification"] = .string(outcome.rawValue)
@@ -189,9 +183,11 @@ extension Playa {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         if let cmd = ctx.option("command") ?? config["notify_command"] {
             let timeout = try notifyTimeout(ctx, config)
-            let status = try deliver(n, command: cmd, timeout: timeout)
-            if status == Subprocess.timedOut { throw ToolError(.tempFail, "the notify command ran past its timeout of \(timeout) s and was ended") }
-            if status != 0 { throw ToolError(.tempFail, "the notify command exited \(status)") }
+            switch try deliver(n, command: cmd, timeout: timeout) {
+            case .exited(0): break
+            case .exited(let status): throw ToolError(.tempFail, "the notify command exited \(status)")
+            case .timedOut: throw ToolError(.tempFail, "the notify command ran past its timeout of \(timeout) s and was ended")
+            }
         }
         ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe)\n  \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
         return .ok

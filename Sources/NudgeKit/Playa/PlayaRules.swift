@@ -17,21 +17,17 @@ extension Playa {
     public static let defaultNotifyTimeoutSeconds = 600
     /// A claim outlives its command's timeout by this much, then expires:
     /// the run that made it has died.
-    public static let claimMarginSeconds = 60
+    public static let claimMarginSeconds = Handover.claimMarginSeconds
 
     /// Whether an event's notification may be handed to a command now.
     public static func mayNotify(_ e: Event, at now: Instant, retryUnknown: Bool) -> Bool {
-        switch e.delivery(at: now) {
-        case .scheduled, .failed: return true
-        case .unknown: return retryUnknown
-        case .sending, .delivered: return false
-        }
+        e.handover.mayClaim(at: now, retryUnknown: retryUnknown)
     }
 
     /// A pending event no notification has reached (none handed over, or the
     /// command failed): what a schedule change may replace.
     public static func untouched(_ e: Event, at now: Instant) -> Bool {
-        e.status == .pending && (e.delivery(at: now) == .scheduled || e.delivery(at: now) == .failed)
+        e.status == .pending && e.delivery(at: now).isWaiting
     }
 
     /// The days of `rid` that a change re-plans: today once it was drawn
@@ -169,27 +165,19 @@ extension Playa {
               mayNotify(cur, at: now, retryUnknown: retryUnknown) else { return nil }
         var e: JSONObject = ["type": "notify_claimed", "id": .string(id), "recipient_id": .string(cur.recipientID),
                              "claim": .string(claim), "until": .string(until.description)]
-        let state = cur.delivery(at: now)
-        if state == .unknown || state == .sending { e["retry"] = true }
+        if cur.handover.isRetry(at: now) { e["retry"] = true }
         tx.record(e)
         return tx.state.events[id]
     }
 
     /// Records how a claimed notification ended.
-    public static func finish(_ tx: inout Transaction<PlayaState>, _ ev: Event, claim: String, outcome: Delivery, status: Int32?,
+    public static func finish(_ tx: inout Transaction<PlayaState>, _ ev: Event, claim: String, outcome: DeliveryOutcome, status: Int32?,
                               error: String?) {
         var e: JSONObject = ["type": "notified", "id": .string(ev.id), "recipient_id": .string(ev.recipientID),
                              "claim": .string(claim), "outcome": .string(outcome.rawValue)]
         if let s = status { e["status"] = .int(Int64(s)) }
         if let m = error { e["error"] = .string(m) }
         tx.record(e)
-    }
-
-    /// What a notify command's exit status means: 0 delivered; 124 (it ran
-    /// past its timeout and was ended: it may have shown the notification)
-    /// unknown; anything else failed, to be tried again.
-    public static func outcome(ofExit status: Int32) -> Delivery {
-        status == 0 ? .delivered : status == Subprocess.timedOut ? .unknown : .failed
     }
 
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }

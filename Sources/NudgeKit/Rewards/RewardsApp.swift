@@ -8,6 +8,8 @@
 public enum Rewards {
     static let childOption = OptionSpec("child", value: "NAME", help: "One child")
     static let commandOption = OptionSpec("command", value: "CMD", help: "Hand the grant to this command (e.g. timekpra)", completion: .files)
+    static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
+                                          help: "End CMD after SECONDS (default \(defaultGrantTimeoutSeconds); grant_timeout in the config file)")
 
     public static let spec = ToolSpec(
         name: "rewards",
@@ -93,7 +95,7 @@ public enum Rewards {
                                                   run: { (c) throws(ToolError) in try decide(c, approve: false) })],
                         runnable: false, group: .admin),
             CommandSpec("redeem", summary: "Convert points to reward minutes", usage: "CHILD MINUTES",
-                        options: [OptionSpec("app", value: "APP", help: "For this reward app"), commandOption],
+                        options: [OptionSpec("app", value: "APP", help: "For this reward app"), commandOption, timeoutOption],
                         operands: .words, min: 2, max: 2, run: redeem),
             CommandSpec("allowance", summary: "Reward minutes granted, used and left today; exits 1 when none is left", usage: "[CHILD]",
                         operands: .words, max: 1, run: allowance),
@@ -110,7 +112,7 @@ public enum Rewards {
             CommandSpec("notify", summary: "Notifications for children and parents, one per person per run (for cron)",
                         group: .plumbing, records: ["notification"], run: notify),
             CommandSpec("enforce", summary: "Charge reward apps running now, warn at 5 minutes left, end them when time is up; take requests and apply grants (root's cron, every minute)",
-                        options: [commandOption,
+                        options: [commandOption, timeoutOption,
                                   OptionSpec("interval", value: "SECONDS", help: "Time since the last run, charged to what runs now (default 60)"),
                                   OptionSpec("grace", value: "SECONDS", help: "Between SIGTERM and SIGKILL (default 10)"),
                                   OptionSpec("dry-run", help: "Say what would be ended; end nothing")],

@@ -37,6 +37,13 @@ extension Rewards {
         return out
     }
 
+    /// The grants a run hands to the grant command at `now`: `today`'s, of
+    /// children still in the family, not applied, void or given up on
+    /// (`grantTries`), and held by no live claim; in id order.
+    public static func grantsToHandOver(_ s: RewardsState, today: Day, at now: Instant) -> [RewardsState.Grant] {
+        s.grants.values.filter { $0.day == today && s.children[$0.child] != nil && $0.mayHandOver(at: now) }.sorted { $0.id < $1.id }
+    }
+
     /// The reward apps each child with a login is running.
     static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
         var byUID: [UInt32: RewardsState.Child] = [:]
@@ -55,7 +62,7 @@ extension Rewards {
 
     static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        let command = ctx.option("command") ?? config["grant_command"]
+        let (command, timeout) = try grantCommand(ctx, config)
         let interval = try ctx.option("interval").map { (x) throws(ToolError) in try ctx.int(x, option: "--interval", range: 10...3600) } ?? 60
         let grace = try ctx.option("grace").map { (x) throws(ToolError) in try ctx.int(x, option: "--grace", range: 0...300) } ?? 10
         let dry = ctx.flag("dry-run")
@@ -67,7 +74,7 @@ extension Rewards {
         try requireParent(pre, ctx)
         let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
         let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
-        struct Plan { var state: RewardsState; var grants: [RewardsState.Grant]; var actions: [EnforceAction]; var notes: [JSONObject] }
+        struct Plan { var state: RewardsState; var actions: [EnforceAction]; var notes: [JSONObject] }
         let plan = try write(ctx, full: true, st) { (tx) throws(ToolError) -> Plan in
             try requireParent(tx.state, ctx)
             // What runs now is charged for the last interval (overlaps count once).
@@ -112,16 +119,7 @@ extension Rewards {
                     }
                 }
             }
-            // Today's grants not yet applied, each claimed by this run.
-            var mine: [RewardsState.Grant] = []
-            if command != nil {
-                for g in tx.state.grants.values.sorted(by: { $0.id < $1.id })
-                where g.day == ctx.today && g.failures < 10 && g.mayHandOver(at: now.ms) && tx.state.children[g.child] != nil {
-                    tx.record(by(ctx, ["type": "grant_claimed", "id": .string(g.id), "claim": .string(claim), "until": .int(now.ms + 120_000)]))
-                    if tx.state.grants[g.id]?.claim == claim { mine.append(tx.state.grants[g.id]!) }
-                }
-            }
-            return Plan(state: tx.state, grants: mine, actions: actions, notes: notes)
+            return Plan(state: tx.state, actions: actions, notes: notes)
         }
         var code = ExitCode.ok
         // Recorded; now acted on.
@@ -151,16 +149,27 @@ extension Rewards {
             ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): reward time is up")
         }
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
-        for g in plan.grants {
-            guard let c = plan.state.children[g.child], let cmd = command else { continue }
+        // Today's grants not yet applied, each claimed by this run just
+        // before its command runs: a claim lives from its own time, however
+        // long the grants before it took.
+        guard let cmd = command else { return code }
+        for candidate in grantsToHandOver(plan.state, today: ctx.today, at: ctx.current) {
+            let t = ctx.current
+            let held = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child)? in
+                guard let g = tx.state.grants[candidate.id], g.day == ctx.today, g.mayHandOver(at: t),
+                      let c = tx.state.children[g.child] else { return nil }
+                tx.record(by(ctx, claimEvent(g.id, claim: claim, at: t, timeout: timeout)))
+                guard let mine = tx.state.grants[g.id], mine.handover.claim == claim, mine.handover.state == .sending else { return nil }
+                return (mine, c)
+            }
+            guard let (g, c) = held else { continue }
             var rec = grantRecord(g, c)
-            switch try handOver(ctx, st, g, c, command: cmd, claim: claim) {
-            case .applied: rec["applied"] = true
-            case .failed(let why):
+            if let why = try handOver(ctx, st, g, c, command: cmd, claim: claim, timeout: timeout) {
                 rec["error"] = .string(why)
                 ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
                 code = .tempFail
-            case .held: continue
+            } else {
+                rec["applied"] = true
             }
             ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
         }

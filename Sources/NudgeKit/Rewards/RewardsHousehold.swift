@@ -46,7 +46,7 @@ extension Rewards {
         return c["family"].map(trimSlash)
     }
 
-    static let configKeys = ["grant_command", "enforce_command", "family"]
+    static let configKeys = ["grant_command", "grant_timeout", "enforce_command", "family"]
 
     static func trimSlash(_ s: String) -> String {
         var p = s

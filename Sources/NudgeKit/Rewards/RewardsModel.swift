@@ -18,6 +18,12 @@
 //   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
 //       afk: the away spans inside the held session (SpanCodec), for approval
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
+//   grant_claimed {id,claim,until}  grant_failed {id,claim,error,outcome?}
+//       a run's claim on a grant (until: ms) before it runs the grant
+//       command, and the command's failure; outcome "unknown" when it ran
+//       past its timeout (older events have none: failed). The lifecycle is
+//       Core/Delivery.swift's `Handover`: the first live claim in stamp order
+//       holds the grant; a failed or unknown grant is tried again.
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
 //   erase {salt,digests}
 //       a tombstone (`child rm --purge`): the store skips every earlier event
@@ -83,18 +89,24 @@ public struct RewardsState: JournalModel {
     }
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
-        public var app: String?; public var day: Day; public var applied: Bool
+        public var app: String?; public var day: Day
         /// Why the grant does not count (a redemption that lost a race), if so.
         public var void: String? = nil
-        /// Failed attempts to hand it to the grant command.
+        /// Hand-overs to the grant command that failed or ran past its timeout.
         public var failures = 0
-        /// The run handing it to the grant command, and until when (ms).
-        public var claim: String? = nil
-        public var claimUntil: Int64? = nil
+        /// Its way to the grant command: the run handing it over and until
+        /// when; delivered is applied.
+        public var handover = Handover()
 
-        /// Whether a run may hand it over at `ms`: not applied, not void,
-        /// and no other run's claim alive.
-        public func mayHandOver(at ms: Int64) -> Bool { !applied && void == nil && (claimUntil.map { $0 < ms } ?? true) }
+        public var applied: Bool { handover.state == .delivered }
+
+        /// Whether a run may hand it over at `now`: not applied, not void,
+        /// no other run's claim alive, and tried fewer than `Rewards.grantTries`
+        /// times. A grant whose command ran past its timeout is tried again,
+        /// like a failed one.
+        public func mayHandOver(at now: Instant) -> Bool {
+            void == nil && failures < Rewards.grantTries && handover.mayClaim(at: now, retryUnknown: true)
+        }
     }
     public struct Invite: Equatable, Sendable {
         public var hash: String; public var by: String; public var expires: Int64; public var usedBy: String?
@@ -428,7 +440,7 @@ public struct RewardsState: JournalModel {
                 r.reason = err.message
             case .success(let red):
                 r.status = "granted"
-                applyGrant(Grant(id: id, child: c.id, minutes: red.minutes, points: red.points, app: r.app, day: day, applied: false),
+                applyGrant(Grant(id: id, child: c.id, minutes: red.minutes, points: red.points, app: r.app, day: day),
                            stamp: stamp, who: from)
             }
         default:
@@ -486,7 +498,7 @@ public struct RewardsState: JournalModel {
                 let m = Int(e["minutes"]?.int ?? Int64(r.minutes ?? 0))
                 r.status = "approved"
                 r.minutes = m
-                applyGrant(Grant(id: id, child: c.id, minutes: m, points: 0, app: r.app, day: day ?? r.day, applied: false), stamp: stamp, who: who)
+                applyGrant(Grant(id: id, child: c.id, minutes: m, points: 0, app: r.app, day: day ?? r.day), stamp: stamp, who: who)
                 noteChange(stamp, who, "\(who) gave \(c.name) \(m) more reward minutes")
             } else {
                 r.status = "denied"
@@ -589,23 +601,27 @@ public struct RewardsState: JournalModel {
                 refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
                 return
             }
-            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d, applied: false), stamp: stamp, who: who)
+            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who)
         case "grant_applied":
             guard let id = e["id"]?.string, let g = grants[id] else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
                 refuse(who, "\(who) may not mark grants applied")
                 return
             }
-            grants[id]?.applied = true
+            grants[id]?.handover.ended(.delivered, claim: nil)
         case "grant_failed":
-            if let id = e["id"]?.string { grants[id]?.failures += 1; grants[id]?.claimUntil = nil }
+            // The holder's failure (or one naming no claim); one of a claim
+            // that lost the race leaves the holder's claim alone.
+            guard let id = e["id"]?.string, grants[id] != nil else { return }
+            let outcome: DeliveryOutcome = e["outcome"]?.string == "unknown" ? .unknown : .failed
+            if grants[id]!.handover.ended(outcome, claim: e["claim"]?.string) { grants[id]!.failures += 1 }
         case "grant_claimed":
-            // The first live claim in stamp order holds the grant.
+            // The first live claim in stamp order holds the grant; a grant
+            // failed or unknown is claimed again (rewards retries it).
             guard let id = e["id"]?.string, let g = grants[id], let c = e["claim"]?.string, let u = e["until"]?.int else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else { return }
-            guard g.mayHandOver(at: stamp.ms) else { return }
-            grants[id]?.claim = c
-            grants[id]?.claimUntil = u
+            guard g.void == nil else { return }
+            grants[id]?.handover.claimed(c, until: Instant(ms: u), retry: true, at: Instant(ms: stamp.ms))
         case "adjust":
             guard let c = e["child"]?.string, var p = e["points"]?.int.map(Int.init) else { return }
             let bal = balance[c] ?? 0
@@ -698,7 +714,8 @@ public struct RewardsState: JournalModel {
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
                       "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied), "void": JSON(g.void),
-                      "failures": JSON(g.failures), "claim": JSON(g.claim), "claim_until": g.claimUntil.map { JSON.int($0) } ?? .null])
+                      "failures": JSON(g.failures), "claim": JSON(g.handover.claim), "claim_until": g.handover.claimUntil.map { JSON.int($0.ms) } ?? .null,
+                      "delivery": .string(g.handover.state.rawValue)])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
@@ -808,9 +825,13 @@ public struct RewardsState: JournalModel {
                              status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]))
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
+            let until = l["claim_until"]?.int.map { Instant(ms: $0) }
+            // Snapshots before "delivery" say applied, or claimed, or failed.
+            let state = l["delivery"]?.string.flatMap(DeliveryState.init(rawValue:))
+                ?? (l["applied"]?.bool == true ? .delivered : until != nil ? .sending : ints("failures") > 0 ? .failed : .pending)
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,
-                               applied: l["applied"]?.bool ?? false, void: l["void"]?.string, failures: ints("failures"),
-                               claim: l["claim"]?.string, claimUntil: l["claim_until"]?.int)
+                               void: l["void"]?.string, failures: ints("failures"),
+                               handover: Handover(state: state, claim: l["claim"]?.string, claimUntil: until))
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
         case "invite":

@@ -1,13 +1,27 @@
-// rewards' redeeming commands: redeem, allowance, adjust.
+// rewards' redeeming commands: redeem, allowance, adjust; and handing a
+// grant to the grant command (for redeem and enforce).
 
 extension Rewards {
+    /// Seconds the grant command may run (`--timeout`, `grant_timeout`).
+    public static let defaultGrantTimeoutSeconds = 60
+    /// Hand-overs of one grant that may fail (or run past the timeout)
+    /// before runs stop trying it.
+    public static let grantTries = 10
+
+    /// The grant command and its timeout: --command or grant_command (nil:
+    /// none), --timeout or grant_timeout.
+    static func grantCommand(_ ctx: Context, _ config: Config) throws(ToolError) -> (command: String?, timeout: Int) {
+        let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "grant_timeout", default: defaultGrantTimeoutSeconds)
+        return (ctx.option("command") ?? config["grant_command"], timeout)
+    }
+
     static func redeem(_ ctx: Context) throws(ToolError) -> ExitCode {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
         if let h = try childSide(ctx) { return try childAsk(ctx, h, kind: "redeem", minutes: minutes) }
-        let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        let command = ctx.option("command") ?? config["grant_command"]
+        let (command, timeout) = try grantCommand(ctx, Config.load(directory: ctx.configDir, known: configKeys))
         let st = try store(ctx)
         let claimID = IDs.make()
+        let t = ctx.current
         let (g, c) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
             let c = try childID(tx.state, ctx.operands[0])
             try requireSelfOrParent(tx.state, ctx, child: c.id)
@@ -24,7 +38,7 @@ extension Rewards {
                 tx.record(by(ctx, ["type": "grant", "id": .string(id), "child": .string(c.id), "minutes": JSON(r.minutes), "points": JSON(r.points),
                                    "app": JSON(ctx.option("app")), "day": .string(ctx.today.description)]))
                 if command != nil {
-                    tx.record(by(ctx, ["type": "grant_claimed", "id": .string(id), "claim": .string(claimID), "until": .int(ctx.now.ms + 120_000)]))
+                    tx.record(by(ctx, claimEvent(id, claim: claimID, at: t, timeout: timeout)))
                 }
                 return (tx.state.grants[id]!, c)
             }
@@ -32,12 +46,11 @@ extension Rewards {
         var rec = grantRecord(g, c)
         var code = ExitCode.ok
         if let cmd = command {
-            switch try handOver(ctx, st, g, c, command: cmd, claim: claimID) {
-            case .applied: rec["applied"] = true
-            case .failed(let why):
+            if let why = try handOver(ctx, st, g, c, command: cmd, claim: claimID, timeout: timeout) {
                 ctx.warn("\(why); the grant stands, and 'rewards enforce' tries it again")
                 code = .tempFail
-            case .held: break
+            } else {
+                rec["applied"] = true
             }
         }
         ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes for \(g.points) points\(rec["applied"] == true ? " (applied)" : "")")
@@ -49,29 +62,33 @@ extension Rewards {
          "points": JSON(g.points), "app": JSON(g.app), "date": .string(g.day.description), "applied": .bool(g.applied)]
     }
 
-    enum HandOver { case applied, failed(String), held }
+    /// The claim on grant `id` a run records before it runs the grant
+    /// command: it expires `timeout` plus the margin after `t`, the claim's
+    /// own time.
+    static func claimEvent(_ id: String, claim: String, at t: Instant, timeout: Int) -> JSONObject {
+        ["type": "grant_claimed", "id": .string(id), "claim": .string(claim),
+         "until": .int(Handover.expiry(claimedAt: t, timeoutSeconds: timeout).ms)]
+    }
 
-    /// Runs the grant command for a grant this run has claimed (recorded in
-    /// its batch), and records how it went. A grant another run holds is
-    /// left to it.
+    /// Runs the grant command for a grant this run holds the claim on, and
+    /// records how it went: nil when applied, else why not (failed, or ended
+    /// at its timeout: tried again by the next run either way).
     static func handOver(_ ctx: Context, _ st: Store<RewardsState>, _ g: RewardsState.Grant, _ c: RewardsState.Child,
-                         command: String, claim: String) throws(ToolError) -> HandOver {
-        var input = [UInt8]()
+                         command: String, claim: String, timeout: Int) throws(ToolError) -> String? {
         var rec = grantRecord(g, c)
         rec["applied"] = true
-        rec.write(into: &input)
-        input.append(0x0A)
-        let status = try Subprocess.shell(command, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "",
-                                                                       "REWARDS_MINUTES": "\(g.minutes)"], quiet: true, timeoutMillis: 60_000)
-        if status == 0 {
+        let end = try Handover.run(command, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "",
+                                                              "REWARDS_MINUTES": "\(g.minutes)"], timeoutSeconds: timeout)
+        let outcome = Handover.outcome(of: end)
+        if outcome == .delivered {
             try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, ["type": "grant_applied", "id": .string(g.id)])) }
-            return .applied
+            return nil
         }
-        let why = status == Subprocess.timedOut ? "the grant command ran past 60 s and was ended" : "the grant command exited \(status)"
-        try write(ctx, st) { (tx) throws(ToolError) in
-            tx.record(by(ctx, ["type": "grant_failed", "id": .string(g.id), "claim": .string(claim), "error": .string(why)]))
-        }
-        return .failed(why)
+        let why = end == .timedOut ? "the grant command ran past \(timeout) s and was ended" : "the grant command exited \(end.status)"
+        var e: JSONObject = ["type": "grant_failed", "id": .string(g.id), "claim": .string(claim), "error": .string(why)]
+        if outcome == .unknown { e["outcome"] = "unknown" }
+        try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, e)) }
+        return why
     }
 
     static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {

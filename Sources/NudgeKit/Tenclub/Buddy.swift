@@ -9,7 +9,7 @@
 //   number; an alert is for its day only and is dropped once the day is over.
 // - Each text is handed to the sending command at most once: "sending" is
 //   recorded first, and an unfinished send is `unknown`, never repeated by
-//   itself.
+//   itself (the lifecycle is Core/Delivery.swift's).
 
 extension Tenclub {
     /// The seed's invitation, word for word (straight quotes, so it stays a
@@ -68,11 +68,22 @@ extension Tenclub {
         }
     }
 
-    /// Where a queued text is: waiting (`queued`, again after a failure),
-    /// handed to the sending command (`sending`, until its claim expires),
-    /// or `unknown`: its run died or the command ran past its timeout, so it
-    /// may have gone out, and it is not handed over again by itself.
-    public enum SendState: String, Sendable, CaseIterable { case queued, sending, unknown }
+    /// A queued text's state as tenclub words it (`delivery` in the outbox,
+    /// `state` in the snapshot): waiting is `queued`, again after a failure;
+    /// `sending` until its claim expires; `unknown` when its run died or the
+    /// command ran past its timeout, so it may have gone out (not handed over
+    /// again by itself). A sent text leaves the outbox.
+    public static func word(_ s: DeliveryState) -> String {
+        switch s {
+        case .pending, .failed: return "queued"
+        case .sending: return "sending"
+        case .delivered: return "sent"
+        case .unknown: return "unknown"
+        }
+    }
+
+    /// How a hand-over ended, as `sms deliver` and the log word it.
+    public static func word(_ o: DeliveryOutcome) -> String { o == .delivered ? "sent" : o.rawValue }
 
     public struct OutMessage: Equatable, Sendable {
         public var id: String
@@ -82,10 +93,10 @@ extension Tenclub {
         public var kind: String
         public var day: Day?
         public var queuedAt: String
+        /// Sends that failed or ended unknown.
         public var attempts: Int
-        public var state: SendState = .queued
-        public var claim: String? = nil
-        public var claimUntil: Instant? = nil
+        /// Its way to the sending command.
+        public var handover = Handover()
 
         public init(id: String, to: PhoneNumber, body: String, kind: String, day: Day?, queuedAt: String, attempts: Int) {
             self.id = id
@@ -95,12 +106,6 @@ extension Tenclub {
             self.day = day
             self.queuedAt = queuedAt
             self.attempts = attempts
-        }
-
-        /// The state at `now`: a claim past its expiry is `unknown`.
-        public func state(at now: Instant) -> SendState {
-            if state == .sending, let u = claimUntil, u < now { return .unknown }
-            return state
         }
 
         public var record: JSONObject {
@@ -178,7 +183,7 @@ extension Tenclub {
     /// Drops every text queued for `number` (not one being sent: its
     /// outcome is on its way), with `reason`.
     public static func dropQueued(_ s: TenclubState, to number: String, reason: String, at: String) -> [JSONObject] {
-        s.outbox.filter { $0.to.e164 == number && $0.state != .sending }.map {
+        s.outbox.filter { $0.to.e164 == number && $0.handover.state != .sending }.map {
             ["type": "sms_dropped", "id": .string($0.id), "reason": .string(reason), "at": .string(at)]
         }
     }
@@ -241,7 +246,7 @@ extension Tenclub {
             // Carriers expect an answer to HELP from anyone invited; after
             // STOP nothing is sent at all.
             if b.consent != .stopped {
-                if s.outbox.contains(where: { $0.to == from && $0.kind == "help" && $0.state == .queued }) {
+                if s.outbox.contains(where: { $0.to == from && $0.kind == "help" && $0.handover.state.isWaiting }) {
                     return (events, InboundReport(effect: "ignored", reason: "a help reply is already queued"))
                 }
                 events.append(queue("help", to: from, body: helpText, at: at, id: newID()))
@@ -256,7 +261,7 @@ extension Tenclub {
             }
             if next == .stopped { return (events, InboundReport(effect: "stopped", reason: nil)) }
             events.append(["type": "consent", "number": .string(from.e164), "state": .string(next.rawValue), "keyword": .string(body.trimmingSpaces), "at": .string(at)])
-            if !s.outbox.contains(where: { $0.to == from && $0.kind == "welcome" && $0.state == .queued }) {
+            if !s.outbox.contains(where: { $0.to == from && $0.kind == "welcome" && $0.handover.state.isWaiting }) {
                 events.append(queue("welcome", to: from, body: welcomeText, at: at, id: newID()))
             }
             return (events, InboundReport(effect: next.rawValue, reason: nil))
@@ -291,19 +296,18 @@ extension Tenclub {
     public static let defaultSendTimeoutSeconds = 60
     /// A "sending" claim outlives its command's timeout by this much, then
     /// expires: the run that made it has died.
-    public static let claimMarginSeconds = 60
+    public static let claimMarginSeconds = Handover.claimMarginSeconds
 
     /// What `deliver` does with a queued text now.
     public enum Delivery: Equatable, Sendable {
         case send
         case drop(String)
         /// Being sent by another run, or unknown (not retried unless asked).
-        case skip(SendState)
+        case skip(DeliveryState)
     }
 
     public static func delivery(_ s: TenclubState, _ m: OutMessage, now: Instant, today: Day, retryUnknown: Bool) -> Delivery {
-        let st = m.state(at: now)
-        if st == .sending || (st == .unknown && !retryUnknown) { return .skip(st) }
+        if !m.handover.mayClaim(at: now, retryUnknown: retryUnknown) { return .skip(m.handover.state(at: now)) }
         if let why = dropReason(s, m, today: today) { return .drop(why) }
         return .send
     }
@@ -320,22 +324,25 @@ extension Tenclub {
         case .send:
             var e: JSONObject = ["type": "sms_sending", "id": .string(id), "claim": .string(claim), "until": .string(until.description),
                                  "at": .string(at)]
-            if m.state != .queued { e["retry"] = true }
+            if m.handover.isRetry(at: now) { e["retry"] = true }
             return ([e], d, m)
         }
     }
 
-    /// The event for how a handed-over text ended: exit 0 sent; 124 (ended
-    /// at its timeout: it may have gone out) unknown; anything else failed,
-    /// to be tried again.
-    public static func outcome(_ id: String, status: Int32, at: String) -> JSONObject {
-        let type = status == 0 ? "sms_sent" : status == Subprocess.timedOut ? "sms_unknown" : "sms_failed"
-        return ["type": .string(type), "id": .string(id), "status": .int(Int64(status)), "at": .string(at)]
+    /// The event for how a handed-over text ended (`Handover.outcome(of:)`):
+    /// sent; unknown (ended at its timeout: it may have gone out); failed,
+    /// to be tried again. It names the run's claim, so a late outcome of a
+    /// claim that lost the text to a retry does not end the retry's.
+    public static func outcome(_ id: String, _ end: Subprocess.Ending, at: String, claim: String? = nil) -> JSONObject {
+        var e: JSONObject = ["type": .string("sms_" + word(Handover.outcome(of: end))), "id": .string(id), "status": .int(Int64(end.status)),
+                             "at": .string(at)]
+        if let c = claim { e["claim"] = .string(c) }
+        return e
     }
 
     /// `rollover`: alerts of finished days still queued are dropped.
     public static func expiredAlerts(_ s: TenclubState, today: Day, at: String) -> [JSONObject] {
-        s.outbox.filter { $0.kind == "alert" && ($0.day.map { $0 < today } ?? false) && $0.state != .sending }.map {
+        s.outbox.filter { $0.kind == "alert" && ($0.day.map { $0 < today } ?? false) && $0.handover.state != .sending }.map {
             ["type": "sms_dropped", "id": .string($0.id), "reason": "expired: an alert is for its day only", "at": .string(at)]
         }
     }

@@ -65,11 +65,11 @@ extension Tenclub {
         let s = try store(ctx).read()
         for m in s.outbox {
             var r = m.record
-            let state = m.state(at: ctx.now)
-            r["delivery"] = .string(state.rawValue)
-            if state == .sending, let u = m.claimUntil { r["claim_until"] = .string(ctx.zone.format(u)) }
+            let state = m.handover.state(at: ctx.now)
+            r["delivery"] = .string(word(state))
+            if state == .sending, let u = m.handover.claimUntil { r["claim_until"] = .string(ctx.zone.format(u)) }
             if state != .sending, let why = dropReason(s, m, today: ctx.today) { r["will_drop"] = .string(why) }
-            let note = state == .queued ? "" : state == .sending ? "  (being sent)" : "  (unknown: may have gone out; --retry-unknown sends it again)"
+            let note = state.isWaiting ? "" : state == .sending ? "  (being sent)" : "  (unknown: may have gone out; --retry-unknown sends it again)"
             ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50).terminalSafe)…\(note)")
         }
         return .ok
@@ -84,22 +84,12 @@ extension Tenclub {
         return .ok
     }
 
-    /// The sending command's timeout in seconds: --timeout, sms_timeout, or the default.
-    static func sendTimeout(_ ctx: Context, _ config: Config) throws(ToolError) -> Int {
-        if let raw = ctx.option("timeout") { return try ctx.int(raw, option: "--timeout", range: 1...3600) }
-        guard let raw = config["sms_timeout"] else { return defaultSendTimeoutSeconds }
-        guard let n = Int(raw), (1...3600).contains(n) else {
-            throw ToolError(.config, "\(config.path): sms_timeout must be a whole number of seconds from 1 to 3600, not '\(raw)'")
-        }
-        return n
-    }
-
     static func smsDeliver(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         guard let command = ctx.option("command") ?? config["sms_command"], !command.isEmpty else {
             throw ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
         }
-        let timeout = try sendTimeout(ctx, config)
+        let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "sms_timeout", default: defaultSendTimeoutSeconds)
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         if !Sys.isDirectory(ctx.dataDir) { return .ok }
@@ -108,11 +98,13 @@ extension Tenclub {
         for queued in try st.read().outbox {
             // Decide under the store lock, and record "sending" before the
             // command runs: a run killed from here on never sends it again.
-            let at = ctx.clock.format(ctx.now)
+            // The claim runs from now, however long earlier texts took.
+            let t = ctx.current
+            let at = ctx.clock.format(t)
             let claim = IDs.make()
-            let until = Instant(ms: ctx.now.ms + Int64(timeout + claimMarginSeconds) * 1000)
+            let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
             let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
-                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: ctx.now, today: ctx.today,
+                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.today,
                                             retryUnknown: retry, at: at) else { return nil }
                 for e in c.events { tx.record(e) }
                 return (c.delivery, c.message)
@@ -130,31 +122,28 @@ extension Tenclub {
             case .send:
                 break
             }
-            var input = [UInt8]()
-            m.record.write(into: &input)
-            input.append(0x0A)
-            let status = try Subprocess.shell(command, stdin: input, env: [
+            let end = try Handover.run(command, record: m.record, env: [
                 "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
-            ], quiet: true, timeoutMillis: timeout * 1000)
-            let doneAt = ctx.clock.format(ctx.now)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, status: status, at: doneAt)) }
-            let delivery = status == 0 ? "sent" : status == Subprocess.timedOut ? "unknown" : "failed"
+            ], timeoutSeconds: timeout)
+            let doneAt = ctx.clock.format(ctx.current)
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, end, at: doneAt, claim: claim)) }
+            let delivery = Handover.outcome(of: end)
             var r = m.record
-            r["delivery"] = .string(delivery)
-            r["exit_status"] = .int(Int64(status))
+            r["delivery"] = .string(word(delivery))
+            r["exit_status"] = .int(Int64(end.status))
             r["attempts"] = JSON(m.attempts + 1)
             let text: String
             switch delivery {
-            case "sent": text = "sent \(m.id) (\(m.kind)) to \(m.to.display)"
-            case "unknown": text = "unknown \(m.id) (\(m.kind)): the command ran past \(timeout) s and was ended; not sent again unless --retry-unknown"
-            default: text = "failed \(m.id) (\(m.kind)): the command exited \(status)"
+            case .delivered: text = "sent \(m.id) (\(m.kind)) to \(m.to.display)"
+            case .unknown: text = "unknown \(m.id) (\(m.kind)): the command ran past \(timeout) s and was ended; not sent again unless --retry-unknown"
+            case .failed: text = "failed \(m.id) (\(m.kind)): the command exited \(end.status)"
             }
             ctx.out.emit(r, text: text)
-            if delivery == "failed" {
+            if delivery == .failed {
                 failed += 1
-                lastStatus = status
+                lastStatus = end.status
             }
-            if delivery == "unknown" { unknown += 1 }
+            if delivery == .unknown { unknown += 1 }
         }
         if failed > 0 {
             ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")

@@ -8,7 +8,8 @@
 //   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
 //   {"type":"sms_queued","id","to","body","kind","day"?}
 //   {"type":"sms_sending","id","claim","until"}                  recorded before the command runs
-//   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?}
+//   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?,"claim"?}
+//                                                                 claim: the run's (older events name none)
 //   {"type":"inbound","key":"…"}                                  an inbound text already handled
 //   {"type":"day_closed","day":"…","unlocks":N}                   rollover
 //
@@ -23,7 +24,8 @@
 // A text is at most once: `sms_sending` is on disk before the sending
 // command starts; one that never got its outcome (the run was killed) is
 // `unknown` once its claim expires, and is not handed over again unless the
-// person asks (`sms deliver --retry-unknown`).
+// person asks (`sms deliver --retry-unknown`). Claims and outcomes fold by
+// the one rule of Core/Delivery.swift (`Handover`).
 
 public struct TenclubState: JournalModel {
     public static let schemaVersion = 2
@@ -137,11 +139,10 @@ public struct TenclubState: JournalModel {
                                              queuedAt: at, attempts: Int(e["attempts"]?.int ?? 0)))
             if kind == "alert", let d = day { alertedDays.insert(d) }
         case "sms_sending":
+            // A claim on a text another run has counts only as a retry.
             guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
-            if outbox[i].state != .queued && e["retry"]?.bool != true { return }  // another run has it
-            outbox[i].state = .sending
-            outbox[i].claim = e["claim"]?.string
-            outbox[i].claimUntil = e["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+            outbox[i].handover.claimed(e["claim"]?.string ?? "", until: e["until"]?.string.flatMap { RFC3339.parse($0)?.instant },
+                                       retry: e["retry"]?.bool == true)
         case "sms_sent", "sms_dropped", "sms_failed", "sms_unknown":
             guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
             let m = outbox[i]
@@ -152,17 +153,9 @@ public struct TenclubState: JournalModel {
                                             attempt: m.attempts + (outcome == "dropped" ? 0 : 1)))
             }
             switch outcome {
-            case "failed":
-                outbox[i].attempts += 1
-                outbox[i].state = .queued
-                outbox[i].claim = nil
-                outbox[i].claimUntil = nil
-            case "unknown":
-                outbox[i].attempts += 1
-                outbox[i].state = .unknown
-                outbox[i].claimUntil = nil
-            default:
-                outbox.remove(at: i)
+            case "failed": if outbox[i].handover.ended(.failed, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
+            case "unknown": if outbox[i].handover.ended(.unknown, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
+            default: outbox.remove(at: i)
             }
         case "inbound":
             if full, let k = e["key"]?.string { inboundSeen.insert(k) }
@@ -184,9 +177,9 @@ public struct TenclubState: JournalModel {
             var o: JSONObject = ["k": "outbox", "id": .string(m.id), "to": .string(m.to.e164), "body": .string(m.body),
                                  "kind": .string(m.kind), "queued_at": .string(m.queuedAt), "attempts": JSON(m.attempts)]
             if let d = m.day { o["day"] = .string(d.description) }
-            if m.state != .queued { o["state"] = .string(m.state.rawValue) }
-            if let c = m.claim { o["claim"] = .string(c) }
-            if let u = m.claimUntil { o["until"] = .string(u.description) }
+            if m.handover.state != .pending { o["state"] = .string(m.handover.state.rawValue) }
+            if let c = m.handover.claim { o["claim"] = .string(c) }
+            if let u = m.handover.claimUntil { o["until"] = .string(u.description) }
             lines.append(o)
         }
         if !alertedDays.isEmpty { lines.append(["k": "alerted", "days": JSON(alertedDays.sorted().map(\.description))]) }
@@ -219,9 +212,9 @@ public struct TenclubState: JournalModel {
                 var m = Tenclub.OutMessage(id: id, to: PhoneNumber(e164: to), body: body, kind: line["kind"]?.string ?? "text",
                                            day: line["day"]?.string.flatMap(Day.parse), queuedAt: line["queued_at"]?.string ?? "",
                                            attempts: Int(line["attempts"]?.int ?? 0))
-                m.state = line["state"]?.string.flatMap(Tenclub.SendState.init(rawValue:)) ?? .queued
-                m.claim = line["claim"]?.string
-                m.claimUntil = line["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                m.handover.state = line["state"]?.string.flatMap(DeliveryState.init(rawValue:)) ?? .pending
+                m.handover.claim = line["claim"]?.string
+                m.handover.claimUntil = line["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
                 outbox.append(m)
             case "alerted":
                 alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })

@@ -160,7 +160,7 @@ final class PlayaLifecycleTests: XCTestCase {
             let end = zone.startOfDay(firstDay.adding(days: 4)).ms
             func finish(_ i: Int) {
                 guard let c = runs[i].command else { return }
-                let outcome = Playa.outcome(ofExit: c.exit)
+                let outcome = Handover.outcome(of: c.exit == Subprocess.timedOut ? .timedOut : .exited(c.exit))
                 w.store.write(at: c.ends) { Playa.finish(&$0, c.event, claim: c.claim, outcome: outcome, status: c.exit, error: nil) }
                 runs[i].command = nil
             }

@@ -139,7 +139,7 @@ final class BuddyTests: XCTestCase {
             var runs: [Run] = []
             func finish(_ i: Int) {
                 guard let c = runs[i].command else { return }
-                store.write(at: c.ends) { $0.record(Tenclub.outcome(c.id, status: c.status, at: "t")) }
+                store.write(at: c.ends) { $0.record(Tenclub.outcome(c.id, c.status == Subprocess.timedOut ? .timedOut : .exited(c.status), at: "t")) }
                 runs[i].command = nil
             }
             for _ in 0..<400 {

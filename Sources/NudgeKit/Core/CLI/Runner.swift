@@ -249,6 +249,10 @@ public final class Context {
 
     public var tool: String { spec.name }
     public var now: Instant { clock.now }
+    /// The time at this moment, for what a long run does late (a claim
+    /// made after earlier commands ran): the pinned time, or the real time
+    /// now, never before `now`.
+    public var current: Instant { pinned ? now : Instant(ms: max(now.ms, Sys.nowMillis())) }
     public var zone: Zone { clock.zone }
     public var today: Day { clock.today }
     public func option(_ long: String) -> String? { invocation.value(long) }

@@ -15,7 +15,7 @@ public enum Subprocess {
     /// status is 124, as timeout(1) says.
     public static func run(_ argv: [String], stdin: [UInt8]? = nil, env: [String: String] = [:],
                            quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
-        try run(argv, stdin: stdin, env: env, quiet: quiet, capture: nil, timeoutMillis: timeoutMillis)
+        try run(argv, stdin: stdin, env: env, quiet: quiet, capture: nil, timeoutMillis: timeoutMillis).status
     }
 
     /// Runs a command line through /bin/sh -c and returns its exit status and
@@ -24,15 +24,33 @@ public enum Subprocess {
                                timeoutMillis: Int? = nil) throws(ToolError) -> (Int32, [UInt8]) {
         var out: [UInt8] = []
         let status = try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: false, capture: &out,
-                             timeoutMillis: timeoutMillis)
+                             timeoutMillis: timeoutMillis).status
         return (status, out)
     }
 
     /// The status of a child ended for running too long.
     public static let timedOut: Int32 = 124
 
+    /// How a child ended: it exited by itself, or our timer ended it. A
+    /// command may exit 124 by itself (its own timeout(1)): that is
+    /// `.exited(124)`, not `.timedOut`.
+    public enum Ending: Equatable, Sendable {
+        /// Its exit status, or 128 + the signal that ended it.
+        case exited(Int32)
+        /// Still running at the deadline: ended with its process group.
+        case timedOut
+
+        /// The status as a shell reports it: 124 for a timeout, as timeout(1) says.
+        public var status: Int32 {
+            switch self {
+            case .exited(let s): return s
+            case .timedOut: return Subprocess.timedOut
+            }
+        }
+    }
+
     static func run(_ argv: [String], stdin: [UInt8]?, env: [String: String], quiet: Bool,
-                    capture: UnsafeMutablePointer<[UInt8]>?, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
+                    capture: UnsafeMutablePointer<[UInt8]>?, timeoutMillis: Int? = nil) throws(ToolError) -> Ending {
         var fa = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fa)
         defer { posix_spawn_file_actions_destroy(&fa) }
@@ -121,7 +139,7 @@ public enum Subprocess {
             while waitpid(pid, &raw, 0) < 0 {
                 if errno != EINTR { throw ToolError(.ioError, "cannot wait for \(argv[0]): \(Sys.errnoString())") }
             }
-            return status(raw)
+            return .exited(status(raw))
         }
         // With a deadline: feed and drain without blocking, and poll for the end.
         let deadline = Sys.monotonicNanos() + UInt64(max(0, limit)) * 1_000_000
@@ -162,7 +180,7 @@ public enum Subprocess {
                 let n = chunk.withUnsafeMutableBytes { read(outFd, $0.baseAddress, $0.count) }
                 if n > 0 { capture?.pointee.append(contentsOf: chunk[0..<n]) } else { close(outFd); outFd = -1 }
             }
-            return status(raw)
+            return .exited(status(raw))
         }
         if outFd >= 0 { close(outFd) }
         _ = kill(-pid, SIGTERM)
@@ -172,7 +190,7 @@ public enum Subprocess {
             Sys.sleepMillis(10)
         }
         _ = kill(-pid, SIGKILL)  // anything of its group still running
-        return timedOut
+        return .timedOut
     }
 
     /// Runs `body`, whose writes to a child's pipe may find the child gone,
@@ -206,6 +224,13 @@ public enum Subprocess {
     /// Runs a command line through /bin/sh -c.
     public static func shell(_ command: String, stdin: [UInt8]? = nil, env: [String: String] = [:],
                              quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
-        try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: quiet, timeoutMillis: timeoutMillis)
+        try shellEnding(command, stdin: stdin, env: env, quiet: quiet, timeoutMillis: timeoutMillis).status
+    }
+
+    /// Runs a command line through /bin/sh -c, and says how it ended:
+    /// exited (with its status), or ended by the timeout.
+    public static func shellEnding(_ command: String, stdin: [UInt8]? = nil, env: [String: String] = [:],
+                                   quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Ending {
+        try run(["/bin/sh", "-c", command], stdin: stdin, env: env, quiet: quiet, capture: nil, timeoutMillis: timeoutMillis)
     }
 }
