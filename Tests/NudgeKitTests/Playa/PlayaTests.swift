@@ -174,6 +174,28 @@ final class PlayaTests: XCTestCase {
         XCTAssertTrue(notified.values.allSatisfy { $0 == 1 })
     }
 
+    /// Two devices' claims on one event, folded in stamp order: the first
+    /// holds, the second (not a retry) changes nothing, and only the
+    /// holder's outcome ends the claim.
+    func testTheFirstClaimOfTwoDevicesHolds() {
+        var rng = SeededRandom(seed: 11)
+        var s = PlayaState(full: true)
+        let r = randomRecipient(&rng, messages: 2)
+        s.apply(["type": "recipient_saved", "recipient": .object(r.json)])
+        guard let e = Playa.plan(r, date: day, zone: zone, notBefore: nil, rng: &rng).first else { return XCTFail("no event planned") }
+        s.apply(["type": "event_saved", "event": .object(e.json)])
+        let until = JSON.string(zone.format(zone.startOfDay(day.adding(days: 1))))
+        func claim(_ c: String) -> JSONObject { ["type": "notify_claimed", "id": .string(e.id), "recipient_id": .string(r.id), "claim": .string(c), "until": until] }
+        s.apply(claim("laptop-run"))
+        s.apply(claim("desk-run"))
+        XCTAssertEqual(s.events[e.id]?.handover.claim, "laptop-run", "the first claim holds")
+        XCTAssertEqual(s.events[e.id]?.handover.state, .sending)
+        s.apply(["type": "notified", "id": .string(e.id), "recipient_id": .string(r.id), "claim": "desk-run", "outcome": "failed"])
+        XCTAssertEqual(s.events[e.id]?.handover.state, .sending, "the loser's failure does not end the holder's claim")
+        s.apply(["type": "notified", "id": .string(e.id), "recipient_id": .string(r.id), "claim": "laptop-run", "outcome": "delivered"])
+        XCTAssertEqual(s.events[e.id]?.handover.state, .delivered)
+    }
+
     /// 8: identifiers are unique over large batches.
     func testUniqueIDs() {
         var rng = SeededRandom(seed: 8)
