@@ -38,7 +38,9 @@ public struct ParsedReminder: Equatable, Sendable {
         self.exact = exact
     }
 
-    /// The seed's JSON schema, plus `assumptions`, `warnings` and `conflict`.
+    /// The form as JSON, in the fields the model command is asked for (title,
+    /// date, time, recurrence_type, recurrence_rule), plus `assumptions`,
+    /// `warnings` and `conflict`.
     public var record: JSONObject {
         var o: JSONObject = ["title": .string(title), "date": JSON(date?.description), "time": JSON(time?.description),
                              "recurrence_type": .string(recurrence.kind.rawValue), "recurrence_rule": recurrence.ruleJSON,
@@ -168,8 +170,9 @@ public enum ReminderParser {
     ]
     static let minuteWords: Set<String> = ["minute", "minutes", "min", "mins"]
 
-    /// A clock time as written.
-    struct Clock {
+    /// A time of day as the sentence wrote it, before a bare hour's am/pm is
+    /// settled (not the tools' `Clock`, which tells the current time).
+    struct WrittenTime {
         var hour: Int
         var minute: Int
         /// am/pm, a 24-hour value, a leading zero, noon or midnight settle it.
@@ -178,11 +181,11 @@ public enum ReminderParser {
     }
 
     /// A clock time at tokens[i...]: the time and the tokens it used.
-    static func clock(_ t: [Token], _ i: Int) -> (Clock, Int)? {
+    static func clock(_ t: [Token], _ i: Int) -> (WrittenTime, Int)? {
         guard i < t.count else { return nil }
         var w = t[i].word
-        if w == "noon" || w == "midday" { return (Clock(hour: 12, minute: 0, sure: true, text: w), 1) }
-        if w == "midnight" { return (Clock(hour: 0, minute: 0, sure: true, text: w), 1) }
+        if w == "noon" || w == "midday" { return (WrittenTime(hour: 12, minute: 0, sure: true, text: w), 1) }
+        if w == "midnight" { return (WrittenTime(hour: 0, minute: 0, sure: true, text: w), 1) }
         var used = 1
         var suffix: String? = nil
         for s in ["am", "pm", "a.m", "p.m"] where w.hasSuffix(s) && w.count > s.count {
@@ -211,11 +214,11 @@ public enum ReminderParser {
             guard (1...12).contains(hour) else { return nil }
             if s == "p" && hour < 12 { hour += 12 }
             if s == "a" && hour == 12 { hour = 0 }
-            return (Clock(hour: hour, minute: minute, sure: true, text: t[i].word), used)
+            return (WrittenTime(hour: hour, minute: minute, sure: true, text: t[i].word), used)
         }
         guard hour < 24 else { return nil }
         let sure = hour == 0 || hour > 12 || w.hasPrefix("0")
-        return (Clock(hour: hour, minute: minute, sure: sure, text: w), used)
+        return (WrittenTime(hour: hour, minute: minute, sure: sure, text: w), used)
     }
 
     /// A list of weekdays: "mon, wed and fri", "monday and thursday".
@@ -240,7 +243,7 @@ public enum ReminderParser {
         let today = zone.day(of: now)
         var date: Day? = nil
         var dateText: String? = nil
-        var clockSet: (Clock, String)? = nil  // the time and where it came from
+        var clockSet: (WrittenTime, String)? = nil  // the time and where it came from
         var rec = Recurrence.once
         var ruleText: String? = nil
         var assumptions: [String] = typoNotes
@@ -266,7 +269,7 @@ public enum ReminderParser {
             ruleText = ruleText ?? said
             take(from, n)
         }
-        func setTime(_ c: Clock, _ from: Int, _ n: Int) {
+        func setTime(_ c: WrittenTime, _ from: Int, _ n: Int) {
             let said = phrase(from, n)
             if let (old, where0) = clockSet, (old.hour, old.minute) != (c.hour, c.minute) || old.sure != c.sure {
                 if conflict == nil {
@@ -287,13 +290,13 @@ public enum ReminderParser {
         }
 
         /// "from 9 to 6", "between 22:00 and 06:00": an hour range.
-        func range(_ k: Int) -> (Clock, Clock, Int)? {
+        func range(_ k: Int) -> (WrittenTime, WrittenTime, Int)? {
             guard w(k) == "from" || w(k) == "between", let (a, na) = clock(t, k + 1) else { return nil }
             let sep = k + 1 + na
             guard ["to", "and", "until", "till", "-"].contains(w(sep)), let (b, nb) = clock(t, sep + 1) else { return nil }
             return (a, b, sep + 1 + nb - k)
         }
-        var rangeClocks: (Clock, Clock)? = nil
+        var rangeClocks: (WrittenTime, WrittenTime)? = nil
 
         /// The ordinal weekday of a month at k: "2nd tuesday", "last fri". (ordinal, weekday, tokens)
         func ordinalWeekday(_ k: Int) -> (Int, Int, Int)? {
@@ -782,7 +785,7 @@ public enum ReminderParser {
 
         // ---- the time of day, with one rule for a clock without am/pm.
         var time: TimeOfDay? = nil
-        func settle(_ c: Clock, context: String?) -> (TimeOfDay, String?) {
+        func settle(_ c: WrittenTime, context: String?) -> (TimeOfDay, String?) {
             if c.sure { return (TimeOfDay(hour: c.hour, minute: c.minute), nil) }
             var h = c.hour
             switch context {
