@@ -497,8 +497,10 @@ public enum ReminderParser {
                 i += word == "on" ? 2 : 1
                 continue
             }
-            // "mornings", "evenings": every morning
-            if ["mornings", "evenings", "nights", "afternoons"].contains(word) && (i == 0 || !used[i - 1] || w(i - 1) == "on" || true) {
+            // "mornings", "evenings": every morning, whatever comes before it (a
+            // weekday read as a date just before, "monday mornings", still
+            // leaves a daily rule from that date).
+            if ["mornings", "evenings", "nights", "afternoons"].contains(word) {
                 partOfDay = String(word.dropLast())
                 let from = w(i - 1) == "on" || w(i - 1) == "in" || w(i - 1) == "the" ? i - 1 : i
                 setRule(Recurrence(kind: .daily), from, i + 1 - from); i += 1; continue
