@@ -39,8 +39,9 @@ extension ReminderParser.ParseState {
         return true
     }
 
-    /// "every 30 minutes" at the unit `j`: whole hours are an hourly rule,
-    /// anything else is a warning that says what to write.
+    /// "every N minutes", with the unit at `j`: whole hours ("every 120
+    /// minutes") are an hourly rule, anything else is a warning that says
+    /// what to write instead.
     mutating func readEveryMinutes(_ n: Int, at j: Int) -> Bool {
         guard ReminderLexicon.minuteWords.contains(word(j)) else { return false }
         if n % 60 == 0 {
