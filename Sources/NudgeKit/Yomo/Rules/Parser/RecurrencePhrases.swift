@@ -222,14 +222,22 @@ extension ReminderParser.ParseState {
     }
 
     /// "mornings", "on evenings", "in the afternoons": every day, at that
-    /// part of it, whatever comes before. A weekday read as a date just
-    /// before ("monday mornings") is not made the rule's day: the result is a
-    /// daily rule from that date.
+    /// part of it. After a weekday just read as a date, with no rule yet
+    /// ("monday mornings", "on tuesday evenings"), every week on that day
+    /// instead, and the date is dropped: "every monday morning".
     mutating func readPluralPartOfDay() -> Bool {
         let w = word(i)
         guard ["mornings", "evenings", "nights", "afternoons"].contains(w) else { return false }
         partOfDay = String(w.dropLast())
-        let from = ["on", "in", "the"].contains(word(i - 1)) ? i - 1 : i
+        let before = word(i - 1)
+        if !rule.repeats, i > 0, used[i - 1], let wd = ReminderLexicon.weekday(before), dateSaid == before || dateSaid == "on " + before {
+            date = nil
+            dateSaid = nil
+            setRule(Recurrence(kind: .weekly, days: [wd]), i - 1, 2)
+            i += 1
+            return true
+        }
+        let from = ["on", "in", "the"].contains(before) ? i - 1 : i
         setRule(Recurrence(kind: .daily), from, i + 1 - from)
         i += 1
         return true
