@@ -77,6 +77,22 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(ReminderParser.parse("movie tonight", now: now, zone: zone).assumptions, ["'tonight' read as 20:00"])
     }
 
+    /// A plural part of the day after a weekday is that weekday every week,
+    /// not a daily rule from the next such day ("yoga tuesday evenings at 7"
+    /// was daily from Tuesday, without a word said).
+    func testWeekdayThenPluralPartOfDayIsWeekly() {
+        for (phrase, want) in [("yoga tuesday evenings at 7", "yoga | - | 19:00 | every Tue"),
+                               ("gym monday mornings", "gym | - | 08:00 | every Mon"),
+                               ("gym on monday mornings", "gym | - | 08:00 | every Mon"),
+                               ("study sunday nights", "study | - | 21:00 | every Sun")] {
+            let p = ReminderParser.parse(phrase, now: now, zone: zone)
+            XCTAssertEqual(render(p), want, phrase)
+            XCTAssertNil(p.conflict, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        XCTAssertEqual(render(ReminderParser.parse("walk the dog mornings", now: now, zone: zone)), "walk the dog | - | 08:00 | daily")
+    }
+
     func testSeedSchema() throws {
         let r = ReminderParser.parse("drink water every 2 hours from 9 to 6", now: now, zone: zone).record
         XCTAssertEqual(r["recurrence_type"], "custom")

@@ -1,0 +1,304 @@
+// Dates in a sentence: named days ("today", "tonight", "tomorrow", "the day
+// after tomorrow"), weekdays ("on monday", "next friday"; "on mondays" and
+// "mon and wed" are weekly rules), written dates ("dec 24", "24th of
+// december", "2026-12-24", "12/05"), days of the month ("the 5th", "the
+// last day of the month"), and "this weekend", "next month", "end of the
+// month".
+//
+// Invariants: a date is today or later, counted from `today` (a weekday
+// today means a week on); a date that could be read two ways ("12/05" as
+// month/day, "next week" as its Monday) is said in `assumptions`; a date the
+// calendar does not have ("feb 30") is not a date, and its words stay in the
+// title.
+
+extension ReminderParser.ParseState {
+    /// "today", "tonight" (today, at night), "tomorrow", "day after tomorrow".
+    mutating func readNamedDay() -> Bool {
+        switch word(i) {
+        case "today":
+            setDate(today, i, 1)
+            i += 1
+        case "tonight":
+            setDate(today, i, 1)
+            partOfDay = "night"
+            i += 1
+        case "tomorrow":
+            setDate(today.adding(days: 1), i, 1)
+            i += 1
+        case "day" where word(i + 1) == "after" && word(i + 2) == "tomorrow":
+            setDate(today.adding(days: 2), i, 3)
+            i += 3
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The "by" of "by friday", "by tomorrow", "by dec 24": read, so that it
+    /// leaves the title; the day is read next.
+    mutating func readByDay() -> Bool {
+        guard word(i) == "by", ReminderLexicon.weekday(word(i + 1)) != nil || ["tomorrow", "today", "tonight"].contains(word(i + 1))
+                || datePhrase(at: i + 1) != nil else { return false }
+        return consume(1)
+    }
+
+    /// "(on) the last day of the month": this month's last day. "the last
+    /// day of every month" is no rule yomo has: a warning that says what to do.
+    mutating func readLastDayOfMonth() -> Bool {
+        var k = i
+        if word(k) == "on" { k += 1 }
+        if word(k) == "the" { k += 1 }
+        guard word(k) == "last" && word(k + 1) == "day" && word(k + 2) == "of" && word(k + 4) == "month" else { return false }
+        if ["the", "this"].contains(word(k + 3)) {
+            setDate(lastDayOfThisMonth, i, k + 5 - i)
+            i = k + 5
+            return true
+        }
+        if ["every", "each"].contains(word(k + 3)) {
+            warnings.append("'\(phrase(i, k + 5 - i))': a monthly rule falls on a day of the month or a weekday like 'last friday'; try --unit month --date with the 31st (shorter months take their last day)")
+            return consume(k + 5 - i)
+        }
+        return false
+    }
+
+    /// "this weekend", "next weekend": its Saturday (said so); on a Sunday,
+    /// "this weekend" is today.
+    mutating func readWeekend() -> Bool {
+        let w = word(i)
+        guard (w == "this" || w == "next") && word(i + 1) == "weekend" else { return false }
+        var ahead = (6 - today.weekday + 7) % 7
+        if w == "next" { ahead += 7 }
+        var d = today.adding(days: ahead)
+        if w == "this" && today.weekday == 0 { d = today }
+        assumptions.append("'\(w) weekend' read as \(Weekdays.display(d.weekday)) \(d)")
+        setDate(d, i, 2)
+        i += 2
+        return true
+    }
+
+    /// "next week" (its Monday), "next month", "next year" (their first
+    /// day), said so.
+    mutating func readNextPeriod() -> Bool {
+        guard word(i) == "next", ["week", "month", "year"].contains(word(i + 1)) else { return false }
+        let d: Day
+        switch word(i + 1) {
+        case "week": d = today.adding(days: (1 - today.weekday + 7) % 7 == 0 ? 7 : (1 - today.weekday + 7) % 7)
+        case "month":
+            let idx = today.year * 12 + today.month
+            d = Day(year: idx / 12, month: idx % 12 + 1, day: 1)
+        default: d = Day(year: today.year + 1, month: 1, day: 1)
+        }
+        assumptions.append("'next \(word(i + 1))' read as \(d)")
+        setDate(d, i, 2)
+        i += 2
+        return true
+    }
+
+    /// "end of the month", "the end of this month": its last day.
+    mutating func readEndOfMonth() -> Bool {
+        let w = word(i)
+        guard (w == "end" && word(i + 1) == "of") || (w == "the" && word(i + 1) == "end" && word(i + 2) == "of") else { return false }
+        let k = w == "the" ? i + 2 : i + 1
+        guard ["the", "this"].contains(word(k + 1)) && word(k + 2) == "month" else { return false }
+        setDate(lastDayOfThisMonth, i, k + 3 - i)
+        i = k + 3
+        return true
+    }
+
+    /// "on mon and wed", "on mondays", "mondays": a weekly rule, or the days
+    /// of the rule already read ("every week on friday", "every hour on
+    /// mondays"); "on monday", "next friday", "this friday": a day, once.
+    /// Several days without a rule word are said to be read as every week.
+    mutating func readWeekdayPhrase() -> Bool {
+        var k = i
+        if ["on", "next", "this", "coming"].contains(word(k)) { k += 1 }
+        if word(k) == "on" { k += 1 }
+        guard let (days, len) = dayList(at: k) else { return false }
+        let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
+        if rule.repeats && rule.unit == .hour && word(i) == "on" {
+            rule.days = days
+            return consume(k + len - i)
+        }
+        if (days.count > 1 || plural) && word(i) != "next" && word(i) != "this" {
+            if !rule.repeats && !plural {
+                assumptions.append("'\(phrase(k, len))' read as every week")
+            }
+            if rule.repeats && rule.unit == .week && rule.days.isEmpty {
+                rule.days = days
+                take(i, k + len - i)
+            } else {
+                setRule(Recurrence(kind: .weekly, days: days), i, k + len - i)
+            }
+            i = k + len
+            return true
+        }
+        guard days.count == 1 else { return false }
+        if rule.repeats && (rule.unit == .week || rule.unit == .day) && word(i) == "on" {
+            // "every week on friday", "weekly on friday"
+            if rule.kind == .daily { rule = Recurrence(kind: .weekly) }
+            rule.days = days
+            return consume(k + 1 - i)
+        }
+        let d = nextWeekday(days[0])
+        if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
+        setDate(d, i, k + 1 - i)
+        i = k + 1
+        return true
+    }
+
+    /// A written date: "dec 24", "24 december", "2026-12-24", "12/05".
+    mutating func readDate() -> Bool {
+        guard let (d, len) = datePhrase(at: i) else { return false }
+        setDate(d, i, len)
+        i += len
+        return true
+    }
+
+    /// "the 5th", "on the 15th": the next such day. Then "of the month" is
+    /// read with it, and "of every month" makes a monthly rule from that day.
+    mutating func readDayOfMonth() -> Bool {
+        var k = i
+        if word(k) == "on" { k += 1 }
+        guard word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
+              let d = nextDayOfMonth(o) else { return false }
+        setDate(d, i, k + 2 - i)
+        i = k + 2
+        if rule.repeats && rule.unit == .month { return true }
+        if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }
+        if word(i) == "of" && (word(i + 1) == "every" || word(i + 1) == "each") && word(i + 2) == "month" {
+            setRule(Recurrence(kind: .custom, interval: 1, unit: .month), i, 3)
+            i += 3
+        }
+        return true
+    }
+
+    /// A date at `k0` ("on" before it is part of it): "dec 24", "december
+    /// 24th 2027", "24 december", "24th of december", "the 24th of december",
+    /// "2026-12-24", "12/05"; and how many tokens it used. A month/day
+    /// reading of a slash date is said in `assumptions`.
+    mutating func datePhrase(at k0: Int) -> (Day, Int)? {
+        var k = k0
+        if word(k) == "on" { k += 1 }
+        if word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, word(k + 2) == "of", let m = ReminderLexicon.month(word(k + 3)),
+           let d = nextDate(month: m, day: o) {
+            return (d, k + 4 - k0)
+        }
+        if let d = Day.parse(word(k)) { return (d, k + 1 - k0) }
+        if let (d, note) = slashDate(word(k)) {
+            assumptions.append(note)
+            return (d, k + 1 - k0)
+        }
+        if let m = ReminderLexicon.month(word(k)), word(k).count >= 3, let dd = Self.dayOfMonth(word(k + 1)) {
+            if let y = Int(word(k + 2)), (2000...2200).contains(y) {
+                let d = Day(year: y, month: m, day: dd)
+                if d.isValid { return (d, k + 3 - k0) }
+            }
+            if let d = nextDate(month: m, day: dd) { return (d, k + 2 - k0) }
+        }
+        if let dd = Self.dayOfMonth(word(k)) {
+            var mk = k + 1
+            if word(mk) == "of" { mk += 1 }
+            if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, let d = nextDate(month: m, day: dd) {
+                return (d, mk + 1 - k0)
+            }
+        }
+        return nil
+    }
+
+    /// A day of the month as written: "24th", "24" (1-31); "last" is -1.
+    static func dayOfMonth(_ w: String) -> Int? {
+        ReminderLexicon.ordinal(w) ?? Int(w).flatMap { (1...31).contains($0) ? $0 : nil }
+    }
+
+    /// "12/05" (month/day, as in the US), "12/05/2026", "12/5/27", and the
+    /// assumption that says how it was read.
+    func slashDate(_ w: String) -> (Day, String)? {
+        let parts = w.split(separator: "/")
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
+              let m = Int(parts[0]), let d = Int(parts[1]), (1...12).contains(m), (1...31).contains(d) else { return nil }
+        let name = ReminderLexicon.months[m - 1].prefix(1).uppercased() + ReminderLexicon.months[m - 1].dropFirst()
+        if parts.count == 3, var y = Int(parts[2]) {
+            if y < 100 { y += 2000 }
+            let day = Day(year: y, month: m, day: d)
+            guard day.isValid else { return nil }
+            return (day, "'\(w)' read as \(name) \(d), \(y) (month/day)")
+        }
+        guard let day = nextDate(month: m, day: d) else { return nil }
+        return (day, "'\(w)' read as \(name) \(d) (month/day)")
+    }
+
+    /// A list of weekdays at `k`: "mon, wed and fri", "monday and thursday",
+    /// "tuesdays"; the days in week order, and how many tokens it used. A
+    /// comma or "and"/"&"/"or" goes on to the next day.
+    func dayList(at k: Int) -> ([Int], Int)? {
+        var days: [Int] = []
+        var j = k
+        while j < tokens.count, let d = ReminderLexicon.weekday(tokens[j].word) {
+            days.append(d)
+            j += 1
+            if j < tokens.count && ["and", "&", "or"].contains(tokens[j].word) && j + 1 < tokens.count
+                && ReminderLexicon.weekday(tokens[j + 1].word) != nil {
+                j += 1
+            } else if !tokens[j - 1].commaAfter && !(j < tokens.count && Weekdays.parse(tokens[j].word) != nil) {
+                break
+            }
+        }
+        return days.isEmpty ? nil : (Weekdays.sorted(days), j - k)
+    }
+
+    /// The next day that is weekday `wd`: a week on when today is one.
+    func nextWeekday(_ wd: Int) -> Day {
+        var ahead = (wd - today.weekday + 7) % 7
+        if ahead == 0 { ahead = 7 }
+        return today.adding(days: ahead)
+    }
+
+    var lastDayOfThisMonth: Day {
+        Day(year: today.year, month: today.month, day: Day.daysInMonth(year: today.year, month: today.month))
+    }
+
+    /// The next day (today or later) whose day of month is `n`.
+    func nextDayOfMonth(_ n: Int) -> Day? {
+        guard (1...31).contains(n) else { return nil }
+        var y = today.year, m = today.month
+        for _ in 0..<14 {
+            if n <= Day.daysInMonth(year: y, month: m) {
+                let d = Day(year: y, month: m, day: n)
+                if d >= today { return d }
+            }
+            m += 1
+            if m > 12 { m = 1; y += 1 }
+        }
+        return nil
+    }
+
+    /// The next `month`/`day` (today or later), within eight years (a 29th
+    /// of February comes back in four).
+    func nextDate(month m: Int, day d: Int) -> Day? {
+        for y in today.year...(today.year + 8) {
+            let c = Day(year: y, month: m, day: d)
+            if c.isValid && c >= today { return c }
+        }
+        return nil
+    }
+
+    /// The same day `n` months after `d`, or the month's last day when it is
+    /// shorter ("in a month" from January 31st is February's last day).
+    static func monthsLater(_ n: Int, from d: Day) -> Day {
+        let idx = d.year * 12 + d.month - 1 + n
+        return Day(year: idx / 12, month: idx % 12 + 1, day: min(d.day, Day.daysInMonth(year: idx / 12, month: idx % 12 + 1)))
+    }
+}
+
+extension Recurrence {
+    /// The next day (today or later) that is the `ordinal` `weekday` of its month.
+    static func nextNthWeekday(ordinal: Int, weekday: Int, from today: Day) -> Day? {
+        var y = today.year, m = today.month
+        for _ in 0..<14 {
+            if let d = nthWeekday(year: y, month: m, ordinal: ordinal, weekday: weekday), d >= today { return d }
+            m += 1
+            if m > 12 { m = 1; y += 1 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,158 @@
+// The reminder parser's vocabulary: how a sentence becomes tokens, and the
+// word tables every phrase reader shares (numbers, ordinals, weekdays,
+// months, units, the single words that name a rule, the words that promise
+// a repeat, common misspellings).
+//
+// Invariants: a token's `word` is lower case with its trailing punctuation
+// gone (a comma after it is kept as `commaAfter`, which ends a list of days);
+// its `raw` is what the user typed and is what goes back into the title. A
+// misspelling is read as the word meant, always with a note saying so. The
+// functions here look at one word, never at its neighbours: phrases are the
+// readers' business.
+
+enum ReminderLexicon {
+    struct Token {
+        var raw: String
+        var word: String
+        var commaAfter: Bool
+    }
+
+    static let numberWords = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                              "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+                              "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
+                              "ninety": 90]
+    static let ordinalWords = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1]
+    static let months = ["january", "february", "march", "april", "may", "june", "july", "august",
+                         "september", "october", "november", "december"]
+    /// Common misspellings, read as the word meant (and said so).
+    static let typos: [String: String] = [
+        "tommorow": "tomorrow", "tomorow": "tomorrow", "tommorrow": "tomorrow", "tomorrw": "tomorrow", "tmrw": "tomorrow",
+        "tmr": "tomorrow", "2morrow": "tomorrow", "tomorroe": "tomorrow", "tonite": "tonight", "evrey": "every", "evry": "every",
+        "everyday": "every day", "wensday": "wednesday", "wednsday": "wednesday", "wedensday": "wednesday", "wendsday": "wednesday",
+        "thrusday": "thursday", "thursdy": "thursday", "tuesdya": "tuesday", "teusday": "tuesday", "tusday": "tuesday",
+        "saterday": "saturday", "saturaday": "saturday", "fridy": "friday", "firday": "friday", "mondya": "monday",
+        "sundya": "sunday", "minuts": "minutes", "mintues": "minutes", "minutues": "minutes", "hourse": "hours",
+        "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning",
+        "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
+    ]
+    /// Words that promise a repeat: left in the title, they mean "not understood".
+    static let recurrenceWords: Set<String> = [
+        "every", "each", "daily", "weekly", "monthly", "yearly", "annually", "hourly", "nightly", "biweekly", "fortnightly",
+        "bimonthly", "quarterly", "weekdays", "weekends", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+        "saturdays", "sundays", "except", "twice", "thrice", "repeat", "repeating", "recurring", "alternate", "until",
+        "mornings", "evenings", "nights", "afternoons", "semiannually", "biannually",
+    ]
+    /// Single words that are a whole rule ("bimonthly" is read apart: it is ambiguous).
+    static let ruleWords: [String: Recurrence] = [
+        "daily": Recurrence(kind: .daily), "nightly": Recurrence(kind: .daily),
+        "hourly": Recurrence(kind: .custom, interval: 1, unit: .hour),
+        "weekly": Recurrence(kind: .weekly),
+        "biweekly": Recurrence(kind: .custom, interval: 2, unit: .week),
+        "fortnightly": Recurrence(kind: .custom, interval: 2, unit: .week),
+        "monthly": Recurrence(kind: .custom, interval: 1, unit: .month),
+        "quarterly": Recurrence(kind: .custom, interval: 3, unit: .month),
+        "yearly": Recurrence(kind: .custom, interval: 1, unit: .year),
+        "annually": Recurrence(kind: .custom, interval: 1, unit: .year),
+        "semiannually": Recurrence(kind: .custom, interval: 6, unit: .month),
+        "biannually": Recurrence(kind: .custom, interval: 6, unit: .month),
+    ]
+    static let unitWords: [String: Recurrence.Unit] = [
+        "hour": .hour, "hours": .hour, "hr": .hour, "hrs": .hour, "h": .hour,
+        "day": .day, "days": .day, "week": .week, "weeks": .week, "month": .month, "months": .month,
+        "year": .year, "years": .year,
+    ]
+    static let minuteWords: Set<String> = ["minute", "minutes", "min", "mins"]
+    static let partsOfDay: Set<String> = ["morning", "afternoon", "evening", "night"]
+
+    /// The sentence as tokens, and a note for each misspelling read as the word meant.
+    static func tokenize(_ text: String) -> ([Token], [String]) {
+        var out: [Token] = []
+        var notes: [String] = []
+        for piece in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            var raw = String(piece)
+            var comma = false
+            var word = raw.lowercased()
+            while let last = word.last, ",.;!?".contains(last) {
+                if last == "," { comma = true }
+                word.removeLast()
+            }
+            while let first = word.first, "(\"'".contains(first), word.count > 1 { word.removeFirst() }
+            if word.isEmpty {
+                if !out.isEmpty { out[out.count - 1].commaAfter = out[out.count - 1].commaAfter || comma }
+                continue
+            }
+            if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
+            if let fixed = typos[word] {
+                notes.append("'\(word)' read as '\(fixed)'")
+                let parts = fixed.split(separator: " ").map(String.init)
+                for (k, p) in parts.enumerated() {
+                    out.append(Token(raw: k == 0 ? raw : "", word: p, commaAfter: k == parts.count - 1 && comma))
+                }
+                continue
+            }
+            // "9.30pm", "9.30": a clock time with a dot.
+            if let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty {
+                let rest = word[word.index(after: dot)...]
+                if rest.count >= 2, rest.prefix(2).allSatisfy(\.isNumber), ["", "am", "pm"].contains(String(rest.dropFirst(2))) {
+                    word = String(word[..<dot]) + ":" + rest
+                }
+            }
+            // "2h", "30min", "3d": a number glued to its unit.
+            if let split = splitUnit(word) {
+                out.append(Token(raw: raw, word: split.0, commaAfter: false))
+                out.append(Token(raw: "", word: split.1, commaAfter: comma))
+                continue
+            }
+            out.append(Token(raw: raw, word: word, commaAfter: comma))
+        }
+        return (out, notes)
+    }
+
+    /// "2h" as ("2", "hours"): a number and the unit glued to it.
+    static func splitUnit(_ w: String) -> (String, String)? {
+        let digits = w.prefix { $0.isNumber }
+        guard !digits.isEmpty, digits.count < w.count else { return nil }
+        let unit = String(w.dropFirst(digits.count))
+        let units = ["h": "hours", "hr": "hours", "hrs": "hours", "m": "minutes", "min": "minutes", "mins": "minutes",
+                     "d": "days", "w": "weeks", "wk": "weeks", "wks": "weeks"]
+        guard let u = units[unit] else { return nil }
+        return (String(digits), u)
+    }
+
+    /// "3", "three".
+    static func number(_ w: String) -> Int? {
+        if let n = Int(w), n >= 0 { return n }
+        return numberWords[w]
+    }
+
+    /// "2nd", "second", "15th" (up to 31); "last" is -1.
+    static func ordinal(_ w: String) -> Int? {
+        if let o = ordinalWords[w] { return o }
+        for suffix in ["st", "nd", "rd", "th"] where w.hasSuffix(suffix) {
+            if let n = Int(w.dropLast(2)), (1...31).contains(n) { return n }
+        }
+        return nil
+    }
+
+    /// A weekday (0 = Sunday), also in the plural: "tue", "tuesday", "tuesdays".
+    static func weekday(_ w: String) -> Int? {
+        if let d = Weekdays.parse(w) { return d }
+        if w.hasSuffix("s"), let d = Weekdays.parse(String(w.dropLast())) { return d }
+        return nil
+    }
+
+    /// A month (1 = January): its name, three letters or more of it, or "sept".
+    static func month(_ w: String) -> Int? {
+        if let i = months.firstIndex(of: w) { return i + 1 }
+        if w.count >= 3, let i = months.firstIndex(where: { $0.hasPrefix(w) }) { return i + 1 }
+        if w == "sept" { return 9 }
+        return nil
+    }
+}
+
+extension ReminderParser {
+    /// Month names, lower case, January first (the form and habitmatch name months with them).
+    static var months: [String] { ReminderLexicon.months }
+    /// "2nd", "second", "last" (-1): yomo's form reads "2nd-tue" with it too.
+    static func ordinal(_ w: String) -> Int? { ReminderLexicon.ordinal(w) }
+}

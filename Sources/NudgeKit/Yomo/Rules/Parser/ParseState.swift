@@ -1,0 +1,120 @@
+// The parse state: the sentence's tokens, the reader's place in them, and
+// the reminder's form as it fills up (date, time of day, rule, the rule's
+// hours, ends and exclusions), with what the user must be told (assumptions,
+// warnings, a conflict). Every phrase reader is a method on it.
+//
+// Invariants:
+// - A phrase reader looks at the unread token at `i`. Either it recognises
+//   its phrase there, marks the phrase's tokens used, moves `i` past them and
+//   returns true; or it changes nothing and returns false, and the next
+//   reader is tried. Three readers step over a word they leave in the title
+//   and return true: "every" and "except" before words they do not know, and
+//   "by" before a bare hour.
+// - A used token never goes back into the title.
+// - A second date, time or rule that differs from the first is a conflict:
+//   the first conflict found is the one reported, and the later value is
+//   kept.
+// - The readers only collect. Settling a bare hour's am/pm, the rule's hours,
+//   exclusions and ends happens once, after the last token, when the result
+//   is built: a later word can still change them ("at 7 in the evening").
+
+extension ReminderParser {
+    struct ParseState {
+        typealias Token = ReminderLexicon.Token
+
+        let tokens: [Token]
+        /// Tokens read into the form; the others make the title.
+        var used: [Bool]
+        /// The token being read.
+        var i = 0
+        let now: Instant
+        /// The day of `now` where the user is: relative dates count from it.
+        let today: Day
+
+        var date: Day? = nil
+        /// The words that gave `date`, for a conflict's message.
+        var dateSaid: String? = nil
+        /// The time of day as written, and the words that gave it.
+        var timeWritten: (time: WrittenTime, said: String)? = nil
+        var rule = Recurrence.once
+        /// The words that gave the first rule, for a conflict's message.
+        var ruleSaid: String? = nil
+        /// "from 9 to 5" after an hourly rule: the hours it runs, not settled yet.
+        var ruleHours: (from: WrittenTime, to: WrittenTime)? = nil
+        /// morning, afternoon, evening or night: it settles a bare hour, or is
+        /// the time itself when there is none.
+        var partOfDay: String? = nil
+        /// "in 20 minutes": the instant.
+        var relative: Instant? = nil
+        /// The rule's last day, its number of times, and the weekdays it
+        /// skips: applied to the rule when the result is built.
+        var until: Day? = nil
+        var count: Int? = nil
+        var exceptDays: [Int] = []
+
+        var assumptions: [String]
+        var warnings: [String] = []
+        var conflict: String? = nil
+
+        init(text: String, now: Instant, today: Day) {
+            let (tokens, typoNotes) = ReminderLexicon.tokenize(text)
+            self.tokens = tokens
+            self.used = [Bool](repeating: false, count: tokens.count)
+            self.now = now
+            self.today = today
+            self.assumptions = typoNotes
+        }
+
+        /// The word at `k`, or "" before the first token and past the last.
+        func word(_ k: Int) -> String { k >= 0 && k < tokens.count ? tokens[k].word : "" }
+
+        /// The words of `n` tokens from `from`, as messages quote them.
+        func phrase(_ from: Int, _ n: Int) -> String {
+            (from..<min(tokens.count, from + n)).map { tokens[$0].word }.joined(separator: " ")
+        }
+
+        /// Marks `n` tokens from `from` as read into the form.
+        mutating func take(_ from: Int, _ n: Int) {
+            for k in from..<min(tokens.count, from + n) { used[k] = true }
+        }
+
+        /// Takes `n` tokens at `i` and moves past them: a reader's `return consume(n)`.
+        mutating func consume(_ n: Int) -> Bool {
+            take(i, n)
+            i += n
+            return true
+        }
+
+        /// The rule said by `n` tokens from `from`.
+        mutating func setRule(_ r: Recurrence, _ from: Int, _ n: Int) {
+            let said = phrase(from, n)
+            if rule.repeats && r != rule && conflict == nil {
+                conflict = "two rules in one sentence ('\(ruleSaid ?? "")' and '\(said)'): one reminder holds one rule; add them one at a time"
+            }
+            rule = r
+            ruleSaid = ruleSaid ?? said
+            take(from, n)
+        }
+
+        /// The time of day said by `n` tokens from `from`.
+        mutating func setTime(_ t: WrittenTime, _ from: Int, _ n: Int) {
+            let said = phrase(from, n)
+            if let (old, oldSaid) = timeWritten, (old.hour, old.minute) != (t.hour, t.minute) || old.sure != t.sure, conflict == nil {
+                conflict = "two times in one sentence ('\(oldSaid)' and '\(said)'): one reminder holds one rule; add them one at a time"
+            }
+            timeWritten = (t, said)
+            take(from, n)
+        }
+
+        /// The date said by `n` tokens from `from`.
+        mutating func setDate(_ d: Day, _ from: Int, _ n: Int) {
+            let said = phrase(from, n)
+            if let old = date, old != d, conflict == nil {
+                conflict = "two dates in one sentence ('\(dateSaid ?? "")' and '\(said)'): one reminder holds one rule; add them one at a time"
+            }
+            date = d
+            dateSaid = said
+            take(from, n)
+        }
+    }
+}

@@ -1,0 +1,294 @@
+// Rules in a sentence: "every …" and "each …" ("every 2 hours between 9
+// and 5", "every other tuesday", "every mon, wed and fri", "every 3rd
+// wednesday", "every year on dec 24"), the single words that name a rule
+// ("daily", "biweekly", "quarterly"), "once a week", "on weekdays",
+// "mornings", and a weekday's place in the month ("first monday of the
+// month", "monthly on the last friday").
+//
+// Invariants: a reader here sets the rule through `setRule`, so a second,
+// different rule in the same sentence is a conflict; only words that refine
+// the rule already read (its days, its weekday in the month, "biweekly"
+// after "every friday") change it in place. yomo repeats in whole hours,
+// days, weeks, months or years: minutes that are not whole hours are a
+// warning, never a rounded rule.
+
+extension ReminderParser.ParseState {
+    /// "every …", "each …": a rule, with what follows naming its unit, its
+    /// days or its weekday in the month.
+    mutating func readEvery() -> Bool {
+        guard word(i) == "every" || word(i) == "each" else { return false }
+        var j = i + 1
+        if word(j) == "single" { j += 1 }
+        var n = 1
+        var counted = false  // "every other …", "every 3 …"
+        if word(j) == "other" {
+            n = 2
+            j += 1
+            counted = true
+        } else if let k = ReminderLexicon.number(word(j)), k >= 1, word(j + 1) != "", ReminderLexicon.weekday(word(j)) == nil {
+            n = k
+            j += 1
+            counted = true
+        }
+        if readEveryMinutes(n, at: j) || readEveryUnit(n, counted: counted, at: j)
+            || (!counted && readEveryNamedDay(at: j)) || (!counted && readEveryOrdinalWeekday(at: j))
+            || readEveryDayList(n, counted: counted, at: j) {
+            return true
+        }
+        i += 1  // "every" something we do not know: left in the title, it is a warning
+        return true
+    }
+
+    /// "every N minutes", with the unit at `j`: whole hours ("every 120
+    /// minutes") are an hourly rule, anything else is a warning that says
+    /// what to write instead.
+    mutating func readEveryMinutes(_ n: Int, at j: Int) -> Bool {
+        guard ReminderLexicon.minuteWords.contains(word(j)) else { return false }
+        if n % 60 == 0 {
+            var r = Recurrence(kind: .custom, interval: n / 60, unit: .hour)
+            let len = j + 1 - i + hourRangeOfRule(&r, at: j + 1)
+            setRule(r, i, len)
+            i += len
+        } else {
+            warnings.append("'\(phrase(i, j + 1 - i))': yomo repeats in whole hours, days, weeks, months or years; try 'every \(max(1, (n + 30) / 60)) hours' or --unit hour")
+            _ = consume(j + 1 - i)
+            if let (_, _, len) = hourRange(at: i) { _ = consume(len) }
+        }
+        return true
+    }
+
+    /// "every 2 hours (from 9 to 5)", "every day", "every 2 weeks on
+    /// tuesday", "every month on the last friday", "every year on dec 24",
+    /// with the unit at `j`.
+    mutating func readEveryUnit(_ n: Int, counted: Bool, at j: Int) -> Bool {
+        guard let unit = ReminderLexicon.unitWords[word(j)] else { return false }
+        var r: Recurrence
+        var end = j + 1
+        switch unit {
+        case .hour:
+            r = Recurrence(kind: .custom, interval: n, unit: .hour)
+            end += hourRangeOfRule(&r, at: end)
+        case .day:
+            r = n == 1 ? Recurrence(kind: .daily) : Recurrence(kind: .custom, interval: n, unit: .day)
+        case .week:
+            var days: [Int] = []
+            if word(end) == "on", let (ds, len) = dayList(at: end + 1) {
+                days = ds
+                end += 1 + len
+            }
+            r = (n == 1 && days.count <= 1 && !counted)
+                ? Recurrence(kind: .weekly, days: days)
+                : Recurrence(kind: .custom, interval: n, unit: .week, days: days)
+        case .month:
+            r = Recurrence(kind: .custom, interval: n, unit: .month)
+            end = readMonthAnchor(&r, at: end)
+        case .year:
+            r = Recurrence(kind: .custom, interval: n, unit: .year)
+            var k = end
+            if word(k) == "on" { k += 1 }
+            if let (d, len) = datePhrase(at: k) {
+                setDate(d, k, len)
+                end = k + len
+            }
+        }
+        setRule(r, i, end - i)
+        i = end
+        return true
+    }
+
+    /// What follows "every N months" at `end`: "on the 2nd tuesday" goes
+    /// into the rule; "on the 15th" is the date the rule starts from, whose
+    /// day of the month it keeps. Returns where the rule's words end.
+    mutating func readMonthAnchor(_ r: inout Recurrence, at end: Int) -> Int {
+        var k = end
+        if word(k) == "on" { k += 1 }
+        if word(k) == "the" { k += 1 }
+        if let (o, wd, len) = ordinalWeekday(at: k) {
+            r.monthOrdinal = o
+            r.monthWeekday = wd
+            return k + len
+        }
+        if k > end, let o = ReminderLexicon.ordinal(word(k)), o >= 1, let d = nextDayOfMonth(o) {
+            setDate(d, k, 1)
+            return k + 1
+        }
+        return end
+    }
+
+    /// "every weekday", "every weekend", "every morning" (daily, in the morning).
+    mutating func readEveryNamedDay(at j: Int) -> Bool {
+        let w = word(j)
+        let r: Recurrence
+        if w == "weekday" || w == "weekdays" {
+            r = Recurrence(kind: .weekly, days: [1, 2, 3, 4, 5])
+        } else if w == "weekend" || w == "weekends" {
+            r = Recurrence(kind: .weekly, days: [6, 0])
+        } else if ReminderLexicon.partsOfDay.contains(w) {
+            partOfDay = w
+            r = Recurrence(kind: .daily)
+        } else {
+            return false
+        }
+        setRule(r, i, j + 1 - i)
+        i = j + 1
+        return true
+    }
+
+    /// "every 3rd wednesday (of the month)", "every last friday": monthly on
+    /// that weekday. "every second tuesday" is said to be read so, since it
+    /// could mean every other week.
+    mutating func readEveryOrdinalWeekday(at j: Int) -> Bool {
+        guard let (o, wd, len) = ordinalWeekday(at: j) else { return false }
+        let extra = ofMonth(at: j + len)
+        if extra == 0 && o == 2 {
+            assumptions.append("'every \(word(j)) \(word(j + 1))' read as the 2nd \(Weekdays.display(wd)) of each month (say 'every other \(word(j + 1))' for every two weeks)")
+        }
+        setRule(Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: o, monthWeekday: wd), i, j + len + extra - i)
+        i = j + len + extra
+        return true
+    }
+
+    /// "every monday", "every mon, wed and fri", "every other tuesday",
+    /// "every monday and every friday" (one rule, both days).
+    mutating func readEveryDayList(_ n: Int, counted: Bool, at j: Int) -> Bool {
+        guard let (days, len) = dayList(at: j) else { return false }
+        var r = counted ? Recurrence(kind: .custom, interval: n, unit: .week, days: days) : Recurrence(kind: .weekly, days: days)
+        var end = j + len
+        while (word(end) == "and" || word(end) == "&") && word(end + 1) == "every" && !counted, let (more, l2) = dayList(at: end + 2) {
+            r = Recurrence(kind: .weekly, days: r.days + more)
+            end += 2 + l2
+        }
+        setRule(r, i, end - i)
+        i = end
+        return true
+    }
+
+    /// "daily", "weekly", "biweekly", "quarterly"…: a rule in one word. After
+    /// a weekly rule with days ("every friday, biweekly") a two-week word
+    /// keeps the days; the same rule said twice is one rule.
+    mutating func readRuleWord() -> Bool {
+        let w = word(i)
+        if w == "bimonthly" {
+            assumptions.append("'bimonthly' read as every 2 months")
+            setRule(Recurrence(kind: .custom, interval: 2, unit: .month), i, 1)
+            i += 1
+            return true
+        }
+        guard var r = ReminderLexicon.ruleWords[w] else { return false }
+        if w == "nightly" { partOfDay = "night" }
+        if w == "biweekly" { assumptions.append("'biweekly' read as every 2 weeks") }
+        if rule.repeats && rule.unit == .week && r.unit == .week && r.interval == 2 && !rule.days.isEmpty {
+            r.days = rule.days
+            r.kind = .custom
+            rule = r
+            return consume(1)
+        }
+        if rule.repeats && rule.effective == r.effective { return consume(1) }
+        setRule(r, i, 1)
+        i += 1
+        return true
+    }
+
+    /// "once a day", "once per week", "once a year"; the "once" of "once
+    /// every 3 days" (the "every" is read next).
+    mutating func readOnce() -> Bool {
+        guard word(i) == "once" else { return false }
+        if word(i + 1) == "a" || word(i + 1) == "per", let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour {
+            let r: Recurrence = u == .day ? Recurrence(kind: .daily)
+                : u == .week ? Recurrence(kind: .weekly) : Recurrence(kind: .custom, interval: 1, unit: u)
+            setRule(r, i, 3)
+            i += 3
+            return true
+        }
+        if word(i + 1) == "every" { return consume(1) }
+        return false
+    }
+
+    /// "weekdays", "on weekends": a weekly rule on those days, or the days of
+    /// an hourly rule already read.
+    mutating func readWeekdaysOrWeekends() -> Bool {
+        let on = word(i) == "on"
+        let w = on ? word(i + 1) : word(i)
+        guard w == "weekdays" || w == "weekends" else { return false }
+        let days = w == "weekdays" ? [1, 2, 3, 4, 5] : [6, 0]
+        let len = on ? 2 : 1
+        if rule.repeats && rule.unit == .hour {
+            rule.days = days
+            return consume(len)
+        }
+        setRule(Recurrence(kind: .weekly, days: days), i, len)
+        i += len
+        return true
+    }
+
+    /// "mornings", "on evenings", "in the afternoons": every day, at that
+    /// part of it. After a weekday just read as a date, with no rule yet
+    /// ("monday mornings", "on tuesday evenings"), every week on that day
+    /// instead, and the date is dropped: "every monday morning".
+    mutating func readPluralPartOfDay() -> Bool {
+        let w = word(i)
+        guard ["mornings", "evenings", "nights", "afternoons"].contains(w) else { return false }
+        partOfDay = String(w.dropLast())
+        let before = word(i - 1)
+        if !rule.repeats, i > 0, used[i - 1], let wd = ReminderLexicon.weekday(before), dateSaid == before || dateSaid == "on " + before {
+            date = nil
+            dateSaid = nil
+            setRule(Recurrence(kind: .weekly, days: [wd]), i - 1, 2)
+            i += 1
+            return true
+        }
+        let from = ["on", "in", "the"].contains(before) ? i - 1 : i
+        setRule(Recurrence(kind: .daily), from, i + 1 - from)
+        i += 1
+        return true
+    }
+
+    /// "(on) the 2nd tuesday of the month", "last friday of every month",
+    /// "3rd wednesday monthly": a monthly rule. "the 2nd tuesday" alone is
+    /// that day, once; a last weekday alone is not read ("last friday" is
+    /// more often the one gone by). "monthly on the last friday": the
+    /// monthly rule's day.
+    mutating func readOrdinalWeekday() -> Bool {
+        var k = i
+        if word(k) == "on" { k += 1 }
+        if word(k) == "the" { k += 1 }
+        if let (o, wd, len) = ordinalWeekday(at: k) {
+            let extra = ofMonth(at: k + len)
+            if extra > 0 {
+                setRule(Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: o, monthWeekday: wd), i, k + len + extra - i)
+                i = k + len + extra
+                return true
+            }
+            if o >= 1, let d = Recurrence.nextNthWeekday(ordinal: o, weekday: wd, from: today) {
+                assumptions.append("'\(phrase(k, len))' read as \(d), once")
+                setDate(d, i, k + len - i)
+                i = k + len
+                return true
+            }
+        }
+        if rule.repeats && rule.unit == .month && rule.monthOrdinal == nil, word(i) == "on", word(i + 1) == "the",
+           let (o, wd, len) = ordinalWeekday(at: i + 2) {
+            rule.monthOrdinal = o
+            rule.monthWeekday = wd
+            return consume(2 + len)
+        }
+        return false
+    }
+
+    /// A weekday's place in its month at `k`: "2nd tuesday", "last fri".
+    /// (ordinal, weekday, tokens)
+    func ordinalWeekday(at k: Int) -> (Int, Int, Int)? {
+        guard let o = ReminderLexicon.ordinal(word(k)), o <= 5, let wd = ReminderLexicon.weekday(word(k + 1)) else { return nil }
+        return (o, wd, 2)
+    }
+
+    /// The length of "of the month", "of every month", "of month" or
+    /// "monthly" at `k`, or 0.
+    func ofMonth(at k: Int) -> Int {
+        if word(k) == "of" && ["the", "every", "each", "a"].contains(word(k + 1)) && word(k + 2) == "month" { return 3 }
+        if word(k) == "of" && word(k + 1) == "month" { return 2 }
+        if word(k) == "monthly" { return 1 }
+        if (word(k) == "each" || word(k) == "every") && word(k + 1) == "month" { return 2 }
+        return 0
+    }
+}

@@ -1,0 +1,169 @@
+// yomo's built-in natural-language parser: deterministic and offline. It
+// fills the reminder form (title, date, time, recurrence) from a sentence.
+// This file holds the result, the driver that runs the phrase readers over
+// the tokens, and the last step that turns the parse state into the result.
+//
+// It is never silently wrong:
+// - where English is ambiguous it picks one reading and says so in
+//   `assumptions` ("at 3" and "at 3:15" alike: a clock time without am/pm
+//   is 07:00-11:59 for 7-11, 12:00-12:59 for 12, and afternoon for 1-6,
+//   unless "morning", "evening", "night" or a leading zero settles it);
+// - a recurrence word it cannot place ("every blue moon", "twice a week")
+//   is a `warning`, never a one-off;
+// - two rules in one sentence ("every Tuesday at 3pm and Thursday at 5pm")
+//   set `conflict`, with a hint: one reminder holds one rule.
+// "in N minutes/hours" is elapsed time: `exact` holds the instant, so it is
+// right in a repeated fall-back hour too.
+//
+// The readers are tried in a fixed order at each unread token, and the first
+// that recognises its phrase wins: the order is part of the grammar (a rule's
+// words are claimed before a date's, "tomorrow morning" before "tomorrow").
+
+public struct ParsedReminder: Equatable, Sendable {
+    public var title: String
+    public var date: Day?
+    public var time: TimeOfDay?
+    public var recurrence: Recurrence
+    public var assumptions: [String]
+    /// Recurrence words it could not place: `add` refuses unless told.
+    public var warnings: [String] = []
+    /// Two rules in one sentence: why, and what to do instead.
+    public var conflict: String? = nil
+    /// A relative time ("in 20 minutes"): the exact instant.
+    public var exact: Instant? = nil
+
+    public init(title: String, date: Day?, time: TimeOfDay?, recurrence: Recurrence, assumptions: [String],
+                warnings: [String] = [], conflict: String? = nil, exact: Instant? = nil) {
+        self.title = title
+        self.date = date
+        self.time = time
+        self.recurrence = recurrence
+        self.assumptions = assumptions
+        self.warnings = warnings
+        self.conflict = conflict
+        self.exact = exact
+    }
+
+    /// The form as JSON, in the fields the model command is asked for (title,
+    /// date, time, recurrence_type, recurrence_rule), plus `assumptions`,
+    /// `warnings` and `conflict`.
+    public var record: JSONObject {
+        var o: JSONObject = ["title": .string(title), "date": JSON(date?.description), "time": JSON(time?.description),
+                             "recurrence_type": .string(recurrence.kind.rawValue), "recurrence_rule": recurrence.ruleJSON,
+                             "assumptions": JSON(assumptions)]
+        if !warnings.isEmpty { o["warnings"] = JSON(warnings) }
+        if let c = conflict { o["conflict"] = .string(c) }
+        return o
+    }
+}
+
+public enum ReminderParser {
+    public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
+        var state = ParseState(text: text, now: now, today: zone.day(of: now))
+        // "remind me to …"
+        if state.word(0) == "remind" && state.word(1) == "me" { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
+        while state.i < state.tokens.count {
+            if state.used[state.i] { state.i += 1; continue }
+            if !state.readPhrase() { state.i += 1 }  // a word of the title
+        }
+        return state.result(zone: zone)
+    }
+}
+
+extension ReminderParser.ParseState {
+    typealias Reader = @Sendable (inout Self) -> Bool
+
+    /// The phrase readers, in the order they are tried.
+    static let readers: [Reader] = [
+        // Rules, and what bends them.
+        { $0.readEvery() },                // "every 2 weeks on tuesday", "each morning"
+        { $0.readRuleWord() },             // "daily", "biweekly", "bimonthly"
+        { $0.readOnce() },                 // "once a week"
+        { $0.readWeekdaysOrWeekends() },   // "on weekdays"
+        { $0.readPluralPartOfDay() },      // "mornings"
+        { $0.readExcept() },               // "except fridays"
+        { $0.readUntil() },                // "until dec 24"
+        { $0.readCount() },                // "10 times"
+        { $0.readForDuration() },          // "for 3 weeks"
+        { $0.readOrdinalWeekday() },       // "the 2nd tuesday of the month"
+        { $0.readAfterCompletion() },      // "after I finish it"
+        // Times of day.
+        { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
+        { $0.readAtNight() },              // "at night"
+        { $0.readClockTime() },            // "at 3pm"
+        { $0.readBareTime() },             // "14:30", "noon"
+        { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
+        { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
+        // Dates.
+        { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
+        { $0.readByDay() },                // the "by" of "by friday"
+        { $0.readLastDayOfMonth() },       // "the last day of the month"
+        { $0.readWeekend() },              // "this weekend"
+        { $0.readNextPeriod() },           // "next month"
+        { $0.readEndOfMonth() },           // "end of the month"
+        { $0.readWeekdayPhrase() },        // "on mondays", "next friday"
+        { $0.readDate() },                 // "dec 24", "2026-12-24", "12/05"
+        { $0.readDayOfMonth() },           // "on the 15th"
+    ]
+
+    /// Reads the phrase at `i` with the first reader that recognises one.
+    mutating func readPhrase() -> Bool {
+        for read in Self.readers where read(&self) { return true }
+        return false
+    }
+
+    /// The result, once every token is read: the time of day and the rule's
+    /// hours settled, exclusions and ends applied to the rule, a relative
+    /// time placed, and the unread words made into the title (a recurrence
+    /// word among them is a warning).
+    mutating func result(zone: Zone) -> ParsedReminder {
+        var time = settledTime()
+        settleRuleHours()
+        applyExceptions()
+        applyEnds()
+        // A weekly rule with a date but no days takes the day of its date.
+        if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
+        var exact: Instant? = nil
+        if let r = relative {
+            let l = zone.local(r)
+            if (date != nil || timeWritten != nil) && conflict == nil {
+                conflict = "a relative time and a date or time in one sentence: say one of them"
+            }
+            date = l.day
+            time = TimeOfDay(hour: l.time.hour, minute: l.time.minute)
+            exact = Instant(ms: r.ms / 60_000 * 60_000)
+        }
+        if rule.repeats {
+            for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word) { used[k] = true }
+        }
+        warnUnplacedRecurrenceWords()
+        var title = zip(tokens, used).filter { !$0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
+        while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
+        title = title.trimmingSpaces
+        return ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
+                              warnings: warnings, conflict: conflict, exact: exact)
+    }
+
+    /// A word that promised a repeat but was not read ("twice a week",
+    /// "every blue moon", "3 times a day") is a warning quoting it and up to
+    /// three unread words after it.
+    mutating func warnUnplacedRecurrenceWords() {
+        var k = 0
+        while k < tokens.count {
+            let w = tokens[k].word
+            guard !used[k] && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
+                               || (w == "other" && word(k - 1) == "every")) else {
+                k += 1
+                continue
+            }
+            var end = k + 1
+            while end < tokens.count && !used[end] && end - k < 4 { end += 1 }
+            let start = k > 0 && !used[k - 1] && ReminderLexicon.number(word(k - 1)) != nil ? k - 1 : k
+            let said = (start..<end).map { tokens[$0].raw.isEmpty ? tokens[$0].word : tokens[$0].raw }.joined(separator: " ")
+            if !warnings.contains(where: { $0.contains("'\(said)'") }) {
+                warnings.append("could not place '\(said)' as a rule")
+            }
+            k = end
+        }
+    }
+}

@@ -1,0 +1,141 @@
+// What bends a rule: exclusions ("except fridays", "but not on weekends"),
+// ends ("until dec 24", "till friday", "10 times", "for 3 weeks") and
+// repeating from completion ("every 3 days after I finish it").
+//
+// Invariants: the readers only collect (`exceptDays`, `until`, `count`),
+// because the rule may be said after them ("until friday, every day"); they
+// are applied once the sentence is read, by `applyExceptions` and
+// `applyEnds`. A modifier with no rule to apply to is a warning, never
+// dropped: "until friday" alone does not make a one-off.
+
+extension ReminderParser.ParseState {
+    /// "after I finish it" and the like: the rule counts from when it was done.
+    static let completionPhrases: [[String]] = [
+        ["i", "finish", "it"], ["i've", "finished", "it"], ["i", "complete", "it"], ["i", "am", "done"], ["i", "do", "it"],
+        ["the", "last", "one"],
+        ["i", "finish"], ["i", "complete"], ["i'm", "done"], ["finishing", "it"], ["completing", "it"], ["it's", "done"],
+        ["last", "done"], ["last", "time"],
+        ["completion"], ["done"], ["finishing"],
+    ]  // longest first: "after I finish it" is not "after I finish" with "it" left over
+
+    /// "except friday", "excluding weekends", "but not on sundays".
+    mutating func readExcept() -> Bool {
+        let w = word(i)
+        guard w == "except" || w == "excluding" || (w == "but" && word(i + 1) == "not") else { return false }
+        var k = i + 1
+        if w == "but" { k += 1 }
+        if word(k) == "on" { k += 1 }
+        if let (days, len) = dayList(at: k) {
+            exceptDays += days
+            return consume(k + len - i)
+        }
+        if word(k) == "weekends" || word(k) == "weekend" {
+            exceptDays += [6, 0]
+            return consume(k + 1 - i)
+        }
+        if word(k) == "weekdays" {
+            exceptDays += [1, 2, 3, 4, 5]
+            return consume(k + 1 - i)
+        }
+        i += 1  // left in the title: "except" there is a warning
+        return true
+    }
+
+    /// "until dec 24", "till friday", "through the end of the month": the
+    /// rule's last day.
+    mutating func readUntil() -> Bool {
+        guard ["until", "till", "through"].contains(word(i)) else { return false }
+        if let (d, len) = datePhrase(at: i + 1) {
+            until = d
+            return consume(1 + len)
+        }
+        let next = word(i + 1)
+        if let wd = ReminderLexicon.weekday(next), !next.hasSuffix("s") || Weekdays.parse(next) != nil {
+            until = nextWeekday(wd)
+            return consume(2)
+        }
+        if word(i + 1) == "the" && word(i + 2) == "end" && word(i + 3) == "of" && ["the", "this"].contains(word(i + 4))
+            && ["month", "year"].contains(word(i + 5)) {
+            until = word(i + 5) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
+            return consume(6)
+        }
+        return false
+    }
+
+    /// "10 times", "for 5 occurrences": how many times the rule fires. ("3
+    /// times a week" is not a count: left in the title, it is a warning.)
+    mutating func readCount() -> Bool {
+        if let n = ReminderLexicon.number(word(i)), n >= 1, word(i + 1) == "times", !(word(i + 2) == "a" || word(i + 2) == "per") {
+            count = n
+            return consume(2)
+        }
+        if word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, word(i + 2) == "times" || word(i + 2) == "occurrences" {
+            count = n
+            return consume(3)
+        }
+        return false
+    }
+
+    /// "for 3 weeks", when a rule is said before or after it: until the day
+    /// before the same day 3 weeks on, counted from the date or today.
+    mutating func readForDuration() -> Bool {
+        guard word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour,
+              rule.repeats || tokens[(i + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
+        else { return false }
+        let start = date ?? today
+        let end: Day
+        switch u {
+        case .day: end = start.adding(days: n - 1)
+        case .week: end = start.adding(days: 7 * n - 1)
+        case .month, .year: end = Self.monthsLater(u == .year ? 12 * n : n, from: start).adding(days: -1)
+        case .hour: end = start
+        }
+        until = end
+        assumptions.append("'for \(n) \(word(i + 2))' read as until \(end)")
+        return consume(3)
+    }
+
+    /// "after I finish it", "from completion", "after the last one", when a
+    /// rule is said before or after it: the rule repeats from completion.
+    mutating func readAfterCompletion() -> Bool {
+        guard word(i) == "after" || word(i) == "from",
+              let p = Self.completionPhrases.first(where: { p in p.enumerated().allSatisfy { word(i + 1 + $0.offset) == $0.element } }),
+              rule.repeats || tokens[(i + 1 + p.count)...].contains(where: { $0.word == "every" })
+        else { return false }
+        rule.basedOnCompletion = true
+        return consume(1 + p.count)
+    }
+
+    /// The excluded weekdays, applied to the rule: daily and weekly rules
+    /// keep the other days (a daily rule becomes weekly on them), an hourly
+    /// rule runs on the other days; any other rule, or none left, is a warning.
+    mutating func applyExceptions() {
+        guard !exceptDays.isEmpty else { return }
+        if rule.repeats && (rule.kind == .daily || rule.unit == .week || (rule.unit == .day && rule.interval == 1)) {
+            let base = rule.days.isEmpty ? (rule.kind == .daily || rule.unit == .day ? [0, 1, 2, 3, 4, 5, 6] : []) : rule.days
+            let left = base.filter { !exceptDays.contains($0) }
+            if left.isEmpty || base.isEmpty {
+                warnings.append("'except \(exceptDays.map(Weekdays.display).joined(separator: ","))' leaves no day of the rule")
+            } else if rule.kind == .daily || rule.kind == .weekly {
+                rule = Recurrence(kind: .weekly, days: left, basedOnCompletion: rule.basedOnCompletion)
+            } else {
+                rule.days = left
+            }
+        } else if rule.repeats && rule.unit == .hour {
+            rule.days = (rule.days.isEmpty ? [0, 1, 2, 3, 4, 5, 6] : rule.days).filter { !exceptDays.contains($0) }
+        } else {
+            warnings.append("'except' works with daily and weekly rules; yomo could not place it here")
+        }
+    }
+
+    /// The last day and the number of times, applied to the rule; without a
+    /// rule, a warning.
+    mutating func applyEnds() {
+        if let u = until {
+            if rule.repeats { rule.until = u } else { warnings.append("'until \(u)' needs a repeating rule") }
+        }
+        if let c = count {
+            if rule.repeats { rule.count = c } else { warnings.append("'\(c) times' needs a repeating rule") }
+        }
+    }
+}

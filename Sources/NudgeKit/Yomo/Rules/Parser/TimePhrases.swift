@@ -1,0 +1,261 @@
+// Times in a sentence: clock times ("at 3pm", "9:30", "noon", "midnight",
+// "at 7 o'clock"), the hours of an hourly rule ("from 9 to 5", "9-17"),
+// parts of the day ("this evening", "tomorrow morning", "in the afternoon",
+// "at night"), and times counted from now ("in 20 minutes", "in half an
+// hour", "in 3 days").
+//
+// Invariants: a clock time stays as written (`WrittenTime`) until the whole
+// sentence is read, because a later word can settle a bare hour ("at 7 in
+// the evening"). Then one rule settles it: am/pm, a 24-hour value, a leading
+// zero, noon or midnight are sure; otherwise the part of the day decides,
+// and without one 1-6 is afternoon, 7-11 morning and 12 noon, said in
+// `assumptions`. "in N minutes/hours" is elapsed time, kept as an instant so
+// that it is right in a repeated fall-back hour too.
+
+extension ReminderParser.ParseState {
+    /// A time of day as the sentence wrote it, before a bare hour's am/pm is
+    /// settled (not the tools' `Clock`, which tells the current time).
+    struct WrittenTime {
+        var hour: Int
+        var minute: Int
+        /// am/pm, a 24-hour value, a leading zero, noon or midnight settle it.
+        var sure: Bool
+        var text: String
+
+        /// The time of day, given the part of the day said with it, and the
+        /// assumption to state when nothing settled a bare hour.
+        func settled(partOfDay: String?) -> (TimeOfDay, String?) {
+            if sure { return (TimeOfDay(hour: hour, minute: minute), nil) }
+            var h = hour
+            switch partOfDay {
+            case "morning": if h == 12 { h = 0 }
+            case "afternoon", "evening": if h < 12 { h += 12 }
+            case "night":
+                if h < 12 && h >= 5 { h += 12 } else if h == 12 { h = 0 }
+            default:
+                if (1...6).contains(h) { h += 12 }
+                let tm = TimeOfDay(hour: h, minute: minute)
+                return (tm, "'\(text)' read as \(tm)")
+            }
+            return (TimeOfDay(hour: h, minute: minute), nil)
+        }
+    }
+
+    /// The hour a part of the day stands for when no time is said.
+    static let usualHours: [String: Int] = ["morning": 8, "afternoon": 14, "evening": 18, "night": 21]
+
+    /// A time of day at `t[i...]`: "3pm", "3 pm", "9:30", "9 o'clock",
+    /// "noon", "midnight"; and how many tokens it used.
+    static func writtenTime(_ t: [Token], _ i: Int) -> (WrittenTime, Int)? {
+        guard i < t.count else { return nil }
+        var w = t[i].word
+        if w == "noon" || w == "midday" { return (WrittenTime(hour: 12, minute: 0, sure: true, text: w), 1) }
+        if w == "midnight" { return (WrittenTime(hour: 0, minute: 0, sure: true, text: w), 1) }
+        var used = 1
+        var suffix: String? = nil
+        for s in ["am", "pm", "a.m", "p.m"] where w.hasSuffix(s) && w.count > s.count {
+            suffix = String(s.prefix(1))
+            w = String(w.dropLast(s.count))
+            break
+        }
+        if suffix == nil && !t[i].commaAfter, i + 1 < t.count, ["am", "pm", "a.m", "p.m"].contains(t[i + 1].word) {
+            suffix = String(t[i + 1].word.prefix(1))
+            used = 2
+        }
+        if suffix == nil, i + 1 < t.count, t[i + 1].word == "o'clock" || t[i + 1].word == "oclock" { used = 2 }
+        var hour: Int
+        var minute = 0
+        let parts = w.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard parts[0].count <= 2, let h = Int(parts[0]), parts[1].count == 2, let m = Int(parts[1]), m < 60 else { return nil }
+            hour = h
+            minute = m
+        } else if parts.count == 1, w.count <= 2, w.allSatisfy(\.isNumber), let h = Int(w) {
+            hour = h
+        } else {
+            return nil
+        }
+        if let s = suffix {
+            guard (1...12).contains(hour) else { return nil }
+            if s == "p" && hour < 12 { hour += 12 }
+            if s == "a" && hour == 12 { hour = 0 }
+            return (WrittenTime(hour: hour, minute: minute, sure: true, text: t[i].word), used)
+        }
+        guard hour < 24 else { return nil }
+        let sure = hour == 0 || hour > 12 || w.hasPrefix("0")
+        return (WrittenTime(hour: hour, minute: minute, sure: sure, text: w), used)
+    }
+
+    func writtenTime(at k: Int) -> (WrittenTime, Int)? { Self.writtenTime(tokens, k) }
+
+    /// "from 9 to 6", "between 22:00 and 06:00" at `k`: an hour range, and its length.
+    func hourRange(at k: Int) -> (WrittenTime, WrittenTime, Int)? {
+        guard word(k) == "from" || word(k) == "between", let (a, na) = writtenTime(at: k + 1) else { return nil }
+        let sep = k + 1 + na
+        guard ["to", "and", "until", "till", "-"].contains(word(sep)), let (b, nb) = writtenTime(at: sep + 1) else { return nil }
+        return (a, b, sep + 1 + nb - k)
+    }
+
+    /// An hour range at `k` after an hourly rule `r`: keeps the hours, to be
+    /// settled at the end, and returns the range's length (0 without one).
+    mutating func hourRangeOfRule(_ r: inout Recurrence, at k: Int) -> Int {
+        guard let (a, b, len) = hourRange(at: k) else { return 0 }
+        ruleHours = (a, b)
+        // 00:00-00:00 until the hours are settled: a rule with hours is not the same rule as one without.
+        r.rangeStart = TimeOfDay(hour: 0, minute: 0)
+        r.rangeEnd = r.rangeStart
+        return len
+    }
+
+    /// "in 20 minutes", "in an hour", "in half an hour", "in a couple of
+    /// hours", "in 1 hour and 30 minutes": an instant from now; "in 3 days",
+    /// "in 2 weeks", "in a month": a day; "in the morning": a part of the day.
+    mutating func readIn() -> Bool {
+        guard word(i) == "in" else { return false }
+        var k = i + 1
+        if word(k) == "half" && (word(k + 1) == "an" || word(k + 1) == "a") && word(k + 2) == "hour" {
+            relative = Instant(ms: now.ms + 30 * 60_000)
+            return consume(4)
+        }
+        var n: Int? = nil
+        if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = m; k += 1 }
+        if word(k) == "couple" && word(k + 1) == "of" { n = 2; k += 2 }
+        if let n = n, readAmountFromNow(n, unitAt: k) { return true }
+        if word(i + 1) == "the", ["morning", "afternoon", "evening"].contains(word(i + 2)) {
+            partOfDay = word(i + 2)
+            return consume(3)
+        }
+        return false
+    }
+
+    /// The rest of "in N …" with its unit at `k`.
+    mutating func readAmountFromNow(_ n: Int, unitAt k: Int) -> Bool {
+        let unit = word(k)
+        var seconds: Int64? = nil
+        switch unit {
+        case _ where ReminderLexicon.minuteWords.contains(unit): seconds = Int64(n) * 60
+        case "hour", "hours", "hr", "hrs": seconds = Int64(n) * 3600
+        case "day", "days": setDate(today.adding(days: n), i, k + 1 - i)
+        case "week", "weeks": setDate(today.adding(days: 7 * n), i, k + 1 - i)
+        case "month", "months": setDate(Self.monthsLater(n, from: today), i, k + 1 - i)
+        default: return false
+        }
+        guard let s = seconds else {
+            i = k + 1
+            return true
+        }
+        var total = s
+        var end = k + 1
+        if word(end) == "and", let m = ReminderLexicon.number(word(end + 1)), ReminderLexicon.minuteWords.contains(word(end + 2)) {
+            total += Int64(m) * 60
+            end += 3
+        }
+        relative = Instant(ms: now.ms + total * 1000)
+        return consume(end - i)
+    }
+
+    /// "at night".
+    mutating func readAtNight() -> Bool {
+        guard word(i) == "at" && word(i + 1) == "night" else { return false }
+        partOfDay = "night"
+        return consume(2)
+    }
+
+    /// "at 3pm", "at 9", "@ 14:30", "by 5:00": the time of day (an hour
+    /// range right after it goes to an hourly rule). "by" before a bare
+    /// hour is not a time: "by" stays in the title and the next word is read
+    /// on its own ("by 5 dec" is a date).
+    mutating func readClockTime() -> Bool {
+        let w = word(i)
+        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) else { return false }
+        if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") {
+            i += 1
+            return true
+        }
+        setTime(t, i, 1 + n)
+        i += 1 + n
+        if let (a, b, len) = hourRange(at: i), rule.unit == .hour && rule.repeats {
+            ruleHours = (a, b)
+            _ = consume(len)
+        }
+        return true
+    }
+
+    /// "3pm", "14:30", "9 am", "noon", "midnight": a time of day without
+    /// "at", when it can be nothing else (a bare "9" can be a count or a day).
+    mutating func readBareTime() -> Bool {
+        let w = word(i)
+        guard let (t, n) = writtenTime(at: i), t.sure,
+              w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
+        setTime(t, i, n)
+        i += n
+        return true
+    }
+
+    /// "9-17", "from 9 to 5", "between 22:00 and 06:00" after an hourly rule:
+    /// the hours it runs. A range without an hourly rule before it belongs to
+    /// nothing and stays in the title.
+    mutating func readRuleHours() -> Bool {
+        guard rule.unit == .hour && rule.repeats else { return false }
+        if ruleHours == nil, word(i).contains("-") {
+            let parts = word(i).split(separator: "-").map { Token(raw: String($0), word: String($0), commaAfter: false) }
+            if parts.count == 2, let (a, na) = Self.writtenTime(parts, 0), let (b, nb) = Self.writtenTime(parts, 1), na == 1, nb == 1 {
+                ruleHours = (a, b)
+                return consume(1)
+            }
+        }
+        guard let (a, b, len) = hourRange(at: i) else { return false }
+        ruleHours = (a, b)
+        return consume(len)
+    }
+
+    /// "this evening", "tomorrow morning": a day and a part of it; "morning"
+    /// right after a day already read ("monday morning", "today evening").
+    mutating func readPartOfDay() -> Bool {
+        let w = word(i)
+        if w == "this" || w == "tomorrow", ReminderLexicon.partsOfDay.contains(word(i + 1)) {
+            setDate(w == "tomorrow" ? today.adding(days: 1) : today, i, 1)
+            partOfDay = word(i + 1)
+            take(i + 1, 1)
+            i += 2
+            return true
+        }
+        let before = word(i - 1)
+        guard ReminderLexicon.partsOfDay.contains(w) && i > 0 && used[i - 1],
+              ["tomorrow", "this", "today", "day", "weekend", "weekday"].contains(before) || ReminderLexicon.weekday(before) != nil else { return false }
+        partOfDay = w
+        return consume(1)
+    }
+
+    /// The time of day once the sentence is read: the written time settled
+    /// by the part of the day, else the part of the day's usual hour
+    /// ("tonight" is 20:00), said in `assumptions`.
+    mutating func settledTime() -> TimeOfDay? {
+        if let (t, _) = timeWritten {
+            let (tm, note) = t.settled(partOfDay: partOfDay)
+            if let n = note { assumptions.append(n) }
+            return tm
+        }
+        guard let p = partOfDay else { return nil }
+        let tonight = tokens.contains(where: { $0.word == "tonight" })
+        let tm = TimeOfDay(hour: p == "night" && tonight ? 20 : Self.usualHours[p]!, minute: 0)
+        assumptions.append("'\(tonight ? "tonight" : p)' read as \(tm)")
+        return tm
+    }
+
+    /// The hourly rule's hours once the sentence is read. Bare hours read as
+    /// a day-time range: "from 9 to 6" is 09:00-18:00, "from 8 to 7"
+    /// 08:00-19:00, said in `assumptions`, and so is a range that runs
+    /// overnight.
+    mutating func settleRuleHours() {
+        guard let (a, b) = ruleHours else { return }
+        // A bare hour is 1-12: 1-6 start in the afternoon.
+        let s = TimeOfDay(hour: !a.sure && a.hour < 7 ? a.hour + 12 : a.hour, minute: a.minute)
+        var e = TimeOfDay(hour: b.hour, minute: b.minute)
+        if !b.sure && e <= s && e.hour < 12 { e = TimeOfDay(hour: e.hour + 12, minute: e.minute) }
+        if !a.sure || !b.sure { assumptions.append("'\(a.text)-\(b.text)' read as \(s)-\(e)") }
+        if e < s { assumptions.append("\(s)-\(e) runs overnight") }
+        rule.rangeStart = s
+        rule.rangeEnd = e
+    }
+}
