@@ -1,4 +1,4 @@
-// tenclub V3: the accountability buddy. Consent by text, an outbox of SMS
+// The accountability buddy: consent by text, an outbox of SMS
 // records, and the rules that decide what may be sent to whom. Pure: every
 // function takes the state and returns the events to record.
 //

@@ -1,7 +1,8 @@
-// tenclub's domain: a day's unlock count shown as a playing card.
+// A day's unlock count shown as a playing card: face down at zero, the Ace
+// to Ten of Clubs for 1 to 10, the Joker past the limit (busted).
 // Pure values and functions; no disk, no clock.
 
-public enum Tenclub {
+extension Tenclub {
     /// The limit is the product: ten unlocks a day.
     public static let limit = 10
 

@@ -1,8 +1,7 @@
-// tenclub V3 commands: buddy, sms outbox|deliver|receive|log, rollover.
+// tenclub's buddy and text commands: buddy, sms outbox|deliver|receive|log,
+// and rollover (which closes days and queues what the buddy is owed).
 
 extension Tenclub {
-    static let configKeys = ["sms_command", "sms_timeout"]
-
     static func buddyRecord(_ b: Buddy?) -> JSONObject {
         guard let b = b else { return ["type": "buddy", "number": nil, "name": nil, "state": "none"] }
         return ["type": "buddy", "number": .string(b.number.e164), "display": .string(b.number.display),

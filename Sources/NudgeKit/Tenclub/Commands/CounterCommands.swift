@@ -1,62 +1,7 @@
-// tenclub's commands: the declaration, and one handler per command that
-// opens the store, calls the pure functions and prints.
+// tenclub's everyday commands: status, unlock, ingest, widget, history and
+// check. Each opens the store, calls the rules and prints.
 
 extension Tenclub {
-    public static let spec = ToolSpec(
-        name: "tenclub",
-        summary: "Count screen unlocks per day against a limit of ten, shown as a playing card.",
-        commands: [
-            CommandSpec("status", summary: "Show a day's unlock count as a playing card",
-                        options: [OptionSpec("date", value: "DAY", help: "The day to show (default today)")],
-                        details: "Zero unlocks shows the card face down; 1 is the Ace of Clubs, 2-10 that card of Clubs,\n11 or more the Joker: BUSTED!", run: status),
-            CommandSpec("unlock", summary: "Record one screen unlock",
-                        options: [OptionSpec("at", value: "TIME", help: "When it happened (default now)"),
-                                  OptionSpec("undo", help: "Remove today's last counted unlock")],
-                        details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.\nUnlocks less than a second apart count once, from unlock and ingest alike.", run: unlock),
-            CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
-                        usage: "[FILE...]",
-                        options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
-                        operands: .files, max: nil,
-                        details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely, and an instant\nless than a second from one already counted (by unlock or ingest) is the same unlock.", group: .plumbing, records: ["day"], run: ingest),
-            CommandSpec("widget", summary: "Print a status-bar module (waybar, tmux or plain)",
-                        options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
-                                             choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
-            CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
-                        options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")], run: historyCommand),
-            CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted", run: check),
-            CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",
-                        subcommands: [
-                            CommandSpec("set", summary: "Set the buddy's US number and text them the invitation",
-                                        usage: "NUMBER", options: [OptionSpec("name", value: "NAME", help: "The buddy's name")],
-                                        operands: .words, min: 1, max: 1,
-                                        details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more.", run: buddySet),
-                            CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)", run: buddyRemove),
-                        ], group: .admin, run: buddyShow),
-            CommandSpec("sms", summary: "Text messages: the outbox, delivery, and replies",
-                        subcommands: [
-                            CommandSpec("outbox", summary: "Print the queued messages as sms records, with their delivery state", records: ["sms"], run: smsOutbox),
-                            CommandSpec("deliver", summary: "Hand each queued message to your sending command, at most once",
-                                        options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files),
-                                                  OptionSpec("timeout", value: "SECONDS", help: "End CMD after SECONDS (default \(defaultSendTimeoutSeconds); sms_timeout in the config file)"),
-                                                  OptionSpec("retry-unknown", help: "Send again texts whose earlier send never finished")],
-                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. \"sending\" is recorded before CMD\nruns; a message is marked sent only when CMD exits 0, and stays queued when it exits\nanything else. A send that never finished (the run was killed, or CMD ran past its\ntimeout) is unknown: it is not sent again unless --retry-unknown.", records: ["sms"], run: smsDeliver),
-                            CommandSpec("receive", summary: "Read inbound texts {\"from\",\"body\",\"at\"}: YES, STOP, START, HELP",
-                                        usage: "[FILE...]", options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
-                                        operands: .files, max: nil, records: ["inbound"], run: smsReceive),
-                            CommandSpec("log", summary: "Print what was sent, failed or dropped, when, to whom, oldest first", records: ["sms_log"], run: smsLog),
-                        ], runnable: false, group: .plumbing),
-            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
-                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
-            CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)", group: .plumbing, records: ["day_closed"], run: rollover),
-        ],
-        defaultCommand: ["status"],
-        footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
-    )
-
-    static func store(_ ctx: Context) throws(ToolError) -> Store<TenclubState> {
-        Store(dir: ctx.dataDir, options: try ctx.storeOptions())
-    }
-
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
         let day = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
         let state = try store(ctx).read()
