@@ -189,3 +189,12 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible {
         return (line, column)
     }
 }
+
+extension JSONObject {
+    /// This object's fields, then the other's that it lacks.
+    public func merging(_ other: JSONObject) -> JSONObject {
+        var o = self
+        for f in other.fields where o[f.key] == nil { o[f.key] = f.value }
+        return o
+    }
+}

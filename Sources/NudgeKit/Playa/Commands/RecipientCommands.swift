@@ -1,97 +1,7 @@
-// playa's commands: the declaration, and the handlers for recipients,
-// schedules, message pools and clone. The queue, notifications and links are
-// in PlayaQueueApp.swift, export, import and reset in PlayaBackupApp.swift;
-// the rules they call are in PlayaRules.swift and PlayaBackup.swift.
+// playa's commands for recipients, their schedules and message pools, the
+// dashboard and clone. Handlers and the small checks of what was typed.
 
 extension Playa {
-    static let yes = OptionSpec("yes", short: "y", help: "Do it without asking")
-    static let dateOption = OptionSpec("date", value: "DAY", help: "The day (default today)")
-    static let commandOption = OptionSpec("command", value: "CMD", help: "The command to run", completion: .files)
-    static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
-                                          help: "End the command after SECONDS (default \(defaultNotifyTimeoutSeconds); notify_timeout in the config file)")
-    static let webOption = OptionSpec("web", help: "A web link (https://wa.me/…, https://ig.me/m/…) instead of the app's")
-
-    public static let spec = ToolSpec(
-        name: "playa",
-        summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
-        commands: [
-            CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption], run: queueCommand),
-            CommandSpec("recipient", summary: "Show the dashboard: everyone with their strategy and next message",
-                        subcommands: [
-                            CommandSpec("add", summary: "Add a recipient", usage: "NAME",
-                                        options: [OptionSpec("platform", value: "PLATFORM", help: "whatsapp, sms or instagram", choices: ["whatsapp", "sms", "instagram"]),
-                                                  OptionSpec("phone", value: "E164", help: "Phone number with country code, like +14155550132"),
-                                                  OptionSpec("username", value: "NAME", help: "Instagram username (a leading @ is dropped)")],
-                                        operands: .words, min: 1, max: 1, run: recipientAdd),
-                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')", run: dashboard),
-                            CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1, run: recipientShow),
-                            CommandSpec("edit", summary: "Change a recipient's name, platform or address", usage: "NAME",
-                                        options: [OptionSpec("name", value: "NAME", help: "A new name"),
-                                                  OptionSpec("platform", value: "PLATFORM", help: "whatsapp, sms or instagram", choices: ["whatsapp", "sms", "instagram"]),
-                                                  OptionSpec("phone", value: "E164", help: "A new phone number"),
-                                                  OptionSpec("username", value: "NAME", help: "A new Instagram username")],
-                                        operands: .words, min: 1, max: 1, run: recipientEdit),
-                            CommandSpec("pause", summary: "Stop generating messages for someone (cancels what is queued from today)", usage: "NAME",
-                                        operands: .words, min: 1, max: 1, run: { (c) throws(ToolError) in try setPaused(c, true) }),
-                            CommandSpec("resume", summary: "Start again (draws the rest of today)", usage: "NAME", operands: .words, min: 1, max: 1,
-                                        run: { (c) throws(ToolError) in try setPaused(c, false) }),
-                            CommandSpec("rm", summary: "Delete a recipient and erase every trace (asks on a terminal; --yes otherwise)", usage: "NAME",
-                                        options: [yes], operands: .words, min: 1, max: 1, run: recipientRemove),
-                        ], run: dashboard),
-            CommandSpec("schedule", summary: "Set when someone gets messages: N random times or fixed times", usage: "NAME",
-                        options: [OptionSpec("random", value: "N", help: "1 to 10 a day at random times 09:00-21:00, at least \(minimumSpacingMinutes) minutes apart"),
-                                  OptionSpec("fixed", value: "TIMES", help: "Fixed times, like 09:30,18:00")],
-                        operands: .words, min: 1, max: 1, run: scheduleCommand),
-            CommandSpec("message", summary: "Manage someone's message pool",
-                        subcommands: [
-                            CommandSpec("add", summary: "Add a message (at most 500 characters)", usage: "NAME TEXT...", operands: .words, min: 2, max: nil, run: messageAdd),
-                            CommandSpec("list", summary: "List someone's messages", usage: "NAME", operands: .words, min: 1, max: 1, run: messageList),
-                            CommandSpec("edit", summary: "Change a message (queued events show the new text)", usage: "NAME ID TEXT...", operands: .words, min: 3, max: nil, run: messageEdit),
-                            CommandSpec("rm", summary: "Remove a message (queued events get another)", usage: "NAME ID", operands: .words, min: 2, max: 2, run: messageRemove),
-                        ], runnable: false),
-            CommandSpec("clone", summary: "Copy the schedule and/or messages from one recipient to another", usage: "FROM TO",
-                        options: [OptionSpec("schedule", help: "Copy the schedule"), OptionSpec("messages", help: "Copy the message pool")],
-                        operands: .words, min: 2, max: 2, run: clone),
-            CommandSpec("generate", summary: "Make the day's events and mark past days' missed (for cron at 00:00; safe to re-run)",
-                        options: [dateOption, OptionSpec("seed", value: "N", help: "Make the random draw reproducible")], group: .plumbing, records: ["event"], run: generate),
-            CommandSpec("event", summary: "Change a queued event",
-                        subcommands: [CommandSpec("edit", summary: "Change an event's message", usage: "ID TEXT...", operands: .words, min: 2, max: nil, run: eventEdit)],
-                        runnable: false),
-            CommandSpec("cancel", summary: "Cancel a pending event", usage: "ID", operands: .words, min: 1, max: 1, run: cancel),
-            CommandSpec("confirm", summary: "Lock the day's schedule (asks on a terminal; --yes otherwise)", options: [dateOption, yes], run: confirm),
-            CommandSpec("due", summary: "Print or hand over a notification for each event whose time has come, once (for cron)",
-                        options: [commandOption, timeoutOption,
-                                  OptionSpec("retry-unknown", help: "Hand over again notifications whose run died or timed out")],
-                        group: .plumbing, records: ["notification"], run: due),
-            CommandSpec("notify", summary: "Send one event's notification by hand, to test", usage: "ID",
-                        options: [OptionSpec("test", help: "Required: this is a test, nothing is marked"), commandOption, timeoutOption],
-                        operands: .words, min: 1, max: 1, group: .admin, run: notifyTest),
-            CommandSpec("link", summary: "Print an event's deep link", usage: "ID",
-                        options: [webOption], operands: .words, min: 1, max: 1, run: linkCommand),
-            CommandSpec("open", summary: "Open an event's deep link and mark it sent", usage: "ID",
-                        options: [commandOption, webOption],
-                        operands: .words, min: 1, max: 1,
-                        details: "Instagram cannot pre-fill a message: the message is copied to the clipboard\n(wl-copy, xclip or pbcopy, or clipboard_command in the config file) and the output says so.",
-                        run: open),
-            CommandSpec("export", summary: "Write everything as one JSON document", group: .admin, run: exportCommand),
-            CommandSpec("import", summary: "Read a JSON document: all of it, or nothing if any part is bad", usage: "FILE",
-                        operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
-            CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
-                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
-            CommandSpec("reset", summary: "Erase everything (needs --yes)", options: [yes], group: .admin, run: reset),
-        ],
-        defaultCommand: ["queue"],
-        footer: "Data: $XDG_DATA_HOME/playa (~/.local/share/playa). Nothing on stderr names a number or a message."
-    )
-
-    static let configKeys = ["open_command", "notify_command", "notify_timeout", "clipboard_command"]
-
-    static func store(_ ctx: Context) throws(ToolError) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: try ctx.storeOptions()) }
-
-    static func prefix(_ ctx: Context) -> String {
-        ctx.option("data-dir").map { "playa --data-dir " + ToolSpec.shQuote($0) } ?? "playa"
-    }
-
     /// Asks on a terminal; elsewhere requires --yes.
     static func confirmOrRefuse(_ ctx: Context, question: String, command: String) throws(ToolError) {
         if ctx.flag("yes") { return }
@@ -387,14 +297,5 @@ extension Playa {
         let what = [copySchedule ? "the schedule" : nil, copyMessages ? "\(r.messages.count) messages" : nil].compactMap { $0 }.joined(separator: " and ")
         ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0].terminalSafe) to \(r.name.terminalSafe)")
         return .ok
-    }
-}
-
-extension JSONObject {
-    /// This object's fields, then the other's that it lacks.
-    public func merging(_ other: JSONObject) -> JSONObject {
-        var o = self
-        for f in other.fields where o[f.key] == nil { o[f.key] = f.value }
-        return o
     }
 }

@@ -1,5 +1,5 @@
 // playa's admin commands for all of the data: export, import and reset.
-// Handlers only; the document and its checks are in PlayaBackup.swift.
+// Handlers only; the document and its checks are in Rules/PlayaBackup.swift.
 
 extension Playa {
     static func exportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -1,5 +1,5 @@
 // playa's queue commands: generate, queue, event edit, cancel, confirm, due,
-// notify, link and open. Handlers only; the rules are in PlayaRules.swift.
+// notify, link and open. Handlers only; the rules are in Rules/.
 
 extension Playa {
     static func eventRecord(_ e: Event, _ s: PlayaState, ctx: Context) -> JSONObject {

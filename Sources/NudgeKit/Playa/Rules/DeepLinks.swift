@@ -1,0 +1,119 @@
+// Deep links that open WhatsApp, SMS or Instagram with the message
+// filled in (RFC 3986 percent-encoding, RFC 5724 sms:), and the notification
+// record a due event becomes.
+//
+// Invariant: `parseLink(link(r, message: m))` gives back the address and m.
+
+extension Playa {
+    /// Everything but RFC 3986's unreserved characters is percent-encoded,
+    /// as UTF-8 with upper-case hex: spaces become %20, and `&`, `=`, `#`,
+    /// `?`, `+` can never add or change a query parameter.
+    public static func percentEncode(_ s: String) -> String {
+        var out = [UInt8]()
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func percentDecode(_ s: String) -> String? {
+        var out = [UInt8]()
+        let u = Array(s.utf8)
+        var i = 0
+        func val(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 65...70: return c - 55
+            case 97...102: return c - 87
+            default: return nil
+            }
+        }
+        while i < u.count {
+            if u[i] == UInt8(ascii: "%") {
+                guard i + 2 < u.count, let a = val(u[i + 1]), let b = val(u[i + 2]) else { return nil }
+                out.append(a << 4 | b)
+                i += 3
+            } else {
+                out.append(u[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    public static func link(_ r: Recipient, message: String, web: Bool = false) -> String {
+        switch r.platform {
+        case .whatsapp:
+            let digits = String(r.phone?.e164.dropFirst() ?? "")
+            return web ? "https://wa.me/\(digits)?text=\(percentEncode(message))"
+                       : "whatsapp://send?phone=\(digits)&text=\(percentEncode(message))"
+        case .sms:
+            return "sms:\(r.phone?.e164 ?? "")?body=\(percentEncode(message))"
+        case .instagram:
+            return web ? "https://ig.me/m/\(percentEncode(r.username ?? ""))"
+                       : "instagram://user?username=\(percentEncode(r.username ?? ""))"
+        }
+    }
+
+    public struct ParsedLink: Equatable, Sendable {
+        public var platform: Platform
+        public var address: String
+        public var text: String?
+    }
+
+    /// Reads a link built by `link` back: the round-trip check.
+    public static func parseLink(_ url: String) -> ParsedLink? {
+        func query(_ q: Substring) -> [String: String]? {
+            var out: [String: String] = [:]
+            for pair in q.split(separator: "&", omittingEmptySubsequences: false) {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard kv.count == 2, out[String(kv[0])] == nil, let v = percentDecode(String(kv[1])) else { return nil }
+                out[String(kv[0])] = v
+            }
+            return out
+        }
+        func split(_ rest: Substring) -> (Substring, Substring)? {
+            guard let q = rest.firstIndex(of: "?") else { return nil }
+            return (rest[..<q], rest[rest.index(after: q)...])
+        }
+        if url.hasPrefix("whatsapp://send?"), let q = query(url.dropFirst("whatsapp://send?".count)),
+           q.count == 2, let p = q["phone"], let t = q["text"] {
+            return ParsedLink(platform: .whatsapp, address: "+" + p, text: t)
+        }
+        if url.hasPrefix("https://wa.me/"), let (p, qs) = split(url.dropFirst("https://wa.me/".count)),
+           let q = query(qs), q.count == 1, let t = q["text"] {
+            return ParsedLink(platform: .whatsapp, address: "+" + p, text: t)
+        }
+        if url.hasPrefix("sms:"), let (p, qs) = split(url.dropFirst(4)), let q = query(qs), q.count == 1, let t = q["body"] {
+            return ParsedLink(platform: .sms, address: String(p), text: t)
+        }
+        if url.hasPrefix("instagram://user?"), let q = query(url.dropFirst("instagram://user?".count)), q.count == 1, let u = q["username"] {
+            return ParsedLink(platform: .instagram, address: u, text: nil)
+        }
+        if url.hasPrefix("https://ig.me/m/"), let u = percentDecode(String(url.dropFirst("https://ig.me/m/".count))), !u.isEmpty, !u.contains("/") {
+            return ParsedLink(platform: .instagram, address: u, text: nil)
+        }
+        return nil
+    }
+
+    /// The notification for a due event: name, platform and time, a short
+    /// preview, the link.
+    public static func notification(_ e: Event, _ r: Recipient, commandPrefix: String) -> JSONObject {
+        let preview = e.message.count > 80 ? String(e.message.prefix(77)) + "..." : e.message
+        let n = NotificationRecord(
+            tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue) at \(e.time)", body: preview,
+            url: link(r, message: e.message),
+            actions: [NotificationAction(id: "open", label: "Open \(r.platform.rawValue)", command: "\(commandPrefix) open \(e.id)"),
+                      NotificationAction(id: "cancel", label: "Skip", command: "\(commandPrefix) cancel \(e.id)")],
+            extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "date": .string(e.date.description),
+                    "time": .string(e.time.description)])
+        return n.record
+    }
+}
