@@ -105,19 +105,19 @@ extension Habitmatch {
     /// once, as the store warns about its own folder.
     static func warnIfOpen(_ dataDir: String) {
         guard case .directory(_, let mode)? = try? Sys.pathState(dataDir), mode & 0o002 != 0, mode & 0o1000 == 0 else { return }
-        Store<HabitState>.warnOnce("\(dataDir) is writable by everyone; fix: chmod 700 \(dataDir)")
+        Store<HabitmatchState>.warnOnce("\(dataDir) is writable by everyone; fix: chmod 700 \(dataDir)")
     }
 
     static func at(_ ctx: Context) -> JSON { .string(ctx.clock.format(ctx.now)) }
 
-    static func member(_ s: HabitState, _ ctx: Context) throws(ToolError) -> Member {
+    static func member(_ s: HabitmatchState, _ ctx: Context) throws(ToolError) -> Member {
         guard let m = s.members[me(ctx)] else {
             throw ToolError(.dataError, "\(me(ctx)) has not joined this pool yet: habitmatch join --name NAME --habit exercise")
         }
         return m
     }
 
-    static func other(_ s: HabitState, _ user: String) throws(ToolError) -> Member {
+    static func other(_ s: HabitmatchState, _ user: String) throws(ToolError) -> Member {
         let u = StoreOptions.sanitize(user)
         guard let m = s.members[u] else {
             throw ToolError(.dataError, "no member '\(user)' in this pool" + (Suggest.nearest(u, in: Array(s.members.keys)).map { " (did you mean '\($0)'?)" } ?? ""))
@@ -127,7 +127,7 @@ extension Habitmatch {
 
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
 
-    static func profileRecord(_ m: Member, _ s: HabitState, today: Day, viewer: String, zone: Zone = .utc) -> JSONObject {
+    static func profileRecord(_ m: Member, _ s: HabitmatchState, today: Day, viewer: String, zone: Zone = .utc) -> JSONObject {
         var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
                              "bio": .string(m.bio), "joined": .string(zone.format(m.joinedAt)), "last_active": .string(zone.format(m.lastActive))]
         if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
@@ -156,16 +156,16 @@ extension Habitmatch {
         guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
         guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
-        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitState) in
+        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
             tx.record(["type": "joined", "name": .string(name), "timezone": .string(tz),
-                       "bio": .string(ctx.option("bio") ?? ""), "habits": HabitState.habitsJSON(habits)])
+                       "bio": .string(ctx.option("bio") ?? ""), "habits": HabitmatchState.habitsJSON(habits)])
             return (tx.state.members[user] ?? Member(user: user, name: name, email: nil, timezone: tz, bio: "", habits: habits,
                                                      joinedAt: ctx.now, lastActive: ctx.now), tx.state)
         }
         // The e-mail goes to the file only the member and their buddies read.
         if let e = ctx.option("email") {
-            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitState) in
+            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitmatchState) in
                 tx.record(["type": "profile", "email": .string(e)])
                 return (tx.state.members[user] ?? m, tx.state)
             }
@@ -266,13 +266,13 @@ extension Habitmatch {
         }
         if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
         guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
-        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitState) in
+        var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             let m = try member(tx.state, ctx)
             if e.keys.count > 1 { tx.record(e) }
             return (tx.state.members[m.user]!, tx.state)
         }
         if let em = email {
-            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitState) in
+            (m, s) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Member, HabitmatchState) in
                 tx.record(["type": "profile", "email": em])
                 return (tx.state.members[m.user]!, tx.state)
             }
@@ -293,7 +293,7 @@ extension Habitmatch {
         var cache: [String: Int] = [:]
         let now = ctx.now
         // Nobody who blocked you or whom you blocked, nobody you parted with.
-        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitState.pair(u, $0.user)) }
+        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitmatchState.pair(u, $0.user)) }
         let cs = candidates(for: m, in: Array(pool), liked: s.liked(by: u), passed: s.passed(by: u),
                             matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
                             zoneMinutes: { a, b in
@@ -324,7 +324,7 @@ extension Habitmatch {
     }
 
     static func matchNotification(_ other: Member, _ me: String) -> JSONObject {
-        NotificationRecord(tool: "habitmatch", id: "match-\(HabitState.pair(me, other.user))", title: "It's a match: \(other.name)",
+        NotificationRecord(tool: "habitmatch", id: "match-\(HabitmatchState.pair(me, other.user))", title: "It's a match: \(other.name)",
                            body: "You both want to keep it up. Say hello: habitmatch chat \(other.user) TEXT",
                            actions: [NotificationAction(id: "chat", label: "Chat", command: "habitmatch chat \(other.user)"),
                                      NotificationAction(id: "accept", label: "Make buddies", command: "habitmatch buddy accept \(other.user)")]).record
@@ -508,7 +508,7 @@ extension Habitmatch {
     }
 
     /// A meeting of yours by id (or a unique prefix).
-    static func myMeeting(_ s: HabitState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
+    static func myMeeting(_ s: HabitmatchState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
         let mine = s.meetings.values.filter { $0.organizer == u || $0.attendee == u }
         let hits = mine.filter { $0.id == raw || $0.id.hasPrefix(raw) }
         guard hits.count == 1, let m = hits.first else {
@@ -555,7 +555,7 @@ extension Habitmatch {
                 "next": JSON(next.map(ctx.zone.format)), "description": .string(m.description)]
     }
 
-    static func myMeetings(_ s: HabitState, _ u: String, now: Instant) -> [Meeting] {
+    static func myMeetings(_ s: HabitmatchState, _ u: String, now: Instant) -> [Meeting] {
         s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && $0.next(after: now) != nil }
             .sorted { ($0.next(after: now)!, $0.id) < ($1.next(after: now)!, $1.id) }
     }
@@ -581,7 +581,7 @@ extension Habitmatch {
     }
 
     /// What `remind` would say to `u` at `now`, with the keys that make each once.
-    public static func reminders(_ s: HabitState, user u: String, now: Instant) -> [(key: String, notification: JSONObject)] {
+    public static func reminders(_ s: HabitmatchState, user u: String, now: Instant) -> [(key: String, notification: JSONObject)] {
         guard let m = s.members[u] else { return [] }
         let zone = (try? Zone.named(m.timezone)) ?? .utc
         let today = zone.day(of: now)

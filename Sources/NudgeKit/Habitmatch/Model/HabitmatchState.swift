@@ -14,7 +14,7 @@
 // Activity times come from the batches' stamps, never from a field a peer
 // writes.
 
-public struct HabitState: JournalModel {
+public struct HabitmatchState: JournalModel {
     public static let schemaVersion = 2
     public private(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
@@ -49,7 +49,7 @@ public struct HabitState: JournalModel {
     public func buddies(of u: String) -> Set<String> { matches(of: u).filter { isBuddy(u, $0) } }
     /// Buddies plus accepts still waiting for the other side: what the cap counts.
     public func commitments(of u: String) -> Int { (accepts[u] ?? []).filter { isMatch(u, $0) }.count }
-    public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitState.pair(a, b)] ?? [] }
+    public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitmatchState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
 
     static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
@@ -87,7 +87,7 @@ public struct HabitState: JournalModel {
     /// is not in one. `.some(nil)` when the folder does not include `who`.
     static func pairOther(_ scope: String?, _ who: String) -> String?? {
         guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
-        let names = Store<HabitState>.groupMembers(String(sc.dropFirst(6)))
+        let names = Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
         guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
         return .some(names[0] == who ? names[1] : names[0])
     }
@@ -97,7 +97,7 @@ public struct HabitState: JournalModel {
         let scope = e["scope"]?.string
         // Events in a pair's folder concern the other member only.
         var pairPeer: String? = nil
-        switch HabitState.pairOther(scope, who) {
+        switch HabitmatchState.pairOther(scope, who) {
         case .none: break
         case .some(nil): return
         case .some(let p?): pairPeer = p
@@ -118,7 +118,7 @@ public struct HabitState: JournalModel {
                   let tz = e["timezone"]?.string, Habitmatch.validZone(tz) else { return }
             members[who] = Habitmatch.Member(user: who, name: name, email: e["email"]?.string.flatMap(Habitmatch.validEmail),
                                              timezone: tz, bio: e["bio"]?.string.flatMap(Habitmatch.validBio) ?? "",
-                                             habits: HabitState.habits(e["habits"]), joinedAt: at, lastActive: at)
+                                             habits: HabitmatchState.habits(e["habits"]), joinedAt: at, lastActive: at)
         case "profile":
             guard var m = members[who] else { return }
             if let n = e["name"]?.string.flatMap(Habitmatch.validName) { m.name = n }
@@ -149,7 +149,7 @@ public struct HabitState: JournalModel {
         case "unmatch", "block":
             guard let t = target("user"), t != who, members[t] != nil else { return }
             if type == "block" { blocks[who, default: []].insert(t) }
-            parted.insert(HabitState.pair(who, t))
+            parted.insert(HabitmatchState.pair(who, t))
             // Both sides start over: no like, no accept survives; they do not come round again.
             swipes[who, default: [:]][t] = false
             swipes[t]?[who] = nil
@@ -158,7 +158,7 @@ public struct HabitState: JournalModel {
         case "chat":
             guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string,
                   !text.isEmpty, text.count <= Habitmatch.maxChat, text.utf8.count <= 4 * Habitmatch.maxChat else { return }
-            chats[HabitState.pair(who, t), default: []].append((who, text, at))
+            chats[HabitmatchState.pair(who, t), default: []].append((who, text, at))
         case "buddy_accept":
             guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
                   commitments(of: who) < Habitmatch.defaultMaxBuddies else { return }
@@ -214,7 +214,7 @@ public struct HabitState: JournalModel {
         var lines: [JSONObject] = []
         for m in members.values.sorted(by: { $0.user < $1.user }) {
             var o: JSONObject = ["k": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
-                                 "habits": HabitState.compactHabits(m.habits), "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)]
+                                 "habits": HabitmatchState.compactHabits(m.habits), "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)]
             if let e = m.email { o["email"] = .string(e) }
             if !m.bio.isEmpty { o["bio"] = .string(m.bio) }
             lines.append(o)
@@ -254,7 +254,7 @@ public struct HabitState: JournalModel {
             guard let u = l["user"]?.string else { throw .data("bad snapshot line") }
             members[u] = Habitmatch.Member(user: u, name: l["name"]?.string ?? u, email: l["email"]?.string,
                                            timezone: l["timezone"]?.string ?? "UTC", bio: l["bio"]?.string ?? "",
-                                           habits: HabitState.habits(l["habits"]), joinedAt: Instant(ms: l["joined"]?.int ?? 0),
+                                           habits: HabitmatchState.habits(l["habits"]), joinedAt: Instant(ms: l["joined"]?.int ?? 0),
                                            lastActive: Instant(ms: l["active"]?.int ?? 0))
         case "swipes":
             guard let u = l["user"]?.string else { throw .data("bad snapshot line") }

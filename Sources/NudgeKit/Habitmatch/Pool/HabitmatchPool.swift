@@ -82,7 +82,7 @@ extension Habitmatch {
         }
     }
 
-    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitState> {
+    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitmatchState> {
         warnIfOpen(ctx.dataDir)
         let p = try pool(ctx)
         try checkIdentity(ctx, p)
@@ -133,11 +133,11 @@ extension Habitmatch {
     /// Records one batch in one folder of the pool (the journal by default),
     /// then keeps who may read this member's files in step.
     static func write<R>(_ ctx: Context, folder: String = "journal",
-                         _ body: (inout Transaction<HabitState>) throws(ToolError) -> R) throws(ToolError) -> R {
+                         _ body: (inout Transaction<HabitmatchState>) throws(ToolError) -> R) throws(ToolError) -> R {
         let p = try pool(ctx)
         if p.kind == .synced && !Sys.isDirectory(Sys.join(p.path, "journal")) { try initSyncedPool(p.path) }
         let st = try store(ctx)
-        var final: HabitState? = nil
+        var final: HabitmatchState? = nil
         let r = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             tx.folder = folder
             let r = try body(&tx)
@@ -147,7 +147,7 @@ extension Habitmatch {
         // The change is saved: a problem sharing it is a warning, never a failure.
         if let s = final {
             do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
-                Store<HabitState>.warnOnce("saved, but who may read it could not be set: \(error.message)")
+                Store<HabitmatchState>.warnOnce("saved, but who may read it could not be set: \(error.message)")
             }
         }
         return r
@@ -156,7 +156,7 @@ extension Habitmatch {
     /// In a host pool: a member's private file is readable by those they
     /// accepted as buddies, a pair file by the other of the pair, a report
     /// by the pool's owner. Set on the member's own files by their commands.
-    static func syncReaders(_ ctx: Context, _ st: Store<HabitState>, _ s: HabitState) throws(ToolError) {
+    static func syncReaders(_ ctx: Context, _ st: Store<HabitmatchState>, _ s: HabitmatchState) throws(ToolError) {
         let p = try pool(ctx)
         guard p.kind == .host else { return }
         let u = me(ctx)

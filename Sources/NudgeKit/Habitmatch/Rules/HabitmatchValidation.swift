@@ -64,7 +64,7 @@ public enum Habitmatch {
         return s.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
     }
     public static func validHabit(id: String, name: String) -> Bool {
-        if let n = HabitState.catalogNames[id] { return n == name || validName(name) != nil }
+        if let n = HabitmatchState.catalogNames[id] { return n == name || validName(name) != nil }
         guard id.hasPrefix("other:"), validName(name) != nil else { return false }
         let slug = id.dropFirst(6)
         return (1...60).contains(slug.utf8.count) && slug.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
