@@ -35,7 +35,7 @@ extension Habitmatch {
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
             text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
-        let likers = s.members.keys.filter { s.swipes[$0]?[m.user] == true && s.swipes[m.user]?[$0] == nil }.sorted()
+        let likers = s.pendingLikes(of: m.user).sorted()
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
         for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
         for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }

@@ -18,18 +18,7 @@ extension Habitmatch {
             if !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
             return .ok
         }
-        var cache: [String: Int] = [:]
-        let now = ctx.now
-        // Nobody who blocked you or whom you blocked, nobody you parted with.
-        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitmatchState.pair(u, $0.user)) }
-        let cs = candidates(for: m, in: Array(pool), liked: s.liked(by: u), passed: s.passed(by: u),
-                            matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
-                            zoneMinutes: { a, b in
-                                if let v = cache[b] { return v }
-                                let v = zoneDistance(a, b, at: now)
-                                cache[b] = v
-                                return v
-                            })
+        let cs = visibleCandidates(for: m, in: s, now: ctx.now)
         if cs.isEmpty && !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
         let names = Dictionary(uniqueKeysWithValues: catalog.map { ($0.id, $0.name) })
         for c in cs.prefix(limit) {

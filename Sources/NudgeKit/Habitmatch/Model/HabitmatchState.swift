@@ -51,6 +51,10 @@ public struct HabitmatchState: JournalModel {
         swipes[a]?[b] == true && swipes[b]?[a] == true && !isBlocked(a, b)
     }
     public func matches(of u: String) -> Set<String> { liked(by: u).filter { isMatch(u, $0) } }
+    /// Those who liked `u` and whom `u` has not swiped on yet.
+    public func pendingLikes(of u: String) -> Set<String> {
+        Set(members.keys.filter { swipes[$0]?[u] == true && swipes[u]?[$0] == nil })
+    }
     public func isBuddy(_ a: String, _ b: String) -> Bool {
         isMatch(a, b) && accepts[a]?.contains(b) == true && accepts[b]?.contains(a) == true
     }

@@ -47,4 +47,21 @@ extension Habitmatch {
         }
         return fresh.isEmpty ? again.sorted(by: better) : fresh.sorted(by: better)
     }
+
+    /// The candidates `me` is shown in the pool as folded: as `candidates`,
+    /// and nobody who blocked them or whom they blocked, nobody they parted
+    /// with. The distance to each timezone is worked out once.
+    static func visibleCandidates(for me: Member, in s: HabitmatchState, now: Instant) -> [Candidate] {
+        let u = me.user
+        var cache: [String: Int] = [:]
+        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitmatchState.pair(u, $0.user)) }
+        return candidates(for: me, in: Array(pool), liked: s.liked(by: u), passed: s.passed(by: u),
+                          matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
+                          zoneMinutes: { a, b in
+                              if let v = cache[b] { return v }
+                              let v = zoneDistance(a, b, at: now)
+                              cache[b] = v
+                              return v
+                          })
+    }
 }
