@@ -7,8 +7,8 @@ final class HabitPeerTests: XCTestCase {
     let t0: Int64 = 1_795_334_400_000  // 2026-11-22T08:00:00Z
 
     /// Events as (actor, scope, event), folded with increasing stamps.
-    func fold(_ events: [(String, String, JSONObject)]) -> HabitState {
-        var s = HabitState(full: true)
+    func fold(_ events: [(String, String, JSONObject)]) -> HabitmatchState {
+        var s = HabitmatchState(full: true)
         for (i, (who, scope, e)) in events.enumerated() {
             var t = e
             t["actor"] = .string(who)
@@ -105,7 +105,7 @@ final class HabitPeerTests: XCTestCase {
         XCTAssertTrue(s.chat("ana", "eve").isEmpty)
         XCTAssertTrue(s.meetings.isEmpty)
         XCTAssertTrue(s.isBlocked("eve", "ana"))
-        XCTAssertTrue(s.parted.contains(HabitState.pair("ana", "eve")))
+        XCTAssertTrue(s.parted.contains(HabitmatchState.pair("ana", "eve")))
     }
 
     func testDoneDaysAreBoundedAndOnlyForOwnHabits() {

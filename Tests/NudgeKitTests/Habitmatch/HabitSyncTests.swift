@@ -11,7 +11,7 @@ final class HabitSyncTests: XCTestCase {
     override func setUp() { root = NSTemporaryDirectory() + "hmsync-\(UUID().uuidString)" }
     override func tearDown() { try? fm.removeItem(atPath: root) }
 
-    func store(host: Int, member: String) -> Store<HabitState> {
+    func store(host: Int, member: String) -> Store<HabitmatchState> {
         var o = StoreOptions(tool: "habitmatch", actor: member, user: member, lockTimeoutMillis: 1000)
         o.journalFolder = root + "/host\(host)/pool"
         o.subfolders = ["journal", "private", "self", "pairs/*", "reports"]
@@ -36,7 +36,7 @@ final class HabitSyncTests: XCTestCase {
         var clock: Int64 = 1_795_334_400_000
         func write(_ u: String, folder: String = "journal", _ e: JSONObject) throws {
             clock += Int64.random(in: 1...90_000, using: &rng)
-            try store(host: homes[u]!, member: u).write(at: Instant(ms: clock + Int64.random(in: -60_000...60_000, using: &rng))) { (tx: inout Transaction<HabitState>) throws(ToolError) in
+            try store(host: homes[u]!, member: u).write(at: Instant(ms: clock + Int64.random(in: -60_000...60_000, using: &rng))) { (tx: inout Transaction<HabitmatchState>) throws(ToolError) in
                 tx.folder = folder
                 tx.record(e)
             }

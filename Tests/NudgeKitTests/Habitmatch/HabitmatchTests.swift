@@ -37,8 +37,8 @@ final class HabitmatchTests: XCTestCase {
         XCTAssertEqual(rank(me, [me]), [])
     }
 
-    func fold(_ events: [(String, JSONObject)]) -> HabitState {
-        var s = HabitState(full: true)
+    func fold(_ events: [(String, JSONObject)]) -> HabitmatchState {
+        var s = HabitmatchState(full: true)
         for (who, e) in events {
             var t = e
             t["actor"] = .string(who)

@@ -13,8 +13,13 @@
 // and sizes within bounds, names from a safe set. What fails is ignored.
 // Activity times come from the batches' stamps, never from a field a peer
 // writes.
+//
+// Invariants: the state is a function of the set of events and their
+// stamps, so any two copies holding the same events agree; the snapshot
+// lines restore exactly what the fold built (schemaVersion changes when
+// they change meaning).
 
-public struct HabitState: JournalModel {
+public struct HabitmatchState: JournalModel {
     public static let schemaVersion = 2
     public private(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
@@ -32,6 +37,9 @@ public struct HabitState: JournalModel {
 
     public init(full: Bool) {}
 
+    // MARK: Queries
+
+    /// A pair's key: both names, sorted, joined by "|".
     static func pair(_ a: String, _ b: String) -> String { a < b ? a + "|" + b : b + "|" + a }
 
     public func liked(by u: String) -> Set<String> { Set((swipes[u] ?? [:]).filter { $0.value }.keys) }
@@ -43,14 +51,20 @@ public struct HabitState: JournalModel {
         swipes[a]?[b] == true && swipes[b]?[a] == true && !isBlocked(a, b)
     }
     public func matches(of u: String) -> Set<String> { liked(by: u).filter { isMatch(u, $0) } }
+    /// Those who liked `u` and whom `u` has not swiped on yet.
+    public func pendingLikes(of u: String) -> Set<String> {
+        Set(members.keys.filter { swipes[$0]?[u] == true && swipes[u]?[$0] == nil })
+    }
     public func isBuddy(_ a: String, _ b: String) -> Bool {
         isMatch(a, b) && accepts[a]?.contains(b) == true && accepts[b]?.contains(a) == true
     }
     public func buddies(of u: String) -> Set<String> { matches(of: u).filter { isBuddy(u, $0) } }
     /// Buddies plus accepts still waiting for the other side: what the cap counts.
     public func commitments(of u: String) -> Int { (accepts[u] ?? []).filter { isMatch(u, $0) }.count }
-    public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitState.pair(a, b)] ?? [] }
+    public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitmatchState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
+
+    // MARK: Habits as JSON
 
     static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
 
@@ -81,13 +95,15 @@ public struct HabitState: JournalModel {
         .array(hs.map { .object(["id": .string($0.id), "name": .string($0.name)]) })
     }
 
+    // MARK: The fold
+
     public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: e["actor"]?.string ?? "")) }
 
     /// The other member of the pair folder an event came from; nil when it
     /// is not in one. `.some(nil)` when the folder does not include `who`.
     static func pairOther(_ scope: String?, _ who: String) -> String?? {
         guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
-        let names = Store<HabitState>.groupMembers(String(sc.dropFirst(6)))
+        let names = Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
         guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
         return .some(names[0] == who ? names[1] : names[0])
     }
@@ -97,15 +113,10 @@ public struct HabitState: JournalModel {
         let scope = e["scope"]?.string
         // Events in a pair's folder concern the other member only.
         var pairPeer: String? = nil
-        switch HabitState.pairOther(scope, who) {
+        switch HabitmatchState.pairOther(scope, who) {
         case .none: break
         case .some(nil): return
         case .some(let p?): pairPeer = p
-        }
-        func target(_ key: String) -> String? {
-            let t = e[key]?.string
-            if let p = pairPeer { return t == nil || t == p ? p : nil }
-            return t
         }
         let at = Instant(ms: stamp.ms)
         if var m = members[who], at > m.lastActive, type != "reminded", type != "habit_remind", scope != "self" {
@@ -113,12 +124,44 @@ public struct HabitState: JournalModel {
             members[who] = m
         }
         switch type {
+        case "joined", "profile", "habit_added", "habit_removed", "habit_remind":
+            applyProfile(type, e, who: who, at: at)
+        case "swiped", "unmatch", "block", "chat", "buddy_accept":
+            applyMatching(type, e, who: who, at: at, pairPeer: pairPeer)
+        case "done", "undone":
+            applyMark(done: type == "done", e, who: who, at: at, stamp: stamp)
+        case "meeting", "meeting_move", "meeting_cancel":
+            applyMeeting(type, e, who: who, at: at, pairPeer: pairPeer)
+        case "report":
+            guard let t = e["user"]?.string, members[t] != nil, t != who,
+                  let reason = e["reason"]?.string, !reason.isEmpty, reason.count <= 500 else { return }
+            reports.append(Habitmatch.Report(reporter: who, user: t, reason: reason, at: at))
+        case "reminded":
+            if let k = e["key"]?.string, k.utf8.count <= 200 { reminded[who, default: []].insert(k) }
+        default:
+            break
+        }
+    }
+
+    /// Whom an event names in `key`: in a pair's folder, the other of the
+    /// pair (the field may be left out, and naming anyone else counts for
+    /// nothing); elsewhere the field as written.
+    private static func target(in e: JSONObject, _ key: String, pairPeer: String?) -> String? {
+        let t = e[key]?.string
+        if let p = pairPeer { return t == nil || t == p ? p : nil }
+        return t
+    }
+
+    /// joined, profile, habit_added, habit_removed, habit_remind: what a
+    /// member says about themselves.
+    private mutating func applyProfile(_ type: String, _ e: JSONObject, who: String, at: Instant) {
+        switch type {
         case "joined":
             guard members[who] == nil, let name = e["name"]?.string.flatMap(Habitmatch.validName),
                   let tz = e["timezone"]?.string, Habitmatch.validZone(tz) else { return }
             members[who] = Habitmatch.Member(user: who, name: name, email: e["email"]?.string.flatMap(Habitmatch.validEmail),
                                              timezone: tz, bio: e["bio"]?.string.flatMap(Habitmatch.validBio) ?? "",
-                                             habits: HabitState.habits(e["habits"]), joinedAt: at, lastActive: at)
+                                             habits: HabitmatchState.habits(e["habits"]), joinedAt: at, lastActive: at)
         case "profile":
             guard var m = members[who] else { return }
             if let n = e["name"]?.string.flatMap(Habitmatch.validName) { m.name = n }
@@ -141,6 +184,16 @@ public struct HabitState: JournalModel {
             guard var m = members[who], let id = e["id"]?.string, let i = m.habits.firstIndex(where: { $0.id == id }) else { return }
             m.habits[i].remindAt = e["time"]?.string.flatMap(TimeOfDay.parse)
             members[who] = m
+        default:
+            break
+        }
+    }
+
+    /// swiped, unmatch, block, chat, buddy_accept: what one member does
+    /// about another.
+    private mutating func applyMatching(_ type: String, _ e: JSONObject, who: String, at: Instant, pairPeer: String?) {
+        func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
+        switch type {
         case "swiped":
             guard let t = target("target"), t != who, members[t] != nil, !isBlocked(who, t), let right = e["right"]?.bool else { return }
             // Leaving a match takes `unmatch`, never a left swipe.
@@ -149,7 +202,7 @@ public struct HabitState: JournalModel {
         case "unmatch", "block":
             guard let t = target("user"), t != who, members[t] != nil else { return }
             if type == "block" { blocks[who, default: []].insert(t) }
-            parted.insert(HabitState.pair(who, t))
+            parted.insert(HabitmatchState.pair(who, t))
             // Both sides start over: no like, no accept survives; they do not come round again.
             swipes[who, default: [:]][t] = false
             swipes[t]?[who] = nil
@@ -158,17 +211,30 @@ public struct HabitState: JournalModel {
         case "chat":
             guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string,
                   !text.isEmpty, text.count <= Habitmatch.maxChat, text.utf8.count <= 4 * Habitmatch.maxChat else { return }
-            chats[HabitState.pair(who, t), default: []].append((who, text, at))
+            chats[HabitmatchState.pair(who, t), default: []].append((who, text, at))
         case "buddy_accept":
             guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
                   commitments(of: who) < Habitmatch.defaultMaxBuddies else { return }
             accepts[who, default: []].insert(t)
-        case "done", "undone":
-            guard let m = members[who], let h = e["habit"]?.string, m.habitIDs.contains(h),
-                  let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
-            let zone = (try? Zone.named(m.timezone)) ?? .utc
-            if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
-            if type == "done" { done[who, default: [:]][h, default: []].insert(d) } else { done[who]?[h]?.remove(d) }
+        default:
+            break
+        }
+    }
+
+    /// done, undone: a member's marks on their own habits' days, from 2000
+    /// until the day after the batch's day in the member's zone.
+    private mutating func applyMark(done isDone: Bool, _ e: JSONObject, who: String, at: Instant, stamp: Stamp) {
+        guard let m = members[who], let h = e["habit"]?.string, m.habitIDs.contains(h),
+              let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
+        let zone = (try? Zone.named(m.timezone)) ?? .utc
+        if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
+        if isDone { done[who, default: [:]][h, default: []].insert(d) } else { done[who]?[h]?.remove(d) }
+    }
+
+    /// meeting, meeting_move, meeting_cancel: check-ins between a match.
+    private mutating func applyMeeting(_ type: String, _ e: JSONObject, who: String, at: Instant, pairPeer: String?) {
+        func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
+        switch type {
         case "meeting":
             guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil,
                   let with = target("with"), with != who, isMatch(who, with),
@@ -199,22 +265,18 @@ public struct HabitState: JournalModel {
             }
             mt.start = start
             meetings[id] = mt
-        case "report":
-            guard let t = e["user"]?.string, members[t] != nil, t != who,
-                  let reason = e["reason"]?.string, !reason.isEmpty, reason.count <= 500 else { return }
-            reports.append(Habitmatch.Report(reporter: who, user: t, reason: reason, at: at))
-        case "reminded":
-            if let k = e["key"]?.string, k.utf8.count <= 200 { reminded[who, default: []].insert(k) }
         default:
             break
         }
     }
 
+    // MARK: Snapshot
+
     public func hotSnapshot() -> [JSONObject] {
         var lines: [JSONObject] = []
         for m in members.values.sorted(by: { $0.user < $1.user }) {
             var o: JSONObject = ["k": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
-                                 "habits": HabitState.compactHabits(m.habits), "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)]
+                                 "habits": HabitmatchState.compactHabits(m.habits), "joined": .int(m.joinedAt.ms), "active": .int(m.lastActive.ms)]
             if let e = m.email { o["email"] = .string(e) }
             if !m.bio.isEmpty { o["bio"] = .string(m.bio) }
             lines.append(o)
@@ -254,7 +316,7 @@ public struct HabitState: JournalModel {
             guard let u = l["user"]?.string else { throw .data("bad snapshot line") }
             members[u] = Habitmatch.Member(user: u, name: l["name"]?.string ?? u, email: l["email"]?.string,
                                            timezone: l["timezone"]?.string ?? "UTC", bio: l["bio"]?.string ?? "",
-                                           habits: HabitState.habits(l["habits"]), joinedAt: Instant(ms: l["joined"]?.int ?? 0),
+                                           habits: HabitmatchState.habits(l["habits"]), joinedAt: Instant(ms: l["joined"]?.int ?? 0),
                                            lastActive: Instant(ms: l["active"]?.int ?? 0))
         case "swipes":
             guard let u = l["user"]?.string else { throw .data("bad snapshot line") }

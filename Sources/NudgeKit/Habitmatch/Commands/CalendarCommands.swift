@@ -1,0 +1,116 @@
+// `dashboard`, `done`, `undo` and `calendar`: the days a habit was done, as
+// this week's row, a mark, or a month. Handlers only: streaks and the month
+// grid are in Rules/HabitmatchStreaks.
+//
+// Invariants: days are the member's days, in their zone; no day after the
+// member's today is marked; done days go to the member's private file, and
+// only the member and their buddies see another's calendar. A mark that is
+// already so records nothing.
+
+extension Habitmatch {
+    static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        guard let m = s.members[me(ctx)] else {
+            if !ctx.out.isJSON { ctx.out.raw("Welcome to habitmatch. Join with up to three habits:\n  habitmatch join --name NAME --habit exercise --habit read\n  (habitmatch catalog lists them)\n") }
+            return .ok
+        }
+        let t = today(m, ctx)
+        let monday = t.adding(days: -((t.weekday + 6) % 7))
+        var text = "\(m.name.terminalSafe) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
+        for h in m.habits {
+            let days = s.doneDays(m.user, h.id)
+            let st = streaks(days, today: t)
+            let week = (0..<7).map { monday.adding(days: $0) }
+            ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name),
+                          "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
+                          "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
+            let marks = week.map { d in days.contains(d) ? "■" : (d > t ? " " : "·") }.joined(separator: "  ")
+            text += h.id.terminalSafe.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
+        }
+        let buddies = s.buddies(of: m.user).sorted()
+        for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
+        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ").terminalSafe) + "\n"
+        if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
+            let other = mt.organizer == m.user ? mt.attendee : mt.organizer
+            ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
+            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
+        }
+        let likers = s.pendingLikes(of: m.user).sorted()
+        let matches = s.matches(of: m.user).subtracting(buddies).sorted()
+        for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
+        for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
+        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ").terminalSafe) (habitmatch like USER)\n" }
+        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
+        if !ctx.out.isJSON { ctx.out.raw(text) }
+        return .ok
+    }
+
+    static func mark(_ ctx: Context, _ isDone: Bool) throws(ToolError) -> ExitCode {
+        let (h, d, st) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Habit, Day, (current: Int, longest: Int)) in
+            let m = try member(tx.state, ctx)
+            let h = try ownHabit(m, ctx.operands.first)
+            let t = today(m, ctx)
+            // "today" is the member's today, in their zone, as without --date.
+            let d = try ctx.option("date").map { (s) throws(ToolError) -> Day in
+                s == "today" ? t : s == "yesterday" ? t.adding(days: -1) : try ctx.day(s, option: "--date")
+            } ?? t
+            if d > t { throw .usage("--date cannot be in the future: today is \(t)") }
+            let has = tx.state.doneDays(m.user, h.id).contains(d)
+            if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]) }
+            return (h, d, streaks(tx.state.doneDays(m.user, h.id), today: t))
+        }
+        ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
+                      "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
+                     text: "\(h.name.terminalSafe) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
+        return .ok
+    }
+
+    static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let viewer = try member(s, ctx)
+        var m = viewer
+        if let u = ctx.option("of") {
+            m = try other(s, u)
+            guard m.user == viewer.user || s.isBuddy(viewer.user, m.user) else {
+                throw ToolError(.noPermission, "only buddies may see each other's calendar; \(m.user) is not your buddy")
+            }
+        }
+        let h = try ownHabit(m, ctx.operands.first)
+        let t = today(m, ctx)
+        var year = t.year, month = t.month
+        if let mo = ctx.option("month") {
+            guard let d = Day.parse(mo + "-01") else { throw .usage("--month must be YYYY-MM, not '\(mo)'") }
+            year = d.year
+            month = d.month
+        }
+        let days = s.doneDays(m.user, h.id)
+        let st = streaks(days, today: t)
+        if ctx.out.isJSON {
+            for n in 1...Day.daysInMonth(year: year, month: month) {
+                let d = Day(year: year, month: month, day: n)
+                ctx.out.record(["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
+                                "done": .bool(days.contains(d)), "future": .bool(d > t)])
+            }
+            return .ok
+        }
+        let monthName = ReminderParser.months[month - 1].prefix(1).uppercased() + ReminderParser.months[month - 1].dropFirst()
+        var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
+        for row in monthGrid(year: year, month: month) {
+            for d in row {
+                guard let d = d else { out += "   "; continue }
+                let mark = days.contains(d) ? ctx.out.style(" ■", "32") : (d > t ? "  " : " ·")
+                out += d == t ? (days.contains(d) ? ctx.out.style("[■", "1;32") : "[·") : mark
+                out += String(repeating: " ", count: 1)
+            }
+            out += "\n"
+        }
+        out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
+        ctx.out.raw(out)
+        return .ok
+    }
+}
+
+extension String {
+    /// Padded with spaces to `n` characters, and at least one space after.
+    func padding(_ n: Int) -> String { count >= n ? self + " " : self + String(repeating: " ", count: n - count) }
+}

@@ -1,0 +1,110 @@
+// `meet`, `meetings`, `meetings cancel` and `meetings move`: check-ins of
+// at most 30 minutes between a match or buddies. Handlers only: what a
+// meeting is, its next time and its iCalendar form are in
+// Rules/HabitmatchMeetings.
+//
+// Invariants: a meeting is written in the pair's own folder (in a host
+// pool only the two of them read it); only its two members move or cancel it; a meeting is
+// never put in the past; --at is a local time, its zone from --tz.
+
+extension Habitmatch {
+    static func meet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard let raw = ctx.option("at") else { throw .usage("meet needs --at \"YYYY-MM-DD HH:MM\"") }
+        guard let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
+            throw .usage("--at must be a local time like \"2026-11-24 18:00\" (the zone comes from --tz)")
+        }
+        let minutes = try ctx.option("minutes").map { (s) throws(ToolError) in
+            guard let n = Int(s), (1...maxMeetingMinutes).contains(n) else { throw ToolError.usage("--minutes must be 1 to \(maxMeetingMinutes): a check-in takes no longer than 30 minutes") }
+            return n
+        } ?? maxMeetingMinutes
+        let description = ctx.option("description") ?? defaultChecklist
+        guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
+        let s0 = try store(ctx).read()
+        let o0 = try other(s0, ctx.operands[0])
+        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+            let m = try member(tx.state, ctx)
+            let o = try other(tx.state, ctx.operands[0])
+            guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
+            let tz = ctx.option("tz") ?? m.timezone
+            guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+            let zone = try Zone.named(tz)
+            if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+            let id = IDs.make()
+            tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
+                       "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description)])
+            guard let made = tx.state.meetings[id] else { throw ToolError(.software, "internal error: the meeting was not recorded") }
+            return (made, [m.user: m.name, o.user: o.name])
+        }
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        return .ok
+    }
+
+    static func meetingsCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        let list = myMeetings(s, m.user, now: ctx.now)
+        let names = s.members.mapValues(\.name)
+        if ctx.flag("ics") {
+            var emails: [String: String] = [:]
+            for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
+            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, emails: emails, names: names, now: ctx.now))
+            return .ok
+        }
+        if list.isEmpty && !ctx.out.isJSON { ctx.out.raw("No meetings. Schedule one: habitmatch meet USER --at \"YYYY-MM-DD HH:MM\"\n") }
+        for x in list {
+            let other = x.organizer == m.user ? x.attendee : x.organizer
+            let n = x.next(after: ctx.now)!
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+        }
+        return .ok
+    }
+
+    static func meetingCancel(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s0 = try store(ctx).read()
+        let u = try member(s0, ctx).user
+        let m0 = try myMeeting(s0, u, ctx.operands[0])
+        let other = m0.organizer == u ? m0.attendee : m0.organizer
+        try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) in
+            tx.record(["type": "meeting_cancel", "id": .string(m0.id)])
+        }
+        ctx.out.emit(["type": "meeting", "id": .string(m0.id), "cancelled": true], text: "Cancelled the check-in \(m0.id) with \(other.terminalSafe)")
+        return .ok
+    }
+
+    static func meetingMove(_ ctx: Context) throws(ToolError) -> ExitCode {
+        guard let raw = ctx.option("at"), let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
+            throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" (a local time; the zone comes from --tz)")
+        }
+        let s0 = try store(ctx).read()
+        let u = try member(s0, ctx).user
+        let m0 = try myMeeting(s0, u, ctx.operands[0])
+        let other = m0.organizer == u ? m0.attendee : m0.organizer
+        let tz = ctx.option("tz") ?? m0.timezone
+        guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+        if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+            tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
+            return (tx.state.meetings[m0.id] ?? m0, tx.state.members.mapValues(\.name))
+        }
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Moved the check-in with \((names[other] ?? other).terminalSafe) to \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))")
+        return .ok
+    }
+
+    /// A meeting of yours by id (or a unique prefix).
+    static func myMeeting(_ s: HabitmatchState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
+        let mine = s.meetings.values.filter { $0.organizer == u || $0.attendee == u }
+        let hits = mine.filter { $0.id == raw || $0.id.hasPrefix(raw) }
+        guard hits.count == 1, let m = hits.first else {
+            throw ToolError(.dataError, hits.isEmpty ? "no meeting '\(raw)' of yours (habitmatch meetings lists them)" : "'\(raw)' matches \(hits.count) meetings; give more of the id")
+        }
+        return m
+    }
+
+    /// A meeting as a record, with its next occurrence in the local zone.
+    static func meetingRecord(_ m: Meeting, names: [String: String], ctx: Context) -> JSONObject {
+        let next = m.next(after: ctx.now)
+        return ["type": "meeting", "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
+                "start": .string(m.start.description), "timezone": .string(m.timezone), "minutes": JSON(m.minutes), "weekly": .bool(m.weekly),
+                "next": JSON(next.map(ctx.zone.format)), "description": .string(m.description)]
+    }
+}

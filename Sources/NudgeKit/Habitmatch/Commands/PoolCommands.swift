@@ -1,0 +1,47 @@
+// `pool init` and `pool reports`: making a pool folder, and the pool's
+// owner reading what members reported. Handlers only: the folders, their
+// owners and modes are made in Pool/HabitmatchPool.swift.
+//
+// Invariants: a folder that already has a pool.conf is never made over;
+// reports are shown only to the pool folder's owner (or root).
+
+extension Habitmatch {
+    static func poolInit(_ ctx: Context) throws(ToolError) -> ExitCode {
+        var path = ctx.operands[0]
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        if Sys.fileExists(Sys.join(path, "pool.conf")) {
+            throw ToolError(.cantCreate, "\(path) is already a pool (\(Sys.join(path, "pool.conf")))")
+        }
+        if ctx.flag("synced") {
+            if ctx.option("group") != nil { throw .usage("--group is for a host pool; a synced pool belongs to the login running the sync engine") }
+            try initSyncedPool(path)
+            ctx.out.emit(["type": "pool", "path": .string(path), "kind": "synced", "owner": .string(Sys.loginName())],
+                         text: "Made the synced pool \(path): share it with a sync engine; anyone who has the folder can read all of it")
+            return .ok
+        }
+        // A host pool: the group whose logins are the members.
+        var gid = getegid()
+        if let g = ctx.option("group") {
+            guard let gr = getgrnam(g) else { throw .usage("--group: no group '\(g)' on this host (make one with groupadd, and add the members)") }
+            gid = gr.pointee.gr_gid
+        }
+        let groupName = try makeHostPool(path, gid: gid)
+        ctx.out.emit(["type": "pool", "path": .string(path), "kind": "host", "group": .string(groupName), "owner": .string(Sys.loginName())],
+                     text: "Made the pool \(path) for the members of group \(groupName); each joins with: habitmatch --pool \(path) join --name NAME --habit HABIT")
+        return .ok
+    }
+
+    static func poolReports(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let p = try pool(ctx)
+        guard p.owner == geteuid() || geteuid() == 0 else {
+            throw ToolError(.noPermission, "only the pool's owner (\(Users.name(of: p.owner) ?? "uid \(p.owner)")) reads reports")
+        }
+        let s = try store(ctx).read()
+        for r in s.reports.sorted(by: { ($0.at, $0.reporter) < ($1.at, $1.reporter) }) {
+            ctx.out.emit(["type": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason),
+                          "at": .string(ctx.clock.format(r.at))],
+                         text: "\(ctx.clock.format(r.at))  \(Text.terminalSafe(r.reporter)) about \(Text.terminalSafe(r.user)): \(Text.terminalSafe(r.reason))")
+        }
+        return .ok
+    }
+}

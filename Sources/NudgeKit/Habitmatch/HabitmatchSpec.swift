@@ -1,0 +1,128 @@
+// habitmatch's registry: every command as declared, with the handler bound
+// where it is declared (handlers live in Commands/, one file per group),
+// the store opener and the configuration keys. Nothing here decides
+// anything: what a pool is and who is acting are in Pool/, the fold in
+// Model/, the decisions in Rules/.
+//
+// Invariants: `Habitmatch` is declared here and nowhere else (every other
+// file extends it); every runnable command has a handler; the store is
+// always opened through `store(_:)`, which checks the pool and who is
+// acting before anything is read.
+
+public enum Habitmatch {
+    static let habitOp = OptionSpec("habit", value: "HABIT", help: "A catalog habit, or other:TEXT (up to 3)", repeatable: true)
+
+    public static let spec = ToolSpec(
+        name: "habitmatch",
+        summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
+        commands: [
+            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes", run: dashboard),
+            CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
+                        options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
+                                  OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
+                                  OptionSpec("timezone", value: "TZ", help: "IANA zone (default the system's)"),
+                                  OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp], group: .admin, run: join),
+            CommandSpec("catalog", summary: "The habits to choose from", group: .admin, run: catalogCommand),
+            CommandSpec("habit", summary: "Your habits",
+                        subcommands: [
+                            CommandSpec("list", summary: "List your habits with streaks", run: habitList),
+                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitAdd),
+                            CommandSpec("rm", summary: "Drop a habit", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitRemove),
+                            CommandSpec("remind", summary: "Be reminded at HH:MM if the habit is not done (or 'off')", usage: "HABIT HH:MM",
+                                        operands: .words, min: 2, max: 2, run: habitRemind),
+                        ], group: .admin, run: habitList),
+            CommandSpec("profile", summary: "Show a member's profile (default yours)", usage: "[USER]",
+                        operands: .words, max: 1,
+                        subcommands: [CommandSpec("set", summary: "Change your profile",
+                                                  options: [OptionSpec("name", value: "NAME", help: "Your name"),
+                                                            OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
+                                                            OptionSpec("timezone", value: "TZ", help: "IANA zone"),
+                                                            OptionSpec("bio", value: "TEXT", help: "A line about you")],
+                                                  run: profileSet)],
+                        group: .admin, run: profile),
+            CommandSpec("candidates", summary: "Members who share a habit, best first",
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 10)")], run: candidatesCommand),
+            CommandSpec("like", summary: "Swipe right", usage: "USER", operands: .words, min: 1, max: 1,
+                        run: { (c) throws(ToolError) in try swipe(c, c.operands[0], true) }),
+            CommandSpec("pass", summary: "Swipe left", usage: "USER", operands: .words, min: 1, max: 1,
+                        run: { (c) throws(ToolError) in try swipe(c, c.operands[0], false) }),
+            CommandSpec("swipe", summary: "Swipe right or left", usage: "USER right|left", operands: .words, min: 2, max: 2, run: swipeCommand),
+            CommandSpec("chat", summary: "Read or write to a match", usage: "USER [TEXT...]", operands: .words, min: 1, max: nil, run: chat),
+            CommandSpec("buddy", summary: "Your buddies",
+                        subcommands: [CommandSpec("accept", summary: "Accept a match as a buddy (both must)", usage: "USER",
+                                                  operands: .words, min: 1, max: 1, run: buddyAccept)], run: buddyList),
+            CommandSpec("done", summary: "Mark a habit done for a day", usage: "[HABIT]",
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
+                        run: { (c) throws(ToolError) in try mark(c, true) }),
+            CommandSpec("undo", summary: "Unmark a day", usage: "[HABIT]",
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
+                        run: { (c) throws(ToolError) in try mark(c, false) }),
+            CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
+                        options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
+                                  OptionSpec("of", value: "USER", help: "A buddy's calendar")],
+                        operands: .words, max: 1, run: calendar),
+            CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
+                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                                  OptionSpec("tz", value: "ZONE", help: "The zone of --at (default yours)"),
+                                  OptionSpec("minutes", value: "N", help: "1 to 30 (default 30)"),
+                                  OptionSpec("weekly", help: "Every week"),
+                                  OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
+                        operands: .words, min: 1, max: 1, run: meet),
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")],
+                        subcommands: [
+                            CommandSpec("cancel", summary: "Cancel a check-in (either of the two may)", usage: "ID", operands: .words, min: 1, max: 1, run: meetingCancel),
+                            CommandSpec("move", summary: "Move a check-in to another time", usage: "ID",
+                                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                                                  OptionSpec("tz", value: "ZONE", help: "The zone of --at (default the meeting's)")],
+                                        operands: .words, min: 1, max: 1, run: meetingMove),
+                        ], run: meetingsCommand),
+            CommandSpec("unmatch", summary: "Part ways with a match or buddy (no chat, no meetings, not offered again)", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: unmatch),
+            CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: block),
+            CommandSpec("report", summary: "Tell the pool's owner about a member", usage: "USER REASON...",
+                        operands: .words, min: 2, max: nil, run: report),
+            CommandSpec("pool", summary: "The pool itself",
+                        subcommands: [
+                            CommandSpec("init", summary: "Make a pool folder with the right owners and modes", usage: "DIR",
+                                        options: [OptionSpec("group", value: "GROUP", help: "The group whose logins are the members (host pool)"),
+                                                  OptionSpec("synced", help: "A pool kept in step across machines by a sync engine")],
+                                        operands: .words, min: 1, max: 1, run: poolInit),
+                            CommandSpec("reports", summary: "Reports members made (the pool's owner only)", run: poolReports),
+                        ], runnable: false, group: .admin),
+            CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
+        ],
+        defaultCommand: ["dashboard"],
+        globals: [OptionSpec("user", value: "USER", help: "Your member name in a synced pool (env HABITMATCH_USER; default your login)"),
+                  OptionSpec("pool", value: "DIR", help: "The shared pool (env HABITMATCH_POOL)", completion: .directories)],
+        syncs: false,
+        footer: "The pool is a folder the members share; each writes only their own journal in it."
+    )
+
+    // MARK: The store and the configuration
+
+    /// This member's folded view of the pool, kept privately in their data
+    /// directory (one per pool). Refuses a host pool's --user naming
+    /// somebody else, and a pool this user may not look into.
+    static func store(_ ctx: Context) throws(ToolError) -> Store<HabitmatchState> {
+        warnIfOpen(ctx.dataDir)
+        let p = try pool(ctx)
+        try checkIdentity(ctx, p)
+        // A pool this user may not look into is an error naming it (77),
+        // not an empty pool.
+        _ = try Sys.pathState(Sys.join(p.path, "journal"))
+        let user = me(ctx)
+        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms)
+        return Store(dir: p.stateDirectory(dataDir: ctx.dataDir, user: user), options: o)
+    }
+
+    static let configKeys = ["max_buddies"]
+
+    /// The buddy cap from the configuration (`max_buddies`, 1 to 20).
+    static func maxBuddies(_ ctx: Context) throws(ToolError) -> Int {
+        let c = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let v = c["max_buddies"] else { return defaultMaxBuddies }
+        guard let n = Int(v), (1...20).contains(n) else { throw ToolError(.config, "\(c.path): max_buddies must be 1 to 20") }
+        return n
+    }
+}

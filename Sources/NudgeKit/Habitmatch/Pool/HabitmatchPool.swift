@@ -1,0 +1,126 @@
+// The pool on disk: its folders, its kind, and making one.
+//
+//   POOL/pool.conf            kind = host|synced, owner = LOGIN
+//   POOL/journal/USER.ndjson  the profile without e-mail, habits, swipes, accepts, unmatches (the pool reads it)
+//   POOL/private/USER.ndjson  e-mail and done days (the member and their buddies read it)
+//   POOL/self/USER.ndjson     reminder times and what was already announced (the member only)
+//   POOL/pairs/A+B/USER.ndjson  chat, meetings, a block (the two of them)
+//   POOL/reports/USER.ndjson  reports (the member and the pool's owner)
+//
+// A host pool is one folder that several logins share on one machine: its
+// folders are setgid to the pool's group and sticky (nobody removes anyone
+// else's file); a member is their login, and a journal counts only when its
+// owner is the login it is named after. Who may read a private, pair or
+// report file is a POSIX ACL on it, set by its owner's own commands
+// (HabitmatchPoolAccess.swift).
+//
+// A synced pool is a folder a sync engine keeps in step across machines:
+// every file there belongs to whoever runs the engine, so names cannot be
+// proven by the file system and nothing is private from a member who has
+// the folder. `--user` picks the member there, and only there.
+//
+// Invariants: a folder that does not exist yet reads as a synced pool of
+// this user's (made on the first write); an existing folder without
+// pool.conf reads as a synced pool; a pool.conf with another kind is bad
+// configuration (78). In a host pool each member writes in a pair folder
+// they own.
+
+extension Habitmatch {
+    public enum PoolKind: String, Sendable { case host, synced }
+
+    public struct Pool: Sendable {
+        public var path: String
+        public var kind: PoolKind
+        /// The pool folder's owner: who reads reports.
+        public var owner: UInt32
+        /// A folder without pool.conf, made before pools had one.
+        public var legacy: Bool
+    }
+
+    static let poolKeys = ["kind", "owner", "max_buddies"]
+    /// The folders the store reads, each pair's folder under pairs/.
+    static let folders = ["journal", "private", "self", "pairs/*", "reports"]
+    /// The folders a new pool is made with.
+    static let poolFolders = ["journal", "private", "self", "pairs", "reports"]
+
+    static func poolPath(_ ctx: Context) -> String {
+        var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+
+    /// The pool as its folder says; a folder that does not exist yet reads
+    /// as a synced pool of this user's (made on the first join).
+    static func pool(_ ctx: Context) throws(ToolError) -> Pool {
+        try loadPool(poolPath(ctx))
+    }
+
+    static func loadPool(_ path: String) throws(ToolError) -> Pool {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return Pool(path: path, kind: .synced, owner: UInt32(geteuid()), legacy: false) }
+            throw Sys.accessError(path)
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the pool \(path) is not a folder") }
+        guard let bytes = try Sys.readFile(Sys.join(path, "pool.conf")) else {
+            return Pool(path: path, kind: .synced, owner: UInt32(st.st_uid), legacy: true)
+        }
+        let c = try Config.parse(String(decoding: bytes, as: UTF8.self), path: Sys.join(path, "pool.conf"), known: poolKeys)
+        guard let kind = PoolKind(rawValue: c["kind"] ?? "") else {
+            throw ToolError(.config, "\(c.path): kind must be host or synced")
+        }
+        return Pool(path: path, kind: kind, owner: UInt32(st.st_uid), legacy: false)
+    }
+
+    /// The folder of a pair's files: both names, sorted, joined by "+".
+    static func pairFolder(_ a: String, _ b: String) -> String { "pairs/" + (a < b ? a + "+" + b : b + "+" + a) }
+
+    /// The pair's folder to write in: "pairs/A+B", or "pairs/A+B~N" when a
+    /// folder of that name was made by somebody who is neither of them (in a
+    /// host pool anyone may make folders in pairs/; only theirs are used).
+    static func pairFolder(_ ctx: Context, _ a: String, _ b: String) throws(ToolError) -> String {
+        let base = pairFolder(a, b)
+        let p = try pool(ctx)
+        guard p.kind == .host else { return base }
+        // Each member writes in a pair folder of their own: the owner of a
+        // folder may remove anything in it, so it must be the writer.
+        let me = geteuid()
+        return Sys.claimName(in: p.path, base: base, ext: "") { st in
+            (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == me
+        }
+    }
+
+    /// A pool for one login's devices: private folders, names not checked.
+    static func initSyncedPool(_ path: String) throws(ToolError) {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        try Sys.makeDirectories(p)
+        for f in poolFolders { try Sys.makeDirectories(Sys.join(p, f)) }
+        let conf = Sys.join(p, "pool.conf")
+        if !Sys.fileExists(conf) {
+            try Sys.writeFileAtomically(conf, Array("# habitmatch pool\nkind = synced\nowner = \(Sys.loginName())\n".utf8), mode: 0o600)
+        }
+    }
+
+    /// A pool several logins share on this host: the folder and its
+    /// subfolders given to the group `gid`, setgid, the subfolders sticky
+    /// and group-writable, and a pool.conf the group reads. The name of the
+    /// group is returned.
+    static func makeHostPool(_ path: String, gid: gid_t) throws(ToolError) -> String {
+        let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
+        func make(_ dir: String, _ mode: UInt32) throws(ToolError) {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw Sys.accessError(dir, verb: "create") }
+            var st = stat()
+            guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way") }
+            if chown(dir, uid_t(UInt32.max), gid) != 0 { throw ToolError(.noPermission, "cannot give \(dir) to the group \(groupName): \(Sys.errnoString()) (you must be in the group, or root)") }
+            if chmod(dir, mode_t(mode)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
+        }
+        try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
+        try make(path, 0o2750)
+        for f in poolFolders { try make(Sys.join(path, f), 0o3770) }
+        let conf = Sys.join(path, "pool.conf")
+        try Sys.writeFileAtomically(conf, Array("# habitmatch pool: members are the logins of group \(groupName)\nkind = host\nowner = \(Sys.loginName())\n".utf8), mode: 0o640)
+        _ = chown(conf, uid_t(UInt32.max), gid)
+        return groupName
+    }
+}

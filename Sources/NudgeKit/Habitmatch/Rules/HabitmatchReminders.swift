@@ -1,0 +1,61 @@
+// What `remind` tells a member at a given time, as notification records
+// with the keys that make each one happen once: a new match, a habit not
+// done by its reminder time, a streak milestone, a meeting about to start.
+//
+// Invariants: pure over the state and the time; a key already recorded as
+// reminded is never offered again; a habit reminder comes only on a day the
+// habit is not done, after its time in the member's zone; a meeting is
+// announced from 15 minutes before its start until its end, so a late cron
+// run still tells.
+
+extension Habitmatch {
+    /// What `remind` would say to `u` at `now`, with the keys that make each once.
+    public static func reminders(_ s: HabitmatchState, user u: String, now: Instant) -> [(key: String, notification: JSONObject)] {
+        guard let m = s.members[u] else { return [] }
+        let zone = (try? Zone.named(m.timezone)) ?? .utc
+        let today = zone.day(of: now)
+        let seen = s.reminded[u] ?? []
+        var out: [(String, JSONObject)] = []
+        for v in s.matches(of: u).sorted() where !seen.contains("match|\(v)") {
+            if let o = s.members[v] { out.append(("match|\(v)", matchNotification(o, u))) }
+        }
+        for h in m.habits {
+            let days = s.doneDays(u, h.id)
+            if let t = h.remindAt, !days.contains(today), zone.resolve(LocalDateTime(day: today, time: t)) <= now {
+                let key = "habit|\(h.id)|\(today)"
+                if !seen.contains(key) {
+                    out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(h.name): not done yet today",
+                                                        body: "Keep the streak going (\(streaks(days, today: today).current) so far).",
+                                                        actions: [NotificationAction(id: "done", label: "Done", command: "habitmatch done \(h.id)")]).record))
+                }
+            }
+            let st = streaks(days, today: today)
+            for ms in milestones where st.current >= ms {
+                let start = (days.contains(today) ? today : today.adding(days: -1)).adding(days: -(st.current - 1))
+                let key = "milestone|\(h.id)|\(ms)|\(start)"
+                if !seen.contains(key) {
+                    out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(ms) days of \(h.name)!",
+                                                        body: "A \(ms)-day streak. Tell your buddies.").record))
+                }
+            }
+        }
+        for mt in myMeetings(s, u, now: now) {
+            // From 15 minutes before the start until its end: a late cron run still tells.
+            guard let n = mt.next(after: now), n.ms - now.ms <= 15 * 60_000, n.ms + Int64(mt.minutes) * 60_000 > now.ms else { continue }
+            let key = "meeting|\(mt.id)|\(n.ms)"
+            if seen.contains(key) { continue }
+            let other = mt.organizer == u ? mt.attendee : mt.organizer
+            out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "Check-in with \(s.members[other]?.name ?? other) at \(zone.local(n).time)",
+                                                body: mt.description, extra: ["starts": .string(zone.format(n))]).record))
+        }
+        return out
+    }
+
+    /// The notification of a new match with `other`, as `me` sees it.
+    static func matchNotification(_ other: Member, _ me: String) -> JSONObject {
+        NotificationRecord(tool: "habitmatch", id: "match-\(HabitmatchState.pair(me, other.user))", title: "It's a match: \(other.name)",
+                           body: "You both want to keep it up. Say hello: habitmatch chat \(other.user) TEXT",
+                           actions: [NotificationAction(id: "chat", label: "Chat", command: "habitmatch chat \(other.user)"),
+                                     NotificationAction(id: "accept", label: "Make buddies", command: "habitmatch buddy accept \(other.user)")]).record
+    }
+}

@@ -1,0 +1,52 @@
+// What a member may say: limits, and the checks on names, bios, e-mail
+// addresses, zones, ids and habits. The commands check what a user types
+// with these, and the fold checks every peer's event with the same ones,
+// because a peer can write anything in their own journal.
+//
+// Invariants: a zone is an IANA name from a safe set of characters, never
+// a path; sizes are bounded in characters and in bytes; a check returns
+// the accepted value (or true) and nil (or false) for anything else.
+
+extension Habitmatch {
+    /// Habits a member keeps at once.
+    public static let maxHabits = 3
+    /// Buddies and accepts still waiting, unless `max_buddies` says otherwise.
+    public static let defaultMaxBuddies = 3
+    /// The longest check-in.
+    public static let maxMeetingMinutes = 30
+    /// Characters in a chat message.
+    public static let maxChat = 1000
+    /// Characters in a meeting's description.
+    public static let maxDescription = 2000
+
+    /// What a peer's journal may say, checked by the fold as by the commands.
+    public static func validName(_ s: String) -> String? {
+        let t = s.trimmingSpaces
+        return (1...60).contains(t.count) && t.utf8.count <= 240 ? t : nil
+    }
+    public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 ? s : nil }
+    public static func validEmail(_ s: String) -> String? {
+        guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }
+        for u in s.unicodeScalars where u.value <= 0x20 || u == "<" || u == ">" || u == "\"" || u == ":" || u == ";" || u == "," || u.value == 0x7F { return nil }
+        return s
+    }
+    /// An IANA zone name (letters, digits, `/_+-`), never a path.
+    public static func validZone(_ s: String) -> Bool {
+        guard !s.isEmpty, s.utf8.count <= 64, !s.hasPrefix("/"), !s.contains(".."), !s.hasPrefix("-") else { return false }
+        for u in s.unicodeScalars {
+            let ok = (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "/" || u == "_" || u == "+" || u == "-"
+            if !ok { return false }
+        }
+        return (try? Zone.named(s)) != nil
+    }
+    public static func validID(_ s: String) -> Bool {
+        guard (1...40).contains(s.utf8.count) else { return false }
+        return s.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
+    }
+    public static func validHabit(id: String, name: String) -> Bool {
+        if let n = HabitmatchState.catalogNames[id] { return n == name || validName(name) != nil }
+        guard id.hasPrefix("other:"), validName(name) != nil else { return false }
+        let slug = id.dropFirst(6)
+        return (1...60).contains(slug.utf8.count) && slug.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
+    }
+}
