@@ -30,7 +30,7 @@ extension Rewards {
                                          completion: .directories)
     static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
 
-    public struct Household: Sendable {
+    public struct FamilyFolder: Sendable {
         public var path: String
         public var owner: UInt32
         public var group: UInt32?
@@ -55,8 +55,8 @@ extension Rewards {
     }
 
     /// The family folder this command works on, if any.
-    static func household(_ ctx: Context) throws(ToolError) -> Household? {
-        try ctx.memoThrowing("rewards.household") { () throws(ToolError) -> Household? in
+    static func familyFolder(_ ctx: Context) throws(ToolError) -> FamilyFolder? {
+        try ctx.memoThrowing("rewards.family-folder") { () throws(ToolError) -> FamilyFolder? in
             guard let path = try familyPath(ctx) else { return nil }
             var st = stat()
             guard stat(path, &st) == 0 else {
@@ -66,12 +66,12 @@ extension Rewards {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the family folder \(path) is not a folder") }
             var req = stat()
             let group: UInt32? = stat(Sys.join(path, "requests"), &req) == 0 && (req.st_mode & 0o007) == 0 ? UInt32(req.st_gid) : nil
-            return Household(path: path, owner: UInt32(st.st_uid), group: group)
+            return FamilyFolder(path: path, owner: UInt32(st.st_uid), group: group)
         }
     }
 
     /// Whether the caller may read the family's journals: a parent (or root).
-    static func isParentHere(_ h: Household) -> Bool {
+    static func isParentHere(_ h: FamilyFolder) -> Bool {
         let fd = open(h.journal, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 { return false }
         close(fd)
@@ -80,7 +80,7 @@ extension Rewards {
 
     /// Refuses REWARDS_USER naming somebody else in a family folder.
     static func checkIdentity(_ ctx: Context) throws(ToolError) {
-        guard try household(ctx) != nil else { return }
+        guard try familyFolder(ctx) != nil else { return }
         let login = Sys.loginName()
         if let asked = Sys.env("REWARDS_USER"), !asked.isEmpty, asked != login {
             throw ToolError(.noPermission, "in a family folder you are \(login), the login running this command; REWARDS_USER cannot make you \(asked)")
@@ -89,7 +89,7 @@ extension Rewards {
 
     // MARK: The family folder's files
 
-    static func familyInit(_ ctx: Context, _ path: String) throws(ToolError) -> Household {
+    static func familyInit(_ ctx: Context, _ path: String) throws(ToolError) -> FamilyFolder {
         if Sys.fileExists(Sys.join(path, "family.conf")) {
             throw ToolError(.cantCreate, "\(path) is already a family folder (\(Sys.join(path, "family.conf")))")
         }
@@ -118,12 +118,12 @@ extension Rewards {
         try Sys.writeFileAtomically(Sys.join(path, "family.conf"),
                                     Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\n".utf8),
                                     mode: 0o644)
-        return Household(path: path, owner: UInt32(geteuid()), group: gid)
+        return FamilyFolder(path: path, owner: UInt32(geteuid()), group: gid)
     }
 
     /// The store of a family folder: each parent's journal in journal/, the
     /// snapshot and lock in the caller's own data directory.
-    static func familyStore(_ ctx: Context, _ h: Household) -> Store<RewardsState> {
+    static func familyStore(_ ctx: Context, _ h: FamilyFolder) -> Store<RewardsState> {
         let login = Sys.loginName()
         var o = StoreOptions(tool: "rewards", actor: login, user: login, lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.nowMillis = ctx.now.ms
@@ -144,7 +144,7 @@ extension Rewards {
 
     /// The request files in the spool, each with the login that owns it.
     /// Anything that is not a small regular file is skipped, with a warning.
-    static func readSpool(_ h: Household) throws(ToolError) -> [SpoolFile] {
+    static func readSpool(_ h: FamilyFolder) throws(ToolError) -> [SpoolFile] {
         guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return [] }
         var out: [SpoolFile] = []
         for e in entries.sorted(by: { $0.name < $1.name }) {
@@ -223,7 +223,7 @@ extension Rewards {
     }
 
     /// Records the requests not yet recorded (in the caller's batch).
-    static func takeRequests(_ ctx: Context, _ h: Household, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
+    static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
         // In the order they were written (for the list; the time that counts is now).
         for f in try readSpool(h).sorted(by: { ($0.mtime, $0.id) < ($1.mtime, $1.id) }) where tx.state.requests[f.id] == nil {
             tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
@@ -231,7 +231,7 @@ extension Rewards {
     }
 
     /// Drops a request in the spool, as the caller; returns its id.
-    static func dropRequest(_ ctx: Context, _ h: Household, _ fields: JSONObject) throws(ToolError) -> String {
+    static func dropRequest(_ ctx: Context, _ h: FamilyFolder, _ fields: JSONObject) throws(ToolError) -> String {
         var o = fields
         o["at"] = .string(ctx.clock.format(ctx.now))
         var bytes = [UInt8]()
@@ -279,7 +279,7 @@ extension Rewards {
     /// Brings the family folder in step with the state: status files for the
     /// children and would-be parents, who may use the folders, this
     /// parent's journal readable by the other parent, and used requests gone.
-    static func settle(_ ctx: Context, _ h: Household, _ s: RewardsState, store: Store<RewardsState>) {
+    static func settle(_ ctx: Context, _ h: FamilyFolder, _ s: RewardsState, store: Store<RewardsState>) {
         let me = UInt32(geteuid())
         let parentUIDs = s.parents.compactMap { Users.uid(of: $0) }
         let others = parentUIDs.filter { $0 != h.owner }
@@ -352,7 +352,7 @@ extension Rewards {
     }
 
     /// A child's (or would-be parent's) status, as the parents' last run wrote it.
-    static func readStatus(_ h: Household) throws(ToolError) -> JSONObject {
+    static func readStatus(_ h: FamilyFolder) throws(ToolError) -> JSONObject {
         let login = Sys.loginName()
         let path = Sys.join(h.status, login + ".json")
         guard let got = try Sys.readPeerFile(path, from: 0, cap: 1 << 20) else {

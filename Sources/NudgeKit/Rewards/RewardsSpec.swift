@@ -128,13 +128,13 @@ public enum Rewards {
     /// or their sync folder): $REWARDS_USER if set, else the login; anyone
     /// who can run commands there owns every file of it anyway.
     static func me(_ ctx: Context) -> String {
-        if (try? household(ctx)) ?? nil != nil { return Sys.loginName() }
+        if (try? familyFolder(ctx)) ?? nil != nil { return Sys.loginName() }
         return Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.loginName()
     }
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<RewardsState> {
         try checkIdentity(ctx)
-        if let h = try household(ctx) {
+        if let h = try familyFolder(ctx) {
             guard isParentHere(h) else {
                 throw ToolError(.noPermission, "only a parent may do that (you are \(Sys.loginName())); see 'rewards dashboard' and 'rewards ask'")
             }
@@ -152,7 +152,7 @@ public enum Rewards {
                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
-        let h = try household(ctx)
+        let h = try familyFolder(ctx)
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
@@ -173,11 +173,12 @@ public enum Rewards {
         }
     }
 
-    /// Stamps an event with who made it and when (computed once per run).
-    static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { stamp(ctx)(e) }
+    /// Writes the run's byline into an event: who made it, when, and the
+    /// --note (the same for every event of the run).
+    static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { byline(ctx)(e) }
 
-    static func stamp(_ ctx: Context) -> Stamp {
-        ctx.memo("rewards.by") { Stamp(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
+    static func byline(_ ctx: Context) -> Byline {
+        ctx.memo("rewards.by") { Byline(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
     }
 
     static func requireFamily(_ s: RewardsState) throws(ToolError) {
@@ -187,14 +188,14 @@ public enum Rewards {
     static func requireParent(_ s: RewardsState, _ ctx: Context) throws(ToolError) {
         try requireFamily(s)
         // In a family folder root (its cron) acts for the parents.
-        if geteuid() == 0, try household(ctx) != nil { return }
+        if geteuid() == 0, try familyFolder(ctx) != nil { return }
         guard s.role(of: me(ctx)) == .parent else { throw ToolError(.noPermission, "only a parent may do that (you are \(me(ctx)))") }
     }
 
     /// A parent, or the child themself.
     static func requireSelfOrParent(_ s: RewardsState, _ ctx: Context, child: String) throws(ToolError) {
         try requireFamily(s)
-        if geteuid() == 0, try household(ctx) != nil { return }
+        if geteuid() == 0, try familyFolder(ctx) != nil { return }
         switch s.role(of: me(ctx)) {
         case .parent: return
         case .child(let id) where id == child: return

@@ -6,7 +6,7 @@ extension Rewards {
             try requireFamily(tx.state)
             var out: [JSONObject] = []
             for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) {
-                out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx))
+                out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx))
                 out.append(["type": "day", "child": .string(c.name), "date": .string(ctx.today.description),
                             "streak_days": JSON(streak(tx.state, c.id, today: ctx.today)), "balance": JSON(tx.state.balance[c.id] ?? 0)])
             }

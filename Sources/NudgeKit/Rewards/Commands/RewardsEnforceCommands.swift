@@ -84,7 +84,7 @@ extension Rewards {
                 guard let c = tx.state.children[cid], let ci = intake.child(c.name, in: tx.state) else { continue }
                 for app in apps.keys { intake.raws.append(Raw(child: ci, app: intake.app(app), start: now.seconds - Int64(interval), end: now.seconds)) }
             }
-            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, stamp: stamp(ctx), each: false) }
+            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, byline: byline(ctx), each: false) }
             let actions = enforceActions(tx.state, running: running, today: ctx.today)
             var notes: [JSONObject] = []
             for a in actions {

@@ -5,7 +5,7 @@ extension Rewards {
         let owner = me(ctx)
         if let path = try familyPath(ctx), !Sys.fileExists(Sys.join(path, "family.conf")) {
             _ = try familyInit(ctx, path)
-            ctx.memoReset("rewards.household")
+            ctx.memoReset("rewards.family-folder")
         } else if ctx.option("group") != nil {
             throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
         }
@@ -13,7 +13,7 @@ extension Rewards {
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
             tx.record(by(ctx, ["type": "family_created", "owner": .string(owner)]))
         }
-        let h = try household(ctx)
+        let h = try familyFolder(ctx)
         ctx.out.emit(["type": "family", "owner": .string(owner), "folder": JSON(h?.path)],
                      text: "Family created; \(owner.terminalSafe) is the parent." + (h.map { " Children ask through \($0.path); add each with their login: rewards --family \($0.path) child add NAME --user LOGIN" } ?? " Next: rewards child add NAME"))
         return .ok

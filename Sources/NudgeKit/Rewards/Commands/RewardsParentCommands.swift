@@ -4,15 +4,15 @@
 
 extension Rewards {
     /// In a family folder, when the caller is not a parent: the folder.
-    static func childSide(_ ctx: Context) throws(ToolError) -> Household? {
+    static func childSide(_ ctx: Context) throws(ToolError) -> FamilyFolder? {
         try checkIdentity(ctx)
-        guard let h = try household(ctx), !isParentHere(h) else { return nil }
+        guard let h = try familyFolder(ctx), !isParentHere(h) else { return nil }
         return h
     }
 
     // MARK: A child's commands in a family folder
 
-    static func childDashboard(_ ctx: Context, _ h: Household) throws(ToolError) -> ExitCode {
+    static func childDashboard(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
         let st = try readStatus(h)
         guard let d = st["dashboard"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
         if let n = ctx.operands.first, n.lowercased() != d["child"]?.string?.lowercased() {
@@ -33,7 +33,7 @@ extension Rewards {
         return t
     }
 
-    static func childAllowance(_ ctx: Context, _ h: Household) throws(ToolError) -> ExitCode {
+    static func childAllowance(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
         let st = try readStatus(h)
         guard let a = st["allowance"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
         if let n = ctx.operands.first, n.lowercased() != a["child"]?.string?.lowercased() {
@@ -43,7 +43,7 @@ extension Rewards {
         return (a["left_minutes"]?.int ?? 0) > 0 ? .ok : .no
     }
 
-    static func childBadges(_ ctx: Context, _ h: Household) throws(ToolError) -> ExitCode {
+    static func childBadges(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
         let st = try readStatus(h)
         guard let d = st["dashboard"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
         if let n = ctx.operands.first, n.lowercased() != d["child"]?.string?.lowercased() {
@@ -59,7 +59,7 @@ extension Rewards {
 
     /// A child's redeem or ask: a request in the spool, granted (or not) by
     /// the parents' next run.
-    static func childAsk(_ ctx: Context, _ h: Household, kind: String, minutes: Int) throws(ToolError) -> ExitCode {
+    static func childAsk(_ ctx: Context, _ h: FamilyFolder, kind: String, minutes: Int) throws(ToolError) -> ExitCode {
         if kind == "redeem", let n = ctx.operands.first, let st = try? readStatus(h), let mine = st["child"]?.string, n.lowercased() != mine.lowercased() {
             throw ToolError(.noPermission, "you may redeem only your own points (you are \(Sys.loginName()), \(mine))")
         }
@@ -145,7 +145,7 @@ extension Rewards {
             guard tx.state.parents.count < 2 else { throw ToolError(.dataError, "this family has two parents already, the most it may have") }
             tx.record(by(ctx, ["type": "invite", "hash": .string(RewardsState.codeHash(code)), "expires": .int(expires.ms)]))
         }
-        let how = try household(ctx).map { "rewards --family \($0.path) parent join \(code)" } ?? "rewards parent join \(code)"
+        let how = try familyFolder(ctx).map { "rewards --family \($0.path) parent join \(code)" } ?? "rewards parent join \(code)"
         ctx.out.emit(["type": "invite", "code": .string(code), "expires": .string(ctx.zone.format(expires)), "join": .string(how)],
                      text: "Give the other parent this code (it works once, until \(ctx.zone.format(expires))):\n  \(code)\nThey run, as their own login:\n  \(how)")
         return .ok
@@ -163,7 +163,7 @@ extension Rewards {
                          text: "Asked to join; the family's next rewards run (a parent's, or cron's) lets you in if the code is good. 'rewards parent list' then shows the family, or why not.")
             return .ok
         }
-        if let h = try household(ctx) {
+        if let h = try familyFolder(ctx) {
             throw ToolError(.dataError, "you can read the family in \(h.path) already: \(Sys.loginName()) is a parent (or root) there")
         }
         let who = me(ctx)

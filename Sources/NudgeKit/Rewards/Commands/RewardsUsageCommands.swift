@@ -51,8 +51,8 @@ extension Rewards {
         }
         let each = ctx.flag("sessions")
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
-            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx), each: each)
-            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx)) }
+            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx), each: each)
+            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
             return out
         }
         for r in results { ctx.out.emit(r, text: ingestText(r)) }
@@ -79,7 +79,7 @@ extension Rewards {
             guard f.status == "pending" else { throw ToolError(.dataError, "session \(f.id) was already \(f.status)") }
             tx.record(by(ctx, ["type": "flag_decided", "id": .string(f.id), "decision": .string(approve ? "approved" : "rejected")]))
             guard approve else { return [["type": "flag", "id": .string(f.id), "decision": "rejected"]] }
-            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx))
+            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx))
             return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(points)]]
         }
         for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }

@@ -4,9 +4,6 @@
 // each event changed), so it needs no index of its own and every copy tells
 // the same story.
 
-/// A batch's stamp (Rewards.Stamp is the run's "by" and "at").
-typealias BatchStamp = Stamp
-
 /// The family's state plus what each event did to it.
 struct RewardsLogModel: JournalModel {
     static let schemaVersion = RewardsState.schemaVersion
@@ -41,7 +38,7 @@ extension Rewards {
     }
 
     /// What one event did, for people (none for bookkeeping events).
-    static func logEntries(_ e: JSONObject, stamp: BatchStamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
+    static func logEntries(_ e: JSONObject, stamp: Stamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
         guard let type = e["type"]?.string else { return [] }
         let who = RewardsState.author(e)
         let ms = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant.ms } ?? stamp.ms

@@ -145,8 +145,8 @@ public struct RewardsState: JournalModel {
     }
 
     /// The engine's view of a child's day, to evaluate more sessions.
-    public func ledger(_ child: String, _ d: Day) -> RewardsEngine.Day {
-        var l = RewardsEngine.Day()
+    public func ledger(_ child: String, _ d: Day) -> RewardsEngine.DayLedger {
+        var l = RewardsEngine.DayLedger()
         let t = totals(child, d)
         let u = usageDay(child, d)
         l.counted = u.learned

@@ -255,7 +255,7 @@ public enum RewardsEngine {
 
     /// The running ledger of one child's day: what was counted, and the
     /// fractional points carried (in point-seconds: seconds × points/hour).
-    public struct Day: Equatable, Sendable {
+    public struct DayLedger: Equatable, Sendable {
         /// Learning time counted so far, and reward time: sorted, merged.
         public var counted: [Span] = []
         public var rewarded: [Span] = []
@@ -290,8 +290,8 @@ public enum RewardsEngine {
     /// shorter than merge_gap_seconds, which together meet the minimum, and
     /// `judged` those of them evaluated in earlier ingests (too short alone
     /// then, their time counts now).
-    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
-                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, Day) {
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: DayLedger,
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, DayLedger) {
         var d = day
         let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now, run: run, judged: judged)
         return (o, d)
@@ -322,7 +322,7 @@ public enum RewardsEngine {
     }
 
     /// The same, updating the day in place (no copy of its spans per session).
-    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout Day,
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout DayLedger,
                                 settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
@@ -395,7 +395,7 @@ public enum RewardsEngine {
     /// its units at the rate each part earned (`fallbackRate` for time
     /// counted before rates were kept), and the points the day then no
     /// longer reaches. Never adds points. Returns the change (zero or less).
-    static func takeBack(_ taken: [Span], from d: inout Day, fallbackRate: Int, settings: Settings) -> Int {
+    static func takeBack(_ taken: [Span], from d: inout DayLedger, fallbackRate: Int, settings: Settings) -> Int {
         var units: Int64 = 0
         var rated: Int64 = 0
         for rate in d.rated.keys.sorted() {

@@ -3,22 +3,6 @@
 // event per child and day (DayBatch) and one flag per held session.
 
 extension Rewards {
-    /// Who made an event and when: the same for every event of one run.
-    struct Stamp {
-        let by: JSON
-        let at: JSON
-        /// The run's --note, for the activity log.
-        var note: String? = nil
-
-        func callAsFunction(_ e: JSONObject) -> JSONObject {
-            var o = e
-            o["by"] = by
-            o["at"] = at
-            if let n = note { o["note"] = .string(n) }
-            return o
-        }
-    }
-
     /// A session as read, before evaluation: child and app are indexes into
     /// the run's tables, so that a million of them stay small.
     struct Raw { var child: Int32; var app: Int32; var start: Int64; var end: Int64 }
@@ -114,7 +98,7 @@ extension Rewards {
         }
 
         /// The event, with the day's carry and units after this batch.
-        func event(_ ledger: RewardsEngine.Day) -> JSONObject {
+        func event(_ ledger: RewardsEngine.DayLedger) -> JSONObject {
             var e: JSONObject = ["type": "usage_day", "child": .string(child), "day": .string(day.description),
                                  "learning_s": .int(learningSeconds), "reward_s": .int(rewardSeconds), "points": JSON(points),
                                  "carry": .int(ledger.units), "recent": .array(recent.map(\.json))]
@@ -128,7 +112,7 @@ extension Rewards {
     /// Evaluates what a run read against the family's days, recording one
     /// usage_day event per child and day and one flag per held session.
     /// Returns the records to print: per day, and with `each` per session.
-    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp,
+    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, byline: Byline,
                          each: Bool) -> [JSONObject] {
         // In order of child, start, app (by name), end: each child's days are
         // runs, and the same session twice is side by side.
@@ -245,7 +229,7 @@ extension Rewards {
                                             "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]
                     let away = RewardsEngine.intersectSorted(span, afk)
                     if !away.isEmpty { flag["afk"] = SpanCodec.encode(away) }
-                    tx.record(stamp(flag))
+                    tx.record(byline(flag))
                     out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
                                 "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
                                 "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
@@ -262,7 +246,7 @@ extension Rewards {
                     out.append(rec)
                 }
             }
-            if batch.added > 0 { tx.record(stamp(batch.event(ledger))) }
+            if batch.added > 0 { tx.record(byline(batch.event(ledger))) }
             reasons.sort { $0.0 < $1.0 }
             out.append(["type": "day", "child": .string(child.name), "child_id": .string(child.id), "date": .string(day.description),
                         "sessions": JSON(j - i), "added": JSON(batch.added), "duplicates": JSON(dups), "held": JSON(held),
@@ -324,7 +308,7 @@ extension Rewards {
     /// Counts an approved held session as if plausible (limits, overlap and
     /// the away time ingest saw still apply), recording its day; returns the
     /// points it earned.
-    static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, stamp: Stamp) -> Int {
+    static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, byline: Byline) -> Int {
         let day = zone.day(of: Instant(seconds: f.span.start))
         var set = tx.state.settings(for: f.child)
         try? set.set("max_session_minutes", "1440")
@@ -337,7 +321,7 @@ extension Rewards {
                                        day: &ledger, settings: set, now: max(now.seconds, f.span.end))
         var batch = DayBatch(child: f.child, day: day)
         batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
-        tx.record(stamp(batch.event(ledger)))
+        tx.record(byline(batch.event(ledger)))
         return o.points
     }
 }

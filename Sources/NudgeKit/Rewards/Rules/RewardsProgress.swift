@@ -49,10 +49,10 @@ extension Rewards {
     }
 
     /// Records the badges a child has newly earned; returns them as records.
-    static func awardBadges(_ tx: inout Transaction<RewardsState>, _ c: RewardsState.Child, today: Day, stamp: Stamp) -> [JSONObject] {
+    static func awardBadges(_ tx: inout Transaction<RewardsState>, _ c: RewardsState.Child, today: Day, byline: Byline) -> [JSONObject] {
         var out: [JSONObject] = []
         for b in newBadges(tx.state, c.id, today: today) {
-            tx.record(stamp(["type": "badge", "child": .string(c.id), "badge": .string(b), "day": .string(today.description)]))
+            tx.record(byline(["type": "badge", "child": .string(c.id), "badge": .string(b), "day": .string(today.description)]))
             out.append(["type": "badge", "child": .string(c.name), "badge": .string(b)])
         }
         return out
