@@ -26,10 +26,6 @@
 // status file and drop requests.
 
 extension Rewards {
-    static let familyOption = OptionSpec("family", value: "DIR", help: "The family folder shared by the logins of one host (env REWARDS_FAMILY)",
-                                         completion: .directories)
-    static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
-
     public struct FamilyFolder: Sendable {
         public var path: String
         public var owner: UInt32
@@ -45,8 +41,6 @@ extension Rewards {
         let c = try Config.load(directory: ctx.configDir, known: configKeys)
         return c["family"].map(trimSlash)
     }
-
-    static let configKeys = ["grant_command", "grant_timeout", "enforce_command", "family"]
 
     static func trimSlash(_ s: String) -> String {
         var p = s
@@ -182,46 +176,6 @@ extension Rewards {
         return out
     }
 
-    /// The `request` event for a spool file, validated as the CLI would.
-    static func requestEvent(_ f: SpoolFile, now: Instant, today: Day) -> JSONObject {
-        // When it was taken, not what the file says (its owner may set its
-        // time and its text): a join's code is checked against this.
-        var e: JSONObject = ["type": "request", "id": .string(f.id), "from": .string(f.from), "day": .string(today.description),
-                             "at": .int(now.ms)]
-        guard let o = f.object else {
-            e["kind"] = "invalid"
-            e["reason"] = .string(f.problem ?? "unreadable")
-            return e
-        }
-        let kind = o["kind"]?.string ?? ""
-        e["kind"] = .string(kind)
-        func bad(_ why: String) -> JSONObject {
-            var b = e
-            b["kind"] = "invalid"
-            b["reason"] = .string(why)
-            return b
-        }
-        switch kind {
-        case "redeem", "more_time":
-            guard let m = o["minutes"]?.int, (1...1440).contains(m) else { return bad("minutes must be a whole number from 1 to 1440") }
-            e["minutes"] = .int(m)
-            if let a = o["app"]?.string {
-                guard Text.isPlainName(a, max: 100) else { return bad("an app is 1 to 100 characters without control characters") }
-                e["app"] = .string(a)
-            }
-            if let n = o["note"]?.string {
-                guard Text.isPlainName(n, max: 200) else { return bad("a note is 1 to 200 characters without control characters") }
-                e["note"] = .string(n)
-            }
-        case "join":
-            guard let c = o["code"]?.string, c.utf8.count <= 40 else { return bad("a join request needs its code") }
-            e["code"] = .string(c)
-        default:
-            return bad("a request is redeem, more_time or join, not '\(Text.terminalSafe(String(kind.prefix(40))))'")
-        }
-        return e
-    }
-
     /// Records the requests not yet recorded (in the caller's batch).
     static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
         // In the order they were written (for the list; the time that counts is now).
@@ -258,23 +212,6 @@ extension Rewards {
     }
 
     // MARK: After a parent's change: status files, ACLs, the spool
-
-    /// What `login` may read: their balance, today's reward time, badges
-    /// and their requests; for a would-be parent, their join request.
-    static func statusRecord(_ s: RewardsState, login: String, now: Instant, today: Day, zone: Zone) -> JSONObject {
-        var o: JSONObject = ["type": "status", "login": .string(login), "as_of": .string(zone.format(now))]
-        if let c = s.children.values.first(where: { $0.login == login }) {
-            o["child"] = .string(c.name)
-            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone, now: now))
-            o["allowance"] = .object(allowanceRecord(s, c, today: today, zone: zone, now: now))
-        }
-        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }
-        o["requests"] = .array(mine.map { r in
-            .object(["id": .string(r.id), "kind": .string(r.kind), "minutes": JSON(r.minutes), "status": .string(r.status), "reason": JSON(r.reason),
-                     "date": .string(r.day.description)])
-        })
-        return o
-    }
 
     /// Brings the family folder in step with the state: status files for the
     /// children and would-be parents, who may use the folders, this

@@ -1,4 +1,8 @@
-// rewards' commands for cron: rollover, notify.
+// rewards' commands for cron: rollover (badges, and each child's streak and
+// balance) and notify (one notification per person per run).
+//
+// Invariants: both are safe to run twice or late: a badge is awarded once,
+// and what notify says is recorded ("notified") in the batch that prints it.
 
 extension Rewards {
     static func rollover(_ ctx: Context) throws(ToolError) -> ExitCode {

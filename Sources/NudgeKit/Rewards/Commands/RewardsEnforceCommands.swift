@@ -7,59 +7,12 @@
 // reported to the parents. The same run takes the children's requests and
 // hands grants to the grant command.
 
+//
+// Invariants: what a run does is recorded before it is done (the
+// "enforced" events, the "notified" keys), and each grant is claimed just
+// before its command runs, so a claim lives from its own time.
+
 extension Rewards {
-    /// What enforce does about one child, decided from the state after the
-    /// run's usage is counted.
-    public enum EnforceAction: Equatable, Sendable {
-        /// Few minutes left: tell the child (once a day).
-        case warn(child: String, leftMinutes: Int)
-        /// Time is up (or none was granted): end the app's processes.
-        case end(child: String, app: String, pids: [Int32])
-        /// A reward app running with no time granted today: tell the parents (once a day per app).
-        case unauthorized(child: String, app: String)
-    }
-
-    /// The decisions for the processes running now (child id → app → processes).
-    public static func enforceActions(_ s: RewardsState, running: [String: [String: [RunningProcess]]], today: Day) -> [EnforceAction] {
-        var out: [EnforceAction] = []
-        for (cid, apps) in running.sorted(by: { $0.key < $1.key }) where !apps.isEmpty {
-            let t = s.totals(cid, today)
-            let left = Int64(t.grantedMinutes) * 60 - t.rewardSeconds
-            if left <= 0 {
-                for (app, ps) in apps.sorted(by: { $0.key < $1.key }) {
-                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid)))
-                    if t.grantedMinutes == 0 { out.append(.unauthorized(child: cid, app: app)) }
-                }
-            } else if left <= 300 {
-                out.append(.warn(child: cid, leftMinutes: Int((left + 59) / 60)))
-            }
-        }
-        return out
-    }
-
-    /// The grants a run hands to the grant command at `now`: `today`'s, of
-    /// children still in the family, not applied, void or given up on
-    /// (`grantTries`), and held by no live claim; in id order.
-    public static func grantsToHandOver(_ s: RewardsState, today: Day, at now: Instant) -> [RewardsState.Grant] {
-        s.grants.values.filter { $0.day == today && s.children[$0.child] != nil && $0.mayHandOver(at: now) }.sorted { $0.id < $1.id }
-    }
-
-    /// The reward apps each child with a login is running.
-    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
-        var byUID: [UInt32: RewardsState.Child] = [:]
-        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID[u] = c } }
-        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
-        var out: [String: [String: [RunningProcess]]] = [:]
-        for p in procs {
-            guard let c = byUID[p.uid] else { continue }
-            for a in rewardApps where a.processes.contains(where: { Processes.matches($0, p) }) {
-                out[c.id, default: [:]][a.name, default: []].append(p)
-                break
-            }
-        }
-        return out
-    }
-
     static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         let (command, timeout) = try grantCommand(ctx, config)
@@ -174,5 +127,21 @@ extension Rewards {
             ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
         }
         return code
+    }
+
+    /// The reward apps each child with a login is running.
+    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
+        var byUID: [UInt32: RewardsState.Child] = [:]
+        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID[u] = c } }
+        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
+        var out: [String: [String: [RunningProcess]]] = [:]
+        for p in procs {
+            guard let c = byUID[p.uid] else { continue }
+            for a in rewardApps where a.processes.contains(where: { Processes.matches($0, p) }) {
+                out[c.id, default: [:]][a.name, default: []].append(p)
+                break
+            }
+        }
+        return out
     }
 }

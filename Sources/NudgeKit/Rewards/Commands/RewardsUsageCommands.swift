@@ -1,5 +1,10 @@
-// rewards' usage commands: ingest, flags, flag approve|reject. The
-// pipeline itself (reading, evaluating, recording days) is in Ingest.swift.
+// rewards' usage commands: ingest (sessions as NDJSON, or an ActivityWatch
+// export), flags (sessions held for review) and flag approve|reject. The
+// pipeline (reading, evaluating, recording days) is Rules/RewardsIngest.swift.
+//
+// Invariants: a bad line is reported with its place and changes nothing,
+// the other lines apply and the status is 65 (with --strict nothing
+// applies); a session ingested twice counts once.
 
 extension Rewards {
     static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -84,5 +89,20 @@ extension Rewards {
         }
         for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }
         return .ok
+    }
+
+    static func ingestText(_ r: JSONObject) -> String {
+        func s(_ k: String) -> String { (r[k]?.string ?? "").terminalSafe }
+        func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
+        switch s("type") {
+        case "badge": return "Badge for \(s("child")): \(s("badge"))"
+        case "flag": return "Held for review (\(s("reason"))): \(s("child"))  \(s("app"))  \(s("start"))  rewards flag approve \(s("id").prefix(6))"
+        case "session": return "  \(s("start"))  \(s("app"))  \(s("reason"))  +\(n("points"))"
+        default:
+            let dups = n("duplicates") > 0 ? ", \(n("duplicates")) already ingested" : ""
+            let held = n("held") > 0 ? ", \(n("held")) held for review" : ""
+            return "\(s("child"))  \(s("date"))  \(n("added")) new session\(n("added") == 1 ? "" : "s")\(dups)\(held)  "
+                + "\(n("learning_s") / 60) min learning, \(n("reward_s") / 60) min reward  +\(n("points")) points (\(n("points_today")) today)"
+        }
     }
 }

@@ -290,21 +290,6 @@ extension Rewards {
         return (child, app, start, end)
     }
 
-    static func ingestText(_ r: JSONObject) -> String {
-        func s(_ k: String) -> String { (r[k]?.string ?? "").terminalSafe }
-        func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
-        switch s("type") {
-        case "badge": return "Badge for \(s("child")): \(s("badge"))"
-        case "flag": return "Held for review (\(s("reason"))): \(s("child"))  \(s("app"))  \(s("start"))  rewards flag approve \(s("id").prefix(6))"
-        case "session": return "  \(s("start"))  \(s("app"))  \(s("reason"))  +\(n("points"))"
-        default:
-            let dups = n("duplicates") > 0 ? ", \(n("duplicates")) already ingested" : ""
-            let held = n("held") > 0 ? ", \(n("held")) held for review" : ""
-            return "\(s("child"))  \(s("date"))  \(n("added")) new session\(n("added") == 1 ? "" : "s")\(dups)\(held)  "
-                + "\(n("learning_s") / 60) min learning, \(n("reward_s") / 60) min reward  +\(n("points")) points (\(n("points_today")) today)"
-        }
-    }
-
     /// Counts an approved held session as if plausible (limits, overlap and
     /// the away time ingest saw still apply), recording its day; returns the
     /// points it earned.

@@ -55,6 +55,29 @@ extension Rewards {
         return out
     }
 
+    /// For each parent: the other parent's changes and the conflicts merged
+    /// since they were last told, batched into one notification.
+    public static func coParentNotifications(_ s: RewardsState, today: Day) -> [(keys: [String], record: JSONObject)] {
+        guard s.parents.count > 1 || !s.conflicts.isEmpty else { return [] }
+        var out: [(keys: [String], record: JSONObject)] = []
+        for p in s.parents.sorted() {
+            var lines: [String] = []
+            var keys: [String] = []
+            for c in s.conflicts where !s.notified.contains("conflict|\(p)|\(c.id)") {
+                lines.append("Merged: " + c.text)
+                keys.append("conflict|\(p)|\(c.id)")
+            }
+            let theirs = s.changes.filter { $0.by != p && s.parents.contains($0.by) && !s.notified.contains("change|\(p)|\($0.id)") }
+            for c in theirs.suffix(10) { lines.append(c.text) }
+            if theirs.count > 10 { lines.append("… and \(theirs.count - 10) more: rewards log") }
+            keys += theirs.map { "change|\(p)|\($0.id)" }
+            guard !lines.isEmpty, s.settings.notify == 1 else { continue }
+            out.append((keys, NotificationRecord(tool: "rewards", id: "coparent-\(p)-\(today)-\(digest(keys))", title: "rewards: changes by the other parent",
+                                                 body: lines.joined(separator: "\n"), extra: ["to": .string(p), "role": "parent"]).record))
+        }
+        return out
+    }
+
     /// Twelve hex digits naming what a notification says.
     static func digest(_ keys: [String]) -> String {
         String(Checksum.hex(Checksum.hash(Array(keys.sorted().joined(separator: "\n").utf8))).prefix(12))
