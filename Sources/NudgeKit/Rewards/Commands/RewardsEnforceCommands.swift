@@ -5,14 +5,18 @@
 // (SIGTERM, then SIGKILL after a grace period) or handed to the configured
 // `enforce_command`. Reward apps used with no time granted at all are
 // reported to the parents. The same run takes the children's requests and
-// hands grants to the grant command.
-
+// hands grants to the grant command. What is decided is
+// Rules/RewardsEnforce.swift; here it is read, recorded and done.
 //
 // Invariants: what a run does is recorded before it is done (the
 // "enforced" events, the "notified" keys), and each grant is claimed just
 // before its command runs, so a claim lives from its own time.
 
 extension Rewards {
+    /// What a run recorded, and is to do: the state after it, the actions,
+    /// the notifications.
+    struct EnforcePlan { var state: RewardsState; var actions: [EnforceAction]; var notes: [JSONObject] }
+
     static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         let (command, timeout) = try grantCommand(ctx, config)
@@ -22,15 +26,26 @@ extension Rewards {
         let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
         let st = try store(ctx)
         let claim = IDs.make()
-        let now = ctx.now
         let pre = try st.read()
         try requireParent(pre, ctx)
         let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
         let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
-        struct Plan { var state: RewardsState; var actions: [EnforceAction]; var notes: [JSONObject] }
-        let plan = try write(ctx, full: true, st) { (tx) throws(ToolError) -> Plan in
+        let plan = try enforcePlan(ctx, st, procs: procs, interval: interval, dryRun: dry)
+        // Recorded; now acted on.
+        var code = try endApps(ctx, plan, procs: procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
+        for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
+        guard let cmd = command else { return code }
+        if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
+        return code
+    }
+
+    /// Records what runs now, charged for the last `interval` seconds as
+    /// usage (overlaps count once), and what is decided about it.
+    static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procs: [RunningProcess], interval: Int,
+                            dryRun dry: Bool) throws(ToolError) -> EnforcePlan {
+        let now = ctx.now
+        return try write(ctx, full: true, st) { (tx) throws(ToolError) -> EnforcePlan in
             try requireParent(tx.state, ctx)
-            // What runs now is charged for the last interval (overlaps count once).
             let running = runningRewardApps(tx.state, procs)
             var intake = Intake()
             for (cid, apps) in running {
@@ -39,44 +54,17 @@ extension Rewards {
             }
             if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, byline: byline(ctx), each: false) }
             let actions = enforceActions(tx.state, running: running, today: ctx.today)
-            var notes: [JSONObject] = []
-            for a in actions {
-                switch a {
-                case .warn(let cid, let left):
-                    let key = "enforce-warn|\(cid)|\(ctx.today)"
-                    guard !tx.state.notified.contains(key), let c = tx.state.children[cid] else { continue }
-                    tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
-                    notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(ctx.today)", title: "\(left) minute\(left == 1 ? "" : "s") of reward time left",
-                                                    body: "Save your game, \(c.name): reward time ends in \(left) minute\(left == 1 ? "" : "s").",
-                                                    extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
-                case .end(let cid, let app, let pids):
-                    guard let c = tx.state.children[cid] else { continue }
-                    tx.record(by(ctx, ["type": "enforced", "child": .string(cid), "app": .string(app), "pids": .array(pids.map { JSON.int(Int64($0)) }),
-                                       "dry_run": .bool(dry), "day": .string(ctx.today.description)]))
-                    let key = "enforce-over|\(cid)|\(ctx.today)|\(app.lowercased())"
-                    if !tx.state.notified.contains(key) {
-                        tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
-                        notes.append(NotificationRecord(tool: "rewards", id: "enforce-over-\(cid)-\(ctx.today)-\(app.lowercased())", title: "Reward time is over",
-                                                        body: "\(app) was closed: today's reward time is used up. Learning earns more points.",
-                                                        extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
-                    }
-                case .unauthorized(let cid, let app):
-                    let key = "enforce-unauth|\(cid)|\(ctx.today)|\(app.lowercased())"
-                    guard !tx.state.notified.contains(key), let c = tx.state.children[cid] else { continue }
-                    tx.record(by(ctx, ["type": "notified", "key": .string(key)]))
-                    for p in tx.state.parents.sorted() {
-                        notes.append(NotificationRecord(tool: "rewards", id: "enforce-unauth-\(cid)-\(ctx.today)-\(app.lowercased())-\(p)",
-                                                        title: "rewards: \(c.name) used \(app) with no reward time",
-                                                        body: "\(c.name) ran \(app) today without any reward time granted; it was closed.",
-                                                        extra: ["to": .string(p), "role": "parent"]).record)
-                    }
-                }
-            }
-            return Plan(state: tx.state, actions: actions, notes: notes)
+            let records = enforceRecords(tx.state, actions, today: ctx.today, dryRun: dry)
+            for e in records.events { tx.record(by(ctx, e)) }
+            return EnforcePlan(state: tx.state, actions: actions, notes: records.notifications)
         }
+    }
+
+    /// Ends the apps whose time is up (or hands each to `enforce_command`),
+    /// printing a record for each: temporary failure if the command failed.
+    static func endApps(_ ctx: Context, _ plan: EnforcePlan, procs: [RunningProcess], command endCommand: String?, dryRun dry: Bool,
+                        grace: Int, procRoot: String) throws(ToolError) -> ExitCode {
         var code = ExitCode.ok
-        // Recorded; now acted on.
-        let endCommand = config["enforce_command"]
         for a in plan.actions {
             guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
             let ps = procs.filter { pids.contains($0.pid) }
@@ -101,12 +89,17 @@ extension Rewards {
             }
             ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): reward time is up")
         }
-        for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
-        // Today's grants not yet applied, each claimed by this run just
-        // before its command runs: a claim lives from its own time, however
-        // long the grants before it took.
-        guard let cmd = command else { return code }
-        for candidate in grantsToHandOver(plan.state, today: ctx.today, at: ctx.current) {
+        return code
+    }
+
+    /// Today's grants not yet applied, each claimed by this run just before
+    /// its command runs (a claim lives from its own time, however long the
+    /// grants before it took) and handed over: temporary failure if one was
+    /// not applied.
+    static func handOverGrants(_ ctx: Context, _ st: Store<RewardsState>, _ s: RewardsState, command cmd: String, claim: String,
+                               timeout: Int) throws(ToolError) -> ExitCode {
+        var code = ExitCode.ok
+        for candidate in grantsToHandOver(s, today: ctx.today, at: ctx.current) {
             let t = ctx.current
             let held = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child)? in
                 guard let g = tx.state.grants[candidate.id], g.day == ctx.today, g.mayHandOver(at: t),
