@@ -24,6 +24,11 @@
 // fold decides what it comes to), then rewrites the status files and the
 // folders' ACLs. A child never reads a journal: their commands read their
 // status file and drop requests.
+//
+// Invariants: who acts is the kernel's word (the login running the command,
+// the owner of a request file), never a name given; a request file is read
+// without following links, only if it is a regular file, and only up to
+// 4096 bytes (a longer one is an invalid request).
 
 extension Rewards {
     public struct FamilyFolder: Sendable {

@@ -28,11 +28,11 @@
 //       holds the grant; a failed or unknown grant is tried again.
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
 //   erase {salt,digests}
-//       a tombstone (`child rm --purge`): the store skips every earlier event
-//       that names one of the digested values (a child's id, login, flags and
-//       grants; see Rules/RewardsErasure.swift) on every copy, and each copy removes them
-//       from the journals it writes. It holds digests only, so nothing in it
-//       names the child.
+//       a tombstone (`child rm --purge`): the store skips every earlier
+//       event that names one of the digested values (a child's id, login,
+//       flags and grants; see Rules/RewardsErasure.swift) on every copy, and
+//       each copy removes them from the journals it writes. It holds digests
+//       only, so nothing in it names the child.
 //
 // Spans in usage_day and the snapshot are flat arrays of whole seconds:
 // [start, length, distance to the next start, length, …] (see SpanCodec).

@@ -3,7 +3,9 @@
 // names the person, the day and what it says (a digest of its keys, each
 // said once), so no two notifications share an id and a delivery script
 // may drop repeats by id. The parents' `notify` setting is theirs alone; a
-// child's notifications follow the child's own (`settings(for:)`).
+// child's notifications follow the child's own (`settings(for:)`). With two
+// parents, each is told the other's changes and the conflicts merged
+// (`coParentNotifications`).
 
 extension Rewards {
     /// One notification per person per run, from what has not been said yet.
