@@ -76,7 +76,9 @@ extension Rewards {
         return .ok
     }
 
-    static func decide(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
+    /// `flag approve` and `flag reject`: a held session counted (as ingest
+    /// would have) or dropped.
+    static func decideFlag(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
         let out = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             try requireParent(tx.state, ctx)
             let matches = tx.state.flags.values.filter { $0.id.hasPrefix(ctx.operands[0]) }
