@@ -16,8 +16,8 @@ final class RewardsEngineTests: XCTestCase {
     }
 
     func run(_ sessions: [E.Session], afk: [E.Span] = [], settings s: E.Settings? = nil, rate: Int = 60,
-             category: E.Category = .learning) -> ([E.Outcome], E.Day) {
-        var day = E.Day()
+             category: E.Category = .learning) -> ([E.Outcome], E.DayLedger) {
+        var day = E.DayLedger()
         var out: [E.Outcome] = []
         for x in sessions {
             let (o, d) = E.evaluate(x, category: category, rate: rate, afk: afk, day: day, settings: s ?? settings, now: base + 86_400)
@@ -42,11 +42,11 @@ final class RewardsEngineTests: XCTestCase {
             (session(-7 * 86_400, 300), .learning, "too_old", 0),  // too old to hold
         ]
         for (s, cat, reason, points) in cases {
-            let (o, _) = E.evaluate(s, category: cat, rate: 60, afk: afk, day: E.Day(), settings: settings, now: base + 86_400)
+            let (o, _) = E.evaluate(s, category: cat, rate: 60, afk: afk, day: E.DayLedger(), settings: settings, now: base + 86_400)
             XCTAssertEqual(o.reason, reason, "\(s.span) \(String(describing: cat))")
             XCTAssertEqual(o.points, points)
         }
-        XCTAssertTrue(E.evaluate(session(0, 300), category: .learning, rate: 60, afk: [], day: E.Day(), settings: settings, now: base + 86_400).0.held)
+        XCTAssertTrue(E.evaluate(session(0, 300), category: .learning, rate: 60, afk: [], day: E.DayLedger(), settings: settings, now: base + 86_400).0.held)
     }
 
     func testAwayTimeAndOverlapCountOnce() {
@@ -69,7 +69,7 @@ final class RewardsEngineTests: XCTestCase {
         s.maxSessionAgeDays = 3650
         let yearOne = E.Session(child: "alex", app: "Duolingo", span: E.Span(-62_135_560_800, -62_135_560_800 + 900))
         for now in [base, Clock.earliest.seconds + 100] {
-            let (o, d) = E.evaluate(yearOne, category: .learning, rate: 60, afk: [], day: E.Day(), settings: s, now: now)
+            let (o, d) = E.evaluate(yearOne, category: .learning, rate: 60, afk: [], day: E.DayLedger(), settings: s, now: now)
             XCTAssertEqual(o.reason, "too_old")
             XCTAssertEqual(d.points, 0)
         }
@@ -82,7 +82,7 @@ final class RewardsEngineTests: XCTestCase {
         let runs = E.runs([b, a], gap: Int64(settings.mergeGapSeconds))
         XCTAssertEqual(runs, [[a, b]])
         XCTAssertEqual(E.runs([a, b], gap: 5), [[a], [b]], "a gap of 5 seconds is not shorter than 5")
-        var day = E.Day()
+        var day = E.DayLedger()
         for x in [a, b] {
             let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: x), category: .learning, rate: 60, afk: [], day: &day,
                                settings: settings, now: base + 86_400, run: runs[0])
@@ -91,15 +91,15 @@ final class RewardsEngineTests: XCTestCase {
         XCTAssertEqual(day.learningSeconds, 360)
         XCTAssertEqual(day.points, 6)
         // Alone, each is too short.
-        let (alone, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [], day: E.Day(),
+        let (alone, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [], day: E.DayLedger(),
                                     settings: settings, now: base + 86_400)
         XCTAssertEqual(alone.reason, "too_short")
         // Away time counts against the run as against a session.
         let (afk, _) = E.evaluate(E.Session(child: "c", app: "Duolingo", span: a), category: .learning, rate: 60, afk: [E.Span(base + 200, base + 300)],
-                                  day: E.Day(), settings: settings, now: base + 86_400, run: runs[0])
+                                  day: E.DayLedger(), settings: settings, now: base + 86_400, run: runs[0])
         XCTAssertEqual(afk.reason, "too_short", "260 seconds left")
         // The first half ingested before (too short then): the second counts both.
-        var later = E.Day()
+        var later = E.DayLedger()
         let o = E.evaluate(E.Session(child: "c", app: "Duolingo", span: b), category: .learning, rate: 60, afk: [], day: &later,
                            settings: settings, now: base + 86_400, run: runs[0], judged: [a])
         XCTAssertEqual(o.learningSeconds, 360)
@@ -120,7 +120,7 @@ final class RewardsEngineTests: XCTestCase {
     func testLeftoverAtTheCapStaysVoidWhenTheCapIsRaised() {
         var s = settings
         s.maxPointsPerDay = 1
-        var day = E.Day()
+        var day = E.DayLedger()
         func learn(_ start: Int64, _ minutes: Int64) -> E.Outcome {
             let (o, d) = E.evaluate(session(start, minutes), category: .learning, rate: 10, afk: [], day: day, settings: s, now: base + 86_400)
             day = d
@@ -140,15 +140,15 @@ final class RewardsEngineTests: XCTestCase {
     /// reward time turned up is taken back, points and all.
     func testLearningUnderRewardTimeEarnsNothingInEitherOrder() {
         let reward = session(0, 60, app: "Minecraft"), learning = session(900, 30)
-        func eval(_ x: E.Session, _ d: inout E.Day) -> E.Outcome {
+        func eval(_ x: E.Session, _ d: inout E.DayLedger) -> E.Outcome {
             E.evaluate(x, category: x.app == "Minecraft" ? .reward : .learning, rate: 60, afk: [], day: &d, settings: settings, now: base + 86_400)
         }
-        var a = E.Day()
+        var a = E.DayLedger()
         XCTAssertEqual(eval(reward, &a).rewardSeconds, 3600)
         let l = eval(learning, &a)
         XCTAssertEqual(l.reason, "during_reward")
         XCTAssertEqual(l.points, 0)
-        var b = E.Day()
+        var b = E.DayLedger()
         XCTAssertEqual(eval(learning, &b).points, 30)
         let r = eval(reward, &b)
         XCTAssertEqual(r.rewardSeconds, 3600, "reward time counts in full")
@@ -162,7 +162,7 @@ final class RewardsEngineTests: XCTestCase {
             XCTAssertEqual(d.rewardSeconds, 3600)
         }
         // Part of a session: 16:45–17:15 learning keeps 17:00–17:15.
-        var c = E.Day()
+        var c = E.DayLedger()
         _ = eval(session(2700, 30), &c)
         XCTAssertEqual(eval(reward, &c).points, -15)
         XCTAssertEqual(c.points, 15)
@@ -194,8 +194,8 @@ final class RewardsEngineTests: XCTestCase {
                 let a = base + Int64.random(in: 0...(t - base), using: &rng)
                 sessions.append(E.Session(child: "c", app: ["m", "n"].randomElement(using: &rng)!, span: E.Span(a, a + Int64.random(in: 60...7200, using: &rng))))
             }
-            func play(_ order: [E.Session]) -> E.Day {
-                var d = E.Day()
+            func play(_ order: [E.Session]) -> E.DayLedger {
+                var d = E.DayLedger()
                 for x in order {
                     let cat: E.Category = rates[x.app] == nil ? .reward : .learning
                     _ = E.evaluate(x, category: cat, rate: rates[x.app] ?? 60, afk: [], day: &d, settings: s, now: base + 86_400)
@@ -364,7 +364,7 @@ final class ActivityWatchTests: XCTestCase {
         XCTAssertEqual(usage.sessions.map(\.app), ["Duolingo", "Minecraft", "khan academy", "Khan Academy", "Minecraft"])
         XCTAssertEqual(usage.afk.count, 2)
         let cats: [String: RewardsEngine.Category] = ["duolingo": .learning, "khan academy": .learning, "minecraft": .reward]
-        var day = RewardsEngine.Day()
+        var day = RewardsEngine.DayLedger()
         var s = RewardsEngine.Settings()
         s.minSessionMinutes = 5
         s.maxSessionAgeDays = 3650

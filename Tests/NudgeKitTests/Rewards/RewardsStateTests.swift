@@ -46,7 +46,7 @@ final class RewardsStateTests: XCTestCase {
     }
 
     func testRewardTimeOverlappingCountsOnce() {
-        var day = E.Day()
+        var day = E.DayLedger()
         let s = E.Settings()
         func reward(_ a: Int64, _ b: Int64) -> E.Outcome {
             E.evaluate(E.Session(child: "c", app: "Minecraft", span: E.Span(base + a, base + b)), category: .reward, rate: 60, afk: [],
@@ -162,7 +162,7 @@ final class RewardsStateTests: XCTestCase {
     }
 
     let now = Instant(seconds: 1_795_000_000 + 30 * 86_400)
-    let stamp = Rewards.Stamp(by: "mum", at: .string(Zone.utc.format(Instant(seconds: 1_795_000_000 + 30 * 86_400))))
+    let byline = Rewards.Byline(by: "mum", at: .string(Zone.utc.format(Instant(seconds: 1_795_000_000 + 30 * 86_400))))
 
     typealias Sess = (child: String, app: String, span: E.Span)
 
@@ -174,7 +174,7 @@ final class RewardsStateTests: XCTestCase {
             intake.raws.append(Rewards.Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
         }
         var tx = Transaction(state: state)
-        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, stamp: stamp, each: true)
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, byline: byline, each: true)
         state = tx.state
         return (out, tx.events)
     }
@@ -288,13 +288,13 @@ final class RewardsStateTests: XCTestCase {
         let away = E.Span(start, start + 4 * 3600 + 1800)
         intake.afk[ci] = [E.Span(start - 600, start - 300), away]
         var tx = Transaction(state: s)
-        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, stamp: stamp, each: false)
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, byline: byline, each: false)
         XCTAssertEqual(out.filter { $0["type"]?.string == "flag" }.map { $0["reason"]?.string }, ["too_long"])
         s = try reloaded(tx.state)
         let f = try XCTUnwrap(s.flags.values.first)
         XCTAssertEqual(f.afk, [away], "only the away time inside the session is kept")
         var approve = Transaction(state: s)
-        XCTAssertEqual(Rewards.countApproved(f, tx: &approve, zone: .utc, now: now, stamp: stamp), 30, "30 minutes at 60 points an hour")
+        XCTAssertEqual(Rewards.countApproved(f, tx: &approve, zone: .utc, now: now, byline: byline), 30, "30 minutes at 60 points an hour")
         XCTAssertEqual(approve.state.totals("c1", Zone.utc.day(of: Instant(seconds: start))).learningSeconds, 1800)
         XCTAssertEqual(approve.state.balance["c1"], 30)
     }

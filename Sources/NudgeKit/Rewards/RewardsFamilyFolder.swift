@@ -24,13 +24,14 @@
 // fold decides what it comes to), then rewrites the status files and the
 // folders' ACLs. A child never reads a journal: their commands read their
 // status file and drop requests.
+//
+// Invariants: who acts is the kernel's word (the login running the command,
+// the owner of a request file), never a name given; a request file is read
+// without following links, only if it is a regular file, and only up to
+// 4096 bytes (a longer one is an invalid request).
 
 extension Rewards {
-    static let familyOption = OptionSpec("family", value: "DIR", help: "The family folder shared by the logins of one host (env REWARDS_FAMILY)",
-                                         completion: .directories)
-    static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
-
-    public struct Household: Sendable {
+    public struct FamilyFolder: Sendable {
         public var path: String
         public var owner: UInt32
         public var group: UInt32?
@@ -46,8 +47,6 @@ extension Rewards {
         return c["family"].map(trimSlash)
     }
 
-    static let configKeys = ["grant_command", "grant_timeout", "enforce_command", "family"]
-
     static func trimSlash(_ s: String) -> String {
         var p = s
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
@@ -55,8 +54,8 @@ extension Rewards {
     }
 
     /// The family folder this command works on, if any.
-    static func household(_ ctx: Context) throws(ToolError) -> Household? {
-        try ctx.memoThrowing("rewards.household") { () throws(ToolError) -> Household? in
+    static func familyFolder(_ ctx: Context) throws(ToolError) -> FamilyFolder? {
+        try ctx.memoThrowing("rewards.family-folder") { () throws(ToolError) -> FamilyFolder? in
             guard let path = try familyPath(ctx) else { return nil }
             var st = stat()
             guard stat(path, &st) == 0 else {
@@ -66,12 +65,12 @@ extension Rewards {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the family folder \(path) is not a folder") }
             var req = stat()
             let group: UInt32? = stat(Sys.join(path, "requests"), &req) == 0 && (req.st_mode & 0o007) == 0 ? UInt32(req.st_gid) : nil
-            return Household(path: path, owner: UInt32(st.st_uid), group: group)
+            return FamilyFolder(path: path, owner: UInt32(st.st_uid), group: group)
         }
     }
 
     /// Whether the caller may read the family's journals: a parent (or root).
-    static func isParentHere(_ h: Household) -> Bool {
+    static func isParentHere(_ h: FamilyFolder) -> Bool {
         let fd = open(h.journal, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 { return false }
         close(fd)
@@ -80,7 +79,7 @@ extension Rewards {
 
     /// Refuses REWARDS_USER naming somebody else in a family folder.
     static func checkIdentity(_ ctx: Context) throws(ToolError) {
-        guard try household(ctx) != nil else { return }
+        guard try familyFolder(ctx) != nil else { return }
         let login = Sys.loginName()
         if let asked = Sys.env("REWARDS_USER"), !asked.isEmpty, asked != login {
             throw ToolError(.noPermission, "in a family folder you are \(login), the login running this command; REWARDS_USER cannot make you \(asked)")
@@ -89,7 +88,7 @@ extension Rewards {
 
     // MARK: The family folder's files
 
-    static func familyInit(_ ctx: Context, _ path: String) throws(ToolError) -> Household {
+    static func familyInit(_ ctx: Context, _ path: String) throws(ToolError) -> FamilyFolder {
         if Sys.fileExists(Sys.join(path, "family.conf")) {
             throw ToolError(.cantCreate, "\(path) is already a family folder (\(Sys.join(path, "family.conf")))")
         }
@@ -118,12 +117,12 @@ extension Rewards {
         try Sys.writeFileAtomically(Sys.join(path, "family.conf"),
                                     Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\n".utf8),
                                     mode: 0o644)
-        return Household(path: path, owner: UInt32(geteuid()), group: gid)
+        return FamilyFolder(path: path, owner: UInt32(geteuid()), group: gid)
     }
 
     /// The store of a family folder: each parent's journal in journal/, the
     /// snapshot and lock in the caller's own data directory.
-    static func familyStore(_ ctx: Context, _ h: Household) -> Store<RewardsState> {
+    static func familyStore(_ ctx: Context, _ h: FamilyFolder) -> Store<RewardsState> {
         let login = Sys.loginName()
         var o = StoreOptions(tool: "rewards", actor: login, user: login, lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.nowMillis = ctx.now.ms
@@ -144,7 +143,7 @@ extension Rewards {
 
     /// The request files in the spool, each with the login that owns it.
     /// Anything that is not a small regular file is skipped, with a warning.
-    static func readSpool(_ h: Household) throws(ToolError) -> [SpoolFile] {
+    static func readSpool(_ h: FamilyFolder) throws(ToolError) -> [SpoolFile] {
         guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return [] }
         var out: [SpoolFile] = []
         for e in entries.sorted(by: { $0.name < $1.name }) {
@@ -182,48 +181,8 @@ extension Rewards {
         return out
     }
 
-    /// The `request` event for a spool file, validated as the CLI would.
-    static func requestEvent(_ f: SpoolFile, now: Instant, today: Day) -> JSONObject {
-        // When it was taken, not what the file says (its owner may set its
-        // time and its text): a join's code is checked against this.
-        var e: JSONObject = ["type": "request", "id": .string(f.id), "from": .string(f.from), "day": .string(today.description),
-                             "at": .int(now.ms)]
-        guard let o = f.object else {
-            e["kind"] = "invalid"
-            e["reason"] = .string(f.problem ?? "unreadable")
-            return e
-        }
-        let kind = o["kind"]?.string ?? ""
-        e["kind"] = .string(kind)
-        func bad(_ why: String) -> JSONObject {
-            var b = e
-            b["kind"] = "invalid"
-            b["reason"] = .string(why)
-            return b
-        }
-        switch kind {
-        case "redeem", "more_time":
-            guard let m = o["minutes"]?.int, (1...1440).contains(m) else { return bad("minutes must be a whole number from 1 to 1440") }
-            e["minutes"] = .int(m)
-            if let a = o["app"]?.string {
-                guard Text.isPlainName(a, max: 100) else { return bad("an app is 1 to 100 characters without control characters") }
-                e["app"] = .string(a)
-            }
-            if let n = o["note"]?.string {
-                guard Text.isPlainName(n, max: 200) else { return bad("a note is 1 to 200 characters without control characters") }
-                e["note"] = .string(n)
-            }
-        case "join":
-            guard let c = o["code"]?.string, c.utf8.count <= 40 else { return bad("a join request needs its code") }
-            e["code"] = .string(c)
-        default:
-            return bad("a request is redeem, more_time or join, not '\(Text.terminalSafe(String(kind.prefix(40))))'")
-        }
-        return e
-    }
-
     /// Records the requests not yet recorded (in the caller's batch).
-    static func takeRequests(_ ctx: Context, _ h: Household, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
+    static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
         // In the order they were written (for the list; the time that counts is now).
         for f in try readSpool(h).sorted(by: { ($0.mtime, $0.id) < ($1.mtime, $1.id) }) where tx.state.requests[f.id] == nil {
             tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
@@ -231,7 +190,7 @@ extension Rewards {
     }
 
     /// Drops a request in the spool, as the caller; returns its id.
-    static func dropRequest(_ ctx: Context, _ h: Household, _ fields: JSONObject) throws(ToolError) -> String {
+    static func dropRequest(_ ctx: Context, _ h: FamilyFolder, _ fields: JSONObject) throws(ToolError) -> String {
         var o = fields
         o["at"] = .string(ctx.clock.format(ctx.now))
         var bytes = [UInt8]()
@@ -259,27 +218,10 @@ extension Rewards {
 
     // MARK: After a parent's change: status files, ACLs, the spool
 
-    /// What `login` may read: their balance, today's reward time, badges
-    /// and their requests; for a would-be parent, their join request.
-    static func statusRecord(_ s: RewardsState, login: String, now: Instant, today: Day, zone: Zone) -> JSONObject {
-        var o: JSONObject = ["type": "status", "login": .string(login), "as_of": .string(zone.format(now))]
-        if let c = s.children.values.first(where: { $0.login == login }) {
-            o["child"] = .string(c.name)
-            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone, now: now))
-            o["allowance"] = .object(allowanceRecord(s, c, today: today, zone: zone, now: now))
-        }
-        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }
-        o["requests"] = .array(mine.map { r in
-            .object(["id": .string(r.id), "kind": .string(r.kind), "minutes": JSON(r.minutes), "status": .string(r.status), "reason": JSON(r.reason),
-                     "date": .string(r.day.description)])
-        })
-        return o
-    }
-
     /// Brings the family folder in step with the state: status files for the
     /// children and would-be parents, who may use the folders, this
     /// parent's journal readable by the other parent, and used requests gone.
-    static func settle(_ ctx: Context, _ h: Household, _ s: RewardsState, store: Store<RewardsState>) {
+    static func settle(_ ctx: Context, _ h: FamilyFolder, _ s: RewardsState, store: Store<RewardsState>) {
         let me = UInt32(geteuid())
         let parentUIDs = s.parents.compactMap { Users.uid(of: $0) }
         let others = parentUIDs.filter { $0 != h.owner }
@@ -352,7 +294,7 @@ extension Rewards {
     }
 
     /// A child's (or would-be parent's) status, as the parents' last run wrote it.
-    static func readStatus(_ h: Household) throws(ToolError) -> JSONObject {
+    static func readStatus(_ h: FamilyFolder) throws(ToolError) -> JSONObject {
         let login = Sys.loginName()
         let path = Sys.join(h.status, login + ".json")
         guard let got = try Sys.readPeerFile(path, from: 0, cap: 1 << 20) else {

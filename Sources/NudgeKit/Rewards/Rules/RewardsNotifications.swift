@@ -3,7 +3,9 @@
 // names the person, the day and what it says (a digest of its keys, each
 // said once), so no two notifications share an id and a delivery script
 // may drop repeats by id. The parents' `notify` setting is theirs alone; a
-// child's notifications follow the child's own (`settings(for:)`).
+// child's notifications follow the child's own (`settings(for:)`). With two
+// parents, each is told the other's changes and the conflicts merged
+// (`coParentNotifications`).
 
 extension Rewards {
     /// One notification per person per run, from what has not been said yet.
@@ -51,6 +53,29 @@ extension Rewards {
                 out.append((n == 0 ? keys : [], NotificationRecord(tool: "rewards", id: "parent-\(p)-\(today)-\(digest(keys))", title: "rewards: family update",
                                                                   body: lines.joined(separator: "\n"), extra: ["to": .string(p), "role": "parent"]).record))
             }
+        }
+        return out
+    }
+
+    /// For each parent: the other parent's changes and the conflicts merged
+    /// since they were last told, batched into one notification.
+    public static func coParentNotifications(_ s: RewardsState, today: Day) -> [(keys: [String], record: JSONObject)] {
+        guard s.parents.count > 1 || !s.conflicts.isEmpty else { return [] }
+        var out: [(keys: [String], record: JSONObject)] = []
+        for p in s.parents.sorted() {
+            var lines: [String] = []
+            var keys: [String] = []
+            for c in s.conflicts where !s.notified.contains("conflict|\(p)|\(c.id)") {
+                lines.append("Merged: " + c.text)
+                keys.append("conflict|\(p)|\(c.id)")
+            }
+            let theirs = s.changes.filter { $0.by != p && s.parents.contains($0.by) && !s.notified.contains("change|\(p)|\($0.id)") }
+            for c in theirs.suffix(10) { lines.append(c.text) }
+            if theirs.count > 10 { lines.append("… and \(theirs.count - 10) more: rewards log") }
+            keys += theirs.map { "change|\(p)|\($0.id)" }
+            guard !lines.isEmpty, s.settings.notify == 1 else { continue }
+            out.append((keys, NotificationRecord(tool: "rewards", id: "coparent-\(p)-\(today)-\(digest(keys))", title: "rewards: changes by the other parent",
+                                                 body: lines.joined(separator: "\n"), extra: ["to": .string(p), "role": "parent"]).record))
         }
         return out
     }

@@ -1,15 +1,25 @@
-// rewards' commands: the declaration, the handler table, and what every
-// handler shares (who is calling, the store, roles). The handlers live in
-// one file per command group (RewardsFamily, RewardsApps, RewardsUsage,
-// RewardsRedeem, RewardsProgress, RewardsCron); the rules they call take
-// values, not a Context (Ingest, Progress, Report, Notifications, Erasure,
-// PointsEngine).
+// rewards' registry: every command declared once, with its options, its
+// group and the handler that runs it (`run:`); the global options; the
+// config file's keys; and the store every handler opens (`store`, `write`):
+// in a family folder the folder's journals, else the data directory. The
+// handlers are in Commands/ (one file per group of commands), the rules they
+// call in Rules/ (values in, decisions out), the state in Model/, the family
+// folder's files in RewardsFamilyFolder.swift.
+//
+// Invariants: `Rewards` is declared here and only extended elsewhere. A
+// change goes through `write`, which records the family folder's waiting
+// requests in the same batch and brings the folder in step after it, and
+// every event a run records carries the run's byline (`by`).
 
 public enum Rewards {
+    // Options more than one command takes, and the global ones.
     static let childOption = OptionSpec("child", value: "NAME", help: "One child")
     static let commandOption = OptionSpec("command", value: "CMD", help: "Hand the grant to this command (e.g. timekpra)", completion: .files)
     static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
                                           help: "End CMD after SECONDS (default \(defaultGrantTimeoutSeconds); grant_timeout in the config file)")
+    static let familyOption = OptionSpec("family", value: "DIR", help: "The family folder shared by the logins of one host (env REWARDS_FAMILY)",
+                                         completion: .directories)
+    static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
 
     public static let spec = ToolSpec(
         name: "rewards",
@@ -90,9 +100,9 @@ public enum Rewards {
             CommandSpec("flags", summary: "Sessions held for review", group: .admin, run: flagsList),
             CommandSpec("flag", summary: "Decide a held session",
                         subcommands: [CommandSpec("approve", summary: "Count it", usage: "ID", operands: .words, min: 1, max: 1,
-                                                  run: { (c) throws(ToolError) in try decide(c, approve: true) }),
+                                                  run: { (c) throws(ToolError) in try decideFlag(c, approve: true) }),
                                       CommandSpec("reject", summary: "Drop it", usage: "ID", operands: .words, min: 1, max: 1,
-                                                  run: { (c) throws(ToolError) in try decide(c, approve: false) })],
+                                                  run: { (c) throws(ToolError) in try decideFlag(c, approve: false) })],
                         runnable: false, group: .admin),
             CommandSpec("redeem", summary: "Convert points to reward minutes", usage: "CHILD MINUTES",
                         options: [OptionSpec("app", value: "APP", help: "For this reward app"), commandOption, timeoutOption],
@@ -123,18 +133,17 @@ public enum Rewards {
         footer: "Who you are: in a family folder (--family), your login; in a data directory of your own, $REWARDS_USER, else your login. Children see their own data, redeem and ask; everything else is for parents."
     )
 
-    /// The caller. In a family folder: the login running the command (the
-    /// kernel's word). In a store of one's own (one login's data directory,
-    /// or their sync folder): $REWARDS_USER if set, else the login; anyone
-    /// who can run commands there owns every file of it anyway.
-    static func me(_ ctx: Context) -> String {
-        if (try? household(ctx)) ?? nil != nil { return Sys.loginName() }
-        return Sys.env("REWARDS_USER").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.loginName()
-    }
+    /// The config file's keys.
+    static let configKeys = ["grant_command", "grant_timeout", "enforce_command", "family"]
+
+    /// Seconds the grant command may run (`--timeout`, `grant_timeout`).
+    public static let defaultGrantTimeoutSeconds = 60
+
+    // MARK: The store
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<RewardsState> {
         try checkIdentity(ctx)
-        if let h = try household(ctx) {
+        if let h = try familyFolder(ctx) {
             guard isParentHere(h) else {
                 throw ToolError(.noPermission, "only a parent may do that (you are \(Sys.loginName())); see 'rewards dashboard' and 'rewards ask'")
             }
@@ -152,7 +161,7 @@ public enum Rewards {
                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
-        let h = try household(ctx)
+        let h = try familyFolder(ctx)
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
@@ -173,47 +182,11 @@ public enum Rewards {
         }
     }
 
-    /// Stamps an event with who made it and when (computed once per run).
-    static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { stamp(ctx)(e) }
+    /// Writes the run's byline into an event: who made it, when, and the
+    /// --note (the same for every event of the run).
+    static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { byline(ctx)(e) }
 
-    static func stamp(_ ctx: Context) -> Stamp {
-        ctx.memo("rewards.by") { Stamp(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
-    }
-
-    static func requireFamily(_ s: RewardsState) throws(ToolError) {
-        if s.owner == nil { throw ToolError(.dataError, "no family yet: a parent runs 'rewards init' first") }
-    }
-
-    static func requireParent(_ s: RewardsState, _ ctx: Context) throws(ToolError) {
-        try requireFamily(s)
-        // In a family folder root (its cron) acts for the parents.
-        if geteuid() == 0, try household(ctx) != nil { return }
-        guard s.role(of: me(ctx)) == .parent else { throw ToolError(.noPermission, "only a parent may do that (you are \(me(ctx)))") }
-    }
-
-    /// A parent, or the child themself.
-    static func requireSelfOrParent(_ s: RewardsState, _ ctx: Context, child: String) throws(ToolError) {
-        try requireFamily(s)
-        if geteuid() == 0, try household(ctx) != nil { return }
-        switch s.role(of: me(ctx)) {
-        case .parent: return
-        case .child(let id) where id == child: return
-        default: throw ToolError(.noPermission, "only a parent or the child may see that (you are \(me(ctx)))")
-        }
-    }
-
-    /// The child named by the operand; without one, the caller if a child.
-    static func ownChild(_ s: RewardsState, _ ctx: Context) throws(ToolError) -> RewardsState.Child {
-        if let n = ctx.operands.first { return try childID(s, n) }
-        if case .child(let id) = s.role(of: me(ctx)), let c = s.children[id] { return c }
-        throw .usage("name the child: \(ctx.spec.name) \(ctx.invocation.command.joined(separator: " ")) CHILD")
-    }
-
-    static func childID(_ s: RewardsState, _ name: String) throws(ToolError) -> RewardsState.Child {
-        guard let c = s.child(named: name) else {
-            let names = s.children.values.map(\.name).sorted()
-            throw ToolError(.dataError, "no child named '\(name)'" + (names.isEmpty ? "; add one with 'rewards child add NAME'" : "; children: " + names.joined(separator: ", ")))
-        }
-        return c
+    static func byline(_ ctx: Context) -> Byline {
+        ctx.memo("rewards.by") { Byline(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
     }
 }

@@ -1,4 +1,10 @@
-// rewards' progress commands: dashboard, badges, report.
+// rewards' progress commands: dashboard, badges and report; in a family
+// folder, a child's dashboard and badges come from their status file. The
+// figures are Rules/RewardsProgress.swift and Rules/RewardsReport.swift;
+// what is here draws them (gauges, a sparkline, CSV lines).
+//
+// Invariants: a child sees only their own; reward time used counts held
+// reward sessions not yet decided (the state is then read in full).
 
 extension Rewards {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -27,6 +33,18 @@ extension Rewards {
         return .ok
     }
 
+    /// `dashboard` for a child in a family folder: from their status file,
+    /// with their requests.
+    static func childDashboard(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
+        let st = try readStatus(h)
+        guard let d = st["dashboard"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
+        if let n = ctx.operands.first, n.lowercased() != d["child"]?.string?.lowercased() {
+            throw ToolError(.noPermission, "only a parent or the child may see that (you are \(Sys.loginName()))")
+        }
+        ctx.out.emit(d, text: dashboardText(d, zone: ctx.zone) + requestsText(st))
+        return .ok
+    }
+
     /// The state for figures of reward time used: the hot part, or the
     /// whole when a held reward session needs the day's counted spans.
     static func readForReward(_ ctx: Context) throws(ToolError) -> RewardsState {
@@ -34,27 +52,6 @@ extension Rewards {
         let s = try st.read()
         guard s.flags.values.contains(where: { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }) else { return s }
         return try st.read(full: true)
-    }
-
-    /// One child's dashboard, as a record (also what the child's status file holds).
-    static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
-        let set = s.settings(for: c.id)
-        let t = s.totals(c.id, today)
-        let learning = Int(t.learningSeconds / 60), reward = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
-        let week = (0..<7).map { today.adding(days: $0 - 6) }
-        let points = week.map { s.totals(c.id, $0).points }
-        let bal = s.balance[c.id] ?? 0
-        let affordable = min(bal / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes),
-                             max(0, set.weeklyRewardLimitMinutes - s.grantedThisWeek(c.id, today)))
-        let recent = s.recent[c.id] ?? []
-        return ["type": "dashboard", "child": .string(c.name), "id": .string(c.id), "balance": JSON(bal),
-                "learning_minutes_today": JSON(learning), "reward_minutes_today": JSON(reward),
-                "daily_goal_minutes": JSON(set.dailyGoalMinutes), "goal_progress": .double(min(1, Double(learning) / Double(set.dailyGoalMinutes))),
-                "rewards_affordable_minutes": JSON(affordable), "streak_days": JSON(streak(s, c.id, today: today)),
-                "points_last_7_days": .array(zip(week, points).map { .object(["date": .string($0.0.description), "points": JSON($0.1)]) }),
-                "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(zone.format(Instant(seconds: $0.start))),
-                                                                          "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
-                "badges": JSON((s.badges[c.id] ?? []).sorted())]
     }
 
     /// The dashboard for people, from its record.
@@ -76,6 +73,29 @@ extension Rewards {
         return text
     }
 
+    /// A child's requests, under their dashboard.
+    static func requestsText(_ st: JSONObject) -> String {
+        var t = ""
+        for x in st["requests"]?.array ?? [] {
+            guard let r = x.object else { continue }
+            let what = r["kind"]?.string == "join" ? "to join as a parent" : "\(r["minutes"]?.int ?? 0) min (\(r["kind"]?.string == "redeem" ? "redeem" : "more time"))"
+            t += "  Asked \(what): \(r["status"]?.string ?? "")\(r["reason"]?.string.map { " — " + Text.terminalSafe($0) } ?? "")\n"
+        }
+        if let a = st["as_of"]?.string { t += "  (as of \(a))\n" }
+        return t
+    }
+
+    static func sparkline(_ xs: [Int]) -> String {
+        let bars = Array("▁▂▃▄▅▆▇█")
+        let top = max(1, xs.max() ?? 1)
+        return String(xs.map { bars[min(7, $0 * 7 / top)] })
+    }
+
+    static func bar(_ fraction: Double, width: Int = 20) -> String {
+        let n = max(0, min(width, Int((fraction * Double(width)).rounded())))
+        return String(repeating: "█", count: n) + String(repeating: "░", count: width - n)
+    }
+
     static func badgesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childBadges(ctx, h) }
         let s = try store(ctx).read()
@@ -84,6 +104,21 @@ extension Rewards {
         let have = s.badges[c.id] ?? []
         for b in badgeNames {
             ctx.out.emit(["type": "badge", "child": .string(c.name), "badge": .string(b.id), "name": .string(b.name), "earned": .bool(have.contains(b.id))],
+                         text: "\(have.contains(b.id) ? "🏅" : "  ") \(b.name)")
+        }
+        return .ok
+    }
+
+    /// `badges` for a child in a family folder: from their status file.
+    static func childBadges(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
+        let st = try readStatus(h)
+        guard let d = st["dashboard"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
+        if let n = ctx.operands.first, n.lowercased() != d["child"]?.string?.lowercased() {
+            throw ToolError(.noPermission, "only a parent or the child may see that (you are \(Sys.loginName()))")
+        }
+        let have = Set((d["badges"]?.array ?? []).compactMap(\.string))
+        for b in badgeNames {
+            ctx.out.emit(["type": "badge", "child": d["child"] ?? .null, "badge": .string(b.id), "name": .string(b.name), "earned": .bool(have.contains(b.id))],
                          text: "\(have.contains(b.id) ? "🏅" : "  ") \(b.name)")
         }
         return .ok

@@ -1,217 +1,18 @@
 // rewards' points engine: validated learning time in, points out. Pure:
 // sessions, away-from-keyboard spans, the apps' categories and the settings
 // in; awards, reasons and flags out. Every rule has a reason code a parent
-// can read.
+// can read. Redeeming turns points into reward minutes within the limits.
+// The settings are in RewardsSettings.swift, the span arithmetic in
+// RewardsSpans.swift.
+//
+// Invariants: a day's points for learning time are floor(Σ seconds × rate
+// / 3600) over any split of the time, up to the daily cap; time counts
+// once however many sessions cover it, and learning under a reward app
+// earns nothing; a redemption never costs more than the balance or goes
+// past the daily and weekly limits.
 
 public enum RewardsEngine {
     public enum Category: String, Sendable, CaseIterable { case learning, reward, ignore }
-
-    /// Settings with their documented defaults and ranges.
-    public struct Settings: Equatable, Sendable {
-        public var conversionRate = 10  // points per reward minute
-        public var pointsPerHour = 60  // default for learning apps
-        public var minSessionMinutes = 5
-        public var maxSessionMinutes = 240  // longer is held for review
-        public var dailyGoalMinutes = 60
-        public var dailyRewardLimitMinutes = 120
-        public var weeklyRewardLimitMinutes = 600
-        public var maxPointsPerDay = 300
-        /// Sessions that started longer ago earn nothing (`too_old`), so that
-        /// old usage ingested late is not a way to collect a daily cap for
-        /// each of its days.
-        public var maxSessionAgeDays = 7
-        /// Sessions of one app less than this many seconds apart (an
-        /// alt-tab) are one for the minimum-session rule.
-        public var mergeGapSeconds = 60
-        /// 1: send this person notifications, 0: do not (a child's, or the parents' family-wide).
-        public var notify = 1
-
-        public init() {}
-
-        public static let ranges: [(key: String, range: ClosedRange<Int>, help: String)] = [
-            ("conversion_rate", 1...1000, "points per reward minute"),
-            ("points_per_hour", 1...10_000, "default points per hour of a learning app"),
-            ("min_session_minutes", 0...120, "sessions shorter than this earn nothing"),
-            ("merge_gap_seconds", 0...3600, "sessions of one app less than this apart are one for min_session_minutes"),
-            ("max_session_minutes", 1...1440, "longer sessions are held for review"),
-            ("daily_goal_minutes", 1...1440, "learning minutes a day to reach the goal"),
-            ("daily_reward_limit_minutes", 0...1440, "reward minutes that may be granted a day"),
-            ("weekly_reward_limit_minutes", 0...10_080, "reward minutes that may be granted a week"),
-            ("max_points_per_day", 1...100_000, "points that may be earned a day"),
-            ("max_session_age_days", 1...3650, "sessions that started more than this many days ago earn nothing"),
-            ("notify", 0...1, "1 to send notifications, 0 not (--child: that child's; else the parents')"),
-        ]
-
-        public func value(_ key: String) -> Int? {
-            switch key {
-            case "conversion_rate": return conversionRate
-            case "points_per_hour": return pointsPerHour
-            case "min_session_minutes": return minSessionMinutes
-            case "max_session_minutes": return maxSessionMinutes
-            case "daily_goal_minutes": return dailyGoalMinutes
-            case "daily_reward_limit_minutes": return dailyRewardLimitMinutes
-            case "weekly_reward_limit_minutes": return weeklyRewardLimitMinutes
-            case "max_points_per_day": return maxPointsPerDay
-            case "max_session_age_days": return maxSessionAgeDays
-            case "merge_gap_seconds": return mergeGapSeconds
-            case "notify": return notify
-            default: return nil
-            }
-        }
-
-        /// Sets a value after checking it; the error says what is accepted.
-        public mutating func set(_ key: String, _ raw: String) throws(ToolError) {
-            guard let r = Settings.ranges.first(where: { $0.key == key }) else {
-                let keys = Settings.ranges.map(\.key)
-                throw ToolError(.usage, "unknown setting '\(key)'" + (Suggest.nearest(key, in: keys).map { " (did you mean '\($0)'?)" } ?? "")
-                                + "; settings: " + keys.joined(separator: ", "))
-            }
-            guard let v = Int(raw), r.range.contains(v) else {
-                throw ToolError(.usage, "\(key) must be a whole number from \(r.range.lowerBound) to \(r.range.upperBound) (\(r.help)), not '\(raw)'")
-            }
-            switch key {
-            case "conversion_rate": conversionRate = v
-            case "points_per_hour": pointsPerHour = v
-            case "min_session_minutes": minSessionMinutes = v
-            case "max_session_minutes": maxSessionMinutes = v
-            case "daily_goal_minutes": dailyGoalMinutes = v
-            case "daily_reward_limit_minutes": dailyRewardLimitMinutes = v
-            case "weekly_reward_limit_minutes": weeklyRewardLimitMinutes = v
-            case "notify": notify = v
-            case "max_session_age_days": maxSessionAgeDays = v
-            case "merge_gap_seconds": mergeGapSeconds = v
-            default: maxPointsPerDay = v
-            }
-        }
-    }
-
-    /// A span of time, [start, end) in seconds since the epoch.
-    public struct Span: Equatable, Hashable, Sendable, Comparable {
-        public var start: Int64
-        public var end: Int64
-        public init(_ start: Int64, _ end: Int64) {
-            self.start = start
-            self.end = end
-        }
-        public var seconds: Int64 { max(0, end - start) }
-        public static func < (a: Span, b: Span) -> Bool { (a.start, a.end) < (b.start, b.end) }
-    }
-
-    /// Sorted, non-overlapping spans: the union of the input.
-    public static func union(_ spans: [Span]) -> [Span] {
-        var out: [Span] = []
-        for s in spans.filter({ $0.seconds > 0 }).sorted() {
-            if let last = out.last, s.start <= last.end {
-                out[out.count - 1].end = max(last.end, s.end)
-            } else {
-                out.append(s)
-            }
-        }
-        return out
-    }
-
-    /// `a` minus sorted, merged spans (binary search: cheap for long days).
-    public static func subtractSorted(_ a: Span, _ b: [Span]) -> [Span] {
-        var lo = 0, hi = b.count
-        while lo < hi { let mid = (lo + hi) / 2; if b[mid].end <= a.start { lo = mid + 1 } else { hi = mid } }
-        var out: [Span] = []
-        var cur = a.start
-        var i = lo
-        while i < b.count && b[i].start < a.end {
-            if b[i].start > cur { out.append(Span(cur, b[i].start)) }
-            cur = max(cur, b[i].end)
-            i += 1
-        }
-        if cur < a.end { out.append(Span(cur, a.end)) }
-        return out
-    }
-
-    /// The parts of `a` inside sorted, merged spans `b` (binary search).
-    public static func intersectSorted(_ a: Span, _ b: [Span]) -> [Span] {
-        var lo = 0, hi = b.count
-        while lo < hi { let mid = (lo + hi) / 2; if b[mid].end <= a.start { lo = mid + 1 } else { hi = mid } }
-        var out: [Span] = []
-        var i = lo
-        while i < b.count && b[i].start < a.end {
-            let x = Span(max(a.start, b[i].start), min(a.end, b[i].end))
-            if x.seconds > 0 { out.append(x) }
-            i += 1
-        }
-        return out
-    }
-
-    /// Inserts a span into sorted, merged spans, keeping them so. Appending
-    /// at the end (sessions arrive in order) moves nothing.
-    public static func insertMerged(_ spans: inout [Span], _ x: Span) {
-        guard x.seconds > 0 else { return }
-        if let last = spans.last, last.end < x.start { spans.append(x); return }
-        if spans.isEmpty { spans.append(x); return }
-        var lo = 0, hi = spans.count
-        while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end < x.start { lo = mid + 1 } else { hi = mid } }
-        var merged = x
-        var j = lo
-        while j < spans.count && spans[j].start <= merged.end {
-            merged = Span(min(merged.start, spans[j].start), max(merged.end, spans[j].end))
-            j += 1
-        }
-        if j == lo + 1 { spans[lo] = merged; return }
-        if j == lo { spans.insert(merged, at: lo); return }
-        spans[lo] = merged
-        spans.removeSubrange((lo + 1)..<j)
-    }
-
-    /// Takes a span out of sorted, merged spans, keeping them so.
-    public static func removeMerged(_ spans: inout [Span], _ x: Span) {
-        guard x.seconds > 0 else { return }
-        var lo = 0, hi = spans.count
-        while lo < hi { let mid = (lo + hi) / 2; if spans[mid].end <= x.start { lo = mid + 1 } else { hi = mid } }
-        var j = lo
-        var keep: [Span] = []
-        while j < spans.count && spans[j].start < x.end {
-            if spans[j].start < x.start { keep.append(Span(spans[j].start, x.start)) }
-            if spans[j].end > x.end { keep.append(Span(x.end, spans[j].end)) }
-            j += 1
-        }
-        if j > lo || !keep.isEmpty { spans.replaceSubrange(lo..<j, with: keep) }
-    }
-
-    /// Merges `more` (sorted by start) into `spans` (sorted by start), keeping
-    /// both orders' duplicates: the list of sessions a day has seen.
-    public static func mergeSorted(_ spans: inout [Span], _ more: [Span]) {
-        if more.isEmpty { return }
-        if spans.last.map({ $0 <= more[0] }) ?? true { spans += more; return }
-        var out: [Span] = []
-        out.reserveCapacity(spans.count + more.count)
-        var i = 0, j = 0
-        while i < spans.count && j < more.count {
-            if more[j] < spans[i] { out.append(more[j]); j += 1 } else { out.append(spans[i]); i += 1 }
-        }
-        out += spans[i...]
-        out += more[j...]
-        spans = out
-    }
-
-    /// Whether sorted `spans` hold exactly `x` (binary search).
-    public static func containsSorted(_ spans: [Span], _ x: Span) -> Bool {
-        var lo = 0, hi = spans.count
-        while lo < hi { let mid = (lo + hi) / 2; if spans[mid] < x { lo = mid + 1 } else { hi = mid } }
-        return lo < spans.count && spans[lo] == x
-    }
-
-    /// `a` minus every span in `b` (both may be unsorted).
-    public static func subtract(_ a: Span, _ b: [Span]) -> [Span] {
-        var parts = [a]
-        for cut in union(b) {
-            var next: [Span] = []
-            for p in parts {
-                if cut.end <= p.start || cut.start >= p.end { next.append(p); continue }
-                if cut.start > p.start { next.append(Span(p.start, cut.start)) }
-                if cut.end < p.end { next.append(Span(cut.end, p.end)) }
-            }
-            parts = next
-        }
-        return parts.filter { $0.seconds > 0 }
-    }
 
     public struct Session: Equatable, Sendable {
         public var child: String
@@ -255,7 +56,7 @@ public enum RewardsEngine {
 
     /// The running ledger of one child's day: what was counted, and the
     /// fractional points carried (in point-seconds: seconds × points/hour).
-    public struct Day: Equatable, Sendable {
+    public struct DayLedger: Equatable, Sendable {
         /// Learning time counted so far, and reward time: sorted, merged.
         public var counted: [Span] = []
         public var rewarded: [Span] = []
@@ -290,8 +91,8 @@ public enum RewardsEngine {
     /// shorter than merge_gap_seconds, which together meet the minimum, and
     /// `judged` those of them evaluated in earlier ingests (too short alone
     /// then, their time counts now).
-    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: Day,
-                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, Day) {
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day: DayLedger,
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> (Outcome, DayLedger) {
         var d = day
         let o = evaluate(s, category: category, rate: rate, afk: afk, day: &d, settings: settings, now: now, run: run, judged: judged)
         return (o, d)
@@ -322,7 +123,7 @@ public enum RewardsEngine {
     }
 
     /// The same, updating the day in place (no copy of its spans per session).
-    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout Day,
+    public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout DayLedger,
                                 settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
@@ -395,7 +196,7 @@ public enum RewardsEngine {
     /// its units at the rate each part earned (`fallbackRate` for time
     /// counted before rates were kept), and the points the day then no
     /// longer reaches. Never adds points. Returns the change (zero or less).
-    static func takeBack(_ taken: [Span], from d: inout Day, fallbackRate: Int, settings: Settings) -> Int {
+    static func takeBack(_ taken: [Span], from d: inout DayLedger, fallbackRate: Int, settings: Settings) -> Int {
         var units: Int64 = 0
         var rated: Int64 = 0
         for rate in d.rated.keys.sorted() {

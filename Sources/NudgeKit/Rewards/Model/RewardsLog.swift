@@ -1,11 +1,11 @@
-// rewards log: every change with who, when, before and after, in stamp
-// order, as the family's journals tell it. The log is folded on demand from
-// the journals (a model that wraps the family's state and writes down what
-// each event changed), so it needs no index of its own and every copy tells
-// the same story.
-
-/// A batch's stamp (Rewards.Stamp is the run's "by" and "at").
-typealias BatchStamp = Stamp
+// The activity log's model: every change with who, when, before and after,
+// in stamp order, as the family's journals tell it. It wraps the family's
+// state and, folding each event, writes down what that event changed
+// (`logEntries`), so the log needs no index of its own.
+//
+// Invariants: folded from the same journals, every copy tells the same
+// story; the log keeps no snapshot (it is folded again for each
+// `rewards log`), and an erasure erases here what it erases in the state.
 
 /// The family's state plus what each event did to it.
 struct RewardsLogModel: JournalModel {
@@ -41,7 +41,7 @@ extension Rewards {
     }
 
     /// What one event did, for people (none for bookkeeping events).
-    static func logEntries(_ e: JSONObject, stamp: BatchStamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
+    static func logEntries(_ e: JSONObject, stamp: Stamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
         guard let type = e["type"]?.string else { return [] }
         let who = RewardsState.author(e)
         let ms = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant.ms } ?? stamp.ms
@@ -141,29 +141,5 @@ extension Rewards {
             out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil))
         }
         return out
-    }
-
-    static func log(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let st = try store(ctx)
-        let s = try st.read()
-        try requireParent(s, ctx)
-        let n = try ctx.option("count").map { (x) throws(ToolError) in try ctx.int(x, option: "--count", range: 1...100_000) } ?? 50
-        let logStore = Store<RewardsLogModel>(dir: st.dir, options: st.options)
-        var entries = try logStore.load(full: true, forceRebuild: true).state.entries
-        if let by = ctx.option("by") { entries = entries.filter { $0.by.lowercased() == by.lowercased() } }
-        if let t = ctx.option("type") { entries = entries.filter { $0.action == t } }
-        if let c = ctx.option("child") {
-            let child = try childID(s, c)
-            entries = entries.filter { $0.child == child.name }
-        }
-        if let g = ctx.option("grep")?.lowercased() {
-            entries = entries.filter { $0.text.lowercased().contains(g) || ($0.note?.lowercased().contains(g) ?? false) }
-        }
-        for x in entries.reversed().prefix(n) {
-            ctx.out.emit(["type": "log", "at": .string(ctx.zone.format(Instant(ms: x.ms))), "by": .string(x.by), "action": .string(x.action),
-                          "child": JSON(x.child), "text": .string(x.text), "before": x.before, "after": x.after, "note": JSON(x.note)],
-                         text: "\(ctx.zone.format(Instant(ms: x.ms)))  \(Text.terminalSafe(x.text))\(x.note.map { "  — “" + Text.terminalSafe($0) + "”" } ?? "")")
-        }
-        return .ok
     }
 }

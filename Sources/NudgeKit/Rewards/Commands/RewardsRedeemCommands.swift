@@ -1,20 +1,14 @@
 // rewards' redeeming commands: redeem, allowance, adjust; and handing a
-// grant to the grant command (for redeem and enforce).
+// grant to the grant command (`handOver`, for redeem and enforce). In a
+// family folder a child's redeem is a request (`childAsk`) and their
+// allowance comes from their status file.
+//
+// Invariants: a grant is claimed on disk before its command runs, and
+// stands whatever the command does (a failure or a timeout is recorded and
+// `enforce` tries the grant again); an adjustment never takes a balance
+// below zero.
 
 extension Rewards {
-    /// Seconds the grant command may run (`--timeout`, `grant_timeout`).
-    public static let defaultGrantTimeoutSeconds = 60
-    /// Hand-overs of one grant that may fail (or run past the timeout)
-    /// before runs stop trying it.
-    public static let grantTries = 10
-
-    /// The grant command and its timeout: --command or grant_command (nil:
-    /// none), --timeout or grant_timeout.
-    static func grantCommand(_ ctx: Context, _ config: Config) throws(ToolError) -> (command: String?, timeout: Int) {
-        let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "grant_timeout", default: defaultGrantTimeoutSeconds)
-        return (ctx.option("command") ?? config["grant_command"], timeout)
-    }
-
     static func redeem(_ ctx: Context) throws(ToolError) -> ExitCode {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
         if let h = try childSide(ctx) { return try childAsk(ctx, h, kind: "redeem", minutes: minutes) }
@@ -57,17 +51,53 @@ extension Rewards {
         return code
     }
 
-    static func grantRecord(_ g: RewardsState.Grant, _ c: RewardsState.Child) -> JSONObject {
-        ["type": "grant", "id": .string(g.id), "child": .string(c.name), "login": JSON(c.login), "minutes": JSON(g.minutes),
-         "points": JSON(g.points), "app": JSON(g.app), "date": .string(g.day.description), "applied": .bool(g.applied)]
+    static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let h = try childSide(ctx) { return try childAllowance(ctx, h) }
+        let s = try readForReward(ctx)
+        let c = try ownChild(s, ctx)
+        try requireSelfOrParent(s, ctx, child: c.id)
+        let r = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
+        ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
+        return r["left_minutes"]!.int! > 0 ? .ok : .no
     }
 
-    /// The claim on grant `id` a run records before it runs the grant
-    /// command: it expires `timeout` plus the margin after `t`, the claim's
-    /// own time.
-    static func claimEvent(_ id: String, claim: String, at t: Instant, timeout: Int) -> JSONObject {
-        ["type": "grant_claimed", "id": .string(id), "claim": .string(claim),
-         "until": .int(Handover.expiry(claimedAt: t, timeoutSeconds: timeout).ms)]
+    /// `allowance` for a child in a family folder: from their status file.
+    static func childAllowance(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
+        let st = try readStatus(h)
+        guard let a = st["allowance"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
+        if let n = ctx.operands.first, n.lowercased() != a["child"]?.string?.lowercased() {
+            throw ToolError(.noPermission, "only a parent or the child may see that (you are \(Sys.loginName()))")
+        }
+        ctx.out.emit(a, text: "\(Text.terminalSafe(a["child"]?.string ?? "")) today: \(a["granted_minutes"]?.int ?? 0) min granted, \(a["used_minutes"]?.int ?? 0) used, \(a["left_minutes"]?.int ?? 0) left")
+        return (a["left_minutes"]?.int ?? 0) > 0 ? .ok : .no
+    }
+
+    static func adjust(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let raw = ctx.operands[1]
+        guard let p = Int(raw), p != 0, raw.hasPrefix("+") || raw.hasPrefix("-"), abs(p) <= 100_000 else {
+            throw .usage("the adjustment is +N or -N points, like +50 or -20, not '\(raw)'")
+        }
+        guard let reason = ctx.option("reason")?.trimmingSpaces, !reason.isEmpty else { throw .usage("adjust needs --reason TEXT") }
+        let (c, bal) = try write(ctx) { (tx) throws(ToolError) -> (RewardsState.Child, Int) in
+            try requireParent(tx.state, ctx)
+            let c = try childID(tx.state, ctx.operands[0])
+            let bal = tx.state.balance[c.id] ?? 0
+            guard bal + p >= 0 else { throw ToolError(.dataError, "the balance is \(bal); at most -\(bal) can be taken away") }
+            tx.record(by(ctx, ["type": "adjust", "child": .string(c.id), "points": JSON(p), "reason": .string(reason), "day": .string(ctx.today.description)]))
+            return (c, bal + p)
+        }
+        ctx.out.emit(["type": "adjust", "child": .string(c.name), "points": JSON(p), "reason": .string(reason), "balance": JSON(bal)],
+                     text: "\(c.name.terminalSafe): \(p > 0 ? "+" : "")\(p) (\(reason.terminalSafe)); balance \(bal)")
+        return .ok
+    }
+
+    // MARK: The grant command
+
+    /// The grant command and its timeout: --command or grant_command (nil:
+    /// none), --timeout or grant_timeout.
+    static func grantCommand(_ ctx: Context, _ config: Config) throws(ToolError) -> (command: String?, timeout: Int) {
+        let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "grant_timeout", default: defaultGrantTimeoutSeconds)
+        return (ctx.option("command") ?? config["grant_command"], timeout)
     }
 
     /// Runs the grant command for a grant this run holds the claim on, and
@@ -89,34 +119,5 @@ extension Rewards {
         if outcome == .unknown { e["outcome"] = "unknown" }
         try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, e)) }
         return why
-    }
-
-    static func allowance(_ ctx: Context) throws(ToolError) -> ExitCode {
-        if let h = try childSide(ctx) { return try childAllowance(ctx, h) }
-        let s = try readForReward(ctx)
-        let c = try ownChild(s, ctx)
-        try requireSelfOrParent(s, ctx, child: c.id)
-        let r = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
-        ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
-        return r["left_minutes"]!.int! > 0 ? .ok : .no
-    }
-
-    static func adjust(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let raw = ctx.operands[1]
-        guard let p = Int(raw), p != 0, raw.hasPrefix("+") || raw.hasPrefix("-"), abs(p) <= 100_000 else {
-            throw .usage("the adjustment is +N or -N points, like +50 or -20, not '\(raw)'")
-        }
-        guard let reason = ctx.option("reason")?.trimmingSpaces, !reason.isEmpty else { throw .usage("adjust needs --reason TEXT") }
-        let (c, bal) = try write(ctx) { (tx) throws(ToolError) -> (RewardsState.Child, Int) in
-            try requireParent(tx.state, ctx)
-            let c = try childID(tx.state, ctx.operands[0])
-            let bal = tx.state.balance[c.id] ?? 0
-            guard bal + p >= 0 else { throw ToolError(.dataError, "the balance is \(bal); at most -\(bal) can be taken away") }
-            tx.record(by(ctx, ["type": "adjust", "child": .string(c.id), "points": JSON(p), "reason": .string(reason), "day": .string(ctx.today.description)]))
-            return (c, bal + p)
-        }
-        ctx.out.emit(["type": "adjust", "child": .string(c.name), "points": JSON(p), "reason": .string(reason), "balance": JSON(bal)],
-                     text: "\(c.name.terminalSafe): \(p > 0 ? "+" : "")\(p) (\(reason.terminalSafe)); balance \(bal)")
-        return .ok
     }
 }

@@ -1,5 +1,8 @@
 // Report rules: learning and reward time and points, grouped by day,
-// week, app or category; CSV quoting (formulas neutralised).
+// week, app or category; CSV quoting.
+//
+// Invariants: rows come by child, then group, in order; a CSV cell that a
+// spreadsheet would take for a formula is neutralised.
 
 extension Rewards {
     /// Rows of (child, group, learning seconds, reward seconds, points,

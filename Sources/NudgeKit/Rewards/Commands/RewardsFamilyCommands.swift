@@ -1,11 +1,17 @@
-// rewards' family commands: init, child add|list|rm|export.
+// rewards' family commands: init (the family, and with --family its
+// folder) and child add|list|rm|export. Handlers only: the names they accept
+// are checked in Rules/RewardsValidation.swift, the erasure `child rm
+// --purge` records is Rules/RewardsErasure.swift.
+//
+// Invariants: each handler prints only after its change is written; a
+// child's name and login are each one child's.
 
 extension Rewards {
     static func initFamily(_ ctx: Context) throws(ToolError) -> ExitCode {
         let owner = me(ctx)
         if let path = try familyPath(ctx), !Sys.fileExists(Sys.join(path, "family.conf")) {
             _ = try familyInit(ctx, path)
-            ctx.memoReset("rewards.household")
+            ctx.memoReset("rewards.family-folder")
         } else if ctx.option("group") != nil {
             throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
         }
@@ -13,7 +19,7 @@ extension Rewards {
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
             tx.record(by(ctx, ["type": "family_created", "owner": .string(owner)]))
         }
-        let h = try household(ctx)
+        let h = try familyFolder(ctx)
         ctx.out.emit(["type": "family", "owner": .string(owner), "folder": JSON(h?.path)],
                      text: "Family created; \(owner.terminalSafe) is the parent." + (h.map { " Children ask through \($0.path); add each with their login: rewards --family \($0.path) child add NAME --user LOGIN" } ?? " Next: rewards child add NAME"))
         return .ok
@@ -38,28 +44,6 @@ extension Rewards {
         }
         ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)], text: "Added \(c.name.terminalSafe)")
         return .ok
-    }
-
-    /// A child's name as `child add` takes it: 1 to 40 characters, spaces
-    /// at either end dropped, and nothing that would not show as itself (a
-    /// control character, a line break, a bidi control).
-    static func checkChildName(_ raw: String) throws(ToolError) -> String {
-        let name = raw.trimmingSpaces
-        guard !name.isEmpty, name.count <= 40 else { throw .usage("a child's name is 1 to 40 characters") }
-        if name.unicodeScalars.contains(where: { Text.needsEscape($0.value) }) {
-            throw .usage("a child's name must not contain control characters, line breaks or bidi controls, not '\(name)'")
-        }
-        return name
-    }
-
-    /// A login as `child add --user` takes it: up to 64 characters, none of
-    /// them blank or a control, not starting with '-'.
-    static func checkLogin(_ login: String) throws(ToolError) -> String {
-        guard !login.isEmpty, login.count <= 64, !login.hasPrefix("-"),
-              !login.unicodeScalars.contains(where: { Text.needsEscape($0.value) || Text.isBlank($0) }) else {
-            throw .usage("--user must be the child's login, like alex (up to 64 characters, no spaces or control characters), not '\(login)'")
-        }
-        return login
     }
 
     static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -8,6 +8,10 @@
 // with no window of that browser (only the web watcher) keeps its visits as
 // they are. Which app a site belongs to is the family's rule (`app set
 // --site`), decided at ingest (`Rewards.appForSite`).
+//
+// Invariants: every timestamp is plausible, or the export is refused with
+// the first bad event named; sessions and visits come in order of start,
+// those of one name closer than `gap` seconds joined.
 
 public enum ActivityWatch {
     public struct Usage: Equatable, Sendable {

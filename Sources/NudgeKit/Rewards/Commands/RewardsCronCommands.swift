@@ -1,4 +1,8 @@
-// rewards' commands for cron: rollover, notify.
+// rewards' commands for cron: rollover (badges, and each child's streak and
+// balance) and notify (one notification per person per run).
+//
+// Invariants: both are safe to run twice or late: a badge is awarded once,
+// and what notify says is recorded ("notified") in the batch that prints it.
 
 extension Rewards {
     static func rollover(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -6,7 +10,7 @@ extension Rewards {
             try requireFamily(tx.state)
             var out: [JSONObject] = []
             for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) {
-                out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx))
+                out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx))
                 out.append(["type": "day", "child": .string(c.name), "date": .string(ctx.today.description),
                             "streak_days": JSON(streak(tx.state, c.id, today: ctx.today)), "balance": JSON(tx.state.balance[c.id] ?? 0)])
             }

@@ -1,5 +1,10 @@
-// rewards' usage commands: ingest, flags, flag approve|reject. The
-// pipeline itself (reading, evaluating, recording days) is in Ingest.swift.
+// rewards' usage commands: ingest (sessions as NDJSON, or an ActivityWatch
+// export), flags (sessions held for review) and flag approve|reject. The
+// pipeline (reading, evaluating, recording days) is Rules/RewardsIngest.swift.
+//
+// Invariants: a bad line is reported with its place and changes nothing,
+// the other lines apply and the status is 65 (with --strict nothing
+// applies); a session ingested twice counts once.
 
 extension Rewards {
     static func ingest(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -51,8 +56,8 @@ extension Rewards {
         }
         let each = ctx.flag("sessions")
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
-            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx), each: each)
-            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, stamp: stamp(ctx)) }
+            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx), each: each)
+            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
             return out
         }
         for r in results { ctx.out.emit(r, text: ingestText(r)) }
@@ -71,7 +76,9 @@ extension Rewards {
         return .ok
     }
 
-    static func decide(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
+    /// `flag approve` and `flag reject`: a held session counted (as ingest
+    /// would have) or dropped.
+    static func decideFlag(_ ctx: Context, approve: Bool) throws(ToolError) -> ExitCode {
         let out = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             try requireParent(tx.state, ctx)
             let matches = tx.state.flags.values.filter { $0.id.hasPrefix(ctx.operands[0]) }
@@ -79,10 +86,25 @@ extension Rewards {
             guard f.status == "pending" else { throw ToolError(.dataError, "session \(f.id) was already \(f.status)") }
             tx.record(by(ctx, ["type": "flag_decided", "id": .string(f.id), "decision": .string(approve ? "approved" : "rejected")]))
             guard approve else { return [["type": "flag", "id": .string(f.id), "decision": "rejected"]] }
-            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, stamp: stamp(ctx))
+            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx))
             return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(points)]]
         }
         for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }
         return .ok
+    }
+
+    static func ingestText(_ r: JSONObject) -> String {
+        func s(_ k: String) -> String { (r[k]?.string ?? "").terminalSafe }
+        func n(_ k: String) -> Int64 { r[k]?.int ?? 0 }
+        switch s("type") {
+        case "badge": return "Badge for \(s("child")): \(s("badge"))"
+        case "flag": return "Held for review (\(s("reason"))): \(s("child"))  \(s("app"))  \(s("start"))  rewards flag approve \(s("id").prefix(6))"
+        case "session": return "  \(s("start"))  \(s("app"))  \(s("reason"))  +\(n("points"))"
+        default:
+            let dups = n("duplicates") > 0 ? ", \(n("duplicates")) already ingested" : ""
+            let held = n("held") > 0 ? ", \(n("held")) held for review" : ""
+            return "\(s("child"))  \(s("date"))  \(n("added")) new session\(n("added") == 1 ? "" : "s")\(dups)\(held)  "
+                + "\(n("learning_s") / 60) min learning, \(n("reward_s") / 60) min reward  +\(n("points")) points (\(n("points_today")) today)"
+        }
     }
 }

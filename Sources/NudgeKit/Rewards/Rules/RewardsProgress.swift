@@ -1,5 +1,9 @@
-// Progress rules: streaks, badges, today's allowance, and the small
-// text gauges the dashboard draws.
+// Progress rules: streaks, badges, the reward time a child has used, and the
+// records the dashboard, `allowance` and a child's status file show.
+//
+// Invariants: a badge is awarded once; streak badges go by the longest run
+// of days so far, wherever it fell, so usage that arrives late still earns
+// them.
 
 extension Rewards {
     /// Consecutive days meeting the learning goal, ending today or yesterday.
@@ -49,24 +53,13 @@ extension Rewards {
     }
 
     /// Records the badges a child has newly earned; returns them as records.
-    static func awardBadges(_ tx: inout Transaction<RewardsState>, _ c: RewardsState.Child, today: Day, stamp: Stamp) -> [JSONObject] {
+    static func awardBadges(_ tx: inout Transaction<RewardsState>, _ c: RewardsState.Child, today: Day, byline: Byline) -> [JSONObject] {
         var out: [JSONObject] = []
         for b in newBadges(tx.state, c.id, today: today) {
-            tx.record(stamp(["type": "badge", "child": .string(c.id), "badge": .string(b), "day": .string(today.description)]))
+            tx.record(byline(["type": "badge", "child": .string(c.id), "badge": .string(b), "day": .string(today.description)]))
             out.append(["type": "badge", "child": .string(c.name), "badge": .string(b)])
         }
         return out
-    }
-
-    static func sparkline(_ xs: [Int]) -> String {
-        let bars = Array("▁▂▃▄▅▆▇█")
-        let top = max(1, xs.max() ?? 1)
-        return String(xs.map { bars[min(7, $0 * 7 / top)] })
-    }
-
-    static func bar(_ fraction: Double, width: Int = 20) -> String {
-        let n = max(0, min(width, Int((fraction * Double(width)).rounded())))
-        return String(repeating: "█", count: n) + String(repeating: "░", count: width - n)
     }
 
     /// Reward-app time used on a day: the time counted, and the time held
@@ -93,5 +86,43 @@ extension Rewards {
         let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
         return ["type": "allowance", "child": .string(c.name), "date": .string(today.description), "granted_minutes": JSON(t.grantedMinutes),
                 "used_minutes": JSON(used), "left_minutes": JSON(max(0, t.grantedMinutes - used)), "balance": JSON(s.balance[c.id] ?? 0)]
+    }
+
+    /// One child's dashboard, as a record (also what the child's status file holds).
+    static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
+        let set = s.settings(for: c.id)
+        let t = s.totals(c.id, today)
+        let learning = Int(t.learningSeconds / 60), reward = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
+        let week = (0..<7).map { today.adding(days: $0 - 6) }
+        let points = week.map { s.totals(c.id, $0).points }
+        let bal = s.balance[c.id] ?? 0
+        let affordable = min(bal / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes),
+                             max(0, set.weeklyRewardLimitMinutes - s.grantedThisWeek(c.id, today)))
+        let recent = s.recent[c.id] ?? []
+        return ["type": "dashboard", "child": .string(c.name), "id": .string(c.id), "balance": JSON(bal),
+                "learning_minutes_today": JSON(learning), "reward_minutes_today": JSON(reward),
+                "daily_goal_minutes": JSON(set.dailyGoalMinutes), "goal_progress": .double(min(1, Double(learning) / Double(set.dailyGoalMinutes))),
+                "rewards_affordable_minutes": JSON(affordable), "streak_days": JSON(streak(s, c.id, today: today)),
+                "points_last_7_days": .array(zip(week, points).map { .object(["date": .string($0.0.description), "points": JSON($0.1)]) }),
+                "last_sessions": .array(recent.reversed().map { .object(["app": .string($0.app), "start": .string(zone.format(Instant(seconds: $0.start))),
+                                                                          "minutes": JSON(Int(($0.end - $0.start) / 60)), "reason": .string($0.reason), "points": JSON($0.points)]) }),
+                "badges": JSON((s.badges[c.id] ?? []).sorted())]
+    }
+
+    /// What `login` may read: their balance, today's reward time, badges
+    /// and their requests; for a would-be parent, their join request.
+    static func statusRecord(_ s: RewardsState, login: String, now: Instant, today: Day, zone: Zone) -> JSONObject {
+        var o: JSONObject = ["type": "status", "login": .string(login), "as_of": .string(zone.format(now))]
+        if let c = s.children.values.first(where: { $0.login == login }) {
+            o["child"] = .string(c.name)
+            o["dashboard"] = .object(dashboardRecord(s, c, today: today, zone: zone, now: now))
+            o["allowance"] = .object(allowanceRecord(s, c, today: today, zone: zone, now: now))
+        }
+        let mine = s.requests.values.filter { $0.from == login && $0.day >= today.adding(days: -7) }.sorted { ($0.at, $0.seq, $0.id) < ($1.at, $1.seq, $1.id) }
+        o["requests"] = .array(mine.map { r in
+            .object(["id": .string(r.id), "kind": .string(r.kind), "minutes": JSON(r.minutes), "status": .string(r.status), "reason": JSON(r.reason),
+                     "date": .string(r.day.description)])
+        })
+        return o
     }
 }

@@ -1,0 +1,140 @@
+// rewards enforce: reward time that really ends. For root's cron, every
+// minute: the reward apps each child is running now (their processes, by
+// uid and name) are charged as usage, a child is warned at five minutes
+// left, and when the day's granted time is spent the apps are ended
+// (SIGTERM, then SIGKILL after a grace period) or handed to the configured
+// `enforce_command`. Reward apps used with no time granted at all are
+// reported to the parents. The same run takes the children's requests and
+// hands grants to the grant command. What is decided is
+// Rules/RewardsEnforce.swift; here it is read, recorded and done.
+//
+// Invariants: what a run does is recorded before it is done (the
+// "enforced" events, the "notified" keys), and each grant is claimed just
+// before its command runs, so a claim lives from its own time.
+
+extension Rewards {
+    /// What a run recorded, and is to do: the state after it, the actions,
+    /// the notifications.
+    struct EnforcePlan { var state: RewardsState; var actions: [EnforceAction]; var notes: [JSONObject] }
+
+    static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        let (command, timeout) = try grantCommand(ctx, config)
+        let interval = try ctx.option("interval").map { (x) throws(ToolError) in try ctx.int(x, option: "--interval", range: 10...3600) } ?? 60
+        let grace = try ctx.option("grace").map { (x) throws(ToolError) in try ctx.int(x, option: "--grace", range: 0...300) } ?? 10
+        let dry = ctx.flag("dry-run")
+        let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
+        let st = try store(ctx)
+        let claim = IDs.make()
+        let pre = try st.read()
+        try requireParent(pre, ctx)
+        let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
+        let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
+        let plan = try enforcePlan(ctx, st, procs: procs, interval: interval, dryRun: dry)
+        // Recorded; now acted on.
+        var code = try endApps(ctx, plan, procs: procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
+        for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
+        guard let cmd = command else { return code }
+        if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
+        return code
+    }
+
+    /// Records what runs now, charged for the last `interval` seconds as
+    /// usage (overlaps count once), and what is decided about it.
+    static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procs: [RunningProcess], interval: Int,
+                            dryRun dry: Bool) throws(ToolError) -> EnforcePlan {
+        let now = ctx.now
+        return try write(ctx, full: true, st) { (tx) throws(ToolError) -> EnforcePlan in
+            try requireParent(tx.state, ctx)
+            let running = runningRewardApps(tx.state, procs)
+            var intake = Intake()
+            for (cid, apps) in running {
+                guard let c = tx.state.children[cid], let ci = intake.child(c.name, in: tx.state) else { continue }
+                for app in apps.keys { intake.raws.append(Raw(child: ci, app: intake.app(app), start: now.seconds - Int64(interval), end: now.seconds)) }
+            }
+            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, byline: byline(ctx), each: false) }
+            let actions = enforceActions(tx.state, running: running, today: ctx.today)
+            let records = enforceRecords(tx.state, actions, today: ctx.today, dryRun: dry)
+            for e in records.events { tx.record(by(ctx, e)) }
+            return EnforcePlan(state: tx.state, actions: actions, notes: records.notifications)
+        }
+    }
+
+    /// Ends the apps whose time is up (or hands each to `enforce_command`),
+    /// printing a record for each: temporary failure if the command failed.
+    static func endApps(_ ctx: Context, _ plan: EnforcePlan, procs: [RunningProcess], command endCommand: String?, dryRun dry: Bool,
+                        grace: Int, procRoot: String) throws(ToolError) -> ExitCode {
+        var code = ExitCode.ok
+        for a in plan.actions {
+            guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
+            let ps = procs.filter { pids.contains($0.pid) }
+            var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
+                                   "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
+            if !dry {
+                if let cmd = endCommand {
+                    var input = [UInt8]()
+                    rec.write(into: &input)
+                    input.append(0x0A)
+                    let status = try Subprocess.shell(cmd, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app,
+                                                                               "REWARDS_PIDS": pids.map(String.init).joined(separator: " ")],
+                                                      quiet: true, timeoutMillis: 60_000)
+                    if status != 0 {
+                        rec["error"] = .string("the enforce command exited \(status)")
+                        ctx.warn("\(c.name.terminalSafe)'s \(app.terminalSafe): the enforce command exited \(status)")
+                        code = .tempFail
+                    }
+                } else {
+                    Processes.end(ps, graceMillis: grace * 1000, root: procRoot)
+                }
+            }
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): reward time is up")
+        }
+        return code
+    }
+
+    /// Today's grants not yet applied, each claimed by this run just before
+    /// its command runs (a claim lives from its own time, however long the
+    /// grants before it took) and handed over: temporary failure if one was
+    /// not applied.
+    static func handOverGrants(_ ctx: Context, _ st: Store<RewardsState>, _ s: RewardsState, command cmd: String, claim: String,
+                               timeout: Int) throws(ToolError) -> ExitCode {
+        var code = ExitCode.ok
+        for candidate in grantsToHandOver(s, today: ctx.today, at: ctx.current) {
+            let t = ctx.current
+            let held = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child)? in
+                guard let g = tx.state.grants[candidate.id], g.day == ctx.today, g.mayHandOver(at: t),
+                      let c = tx.state.children[g.child] else { return nil }
+                tx.record(by(ctx, claimEvent(g.id, claim: claim, at: t, timeout: timeout)))
+                guard let mine = tx.state.grants[g.id], mine.handover.claim == claim, mine.handover.state == .sending else { return nil }
+                return (mine, c)
+            }
+            guard let (g, c) = held else { continue }
+            var rec = grantRecord(g, c)
+            if let why = try handOver(ctx, st, g, c, command: cmd, claim: claim, timeout: timeout) {
+                rec["error"] = .string(why)
+                ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
+                code = .tempFail
+            } else {
+                rec["applied"] = true
+            }
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
+        }
+        return code
+    }
+
+    /// The reward apps each child with a login is running.
+    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
+        var byUID: [UInt32: RewardsState.Child] = [:]
+        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID[u] = c } }
+        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
+        var out: [String: [String: [RunningProcess]]] = [:]
+        for p in procs {
+            guard let c = byUID[p.uid] else { continue }
+            for a in rewardApps where a.processes.contains(where: { Processes.matches($0, p) }) {
+                out[c.id, default: [:]][a.name, default: []].append(p)
+                break
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+// rewards' settings commands: settings (the family's rules, or one child's
+// with --child) and settings set. The keys, their ranges and defaults are
+// `RewardsEngine.Settings` (Rules/RewardsSettings.swift).
+//
+// Invariants: a value is checked before anything is written; a child's
+// setting overrides the family's for that child only.
+
+extension Rewards {
+    static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        try requireFamily(s)
+        let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
+        let set = cid.map { s.settings(for: $0) } ?? s.settings
+        for r in RewardsEngine.Settings.ranges {
+            let v = set.value(r.key) ?? 0
+            ctx.out.emit(["type": "setting", "key": .string(r.key), "value": JSON(v), "min": JSON(r.range.lowerBound), "max": JSON(r.range.upperBound),
+                          "help": .string(r.help), "child": JSON(cid), "overridden": .bool(cid.flatMap { s.childSettings[$0]?[r.key] } != nil)],
+                         text: "\(r.key.padding(28))\(v)  (\(r.help))")
+        }
+        return .ok
+    }
+
+    static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let key = ctx.operands[0], raw = ctx.operands[1]
+        var probe = RewardsEngine.Settings()
+        try probe.set(key, raw)
+        let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in
+            try requireParent(tx.state, ctx)
+            let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(tx.state, n).id }
+            let old = (cid.map { tx.state.settings(for: $0) } ?? tx.state.settings).value(key) ?? 0
+            tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(probe.value(key)!), "child": JSON(cid)]))
+            return (old, cid)
+        }
+        ctx.out.emit(["type": "setting", "key": .string(key), "value": JSON(probe.value(key)!), "previous": JSON(old), "child": JSON(cid)],
+                     text: "\(key): \(old) → \(probe.value(key)!)")
+        return .ok
+    }
+}
