@@ -1,7 +1,7 @@
 // habitmatch's registry: every command as declared, with the handler bound
 // where it is declared (handlers live in Commands/, one file per group),
 // the store opener and the configuration keys. Nothing here decides
-// anything: what a pool is and who is acting are in Pool/, the fold in
+// anything: what a pool is and who is acting are in Access/, the fold in
 // Model/, the decisions in Rules/.
 //
 // Invariants: `Habitmatch` is declared here and nowhere else (every other

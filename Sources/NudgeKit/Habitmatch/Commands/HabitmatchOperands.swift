@@ -5,7 +5,7 @@
 //
 // Invariants: a member named on the command line is looked up by the same
 // sanitised name the journals use; the acting member is always `me(ctx)`
-// (Pool/HabitmatchPoolAccess.swift), never a name taken from an operand;
+// (Access/HabitmatchPoolAccess.swift), never a name taken from an operand;
 // "today" is the member's own day, in their zone.
 
 extension Habitmatch {

@@ -1,6 +1,6 @@
 // `pool init` and `pool reports`: making a pool folder, and the pool's
 // owner reading what members reported. Handlers only: the folders, their
-// owners and modes are made in Pool/HabitmatchPool.swift.
+// owners and modes are made in Access/HabitmatchPool.swift.
 //
 // Invariants: a folder that already has a pool.conf is never made over;
 // reports are shown only to the pool folder's owner (or root).

@@ -1,0 +1,76 @@
+import XCTest
+import NudgeKit
+
+/// The tree's shape, as README.md's "Layout" paragraph describes it: every
+/// tool folder the same rooms, rooms small enough to read, rules that take
+/// values, no process-wide mutable state, comments a reader can follow.
+final class LayoutTests: ToolTestCase {
+    var sources: String { ToolTestCase.packageRoot + "/Sources" }
+
+    /// Swift files under a folder, relative to it.
+    func swiftFiles(_ dir: String) -> [String] {
+        (FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    func testEveryToolFolderHasTheSameRooms() throws {
+        for spec in toolSpecs {
+            let name = spec.name.prefix(1).uppercased() + spec.name.dropFirst()
+            let dir = sources + "/NudgeKit/" + name
+            // Access/ is optional: a tool's own reach into the OS beyond the store
+            // (a folder shared by several logins: its layout, owners, ACLs).
+            let top = try FileManager.default.contentsOfDirectory(atPath: dir).sorted().filter { $0 != "Access" }
+            XCTAssertEqual(top, ["Commands", "Model", "Rules", "\(name)Spec.swift"], "\(name)/")
+            // The namespace is declared in the registry's file and nowhere else.
+            for f in swiftFiles(sources + "/NudgeKit") {
+                let declares = text(sources + "/NudgeKit/" + f).contains("public enum \(name) {")
+                XCTAssertEqual(declares, f == "\(name)/\(name)Spec.swift", "public enum \(name) is declared in \(f)")
+            }
+            // A rule takes values, never the command's context; handlers live in Commands/.
+            for f in swiftFiles(dir) {
+                let t = text(dir + "/" + f)
+                if f.hasPrefix("Rules/") || f.hasPrefix("Model/") {
+                    XCTAssertFalse(t.contains("Context"), "\(name)/\(f) uses Context: a rule or model takes the values it needs")
+                }
+                if !f.hasPrefix("Commands/") && f != "\(name)Spec.swift" {
+                    XCTAssertFalse(t.contains("(_ ctx: Context) throws(ToolError) -> ExitCode"), "\(name)/\(f) holds a handler")
+                }
+            }
+        }
+    }
+
+    func testNoSourceFileIsOver600Lines() {
+        for f in swiftFiles(sources) {
+            let lines = text(sources + "/" + f).split(separator: "\n", omittingEmptySubsequences: false).count
+            XCTAssertLessThanOrEqual(lines, 600, "Sources/\(f) has \(lines) lines")
+        }
+    }
+
+    func testFileNamesAreUniqueInTheLibrary() {
+        let names = swiftFiles(sources + "/NudgeKit").map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        XCTAssertEqual(Set(names).count, names.count, "SwiftPM needs one object per file name")
+    }
+
+    func testNoProcessWideMutableStatics() {
+        for f in swiftFiles(sources) where text(sources + "/" + f).contains("nonisolated(unsafe)") {
+            XCTFail("Sources/\(f): nonisolated(unsafe) state; use Locked (Core/OS/Locked.swift)")
+        }
+    }
+
+    /// Comments and pages cite what a reader can open, not a planning document.
+    func testNothingCitesWhatAReaderCannotOpen() throws {
+        let pattern = try NSRegularExpression(pattern: #"\b(the seed('s)?|CONVENTIONS\.md|Epic [0-9]+|issue [0-9]+|V[1-3]\b)"#)
+        var files = swiftFiles(sources).map { "Sources/" + $0 }
+        files += toolSpecs.map { "man/\($0.name).1" } + ["README.md"]
+        for f in files {
+            let t = text(ToolTestCase.packageRoot + "/" + f)
+            for (n, line) in t.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let s = String(line)
+                if let m = pattern.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) {
+                    XCTFail("\(f):\(n + 1) cites '\((s as NSString).substring(with: m.range))'")
+                }
+            }
+        }
+    }
+}
