@@ -4,7 +4,7 @@
 // in a family folder the folder's journals, else the data directory. The
 // handlers are in Commands/ (one file per group of commands), the rules they
 // call in Rules/ (values in, decisions out), the state in Model/, the family
-// folder's files in RewardsFamilyFolder.swift.
+// folder's files in Access/RewardsFamilyFolder.swift.
 //
 // Invariants: `Rewards` is declared here and only extended elsewhere. A
 // change goes through `write`, which records the family folder's waiting
