@@ -93,3 +93,9 @@ extension Substring {
     /// This text made safe for a terminal (`Text.terminalSafe`).
     public var terminalSafe: String { Text.terminalSafe(String(self)) }
 }
+
+extension String {
+    /// Padded with spaces to `n` characters, and at least one space after:
+    /// a column of a text layout.
+    public func padding(_ n: Int) -> String { count >= n ? self + " " : self + String(repeating: " ", count: n - count) }
+}

@@ -12,3 +12,15 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// A hash that never changes between runs, versions or machines (FNV-1a,
+/// 64 bits), for what is stored or shared: a recipient's daily seed, an
+/// own habit's id, a folder's key. Not for secrets. Changing it changes
+/// stored data.
+public enum StableHash {
+    public static func fnv1a(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+}

@@ -117,7 +117,7 @@ extension Habitmatch.Pool {
 
     /// Each member's private snapshot and lock, per pool.
     func stateDirectory(dataDir: String, user: String) -> String {
-        let key = String(Playa.stableHash(path), radix: 16)
+        let key = String(StableHash.fnv1a(path), radix: 16)
         return Sys.join(dataDir, "state-\(user)-\(key)")
     }
 }

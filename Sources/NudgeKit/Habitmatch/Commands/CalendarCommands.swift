@@ -110,7 +110,3 @@ extension Habitmatch {
     }
 }
 
-extension String {
-    /// Padded with spaces to `n` characters, and at least one space after.
-    func padding(_ n: Int) -> String { count >= n ? self + " " : self + String(repeating: " ", count: n - count) }
-}

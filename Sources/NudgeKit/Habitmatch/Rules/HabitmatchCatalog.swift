@@ -30,7 +30,7 @@ extension Habitmatch {
             while slug.hasSuffix("-") { slug.removeLast() }
             // Text in other scripts: a slug from a hash of the words, so
             // different habits keep different ids.
-            if slug.isEmpty { slug = "u-" + String(Playa.stableHash(text.lowercased()) & 0xFFFF_FFFF, radix: 16) }
+            if slug.isEmpty { slug = "u-" + String(StableHash.fnv1a(text.lowercased()) & 0xFFFF_FFFF, radix: 16) }
             return ("other:" + String(slug.prefix(60)), text)
         }
         let hint = Suggest.nearest(t.lowercased(), in: catalog.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""

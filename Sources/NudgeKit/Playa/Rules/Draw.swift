@@ -6,13 +6,6 @@
 // the pool as it is on the day of the draw.
 
 extension Playa {
-    /// A stable 64-bit hash (FNV-1a), for seeding per recipient and day.
-    public static func stableHash(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
-
     /// The day's events for one recipient: N random minutes in 09:00–21:00,
     /// at least `minimumSpacingMinutes` apart (fewer when a late run has less
     /// of the window left), or the fixed times, each with a message drawn from

@@ -115,7 +115,7 @@ extension Playa {
     }
 
     public static func seededGenerator(seed: UInt64, recipient: String, date: Day) -> SeededRandom {
-        SeededRandom(seed: seed ^ stableHash(recipient + "|" + date.description))
+        SeededRandom(seed: seed ^ StableHash.fnv1a(recipient + "|" + date.description))
     }
 
     public struct Generated: Sendable {

@@ -133,7 +133,7 @@ extension Rewards {
         o.sharedFileMode = 0o640
         o.tagActor = true
         o.maxPeerLineBytes = 1 << 20
-        let key = String(Playa.stableHash(h.path), radix: 16)
+        let key = String(StableHash.fnv1a(h.path), radix: 16)
         return Store(dir: Sys.join(ctx.dataDir, "family-\(key)"), options: o)
     }
 
