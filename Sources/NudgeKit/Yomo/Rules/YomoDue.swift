@@ -15,11 +15,6 @@
 // and went with no device announcing them and nobody snoozing or completing
 // them.
 
-extension Reminder {
-    /// A rule whose occurrences follow the calendar (not one-time, not "from completion").
-    public var scheduled: Bool { recurrence.repeats && !recurrence.basedOnCompletion }
-}
-
 public enum Yomo {
     /// The first trigger of a new or edited reminder: the anchor for a
     /// one-time reminder (even if past: it is due at once), else the first
