@@ -1,21 +1,9 @@
-// yomo's export and import commands. Handlers only; the formats are in
-// YomoInterchange.swift and YomoICS.swift.
+// yomo's `export` and `import`. Handlers only: the formats are read and
+// written by the rules in YomoInterchange.swift, YomoICSExport.swift and
+// YomoICSImport.swift, which also plan the ids an import gets. An import is
+// all or nothing: one problem and the transaction records nothing.
 
 extension Yomo {
-    static let exchangeCommands: [CommandSpec] = [
-        CommandSpec("export", summary: "Print every reminder as yomo NDJSON or iCalendar",
-                    options: [OptionSpec("format", value: "FORMAT", help: "json (NDJSON, the default) or ics (iCalendar)", choices: ["json", "ics"])],
-                    details: "The iCalendar form has a VTODO per reminder with DTSTART;TZID, RRULE and VALARM; what RRULE cannot say travels in X-YOMO-RECURRENCE, with a warning.",
-                    records: ["reminder"], run: exportCommand),
-        CommandSpec("import", summary: "Add reminders from yomo NDJSON, Taskwarrior's export or iCalendar: all, or nothing", usage: "FILE|-",
-                    options: [OptionSpec("from", value: "FORMAT", help: "yomo, taskwarrior or ical (default: told by the content)",
-                                         choices: ["yomo", "taskwarrior", "ical"]),
-                              OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)")],
-                    operands: .words, min: 1, max: 1,
-                    details: "Every problem is named (FILE:LINE, or the component); one problem and nothing is imported.",
-                    records: ["reminder"], run: importCommand),
-    ]
-
     static func exportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read(full: true)
         let all = s.active + s.reminders.values.filter(\.completed).sorted { ($0.completedAt ?? $0.updatedAt, $0.id) < ($1.completedAt ?? $1.updatedAt, $1.id) }
@@ -56,37 +44,17 @@ extension Yomo {
             (items, problems, notes) = (i, p, w)
         }
         let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [Reminder] in
-            var seen = Set<String>()
-            var plan: [(YomoInterchange.Item, String, Zone, Instant?)] = []
-            for (k, item) in items.enumerated() {
-                var id = item.id ?? IDs.make()
-                if item.id != nil && (tx.state.reminders[id] != nil || seen.contains(id)) {
-                    if tx.state.reminders[id]?.title == item.title {
-                        problems.append(YomoInterchange.Problem(place: "\(name): reminder \(k + 1)", message: "reminder \(id) is already here (imported before?)"))
-                        continue
-                    }
-                    id = IDs.make()
-                }
-                seen.insert(id)
-                let z = YomoInterchange.z(item.zone, zone)
-                let trigger = firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: ctx.now, zone: z)
-                plan.append((item, id, z, trigger))
-            }
+            let (plan, taken) = YomoInterchange.plan(items, existing: tx.state.reminders, name: name, zone: zone, now: ctx.now)
+            problems += taken
             if !problems.isEmpty {
                 for p in problems.dropLast() { ctx.warn(p.text.terminalSafe) }
                 throw ToolError(.dataError, "\(problems.last!.text.terminalSafe); nothing imported (\(problems.count) problem\(problems.count == 1 ? "" : "s"))")
             }
             var out: [Reminder] = []
             let at = ctx.clock.format(ctx.now)
-            for (item, id, z, trigger) in plan {
-                let f = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
-                                     warnMinutes: item.warnMinutes)
-                // A rule whose occurrences are all past is kept, completed.
-                tx.record(created(ctx, id, f, trigger ?? z.resolve(item.anchor), zone: z, type: "created"))
-                if item.completed || trigger == nil {
-                    tx.record(["type": "completed", "id": .string(id), "next": .null, "at": .string(at)])
-                }
-                out.append(tx.state.reminders[id]!)
+            for p in plan {
+                for e in YomoInterchange.events(for: p, at: at) { tx.record(e) }
+                out.append(tx.state.reminders[p.id]!)
             }
             return out
         }
