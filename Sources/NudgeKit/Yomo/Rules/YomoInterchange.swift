@@ -1,6 +1,8 @@
-// yomo's reminders in and out: its own NDJSON, Taskwarrior's `task export`
-// JSON, and iCalendar (RFC 5545: VTODO and VEVENT, DTSTART;TZID, RRULE,
-// VALARM). Pure: text in, reminders or problems out; reminders in, text out.
+// yomo's reminders in and out: its own NDJSON and Taskwarrior's `task
+// export` JSON here, iCalendar (RFC 5545: VTODO and VEVENT, DTSTART;TZID,
+// RRULE, VALARM) in YomoICSImport.swift, YomoICSExport.swift and
+// YomoRRULE.swift, and the ids and events of what an import adds. Pure: text
+// in, reminders or problems out; reminders in, text out.
 //
 // Import is all or nothing: every problem is named (line or component), and
 // one problem means nothing is imported. Export to iCalendar keeps every
