@@ -24,7 +24,7 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("--format", "text").out, "No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n")
     }
 
-    func testParsePrintsTheSeedSchemaWithoutSaving() {
+    func testParsePrintsItsRecordWithoutSaving() {
         let r = yomo("parse", "water", "plants", "every", "Tuesday", "at", "3pm")
         XCTAssertEqual(r.code, 0)
         XCTAssertEqual(r.out, #"{"title":"water plants","date":null,"time":"15:00","recurrence_type":"weekly","recurrence_rule":{"interval":1,"unit":"week","days_of_week":["tue"],"time_range_start":null,"time_range_end":null,"based_on_completion":false},"assumptions":[],"parser":"builtin"}"# + "\n")

@@ -93,7 +93,7 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(render(ReminderParser.parse("walk the dog mornings", now: now, zone: zone)), "walk the dog | - | 08:00 | daily")
     }
 
-    func testSeedSchema() throws {
+    func testTheParseRecordSchema() throws {
         let r = ReminderParser.parse("drink water every 2 hours from 9 to 6", now: now, zone: zone).record
         XCTAssertEqual(r["recurrence_type"], "custom")
         let rule = r["recurrence_rule"]!.object!

@@ -2,9 +2,10 @@ import XCTest
 @testable import NudgeKit
 
 /// Snooze acts on the occurrence that has come due; snoozing one that has not
-/// changes nothing. Checked against the two reported bugs, then as a seeded
-/// property over random schedules, snoozes, completions and `due` runs,
-/// against an oracle that keeps each reminder's occurrences as a list.
+/// changes nothing. Checked on two cases first (a snooze before the time, and
+/// a snooze that reaches the next occurrence), then as a seeded property over
+/// random schedules, snoozes, completions and `due` runs, against an oracle
+/// that keeps each reminder's occurrences as a list.
 final class SnoozeTests: XCTestCase {
     let zone = try! Zone.named("America/New_York")
     func at(_ s: String) -> Instant { RFC3339.parse(s)!.instant }

@@ -1,23 +1,9 @@
-// yomo's device commands: `devices`, `devices forget NAME`, `purge --yes`.
-// Declarations and handlers only; the rules are in YomoDevices.swift.
+// yomo's device commands: `devices`, `devices forget NAME` and
+// `purge --yes`. Handlers only: who is listed, and as silent, is decided by
+// YomoDevices.list; forgetting and erasing are events the fold applies on
+// every device.
 
 extension Yomo {
-    static let deviceCommands: [CommandSpec] = [
-        CommandSpec("devices", summary: "List the devices that share these reminders, with when each was last seen",
-                    subcommands: [
-                        CommandSpec("forget", summary: "Take a device off the list (its history stays)", usage: "NAME",
-                                    operands: .words, min: 1, max: 1,
-                                    details: "The device's changes stay part of every reminder; it is listed again if it writes again.",
-                                    run: devicesForget),
-                    ],
-                    details: "A device silent for \(YomoDevices.silentDays) days is marked silent.",
-                    group: .admin, records: ["device"], run: devicesList),
-        CommandSpec("purge", summary: "Erase every reminder and its history, on every device",
-                    options: [OptionSpec("yes", help: "Confirm: nothing can bring the reminders back")],
-                    details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",
-                    group: .admin, run: purge),
-    ]
-
     static func devicesList(_ ctx: Context) throws(ToolError) -> ExitCode {
         let st = try store(ctx)
         let s = try st.read()

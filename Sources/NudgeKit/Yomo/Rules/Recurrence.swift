@@ -4,7 +4,7 @@
 // a gap moves forward by its length, an overlap takes the first instant.
 
 public enum Weekdays {
-    /// Seed spelling, indexed by Day.weekday (0 = Sunday).
+    /// The names records use (`days_of_week`), indexed by Day.weekday (0 = Sunday).
     public static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
     public static let mondayFirst = [1, 2, 3, 4, 5, 6, 0]
 
@@ -330,7 +330,7 @@ public struct Recurrence: Equatable, Sendable {
 
     static let ordinalWords = [-1: "last", 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"]
 
-    /// The seed's recurrence_rule object (snake_case): `json` without its type.
+    /// The `recurrence_rule` object of `yomo parse` (snake_case): `json` without its type.
     public var ruleJSON: JSON {
         guard kind != .none, case .object(var o) = json else { return .null }
         o["type"] = nil
@@ -354,7 +354,7 @@ public struct Recurrence: Equatable, Sendable {
         return .object(o)
     }
 
-    /// Reads `json` (or a type plus the seed's recurrence_rule) back.
+    /// Reads `json` (or a `recurrence_type` and a `recurrence_rule`) back.
     public static func from(type: String?, rule: JSONObject?) -> Recurrence? {
         guard let kind = Kind(rawValue: type ?? "none") else { return nil }
         if kind == .none { return Recurrence.once }

@@ -1,5 +1,12 @@
 // The reminder form: what the parser understood, overridden by explicit
-// options, with the seed's defaults (today, the next full hour). Pure.
+// options, with the defaults (today, the next full hour), and the event that
+// records it. Pure: the options, the parse, now and the zone in; a form or a
+// usage error that says what is accepted out.
+//
+// Invariants: an option always wins over the parse; a rule the options
+// build is checked (`Recurrence.problem`) before it is kept; a one-time
+// reminder whose time has passed today moves to tomorrow only when no date
+// was given, and says so in `assumptions`.
 
 public struct ReminderFormOptions: Equatable, Sendable {
     public var title: String?
@@ -217,40 +224,13 @@ extension Yomo {
         return try form(parsed: base, options: opts, now: now, zone: zone)
     }
 
-    /// Validates a model's JSON against the parse schema; the reason if not.
-    public static func validateParse(_ j: JSON) -> Result<ParsedReminder, JSONParseError> {
-        func bad(_ m: String) -> Result<ParsedReminder, JSONParseError> { .failure(JSONParseError(message: m)) }
-        guard let o = j.object else { return bad("not a JSON object") }
-        guard let title = o["title"]?.string, !title.trimmingSpaces.isEmpty else { return bad("\"title\" must be a non-empty string") }
-        var date: Day? = nil
-        if let d = o["date"], !d.isNull {
-            guard let s = d.string, let dd = Day.parse(s) else { return bad("\"date\" must be YYYY-MM-DD or null") }
-            if let e = Clock.plausible(day: dd, what: "\"date\"") { return bad(e.message) }
-            date = dd
-        }
-        var time: TimeOfDay? = nil
-        if let t = o["time"], !t.isNull {
-            guard let s = t.string, let tt = TimeOfDay.parse(s) else { return bad("\"time\" must be HH:mm or null") }
-            time = tt
-        }
-        if let t = o["recurrence_type"], !t.isNull, t.string == nil { return bad("\"recurrence_type\" must be a string, not \(t.kindName)") }
-        let type = o["recurrence_type"]?.string ?? "none"
-        guard Recurrence.Kind(rawValue: type) != nil else { return bad("\"recurrence_type\" must be none, daily, weekly or custom") }
-        let ruleJSON = o["recurrence_rule"]
-        if let rj = ruleJSON, !rj.isNull, rj.object == nil { return bad("\"recurrence_rule\" must be an object or null, not \(rj.kindName)") }
-        if let rule = ruleJSON?.object {
-            if let i = rule["interval"], !i.isNull, i.int == nil { return bad("\"interval\" must be a whole number, not \(i.kindName)") }
-            if let u = rule["unit"], !u.isNull, u.string.flatMap(Recurrence.Unit.init(rawValue:)) == nil { return bad("\"unit\" must be hour, day, week, month or year") }
-            if let b = rule["based_on_completion"], !b.isNull, b.bool == nil { return bad("\"based_on_completion\" must be a boolean, not \(b.kindName)") }
-            if let d = rule["days_of_week"], !d.isNull, d.array == nil { return bad("\"days_of_week\" must be an array like [\"mon\",\"wed\"] or null, not \(d.kindName)") }
-            for k in ["time_range_start", "time_range_end"] {
-                if let t = rule[k], !t.isNull, t.string.flatMap(TimeOfDay.parse) == nil { return bad("\"\(k)\" must be HH:mm or null") }
-            }
-        }
-        guard var rec = Recurrence.from(type: type, rule: ruleJSON?.object) else { return bad("\"recurrence_rule\" does not fit the schema") }
-        if type == "custom" && ruleJSON?.object == nil { return bad("a custom recurrence needs a recurrence_rule") }
-        if rec.kind == .weekly && rec.days.isEmpty, let d = date { rec.days = [d.weekday] }
-        if let p = rec.problem { return bad(p) }
-        return .success(ParsedReminder(title: title.trimmingSpaces, date: date, time: time, recurrence: rec, assumptions: []))
+    /// The event that records a form: "created" for a new reminder, "edited"
+    /// for a changed one, with its first trigger in its zone.
+    static func createdEvent(_ id: String, _ f: ReminderForm, trigger: Instant, zone z: Zone, type: String, at: String) -> JSONObject {
+        var e: JSONObject = ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
+                             "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
+                             "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(at)]
+        if f.warnMinutes > 0 { e["warn_minutes"] = JSON(f.warnMinutes) }
+        return e
     }
 }

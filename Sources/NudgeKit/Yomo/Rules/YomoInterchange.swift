@@ -1,6 +1,8 @@
-// yomo's reminders in and out: its own NDJSON, Taskwarrior's `task export`
-// JSON, and iCalendar (RFC 5545: VTODO and VEVENT, DTSTART;TZID, RRULE,
-// VALARM). Pure: text in, reminders or problems out; reminders in, text out.
+// yomo's reminders in and out: its own NDJSON and Taskwarrior's `task
+// export` JSON here, iCalendar (RFC 5545: VTODO and VEVENT, DTSTART;TZID,
+// RRULE, VALARM) in YomoICSImport.swift, YomoICSExport.swift and
+// YomoRRULE.swift, and the ids and events of what an import adds. Pure: text
+// in, reminders or problems out; reminders in, text out.
 //
 // Import is all or nothing: every problem is named (line or component), and
 // one problem means nothing is imported. Export to iCalendar keeps every
@@ -242,3 +244,56 @@ public enum YomoInterchange {
     }
 }
 
+
+extension YomoInterchange {
+    // MARK: Adding what was read
+
+    /// An item ready to record: the id it gets, its zone, and its first
+    /// trigger (nil: every occurrence is past).
+    public struct Planned: Equatable, Sendable {
+        public var item: Item
+        public var id: String
+        public var zone: Zone
+        public var trigger: Instant?
+    }
+
+    /// The ids, zones and first triggers of `items`, added beside
+    /// `existing`. An item without an id gets a new one, and so does one
+    /// whose id is taken, unless the reminder holding it has the same title:
+    /// that is the same reminder imported again, a problem.
+    public static func plan(_ items: [Item], existing: [String: Reminder], name: String, zone: Zone, now: Instant,
+                            makeID: () -> String = { IDs.make() }) -> ([Planned], [Problem]) {
+        var seen = Set<String>()
+        var plan: [Planned] = []
+        var problems: [Problem] = []
+        for (k, item) in items.enumerated() {
+            var id = item.id ?? makeID()
+            if item.id != nil && (existing[id] != nil || seen.contains(id)) {
+                if existing[id]?.title == item.title {
+                    problems.append(Problem(place: "\(name): reminder \(k + 1)", message: "reminder \(id) is already here (imported before?)"))
+                    continue
+                }
+                id = makeID()
+            }
+            seen.insert(id)
+            let itemZone = z(item.zone, zone)
+            let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: itemZone)
+            plan.append(Planned(item: item, id: id, zone: itemZone, trigger: trigger))
+        }
+        return (plan, problems)
+    }
+
+    /// The events that add a planned reminder: "created", then "completed"
+    /// when it was completed where it came from, or when every occurrence of
+    /// its rule is past (it is kept, completed).
+    public static func events(for p: Planned, at: String) -> [JSONObject] {
+        let item = p.item
+        let f = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
+                             warnMinutes: item.warnMinutes)
+        var out = [Yomo.createdEvent(p.id, f, trigger: p.trigger ?? p.zone.resolve(item.anchor), zone: p.zone, type: "created", at: at)]
+        if item.completed || p.trigger == nil {
+            out.append(["type": "completed", "id": .string(p.id), "next": .null, "at": .string(at)])
+        }
+        return out
+    }
+}

@@ -1,62 +1,18 @@
-// yomo's pure decisions on occurrences: the first trigger, completing,
-// snoozing, what `due` announces on a device, the summary's wake times, and
-// which announced notifications another device has dismissed.
-//
-// Snooze acts on the occurrence that has come due: the pending occurrence if
-// its time has passed (announced or not, already snoozed or not), for a
-// scheduled rule the latest one that has come. Snoozing a reminder whose
-// pending occurrence has not come yet changes nothing and says so; a snooze
-// never hides or replaces a later occurrence, and a later occurrence that
-// comes while a snooze waits replaces the snooze.
+// What `due` announces on a device, and when it next needs to look. Pure:
+// the folded state (or one reminder), now, the zone and the device in;
+// announcements, wake times and the events that record them out.
 //
 // Announcing is per device: each device announces each occurrence (and each
 // snooze) at most once, and never one that was dismissed anywhere (completed
 // or snoozed). "Missed" counts the occurrences of a scheduled rule that came
 // and went with no device announcing them and nobody snoozing or completing
 // them.
+//
+// The snapshot's summary keeps the earliest wake times over the devices that
+// announce, so that a `due` with nothing to do can say so from the summary
+// and the events written since, without reading every reminder.
 
-extension Reminder {
-    /// A rule whose occurrences follow the calendar (not one-time, not "from completion").
-    public var scheduled: Bool { recurrence.repeats && !recurrence.basedOnCompletion }
-}
-
-public enum Yomo {
-    /// The first trigger of a new or edited reminder: the anchor for a
-    /// one-time reminder (even if past: it is due at once), else the first
-    /// occurrence at or after both the anchor and now.
-    public static func firstTrigger(anchor: LocalDateTime, recurrence: Recurrence, now: Instant, zone: Zone) -> Instant? {
-        let a = zone.resolve(anchor)
-        if !recurrence.repeats { return a }
-        let from = max(a, now)
-        return recurrence.next(after: Instant(ms: from.ms - 1), anchor: anchor, zone: zone)
-    }
-
-    /// Completing: a one-time reminder is done (nil); a recurring one moves to
-    /// its next occurrence after both the pending one and now, or, repeating
-    /// from completion, N units after now.
-    public static func nextAfterDone(_ r: Reminder, now: Instant, zone fallback: Zone) -> Instant? {
-        guard r.recurrence.repeats else { return nil }
-        let zone = r.zone(fallback)
-        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, anchor: r.anchor, zone: zone) }
-        return r.recurrence.next(after: max(r.triggerAt, now), anchor: r.anchor, zone: zone)
-    }
-
-    /// The occurrence that has come due at `now`: the pending one if it has
-    /// come, for a scheduled rule the latest one at or before `now`. nil when
-    /// the pending occurrence is still ahead.
-    public static func comeDue(_ r: Reminder, now: Instant, zone fallback: Zone) -> Instant? {
-        guard !r.completed, r.triggerAt <= now else { return nil }
-        guard r.scheduled else { return r.triggerAt }
-        let zone = r.zone(fallback)
-        var latest = r.triggerAt
-        var steps = 0
-        while steps < 1_000_000, let n = r.recurrence.next(after: latest, anchor: r.anchor, zone: zone), n <= now {
-            latest = n
-            steps += 1
-        }
-        return latest
-    }
-
+extension Yomo {
     /// The occurrences before `occurrence`, from the pending one, that nobody
     /// saw: not announced on any device, not snoozed.
     static func missed(_ r: Reminder, before occurrence: Instant, zone: Zone) -> Int {
@@ -160,18 +116,6 @@ public enum Yomo {
         return e
     }
 
-    /// The event for snoozing the occurrence that has come due until
-    /// `until`; nil when none has (nothing to snooze yet). Its wake is the
-    /// snooze, or the next scheduled occurrence if that comes first.
-    public static func snoozeEvent(_ r: Reminder, until: Instant, zone fallback: Zone, at: Instant) -> JSONObject? {
-        guard let occ = comeDue(r, now: at, zone: fallback) else { return nil }
-        let zone = r.zone(fallback)
-        var wake = until
-        if r.scheduled, let n = r.recurrence.next(after: occ, anchor: r.anchor, zone: zone), n < wake { wake = n }
-        return ["type": "snoozed", "id": .string(r.id), "occurrence": .string(zone.format(occ)), "until": .string(zone.format(until)),
-                "wake": .string(zone.format(wake)), "at": .string(zone.format(at))]
-    }
-
     /// Whether anything may be due on `device` at `now`, from the snapshot's
     /// summary (the earliest wake times over the devices that announce) and
     /// the events written since. False means surely nothing: `due` can stop
@@ -204,87 +148,5 @@ public enum Yomo {
         }
         // Every listed reminder changed since: the bound is gone unless the list was all there was.
         return list.count >= YomoState.summarySize
-    }
-
-    /// The notification record for an announcement, with the exact commands
-    /// for snoozing and completing, and a template for any 1–60 minutes.
-    public static func notification(_ a: Announcement, zone fallback: Zone, commandPrefix: String) -> JSONObject {
-        let r = a.reminder
-        let zone = r.zone(fallback)
-        let when = zone.local(a.occurrence)
-        var body = a.snooze ? "Snoozed until \(when.time)" : "Due \(when.day) \(when.time)"
-        if a.warning { body = "Coming up at \(when.time) (\(when.day))" }
-        if r.recurrence.repeats { body += " · \(r.recurrence.summary)" }
-        if a.missed > 0 { body += " · \(a.missed) earlier missed" }
-        if !r.notes.isEmpty { body += "\n" + r.notes }
-        var actions: [NotificationAction] = []
-        for m in [5, 15, 60] where !a.warning {
-            actions.append(NotificationAction(id: "snooze\(m)", label: "Snooze \(m) min", command: "\(commandPrefix) snooze \(r.id) \(m)"))
-        }
-        actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
-        var extra: JSONObject = ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "missed": JSON(a.missed)]
-        if a.warning {
-            extra["warning"] = true
-        } else {
-            extra["snooze_command"] = .string("\(commandPrefix) snooze \(r.id) {minutes}")
-            extra["snooze_minutes"] = .object(["min": 1, "max": 60, "default": 15])
-        }
-        let n = NotificationRecord(tool: "yomo", id: r.id, title: r.title, body: body, actions: actions, extra: extra)
-        return n.record
-    }
-
-    /// A notification this device showed: the reminder, and the occurrence
-    /// (or snooze time) it announced.
-    public struct Shown: Hashable, Sendable {
-        public var id: String
-        public var occurrence: Instant
-        public var snooze: Bool
-        /// The reminder's revision when it was shown.
-        public var revision: Instant
-        public init(id: String, occurrence: Instant, snooze: Bool, revision: Instant) {
-            self.id = id
-            self.occurrence = occurrence
-            self.snooze = snooze
-            self.revision = revision
-        }
-        public init(_ a: Announcement) {
-            self.init(id: a.reminder.id, occurrence: a.occurrence, snooze: a.snooze, revision: a.reminder.revision)
-        }
-    }
-
-    /// Why a shown notification no longer stands, or nil if it does:
-    /// "completed", "snoozed", "changed" or "deleted".
-    public static func dismissal(_ n: Shown, in s: YomoState) -> String? {
-        guard let r = s.reminders[n.id] else { return "deleted" }
-        if r.completed { return "completed" }
-        if r.revision != n.revision { return "changed" }
-        if n.snooze {
-            if r.snoozedUntil == n.occurrence { return nil }
-            if r.snoozedUntil != nil { return "snoozed" }
-            return "completed"
-        }
-        if r.triggerAt > n.occurrence { return "completed" }
-        if let so = r.snoozeOf, so >= n.occurrence { return "snoozed" }
-        return nil
-    }
-
-    /// The dismiss record `watch` prints so a notifier can close a notification.
-    public static func dismissRecord(_ n: Shown, reason: String, by: String, zone: Zone) -> JSONObject {
-        ["type": "dismiss", "tool": "yomo", "id": .string(n.id), "occurrence": .string(zone.format(n.occurrence)),
-         "reason": .string(reason), "by": .string(by)]
-    }
-}
-
-extension Yomo {
-    /// The event that moves a reminder to `zone`, keeping its wall-clock
-    /// times: the pending occurrence at the same wall time there (for a
-    /// scheduled rule, the rule's occurrence from that wall time on).
-    public static func rezoneEvent(_ r: Reminder, to zone: Zone, fallback: Zone, now: Instant) -> JSONObject {
-        let old = r.zone(fallback)
-        let wall = old.local(r.triggerAt)
-        var trigger = zone.resolve(wall)
-        if r.scheduled, let n = r.recurrence.next(after: Instant(ms: trigger.ms - 1), anchor: r.anchor, zone: zone) { trigger = n }
-        return ["type": "rezoned", "id": .string(r.id), "zone": .string(zone.name), "trigger_at": .string(zone.format(trigger)),
-                "at": .string(zone.format(now))]
     }
 }

@@ -1,0 +1,83 @@
+// yomo's reading commands: `list` (also what `yomo` alone runs) and `next`.
+// Handlers only: they read the store, never write it. `list` prints the
+// active reminders nearest first (`--all` adds the completed ones); as NDJSON
+// it copies the records the snapshot keeps ready for untouched reminders,
+// without parsing them, which is what keeps it fast on a large store.
+
+extension Yomo {
+    static func list(_ ctx: Context) throws(ToolError) -> ExitCode {
+        // The common case, JSON of the active reminders, prints the stored
+        // records of untouched reminders without parsing them.
+        if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
+            var s = try store(ctx).read(lazy: true)
+            if !s.rawZones.isSubset(of: ["", ctx.zone.name]) { s.materializeAll() }
+            // Sort keys: effective trigger, then id (its first 16 bytes packed
+            // into two integers, so that comparing is cheap; the whole id only
+            // on a tie); raw rows by index, parsed ones by -1 - index.
+            var rows: [(Int64, UInt64, UInt64, Int)] = []
+            rows.reserveCapacity(s.raw.count + s.reminders.count)
+            func pack(_ b: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+                var hi: UInt64 = 0, lo: UInt64 = 0
+                for i in 0..<16 {
+                    let byte = i < b.count ? UInt64(b[i]) : 0
+                    if i < 8 { hi = hi << 8 | byte } else { lo = lo << 8 | byte }
+                }
+                return (hi, lo)
+            }
+            if let storage = s.rawStorage {
+                for (k, r) in s.raw.enumerated() {
+                    guard let r = r, !r.completed else { continue }
+                    let (hi, lo) = pack(UnsafeRawBufferPointer(start: storage.base + r.idRange.lowerBound, count: r.idRange.count))
+                    rows.append((r.effective, hi, lo, k))
+                }
+            }
+            let parsed = s.reminders.values.filter { !$0.completed }
+            for (k, r) in parsed.enumerated() {
+                var id = r.id
+                let (hi, lo) = id.withUTF8 { pack(UnsafeRawBufferPointer($0)) }
+                rows.append((r.effectiveTrigger.ms, hi, lo, -1 - k))
+            }
+            func id(_ row: Int) -> String { row >= 0 ? s.rawID(s.raw[row]!) : parsed[-1 - row].id }
+            rows.sort { a, b in
+                if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
+                return id(a.3) < id(b.3)
+            }
+            for (_, _, _, row) in rows {
+                if row >= 0 { ctx.out.rawRecord(s.bytes(s.raw[row]!.record)) } else { ctx.out.record(parsed[-1 - row].record(zone: ctx.zone)) }
+            }
+            return .ok
+        }
+        let s = try store(ctx).read()
+        var rs = s.active
+        if ctx.flag("all") {
+            rs += s.reminders.values.filter(\.completed).sorted { ($0.completedAt ?? $0.updatedAt, $0.id) < ($1.completedAt ?? $1.updatedAt, $1.id) }
+        }
+        if rs.isEmpty {
+            if !ctx.out.isJSON { ctx.out.raw("No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n") }
+            return .ok
+        }
+        let zone = ctx.zone
+        let theme = ctx.out.color ? try theme(ctx) : nil
+        for r in rs {
+            ctx.out.emit(r.record(zone: zone), text: {
+                let l = line(r, zone: zone)
+                guard let t = theme, let st = YomoTheme.state(r, now: ctx.now), let code = t.codes[st] else { return l }
+                return ctx.out.style(l, code)
+            }())
+        }
+        return .ok
+    }
+
+    static func nextCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let count = try ctx.option("count").map { (s) throws(ToolError) in try ctx.int(s, option: "--count", range: 1...1000) } ?? 5
+        let r = try store(ctx).read().find(ctx.operands[0])
+        let zone = r.zone(ctx.zone)
+        for (k, i) in occurrences(r, count: count, zone: zone).enumerated() {
+            let l = zone.local(i)
+            let rec: JSONObject = ["type": "occurrence", "id": .string(r.id), "n": JSON(k + 1), "at": .string(zone.format(i))]
+            ctx.out.emit(rec, text: "\(k + 1). \(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+                         + (r.recurrence.basedOnCompletion && k > 0 ? " (if completed on time)" : ""))
+        }
+        return .ok
+    }
+}

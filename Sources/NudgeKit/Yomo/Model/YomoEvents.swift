@@ -1,0 +1,133 @@
+// yomo's events, and what each does to one reminder. The fold
+// (YomoState.apply) hands each event the reminder it names; a function here
+// returns the reminder after it, or nil when the event changes nothing
+// (unknown id, a stale occurrence, a missing field).
+//
+// Events (each with "id" and "at"); the batch's stamp names the device
+// (its journal's actor), which is how announcements stay per device:
+//   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at","zone",
+//                     "warn_minutes"?}   edited may add "reopen":true (a completed one is active again)
+//   snoozed           {"until","occurrence","wake"}  the occurrence that had come due, put off until `until`
+//   announced         {"trigger_at","occurrence","snooze":bool,"warning"?,"device","wake"}  this device
+//                     notified an occurrence (or a snooze of one, or warned ahead); wake: when it may
+//                     speak again
+//   completed         {"next":"…"|null}              null: a one-time reminder is done
+//   rezoned           {"zone","trigger_at"}           the reminder moves to another time zone
+//   deleted
+//   forget            {"device"}                      `devices forget`: off the list, history kept
+//   erase             {"all":true}                    `purge`: everything stamped before it, everywhere
+//
+// A change of what a reminder promises (made, edited, moved to another zone)
+// starts it afresh for every device: announcements, warnings and snoozes are
+// cleared, and `revision` moves, so a notification shown before no longer
+// stands.
+
+extension YomoState {
+    /// "created" and "edited": the reminder as the form says; an edit of a
+    /// reminder not here changes nothing.
+    static func foldMade(_ old: Reminder?, _ e: JSONObject, id: String, edit: Bool, at: Instant, by: String) -> Reminder? {
+        guard let title = e["title"]?.string, let anchor = YomoState.anchor(e["anchor"]),
+              let trigger = YomoState.instant(e["trigger_at"]) else { return nil }
+        let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
+        if edit && old == nil { return nil }
+        var r = old ?? Reminder(id: id, title: title, anchor: anchor, recurrence: rec, triggerAt: trigger, createdAt: at)
+        r.title = title
+        r.notes = e["notes"]?.string ?? ""
+        r.anchor = anchor
+        r.recurrence = rec
+        if let z = e["zone"]?.string { r.zoneName = z }
+        r.triggerAt = trigger
+        // A changed reminder is a new promise: every device may announce it.
+        r.announcedBy = [:]
+        r.snoozeAnnouncedBy = [:]
+        r.snoozedUntil = nil
+        r.snoozeOf = nil
+        r.handled = nil
+        if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
+        r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+        r.warnedBy = [:]
+        r.updatedAt = at
+        r.revision = at
+        r.lastBy = by
+        return r
+    }
+
+    /// "rezoned": the reminder's wall times move to another zone (a pending
+    /// occurrence only while it is active).
+    static func foldRezoned(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
+        guard var r = old, let z = e["zone"]?.string else { return nil }
+        r.zoneName = z
+        if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
+        if let a = YomoState.anchor(e["anchor"]) { r.anchor = a }
+        r.announcedBy = [:]
+        r.snoozeAnnouncedBy = [:]
+        r.warnedBy = [:]
+        r.snoozedUntil = nil
+        r.snoozeOf = nil
+        r.handled = nil
+        r.updatedAt = at
+        r.revision = at
+        r.lastBy = by
+        return r
+    }
+
+    /// "snoozed": the occurrence that had come due waits until `until`; it
+    /// becomes the pending one, and counts as seen.
+    static func foldSnoozed(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
+        guard var r = old, !r.completed, let until = YomoState.instant(e["until"]) else { return nil }
+        let occ = YomoState.instant(e["occurrence"]) ?? r.triggerAt
+        // A snooze of an occurrence already completed or passed over is stale.
+        guard occ >= r.triggerAt else { return nil }
+        r.triggerAt = occ
+        r.snoozedUntil = until
+        r.snoozeOf = occ
+        r.snoozeAnnouncedBy = [:]
+        r.handled = max(r.handled ?? occ, occ)
+        r.updatedAt = at
+        r.lastBy = by
+        return r
+    }
+
+    /// "announced": what `by` notified (an occurrence, a snooze of one, or
+    /// a warning ahead of one), kept per device; an occurrence also becomes
+    /// the pending one and replaces an older snooze.
+    static func foldAnnounced(_ old: Reminder?, _ e: JSONObject, by: String) -> Reminder? {
+        guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]) ?? YomoState.instant(e["trigger_at"]) else { return nil }
+        if e["snooze"]?.bool == true {
+            guard r.snoozedUntil == occ else { return nil }
+            r.snoozeAnnouncedBy[by] = occ
+        } else if e["warning"]?.bool == true {
+            guard occ >= r.triggerAt else { return nil }
+            r.warnedBy[by] = max(r.warnedBy[by] ?? occ, occ)
+        } else {
+            guard occ >= r.triggerAt else { return nil }  // completed meanwhile
+            r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
+            r.triggerAt = occ
+            r.handled = max(r.handled ?? occ, occ)
+            if let so = r.snoozeOf, so < occ {  // a newer occurrence replaces the snooze
+                r.snoozedUntil = nil
+                r.snoozeOf = nil
+                r.snoozeAnnouncedBy = [:]
+            }
+        }
+        return r
+    }
+
+    /// "completed": a recurring reminder moves on to `next` (never back); a
+    /// one-time one (`next` null) is done.
+    static func foldCompleted(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
+        guard var r = old, !r.completed else { return nil }
+        if let next = YomoState.instant(e["next"]) {
+            r.triggerAt = max(r.triggerAt, next)
+            r.snoozedUntil = nil
+            r.snoozeOf = nil
+            r.snoozeAnnouncedBy = [:]
+        } else {
+            r.completed = true
+            r.completedAt = at
+        }
+        r.updatedAt = at
+        r.lastBy = by
+        return r
+    }
+}

@@ -1,0 +1,126 @@
+// yomo's state: the reminders as a fold over every device's journal, and
+// the devices it knows. The events and what each does to a reminder are in
+// YomoEvents.swift; the snapshot lines, and the lazy read that keeps them
+// unparsed, in YomoSnapshot.swift.
+//
+// Invariants: `apply` is the only way the state changes, and it folds any
+// two copies holding the same events to the same state; an event that does
+// not fit (unknown id, stale occurrence, missing field) changes nothing. In a
+// lazy read a reminder still kept as raw snapshot bytes is parsed before an
+// event touches it.
+
+public struct YomoState: JournalModel {
+    /// 2: announcements per device, snoozes of an occurrence, zones. A
+    /// snapshot of schema 1 is not read: the state is folded again from the
+    /// journals, whose events of schema 1 read as they are.
+    public static let schemaVersion = 2
+    public internal(set) var reminders: [String: Reminder] = [:]
+    /// Devices taken off the list by `devices forget`, with when.
+    public internal(set) var forgotten: [String: Stamp] = [:]
+    /// Every device's latest batch folded: a forgotten device that writes
+    /// again is back.
+    public internal(set) var lastSeen: [String: Stamp] = [:]
+    /// In a lazy read: snapshot lines not parsed yet (nil once parsed or gone).
+    public internal(set) var raw: [RawReminder?] = []
+    /// Index of `raw` by id, built only when an event needs one.
+    var rawIndex: [String: Int]? = nil
+    /// The zones the raw records were rendered in.
+    public internal(set) var rawZones: Set<String> = []
+    var lastZone: [UInt8] = []
+
+    /// The snapshot bytes that `raw` lines point into.
+    public internal(set) var rawStorage: FileBytes? = nil
+
+    public init(full: Bool) {}
+
+    static func instant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
+    static func anchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
+
+    public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
+
+    public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool {
+        if tombstone["all"]?.bool == true { return true }
+        if let id = tombstone["id"]?.string { return event["id"]?.string == id }
+        return false
+    }
+
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        guard let type = e["type"]?.string else { return }
+        let by = stamp.actor
+        if !by.isEmpty, lastSeen[by].map({ $0 < stamp }) ?? true { lastSeen[by] = stamp }
+        if type == "erase" {
+            if e["all"]?.bool == true {
+                materializeAll()
+                reminders = [:]
+                forgotten = [:]
+                lastSeen = [:]
+            } else if let id = e["id"]?.string {
+                materialize(id)
+                reminders[id] = nil
+            }
+            return
+        }
+        if type == "forget" {
+            if let d = e["device"]?.string, forgotten[d].map({ $0 < stamp }) ?? true { forgotten[d] = stamp }
+            return
+        }
+        guard let id = e["id"]?.string else { return }
+        if !raw.isEmpty, rawPosition(id) != nil { materialize(id) }
+        let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
+        switch type {
+        case "created", "edited":
+            if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = r }
+        case "rezoned":
+            if let r = YomoState.foldRezoned(reminders[id], e, at: at, by: by) { reminders[id] = r }
+        case "snoozed":
+            if let r = YomoState.foldSnoozed(reminders[id], e, at: at, by: by) { reminders[id] = r }
+        case "announced":
+            if let r = YomoState.foldAnnounced(reminders[id], e, by: by) { reminders[id] = r }
+        case "completed":
+            if let r = YomoState.foldCompleted(reminders[id], e, at: at, by: by) { reminders[id] = r }
+        case "deleted":
+            reminders[id] = nil
+        default:
+            break
+        }
+    }
+
+    /// The devices that have announced anything: the ones `due` answers for.
+    public var announcers: Set<String> {
+        var s = Set<String>()
+        for r in reminders.values { for k in r.announcedBy.keys { s.insert(k) } }
+        return s.filter { !isForgotten($0) }
+    }
+
+    /// Forgotten, and silent since.
+    public func isForgotten(_ device: String) -> Bool {
+        guard let f = forgotten[device] else { return false }
+        return lastSeen[device].map { $0 < f } ?? true
+    }
+
+    /// `r` after folding `e` as written by `device`; nil if it went.
+    static func folding(_ r: Reminder, _ e: JSONObject, by device: String) -> Reminder? {
+        var s = YomoState(full: true)
+        s.reminders[r.id] = r
+        s.apply(e, stamp: Stamp(ms: Int64.max, actor: device))
+        return s.reminders[r.id]
+    }
+
+    /// A reminder by id or unique id prefix.
+    public func find(_ prefix: String) throws(ToolError) -> Reminder {
+        if let r = reminders[prefix] { return r }
+        let matches = reminders.keys.filter { $0.hasPrefix(prefix) }.sorted()
+        if prefix.isEmpty || matches.isEmpty {
+            throw ToolError(.dataError, "no reminder with id '\(prefix)'; 'yomo list --all' shows them")
+        }
+        if matches.count > 1 {
+            throw ToolError(.usage, "id '\(prefix)' matches \(matches.count) reminders (\(matches.prefix(4).joined(separator: ", "))); give more of it")
+        }
+        return reminders[matches[0]]!
+    }
+
+    /// Active reminders, nearest trigger first.
+    public var active: [Reminder] {
+        reminders.values.filter { !$0.completed }.sorted { ($0.effectiveTrigger, $0.id) < ($1.effectiveTrigger, $1.id) }
+    }
+}

@@ -1,0 +1,61 @@
+// iCalendar (RFC 5545) out: reminders as VTODOs with DTSTART;TZID, RRULE
+// (YomoRRULE.swift), VALARM, and the VTIMEZONEs of their zones. Pure:
+// reminders in, text out.
+//
+// Invariants: every rule survives a round trip through yomo's own import,
+// because the whole rule also travels in X-YOMO-RECURRENCE; what RRULE
+// cannot say is named in the warnings, never dropped in silence. A rule
+// from completion starts at its pending occurrence, since it has no fixed
+// schedule.
+
+extension YomoInterchange {
+    /// The calendar, and what iCalendar could not say (kept in X- properties).
+    public static func exportICS(_ reminders: [Reminder], fallback: Zone, now: Instant) -> (String, [String]) {
+        var out: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//nudge tools//yomo//EN", "CALSCALE:GREGORIAN"]
+        var warnings: [String] = []
+        var zones: [String: (Zone, Int, Int)] = [:]  // name -> zone, first year, last year
+        for r in reminders {
+            let z = r.zone(fallback)
+            guard z.name != "UTC" else { continue }
+            let y = r.anchor.day.year
+            let cur = zones[z.name] ?? (z, y, y)
+            zones[z.name] = (z, min(cur.1, y), max(cur.2, y, z.day(of: now).year))
+        }
+        for (name, (z, first, last)) in zones.sorted(by: { $0.key < $1.key }) {
+            out += ICS.vtimezone(name: name, zone: z, years: (first - 1)...max(first - 1, min(last + 10, 2100)))
+        }
+        let stamp = ICS.utc(now)
+        for r in reminders {
+            let z = r.zone(fallback)
+            out.append("BEGIN:VTODO")
+            out.append("UID:\(r.id)@yomo")
+            out.append("DTSTAMP:\(stamp)")
+            out.append("CREATED:\(ICS.utc(r.createdAt))")
+            out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
+            out.append("SUMMARY:\(ICS.escape(r.title))")
+            if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
+            // A rule from completion has no fixed schedule: its start is the pending occurrence.
+            let start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
+            out.append(z.name == "UTC" ? "DTSTART:\(ICS.local(start))Z" : "DTSTART;TZID=\(z.name):\(ICS.local(start))")
+            if r.recurrence.repeats {
+                let (rrule, lost) = rruleText(r.recurrence, anchor: start, zone: z)
+                if let rr = rrule { out.append("RRULE:\(rr)") }
+                if let l = lost { warnings.append("'\(r.title.terminalSafe)' (\(r.id)): iCalendar cannot say \(l); it is kept in X-YOMO-RECURRENCE") }
+                out.append("X-YOMO-RECURRENCE:\(ICS.escape(r.recurrence.json.serialized))")
+            }
+            if r.completed {
+                out.append("STATUS:COMPLETED")
+                if let c = r.completedAt { out.append("COMPLETED:\(ICS.utc(c))") }
+            } else {
+                out.append("STATUS:NEEDS-ACTION")
+            }
+            out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M", "END:VALARM"]
+            if r.warnMinutes > 0 {
+                out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
+            }
+            out.append("END:VTODO")
+        }
+        out.append("END:VCALENDAR")
+        return (ICS.text(out), warnings)
+    }
+}

@@ -1,0 +1,94 @@
+// The occurrences of one reminder, and the changes that move them: its first
+// trigger, completing it, the occurrence that has come due, snoozing that
+// occurrence, moving the reminder to another zone, and the occurrences
+// `next` lists. Pure: a reminder (or a form), now and a zone in; instants
+// and events out.
+//
+// Snooze acts on the occurrence that has come due: the pending occurrence if
+// its time has passed (announced or not, already snoozed or not), for a
+// scheduled rule the latest one that has come. Snoozing a reminder whose
+// pending occurrence has not come yet changes nothing and says so; a snooze
+// never hides or replaces a later occurrence, and a later occurrence that
+// comes while a snooze waits replaces the snooze.
+//
+// A reminder's wall times are in its own zone (`Reminder.zone`); `fallback`
+// is the reader's zone, for reminders that have none.
+
+extension Yomo {
+    /// The first trigger of a new or edited reminder: the anchor for a
+    /// one-time reminder (even if past: it is due at once), else the first
+    /// occurrence at or after both the anchor and now.
+    public static func firstTrigger(anchor: LocalDateTime, recurrence: Recurrence, now: Instant, zone: Zone) -> Instant? {
+        let a = zone.resolve(anchor)
+        if !recurrence.repeats { return a }
+        let from = max(a, now)
+        return recurrence.next(after: Instant(ms: from.ms - 1), anchor: anchor, zone: zone)
+    }
+
+    /// Completing: a one-time reminder is done (nil); a recurring one moves to
+    /// its next occurrence after both the pending one and now, or, repeating
+    /// from completion, N units after now.
+    public static func nextAfterDone(_ r: Reminder, now: Instant, zone fallback: Zone) -> Instant? {
+        guard r.recurrence.repeats else { return nil }
+        let zone = r.zone(fallback)
+        if r.recurrence.basedOnCompletion { return r.recurrence.nextAfterCompletion(now, anchor: r.anchor, zone: zone) }
+        return r.recurrence.next(after: max(r.triggerAt, now), anchor: r.anchor, zone: zone)
+    }
+
+    /// The occurrence that has come due at `now`: the pending one if it has
+    /// come, for a scheduled rule the latest one at or before `now`. nil when
+    /// the pending occurrence is still ahead.
+    public static func comeDue(_ r: Reminder, now: Instant, zone fallback: Zone) -> Instant? {
+        guard !r.completed, r.triggerAt <= now else { return nil }
+        guard r.scheduled else { return r.triggerAt }
+        let zone = r.zone(fallback)
+        var latest = r.triggerAt
+        var steps = 0
+        while steps < 1_000_000, let n = r.recurrence.next(after: latest, anchor: r.anchor, zone: zone), n <= now {
+            latest = n
+            steps += 1
+        }
+        return latest
+    }
+
+    /// The event for snoozing the occurrence that has come due until
+    /// `until`; nil when none has (nothing to snooze yet). Its wake is the
+    /// snooze, or the next scheduled occurrence if that comes first.
+    public static func snoozeEvent(_ r: Reminder, until: Instant, zone fallback: Zone, at: Instant) -> JSONObject? {
+        guard let occ = comeDue(r, now: at, zone: fallback) else { return nil }
+        let zone = r.zone(fallback)
+        var wake = until
+        if r.scheduled, let n = r.recurrence.next(after: occ, anchor: r.anchor, zone: zone), n < wake { wake = n }
+        return ["type": "snoozed", "id": .string(r.id), "occurrence": .string(zone.format(occ)), "until": .string(zone.format(until)),
+                "wake": .string(zone.format(wake)), "at": .string(zone.format(at))]
+    }
+
+    /// The event that moves a reminder to `zone`, keeping its wall-clock
+    /// times: the pending occurrence at the same wall time there (for a
+    /// scheduled rule, the rule's occurrence from that wall time on).
+    public static func rezoneEvent(_ r: Reminder, to zone: Zone, fallback: Zone, now: Instant) -> JSONObject {
+        let old = r.zone(fallback)
+        let wall = old.local(r.triggerAt)
+        var trigger = zone.resolve(wall)
+        if r.scheduled, let n = r.recurrence.next(after: Instant(ms: trigger.ms - 1), anchor: r.anchor, zone: zone) { trigger = n }
+        return ["type": "rezoned", "id": .string(r.id), "zone": .string(zone.name), "trigger_at": .string(zone.format(trigger)),
+                "at": .string(zone.format(now))]
+    }
+
+    /// The next `count` occurrences from the pending one (none once
+    /// completed); for a rule from completion, as if each were completed on
+    /// time.
+    public static func occurrences(_ r: Reminder, count: Int, zone: Zone) -> [Instant] {
+        var t = r.triggerAt
+        var list: [Instant] = r.completed ? [] : [t]
+        while list.count < count, !r.completed, r.recurrence.repeats {
+            let n: Instant? = r.recurrence.basedOnCompletion
+                ? r.recurrence.nextAfterCompletion(t, anchor: r.anchor, zone: zone)
+                : r.recurrence.next(after: t, anchor: r.anchor, zone: zone)
+            guard let nn = n else { break }
+            list.append(nn)
+            t = nn
+        }
+        return list
+    }
+}

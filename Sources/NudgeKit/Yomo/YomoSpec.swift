@@ -1,0 +1,115 @@
+// yomo's registry: the `Yomo` namespace, every command as declared with the
+// handler bound where it is declared (`run:`), the store opener and the
+// configuration keys. Nothing here decides anything: the handlers are in
+// Commands/, the rules they call in Rules/, the journal's fold in Model/.
+//
+// The order of `spec.commands` is the order of `--help` and of the
+// completion scripts: the everyday commands, export and import, the devices,
+// then the plumbing that cron runs (`due`, `watch`).
+
+/// yomo: its spec, and the handlers and rules that hang off it.
+public enum Yomo {
+    static let recurrenceOptions: [OptionSpec] = [
+        OptionSpec("date", value: "DAY", help: "The day: YYYY-MM-DD, today or tomorrow (default today)"),
+        OptionSpec("time", value: "HH:MM", help: "The time, 24-hour (default the next full hour)"),
+        OptionSpec("notes", value: "TEXT", help: "Notes shown with the reminder"),
+        OptionSpec("repeat", value: "KIND", help: "none, daily, weekly or custom", choices: ["none", "daily", "weekly", "custom"]),
+        OptionSpec("days", value: "DAYS", help: "Weekdays, like mon,wed,fri (weekly, or to limit hours)"),
+        OptionSpec("every", value: "N", help: "Every N units (custom)"),
+        OptionSpec("unit", value: "UNIT", help: "hour, day, week, month or year (custom)", choices: ["hour", "day", "week", "month", "year"]),
+        OptionSpec("between", value: "HH:MM-HH:MM", help: "Hours only: a daily range, its end included (22:00-06:00 overnight)"),
+        OptionSpec("on", value: "ORD-DAY", help: "Months or years only: 2nd-tue, last-fri"),
+        OptionSpec("after-completion", help: "Repeat N units after each completion"),
+        OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
+        OptionSpec("times", value: "N", help: "How many occurrences in all"),
+        OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
+        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York"),
+    ]
+
+    static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
+
+    public static let spec = ToolSpec(
+        name: "yomo",
+        summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
+        commands: [
+            CommandSpec("list", summary: "Show active reminders, nearest first",
+                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")], run: list),
+            CommandSpec("add", summary: "Add a reminder from a sentence and options", usage: "TEXT...",
+                        options: recurrenceOptions + [OptionSpec("literal", help: "Take TEXT as the title, parse nothing"), llmOption],
+                        operands: .words, min: 1, max: nil,
+                        details: "The text is parsed (\"water plants every tuesday at 3pm\"); options override what was parsed.", run: add),
+            CommandSpec("parse", summary: "Print what the parser understood, without saving", usage: "TEXT...",
+                        options: [llmOption], operands: .words, min: 1, max: nil, run: parseCommand),
+            CommandSpec("edit", summary: "Change a reminder", usage: "ID",
+                        options: [OptionSpec("title", value: "TEXT", help: "A new title")] + recurrenceOptions,
+                        operands: .words, min: 1, max: 1, run: edit),
+            CommandSpec("done", summary: "Complete a reminder (a recurring one moves to its next time)", usage: "ID",
+                        operands: .words, min: 1, max: 1, run: done),
+            CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
+                        operands: .words, min: 1, max: 2, run: snooze),
+            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
+            CommandSpec("rehome", summary: "Move reminders to another time zone, keeping their wall-clock times", usage: "ZONE [ID...]",
+                        operands: .words, min: 1, max: nil,
+                        details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",
+                        group: .admin, run: rehome),
+            CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
+                        options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
+                        operands: .words, min: 1, max: 1, run: nextCommand),
+            CommandSpec("export", summary: "Print every reminder as yomo NDJSON or iCalendar",
+                        options: [OptionSpec("format", value: "FORMAT", help: "json (NDJSON, the default) or ics (iCalendar)", choices: ["json", "ics"])],
+                        details: "The iCalendar form has a VTODO per reminder with DTSTART;TZID, RRULE and VALARM; what RRULE cannot say travels in X-YOMO-RECURRENCE, with a warning.",
+                        records: ["reminder"], run: exportCommand),
+            CommandSpec("import", summary: "Add reminders from yomo NDJSON, Taskwarrior's export or iCalendar: all, or nothing", usage: "FILE|-",
+                        options: [OptionSpec("from", value: "FORMAT", help: "yomo, taskwarrior or ical (default: told by the content)",
+                                             choices: ["yomo", "taskwarrior", "ical"]),
+                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)")],
+                        operands: .words, min: 1, max: 1,
+                        details: "Every problem is named (FILE:LINE, or the component); one problem and nothing is imported.",
+                        records: ["reminder"], run: importCommand),
+            CommandSpec("devices", summary: "List the devices that share these reminders, with when each was last seen",
+                        subcommands: [
+                            CommandSpec("forget", summary: "Take a device off the list (its history stays)", usage: "NAME",
+                                        operands: .words, min: 1, max: 1,
+                                        details: "The device's changes stay part of every reminder; it is listed again if it writes again.",
+                                        run: devicesForget),
+                        ],
+                        details: "A device silent for \(YomoDevices.silentDays) days is marked silent.",
+                        group: .admin, records: ["device"], run: devicesList),
+            CommandSpec("purge", summary: "Erase every reminder and its history, on every device",
+                        options: [OptionSpec("yes", help: "Confirm: nothing can bring the reminders back")],
+                        details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",
+                        group: .admin, run: purge),
+            CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)",
+                        group: .plumbing, records: ["notification"], run: dueCommand),
+            CommandSpec("watch", summary: "Stay running and print notifications as reminders come due",
+                        group: .plumbing, records: ["notification"], run: watch),
+        ],
+        defaultCommand: ["list"],
+        footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
+    )
+
+    static let configKeys = ["llm_command", "llm_timeout", "theme"]
+
+    /// How long the model command may take (config `llm_timeout`, seconds).
+    static func llmTimeoutMillis(_ config: Config) throws(ToolError) -> Int {
+        guard let v = config["llm_timeout"] else { return 10_000 }
+        guard let n = Double(v), n > 0, n <= 600 else {
+            throw ToolError(.config, "llm_timeout must be a number of seconds from 0 to 600, not '\(v)'")
+        }
+        return Int(n * 1000)
+    }
+
+    /// The reminders' store in the data directory, opened with this run's
+    /// options (its clock, its sync folder).
+    static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
+        Store(dir: ctx.dataDir, options: try ctx.storeOptions())
+    }
+
+    /// The `theme` from the configuration file (default: "default").
+    static func theme(_ ctx: Context) throws(ToolError) -> YomoTheme {
+        let config = try Config.load(directory: ctx.configDir, known: configKeys)
+        guard let v = config["theme"] else { return YomoTheme.named["default"]! }
+        guard let t = YomoTheme.parse(v) else { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+        return t
+    }
+}
