@@ -291,3 +291,9 @@ public enum RFC3339 {
         }
     }
 }
+
+extension Day {
+    /// English month names, January first, for text layouts.
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                    "September", "October", "November", "December"]
+}

@@ -93,7 +93,7 @@ extension Habitmatch {
             }
             return .ok
         }
-        let monthName = ReminderParser.months[month - 1].prefix(1).uppercased() + ReminderParser.months[month - 1].dropFirst()
+        let monthName = Day.monthNames[month - 1]
         var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
             for d in row {
