@@ -1,7 +1,9 @@
 // The imperative shell's contact with the operating system: files, fsync,
 // locks, environment and time. Everything here is a thin, checked wrapper over
 // the C library so that the rest of NudgeKit can stay free of Foundation.
-/// The exit statuses of the family (sysexits.h numbers, see CONVENTIONS.md).
+
+/// The exit statuses every tool uses (sysexits.h numbers; each man page's
+/// EXIT STATUS lists them).
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     case no = 1
