@@ -73,4 +73,20 @@ final class LayoutTests: ToolTestCase {
             }
         }
     }
+
+    /// Each planted bug of .ci/mutants still names a file and a text found
+    /// there once, so a move or an edit does not quietly retire a mutant.
+    func testEveryMutantStillApplies() {
+        let list = text(ToolTestCase.packageRoot + "/.ci/mutants")
+        var count = 0
+        for line in list.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 5 else { XCTFail("bad line in .ci/mutants: \(line)"); continue }
+            count += 1
+            let source = text(ToolTestCase.packageRoot + "/" + f[1])
+            let from = f[2].replacingOccurrences(of: "\\n", with: "\n")
+            XCTAssertEqual(source.components(separatedBy: from).count - 1, 1, "mutant \(f[0]): '\(f[2])' in \(f[1])")
+        }
+        XCTAssertGreaterThanOrEqual(count, 13)
+    }
 }
