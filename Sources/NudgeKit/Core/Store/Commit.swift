@@ -76,7 +76,7 @@ extension Store {
             // Durable from here on: what follows can only warn.
             l.marks[rel] = JournalMark(end: ownEnd + bytes.count,
                                        tag: Store.lineTag(bytes[(bytes.count - commitLength)..<(bytes.count - 1)]),
-                                       bad: l.marks[rel]?.bad ?? 0)
+                                       bad: l.marks[rel]?.bad ?? 0, last: stamp)
             l.frontier = stamp
             l.tailEvents += tx.events.count
             l.tailBytes += bytes.count

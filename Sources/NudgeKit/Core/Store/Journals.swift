@@ -149,23 +149,31 @@ extension Store {
         guard try checkDataDirectory() || !journalsAreLocal else { return [] }
         var out: [JournalInfo] = []
         for (i, e) in try journalEntries().enumerated() {
-            // The newest stamp is on the last commit line: read the end only.
-            let back = min(e.size, 4096)
-            guard let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: e.size - back, cap: back, owner: e.uid) else { continue }
-            var last: Stamp? = nil
-            if e.size <= back {
-                last = parseJournal(got.bytes, skip: 0, base: 0, name: e.name, index: i, after: nil, size: got.size, peer: false).last
-            } else {
-                let actor = Store.actorOf(e.name)
-                for line in got.bytes.split(separator: 0x0A).reversed() {
-                    if let o = try? JSON.parseObject(bytes: Array(line)), o["type"]?.string == "commit" {
-                        last = Store.declaredStamp(o, actor: actor)
-                        break
-                    }
-                }
-            }
-            out.append(JournalInfo(actor: Store.actorOf(e.name), bytes: e.size, lastStamp: last, owner: e.uid))
+            guard let last = try lastCommit(e, index: i) else { continue }
+            out.append(JournalInfo(actor: Store.actorOf(e.name), bytes: e.size, lastStamp: last.stamp, owner: e.uid))
         }
         return out
+    }
+
+    /// What a journal's end says: the stamp on its last whole commit line
+    /// (nil: none there).
+    struct LastCommit { var stamp: Stamp? }
+
+    /// Reads a journal's end only; nil when the file cannot be read.
+    func lastCommit(_ e: DirEntry, index: Int) throws(ToolError) -> LastCommit? {
+        let back = min(e.size, 4096)
+        guard let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: e.size - back, cap: back, owner: e.uid) else { return nil }
+        if e.size <= back {
+            return LastCommit(stamp: parseJournal(got.bytes, skip: 0, base: 0, name: e.name, index: index, after: nil, size: got.size, peer: false).last)
+        }
+        let actor = Store.actorOf(e.name)
+        // Whole lines only: the last one may still be arriving.
+        let whole = got.bytes.lastIndex(of: 0x0A).map { got.bytes[..<$0] } ?? []
+        for line in whole.split(separator: 0x0A).reversed() {
+            if let o = try? JSON.parseObject(bytes: Array(line)), o["type"]?.string == "commit" {
+                return LastCommit(stamp: Store.declaredStamp(o, actor: actor))
+            }
+        }
+        return LastCommit(stamp: nil)
     }
 }

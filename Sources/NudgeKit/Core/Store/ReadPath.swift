@@ -61,9 +61,14 @@ extension Store {
     /// Whether the journals a snapshot counted are all still there, each at
     /// least as long as what it folded.
     enum MarksCheck: Equatable {
-        case hold
-        /// A peer's journal was rewritten by its writer (an erasure) or
-        /// removed (a device forgotten), or a sync folder changed: fold
+        /// They are; `inFlight` names peer journals that are shorter now but
+        /// hold nothing newer than what was folded of them: a copy still
+        /// arriving (a sync engine writing in place). What was folded of them
+        /// is kept, never undone; they are read again once they have grown.
+        case hold(inFlight: Set<String>)
+        /// A peer's journal was rewritten by its writer (an erasure: shorter,
+        /// with a newer batch) or removed (a device forgotten), or a sync
+        /// folder changed in a way that cannot be a copy in flight: fold
         /// again, quietly.
         case peerChanged
         /// One of this copy's own journals changed under the snapshot: not
@@ -71,19 +76,32 @@ extension Store {
         case refused(String)
     }
 
-    func checkMarks(_ marks: [String: JournalMark], against entries: [DirEntry]) -> MarksCheck {
-        var size: [String: Int] = [:]
-        for e in entries { size[e.name] = e.size }
-        var result = MarksCheck.hold
+    func checkMarks(_ marks: [String: JournalMark], against entries: [DirEntry]) throws(ToolError) -> MarksCheck {
+        var found: [String: (DirEntry, Int)] = [:]
+        for (i, e) in entries.enumerated() { found[e.name] = (e, i) }
+        var inFlight = Set<String>()
+        var peerChanged = false
         for (name, mark) in marks.sorted(by: { $0.key < $1.key }) {
-            if let n = size[name], n >= mark.end { continue }
+            if let (e, _) = found[name], e.size >= mark.end { continue }
             // (A sync folder is outside this store: it may have been
             // changed, emptied or replaced by the user.)
-            if !mayRewrite(name) || isSyncFolder { result = .peerChanged; continue }
-            return .refused(size[name].map { "journal \(name) is \($0) bytes, shorter than the \(mark.end) it says were folded" }
+            if !mayRewrite(name) || isSyncFolder {
+                if let (e, i) = found[name], let folded = mark.last, let now = try lastCommit(e, index: i),
+                   now.stamp.map({ $0 <= folded }) ?? true {
+                    inFlight.insert(name)
+                } else {
+                    peerChanged = true
+                }
+                continue
+            }
+            return .refused(found[name].map { "journal \(name) is \($0.0.size) bytes, shorter than the \(mark.end) it says were folded" }
                             ?? "it counts journal \(name), which is gone or no longer trusted")
         }
-        return result
+        if peerChanged { return .peerChanged }
+        for name in inFlight.sorted() {
+            Store.warnOnce("\(Sys.join(journalDir, name)) is shorter than what was folded of it (a copy still arriving?); what was folded is kept")
+        }
+        return .hold(inFlight: inFlight)
     }
 
     /// What the journals hold past a snapshot's marks.
@@ -99,11 +117,12 @@ extension Store {
 
     /// Reads each journal past its mark; one unchanged since the snapshot is
     /// not even opened (a pool may hold thousands).
-    func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?) throws(ToolError) -> Tails {
+    func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?,
+                   inFlight: Set<String> = []) throws(ToolError) -> Tails {
         var reads: [JournalRead] = []
         for (i, e) in entries.enumerated() {
             let mark = marks[e.name]
-            if let m = mark, m.end == e.size { continue }
+            if let m = mark, m.end == e.size || inFlight.contains(e.name) { continue }
             guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
                 guard mark != nil else { continue }
                 return .refold(refused: mayRewrite(e.name) && !isSyncFolder ? "journal \(e.name) changed before the point it folded" : nil)
@@ -141,9 +160,10 @@ extension Store {
             }
         }
         let entries = try journalEntries()
+        var inFlight = Set<String>()
         if let (s, _) = snap {
-            switch checkMarks(s.marks, against: entries) {
-            case .hold: break
+            switch try checkMarks(s.marks, against: entries) {
+            case .hold(let f): inFlight = f
             case .peerChanged: snap = nil
             case .refused(let why):
                 // Another run wrote a new snapshot while this one read: read again.
@@ -158,7 +178,7 @@ extension Store {
             Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
         }
         if let (s, state) = snap {
-            switch try readTails(entries, marks: s.marks, frontier: s.frontier) {
+            switch try readTails(entries, marks: s.marks, frontier: s.frontier, inFlight: inFlight) {
             case .fold(let reads):
                 return foldTails(reads, onto: s, state: state, entries: entries)
             case .refold(let why):
@@ -195,8 +215,9 @@ extension Store {
         for r in reads {
             let before = marks[r.name]
             if r.committedEnd > (before?.end ?? 0) || before == nil {
-                marks[r.name] = JournalMark(end: r.committedEnd, tag: r.committedEnd > (before?.end ?? 0) ? r.tag : (before?.tag ?? 0),
-                                            bad: (before?.bad ?? 0) + r.bad)
+                let grew = r.committedEnd > (before?.end ?? 0)
+                marks[r.name] = JournalMark(end: r.committedEnd, tag: grew ? r.tag : (before?.tag ?? 0),
+                                            bad: (before?.bad ?? 0) + r.bad, last: grew ? r.last : before?.last)
             }
             bytes += r.committedEnd - (before?.end ?? 0)
             batches += r.batches
@@ -224,7 +245,7 @@ extension Store {
         var bytes = 0
         for r in reads {
             batches += r.batches
-            marks[r.name] = JournalMark(end: r.committedEnd, tag: r.tag, bad: r.bad)
+            marks[r.name] = JournalMark(end: r.committedEnd, tag: r.tag, bad: r.bad, last: r.last)
             bytes += r.committedEnd
             if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
             if r.deferred > 0 { warnDeferred(r) }
@@ -262,7 +283,7 @@ extension Store {
         guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
               !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
         let entries = try journalEntries()
-        guard checkMarks(head.marks, against: entries) == .hold,
+        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []),
               case .fold(let reads) = try readTails(entries, marks: head.marks, frontier: head.frontier),
               !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
         var batches = reads.flatMap(\.batches)

@@ -76,9 +76,16 @@ extension Store {
             guard i < line.count, line[i] == 0x22 else { return nil }
             let name = String(decoding: line[n0..<i], as: UTF8.self)
             i += 1
-            guard expect(0x3A), expect(0x5B), let end = int(), expect(0x2C), let tag = int(), expect(0x2C), let bad = int(), expect(0x5D),
+            guard expect(0x3A), expect(0x5B), let end = int(), expect(0x2C), let tag = int(), expect(0x2C), let bad = int(),
                   tag <= Int(UInt32.max) else { return nil }
-            marks[name] = JournalMark(end: end, tag: UInt32(tag), bad: bad)
+            // [end, tag, bad] or, since the last stamp is kept, [end, tag, bad, ms, counter].
+            var last: Stamp? = nil
+            if expect(0x2C) {
+                guard let ms = int(), expect(0x2C), let counter = int() else { return nil }
+                last = Stamp(ms: Int64(ms), counter: Int64(counter), actor: Store.actorOf(name))
+            }
+            guard expect(0x5D) else { return nil }
+            marks[name] = JournalMark(end: end, tag: UInt32(tag), bad: bad, last: last)
             if expect(0x7D) { return (start..<i, marks) }
             guard expect(0x2C) else { return nil }
         }
@@ -246,7 +253,7 @@ extension Store {
         cold += Array("{\"type\":\"end\"}\n".utf8)
         let sorted = l.marks.sorted(by: { $0.key < $1.key })
         let journals = JSONObject(parsedKeys: sorted.map(\.key), values: sorted.map { (_, m) in
-            .array([.int(Int64(m.end)), .int(Int64(m.tag)), .int(Int64(m.bad))])
+            .array([.int(Int64(m.end)), .int(Int64(m.tag)), .int(Int64(m.bad))] + (m.last.map { [.int($0.ms), .int($0.counter)] } ?? []))
         })
         let frontier: JSON = l.frontier.map { .array([.int($0.ms), .int($0.counter), .string($0.actor)]) } ?? .null
         let zeros = String(repeating: "0", count: 16)

@@ -48,12 +48,14 @@ public struct JournalInfo: Sendable, Equatable {
 }
 
 /// A journal's place in a snapshot: folded up to `end`, where its last
-/// folded commit line has the 32-bit checksum `tag`, with `bad` unusable
+/// folded commit line has the 32-bit checksum `tag` and the stamp `last`
+/// (unknown in snapshots written before it was kept), with `bad` unusable
 /// batches or lines before it.
 struct JournalMark: Equatable {
     var end: Int
     var tag: UInt32
     var bad: Int
+    var last: Stamp? = nil
 }
 
 /// One of the writer's own journals as loaded.

@@ -149,6 +149,47 @@ final class StoreTrustTests: XCTestCase {
         XCTAssertEqual(try laptop.read().values["dentist"], "done", "no lost update")
     }
 
+    /// A peer's journal caught half-way through a copy (a sync engine writing
+    /// in place) is shorter than what was folded of it: what was folded
+    /// stays, said once, and the rest is read when the copy is whole. A
+    /// journal its writer rewrote (an erasure: shorter, with a newer batch)
+    /// is folded again.
+    func testAPeerJournalCaughtHalfCopiedNeverUndoesWhatWasFolded() throws {
+        let sync = root + "/inflight"
+        let laptop = device("laptop", folder: sync, every: 1), phone = device("phone", folder: sync + "-phone")
+        for k in 0..<5 { try add(phone, "p\(k)", 1, at: t0 + Int64(k) * 1000) }
+        let whole = try XCTUnwrap(fm.contents(atPath: sync + "-phone/phone.ndjson"))
+        try fm.createDirectory(atPath: sync, withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: sync + "/phone.ndjson", contents: whole))
+        try add(laptop, "l0", 10, at: t0 + 10_000)  // folds the phone's five, writes a snapshot
+        XCTAssertEqual(try laptop.read().total, 15)
+        // The engine rewrites the copy in place: first a third of it.
+        _ = fm.createFile(atPath: sync + "/phone.ndjson", contents: whole.prefix(whole.count / 3))
+        var seen = -1
+        let said = try stderr { seen = try laptop.read().total }
+        XCTAssertEqual(seen, 15, "what was folded of the phone stays")
+        XCTAssertTrue(said.contains("phone.ndjson is shorter than what was folded of it"), said)
+        try add(laptop, "l1", 100, at: t0 + 20_000)  // a write meanwhile keeps it too
+        XCTAssertEqual(try laptop.read().total, 115)
+        // The copy completes, with a new batch from the phone.
+        try add(phone, "p9", 1000, at: t0 + 30_000)
+        _ = fm.createFile(atPath: sync + "/phone.ndjson", contents: try XCTUnwrap(fm.contents(atPath: sync + "-phone/phone.ndjson")))
+        XCTAssertEqual(try laptop.read().total, 1115)
+        let rebuilt = try laptop.load(full: true, forceRebuild: true).state
+        XCTAssertEqual(try laptop.read(full: true), rebuilt)
+        // The phone erases a key: its journal is rewritten shorter, with the tombstone.
+        try set(phone, "k", "v", at: t0 + 40_000)
+        _ = fm.createFile(atPath: sync + "/phone.ndjson", contents: try XCTUnwrap(fm.contents(atPath: sync + "-phone/phone.ndjson")))
+        XCTAssertEqual(try laptop.read().values["k"], "v")
+        try phone.write(at: Instant(ms: t0 + 50_000)) { (tx: inout Transaction<Registers>) throws(ToolError) in
+            tx.record(["type": "erase", "key": "k"])
+        }
+        let erased = try XCTUnwrap(fm.contents(atPath: sync + "-phone/phone.ndjson"))
+        _ = fm.createFile(atPath: sync + "/phone.ndjson", contents: erased)
+        XCTAssertNil(try laptop.read().values["k"], "the rewritten journal is folded again")
+        XCTAssertEqual(try laptop.read().total, 1115)
+    }
+
     func testStampsOnlyGrowEvenWhenTheClockGoesBack() throws {
         let a = device("a")
         try set(a, "x", "1", at: t0 + 1000)
