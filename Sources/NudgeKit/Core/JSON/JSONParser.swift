@@ -133,10 +133,14 @@ struct JSONByteParser {
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var keys: [String] = []
-            var values: [JSON] = []
             skipSpace()
             if i < end && b[i] == UInt8(ascii: "}") { i += 1; return .object(JSONObject()) }
+            // One allocation each for the usual record (growing from empty
+            // reallocates at 1, 2, 4 and 8 fields).
+            var keys: [String] = []
+            var values: [JSON] = []
+            keys.reserveCapacity(8)
+            values.reserveCapacity(8)
             while true {
                 skipSpace()
                 guard i < end else { throw error("unexpected end of input") }

@@ -28,7 +28,11 @@ public struct StoreOptions: Sendable {
     /// effective uid unless a test says otherwise.
     public var user: String
     public var lockTimeoutMillis: Int
-    /// Fold at most this many events past the snapshot before writing a new one.
+    /// Fold at most this many events past the snapshot before writing a new
+    /// one (a reader, four times as many). Every run reads and checks the
+    /// tail past the snapshot again, so readers that run every few seconds
+    /// (status bars, cron) pay for it each time; a writer rewrites the
+    /// snapshot once per this many changes.
     public var snapshotEvery: Int
     /// Where the journals live, when not in the data directory.
     public var journalFolder: String? = nil
@@ -60,7 +64,7 @@ public struct StoreOptions: Sendable {
     /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
     public var actorFromEnvironment = false
 
-    public init(tool: String, actor: String? = nil, user: String? = nil, lockTimeoutMillis: Int? = nil, snapshotEvery: Int = 256) {
+    public init(tool: String, actor: String? = nil, user: String? = nil, lockTimeoutMillis: Int? = nil, snapshotEvery: Int = 32) {
         self.tool = tool
         if actor == nil, let e = Sys.env(tool.uppercased() + "_ACTOR"), !e.isEmpty { actorFromEnvironment = true }
         self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.hostname())

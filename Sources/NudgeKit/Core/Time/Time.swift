@@ -96,14 +96,19 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `YYYY-MM-DD`; nil unless it is a real calendar day.
     public static func parse(_ s: String) -> Day? {
-        let u = Array(s.utf8)
+        var s = s
+        return s.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `YYYY-MM-DD` from bytes (a snapshot line read in place).
+    public static func parse(_ u: UnsafeRawBufferPointer) -> Day? {
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2) else { return nil }
         let day = Day(year: y, month: m, day: d)
         return day.isValid ? day : nil
     }
 
-    static func digits(_ u: [UInt8], _ at: Int, _ n: Int) -> Int? {
+    static func digits<C: Collection>(_ u: C, _ at: Int, _ n: Int) -> Int? where C.Element == UInt8, C.Index == Int {
         var v = 0
         for k in at..<(at + n) {
             let c = u[k]

@@ -4,14 +4,14 @@
 extension Tenclub {
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
         let day = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
-        let state = try store(ctx).read()
+        let state = try store(ctx).read(lazy: true)
         let s = Status(date: day, unlocks: state.unlocks(on: day))
         ctx.out.emit(s.record, text: statusText(s, style: ctx.out.style))
         return .ok
     }
 
     static func check(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let state = try store(ctx).read()
+        let state = try store(ctx).read(lazy: true)
         let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
         let text = s.busted
             ? "BUSTED: \(s.unlocks) unlocks today. \(s.message)"
@@ -133,7 +133,7 @@ extension Tenclub {
                 return (p, alerted)
             }
             // Report against the state as it now stands.
-            let state = try store(ctx).read()
+            let state = try store(ctx).read(lazy: true)
             for day in plan.days {
                 let n = state.unlocks(on: day)
                 let c = card(for: n)
@@ -149,7 +149,7 @@ extension Tenclub {
     }
 
     static func widgetCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let state = try store(ctx).read()
+        let state = try store(ctx).read(lazy: true)
         let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
         ctx.out.raw(widget(s, style: ctx.option("style") ?? "plain"))
         return .ok
@@ -157,7 +157,7 @@ extension Tenclub {
 
     static func historyCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let n = try ctx.option("days").map { (s) throws(ToolError) in try ctx.int(s, option: "--days", range: 1...3660) } ?? 7
-        let state = try store(ctx).read()
+        let state = try store(ctx).read(lazy: true)
         let rows = history(state.days, today: ctx.today, count: n)
         if ctx.out.isJSON {
             for r in rows { ctx.out.record(r.record) }

@@ -252,16 +252,40 @@ public struct TenclubState: JournalModel {
         seen[d] = list
     }
 
+    static let dayHead = Array("{\"day\":\"".utf8), dayMid = Array("\",\"unlocks\":".utf8)
+    static let seenHead = Array("{\"seen\":\"".utf8), seenMid = Array("\",\"ms\":[".utf8)
+
+    /// A day's count, `{"day":"YYYY-MM-DD","unlocks":N}` (one line per day of
+    /// history), read without building JSON values: status, check and the
+    /// widget read every one of them. Any other shape goes the general way.
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
+        line.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Bool in
+            let head = TenclubState.dayHead, mid = TenclubState.dayMid
+            let n = b.count
+            guard n > head.count + 10 + mid.count + 1, b[n - 1] == UInt8(ascii: "}") else { return false }
+            for (i, c) in head.enumerated() where b[i] != c { return false }
+            guard let day = Day.parse(UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)])) else { return false }
+            var i = head.count + 10
+            for c in mid { guard b[i] == c else { return false }; i += 1 }
+            var v = 0
+            var digits = 0
+            while i < n - 1, b[i] >= 48, b[i] <= 57, digits < 9 { v = v * 10 + Int(b[i] - 48); i += 1; digits += 1 }
+            guard digits > 0, i == n - 1 else { return false }
+            days[day] = v
+            return true
+        }
+    }
+
     /// The dedupe index's lines, `{"seen":"YYYY-MM-DD","ms":[…]}`, read
     /// without building JSON values: every `unlock` reads them.
     public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
         guard full else { return false }
         return line.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Bool in
-            let head = Array("{\"seen\":\"".utf8), mid = Array("\",\"ms\":[".utf8)
+            let head = TenclubState.seenHead, mid = TenclubState.seenMid
             let n = b.count
             guard n >= head.count + 10 + mid.count + 2, b[n - 2] == UInt8(ascii: "]"), b[n - 1] == UInt8(ascii: "}") else { return false }
             for (i, c) in head.enumerated() where b[i] != c { return false }
-            guard let day = Day.parse(String(decoding: UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)]), as: UTF8.self)) else { return false }
+            guard let day = Day.parse(UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)])) else { return false }
             var i = head.count + 10
             for c in mid { guard b[i] == c else { return false }; i += 1 }
             var list: [Int64] = []
