@@ -62,16 +62,7 @@ extension Store {
                 try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o2750 : 0o700)
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
-            var bytes = [UInt8]()
-            for e in tx.events { e.write(into: &bytes); bytes.append(0x0A) }
-            let commit: JSONObject = ["type": "commit", "n": .int(Int64(tx.events.count)),
-                                      "at": .string(zone.format(at)), "by": .string(options.user),
-                                      "schema": .int(Int64(M.schemaVersion)), "hlc": stamp.clockJSON,
-                                      "sum": .string(Checksum.hex(Checksum.hash(bytes)))]
-            let before = bytes.count
-            commit.write(into: &bytes)
-            bytes.append(0x0A)
-            let commitLength = bytes.count - before
+            let (bytes, commitLength) = Store.encodeBatch(tx.events, stamp: stamp, by: options.user, at: at, zone: zone)
             try append(bytes, to: rel)
             // Durable from here on: what follows can only warn.
             l.marks[rel] = JournalMark(end: ownEnd + bytes.count,
@@ -94,6 +85,25 @@ extension Store {
             Store.warnOnce("the change is saved, but the snapshot could not be updated (\(error.message)); it is rebuilt next time")
         }
         return result
+    }
+
+    /// One committed batch as a journal holds it: the events, one a line,
+    /// then the commit line with its count, time, author, schema, stamp and
+    /// the checksum of the event lines. Returns the bytes and the commit
+    /// line's length (with its newline). (Also what a benchmark seeds with,
+    /// so its journals are the format the store writes.)
+    public static func encodeBatch(_ events: [JSONObject], stamp: Stamp, by user: String, at: Instant,
+                                   zone: Zone) -> (bytes: [UInt8], commitLength: Int) {
+        var bytes = [UInt8]()
+        for e in events { e.write(into: &bytes); bytes.append(0x0A) }
+        let commit: JSONObject = ["type": "commit", "n": .int(Int64(events.count)),
+                                  "at": .string(zone.format(at)), "by": .string(user),
+                                  "schema": .int(Int64(M.schemaVersion)), "hlc": stamp.clockJSON,
+                                  "sum": .string(Checksum.hex(Checksum.hash(bytes)))]
+        let before = bytes.count
+        commit.write(into: &bytes)
+        bytes.append(0x0A)
+        return (bytes, bytes.count - before)
     }
 
     func append(_ bytes: [UInt8], to rel: String) throws(ToolError) {
