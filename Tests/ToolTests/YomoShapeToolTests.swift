@@ -230,10 +230,14 @@ final class YomoExchangeToolTests: ToolTestCase {
             XCTAssertEqual(imp.records.count, 6)
             XCTAssertEqual(comparable(run("yomo", ["list", "--all"], env: ["YOMO_DATA_DIR": tmp + dir])), before, file)
         }
-        // The same file again: its reminders are already here; nothing is imported.
-        let again = run("yomo", ["import", tmp + "/all.ndjson"], env: ["YOMO_DATA_DIR": tmp + "/from-json"])
-        XCTAssertEqual(again.code, 65)
-        XCTAssertTrue(again.err.contains("nothing imported (6 problems)"), again.err)
+        // The same file again changes nothing: its reminders are already here.
+        for (file, dir) in [("all.ndjson", "/from-json"), ("all.ics", "/from-ics")] {
+            let again = run("yomo", ["import", tmp + "/" + file], env: ["YOMO_DATA_DIR": tmp + dir])
+            XCTAssertEqual(again.code, 0, again.err)
+            XCTAssertEqual(again.records.count, 0)
+            XCTAssertTrue(again.err.contains("6 already here from an earlier import, unchanged"), again.err)
+            XCTAssertEqual(comparable(run("yomo", ["list", "--all"], env: ["YOMO_DATA_DIR": tmp + dir])), before, file)
+        }
     }
 
     func testImportIsAllOrNothingWithEachProblemNamed() {

@@ -44,8 +44,9 @@ extension Yomo {
             (items, problems, notes) = (i, p, w)
         }
         let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [Reminder] in
-            let (plan, taken) = YomoInterchange.plan(items, existing: tx.state.reminders, name: name, zone: zone, now: ctx.now)
+            let (plan, taken, unchanged) = YomoInterchange.plan(items, existing: tx.state.reminders, name: name, zone: zone, now: ctx.now)
             problems += taken
+            if unchanged > 0 { notes.append("\(unchanged) already here from an earlier import, unchanged") }
             if !problems.isEmpty {
                 for p in problems.dropLast() { ctx.warn(p.text.terminalSafe) }
                 throw ToolError(.dataError, "\(problems.last!.text.terminalSafe); nothing imported (\(problems.count) problem\(problems.count == 1 ? "" : "s"))")

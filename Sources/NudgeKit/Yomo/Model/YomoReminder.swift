@@ -43,6 +43,11 @@ public struct Reminder: Equatable, Sendable {
     /// When it was last made, edited or moved: a notification shown for an
     /// earlier revision no longer stands.
     public var revision: Instant
+    /// Where an imported reminder came from ("ical:UID", "taskwarrior:UUID"),
+    /// so that importing it again changes nothing, and its version there
+    /// (iCalendar's SEQUENCE): a higher one updates it.
+    public var source: String? = nil
+    public var sequence: Int = 0
 
     public init(id: String, title: String, notes: String = "", anchor: LocalDateTime, recurrence: Recurrence, zoneName: String? = nil,
                 triggerAt: Instant, createdAt: Instant) {
