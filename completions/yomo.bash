@@ -67,7 +67,7 @@ _yomo() {
             esac ;;
         export)
             case "$prev" in
-                --format) _yomo_reply < <(compgen -W "json ics" -- "$cur"); return ;;
+                --format) _yomo_reply < <(compgen -W "json ics taskwarrior" -- "$cur"); return ;;
             esac ;;
         import)
             case "$prev" in

@@ -7,6 +7,12 @@ extension Yomo {
     static func exportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read(full: true)
         let all = s.active + s.reminders.values.filter(\.completed).sorted { ($0.completedAt ?? $0.updatedAt, $0.id) < ($1.completedAt ?? $1.updatedAt, $1.id) }
+        if ctx.option("format") == "taskwarrior" {
+            let (text, warnings) = YomoInterchange.exportTaskwarrior(all)
+            for w in warnings { ctx.warn("warning: \(w)") }
+            ctx.out.rawForced(text)
+            return .ok
+        }
         if ctx.option("format") == "ics" {
             let (text, warnings) = YomoInterchange.exportICS(all, fallback: ctx.zone, now: ctx.now)
             for w in warnings { ctx.warn("warning: \(w)") }

@@ -278,11 +278,14 @@ extension YomoInterchange {
         var plan: [Planned] = []
         var unchanged = 0
         var bySource: [String: Reminder] = [:]
-        for r in existing.values { if let s = r.source { bySource[s] = r } }
+        for r in existing.values {
+            if let s = r.source { bySource[s] = r } else { bySource["taskwarrior:" + taskUUID(r)] = r }  // as exportTaskwarrior wrote it
+        }
         for item in items {
             let itemZone = z(item.zone, zone)
             if let src = item.source, let old = bySource[src] {
-                guard item.sequence > old.sequence, !seen.contains(old.id) else { unchanged += 1; continue }
+                let version = old.source == nil ? Int(old.updatedAt.seconds) : old.sequence
+                guard item.sequence > version, !seen.contains(old.id) else { unchanged += 1; continue }
                 seen.insert(old.id)
                 let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: itemZone)
                 plan.append(Planned(item: item, id: old.id, zone: itemZone, trigger: trigger, update: true))
