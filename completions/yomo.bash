@@ -13,7 +13,7 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--count|-n|--from) ((i++)) ;;
+            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--count|-n|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -59,6 +59,7 @@ _yomo() {
                 --times) COMPREPLY=(); return ;;
                 --warn) COMPREPLY=(); return ;;
                 --tz) COMPREPLY=(); return ;;
+                --occurrence) COMPREPLY=(); return ;;
             esac ;;
         next)
             case "$prev" in
@@ -66,7 +67,7 @@ _yomo() {
             esac ;;
         export)
             case "$prev" in
-                --format) _yomo_reply < <(compgen -W "json ics" -- "$cur"); return ;;
+                --format) _yomo_reply < <(compgen -W "json ics taskwarrior" -- "$cur"); return ;;
             esac ;;
         import)
             case "$prev" in
@@ -86,7 +87,7 @@ _yomo() {
         list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         done) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         snooze) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;

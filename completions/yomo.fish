@@ -11,7 +11,7 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --count -n --from
+            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --count -n --from
                 set skip 1
             case '-*'
             case '*'
@@ -38,13 +38,13 @@ complete -c yomo -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share jou
 complete -c yomo -n '__yomo_at '\'''\''' -a 'list' -d 'Show active reminders, nearest first'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'add' -d 'Add a reminder from a sentence and options'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'parse' -d 'Print what the parser understood, without saving'
-complete -c yomo -n '__yomo_at '\'''\''' -a 'edit' -d 'Change a reminder'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'edit' -d 'Change a reminder, or one occurrence of it'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'done' -d 'Complete a reminder (a recurring one moves to its next time)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'snooze' -d 'Snooze a reminder for 1 to 60 minutes (default 15)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rm' -d 'Delete a reminder'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rehome' -d 'Move reminders to another time zone, keeping their wall-clock times'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next occurrences'
-complete -c yomo -n '__yomo_at '\'''\''' -a 'export' -d 'Print every reminder as yomo NDJSON or iCalendar'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'export' -d 'Print every reminder as yomo NDJSON, iCalendar or Taskwarrior JSON'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'import' -d 'Add reminders from yomo NDJSON, Taskwarrior'\''s export or iCalendar: all, or nothing'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'devices' -d 'List the devices that share these reminders, with when each was last seen'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'purge' -d 'Erase every reminder and its history, on every device'
@@ -85,8 +85,10 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l until -x -d 'The last day it may
 complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrences in all'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l occurrence -x -d 'Change only this occurrence (its day or time): with --date, --time or --cancel'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l cancel -d 'With --occurrence: that occurrence does not happen'
 complete -c yomo -n '__yomo_at '\''next'\''' -l count -s n -x -d 'How many (default 5)'
-complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics' -d 'json (NDJSON, the default) or ics (iCalendar)'
+complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics taskwarrior' -d 'json (NDJSON, the default), ics (iCalendar) or taskwarrior (task import)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior ical' -d 'yomo, taskwarrior or ical (default: told by the content)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -d 'The zone for times without one (default TZ)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'

@@ -21,6 +21,10 @@ public enum Requirement: String, CaseIterable, Sendable {
     case acl
     /// python3 with these modules: the iCalendar oracles.
     case icalendar, dateutil
+    /// python3's recurring_ical_events: the expansion oracle for whole calendars.
+    case recurringIcalEvents = "recurring_ical_events"
+    /// Taskwarrior's `task`, which must accept yomo's export.
+    case taskwarrior
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -28,7 +32,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     public var what: String {
         switch self {
         case .acl: return "getfacl"
-        case .icalendar, .dateutil: return "python3 module \(rawValue)"
+        case .icalendar, .dateutil, .recurringIcalEvents: return "python3 module \(rawValue)"
+        case .taskwarrior: return "task (Taskwarrior)"
         case .root: return "root (real logins through useradd and setpriv, tmpfs mounts)"
         default: return rawValue
         }
@@ -39,6 +44,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         switch self {
         case .icalendar: return "python3-icalendar"
         case .dateutil: return "python3-dateutil"
+        case .recurringIcalEvents: return "python3-recurring-ical-events"
         case .root: return "run the suite as root, as CI does"
         default: return rawValue
         }
@@ -51,7 +57,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     var commands: [String] {
         switch self {
         case .acl: return ["getfacl"]
-        case .icalendar, .dateutil: return ["python3"]
+        case .icalendar, .dateutil, .recurringIcalEvents: return ["python3"]
+        case .taskwarrior: return ["task"]
         case .root: return ["useradd", "userdel", "groupadd", "groupdel", "setpriv", "mount", "umount"]
         default: return [rawValue]
         }
@@ -107,7 +114,7 @@ public struct Machine: Sendable {
     /// Whether `need` is met here.
     public func has(_ need: Requirement) -> Bool {
         switch need {
-        case .icalendar, .dateutil: return python(importing: [need.rawValue]) != nil
+        case .icalendar, .dateutil, .recurringIcalEvents: return python(importing: [need.rawValue]) != nil
         case .root: return isRoot && need.commands.allSatisfy { find($0) != nil }
         default: return need.commands.allSatisfy { find($0) != nil }
         }

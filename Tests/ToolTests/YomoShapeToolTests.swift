@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -230,10 +231,14 @@ final class YomoExchangeToolTests: ToolTestCase {
             XCTAssertEqual(imp.records.count, 6)
             XCTAssertEqual(comparable(run("yomo", ["list", "--all"], env: ["YOMO_DATA_DIR": tmp + dir])), before, file)
         }
-        // The same file again: its reminders are already here; nothing is imported.
-        let again = run("yomo", ["import", tmp + "/all.ndjson"], env: ["YOMO_DATA_DIR": tmp + "/from-json"])
-        XCTAssertEqual(again.code, 65)
-        XCTAssertTrue(again.err.contains("nothing imported (6 problems)"), again.err)
+        // The same file again changes nothing: its reminders are already here.
+        for (file, dir) in [("all.ndjson", "/from-json"), ("all.ics", "/from-ics")] {
+            let again = run("yomo", ["import", tmp + "/" + file], env: ["YOMO_DATA_DIR": tmp + dir])
+            XCTAssertEqual(again.code, 0, again.err)
+            XCTAssertEqual(again.records.count, 0)
+            XCTAssertTrue(again.err.contains("6 already here from an earlier import, unchanged"), again.err)
+            XCTAssertEqual(comparable(run("yomo", ["list", "--all"], env: ["YOMO_DATA_DIR": tmp + dir])), before, file)
+        }
     }
 
     func testImportIsAllOrNothingWithEachProblemNamed() {
@@ -267,6 +272,37 @@ final class YomoExchangeToolTests: ToolTestCase {
         XCTAssertEqual(r.records.map { $0["title"] as? String }, ["Pay rent", "Water plants"])
         XCTAssertEqual(r.records.map { $0["trigger_at"] as? String }, ["2026-12-01T09:00:00-05:00", "2026-11-24T15:00:00-05:00"])
         XCTAssertEqual(r.err, "yomo: 2 tasks left out: deleted, recurring instances, or without a due date\n")
+        // The same export again changes nothing: each task is known by its UUID.
+        let again = yomo("import", "-", stdin: tasks)
+        XCTAssertEqual(again.code, 0, again.err)
+        XCTAssertEqual(again.records.count, 0)
+        XCTAssertTrue(again.err.contains("2 already here from an earlier import, unchanged"), again.err)
+    }
+
+    /// yomo's Taskwarrior export is what `task import` (2.6) accepts, with
+    /// statuses Taskwarrior has; back into yomo it changes nothing.
+    func testTaskImportAcceptsTheExport() throws {
+        try require(.taskwarrior)
+        yomo("add", "pay rent", "--date", "2026-12-01", "--time", "09:00", "--notes", "the landlord's account")
+        yomo("add", "water plants every tuesday at 3pm")
+        let done = yomo("add", "call mom", "--date", "2026-11-23", "--time", "09:00").records[0]["id"] as! String
+        yomo("done", done)
+        let out = yomo("export", "--format", "taskwarrior")
+        XCTAssertEqual(out.code, 0, out.err)
+        XCTAssertTrue(out.err.contains("its rule (every Tue) is not kept"), out.err)
+        _ = write("tasks.json", out.out)
+        _ = write("taskrc", "data.location=\(tmp)/taskdata\n")
+        let env = ["TASKDATA": tmp + "/taskdata", "TASKRC": tmp + "/taskrc", "HOME": tmp, "PATH": "/usr/bin:/bin"]
+        let imp = runProgram(command("task"), ["rc.confirmation=off", "rc.hooks=off", "import", tmp + "/tasks.json"], env: env)
+        XCTAssertEqual(imp.status, 0, imp.err)
+        XCTAssertTrue((imp.out + imp.err).contains("Imported 3 tasks"), imp.out + imp.err)
+        let back = runProgram(command("task"), ["rc.confirmation=off", "rc.hooks=off", "export"], env: env)
+        XCTAssertEqual(back.status, 0, back.err)
+        let statuses = (try JSONSerialization.jsonObject(with: Data(back.out.utf8)) as! [[String: Any]]).map { $0["status"] as! String }.sorted()
+        XCTAssertEqual(statuses, ["completed", "pending", "pending"])
+        let again = yomo("import", "-", stdin: back.out)
+        XCTAssertEqual(again.code, 0, again.err)
+        XCTAssertEqual(again.records.count, 0, "the reminders are already here")
     }
 }
 

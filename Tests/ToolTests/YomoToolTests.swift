@@ -112,6 +112,22 @@ final class YomoToolTests: ToolTestCase {
                        ["2027-03-13T02:30:00-05:00", "2027-03-14T03:30:00-04:00", "2027-03-15T02:30:00-04:00"])
     }
 
+    func testEditOneOccurrenceMovesOrCancelsItAndExportSaysSo() {
+        let id = yomo("add", "book club on the 2nd tuesday of every month", "--time", "19:00").records[0]["id"] as! String
+        let moved = yomo("edit", id, "--occurrence", "2026-12-08", "--date", "2026-12-10", "--time", "18:00")
+        XCTAssertEqual(moved.code, 0, moved.err)
+        XCTAssertEqual(yomo("edit", id, "--occurrence", "2027-01-12T19:00", "--cancel").code, 0)
+        XCTAssertEqual(yomo("next", id, "--count", "3").records.map { $0["at"] as? String },
+                       ["2026-12-10T18:00:00-05:00", "2027-02-09T19:00:00-05:00", "2027-03-09T19:00:00-05:00"])
+        let ics = yomo("export", "--format", "ics").out
+        XCTAssertTrue(ics.contains("RECURRENCE-ID;TZID=America/New_York:20261208T190000\r\nSUMMARY:book club\r\nDTSTART;TZID=America/New_York:20261210T180000"), ics)
+        XCTAssertTrue(ics.contains("RECURRENCE-ID;TZID=America/New_York:20270112T190000"), ics)
+        let bad = yomo("edit", id, "--occurrence", "2026-12-09", "--cancel")
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertTrue(bad.err.contains("has no occurrence at 2026-12-09"), bad.err)
+        XCTAssertEqual(yomo("edit", id, "--occurrence", "2027-02-09", "--title", "x").code, 64)
+    }
+
     func testDueAnnouncesEachOccurrenceOnceAndCatchesUp() {
         let water = yomo("add", "drink water every 2 hours from 9 to 6").records[0]["id"] as! String
         yomo("add", "call mom at 11:00")

@@ -70,6 +70,9 @@ public enum ICS {
         return "\(p(d.year, 4))\(p(d.month, 2))\(p(d.day, 2))T\(p(t.hour, 2))\(p(t.minute, 2))\(p(t.second, 2))"
     }
 
+    /// A DATE: 20261122.
+    public static func date(_ d: Day) -> String { String(local(LocalDateTime(day: d, time: TimeOfDay(hour: 0, minute: 0))).prefix(8)) }
+
     /// A UTC DATE-TIME: 20261122T133000Z.
     public static func utc(_ i: Instant) -> String { local(Zone.utc.local(i)) + "Z" }
 

@@ -7,6 +7,12 @@ extension Yomo {
     static func exportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read(full: true)
         let all = s.active + s.reminders.values.filter(\.completed).sorted { ($0.completedAt ?? $0.updatedAt, $0.id) < ($1.completedAt ?? $1.updatedAt, $1.id) }
+        if ctx.option("format") == "taskwarrior" {
+            let (text, warnings) = YomoInterchange.exportTaskwarrior(all)
+            for w in warnings { ctx.warn("warning: \(w)") }
+            ctx.out.rawForced(text)
+            return .ok
+        }
         if ctx.option("format") == "ics" {
             let (text, warnings) = YomoInterchange.exportICS(all, fallback: ctx.zone, now: ctx.now)
             for w in warnings { ctx.warn("warning: \(w)") }
@@ -44,8 +50,9 @@ extension Yomo {
             (items, problems, notes) = (i, p, w)
         }
         let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [Reminder] in
-            let (plan, taken) = YomoInterchange.plan(items, existing: tx.state.reminders, name: name, zone: zone, now: ctx.now)
+            let (plan, taken, unchanged) = YomoInterchange.plan(items, existing: tx.state.reminders, name: name, zone: zone, now: ctx.now)
             problems += taken
+            if unchanged > 0 { notes.append("\(unchanged) already here from an earlier import, unchanged") }
             if !problems.isEmpty {
                 for p in problems.dropLast() { ctx.warn(p.text.terminalSafe) }
                 throw ToolError(.dataError, "\(problems.last!.text.terminalSafe); nothing imported (\(problems.count) problem\(problems.count == 1 ? "" : "s"))")

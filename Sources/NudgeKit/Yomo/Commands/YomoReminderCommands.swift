@@ -106,6 +106,8 @@ extension Yomo {
     }
 
     static func edit(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let when = ctx.option("occurrence") { return try editOccurrence(ctx, when: when) }
+        if ctx.flag("cancel") { throw ToolError(.usage, "--cancel goes with --occurrence WHEN") }
         let opts = formOptions(ctx)
         var notes: [String] = []
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
@@ -127,6 +129,22 @@ extension Yomo {
         }
         for n in notes { ctx.warn(n) }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
+        return .ok
+    }
+
+    /// `edit ID --occurrence WHEN (--date D | --time T | --cancel)`: one occurrence moved or cancelled.
+    static func editOccurrence(_ ctx: Context, when: String) throws(ToolError) -> ExitCode {
+        let opts = formOptions(ctx)
+        if opts.touchesRecurrence || opts.title != nil || opts.notes != nil || opts.until != nil || opts.times != nil || opts.warn != nil || ctx.option("tz") != nil {
+            throw ToolError(.usage, "--occurrence changes one occurrence: it takes only --date, --time or --cancel")
+        }
+        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let old = try tx.state.find(ctx.operands[0])
+            tx.record(try occurrenceEvent(old, when: when, date: opts.date, time: opts.time, cancel: ctx.flag("cancel"), now: ctx.now,
+                                          zone: ctx.zone, at: ctx.clock.format(ctx.now)))
+            return tx.state.reminders[old.id]!
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Changed one occurrence: " + line(r, zone: ctx.zone))
         return .ok
     }
 

@@ -6,7 +6,10 @@
 // Events (each with "id" and "at"); the batch's stamp names the device
 // (its journal's actor), which is how announcements stay per device:
 //   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at","zone",
-//                     "warn_minutes"?}   edited may add "reopen":true (a completed one is active again)
+//                     "warn_minutes"?,"source"?,"sequence"?}   edited may add "reopen":true (a completed one
+//                     is active again); source: where an import found it ("ical:UID"), sequence its version
+//   occurrence        {"occurrence":"YYYY-MM-DDTHH:MM:SS","to":"…"|null,"trigger_at"}  one occurrence (its wall
+//                     time in the reminder's zone) moved, or cancelled (null); the rule is otherwise unchanged
 //   snoozed           {"until","occurrence","wake"}  the occurrence that had come due, put off until `until`
 //   announced         {"trigger_at","occurrence","snooze":bool,"warning"?,"device","wake"}  this device
 //                     notified an occurrence (or a snooze of one, or warned ahead); wake: when it may
@@ -45,7 +48,28 @@ extension YomoState {
         r.handled = nil
         if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
         r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+        if let src = e["source"]?.string { r.source = src; r.sequence = Int(e["sequence"]?.int ?? 0) }
         r.warnedBy = [:]
+        r.updatedAt = at
+        r.revision = at
+        r.lastBy = by
+        return r
+    }
+
+    /// "occurrence": one occurrence moved or cancelled; the pending
+    /// occurrence is the one the command computed with the change.
+    static func foldOccurrence(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
+        guard var r = old, let occ = YomoState.anchor(e["occurrence"]) else { return nil }
+        let to = YomoState.anchor(e["to"])
+        if let t = e["to"], !t.isNull, to == nil { return nil }
+        r.recurrence = r.recurrence.overriding(occ, to: to)
+        if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
+        r.announcedBy = [:]
+        r.snoozeAnnouncedBy = [:]
+        r.warnedBy = [:]
+        r.snoozedUntil = nil
+        r.snoozeOf = nil
+        r.handled = nil
         r.updatedAt = at
         r.revision = at
         r.lastBy = by

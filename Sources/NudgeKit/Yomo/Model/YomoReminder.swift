@@ -43,6 +43,11 @@ public struct Reminder: Equatable, Sendable {
     /// When it was last made, edited or moved: a notification shown for an
     /// earlier revision no longer stands.
     public var revision: Instant
+    /// Where an imported reminder came from ("ical:UID", "taskwarrior:UUID"),
+    /// so that importing it again changes nothing, and its version there
+    /// (iCalendar's SEQUENCE): a higher one updates it.
+    public var source: String? = nil
+    public var sequence: Int = 0
 
     public init(id: String, title: String, notes: String = "", anchor: LocalDateTime, recurrence: Recurrence, zoneName: String? = nil,
                 triggerAt: Instant, createdAt: Instant) {
@@ -90,23 +95,5 @@ public struct Reminder: Equatable, Sendable {
                              "tz": .string(zone.name)]
         if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
         return o
-    }
-}
-
-/// Zones by name, loaded once per process: what `Reminder.zone` reads when a
-/// reminder's zone is not the reader's, and what an import checks names
-/// against. Process-wide on purpose: keeping each reminder's loaded zone in
-/// the state instead means a lookup for every reminder restored from the
-/// snapshot (measured: about 1% more instructions for `due` and `next` on a
-/// store of 4,000 reminders in five zones), where this looks up only what a
-/// command uses. Behind `Locked`: safe from any thread; a name that cannot
-/// be loaded is kept as nil, so it is tried once.
-enum ZoneCache {
-    static let cache = Locked([String: Zone?]())
-    static func named(_ n: String) -> Zone? {
-        if let z = cache.withLock({ $0[n] }) { return z }
-        let z = try? Zone.named(n)
-        cache.withLock { $0[n] = .some(z) }
-        return z
     }
 }

@@ -68,6 +68,7 @@ extension YomoState {
             if !r.warnedBy.isEmpty { x["wann"] = times(r.warnedBy) }
             if r.revision != r.createdAt { x["rev"] = .int(r.revision.ms) }
             if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
+            if let src = r.source { x["src"] = .string(src); x["seq"] = JSON(r.sequence) }
             // z: the reader's zone the record was rendered in; "" when it has its own.
             return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(r.zoneName == nil ? zone.name : ""),
                     "x": .object(x), "r": .object(r.record(zone: zone))]
@@ -109,6 +110,8 @@ extension YomoState {
         r.warnMinutes = l["warn_minutes"]?.int.map { Int($0) } ?? 0
         r.warnedBy = times(x["wann"])
         r.revision = x["rev"]?.int.map(Instant.init(ms:)) ?? created
+        r.source = x["src"]?.string
+        r.sequence = Int(x["seq"]?.int ?? 0)
         reminders[id] = r
     }
 

@@ -70,6 +70,8 @@ public struct YomoState: JournalModel {
         switch type {
         case "created", "edited":
             if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = r }
+        case "occurrence":
+            if let r = YomoState.foldOccurrence(reminders[id], e, at: at, by: by) { reminders[id] = r }
         case "rezoned":
             if let r = YomoState.foldRezoned(reminders[id], e, at: at, by: by) { reminders[id] = r }
         case "snoozed":

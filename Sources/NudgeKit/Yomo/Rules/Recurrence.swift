@@ -37,7 +37,9 @@ public enum Weekdays {
 }
 
 public struct Recurrence: Equatable, Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case none, daily, weekly, custom }
+    /// `rrule`: an imported iCalendar rule, kept as RFC 5545 says it
+    /// (RecurrenceRFC.swift); the others are yomo's own.
+    public enum Kind: String, Sendable, CaseIterable { case none, daily, weekly, custom, rrule }
     public enum Unit: String, Sendable, CaseIterable { case hour, day, week, month, year }
 
     public var kind: Kind
@@ -56,6 +58,10 @@ public struct Recurrence: Equatable, Sendable {
     public var until: Day?
     /// How many occurrences in all, counted from the anchor.
     public var count: Int?
+    /// For `rrule`: the RRULEs, RDATEs, EXDATEs and EXRULEs (its start is the anchor).
+    public var set: RecurrenceSet? = nil
+    /// Single occurrences moved or cancelled (RECURRENCE-ID, `edit --occurrence`).
+    public var overrides: [Override] = []
 
     public init(kind: Kind = .none, interval: Int = 1, unit: Unit = .day, days: [Int] = [],
                 rangeStart: TimeOfDay? = nil, rangeEnd: TimeOfDay? = nil, monthOrdinal: Int? = nil,
@@ -76,10 +82,18 @@ public struct Recurrence: Equatable, Sendable {
     public static let once = Recurrence()
     public var repeats: Bool { kind != .none }
 
+    /// One occurrence, by its wall time in the reminder's zone, moved to
+    /// another wall time, or cancelled (`to` nil).
+    public struct Override: Equatable, Hashable, Sendable {
+        public var occurrence: LocalDateTime
+        public var to: LocalDateTime?
+        public init(occurrence: LocalDateTime, to: LocalDateTime?) { self.occurrence = occurrence; self.to = to }
+    }
+
     /// The rule in its general form: daily = every 1 day, weekly = every 1 week.
     public var effective: (interval: Int, unit: Unit) {
         switch kind {
-        case .none: return (1, .day)
+        case .none, .rrule: return (1, .day)
         case .daily: return (1, .day)
         case .weekly: return (1, .week)
         case .custom: return (interval, unit)
@@ -88,7 +102,7 @@ public struct Recurrence: Equatable, Sendable {
 
     /// What is wrong with the rule, in words a user can act on; nil if valid.
     public var problem: String? {
-        if kind == .none { return nil }
+        if kind == .none || kind == .rrule { return nil }
         if kind == .custom && !(1...1000).contains(interval) { return "--every must be a whole number from 1 to 1000" }
         let u = effective.unit
         if rangeStart != nil || rangeEnd != nil {
@@ -116,9 +130,13 @@ public struct Recurrence: Equatable, Sendable {
 
     // MARK: Occurrences
 
-    /// The first occurrence strictly after `t`, for a rule whose first
-    /// occurrence is at `anchor` (local) in `zone`. nil when there is none.
-    public func next(after t: Instant, anchor: LocalDateTime, zone: Zone) -> Instant? {
+    /// The rule's own first occurrence strictly after `t`, before overrides.
+    func ruleNext(after t: Instant, anchor: LocalDateTime, zone: Zone) -> Instant? {
+        if kind == .rrule {
+            guard var s = set else { return nil }
+            s.start = anchor
+            return s.next(after: t, zone: zone)
+        }
         guard let n = nextUnbounded(after: t, anchor: anchor, zone: zone) else { return nil }
         if let u = until, zone.day(of: n) > u { return nil }
         if let c = count {
@@ -135,7 +153,7 @@ public struct Recurrence: Equatable, Sendable {
     }
 
     func nextUnbounded(after t: Instant, anchor: LocalDateTime, zone: Zone) -> Instant? {
-        if kind == .none {
+        if kind == .none || kind == .rrule {
             let a = zone.resolve(anchor)
             return a > t ? a : nil
         }
@@ -147,12 +165,21 @@ public struct Recurrence: Equatable, Sendable {
         switch unit {
         case .hour:
             guard let s = rangeStart, let e = rangeEnd else {
-                // Every N hours of elapsed time from the anchor.
+                // Every N hours of elapsed time from the anchor, on the chosen days only.
                 let a = zone.resolve(anchor)
-                if a > t { return a }
                 let step = Int64(n) * 3_600_000
-                let k = (t.ms - a.ms) / step + 1
-                return Instant(ms: a.ms + k * step)
+                var k = a > t ? 0 : (t.ms - a.ms) / step + 1
+                while budget > 0 {
+                    let i = Instant(ms: a.ms + k * step)
+                    if days.isEmpty || days.contains(zone.day(of: i).weekday) { return i }
+                    // On to the chosen day's first step.
+                    var d = zone.day(of: i).adding(days: 1)
+                    while !days.contains(d.weekday) { d = d.adding(days: 1) }
+                    let from = zone.startOfDay(d)
+                    k = max(k + 1, (from.ms - a.ms + step - 1) / step)
+                    budget -= 1
+                }
+                return nil
             }
             var d = fromDay
             let end = e.secondsOfDay + (e < s ? 86_400 : 0)  // overnight: on into the next day
@@ -340,6 +367,7 @@ public struct Recurrence: Equatable, Sendable {
     /// The reminder record's `recurrence` object: the type and the rule.
     public var json: JSON {
         if kind == .none { return .object(["type": "none"]) }
+        if kind == .rrule { return .object(rfcJSON) }
         let (n, unit) = effective
         var o: JSONObject = ["type": .string(kind.rawValue), "interval": JSON(n), "unit": .string(unit.rawValue),
                              "days_of_week": days.isEmpty ? .null : JSON(days.map { Weekdays.names[$0] }),
@@ -351,6 +379,7 @@ public struct Recurrence: Equatable, Sendable {
         }
         if let u = until { o["until"] = .string(u.description) }
         if let c = count { o["count"] = JSON(c) }
+        if !overrides.isEmpty { o["overrides"] = overridesJSON }
         return .object(o)
     }
 
@@ -358,8 +387,10 @@ public struct Recurrence: Equatable, Sendable {
     public static func from(type: String?, rule: JSONObject?) -> Recurrence? {
         guard let kind = Kind(rawValue: type ?? "none") else { return nil }
         if kind == .none { return Recurrence.once }
+        if kind == .rrule { return rule.flatMap(Recurrence.fromRFC) }
         var r = Recurrence(kind: kind)
         if let rule = rule {
+            if let o = rule["overrides"], !o.isNull { guard let list = Recurrence.overrides(o) else { return nil }; r.overrides = list }
             if let i = rule["interval"]?.int { r.interval = Int(i) }
             if let u = rule["unit"]?.string {
                 guard let unit = Unit(rawValue: u) else { return nil }
@@ -392,6 +423,7 @@ public struct Recurrence: Equatable, Sendable {
         let dayNames = days.map(Weekdays.display).joined(separator: ",")
         var s: String
         switch (kind, unit) {
+        case (.rrule, _): return rfcSummary
         case (.none, _): return "once"
         case (.daily, _): s = "daily"
         case (.weekly, _): s = days.isEmpty ? "weekly" : "every \(dayNames)"

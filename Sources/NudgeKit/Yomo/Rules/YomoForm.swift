@@ -70,7 +70,7 @@ extension Yomo {
         let unit = o.unit.flatMap(Recurrence.Unit.init(rawValue:))
         var kind: Recurrence.Kind
         if let k = o.repeatKind {
-            guard let kk = Recurrence.Kind(rawValue: k) else { throw usage("--repeat must be none, daily, weekly or custom, not '\(k)'") }
+            guard let kk = Recurrence.Kind(rawValue: k), kk != .rrule else { throw usage("--repeat must be none, daily, weekly or custom, not '\(k)'") }
             kind = kk
         } else if every != nil || unit != nil || o.between != nil || o.on != nil || o.afterCompletion {
             kind = .custom
@@ -88,7 +88,7 @@ extension Yomo {
         let (baseN, baseUnit) = base.effective
         var r: Recurrence
         switch kind {
-        case .none: r = .once
+        case .none, .rrule: r = .once
         case .daily: r = Recurrence(kind: .daily)
         case .weekly: r = Recurrence(kind: .weekly, days: days ?? (base.unit == .week ? base.days : []))
         case .custom:

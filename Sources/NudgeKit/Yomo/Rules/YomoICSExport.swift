@@ -34,10 +34,21 @@ extension YomoInterchange {
             out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
             out.append("SUMMARY:\(ICS.escape(r.title))")
             if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
-            // A rule from completion has no fixed schedule: its start is the pending occurrence.
-            let start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
-            out.append(z.name == "UTC" ? "DTSTART:\(ICS.local(start))Z" : "DTSTART;TZID=\(z.name):\(ICS.local(start))")
-            if r.recurrence.repeats {
+            // A rule from completion has no fixed schedule: its start is the
+            // pending occurrence. Any other starts at its first occurrence, so
+            // that no calendar shows an instance the rule does not have.
+            var start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
+            if r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule,
+               let first = r.recurrence.ruleNext(after: Instant(ms: z.resolve(r.anchor).ms - 1), anchor: r.anchor, zone: z) {
+                start = z.local(first)
+            }
+            out.append(dateLine("DTSTART", .local(start), zone: z))
+            if r.recurrence.kind == .rrule, let set = r.recurrence.set {
+                for rr in set.rrules { out.append("RRULE:\(exportRule(rr, zone: z))") }
+                for rr in set.exrules { out.append("EXRULE:\(exportRule(rr, zone: z))") }
+                for v in set.rdates { out.append(dateLine("RDATE", v, zone: z)) }
+                for v in set.exdates { out.append(dateLine("EXDATE", v, zone: z)) }
+            } else if r.recurrence.repeats {
                 let (rrule, lost) = rruleText(r.recurrence, anchor: start, zone: z)
                 if let rr = rrule { out.append("RRULE:\(rr)") }
                 if let l = lost { warnings.append("'\(r.title.terminalSafe)' (\(r.id)): iCalendar cannot say \(l); it is kept in X-YOMO-RECURRENCE") }
@@ -54,8 +65,41 @@ extension YomoInterchange {
                 out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
             }
             out.append("END:VTODO")
+            // Each moved or cancelled occurrence: a component of its own with RECURRENCE-ID.
+            if !r.recurrence.basedOnCompletion {
+                for o in r.recurrence.overrides {
+                    out += ["BEGIN:VTODO", "UID:\(r.id)@yomo", "DTSTAMP:\(stamp)", dateLine("RECURRENCE-ID", .local(o.occurrence), zone: z),
+                            "SUMMARY:\(ICS.escape(r.title))"]
+                    if let to = o.to { out.append(dateLine("DTSTART", .local(to), zone: z)) } else {
+                        out += [dateLine("DTSTART", .local(o.occurrence), zone: z), "STATUS:CANCELLED"]
+                    }
+                    out.append("END:VTODO")
+                }
+            }
         }
         out.append("END:VCALENDAR")
         return (ICS.text(out), warnings)
+    }
+
+    /// NAME;TZID=zone:value (UTC: the value with Z; a date: VALUE=DATE).
+    static func dateLine(_ name: String, _ v: ICSDateValue, zone z: Zone) -> String {
+        switch v {
+        case .date(let d): return "\(name);VALUE=DATE:\(ICS.date(d))"
+        case .utc(let i): return "\(name):\(ICS.utc(i))"
+        case .local(let l): return z.name == "UTC" ? "\(name):\(ICS.local(l))Z" : "\(name);TZID=\(z.name):\(ICS.local(l))"
+        }
+    }
+
+    /// An imported rule as it came, but UNTIL as an instant (RFC 5545: UTC
+    /// with a zoned start): a floating time read in the zone, a date at the
+    /// end of that day there.
+    static func exportRule(_ r: RRule, zone z: Zone) -> String {
+        var x = r
+        switch r.until {
+        case .local(let l)?: x.until = .instant(z.resolve(l))
+        case .date(let d)?: x.until = .instant(Instant(ms: z.startOfDay(d.adding(days: 1)).ms - 1000))
+        default: break
+        }
+        return x.text
     }
 }

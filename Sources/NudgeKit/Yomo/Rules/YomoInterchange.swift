@@ -22,6 +22,10 @@ public enum YomoInterchange {
         public var zone: String
         public var warnMinutes: Int
         public var completed: Bool
+        /// Where it came from, to know it again: "ical:UID", "taskwarrior:UUID".
+        public var source: String? = nil
+        /// iCalendar's SEQUENCE: a higher one is a newer version of the same item.
+        public var sequence: Int = 0
     }
 
     public struct Problem: Error, Equatable, Sendable {
@@ -178,8 +182,11 @@ public enum YomoInterchange {
             for a in t["annotations"]?.array ?? [] { if let d = a.object?["description"]?.string { notes.append(d) } }
             if let tags = t["tags"]?.array?.compactMap(\.string), !tags.isEmpty { notes.append(tags.map { "+" + $0 }.joined(separator: " ")) }
             if let p = t["project"]?.string { notes.insert("project: \(p)", at: 0) }
+            // Known again by its UUID; a later "modified" is a newer version.
+            let modified = t["modified"]?.string.flatMap(taskTime).map { Int($0.seconds) } ?? 0
             items.append(Item(id: nil, title: desc, notes: notes.joined(separator: "\n"), anchor: anchor, recurrence: rec, zone: zone.name,
-                              warnMinutes: 0, completed: status == "completed"))
+                              warnMinutes: 0, completed: status == "completed", source: t["uuid"]?.string.map { "taskwarrior:" + $0 },
+                              sequence: modified))
         }
         return (items, problems, skipped)
     }
@@ -255,42 +262,59 @@ extension YomoInterchange {
         public var id: String
         public var zone: Zone
         public var trigger: Instant?
+        /// An update of a reminder imported before (a higher SEQUENCE).
+        public var update = false
     }
 
     /// The ids, zones and first triggers of `items`, added beside
-    /// `existing`. An item without an id gets a new one, and so does one
-    /// whose id is taken, unless the reminder holding it has the same title:
-    /// that is the same reminder imported again, a problem.
+    /// `existing`, and how many were already here. An item that was
+    /// imported before (the same UID or Taskwarrior UUID, or yomo's own id
+    /// with the same title) is left as it is, or updated when its SEQUENCE
+    /// is higher; an item without an id gets a new one, and so does one whose
+    /// id is taken by another reminder.
     public static func plan(_ items: [Item], existing: [String: Reminder], name: String, zone: Zone, now: Instant,
-                            makeID: () -> String = { IDs.make() }) -> ([Planned], [Problem]) {
+                            makeID: () -> String = { IDs.make() }) -> ([Planned], [Problem], unchanged: Int) {
         var seen = Set<String>()
         var plan: [Planned] = []
-        var problems: [Problem] = []
-        for (k, item) in items.enumerated() {
+        var unchanged = 0
+        var bySource: [String: Reminder] = [:]
+        for r in existing.values {
+            if let s = r.source { bySource[s] = r } else { bySource["taskwarrior:" + taskUUID(r)] = r }  // as exportTaskwarrior wrote it
+        }
+        for item in items {
+            let itemZone = z(item.zone, zone)
+            if let src = item.source, let old = bySource[src] {
+                let version = old.source == nil ? Int(old.updatedAt.seconds) : old.sequence
+                guard item.sequence > version, !seen.contains(old.id) else { unchanged += 1; continue }
+                seen.insert(old.id)
+                let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: itemZone)
+                plan.append(Planned(item: item, id: old.id, zone: itemZone, trigger: trigger, update: true))
+                continue
+            }
             var id = item.id ?? makeID()
             if item.id != nil && (existing[id] != nil || seen.contains(id)) {
-                if existing[id]?.title == item.title {
-                    problems.append(Problem(place: "\(name): reminder \(k + 1)", message: "reminder \(id) is already here (imported before?)"))
-                    continue
-                }
+                if existing[id]?.title == item.title { unchanged += 1; continue }
                 id = makeID()
             }
             seen.insert(id)
-            let itemZone = z(item.zone, zone)
             let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: itemZone)
             plan.append(Planned(item: item, id: id, zone: itemZone, trigger: trigger))
         }
-        return (plan, problems)
+        return (plan, [], unchanged)
     }
 
-    /// The events that add a planned reminder: "created", then "completed"
-    /// when it was completed where it came from, or when every occurrence of
-    /// its rule is past (it is kept, completed).
+    /// The events that add a planned reminder: "created" (or "edited" for an
+    /// update), then "completed" when it was completed where it came from, or
+    /// when every occurrence of its rule is past (it is kept, completed).
     public static func events(for p: Planned, at: String) -> [JSONObject] {
         let item = p.item
         let f = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
                              warnMinutes: item.warnMinutes)
-        var out = [Yomo.createdEvent(p.id, f, trigger: p.trigger ?? p.zone.resolve(item.anchor), zone: p.zone, type: "created", at: at)]
+        var e = Yomo.createdEvent(p.id, f, trigger: p.trigger ?? p.zone.resolve(item.anchor), zone: p.zone,
+                                  type: p.update ? "edited" : "created", at: at)
+        if let s = item.source { e["source"] = .string(s); e["sequence"] = JSON(item.sequence) }
+        if p.update { e["reopen"] = .bool(!item.completed) }
+        var out = [e]
         if item.completed || p.trigger == nil {
             out.append(["type": "completed", "id": .string(p.id), "next": .null, "at": .string(at)])
         }

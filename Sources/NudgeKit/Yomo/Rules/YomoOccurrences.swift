@@ -92,3 +92,61 @@ extension Yomo {
         return list
     }
 }
+
+extension Yomo {
+    /// The event for `edit ID --occurrence WHEN`: that one occurrence (WHEN
+    /// its local date and time, or its day) moved to `date`/`time`, or
+    /// cancelled; the rest of the rule unchanged. The reminder's pending
+    /// occurrence is recomputed with the change.
+    public static func occurrenceEvent(_ r: Reminder, when: String, date: String?, time: String?, cancel: Bool, now: Instant,
+                                       zone fallback: Zone, at: String) throws(ToolError) -> JSONObject {
+        guard r.recurrence.repeats, !r.recurrence.basedOnCompletion else {
+            throw ToolError(.usage, "--occurrence needs a reminder on a schedule; reminder \(r.id) has one time (edit it with --date and --time)")
+        }
+        let zone = r.zone(fallback)
+        let wantDay: Day
+        var wantTime: TimeOfDay? = nil
+        if let d = Day.parse(when) { wantDay = d } else if let p = RFC3339.parse(when, allowLocal: true) {
+            let l = p.offsetSeconds == nil ? p.local : zone.local(p.instant)
+            wantDay = l.day
+            wantTime = l.time
+        } else {
+            throw ToolError(.usage, "--occurrence must be an occurrence's day or time like 2026-12-08 or 2026-12-08T09:00, not '\(when)'")
+        }
+        // The slot as the rule has it (an occurrence moved before is named by its first time).
+        var slot: LocalDateTime? = nil
+        var t = Instant(ms: zone.startOfDay(wantDay).ms - 1)
+        let end = zone.startOfDay(wantDay.adding(days: 1))
+        while let n = r.recurrence.ruleNext(after: t, anchor: r.anchor, zone: zone), n < end {
+            let l = zone.local(n)
+            if wantTime == nil || l.time == wantTime { slot = l; break }
+            t = n
+        }
+        guard let occ = slot else {
+            throw ToolError(.usage, "reminder \(r.id) has no occurrence at \(when) ('yomo next \(r.id)' lists them)")
+        }
+        var to: LocalDateTime? = nil
+        if cancel {
+            if date != nil || time != nil { throw ToolError(.usage, "--cancel takes no --date or --time") }
+        } else {
+            guard date != nil || time != nil else { throw ToolError(.usage, "--occurrence needs --date, --time or --cancel") }
+            var l = occ
+            if let d = date {
+                guard let dd = Day.parse(d) else { throw ToolError(.usage, "--date must be a day like 2026-11-22, not '\(d)'") }
+                l.day = dd
+            }
+            if let tt = time {
+                guard let x = TimeOfDay.parse(tt) else { throw ToolError(.usage, "--time must be HH:MM on a 24-hour clock like 15:30, not '\(tt)'") }
+                l.time = x
+            }
+            to = l
+        }
+        let rec = r.recurrence.overriding(occ, to: to)
+        let from = min(r.triggerAt, now)
+        guard let trigger = rec.next(after: Instant(ms: from.ms - 1), anchor: r.anchor, zone: zone) else {
+            throw ToolError(.usage, "that leaves reminder \(r.id) no occurrence; 'yomo rm \(r.id)' deletes it")
+        }
+        return ["type": "occurrence", "id": .string(r.id), "occurrence": .string(occ.description), "to": JSON(to?.description),
+                "trigger_at": .string(zone.format(trigger)), "at": .string(at)]
+    }
+}

@@ -237,7 +237,21 @@ extension ReminderParser.ParseState {
             i += 1
             return true
         }
-        let from = ["on", "in", "the"].contains(before) ? i - 1 : i
+        // "monday and wednesday mornings": the weekly rule just read, in the mornings.
+        if rule.repeats && rule.effective.unit == .week && i > 0 && used[i - 1] { return consume(1) }
+        // "weekend mornings", "weekday evenings"
+        if ["weekend", "weekends", "weekday", "weekdays"].contains(before) && i > 0 && !used[i - 1] {
+            setRule(Recurrence(kind: .weekly, days: before.hasPrefix("weekend") ? [6, 0] : [1, 2, 3, 4, 5]), i - 1, 2)
+            i += 1
+            return true
+        }
+        // "tomorrow mornings", "next monday mornings": one day, or every week? Not a guess.
+        if !rule.repeats && date != nil && i > 0 && used[i - 1] {
+            warnings.append("could not place '\(dateSaid ?? before) \(w)': one \(partOfDay!), or every week? say 'every monday morning' or 'tomorrow morning'")
+            return consume(1)
+        }
+        var from = ["on", "in", "the"].contains(before) ? i - 1 : i
+        if before == "the" && ["in", "on"].contains(word(i - 2)) && i > 1 && !used[i - 2] { from = i - 2 }
         setRule(Recurrence(kind: .daily), from, i + 1 - from)
         i += 1
         return true

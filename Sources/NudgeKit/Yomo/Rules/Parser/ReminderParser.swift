@@ -85,7 +85,10 @@ extension ReminderParser.ParseState {
         { $0.readUntil() },                // "until dec 24"
         { $0.readCount() },                // "10 times"
         { $0.readForDuration() },          // "for 3 weeks"
+        { $0.readMonthDayList() },         // "on the 5th and 20th each month"
+        { $0.readOrdinalWeekdayInMonths() }, // "the 2nd tuesday of feb, may, aug and nov"
         { $0.readOrdinalWeekday() },       // "the 2nd tuesday of the month"
+        { $0.readLoneLastWeekday() },      // "last friday": a warning
         { $0.readAfterCompletion() },      // "after I finish it"
         // Times of day.
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
@@ -137,6 +140,12 @@ extension ReminderParser.ParseState {
             for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word) { used[k] = true }
         }
         warnUnplacedRecurrenceWords()
+        // "pay by 5 dec": the "by" of a date read after it.
+        for k in tokens.indices.dropLast() where !used[k] && tokens[k].word == "by" && used[k + 1] && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true {
+            used[k] = true
+        }
+        var seenAssumption = Set<String>()
+        assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
         var title = zip(tokens, used).filter { !$0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
         while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
         title = title.trimmingSpaces

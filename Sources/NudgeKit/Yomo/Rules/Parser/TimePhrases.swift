@@ -185,8 +185,10 @@ extension ReminderParser.ParseState {
     /// "at", when it can be nothing else (a bare "9" can be a count or a day).
     mutating func readBareTime() -> Bool {
         let w = word(i)
-        guard let (t, n) = writtenTime(at: i), t.sure,
+        guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
+        // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
+        if !t.sure && !(w.contains(":") && i > 0 && used[i - 1] && dateSaid != nil) { return false }
         setTime(t, i, n)
         i += n
         return true
