@@ -50,6 +50,9 @@ extension Store {
         if options.tagScope { tx.scopeTag = Store.scopeOf(ownName) }
         let result = try body(&tx)
         var erased = l.erased.keys.contains { mayRewrite($0) }
+        // The tail before this batch: one large batch (a day's draw) does not
+        // make its own writer rewrite the snapshot; the next run does.
+        let tailBefore = l.tailEvents
         if !tx.events.isEmpty {
             let rel = target(tx.folder)
             if let f = tx.folder, let subs = options.subfolders,
@@ -77,7 +80,7 @@ extension Store {
         do throws(ToolError) {
             if erased {
                 try compactErased()
-            } else if !l.snapshotUsable || l.tailEvents > options.snapshotEvery || l.tailBytes > 1 << 20 {
+            } else if !l.snapshotUsable || tailBefore >= options.snapshotEvery || l.tailBytes > 1 << 20 {
                 if !full { l = try load(full: true) }
                 try writeSnapshot(l)
             }

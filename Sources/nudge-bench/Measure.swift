@@ -1,0 +1,93 @@
+// Timing whole process runs and reporting them against their goals: the
+// medians, the interleaving with a reference program, the rows of the table
+// README.md shows.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import NudgeKit
+
+func fail(_ m: String) -> Never {
+    Diagnostics.error(m)
+    exit(1)
+}
+
+/// The folder holding this executable and its siblings.
+func productsDirectory() -> String {
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buf, 4095)
+    let me = n > 0 ? cArrayString(buf) : CommandLine.arguments[0]
+    return Sys.parentDirectory(me)
+}
+
+func timeRun(_ argv: [String], env: [String: String]) -> Double {
+    let start = Sys.monotonicNanos()
+    let code = (try? Subprocess.run(argv, env: env, quiet: true)) ?? -1
+    let elapsed = Double(Sys.monotonicNanos() - start) / 1e6
+    if code != 0 { fail("\(argv.joined(separator: " ")) exited \(code)") }
+    return elapsed
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func measure(_ argv: [String], env: [String: String], runs: Int) -> Double {
+    for _ in 0..<5 { _ = timeRun(argv, env: env) }  // warm the page cache
+    return median((0..<runs).map { _ in timeRun(argv, env: env) })
+}
+
+/// A command's median wall time next to the minimal program's, their runs
+/// interleaved so that the machine's load moves both alike (this VM's
+/// figures drift by a third within minutes; the ratio far less).
+func versusMinimal(_ argv: [String], env: [String: String], runs: Int) -> (ms: Double, minimal: Double) {
+    let minimalArgv = [Sys.join(productsDirectory(), "minimal")]
+    for _ in 0..<5 { _ = timeRun(argv, env: env); _ = timeRun(minimalArgv, env: [:]) }  // warm the page cache
+    var a: [Double] = [], m: [Double] = []
+    for _ in 0..<runs {
+        a.append(timeRun(argv, env: env))
+        m.append(timeRun(minimalArgv, env: [:]))
+    }
+    return (median(a), median(m))
+}
+
+/// One measure as README's table shows it.
+struct Row {
+    var measure: String
+    var result: String
+    var goal: String
+    var met: Bool?
+}
+@MainActor var rows: [Row] = []
+
+/// Prints and keeps one measure; `met` nil when it has no goal.
+@MainActor func record(_ measure: String, _ result: String, goal: String = "", met: Bool? = nil) {
+    rows.append(Row(measure: measure, result: result, goal: goal, met: met))
+    let verdict = met.map { $0 ? "ok" : "MISSED" } ?? ""
+    print("  \(measure): \(result)\(goal.isEmpty ? "" : "  (goal \(goal))")  \(verdict)")
+}
+
+/// A command's time as a ratio to the minimal program's, runs interleaved.
+@MainActor func reportRatio(_ label: String, _ r: (ms: Double, minimal: Double), goal: Double) {
+    let x = r.ms / r.minimal
+    record(label, "\(fmt(x))× minimal (\(fmt(r.ms)) ms; minimal \(fmt(r.minimal)) ms)", goal: "≤ \(fmt(goal, 1))× minimal", met: x <= goal)
+}
+
+/// A throughput next to a reference program's time on the same input.
+@MainActor func reportAgainst(_ label: String, ms: Double, reference: String, referenceMs: Double, goal: Double) {
+    let x = ms / referenceMs
+    record(label, "\(fmt(x))× \(reference) (\(fmt(ms, 0)) ms; \(reference) \(fmt(referenceMs, 0)) ms)", goal: "≤ \(fmt(goal, 1))× \(reference)", met: x <= goal)
+}
+
+func fmt(_ v: Double, _ digits: Int = 2) -> String {
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let r = (v * p).rounded() / p
+    var s = "\(r)"
+    let parts = s.split(separator: ".")
+    if parts.count == 2 && parts[1].count < digits { s += String(repeating: "0", count: digits - parts[1].count) }
+    return s
+}
+
