@@ -125,13 +125,37 @@ final class PlayaSyncTests: ToolTestCase {
         XCTAssertEqual(on("q", "generate").out, "", "the day is drawn")
     }
 
+    /// The day's draw is the same on every device: drawn apart, the same
+    /// events with the same ids, and a message sent on one stays sent.
+    func testTwoDevicesDrawTheSameEvents() throws {
+        XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Walk on Sunday?").code, 0)
+        XCTAssertEqual(on("p", "schedule", "Ana", "--random", "4").code, 0)
+        try exchange()
+        let p = on("p", "generate").records.map { "\($0["id"]!) \($0["time"]!) \($0["message"]!)" }
+        let q = on("q", "generate", now: "2026-11-23T07:00:00-05:00").records.map { "\($0["id"]!) \($0["time"]!) \($0["message"]!)" }
+        XCTAssertEqual(p.count, 4)
+        XCTAssertEqual(p, q, "the same draw on both devices")
+        let first = on("q", "queue").records.first?["id"] as! String
+        XCTAssertEqual(on("q", "open", first, "--command", "true", now: "2026-11-23T09:01:00-05:00").code, 0)
+        try exchange()
+        let queue = on("p", "queue", now: "2026-11-23T09:02:00-05:00").records.compactMap { $0["id"] as? String }
+        XCTAssertEqual(queue.count, 3, "one draw, the sent message gone from the queue: \(queue)")
+        XCTAssertFalse(queue.contains(first))
+        XCTAssertTrue(on("p", "export").out.contains(first))
+    }
+
+    /// Draws that differ (here q's `--seed`; in life a pool changed while
+    /// a device was offline): the first draw keeps the day, and what the
+    /// user did with the other draw's events stays.
     func testAMessageSentFromTheLosingDrawStaysInTheHistory() throws {
         XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
         XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
         XCTAssertEqual(on("p", "schedule", "Ana", "--fixed", "09:00,18:00").code, 0)
         try exchange()
         XCTAssertEqual(on("p", "generate").records.count, 2)
-        XCTAssertEqual(on("q", "generate", now: "2026-11-23T06:00:30-05:00").records.count, 2)
+        XCTAssertEqual(on("q", "generate", "--seed", "5", now: "2026-11-23T06:00:30-05:00").records.count, 2)
         // On q the user sends its 09:00 message before the devices meet.
         let first = on("q", "queue").records.first { $0["time"] as? String == "09:00" }?["id"] as! String
         let sent = on("q", "open", first, "--command", "true", now: "2026-11-23T09:01:00-05:00")
