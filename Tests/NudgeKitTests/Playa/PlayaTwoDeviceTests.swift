@@ -170,7 +170,7 @@ final class PlayaTwoDeviceTests: XCTestCase {
                 if minute == 0, Int.random(in: 0..<5, using: &rng) > 0 {
                     try st.write(at: now, zone: zone) { (tx) throws(ToolError) in
                         let before = Set(tx.state.drawnBy.filter { $0.value.contains(names[d]) }.keys)
-                        _ = Playa.generate(&tx, date: today, now: now, today: today, zone: zone, seed: nil)
+                        _ = Playa.generate(&tx, date: today, now: now, today: today, zone: zone, seed: nil, device: names[d])
                         for r in tx.state.activeRecipients {
                             let key = PlayaState.generatedKey(r.id, today)
                             guard !before.contains(key), tx.state.drawnBy[key]?.contains(names[d]) == true else { continue }

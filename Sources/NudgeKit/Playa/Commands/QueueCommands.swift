@@ -48,8 +48,9 @@ extension Playa {
             guard let v = UInt64(s) else { throw .usage("--seed must be a whole number, not '\(s)'") }
             seed = v
         }
+        let me = try ctx.storeOptions().actor
         let (g, state) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
-            let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed)
+            let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed, device: me)
             return (g, tx.state)
         }
         if !g.missed.isEmpty {

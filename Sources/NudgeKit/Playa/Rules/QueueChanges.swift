@@ -157,11 +157,13 @@ extension Playa {
     }
 
     /// `generate`: past days' pending events become missed, then each active
-    /// recipient not yet drawn for `date` gets that day's draw (`recordDraw`:
-    /// a slot already past at `now` is missed, never notified late). With
-    /// `seed`, the draw is made from it instead of each recipient's seed.
+    /// recipient not yet drawn for `date` (on `device`, when named: a day
+    /// drawn elsewhere is drawn here too, the same events) gets that day's
+    /// draw (`recordDraw`: a slot already past at `now` is missed, never
+    /// notified late). With `seed`, the draw is made from it instead of each
+    /// recipient's seed.
     public static func generate(_ tx: inout Transaction<PlayaState>, date: Day, now: Instant, today: Day, zone: Zone,
-                                seed: UInt64?) -> Generated {
+                                seed: UInt64?, device: String? = nil) -> Generated {
         var g = Generated()
         if tx.state.overdueDays(before: today) {
             g.missed = tx.state.events.values.filter { $0.status == .pending && $0.date < today }
@@ -169,7 +171,9 @@ extension Playa {
             tx.record(["type": "missed_through", "date": .string(today.adding(days: -1).description)])
             for i in g.missed.indices { g.missed[i].status = .missed }
         }
-        for r in tx.state.activeRecipients where !tx.state.generated.contains(PlayaState.generatedKey(r.id, date)) {
+        for r in tx.state.activeRecipients {
+            let key = PlayaState.generatedKey(r.id, date)
+            if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
             if r.messages.isEmpty { g.empty.append(r.name); continue }
             let (made, missed) = recordDraw(&tx, r, date: date, now: now, zone: zone, seed: seed)
             g.made += made
