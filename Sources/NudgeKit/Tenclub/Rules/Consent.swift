@@ -36,27 +36,6 @@ extension Tenclub {
         public var since: String
     }
 
-    public enum Keyword: String, Sendable, CaseIterable {
-        case yes, start, stop, help, other
-    }
-
-    /// Carrier keywords as phones send them: any case, with spaces of any
-    /// kind (a no-break space too), quotes and end punctuation around them
-    /// ("Yes.", "yes!", "'STOP'") ignored.
-    public static func keyword(_ body: String) -> Keyword {
-        var u = Text.trimmingBlanks(body).unicodeScalars[...]
-        let noise: Set<Unicode.Scalar> = [".", "!", "?", ",", ";", ":", "\"", "'", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}", "\u{00A1}", "\u{00BF}"]
-        while let f = u.first, noise.contains(f) || Text.isBlank(f) { u = u.dropFirst() }
-        while let l = u.last, noise.contains(l) || Text.isBlank(l) { u = u.dropLast() }
-        switch String(String.UnicodeScalarView(u)).uppercased() {
-        case "YES", "Y": return .yes
-        case "START", "UNSTOP": return .start
-        case "STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT": return .stop
-        case "HELP", "INFO": return .help
-        default: return .other
-        }
-    }
-
     /// The consent state machine: what a keyword does in each state.
     /// nil means no change. Every keyword in every state is in the tests.
     public static func transition(_ state: Consent, _ k: Keyword) -> Consent? {
