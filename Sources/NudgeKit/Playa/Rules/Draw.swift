@@ -61,7 +61,7 @@ extension Playa {
     /// The day's draw for `r`: every slot of the day (N random minutes in
     /// 09:00–21:00 at least `minimumSpacingMinutes` apart, or the fixed
     /// times), each with a message from the pool and an id made from the
-    /// recipient, the day, the slot and the seed. A pure function of the
+    /// recipient, the day, the slot and the draw seed. A pure function of the
     /// recipient's id, schedule, pool and `seed` (default its draw seed),
     /// the day and the zone: every device that draws the day draws these
     /// same events. Slots already past when a draw is made are for the
