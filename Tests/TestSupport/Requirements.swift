@@ -17,6 +17,8 @@ import Darwin
 /// names the same list.
 public enum Requirement: String, CaseIterable, Sendable {
     case mandoc, zsh, fish, shellcheck, jq
+    /// make, which runs the Makefile's install.
+    case make
     /// getfacl, to read back the ACLs the tools set.
     case acl
     /// python3 with these modules: the iCalendar oracles.

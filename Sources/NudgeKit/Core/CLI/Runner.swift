@@ -374,13 +374,24 @@ public enum Runner {
 
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode
 
-    /// The whole life of a tool process.
-    public static func main(spec: ToolSpec) -> Never {
+    /// The whole life of a tool process. Every executable holds all five
+    /// tools, so one installed file serves under five names (`make install`
+    /// links them, as busybox does): called by another tool's name, it is
+    /// that tool.
+    public static func main(spec own: ToolSpec) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        let spec = calledAs(CommandLine.arguments.first ?? "", own: own)
         Diagnostics.toolName.withLock { $0 = spec.name }
         let args = Array(CommandLine.arguments.dropFirst())
         let code = run(spec: spec, args: args)
         exit(code.rawValue)
+    }
+
+    /// The tool named by the last component of `argv0` when it is one of
+    /// the family's, else `own`.
+    public static func calledAs(_ argv0: String, own: ToolSpec) -> ToolSpec {
+        let name = argv0.split(separator: "/").last.map(String.init) ?? ""
+        return toolSpecs.first { $0.name == name } ?? own
     }
 
     public static func run(spec: ToolSpec, args: [String]) -> ExitCode {

@@ -74,6 +74,15 @@ final class CLITests: XCTestCase {
 
     /// The registry: every runnable command has its handler, bound where it
     /// is declared, and no handler hangs on a command that cannot run.
+    /// One installed file under five names: the name it is called by picks
+    /// the tool; any other name leaves the executable's own.
+    func testAnExecutableCalledByAnotherToolsNameIsThatTool() {
+        XCTAssertEqual(Runner.calledAs("/usr/local/bin/yomo", own: Tenclub.spec).name, "yomo")
+        XCTAssertEqual(Runner.calledAs("habitmatch", own: Tenclub.spec).name, "habitmatch")
+        XCTAssertEqual(Runner.calledAs("./tenclub-dev", own: Yomo.spec).name, "yomo")
+        XCTAssertEqual(Runner.calledAs("", own: Playa.spec).name, "playa")
+    }
+
     func testHandlerKeysEqualTheRunnableCommandPaths() {
         XCTAssertEqual(toolSpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
         for tool in toolSpecs {
