@@ -119,7 +119,7 @@ _rewards() {
         child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child add") words="--user --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child rm") words="--purge --yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;

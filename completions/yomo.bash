@@ -97,7 +97,7 @@ _yomo() {
         import) words="--from --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        purge) words="--yes --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         help) words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion" ;;

@@ -205,7 +205,7 @@ final class PlayaToolTests: ToolTestCase {
         playa("generate")
         let refused = playa("recipient", "rm", "Ana")
         XCTAssertEqual(refused.code, 64)
-        XCTAssertEqual(refused.err, "playa: 'playa recipient rm' needs --yes when not run on a terminal\n")
+        XCTAssertEqual(refused.err, "playa: 'playa recipient rm' cannot be undone: run it with --yes (on a terminal it asks)\n")
         XCTAssertEqual(playa("recipient", "rm", "Ana", "--yes").records[0]["removed"] as? Bool, true)
         XCTAssertEqual(playa("queue").out, "")
         XCTAssertEqual(playa("recipient", "show", "Anna").err, "playa: no recipient named 'Anna'; add one with 'playa recipient add'\n")

@@ -222,7 +222,12 @@ final class RewardsToolTests: ToolTestCase {
         let export = rw("child", "export", "Alex")
         XCTAssertGreaterThan(export.records.count, 1)
         let id = export.records[0]["id"] as! String
-        let p = rw("child", "rm", "Alex", "--purge")
+        // Not on a terminal and without --yes: refused, nothing erased.
+        let refused = rw("child", "rm", "Alex", "--purge")
+        XCTAssertEqual(refused.code, 64)
+        XCTAssertEqual(refused.err, "rewards: 'rewards child rm --purge' cannot be undone: run it with --yes (on a terminal it asks)\n")
+        XCTAssertEqual(rw("child", "list").records.count, 2, "a refused purge changes nothing")
+        let p = rw("child", "rm", "Alex", "--purge", "--yes")
         XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["purged"] as? Bool, true)
         let all = try everything(under: dataDir)
@@ -234,7 +239,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
         XCTAssertEqual(rw("dashboard", "Sam").records[0]["balance"] as? Int, 30, "Sam keeps what is theirs")
         XCTAssertEqual(rw("flags").out, "", "Alex's held session went too")
-        XCTAssertEqual(rw("child", "rm", "Alex", "--purge").code, 65, "nobody left to purge")
+        XCTAssertEqual(rw("child", "rm", "Alex", "--purge", "--yes").code, 65, "nobody left to purge")
     }
 
     /// Removed first, purged later: a removed child can still be named.
@@ -245,7 +250,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("child", "rm", "Alex").code, 0)
         XCTAssertEqual(rw("child", "list").out, "")
         XCTAssertTrue(try everything(under: dataDir).contains(id), "history kept")
-        let p = rw("child", "rm", "alex", "--purge")
+        let p = rw("child", "rm", "alex", "--purge", "-y")
         XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["id"] as? String, id)
         let all = try everything(under: dataDir)
@@ -270,7 +275,7 @@ final class RewardsToolTests: ToolTestCase {
         on("desktop", "ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
         let id = on("laptop", "child", "list").records.first { $0["name"] as? String == "Alex" }?["id"] as! String
         XCTAssertTrue(try String(contentsOfFile: sync + "/desktop.ndjson", encoding: .utf8).contains(id), "the other device's journal names the child")
-        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge").code, 0)
+        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge", "--yes").code, 0)
         XCTAssertEqual(on("desktop", "child", "list").records.map { $0["name"] as? String }, ["Sam"], "the other device drops the child")
         XCTAssertEqual(on("desktop", "dashboard", "Sam").records.first?["balance"] as? Int, 30)
         for dir in [sync, tmp + "/laptop", tmp + "/desktop"] {

@@ -16,7 +16,7 @@ public enum Playa {
     public static let windowStart = TimeOfDay(hour: 9, minute: 0)
     public static let windowEnd = TimeOfDay(hour: 21, minute: 0)
 
-    static let yes = OptionSpec("yes", short: "y", help: "Do it without asking")
+    static let yes = yesOption
     static let dateOption = OptionSpec("date", value: "DAY", help: "The day (default today)")
     static let commandOption = OptionSpec("command", value: "CMD", help: "The command to run", completion: .files)
     static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
@@ -91,7 +91,7 @@ public enum Playa {
                         operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
             CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
                         run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
-            CommandSpec("reset", summary: "Erase everything (needs --yes)", options: [yes], group: .admin, run: reset),
+            CommandSpec("reset", summary: "Erase everything (asks on a terminal; --yes otherwise)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],
         footer: "Data: $XDG_DATA_HOME/playa (~/.local/share/playa). Nothing on stderr names a number or a message."

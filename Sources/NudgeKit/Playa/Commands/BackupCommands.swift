@@ -45,7 +45,7 @@ extension Playa {
     }
 
     static func reset(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard ctx.flag("yes") else { throw .usage("reset erases everything: run 'playa reset --yes' (export first to keep a copy)") }
+        try ctx.confirm("Erase every recipient, message and event, on every device? (export first to keep a copy)", command: "playa reset")
         // A tombstone for everything before it: the journal is rewritten
         // without those events, here and on every synced copy.
         try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(["type": "erase", "all": true]) }

@@ -2,17 +2,9 @@
 // dashboard and clone. Handlers and the small checks of what was typed.
 
 extension Playa {
-    /// Asks on a terminal; elsewhere requires --yes.
+    /// Asks on a terminal; elsewhere requires --yes (the family's rule).
     static func confirmOrRefuse(_ ctx: Context, question: String, command: String) throws(ToolError) {
-        if ctx.flag("yes") { return }
-        guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
-            throw ToolError(.usage, "'\(command)' needs --yes when not run on a terminal")
-        }
-        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
-        var buf = [UInt8](repeating: 0, count: 64)
-        let n = read(0, &buf, 64)
-        let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
-        guard answer == "y" || answer == "yes" else { throw ToolError(.no, "nothing changed") }
+        try ctx.confirm(question, command: command)
     }
 
     static func phone(_ raw: String) throws(ToolError) -> PhoneNumber {

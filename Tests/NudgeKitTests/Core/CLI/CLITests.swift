@@ -83,6 +83,21 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(Runner.calledAs("", own: Playa.spec).name, "playa")
     }
 
+    /// Every command that erases (its summary says so) takes the family's
+    /// --yes/-y: one rule for every action nothing can undo.
+    func testEveryErasingCommandTakesYes() {
+        var erasing: [String] = []
+        for tool in toolSpecs {
+            for path in tool.allPaths {
+                guard let c = tool.command(path), c.summary.lowercased().contains("erase") else { continue }
+                erasing.append(([tool.name] + path).joined(separator: " "))
+                XCTAssertTrue(c.options.contains(yesOption), "\(tool.name) \(path.joined(separator: " ")) erases without --yes/-y")
+                XCTAssertTrue(c.summary.contains("asks on a terminal; --yes otherwise"), "\(tool.name) \(path.joined(separator: " ")): \(c.summary)")
+            }
+        }
+        XCTAssertEqual(Set(erasing), ["yomo purge", "rewards child rm", "playa recipient rm", "playa reset"])
+    }
+
     func testHandlerKeysEqualTheRunnableCommandPaths() {
         XCTAssertEqual(toolSpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
         for tool in toolSpecs {
