@@ -11,7 +11,7 @@ function __habitmatch_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --user --pool --name --email --timezone --bio --habit --limit -n --date --month --of --at --tz --minutes --description --group
+            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --date --month --of --at --minutes --description --group
                 set skip 1
             case '-*'
             case '*'
@@ -30,7 +30,8 @@ end
 complete -c habitmatch -f
 complete -c habitmatch -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env HABITMATCH_DATA_DIR)'
 complete -c habitmatch -l now -x -d 'Pin the clock to TIME (env HABITMATCH_NOW)'
-complete -c habitmatch -l format -x -a 'json text' -d 'Force json or text output (env HABITMATCH_FORMAT)'
+complete -c habitmatch -n 'not __habitmatch_at '\''meetings'\''' -l format -x -a 'json text' -d 'Force json or text output (env HABITMATCH_FORMAT)'
+complete -c habitmatch -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env HABITMATCH_COLOR)'
 complete -c habitmatch -l quiet -s q -d 'Print nothing but errors (env HABITMATCH_QUIET)'
 complete -c habitmatch -l help -s h -d 'Show help and exit'
 complete -c habitmatch -l version -d 'Show the version and exit'
@@ -61,7 +62,7 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'help' -d 'Show help for
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l name -x -d 'Your name as others see it'
 complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l email -x -d 'For calendar invitations'
-complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l timezone -x -d 'IANA zone (default the system'\''s)'
+complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l tz -x -d 'IANA zone (default the system'\''s)'
 complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l bio -x -d 'A line about you'
 complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l habit -x -d 'A catalog habit, or other:TEXT (up to 3)'
 complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'list' -d 'List your habits with streaks'
@@ -71,7 +72,7 @@ complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'remind' -d 'Be rem
 complete -c habitmatch -n '__habitmatch_at '\''profile'\''' -a 'set' -d 'Change your profile'
 complete -c habitmatch -n '__habitmatch_at '\''profile set'\''' -l name -x -d 'Your name'
 complete -c habitmatch -n '__habitmatch_at '\''profile set'\''' -l email -x -d 'Your e-mail, or '\'''\'' to remove it'
-complete -c habitmatch -n '__habitmatch_at '\''profile set'\''' -l timezone -x -d 'IANA zone'
+complete -c habitmatch -n '__habitmatch_at '\''profile set'\''' -l tz -x -d 'IANA zone'
 complete -c habitmatch -n '__habitmatch_at '\''profile set'\''' -l bio -x -d 'A line about you'
 complete -c habitmatch -n '__habitmatch_at '\''candidates'\''' -l limit -s n -x -d 'How many (default 10)'
 complete -c habitmatch -n '__habitmatch_at '\''buddy'\''' -a 'accept' -d 'Accept a match as a buddy (both must)'
@@ -86,7 +87,7 @@ complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l weekly -d 'Every wee
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l description -x -d 'Default: a check-in checklist'
 complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -a 'cancel' -d 'Cancel a check-in (either of the two may)'
 complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -a 'move' -d 'Move a check-in to another time'
-complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -l ics -d 'Print an iCalendar file instead'
+complete -c habitmatch -n '__habitmatch_at '\''meetings'\''' -l format -x -a 'json text ics' -d 'json, text or ics (an iCalendar file)'
 complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l at -x -d '"YYYY-MM-DD HH:MM"'
 complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l tz -x -d 'The zone of --at (default the meeting'\''s)'
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'init' -d 'Make a pool folder with the right owners and modes'

@@ -11,7 +11,7 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --platform --phone --username --name --random --fixed --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --platform --phone --username --name --random --fixed --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
@@ -31,6 +31,7 @@ complete -c playa -f
 complete -c playa -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env PLAYA_DATA_DIR)'
 complete -c playa -l now -x -d 'Pin the clock to TIME (env PLAYA_NOW)'
 complete -c playa -l format -x -a 'json text' -d 'Force json or text output (env PLAYA_FORMAT)'
+complete -c playa -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env PLAYA_COLOR)'
 complete -c playa -l quiet -s q -d 'Print nothing but errors (env PLAYA_QUIET)'
 complete -c playa -l help -s h -d 'Show help and exit'
 complete -c playa -l version -d 'Show the version and exit'

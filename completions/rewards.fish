@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --family --note --group --minutes --count -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
+            case --data-dir --now --format --color --sync-dir --family --note --group --minutes --limit -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -31,6 +31,7 @@ complete -c rewards -f
 complete -c rewards -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env REWARDS_DATA_DIR)'
 complete -c rewards -l now -x -d 'Pin the clock to TIME (env REWARDS_NOW)'
 complete -c rewards -n 'not __rewards_at '\''report'\''' -l format -x -a 'json text' -d 'Force json or text output (env REWARDS_FORMAT)'
+complete -c rewards -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env REWARDS_COLOR)'
 complete -c rewards -l quiet -s q -d 'Print nothing but errors (env REWARDS_QUIET)'
 complete -c rewards -l help -s h -d 'Show help and exit'
 complete -c rewards -l version -d 'Show the version and exit'
@@ -69,7 +70,7 @@ complete -c rewards -n '__rewards_at '\''requests'\''' -l all -d 'Decided ones t
 complete -c rewards -n '__rewards_at '\''request'\''' -a 'approve' -d 'Give the time asked (or --minutes N)'
 complete -c rewards -n '__rewards_at '\''request'\''' -a 'deny' -d 'Say no'
 complete -c rewards -n '__rewards_at '\''request approve'\''' -l minutes -x -d 'Give N minutes instead'
-complete -c rewards -n '__rewards_at '\''log'\''' -l count -s n -x -d 'At most N entries (default 50)'
+complete -c rewards -n '__rewards_at '\''log'\''' -l limit -s n -x -d 'At most N entries (default 50)'
 complete -c rewards -n '__rewards_at '\''log'\''' -l by -x -d 'Changes by one person'
 complete -c rewards -n '__rewards_at '\''log'\''' -l type -x -d 'One kind: adjust, grant, app_set, setting_set, request, conflict, …'
 complete -c rewards -n '__rewards_at '\''log'\''' -l child -x -d 'One child'

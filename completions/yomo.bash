@@ -13,7 +13,7 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--count|-n|--from) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--limit|-n|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -63,7 +63,7 @@ _yomo() {
             esac ;;
         next)
             case "$prev" in
-                --count|-n) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         export)
             case "$prev" in
@@ -79,27 +79,28 @@ _yomo() {
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _yomo_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _yomo_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
     esac
     local words files=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        done) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        snooze) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rehome) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        export) words="--format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        import) words="--from --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        purge) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        list) words="--all -a --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        done) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        snooze) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        rm) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="forget --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        watch) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion" ;;
         completion) words="bash zsh fish" ;;
     esac

@@ -11,7 +11,7 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --count -n --from
+            case --data-dir --now --format --color --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --limit -n --from
                 set skip 1
             case '-*'
             case '*'
@@ -31,6 +31,7 @@ complete -c yomo -f
 complete -c yomo -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env YOMO_DATA_DIR)'
 complete -c yomo -l now -x -d 'Pin the clock to TIME (env YOMO_NOW)'
 complete -c yomo -n 'not __yomo_at '\''export'\''' -l format -x -a 'json text' -d 'Force json or text output (env YOMO_FORMAT)'
+complete -c yomo -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env YOMO_COLOR)'
 complete -c yomo -l quiet -s q -d 'Print nothing but errors (env YOMO_QUIET)'
 complete -c yomo -l help -s h -d 'Show help and exit'
 complete -c yomo -l version -d 'Show the version and exit'
@@ -87,7 +88,7 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this l
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l occurrence -x -d 'Change only this occurrence (its day or time): with --date, --time or --cancel'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l cancel -d 'With --occurrence: that occurrence does not happen'
-complete -c yomo -n '__yomo_at '\''next'\''' -l count -s n -x -d 'How many (default 5)'
+complete -c yomo -n '__yomo_at '\''next'\''' -l limit -s n -x -d 'How many (default 5)'
 complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics taskwarrior' -d 'json (NDJSON, the default), ics (iCalendar) or taskwarrior (task import)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior ical' -d 'yomo, taskwarrior or ical (default: told by the content)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -d 'The zone for times without one (default TZ)'

@@ -53,8 +53,9 @@ final class HabitmatchToolTests: ToolTestCase {
         let meet = hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--weekly")
         XCTAssertEqual(meet.code, 0, meet.err)
         XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-24T18:00:00-05:00"], "both see it")
-        let ics = hm("cy", "meetings", "--ics").out
+        let ics = hm("cy", "meetings", "--format", "ics").out
         XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        XCTAssertEqual(hm("cy", "meetings", "--ics").out.count, ics.count, "the old spelling still works")
         XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261124T180000\r\n"))
         XCTAssertTrue(ics.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com\r\n"))
         XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
@@ -257,7 +258,7 @@ final class HabitmatchToolTests: ToolTestCase {
         let zone = hm("ana", "profile", "set", "--timezone", "Mars/Base")
         XCTAssertEqual(zone.code, 64)
         XCTAssertEqual(zone.err, "habitmatch: --timezone must be an IANA time zone like America/New_York, not 'Mars/Base'\n")
-        XCTAssertEqual(hm("ana", "profile", "set").err, "habitmatch: profile set needs --name, --email, --timezone or --bio\n")
+        XCTAssertEqual(hm("ana", "profile", "set").err, "habitmatch: profile set needs --name, --email, --tz or --bio\n")
         XCTAssertEqual(hm("ana", "profile", "set", "--name", "").code, 64)
         XCTAssertEqual(hm("zed", "profile", "set", "--bio", "x").code, 65, "not joined")
         XCTAssertEqual(hm("bo", "join", "--name", "Bo", "--habit", "read", "--timezone", "Nowhere").code, 64)

@@ -96,7 +96,7 @@ final class TenclubHostileInputTests: HostileInputCase {
         XCTAssertEqual(f.code, 64)
         XCTAssertEqual(f.err, "tenclub: TENCLUB_FORMAT must be json or text, not 'yaml'\n")
         XCTAssertEqual(tenclub("status", "--format", "yaml").err,
-                       "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub --help'\n")
+                       "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub status --help'\n")
         let n = tenclub("status", env: ["TENCLUB_NOW": "soon"])
         XCTAssertEqual(n.err, "tenclub: TENCLUB_NOW must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n")
         XCTAssertEqual(tenclub("status", env: ["TENCLUB_NOW": "1970-01-02"]).err,

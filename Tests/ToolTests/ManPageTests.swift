@@ -78,7 +78,7 @@ final class ManPageTests: ToolTestCase {
                 for word in path where !page.contains("Cm \(word)") && !page.contains(" \(word) ") {
                     XCTFail("man/\(spec.name).1 does not document '\(word)'")
                 }
-                for o in spec.command(path)?.options ?? [] {
+                for o in spec.command(path)?.visibleOptions ?? [] {
                     if !page.contains("Fl -\(o.long)") { XCTFail("man/\(spec.name).1 does not document --\(o.long) of '\(path.joined(separator: " "))'") }
                     if let s = o.short, !page.contains("Fl \(s)") { XCTFail("man/\(spec.name).1 does not document -\(s) of '\(path.joined(separator: " "))'") }
                 }

@@ -32,7 +32,7 @@ final class PlayaToolTests: ToolTestCase {
             (["recipient", "add", "Bo", "--platform", "instagram", "--username", "bad name!"], "playa: an Instagram username is 1 to 30 letters, digits, '_' or '.'\n"),
             (["recipient", "add", "Bo", "--platform", "sms"], "playa: sms needs --phone with a country code, like +14155550132\n"),
             (["recipient", "add", "  ", "--platform", "sms", "--phone", phone], "playa: a name must not be empty\n"),
-            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa --help'\n"),
+            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa recipient add --help'\n"),
         ]
         for (args, err) in cases {
             let r = run("playa", args)

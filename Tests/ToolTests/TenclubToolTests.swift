@@ -125,7 +125,7 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(tenclub("widget", "--now", now).out, "♣ 8/10\n")
         let bad = tenclub("widget", "--style", "polybar", "--now", now)
         XCTAssertEqual(bad.code, 64)
-        XCTAssertEqual(bad.err, "tenclub: --style must be one of waybar, tmux, plain, not 'polybar'; see 'tenclub --help'\n")
+        XCTAssertEqual(bad.err, "tenclub: --style must be one of waybar, tmux, plain, not 'polybar'; see 'tenclub widget --help'\n")
     }
 
     func testHistoryOldestFirstWithStreak() {
@@ -169,8 +169,8 @@ final class TenclubToolTests: ToolTestCase {
             (["status", "--now", "soon"], "tenclub: --now must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n"),
             (["status", "--date", "22/11/2026"], "tenclub: --date must be a day like 2026-11-22 (or today, yesterday), not '22/11/2026'\n"),
             (["stauts"], "tenclub: unknown command 'stauts' (did you mean 'status'?); see 'tenclub --help'\n"),
-            (["status", "--fromat", "json"], "tenclub: unknown option --fromat for 'status' (did you mean '--format'?); see 'tenclub --help'\n"),
-            (["status", "--colour"], "tenclub: unknown option --colour for 'status'; see 'tenclub --help'\n"),
+            (["status", "--fromat", "json"], "tenclub: unknown option --fromat for 'status' (did you mean '--format'?); see 'tenclub status --help'\n"),
+            (["status", "--colour"], "tenclub: unknown option --colour for 'status' (did you mean '--color'?); see 'tenclub status --help'\n"),
         ]
         for (args, err) in cases {
             let r = run("tenclub", args)

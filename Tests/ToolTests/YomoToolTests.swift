@@ -54,13 +54,13 @@ final class YomoToolTests: ToolTestCase {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),
             (["add", "x", "--date", "someday"], 64, "yomo: --date must be a day like 2026-11-22 (or today, tomorrow), not 'someday'\n"),
-            (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo --help'\n"),
+            (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo add --help'\n"),
             (["add", "x", "--days", "mon,funday"], 64, "yomo: --days must be weekdays like mon,wed,fri, not 'mon,funday'\n"),
             (["add", "x", "--every", "0"], 64, "yomo: --every must be a whole number from 1 to 1000, not '0'\n"),
             (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month or year only\n"),
             (["add", "x", "--unit", "hour", "--between", "18:00-"], 64, "yomo: --between must be HH:MM-HH:MM like 09:00-18:00 (22:00-06:00 runs overnight), not '18:00-'\n"),
             (["add", "tomorrow at 9"], 64, "yomo: a reminder needs a title: the text held only a date, time or rule\n"),
-            (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo --help'\n"),
+            (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo add --help'\n"),
             (["done", "nope"], 65, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n"),
         ]
         for (args, code, err) in cases {

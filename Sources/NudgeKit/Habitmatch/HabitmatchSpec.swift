@@ -12,6 +12,15 @@
 public enum Habitmatch {
     static let habitOp = OptionSpec("habit", value: "HABIT", help: "A catalog habit, or other:TEXT (up to 3)", repeatable: true)
 
+    /// `meetings --format ics`, as yomo's export says it; `--ics` is its
+    /// old spelling, accepted and not shown.
+    static let meetingsFormat = OptionSpec("format", value: "FORMAT", help: "json, text or ics (an iCalendar file)", choices: ["json", "text", "ics"])
+    static var meetingsICS: OptionSpec {
+        var o = OptionSpec("ics", help: "Print an iCalendar file (as --format ics)")
+        o.hidden = true
+        return o
+    }
+
     public static let spec = ToolSpec(
         name: "habitmatch",
         summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
@@ -20,7 +29,7 @@ public enum Habitmatch {
             CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
                         options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
                                   OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
-                                  OptionSpec("timezone", value: "TZ", help: "IANA zone (default the system's)"),
+                                  OptionSpec("tz", value: "ZONE", help: "IANA zone (default the system's)").aliased("timezone"),
                                   OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp], group: .admin, run: join),
             CommandSpec("catalog", summary: "The habits to choose from", group: .admin, run: catalogCommand),
             CommandSpec("habit", summary: "Your habits",
@@ -36,7 +45,7 @@ public enum Habitmatch {
                         subcommands: [CommandSpec("set", summary: "Change your profile",
                                                   options: [OptionSpec("name", value: "NAME", help: "Your name"),
                                                             OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
-                                                            OptionSpec("timezone", value: "TZ", help: "IANA zone"),
+                                                            OptionSpec("tz", value: "ZONE", help: "IANA zone").aliased("timezone"),
                                                             OptionSpec("bio", value: "TEXT", help: "A line about you")],
                                                   run: profileSet)],
                         group: .admin, run: profile),
@@ -68,7 +77,7 @@ public enum Habitmatch {
                                   OptionSpec("weekly", help: "Every week"),
                                   OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
                         operands: .words, min: 1, max: 1, run: meet),
-            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")],
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [meetingsFormat, meetingsICS],
                         subcommands: [
                             CommandSpec("cancel", summary: "Cancel a check-in (either of the two may)", usage: "ID", operands: .words, min: 1, max: 1, run: meetingCancel),
                             CommandSpec("move", summary: "Move a check-in to another time", usage: "ID",

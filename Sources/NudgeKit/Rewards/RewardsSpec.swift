@@ -51,7 +51,7 @@ public enum Rewards {
                                                   run: { (c) throws(ToolError) in try decideRequest(c, approve: false) })],
                         runnable: false, group: .admin),
             CommandSpec("log", summary: "Every change: who, when, before and after, newest first",
-                        options: [OptionSpec("count", short: "n", value: "N", help: "At most N entries (default 50)"),
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "At most N entries (default 50)").aliased("count"),
                                   OptionSpec("by", value: "LOGIN", help: "Changes by one person"),
                                   OptionSpec("type", value: "TYPE", help: "One kind: adjust, grant, app_set, setting_set, request, conflict, …"),
                                   childOption, OptionSpec("grep", value: "TEXT", help: "Entries whose text or note contains TEXT")],

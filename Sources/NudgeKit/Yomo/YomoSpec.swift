@@ -57,7 +57,7 @@ public enum Yomo {
                         details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",
                         group: .admin, run: rehome),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
-                        options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 5)").aliased("count")],
                         operands: .words, min: 1, max: 1, run: nextCommand),
             CommandSpec("export", summary: "Print every reminder as yomo NDJSON, iCalendar or Taskwarrior JSON",
                         options: [OptionSpec("format", value: "FORMAT", help: "json (NDJSON, the default), ics (iCalendar) or taskwarrior (task import)",

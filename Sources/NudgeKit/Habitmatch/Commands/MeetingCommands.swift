@@ -44,7 +44,7 @@ extension Habitmatch {
         let m = try member(s, ctx)
         let list = myMeetings(s, m.user, now: ctx.now)
         let names = s.members.mapValues(\.name)
-        if ctx.flag("ics") {
+        if ctx.flag("ics") || ctx.option("format") == "ics" {
             var emails: [String: String] = [:]
             for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
             ctx.out.rawForced(Habitmatch.meetingsCalendar(list, emails: emails, names: names, now: ctx.now))

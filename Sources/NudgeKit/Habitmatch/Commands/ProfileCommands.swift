@@ -18,12 +18,12 @@ extension Habitmatch {
             if !habits.contains(where: { $0.id == h.id }) { habits.append(Habit(id: h.id, name: h.name, remindAt: nil)) }
         }
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
-        let tz = ctx.option("timezone") ?? ctx.zone.name
-        _ = try zoneOption(tz, "--timezone")
+        let tz = ctx.option("tz") ?? ctx.zone.name
+        _ = try zoneOption(tz, ctx.shown("--tz"))
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
         guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
         guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
-        guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
+        guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
@@ -60,12 +60,12 @@ extension Habitmatch {
             if !em.isEmpty && validEmail(em) == nil { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
             email = em.isEmpty ? .null : .string(em)
         }
-        if let tz = ctx.option("timezone") {
-            guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
+        if let tz = ctx.option("tz") {
+            guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
             e["timezone"] = .string(tz)
         }
         if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
-        guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
+        guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --tz or --bio") }
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             let m = try member(tx.state, ctx)
             if e.keys.count > 1 { tx.record(e) }

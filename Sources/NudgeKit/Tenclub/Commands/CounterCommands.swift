@@ -156,7 +156,7 @@ extension Tenclub {
     }
 
     static func historyCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let n = try ctx.option("days").map { (s) throws(ToolError) in try ctx.int(s, option: "--days", range: 1...3660) } ?? 7
+        let n = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...3660) } ?? 7
         let state = try store(ctx).read(lazy: true)
         let rows = history(state.days, today: ctx.today, count: n)
         if ctx.out.isJSON {

@@ -63,7 +63,7 @@ extension ToolSpec {
         s += "        \"\") words=\"\(commands.map(\.name).joined(separator: " ")) \(globalsW)\" ;;\n"
         for p in allPaths {
             guard let c = command(p) else { continue }
-            var ws = c.subcommands.map(\.name) + optionWords(c.options) + optionWords(globalOptions)
+            var ws = c.subcommands.map(\.name) + optionWords(c.visibleOptions) + optionWords(globalOptions)
             if p == ["help"] { ws = commands.map(\.name) }
             if p == ["completion"] { ws = ["bash", "zsh", "fish"] }
             let key = p.joined(separator: " ")

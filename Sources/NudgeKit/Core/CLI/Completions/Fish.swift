@@ -49,7 +49,7 @@ extension ToolSpec {
         }
         for o in globalOptions {
             // A command that declares an option of the same name has its own line.
-            let own = allPaths.filter { p in command(p)?.options.contains { $0.long == o.long } == true }
+            let own = allPaths.filter { p in command(p)?.visibleOptions.contains { $0.long == o.long } == true }
             s += optLine(o, cond: own.isEmpty ? nil : own.map { "not \(fn)_at \(q($0.joined(separator: " ")))" }.joined(separator: "; and "))
         }
         for c in commands { s += "complete -c \(name) -n \(q("\(fn)_at ''")) -a \(q(c.name)) -d \(q(c.summary))\n" }
@@ -57,7 +57,7 @@ extension ToolSpec {
             guard let c = command(p) else { continue }
             let cond = "\(fn)_at \(q(p.joined(separator: " ")))"
             for sc in c.subcommands { s += "complete -c \(name) -n \(q(cond)) -a \(q(sc.name)) -d \(q(sc.summary))\n" }
-            for o in c.options { s += optLine(o, cond: cond) }
+            for o in c.visibleOptions { s += optLine(o, cond: cond) }
             if c.operandKind == .files { s += "complete -c \(name) -n \(q(cond)) -F\n" }
             if p == ["help"] {
                 for c2 in commands { s += "complete -c \(name) -n \(q(cond)) -a \(q(c2.name))\n" }

@@ -64,7 +64,7 @@ extension ToolSpec {
         s += "        (\"\") cands=(\(items(commands.map { ($0.name, $0.summary) } + optItems(globalOptions)))) ;;\n"
         for p in allPaths {
             guard let c = command(p) else { continue }
-            var list = c.subcommands.map { ($0.name, $0.summary) } + optItems(c.options) + optItems(globalOptions)
+            var list = c.subcommands.map { ($0.name, $0.summary) } + optItems(c.visibleOptions) + optItems(globalOptions)
             if p == ["help"] { list = commands.map { ($0.name, $0.summary) } }
             if p == ["completion"] { list = [("bash", "bash script"), ("zsh", "zsh script"), ("fish", "fish script")] }
             s += "        (\"\(p.joined(separator: " "))\") cands=(\(items(list)))"
