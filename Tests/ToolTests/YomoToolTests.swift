@@ -19,6 +19,28 @@ final class YomoToolTests: ToolTestCase {
         run("yomo", args, stdin: stdin, env: env)
     }
 
+    /// The configuration file is checked by every command, piped and from
+    /// cron too (a typo is 78 naming the line), and -q silences the notes
+    /// on what was assumed.
+    func testConfigIsCheckedAlwaysAndQuietSilencesAssumptions() throws {
+        let loud = yomo("add", "call mom tomorrow at 9")
+        XCTAssertEqual(loud.err, "yomo: assumed: '9' read as 09:00\n")
+        let quiet = yomo("add", "call dad tomorrow at 9", "-q")
+        XCTAssertEqual(quiet.code, 0)
+        XCTAssertEqual(quiet.err, "", "-q silences 'assumed:'")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/yomo", withIntermediateDirectories: true)
+        let config = write("config/yomo/config", "them = dark\n")
+        for args in [["list"], ["due"], ["list", "--format", "json"]] {
+            let r = run("yomo", args)
+            XCTAssertEqual(r.code, 78, "yomo \(args) ignored a bad configuration")
+            XCTAssertEqual(r.err, "yomo: \(config):1: unknown setting 'them' (known: llm_command, llm_timeout, theme, sync_dir)\n")
+        }
+        _ = write("config/yomo/config", "theme = nosuch\n")
+        XCTAssertEqual(yomo("due").code, 78, "a bad value too")
+        _ = write("config/yomo/config", "theme = default\n")
+        XCTAssertEqual(yomo("due").code, 0)
+    }
+
     func testEmptyListSaysHowToStart() {
         XCTAssertEqual(yomo("list").out, "")
         XCTAssertEqual(yomo("--format", "text").out, "No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n")

@@ -107,7 +107,20 @@ public enum Yomo {
     /// The reminders' store in the data directory, opened with this run's
     /// options (its clock, its sync folder).
     static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
-        Store(dir: ctx.dataDir, options: try ctx.storeOptions())
+        try checkConfig(ctx)
+        return Store(dir: ctx.dataDir, options: try ctx.storeOptions())
+    }
+
+    /// The configuration file, checked by every command that opens the
+    /// store, on a terminal or piped or from cron alike: a typo is 78
+    /// everywhere, not only where a theme is drawn.
+    static func checkConfig(_ ctx: Context) throws(ToolError) {
+        _ = try ctx.memoThrowing("yomo.config") { () throws(ToolError) -> Bool in
+            let config = try Config.load(directory: ctx.configDir, known: configKeys)
+            _ = try llmTimeoutMillis(config)
+            if let v = config["theme"], YomoTheme.parse(v) == nil { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+            return true
+        }
     }
 
     /// The `theme` from the configuration file (default: "default").

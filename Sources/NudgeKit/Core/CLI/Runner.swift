@@ -262,6 +262,10 @@ public final class Context {
     /// Reports a problem on stderr without ending the command.
     public func warn(_ message: String) { Diagnostics.error(message) }
 
+    /// A note on what was assumed or inferred (not a problem): on stderr,
+    /// unless -q.
+    public func note(_ message: String) { if !out.quiet { Diagnostics.error(message) } }
+
     /// Parses a time option (`--at`) in the local zone, and refuses one that
     /// is not plausible (`Clock.plausible`: `lead` nil where the future is
     /// expected).
