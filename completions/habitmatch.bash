@@ -83,7 +83,7 @@ _habitmatch() {
         --user) COMPREPLY=(); return ;;
         --pool) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
         "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -92,8 +92,8 @@ _habitmatch() {
         habit) words="list add rm remind --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit list") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit add") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         profile) words="set --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "profile set") words="--name --email --tz --bio --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         candidates) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -103,9 +103,9 @@ _habitmatch() {
         chat) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         buddy) words="accept --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        calendar) words="--month --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        calendar) words="--month --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -117,10 +117,15 @@ _habitmatch() {
         "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool reports") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _habitmatch_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _habitmatch_reply < <(compgen -f -- "$cur")

@@ -75,25 +75,25 @@ _playa() {
         --color) _playa_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
         "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient resume") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        schedule) words="--random --fixed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient resume") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        schedule) words="--random --fixed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         message) words="add list edit rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "message add") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "message list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "message edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "message rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        clone) words="--schedule --messages --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "message add") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        clone) words="--schedule --messages --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         generate) words="--date --seed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         event) words="edit --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "event edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -107,10 +107,15 @@ _playa() {
         import) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         reset) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _playa_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _playa_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _playa_reply < <(compgen -f -- "$cur")

@@ -55,7 +55,7 @@ _tenclub() {
         --color) _tenclub_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
         "") words="status unlock ingest widget history check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -74,10 +74,15 @@ _tenclub() {
         "sms log") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        help) words="status unlock ingest widget history check buddy sms devices rollover help completion" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _tenclub_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _tenclub_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _tenclub_reply < <(compgen -f -- "$cur")

@@ -21,7 +21,17 @@ public enum Habitmatch {
         return o
     }
 
-    public static let spec = ToolSpec(
+    /// Your habits complete from the store.
+    public static let spec = declared.completing(
+        ["done": ["habit"], "undo": ["habit"], "calendar": ["habit"], "habit rm": ["habit"], "habit remind": ["habit", ""]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        guard kind == "habit" else { return [] }
+        return try member(try store(ctx).read(), ctx).habits.map(\.name)
+    }
+
+    static let declared = ToolSpec(
         name: "habitmatch",
         summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
         commands: [

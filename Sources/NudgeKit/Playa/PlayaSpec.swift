@@ -23,7 +23,20 @@ public enum Playa {
                                           help: "End the command after SECONDS (default \(defaultNotifyTimeoutSeconds); notify_timeout in the config file)")
     static let webOption = OptionSpec("web", help: "A web link (https://wa.me/…, https://ig.me/m/…) instead of the app's")
 
-    public static let spec = ToolSpec(
+    /// Recipients' names complete from the store.
+    public static let spec = declared.completing(
+        ["recipient show": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
+         "recipient resume": ["recipient"], "recipient rm": ["recipient"], "schedule": ["recipient"],
+         "message add": ["recipient", ""], "message list": ["recipient"], "message edit": ["recipient", ""],
+         "message rm": ["recipient", ""], "clone": ["recipient"]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        guard kind == "recipient" else { return [] }
+        return try store(ctx).read().recipients.values.map(\.name).sorted()
+    }
+
+    static let declared = ToolSpec(
         name: "playa",
         summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
         commands: [

@@ -28,7 +28,17 @@ public enum Yomo {
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
 
-    public static let spec = ToolSpec(
+    /// Reminder ids complete from the store.
+    public static let spec = declared.completing(
+        ["edit": ["reminder"], "done": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        guard kind == "reminder" else { return [] }
+        return try store(ctx).read().reminders.values.filter { !$0.completed }.map(\.id).sorted()
+    }
+
+    static let declared = ToolSpec(
         name: "yomo",
         summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
         commands: [

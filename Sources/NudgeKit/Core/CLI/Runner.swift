@@ -418,6 +418,7 @@ public enum Runner {
         let plainOut = Output(format: .text, quiet: false, color: false)
         var ctx: Context? = nil
         defer { ctx?.out.flush() }
+        if args.first == "__complete" { return complete(spec: spec, words: Array(args.dropFirst())) }
         do throws(ToolError) {
             var inv = try spec.parse(args)
             if inv.wantsVersion {

@@ -6,7 +6,9 @@
 // unique within its command and the global options it does not override.
 
 public struct OptionSpec: Sendable, Equatable {
-    public enum Completion: Sendable, Equatable { case none, files, directories, choices([String]) }
+    /// What a value completes to; `values(KIND)` asks the tool
+    /// (`TOOL __complete`), which reads them from its store.
+    public enum Completion: Sendable, Equatable { case none, files, directories, choices([String]), values(String) }
 
     public var long: String
     public var short: Character?
@@ -39,6 +41,13 @@ public struct OptionSpec: Sendable, Equatable {
     public func aliased(_ old: String...) -> OptionSpec {
         var o = self
         o.aliases += old
+        return o
+    }
+
+    /// The same option, its values completed from the store (`KIND`).
+    public func completing(_ kind: String) -> OptionSpec {
+        var o = self
+        o.completion = .values(kind)
         return o
     }
 
@@ -93,6 +102,16 @@ public struct CommandSpec: Sendable {
     public var run: Runner.Handler?
     /// Old names still accepted, never shown.
     public var aliases: [String] = []
+    /// What each operand completes to from the store (`TOOL __complete`),
+    /// by position, the last one for the rest; "" for nothing.
+    public var operandValues: [String] = []
+
+    /// The same command, its operands completed from the store.
+    public func completing(_ kinds: String...) -> CommandSpec {
+        var c = self
+        c.operandValues = kinds
+        return c
+    }
 
     /// The same command, also accepted as `old` (hidden).
     public func aliased(_ old: String...) -> CommandSpec {
@@ -133,9 +152,15 @@ public struct ToolSpec: Sendable {
     public var defaultCommand: [String]?
     public var globalOptions: [OptionSpec]
     public var footer: String
+    /// The values of a kind (`reminder`, `child`) for completion, read from
+    /// the store; nil for a tool with none.
+    public var values: ValueSource?
+    public typealias ValueSource = @Sendable (Context, String) throws(ToolError) -> [String]
 
     public init(name: String, version: String = familyVersion, summary: String, commands: [CommandSpec],
-                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "") {
+                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "",
+                values: ValueSource? = nil) {
+        self.values = values
         self.name = name
         self.version = version
         self.summary = summary

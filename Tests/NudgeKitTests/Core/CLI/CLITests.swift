@@ -172,6 +172,23 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(message(Tenclub.spec, ["history", "-n"]).hasSuffix("; see 'tenclub history --help'"))
     }
 
+    /// What `TOOL __complete WORD...` is asked: help topics, an option's
+    /// values, an operand's values by position, and nothing elsewhere.
+    func testCompletionAskReadsTheWordsLikeTheParser() {
+        XCTAssertEqual(Tenclub.spec.completionAsk(["help", "buddy", ""]), .names(["set", "rm"]))
+        guard case .values("reminder", let inv) = Yomo.spec.completionAsk(["--data-dir", "/d", "done", "c"]) else {
+            return XCTFail("yomo done: a reminder")
+        }
+        XCTAssertEqual(inv.value("data-dir"), "/d")
+        XCTAssertEqual(inv.command, ["done"])
+        if case .values("child", _) = Rewards.spec.completionAsk(["report", "--child", ""]) {} else { XCTFail("--child: a child") }
+        if case .values("setting", _) = Rewards.spec.completionAsk(["settings", "set", ""]) {} else { XCTFail("settings set: a key") }
+        XCTAssertEqual(Rewards.spec.completionAsk(["settings", "set", "notify", ""]), .none, "a value is not a key")
+        XCTAssertEqual(Rewards.spec.completionAsk(["settings", ""]), .none, "a subcommand's place")
+        XCTAssertEqual(Yomo.spec.completionAsk(["done", "-"]), .none)
+        XCTAssertEqual(Yomo.spec.completionAsk(["rm", "abc", ""]), .none, "rm takes one")
+    }
+
     func testHandlerKeysEqualTheRunnableCommandPaths() {
         XCTAssertEqual(toolSpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
         for tool in toolSpecs {
