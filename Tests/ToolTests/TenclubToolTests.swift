@@ -19,6 +19,27 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(other["unlocks"] as? Int, 0)
     }
 
+    /// Another day's status speaks of that day; history starts at the first
+    /// day with an unlock (so the README's average is the average of days
+    /// used), and its text header has no trailing spaces.
+    func testOtherDaysAndHistoryReadAsWritten() {
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-20 12:\(m)", "--now", now) }
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-21 12:\(m)", "--now", now) }
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-22 12:\(m)", "--now", now) }
+        let past = tenclub("status", "--date", "2026-11-21", "--format", "text", "--now", now)
+        XCTAssertFalse(past.out.contains("today"), past.out)
+        XCTAssertTrue(past.out.contains("5 of 10 unlocks that day: within the limit."), past.out)
+        XCTAssertEqual(tenclub("status", "--date", "2026-11-21", "--now", now).records[0]["message"] as? String,
+                       "5 of 10 unlocks that day: within the limit.")
+        XCTAssertEqual(tenclub("status", "--date", "2026-11-19", "--now", now).records[0]["message"] as? String, "No unlocks that day.")
+        let h = tenclub("history", "-n", "30", "--now", now)
+        XCTAssertEqual(h.records.map { $0["date"] as? String }, ["2026-11-20", "2026-11-21", "2026-11-22"])
+        let average = sh("tenclub history -n 30 --now \(now) | jq -s 'map(.unlocks) | add / length'")
+        XCTAssertEqual(average.out, "5\n", average.err)
+        let text = tenclub("history", "--format", "text", "--now", now)
+        for line in text.lines { XCTAssertFalse(line.hasSuffix(" "), "trailing spaces: '\(line)'") }
+    }
+
     func testUnlockPrintsTheNewCountAndTextDrawsTheCard() {
         let r = tenclub("unlock", "--now", now)
         XCTAssertEqual(r.records.first?["unlocks"] as? Int, 1)
