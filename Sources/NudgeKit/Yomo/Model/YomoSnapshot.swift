@@ -58,7 +58,9 @@ extension YomoState {
         func times(_ d: [String: Instant]) -> JSON {
             .object(JSONObject(parsedKeys: d.keys.sorted(), values: d.keys.sorted().map { .int(d[$0]!.ms) }))
         }
-        return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
+        // In list's order (nearest first, then id), so that `list` finds them
+        // sorted and its sort is one pass.
+        return [summary] + reminders.values.sorted { ($0.effectiveTrigger.ms, $0.id) < ($1.effectiveTrigger.ms, $1.id) }.map { r in
             var x: JSONObject = ["anchor": .string(r.anchor.description)]
             if !r.announcedBy.isEmpty { x["ann"] = times(r.announcedBy) }
             if !r.snoozeAnnouncedBy.isEmpty { x["sann"] = times(r.snoozeAnnouncedBy) }
