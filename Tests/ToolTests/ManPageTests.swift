@@ -193,4 +193,21 @@ final class ManPageTests: ToolTestCase {
         XCTAssertTrue(read["rewards"]!.contains("REWARDS_USER"))
         XCTAssertFalse(read["tenclub"]!.contains("REWARDS_USER"))
     }
+
+    /// Quotes render in pairs: a .Dq after another on one .Pq line nests
+    /// inside it instead of following it ("every blue moon, "twice a day""").
+    func testQuotationsRenderInPairs() throws {
+        try require(.mandoc)
+        for tool in toolSpecs.map(\.name) {
+            let r = runProgram(command("mandoc"), ["-Tutf8", "-O", "width=1000", ToolTestCase.packageRoot + "/man/\(tool).1"])
+            XCTAssertEqual(r.status, 0, r.err)
+            for line in r.out.split(separator: "\n") {
+                var depth = 0
+                for ch in line {
+                    if ch == "\u{201C}" { depth += 1; XCTAssertLessThanOrEqual(depth, 1, "\(tool)(1): quotes nest: \(line)") }
+                    if ch == "\u{201D}" { depth -= 1 }
+                }
+            }
+        }
+    }
 }
