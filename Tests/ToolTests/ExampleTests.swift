@@ -513,6 +513,34 @@ final class ExampleTests: ToolTestCase {
         }
     }
 
+    /// The adb opener keeps a link whole on the phone: adb joins its
+    /// arguments for the phone's shell, where an unquoted & ends a command.
+    /// The stand-in adb runs them as that shell would, with an `am` that
+    /// prints its arguments.
+    func testTheADBOpenerKeepsTheLinkWhole() throws {
+        let readme = try String(contentsOfFile: ToolTestCase.packageRoot + "/README.md", encoding: .utf8)
+        let man = try manExamples("playa")
+        let openers = (Example.fromMarkdown(readme, source: "README.md") + man).filter { $0.file == "~/bin/adb-open" }
+        XCTAssertEqual(openers.count, 2, "README.md and playa(1) each show ~/bin/adb-open")
+        let bin = tmp + "/device-bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: bin + "/adb", contents: Data(#"""
+            #!/bin/sh
+            [ "$1" = shell ] && shift
+            exec sh -c "am() { for a in \"\$@\"; do printf '%s\n' \"\$a\"; done; }; $*"
+            """#.utf8), attributes: [.posixPermissions: 0o755])
+        let url = "whatsapp://send?phone=14155550132&text=Coffee%20this%20week%3F"
+        for e in openers {
+            let opener = write("adb-open-\(e.line)", e.text)
+            let r = runProgram("/bin/sh", [opener, url], env: ["PATH": bin + ":/usr/bin:/bin"])
+            XCTAssertEqual(r.status, 0, "\(e.name): \(r.err)")
+            XCTAssertEqual(r.out.split(separator: "\n").last.map(String.init), url, "\(e.name): the phone got \(r.out)")
+        }
+        // What the recipe did before: the text after & was lost.
+        let before = runProgram(bin + "/adb", ["shell", "am", "start", "-a", "android.intent.action.VIEW", "-d", url], env: ["PATH": "/usr/bin:/bin"])
+        XCTAssertNotEqual(before.out.split(separator: "\n").last.map(String.init), url)
+    }
+
     /// The extraction itself: markers, roff escapes, crontab lines, transcripts.
     func testExamplesAreExtractedWithTheirMarkers() {
         let md = """
