@@ -245,7 +245,8 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(list.records.map { $0["templates"] as? Int }, [2, 0])
         XCTAssertEqual(list.records[1]["username"] as? String, "jo.draws")
         XCTAssertEqual(playa("recipient", "list", "--format", "text").out,
-                       "Playa — 2 recipients\n  Ana  whatsapp  fixed 09:30,18:00  2 messages\n  Jo  instagram  random 1/day  0 messages\n")
+                       "Playa — 2 recipients\n  Ana  whatsapp   fixed 09:30,18:00  2 messages\n  Jo   instagram  random 1/day       0 messages\n",
+                       "columns line up")
     }
 
     /// `message rm` takes an id prefix; the pool shrinks, nothing else.

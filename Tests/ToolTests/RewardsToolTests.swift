@@ -31,6 +31,20 @@ final class RewardsToolTests: ToolTestCase {
         rw("app", "set", "Minecraft", "--reward")
     }
 
+    /// report's text layout lines up: each column starts at one place.
+    func testReportTextColumnsLineUp() {
+        setUpFamily()
+        rw("child", "add", "Maximilian")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","duration_s":1500}"# + "\n"
+                          + #"{"child":"Maximilian","app":"Khan Academy","start":"2026-11-21T16:00:00-05:00","duration_s":6000}"# + "\n")
+        let lines = rw("report", "--by", "app", "--format", "text").lines
+        XCTAssertGreaterThanOrEqual(lines.count, 2, "\(lines)")
+        for marker in ["min learning", "min reward", "points"] {
+            let at = Set(lines.compactMap { l in l.range(of: marker).map { l.distance(from: l.startIndex, to: $0.lowerBound) } })
+            XCTAssertEqual(at.count, 1, "'\(marker)' is not in one column:\n\(lines.joined(separator: "\n"))")
+        }
+    }
+
     func testActivityWatchPipelineAndIdempotentIngest() {
         setUpFamily()
         let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--sessions")

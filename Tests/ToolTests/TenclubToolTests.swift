@@ -139,9 +139,14 @@ final class TenclubToolTests: ToolTestCase {
     }
 
     func testWidgetStyles() {
+        // Before any unlock the card's name has parentheses of its own: the
+        // tooltip does not wrap it in more.
+        let empty = tenclub("widget", "--style", "waybar", "--now", now).records.first?["tooltip"] as? String ?? ""
+        XCTAssertEqual(empty, "0 unlocks today: Face down (no unlocks yet). No unlocks yet today. Ten to spend.")
+        XCTAssertFalse(empty.contains("))"))
         for i in 0..<8 { tenclub("unlock", "-q", "--at", "2026-11-22 08:1\(i)", "--now", now) }
         let waybar = tenclub("widget", "--style", "waybar", "--now", now)
-        XCTAssertEqual(waybar.out, #"{"text":"♣ 8/10","tooltip":"8 unlocks today (Eight of Clubs). 2 unlocks left today.","class":"close","percentage":80,"alt":"8C"}"# + "\n")
+        XCTAssertEqual(waybar.out, #"{"text":"♣ 8/10","tooltip":"8 unlocks today: Eight of Clubs. 2 unlocks left today.","class":"close","percentage":80,"alt":"8C"}"# + "\n")
         XCTAssertEqual(tenclub("widget", "--style", "tmux", "--now", now).out, "#[fg=yellow]♣ 8/10#[default]\n")
         XCTAssertEqual(tenclub("widget", "--now", now).out, "♣ 8/10\n")
         let bad = tenclub("widget", "--style", "polybar", "--now", now)

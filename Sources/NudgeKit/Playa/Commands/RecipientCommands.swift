@@ -46,10 +46,16 @@ extension Playa {
             return .ok
         }
         if !ctx.out.isJSON { ctx.out.raw("Playa — \(all.count) recipient\(all.count == 1 ? "" : "s")\n") }
+        // Columns line up: each as wide as its widest cell.
+        func who(_ r: Recipient) -> String { r.name.terminalSafe + (r.paused ? " (paused)" : "") }
+        let wName = all.map { who($0).count }.max() ?? 0
+        let wPlatform = all.map { $0.platform.rawValue.count }.max() ?? 0
+        let wStrategy = all.map { $0.schedule.summary.count }.max() ?? 0
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
         for r in all {
             let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
             let next = rec["next_message"]?.string.map { " · next \($0.dropFirst(11).prefix(5))" } ?? ""
-            ctx.out.emit(rec, text: "  \(r.name.terminalSafe)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
+            ctx.out.emit(rec, text: "  \(pad(who(r), wName))  \(pad(r.platform.rawValue, wPlatform))  \(pad(r.schedule.summary, wStrategy))  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
         }
         return .ok
     }
