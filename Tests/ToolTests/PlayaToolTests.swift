@@ -103,6 +103,11 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(fail.code, 75)
         XCTAssertEqual(fail.err, "playa: could not open event \(id): the opener exited 4; it stays pending\n")
         XCTAssertEqual(playa("queue").records.first { $0["id"] as? String == id }?["error"] as? String, "the opener exited 4")
+        // An opener that is not there is bad configuration (78), naming the fix, not "try again".
+        let missing = run("playa", ["open", id], env: ["PATH": tmp + "/empty-bin"])
+        XCTAssertEqual(missing.code, 78, missing.err)
+        XCTAssertTrue(missing.err.contains("the opener 'xdg-open' was not found; install xdg-utils, or set open_command in"), missing.err)
+        XCTAssertEqual(playa("open", id, "--command", "no-such-opener-here").code, 78)
         // The opener gets the URL as its last argument.
         let ok = playa("open", id, "--command", "sh -c 'printf %s \"$1\" > \(tmp)/opened' opener")
         XCTAssertEqual(ok.code, 0, ok.err)

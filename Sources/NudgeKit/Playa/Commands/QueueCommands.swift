@@ -294,6 +294,14 @@ extension Playa {
                 cur.error = why
                 tx.record(saved(cur))
             }
+            // Not found (the shell's 127) is for good until it is installed
+            // or configured: bad configuration, not "try again".
+            if status == 127 {
+                let fix = ctx.option("command") == nil && config["open_command"] == nil
+                    ? "install xdg-utils, or set open_command in \(Sys.join(ctx.configDir, "config")) (or give --command)"
+                    : "check open_command in \(Sys.join(ctx.configDir, "config")) (or --command)"
+                throw ToolError(.config, "could not open event \(e.id): the opener '\(opener.terminalSafe)' was not found; \(fix); it stays \(e.status.rawValue)")
+            }
             throw ToolError(.tempFail, "could not open event \(e.id): \(why); it stays \(e.status.rawValue)")
         }
         let (moved, st) = try move(ctx, e.id, to: .sent)
