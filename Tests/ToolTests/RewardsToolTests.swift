@@ -31,6 +31,20 @@ final class RewardsToolTests: ToolTestCase {
         rw("app", "set", "Minecraft", "--reward")
     }
 
+    /// A child's notification never says minutes are theirs beside "0 min
+    /// left": one line says what is left of the time redeemed and what more
+    /// may be redeemed.
+    func testAlmostUpAndMoreToRedeemAreOneMessage() {
+        setUpFamily()
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":6000}"# + "\n")
+        XCTAssertEqual(rw("redeem", "Alex", "3", "--app", "Minecraft", as: "alex").code, 0)
+        rw("ingest", stdin: #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T19:50:00-05:00","duration_s":180}"# + "\n")
+        let n = rw("notify", as: "alex").records.first { $0["role"] as? String == "child" }
+        let body = n?["body"] as? String ?? ""
+        XCTAssertTrue(body.contains("The reward time you redeemed is almost up (0 min left); 7 more minutes are yours to redeem"), body)
+        XCTAssertFalse(body.split(separator: "\n").contains { $0.hasPrefix("7 reward minutes are yours") }, body)
+    }
+
     /// report's text layout lines up: each column starts at one place.
     func testReportTextColumnsLineUp() {
         setUpFamily()
