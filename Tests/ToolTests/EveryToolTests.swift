@@ -86,8 +86,10 @@ final class EveryToolTests: ToolTestCase {
     /// Old spellings work and are reported as typed; a variable takes a
     /// command's own format.
     func testOldSpellingsAndValuesAsTyped() {
-        XCTAssertEqual(tenclub("history", "--days", "2").lines.count, 2)
-        XCTAssertEqual(tenclub("history", "-n", "3").lines.count, 3)
+        let now = "2026-11-22T10:00:00-05:00"
+        XCTAssertEqual(tenclub("unlock", "-q", "--at", "2026-11-15 10:00", "--now", now).code, 0)
+        XCTAssertEqual(tenclub("history", "--days", "2", "--now", now).lines.count, 2)
+        XCTAssertEqual(tenclub("history", "-n", "3", "--now", now).lines.count, 3)
         XCTAssertEqual(tenclub("history", "-n", "abc").err, "tenclub: -n must be a whole number from 1 to 3660, not 'abc'\n")
         XCTAssertEqual(tenclub("history", "--days", "abc").err, "tenclub: --days must be a whole number from 1 to 3660, not 'abc'\n")
         XCTAssertEqual(tenclub("buddy", "remove").code, tenclub("buddy", "rm").code)
