@@ -96,13 +96,13 @@ _playa() {
         clone) words="--schedule --messages --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         generate) words="--date --seed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         event) words="edit --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "event edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        cancel) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "event edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        cancel) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         confirm) words="--date --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         due) words="--command --timeout --retry-unknown --take-over --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        notify) words="--test --command --timeout --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        link) words="--web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        open) words="--command --web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        notify) words="--test --command --timeout --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        link) words="--web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        open) words="--command --web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         import) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

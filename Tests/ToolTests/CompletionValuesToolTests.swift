@@ -108,6 +108,14 @@ final class CompletionValuesToolTests: ToolTestCase {
         XCTAssertEqual(run("rewards", ["__complete", "redeem", "Alex", ""], env: ["REWARDS_USER": "mum"]).out, "", "minutes are not names")
         XCTAssertEqual(run("rewards", ["__complete", "redeem", "-"], env: ["REWARDS_USER": "mum"]).out, "")
         XCTAssertEqual(run("tenclub", ["__complete", "help", ""]).out.split(separator: "\n").first, "status")
+        // playa's pending events, by id.
+        let playaNow = ["PLAYA_NOW": "2026-11-22T06:00:00-05:00"]
+        run("playa", ["message", "add", "Ana", "Coffee?"], env: playaNow)
+        run("playa", ["schedule", "Ana", "--fixed", "09:30,18:00"], env: playaNow)
+        run("playa", ["generate"], env: playaNow)
+        let pending = run("playa", ["queue"], env: playaNow).records.compactMap { $0["id"] as? String }
+        XCTAssertEqual(pending.count, 2)
+        XCTAssertEqual(run("playa", ["__complete", "open", ""], env: playaNow).out, pending.map { $0 + "\n" }.joined())
         let bad = run("yomo", ["__complete", "--data-dir", tmp + "/nowhere/file/x", "done", ""])
         XCTAssertEqual(bad.code, 0)
         XCTAssertEqual(bad.err, "")

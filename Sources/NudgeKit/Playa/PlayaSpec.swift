@@ -28,12 +28,17 @@ public enum Playa {
         ["recipient show": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
          "recipient resume": ["recipient"], "recipient rm": ["recipient"], "schedule": ["recipient"],
          "message add": ["recipient", ""], "message list": ["recipient"], "message edit": ["recipient", ""],
-         "message rm": ["recipient", ""], "clone": ["recipient"]],
+         "message rm": ["recipient", ""], "clone": ["recipient"],
+         "link": ["event"], "open": ["event"], "cancel": ["event"], "notify": ["event"], "event edit": ["event", ""]],
         values: completionValues)
 
+    /// Recipients by name; events by id, the pending ones.
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
-        guard kind == "recipient" else { return [] }
-        return try store(ctx).read().recipients.values.map(\.name).sorted()
+        switch kind {
+        case "recipient": return try store(ctx).read().recipients.values.map(\.name).sorted()
+        case "event": return try store(ctx).read().events.values.filter { $0.status == .pending }.sorted { $0.at < $1.at }.map(\.id)
+        default: return []
+        }
     }
 
     static let declared = ToolSpec(
