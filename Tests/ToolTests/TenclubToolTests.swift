@@ -300,6 +300,16 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(h.records.reduce(0) { $0 + ($1["unlocks"] as? Int ?? 0) }, batch * files.count)
     }
 
+    /// A pinned clock earlier than the store's last write is a what-if or a
+    /// backfill: no warning that the stamps run ahead of it.
+    func testAPinnedEarlierClockWritesWithoutAWarning() {
+        XCTAssertEqual(tenclub("unlock", "--now", "2026-11-24T10:00:00-05:00").code, 0)
+        let back = tenclub("unlock", "--now", "2026-10-01T10:00:00-04:00")
+        XCTAssertEqual(back.code, 0)
+        XCTAssertEqual(back.err, "")
+        XCTAssertEqual(tenclub("status", "--date", "2026-10-01").records.first?["unlocks"] as? Int, 1)
+    }
+
     @discardableResult
     func tenclub(_ args: [String], stdin: String? = nil, env: [String: String] = [:]) -> RunResult {
         run("tenclub", args, stdin: stdin, env: env)

@@ -307,6 +307,7 @@ public final class Context {
     public func storeOptions() throws(ToolError) -> StoreOptions {
         var o = StoreOptions(tool: spec.name, lockTimeoutMillis: lockTimeoutMillis)
         o.nowMillis = now.ms
+        o.clockPinned = pinned
         if let s = try syncDirectory() { o.journalFolder = s }
         return o
     }

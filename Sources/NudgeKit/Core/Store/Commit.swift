@@ -42,7 +42,7 @@ extension Store {
             l = try load(full: full)
         }
         let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
-        if stamp.ms > at.ms + 86_400_000 {
+        if stamp.ms > at.ms + 86_400_000 && !options.clockPinned {
             Store.warnOnce("this store's stamps run \((stamp.ms - at.ms) / 86_400_000) day(s) ahead of this clock (a clock that was ahead, here or on another device); changes are still kept in order")
         }
         var tx = Transaction<M>(state: l.state, stamp: stamp)

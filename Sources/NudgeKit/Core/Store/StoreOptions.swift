@@ -60,6 +60,9 @@ public struct StoreOptions: Sendable {
     /// The reader's clock (ms), for refusing peer batches stamped more than a
     /// day ahead. nil: the system clock.
     public var nowMillis: Int64? = nil
+    /// The clock was pinned (--now): a what-if or a backfill, where stamps
+    /// ahead of it are expected and not worth a warning.
+    public var clockPinned = false
 
     /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
     public var actorFromEnvironment = false
