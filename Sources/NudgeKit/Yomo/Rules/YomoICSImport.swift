@@ -8,7 +8,8 @@
 // with a TZID keeps its zone, a UTC start is kept in UTC, a floating one is
 // in the reader's zone. A recurring item keeps its rule as RFC 5545 text
 // (RRULE, RDATE, EXDATE, EXRULE) and means what the RFC says; yomo's own
-// export carries X-YOMO-RECURRENCE, read back as yomo's rule. A component
+// export carries X-YOMO-RECURRENCE, read back as yomo's rule (in the zone
+// X-YOMO-ZONE names, when its start is written in UTC). A component
 // with RECURRENCE-ID moves its occurrence of the series (or cancels it,
 // STATUS:CANCELLED). Versions as RFC 5546 updates them: of several
 // components with one UID (or one UID and RECURRENCE-ID) the highest
@@ -63,7 +64,13 @@ extension YomoInterchange {
             case .success(let t): timing = t
             case .failure(let e): bad(e.message); continue
             }
-            var anchor = timing.start
+            // yomo's export writes a plain hourly rule's start in UTC and its zone in X-YOMO-ZONE.
+            var zone = timing.zone, start = timing.start
+            if c.first("X-YOMO-RECURRENCE") != nil, !timing.allDay, let x = c.first("X-YOMO-ZONE"), let z = ICSZones.known(x.value.trimmingSpaces) {
+                start = z.local(zone.resolve(start))
+                zone = z
+            }
+            var anchor = start
             if timing.allDay { anchor.time = allDayTime; allDay += 1 }
             var rec = Recurrence.once
             if let x = c.first("X-YOMO-RECURRENCE") {
@@ -78,8 +85,8 @@ extension YomoInterchange {
             }
             if !rec.repeats, let e = Clock.plausible(day: anchor.day, what: timing.property) { bad(e.message); continue }
             if rec.repeats, let u = c.first("UID")?.value, let list = moved[c.name + "\n" + u] {
-                switch overrides(list, of: rec, sequence: sequence(c), title: title, anchor: timing.start, first: anchor, allDay: timing.allDay,
-                                 zone: timing.zone, zones: zones, places: places, fallback: fallbackZone) {
+                switch overrides(list, of: rec, sequence: sequence(c), title: title, anchor: start, first: anchor, allDay: timing.allDay,
+                                 zone: zone, zones: zones, places: places, fallback: fallbackZone) {
                 case .success(let (r, w)): rec = r; warnings += w
                 case .failure(let p): problems.append(p); continue
                 }
@@ -93,7 +100,7 @@ extension YomoInterchange {
             }
             let completed = status == "COMPLETED" || c.first("COMPLETED") != nil
             items.append(Item(id: id, title: title, notes: ICSValue.text(c.first("DESCRIPTION")?.value ?? ""), anchor: anchor, recurrence: rec,
-                              zone: timing.zone.name, warnMinutes: warn, completed: completed, source: source,
+                              zone: zone.name, warnMinutes: warn, completed: completed, source: source,
                               sequence: sequence(c)))
         }
         if allDay > 0 {
