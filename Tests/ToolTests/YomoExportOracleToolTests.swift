@@ -16,8 +16,8 @@ import NudgeKit
 /// warning, and it is left out of the comparison. The library's range ends
 /// in 2037: occurrences after it are not compared. A wall time that occurs
 /// twice (a fall-back night) is the first, as RFC 5545 says (3.3.5) and
-/// yomo does; the library, reading the file's VTIMEZONE, takes the second,
-/// so its answer is read as the first there.
+/// yomo does; the library's zones (pytz, through Debian's icalendar) take
+/// the second, so its answer is read as the first there.
 final class YomoExportOracleToolTests: ToolTestCase {
     let now = "2026-11-22T10:07:00-05:00"
 
@@ -35,8 +35,8 @@ final class YomoExportOracleToolTests: ToolTestCase {
         import icalendar, recurring_ical_events
         UTC = datetime.timezone.utc
         def first_of_twice(d, key):
-            # RFC 5545 3.3.5: a local time that occurs twice is the first; the library,
-            # with the file's VTIMEZONE, takes the second.
+            # RFC 5545 3.3.5: a local time that occurs twice is the first; the library's
+            # zones (pytz, through Debian's icalendar) take the second.
             z, n = ZoneInfo(key), d.replace(tzinfo=None)
             a, b = n.replace(tzinfo=z, fold=0), n.replace(tzinfo=z, fold=1)
             back = lambda x: x.astimezone(UTC).astimezone(z).replace(tzinfo=None)
