@@ -59,12 +59,12 @@ final class ICSImportVersionTests: XCTestCase {
     }
 
     func testAnAllDayUntilWithATimeEndsOnTheDayItNames() {
-        // Outlook: UNTIL=20200916T230000Z on an all-day series; in Berlin that instant is already the 17th.
+        // Outlook: UNTIL=20200916T230000Z on an all-day series; in Auckland that instant is the 17th, 11:00.
         let ics = calendar(["BEGIN:VEVENT", "UID:a", "SUMMARY:all day", "DTSTART;VALUE=DATE:20200914", "RRULE:FREQ=DAILY;UNTIL=20200916T230000Z", "END:VEVENT"])
-        let (items, problems, _) = YomoInterchange.fromICS(ics, name: "a.ics", fallbackZone: berlin)
+        let (items, problems, _) = YomoInterchange.fromICS(ics, name: "a.ics", fallbackZone: try! Zone.named("Pacific/Auckland"))
         XCTAssertEqual(problems, [])
-        XCTAssertEqual(starts(items[0], from: "2020-09-01T00:00:00+02:00"),
-                       ["2020-09-14T09:00:00+02:00", "2020-09-15T09:00:00+02:00", "2020-09-16T09:00:00+02:00"])
+        XCTAssertEqual(starts(items[0], from: "2020-09-01T00:00:00+12:00"),
+                       ["2020-09-14T09:00:00+12:00", "2020-09-15T09:00:00+12:00", "2020-09-16T09:00:00+12:00"])
     }
 
     func testAStartWithRDATEsAndNoRRULEIsItsFirstOccurrence() {
