@@ -126,8 +126,7 @@ extension YomoState {
     /// bounds of its record from the fixed layout written by hotSnapshot.
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
         if rawStorage == nil { rawStorage = line.storage } else if rawStorage !== line.storage { return false }
-        // {"k":… is the summary, {"e":… a reminder.
-        if line.withUnsafeBytes({ $0.count > 5 && $0[2] == UInt8(ascii: "k") }) {
+        if line.starts(with: YomoState.summaryPrefix) {
             // The summary: only its list of forgotten devices matters here.
             guard let o = try? line.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return false }
             try? restoreHot(o)
@@ -150,45 +149,44 @@ extension YomoState {
         return true
     }
 
+    static let summaryPrefix = Array("{\"k\":".utf8)
+    static let recordMarker = Array(",\"r\":{\"type\":\"reminder\"".utf8)
 
     /// {"e":123,"c":false,"id":"…","z":"…","n":LENGTH,…,"r":{"type":"reminder",…}}
     static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, Range<Int>, Range<Int>, Int)? {
-        // Ten thousand lines a run: bytes read through one pointer, literals
-        // compared in place, digits summed without overflow traps (at most 18).
         let n = b.count
-        guard n > 0, let p = b.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var i = 0
         @inline(__always) func expect(_ lit: StaticString) -> Bool {
             let len = lit.utf8CodeUnitCount
-            guard i + len <= n else { return false }
-            let l = lit.utf8Start
-            for k in 0..<len where p[i &+ k] != l[k] { return false }
-            i &+= len
+            guard i + len <= n, memcmp(b.baseAddress! + i, lit.utf8Start, len) == 0 else { return false }
+            i += len
             return true
         }
-        @inline(__always) func number() -> Int64? {
-            var v: Int64 = 0
-            let from = i
-            while i < n, i &- from < 18, p[i] &- 48 < 10 { v = v &* 10 &+ Int64(p[i] &- 48); i &+= 1 }
-            return i > from ? v : nil
-        }
         @inline(__always) func plainString() -> Range<Int>? {
-            guard let q = memchr(p + i, 0x22, n - i) else { return nil }
-            let end = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q))
+            guard let q = memchr(b.baseAddress! + i, 0x22, n - i) else { return nil }
+            let end = b.baseAddress!.distance(to: UnsafeRawPointer(q))
             defer { i = end + 1 }
             return i..<end
         }
-        guard expect("{\"e\":"), let e = number(), expect(",\"c\":") else { return nil }
+        guard expect("{\"e\":") else { return nil }
+        var e: Int64 = 0
+        var digits = 0
+        while i < n, b[i] >= 48, b[i] <= 57 { e = e * 10 + Int64(b[i] - 48); i += 1; digits += 1 }
+        guard digits > 0, expect(",\"c\":") else { return nil }
         let completed: Bool
         if expect("true") { completed = true } else if expect("false") { completed = false } else { return nil }
-        guard expect(",\"id\":\""), let id = plainString(), expect(",\"z\":\""), let zone = plainString(),
-              expect(",\"n\":"), let length = number() else { return nil }
+        guard expect(",\"id\":\""), let id = plainString(), expect(",\"z\":\""), let zone = plainString() else { return nil }
+        guard expect(",\"n\":") else { return nil }
+        var length = 0
+        digits = 0
+        while i < n, b[i] >= 48, b[i] <= 57, digits < 10 { length = length * 10 + Int(b[i] - 48); i += 1; digits += 1 }
         // The record ends the line: …,"r":{"type":"reminder",…}}
-        let start = n - 1 - Int(length)
-        let marker: StaticString = ",\"r\":{\"type\":\"reminder\""
-        guard p[n - 1] == UInt8(ascii: "}"), start - 5 >= i, start - 5 + marker.utf8CodeUnitCount <= n - 1 else { return nil }
-        i = start - 5
-        guard expect(marker) else { return nil }
+        let start = n - 1 - length
+        guard digits > 0, n > 0, b[n - 1] == UInt8(ascii: "}"), start - 5 >= i else { return nil }
+        let fits: Bool = recordMarker.withUnsafeBytes { m in
+            start + m.count - 5 <= n - 1 && memcmp(b.baseAddress! + start - 5, m.baseAddress!, m.count) == 0
+        }
+        guard fits else { return nil }
         return (e, completed, id, zone, start)
     }
 
