@@ -27,6 +27,10 @@ public enum Requirement: String, CaseIterable, Sendable {
     case recurringIcalEvents = "recurring_ical_events"
     /// Taskwarrior's `task`, which must accept yomo's export.
     case taskwarrior
+    /// Syncthing, which keeps playa's sync folder in step between two devices.
+    case syncthing
+    /// remind, which nudge-bench times yomo against.
+    case remind
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 

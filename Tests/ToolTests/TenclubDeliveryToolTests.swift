@@ -71,11 +71,19 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         let outbox = tenclub("sms", "outbox", "--now", later)
         XCTAssertEqual(outbox.records.first?["delivery"] as? String, "unknown")
         XCTAssertTrue(tenclub("sms", "outbox", "--now", later, "--format", "text").out.contains("unknown: may have gone out; --retry-unknown sends it again"))
+        // The killed run's try is in the log: unknown, with why, at its claim's expiry.
+        let died = "the run handing it to the sending command ended without recording how it went (killed, or the machine went down); it may have gone out"
+        func log() -> [String] { tenclub("sms", "log", "--now", later).records.map { "\($0["kind"]!) \($0["outcome"]!) \($0["attempt"]!) \($0["reason"]!)" } }
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)"], "before any other run")
         XCTAssertEqual(tenclub("sms", "deliver", "--command", sender, "--now", later).out, "")
         XCTAssertEqual(sent().count, 1)
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)"], "recorded by the next deliver, once")
+        XCTAssertEqual(tenclub("sms", "deliver", "--command", sender, "--now", later).out, "")
         let retry = tenclub("sms", "deliver", "--command", sender, "--retry-unknown", "--now", later)
         XCTAssertEqual(retry.records.first?["delivery"] as? String, "sent")
         XCTAssertEqual(sent().count, 2, "sent again only when asked")
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)", "invite sent 2 <null>"])
+        XCTAssertTrue(tenclub("sms", "log", "--format", "text").out.contains("invite  to 415-555-0132  unknown: the run handing it"))
     }
 
     /// A hung sender is ended at its timeout (unknown, not repeated), and it

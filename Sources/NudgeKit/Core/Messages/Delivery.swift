@@ -96,6 +96,12 @@ public struct Handover: Equatable, Sendable {
         return state
     }
 
+    /// Whether the run holding the claim died before recording how the
+    /// command ended: still `sending` as recorded, but its claim has expired
+    /// by `now`. Its end is recorded as `unknown` (`diedMessage`) by the next
+    /// run that meets it, so that the try is in the record's history.
+    public func died(at now: Instant) -> Bool { state == .sending && state(at: now) == .unknown }
+
     /// Whether a run may claim it at `now`: when it is pending, failed and
     /// past its backoff, or unknown and `retryUnknown`. Never while a live
     /// claim holds it, never once delivered.

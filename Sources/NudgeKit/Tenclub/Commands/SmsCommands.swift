@@ -78,7 +78,13 @@ extension Tenclub {
 
     static func smsLog(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read(full: true)
-        for l in s.log {
+        // A try whose run died is recorded by the next deliver; until then, said here.
+        let died = s.outbox.filter { $0.handover.died(at: ctx.now) }.compactMap { m in
+            m.handover.claimUntil.map { Tenclub.LogEntry(id: m.id, kind: m.kind, to: m.to, body: m.body, day: m.day, queuedAt: m.queuedAt,
+                                                         at: ctx.zone.format($0), outcome: "unknown", status: nil,
+                                                         reason: Handover.diedMessage("the sending command"), attempt: m.attempts + 1) }
+        }
+        for l in s.log + died {
             let how = l.outcome + (l.status.map { l.outcome == "sent" ? "" : " (exit \($0))" } ?? "") + (l.reason.map { ": \($0)" } ?? "")
             ctx.out.emit(l.record, text: "\(l.at)  \(l.kind)  to \(l.to.display)  \(how.terminalSafe)")
         }
@@ -106,7 +112,7 @@ extension Tenclub {
             let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
             let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
                 guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.zone.day(of: t),
-                                            retryUnknown: retry, at: at) else { return nil }
+                                            retryUnknown: retry, at: at, zone: ctx.zone) else { return nil }
                 for e in c.events { tx.record(e) }
                 return (c.delivery, c.message)
             }

@@ -24,7 +24,9 @@
 // A text is at most once: `sms_sending` is on disk before the sending
 // command starts; one that never got its outcome (the run was killed) is
 // `unknown` once its claim expires, and is not handed over again unless the
-// person asks (`sms deliver --retry-unknown`). Claims and outcomes fold by
+// person asks (`sms deliver --retry-unknown`). The next `deliver` records
+// that try's end (`sms_unknown` without a status, naming the dead claim),
+// once, so `sms log` has it. Claims and outcomes fold by
 // the one rule of Core/Delivery.swift (`Handover`).
 
 public struct TenclubState: JournalModel {
@@ -152,6 +154,9 @@ public struct TenclubState: JournalModel {
             guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
             let m = outbox[i]
             let outcome = String(type.dropFirst(4))
+            // A dead run's end (no exit status) counts once, while its claim holds the text.
+            let dead = outcome == "unknown" && e["status"] == nil && e["claim"] != nil
+            if dead && !(m.handover.state == .sending && m.handover.claim == e["claim"]?.string) { return }
             if full {
                 log.append(Tenclub.LogEntry(id: id, kind: m.kind, to: m.to, body: m.body, day: m.day, queuedAt: m.queuedAt,
                                             at: at, outcome: outcome, status: e["status"]?.int.map(Int.init), reason: e["reason"]?.string,

@@ -300,20 +300,32 @@ extension Tenclub {
     }
 
     /// Claims text `id` for a run: the events to record before the command
-    /// runs, with what to do. Decided under the store's lock.
+    /// runs, with what to do. Decided under the store's lock. A text whose
+    /// last run died holding it (`Handover.died`) first gets that try's end,
+    /// `unknown` with the reason, at its claim's expiry in `zone`: `sms log`
+    /// then has an entry for it, whatever comes next.
     public static func claim(_ s: TenclubState, _ id: String, claim: String, until: Instant, now: Instant, today: Day,
-                             retryUnknown: Bool, at: String) -> (events: [JSONObject], delivery: Delivery, message: OutMessage)? {
+                             retryUnknown: Bool, at: String, zone: Zone = .utc) -> (events: [JSONObject], delivery: Delivery, message: OutMessage)? {
         guard let m = s.outbox.first(where: { $0.id == id }) else { return nil }
+        var events: [JSONObject] = []
+        if m.handover.died(at: now), let u = m.handover.claimUntil { events.append(died(m, at: zone.format(u))) }
         let d = delivery(s, m, now: now, today: today, retryUnknown: retryUnknown)
         switch d {
-        case .skip: return ([], d, m)
-        case .drop(let why): return ([["type": "sms_dropped", "id": .string(id), "reason": .string(why), "at": .string(at)]], d, m)
+        case .skip: return (events, d, m)
+        case .drop(let why): return (events + [["type": "sms_dropped", "id": .string(id), "reason": .string(why), "at": .string(at)]], d, m)
         case .send:
             var e: JSONObject = ["type": "sms_sending", "id": .string(id), "claim": .string(claim), "until": .string(until.description),
                                  "at": .string(at)]
             if m.handover.isRetry(at: now) { e["retry"] = true }
-            return ([e], d, m)
+            return (events + [e], d, m)
         }
+    }
+
+    /// The end of a try whose run died holding text `m`: `unknown`, with why.
+    public static func died(_ m: OutMessage, at: String) -> JSONObject {
+        var e: JSONObject = ["type": "sms_unknown", "id": .string(m.id), "reason": .string(Handover.diedMessage("the sending command")), "at": .string(at)]
+        if let c = m.handover.claim { e["claim"] = .string(c) }
+        return e
     }
 
     /// The event for how a handed-over text ended (`Handover.outcome(of:)`):
