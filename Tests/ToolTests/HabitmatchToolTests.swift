@@ -107,6 +107,9 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertTrue(dash.contains("Buddies: none yet"), dash)
         let cal = hm("ana", "calendar", "--format", "text").out
         XCTAssertTrue(cal.hasPrefix("Read every day — Ana, November 2026\n Mo Tu We Th Fr Sa Su\n"), cal)
+        // Today in brackets, days to come by their number, no trailing spaces.
+        XCTAssertTrue(cal.contains("\n ·  ·  ·  ■  ·  ■ [■]\n 23 24 25 26 27 28 29\n 30\n■ done"), cal)
+        XCTAssertFalse(cal.contains(" \n"), cal)
     }
 
     /// A new machine, a wiped cache, the pool spelled with a trailing slash:
@@ -230,8 +233,15 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "habit", "remind", "meditate", "08:00").err, "habitmatch: you have no habit 'meditate'; yours: exercise, read\n")
         let due = hm("ana", "remind", "--now", "2026-11-22T20:05:00-05:00")
         XCTAssertEqual(due.records.map { $0["title"] as? String }, ["Exercise: not done yet today", "Read every day: not done yet today"])
-        XCTAssertEqual(due.records[0]["actions"] as? [[String: String]], [["id": "done", "label": "Done", "command": "habitmatch done exercise"]])
+        // The action names the pool and the member, so a notifier without
+        // this shell's environment acts on the same pool.
+        let action = (due.records[0]["actions"] as? [[String: String]])?.first?["command"] ?? ""
+        XCTAssertEqual(action, "habitmatch --pool '\(tmp)/pool' --user 'ana' done 'exercise'")
         XCTAssertEqual(hm("ana", "remind", "--now", "2026-11-22T20:06:00-05:00").out, "", "once a day")
+        let ran = sh(action, env: ["HABITMATCH_DATA_DIR": tmp + "/elsewhere", "HABITMATCH_POOL": tmp + "/nowhere"])
+        XCTAssertEqual(ran.code, 0, ran.err)
+        let after = hm("ana", "habit", "list", "--format", "text").out
+        XCTAssertTrue(after.hasPrefix("exercise  Exercise  streak 1 (best 1)"), after + ran.out + ran.err)
         XCTAssertEqual(hm("ana", "habit", "remind", "exercise", "off").records[0]["remind_at"] as? NSNull, NSNull())
         let rm = hm("ana", "habit", "rm", "read")
         XCTAssertEqual(rm.out, #"{"type":"habit","id":"read","name":"Read every day","removed":true}"# + "\n")
@@ -250,6 +260,11 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(mine.records[0]["timezone"] as? String, "America/New_York")
         XCTAssertFalse(hm("cy", "profile", "ana").records[0].keys.contains("email"), "not a buddy")
         XCTAssertEqual(hm("ana", "profile", "zed").err, "habitmatch: no member 'zed' in this pool\n")
+        // No bio: no line of spaces in its place (profile, candidates).
+        let plain = hm("ana", "profile", "--format", "text").out
+        XCTAssertTrue(plain.contains(")\n  habits: ") || plain.contains("\n  habits: "), plain)
+        XCTAssertFalse(plain.contains("\n  \n"), plain)
+        XCTAssertFalse(hm("cy", "candidates", "--format", "text").out.contains("\n  \n"))
         let set = hm("ana", "profile", "set", "--bio", "Morning runner", "--timezone", "Europe/Lisbon")
         XCTAssertEqual(set.code, 0, set.err)
         XCTAssertEqual(set.records[0]["bio"] as? String, "Morning runner")

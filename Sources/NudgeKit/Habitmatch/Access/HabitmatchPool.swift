@@ -49,6 +49,21 @@ extension Habitmatch {
         return p
     }
 
+    /// The start of the commands a notification's actions run: this pool
+    /// (absolute) and this member, so a notifier started elsewhere — cron,
+    /// a desktop daemon without HABITMATCH_POOL — acts on the same pool.
+    static func commandPrefix(_ ctx: Context) -> String {
+        var p = poolPath(ctx)
+        if !p.hasPrefix("/") {
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buf, buf.count) != nil {
+                let cwd = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                p = p == "." ? cwd : Sys.join(cwd, p.hasPrefix("./") ? String(p.dropFirst(2)) : p)
+            }
+        }
+        return "habitmatch --pool \(ToolSpec.shQuote(p)) --user \(ToolSpec.shQuote(me(ctx)))"
+    }
+
     /// The pool as its folder says; a folder that does not exist yet reads
     /// as a synced pool of this user's (made on the first join).
     static func pool(_ ctx: Context) throws(ToolError) -> Pool {

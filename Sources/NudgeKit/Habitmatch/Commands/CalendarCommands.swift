@@ -96,13 +96,18 @@ extension Habitmatch {
         let monthName = Day.monthNames[month - 1]
         var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
+            // Three columns a day under its name: ■ done, · not done, today
+            // in brackets, days still to come by their number.
+            var line = ""
             for d in row {
-                guard let d = d else { out += "   "; continue }
-                let mark = days.contains(d) ? ctx.out.style(" ■", "32") : (d > t ? "  " : " ·")
-                out += d == t ? (days.contains(d) ? ctx.out.style("[■", "1;32") : "[·") : mark
-                out += String(repeating: " ", count: 1)
+                guard let d = d else { line += "   "; continue }
+                let done = days.contains(d)
+                if d == t { line += done ? ctx.out.style("[■]", "1;32") : "[·]" }
+                else if d > t { line += d.day < 10 ? "  \(d.day)" : " \(d.day)" }
+                else { line += done ? " " + ctx.out.style("■", "32") + " " : " · " }
             }
-            out += "\n"
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
         }
         out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
         ctx.out.raw(out)

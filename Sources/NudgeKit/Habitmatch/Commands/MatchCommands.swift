@@ -27,7 +27,7 @@ extension Habitmatch {
                                  "shared_habits": JSON(c.shared), "timezone": .string(c.member.timezone),
                                  "hours_apart": .double(Double(c.zoneMinutes) / 60), "last_active": .string(ctx.clock.format(c.member.lastActive)),
                                  "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore), "likes_you": .bool(liker)]
-            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio.terminalSafe)")
+            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\(c.member.bio.isEmpty ? "" : "\n  " + c.member.bio.terminalSafe)")
         }
         return .ok
     }
@@ -59,7 +59,7 @@ extension Habitmatch {
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
         ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)" : "Passed on \(o.name.terminalSafe)")
-        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
+        if matched { ctx.out.emit(matchNotification(o, me(ctx), commandPrefix: commandPrefix(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
         return .ok
     }
 

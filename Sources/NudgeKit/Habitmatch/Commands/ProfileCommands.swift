@@ -48,7 +48,7 @@ extension Habitmatch {
         let s = try store(ctx).read()
         let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx), zone: ctx.zone)
-        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
+        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\(m.bio.isEmpty ? "" : "\n  " + m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
     }
 
