@@ -106,8 +106,10 @@ extension Sys {
 
     /// The entries of a folder with their kind, size and owner, sorted by
     /// name; nil when the folder does not exist. One `fstatat` per entry,
-    /// relative to the open folder.
-    public static func scanDirectory(_ path: String, suffix: String? = nil) throws(ToolError) -> [DirEntry]? {
+    /// relative to the open folder, for the names `keep` accepts (all by
+    /// default): a folder of thousands costs little when few are wanted.
+    public static func scanDirectory(_ path: String, suffix: String? = nil,
+                                     keep: ((String) -> Bool)? = nil) throws(ToolError) -> [DirEntry]? {
         let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd < 0 {
             if errno == ENOENT { return nil }
@@ -126,6 +128,7 @@ extension Sys {
             }
             if name == "." || name == ".." { continue }
             if let s = suffix, !name.hasSuffix(s) { continue }
+            if let k = keep, !k(name) { continue }
             var st = stat()
             guard fstatat(dfd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
             let kind: DirEntry.Kind
