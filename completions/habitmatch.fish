@@ -16,7 +16,7 @@ function __habitmatch_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'report' 'pool' 'pool init' 'pool reports' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -54,6 +54,7 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meet' -d 'Schedule a ch
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meetings' -d 'Upcoming meetings'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unmatch' -d 'Part ways with a match or buddy (no chat, no meetings, not offered again)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'block' -d 'Never see a member again; what they write about you is ignored'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unblock' -d 'Undo a block of yours (a match starts over with two likes)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'report' -d 'Tell the pool'\''s owner about a member'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'pool' -d 'The pool itself'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'remind' -d 'Notifications: habits not done yet, meetings soon, milestones, matches (for cron)'
@@ -111,6 +112,7 @@ complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'meet'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'meetings'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'unmatch'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'block'
+complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'unblock'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'report'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'pool'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a 'remind'

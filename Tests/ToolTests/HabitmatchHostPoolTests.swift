@@ -55,7 +55,10 @@ final class HabitmatchHostPoolTests: ToolTestCase {
 
     /// habitmatch as one of the logins, with its own home and data folder.
     @discardableResult
-    func hm(_ u: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
+    func hm(_ u: String, _ args: String..., env: [String: String] = [:]) -> RunResult { hm(u, args, env: env) }
+
+    @discardableResult
+    func hm(_ u: String, _ args: [String], env: [String: String] = [:]) -> RunResult {
         var e = ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
                  "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00", "USER": users[u]!]
         for (k, v) in env { e[k] = v }
@@ -127,7 +130,10 @@ final class HabitmatchHostPoolTests: ToolTestCase {
         XCTAssertFalse(shell("eve", "cat \(pool)/journal/*.ndjson").out.contains("@example.com"), "no e-mail where the pool reads")
         // Buddies read each other's days and e-mail.
         hm("ana", "buddy", "accept", name("bo"))
+        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0, "one side's accept grants nothing")
         XCTAssertEqual(hm("bo", "buddy", "accept", name("ana")).records.first?["buddies"] as? Bool, true)
+        // Ana's next command, whatever it is, lets her buddy in.
+        XCTAssertEqual(hm("ana", "dashboard").code, 0)
         XCTAssertEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
         let cal = hm("bo", "calendar", "exercise", "--of", name("ana"))
         XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true, cal.err)
@@ -136,6 +142,85 @@ final class HabitmatchHostPoolTests: ToolTestCase {
         // Parting takes the rights back on the next command of each.
         XCTAssertEqual(hm("ana", "unmatch", name("bo")).code, 0)
         XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        // Bo's own file follows on his next command, whatever it is.
+        XCTAssertEqual(hm("bo", "done", "exercise").code, 0)
+        XCTAssertNotEqual(shell("ana", "cat \(pool)/private/\(name("bo")).ndjson").code, 0)
+    }
+
+    /// The stamp `[ms, counter]` of the last batch in a journal.
+    func lastStamp(_ path: String) -> (Int64, Int64)? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n").reversed() where line.contains("\"commit\"") {
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let h = o["hlc"] as? [NSNumber], h.count == 2 else { continue }
+            return (h[0].int64Value, h[1].int64Value)
+        }
+        return nil
+    }
+
+    /// Block and unmatch end contact: every meeting between the two is gone
+    /// from the list, the dashboard, the .ics and remind; the other can no
+    /// longer move it, nor plant a new one with a backdated batch in a
+    /// folder of their own; both profiles are hidden until an unblock.
+    func testBlockAndUnmatchEndEveryMeetingAndNothingNewGetsThrough() throws {
+        for u in ["ana", "bo", "eve"] { join(u) }
+        for (a, b) in [("ana", "eve"), ("eve", "ana"), ("ana", "bo"), ("bo", "ana")] { hm(a, "like", name(b)) }
+        let m = hm("eve", "meet", name("ana"), "--at", "2026-11-22 11:00", "--weekly", "--description", "see you")
+        XCTAssertEqual(m.code, 0, m.err)
+        let id = m.records.first?["id"] as? String ?? ""
+        XCTAssertEqual(hm("bo", "meet", name("ana"), "--at", "2026-11-25 18:00").code, 0)
+        XCTAssertEqual(hm("ana", "meetings").records.count, 2)
+        XCTAssertTrue(hm("ana", "meetings", "--ics").out.contains("see you"))
+
+        let block = hm("ana", "block", name("eve"))
+        XCTAssertEqual(block.code, 0, block.err)
+        let remindAt = ["--now", "2026-11-22T10:50:00-05:00"]
+        for args in [["meetings"], ["dashboard"], ["remind"] + remindAt] {
+            let r = hm("ana", args)
+            XCTAssertFalse(r.out.contains(id) || r.out.contains(name("eve")), "\(args): \(r.out)")
+        }
+        XCTAssertFalse(hm("ana", "meetings", "--ics").out.contains("see you"))
+        // Eve cannot move it to 03:00, with the tool or by hand.
+        XCTAssertNotEqual(hm("eve", "meetings", "move", id, "--at", "2026-11-25 03:00").code, 0)
+        // Nor plant a new weekly meeting: a batch stamped just before the
+        // block, and one just after, in a fresh folder of hers.
+        let anaPair = try XCTUnwrap(((try? FileManager.default.contentsOfDirectory(atPath: pool + "/pairs")) ?? []).first { d in
+            d.contains(name("eve")) && FileManager.default.fileExists(atPath: "\(pool)/pairs/\(d)/\(name("ana")).ndjson")
+        })
+        let (ms, counter) = try XCTUnwrap(lastStamp("\(pool)/pairs/\(anaPair)/\(name("ana")).ndjson"))
+        let fresh = "\(pool)/pairs/\([name("ana"), name("eve")].sorted().joined(separator: "+"))~7"
+        let planted = shell("eve", """
+            mkdir -m 755 \(fresh)
+            printf '%s\\n' '{"type":"meeting","id":"planted1","with":"\(name("ana"))","start":"2026-11-22T16:00:00","timezone":"UTC","minutes":30,"weekly":true,"description":"I know where you live"}' '{"type":"commit","n":1,"schema":2,"hlc":[\(ms),\(max(0, counter - 1))]}' '{"type":"meeting","id":"planted2","with":"\(name("ana"))","start":"2026-11-27T03:00:00","timezone":"UTC","minutes":30}' '{"type":"chat","to":"\(name("ana"))","text":"hello again"}' '{"type":"commit","n":2,"schema":2,"hlc":[\(ms + 1),0]}' > \(fresh)/\(name("eve")).ndjson
+            """)
+        XCTAssertEqual(planted.code, 0, planted.err)
+        let after = hm("ana", "meetings")
+        XCTAssertEqual(after.code, 0, after.err)
+        XCTAssertEqual(after.records.compactMap { $0["with"] as? String }.filter { $0 != name("bo") && $0 != name("ana") }, [], after.out)
+        XCTAssertFalse(after.out.contains("planted"), after.out)
+        XCTAssertFalse(hm("ana", "meetings", "--ics").out.contains("I know where you live"))
+        XCTAssertFalse(hm("ana", "remind", "--now", "2026-11-22T10:55:00-05:00").out.contains("planted"))
+        XCTAssertEqual(hm("ana", "chat", name("eve")).code, 77)
+        // Both profiles are hidden; blocking twice writes nothing; unblock shows them again.
+        XCTAssertNotEqual(hm("eve", "profile", name("ana")).code, 0)
+        XCTAssertNotEqual(hm("ana", "profile", name("eve")).code, 0)
+        let size = (try? FileManager.default.attributesOfItem(atPath: "\(pool)/pairs/\(anaPair)/\(name("ana")).ndjson")[.size] as? Int) ?? nil
+        let twice = hm("ana", "block", name("eve"))
+        XCTAssertEqual(twice.code, 0, twice.err)
+        XCTAssertEqual(twice.records.first?["already"] as? Bool, true)
+        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: "\(pool)/pairs/\(anaPair)/\(name("ana")).ndjson")[.size] as? Int) ?? nil, size)
+        XCTAssertEqual(hm("ana", "unblock", name("eve")).code, 0)
+        let seen = hm("eve", "profile", name("ana"))
+        XCTAssertEqual(seen.code, 0, seen.err)
+        XCTAssertTrue(hm("ana", "meetings").records.allSatisfy { $0["with"] as? String != name("eve") && $0["organizer"] as? String != name("eve") })
+
+        // Unmatch ends bo's meeting for both, and bo's later moves count for nothing.
+        let bos = hm("bo", "meetings").records.first?["id"] as? String ?? ""
+        XCTAssertEqual(hm("ana", "unmatch", name("bo")).code, 0)
+        XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
+        XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        XCTAssertNotEqual(hm("bo", "meetings", "move", bos, "--at", "2026-11-25 03:00").code, 0)
+        XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
     }
 
     func testAHostilePeerNeverStopsAnHonestMember() {

@@ -137,14 +137,21 @@ final class HabitmatchToolTests: ToolTestCase {
         for u in ["ana", "bo"] { hm(u, "join", "--name", u, "--habit", "read") }
         hm("ana", "like", "bo")
         hm("bo", "like", "ana")
+        let id = hm("bo", "meet", "ana", "--at", "2026-11-24 18:00", "--weekly").records.first?["id"] as? String ?? ""
         hm("ana", "buddy", "accept", "bo")
         hm("bo", "buddy", "accept", "ana")
         let pass = hm("ana", "pass", "bo")
         XCTAssertEqual(pass.code, 64)
         XCTAssertTrue(pass.err.contains("habitmatch unmatch bo"), pass.err)
         XCTAssertEqual(hm("ana", "buddy").records.count, 1)
+        XCTAssertEqual(hm("ana", "meetings").records.count, 1)
         XCTAssertEqual(hm("ana", "unmatch", "bo").code, 0)
         XCTAssertEqual(hm("bo", "buddy").records.count, 0)
+        // Unmatch ends every meeting between the two; bo cannot move it back.
+        XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
+        XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        XCTAssertEqual(hm("bo", "meetings", "move", id, "--at", "2026-11-25 03:00").code, 65)
+        XCTAssertEqual(hm("ana", "remind", "--now", "2026-11-24T17:50:00-05:00").out, "")
         XCTAssertEqual(hm("bo", "chat", "ana", "hello?").code, 77)
         hm("bo", "like", "ana")
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty, "parted members are not offered again")
@@ -162,8 +169,20 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "meetings").records.first?["start"] as? String, "2026-11-25T09:30:00")
         XCTAssertEqual(hm("ana", "meetings", "cancel", id).code, 0)
         XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
-        hm("ana", "meet", "bo", "--at", "2026-11-26 18:00")
+        let kept = hm("ana", "meet", "bo", "--at", "2026-11-26 18:00", "--weekly").records.first?["id"] as? String ?? ""
+        XCTAssertEqual(hm("bo", "meetings").records.count, 1)
         XCTAssertEqual(hm("bo", "block", "ana").code, 0)
+        // The block ends every meeting between the two, for both, and the
+        // blocked one can no longer move it.
+        for u in ["ana", "bo"] {
+            XCTAssertTrue(hm(u, "meetings").records.isEmpty, u)
+            XCTAssertFalse(hm(u, "meetings", "--ics").out.contains("BEGIN:VEVENT"), u)
+            XCTAssertFalse(hm(u, "dashboard").out.contains("next_meeting"), u)
+        }
+        XCTAssertEqual(hm("ana", "meetings", "move", kept, "--at", "2026-11-27 03:00").code, 65)
+        XCTAssertEqual(hm("bo", "profile", "ana").code, 65, "both profiles are hidden")
+        XCTAssertEqual(hm("ana", "profile", "bo").code, 65)
+        XCTAssertEqual(hm("bo", "block", "ana").records.first?["already"] as? Bool, true)
         XCTAssertEqual(hm("ana", "chat", "bo", "hi").code, 77)
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
         XCTAssertEqual(hm("ana", "report", "bo", "blocked me").code, 0)

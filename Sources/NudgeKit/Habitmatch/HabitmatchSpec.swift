@@ -80,6 +80,8 @@ public enum Habitmatch {
                         operands: .words, min: 1, max: 1, run: unmatch),
             CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
                         operands: .words, min: 1, max: 1, run: block),
+            CommandSpec("unblock", summary: "Undo a block of yours (a match starts over with two likes)", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: unblock),
             CommandSpec("report", summary: "Tell the pool's owner about a member", usage: "USER REASON...",
                         operands: .words, min: 2, max: nil, run: report),
             CommandSpec("pool", summary: "The pool itself",

@@ -83,16 +83,52 @@ final class HabitPeerTests: XCTestCase {
     }
 
     func testTheBuddyCapCountsAcceptsInFlightOnBothSides() {
+        // Each member's cap is their own configuration's (1 to 20): the fold
+        // allows what the largest allows, never more.
+        let n = Habitmatch.maxBuddiesLimit + 2
+        let names = (1...n).map { "b\($0)" }
         var events = [joined("ana")]
-        for u in ["b1", "b2", "b3", "b4", "b5"] { events += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"])] }
-        for u in ["b1", "b2", "b3", "b4", "b5"] { events.append(("ana", "journal", ["type": "buddy_accept", "user": .string(u)])) }
-        let s = fold(events)
-        XCTAssertEqual(s.buddies(of: "ana").count, 3)
-        // Five accepts sent before any answer: still three at most.
+        for u in names { events += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"])] }
+        for u in names { events.append(("ana", "journal", ["type": "buddy_accept", "user": .string(u)])) }
+        XCTAssertEqual(fold(events).buddies(of: "ana").count, Habitmatch.maxBuddiesLimit)
+        // Accepts sent before any answer count as well.
         var early = [joined("ana")]
-        for u in ["c1", "c2", "c3", "c4", "c5"] { early += [joined(u)] + match("ana", u) + [("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
-        for u in ["c1", "c2", "c3", "c4", "c5"] { early.append((u, "journal", ["type": "buddy_accept", "user": "ana"])) }
-        XCTAssertEqual(fold(early).buddies(of: "ana").count, 3)
+        for u in names { early += [joined(u)] + match("ana", u) + [("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
+        for u in names { early.append((u, "journal", ["type": "buddy_accept", "user": "ana"])) }
+        XCTAssertEqual(fold(early).buddies(of: "ana").count, Habitmatch.maxBuddiesLimit)
+        // Four buddies, as a member whose max_buddies is 4 makes them: the bond forms.
+        var four = [joined("ana")]
+        for u in names.prefix(4) { four += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"]), ("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
+        XCTAssertEqual(fold(four).buddies(of: "ana").count, 4)
+    }
+
+    /// Unmatch and block end every meeting between the two, and what the
+    /// other writes about them afterwards finds nothing to change.
+    func testUnmatchAndBlockEndEveryMeetingBetweenTheTwo() {
+        let base = [joined("ana"), joined("bo"), joined("cy")] + match("ana", "bo") + match("ana", "cy")
+        var weekly = meeting("ana", "bo", id: "w1")
+        weekly.2["weekly"] = true
+        for end in ["unmatch", "block"] {
+            let s = fold(base + [weekly, meeting("bo", "ana", id: "m2"), meeting("ana", "cy", id: "c1"),
+                                 ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": "chat", "text": "hi"]),
+                                 ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": .string(end), "user": "bo"]),
+                                 ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_move", "id": "w1", "start": "2026-11-25T03:00:00"]),
+                                 ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_cancel", "id": "c1"])])
+            XCTAssertEqual(Set(s.meetings.keys), ["c1"], end)
+            XCTAssertTrue(s.chat("ana", "bo").isEmpty, end)
+            XCTAssertEqual(Habitmatch.myMeetings(s, "bo", now: Instant(ms: t0)).map(\.id), [], end)
+        }
+        // A meeting the blocked member stamps just before the block, in a
+        // folder of their own, is ended by the block all the same.
+        let s = fold(base + [meeting("bo", "ana", id: "late", scope: "pairs/ana+bo~2"),
+                             ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": "block", "user": "bo"])])
+        XCTAssertTrue(s.meetings.isEmpty)
+        // Unblocking brings nothing back: a match starts over with two likes.
+        let again = fold(base + [meeting("bo", "ana", id: "m3"), ("ana", "pairs/ana+bo", ["type": "block", "user": "bo"]),
+                                 ("ana", "pairs/ana+bo", ["type": "unblock", "user": "bo"]), like("bo", "ana")])
+        XCTAssertFalse(again.isBlocked("ana", "bo"))
+        XCTAssertFalse(again.isMatch("ana", "bo"))
+        XCTAssertTrue(again.meetings.isEmpty)
     }
 
     func testABlockedMemberDisappearsAndTheirEventsAboutYouCountForNothing() {

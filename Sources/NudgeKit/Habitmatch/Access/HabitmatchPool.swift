@@ -33,8 +33,6 @@ extension Habitmatch {
         public var kind: PoolKind
         /// The pool folder's owner: who reads reports.
         public var owner: UInt32
-        /// A folder without pool.conf, made before pools had one.
-        public var legacy: Bool
     }
 
     static let poolKeys = ["kind", "owner", "max_buddies"]
@@ -58,18 +56,18 @@ extension Habitmatch {
     static func loadPool(_ path: String) throws(ToolError) -> Pool {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            if errno == ENOENT { return Pool(path: path, kind: .synced, owner: UInt32(geteuid()), legacy: false) }
+            if errno == ENOENT { return Pool(path: path, kind: .synced, owner: UInt32(geteuid())) }
             throw Sys.accessError(path)
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the pool \(path) is not a folder") }
         guard let bytes = try Sys.readFile(Sys.join(path, "pool.conf")) else {
-            return Pool(path: path, kind: .synced, owner: UInt32(st.st_uid), legacy: true)
+            return Pool(path: path, kind: .synced, owner: UInt32(st.st_uid))
         }
         let c = try Config.parse(String(decoding: bytes, as: UTF8.self), path: Sys.join(path, "pool.conf"), known: poolKeys)
         guard let kind = PoolKind(rawValue: c["kind"] ?? "") else {
             throw ToolError(.config, "\(c.path): kind must be host or synced")
         }
-        return Pool(path: path, kind: kind, owner: UInt32(st.st_uid), legacy: false)
+        return Pool(path: path, kind: kind, owner: UInt32(st.st_uid))
     }
 
     /// The folder of a pair's files: both names, sorted, joined by "+".
@@ -79,8 +77,11 @@ extension Habitmatch {
     /// folder of that name was made by somebody who is neither of them (in a
     /// host pool anyone may make folders in pairs/; only theirs are used).
     static func pairFolder(_ ctx: Context, _ a: String, _ b: String) throws(ToolError) -> String {
+        try pairFolder(try pool(ctx), a, b)
+    }
+
+    static func pairFolder(_ p: Pool, _ a: String, _ b: String) throws(ToolError) -> String {
         let base = pairFolder(a, b)
-        let p = try pool(ctx)
         guard p.kind == .host else { return base }
         // Each member writes in a pair folder of their own: the owner of a
         // folder may remove anything in it, so it must be the writer.

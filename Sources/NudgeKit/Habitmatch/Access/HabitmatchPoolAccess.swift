@@ -56,9 +56,11 @@ extension Habitmatch {
 
     // MARK: Who may read what
 
-    /// In a host pool: a member's private file is readable by those they
-    /// accepted as buddies, a pair file by the other of the pair, a report
-    /// by the pool's owner. Set on the member's own files by their commands.
+    /// In a host pool: a member's private file is readable by their buddies
+    /// (both accepted), a pair file by the other of the pair, a report by the
+    /// pool's owner. Set on the member's own files by each of their commands,
+    /// reads included, so a bond that ended (by either side) stops giving
+    /// access on the member's next command of any kind.
     static func syncReaders(_ ctx: Context, _ st: Store<HabitmatchState>, _ s: HabitmatchState) throws(ToolError) {
         let p = try pool(ctx)
         guard p.kind == .host else { return }
@@ -68,15 +70,26 @@ extension Habitmatch {
             guard Sys.fileExists(path) else { return }
             try ACL.ensureReaders(path: path, names.compactMap { Users.uid(of: $0) })
         }
-        let accepted = (s.accepts[u] ?? []).filter { s.isMatch(u, $0) }
-        try set(st.target("private"), accepted.sorted())
-        try set(st.target("reports"), [])
+        try set(st.target("private"), s.buddies(of: u).sorted())
         let reportPath = Sys.join(p.path, st.target("reports"))
-        if Sys.fileExists(reportPath), p.owner != geteuid() { try ACL.ensureReaders(path: reportPath, [p.owner]) }
-        for other in s.members.keys where other != u {
-            let rel = st.target(try pairFolder(ctx, u, other))
+        if Sys.fileExists(reportPath) { try ACL.ensureReaders(path: reportPath, p.owner != geteuid() ? [p.owner] : []) }
+        // Pair files exist only where there is (or was) something between the two.
+        for other in s.related(to: u).sorted() {
+            let rel = st.target(try pairFolder(p, u, other))
             if Sys.fileExists(Sys.join(p.path, rel)) { try set(rel, [other]) }
         }
+    }
+
+    /// The pool as this member sees it; in a host pool, who may read their
+    /// files is brought in step with it first (a read may be the first time
+    /// this member learns that a bond ended).
+    static func view(_ ctx: Context) throws(ToolError) -> HabitmatchState {
+        let st = try store(ctx)
+        let s = try st.read()
+        do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
+            Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
+        }
+        return s
     }
 
     /// The data directory holds each member's private state folder (and the

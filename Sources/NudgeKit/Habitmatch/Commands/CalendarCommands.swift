@@ -9,7 +9,7 @@
 
 extension Habitmatch {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         guard let m = s.members[me(ctx)] else {
             if !ctx.out.isJSON { ctx.out.raw("Welcome to habitmatch. Join with up to three habits:\n  habitmatch join --name NAME --habit exercise --habit read\n  (habitmatch catalog lists them)\n") }
             return .ok
@@ -66,7 +66,7 @@ extension Habitmatch {
     }
 
     static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let viewer = try member(s, ctx)
         var m = viewer
         if let u = ctx.option("of") {

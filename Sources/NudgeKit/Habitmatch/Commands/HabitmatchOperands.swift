@@ -34,6 +34,14 @@ extension Habitmatch {
         return m
     }
 
+    /// A member named on the command line whom `viewer` may see: a block
+    /// either way hides both profiles, as if there were no such member.
+    static func visibleOther(_ s: HabitmatchState, _ viewer: String, _ user: String) throws(ToolError) -> Member {
+        let m = try other(s, user)
+        if m.user != viewer && s.isBlocked(viewer, m.user) { throw ToolError(.dataError, "no member '\(user)' in this pool") }
+        return m
+    }
+
     /// The member's today, in their zone.
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
 

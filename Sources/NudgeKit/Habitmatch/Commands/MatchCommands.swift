@@ -11,7 +11,7 @@
 extension Habitmatch {
     static func candidatesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let limit = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...1000) } ?? 10
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let u = m.user
         if s.members.count <= 1 {
@@ -65,12 +65,12 @@ extension Habitmatch {
 
     static func chat(_ ctx: Context) throws(ToolError) -> ExitCode {
         let text = ctx.operands.dropFirst().joined(separator: " ")
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let o = try other(s, ctx.operands[0])
         guard s.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can chat only with a match; like \(o.user) and wait for them to like you back") }
         if !text.trimmingSpaces.isEmpty {
-            guard text.count <= 1000 else { throw .usage("a chat message is at most 1000 characters") }
+            guard validChat(text) else { throw .usage("a chat message is at most \(maxChat) characters (and \(4 * maxChat) bytes)") }
             try write(ctx, folder: try pairFolder(ctx, m.user, o.user)) { (tx) throws(ToolError) in
                 tx.record(["type": "chat", "to": .string(o.user), "text": .string(text)])
             }
@@ -86,7 +86,7 @@ extension Habitmatch {
     }
 
     static func buddyList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         for b in s.buddies(of: m.user).sorted() {
             guard let o = s.members[b] else { continue }

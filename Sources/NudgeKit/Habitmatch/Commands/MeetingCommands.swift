@@ -19,7 +19,7 @@ extension Habitmatch {
         } ?? maxMeetingMinutes
         let description = ctx.option("description") ?? defaultChecklist
         guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let o0 = try other(s0, ctx.operands[0])
         let (mt, names) = try write(ctx, folder: try pairFolder(ctx, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             let m = try member(tx.state, ctx)
@@ -40,7 +40,7 @@ extension Habitmatch {
     }
 
     static func meetingsCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let list = myMeetings(s, m.user, now: ctx.now)
         let names = s.members.mapValues(\.name)
@@ -60,7 +60,7 @@ extension Habitmatch {
     }
 
     static func meetingCancel(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let u = try member(s0, ctx).user
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
@@ -75,7 +75,7 @@ extension Habitmatch {
         guard let raw = ctx.option("at"), let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
             throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" (a local time; the zone comes from --tz)")
         }
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let u = try member(s0, ctx).user
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
@@ -92,7 +92,7 @@ extension Habitmatch {
 
     /// A meeting of yours by id (or a unique prefix).
     static func myMeeting(_ s: HabitmatchState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
-        let mine = s.meetings.values.filter { $0.organizer == u || $0.attendee == u }
+        let mine = s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && s.isMatch($0.organizer, $0.attendee) }
         let hits = mine.filter { $0.id == raw || $0.id.hasPrefix(raw) }
         guard hits.count == 1, let m = hits.first else {
             throw ToolError(.dataError, hits.isEmpty ? "no meeting '\(raw)' of yours (habitmatch meetings lists them)" : "'\(raw)' matches \(hits.count) meetings; give more of the id")

@@ -36,7 +36,7 @@ extension Habitmatch {
         guard p.owner == geteuid() || geteuid() == 0 else {
             throw ToolError(.noPermission, "only the pool's owner (\(Users.name(of: p.owner) ?? "uid \(p.owner)")) reads reports")
         }
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         for r in s.reports.sorted(by: { ($0.at, $0.reporter) < ($1.at, $1.reporter) }) {
             ctx.out.emit(["type": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason),
                           "at": .string(ctx.clock.format(r.at))],

@@ -19,7 +19,6 @@ extension Habitmatch {
         }
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
         let tz = ctx.option("timezone") ?? ctx.zone.name
-        _ = try zoneOption(tz, "--timezone")
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
         guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
         guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
@@ -45,8 +44,8 @@ extension Habitmatch {
     }
 
     static func profile(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
-        let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
+        let s = try view(ctx)
+        let m = ctx.operands.isEmpty ? try member(s, ctx) : try visibleOther(s, me(ctx), ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx), zone: ctx.zone)
         ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok

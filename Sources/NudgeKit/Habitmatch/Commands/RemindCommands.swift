@@ -10,7 +10,7 @@
 extension Habitmatch {
     static func remind(_ ctx: Context) throws(ToolError) -> ExitCode {
         let u = me(ctx)
-        guard try !reminders(store(ctx).read(), user: u, now: ctx.now).isEmpty else { return .ok }
+        guard try !reminders(view(ctx), user: u, now: ctx.now).isEmpty else { return .ok }
         let list = try write(ctx, folder: "self") { (tx) throws(ToolError) -> [JSONObject] in
             _ = try member(tx.state, ctx)
             let rs = reminders(tx.state, user: u, now: ctx.now)

@@ -61,6 +61,18 @@ public struct HabitmatchState: JournalModel {
     public func buddies(of u: String) -> Set<String> { matches(of: u).filter { isBuddy(u, $0) } }
     /// Buddies plus accepts still waiting for the other side: what the cap counts.
     public func commitments(of u: String) -> Int { (accepts[u] ?? []).filter { isMatch(u, $0) }.count }
+    /// Everyone `u` has (or had) something with: matches, accepts, blocks
+    /// either way, parted pairs. Pair folders exist only for these.
+    public func related(to u: String) -> Set<String> {
+        var out = matches(of: u).union(accepts[u] ?? []).union(blocks[u] ?? [])
+        for (b, set) in blocks where set.contains(u) { out.insert(b) }
+        for p in parted {
+            let names = p.split(separator: "|", maxSplits: 1).map(String.init)
+            if names.count == 2, names.contains(u) { out.insert(names[0] == u ? names[1] : names[0]) }
+        }
+        out.remove(u)
+        return out
+    }
     public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitmatchState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
 
@@ -126,7 +138,7 @@ public struct HabitmatchState: JournalModel {
         switch type {
         case "joined", "profile", "habit_added", "habit_removed", "habit_remind":
             applyProfile(type, e, who: who, at: at)
-        case "swiped", "unmatch", "block", "chat", "buddy_accept":
+        case "swiped", "unmatch", "block", "unblock", "chat", "buddy_accept":
             applyMatching(type, e, who: who, at: at, pairPeer: pairPeer)
         case "done", "undone":
             applyMark(done: type == "done", e, who: who, at: at, stamp: stamp)
@@ -189,7 +201,7 @@ public struct HabitmatchState: JournalModel {
         }
     }
 
-    /// swiped, unmatch, block, chat, buddy_accept: what one member does
+    /// swiped, unmatch, block, unblock, chat, buddy_accept: what one member does
     /// about another.
     private mutating func applyMatching(_ type: String, _ e: JSONObject, who: String, at: Instant, pairPeer: String?) {
         func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
@@ -202,23 +214,35 @@ public struct HabitmatchState: JournalModel {
         case "unmatch", "block":
             guard let t = target("user"), t != who, members[t] != nil else { return }
             if type == "block" { blocks[who, default: []].insert(t) }
-            parted.insert(HabitmatchState.pair(who, t))
-            // Both sides start over: no like, no accept survives; they do not come round again.
-            swipes[who, default: [:]][t] = false
-            swipes[t]?[who] = nil
-            accepts[who]?.remove(t)
-            accepts[t]?.remove(who)
+            endContact(who, t)
+        case "unblock":
+            guard let t = target("user"), t != who else { return }
+            blocks[who]?.remove(t)
         case "chat":
-            guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string,
-                  !text.isEmpty, text.count <= Habitmatch.maxChat, text.utf8.count <= 4 * Habitmatch.maxChat else { return }
+            guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string, Habitmatch.validChat(text) else { return }
             chats[HabitmatchState.pair(who, t), default: []].append((who, text, at))
         case "buddy_accept":
             guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
-                  commitments(of: who) < Habitmatch.defaultMaxBuddies else { return }
+                  commitments(of: who) < Habitmatch.maxBuddiesLimit else { return }
             accepts[who, default: []].insert(t)
         default:
             break
         }
+    }
+
+    /// Everything between two members ends, whoever ended it and in
+    /// whichever folder or order their events come: no like, no accept, no
+    /// chat, no meeting survives (so a later move or cancel by either finds
+    /// nothing), and they are not offered to each other again.
+    private mutating func endContact(_ a: String, _ b: String) {
+        let key = HabitmatchState.pair(a, b)
+        parted.insert(key)
+        swipes[a, default: [:]][b] = false
+        swipes[b]?[a] = nil
+        accepts[a]?.remove(b)
+        accepts[b]?.remove(a)
+        chats[key] = nil
+        for (id, m) in meetings where HabitmatchState.pair(m.organizer, m.attendee) == key { meetings[id] = nil }
     }
 
     /// done, undone: a member's marks on their own habits' days, from 2000

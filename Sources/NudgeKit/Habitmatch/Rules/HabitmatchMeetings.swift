@@ -48,9 +48,10 @@ extension Habitmatch {
         }
     }
 
-    /// The meetings `u` is in that have not ended by `now`, soonest first.
+    /// The meetings `u` is in that have not ended by `now`, soonest first:
+    /// only while the two are a match (a block or unmatch ends them all).
     static func myMeetings(_ s: HabitmatchState, _ u: String, now: Instant) -> [Meeting] {
-        s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && $0.next(after: now) != nil }
+        s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && s.isMatch($0.organizer, $0.attendee) && $0.next(after: now) != nil }
             .sorted { ($0.next(after: now)!, $0.id) < ($1.next(after: now)!, $1.id) }
     }
 

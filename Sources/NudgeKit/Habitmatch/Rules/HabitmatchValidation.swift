@@ -12,6 +12,9 @@ extension Habitmatch {
     public static let maxHabits = 3
     /// Buddies and accepts still waiting, unless `max_buddies` says otherwise.
     public static let defaultMaxBuddies = 3
+    /// The most `max_buddies` may say: what the fold allows any member (each
+    /// member's own cap is in their configuration, which others cannot read).
+    public static let maxBuddiesLimit = 20
     /// The longest check-in.
     public static let maxMeetingMinutes = 30
     /// Characters in a chat message.
@@ -24,6 +27,8 @@ extension Habitmatch {
         let t = s.trimmingSpaces
         return (1...60).contains(t.count) && t.utf8.count <= 240 ? t : nil
     }
+    /// A chat message: 1 to `maxChat` characters and at most four bytes each.
+    public static func validChat(_ s: String) -> Bool { !s.isEmpty && s.count <= maxChat && s.utf8.count <= 4 * maxChat }
     public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 ? s : nil }
     public static func validEmail(_ s: String) -> String? {
         guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }
