@@ -17,7 +17,7 @@ _habitmatch() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -109,9 +109,10 @@ _habitmatch() {
         block) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         unblock) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        pool) words="init reports --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        pool) words="init reports match --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         "pool init") words="--group --synced --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         "pool reports") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
+        "pool match") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
         help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block unblock report pool remind help completion" ;;
         completion) words="bash zsh fish" ;;

@@ -65,7 +65,8 @@ final class HabitmatchToolTests: ToolTestCase {
         // e-mail and days in private/, the chat and meeting in the pair's folder.
         let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()
         XCTAssertEqual(journals, ["ana.ndjson", "bo.ndjson", "cy.ndjson", "dee.ndjson"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson", "cy.ndjson"])
+        XCTAssertFalse(try String(contentsOfFile: tmp + "/pool/journal/cy.ndjson", encoding: .utf8).contains("swiped"), "likes are in the spool")
         let profile = try String(contentsOfFile: tmp + "/pool/journal/ana.ndjson", encoding: .utf8)
         XCTAssertFalse(profile.contains("@example.com"), "no e-mail in the journal every member reads")
         XCTAssertFalse(profile.contains("Run on Saturday"), "no chat there either")
@@ -207,7 +208,9 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(first.records[0]["current_streak"] as? Int, 1)
         XCTAssertEqual(first.out, hm("ana").out, "the default command")
         hm("cy", "like", "ana")
-        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"pending_like","user":"cy"}"#)
+        // A like is known only to the one who gave it, until it is mutual.
+        XCTAssertFalse(hm("ana", "dashboard").out.contains("cy"))
+        XCTAssertFalse(hm("ana", "candidates").out.contains("likes_you"))
         hm("ana", "like", "cy")
         XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy"}"#)
         hm("ana", "buddy", "accept", "cy")

@@ -169,3 +169,54 @@ final class HabitPeerTests: XCTestCase {
         }
     }
 }
+
+extension HabitPeerTests {
+    /// In a host pool nobody reads another's likes: a match is the pool's
+    /// owner's word, in two parts (which folder, in the member's notices;
+    /// the folder opened, in the folder itself), in either order; only the
+    /// owner's run, which is neither of the two, opens or closes a folder.
+    func testAMatchIsTheOwnersWordAndSurvivesTheSnapshot() throws {
+        let base = [joined("ana"), joined("bo"), joined("cy"), ("ana", "spool", ["type": "swiped", "target": "bo", "right": true])]
+        let notice: (String, String, JSONObject) = ("root", "notices/ana", ["type": "matched", "user": "bo", "pair": "f1"])
+        let opened: (String, String, JSONObject) = ("root", "pairs/f1", ["type": "opened", "users": .array(["ana", "bo"])])
+        for events in [base + [notice, opened], base + [opened, notice]] {
+            let s = fold(events)
+            XCTAssertTrue(s.isMatch("ana", "bo"))
+            XCTAssertEqual(s.pairFolder("ana", "bo"), "f1")
+            var r = HabitmatchState(full: true)
+            for l in s.hotSnapshot() { try r.restoreHot(l) }
+            XCTAssertTrue(r.isMatch("ana", "bo"))
+            XCTAssertEqual(r.pairFolders(of: "bo").map(\.other), ["ana"])
+        }
+        // One of the two cannot open a folder for themselves, nor for others.
+        XCTAssertFalse(fold(base + [notice, ("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "bo"])])]).isMatch("ana", "bo"))
+        XCTAssertFalse(fold(base + [("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "cy"])])]).isMatch("ana", "cy"))
+        XCTAssertFalse(fold(base + [notice, ("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "cy"])])]).isMatch("ana", "cy"))
+        XCTAssertFalse(fold(base + [opened]).isMatch("ana", "bo"), "not without the notice")
+        // The owner's "closed" ends everything, as an unmatch does.
+        let closed = fold(base + [notice, opened, ("ana", "pairs/f1", ["type": "chat", "to": "bo", "text": "hi"]),
+                                  ("root", "pairs/f1", ["type": "closed", "users": .array(["ana", "bo"])])])
+        XCTAssertFalse(closed.isMatch("ana", "bo"))
+        XCTAssertTrue(closed.chat("ana", "bo").isEmpty)
+    }
+
+    /// What the owner's run says: a match once, to both, with one folder;
+    /// an end when a like is gone; a block to the blocked, an unblock too.
+    func testTheOwnersNoticesComeOnce() {
+        let base = [joined("ana"), joined("bo"), joined("eve")] + match("ana", "bo")
+        var n = 0
+        let due = Habitmatch.ownerNotices(fold(base)) { n += 1; return "f\(n)" }
+        XCTAssertEqual(due.map { "\($0.to) \($0.event["type"]?.string ?? "") \($0.event["user"]?.string ?? "") \($0.event["pair"]?.string ?? "")" },
+                       ["ana matched bo f1", "bo matched ana f1"])
+        let told = base + [("root", "notices/ana", due[0].event), ("root", "notices/bo", due[1].event)]
+        XCTAssertTrue(Habitmatch.ownerNotices(fold(told)) { "x" }.isEmpty, "once")
+        let ended = Habitmatch.ownerNotices(fold(told + [("bo", "spool", ["type": "unmatch", "user": "ana"])])) { "x" }
+        XCTAssertEqual(ended.map { "\($0.to) \($0.event["type"]?.string ?? "")" }, ["ana ended", "bo ended"])
+        let blocked = Habitmatch.ownerNotices(fold(told + [("eve", "spool", ["type": "block", "user": "ana"])])) { "x" }
+        XCTAssertEqual(blocked.map { "\($0.to) \($0.event["type"]?.string ?? "") \($0.event["user"]?.string ?? "")" }, ["ana hidden eve"])
+        let hidden = told + [("eve", "spool", ["type": "block", "user": "ana"]), ("root", "notices/ana", ["type": "hidden", "user": "eve"])]
+        XCTAssertTrue(Habitmatch.ownerNotices(fold(hidden)) { "x" }.isEmpty)
+        let shown = Habitmatch.ownerNotices(fold(hidden + [("eve", "spool", ["type": "unblock", "user": "ana"])])) { "x" }
+        XCTAssertEqual(shown.map { "\($0.to) \($0.event["type"]?.string ?? "")" }, ["ana shown"])
+    }
+}

@@ -92,6 +92,8 @@ extension Store {
         let horizon = nowMillis + (options.peerHorizonMillis ?? 86_400_000)
         let waits = peer && (options.peerHorizonMillis != nil || options.trust == .perUser)
         let tag = options.tagActor ? actor : nil
+        // The folder a peer's event came from, as the writer's own are tagged.
+        let scopeTag = options.tagScope ? Store.scopeOf(name) : nil
         bytes.withUnsafeBytes { all in
             let raw = UnsafeRawBufferPointer(rebasing: all[skip...])
             try? NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
@@ -136,6 +138,7 @@ extension Store {
                     for var ev in pending {
                         if schema != M.schemaVersion { ev = M.migrate(ev, from: schema) }
                         if let a = tag { ev["actor"] = .string(a) }
+                        if let sc = scopeTag { ev["scope"] = .string(sc) }
                         if ev["type"]?.string == "erase" { erase = true }
                         evs.append(ev)
                     }

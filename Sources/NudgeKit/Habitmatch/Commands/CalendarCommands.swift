@@ -35,11 +35,10 @@ extension Habitmatch {
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
             text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
-        let likers = s.pendingLikes(of: m.user).sorted()
+        // Who liked this member is never shown: a like is known only to the
+        // one who gave it, until it is mutual.
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
-        for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
         for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
-        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ").terminalSafe) (habitmatch like USER)\n" }
         if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
         if !ctx.out.isJSON { ctx.out.raw(text) }
         return .ok

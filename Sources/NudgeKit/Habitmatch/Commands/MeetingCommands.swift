@@ -21,7 +21,7 @@ extension Habitmatch {
         guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
         let s0 = try view(ctx)
         let o0 = try other(s0, ctx.operands[0])
-        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+        let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
@@ -64,7 +64,7 @@ extension Habitmatch {
         let u = try member(s0, ctx).user
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
-        try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) in
+        try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) in
             tx.record(["type": "meeting_cancel", "id": .string(m0.id)])
         }
         ctx.out.emit(["type": "meeting", "id": .string(m0.id), "cancelled": true], text: "Cancelled the check-in \(m0.id) with \(other.terminalSafe)")
@@ -82,7 +82,7 @@ extension Habitmatch {
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
         if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
-        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+        let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
             return (tx.state.meetings[m0.id] ?? m0, tx.state.members.mapValues(\.name))
         }

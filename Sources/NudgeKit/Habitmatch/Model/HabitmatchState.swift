@@ -20,7 +20,7 @@
 // they change meaning).
 
 public struct HabitmatchState: JournalModel {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public private(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
     public private(set) var swipes: [String: [String: Bool]] = [:]
@@ -34,6 +34,18 @@ public struct HabitmatchState: JournalModel {
     public private(set) var reports: [Habitmatch.Report] = []
     /// Pairs that unmatched (either side): they are not offered to each other again.
     public private(set) var parted: Set<String> = []
+    /// In a host pool, where nobody reads another's swipes: the matches the
+    /// pool's owner's run announced (pair key → the pair folder's name), as
+    /// announced ("ended" removes them) and as still standing (an unmatch or
+    /// block seen first in the pair's folder removes them too).
+    public private(set) var announced: [String: String] = [:]
+    public private(set) var live: [String: String] = [:]
+    /// A pair folder's name → its two members, as the member's notices say.
+    public private(set) var pairFolders: [String: [String]] = [:]
+    /// A pair folder's name → the two it was opened for, as the folder says.
+    public private(set) var opened: [String: [String]] = [:]
+    /// "BLOCKER|BLOCKED" the owner's run told the blocked member about.
+    public private(set) var hiddenSent: Set<String> = []
 
     public init(full: Bool) {}
 
@@ -47,14 +59,18 @@ public struct HabitmatchState: JournalModel {
     public func isBlocked(_ a: String, _ b: String) -> Bool {
         blocks[a]?.contains(b) == true || blocks[b]?.contains(a) == true
     }
+    /// Two likes this copy can see (a synced pool, the pool's owner), or a
+    /// match the pool's owner announced and nobody ended since.
     public func isMatch(_ a: String, _ b: String) -> Bool {
-        swipes[a]?[b] == true && swipes[b]?[a] == true && !isBlocked(a, b)
+        !isBlocked(a, b) && ((swipes[a]?[b] == true && swipes[b]?[a] == true) || live[HabitmatchState.pair(a, b)] != nil)
+    }
+    /// The pair folder the pool's owner made for two members, if any.
+    public func pairFolder(_ a: String, _ b: String) -> String? { live[HabitmatchState.pair(a, b)] }
+    /// Every pair folder `u` is one of: what their copy reads.
+    public func pairFolders(of u: String) -> [(folder: String, other: String)] {
+        pairFolders.compactMap { (f, names) in names.contains(u) ? (f, names[0] == u ? names[1] : names[0]) : nil }.sorted { $0.folder < $1.folder }
     }
     public func matches(of u: String) -> Set<String> { liked(by: u).filter { isMatch(u, $0) } }
-    /// Those who liked `u` and whom `u` has not swiped on yet.
-    public func pendingLikes(of u: String) -> Set<String> {
-        Set(members.keys.filter { swipes[$0]?[u] == true && swipes[u]?[$0] == nil })
-    }
     public func isBuddy(_ a: String, _ b: String) -> Bool {
         isMatch(a, b) && accepts[a]?.contains(b) == true && accepts[b]?.contains(a) == true
     }
@@ -113,9 +129,10 @@ public struct HabitmatchState: JournalModel {
 
     /// The other member of the pair folder an event came from; nil when it
     /// is not in one. `.some(nil)` when the folder does not include `who`.
-    static func pairOther(_ scope: String?, _ who: String) -> String?? {
+    func pairOther(_ scope: String?, _ who: String) -> String?? {
         guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
-        let names = Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
+        // A folder the pool's owner made for a match, or (in a synced pool) one named "A+B".
+        let names = pairFolders[String(sc.dropFirst(6))] ?? Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
         guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
         return .some(names[0] == who ? names[1] : names[0])
     }
@@ -125,7 +142,18 @@ public struct HabitmatchState: JournalModel {
         let scope = e["scope"]?.string
         // Events in a pair's folder concern the other member only.
         var pairPeer: String? = nil
-        switch HabitmatchState.pairOther(scope, who) {
+        // What the pool's owner's run says to one member, in a folder only it writes in.
+        if let sc = scope, sc.hasPrefix("notices/") {
+            applyNotice(type, e, to: String(sc.dropFirst(8)))
+            return
+        }
+        // The pool's owner's run opening or closing a pair's folder: the one
+        // batch both of them fold, before either writes there.
+        if type == "opened" || type == "closed", let sc = scope, sc.hasPrefix("pairs/") {
+            applyPairFolder(type == "opened", e, folder: String(sc.dropFirst(6)), by: who)
+            return
+        }
+        switch pairOther(scope, who) {
         case .none: break
         case .some(nil): return
         case .some(let p?): pairPeer = p
@@ -230,6 +258,58 @@ public struct HabitmatchState: JournalModel {
         }
     }
 
+    /// matched, ended, hidden, shown: the pool's owner's run telling `u`
+    /// what only it can see (two likes; a block by someone who never
+    /// matched them).
+    private mutating func applyNotice(_ type: String, _ e: JSONObject, to u: String) {
+        guard let x = e["user"]?.string, x != u, members[u] != nil, members[x] != nil else { return }
+        let key = HabitmatchState.pair(u, x)
+        switch type {
+        case "matched":
+            // Which folder to read; the match stands once the folder says so ("opened").
+            guard let f = e["pair"]?.string, Habitmatch.validID(f), pairFolders[f] == nil || pairFolders[f] == [u, x].sorted() else { return }
+            pairFolders[f] = [u, x].sorted()
+            announced[key] = f
+            if opened[f] == [u, x].sorted() && !isBlocked(u, x) {
+                live[key] = f
+                parted.remove(key)
+            }
+        case "ended":
+            announced[key] = nil
+            endContact(u, x)
+        case "hidden":
+            blocks[x, default: []].insert(u)
+            hiddenSent.insert(x + "|" + u)
+            endContact(x, u)
+        case "shown":
+            blocks[x]?.remove(u)
+            hiddenSent.remove(x + "|" + u)
+        default:
+            break
+        }
+    }
+
+    /// "opened" or "closed" {users: [A, B]} in the pair's folder, by the
+    /// pool's owner: only the owner's run writes in a pair's folder besides
+    /// the two (its access list), so it is the one writer who is neither.
+    private mutating func applyPairFolder(_ open: Bool, _ e: JSONObject, folder f: String, by who: String) {
+        let users = (e["users"]?.array ?? []).compactMap(\.string).sorted()
+        guard users.count == 2, users[0] != users[1], !users.contains(who), members[users[0]] != nil, members[users[1]] != nil,
+              pairFolders[f] == nil || pairFolders[f] == users else { return }
+        let key = HabitmatchState.pair(users[0], users[1])
+        if !open {
+            opened[f] = nil
+            endContact(users[0], users[1])
+            return
+        }
+        opened[f] = users
+        // It stands once the member's own notice names this folder for these two.
+        if pairFolders[f] == users && !isBlocked(users[0], users[1]) {
+            live[key] = f
+            parted.remove(key)
+        }
+    }
+
     /// Everything between two members ends, whoever ended it and in
     /// whichever folder or order their events come: no like, no accept, no
     /// chat, no meeting survives (so a later move or cancel by either finds
@@ -242,6 +322,7 @@ public struct HabitmatchState: JournalModel {
         accepts[a]?.remove(b)
         accepts[b]?.remove(a)
         chats[key] = nil
+        live[key] = nil
         for (id, m) in meetings where HabitmatchState.pair(m.organizer, m.attendee) == key { meetings[id] = nil }
     }
 
@@ -326,6 +407,13 @@ public struct HabitmatchState: JournalModel {
         }
         for (u, r) in reminded.sorted(by: { $0.key < $1.key }) { lines.append(["k": "reminded", "user": .string(u), "v": JSON(r.sorted())]) }
         if !parted.isEmpty { lines.append(["k": "parted", "v": JSON(parted.sorted())]) }
+        if !pairFolders.isEmpty || !opened.isEmpty || !hiddenSent.isEmpty {
+            lines.append(["k": "notices", "folders": .object(JSONObject(pairFolders.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
+                          "opened": .object(JSONObject(opened.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
+                          "announced": .object(JSONObject(announced.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                          "live": .object(JSONObject(live.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                          "hidden": JSON(hiddenSent.sorted())])
+        }
         for r in reports {
             lines.append(["k": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason), "at": .int(r.at.ms)])
         }
@@ -370,6 +458,12 @@ public struct HabitmatchState: JournalModel {
             if let u = l["user"]?.string { reminded[u] = Set(strings(l["v"])) }
         case "parted":
             parted = Set(strings(l["v"]))
+        case "notices":
+            for (k, v) in l["folders"]?.object?.fields ?? [] { pairFolders[k] = strings(v) }
+            for (k, v) in l["opened"]?.object?.fields ?? [] { opened[k] = strings(v) }
+            for (k, v) in l["announced"]?.object?.fields ?? [] { announced[k] = v.string }
+            for (k, v) in l["live"]?.object?.fields ?? [] { live[k] = v.string }
+            hiddenSent = Set(strings(l["hidden"]))
         case "report":
             if let r = l["reporter"]?.string, let u = l["user"]?.string, let why = l["reason"]?.string {
                 reports.append(Habitmatch.Report(reporter: r, user: u, reason: why, at: Instant(ms: l["at"]?.int ?? 0)))

@@ -1,0 +1,58 @@
+import XCTest
+@testable import NudgeKit
+
+/// A model that keeps who wrote each event and from which folder.
+struct Provenance: JournalModel, Equatable {
+    static var schemaVersion: Int { 1 }
+    var seen: [String] = []
+    init(full: Bool) {}
+    mutating func apply(_ e: JSONObject) {}
+    mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        seen.append("\(e["actor"]?.string ?? "-") \(e["scope"]?.string ?? "-") \(e["v"]?.string ?? "")")
+    }
+    func hotSnapshot() -> [JSONObject] { seen.map { ["s": .string($0)] } }
+    mutating func restoreHot(_ l: JSONObject) throws(ToolError) { if let s = l["s"]?.string { seen.append(s) } }
+}
+
+/// Journals in subfolders: which folders a copy reads and writes, and the
+/// folder and actor every event is tagged with, a peer's as its own.
+final class StoreFoldersTests: XCTestCase {
+    var root = ""
+    override func setUp() { root = NSTemporaryDirectory() + "folders-\(UUID().uuidString)" }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: root) }
+
+    func store(_ actor: String, only: Set<String>? = nil) -> Store<Provenance> {
+        var o = StoreOptions(tool: "test", actor: actor, user: "tester", lockTimeoutMillis: 500)
+        o.journalFolder = root + "/pool"
+        o.trust = .transport
+        o.subfolders = ["a", "b/**", "c"]
+        o.tagActor = true
+        o.tagScope = true
+        if let o2 = only { o.actorsIn = ["c": o2] }
+        return Store(dir: root + "/\(actor)-\(only == nil ? "all" : "some")", options: o)
+    }
+
+    func put(_ s: Store<Provenance>, _ folder: String, _ v: String) throws {
+        try s.write(at: Instant(ms: 1_795_334_400_000)) { (tx: inout Transaction<Provenance>) throws(ToolError) in
+            tx.folder = folder
+            tx.record(["type": "x", "v": .string(v)])
+        }
+    }
+
+    func testPeersEventsCarryTheirFolderAndActorsInPassesOthersOver() throws {
+        try put(store("x"), "a", "1")
+        try put(store("y"), "b/one", "2")
+        try put(store("y"), "c", "3")
+        try put(store("x"), "c", "4")
+        XCTAssertEqual(Set(try store("x").read().seen), ["x a 1", "y b/one 2", "y c 3", "x c 4"])
+        // Only x's files in c: y's is never even looked at there.
+        XCTAssertEqual(Set(try store("x", only: ["x"]).read().seen), ["x a 1", "y b/one 2", "x c 4"])
+        // A folder one level inside "b/**" is written; deeper, or elsewhere, is not.
+        XCTAssertThrowsError(try put(store("x"), "b/one/two", "5"))
+        XCTAssertThrowsError(try put(store("x"), "d", "6"))
+        XCTAssertTrue(Store<Provenance>.folder("b/one", isIn: "b/**"))
+        XCTAssertTrue(Store<Provenance>.folder("pairs/a+b", isIn: "pairs/*"))
+        XCTAssertFalse(Store<Provenance>.folder("b", isIn: "b/**"))
+        XCTAssertFalse(Store<Provenance>.folder("bb/one", isIn: "b/**"))
+    }
+}
