@@ -90,7 +90,7 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         for u in ["ana", "bo", "eve"] { join(u) }
         match("ana", "eve")
         match("ana", "bo")
-        let m = hm("eve", "meet", name("ana"), "--at", "2026-11-22 11:00", "--weekly", "--description", "see you")
+        let m = hm("eve", "meet", name("ana"), "--at", "2026-11-22 10:10", "--weekly", "--description", "see you")
         XCTAssertEqual(m.code, 0, m.err)
         let id = m.records.first?["id"] as? String ?? ""
         XCTAssertEqual(hm("bo", "meet", name("ana"), "--at", "2026-11-25 18:00").code, 0)
@@ -99,7 +99,7 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
 
         let block = hm("ana", "block", name("eve"))
         XCTAssertEqual(block.code, 0, block.err)
-        let remindAt = ["--now", "2026-11-22T10:50:00-05:00"]
+        let remindAt = ["--now", "2026-11-22T10:00:00-05:00"]
         for args in [["meetings"], ["dashboard"], ["remind"] + remindAt] {
             let r = hm("ana", args)
             XCTAssertFalse(r.out.contains(id) || r.out.contains(name("eve")), "\(args): \(r.out)")
@@ -115,7 +115,7 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         let fresh = "\(pool)/pairs/\([name("ana"), name("eve")].sorted().joined(separator: "+"))~7"
         let planted = shell("eve", """
             mkdir -m 755 \(fresh)
-            printf '%s\\n' '{"type":"meeting","id":"planted1","with":"\(name("ana"))","start":"2026-11-22T16:00:00","timezone":"UTC","minutes":30,"weekly":true,"description":"I know where you live"}' '{"type":"commit","n":1,"schema":2,"hlc":[\(ms),\(max(0, counter - 1))]}' '{"type":"meeting","id":"planted2","with":"\(name("ana"))","start":"2026-11-27T03:00:00","timezone":"UTC","minutes":30}' '{"type":"chat","to":"\(name("ana"))","text":"hello again"}' '{"type":"commit","n":2,"schema":2,"hlc":[\(ms + 1),0]}' > \(fresh)/\(name("eve")).ndjson
+            printf '%s\\n' '{"type":"meeting","id":"planted1","with":"\(name("ana"))","start":"2026-11-22T15:12:00","timezone":"UTC","minutes":30,"weekly":true,"description":"I know where you live"}' '{"type":"commit","n":1,"schema":2,"hlc":[\(ms),\(max(0, counter - 1))]}' '{"type":"meeting","id":"planted2","with":"\(name("ana"))","start":"2026-11-27T03:00:00","timezone":"UTC","minutes":30}' '{"type":"chat","to":"\(name("ana"))","text":"hello again"}' '{"type":"commit","n":2,"schema":2,"hlc":[\(ms + 1),0]}' > \(fresh)/\(name("eve")).ndjson
             """)
         XCTAssertEqual(planted.code, 0, planted.err)
         XCTAssertEqual(shell("eve", "cp \(fresh)/\(name("eve")).ndjson \(pairDir("ana", "eve"))/\(name("eve"))~2.ndjson").code, 0)
@@ -124,7 +124,7 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         XCTAssertEqual(after.records.compactMap { $0["with"] as? String }.filter { $0 != name("bo") && $0 != name("ana") }, [], after.out)
         XCTAssertFalse(after.out.contains("planted"), after.out)
         XCTAssertFalse(hm("ana", "meetings", "--ics").out.contains("I know where you live"))
-        XCTAssertFalse(hm("ana", "remind", "--now", "2026-11-22T10:55:00-05:00").out.contains("planted"))
+        XCTAssertFalse(hm("ana", "remind", "--now", "2026-11-22T10:02:00-05:00").out.contains("planted"))
         XCTAssertEqual(hm("ana", "chat", name("eve")).code, 77)
         // Both profiles are hidden; blocking twice writes nothing; unblock shows them again.
         XCTAssertNotEqual(hm("eve", "profile", name("ana")).code, 0)

@@ -96,6 +96,15 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies or accepts waiting, the most allowed (1); a few real commitments work better than many\n")
     }
 
+    /// In a synced pool every member sees two likes meet: there is no
+    /// owner's run to do, and pool match says so.
+    func testPoolMatchIsForAHostPool() {
+        hm("ana", "join", "--name", "Ana", "--habit", "read")
+        let r = hm("ana", "pool", "match")
+        XCTAssertEqual(r.code, 64)
+        XCTAssertEqual(r.err, "habitmatch: pool match is for a host pool; in a synced pool every member sees two likes meet\n")
+    }
+
     func testDoneUndoStreakAndDashboard() {
         hm("ana", "join", "--name", "Ana", "--habit", "read")
         for d in ["2026-11-19", "2026-11-20", "2026-11-21"] { hm("ana", "done", "--date", d) }

@@ -44,9 +44,21 @@ extension Sys {
         return ToolError(code, msg)
     }
 
-    /// " (owned by root; left by a sudo run? fix: sudo chown -R me PATH)" when
-    /// the path, or the first of its parents that exists, belongs to someone else.
+    /// Why `path` (or the first of its parents that exists) is closed to
+    /// this user, and the one safe fix: a folder shared with a group they
+    /// are not in says so (never "chown", which would hand one user what the
+    /// group shares); root's leftovers are given back only inside the
+    /// user's own home (from the password database, not $HOME).
     static func ownerHint(_ path: String) -> String? {
+        let me = UInt32(geteuid())
+        var gids = [gid_t](repeating: 0, count: 256)
+        let n = getgroups(Int32(gids.count), &gids)
+        let groups = Set((n > 0 ? Array(gids[0..<Int(n)]) : []) + [getegid()]).map { UInt32($0) }
+        let home = getpwuid(geteuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+        return ownerHint(path, me: me, groups: Set(groups), home: home, login: loginName())
+    }
+
+    static func ownerHint(_ path: String, me: UInt32, groups: Set<UInt32>, home: String?, login: String) -> String? {
         var p = path
         var st = stat()
         while lstat(p, &st) != 0 {
@@ -54,11 +66,14 @@ extension Sys {
             if up == p { return nil }
             p = up
         }
-        let me = geteuid()
-        guard st.st_uid != me else { return nil }
-        let owner = Users.name(of: st.st_uid) ?? "uid \(st.st_uid)"
-        let login = loginName()
-        if st.st_uid == 0 {
+        guard UInt32(st.st_uid) != me else { return nil }
+        let mode = UInt32(st.st_mode) & 0o777
+        if mode & 0o070 != 0, !groups.contains(UInt32(st.st_gid)) {
+            let group = getgrgid(st.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(st.st_gid)"
+            return " (shared with the group \(group), which you are not in: ask the administrator (usermod -aG \(group) \(login)), then log in again)"
+        }
+        let owner = Users.name(of: UInt32(st.st_uid)) ?? "uid \(st.st_uid)"
+        if st.st_uid == 0, let h = home, h != "/", p.hasPrefix(h + "/"), !p.dropFirst(h.count).contains("/../") {
             return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
         }
         return " (owned by \(owner); ask them, or use a data directory of your own)"

@@ -100,6 +100,9 @@ extension Store {
         guard !options.peerFileQuota.isEmpty else { return entries }
         return entries.map { e in
             guard !isOwn(e.name), let q = quota(of: e.name), e.size > q else { return e }
+            if !options.quietPeers {
+                Store.warnOnce("\(Sys.join(journalDir, e.name)) is \(e.size) bytes, over the \(q) any reader takes from one writer in that folder: the rest is ignored")
+            }
             var c = e
             c.size = q
             return c

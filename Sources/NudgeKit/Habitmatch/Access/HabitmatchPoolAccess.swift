@@ -166,6 +166,10 @@ extension Habitmatch.Pool {
             let owner = Users.name(of: self.owner) ?? ""
             for (f, other) in reads.pairs { o.actorsIn["pairs/" + f] = [user, other, owner] }
             o.quietPeers = !isOwner
+            // What one member can make every other read and keep, per file.
+            o.peerFileQuota = Habitmatch.fileQuota
+            // Another member's clock moves nobody's by more than a small skew.
+            o.peerHorizonMillis = Habitmatch.clockSkewMillis
             o.sharedWithOthers = true
             o.trust = .perUser
             o.sharedFileMode = 0o600

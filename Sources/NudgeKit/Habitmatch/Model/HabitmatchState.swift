@@ -137,9 +137,27 @@ public struct HabitmatchState: JournalModel {
         return .some(names[0] == who ? names[1] : names[0])
     }
 
+    /// What each folder may hold, by its first part: anything else there
+    /// counts for nothing, so no member makes every other keep what only
+    /// they should (690,000 `reminded` lines in a profile journal).
+    static let typesIn: [String: Set<String>] = [
+        "journal": ["joined", "profile", "habit_added", "habit_removed",
+                    "swiped", "unmatch", "block", "buddy_accept"],  // the last four as older journals have them
+        "private": ["profile", "done", "undone"],
+        "self": ["habit_remind", "reminded"],
+        "spool": ["swiped", "unmatch", "block", "unblock"],
+        "pairs": ["chat", "meeting", "meeting_move", "meeting_cancel", "buddy_accept", "unmatch", "block", "unblock", "opened", "closed"],
+        "notices": ["matched", "ended", "hidden", "shown"],
+        "reports": ["report"],
+    ]
+
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let who = e["actor"]?.string, let type = e["type"]?.string else { return }
         let scope = e["scope"]?.string
+        if let sc = scope {
+            let top = sc.firstIndex(of: "/").map { String(sc[..<$0]) } ?? sc
+            guard HabitmatchState.typesIn[top]?.contains(type) == true else { return }
+        }
         // Events in a pair's folder concern the other member only.
         var pairPeer: String? = nil
         // What the pool's owner's run says to one member, in a folder only it writes in.

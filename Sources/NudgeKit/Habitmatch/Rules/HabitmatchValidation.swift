@@ -17,6 +17,12 @@ extension Habitmatch {
     public static let maxBuddiesLimit = 20
     /// The longest check-in.
     public static let maxMeetingMinutes = 30
+    /// The most bytes of one member's file in each folder that any other
+    /// member reads (and so keeps): years of honest use, never a flood.
+    public static let fileQuota = ["journal": 1 << 20, "private": 4 << 20, "spool": 2 << 20, "pairs": 4 << 20, "reports": 1 << 20]
+    /// How far ahead of the reader's clock another member's batch may be
+    /// stamped before it waits for its time.
+    public static let clockSkewMillis: Int64 = 10 * 60_000
     /// Characters in a chat message.
     public static let maxChat = 1000
     /// Characters in a meeting's description.
