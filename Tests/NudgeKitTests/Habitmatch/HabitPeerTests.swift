@@ -219,4 +219,25 @@ extension HabitPeerTests {
         let shown = Habitmatch.ownerNotices(fold(hidden + [("eve", "spool", ["type": "unblock", "user": "ana"])])) { "x" }
         XCTAssertEqual(shown.map { "\($0.to) \($0.event["type"]?.string ?? "")" }, ["ana shown"])
     }
+
+    /// Each folder holds only what its audience may send: a flood of valid
+    /// events of another kind counts for nothing and is never kept.
+    func testEachFolderHoldsOnlyItsOwnKindsOfEvent() {
+        let base = [joined("ana"), joined("eve")] + match("ana", "eve")
+        let s = fold(base + (0..<50).map { i in ("eve", "journal", ["type": "reminded", "key": .string("k\(i)")]) }
+                     + [("eve", "journal", ["type": "done", "habit": "exercise", "date": "2026-11-22"]),
+                        ("eve", "journal", ["type": "report", "user": "ana", "reason": "x"]),
+                        ("eve", "spool", ["type": "chat", "to": "ana", "text": "from the spool"]),
+                        ("eve", "private", ["type": "joined", "name": "Eve 2", "timezone": "UTC", "habits": .array([])]),
+                        ("eve", "notices/ana", ["type": "chat", "to": "ana", "text": "x"])])
+        XCTAssertTrue(s.reminded.isEmpty)
+        XCTAssertTrue(s.doneDays("eve", "exercise").isEmpty)
+        XCTAssertTrue(s.reports.isEmpty)
+        XCTAssertTrue(s.chat("ana", "eve").isEmpty)
+        XCTAssertEqual(s.hotSnapshot().count, fold(base).hotSnapshot().count, "nothing of it in the snapshot")
+        // In their own folders they count.
+        let ok = fold(base + [("eve", "self", ["type": "reminded", "key": "k"]), ("eve", "private", ["type": "done", "habit": "exercise", "date": "2026-11-22"])])
+        XCTAssertEqual(ok.reminded["eve"], ["k"])
+        XCTAssertEqual(ok.doneDays("eve", "exercise").count, 1)
+    }
 }

@@ -255,6 +255,24 @@ public enum Users {
         return u
     }
 
+    /// The logins of a group: those it lists, and those whose primary group
+    /// it is (the password database read once).
+    public static func members(ofGroup gid: UInt32) -> Set<String> {
+        var out = Set<String>()
+        if let gr = getgrgid(gid_t(gid)), var m = gr.pointee.gr_mem {
+            while let p = m.pointee {
+                out.insert(String(cString: p))
+                m += 1
+            }
+        }
+        setpwent()
+        while let pw = getpwent() {
+            if UInt32(pw.pointee.pw_gid) == gid, let p = pw.pointee.pw_name { out.insert(String(cString: p)) }
+        }
+        endpwent()
+        return out
+    }
+
     /// Reads the whole database once: cheaper than one lookup per member
     /// of a large pool.
     public static func preload() {

@@ -158,6 +158,10 @@ extension Habitmatch.Pool {
             o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
                 + reads.pairs.keys.sorted().map { "pairs/" + $0 }
             o.actorsIn = ["private": Set(reads.buddies + [user]), "self": [user]]
+            // Profiles of the group's logins only: other names in journal/
+            // (a flood of junk files) are passed over without a look.
+            var st = stat()
+            if stat(path, &st) == 0 { o.actorsIn["journal"] = Users.members(ofGroup: UInt32(st.st_gid)).union([user]) }
             // The owner reads every spool and report, and hears of others' junk.
             if !isOwner {
                 o.actorsIn["spool"] = [user]
