@@ -20,7 +20,7 @@ final class HabitmatchToolTests: ToolTestCase {
     }
 
     func testAPoolFromJoinToCalendarInvite() throws {
-        XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined this pool yet: habitmatch join --name NAME --habit exercise\n")
+        XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined the pool \(tmp)/pool yet: habitmatch join --name NAME --habit exercise\n")
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--email", "ana@example.com", "--habit", "exercise", "--habit", "read").code, 0)
         XCTAssertEqual(hm("ana", "candidates", "--format", "text").out, "No user for now. Come back later\n")
         hm("bo", "join", "--name", "Bo", "--timezone", "Europe/London", "--habit", "read")
@@ -49,17 +49,23 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true)
         XCTAssertEqual(hm("bo", "calendar", "exercise", "--of", "ana").err, "habitmatch: only buddies may see each other's calendar; ana is not your buddy\n")
         // Meet, and export the invitation.
-        XCTAssertEqual(hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--minutes", "45").code, 64)
-        let meet = hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--weekly")
+        XCTAssertEqual(hm("ana", "meet", "cy", "--at", "2026-11-22 18:00", "--minutes", "45").code, 64)
+        let meet = hm("ana", "meet", "cy", "--at", "2026-11-22 18:00", "--weekly")
         XCTAssertEqual(meet.code, 0, meet.err)
-        XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-24T18:00:00-05:00"], "both see it")
+        XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-22T18:00:00-05:00"], "both see it")
         let ics = hm("cy", "meetings", "--ics").out
         XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\n"))
-        XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261124T180000\r\n"))
+        XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261122T180000\r\n"))
         XCTAssertTrue(ics.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com\r\n"))
         XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
         XCTAssertTrue(ics.contains("DESCRIPTION:Check-in (30 minutes at most):\\n1. What did you get done"))
-        let reminded = hm("cy", "remind", "--now", "2026-11-24T17:46:00-05:00")
+        // A change is never stamped ahead of the real clock: --now that far
+        // ahead previews, and writes nothing.
+        let ahead = hm("cy", "done", "--now", "2099-11-24T17:46:00-05:00")
+        XCTAssertEqual(ahead.code, 64, ahead.err)
+        XCTAssertTrue(ahead.err.contains("a preview with --now writes nothing"), ahead.err)
+        XCTAssertEqual(hm("cy", "meetings", "--now", "2099-11-24T17:46:00-05:00").code, 0, "reading is fine")
+        let reminded = hm("cy", "remind", "--now", "2026-11-22T17:46:00-05:00")
         XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
         // Each member wrote only their own files: the profile in journal/, the
         // e-mail and days in private/, the chat and meeting in the pair's folder.
@@ -94,6 +100,32 @@ final class HabitmatchToolTests: ToolTestCase {
         let over = hm("ana", "buddy", "accept", "cy")
         XCTAssertEqual(over.code, 77)
         XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies or accepts waiting, the most allowed (1); a few real commitments work better than many\n")
+    }
+
+    /// Names that would reach a terminal raw are refused at input; the pool
+    /// may come from the configuration and every message names it; another
+    /// member's streaks are not made up; meeting ids are shown.
+    func testEverydayUse() throws {
+        let esc = hm("ana", "join", "--name", "Ana\u{1B}[2J", "--habit", "read")
+        XCTAssertEqual(esc.code, 64)
+        XCTAssertEqual(esc.err, "habitmatch: --name must be 1 to 60 characters, without control characters\n")
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--bio", "hi\u{202E}", "--habit", "read").code, 64)
+        try FileManager.default.createDirectory(atPath: tmp + "/config/habitmatch", withIntermediateDirectories: true)
+        _ = write("config/habitmatch/config", "pool = \(tmp)/shared\n")
+        let joined = hm("ana", "join", "--name", "Ana", "--habit", "read", env: ["HABITMATCH_POOL": ""])
+        XCTAssertEqual(joined.code, 0, joined.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp + "/shared/journal/ana.ndjson"))
+        XCTAssertTrue(hm("bo", "dashboard", "--format", "text", env: ["HABITMATCH_POOL": ""]).out.hasPrefix("Welcome"))
+        XCTAssertTrue(hm("bo", "candidates", env: ["HABITMATCH_POOL": ""]).err.contains("the pool \(tmp)/shared yet"))
+        hm("bo", "join", "--name", "Bo", "--habit", "read", env: ["HABITMATCH_POOL": ""])
+        hm("ana", "done", "read", env: ["HABITMATCH_POOL": ""])
+        let seen = hm("bo", "profile", "ana", env: ["HABITMATCH_POOL": ""]).records.first?["habits"] as? [[String: Any]]
+        XCTAssertNil(seen?.first?["current_streak"], "not a buddy: no streak to show")
+        XCTAssertEqual(hm("ana", "profile", env: ["HABITMATCH_POOL": ""]).records.first.flatMap { ($0["habits"] as? [[String: Any]])?.first?["current_streak"] as? Int }, 1)
+        hm("ana", "like", "bo", env: ["HABITMATCH_POOL": ""])
+        hm("bo", "like", "ana", env: ["HABITMATCH_POOL": ""])
+        let id = hm("ana", "meet", "bo", "--at", "2026-11-23 18:00", env: ["HABITMATCH_POOL": ""]).records.first?["id"] as? String ?? ""
+        XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": ""]).out.hasPrefix(id + "  2026-11-23 18:00"))
     }
 
     /// In a synced pool every member sees two likes meet: there is no

@@ -123,7 +123,7 @@ public enum Habitmatch {
         return Store(dir: dir, options: o)
     }
 
-    static let configKeys = ["max_buddies"]
+    static let configKeys = ["max_buddies", "pool"]
 
     /// The buddy cap from the configuration (`max_buddies`, 1 to 20).
     static func maxBuddies(_ ctx: Context) throws(ToolError) -> Int {

@@ -44,8 +44,11 @@ extension Habitmatch {
     /// The folders a new pool is made with (members write in all but notices/).
     static let poolFolders = ["journal", "private", "self", "spool", "pairs", "reports"]
 
+    /// --pool, HABITMATCH_POOL, `pool` in the configuration, or a private
+    /// pool of one in the data directory.
     static func poolPath(_ ctx: Context) -> String {
-        var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
+        let configured = (try? Config.load(directory: ctx.configDir, known: configKeys))?["pool"].flatMap { $0.isEmpty ? nil : $0 }
+        var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? configured ?? Sys.join(ctx.dataDir, "pool")
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p
     }

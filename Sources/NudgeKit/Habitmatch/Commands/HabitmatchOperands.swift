@@ -20,7 +20,7 @@ extension Habitmatch {
     /// The acting member, who must have joined.
     static func member(_ s: HabitmatchState, _ ctx: Context) throws(ToolError) -> Member {
         guard let m = s.members[me(ctx)] else {
-            throw ToolError(.dataError, "\(me(ctx)) has not joined this pool yet: habitmatch join --name NAME --habit exercise")
+            throw ToolError(.dataError, "\(me(ctx)) has not joined the pool \(poolPath(ctx)) yet: habitmatch join --name NAME --habit exercise")
         }
         return m
     }

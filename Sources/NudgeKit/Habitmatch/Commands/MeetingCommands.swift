@@ -35,7 +35,7 @@ extension Habitmatch {
             guard let made = tx.state.meetings[id] else { throw ToolError(.software, "internal error: the meeting was not recorded") }
             return (made, [m.user: m.name, o.user: o.name])
         }
-        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : "") [\(mt.id)]. Calendar: habitmatch meetings --ics")
         return .ok
     }
 
@@ -54,7 +54,7 @@ extension Habitmatch {
         for x in list {
             let other = x.organizer == m.user ? x.attendee : x.organizer
             let n = x.next(after: ctx.now)!
-            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(x.id)  \(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
         }
         return .ok
     }

@@ -20,8 +20,8 @@ extension Habitmatch {
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
         let tz = ctx.option("timezone") ?? ctx.zone.name
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
-        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
-        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
+        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters, without control characters") }
+        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }
         guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
@@ -53,7 +53,7 @@ extension Habitmatch {
 
     static func profileSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         var e: JSONObject = ["type": "profile"]
-        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters") }; e["name"] = .string(v) }
+        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters, without control characters") }; e["name"] = .string(v) }
         var email: JSON? = nil
         if let em = ctx.option("email") {
             if !em.isEmpty && validEmail(em) == nil { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
@@ -63,7 +63,7 @@ extension Habitmatch {
             guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
             e["timezone"] = .string(tz)
         }
-        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
+        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }; e["bio"] = .string(b) }
         guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             let m = try member(tx.state, ctx)
@@ -85,10 +85,17 @@ extension Habitmatch {
         var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
                              "bio": .string(m.bio), "joined": .string(zone.format(m.joinedAt)), "last_active": .string(zone.format(m.lastActive))]
         if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
+        // Streaks only where the done days are known: one's own and a buddy's
+        // (anyone else's are not readable, and 0 would be false).
+        let known = viewer == m.user || s.isBuddy(viewer, m.user)
         o["habits"] = .array(m.habits.map { h in
+            var x: JSONObject = ["id": .string(h.id), "name": .string(h.name)]
+            guard known else { return .object(x) }
             let st = streaks(s.doneDays(m.user, h.id), today: today)
-            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
-                            "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)])
+            x["remind_at"] = JSON(h.remindAt?.description)
+            x["current_streak"] = JSON(st.current)
+            x["longest_streak"] = JSON(st.longest)
+            return .object(x)
         })
         return o
     }
