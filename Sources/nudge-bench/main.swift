@@ -400,10 +400,11 @@ record("playa due before the first generate (every past event pending)", "\(fmt(
 reportRatio("playa due, 10,000 past events", pdue, goal: 1.5)
 
 // habitmatch: a pool of 10,000 members as members build one: each joins
-// (a profile journal) and swipes 20 times, one command each (a spool of 20
-// batches), on members who share a habit.
+// and swipes 20 times, one command each (a synced pool: 21 batches in the
+// member's journal), on members who share a habit.
 let pool = Sys.join(tmp, "pool")
-for f in ["journal", "spool"] { try? Sys.makeDirectories(Sys.join(pool, f), mode: 0o755) }
+try? Sys.makeDirectories(Sys.join(pool, "journal"), mode: 0o755)
+let hnow: Int64 = 1_795_359_600_000  // HABITMATCH_NOW below
 let zones = ["America/New_York", "America/Chicago", "America/Los_Angeles", "Europe/London", "Europe/Berlin",
              "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney", "America/Sao_Paulo", "Africa/Lagos"]
 var hrng = SeededRandom(seed: 10_000)
@@ -420,7 +421,7 @@ for k in 0..<hmembers {
     }
     for id in ids { byHabit[id, default: []].append(k) }
     memberHabits.append(ids)
-    let at = Instant(seconds: 1_790_000_000 + Int64.random(in: 0...5_000_000, using: &hrng))
+    let at = Instant(ms: hnow - Int64.random(in: 2...60, using: &hrng) * 86_400_000)
     joinedAt.append(at.ms)
     let e: JSONObject = ["type": "joined", "name": .string("Member \(k)"), "timezone": .string(zones.randomElement(using: &hrng)!),
                          "bio": "Trying to keep it up.", "habits": .array(habits)]
@@ -436,12 +437,12 @@ for k in 0..<hmembers {
         let peers = byHabit[memberHabits[k].randomElement(using: &hrng)!]!
         let other = peers.randomElement(using: &hrng)!
         if other == k { continue }
-        t += Int64.random(in: 60_000...86_400_000, using: &hrng)
+        t += Int64.random(in: 60_000...3_600_000, using: &hrng)
         let at = Instant(ms: t)
         let e: JSONObject = ["type": "swiped", "target": .string("m\(other)"), "right": .bool(Int.random(in: 0..<3, using: &hrng) == 0)]
         bytes += Store<HabitmatchState>.encodeBatch([e], stamp: Stamp(ms: t, actor: "m\(k)"), by: "m\(k)", at: at, zone: .utc).bytes
     }
-    let fd = try Sys.openForAppend(Sys.join(pool, "spool/m\(k).ndjson"), mode: 0o644)
+    let fd = try Sys.openForAppend(Sys.join(pool, "journal/m\(k).ndjson"), mode: 0o644)
     _ = Sys.writeAll(fd: fd, bytes)
     close(fd)
 }

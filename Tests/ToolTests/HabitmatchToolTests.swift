@@ -72,7 +72,10 @@ final class HabitmatchToolTests: ToolTestCase {
         let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()
         XCTAssertEqual(journals, ["ana.ndjson", "bo.ndjson", "cy.ndjson", "dee.ndjson"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson", "cy.ndjson"])
-        XCTAssertFalse(try String(contentsOfFile: tmp + "/pool/journal/cy.ndjson", encoding: .utf8).contains("swiped"), "likes are in the spool")
+        // (A synced pool hides nothing from whoever has the folder: likes are
+        // in the member's journal, one file to read; a host pool keeps them
+        // in a spool only the pool's owner reads.)
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/pool/journal/cy.ndjson", encoding: .utf8).contains("swiped"))
         let profile = try String(contentsOfFile: tmp + "/pool/journal/ana.ndjson", encoding: .utf8)
         XCTAssertFalse(profile.contains("@example.com"), "no e-mail in the journal every member reads")
         XCTAssertFalse(profile.contains("Run on Saturday"), "no chat there either")

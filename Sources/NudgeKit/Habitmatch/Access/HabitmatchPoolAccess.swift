@@ -71,6 +71,12 @@ extension Habitmatch {
         return f
     }
 
+    /// Where likes, passes, unmatches and blocks go: the spool in a host
+    /// pool (the member and the pool's owner read it); in a synced pool,
+    /// where everything is readable by whoever has the folder, the
+    /// member's journal, so each member is one file to read, not two.
+    static func swipeFolder(_ p: Pool) -> String { p.kind == .host ? "spool" : "journal" }
+
     /// Records an unmatch, block or unblock: in the member's spool (the pool's
     /// owner's run and their own copy see it), and, in a host pool where
     /// the two have a pair folder, a copy there, so the other learns at once.
@@ -79,7 +85,7 @@ extension Habitmatch {
         // An unblock goes where the block went: a folder of theirs that no longer stands.
         let folder = type == "unblock" ? s.pairFolders(of: me).first { $0.other == other }?.folder : s.pairFolder(me, other)
         let copy = p.kind == .host ? folder.map { "pairs/" + $0 } : nil
-        try write(ctx, folder: "spool") { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
+        try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
         if let f = copy {
             try write(ctx, folder: f) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
         }

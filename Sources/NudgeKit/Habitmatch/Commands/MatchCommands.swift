@@ -39,10 +39,11 @@ extension Habitmatch {
     }
 
     static func swipe(_ ctx: Context, _ target: String, _ right: Bool) throws(ToolError) -> ExitCode {
-        _ = try view(ctx)
-        // A swipe goes to the member's spool: nobody else reads it (in a
-        // host pool, but the pool's owner's run, which finds matches).
-        let (o, matched) = try write(ctx, folder: "spool") { (tx) throws(ToolError) -> (Member, Bool) in
+        let p = try pool(ctx)
+        if p.kind == .host { _ = try view(ctx) }
+        // A swipe goes to the member's spool in a host pool: nobody else
+        // reads it but the pool's owner's run, which finds matches.
+        let (o, matched) = try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) -> (Member, Bool) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, target)
             guard o.user != m.user else { throw .usage("you cannot swipe on yourself") }
@@ -59,8 +60,7 @@ extension Habitmatch {
             try write(ctx, folder: "self") { (tx) throws(ToolError) in tx.record(["type": "reminded", "key": .string("match|\(o.user)")]) }
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
-        let host = try pool(ctx).kind == .host
-        let later = right && !matched && host
+        let later = right && !matched && p.kind == .host
             ? ": nobody else sees it; if \(o.name.terminalSafe) likes you too, you will both be told (habitmatch dashboard)" : ""
         ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)\(later)" : "Passed on \(o.name.terminalSafe)")
         if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }

@@ -55,4 +55,46 @@ final class StoreFoldersTests: XCTestCase {
         XCTAssertFalse(Store<Provenance>.folder("b", isIn: "b/**"))
         XCTAssertFalse(Store<Provenance>.folder("bb/one", isIn: "b/**"))
     }
+
+    func peer(_ actor: String, quota: Int? = nil, horizon: Int64? = nil, now: Int64 = 1_795_334_400_000) -> Store<Provenance> {
+        var o = StoreOptions(tool: "test", actor: actor, user: "tester", lockTimeoutMillis: 500)
+        o.journalFolder = root + "/pool"
+        o.trust = .transport
+        o.subfolders = ["a"]
+        o.tagActor = true
+        o.tagScope = true
+        o.nowMillis = now
+        if let q = quota { o.peerFileQuota = ["a": q] }
+        o.peerHorizonMillis = horizon
+        return Store(dir: root + "/\(actor)-\(quota ?? 0)-\(horizon ?? 0)", options: o)
+    }
+
+    /// What one writer can make a reader read and keep stops at the
+    /// folder's quota; the writer's own copy is not limited.
+    func testAPeersJournalIsReadOnlyAsFarAsItsFoldersQuota() throws {
+        for i in 0..<50 { try put(peer("y"), "a", "\(i)") }
+        let size = Int((try? FileManager.default.attributesOfItem(atPath: root + "/pool/a/y.ndjson")[.size] as? Int) ?? 0)
+        XCTAssertEqual(try peer("x", quota: size / 2).read().seen.count, 25, "about half of it")
+        XCTAssertEqual(try peer("y", quota: size / 2).read().seen.count, 50, "one's own: all")
+        XCTAssertEqual(try peer("x", quota: size * 2).read().seen.count, 50)
+    }
+
+    /// A peer's batch stamped further ahead than the horizon waits for its
+    /// time, and the reader's own next stamp is not pushed past it.
+    func testAPeerAheadOfTheHorizonWaitsAndMovesNoClock() throws {
+        let t0: Int64 = 1_795_334_400_000
+        try peer("y", now: t0 + 23 * 3_600_000).write(at: Instant(ms: t0 + 23 * 3_600_000)) { (tx: inout Transaction<Provenance>) throws(ToolError) in
+            tx.folder = "a"
+            tx.record(["type": "x", "v": "ahead"])
+        }
+        XCTAssertEqual(try peer("x", horizon: 600_000, now: t0).read().seen, [])
+        try peer("x", horizon: 600_000, now: t0).write(at: Instant(ms: t0)) { (tx: inout Transaction<Provenance>) throws(ToolError) in
+            tx.folder = "a"
+            tx.record(["type": "x", "v": "mine"])
+        }
+        let mine = try String(contentsOfFile: root + "/pool/a/x.ndjson", encoding: .utf8)
+        XCTAssertTrue(mine.contains("\"hlc\":[\(t0),"), mine)
+        // Once its time comes, it counts.
+        XCTAssertEqual(Set(try peer("x", horizon: 600_000, now: t0 + 24 * 3_600_000).read().seen), ["x a mine", "y a ahead"])
+    }
 }
