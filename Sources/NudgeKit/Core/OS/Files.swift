@@ -47,8 +47,9 @@ extension Sys {
     /// Why `path` (or the first of its parents that exists) is closed to
     /// this user, and the one safe fix: a folder shared with a group they
     /// are not in says so (never "chown", which would hand one user what the
-    /// group shares); root's leftovers are given back only inside the
-    /// user's own home (from the password database, not $HOME).
+    /// group shares); root's leftovers are given back only in a folder of
+    /// the user's own or inside their home (from the password database, not
+    /// $HOME).
     static func ownerHint(_ path: String) -> String? {
         let me = UInt32(geteuid())
         var gids = [gid_t](repeating: 0, count: 256)
@@ -68,12 +69,17 @@ extension Sys {
         }
         guard UInt32(st.st_uid) != me else { return nil }
         let mode = UInt32(st.st_mode) & 0o777
-        if mode & 0o070 != 0, !groups.contains(UInt32(st.st_gid)) {
+        // Shared with a group: the group may do more than everyone else.
+        if (mode >> 3) & 0o7 & ~(mode & 0o7) != 0, !groups.contains(UInt32(st.st_gid)) {
             let group = getgrgid(st.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(st.st_gid)"
             return " (shared with the group \(group), which you are not in: ask the administrator (usermod -aG \(group) \(login)), then log in again)"
         }
         let owner = Users.name(of: UInt32(st.st_uid)) ?? "uid \(st.st_uid)"
-        if st.st_uid == 0, let h = home, h != "/", p.hasPrefix(h + "/"), !p.dropFirst(h.count).contains("/../") {
+        // Root's leftovers in a folder of the user's own, or in their home.
+        var parent = stat()
+        let inOwnFolder = lstat(parentDirectory(p), &parent) == 0 && UInt32(parent.st_uid) == me
+        let inHome = home.map { h in h != "/" && p.hasPrefix(h + "/") && !p.contains("/../") } ?? false
+        if st.st_uid == 0, inOwnFolder || inHome {
             return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
         }
         return " (owned by \(owner); ask them, or use a data directory of your own)"

@@ -39,5 +39,11 @@ final class OwnerHintTests: XCTestCase {
         let elsewhere = try XCTUnwrap(Sys.ownerHint(data + "/x", me: user, groups: [], home: "/home/other", login: "hv"))
         XCTAssertFalse(elsewhere.contains("chown"), elsewhere)
         XCTAssertTrue(elsewhere.contains("owned by root; ask them, or use a data directory of your own"), elsewhere)
+        // A file root left in a folder of the user's own, wherever it is.
+        let own = root + "/mine"
+        try FileManager.default.createDirectory(atPath: own + "/journal", withIntermediateDirectories: true)
+        XCTAssertEqual(chown(own, uid_t(user), gid_t(0)), 0)
+        let left = try XCTUnwrap(Sys.ownerHint(own + "/journal/x.ndjson", me: user, groups: [], home: "/home/other", login: "hv"))
+        XCTAssertTrue(left.contains("fix: sudo chown -R hv \(own)/journal"), left)
     }
 }
