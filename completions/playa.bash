@@ -98,7 +98,7 @@ _playa() {
         "event edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         cancel) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        due) words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--command --timeout --retry-unknown --take-over --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         notify) words="--test --command --timeout --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         link) words="--web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
         open) words="--command --web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;

@@ -86,6 +86,7 @@ complete -c playa -n '__playa_at '\''confirm'\''' -l yes -s y -d 'Do it without 
 complete -c playa -n '__playa_at '\''due'\''' -l command -r -F -d 'The command to run'
 complete -c playa -n '__playa_at '\''due'\''' -l timeout -x -d 'End the command after SECONDS (default 600; notify_timeout in the config file)'
 complete -c playa -n '__playa_at '\''due'\''' -l retry-unknown -d 'Hand over again notifications whose run died or timed out'
+complete -c playa -n '__playa_at '\''due'\''' -l take-over -d 'Notify from this device from now on (one device notifies; the first to run due)'
 complete -c playa -n '__playa_at '\''notify'\''' -l test -d 'Required: this is a test, nothing is marked'
 complete -c playa -n '__playa_at '\''notify'\''' -l command -r -F -d 'The command to run'
 complete -c playa -n '__playa_at '\''notify'\''' -l timeout -x -d 'End the command after SECONDS (default 600; notify_timeout in the config file)'

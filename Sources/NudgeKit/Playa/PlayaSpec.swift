@@ -73,7 +73,8 @@ public enum Playa {
             CommandSpec("confirm", summary: "Lock the day's schedule (asks on a terminal; --yes otherwise)", options: [dateOption, yes], run: confirm),
             CommandSpec("due", summary: "Print or hand over a notification for each event whose time has come, once (for cron)",
                         options: [commandOption, timeoutOption,
-                                  OptionSpec("retry-unknown", help: "Hand over again notifications whose run died or timed out")],
+                                  OptionSpec("retry-unknown", help: "Hand over again notifications whose run died or timed out"),
+                                  OptionSpec("take-over", help: "Notify from this device from now on (one device notifies; the first to run due)")],
                         group: .plumbing, records: ["notification"], run: due),
             CommandSpec("notify", summary: "Send one event's notification by hand, to test", usage: "ID",
                         options: [OptionSpec("test", help: "Required: this is a test, nothing is marked"), commandOption, timeoutOption],
@@ -96,7 +97,7 @@ public enum Playa {
         footer: "Data: $XDG_DATA_HOME/playa (~/.local/share/playa). Nothing on stderr names a number or a message."
     )
 
-    static let configKeys = ["open_command", "notify_command", "notify_timeout", "clipboard_command"]
+    static let configKeys = ["open_command", "notify_command", "notify_timeout", "notify_device", "clipboard_command"]
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: try ctx.storeOptions()) }
 

@@ -76,8 +76,9 @@ extension Playa {
             if tx.state.activeRecipients.count >= maxRecipients {
                 throw ToolError(.dataError, "at most \(maxRecipients) active recipients; pause or remove one first")
             }
+            var g = SystemRandomNumberGenerator()
             let r = Recipient(id: IDs.make(), name: name, platform: platform, phone: phone, username: username, paused: false,
-                              schedule: .random(1), messages: [])
+                              schedule: .random(1), messages: [], drawSeed: g.next())
             tx.record(saved(r))
             return r
         }

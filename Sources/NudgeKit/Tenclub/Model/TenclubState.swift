@@ -122,7 +122,12 @@ public struct TenclubState: JournalModel {
             buddy = nil
         case "consent":
             guard let n = e["number"]?.string, let c = e["state"]?.string.flatMap(Tenclub.Consent.init(rawValue:)) else { return }
-            if c == .stopped { suppressed.insert(n) } else { suppressed.remove(n) }
+            if c == .stopped {
+                suppressed.insert(n)
+                for i in outbox.indices where outbox[i].to.e164 == n { outbox[i].beforeStop = true }
+            } else {
+                suppressed.remove(n)
+            }
             if var b = buddy, b.number.e164 == n {
                 b.consent = c
                 b.since = at
@@ -153,7 +158,9 @@ public struct TenclubState: JournalModel {
                                             attempt: m.attempts + (outcome == "dropped" ? 0 : 1)))
             }
             switch outcome {
-            case "failed": if outbox[i].handover.ended(.failed, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
+            case "failed":
+                let next = e["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                if outbox[i].handover.ended(.failed, claim: e["claim"]?.string, retryAt: next) { outbox[i].attempts += 1 }
             case "unknown": if outbox[i].handover.ended(.unknown, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
             default: outbox.remove(at: i)
             }
@@ -180,6 +187,9 @@ public struct TenclubState: JournalModel {
             if m.handover.state != .pending { o["state"] = .string(m.handover.state.rawValue) }
             if let c = m.handover.claim { o["claim"] = .string(c) }
             if let u = m.handover.claimUntil { o["until"] = .string(u.description) }
+            if m.handover.failures > 0 { o["failures"] = JSON(m.handover.failures) }
+            if m.beforeStop { o["before_stop"] = true }
+            if let r = m.handover.retryAt { o["retry_at"] = .string(r.description) }
             lines.append(o)
         }
         if !alertedDays.isEmpty { lines.append(["k": "alerted", "days": JSON(alertedDays.sorted().map(\.description))]) }
@@ -215,6 +225,9 @@ public struct TenclubState: JournalModel {
                 m.handover.state = line["state"]?.string.flatMap(DeliveryState.init(rawValue:)) ?? .pending
                 m.handover.claim = line["claim"]?.string
                 m.handover.claimUntil = line["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                m.handover.failures = Int(line["failures"]?.int ?? 0)
+                m.beforeStop = line["before_stop"]?.bool ?? false
+                m.handover.retryAt = line["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
                 outbox.append(m)
             case "alerted":
                 alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })
