@@ -127,6 +127,10 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "profile", env: ["HABITMATCH_POOL": ""]).records.first.flatMap { ($0["habits"] as? [[String: Any]])?.first?["current_streak"] as? Int }, 1)
         hm("ana", "like", "bo", env: ["HABITMATCH_POOL": ""])
         hm("bo", "like", "ana", env: ["HABITMATCH_POOL": ""])
+        // A time the clocks skip is refused, not moved an hour.
+        let gap = hm("ana", "meet", "bo", "--at", "2027-03-14 02:30", "--tz", "America/New_York", env: ["HABITMATCH_POOL": ""])
+        XCTAssertEqual(gap.code, 64)
+        XCTAssertEqual(gap.err, "habitmatch: --at 2027-03-14 02:30 does not exist in America/New_York (the clocks skip that hour that day): pick another time\n")
         let id = hm("ana", "meet", "bo", "--at", "2026-11-23 18:00", env: ["HABITMATCH_POOL": ""]).records.first?["id"] as? String ?? ""
         XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": ""]).out.hasPrefix(id + "  2026-11-23 18:00"))
     }

@@ -28,6 +28,7 @@ extension Habitmatch {
             let tz = ctx.option("tz") ?? m.timezone
             guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
             let zone = try Zone.named(tz)
+            try existingTime(p.local, zone, tz)
             if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
             let id = IDs.make()
             tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
@@ -81,6 +82,7 @@ extension Habitmatch {
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+        try existingTime(p.local, try Zone.named(tz), tz)
         if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
         let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
@@ -88,6 +90,14 @@ extension Habitmatch {
         }
         ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Moved the check-in with \((names[other] ?? other).terminalSafe) to \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))")
         return .ok
+    }
+
+    /// Refuses a wall time the zone's clocks skip (a spring-forward gap):
+    /// it would silently become another hour.
+    static func existingTime(_ l: LocalDateTime, _ zone: Zone, _ name: String) throws(ToolError) {
+        if zone.candidates(for: l).isEmpty {
+            throw ToolError(.usage, "--at \(l.day) \(l.time) does not exist in \(name) (the clocks skip that hour that day): pick another time")
+        }
     }
 
     /// A meeting of yours by id (or a unique prefix).
