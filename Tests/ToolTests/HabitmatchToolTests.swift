@@ -216,8 +216,13 @@ final class HabitmatchToolTests: ToolTestCase {
         let moved = hm("bo", "meetings", "move", String(id.prefix(6)), "--at", "2026-11-25 09:30")
         XCTAssertEqual(moved.code, 0, moved.err)
         XCTAssertEqual(hm("ana", "meetings").records.first?["start"] as? String, "2026-11-25T09:30:00")
+        // A calendar learns of a move (SEQUENCE) and of a cancel (STATUS).
+        let moved1 = hm("ana", "meetings", "--ics").out
+        XCTAssertTrue(moved1.contains("UID:\(id)@habitmatch\r\n") && moved1.contains("SEQUENCE:1\r\nSTATUS:CONFIRMED\r\n"), moved1)
         XCTAssertEqual(hm("ana", "meetings", "cancel", id).code, 0)
         XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        let gone = hm("bo", "meetings", "--ics").out
+        XCTAssertTrue(gone.contains("UID:\(id)@habitmatch\r\n") && gone.contains("SEQUENCE:2\r\nSTATUS:CANCELLED\r\nSUMMARY:Cancelled check-in\r\n"), gone)
         let kept = hm("ana", "meet", "bo", "--at", "2026-11-26 18:00", "--weekly").records.first?["id"] as? String ?? ""
         XCTAssertEqual(hm("bo", "meetings").records.count, 1)
         XCTAssertEqual(hm("bo", "block", "ana").code, 0)
@@ -225,7 +230,9 @@ final class HabitmatchToolTests: ToolTestCase {
         // blocked one can no longer move it.
         for u in ["ana", "bo"] {
             XCTAssertTrue(hm(u, "meetings").records.isEmpty, u)
-            XCTAssertFalse(hm(u, "meetings", "--ics").out.contains("BEGIN:VEVENT"), u)
+            let ics = hm(u, "meetings", "--ics").out
+            XCTAssertFalse(ics.contains("STATUS:CONFIRMED") || ics.contains("DESCRIPTION"), u)
+            XCTAssertTrue(ics.contains("UID:\(kept)@habitmatch\r\n") && ics.contains("STATUS:CANCELLED"), "a calendar drops it: \(u)")
             XCTAssertFalse(hm(u, "dashboard").out.contains("next_meeting"), u)
         }
         XCTAssertEqual(hm("ana", "meetings", "move", kept, "--at", "2026-11-27 03:00").code, 65)

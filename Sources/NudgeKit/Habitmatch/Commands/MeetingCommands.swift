@@ -48,7 +48,10 @@ extension Habitmatch {
         if ctx.flag("ics") {
             var emails: [String: String] = [:]
             for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
-            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, emails: emails, names: names, now: ctx.now))
+            // Cancelled ones of the last 30 days and to come, so a calendar drops them.
+            let gone = s.cancelled.values.filter { ($0.organizer == m.user || $0.attendee == m.user) && $0.startInstant().ms > ctx.now.ms - 30 * 86_400_000 }
+                .sorted { $0.id < $1.id }
+            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, cancelled: gone, emails: emails, names: names, now: ctx.now))
             return .ok
         }
         if list.isEmpty && !ctx.out.isJSON { ctx.out.raw("No meetings. Schedule one: habitmatch meet USER --at \"YYYY-MM-DD HH:MM\"\n") }

@@ -28,6 +28,9 @@ public struct HabitmatchState: JournalModel {
     public private(set) var chats: [String: [(from: String, text: String, at: Instant)]] = [:]
     public private(set) var done: [String: [String: Set<Day>]] = [:]
     public private(set) var meetings: [String: Habitmatch.Meeting] = [:]
+    /// Meetings cancelled (by either, or by an unmatch or block), kept so a
+    /// calendar that imported them learns of it (STATUS:CANCELLED).
+    public private(set) var cancelled: [String: Habitmatch.Meeting] = [:]
     public private(set) var reminded: [String: Set<String>] = [:]
     /// blocker → blocked.
     public private(set) var blocks: [String: Set<String>] = [:]
@@ -341,7 +344,7 @@ public struct HabitmatchState: JournalModel {
         accepts[b]?.remove(a)
         chats[key] = nil
         live[key] = nil
-        for (id, m) in meetings where HabitmatchState.pair(m.organizer, m.attendee) == key { meetings[id] = nil }
+        for (id, m) in meetings where HabitmatchState.pair(m.organizer, m.attendee) == key { cancel(id, m) }
     }
 
     /// done, undone: a member's marks on their own habits' days, from 2000
@@ -359,7 +362,7 @@ public struct HabitmatchState: JournalModel {
         func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
         switch type {
         case "meeting":
-            guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil,
+            guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil, cancelled[id] == nil,
                   let with = target("with"), with != who, isMatch(who, with),
                   let tz = e["timezone"]?.string, Habitmatch.validZone(tz),
                   let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
@@ -373,7 +376,7 @@ public struct HabitmatchState: JournalModel {
             guard let id = e["id"]?.string, var mt = meetings[id], mt.organizer == who || mt.attendee == who else { return }
             if let p = pairPeer, p != (mt.organizer == who ? mt.attendee : mt.organizer) { return }
             if type == "meeting_cancel" {
-                meetings[id] = nil
+                cancel(id, mt)
                 return
             }
             guard let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
@@ -387,10 +390,19 @@ public struct HabitmatchState: JournalModel {
                 mt.minutes = Int(minutes)
             }
             mt.start = start
+            mt.sequence += 1
             meetings[id] = mt
         default:
             break
         }
+    }
+
+    /// A meeting ends: out of the list, into the cancelled, one version later.
+    private mutating func cancel(_ id: String, _ m: Habitmatch.Meeting) {
+        var c = m
+        c.sequence += 1
+        cancelled[id] = c
+        meetings[id] = nil
     }
 
     // MARK: Snapshot
@@ -418,8 +430,8 @@ public struct HabitmatchState: JournalModel {
                 lines.append(["k": "done", "user": .string(u), "habit": .string(h), "v": JSON(ds.sorted().map(\.description))])
             }
         }
-        for m in meetings.values.sorted(by: { $0.id < $1.id }) {
-            lines.append(["k": "meeting", "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
+        for m in (meetings.values.sorted { $0.id < $1.id } + cancelled.values.sorted { $0.id < $1.id }) {
+            lines.append(["k": meetings[m.id] != nil ? "meeting" : "cancelled", "seq": JSON(m.sequence), "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
                           "start": .string(m.start.description), "timezone": .string(m.timezone), "minutes": JSON(m.minutes),
                           "weekly": .bool(m.weekly), "description": .string(m.description), "at": .int(m.createdAt.ms)])
         }
@@ -466,12 +478,14 @@ public struct HabitmatchState: JournalModel {
             }
         case "done":
             if let u = l["user"]?.string, let h = l["habit"]?.string { done[u, default: [:]][h] = Set(strings(l["v"]).compactMap(Day.parse)) }
-        case "meeting":
+        case "meeting", "cancelled":
             guard let id = l["id"]?.string, let o = l["organizer"]?.string, let w = l["with"]?.string, let tz = l["timezone"]?.string,
                   let start = l["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }) else { throw .data("bad snapshot line") }
-            meetings[id] = Habitmatch.Meeting(id: id, organizer: o, attendee: w, start: start, timezone: tz, minutes: Int(l["minutes"]?.int ?? 30),
-                                              weekly: l["weekly"]?.bool ?? false, description: l["description"]?.string ?? "",
-                                              createdAt: Instant(ms: l["at"]?.int ?? 0))
+            var m = Habitmatch.Meeting(id: id, organizer: o, attendee: w, start: start, timezone: tz, minutes: Int(l["minutes"]?.int ?? 30),
+                                       weekly: l["weekly"]?.bool ?? false, description: l["description"]?.string ?? "",
+                                       createdAt: Instant(ms: l["at"]?.int ?? 0))
+            m.sequence = Int(l["seq"]?.int ?? 0)
+            if k == "meeting" { meetings[id] = m } else { cancelled[id] = m }
         case "reminded":
             if let u = l["user"]?.string { reminded[u] = Set(strings(l["v"])) }
         case "parted":
