@@ -132,7 +132,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(gap.code, 64)
         XCTAssertEqual(gap.err, "habitmatch: --at 2027-03-14 02:30 does not exist in America/New_York (the clocks skip that hour that day): pick another time\n")
         let id = hm("ana", "meet", "bo", "--at", "2026-11-23 18:00", env: ["HABITMATCH_POOL": ""]).records.first?["id"] as? String ?? ""
-        XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": ""]).out.hasPrefix(id + "  2026-11-23 18:00"))
+        XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": "", "TZ": "Asia/Tokyo"]).out.hasPrefix(id + "  2026-11-23 18:00 "))
     }
 
     /// In a synced pool every member sees two likes meet: there is no
@@ -277,7 +277,9 @@ final class HabitmatchToolTests: ToolTestCase {
         let text = hm("ana", "dashboard", "--format", "text").out
         XCTAssertTrue(text.hasPrefix("Ana — week of 2026-11-16\n"), text)
         XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1)\n"), text)
-        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 with Cy\n"), text)
+        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 America/New_York with Cy\n"), text)
+        // In the member's zone, whatever the process's TZ says.
+        XCTAssertTrue(hm("cy", "dashboard", "--format", "text", env: ["TZ": "Asia/Tokyo"]).out.hasSuffix("Next meeting: 2026-11-24 17:00 America/Chicago with Ana\n"))
     }
 
     func testCatalogListsTheHabitsToChooseFrom() {

@@ -33,7 +33,9 @@ extension Habitmatch {
         if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
             let other = mt.organizer == m.user ? mt.attendee : mt.organizer
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
-            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
+            // In the member's own zone, named: not the process's TZ.
+            let z = memberZone(m, ctx)
+            text += "Next meeting: \(z.local(n).day) \(z.local(n).time) \(m.timezone.terminalSafe) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
         // Who liked this member is never shown: a like is known only to the
         // one who gave it, until it is mutual.

@@ -42,6 +42,9 @@ extension Habitmatch {
         return m
     }
 
+    /// The member's zone (the process's when theirs is unknown here).
+    static func memberZone(_ m: Member, _ ctx: Context) -> Zone { (try? Zone.named(m.timezone)) ?? ctx.zone }
+
     /// The member's today, in their zone.
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
 

@@ -58,7 +58,9 @@ extension Habitmatch {
         for x in list {
             let other = x.organizer == m.user ? x.attendee : x.organizer
             let n = x.next(after: ctx.now)!
-            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(x.id)  \(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+            let z = memberZone(m, ctx)
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx),
+                         text: "\(x.id)  \(z.local(n).day) \(z.local(n).time) \(m.timezone.terminalSafe)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
         }
         return .ok
     }
