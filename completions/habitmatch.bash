@@ -17,7 +17,7 @@ _habitmatch() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|report|pool|"pool init"|"pool reports"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -85,7 +85,7 @@ _habitmatch() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block unblock report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         join) words="--name --email --tz --bio --habit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         catalog) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -112,10 +112,12 @@ _habitmatch() {
         "meetings move") words="--at --tz --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         unmatch) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        pool) words="init reports --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        pool) words="init reports match --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool reports") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

@@ -16,7 +16,7 @@ function __habitmatch_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'report' 'pool' 'pool init' 'pool reports' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -37,7 +37,7 @@ complete -c habitmatch -l help -s h -d 'Show help and exit'
 complete -c habitmatch -l version -d 'Show the version and exit'
 complete -c habitmatch -l user -x -d 'Your member name in a synced pool (env HABITMATCH_USER; default your login)'
 complete -c habitmatch -l pool -r -a '(__fish_complete_directories)' -d 'The shared pool (env HABITMATCH_POOL)'
-complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'dashboard' -d 'Your habits this week, streaks, buddies, the next meeting, new likes'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'dashboard' -d 'Your habits this week, streaks, buddies, matches, the next meeting'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'join' -d 'Join the pool with a profile and up to three habits'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'catalog' -d 'The habits to choose from'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'habit' -d 'Your habits'
@@ -55,6 +55,7 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meet' -d 'Schedule a ch
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meetings' -d 'Upcoming meetings'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unmatch' -d 'Part ways with a match or buddy (no chat, no meetings, not offered again)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'block' -d 'Never see a member again; what they write about you is ignored'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unblock' -d 'Undo a block of yours (a match starts over with two likes)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'report' -d 'Tell the pool'\''s owner about a member'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'pool' -d 'The pool itself'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'remind' -d 'Notifications: habits not done yet, meetings soon, milestones, matches (for cron)'
@@ -97,6 +98,7 @@ complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l at -x -d '"
 complete -c habitmatch -n '__habitmatch_at '\''meetings move'\''' -l tz -x -d 'The zone of --at (default the meeting'\''s)'
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'init' -d 'Make a pool folder with the right owners and modes'
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'reports' -d 'Reports members made (the pool'\''s owner only)'
+complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'match' -d 'Tell members their new matches, ended matches and blocks (the host pool'\''s owner, from cron)'
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l group -x -d 'The group whose logins are the members (host pool)'
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l synced -d 'A pool kept in step across machines by a sync engine'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

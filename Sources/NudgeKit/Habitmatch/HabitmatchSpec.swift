@@ -35,7 +35,7 @@ public enum Habitmatch {
         name: "habitmatch",
         summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
         commands: [
-            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes", run: dashboard),
+            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, matches, the next meeting", run: dashboard),
             CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
                         options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
                                   OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
@@ -99,6 +99,8 @@ public enum Habitmatch {
                         operands: .words, min: 1, max: 1, run: unmatch),
             CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
                         operands: .words, min: 1, max: 1, run: block),
+            CommandSpec("unblock", summary: "Undo a block of yours (a match starts over with two likes)", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: unblock),
             CommandSpec("report", summary: "Tell the pool's owner about a member", usage: "USER REASON...",
                         operands: .words, min: 2, max: nil, run: report),
             CommandSpec("pool", summary: "The pool itself",
@@ -108,6 +110,8 @@ public enum Habitmatch {
                                                   OptionSpec("synced", help: "A pool kept in step across machines by a sync engine")],
                                         operands: .words, min: 1, max: 1, run: poolInit),
                             CommandSpec("reports", summary: "Reports members made (the pool's owner only)", run: poolReports),
+                            CommandSpec("match", summary: "Tell members their new matches, ended matches and blocks (the host pool's owner, from cron)",
+                                        run: poolMatch),
                         ], runnable: false, group: .admin),
             CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],
@@ -131,11 +135,14 @@ public enum Habitmatch {
         // not an empty pool.
         _ = try Sys.pathState(Sys.join(p.path, "journal"))
         let user = me(ctx)
-        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms)
-        return Store(dir: p.stateDirectory(dataDir: ctx.dataDir, user: user), options: o)
+        let dir = p.stateDirectory(dataDir: ctx.dataDir, user: user)
+        let isOwner = p.kind == .host && p.owner == geteuid()
+        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms,
+                               reads: p.kind == .host ? loadReads(dir) : .init(), isOwner: isOwner)
+        return Store(dir: dir, options: o)
     }
 
-    static let configKeys = ["max_buddies"]
+    static let configKeys = ["max_buddies", "pool"]
 
     /// The buddy cap from the configuration (`max_buddies`, 1 to 20).
     static func maxBuddies(_ ctx: Context) throws(ToolError) -> Int {

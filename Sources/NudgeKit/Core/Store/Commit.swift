@@ -56,7 +56,7 @@ extension Store {
         if !tx.events.isEmpty {
             let rel = target(tx.folder)
             if let f = tx.folder, let subs = options.subfolders,
-               !subs.contains(where: { $0 == f || ($0.hasSuffix("/*") && f.hasPrefix(String($0.dropLast(1))) && !f.dropFirst($0.count - 1).contains("/")) }) {
+               !subs.contains(where: { Store.folder(f, isIn: $0) }) {
                 throw ToolError(.software, "internal error: no journal folder '\(f)' in this store")
             }
             let folder = Sys.parentDirectory(Sys.join(journalDir, rel))

@@ -21,8 +21,8 @@ extension Habitmatch {
         let tz = ctx.option("tz") ?? ctx.zone.name
         _ = try zoneOption(tz, ctx.shown("--tz"))
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
-        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
-        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
+        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters, without control characters") }
+        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }
         guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
@@ -45,8 +45,8 @@ extension Habitmatch {
     }
 
     static func profile(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
-        let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
+        let s = try view(ctx)
+        let m = ctx.operands.isEmpty ? try member(s, ctx) : try visibleOther(s, me(ctx), ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx), zone: ctx.zone)
         ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\(m.bio.isEmpty ? "" : "\n  " + m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
@@ -54,7 +54,7 @@ extension Habitmatch {
 
     static func profileSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         var e: JSONObject = ["type": "profile"]
-        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters") }; e["name"] = .string(v) }
+        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters, without control characters") }; e["name"] = .string(v) }
         var email: JSON? = nil
         if let em = ctx.option("email") {
             if !em.isEmpty && validEmail(em) == nil { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
@@ -64,7 +64,7 @@ extension Habitmatch {
             guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
             e["timezone"] = .string(tz)
         }
-        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
+        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }; e["bio"] = .string(b) }
         guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --tz or --bio") }
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             let m = try member(tx.state, ctx)
@@ -86,10 +86,17 @@ extension Habitmatch {
         var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
                              "bio": .string(m.bio), "joined": .string(zone.format(m.joinedAt)), "last_active": .string(zone.format(m.lastActive))]
         if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
+        // Streaks only where the done days are known: one's own and a buddy's
+        // (anyone else's are not readable, and 0 would be false).
+        let known = viewer == m.user || s.isBuddy(viewer, m.user)
         o["habits"] = .array(m.habits.map { h in
+            var x: JSONObject = ["id": .string(h.id), "name": .string(h.name)]
+            guard known else { return .object(x) }
             let st = streaks(s.doneDays(m.user, h.id), today: today)
-            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
-                            "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)])
+            x["remind_at"] = JSON(h.remindAt?.description)
+            x["current_streak"] = JSON(st.current)
+            x["longest_streak"] = JSON(st.longest)
+            return .object(x)
         })
         return o
     }

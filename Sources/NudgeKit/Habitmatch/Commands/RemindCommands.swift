@@ -11,7 +11,7 @@ extension Habitmatch {
     static func remind(_ ctx: Context) throws(ToolError) -> ExitCode {
         let u = me(ctx)
         let pre = commandPrefix(ctx)
-        guard try !reminders(store(ctx).read(), user: u, now: ctx.now).isEmpty else { return .ok }
+        guard try !reminders(view(ctx), user: u, now: ctx.now).isEmpty else { return .ok }
         let list = try write(ctx, folder: "self") { (tx) throws(ToolError) -> [JSONObject] in
             _ = try member(tx.state, ctx)
             let rs = reminders(tx.state, user: u, now: ctx.now, commandPrefix: pre)
