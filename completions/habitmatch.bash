@@ -52,7 +52,7 @@ _habitmatch() {
         calendar)
             case "$prev" in
                 --month) COMPREPLY=(); return ;;
-                --of) COMPREPLY=(); return ;;
+                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
             esac ;;
         meet)
             case "$prev" in
@@ -94,24 +94,24 @@ _habitmatch() {
         "habit add") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
-        profile) words="set --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        profile) words="set --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         "profile set") words="--name --email --tz --bio --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         candidates) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        like) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        pass) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        like) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        pass) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         swipe) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        chat) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        chat) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         buddy) words="accept --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         calendar) words="--month --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
-        meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings move") words="--at --tz --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        unmatch) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        unmatch) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         pool) words="init reports match --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;

@@ -102,6 +102,30 @@ final class CompletionValuesToolTests: ToolTestCase {
     /// The tool's answer: only values that fit the word typed so far, only
     /// where the command takes them, nothing (status 0, no diagnostic) on
     /// an error.
+    /// habitmatch completes habits by id, the members one may swipe or look
+    /// at, one's matches and buddies: what the member could list anyway.
+    func testHabitmatchCompletesHabitsMembersAndMatches() {
+        @discardableResult
+        func hm(_ u: String, _ a: [String]) -> RunResult {
+            // The shells ask `TOOL __complete WORDS…` with the words typed, global options included.
+            a.first == "__complete" ? run("habitmatch", ["__complete", "--user", u] + a.dropFirst()) : run("habitmatch", ["--user", u] + a)
+        }
+        hm("ana", ["join", "--name", "Ana", "--habit", "read", "--habit", "exercise"])
+        hm("bo", ["join", "--name", "Bo", "--habit", "read"])
+        hm("cy", ["join", "--name", "Cy", "--habit", "exercise"])
+        hm("ana", ["like", "cy"])
+        hm("cy", ["like", "ana"])
+        XCTAssertEqual(hm("ana", ["__complete", "done", ""]).out, "read\nexercise\n", "ids, not names with spaces")
+        XCTAssertEqual(hm("ana", ["__complete", "chat", ""]).out, "cy\n")
+        XCTAssertEqual(hm("ana", ["__complete", "buddy", "accept", ""]).out, "cy\n")
+        XCTAssertEqual(hm("bo", ["__complete", "chat", ""]).out, "", "no match, nothing to chat with")
+        XCTAssertEqual(hm("ana", ["__complete", "like", ""]).out, "bo\ncy\n")
+        XCTAssertEqual(hm("ana", ["__complete", "calendar", "--of", ""]).out, "", "no buddy yet")
+        hm("ana", ["buddy", "accept", "cy"])
+        hm("cy", ["buddy", "accept", "ana"])
+        XCTAssertEqual(hm("ana", ["__complete", "calendar", "--of", ""]).out, "cy\n")
+    }
+
     func testCompleteAnswersOnlyWhatFits() {
         _ = seed()
         XCTAssertEqual(run("rewards", ["__complete", "redeem", "A"], env: ["REWARDS_USER": "mum"]).out, "Alex\n")

@@ -21,14 +21,27 @@ public enum Habitmatch {
         return o
     }
 
-    /// Your habits complete from the store.
+    /// Values complete from the store, as this member may see them: your
+    /// habits (by id), the members you may swipe or look at, your matches,
+    /// your buddies. Nothing the member could not list otherwise.
     public static let spec = declared.completing(
-        ["done": ["habit"], "undo": ["habit"], "calendar": ["habit"], "habit rm": ["habit"], "habit remind": ["habit", ""]],
+        ["done": ["habit"], "undo": ["habit"], "calendar": ["habit"], "habit rm": ["habit"], "habit remind": ["habit", ""],
+         "like": ["member"], "pass": ["member"], "profile": ["member"], "block": ["member"],
+         "chat": ["match"], "meet": ["match"], "unmatch": ["match"], "buddy accept": ["match"]],
         values: completionValues)
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
-        guard kind == "habit" else { return [] }
-        return try member(try store(ctx).read(), ctx).habits.map(\.name)
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        switch kind {
+        case "habit": return m.habits.map(\.id)
+        case "match": return s.matches(of: m.user).sorted()
+        case "buddy": return s.buddies(of: m.user).sorted()
+        case "member":
+            let seen = Set(visibleCandidates(for: m, in: s, now: ctx.now).map(\.member.user)).union(s.matches(of: m.user))
+            return seen.sorted()
+        default: return []
+        }
     }
 
     static let declared = ToolSpec(
@@ -78,7 +91,7 @@ public enum Habitmatch {
                         run: { (c) throws(ToolError) in try mark(c, false) }),
             CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
                         options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
-                                  OptionSpec("of", value: "USER", help: "A buddy's calendar")],
+                                  OptionSpec("of", value: "USER", help: "A buddy's calendar").completing("buddy")],
                         operands: .words, max: 1, run: calendar),
             CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
                         options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
