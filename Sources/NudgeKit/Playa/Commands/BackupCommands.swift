@@ -10,14 +10,7 @@ extension Playa {
 
     static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let path = ctx.operands[0]
-        let bytes: [UInt8]
-        if path == "-" {
-            bytes = try Sys.readStream(fd: 0, name: "stdin")
-        } else {
-            guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
-            bytes = b
-        }
-        let name = path == "-" ? "stdin" : path
+        let (bytes, name) = try Sys.readInput(path)
         let doc: JSON
         // A byte order mark before the document is skipped; positions count from after it.
         let text = JSON.droppingBOM(bytes)
