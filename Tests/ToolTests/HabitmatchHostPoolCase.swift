@@ -8,49 +8,18 @@ import Glibc
 /// test makes a group and four logins with groupadd/useradd, runs
 /// habitmatch as each through setpriv, and removes them all afterwards.
 /// Without root it is skipped, saying why. The pool's owner is root.
-class HabitmatchHostPoolCase: ToolTestCase {
-    var logins: RealLogins?
-    var group = ""
-    var users: [String: String] = [:]  // short name → login
+class HabitmatchHostPoolCase: RealLoginsCase {
+    override class var loginNames: [String] { ["ana", "bo", "cy", "eve"] }
+    override class var groupPrefix: String { "nhm" }
+    override class var tool: String { "habitmatch" }
     var pool = ""
-    var bin = ""
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        // The members are real logins made with useradd and run through setpriv.
-        try require(.root)
-    }
 
     override func setUp() {
         super.setUp()
-        guard getuid() == 0 else { return }
-        let made0 = RealLogins(["ana", "bo", "cy", "eve"], base: tmp, groupPrefix: "nhm")
-        XCTAssertEqual(made0.problems, [])
-        logins = made0
-        group = made0.group!
-        users = made0.logins
-        // The executable where every login can run it.
-        bin = tmp + "/bin"
-        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try? FileManager.default.copyItem(atPath: executable("habitmatch"), toPath: bin + "/habitmatch")
-        _ = chmod(tmp, 0o755)
-        _ = chmod(bin, 0o755)
+        guard logins != nil else { return }
         pool = tmp + "/pool"
         let made = root([bin + "/habitmatch", "pool", "init", pool, "--group", group])
         XCTAssertEqual(made.code, 0, made.err)
-    }
-
-    override func tearDown() {
-        if let l = logins {
-            l.remove()
-            XCTAssertEqual(l.problems, [])
-        }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func root(_ argv: [String], env: [String: String] = [:]) -> RunResult {
-        run(argv[0], Array(argv.dropFirst()), env: env, absolute: true)
     }
 
     /// habitmatch as one of the logins, with its own home and data folder.
