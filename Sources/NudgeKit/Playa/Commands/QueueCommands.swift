@@ -150,6 +150,12 @@ extension Playa {
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         let me = try ctx.storeOptions().actor
+        // Most runs find nothing due: decide that from the snapshot's summary
+        // and the journal tail when this device already notifies.
+        if !retry, !ctx.flag("take-over"), (config["notify_device"] ?? "").isEmpty || config["notify_device"] == me,
+           let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: ctx.now, today: ctx.today, device: me) {
+            return .ok
+        }
         var s = try st.read()
         // One device notifies: the first to run due, or where it was moved.
         let (role, refusal) = notifier(s, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)

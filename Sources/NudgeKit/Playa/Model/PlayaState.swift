@@ -191,7 +191,14 @@ public struct PlayaState: JournalModel {
     var newestDay: Day? { events.values.map(\.date).max() }
 
     public func hotSnapshot() -> [JSONObject] {
-        var lines: [JSONObject] = recipients.values.sorted { $0.id < $1.id }.map { ["k": "recipient", "v": .object($0.json)] }
+        // The summary `due` answers from first; each recipient's pool as a
+        // flat list of id, text, id, text… (no object per message to build).
+        var lines: [JSONObject] = [Playa.dueSummary(self)]
+        for r in recipients.values.sorted(by: { $0.id < $1.id }) {
+            var v = r.json
+            v["messages"] = nil
+            lines.append(["k": "recipient", "v": .object(v), "pool": .array(r.messages.flatMap { [JSON.string($0.id), .string($0.text)] })])
+        }
         let newest = newestDay
         for ev in events.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) where PlayaState.isRecent(ev, newest: newest) {
             lines.append(["k": "event", "v": .object(ev.json)])
@@ -230,7 +237,17 @@ public struct PlayaState: JournalModel {
     public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
         switch l["k"]?.string {
         case "recipient":
-            guard let o = l["v"]?.object, case .success(let r) = Playa.Recipient.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            guard let o = l["v"]?.object, case .success(var r) = Playa.Recipient.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            if let pool = l["pool"]?.array {
+                guard pool.count % 2 == 0 else { throw .data("bad snapshot line") }
+                r.messages.reserveCapacity(pool.count / 2)
+                var k = 0
+                while k < pool.count {
+                    guard let id = pool[k].string, let text = pool[k + 1].string else { throw .data("bad snapshot line") }
+                    r.messages.append(Playa.Message(id: id, text: text))
+                    k += 2
+                }
+            }
             recipients[r.id] = r
         case "event":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
