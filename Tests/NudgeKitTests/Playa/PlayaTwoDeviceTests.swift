@@ -197,7 +197,7 @@ final class PlayaTwoDeviceTests: XCTestCase {
                 let quiet = try st.readHead().map {
                     !Playa.mayBeDue(summary: $0.hot.first, tail: $0.tail, now: now, today: today, device: names[d])
                 } ?? false
-                var s = try st.read()
+                var s = try st.read(lazy: true)  // as the command reads
                 let (role, refusal) = Playa.notifier(s, device: names[d], configured: nil, takeOver: false, configPath: "")
                 if refusal != nil {
                     XCTAssertEqual(d, phone, "seed \(seed): the laptop was refused")

@@ -9,8 +9,8 @@
 // `drawn` the devices that hold the draw of a recent day for every active
 // recipient with messages (`needsDraws` is false for them). Anything the
 // summary cannot vouch for — another device, a new day, --retry-unknown,
-// --take-over, a tail event other than a claim or an outcome — means "read
-// everything", never "nothing due".
+// --take-over, a tail event other than a claim, an outcome or the notifying
+// device — means "read everything", never "nothing due".
 
 extension Playa {
     static let summarySize = 16
@@ -30,7 +30,7 @@ extension Playa {
 
     /// The summary line `mayBeDue` answers from (first among the hot lines).
     static func dueSummary(_ s: PlayaState) -> JSONObject {
-        let active = s.recipients.values.filter { !$0.paused && !$0.messages.isEmpty }
+        let active = s.recipients.values.filter { !$0.paused && $0.messageCount > 0 }
         var wake: [(Instant, String, Day)] = []
         for e in s.events.values {
             guard let r = s.recipients[e.recipientID], !r.paused, let t = earliestDue(e) else { continue }
@@ -59,8 +59,8 @@ extension Playa {
     /// surely nothing, and nothing to record either: this device already
     /// notifies and holds today's draw.
     public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], now: Instant, today: Day, device: String) -> Bool {
-        guard let s = summary, s["k"]?.string == "summary", s["notify_device"]?.string == device,
-              let active = s["active"]?.int, let list = s["wake"]?.array else { return true }
+        guard let s = summary, s["k"]?.string == "summary", let active = s["active"]?.int, let list = s["wake"]?.array else { return true }
+        var notifier = s["notify_device"]?.string
         if active > 0 {
             guard let drawn = s["drawn"]?.object?[today.description]?.array, drawn.contains(.string(device)) else { return true }
         }
@@ -71,6 +71,10 @@ extension Playa {
             switch e["type"]?.string {
             case "day_confirmed":
                 continue
+            case "notify_device":
+                // As the fold takes it: the first, until one moved.
+                guard let d = e["device"]?.string else { return true }
+                if notifier == nil || e["moved"]?.bool == true { notifier = d }
             case "notify_claimed", "slot_missed":
                 guard let id = e["id"]?.string else { return true }
                 touched[id] = .some(nil)
@@ -86,6 +90,7 @@ extension Playa {
                 return true
             }
         }
+        guard notifier == device else { return true }
         for v in touched.values { if let w = v, w <= now { return true } }
         for entry in list {
             guard let t = entry.array, t.count == 3, let ms = t[0].int, let id = t[1].string,
