@@ -324,4 +324,40 @@ final class PlayaTests: XCTestCase {
         }
         XCTAssertEqual(lazy.recipients.count, s.recipients.count)
     }
+
+    /// Two draws of one day (made from different seeds on two devices): the
+    /// first `generated` in stamp order wins; the other's events go unless
+    /// something touched them (a claim keeps one). The same whether the
+    /// state was folded straight through or restored from a snapshot
+    /// between the draws and the markers.
+    func testTheFirstDrawWinsTheDayAndTouchedEventsStay() throws {
+        var rng = SeededRandom(seed: 77)
+        for round in 0..<40 {
+            var r = randomRecipient(&rng, messages: 5)
+            r.schedule = .random(Int.random(in: 2...6, using: &rng))
+            let a = Playa.draw(r, date: day, zone: zone, seed: UInt64(round * 2 + 1))
+            let b = Playa.draw(r, date: day, zone: zone, seed: UInt64(round * 2 + 2))
+            let (ba, bb) = (Playa.batchID(a), Playa.batchID(b))
+            let claimed = b[Int.random(in: 0..<b.count, using: &rng)].id
+            var lines: [JSONObject] = [Playa.saved(r)]
+            for (evs, batch) in [(a, ba), (b, bb)] {
+                for e in evs { var l = Playa.saved(e); l["batch"] = .string(batch); lines.append(l) }
+            }
+            lines.append(["type": "notify_claimed", "id": .string(claimed), "recipient_id": .string(r.id), "claim": "c1",
+                          "until": .string(Zone.utc.format(Instant(ms: 1_900_000_000_000)))])
+            let markers: [JSONObject] = [ba, bb].map { ["type": "generated", "recipient_id": .string(r.id), "date": .string(day.description), "batch": .string($0)] }
+            var straight = PlayaState(full: true)
+            for l in lines + markers { straight.apply(l) }
+            var folded = PlayaState(full: true)
+            for l in lines { folded.apply(l) }
+            var restored = PlayaState(full: true)
+            for l in folded.hotSnapshot() { try restored.restoreHot(l) }
+            for l in folded.coldSnapshot() { try restored.restoreCold(l) }
+            for l in markers { restored.apply(l) }
+            let want = Set(a.map(\.id) + [claimed])
+            for (name, st) in [("straight", straight), ("restored", restored)] {
+                XCTAssertEqual(Set(st.events.keys), want, "round \(round) \(name): the first draw and the claimed event")
+            }
+        }
+    }
 }

@@ -51,6 +51,9 @@ public struct PlayaState: JournalModel {
     /// batches each drawn event came from.
     var winners: [String: String] = [:]
     var batchOf: [String: Set<String>] = [:]
+    /// The ids in `batchOf` by "recipient|date", so that a day's winning
+    /// draw looks at that day's events only (derived, never saved).
+    var batchedByKey: [String: Set<String>] = [:]
     /// Events of a draw that lost its day, kept aside: a claim or a save
     /// brings one back.
     var superseded: [String: Playa.Event] = [:]
@@ -109,6 +112,7 @@ public struct PlayaState: JournalModel {
                 winners = winners.filter { !$0.key.hasPrefix(id + "|") }
                 drawnBy = drawnBy.filter { !$0.key.hasPrefix(id + "|") }
                 batchOf = batchOf.filter { events[$0.key] != nil }
+                batchedByKey = batchedByKey.filter { !$0.key.hasPrefix(id + "|") }
                 superseded = superseded.filter { $0.value.recipientID != id }
             }
         case "notify_claimed":
@@ -138,14 +142,21 @@ public struct PlayaState: JournalModel {
             if let b = e["batch"]?.string {
                 // A draw never replaces an event: the same slot drawn again
                 // (another device, the same draw) leaves it as it is.
-                if events[ev.id] != nil { batchOf[ev.id, default: []].insert(b); return }
-                if let w = winners[PlayaState.generatedKey(ev.recipientID, ev.date)], w != b {
+                let key = PlayaState.generatedKey(ev.recipientID, ev.date)
+                if let cur = events[ev.id] {
+                    batchOf[ev.id, default: []].insert(b)
+                    batchedByKey[PlayaState.generatedKey(cur.recipientID, cur.date), default: []].insert(ev.id)
+                    return
+                }
+                if let w = winners[key], w != b {
                     if superseded[ev.id] == nil { superseded[ev.id] = ev }
                     return
                 }
                 batchOf[ev.id, default: []].insert(b)
+                batchedByKey[key, default: []].insert(ev.id)
             } else {
                 superseded[ev.id] = nil
+                if batchOf[ev.id] != nil { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(ev.id) }
             }
             events[ev.id] = ev
         case "slot_missed":
@@ -163,8 +174,8 @@ public struct PlayaState: JournalModel {
             guard winners[key] == nil else { return }
             let b = e["batch"]?.string ?? ""
             winners[key] = b
-            for (id, bs) in batchOf where !bs.contains(b) {
-                guard let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
+            for id in batchedByKey[key] ?? [] {
+                guard let bs = batchOf[id], !bs.contains(b), let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
                 batchOf[id] = nil
                 if Playa.untouchedByAnyone(ev) {
                     events[id] = nil
@@ -255,7 +266,10 @@ public struct PlayaState: JournalModel {
             for g in l["generated"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
             for c in l["confirmed"]?.array ?? [] { if let d = c.string.flatMap(Day.parse) { confirmed.insert(d) } }
             for (k, v) in l["winners"]?.object?.fields ?? [] { if let b = v.string { winners[k] = b } }
-            for (k, v) in l["batches"]?.object?.fields ?? [] { batchOf[k] = Set((v.array ?? [v]).compactMap(\.string)) }
+            for (k, v) in l["batches"]?.object?.fields ?? [] {
+                batchOf[k] = Set((v.array ?? [v]).compactMap(\.string))
+                if let ev = events[k] { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(k) }
+            }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
             notifyDevice = l["notify_device"]?.string
         case "superseded":
