@@ -28,7 +28,7 @@ let package = Package(
         // What tests need beyond the toolchain (skip or, under CI, fail), and
         // running other programs from a test without pipes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit", "TestSupport"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures"]),
+        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit", "TestSupport"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures", "Tenclub/Fixtures", "Core/Messages/Fixtures"]),
         .testTarget(
             name: "ToolTests",
             dependencies: ["NudgeKit", "TestSupport", "tenclub", "yomo", "rewards", "playa", "habitmatch"]

@@ -13,11 +13,11 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--user|--pool|--name|--email|--timezone|--bio|--habit|--limit|-n|--date|--month|--of|--at|--tz|--minutes|--description|--group) ((i++)) ;;
+            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--date|--month|--of|--at|--minutes|--description|--group) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|report|pool|"pool init"|"pool reports"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -26,7 +26,7 @@ _habitmatch() {
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
                 --email) COMPREPLY=(); return ;;
-                --timezone) COMPREPLY=(); return ;;
+                --tz) COMPREPLY=(); return ;;
                 --bio) COMPREPLY=(); return ;;
                 --habit) COMPREPLY=(); return ;;
             esac ;;
@@ -34,7 +34,7 @@ _habitmatch() {
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
                 --email) COMPREPLY=(); return ;;
-                --timezone) COMPREPLY=(); return ;;
+                --tz) COMPREPLY=(); return ;;
                 --bio) COMPREPLY=(); return ;;
             esac ;;
         candidates)
@@ -52,7 +52,7 @@ _habitmatch() {
         calendar)
             case "$prev" in
                 --month) COMPREPLY=(); return ;;
-                --of) COMPREPLY=(); return ;;
+                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
             esac ;;
         meet)
             case "$prev" in
@@ -60,6 +60,10 @@ _habitmatch() {
                 --tz) COMPREPLY=(); return ;;
                 --minutes) COMPREPLY=(); return ;;
                 --description) COMPREPLY=(); return ;;
+            esac ;;
+        meetings)
+            case "$prev" in
+                --format) _habitmatch_reply < <(compgen -W "json text ics" -- "$cur"); return ;;
             esac ;;
         "meetings move")
             case "$prev" in
@@ -75,47 +79,55 @@ _habitmatch() {
         --data-dir) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _habitmatch_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _habitmatch_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --user) COMPREPLY=(); return ;;
         --pool) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        join) words="--name --email --timezone --bio --habit --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        catalog) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        habit) words="list add rm remind --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "habit list") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "habit add") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "habit rm") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "habit remind") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        profile) words="set --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "profile set") words="--name --email --timezone --bio --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        candidates) words="--limit -n --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        like) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        pass) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        swipe) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        chat) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        buddy) words="accept --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "buddy accept") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        done) words="--date --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        undo) words="--date --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        calendar) words="--month --of --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        meetings) words="cancel move --ics --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "meetings cancel") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "meetings move") words="--at --tz --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        unmatch) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        block) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        report) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        pool) words="init reports --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "pool init") words="--group --synced --data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        "pool reports") words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        remind) words="--data-dir --now --format --quiet -q --help -h --version --user --pool" ;;
-        help) words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block report pool remind help completion" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block unblock report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        join) words="--name --email --tz --bio --habit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        catalog) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        habit) words="list add rm remind --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit list") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit add") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        profile) words="set --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        "profile set") words="--name --email --tz --bio --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        candidates) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        like) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        pass) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        swipe) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        chat) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        buddy) words="accept --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        calendar) words="--month --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "meetings move") words="--at --tz --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        unmatch) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        pool) words="init reports match --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool reports") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _habitmatch_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _habitmatch_reply < <(compgen -f -- "$cur")

@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -72,44 +72,50 @@ _playa() {
         --data-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _playa_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _playa_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
-        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        queue) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        recipient) words="add list show edit pause resume rm --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient add") words="--platform --phone --username --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient show") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient pause") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient resume") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "recipient rm") words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        schedule) words="--random --fixed --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        message) words="add list edit rm --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "message add") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "message list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "message edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "message rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        clone) words="--schedule --messages --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        generate) words="--date --seed --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        event) words="edit --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "event edit") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        cancel) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        confirm) words="--date --yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        due) words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        notify) words="--test --command --timeout --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        link) words="--web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        open) words="--command --web --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        export) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        import) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        reset) words="--yes -y --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion" ;;
+        "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        queue) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient add") words="--platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient resume") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        schedule) words="--random --fixed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        message) words="add list edit rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "message add") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        clone) words="--schedule --messages --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        generate) words="--date --seed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        event) words="edit --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "event edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        cancel) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        confirm) words="--date --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--command --timeout --retry-unknown --take-over --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        notify) words="--test --command --timeout --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        link) words="--web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        open) words="--command --web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        export) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        reset) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _playa_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _playa_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _playa_reply < <(compgen -f -- "$cur")

@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--family|--note|--group|--minutes|--count|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--minutes|--limit|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -32,10 +32,10 @@ _rewards() {
             esac ;;
         log)
             case "$prev" in
-                --count|-n) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
                 --by) COMPREPLY=(); return ;;
                 --type) COMPREPLY=(); return ;;
-                --child) COMPREPLY=(); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
                 --grep) COMPREPLY=(); return ;;
             esac ;;
         "child add")
@@ -55,16 +55,16 @@ _rewards() {
             esac ;;
         settings)
             case "$prev" in
-                --child) COMPREPLY=(); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
             esac ;;
         "settings set")
             case "$prev" in
-                --child) COMPREPLY=(); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
             esac ;;
         ingest)
             case "$prev" in
                 --activitywatch) _rewards_reply < <(compgen -f -- "$cur"); return ;;
-                --child) COMPREPLY=(); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
             esac ;;
         redeem)
             case "$prev" in
@@ -78,7 +78,7 @@ _rewards() {
             esac ;;
         report)
             case "$prev" in
-                --child) COMPREPLY=(); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
                 --from) COMPREPLY=(); return ;;
                 --to) COMPREPLY=(); return ;;
                 --by) _rewards_reply < <(compgen -W "day week app category" -- "$cur"); return ;;
@@ -96,55 +96,61 @@ _rewards() {
         --data-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _rewards_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _rewards_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _rewards_reply < <(compgen -d -- "$cur"); return ;;
         --family) _rewards_reply < <(compgen -d -- "$cur"); return ;;
         --note) COMPREPLY=(); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        dashboard) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        init) words="--group --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        parent) words="invite join list rm --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "parent invite") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "parent join") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "parent list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "parent rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        ask) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        requests) words="--all --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        request) words="approve deny --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "request approve") words="--minutes --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "request deny") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        log) words="--count -n --by --type --child --grep --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        child) words="add list rm export --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child add") words="--user --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child list") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child rm") words="--purge --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child export") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        app) words="set rm list import --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app rm") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app list") words="--category --search --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app import") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
-        settings) words="set --child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "settings set") words="--child --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
-        flags) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        flag) words="approve reject --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "flag approve") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "flag reject") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        redeem) words="--app --command --timeout --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        allowance) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        adjust) words="--reason --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        report) words="--child --from --to --by --format --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        badges) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        notify) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        enforce) words="--command --timeout --interval --grace --dry-run --data-dir --now --format --quiet -q --help -h --version --sync-dir --family --note" ;;
-        help) words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion" ;;
+        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        init) words="--group --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        parent) words="invite join list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent invite") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent join") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        ask) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        requests) words="--all --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        request) words="approve deny --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "request approve") words="--minutes --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "request deny") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        log) words="--limit -n --by --type --child --grep --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        child) words="add list rm export --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child add") words="--user --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child rm") words="--purge --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        "child export") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        app) words="set rm list import --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        "app rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        "app list") words="--category --search --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app import") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        settings) words="set --child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "settings set") words="--child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        flags) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        flag) words="approve reject --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "flag approve") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "flag reject") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        redeem) words="--app --command --timeout --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        allowance) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        adjust) words="--reason --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        report) words="--child --from --to --by --format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        badges) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        notify) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        enforce) words="--command --timeout --interval --grace --dry-run --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _rewards_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _rewards_reply < <(compgen -f -- "$cur")

@@ -13,11 +13,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--at|--style|--days|-n|--name|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--style|--limit|-n|--name|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy remove"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -36,7 +36,7 @@ _tenclub() {
             esac ;;
         history)
             case "$prev" in
-                --days|-n) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         "buddy set")
             case "$prev" in
@@ -52,31 +52,37 @@ _tenclub() {
         --data-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _tenclub_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _tenclub_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
-        "") words="status unlock ingest widget history check buddy sms devices rollover help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        status) words="--date --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        unlock) words="--at --undo --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        ingest) words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        widget) words="--style --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        history) words="--days -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        check) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        buddy) words="set remove --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "buddy set") words="--name --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "buddy remove") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        sms) words="outbox deliver receive log --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "sms outbox") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "sms receive") words="--strict --data-dir --now --format --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        "sms log") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rollover) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="status unlock ingest widget history check buddy sms devices rollover help completion" ;;
+        "") words="status unlock ingest widget history check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        unlock) words="--at --undo --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        ingest) words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        widget) words="--style --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        history) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        check) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        buddy) words="set rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "buddy set") words="--name --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "buddy rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        sms) words="outbox deliver receive log --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms outbox") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms receive") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        "sms log") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _tenclub_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _tenclub_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _tenclub_reply < <(compgen -f -- "$cur")

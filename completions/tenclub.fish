@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --sync-dir --date --at --style --days -n --name --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --at --style --limit -n --name --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy remove' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -31,6 +31,7 @@ complete -c tenclub -f
 complete -c tenclub -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env TENCLUB_DATA_DIR)'
 complete -c tenclub -l now -x -d 'Pin the clock to TIME (env TENCLUB_NOW)'
 complete -c tenclub -l format -x -a 'json text' -d 'Force json or text output (env TENCLUB_FORMAT)'
+complete -c tenclub -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env TENCLUB_COLOR)'
 complete -c tenclub -l quiet -s q -d 'Print nothing but errors (env TENCLUB_QUIET)'
 complete -c tenclub -l help -s h -d 'Show help and exit'
 complete -c tenclub -l version -d 'Show the version and exit'
@@ -53,9 +54,9 @@ complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l undo -d 'Remove today'\'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'
-complete -c tenclub -n '__tenclub_at '\''history'\''' -l days -s n -x -d 'How many days up to today (default 7)'
+complete -c tenclub -n '__tenclub_at '\''history'\''' -l limit -s n -x -d 'How many days up to today (default 7)'
 complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'set' -d 'Set the buddy'\''s US number and text them the invitation'
-complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'remove' -d 'Remove the buddy (nothing more is sent to them)'
+complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'rm' -d 'Remove the buddy (nothing more is sent to them)'
 complete -c tenclub -n '__tenclub_at '\''buddy set'\''' -l name -x -d 'The buddy'\''s name'
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'outbox' -d 'Print the queued messages as sms records, with their delivery state'
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'deliver' -d 'Hand each queued message to your sending command, at most once'
@@ -66,16 +67,5 @@ complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l timeout -x -d 'End 
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l retry-unknown -d 'Send again texts whose earlier send never finished'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'status'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'unlock'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'ingest'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'widget'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'history'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'check'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'buddy'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'sms'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'devices'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'rollover'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'help'
-complete -c tenclub -n '__tenclub_at '\''help'\''' -a 'completion'
+complete -c tenclub -n '__tenclub_at '\''help'\''' -a '(tenclub __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c tenclub -n '__tenclub_at '\''completion'\''' -a 'bash zsh fish'

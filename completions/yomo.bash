@@ -13,7 +13,7 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--count|-n|--from) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--limit|-n|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -63,7 +63,7 @@ _yomo() {
             esac ;;
         next)
             case "$prev" in
-                --count|-n) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         export)
             case "$prev" in
@@ -79,31 +79,37 @@ _yomo() {
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
         --now) COMPREPLY=(); return ;;
         --format) _yomo_reply < <(compgen -W "json text" -- "$cur"); return ;;
+        --color) _yomo_reply < <(compgen -W "auto always never" -- "$cur"); return ;;
         --sync-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
     esac
-    local words files=0
+    local words files=0 dyn=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        list) words="--all -a --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        parse) words="--llm-command --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        done) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        snooze) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rm) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        rehome) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        next) words="--count -n --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        export) words="--format --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        import) words="--from --tz --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="forget --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        "devices forget") words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        purge) words="--yes --data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        due) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        watch) words="--data-dir --now --format --quiet -q --help -h --version --sync-dir" ;;
-        help) words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion" ;;
+        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        list) words="--all -a --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        done) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        snooze) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        rm) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="forget --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        due) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        watch) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
     _yomo_reply < <(compgen -W "$words" -- "$cur")
+    if ((dyn)) && [[ $cur != -* ]]; then
+        local known=("${COMPREPLY[@]}")
+        _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
+    fi
     if ((files)) && [[ $cur != -* ]]; then
         local matches=("${COMPREPLY[@]}")
         _yomo_reply < <(compgen -f -- "$cur")

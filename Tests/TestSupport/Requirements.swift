@@ -17,6 +17,8 @@ import Darwin
 /// names the same list.
 public enum Requirement: String, CaseIterable, Sendable {
     case mandoc, zsh, fish, shellcheck, jq
+    /// make, which runs the Makefile's install.
+    case make
     /// getfacl, to read back the ACLs the tools set.
     case acl
     /// python3 with these modules: the iCalendar oracles.
@@ -25,6 +27,10 @@ public enum Requirement: String, CaseIterable, Sendable {
     case recurringIcalEvents = "recurring_ical_events"
     /// Taskwarrior's `task`, which must accept yomo's export.
     case taskwarrior
+    /// Syncthing, which keeps playa's sync folder in step between two devices.
+    case syncthing
+    /// remind, which nudge-bench times yomo against.
+    case remind
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 

@@ -33,6 +33,73 @@ final class EveryToolTests: ToolTestCase {
         }
     }
 
+    /// Each tool's data directory says whose it is; every other tool
+    /// refuses it (78, naming the owner) and leaves it as it was. A
+    /// directory from before the `tool` file is known by its snapshot.
+    func testADataDirectoryBelongsToOneTool() throws {
+        let now = "2026-11-22T10:00:00-05:00"
+        for owner in tools {
+            let dir = tmp + "/data-" + owner
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let first = run(owner, ["--data-dir", dir, "--now", now])
+            XCTAssertEqual(first.code, 0, "\(owner): \(first.err)")
+            XCTAssertEqual(try String(contentsOfFile: dir + "/tool", encoding: .utf8), owner + "\n")
+            let before = try FileManager.default.subpathsOfDirectory(atPath: dir).sorted()
+            for other in tools where other != owner {
+                let r = run(other, ["--data-dir", dir, "--now", now])
+                XCTAssertEqual(r.code, 78, "\(other) on \(owner)'s directory")
+                XCTAssertEqual(r.err, "\(other): \(dir) is \(owner)'s data directory: give \(other) one of its own (--data-dir, \(other.uppercased())_DATA_DIR)\n")
+                XCTAssertEqual(r.out, "")
+            }
+            XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: dir).sorted(), before, "a refusing tool wrote in \(owner)'s directory")
+            XCTAssertEqual(run(owner, ["--data-dir", dir, "--now", now]).code, 0)
+        }
+        let old = tmp + "/before-the-tool-file"
+        XCTAssertEqual(run("tenclub", ["--data-dir", old, "--now", now, "unlock", "-q"]).code, 0)
+        try FileManager.default.removeItem(atPath: old + "/tool")
+        let r = run("yomo", ["--data-dir", old, "--now", now])
+        XCTAssertEqual(r.code, 78, r.err)
+        XCTAssertTrue(r.err.contains("is tenclub's data directory"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: old + "/snapshot.ndjson.bad-1"), "yomo set tenclub's snapshot aside")
+    }
+
+    /// --color (or TOOL_COLOR): always colours a text layout even into a
+    /// pipe (watch -c, less -R), never and NO_COLOR do not; NDJSON never.
+    func testColorAutoAlwaysNever() {
+        let esc = "\u{1B}["
+        for tool in tools {
+            let always = run(tool, ["--format", "text", "--color", "always", "--now", "2026-11-22T10:00:00-05:00"])
+            XCTAssertEqual(always.code, 0, "\(tool): \(always.err)")
+            let auto = run(tool, ["--format", "text", "--now", "2026-11-22T10:00:00-05:00"])
+            XCTAssertFalse(auto.out.contains(esc), "\(tool): colour into a pipe without --color always")
+            XCTAssertFalse(run(tool, ["--format", "text", "--color=never"]).out.contains(esc))
+            XCTAssertFalse(run(tool, ["--color", "always"]).out.contains(esc), "\(tool): NDJSON coloured")
+            let bad = run(tool, [], env: [tool.uppercased() + "_COLOR": "sometimes"])
+            XCTAssertEqual(bad.code, 64)
+            XCTAssertEqual(bad.err, "\(tool): \(tool.uppercased())_COLOR must be auto, always or never, not 'sometimes'\n")
+        }
+        XCTAssertTrue(tenclub("status", "--format", "text", "--color", "always").out.contains(esc), "tenclub's card has colour")
+        XCTAssertTrue(tenclub("status", "--format", "text", env: ["TENCLUB_COLOR": "always", "NO_COLOR": "1"]).out.contains(esc),
+                      "always wins over NO_COLOR")
+    }
+
+    /// Old spellings work and are reported as typed; a variable takes a
+    /// command's own format.
+    func testOldSpellingsAndValuesAsTyped() {
+        let now = "2026-11-22T10:00:00-05:00"
+        XCTAssertEqual(tenclub("unlock", "-q", "--at", "2026-11-15 10:00", "--now", now).code, 0)
+        XCTAssertEqual(tenclub("history", "--days", "2", "--now", now).lines.count, 2)
+        XCTAssertEqual(tenclub("history", "-n", "3", "--now", now).lines.count, 3)
+        XCTAssertEqual(tenclub("history", "-n", "abc").err, "tenclub: -n must be a whole number from 1 to 3660, not 'abc'\n")
+        XCTAssertEqual(tenclub("history", "--days", "abc").err, "tenclub: --days must be a whole number from 1 to 3660, not 'abc'\n")
+        XCTAssertEqual(tenclub("buddy", "remove").code, tenclub("buddy", "rm").code)
+        let rewards = ["REWARDS_DATA_DIR": tmp + "/rewards", "REWARDS_USER": "mum"]
+        XCTAssertEqual(run("rewards", ["init"], env: rewards).code, 0)
+        let csv = run("rewards", ["report"], env: rewards.merging(["REWARDS_FORMAT": "csv"]) { $1 })
+        XCTAssertEqual(csv.code, 0, csv.err)
+        XCTAssertEqual(csv.out, run("rewards", ["report", "--format", "csv"], env: rewards).out)
+    }
+
     func testHelpForACommandAndCompletionCommand() {
         let h = run("tenclub", ["help", "ingest"])
         XCTAssertEqual(h.code, 0)

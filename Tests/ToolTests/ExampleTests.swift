@@ -176,6 +176,51 @@ struct Example {
     static func script(_ text: String) -> String {
         text.components(separatedBy: "\n").map { cronCommand($0) ?? $0 }.joined(separator: "\n")
     }
+
+    /// A block's crontab part, as cron reads it: `NAME=value` lines set the
+    /// environment of the entries after them, each entry is one line. What
+    /// crontab would read otherwise than a reader does is a problem: an
+    /// entry continued on the next line (crontab takes each line alone), an
+    /// unescaped `%` (cron turns it into a newline). The other lines are the
+    /// block's shell part, run first in the reader's session. Nil when the
+    /// block has no crontab entry.
+    struct Crontab {
+        var shell: String
+        var entries: [(env: [(String, String)], command: String)] = []
+        var problems: [String] = []
+    }
+
+    static func crontab(_ text: String) -> Crontab? {
+        let lines = text.components(separatedBy: "\n")
+        guard lines.contains(where: { cronCommand($0) != nil }) else { return nil }
+        var c = Crontab(shell: "")
+        var env: [(String, String)] = []
+        var shell: [String] = []
+        var afterEntry = false
+        for line in lines {
+            if let command = cronCommand(line) {
+                let code = command.split(separator: "#", maxSplits: 1).first.map(String.init) ?? command
+                if code.replacingOccurrences(of: "\\%", with: "").contains("%") {
+                    c.problems.append("cron turns an unescaped % into a newline: \(line)")
+                }
+                let end = code.trimmingCharacters(in: .whitespaces)
+                if ["|", "\\", "&&", "||"].contains(where: { end.hasSuffix($0) }) {
+                    c.problems.append("a crontab entry is one line; this one goes on: \(line)")
+                }
+                c.entries.append((env, command))
+                afterEntry = true
+            } else if let eq = line.firstIndex(of: "="), !line.contains(" "),
+                      line[..<eq].allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }), line.first?.isLetter == true {
+                env.append((String(line[..<eq]), String(line[line.index(after: eq)...])))
+            } else if afterEntry && line.first.map({ $0 == " " || $0 == "\t" }) == true {
+                c.problems.append("a crontab entry is one line; this line continues the one above: \(line)")
+            } else {
+                shell.append(line)
+            }
+        }
+        c.shell = shell.joined(separator: "\n")
+        return c
+    }
 }
 
 final class ExampleTests: ToolTestCase {
@@ -270,9 +315,9 @@ final class ExampleTests: ToolTestCase {
         return r
     }
 
-    func shell(_ script: String, _ run: Run, env extra: [(String, String)] = []) -> RunResult {
+    func shell(_ script: String, _ run: Run, env extra: [(String, String)] = [], program: [String]? = nil) -> RunResult {
         let p = Process()
-        let bash = ["/bin/bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script]
+        let bash = program ?? ["/bin/bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script]
         // An example that does not end (a watch loop) is stopped, with its
         // pipeline, and fails.
         if let timeout = ["/usr/bin/timeout", "/bin/timeout"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
@@ -297,6 +342,41 @@ final class ExampleTests: ToolTestCase {
         p.waitUntilExit()
         return RunResult(out: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
                          err: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "", code: p.terminationStatus)
+    }
+
+    /// The folder that stands for `/usr/local/bin`, where `make install`
+    /// puts the tools: the tools and the stand-ins for a desktop's commands.
+    func installedBin(_ run: Run) throws -> String {
+        let dir = run.root + "/cron-usr-local-bin"
+        if Sys.isDirectory(dir) { return dir }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for t in Self.tools {
+            try FileManager.default.createSymbolicLink(atPath: dir + "/" + t, withDestinationPath: executable(t))
+        }
+        for name in Self.fakes.keys {
+            try FileManager.default.createSymbolicLink(atPath: dir + "/" + name, withDestinationPath: run.root + "/bin/" + name)
+        }
+        return dir
+    }
+
+    /// Runs a crontab entry as cron does: `/bin/sh -c` in the home folder,
+    /// with cron's environment only (HOME, LOGNAME, SHELL, PATH=/usr/bin:/bin)
+    /// and the variables the crontab sets; `/usr/local/bin` on its PATH is
+    /// where the tools were installed. The test's pinned clock and zone
+    /// (`TOOL_NOW`, `TZ`) and the example's markers are kept: they pin the
+    /// run, not what the entry may rely on.
+    func crond(_ command: String, _ run: Run, env extra: [(String, String)]) -> RunResult {
+        var env = ["HOME": run.home, "LOGNAME": run.env["LOGNAME"] ?? "ana", "USER": run.env["USER"] ?? "ana",
+                   "SHELL": "/bin/sh", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": run.root]
+        for (k, v) in run.env where k == "TZ" || k.hasSuffix("_NOW") { env[k] = v }
+        for (k, v) in extra { env[k] = v }
+        let bin = (try? installedBin(run)) ?? "/usr/local/bin"
+        env["PATH"] = env["PATH"]!.split(separator: ":", omittingEmptySubsequences: false)
+            .map { $0 == "/usr/local/bin" ? bin : String($0) }.joined(separator: ":")
+        var cron = run
+        cron.env = env
+        cron.work = run.home
+        return shell(command, cron, env: [], program: ["/bin/sh", "-c", command])
     }
 
     /// Runs a document's examples in order; returns what was skipped.
@@ -353,6 +433,14 @@ final class ExampleTests: ToolTestCase {
                     }
                 }
                 finish()
+            } else if let cron = Example.crontab(e.text) {
+                for p in cron.problems { XCTFail("\(e.name): \(p)", file: file, line: line) }
+                if !cron.shell.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    check("the example", shell(cron.shell, &run, env: e.env, keep: true), shown: e.text)
+                }
+                for entry in cron.entries {
+                    check("the crontab entry '\(entry.command)'", crond(entry.command, run, env: e.env + entry.env), shown: e.text)
+                }
             } else {
                 check("the example", shell(Example.script(e.text), &run, env: e.env, keep: true), shown: e.text)
             }
@@ -395,6 +483,63 @@ final class ExampleTests: ToolTestCase {
     func testRewardsManPageExamplesRun() throws { try runAll(manExamples("rewards")) }
     func testPlayaManPageExamplesRun() throws { try runAll(manExamples("playa")) }
     func testHabitmatchManPageExamplesRun() throws { try runAll(manExamples("habitmatch")) }
+
+    /// The documented nudge acts on `check`'s "busted" (status 1) only:
+    /// not on a day within ten, and not on an error (a mistyped TZ), which
+    /// cron mails instead. Run as cron runs it, from README.md and tenclub(1).
+    func testTheDocumentedBustedNudgeActsOnStatusOneOnly() throws {
+        let readme = try String(contentsOfFile: ToolTestCase.packageRoot + "/README.md", encoding: .utf8)
+        let sources = Example.fromMarkdown(readme, source: "README.md") + (try manExamples("tenclub"))
+        let entries = sources.compactMap { Example.crontab($0.text) }.flatMap(\.entries)
+            .filter { $0.command.contains("tenclub check") }
+        XCTAssertEqual(entries.count, 2, "README.md and tenclub(1) each show the busted nudge")
+        for entry in entries {
+            var run = try prepare()
+            let notified = run.home + "/notified"
+            try? FileManager.default.removeItem(atPath: notified)
+            try? FileManager.default.removeItem(atPath: run.home + "/.local/share/tenclub")
+            _ = FileManager.default.createFile(atPath: run.root + "/bin/notify-send", contents: Data("#!/bin/sh\necho \"$*\" >> '\(notified)'\n".utf8),
+                                               attributes: [.posixPermissions: 0o755])
+            var r = crond(entry.command, run, env: entry.env)
+            XCTAssertEqual(r.code, 0, "\(entry.command): \(r.err)")
+            XCTAssertFalse(Sys.fileExists(notified), "a day within ten notified")
+            XCTAssertEqual(shell("for m in $(seq 10 20); do tenclub unlock -q --at 2026-11-22T20:$m:00-05:00; done", &run).code, 0)
+            r = crond(entry.command, run, env: entry.env + [("TZ", "America/New_Yrok")])
+            XCTAssertTrue(r.err.contains("TZ"), "the error goes to cron's mail: \(r.err)")
+            XCTAssertFalse(Sys.fileExists(notified), "an error (a mistyped TZ) notified")
+            r = crond(entry.command, run, env: entry.env)
+            XCTAssertEqual(r.code, 0, r.err)
+            XCTAssertEqual(try? String(contentsOfFile: notified, encoding: .utf8), "tenclub No tenclub today!\n")
+        }
+    }
+
+    /// The adb opener keeps a link whole on the phone: adb joins its
+    /// arguments for the phone's shell, where an unquoted & ends a command.
+    /// The stand-in adb runs them as that shell would, with an `am` that
+    /// prints its arguments.
+    func testTheADBOpenerKeepsTheLinkWhole() throws {
+        let readme = try String(contentsOfFile: ToolTestCase.packageRoot + "/README.md", encoding: .utf8)
+        let man = try manExamples("playa")
+        let openers = (Example.fromMarkdown(readme, source: "README.md") + man).filter { $0.file == "~/bin/adb-open" }
+        XCTAssertEqual(openers.count, 2, "README.md and playa(1) each show ~/bin/adb-open")
+        let bin = tmp + "/device-bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: bin + "/adb", contents: Data(#"""
+            #!/bin/sh
+            [ "$1" = shell ] && shift
+            exec sh -c "am() { for a in \"\$@\"; do printf '%s\n' \"\$a\"; done; }; $*"
+            """#.utf8), attributes: [.posixPermissions: 0o755])
+        let url = "whatsapp://send?phone=14155550132&text=Coffee%20this%20week%3F"
+        for e in openers {
+            let opener = write("adb-open-\(e.line)", e.text)
+            let r = runProgram("/bin/sh", [opener, url], env: ["PATH": bin + ":/usr/bin:/bin"])
+            XCTAssertEqual(r.status, 0, "\(e.name): \(r.err)")
+            XCTAssertEqual(r.out.split(separator: "\n").last.map(String.init), url, "\(e.name): the phone got \(r.out)")
+        }
+        // What the recipe did before: the text after & was lost.
+        let before = runProgram(bin + "/adb", ["shell", "am", "start", "-a", "android.intent.action.VIEW", "-d", url], env: ["PATH": "/usr/bin:/bin"])
+        XCTAssertNotEqual(before.out.split(separator: "\n").last.map(String.init), url)
+    }
 
     /// The extraction itself: markers, roff escapes, crontab lines, transcripts.
     func testExamplesAreExtractedWithTheirMarkers() {
@@ -442,6 +587,12 @@ final class ExampleTests: ToolTestCase {
         XCTAssertEqual(r.count, 2)
         XCTAssertEqual(r[0].skip, "a waybar module, not a command")
         XCTAssertEqual(r[1].text, "jq -r '\"\\(.a)\"' 'x' -n\n")
+        let cron = Example.crontab("echo first\nPATH=/usr/local/bin:/usr/bin:/bin\n0 0 * * *  a -q   # note\n*/5 * * * *  b | c |\n  d\n* * * * * date +%F\n")
+        XCTAssertEqual(cron?.shell, "echo first\n")
+        XCTAssertEqual(cron?.entries.map(\.command), ["a -q   # note", "b | c |", "date +%F"])
+        XCTAssertEqual(cron?.entries.first?.env.map { "\($0)=\($1)" }, ["PATH=/usr/local/bin:/usr/bin:/bin"])
+        XCTAssertEqual(cron?.problems.count, 3, "\(cron?.problems ?? [])")
+        XCTAssertNil(Example.crontab("tenclub check -q\n"))
         XCTAssertNil(Example.cronCommand("tenclub check -q"))
         XCTAssertEqual(Example.cronCommand("0 0 * * *     rewards rollover -q"), "rewards rollover -q")
     }

@@ -20,7 +20,7 @@ final class HabitmatchToolTests: ToolTestCase {
     }
 
     func testAPoolFromJoinToCalendarInvite() throws {
-        XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined this pool yet: habitmatch join --name NAME --habit exercise\n")
+        XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined the pool \(tmp)/pool yet: habitmatch join --name NAME --habit exercise\n")
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--email", "ana@example.com", "--habit", "exercise", "--habit", "read").code, 0)
         XCTAssertEqual(hm("ana", "candidates", "--format", "text").out, "No user for now. Come back later\n")
         hm("bo", "join", "--name", "Bo", "--timezone", "Europe/London", "--habit", "read")
@@ -49,23 +49,34 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true)
         XCTAssertEqual(hm("bo", "calendar", "exercise", "--of", "ana").err, "habitmatch: only buddies may see each other's calendar; ana is not your buddy\n")
         // Meet, and export the invitation.
-        XCTAssertEqual(hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--minutes", "45").code, 64)
-        let meet = hm("ana", "meet", "cy", "--at", "2026-11-24 18:00", "--weekly")
+        XCTAssertEqual(hm("ana", "meet", "cy", "--at", "2026-11-22 18:00", "--minutes", "45").code, 64)
+        let meet = hm("ana", "meet", "cy", "--at", "2026-11-22 18:00", "--weekly")
         XCTAssertEqual(meet.code, 0, meet.err)
-        XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-24T18:00:00-05:00"], "both see it")
-        let ics = hm("cy", "meetings", "--ics").out
+        XCTAssertEqual(hm("cy", "meetings").records.map { $0["next"] as? String }, ["2026-11-22T18:00:00-05:00"], "both see it")
+        let ics = hm("cy", "meetings", "--format", "ics").out
         XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\n"))
-        XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261124T180000\r\n"))
+        XCTAssertEqual(hm("cy", "meetings", "--ics").out.count, ics.count, "the old spelling still works")
+        XCTAssertTrue(ics.contains("DTSTART;TZID=America/New_York:20261122T180000\r\n"))
         XCTAssertTrue(ics.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com\r\n"))
         XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
         XCTAssertTrue(ics.contains("DESCRIPTION:Check-in (30 minutes at most):\\n1. What did you get done"))
-        let reminded = hm("cy", "remind", "--now", "2026-11-24T17:46:00-05:00")
+        // A change is never stamped ahead of the real clock: --now that far
+        // ahead previews, and writes nothing.
+        let ahead = hm("cy", "done", "--now", "2099-11-24T17:46:00-05:00")
+        XCTAssertEqual(ahead.code, 64, ahead.err)
+        XCTAssertTrue(ahead.err.contains("a preview with --now writes nothing"), ahead.err)
+        XCTAssertEqual(hm("cy", "meetings", "--now", "2099-11-24T17:46:00-05:00").code, 0, "reading is fine")
+        let reminded = hm("cy", "remind", "--now", "2026-11-22T17:46:00-05:00")
         XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
         // Each member wrote only their own files: the profile in journal/, the
         // e-mail and days in private/, the chat and meeting in the pair's folder.
         let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()
         XCTAssertEqual(journals, ["ana.ndjson", "bo.ndjson", "cy.ndjson", "dee.ndjson"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/pairs/ana+cy").sorted(), ["ana.ndjson", "cy.ndjson"])
+        // (A synced pool hides nothing from whoever has the folder: likes are
+        // in the member's journal, one file to read; a host pool keeps them
+        // in a spool only the pool's owner reads.)
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/pool/journal/cy.ndjson", encoding: .utf8).contains("swiped"))
         let profile = try String(contentsOfFile: tmp + "/pool/journal/ana.ndjson", encoding: .utf8)
         XCTAssertFalse(profile.contains("@example.com"), "no e-mail in the journal every member reads")
         XCTAssertFalse(profile.contains("Run on Saturday"), "no chat there either")
@@ -95,6 +106,45 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(over.err, "habitmatch: you already have 1 buddies or accepts waiting, the most allowed (1); a few real commitments work better than many\n")
     }
 
+    /// Names that would reach a terminal raw are refused at input; the pool
+    /// may come from the configuration and every message names it; another
+    /// member's streaks are not made up; meeting ids are shown.
+    func testEverydayUse() throws {
+        let esc = hm("ana", "join", "--name", "Ana\u{1B}[2J", "--habit", "read")
+        XCTAssertEqual(esc.code, 64)
+        XCTAssertEqual(esc.err, "habitmatch: --name must be 1 to 60 characters, without control characters\n")
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--bio", "hi\u{202E}", "--habit", "read").code, 64)
+        try FileManager.default.createDirectory(atPath: tmp + "/config/habitmatch", withIntermediateDirectories: true)
+        _ = write("config/habitmatch/config", "pool = \(tmp)/shared\n")
+        let joined = hm("ana", "join", "--name", "Ana", "--habit", "read", env: ["HABITMATCH_POOL": ""])
+        XCTAssertEqual(joined.code, 0, joined.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp + "/shared/journal/ana.ndjson"))
+        XCTAssertTrue(hm("bo", "dashboard", "--format", "text", env: ["HABITMATCH_POOL": ""]).out.hasPrefix("Welcome"))
+        XCTAssertTrue(hm("bo", "candidates", env: ["HABITMATCH_POOL": ""]).err.contains("the pool \(tmp)/shared yet"))
+        hm("bo", "join", "--name", "Bo", "--habit", "read", env: ["HABITMATCH_POOL": ""])
+        hm("ana", "done", "read", env: ["HABITMATCH_POOL": ""])
+        let seen = hm("bo", "profile", "ana", env: ["HABITMATCH_POOL": ""]).records.first?["habits"] as? [[String: Any]]
+        XCTAssertNil(seen?.first?["current_streak"], "not a buddy: no streak to show")
+        XCTAssertEqual(hm("ana", "profile", env: ["HABITMATCH_POOL": ""]).records.first.flatMap { ($0["habits"] as? [[String: Any]])?.first?["current_streak"] as? Int }, 1)
+        hm("ana", "like", "bo", env: ["HABITMATCH_POOL": ""])
+        hm("bo", "like", "ana", env: ["HABITMATCH_POOL": ""])
+        // A time the clocks skip is refused, not moved an hour.
+        let gap = hm("ana", "meet", "bo", "--at", "2027-03-14 02:30", "--tz", "America/New_York", env: ["HABITMATCH_POOL": ""])
+        XCTAssertEqual(gap.code, 64)
+        XCTAssertEqual(gap.err, "habitmatch: --at 2027-03-14 02:30 does not exist in America/New_York (the clocks skip that hour that day): pick another time\n")
+        let id = hm("ana", "meet", "bo", "--at", "2026-11-23 18:00", env: ["HABITMATCH_POOL": ""]).records.first?["id"] as? String ?? ""
+        XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": "", "TZ": "Asia/Tokyo"]).out.hasPrefix(id + "  2026-11-23 18:00 "))
+    }
+
+    /// In a synced pool every member sees two likes meet: there is no
+    /// owner's run to do, and pool match says so.
+    func testPoolMatchIsForAHostPool() {
+        hm("ana", "join", "--name", "Ana", "--habit", "read")
+        let r = hm("ana", "pool", "match")
+        XCTAssertEqual(r.code, 64)
+        XCTAssertEqual(r.err, "habitmatch: pool match is for a host pool; in a synced pool every member sees two likes meet\n")
+    }
+
     func testDoneUndoStreakAndDashboard() {
         hm("ana", "join", "--name", "Ana", "--habit", "read")
         for d in ["2026-11-19", "2026-11-20", "2026-11-21"] { hm("ana", "done", "--date", d) }
@@ -106,6 +156,9 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertTrue(dash.contains("Buddies: none yet"), dash)
         let cal = hm("ana", "calendar", "--format", "text").out
         XCTAssertTrue(cal.hasPrefix("Read every day — Ana, November 2026\n Mo Tu We Th Fr Sa Su\n"), cal)
+        // Today in brackets, days to come by their number, no trailing spaces.
+        XCTAssertTrue(cal.contains("\n ·  ·  ·  ■  ·  ■ [■]\n 23 24 25 26 27 28 29\n 30\n■ done"), cal)
+        XCTAssertFalse(cal.contains(" \n"), cal)
     }
 
     /// A new machine, a wiped cache, the pool spelled with a trailing slash:
@@ -137,14 +190,21 @@ final class HabitmatchToolTests: ToolTestCase {
         for u in ["ana", "bo"] { hm(u, "join", "--name", u, "--habit", "read") }
         hm("ana", "like", "bo")
         hm("bo", "like", "ana")
+        let id = hm("bo", "meet", "ana", "--at", "2026-11-24 18:00", "--weekly").records.first?["id"] as? String ?? ""
         hm("ana", "buddy", "accept", "bo")
         hm("bo", "buddy", "accept", "ana")
         let pass = hm("ana", "pass", "bo")
         XCTAssertEqual(pass.code, 64)
         XCTAssertTrue(pass.err.contains("habitmatch unmatch bo"), pass.err)
         XCTAssertEqual(hm("ana", "buddy").records.count, 1)
+        XCTAssertEqual(hm("ana", "meetings").records.count, 1)
         XCTAssertEqual(hm("ana", "unmatch", "bo").code, 0)
         XCTAssertEqual(hm("bo", "buddy").records.count, 0)
+        // Unmatch ends every meeting between the two; bo cannot move it back.
+        XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
+        XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        XCTAssertEqual(hm("bo", "meetings", "move", id, "--at", "2026-11-25 03:00").code, 65)
+        XCTAssertEqual(hm("ana", "remind", "--now", "2026-11-24T17:50:00-05:00").out, "")
         XCTAssertEqual(hm("bo", "chat", "ana", "hello?").code, 77)
         hm("bo", "like", "ana")
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty, "parted members are not offered again")
@@ -160,10 +220,29 @@ final class HabitmatchToolTests: ToolTestCase {
         let moved = hm("bo", "meetings", "move", String(id.prefix(6)), "--at", "2026-11-25 09:30")
         XCTAssertEqual(moved.code, 0, moved.err)
         XCTAssertEqual(hm("ana", "meetings").records.first?["start"] as? String, "2026-11-25T09:30:00")
+        // A calendar learns of a move (SEQUENCE) and of a cancel (STATUS).
+        let moved1 = hm("ana", "meetings", "--ics").out
+        XCTAssertTrue(moved1.contains("UID:\(id)@habitmatch\r\n") && moved1.contains("SEQUENCE:1\r\nSTATUS:CONFIRMED\r\n"), moved1)
         XCTAssertEqual(hm("ana", "meetings", "cancel", id).code, 0)
         XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
-        hm("ana", "meet", "bo", "--at", "2026-11-26 18:00")
+        let gone = hm("bo", "meetings", "--ics").out
+        XCTAssertTrue(gone.contains("UID:\(id)@habitmatch\r\n") && gone.contains("SEQUENCE:2\r\nSTATUS:CANCELLED\r\nSUMMARY:Cancelled check-in\r\n"), gone)
+        let kept = hm("ana", "meet", "bo", "--at", "2026-11-26 18:00", "--weekly").records.first?["id"] as? String ?? ""
+        XCTAssertEqual(hm("bo", "meetings").records.count, 1)
         XCTAssertEqual(hm("bo", "block", "ana").code, 0)
+        // The block ends every meeting between the two, for both, and the
+        // blocked one can no longer move it.
+        for u in ["ana", "bo"] {
+            XCTAssertTrue(hm(u, "meetings").records.isEmpty, u)
+            let ics = hm(u, "meetings", "--ics").out
+            XCTAssertFalse(ics.contains("STATUS:CONFIRMED") || ics.contains("DESCRIPTION"), u)
+            XCTAssertTrue(ics.contains("UID:\(kept)@habitmatch\r\n") && ics.contains("STATUS:CANCELLED"), "a calendar drops it: \(u)")
+            XCTAssertFalse(hm(u, "dashboard").out.contains("next_meeting"), u)
+        }
+        XCTAssertEqual(hm("ana", "meetings", "move", kept, "--at", "2026-11-27 03:00").code, 65)
+        XCTAssertEqual(hm("bo", "profile", "ana").code, 65, "both profiles are hidden")
+        XCTAssertEqual(hm("ana", "profile", "bo").code, 65)
+        XCTAssertEqual(hm("bo", "block", "ana").records.first?["already"] as? Bool, true)
         XCTAssertEqual(hm("ana", "chat", "bo", "hi").code, 77)
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
         XCTAssertEqual(hm("ana", "report", "bo", "blocked me").code, 0)
@@ -188,7 +267,9 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(first.records[0]["current_streak"] as? Int, 1)
         XCTAssertEqual(first.out, hm("ana").out, "the default command")
         hm("cy", "like", "ana")
-        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"pending_like","user":"cy"}"#)
+        // A like is known only to the one who gave it, until it is mutual.
+        XCTAssertFalse(hm("ana", "dashboard").out.contains("cy"))
+        XCTAssertFalse(hm("ana", "candidates").out.contains("likes_you"))
         hm("ana", "like", "cy")
         XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy"}"#)
         hm("ana", "buddy", "accept", "cy")
@@ -200,7 +281,9 @@ final class HabitmatchToolTests: ToolTestCase {
         let text = hm("ana", "dashboard", "--format", "text").out
         XCTAssertTrue(text.hasPrefix("Ana — week of 2026-11-16\n"), text)
         XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1)\n"), text)
-        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 with Cy\n"), text)
+        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 America/New_York with Cy\n"), text)
+        // In the member's zone, whatever the process's TZ says.
+        XCTAssertTrue(hm("cy", "dashboard", "--format", "text", env: ["TZ": "Asia/Tokyo"]).out.hasSuffix("Next meeting: 2026-11-24 17:00 America/Chicago with Ana\n"))
     }
 
     func testCatalogListsTheHabitsToChooseFrom() {
@@ -229,8 +312,15 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "habit", "remind", "meditate", "08:00").err, "habitmatch: you have no habit 'meditate'; yours: exercise, read\n")
         let due = hm("ana", "remind", "--now", "2026-11-22T20:05:00-05:00")
         XCTAssertEqual(due.records.map { $0["title"] as? String }, ["Exercise: not done yet today", "Read every day: not done yet today"])
-        XCTAssertEqual(due.records[0]["actions"] as? [[String: String]], [["id": "done", "label": "Done", "command": "habitmatch done exercise"]])
+        // The action names the pool and the member, so a notifier without
+        // this shell's environment acts on the same pool.
+        let action = (due.records[0]["actions"] as? [[String: String]])?.first?["command"] ?? ""
+        XCTAssertEqual(action, "habitmatch --pool '\(tmp)/pool' --user 'ana' done 'exercise'")
         XCTAssertEqual(hm("ana", "remind", "--now", "2026-11-22T20:06:00-05:00").out, "", "once a day")
+        let ran = sh(action, env: ["HABITMATCH_DATA_DIR": tmp + "/elsewhere", "HABITMATCH_POOL": tmp + "/nowhere"])
+        XCTAssertEqual(ran.code, 0, ran.err)
+        let after = hm("ana", "habit", "list", "--format", "text").out
+        XCTAssertTrue(after.hasPrefix("exercise  Exercise  streak 1 (best 1)"), after + ran.out + ran.err)
         XCTAssertEqual(hm("ana", "habit", "remind", "exercise", "off").records[0]["remind_at"] as? NSNull, NSNull())
         let rm = hm("ana", "habit", "rm", "read")
         XCTAssertEqual(rm.out, #"{"type":"habit","id":"read","name":"Read every day","removed":true}"# + "\n")
@@ -249,6 +339,11 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(mine.records[0]["timezone"] as? String, "America/New_York")
         XCTAssertFalse(hm("cy", "profile", "ana").records[0].keys.contains("email"), "not a buddy")
         XCTAssertEqual(hm("ana", "profile", "zed").err, "habitmatch: no member 'zed' in this pool\n")
+        // No bio: no line of spaces in its place (profile, candidates).
+        let plain = hm("ana", "profile", "--format", "text").out
+        XCTAssertTrue(plain.contains(")\n  habits: ") || plain.contains("\n  habits: "), plain)
+        XCTAssertFalse(plain.contains("\n  \n"), plain)
+        XCTAssertFalse(hm("cy", "candidates", "--format", "text").out.contains("\n  \n"))
         let set = hm("ana", "profile", "set", "--bio", "Morning runner", "--timezone", "Europe/Lisbon")
         XCTAssertEqual(set.code, 0, set.err)
         XCTAssertEqual(set.records[0]["bio"] as? String, "Morning runner")
@@ -257,7 +352,7 @@ final class HabitmatchToolTests: ToolTestCase {
         let zone = hm("ana", "profile", "set", "--timezone", "Mars/Base")
         XCTAssertEqual(zone.code, 64)
         XCTAssertEqual(zone.err, "habitmatch: --timezone must be an IANA time zone like America/New_York, not 'Mars/Base'\n")
-        XCTAssertEqual(hm("ana", "profile", "set").err, "habitmatch: profile set needs --name, --email, --timezone or --bio\n")
+        XCTAssertEqual(hm("ana", "profile", "set").err, "habitmatch: profile set needs --name, --email, --tz or --bio\n")
         XCTAssertEqual(hm("ana", "profile", "set", "--name", "").code, 64)
         XCTAssertEqual(hm("zed", "profile", "set", "--bio", "x").code, 65, "not joined")
         XCTAssertEqual(hm("bo", "join", "--name", "Bo", "--habit", "read", "--timezone", "Nowhere").code, 64)

@@ -96,7 +96,7 @@ final class TenclubHostileInputTests: HostileInputCase {
         XCTAssertEqual(f.code, 64)
         XCTAssertEqual(f.err, "tenclub: TENCLUB_FORMAT must be json or text, not 'yaml'\n")
         XCTAssertEqual(tenclub("status", "--format", "yaml").err,
-                       "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub --help'\n")
+                       "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub status --help'\n")
         let n = tenclub("status", env: ["TENCLUB_NOW": "soon"])
         XCTAssertEqual(n.err, "tenclub: TENCLUB_NOW must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n")
         XCTAssertEqual(tenclub("status", env: ["TENCLUB_NOW": "1970-01-02"]).err,
@@ -313,18 +313,22 @@ final class HabitmatchHostileInputTests: HostileInputCase {
 
     func testAPeersNameBioAndChatAreShownEscaped() {
         let evil = "Eve\u{1B}]0;pwned\u{07}\u{202E}gnp.exe"
-        XCTAssertEqual(hm("eve", "join", "--name", evil, "--bio", "hi\r\u{1B}[2Jthere\u{9B}", "--habit", "read",
-                          "--habit", "other:draw\u{1B}[5m\u{2066}").code, 0)
+        // Names and bios with controls are refused at input (and in a
+        // peer's journal); what a match writes is still shown escaped.
+        XCTAssertEqual(hm("eve", "join", "--name", evil, "--habit", "read").code, 64)
+        XCTAssertEqual(hm("eve", "join", "--name", "Eve", "--bio", "hi\r\u{1B}[2Jthere\u{9B}", "--habit", "read").code, 64)
+        XCTAssertEqual(hm("eve", "join", "--name", "Eve", "--habit", "read", "--habit", "other:draw\u{1B}[5m\u{2066}").code, 64)
+        XCTAssertEqual(hm("eve", "join", "--name", "Eve", "--bio", "hi there", "--habit", "read").code, 0)
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "read").code, 0)
         hm("ana", "like", "eve")
         hm("eve", "like", "ana")
         hm("eve", "chat", "ana", "psst\u{1B}[8m\u{202E}")
         hm("eve", "buddy", "accept", "ana")
         hm("ana", "buddy", "accept", "eve")
-        hm("eve", "meet", "ana", "--at", "2026-11-24 18:00", "--description", "agenda\r\nATTENDEE:mailto:x@evil.example\u{1B}[1m")
+        hm("eve", "meet", "ana", "--at", "2026-11-22 18:00", "--description", "agenda\r\nATTENDEE:mailto:x@evil.example\u{1B}[1m")
         hm("eve", "done")
         let views: [[String]] = [["profile", "eve"], ["candidates"], ["dashboard"], ["chat", "eve"], ["buddy"], ["meetings"],
-                                 ["calendar", "--of", "eve", "read"], ["remind", "--now", "2026-11-24T17:50:00-05:00"]]
+                                 ["calendar", "--of", "eve", "read"], ["remind", "--now", "2026-11-22T17:50:00-05:00"]]
         for args in views {
             let r = run("habitmatch", ["--user", "ana"] + args + ["--format", "text"])
             XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
@@ -336,10 +340,9 @@ final class HabitmatchHostileInputTests: HostileInputCase {
             XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
             assertClean(r.out, "eve \(args)")
         }
-        XCTAssertTrue(hm("ana", "profile", "eve", "--format", "text").out.contains("Eve\\u001b]0;pwned\\u0007\\u202egnp.exe"))
         XCTAssertTrue(hm("ana", "chat", "eve", "--format", "text").out.contains("psst\\u001b[8m\\u202e"))
         // JSON keeps the data exact.
-        XCTAssertEqual(hm("ana", "profile", "eve").records.first?["name"] as? String, evil)
+        XCTAssertEqual(hm("ana", "chat", "eve").records.first?["text"] as? String, "psst\u{1B}[8m\u{202E}")
         // The calendar file holds no control and no injected property.
         let ics = hm("ana", "meetings", "--ics").out
         assertClean(ics.replacingOccurrences(of: "\r\n", with: "\n"), "ics")

@@ -78,7 +78,7 @@ final class ManPageTests: ToolTestCase {
                 for word in path where !page.contains("Cm \(word)") && !page.contains(" \(word) ") {
                     XCTFail("man/\(spec.name).1 does not document '\(word)'")
                 }
-                for o in spec.command(path)?.options ?? [] {
+                for o in spec.command(path)?.visibleOptions ?? [] {
                     if !page.contains("Fl -\(o.long)") { XCTFail("man/\(spec.name).1 does not document --\(o.long) of '\(path.joined(separator: " "))'") }
                     if let s = o.short, !page.contains("Fl \(s)") { XCTFail("man/\(spec.name).1 does not document -\(s) of '\(path.joined(separator: " "))'") }
                 }
@@ -192,5 +192,22 @@ final class ManPageTests: ToolTestCase {
         }
         XCTAssertTrue(read["rewards"]!.contains("REWARDS_USER"))
         XCTAssertFalse(read["tenclub"]!.contains("REWARDS_USER"))
+    }
+
+    /// Quotes render in pairs: a .Dq after another on one .Pq line nests
+    /// inside it instead of following it ("every blue moon, "twice a day""").
+    func testQuotationsRenderInPairs() throws {
+        try require(.mandoc)
+        for tool in toolSpecs.map(\.name) {
+            let r = runProgram(command("mandoc"), ["-Tutf8", "-O", "width=1000", ToolTestCase.packageRoot + "/man/\(tool).1"])
+            XCTAssertEqual(r.status, 0, r.err)
+            for line in r.out.split(separator: "\n") {
+                var depth = 0
+                for ch in line {
+                    if ch == "\u{201C}" { depth += 1; XCTAssertLessThanOrEqual(depth, 1, "\(tool)(1): quotes nest: \(line)") }
+                    if ch == "\u{201D}" { depth -= 1 }
+                }
+            }
+        }
     }
 }

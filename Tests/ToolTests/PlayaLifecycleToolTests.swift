@@ -79,7 +79,7 @@ final class PlayaLifecycleToolTests: ToolTestCase {
         let hung = playa("due", "--command", "echo started >> \(log); sleep 30", "--timeout", "1", "--now", "2026-11-23T09:01:00-05:00")
         XCTAssertEqual(hung.code, 75)
         XCTAssertEqual(hung.records.first?["notification"] as? String, "unknown")
-        XCTAssertEqual(hung.err, "playa: 1 notify command ran past the timeout of 1 s and was ended; it may have shown, so it is not repeated (--retry-unknown repeats it)\n")
+        XCTAssertEqual(hung.err, "playa: 1 notification may have shown (the notify command ran past its timeout of 1 s and was ended), so it is not repeated (--retry-unknown repeats it)\n")
         XCTAssertEqual(playa("due", "--command", "echo again >> \(log)", "--now", "2026-11-23T09:02:00-05:00").out, "")
         let retry = playa("due", "--command", "echo retried >> \(log)", "--retry-unknown", "--now", "2026-11-23T09:03:00-05:00")
         XCTAssertEqual(retry.code, 0, retry.err)

@@ -32,7 +32,7 @@ final class PlayaToolTests: ToolTestCase {
             (["recipient", "add", "Bo", "--platform", "instagram", "--username", "bad name!"], "playa: an Instagram username is 1 to 30 letters, digits, '_' or '.'\n"),
             (["recipient", "add", "Bo", "--platform", "sms"], "playa: sms needs --phone with a country code, like +14155550132\n"),
             (["recipient", "add", "  ", "--platform", "sms", "--phone", phone], "playa: a name must not be empty\n"),
-            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa --help'\n"),
+            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa recipient add --help'\n"),
         ]
         for (args, err) in cases {
             let r = run("playa", args)
@@ -103,6 +103,11 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(fail.code, 75)
         XCTAssertEqual(fail.err, "playa: could not open event \(id): the opener exited 4; it stays pending\n")
         XCTAssertEqual(playa("queue").records.first { $0["id"] as? String == id }?["error"] as? String, "the opener exited 4")
+        // An opener that is not there is bad configuration (78), naming the fix, not "try again".
+        let missing = run("playa", ["open", id], env: ["PATH": tmp + "/empty-bin"])
+        XCTAssertEqual(missing.code, 78, missing.err)
+        XCTAssertTrue(missing.err.contains("the opener 'xdg-open' was not found; install xdg-utils, or set open_command in"), missing.err)
+        XCTAssertEqual(playa("open", id, "--command", "no-such-opener-here").code, 78)
         // The opener gets the URL as its last argument.
         let ok = playa("open", id, "--command", "sh -c 'printf %s \"$1\" > \(tmp)/opened' opener")
         XCTAssertEqual(ok.code, 0, ok.err)
@@ -205,7 +210,7 @@ final class PlayaToolTests: ToolTestCase {
         playa("generate")
         let refused = playa("recipient", "rm", "Ana")
         XCTAssertEqual(refused.code, 64)
-        XCTAssertEqual(refused.err, "playa: 'playa recipient rm' needs --yes when not run on a terminal\n")
+        XCTAssertEqual(refused.err, "playa: 'playa recipient rm' cannot be undone: run it with --yes (on a terminal it asks)\n")
         XCTAssertEqual(playa("recipient", "rm", "Ana", "--yes").records[0]["removed"] as? Bool, true)
         XCTAssertEqual(playa("queue").out, "")
         XCTAssertEqual(playa("recipient", "show", "Anna").err, "playa: no recipient named 'Anna'; add one with 'playa recipient add'\n")
@@ -245,7 +250,8 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(list.records.map { $0["templates"] as? Int }, [2, 0])
         XCTAssertEqual(list.records[1]["username"] as? String, "jo.draws")
         XCTAssertEqual(playa("recipient", "list", "--format", "text").out,
-                       "Playa — 2 recipients\n  Ana  whatsapp  fixed 09:30,18:00  2 messages\n  Jo  instagram  random 1/day  0 messages\n")
+                       "Playa — 2 recipients\n  Ana  whatsapp   fixed 09:30,18:00  2 messages\n  Jo   instagram  random 1/day       0 messages\n",
+                       "columns line up")
     }
 
     /// `message rm` takes an id prefix; the pool shrinks, nothing else.

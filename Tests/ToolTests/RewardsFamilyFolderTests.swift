@@ -192,7 +192,7 @@ final class RewardsFamilyFolderTests: RewardsFamilyTestCase {
         XCTAssertEqual(rwAs("mum", "request", "deny", id).code, 0)
         XCTAssertEqual(asRoot("enforce", "-q").code, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: family + "/status/\(name("alex")).json"))
-        let purge = rwAs("mum", "child", "rm", "Alex", "--purge")
+        let purge = rwAs("mum", "child", "rm", "Alex", "--purge", "--yes")
         XCTAssertEqual(purge.code, 0, purge.err)
         XCTAssertEqual(asRoot("enforce", "-q").code, 0, "root's run rewrites its own journal")
         XCTAssertEqual(rwAs("mum", "requests", "--all").records.count, 0, "the child's requests went with them")

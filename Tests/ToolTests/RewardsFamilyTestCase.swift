@@ -9,51 +9,21 @@ import Glibc
 /// children and a stranger, made with useradd and run through setpriv (CI
 /// runs as root), removed afterwards; the helpers the family folder's tests
 /// share (run as a login, as root, a shell line as a login, a game).
-class RewardsFamilyTestCase: ToolTestCase {
-    var logins: RealLogins?
-    var group = ""
-    var users: [String: String] = [:]  // short name → login
+class RewardsFamilyTestCase: RealLoginsCase {
+    override class var loginNames: [String] { ["mum", "dad", "alex", "sam", "eve"] }
+    override class var groupPrefix: String { "nrw" }
+    override class var tool: String { "rewards" }
     var family = ""
-    var bin = ""
     let now = "2026-11-22T10:00:00-05:00"
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        // The family members are real logins made with useradd and run through setpriv.
-        try require(.root)
-    }
 
     override func setUp() {
         super.setUp()
-        guard getuid() == 0 else { return }
-        let made0 = RealLogins(["mum", "dad", "alex", "sam", "eve"], base: tmp, groupPrefix: "nrw")
-        XCTAssertEqual(made0.problems, [])
-        logins = made0
-        group = made0.group!
-        users = made0.logins
-        bin = tmp + "/bin"
-        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try? FileManager.default.copyItem(atPath: executable("rewards"), toPath: bin + "/rewards")
-        _ = chmod(tmp, 0o755)
-        _ = chmod(bin, 0o755)
+        guard logins != nil else { return }
         // The family folder: made by root for mum (as /var/lib/rewards would be).
         family = tmp + "/family"
         XCTAssertEqual(root(["/usr/bin/install", "-d", "-o", users["mum"]!, "-m", "0700", family]).code, 0)
         let made = rwAs("mum", "init")
         XCTAssertEqual(made.code, 0, made.err)
-    }
-
-    override func tearDown() {
-        if let l = logins {
-            l.remove()
-            XCTAssertEqual(l.problems, [])
-        }
-        super.tearDown()
-    }
-
-    @discardableResult
-    func root(_ argv: [String], env: [String: String] = [:]) -> RunResult {
-        run(argv[0], Array(argv.dropFirst()), env: env, absolute: true)
     }
 
     /// rewards as one of the logins, with its own home and data folder.

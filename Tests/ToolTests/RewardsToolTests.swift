@@ -31,6 +31,34 @@ final class RewardsToolTests: ToolTestCase {
         rw("app", "set", "Minecraft", "--reward")
     }
 
+    /// A child's notification never says minutes are theirs beside "0 min
+    /// left": one line says what is left of the time redeemed and what more
+    /// may be redeemed.
+    func testAlmostUpAndMoreToRedeemAreOneMessage() {
+        setUpFamily()
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":6000}"# + "\n")
+        XCTAssertEqual(rw("redeem", "Alex", "3", "--app", "Minecraft", as: "alex").code, 0)
+        rw("ingest", stdin: #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T19:50:00-05:00","duration_s":180}"# + "\n")
+        let n = rw("notify", as: "alex").records.first { $0["role"] as? String == "child" }
+        let body = n?["body"] as? String ?? ""
+        XCTAssertTrue(body.contains("The reward time you redeemed is almost up (0 min left); 7 more minutes are yours to redeem"), body)
+        XCTAssertFalse(body.split(separator: "\n").contains { $0.hasPrefix("7 reward minutes are yours") }, body)
+    }
+
+    /// report's text layout lines up: each column starts at one place.
+    func testReportTextColumnsLineUp() {
+        setUpFamily()
+        rw("child", "add", "Maximilian")
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","duration_s":1500}"# + "\n"
+                          + #"{"child":"Maximilian","app":"Khan Academy","start":"2026-11-21T16:00:00-05:00","duration_s":6000}"# + "\n")
+        let lines = rw("report", "--by", "app", "--format", "text").lines
+        XCTAssertGreaterThanOrEqual(lines.count, 2, "\(lines)")
+        for marker in ["min learning", "min reward", "points"] {
+            let at = Set(lines.compactMap { l in l.range(of: marker).map { l.distance(from: l.startIndex, to: $0.lowerBound) } })
+            XCTAssertEqual(at.count, 1, "'\(marker)' is not in one column:\n\(lines.joined(separator: "\n"))")
+        }
+    }
+
     func testActivityWatchPipelineAndIdempotentIngest() {
         setUpFamily()
         let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--sessions")
@@ -222,7 +250,12 @@ final class RewardsToolTests: ToolTestCase {
         let export = rw("child", "export", "Alex")
         XCTAssertGreaterThan(export.records.count, 1)
         let id = export.records[0]["id"] as! String
-        let p = rw("child", "rm", "Alex", "--purge")
+        // Not on a terminal and without --yes: refused, nothing erased.
+        let refused = rw("child", "rm", "Alex", "--purge")
+        XCTAssertEqual(refused.code, 64)
+        XCTAssertEqual(refused.err, "rewards: 'rewards child rm --purge' cannot be undone: run it with --yes (on a terminal it asks)\n")
+        XCTAssertEqual(rw("child", "list").records.count, 2, "a refused purge changes nothing")
+        let p = rw("child", "rm", "Alex", "--purge", "--yes")
         XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["purged"] as? Bool, true)
         let all = try everything(under: dataDir)
@@ -234,7 +267,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("dashboard").records.map { $0["child"] as? String }, ["Sam"])
         XCTAssertEqual(rw("dashboard", "Sam").records[0]["balance"] as? Int, 30, "Sam keeps what is theirs")
         XCTAssertEqual(rw("flags").out, "", "Alex's held session went too")
-        XCTAssertEqual(rw("child", "rm", "Alex", "--purge").code, 65, "nobody left to purge")
+        XCTAssertEqual(rw("child", "rm", "Alex", "--purge", "--yes").code, 65, "nobody left to purge")
     }
 
     /// Removed first, purged later: a removed child can still be named.
@@ -245,7 +278,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("child", "rm", "Alex").code, 0)
         XCTAssertEqual(rw("child", "list").out, "")
         XCTAssertTrue(try everything(under: dataDir).contains(id), "history kept")
-        let p = rw("child", "rm", "alex", "--purge")
+        let p = rw("child", "rm", "alex", "--purge", "-y")
         XCTAssertEqual(p.code, 0, p.err)
         XCTAssertEqual(p.records[0]["id"] as? String, id)
         let all = try everything(under: dataDir)
@@ -270,7 +303,7 @@ final class RewardsToolTests: ToolTestCase {
         on("desktop", "ingest", stdin: #"{"child":"Sam","app":"Duolingo","start":"2026-11-21T18:00:00-05:00","duration_s":1800}"# + "\n")
         let id = on("laptop", "child", "list").records.first { $0["name"] as? String == "Alex" }?["id"] as! String
         XCTAssertTrue(try String(contentsOfFile: sync + "/desktop.ndjson", encoding: .utf8).contains(id), "the other device's journal names the child")
-        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge").code, 0)
+        XCTAssertEqual(on("laptop", "child", "rm", "Alex", "--purge", "--yes").code, 0)
         XCTAssertEqual(on("desktop", "child", "list").records.map { $0["name"] as? String }, ["Sam"], "the other device drops the child")
         XCTAssertEqual(on("desktop", "dashboard", "Sam").records.first?["balance"] as? Int, 30)
         for dir in [sync, tmp + "/laptop", tmp + "/desktop"] {

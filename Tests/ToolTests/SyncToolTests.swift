@@ -125,13 +125,37 @@ final class PlayaSyncTests: ToolTestCase {
         XCTAssertEqual(on("q", "generate").out, "", "the day is drawn")
     }
 
+    /// The day's draw is the same on every device: drawn apart, the same
+    /// events with the same ids, and a message sent on one stays sent.
+    func testTwoDevicesDrawTheSameEvents() throws {
+        XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Walk on Sunday?").code, 0)
+        XCTAssertEqual(on("p", "schedule", "Ana", "--random", "4").code, 0)
+        try exchange()
+        let p = on("p", "generate").records.map { "\($0["id"]!) \($0["time"]!) \($0["message"]!)" }
+        let q = on("q", "generate", now: "2026-11-23T07:00:00-05:00").records.map { "\($0["id"]!) \($0["time"]!) \($0["message"]!)" }
+        XCTAssertEqual(p.count, 4)
+        XCTAssertEqual(p, q, "the same draw on both devices")
+        let first = on("q", "queue").records.first?["id"] as! String
+        XCTAssertEqual(on("q", "open", first, "--command", "true", now: "2026-11-23T09:01:00-05:00").code, 0)
+        try exchange()
+        let queue = on("p", "queue", now: "2026-11-23T09:02:00-05:00").records.compactMap { $0["id"] as? String }
+        XCTAssertEqual(queue.count, 3, "one draw, the sent message gone from the queue: \(queue)")
+        XCTAssertFalse(queue.contains(first))
+        XCTAssertTrue(on("p", "export").out.contains(first))
+    }
+
+    /// Draws that differ (here q's `--seed`; in life a pool changed while
+    /// a device was offline): the first draw keeps the day, and what the
+    /// user did with the other draw's events stays.
     func testAMessageSentFromTheLosingDrawStaysInTheHistory() throws {
         XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
         XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
         XCTAssertEqual(on("p", "schedule", "Ana", "--fixed", "09:00,18:00").code, 0)
         try exchange()
         XCTAssertEqual(on("p", "generate").records.count, 2)
-        XCTAssertEqual(on("q", "generate", now: "2026-11-23T06:00:30-05:00").records.count, 2)
+        XCTAssertEqual(on("q", "generate", "--seed", "5", now: "2026-11-23T06:00:30-05:00").records.count, 2)
         // On q the user sends its 09:00 message before the devices meet.
         let first = on("q", "queue").records.first { $0["time"] as? String == "09:00" }?["id"] as! String
         let sent = on("q", "open", first, "--command", "true", now: "2026-11-23T09:01:00-05:00")
@@ -142,5 +166,35 @@ final class PlayaSyncTests: ToolTestCase {
         XCTAssertFalse(queue.contains { $0["id"] as? String == first })
         let export = on("p", "export").out
         XCTAssertTrue(export.contains(first), "the message the user sent stays in the history")
+    }
+
+    /// One device notifies: the first to run `due`; `due` elsewhere refuses,
+    /// naming it and how to move the role, and `--take-over` moves it.
+    func testDueRunsOnOneDeviceAndSaysHowToMoveIt() throws {
+        XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)
+        XCTAssertEqual(on("p", "schedule", "Ana", "--fixed", "09:00,18:00").code, 0)
+        XCTAssertEqual(on("p", "due").code, 0, "the first device to run due notifies")
+        try exchange()
+        XCTAssertEqual(on("q", "generate", now: "2026-11-23T06:00:30-05:00").records.count, 2, "cron draws the day on q too")
+        let refused = on("q", "due", now: "2026-11-23T09:01:00-05:00")
+        XCTAssertEqual(refused.code, 77, refused.err)
+        XCTAssertEqual(refused.out, "")
+        XCTAssertEqual(refused.err, "playa: notifications are sent from the device 'p', where 'playa due' ran first; this device is 'q': run 'playa due --take-over' here to send them from this one instead (nothing is notified twice)\n")
+        let p = on("p", "due", now: "2026-11-23T09:01:00-05:00")
+        XCTAssertEqual(p.records.map { $0["time"] as? String }, ["09:00"], p.err)
+        try exchange()
+        let moved = on("q", "due", "--take-over", now: "2026-11-23T18:00:30-05:00")
+        XCTAssertEqual(moved.code, 0, moved.err)
+        XCTAssertEqual(moved.records.map { $0["time"] as? String }, ["18:00"], "the 09:00 one went out from p")
+        try exchange()
+        XCTAssertEqual(on("p", "due", now: "2026-11-23T18:01:00-05:00").code, 77)
+        // notify_device in the configuration file decides where it is set.
+        try FileManager.default.createDirectory(atPath: tmp + "/cfg/playa", withIntermediateDirectories: true)
+        _ = write("cfg/playa/config", "notify_device = p\n")
+        let cfg = run("playa", ["due"], env: ["PLAYA_DATA_DIR": tmp + "/q", "PLAYA_SYNC_DIR": tmp + "/Sync-q", "PLAYA_ACTOR": "q",
+                                              "PLAYA_NOW": "2026-11-23T18:02:00-05:00", "XDG_CONFIG_HOME": tmp + "/cfg"])
+        XCTAssertEqual(cfg.code, 77)
+        XCTAssertTrue(cfg.err.contains("notify_device in \(tmp)/cfg/playa/config"), cfg.err)
     }
 }

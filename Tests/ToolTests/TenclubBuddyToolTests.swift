@@ -55,7 +55,11 @@ final class TenclubBuddyToolTests: ToolTestCase {
         XCTAssertEqual(failing.records[0]["exit_status"] as? Int, 7)
         XCTAssertEqual(failing.err, "tenclub: 1 message not delivered (the command exited 7); queued for the next run\n")
         XCTAssertEqual(tenclub("sms", "outbox").records.count, 1)
-        let ok = tenclub("sms", "deliver", "--command",
+        let early = tenclub("sms", "deliver", "--command", sender, "--now", "2026-11-22T09:00:30-05:00")
+        XCTAssertEqual(early.code, 0, "a failure waits a minute before its next try: \(early.err)")
+        XCTAssertEqual(early.out, "")
+        XCTAssertEqual(tenclub("sms", "outbox").records.first?["retry_at"] as? String, "2026-11-22T09:01:00-05:00")
+        let ok = tenclub("sms", "deliver", "--now", "2026-11-22T09:01:00-05:00", "--command",
                          "\(sender); printf '%s|%s|%s\\n' \"$TENCLUB_SMS_TO\" \"$TENCLUB_SMS_ID\" \"${TENCLUB_SMS_BODY%% *}\" >> '\(tmp)/env.txt'")
         XCTAssertEqual(ok.code, 0, ok.err)
         XCTAssertEqual(ok.records[0]["delivery"] as? String, "sent")

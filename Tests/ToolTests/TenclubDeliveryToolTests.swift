@@ -71,11 +71,19 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         let outbox = tenclub("sms", "outbox", "--now", later)
         XCTAssertEqual(outbox.records.first?["delivery"] as? String, "unknown")
         XCTAssertTrue(tenclub("sms", "outbox", "--now", later, "--format", "text").out.contains("unknown: may have gone out; --retry-unknown sends it again"))
+        // The killed run's try is in the log: unknown, with why, at its claim's expiry.
+        let died = "the run handing it to the sending command ended without recording how it went (killed, or the machine went down); it may have gone out"
+        func log() -> [String] { tenclub("sms", "log", "--now", later).records.map { "\($0["kind"]!) \($0["outcome"]!) \($0["attempt"]!) \($0["reason"]!)" } }
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)"], "before any other run")
         XCTAssertEqual(tenclub("sms", "deliver", "--command", sender, "--now", later).out, "")
         XCTAssertEqual(sent().count, 1)
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)"], "recorded by the next deliver, once")
+        XCTAssertEqual(tenclub("sms", "deliver", "--command", sender, "--now", later).out, "")
         let retry = tenclub("sms", "deliver", "--command", sender, "--retry-unknown", "--now", later)
         XCTAssertEqual(retry.records.first?["delivery"] as? String, "sent")
         XCTAssertEqual(sent().count, 2, "sent again only when asked")
+        XCTAssertEqual(log(), ["invite unknown 1 \(died)", "invite sent 2 <null>"])
+        XCTAssertTrue(tenclub("sms", "log", "--format", "text").out.contains("invite  to 415-555-0132  unknown: the run handing it"))
     }
 
     /// A hung sender is ended at its timeout (unknown, not repeated), and it
@@ -95,7 +103,7 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         let hung = try String(contentsOfFile: tmp + "/hung.out", encoding: .utf8)
         XCTAssertTrue(hung.contains("\"delivery\":\"unknown\""), hung)
         XCTAssertEqual(try String(contentsOfFile: tmp + "/hung.err", encoding: .utf8),
-                       "tenclub: 1 message may or may not have gone out (the command ran past its timeout of 3 s); not sent again unless 'tenclub sms deliver --retry-unknown'\n")
+                       "tenclub: 1 message may or may not have gone out (the command ran past its timeout of 3 s, or was killed); not sent again unless 'tenclub sms deliver --retry-unknown'\n")
         let log = tenclub("sms", "log").records.map { "\($0["to"]!) \($0["outcome"]!)" }
         XCTAssertEqual(log, ["+12125550199 sent", "+14155550132 unknown"], "in the order they ended")
         try FileManager.default.createDirectory(atPath: tmp + "/config/tenclub", withIntermediateDirectories: true)
@@ -193,13 +201,13 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         tenclub("sms", "deliver", "--command", "exit 3")
         XCTAssertEqual(receive("HELP").code, 0)
         XCTAssertEqual(tenclub("sms", "deliver", "--command", "exit 3").code, 75)
-        tenclub("sms", "deliver", "--command", sender)
+        tenclub("sms", "deliver", "--command", sender, "--now", "2026-11-22T09:01:00-05:00")  // after the failure's minute of backoff
         let log = tenclub("sms", "log").records
         XCTAssertEqual(log.map { "\($0["kind"]!) \($0["outcome"]!)" }, ["invite sent", "welcome sent", "help failed", "help sent"])
         XCTAssertEqual(log[2]["exit_status"] as? Int, 3)
         XCTAssertEqual(log[3]["attempt"] as? Int, 2)
         XCTAssertEqual(log[3]["to"] as? String, buddy)
-        XCTAssertEqual(log[3]["at"] as? String, "2026-11-22T09:00:00-05:00")
+        XCTAssertEqual(log[3]["at"] as? String, "2026-11-22T09:01:00-05:00", "when the text ended")
         XCTAssertTrue(tenclub("sms", "log", "--format", "text").out.contains("help  to 415-555-0132  failed (exit 3)"))
     }
 }

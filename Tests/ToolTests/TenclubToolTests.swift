@@ -19,6 +19,27 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(other["unlocks"] as? Int, 0)
     }
 
+    /// Another day's status speaks of that day; history starts at the first
+    /// day with an unlock (so the README's average is the average of days
+    /// used), and its text header has no trailing spaces.
+    func testOtherDaysAndHistoryReadAsWritten() {
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-20 12:\(m)", "--now", now) }
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-21 12:\(m)", "--now", now) }
+        for m in 10..<15 { tenclub("unlock", "--at", "2026-11-22 12:\(m)", "--now", now) }
+        let past = tenclub("status", "--date", "2026-11-21", "--format", "text", "--now", now)
+        XCTAssertFalse(past.out.contains("today"), past.out)
+        XCTAssertTrue(past.out.contains("5 of 10 unlocks that day: within the limit."), past.out)
+        XCTAssertEqual(tenclub("status", "--date", "2026-11-21", "--now", now).records[0]["message"] as? String,
+                       "5 of 10 unlocks that day: within the limit.")
+        XCTAssertEqual(tenclub("status", "--date", "2026-11-19", "--now", now).records[0]["message"] as? String, "No unlocks that day.")
+        let h = tenclub("history", "-n", "30", "--now", now)
+        XCTAssertEqual(h.records.map { $0["date"] as? String }, ["2026-11-20", "2026-11-21", "2026-11-22"])
+        let average = sh("tenclub history -n 30 --now \(now) | jq -s 'map(.unlocks) | add / length'")
+        XCTAssertEqual(average.out, "5\n", average.err)
+        let text = tenclub("history", "--format", "text", "--now", now)
+        for line in text.lines { XCTAssertFalse(line.hasSuffix(" "), "trailing spaces: '\(line)'") }
+    }
+
     func testUnlockPrintsTheNewCountAndTextDrawsTheCard() {
         let r = tenclub("unlock", "--now", now)
         XCTAssertEqual(r.records.first?["unlocks"] as? Int, 1)
@@ -118,14 +139,19 @@ final class TenclubToolTests: ToolTestCase {
     }
 
     func testWidgetStyles() {
+        // Before any unlock the card's name has parentheses of its own: the
+        // tooltip does not wrap it in more.
+        let empty = tenclub("widget", "--style", "waybar", "--now", now).records.first?["tooltip"] as? String ?? ""
+        XCTAssertEqual(empty, "0 unlocks today: Face down (no unlocks yet). No unlocks yet today. Ten to spend.")
+        XCTAssertFalse(empty.contains("))"))
         for i in 0..<8 { tenclub("unlock", "-q", "--at", "2026-11-22 08:1\(i)", "--now", now) }
         let waybar = tenclub("widget", "--style", "waybar", "--now", now)
-        XCTAssertEqual(waybar.out, #"{"text":"♣ 8/10","tooltip":"8 unlocks today (Eight of Clubs). 2 unlocks left today.","class":"close","percentage":80,"alt":"8C"}"# + "\n")
+        XCTAssertEqual(waybar.out, #"{"text":"♣ 8/10","tooltip":"8 unlocks today: Eight of Clubs. 2 unlocks left today.","class":"close","percentage":80,"alt":"8C"}"# + "\n")
         XCTAssertEqual(tenclub("widget", "--style", "tmux", "--now", now).out, "#[fg=yellow]♣ 8/10#[default]\n")
         XCTAssertEqual(tenclub("widget", "--now", now).out, "♣ 8/10\n")
         let bad = tenclub("widget", "--style", "polybar", "--now", now)
         XCTAssertEqual(bad.code, 64)
-        XCTAssertEqual(bad.err, "tenclub: --style must be one of waybar, tmux, plain, not 'polybar'; see 'tenclub --help'\n")
+        XCTAssertEqual(bad.err, "tenclub: --style must be one of waybar, tmux, plain, not 'polybar'; see 'tenclub widget --help'\n")
     }
 
     func testHistoryOldestFirstWithStreak() {
@@ -169,8 +195,8 @@ final class TenclubToolTests: ToolTestCase {
             (["status", "--now", "soon"], "tenclub: --now must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'soon'\n"),
             (["status", "--date", "22/11/2026"], "tenclub: --date must be a day like 2026-11-22 (or today, yesterday), not '22/11/2026'\n"),
             (["stauts"], "tenclub: unknown command 'stauts' (did you mean 'status'?); see 'tenclub --help'\n"),
-            (["status", "--fromat", "json"], "tenclub: unknown option --fromat for 'status' (did you mean '--format'?); see 'tenclub --help'\n"),
-            (["status", "--colour"], "tenclub: unknown option --colour for 'status'; see 'tenclub --help'\n"),
+            (["status", "--fromat", "json"], "tenclub: unknown option --fromat for 'status' (did you mean '--format'?); see 'tenclub status --help'\n"),
+            (["status", "--colour"], "tenclub: unknown option --colour for 'status' (did you mean '--color'?); see 'tenclub status --help'\n"),
         ]
         for (args, err) in cases {
             let r = run("tenclub", args)
@@ -272,6 +298,16 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(all.code, 0, all.err)
         let h = tenclub("history", "--days", "400", "--now", now)
         XCTAssertEqual(h.records.reduce(0) { $0 + ($1["unlocks"] as? Int ?? 0) }, batch * files.count)
+    }
+
+    /// A pinned clock earlier than the store's last write is a what-if or a
+    /// backfill: no warning that the stamps run ahead of it.
+    func testAPinnedEarlierClockWritesWithoutAWarning() {
+        XCTAssertEqual(tenclub("unlock", "--now", "2026-11-24T10:00:00-05:00").code, 0)
+        let back = tenclub("unlock", "--now", "2026-10-01T10:00:00-04:00")
+        XCTAssertEqual(back.code, 0)
+        XCTAssertEqual(back.err, "")
+        XCTAssertEqual(tenclub("status", "--date", "2026-10-01").records.first?["unlocks"] as? Int, 1)
     }
 
     @discardableResult

@@ -169,7 +169,7 @@ final class YomoDevicesToolTests: ToolTestCase {
         // Purge: refused without --yes, then everything goes, on every device.
         let refused = yomoAt("phone", "purge")
         XCTAssertEqual(refused.code, 64)
-        XCTAssertEqual(refused.err, "yomo: purge erases every reminder and its history on every device; run 'yomo purge --yes' to confirm\n")
+        XCTAssertEqual(refused.err, "yomo: 'yomo purge' cannot be undone: run it with --yes (on a terminal it asks)\n")
         XCTAssertEqual(yomoAt("phone", "purge", "--yes").records.first?["reminders"] as? Int, 3)
         XCTAssertEqual(yomoAt("laptop", "list").out, "")
         XCTAssertEqual(yomoAt("phone", "list").out, "")

@@ -19,6 +19,28 @@ final class YomoToolTests: ToolTestCase {
         run("yomo", args, stdin: stdin, env: env)
     }
 
+    /// The configuration file is checked by every command, piped and from
+    /// cron too (a typo is 78 naming the line), and -q silences the notes
+    /// on what was assumed.
+    func testConfigIsCheckedAlwaysAndQuietSilencesAssumptions() throws {
+        let loud = yomo("add", "call mom tomorrow at 9")
+        XCTAssertEqual(loud.err, "yomo: assumed: '9' read as 09:00\n")
+        let quiet = yomo("add", "call dad tomorrow at 9", "-q")
+        XCTAssertEqual(quiet.code, 0)
+        XCTAssertEqual(quiet.err, "", "-q silences 'assumed:'")
+        try FileManager.default.createDirectory(atPath: tmp + "/config/yomo", withIntermediateDirectories: true)
+        let config = write("config/yomo/config", "them = dark\n")
+        for args in [["list"], ["due"], ["list", "--format", "json"]] {
+            let r = run("yomo", args)
+            XCTAssertEqual(r.code, 78, "yomo \(args) ignored a bad configuration")
+            XCTAssertEqual(r.err, "yomo: \(config):1: unknown setting 'them' (known: llm_command, llm_timeout, theme, sync_dir)\n")
+        }
+        _ = write("config/yomo/config", "theme = nosuch\n")
+        XCTAssertEqual(yomo("due").code, 78, "a bad value too")
+        _ = write("config/yomo/config", "theme = default\n")
+        XCTAssertEqual(yomo("due").code, 0)
+    }
+
     func testEmptyListSaysHowToStart() {
         XCTAssertEqual(yomo("list").out, "")
         XCTAssertEqual(yomo("--format", "text").out, "No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n")
@@ -54,13 +76,13 @@ final class YomoToolTests: ToolTestCase {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),
             (["add", "x", "--date", "someday"], 64, "yomo: --date must be a day like 2026-11-22 (or today, tomorrow), not 'someday'\n"),
-            (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo --help'\n"),
+            (["add", "x", "--repeat", "yearly"], 64, "yomo: --repeat must be one of none, daily, weekly, custom, not 'yearly'; see 'yomo add --help'\n"),
             (["add", "x", "--days", "mon,funday"], 64, "yomo: --days must be weekdays like mon,wed,fri, not 'mon,funday'\n"),
             (["add", "x", "--every", "0"], 64, "yomo: --every must be a whole number from 1 to 1000, not '0'\n"),
             (["add", "x", "--unit", "day", "--on", "2nd-tue"], 64, "yomo: --on works with --unit month or year only\n"),
             (["add", "x", "--unit", "hour", "--between", "18:00-"], 64, "yomo: --between must be HH:MM-HH:MM like 09:00-18:00 (22:00-06:00 runs overnight), not '18:00-'\n"),
             (["add", "tomorrow at 9"], 64, "yomo: a reminder needs a title: the text held only a date, time or rule\n"),
-            (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo --help'\n"),
+            (["add"], 64, "yomo: 'add' needs TEXT...; see 'yomo add --help'\n"),
             (["done", "nope"], 65, "yomo: no reminder with id 'nope'; 'yomo list --all' shows them\n"),
         ]
         for (args, code, err) in cases {

@@ -12,15 +12,47 @@
 public enum Habitmatch {
     static let habitOp = OptionSpec("habit", value: "HABIT", help: "A catalog habit, or other:TEXT (up to 3)", repeatable: true)
 
-    public static let spec = ToolSpec(
+    /// `meetings --format ics`, as yomo's export says it; `--ics` is its
+    /// old spelling, accepted and not shown.
+    static let meetingsFormat = OptionSpec("format", value: "FORMAT", help: "json, text or ics (an iCalendar file)", choices: ["json", "text", "ics"])
+    static var meetingsICS: OptionSpec {
+        var o = OptionSpec("ics", help: "Print an iCalendar file (as --format ics)")
+        o.hidden = true
+        return o
+    }
+
+    /// Values complete from the store, as this member may see them: your
+    /// habits (by id), the members you may swipe or look at, your matches,
+    /// your buddies. Nothing the member could not list otherwise.
+    public static let spec = declared.completing(
+        ["done": ["habit"], "undo": ["habit"], "calendar": ["habit"], "habit rm": ["habit"], "habit remind": ["habit", ""],
+         "like": ["member"], "pass": ["member"], "profile": ["member"], "block": ["member"],
+         "chat": ["match"], "meet": ["match"], "unmatch": ["match"], "buddy accept": ["match"]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        let s = try store(ctx).read()
+        let m = try member(s, ctx)
+        switch kind {
+        case "habit": return m.habits.map(\.id)
+        case "match": return s.matches(of: m.user).sorted()
+        case "buddy": return s.buddies(of: m.user).sorted()
+        case "member":
+            let seen = Set(visibleCandidates(for: m, in: s, now: ctx.now).map(\.member.user)).union(s.matches(of: m.user))
+            return seen.sorted()
+        default: return []
+        }
+    }
+
+    static let declared = ToolSpec(
         name: "habitmatch",
         summary: "Habits on a calendar, and accountability buddies who share them, found by swiping.",
         commands: [
-            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, the next meeting, new likes", run: dashboard),
+            CommandSpec("dashboard", summary: "Your habits this week, streaks, buddies, matches, the next meeting", run: dashboard),
             CommandSpec("join", summary: "Join the pool with a profile and up to three habits",
                         options: [OptionSpec("name", value: "NAME", help: "Your name as others see it"),
                                   OptionSpec("email", value: "ADDR", help: "For calendar invitations"),
-                                  OptionSpec("timezone", value: "TZ", help: "IANA zone (default the system's)"),
+                                  OptionSpec("tz", value: "ZONE", help: "IANA zone (default the system's)").aliased("timezone"),
                                   OptionSpec("bio", value: "TEXT", help: "A line about you"), habitOp], group: .admin, run: join),
             CommandSpec("catalog", summary: "The habits to choose from", group: .admin, run: catalogCommand),
             CommandSpec("habit", summary: "Your habits",
@@ -36,7 +68,7 @@ public enum Habitmatch {
                         subcommands: [CommandSpec("set", summary: "Change your profile",
                                                   options: [OptionSpec("name", value: "NAME", help: "Your name"),
                                                             OptionSpec("email", value: "ADDR", help: "Your e-mail, or '' to remove it"),
-                                                            OptionSpec("timezone", value: "TZ", help: "IANA zone"),
+                                                            OptionSpec("tz", value: "ZONE", help: "IANA zone").aliased("timezone"),
                                                             OptionSpec("bio", value: "TEXT", help: "A line about you")],
                                                   run: profileSet)],
                         group: .admin, run: profile),
@@ -59,7 +91,7 @@ public enum Habitmatch {
                         run: { (c) throws(ToolError) in try mark(c, false) }),
             CommandSpec("calendar", summary: "A month of progress", usage: "[HABIT]",
                         options: [OptionSpec("month", value: "YYYY-MM", help: "The month (default this one)"),
-                                  OptionSpec("of", value: "USER", help: "A buddy's calendar")],
+                                  OptionSpec("of", value: "USER", help: "A buddy's calendar").completing("buddy")],
                         operands: .words, max: 1, run: calendar),
             CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
                         options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
@@ -68,7 +100,7 @@ public enum Habitmatch {
                                   OptionSpec("weekly", help: "Every week"),
                                   OptionSpec("description", value: "TEXT", help: "Default: a check-in checklist")],
                         operands: .words, min: 1, max: 1, run: meet),
-            CommandSpec("meetings", summary: "Upcoming meetings", options: [OptionSpec("ics", help: "Print an iCalendar file instead")],
+            CommandSpec("meetings", summary: "Upcoming meetings", options: [meetingsFormat, meetingsICS],
                         subcommands: [
                             CommandSpec("cancel", summary: "Cancel a check-in (either of the two may)", usage: "ID", operands: .words, min: 1, max: 1, run: meetingCancel),
                             CommandSpec("move", summary: "Move a check-in to another time", usage: "ID",
@@ -80,6 +112,8 @@ public enum Habitmatch {
                         operands: .words, min: 1, max: 1, run: unmatch),
             CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
                         operands: .words, min: 1, max: 1, run: block),
+            CommandSpec("unblock", summary: "Undo a block of yours (a match starts over with two likes)", usage: "USER",
+                        operands: .words, min: 1, max: 1, run: unblock),
             CommandSpec("report", summary: "Tell the pool's owner about a member", usage: "USER REASON...",
                         operands: .words, min: 2, max: nil, run: report),
             CommandSpec("pool", summary: "The pool itself",
@@ -89,6 +123,8 @@ public enum Habitmatch {
                                                   OptionSpec("synced", help: "A pool kept in step across machines by a sync engine")],
                                         operands: .words, min: 1, max: 1, run: poolInit),
                             CommandSpec("reports", summary: "Reports members made (the pool's owner only)", run: poolReports),
+                            CommandSpec("match", summary: "Tell members their new matches, ended matches and blocks (the host pool's owner, from cron)",
+                                        run: poolMatch),
                         ], runnable: false, group: .admin),
             CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],
@@ -112,11 +148,14 @@ public enum Habitmatch {
         // not an empty pool.
         _ = try Sys.pathState(Sys.join(p.path, "journal"))
         let user = me(ctx)
-        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms)
-        return Store(dir: p.stateDirectory(dataDir: ctx.dataDir, user: user), options: o)
+        let dir = p.stateDirectory(dataDir: ctx.dataDir, user: user)
+        let isOwner = p.kind == .host && p.owner == geteuid()
+        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms,
+                               reads: p.kind == .host ? loadReads(dir) : .init(), isOwner: isOwner)
+        return Store(dir: dir, options: o)
     }
 
-    static let configKeys = ["max_buddies"]
+    static let configKeys = ["max_buddies", "pool"]
 
     /// The buddy cap from the configuration (`max_buddies`, 1 to 20).
     static func maxBuddies(_ ctx: Context) throws(ToolError) -> Int {

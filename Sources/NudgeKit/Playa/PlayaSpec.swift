@@ -16,14 +16,32 @@ public enum Playa {
     public static let windowStart = TimeOfDay(hour: 9, minute: 0)
     public static let windowEnd = TimeOfDay(hour: 21, minute: 0)
 
-    static let yes = OptionSpec("yes", short: "y", help: "Do it without asking")
+    static let yes = yesOption
     static let dateOption = OptionSpec("date", value: "DAY", help: "The day (default today)")
     static let commandOption = OptionSpec("command", value: "CMD", help: "The command to run", completion: .files)
     static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
                                           help: "End the command after SECONDS (default \(defaultNotifyTimeoutSeconds); notify_timeout in the config file)")
     static let webOption = OptionSpec("web", help: "A web link (https://wa.me/…, https://ig.me/m/…) instead of the app's")
 
-    public static let spec = ToolSpec(
+    /// Recipients' names complete from the store.
+    public static let spec = declared.completing(
+        ["recipient show": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
+         "recipient resume": ["recipient"], "recipient rm": ["recipient"], "schedule": ["recipient"],
+         "message add": ["recipient", ""], "message list": ["recipient"], "message edit": ["recipient", ""],
+         "message rm": ["recipient", ""], "clone": ["recipient"],
+         "link": ["event"], "open": ["event"], "cancel": ["event"], "notify": ["event"], "event edit": ["event", ""]],
+        values: completionValues)
+
+    /// Recipients by name; events by id, the pending ones.
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        switch kind {
+        case "recipient": return try store(ctx).read().recipients.values.map(\.name).sorted()
+        case "event": return try store(ctx).read().events.values.filter { $0.status == .pending }.sorted { $0.at < $1.at }.map(\.id)
+        default: return []
+        }
+    }
+
+    static let declared = ToolSpec(
         name: "playa",
         summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
         commands: [
@@ -73,7 +91,8 @@ public enum Playa {
             CommandSpec("confirm", summary: "Lock the day's schedule (asks on a terminal; --yes otherwise)", options: [dateOption, yes], run: confirm),
             CommandSpec("due", summary: "Print or hand over a notification for each event whose time has come, once (for cron)",
                         options: [commandOption, timeoutOption,
-                                  OptionSpec("retry-unknown", help: "Hand over again notifications whose run died or timed out")],
+                                  OptionSpec("retry-unknown", help: "Hand over again notifications whose run died or timed out"),
+                                  OptionSpec("take-over", help: "Notify from this device from now on (one device notifies; the first to run due)")],
                         group: .plumbing, records: ["notification"], run: due),
             CommandSpec("notify", summary: "Send one event's notification by hand, to test", usage: "ID",
                         options: [OptionSpec("test", help: "Required: this is a test, nothing is marked"), commandOption, timeoutOption],
@@ -90,13 +109,13 @@ public enum Playa {
                         operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
             CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
                         run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
-            CommandSpec("reset", summary: "Erase everything (needs --yes)", options: [yes], group: .admin, run: reset),
+            CommandSpec("reset", summary: "Erase everything (asks on a terminal; --yes otherwise)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],
         footer: "Data: $XDG_DATA_HOME/playa (~/.local/share/playa). Nothing on stderr names a number or a message."
     )
 
-    static let configKeys = ["open_command", "notify_command", "notify_timeout", "clipboard_command"]
+    static let configKeys = ["open_command", "notify_command", "notify_timeout", "notify_device", "clipboard_command"]
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<PlayaState> { Store(dir: ctx.dataDir, options: try ctx.storeOptions()) }
 

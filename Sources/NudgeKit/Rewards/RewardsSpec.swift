@@ -13,7 +13,7 @@
 
 public enum Rewards {
     // Options more than one command takes, and the global ones.
-    static let childOption = OptionSpec("child", value: "NAME", help: "One child")
+    static let childOption = OptionSpec("child", value: "NAME", help: "One child").completing("child")
     static let commandOption = OptionSpec("command", value: "CMD", help: "Hand the grant to this command (e.g. timekpra)", completion: .files)
     static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
                                           help: "End CMD after SECONDS (default \(defaultGrantTimeoutSeconds); grant_timeout in the config file)")
@@ -21,7 +21,22 @@ public enum Rewards {
                                          completion: .directories)
     static let noteOption = OptionSpec("note", value: "TEXT", help: "A note for the activity log, on any change")
 
-    public static let spec = ToolSpec(
+    /// Children's names, apps and settings keys complete from the store.
+    public static let spec = declared.completing(
+        ["dashboard": ["child"], "allowance": ["child"], "badges": ["child"], "redeem": ["child", ""], "adjust": ["child", ""],
+         "child rm": ["child"], "child export": ["child"], "app set": ["app"], "app rm": ["app"], "settings set": ["setting", ""]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        switch kind {
+        case "setting": return RewardsEngine.Settings.ranges.map(\.key)
+        case "child": return try store(ctx).read().children.values.map(\.name).sorted()
+        case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
+        default: return []
+        }
+    }
+
+    static let declared = ToolSpec(
         name: "rewards",
         summary: "Family screen-time rewards: learning apps earn points, points buy reward time, parents set the rules.",
         commands: [
@@ -51,7 +66,7 @@ public enum Rewards {
                                                   run: { (c) throws(ToolError) in try decideRequest(c, approve: false) })],
                         runnable: false, group: .admin),
             CommandSpec("log", summary: "Every change: who, when, before and after, newest first",
-                        options: [OptionSpec("count", short: "n", value: "N", help: "At most N entries (default 50)"),
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "At most N entries (default 50)").aliased("count"),
                                   OptionSpec("by", value: "LOGIN", help: "Changes by one person"),
                                   OptionSpec("type", value: "TYPE", help: "One kind: adjust, grant, app_set, setting_set, request, conflict, …"),
                                   childOption, OptionSpec("grep", value: "TEXT", help: "Entries whose text or note contains TEXT")],
@@ -62,8 +77,8 @@ public enum Rewards {
                                         options: [OptionSpec("user", value: "LOGIN", help: "The child's login, so they can see their own data")],
                                         operands: .words, min: 1, max: 1, run: childAdd),
                             CommandSpec("list", summary: "List the children", run: childList),
-                            CommandSpec("rm", summary: "Remove a child; --purge erases every trace", usage: "NAME",
-                                        options: [OptionSpec("purge", help: "Erase all of the child's data, history included")],
+                            CommandSpec("rm", summary: "Remove a child; --purge erases every trace (asks on a terminal; --yes otherwise)", usage: "NAME",
+                                        options: [OptionSpec("purge", help: "Erase all of the child's data, history included"), yesOption],
                                         operands: .words, min: 1, max: 1, run: childRemove),
                             CommandSpec("export", summary: "Everything held about a child, as NDJSON", usage: "NAME", operands: .words, min: 1, max: 1,
                                         run: childExport),

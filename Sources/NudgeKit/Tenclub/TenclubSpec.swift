@@ -25,7 +25,7 @@ public enum Tenclub {
                         options: [OptionSpec("style", value: "STYLE", help: "waybar, tmux or plain (default plain)",
                                              choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
             CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
-                        options: [OptionSpec("days", short: "n", value: "N", help: "How many days up to today (default 7)")], run: historyCommand),
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many days up to today (default 7)").aliased("days")], run: historyCommand),
             CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted", run: check),
             CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",
                         subcommands: [
@@ -33,7 +33,7 @@ public enum Tenclub {
                                         usage: "NUMBER", options: [OptionSpec("name", value: "NAME", help: "The buddy's name")],
                                         operands: .words, min: 1, max: 1,
                                         details: "NUMBER is a standard US number: 415-555-0132, (415) 555-0132, 4155550132 or +1 415 555 0132.\nA different number replaces the buddy; the old one gets nothing more.", run: buddySet),
-                            CommandSpec("remove", summary: "Remove the buddy (nothing more is sent to them)", run: buddyRemove),
+                            CommandSpec("rm", summary: "Remove the buddy (nothing more is sent to them)", run: buddyRemove).aliased("remove"),
                         ], group: .admin, run: buddyShow),
             CommandSpec("sms", summary: "Text messages: the outbox, delivery, and replies",
                         subcommands: [

@@ -28,7 +28,17 @@ public enum Yomo {
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
 
-    public static let spec = ToolSpec(
+    /// Reminder ids complete from the store.
+    public static let spec = declared.completing(
+        ["edit": ["reminder"], "done": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"]],
+        values: completionValues)
+
+    static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        guard kind == "reminder" else { return [] }
+        return try store(ctx).read().reminders.values.filter { !$0.completed }.map(\.id).sorted()
+    }
+
+    static let declared = ToolSpec(
         name: "yomo",
         summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
         commands: [
@@ -57,7 +67,7 @@ public enum Yomo {
                         details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",
                         group: .admin, run: rehome),
             CommandSpec("next", summary: "Show a reminder's next occurrences", usage: "ID",
-                        options: [OptionSpec("count", short: "n", value: "N", help: "How many (default 5)")],
+                        options: [OptionSpec("limit", short: "n", value: "N", help: "How many (default 5)").aliased("count")],
                         operands: .words, min: 1, max: 1, run: nextCommand),
             CommandSpec("export", summary: "Print every reminder as yomo NDJSON, iCalendar or Taskwarrior JSON",
                         options: [OptionSpec("format", value: "FORMAT", help: "json (NDJSON, the default), ics (iCalendar) or taskwarrior (task import)",
@@ -80,8 +90,8 @@ public enum Yomo {
                         ],
                         details: "A device silent for \(YomoDevices.silentDays) days is marked silent.",
                         group: .admin, records: ["device"], run: devicesList),
-            CommandSpec("purge", summary: "Erase every reminder and its history, on every device",
-                        options: [OptionSpec("yes", help: "Confirm: nothing can bring the reminders back")],
+            CommandSpec("purge", summary: "Erase every reminder and its history, on every device (asks on a terminal; --yes otherwise)",
+                        options: [yesOption],
                         details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",
                         group: .admin, run: purge),
             CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)",
@@ -107,7 +117,20 @@ public enum Yomo {
     /// The reminders' store in the data directory, opened with this run's
     /// options (its clock, its sync folder).
     static func store(_ ctx: Context) throws(ToolError) -> Store<YomoState> {
-        Store(dir: ctx.dataDir, options: try ctx.storeOptions())
+        try checkConfig(ctx)
+        return Store(dir: ctx.dataDir, options: try ctx.storeOptions())
+    }
+
+    /// The configuration file, checked by every command that opens the
+    /// store, on a terminal or piped or from cron alike: a typo is 78
+    /// everywhere, not only where a theme is drawn.
+    static func checkConfig(_ ctx: Context) throws(ToolError) {
+        _ = try ctx.memoThrowing("yomo.config") { () throws(ToolError) -> Bool in
+            let config = try Config.load(directory: ctx.configDir, known: configKeys)
+            _ = try llmTimeoutMillis(config)
+            if let v = config["theme"], YomoTheme.parse(v) == nil { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+            return true
+        }
     }
 
     /// The `theme` from the configuration file (default: "default").

@@ -83,16 +83,52 @@ final class HabitPeerTests: XCTestCase {
     }
 
     func testTheBuddyCapCountsAcceptsInFlightOnBothSides() {
+        // Each member's cap is their own configuration's (1 to 20): the fold
+        // allows what the largest allows, never more.
+        let n = Habitmatch.maxBuddiesLimit + 2
+        let names = (1...n).map { "b\($0)" }
         var events = [joined("ana")]
-        for u in ["b1", "b2", "b3", "b4", "b5"] { events += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"])] }
-        for u in ["b1", "b2", "b3", "b4", "b5"] { events.append(("ana", "journal", ["type": "buddy_accept", "user": .string(u)])) }
-        let s = fold(events)
-        XCTAssertEqual(s.buddies(of: "ana").count, 3)
-        // Five accepts sent before any answer: still three at most.
+        for u in names { events += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"])] }
+        for u in names { events.append(("ana", "journal", ["type": "buddy_accept", "user": .string(u)])) }
+        XCTAssertEqual(fold(events).buddies(of: "ana").count, Habitmatch.maxBuddiesLimit)
+        // Accepts sent before any answer count as well.
         var early = [joined("ana")]
-        for u in ["c1", "c2", "c3", "c4", "c5"] { early += [joined(u)] + match("ana", u) + [("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
-        for u in ["c1", "c2", "c3", "c4", "c5"] { early.append((u, "journal", ["type": "buddy_accept", "user": "ana"])) }
-        XCTAssertEqual(fold(early).buddies(of: "ana").count, 3)
+        for u in names { early += [joined(u)] + match("ana", u) + [("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
+        for u in names { early.append((u, "journal", ["type": "buddy_accept", "user": "ana"])) }
+        XCTAssertEqual(fold(early).buddies(of: "ana").count, Habitmatch.maxBuddiesLimit)
+        // Four buddies, as a member whose max_buddies is 4 makes them: the bond forms.
+        var four = [joined("ana")]
+        for u in names.prefix(4) { four += [joined(u)] + match("ana", u) + [(u, "journal", ["type": "buddy_accept", "user": "ana"]), ("ana", "journal", ["type": "buddy_accept", "user": .string(u)])] }
+        XCTAssertEqual(fold(four).buddies(of: "ana").count, 4)
+    }
+
+    /// Unmatch and block end every meeting between the two, and what the
+    /// other writes about them afterwards finds nothing to change.
+    func testUnmatchAndBlockEndEveryMeetingBetweenTheTwo() {
+        let base = [joined("ana"), joined("bo"), joined("cy")] + match("ana", "bo") + match("ana", "cy")
+        var weekly = meeting("ana", "bo", id: "w1")
+        weekly.2["weekly"] = true
+        for end in ["unmatch", "block"] {
+            let s = fold(base + [weekly, meeting("bo", "ana", id: "m2"), meeting("ana", "cy", id: "c1"),
+                                 ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": "chat", "text": "hi"]),
+                                 ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": .string(end), "user": "bo"]),
+                                 ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_move", "id": "w1", "start": "2026-11-25T03:00:00"]),
+                                 ("bo", Habitmatch.pairFolder("ana", "bo"), ["type": "meeting_cancel", "id": "c1"])])
+            XCTAssertEqual(Set(s.meetings.keys), ["c1"], end)
+            XCTAssertTrue(s.chat("ana", "bo").isEmpty, end)
+            XCTAssertEqual(Habitmatch.myMeetings(s, "bo", now: Instant(ms: t0)).map(\.id), [], end)
+        }
+        // A meeting the blocked member stamps just before the block, in a
+        // folder of their own, is ended by the block all the same.
+        let s = fold(base + [meeting("bo", "ana", id: "late", scope: "pairs/ana+bo~2"),
+                             ("ana", Habitmatch.pairFolder("ana", "bo"), ["type": "block", "user": "bo"])])
+        XCTAssertTrue(s.meetings.isEmpty)
+        // Unblocking brings nothing back: a match starts over with two likes.
+        let again = fold(base + [meeting("bo", "ana", id: "m3"), ("ana", "pairs/ana+bo", ["type": "block", "user": "bo"]),
+                                 ("ana", "pairs/ana+bo", ["type": "unblock", "user": "bo"]), like("bo", "ana")])
+        XCTAssertFalse(again.isBlocked("ana", "bo"))
+        XCTAssertFalse(again.isMatch("ana", "bo"))
+        XCTAssertTrue(again.meetings.isEmpty)
     }
 
     func testABlockedMemberDisappearsAndTheirEventsAboutYouCountForNothing() {
@@ -131,5 +167,77 @@ final class HabitPeerTests: XCTestCase {
         for line in ICS.fold("SUMMARY:" + marks).components(separatedBy: "\r\n") where !line.isEmpty {
             XCTAssertLessThanOrEqual(line.utf8.count, 75, line)
         }
+    }
+}
+
+extension HabitPeerTests {
+    /// In a host pool nobody reads another's likes: a match is the pool's
+    /// owner's word, in two parts (which folder, in the member's notices;
+    /// the folder opened, in the folder itself), in either order; only the
+    /// owner's run, which is neither of the two, opens or closes a folder.
+    func testAMatchIsTheOwnersWordAndSurvivesTheSnapshot() throws {
+        let base = [joined("ana"), joined("bo"), joined("cy"), ("ana", "spool", ["type": "swiped", "target": "bo", "right": true])]
+        let notice: (String, String, JSONObject) = ("root", "notices/ana", ["type": "matched", "user": "bo", "pair": "f1"])
+        let opened: (String, String, JSONObject) = ("root", "pairs/f1", ["type": "opened", "users": .array(["ana", "bo"])])
+        for events in [base + [notice, opened], base + [opened, notice]] {
+            let s = fold(events)
+            XCTAssertTrue(s.isMatch("ana", "bo"))
+            XCTAssertEqual(s.pairFolder("ana", "bo"), "f1")
+            var r = HabitmatchState(full: true)
+            for l in s.hotSnapshot() { try r.restoreHot(l) }
+            XCTAssertTrue(r.isMatch("ana", "bo"))
+            XCTAssertEqual(r.pairFolders(of: "bo").map(\.other), ["ana"])
+        }
+        // One of the two cannot open a folder for themselves, nor for others.
+        XCTAssertFalse(fold(base + [notice, ("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "bo"])])]).isMatch("ana", "bo"))
+        XCTAssertFalse(fold(base + [("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "cy"])])]).isMatch("ana", "cy"))
+        XCTAssertFalse(fold(base + [notice, ("bo", "pairs/f1", ["type": "opened", "users": .array(["ana", "cy"])])]).isMatch("ana", "cy"))
+        XCTAssertFalse(fold(base + [opened]).isMatch("ana", "bo"), "not without the notice")
+        // The owner's "closed" ends everything, as an unmatch does.
+        let closed = fold(base + [notice, opened, ("ana", "pairs/f1", ["type": "chat", "to": "bo", "text": "hi"]),
+                                  ("root", "pairs/f1", ["type": "closed", "users": .array(["ana", "bo"])])])
+        XCTAssertFalse(closed.isMatch("ana", "bo"))
+        XCTAssertTrue(closed.chat("ana", "bo").isEmpty)
+    }
+
+    /// What the owner's run says: a match once, to both, with one folder;
+    /// an end when a like is gone; a block to the blocked, an unblock too.
+    func testTheOwnersNoticesComeOnce() {
+        let base = [joined("ana"), joined("bo"), joined("eve")] + match("ana", "bo")
+        var n = 0
+        let due = Habitmatch.ownerNotices(fold(base)) { n += 1; return "f\(n)" }
+        XCTAssertEqual(due.map { "\($0.to) \($0.event["type"]?.string ?? "") \($0.event["user"]?.string ?? "") \($0.event["pair"]?.string ?? "")" },
+                       ["ana matched bo f1", "bo matched ana f1"])
+        let told = base + [("root", "notices/ana", due[0].event), ("root", "notices/bo", due[1].event)]
+        XCTAssertTrue(Habitmatch.ownerNotices(fold(told)) { "x" }.isEmpty, "once")
+        let ended = Habitmatch.ownerNotices(fold(told + [("bo", "spool", ["type": "unmatch", "user": "ana"])])) { "x" }
+        XCTAssertEqual(ended.map { "\($0.to) \($0.event["type"]?.string ?? "")" }, ["ana ended", "bo ended"])
+        let blocked = Habitmatch.ownerNotices(fold(told + [("eve", "spool", ["type": "block", "user": "ana"])])) { "x" }
+        XCTAssertEqual(blocked.map { "\($0.to) \($0.event["type"]?.string ?? "") \($0.event["user"]?.string ?? "")" }, ["ana hidden eve"])
+        let hidden = told + [("eve", "spool", ["type": "block", "user": "ana"]), ("root", "notices/ana", ["type": "hidden", "user": "eve"])]
+        XCTAssertTrue(Habitmatch.ownerNotices(fold(hidden)) { "x" }.isEmpty)
+        let shown = Habitmatch.ownerNotices(fold(hidden + [("eve", "spool", ["type": "unblock", "user": "ana"])])) { "x" }
+        XCTAssertEqual(shown.map { "\($0.to) \($0.event["type"]?.string ?? "")" }, ["ana shown"])
+    }
+
+    /// Each folder holds only what its audience may send: a flood of valid
+    /// events of another kind counts for nothing and is never kept.
+    func testEachFolderHoldsOnlyItsOwnKindsOfEvent() {
+        let base = [joined("ana"), joined("eve")] + match("ana", "eve")
+        let s = fold(base + (0..<50).map { i in ("eve", "journal", ["type": "reminded", "key": .string("k\(i)")]) }
+                     + [("eve", "journal", ["type": "done", "habit": "exercise", "date": "2026-11-22"]),
+                        ("eve", "journal", ["type": "report", "user": "ana", "reason": "x"]),
+                        ("eve", "spool", ["type": "chat", "to": "ana", "text": "from the spool"]),
+                        ("eve", "private", ["type": "joined", "name": "Eve 2", "timezone": "UTC", "habits": .array([])]),
+                        ("eve", "notices/ana", ["type": "chat", "to": "ana", "text": "x"])])
+        XCTAssertTrue(s.reminded.isEmpty)
+        XCTAssertTrue(s.doneDays("eve", "exercise").isEmpty)
+        XCTAssertTrue(s.reports.isEmpty)
+        XCTAssertTrue(s.chat("ana", "eve").isEmpty)
+        XCTAssertEqual(s.hotSnapshot().count, fold(base).hotSnapshot().count, "nothing of it in the snapshot")
+        // In their own folders they count.
+        let ok = fold(base + [("eve", "self", ["type": "reminded", "key": "k"]), ("eve", "private", ["type": "done", "habit": "exercise", "date": "2026-11-22"])])
+        XCTAssertEqual(ok.reminded["eve"], ["k"])
+        XCTAssertEqual(ok.doneDays("eve", "exercise").count, 1)
     }
 }

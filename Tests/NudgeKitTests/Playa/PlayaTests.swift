@@ -21,7 +21,8 @@ final class PlayaTests: XCTestCase {
             : .fixed(Set((0..<Int.random(in: 1...6, using: &rng)).map { _ in TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng)) }).sorted())
         let count = messages ?? Int.random(in: 0...12, using: &rng)
         return Playa.Recipient(id: IDs.make(using: &rng), name: "R\(Int.random(in: 0...999, using: &rng))", platform: platform,
-                               phone: platform == .instagram ? nil : PhoneNumber(e164: "+\(Int.random(in: 20...99, using: &rng))\(Int.random(in: 1_000_000...999_999_999, using: &rng))"),
+                               phone: platform == .instagram ? nil : PhoneNumber(e164: ["+4420794", "+4474001", "+3361234", "+4915123456", "+8131234", "+6141234", "+551191234", "+683", "+1415555"]
+                                   .randomElement(using: &rng)! + String(Int.random(in: 1000...9999, using: &rng))),
                                username: platform == .instagram ? "user_\(Int.random(in: 0...9999, using: &rng))" : nil,
                                paused: false, schedule: sched,
                                messages: (0..<count).map { _ in Playa.Message(id: IDs.make(using: &rng), text: randomText(&rng)) })

@@ -24,8 +24,8 @@ final class BuddyTests: XCTestCase {
         for w in ["STOP", "stopall", "Unsubscribe", "CANCEL", "end", "QUIT"] { XCTAssertEqual(Tenclub.keyword(w), .stop, w) }
         XCTAssertEqual(Tenclub.keyword("start"), .start)
         XCTAssertEqual(Tenclub.keyword("HELP"), .help)
-        XCTAssertEqual(Tenclub.keyword("yes please"), .other)
-        XCTAssertEqual(Tenclub.keyword("stop it"), .other)
+        XCTAssertEqual(Tenclub.keyword("yes please"), .yes, "a keyword anywhere in a short reply (KeywordTests has the table)")
+        XCTAssertEqual(Tenclub.keyword("stop it"), .stop)
         // As phones send them: end punctuation, quotes, any kind of space.
         for w in ["Yes.", "yes!", "YES\u{00A0}", "\u{00A0}yes", "\"YES\"", "“Yes”", "yes!!", "Y", "YES\u{200B}"] { XCTAssertEqual(Tenclub.keyword(w), .yes, w) }
         for w in ["Stop.", "STOP!", "stop\u{3000}", "'stop'", "Cancel."] { XCTAssertEqual(Tenclub.keyword(w), .stop, w) }

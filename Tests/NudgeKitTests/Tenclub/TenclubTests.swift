@@ -109,3 +109,27 @@ final class TenclubImplausibleDayTests: XCTestCase {
         XCTAssertEqual(Tenclub.daysToClose(s, today: Day(year: 2026, month: 11, day: 22)).map(\.description), ["2026-11-20", "2026-11-21"])
     }
 }
+
+final class TenclubDiedTryTests: XCTestCase {
+    /// A try whose run died is ended once in the log, however many runs (or
+    /// devices) record it, and only while its claim still holds the text;
+    /// a later retry is the next attempt.
+    func testADeadRunsTryIsLoggedOnce() {
+        var s = TenclubState(full: true)
+        s.apply(["type": "buddy_set", "number": "+14155550132", "at": "2026-11-22T09:00:00-05:00"])
+        s.apply(["type": "sms_queued", "id": "t1", "to": "+14155550132", "body": "hi", "kind": "invite", "at": "2026-11-22T09:00:00-05:00"])
+        s.apply(["type": "sms_sending", "id": "t1", "claim": "c1", "until": "2026-11-22T14:02:00Z", "at": "2026-11-22T09:00:00-05:00"])
+        let now = RFC3339.parse("2026-11-22T09:05:00-05:00")!.instant
+        let m = s.outbox[0]
+        XCTAssertTrue(m.handover.died(at: now))
+        let died = Tenclub.died(m, at: "2026-11-22T09:02:00-05:00")
+        s.apply(died)
+        s.apply(died)  // a second run, or a second device, that saw it too
+        XCTAssertEqual(s.log.map { "\($0.outcome) \($0.attempt)" }, ["unknown 1"])
+        XCTAssertEqual(s.outbox.first?.attempts, 1)
+        XCTAssertFalse(s.outbox[0].handover.died(at: now))
+        s.apply(["type": "sms_sending", "id": "t1", "claim": "c2", "until": "2026-11-22T14:07:00Z", "retry": true, "at": "2026-11-22T09:05:00-05:00"])
+        s.apply(["type": "sms_sent", "id": "t1", "status": 0, "claim": "c2", "at": "2026-11-22T09:05:01-05:00"])
+        XCTAssertEqual(s.log.map { "\($0.outcome) \($0.attempt)" }, ["unknown 1", "sent 2"])
+    }
+}

@@ -216,4 +216,45 @@ final class YomoTests: XCTestCase {
         }
         XCTAssertGreaterThan(quiet, 100, "the fast path should answer often")
     }
+    /// `list` prints the records the snapshot keeps ready without parsing
+    /// them: for any reminder (titles and notes that look like the layout's
+    /// own keys, own zones, completed ones), the lazily read line gives the
+    /// same sort key, state, id and record bytes as the reminder itself.
+    func testLazySnapshotLinesGiveTheRecordsAsWritten() {
+        var rng = SeededRandom(seed: 24)
+        let pieces = ["}", ",\"r\":{\"type\":\"reminder\"", "\"n\":12", "é", "\\", "\u{202E}", " ", "x", "{\"e\":1"]
+        var s = YomoState(full: true)
+        let zones: [String?] = [nil, "Europe/Berlin", "Asia/Kolkata"]
+        for k in 0..<200 {
+            let title = (0..<Int.random(in: 1...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let anchor = LocalDateTime(day: Day(year: 2026, month: 11, day: 1).adding(days: Int.random(in: 0...90, using: &rng)),
+                                       time: TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: 0))
+            let rec = [Recurrence.once, Recurrence(kind: .daily), Recurrence(kind: .weekly, days: [1, 4])][k % 3]
+            var r = Reminder(id: "id\(k)", title: title, notes: k % 2 == 0 ? title : "", anchor: anchor, recurrence: rec,
+                             zoneName: zones[k % 3], triggerAt: zone.resolve(anchor), createdAt: now)
+            r.completed = k % 5 == 0
+            s.reminders[r.id] = r
+        }
+        var all: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in s.hotSnapshot() {
+            let start = all.count
+            line.write(into: &all)
+            ranges.append(start..<all.count)
+            all.append(0x0A)
+        }
+        let storage = FileBytes(copying: all)
+        let readerZone = (try? Zone.fromEnvironment()) ?? .utc  // what the snapshot renders in
+        var lazy = YomoState(full: false)
+        for r in ranges.dropFirst() { XCTAssertTrue(lazy.restoreHotRaw(Bytes(storage, r))) }
+        XCTAssertEqual(lazy.raw.count, 200)
+        for raw in lazy.raw {
+            guard let raw = raw, let r = s.reminders[lazy.rawID(raw)] else { return XCTFail("a line without its reminder") }
+            var written: [UInt8] = []
+            r.record(zone: readerZone).write(into: &written)
+            XCTAssertEqual(String(decoding: Array(lazy.bytes(raw.record)), as: UTF8.self), String(decoding: written, as: UTF8.self), r.id)
+            XCTAssertEqual(raw.effective, r.effectiveTrigger.ms, r.id)
+            XCTAssertEqual(raw.completed, r.completed, r.id)
+        }
+    }
 }

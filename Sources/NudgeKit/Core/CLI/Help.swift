@@ -50,14 +50,14 @@ extension ToolSpec {
         let p = path.joined(separator: " ")
         var s = "usage: \(name) \(p)"
         if !c.subcommands.isEmpty && !c.runnable { s += " SUBCOMMAND" }
-        if !c.options.isEmpty { s += " [OPTIONS]" }
+        if !c.visibleOptions.isEmpty { s += " [OPTIONS]" }
         if !c.usage.isEmpty { s += " " + c.usage }
         s += "\n\n\(c.summary).\n"
         if !c.details.isEmpty { s += "\n" + c.details + "\n" }
         if !c.subcommands.isEmpty {
             s += "\nSubcommands:\n" + ToolSpec.columns(c.subcommands.map { ($0.name, $0.summary) })
         }
-        if !c.options.isEmpty { s += "\nOptions:\n" + ToolSpec.columns(c.options.map { ($0.synopsis, $0.help) }) }
+        if !c.visibleOptions.isEmpty { s += "\nOptions:\n" + ToolSpec.columns(c.visibleOptions.map { ($0.synopsis, $0.help) }) }
         if !c.records.isEmpty {
             s += "\nPrints NDJSON records of type \(c.records.joined(separator: ", ")): a stable interface for scripts.\n"
         }

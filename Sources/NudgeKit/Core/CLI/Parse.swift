@@ -32,8 +32,11 @@ public enum Suggest {
 }
 
 extension ToolSpec {
-    func usageError(_ m: String, hint: String? = nil) -> ToolError {
-        ToolError(.usage, m + (hint.map { " (did you mean '\($0)'?)" } ?? "") + "; see '\(name) --help'")
+    /// A usage error, pointing at the help of the command it happened in
+    /// (`TOOL CMD --help`), or the tool's.
+    func usageError(_ m: String, hint: String? = nil, command: [String] = []) -> ToolError {
+        let help = ([name] + command).joined(separator: " ") + " --help"
+        return ToolError(.usage, m + (hint.map { " (did you mean '\($0)'?)" } ?? "") + "; see '\(help)'")
     }
 
     /// Parses arguments (without the program name). Global options are
@@ -46,6 +49,9 @@ extension ToolSpec {
         var helpTopic = false
 
         func optionsInScope() -> [OptionSpec] { (current?.options ?? []) + globalOptions }
+        func usageError(_ m: String, hint: String? = nil) -> ToolError {
+            self.usageError(m, hint: hint, command: helpTopic ? [] : inv.command)
+        }
 
         func take(_ o: OptionSpec, inline: String?, at idx: inout Int, as shown: String) throws(ToolError) {
             if o.takesValue {
@@ -63,7 +69,7 @@ extension ToolSpec {
                     throw usageError("\(shown) must be one of \(o.choices.joined(separator: ", ")), not '\(v)'",
                                      hint: nil)
                 }
-                inv.set(o.long, v)
+                inv.set(o.long, v, as: shown)
             } else {
                 if inline != nil { throw usageError("option --\(o.long) takes no value") }
                 if o.long == "help" { inv.wantsHelp = true }
@@ -80,9 +86,9 @@ extension ToolSpec {
                 let subs = current?.subcommands ?? commands
                 let expectingCommand = !helpTopic && (current == nil || (!subs.isEmpty && inv.operands.isEmpty))
                 if expectingCommand && !endOfOptions {
-                    if let c = subs.first(where: { $0.name == a }) {
+                    if let c = subs.first(where: { $0.name == a }) ?? subs.first(where: { $0.aliases.contains(a) }) {
                         current = c
-                        inv.command.append(a)
+                        inv.command.append(c.name)
                         if inv.command == ["help"] { helpTopic = true }
                         i += 1
                         continue
@@ -105,10 +111,10 @@ extension ToolSpec {
                     inline = String(name[name.index(after: eq)...])
                     name = String(name[..<eq])
                 }
-                guard let o = optionsInScope().first(where: { $0.long == name }) else {
+                guard let o = optionsInScope().first(where: { $0.long == name }) ?? optionsInScope().first(where: { $0.answers(name) }) else {
                     let where_ = current == nil ? "" : " for '\(inv.commandName)'"
                     throw usageError("unknown option --\(name)\(where_)",
-                                     hint: Suggest.nearest(name, in: optionsInScope().map(\.long)).map { "--" + $0 })
+                                     hint: Suggest.nearest(name, in: optionsInScope().filter { !$0.hidden }.map(\.long)).map { "--" + $0 })
                 }
                 try take(o, inline: inline, at: &i, as: "--" + name)
                 i += 1

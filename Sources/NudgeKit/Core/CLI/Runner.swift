@@ -262,12 +262,16 @@ public final class Context {
     /// Reports a problem on stderr without ending the command.
     public func warn(_ message: String) { Diagnostics.error(message) }
 
+    /// A note on what was assumed or inferred (not a problem): on stderr,
+    /// unless -q.
+    public func note(_ message: String) { if !out.quiet { Diagnostics.error(message) } }
+
     /// Parses a time option (`--at`) in the local zone, and refuses one that
     /// is not plausible (`Clock.plausible`: `lead` nil where the future is
     /// expected).
     public func time(_ s: String, option: String, lead: Int64? = Clock.oneDay) throws(ToolError) -> Instant {
         guard let t = Clock.parseTime(s, zone: zone) else {
-            throw ToolError(.usage, "\(option) must be \(Clock.timeHint), not '\(s)'")
+            throw ToolError(.usage, "\(shown(option)) must be \(Clock.timeHint), not '\(s)'")
         }
         if let e = Clock.plausible(t, now: now, what: option, zone: zone, lead: lead) { throw ToolError(.usage, e.message) }
         return t
@@ -279,7 +283,7 @@ public final class Context {
         if s == "today" { return today }
         if s == "yesterday" { return today.adding(days: -1) }
         guard let d = Day.parse(s) else {
-            throw ToolError(.usage, "\(option) must be a day like 2026-11-22 (or today, yesterday), not '\(s)'")
+            throw ToolError(.usage, "\(shown(option)) must be a day like 2026-11-22 (or today, yesterday), not '\(s)'")
         }
         if let e = Clock.plausible(day: d, what: option) { throw ToolError(.usage, e.message) }
         return d
@@ -303,13 +307,19 @@ public final class Context {
     public func storeOptions() throws(ToolError) -> StoreOptions {
         var o = StoreOptions(tool: spec.name, lockTimeoutMillis: lockTimeoutMillis)
         o.nowMillis = now.ms
+        o.clockPinned = pinned
         if let s = try syncDirectory() { o.journalFolder = s }
         return o
     }
 
+    /// An option as the user typed it (`-n` for `--limit`), for messages.
+    public func shown(_ option: String) -> String {
+        option.hasPrefix("--") && invocation.flag(String(option.dropFirst(2))) ? invocation.spelling(String(option.dropFirst(2))) : option
+    }
+
     public func int(_ s: String, option: String, range: ClosedRange<Int>) throws(ToolError) -> Int {
         guard let n = Int(s), range.contains(n) else {
-            throw ToolError(.usage, "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(s)'")
+            throw ToolError(.usage, "\(shown(option)) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(s)'")
         }
         return n
     }
@@ -331,7 +341,8 @@ public enum Runner {
     }
 
     /// Builds the context from an invocation and the environment.
-    public static func context(spec: ToolSpec, invocation inv: Invocation, stdoutIsTerminal: Bool) throws(ToolError) -> Context {
+    public static func context(spec: ToolSpec, invocation: Invocation, stdoutIsTerminal: Bool) throws(ToolError) -> Context {
+        var inv = invocation
         let p = spec.envPrefix
         let zone = try Zone.fromEnvironment()
         var now = Instant(ms: Sys.nowMillis())
@@ -355,9 +366,10 @@ public enum Runner {
         if let (f, name) = setting("format", p + "_FORMAT") {
             if let ff = OutputFormat(rawValue: f) {
                 format = ff
-            } else if name.hasPrefix("--"),
-                      spec.command(inv.command)?.options.contains(where: { $0.long == "format" && $0.choices.contains(f) }) == true {
-                // A command may take formats of its own (report --format csv).
+            } else if let own = spec.command(inv.command)?.options.first(where: { $0.long == "format" && $0.choices.contains(f) }) {
+                // A command may take formats of its own (report --format csv),
+                // from the variable as well as the option.
+                if !name.hasPrefix("--") { inv.set(own.long, f, as: name) }
             } else {
                 throw ToolError(.usage, "\(name) must be json or text, not '\(f)'")
             }
@@ -365,8 +377,17 @@ public enum Runner {
         let lockTimeout = try Config.lockTimeoutMillis(tool: spec.name)
         let envQuiet = Sys.env(p + "_QUIET").map { !$0.isEmpty && $0 != "0" } ?? false
         let quiet = inv.flag("quiet") || envQuiet
-        let color = stdoutIsTerminal && format == .text && (Sys.env("NO_COLOR") ?? "").isEmpty
-            && Sys.env("TERM") != "dumb"
+        // Colour only in text layouts: always, never, or (auto) on a terminal
+        // unless NO_COLOR is set or TERM is dumb.
+        var when = "auto"
+        if let (c, name) = setting("color", p + "_COLOR") {
+            guard ["auto", "always", "never"].contains(c) else {
+                throw ToolError(.usage, "\(name) must be auto, always or never, not '\(c)'")
+            }
+            when = c
+        }
+        let color = format == .text && (when == "always" || when == "auto" && stdoutIsTerminal
+            && (Sys.env("NO_COLOR") ?? "").isEmpty && Sys.env("TERM") != "dumb")
         return Context(spec: spec, invocation: inv, out: Output(format: format, quiet: quiet, color: color),
                        clock: Clock(now: now, zone: zone), dataDir: dataDirectory(tool: spec.name, option: inv.value("data-dir")),
                        configDir: configDirectory(tool: spec.name), pinned: pinned, lockTimeoutMillis: lockTimeout)
@@ -374,19 +395,31 @@ public enum Runner {
 
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode
 
-    /// The whole life of a tool process.
-    public static func main(spec: ToolSpec) -> Never {
+    /// The whole life of a tool process. Every executable holds all five
+    /// tools, so one installed file serves under five names (`make install`
+    /// links them, as busybox does): called by another tool's name, it is
+    /// that tool.
+    public static func main(spec own: ToolSpec) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        let spec = calledAs(CommandLine.arguments.first ?? "", own: own)
         Diagnostics.toolName.withLock { $0 = spec.name }
         let args = Array(CommandLine.arguments.dropFirst())
         let code = run(spec: spec, args: args)
         exit(code.rawValue)
     }
 
+    /// The tool named by the last component of `argv0` when it is one of
+    /// the family's, else `own`.
+    public static func calledAs(_ argv0: String, own: ToolSpec) -> ToolSpec {
+        let name = argv0.split(separator: "/").last.map(String.init) ?? ""
+        return toolSpecs.first { $0.name == name } ?? own
+    }
+
     public static func run(spec: ToolSpec, args: [String]) -> ExitCode {
         let plainOut = Output(format: .text, quiet: false, color: false)
         var ctx: Context? = nil
         defer { ctx?.out.flush() }
+        if args.first == "__complete" { return complete(spec: spec, words: Array(args.dropFirst())) }
         do throws(ToolError) {
             var inv = try spec.parse(args)
             if inv.wantsVersion {
@@ -418,7 +451,10 @@ public enum Runner {
             }
             let c = try context(spec: spec, invocation: inv, stdoutIsTerminal: Sys.isTerminal(1))
             ctx = c
-            return try h(c)
+            try DataOwner.check(tool: spec.name, dir: c.dataDir)
+            let code = try h(c)
+            DataOwner.claim(tool: spec.name, dir: c.dataDir)
+            return code
         } catch {
             ctx?.out.flush()
             Diagnostics.error(error.message)

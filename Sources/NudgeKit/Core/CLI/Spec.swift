@@ -6,7 +6,9 @@
 // unique within its command and the global options it does not override.
 
 public struct OptionSpec: Sendable, Equatable {
-    public enum Completion: Sendable, Equatable { case none, files, directories, choices([String]) }
+    /// What a value completes to; `values(KIND)` asks the tool
+    /// (`TOOL __complete`), which reads them from its store.
+    public enum Completion: Sendable, Equatable { case none, files, directories, choices([String]), values(String) }
 
     public var long: String
     public var short: Character?
@@ -17,6 +19,10 @@ public struct OptionSpec: Sendable, Equatable {
     public var choices: [String]
     public var completion: Completion
     public var repeatable: Bool
+    /// Old spellings still accepted, never shown (help, completions, man).
+    public var aliases: [String] = []
+    /// Accepted but not shown: an old way of saying what another option says.
+    public var hidden = false
 
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
                 choices: [String] = [], completion: Completion = .none, repeatable: Bool = false) {
@@ -30,6 +36,23 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     public var takesValue: Bool { value != nil }
+
+    /// The same option, also accepted as `--old` (hidden).
+    public func aliased(_ old: String...) -> OptionSpec {
+        var o = self
+        o.aliases += old
+        return o
+    }
+
+    /// The same option, its values completed from the store (`KIND`).
+    public func completing(_ kind: String) -> OptionSpec {
+        var o = self
+        o.completion = .values(kind)
+        return o
+    }
+
+    /// Whether `--name` names this option.
+    public func answers(_ name: String) -> Bool { long == name || aliases.contains(name) }
 
     /// `-q, --quiet` / `--data-dir DIR`
     var synopsis: String {
@@ -77,6 +100,28 @@ public struct CommandSpec: Sendable {
     /// The record types a plumbing command prints: its stable interface.
     public var records: [String]
     public var run: Runner.Handler?
+    /// Old names still accepted, never shown.
+    public var aliases: [String] = []
+    /// What each operand completes to from the store (`TOOL __complete`),
+    /// by position, the last one for the rest; "" for nothing.
+    public var operandValues: [String] = []
+
+    /// The same command, its operands completed from the store.
+    public func completing(_ kinds: String...) -> CommandSpec {
+        var c = self
+        c.operandValues = kinds
+        return c
+    }
+
+    /// The same command, also accepted as `old` (hidden).
+    public func aliased(_ old: String...) -> CommandSpec {
+        var c = self
+        c.aliases += old
+        return c
+    }
+
+    /// The options shown in help and completions.
+    public var visibleOptions: [OptionSpec] { options.filter { !$0.hidden } }
 
     public init(_ name: String, summary: String, usage: String = "", options: [OptionSpec] = [],
                 operands: Operands = .none, min: Int = 0, max: Int? = 0,
@@ -107,9 +152,15 @@ public struct ToolSpec: Sendable {
     public var defaultCommand: [String]?
     public var globalOptions: [OptionSpec]
     public var footer: String
+    /// The values of a kind (`reminder`, `child`) for completion, read from
+    /// the store; nil for a tool with none.
+    public var values: ValueSource?
+    public typealias ValueSource = @Sendable (Context, String) throws(ToolError) -> [String]
 
     public init(name: String, version: String = familyVersion, summary: String, commands: [CommandSpec],
-                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "") {
+                defaultCommand: [String]?, globals: [OptionSpec] = [], syncs: Bool = true, footer: String = "",
+                values: ValueSource? = nil) {
+        self.values = values
         self.name = name
         self.version = version
         self.summary = summary
@@ -137,6 +188,8 @@ public struct ToolSpec: Sendable {
             OptionSpec("data-dir", value: "DIR", help: "Keep data in DIR (env \(p)_DATA_DIR)", completion: .directories),
             OptionSpec("now", value: "TIME", help: "Pin the clock to TIME (env \(p)_NOW)"),
             OptionSpec("format", value: "FORMAT", help: "Force json or text output (env \(p)_FORMAT)", choices: ["json", "text"]),
+            OptionSpec("color", value: "WHEN", help: "Colour text layouts: auto (a terminal without NO_COLOR), always, never (env \(p)_COLOR)",
+                       choices: ["auto", "always", "never"]),
             OptionSpec("quiet", short: "q", help: "Print nothing but errors (env \(p)_QUIET)"),
             OptionSpec("help", short: "h", help: "Show help and exit"),
             OptionSpec("version", help: "Show the version and exit"),
@@ -147,7 +200,7 @@ public struct ToolSpec: Sendable {
         var list = commands
         var found: CommandSpec? = nil
         for w in path {
-            guard let c = list.first(where: { $0.name == w }) else { return nil }
+            guard let c = list.first(where: { $0.name == w }) ?? list.first(where: { $0.aliases.contains(w) }) else { return nil }
             found = c
             list = c.subcommands
         }
@@ -185,6 +238,8 @@ public struct Invocation: Sendable, Equatable {
     public var command: [String] = []
     public var operands: [String] = []
     var values: [String: [String]] = [:]
+    /// How each option was typed last (`-n`, `--count`), for messages.
+    var spelled: [String: String] = [:]
     public var wantsHelp = false
     public var wantsVersion = false
 
@@ -193,6 +248,11 @@ public struct Invocation: Sendable, Equatable {
     public func flag(_ long: String) -> Bool { values[long] != nil }
     public func value(_ long: String) -> String? { values[long]?.last }
     public func all(_ long: String) -> [String] { values[long] ?? [] }
-    public mutating func set(_ long: String, _ v: String) { values[long, default: []].append(v) }
+    public mutating func set(_ long: String, _ v: String, as shown: String? = nil) {
+        values[long, default: []].append(v)
+        if let shown { spelled[long] = shown }
+    }
+    /// `--long` as the user typed it (`-n`, an old spelling), or `--long`.
+    public func spelling(_ long: String) -> String { spelled[long] ?? "--" + long }
     public var commandName: String { command.joined(separator: " ") }
 }

@@ -4,9 +4,16 @@
 // start, zone and set, or a one-line reason, out.
 //
 // Invariants: a start with a TZID is in that zone, a UTC start in UTC, a
-// floating one in the reader's zone; an RDATE or EXDATE in another zone is
-// kept as its instant; an all-day start (a DATE) takes no time parts in its
-// rules (RFC 5545: BYHOUR, BYMINUTE, BYSECOND are not allowed with a DATE).
+// floating one and an all-day one in the reader's zone — but in a calendar
+// that names its zone (X-WR-TIMEZONE, ICSZones.swift) a floating or UTC
+// start is in that zone, as the calendar that wrote it shows it (all-day
+// ones stay the reader's days); an RDATE or EXDATE in another zone is kept
+// as its instant; an all-day start (a DATE) takes no time parts in its
+// rules (RFC 5545: BYHOUR, BYMINUTE, BYSECOND are not allowed with a DATE),
+// and an UNTIL written with a time (Outlook's 20200916T230000Z) ends on
+// the date it names, whatever the reader's zone.
+// An RRULE with an empty value (holiday calendars write `RRULE:`) is none,
+// as other readers take it. An end (DTEND, DUE) before the start is refused.
 
 public struct ICSTiming: Equatable, Sendable {
     public var start: LocalDateTime
@@ -43,12 +50,14 @@ public enum ICSRecurrence {
     }
 
     /// The component's start, zone and recurrence set. `floating` is the
-    /// zone for a start without TZID or Z.
+    /// zone for a start without TZID or Z (and for an all-day start) where
+    /// the calendar names no zone of its own.
     public static func timing(_ c: ICSComponent, zones: ICSZones, floating: Zone) -> Result<ICSTiming, RRule.ParseError> {
         guard let sp = c.first("DTSTART") ?? c.first("DUE") else { return .failure(RRule.ParseError("needs DTSTART or DUE")) }
         guard let sv = ICSValue.dateOrDateTime(sp.value.trimmingSpaces) else {
             return .failure(RRule.ParseError("\(sp.name) '\(sp.value)' is not a date (20261124) or date-time (20261124T150000)"))
         }
+        // An all-day item's days are the importer's; a floating time is the calendar's.
         var zone = floating
         var start: LocalDateTime
         var allDay = false
@@ -58,6 +67,7 @@ public enum ICSRecurrence {
             allDay = true
         case .local(let l):
             start = l
+            zone = zones.calendarZone ?? floating
             if let t = sp.param("TZID") {
                 switch zones.zone(t) {
                 case .success(let z): zone = z
@@ -65,18 +75,23 @@ public enum ICSRecurrence {
                 }
             }
         case .utc(let i):
-            zone = .utc
-            start = Zone.utc.local(i)
+            zone = zones.calendarZone ?? .utc
+            start = zone.local(i)
         }
         var set = RecurrenceSet(start: start)
         for (name, isEx) in [("RRULE", false), ("EXRULE", true)] {
-            for p in c.all(name) {
+            for p in c.all(name) where !p.value.trimmingSpaces.isEmpty {
                 var r: RRule
                 do throws(RRule.ParseError) { r = try RRule.parse(p.value) } catch {
                     return .failure(RRule.ParseError(name == "RRULE" ? error.message : "EXRULE" + error.message.dropFirst(5)))
                 }
                 if allDay && (!r.byHour.isEmpty || !r.byMinute.isEmpty || !r.bySecond.isEmpty || r.freq > .daily) {
                     return .failure(RRule.ParseError("\(name) \(r.text): an all-day start (a DATE) repeats by days, not by hours, minutes or seconds"))
+                }
+                // With a DATE start UNTIL is a DATE (RFC 5545); one written with a time ends on the day it names.
+                if allDay, let u = r.until {
+                    if case .instant(let i) = u { r.until = .date(Zone.utc.local(i).day) }
+                    if case .local(let l) = u { r.until = .date(l.day) }
                 }
                 if isEx { set.exrules.append(r) } else { set.rrules.append(r) }
             }
@@ -87,6 +102,21 @@ public enum ICSRecurrence {
                 case .success(let vs): if isEx { set.exdates += vs } else { set.rdates += vs }
                 case .failure(let e): return .failure(e)
                 }
+            }
+        }
+        // An end before the start leaves the start in doubt (readers differ:
+        // some refuse, some swap the two), so it is a problem, never a guess.
+        if sp.name == "DTSTART", let ep = c.first("DTEND") ?? c.first("DUE"),
+           case .success(let ends) = values(ep, zones: zones, zone: zone, floating: ep.param("TZID") == nil), let end = ends.first {
+            let at = zone.resolve(start)
+            let endAt: Instant
+            switch end {
+            case .date(let d): endAt = zone.startOfDay(d)
+            case .local(let l): endAt = zone.resolve(l)
+            case .utc(let i): endAt = i
+            }
+            if endAt < at {
+                return .failure(RRule.ParseError("\(ep.name) \(ep.value.trimmingSpaces.prefix(20)) is before DTSTART \(sp.value.trimmingSpaces.prefix(20)): which one is the start is not clear; correct the item where it was made"))
             }
         }
         return .success(ICSTiming(start: start, allDay: allDay, zone: zone, property: sp.name, set: set))

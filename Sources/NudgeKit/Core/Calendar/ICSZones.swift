@@ -10,9 +10,19 @@
 // VTIMEZONE is named by the POSIX rule that says its current offsets
 // (`<+1100>-11`, `<-0500>5<-0400>,M3.2.0/2,M11.1.0/2`), so a reminder can
 // keep it by name; one whose changes no such rule can say is refused.
+//
+// The calendar's own zone, X-WR-TIMEZONE (not RFC 5545: Google Calendar and
+// Apple write it), is what its floating times and its UTC starts mean, as
+// those calendars show them: a weekly event at 16:00Z in a calendar of
+// Europe/Berlin is at 17:00 there in winter and in summer. A name that is
+// no zone is named in `problem` and changes nothing.
 
 public struct ICSZones {
     let definitions: [String: ICSComponent]
+    /// The zone X-WR-TIMEZONE names, if it names one.
+    public let calendarZone: Zone?
+    /// Why X-WR-TIMEZONE is not used, when the file has one that names no zone.
+    public let problem: String?
 
     public init(calendar: ICSComponent?) {
         var d: [String: ICSComponent] = [:]
@@ -20,6 +30,16 @@ public struct ICSZones {
             if let id = c.first("TZID")?.value.trimmingSpaces { d[id] = c }
         }
         definitions = d
+        var zone: Zone? = nil
+        var problem: String? = nil
+        if let x = calendar?.first("X-WR-TIMEZONE")?.value.trimmingSpaces, !x.isEmpty {
+            zone = ICSZones.known(x)
+            if zone == nil {
+                problem = "X-WR-TIMEZONE '\(x.prefix(60).terminalSafe)' is not a zone name (America/New_York); floating times are read in the importing zone"
+            }
+        }
+        calendarZone = zone
+        self.problem = problem
     }
 
     /// The zone `tzid` names, or why it names none.

@@ -5,7 +5,10 @@
 //
 // Invariants: an EXDATE that is a DATE removes every occurrence on that
 // local day, a DATE-TIME the occurrence at that instant; an RDATE that is
-// a DATE comes at the start's time of day. Lazy and bounded like the
+// a DATE comes at the start's time of day. Without an RRULE the start is
+// the first occurrence, as RFC 5545 says of DTSTART (with one, the rules
+// say whether it is: a start no rule gives is left undefined by the RFC,
+// and left out as dateutil does). Lazy and bounded like the
 // expansion of each rule (RRuleExpansion.swift).
 
 public struct RecurrenceSet: Equatable, Hashable, Sendable {
@@ -78,7 +81,7 @@ public struct RecurrenceSet: Equatable, Hashable, Sendable {
             rules = set.rrules.map(expand)
             heads = []
             for k in rules.indices { heads.append(rules[k].next()) }
-            rdates = set.rdates.map { set.item($0, zone: zone) }.sorted { $0.local < $1.local }
+            rdates = (set.rdates + (set.rrules.isEmpty ? [.local(set.start)] : [])).map { set.item($0, zone: zone) }.sorted { $0.local < $1.local }
             if let n = nearLocal { rdates = rdates.filter { $0.local.wallSeconds >= n.wallSeconds - 2 * 86400 } }
             exrules = set.exrules.map(expand)
             exHeads = []

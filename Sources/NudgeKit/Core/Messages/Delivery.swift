@@ -7,8 +7,9 @@
 // exit status says are decided here, once.
 //
 //     pending ─claim─▶ sending ─exit 0──────────────────▶ delivered
-//                         │ ─any other exit───────────▶ failed  ─claim─▶ sending …
-//                         │ ─ended by our timer (124)─▶ unknown ─claim, when asked─▶ sending …
+//                         │ ─any other exit───────────▶ failed  ─claim, after its backoff─▶ sending …
+//                         │ ─ended by our timer───────▶ unknown ─claim, when asked─▶ sending …
+//                         │ ─killed by a signal───────▶ unknown
 //                         └─claim expired (its run died)─▶ unknown
 //
 // Invariants (Tests/NudgeKitTests/Core/DeliveryTests.swift checks them over
@@ -22,6 +23,13 @@
 // - `unknown` may have gone out: it is handed over again only when asked
 //   (`--retry-unknown`), or where a tool's policy says so (rewards tries a
 //   grant again, up to its limit). `delivered` is final.
+// - A command killed by a signal (SIGKILL from the OOM killer, 137 as the
+//   shell reports it) may have done its work before it died: `unknown`,
+//   never `failed`. A command that exits 124 by itself said it failed; only
+//   our own timer makes a timeout.
+// - A failed record waits before its next try, longer after each failure in
+//   a row (`backoff`: 1, 2, 4 … minutes, at most an hour), and the run says
+//   when that is: a command that always fails does not run every minute.
 //
 // Pure: every decision takes the instant it is made at and the values it
 // needs. `Handover.run` is the one function that runs a command.
@@ -67,11 +75,17 @@ public struct Handover: Equatable, Sendable {
     public var state: DeliveryState
     public var claim: String?
     public var claimUntil: Instant?
+    /// Hand-overs in a row that ended `failed`.
+    public var failures: Int
+    /// A failed record is not claimed before this (its backoff).
+    public var retryAt: Instant?
 
-    public init(state: DeliveryState = .pending, claim: String? = nil, claimUntil: Instant? = nil) {
+    public init(state: DeliveryState = .pending, claim: String? = nil, claimUntil: Instant? = nil, failures: Int = 0, retryAt: Instant? = nil) {
         self.state = state
         self.claim = claim
         self.claimUntil = claimUntil
+        self.failures = failures
+        self.retryAt = retryAt
     }
 
     // MARK: Decisions
@@ -82,12 +96,19 @@ public struct Handover: Equatable, Sendable {
         return state
     }
 
-    /// Whether a run may claim it at `now`: when it is waiting (pending or
-    /// failed), or unknown and `retryUnknown`. Never while a live claim
-    /// holds it, never once delivered.
+    /// Whether the run holding the claim died before recording how the
+    /// command ended: still `sending` as recorded, but its claim has expired
+    /// by `now`. Its end is recorded as `unknown` (`diedMessage`) by the next
+    /// run that meets it, so that the try is in the record's history.
+    public func died(at now: Instant) -> Bool { state == .sending && state(at: now) == .unknown }
+
+    /// Whether a run may claim it at `now`: when it is pending, failed and
+    /// past its backoff, or unknown and `retryUnknown`. Never while a live
+    /// claim holds it, never once delivered.
     public func mayClaim(at now: Instant, retryUnknown: Bool) -> Bool {
         switch state(at: now) {
-        case .pending, .failed: return true
+        case .pending: return true
+        case .failed: return retryAt.map { $0 <= now } ?? true
         case .unknown: return retryUnknown
         case .sending, .delivered: return false
         }
@@ -123,16 +144,20 @@ public struct Handover: Equatable, Sendable {
 
     /// A recorded outcome, folded. The outcome of the claim holding the
     /// record (or of no claim named, where a tool's events name none) is the
-    /// hand-over's end: its state, the claim's expiry cleared; then it
-    /// returns true (a try to count, unless delivered). An outcome of a claim
-    /// that lost the race counts only when it delivered (it went out all the
-    /// same), and returns false. `delivered` is final.
+    /// hand-over's end: its state, the claim's expiry cleared, and for a
+    /// failure the time of the next try (`retryAt`, as the run recorded it
+    /// from `nextTry`); then it returns true (a try to count, unless
+    /// delivered). An outcome of a claim that lost the race counts only when
+    /// it delivered (it went out all the same), and returns false.
+    /// `delivered` is final.
     @discardableResult
-    public mutating func ended(_ o: DeliveryOutcome, claim c: String?) -> Bool {
+    public mutating func ended(_ o: DeliveryOutcome, claim c: String?, retryAt next: Instant? = nil) -> Bool {
         if state == .delivered { return false }
         if c == nil || (c == claim && state == .sending) {
             state = o.state
             claimUntil = nil
+            failures = o == .failed ? failures + 1 : 0
+            retryAt = o == .failed ? next : nil
             return true
         }
         if o == .delivered { state = .delivered }
@@ -153,14 +178,51 @@ public struct Handover: Equatable, Sendable {
     }
 
     /// What a command's end means: exit 0 delivered; ended by our timer
-    /// unknown (it may have done its work); any other exit failed, to be
-    /// tried again — 124 too when the command exited with it by itself.
+    /// unknown (it may have done its work); killed by a signal unknown too
+    /// (`Subprocess.Ending.signal`: it may have sent before it died); any
+    /// other exit failed, to be tried again — 124 too when the command
+    /// exited with it by itself.
     public static func outcome(of end: Subprocess.Ending) -> DeliveryOutcome {
         switch end {
         case .exited(0): return .delivered
-        case .exited: return .failed
-        case .timedOut: return .unknown
+        case .timedOut, .signaled: return .unknown
+        case .exited: return end.signal != nil ? .unknown : .failed
         }
+    }
+
+    /// Why a hand-over did not deliver, in words for the record's `error`
+    /// and the run's warning: `command` names it ("the notify command").
+    public static func why(_ end: Subprocess.Ending, command: String, timeoutSeconds: Int) -> String? {
+        switch end {
+        case .exited(0): return nil
+        case .timedOut: return "\(command) ran past its timeout of \(timeoutSeconds) s and was ended"
+        default:
+            if let sig = end.signal {
+                return "\(command) was killed by signal \(sig)\(Subprocess.signalName(sig).map { " (\($0))" } ?? "")"
+            }
+            return "\(command) exited \(end.status)"
+        }
+    }
+
+    /// Why a record whose claim expired is `unknown`: the run holding it
+    /// ended without recording how `command` ended.
+    public static func diedMessage(_ command: String) -> String {
+        "the run handing it to \(command) ended without recording how it went (killed, or the machine went down); it may have gone out"
+    }
+
+    /// The longest wait between two tries of a failed record, in minutes.
+    public static let backoffCapMinutes = 60
+
+    /// Minutes to wait after the `failures`-th failure in a row: 1, 2, 4 …,
+    /// at most `backoffCapMinutes`.
+    public static func backoffMinutes(failures n: Int) -> Int {
+        n <= 1 ? 1 : min(backoffCapMinutes, 1 << min(n - 1, 20))
+    }
+
+    /// When a record that has now failed `failures` times in a row (this
+    /// failure counted) may be tried again, from the failure's time `at`.
+    public static func nextTry(failures n: Int, at: Instant) -> Instant {
+        at.adding(seconds: Int64(backoffMinutes(failures: n) * 60))
     }
 
     /// The seconds a command may run, in every tool (`--timeout` and the

@@ -68,10 +68,20 @@ public struct SMSRecord: Equatable, Sendable {
 /// Short random identifiers: 12 lowercase hex digits (48 bits).
 public enum IDs {
     public static func make<G: RandomNumberGenerator>(using g: inout G) -> String {
-        let v = g.next() & 0xFFFF_FFFF_FFFF
+        hex(g.next() & 0xFFFF_FFFF_FFFF, digits: 12)
+    }
+
+    /// `v` in lowercase hex, zero-padded to `digits`.
+    public static func hex(_ v: UInt64, digits: Int) -> String {
         var s = String(v, radix: 16)
-        while s.utf8.count < 12 { s = "0" + s }
+        while s.utf8.count < digits { s = "0" + s }
         return s
+    }
+
+    /// An id that is the same wherever it is made from the same `key`
+    /// (FNV-1a, 48 bits): a draw's events on every device.
+    public static func stable(_ key: String) -> String {
+        hex(StableHash.fnv1a(key) & 0xFFFF_FFFF_FFFF, digits: 12)
     }
     public static func make() -> String {
         var g = SystemRandomNumberGenerator()

@@ -44,9 +44,22 @@ extension Sys {
         return ToolError(code, msg)
     }
 
-    /// " (owned by root; left by a sudo run? fix: sudo chown -R me PATH)" when
-    /// the path, or the first of its parents that exists, belongs to someone else.
+    /// Why `path` (or the first of its parents that exists) is closed to
+    /// this user, and the one safe fix: a folder shared with a group they
+    /// are not in says so (never "chown", which would hand one user what the
+    /// group shares); root's leftovers are given back only in a folder of
+    /// the user's own or inside their home (from the password database, not
+    /// $HOME).
     static func ownerHint(_ path: String) -> String? {
+        let me = UInt32(geteuid())
+        var gids = [gid_t](repeating: 0, count: 256)
+        let n = getgroups(Int32(gids.count), &gids)
+        let groups = Set((n > 0 ? Array(gids[0..<Int(n)]) : []) + [getegid()]).map { UInt32($0) }
+        let home = getpwuid(geteuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+        return ownerHint(path, me: me, groups: Set(groups), home: home, login: loginName())
+    }
+
+    static func ownerHint(_ path: String, me: UInt32, groups: Set<UInt32>, home: String?, login: String) -> String? {
         var p = path
         var st = stat()
         while lstat(p, &st) != 0 {
@@ -54,11 +67,19 @@ extension Sys {
             if up == p { return nil }
             p = up
         }
-        let me = geteuid()
-        guard st.st_uid != me else { return nil }
-        let owner = Users.name(of: st.st_uid) ?? "uid \(st.st_uid)"
-        let login = loginName()
-        if st.st_uid == 0 {
+        guard UInt32(st.st_uid) != me else { return nil }
+        let mode = UInt32(st.st_mode) & 0o777
+        // Shared with a group: the group may do more than everyone else.
+        if (mode >> 3) & 0o7 & ~(mode & 0o7) != 0, !groups.contains(UInt32(st.st_gid)) {
+            let group = getgrgid(st.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(st.st_gid)"
+            return " (shared with the group \(group), which you are not in: ask the administrator (usermod -aG \(group) \(login)), then log in again)"
+        }
+        let owner = Users.name(of: UInt32(st.st_uid)) ?? "uid \(st.st_uid)"
+        // Root's leftovers in a folder of the user's own, or in their home.
+        var parent = stat()
+        let inOwnFolder = lstat(parentDirectory(p), &parent) == 0 && UInt32(parent.st_uid) == me
+        let inHome = home.map { h in h != "/" && p.hasPrefix(h + "/") && !p.contains("/../") } ?? false
+        if st.st_uid == 0, inOwnFolder || inHome {
             return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
         }
         return " (owned by \(owner); ask them, or use a data directory of your own)"
@@ -106,8 +127,10 @@ extension Sys {
 
     /// The entries of a folder with their kind, size and owner, sorted by
     /// name; nil when the folder does not exist. One `fstatat` per entry,
-    /// relative to the open folder.
-    public static func scanDirectory(_ path: String, suffix: String? = nil) throws(ToolError) -> [DirEntry]? {
+    /// relative to the open folder, for the names `keep` accepts (all by
+    /// default): a folder of thousands costs little when few are wanted.
+    public static func scanDirectory(_ path: String, suffix: String? = nil,
+                                     keep: ((String) -> Bool)? = nil) throws(ToolError) -> [DirEntry]? {
         let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd < 0 {
             if errno == ENOENT { return nil }
@@ -126,6 +149,7 @@ extension Sys {
             }
             if name == "." || name == ".." { continue }
             if let s = suffix, !name.hasSuffix(s) { continue }
+            if let k = keep, !k(name) { continue }
             var st = stat()
             guard fstatat(dfd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
             let kind: DirEntry.Kind
@@ -235,6 +259,24 @@ public enum Users {
         if let pw = getpwnam(name) { u = UInt32(pw.pointee.pw_uid) }
         table.withLock { $0.byName[name] = u }
         return u
+    }
+
+    /// The logins of a group: those it lists, and those whose primary group
+    /// it is (the password database read once).
+    public static func members(ofGroup gid: UInt32) -> Set<String> {
+        var out = Set<String>()
+        if let gr = getgrgid(gid_t(gid)), var m = gr.pointee.gr_mem {
+            while let p = m.pointee {
+                out.insert(String(cString: p))
+                m += 1
+            }
+        }
+        setpwent()
+        while let pw = getpwent() {
+            if UInt32(pw.pointee.pw_gid) == gid, let p = pw.pointee.pw_name { out.insert(String(cString: p)) }
+        }
+        endpwent()
+        return out
     }
 
     /// Reads the whole database once: cheaper than one lookup per member

@@ -35,18 +35,56 @@ public enum Subprocess {
     /// command may exit 124 by itself (its own timeout(1)): that is
     /// `.exited(124)`, not `.timedOut`.
     public enum Ending: Equatable, Sendable {
-        /// Its exit status, or 128 + the signal that ended it.
+        /// Its exit status.
         case exited(Int32)
+        /// Killed by a signal (a command the shell ran last may be exec'd,
+        /// so the shell itself is what the signal ends).
+        case signaled(Int32)
         /// Still running at the deadline: ended with its process group.
         case timedOut
 
-        /// The status as a shell reports it: 124 for a timeout, as timeout(1) says.
+        /// The status as a shell reports it: 128 + the signal for a kill,
+        /// 124 for a timeout, as timeout(1) says.
         public var status: Int32 {
             switch self {
             case .exited(let s): return s
+            case .signaled(let sig): return 128 + sig
             case .timedOut: return Subprocess.timedOut
             }
         }
+
+        /// The signal that ended it: killed itself, or, as a shell reports a
+        /// command it ran that a signal killed, an exit status of 128 + N
+        /// (129 to 192; 137 for SIGKILL, the OOM killer's). Nil otherwise.
+        public var signal: Int32? {
+            switch self {
+            case .signaled(let sig): return sig
+            case .exited(let s) where s > 128 && s <= 192: return s - 128
+            default: return nil
+            }
+        }
+    }
+
+    /// A common signal's name (`SIGKILL`); nil for others.
+    public static func signalName(_ sig: Int32) -> String? {
+        switch sig {
+        case SIGHUP: return "SIGHUP"
+        case SIGINT: return "SIGINT"
+        case SIGQUIT: return "SIGQUIT"
+        case SIGABRT: return "SIGABRT"
+        case SIGKILL: return "SIGKILL"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGPIPE: return "SIGPIPE"
+        case SIGTERM: return "SIGTERM"
+        case SIGBUS: return "SIGBUS"
+        default: return nil
+        }
+    }
+
+    /// How a child's raw wait status ended it.
+    static func ending(_ raw: Int32) -> Ending {
+        let sig = raw & 0x7F
+        return sig == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(sig)
     }
 
     static func run(_ argv: [String], stdin: [UInt8]?, env: [String: String], quiet: Bool,
@@ -139,7 +177,7 @@ public enum Subprocess {
             while waitpid(pid, &raw, 0) < 0 {
                 if errno != EINTR { throw ToolError(.ioError, "cannot wait for \(argv[0]): \(Sys.errnoString())") }
             }
-            return .exited(status(raw))
+            return ending(raw)
         }
         // With a deadline: feed and drain without blocking, and poll for the end.
         let deadline = Sys.monotonicNanos() + UInt64(max(0, limit)) * 1_000_000
@@ -180,7 +218,7 @@ public enum Subprocess {
                 let n = chunk.withUnsafeMutableBytes { read(outFd, $0.baseAddress, $0.count) }
                 if n > 0 { capture?.pointee.append(contentsOf: chunk[0..<n]) } else { close(outFd); outFd = -1 }
             }
-            return .exited(status(raw))
+            return ending(raw)
         }
         if outFd >= 0 { close(outFd) }
         _ = kill(-pid, SIGTERM)

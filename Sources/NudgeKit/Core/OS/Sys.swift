@@ -189,6 +189,14 @@ public enum Sys {
         return try readAll(fd: fd, from: 0, path: path)
     }
 
+    /// A command's input operand read whole: a file, or standard input for
+    /// "-"; with the name messages use for it ("stdin" for "-").
+    public static func readInput(_ path: String) throws(ToolError) -> (bytes: [UInt8], name: String) {
+        if path == "-" { return (try readStream(fd: 0, name: "stdin"), "stdin") }
+        guard let b = try readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
+        return (b, path)
+    }
+
     /// Reads from `offset` to the end of an open file.
     public static func readAll(fd: Int32, from offset: Int, path: String) throws(ToolError) -> [UInt8] {
         var st = stat()

@@ -42,7 +42,7 @@ extension Store {
             l = try load(full: full)
         }
         let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
-        if stamp.ms > at.ms + 86_400_000 {
+        if stamp.ms > at.ms + 86_400_000 && !options.clockPinned {
             Store.warnOnce("this store's stamps run \((stamp.ms - at.ms) / 86_400_000) day(s) ahead of this clock (a clock that was ahead, here or on another device); changes are still kept in order")
         }
         var tx = Transaction<M>(state: l.state, stamp: stamp)
@@ -56,7 +56,7 @@ extension Store {
         if !tx.events.isEmpty {
             let rel = target(tx.folder)
             if let f = tx.folder, let subs = options.subfolders,
-               !subs.contains(where: { $0 == f || ($0.hasSuffix("/*") && f.hasPrefix(String($0.dropLast(1))) && !f.dropFirst($0.count - 1).contains("/")) }) {
+               !subs.contains(where: { Store.folder(f, isIn: $0) }) {
                 throw ToolError(.software, "internal error: no journal folder '\(f)' in this store")
             }
             let folder = Sys.parentDirectory(Sys.join(journalDir, rel))

@@ -20,7 +20,10 @@ extension Store {
         let back = from > 0 ? min(from, 4096) : 0
         // A peer is read at most a cap past what was folded before (`folded`,
         // when folding everything again), so a huge journal costs little per run.
-        let cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back + max(0, folded - from)
+        var cap = own || journalsAreLocal ? Int.max : options.peerReadCap + back + max(0, folded - from)
+        // Past a peer's quota nothing is read (the listing's size stops there).
+        let quota = own ? nil : quota(of: e.name)
+        if quota != nil { cap = min(cap, max(0, e.size - (from - back))) }
         let read: (bytes: [UInt8], size: Int)?
         do throws(ToolError) {
             read = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid)
@@ -28,12 +31,13 @@ extension Store {
             // Somebody else's file we may not read never stops this command;
             // in the store's own folder it is worth a word.
             guard !own, !journalsAreLocal, error.code == .noPermission else { throw error }
-            if options.subfolders == nil || Store.scopeOf(e.name) == options.subfolders?.first {
+            if !options.quietPeers, options.subfolders == nil || Store.scopeOf(e.name) == options.subfolders?.first {
                 Store.warnOnce("ignoring \(path): \(error.message)")
             }
             return nil
         }
-        guard let got = read else { return nil }
+        guard var got = read else { return nil }
+        if quota != nil { got.size = min(got.size, e.size) }
         let bytes = got.bytes
         var lastTag: UInt32 = 0
         if back > 0 {
@@ -85,8 +89,11 @@ extension Store {
         var pendingBad: [Range<Int>] = []
         var batchStart = from
         var stop = false
-        let horizon = nowMillis + 86_400_000
+        let horizon = nowMillis + (options.peerHorizonMillis ?? 86_400_000)
+        let waits = peer && (options.peerHorizonMillis != nil || options.trust == .perUser)
         let tag = options.tagActor ? actor : nil
+        // The folder a peer's event came from, as the writer's own are tagged.
+        let scopeTag = options.tagScope ? Store.scopeOf(name) : nil
         bytes.withUnsafeBytes { all in
             let raw = UnsafeRawBufferPointer(rebasing: all[skip...])
             try? NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
@@ -117,7 +124,7 @@ extension Store {
                 // waits for its time, so it cannot push everyone's clock. One
                 // person's devices follow the stamps as they are: a clock that
                 // was ahead only delays its device's own later stamps.
-                if peer, options.trust == .perUser, let d = declared, d.ms > horizon {
+                if waits, let d = declared, d.ms > horizon {
                     r.deferred += 1
                     stop = true
                     return false
@@ -131,6 +138,7 @@ extension Store {
                     for var ev in pending {
                         if schema != M.schemaVersion { ev = M.migrate(ev, from: schema) }
                         if let a = tag { ev["actor"] = .string(a) }
+                        if let sc = scopeTag { ev["scope"] = .string(sc) }
                         if ev["type"]?.string == "erase" { erase = true }
                         evs.append(ev)
                     }
@@ -154,11 +162,13 @@ extension Store {
     }
 
     func warnDeferred(_ r: JournalRead) {
+        if options.quietPeers && !isOwn(r.name) { return }
         Store.warnOnce("\(r.name): \(r.deferred == 1 ? "a change is" : "changes are") stamped more than a day ahead of this clock (is that device's clock right?); they count once that time comes")
     }
 
     func reportBad(_ marks: [String: JournalMark]) {
-        for (name, m) in marks.sorted(by: { $0.key < $1.key }) where m.bad > 0 {
+        let bad = marks.filter { $0.value.bad > 0 && !(options.quietPeers && !isOwn($0.key)) }
+        for (name, m) in bad.sorted(by: { $0.key < $1.key }) {
             let who = isOwn(name)
                 ? "the next change made here sets them aside in \(name.dropLast(7)).corrupt"
                 : "only the device or person writing it can set them aside"

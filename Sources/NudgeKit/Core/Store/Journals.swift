@@ -42,11 +42,20 @@ extension Store {
             if options.trust == .perUser && all.count > 64 { Users.preload() }
             let out = filterJournals(all, prefix: "", pair: nil, ignored: &ignored, conflicts: &conflicts)
             reportIgnored(ignored, conflicts)
-            return out
+            return limited(out)
         }
         var out: [DirEntry] = []
         for (i, sub) in subs.enumerated() {
-            if sub.hasSuffix("/*") {
+            if sub.hasSuffix("/**") {
+                // Every folder inside: the reader may see them all.
+                let parent = String(sub.dropLast(3))
+                guard let dirs = (try? Sys.scanDirectory(Sys.join(journalDir, parent))) ?? nil else { continue }
+                for d in dirs where d.kind == .directory {
+                    let rel = parent + "/" + d.name
+                    guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
+                    out += filterJournals(files, prefix: rel + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
+                }
+            } else if sub.hasSuffix("/*") {
                 // A folder per group of actors: only those naming this actor.
                 let parent = String(sub.dropLast(2))
                 let parentPath = Sys.join(journalDir, parent)
@@ -66,17 +75,44 @@ extension Store {
                     out += filterJournals(files, prefix: rel + "/", pair: members, ignored: &ignored, conflicts: &conflicts)
                 }
             } else {
+                // Only the actors named for this folder, when it says so:
+                // the others are passed over by name, never stat'ed.
+                let only = options.actorsIn[sub]
+                let keep: ((String) -> Bool)? = only.map { set in
+                    { name in name.hasSuffix(".ndjson") && set.contains(String(Store.actorPart(name.dropLast(7)))) }
+                }
                 // The first folder is the store's own: it must be readable.
                 let files: [DirEntry]?
-                if i == 0 { files = try Sys.scanDirectory(Sys.join(journalDir, sub)) }
-                else { files = (try? Sys.scanDirectory(Sys.join(journalDir, sub))) ?? nil }
+                if i == 0 { files = try Sys.scanDirectory(Sys.join(journalDir, sub), keep: keep) }
+                else { files = (try? Sys.scanDirectory(Sys.join(journalDir, sub), keep: keep)) ?? nil }
                 guard let fs = files else { continue }
                 if options.trust == .perUser && fs.count > 64 { Users.preload() }
                 out += filterJournals(fs, prefix: sub + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
             }
         }
         reportIgnored(ignored, conflicts)
-        return out
+        return limited(out)
+    }
+
+    /// Peers' journals as far as their folder's quota: what lies past it is
+    /// never read (the size a reader sees stops there).
+    func limited(_ entries: [DirEntry]) -> [DirEntry] {
+        guard !options.peerFileQuota.isEmpty else { return entries }
+        return entries.map { e in
+            guard !isOwn(e.name), let q = quota(of: e.name), e.size > q else { return e }
+            if !options.quietPeers {
+                Store.warnOnce("\(Sys.join(journalDir, e.name)) is \(e.size) bytes, over the \(q) any reader takes from one writer in that folder: the rest is ignored")
+            }
+            var c = e
+            c.size = q
+            return c
+        }
+    }
+
+    /// The quota of the top folder a journal is in, if any.
+    func quota(of rel: String) -> Int? {
+        guard let slash = rel.firstIndex(of: "/") else { return nil }
+        return options.peerFileQuota[String(rel[..<slash])]
     }
 
     func filterJournals(_ all: [DirEntry], prefix: String, pair: [String]?,
@@ -134,6 +170,7 @@ extension Store {
     }
 
     func reportIgnored(_ ignored: [String], _ conflicts: [String]) {
+        if options.quietPeers { return }
         if !ignored.isEmpty {
             let shown = ignored.prefix(5).joined(separator: ", ")
             let more = ignored.count > 5 ? " and \(ignored.count - 5) more" : ""

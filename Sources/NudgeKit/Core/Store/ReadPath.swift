@@ -98,7 +98,7 @@ extension Store {
                             ?? "it counts journal \(name), which is gone or no longer trusted")
         }
         if peerChanged { return .peerChanged }
-        for name in inFlight.sorted() {
+        for name in inFlight.sorted() where !options.quietPeers {
             Store.warnOnce("\(Sys.join(journalDir, name)) is shorter than what was folded of it (a copy still arriving?); what was folded is kept")
         }
         return .hold(inFlight: inFlight)

@@ -127,6 +127,15 @@ public struct Store<M: JournalModel> {
         return base
     }
     /// The subfolder part of a journal name ("" at the top).
+    /// Whether a folder one writes in is the subfolder entry `sub`: the
+    /// folder itself, or one folder inside NAME for "NAME/*" and "NAME/**".
+    static func folder(_ f: String, isIn sub: String) -> Bool {
+        if f == sub { return true }
+        let parent: Substring
+        if sub.hasSuffix("/**") { parent = sub.dropLast(2) } else if sub.hasSuffix("/*") { parent = sub.dropLast(1) } else { return false }
+        return f.hasPrefix(parent) && f.count > parent.count && !f.dropFirst(parent.count).contains("/")
+    }
+
     static func scopeOf(_ rel: String) -> String {
         rel.lastIndex(of: "/").map { String(rel[..<$0]) } ?? ""
     }

@@ -41,9 +41,10 @@ public struct StoreOptions: Sendable {
     /// The mode of journal files in a shared folder (default 0644).
     public var sharedFileMode: UInt32? = nil
     /// Journals in subfolders of `journalFolder` rather than in it: each
-    /// entry a folder ("journal", "private"), or "NAME/*" for every folder
-    /// inside NAME whose name, split at "+", includes this actor (a folder per
-    /// pair of people). The first entry is where writes go by default.
+    /// entry a folder ("journal", "private", "pairs/x1"), "NAME/*" for every
+    /// folder inside NAME whose name, split at "+", includes this actor (a
+    /// folder per pair of people), or "NAME/**" for every folder inside NAME.
+    /// The first entry is where writes go by default.
     public var subfolders: [String]? = nil
     /// File modes per subfolder entry (default `sharedFileMode`).
     public var subfolderFileModes: [String: UInt32] = [:]
@@ -60,6 +61,24 @@ public struct StoreOptions: Sendable {
     /// The reader's clock (ms), for refusing peer batches stamped more than a
     /// day ahead. nil: the system clock.
     public var nowMillis: Int64? = nil
+    /// The clock was pinned (--now): a what-if or a backfill, where stamps
+    /// ahead of it are expected and not worth a warning.
+    public var clockPinned = false
+    /// Peer batches stamped more than this ahead of the reader's clock wait
+    /// for their time, whatever the trust. nil: a day, and only among
+    /// strangers (`.perUser`).
+    public var peerHorizonMillis: Int64? = nil
+    /// Per subfolder entry, the only actors whose files are looked at there:
+    /// any other name is passed over before it is even stat'ed (a folder of
+    /// thousands where a reader needs one or two files).
+    public var actorsIn: [String: Set<String>] = [:]
+    /// Per top folder of a journal's path ("journal", "pairs"), the most
+    /// bytes of a peer's journal ever read: what lies past it counts for
+    /// nothing, so no peer can make every reader fold more.
+    public var peerFileQuota: [String: Int] = [:]
+    /// Problems with other actors' files (ignored names, unreadable batches,
+    /// stamps far ahead) are not reported: somebody else reports them.
+    public var quietPeers = false
 
     /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
     public var actorFromEnvironment = false

@@ -1,10 +1,13 @@
 // The pool on disk: its folders, its kind, and making one.
 //
 //   POOL/pool.conf            kind = host|synced, owner = LOGIN
-//   POOL/journal/USER.ndjson  the profile without e-mail, habits, swipes, accepts, unmatches (the pool reads it)
+//   POOL/journal/USER.ndjson  the profile without e-mail, and the habits (the pool reads it)
 //   POOL/private/USER.ndjson  e-mail and done days (the member and their buddies read it)
 //   POOL/self/USER.ndjson     reminder times and what was already announced (the member only)
-//   POOL/pairs/A+B/USER.ndjson  chat, meetings, a block (the two of them)
+//   POOL/spool/USER.ndjson    likes, passes, unmatches, blocks (the member and the pool's owner)
+//   POOL/notices/USER/OWNER.ndjson  what the owner's run tells USER: matches, ends, blocks (USER only)
+//   POOL/pairs/F/USER.ndjson  chat, meetings, accepts, a copy of an unmatch or block (the two of them;
+//                             F a random name the owner's run gives a match; "A+B" in a synced pool)
 //   POOL/reports/USER.ndjson  reports (the member and the pool's owner)
 //
 // A host pool is one folder that several logins share on one machine: its
@@ -33,20 +36,36 @@ extension Habitmatch {
         public var kind: PoolKind
         /// The pool folder's owner: who reads reports.
         public var owner: UInt32
-        /// A folder without pool.conf, made before pools had one.
-        public var legacy: Bool
     }
 
     static let poolKeys = ["kind", "owner", "max_buddies"]
-    /// The folders the store reads, each pair's folder under pairs/.
-    static let folders = ["journal", "private", "self", "pairs/*", "reports"]
-    /// The folders a new pool is made with.
-    static let poolFolders = ["journal", "private", "self", "pairs", "reports"]
+    /// The folders a synced pool's store reads, each pair's folder under pairs/.
+    static let folders = ["journal", "private", "self", "spool", "pairs/*", "reports"]
+    /// The folders a new pool is made with (members write in all but notices/).
+    static let poolFolders = ["journal", "private", "self", "spool", "pairs", "reports"]
 
+    /// --pool, HABITMATCH_POOL, `pool` in the configuration, or a private
+    /// pool of one in the data directory.
     static func poolPath(_ ctx: Context) -> String {
-        var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.join(ctx.dataDir, "pool")
+        let configured = (try? Config.load(directory: ctx.configDir, known: configKeys))?["pool"].flatMap { $0.isEmpty ? nil : $0 }
+        var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? configured ?? Sys.join(ctx.dataDir, "pool")
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p
+    }
+
+    /// The start of the commands a notification's actions run: this pool
+    /// (absolute) and this member, so a notifier started elsewhere — cron,
+    /// a desktop daemon without HABITMATCH_POOL — acts on the same pool.
+    static func commandPrefix(_ ctx: Context) -> String {
+        var p = poolPath(ctx)
+        if !p.hasPrefix("/") {
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buf, buf.count) != nil {
+                let cwd = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                p = p == "." ? cwd : Sys.join(cwd, p.hasPrefix("./") ? String(p.dropFirst(2)) : p)
+            }
+        }
+        return "habitmatch --pool \(ToolSpec.shQuote(p)) --user \(ToolSpec.shQuote(me(ctx)))"
     }
 
     /// The pool as its folder says; a folder that does not exist yet reads
@@ -58,36 +77,30 @@ extension Habitmatch {
     static func loadPool(_ path: String) throws(ToolError) -> Pool {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            if errno == ENOENT { return Pool(path: path, kind: .synced, owner: UInt32(geteuid()), legacy: false) }
+            if errno == ENOENT { return Pool(path: path, kind: .synced, owner: UInt32(geteuid())) }
             throw Sys.accessError(path)
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the pool \(path) is not a folder") }
         guard let bytes = try Sys.readFile(Sys.join(path, "pool.conf")) else {
-            return Pool(path: path, kind: .synced, owner: UInt32(st.st_uid), legacy: true)
+            return Pool(path: path, kind: .synced, owner: UInt32(st.st_uid))
         }
         let c = try Config.parse(String(decoding: bytes, as: UTF8.self), path: Sys.join(path, "pool.conf"), known: poolKeys)
         guard let kind = PoolKind(rawValue: c["kind"] ?? "") else {
             throw ToolError(.config, "\(c.path): kind must be host or synced")
         }
-        return Pool(path: path, kind: kind, owner: UInt32(st.st_uid), legacy: false)
+        return Pool(path: path, kind: kind, owner: UInt32(st.st_uid))
     }
 
-    /// The folder of a pair's files: both names, sorted, joined by "+".
+    /// The folder of a pair's files in a synced pool: both names, sorted,
+    /// joined by "+".
     static func pairFolder(_ a: String, _ b: String) -> String { "pairs/" + (a < b ? a + "+" + b : b + "+" + a) }
 
-    /// The pair's folder to write in: "pairs/A+B", or "pairs/A+B~N" when a
-    /// folder of that name was made by somebody who is neither of them (in a
-    /// host pool anyone may make folders in pairs/; only theirs are used).
-    static func pairFolder(_ ctx: Context, _ a: String, _ b: String) throws(ToolError) -> String {
-        let base = pairFolder(a, b)
-        let p = try pool(ctx)
-        guard p.kind == .host else { return base }
-        // Each member writes in a pair folder of their own: the owner of a
-        // folder may remove anything in it, so it must be the writer.
-        let me = geteuid()
-        return Sys.claimName(in: p.path, base: base, ext: "") { st in
-            (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == me
-        }
+    /// The pair's folder to write in: in a host pool the one the pool's
+    /// owner's run made for their match (a random name nobody else knows);
+    /// in a synced pool "pairs/A+B". nil: a host pool pair with no match.
+    static func pairFolder(_ p: Pool, _ s: HabitmatchState, _ a: String, _ b: String) -> String? {
+        guard p.kind == .host else { return pairFolder(a, b) }
+        return s.pairFolder(a, b).map { "pairs/" + $0 }
     }
 
     /// A pool for one login's devices: private folders, names not checked.
@@ -108,19 +121,26 @@ extension Habitmatch {
     /// group is returned.
     static func makeHostPool(_ path: String, gid: gid_t) throws(ToolError) -> String {
         let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
-        func make(_ dir: String, _ mode: UInt32) throws(ToolError) {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw Sys.accessError(dir, verb: "create") }
-            var st = stat()
-            guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way") }
-            if chown(dir, uid_t(UInt32.max), gid) != 0 { throw ToolError(.noPermission, "cannot give \(dir) to the group \(groupName): \(Sys.errnoString()) (you must be in the group, or root)") }
-            if chmod(dir, mode_t(mode)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
-        }
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
-        try make(path, 0o2750)
-        for f in poolFolders { try make(Sys.join(path, f), 0o3770) }
+        try makeGroupFolder(path, 0o2750, gid: gid)
+        for f in poolFolders { try makeGroupFolder(Sys.join(path, f), 0o3770, gid: gid) }
+        // Only the owner's run writes notices.
+        try makeGroupFolder(Sys.join(path, "notices"), 0o2750, gid: gid)
         let conf = Sys.join(path, "pool.conf")
         try Sys.writeFileAtomically(conf, Array("# habitmatch pool: members are the logins of group \(groupName)\nkind = host\nowner = \(Sys.loginName())\n".utf8), mode: 0o640)
         _ = chown(conf, uid_t(UInt32.max), gid)
         return groupName
+    }
+
+    /// A folder of the pool given to its group `gid`, with `mode`.
+    static func makeGroupFolder(_ dir: String, _ mode: UInt32, gid: gid_t) throws(ToolError) {
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw Sys.accessError(dir, verb: "create") }
+        var st = stat()
+        guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way") }
+        if chown(dir, uid_t(UInt32.max), gid) != 0 {
+            let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
+            throw ToolError(.noPermission, "cannot give \(dir) to the group \(groupName): \(Sys.errnoString()) (you must be in the group, or root)")
+        }
+        if chmod(dir, mode_t(mode)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
     }
 }

@@ -35,8 +35,16 @@ extension Habitmatch {
     /// then keeps who may read this member's files in step.
     static func write<R>(_ ctx: Context, folder: String = "journal",
                          _ body: (inout Transaction<HabitmatchState>) throws(ToolError) -> R) throws(ToolError) -> R {
+        // A change stamped ahead of the real clock would hide this member's
+        // later changes from everyone until that time: --now previews only.
+        if ctx.pinned && ctx.now.ms > Sys.nowMillis() + clockSkewMillis {
+            throw ToolError(.usage, "--now \(ctx.zone.format(ctx.now)) is ahead of this computer's clock (\(ctx.zone.format(Instant(ms: Sys.nowMillis())))): a change is never stamped in the future, so a preview with --now writes nothing")
+        }
         let p = try pool(ctx)
         if p.kind == .synced && !Sys.isDirectory(Sys.join(p.path, "journal")) { try initSyncedPool(p.path) }
+        if p.kind == .host && folder == "spool" && !Sys.isDirectory(Sys.join(p.path, "spool")) {
+            throw ToolError(.config, "the pool \(p.path) has no spool/ folder yet (it was made by an older habitmatch): its owner, \(Users.name(of: p.owner) ?? "uid \(p.owner)"), adds it by running any habitmatch command on it")
+        }
         let st = try store(ctx)
         var final: HabitmatchState? = nil
         let r = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
@@ -54,29 +62,81 @@ extension Habitmatch {
         return r
     }
 
+    /// The folder a pair's event is written in (see `pairFolder`), or why
+    /// there is none: they are not a match.
+    static func pairWrite(_ ctx: Context, _ s: HabitmatchState, _ a: String, _ b: String) throws(ToolError) -> String {
+        guard let f = pairFolder(try pool(ctx), s, a, b) else {
+            throw ToolError(.noPermission, "\(b) is not a match of yours")
+        }
+        return f
+    }
+
+    /// Where likes, passes, unmatches and blocks go: the spool in a host
+    /// pool (the member and the pool's owner read it); in a synced pool,
+    /// where everything is readable by whoever has the folder, the
+    /// member's journal, so each member is one file to read, not two.
+    static func swipeFolder(_ p: Pool) -> String { p.kind == .host ? "spool" : "journal" }
+
+    /// Records an unmatch, block or unblock: in the member's spool (the pool's
+    /// owner's run and their own copy see it), and, in a host pool where
+    /// the two have a pair folder, a copy there, so the other learns at once.
+    static func writeEnd(_ ctx: Context, _ s: HabitmatchState, _ type: String, _ me: String, _ other: String) throws(ToolError) {
+        let p = try pool(ctx)
+        // An unblock goes where the block went: a folder of theirs that no longer stands.
+        let folder = type == "unblock" ? s.pairFolders(of: me).first { $0.other == other }?.folder : s.pairFolder(me, other)
+        let copy = p.kind == .host ? folder.map { "pairs/" + $0 } : nil
+        try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
+        if let f = copy {
+            try write(ctx, folder: f) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
+        }
+    }
+
     // MARK: Who may read what
 
-    /// In a host pool: a member's private file is readable by those they
-    /// accepted as buddies, a pair file by the other of the pair, a report
-    /// by the pool's owner. Set on the member's own files by their commands.
+    /// In a host pool: a member's private file is readable by their buddies
+    /// (both accepted), their spool and reports by the pool's owner only, a
+    /// pair file by the other of the pair. Set on the member's own files by
+    /// each of their commands, reads included, so a bond that ended (by
+    /// either side) stops giving access on the member's next command of any
+    /// kind.
     static func syncReaders(_ ctx: Context, _ st: Store<HabitmatchState>, _ s: HabitmatchState) throws(ToolError) {
         let p = try pool(ctx)
         guard p.kind == .host else { return }
         let u = me(ctx)
-        func set(_ rel: String, _ names: [String]) throws(ToolError) {
+        func set(_ rel: String, _ uids: [UInt32]) throws(ToolError) {
             let path = Sys.join(p.path, rel)
             guard Sys.fileExists(path) else { return }
-            try ACL.ensureReaders(path: path, names.compactMap { Users.uid(of: $0) })
+            try ACL.ensureReaders(path: path, uids)
         }
-        let accepted = (s.accepts[u] ?? []).filter { s.isMatch(u, $0) }
-        try set(st.target("private"), accepted.sorted())
-        try set(st.target("reports"), [])
-        let reportPath = Sys.join(p.path, st.target("reports"))
-        if Sys.fileExists(reportPath), p.owner != geteuid() { try ACL.ensureReaders(path: reportPath, [p.owner]) }
-        for other in s.members.keys where other != u {
-            let rel = st.target(try pairFolder(ctx, u, other))
-            if Sys.fileExists(Sys.join(p.path, rel)) { try set(rel, [other]) }
+        try set(st.target("private"), s.buddies(of: u).sorted().compactMap { Users.uid(of: $0) })
+        let owner = p.owner != geteuid() ? [p.owner] : []
+        try set(st.target("reports"), owner)
+        try set(st.target("spool"), owner)
+        // A pair file: the other of the pair, while there is something between them.
+        for (f, other) in s.pairFolders(of: u) {
+            let rel = st.target("pairs/" + f)
+            try set(rel, s.related(to: u).contains(other) ? Users.uid(of: other).map { [$0] } ?? [] : [])
         }
+    }
+
+    /// The pool as this member sees it. In a host pool the pool's owner's
+    /// run is done first when this is the owner, the folders this member
+    /// reads follow what the pool says (a new match's folder), and who may
+    /// read their files is brought in step (a read may be the first time
+    /// this member learns that a bond ended).
+    static func view(_ ctx: Context) throws(ToolError) -> HabitmatchState {
+        let p = try pool(ctx)
+        if p.kind == .host { try ownerRun(ctx, p, quiet: true) }
+        var st = try store(ctx)
+        var s = try st.read()
+        if p.kind == .host, try updateReads(ctx, p, s) {
+            st = try store(ctx)
+            s = try st.read()
+        }
+        do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
+            Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
+        }
+        return s
     }
 
     /// The data directory holds each member's private state folder (and the
@@ -89,26 +149,48 @@ extension Habitmatch {
 }
 
 extension Habitmatch.Pool {
-    /// How the store reads and writes this pool: every member's journal
-    /// folders, tagged with the actor and the folder an event came from,
-    /// peer files capped. In a host pool a file counts only when its owner
-    /// is the login it is named after (journals readable by the group); in
-    /// a synced pool the folder's transport is trusted.
-    func storeOptions(user: String, lockTimeoutMillis: Int?, nowMillis: Int64) -> StoreOptions {
+    /// How the store reads and writes this pool, for `user`: tagged with the
+    /// actor and the folder an event came from, peer files capped. In a host
+    /// pool a file counts only when its owner is the login it is named
+    /// after, and a member's copy looks only at what it may read: everyone's
+    /// profile, their own spool, self and reports, their buddies' private
+    /// files, the notices to them and their pairs' folders (`reads`); the
+    /// pool's owner also reads every spool and every notice. In a synced
+    /// pool the folder's transport is trusted and everything is read.
+    func storeOptions(user: String, lockTimeoutMillis: Int?, nowMillis: Int64, reads: Habitmatch.Reads = .init(), isOwner: Bool = false) -> StoreOptions {
         var o = StoreOptions(tool: "habitmatch", actor: user, user: user, lockTimeoutMillis: lockTimeoutMillis)
         o.nowMillis = nowMillis
         o.journalFolder = path
-        o.subfolders = Habitmatch.folders
         o.tagActor = true
         o.tagScope = true
         o.peerReadCap = 2 << 20
         o.maxPeerLineBytes = 16 << 10
         if kind == .host {
+            o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
+                + reads.pairs.keys.sorted().map { "pairs/" + $0 }
+            o.actorsIn = ["private": Set(reads.buddies + [user]), "self": [user]]
+            // Profiles of the group's logins only: other names in journal/
+            // (a flood of junk files) are passed over without a look.
+            var st = stat()
+            if stat(path, &st) == 0 { o.actorsIn["journal"] = Users.members(ofGroup: UInt32(st.st_gid)).union([user]) }
+            // The owner reads every spool and report, and hears of others' junk.
+            if !isOwner {
+                o.actorsIn["spool"] = [user]
+                o.actorsIn["reports"] = [user]
+            }
+            let owner = Users.name(of: self.owner) ?? ""
+            for (f, other) in reads.pairs { o.actorsIn["pairs/" + f] = [user, other, owner] }
+            o.quietPeers = !isOwner
+            // What one member can make every other read and keep, per file.
+            o.peerFileQuota = Habitmatch.fileQuota
+            // Another member's clock moves nobody's by more than a small skew.
+            o.peerHorizonMillis = Habitmatch.clockSkewMillis
             o.sharedWithOthers = true
             o.trust = .perUser
             o.sharedFileMode = 0o600
             o.subfolderFileModes = ["journal": 0o640]
         } else {
+            o.subfolders = Habitmatch.folders
             o.trust = .transport
             o.sharedFileMode = 0o600
         }

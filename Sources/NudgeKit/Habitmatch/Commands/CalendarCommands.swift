@@ -9,7 +9,7 @@
 
 extension Habitmatch {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         guard let m = s.members[me(ctx)] else {
             if !ctx.out.isJSON { ctx.out.raw("Welcome to habitmatch. Join with up to three habits:\n  habitmatch join --name NAME --habit exercise --habit read\n  (habitmatch catalog lists them)\n") }
             return .ok
@@ -33,13 +33,14 @@ extension Habitmatch {
         if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
             let other = mt.organizer == m.user ? mt.attendee : mt.organizer
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
-            text += "Next meeting: \(ctx.zone.local(n).day) \(ctx.zone.local(n).time) with \((s.members[other]?.name ?? other).terminalSafe)\n"
+            // In the member's own zone, named: not the process's TZ.
+            let z = memberZone(m, ctx)
+            text += "Next meeting: \(z.local(n).day) \(z.local(n).time) \(m.timezone.terminalSafe) with \((s.members[other]?.name ?? other).terminalSafe)\n"
         }
-        let likers = s.pendingLikes(of: m.user).sorted()
+        // Who liked this member is never shown: a like is known only to the
+        // one who gave it, until it is mutual.
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
-        for l in likers { ctx.out.emit(["type": "pending_like", "user": .string(l)], text: nil) }
         for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
-        if !likers.isEmpty { text += "Liked you: \(likers.joined(separator: ", ").terminalSafe) (habitmatch like USER)\n" }
         if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
         if !ctx.out.isJSON { ctx.out.raw(text) }
         return .ok
@@ -66,7 +67,7 @@ extension Habitmatch {
     }
 
     static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let viewer = try member(s, ctx)
         var m = viewer
         if let u = ctx.option("of") {
@@ -96,13 +97,18 @@ extension Habitmatch {
         let monthName = Day.monthNames[month - 1]
         var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
+            // Three columns a day under its name: ■ done, · not done, today
+            // in brackets, days still to come by their number.
+            var line = ""
             for d in row {
-                guard let d = d else { out += "   "; continue }
-                let mark = days.contains(d) ? ctx.out.style(" ■", "32") : (d > t ? "  " : " ·")
-                out += d == t ? (days.contains(d) ? ctx.out.style("[■", "1;32") : "[·") : mark
-                out += String(repeating: " ", count: 1)
+                guard let d = d else { line += "   "; continue }
+                let done = days.contains(d)
+                if d == t { line += done ? ctx.out.style("[■]", "1;32") : "[·]" }
+                else if d > t { line += d.day < 10 ? "  \(d.day)" : " \(d.day)" }
+                else { line += done ? " " + ctx.out.style("■", "32") + " " : " · " }
             }
-            out += "\n"
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
         }
         out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
         ctx.out.raw(out)

@@ -12,7 +12,7 @@ extension Habitmatch {
     }
 
     static func habitList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let t = today(m, ctx)
         for h in m.habits {

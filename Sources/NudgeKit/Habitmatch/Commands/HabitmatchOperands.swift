@@ -20,7 +20,7 @@ extension Habitmatch {
     /// The acting member, who must have joined.
     static func member(_ s: HabitmatchState, _ ctx: Context) throws(ToolError) -> Member {
         guard let m = s.members[me(ctx)] else {
-            throw ToolError(.dataError, "\(me(ctx)) has not joined this pool yet: habitmatch join --name NAME --habit exercise")
+            throw ToolError(.dataError, "\(me(ctx)) has not joined the pool \(poolPath(ctx)) yet: habitmatch join --name NAME --habit exercise")
         }
         return m
     }
@@ -33,6 +33,17 @@ extension Habitmatch {
         }
         return m
     }
+
+    /// A member named on the command line whom `viewer` may see: a block
+    /// either way hides both profiles, as if there were no such member.
+    static func visibleOther(_ s: HabitmatchState, _ viewer: String, _ user: String) throws(ToolError) -> Member {
+        let m = try other(s, user)
+        if m.user != viewer && s.isBlocked(viewer, m.user) { throw ToolError(.dataError, "no member '\(user)' in this pool") }
+        return m
+    }
+
+    /// The member's zone (the process's when theirs is unknown here).
+    static func memberZone(_ m: Member, _ ctx: Context) -> Zone { (try? Zone.named(m.timezone)) ?? ctx.zone }
 
     /// The member's today, in their zone.
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }

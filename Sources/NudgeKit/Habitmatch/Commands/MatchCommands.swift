@@ -11,9 +11,8 @@
 extension Habitmatch {
     static func candidatesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let limit = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...1000) } ?? 10
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
-        let u = m.user
         if s.members.count <= 1 {
             if !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
             return .ok
@@ -22,12 +21,11 @@ extension Habitmatch {
         if cs.isEmpty && !ctx.out.isJSON { ctx.out.raw("No user for now. Come back later\n") }
         let names = Dictionary(uniqueKeysWithValues: catalog.map { ($0.id, $0.name) })
         for c in cs.prefix(limit) {
-            let liker = s.swipes[c.member.user]?[u] == true
             let r: JSONObject = ["type": "candidate", "user": .string(c.member.user), "name": .string(c.member.name),
                                  "shared_habits": JSON(c.shared), "timezone": .string(c.member.timezone),
                                  "hours_apart": .double(Double(c.zoneMinutes) / 60), "last_active": .string(ctx.clock.format(c.member.lastActive)),
-                                 "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore), "likes_you": .bool(liker)]
-            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\n  \(c.member.bio.terminalSafe)")
+                                 "bio": .string(c.member.bio), "seen_before": .bool(c.passedBefore)]
+            ctx.out.emit(r, text: "\(c.member.user.terminalSafe)  \(c.member.name.terminalSafe) · shares \(c.shared.map { names[$0] ?? $0 }.joined(separator: ", ").terminalSafe) · \(c.member.timezone.terminalSafe)\(c.passedBefore ? " · seen before" : "")\(c.member.bio.isEmpty ? "" : "\n  " + c.member.bio.terminalSafe)")
         }
         return .ok
     }
@@ -41,7 +39,11 @@ extension Habitmatch {
     }
 
     static func swipe(_ ctx: Context, _ target: String, _ right: Bool) throws(ToolError) -> ExitCode {
-        let (o, matched) = try write(ctx) { (tx) throws(ToolError) -> (Member, Bool) in
+        let p = try pool(ctx)
+        if p.kind == .host { _ = try view(ctx) }
+        // A swipe goes to the member's spool in a host pool: nobody else
+        // reads it but the pool's owner's run, which finds matches.
+        let (o, matched) = try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) -> (Member, Bool) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, target)
             guard o.user != m.user else { throw .usage("you cannot swipe on yourself") }
@@ -58,20 +60,22 @@ extension Habitmatch {
             try write(ctx, folder: "self") { (tx) throws(ToolError) in tx.record(["type": "reminded", "key": .string("match|\(o.user)")]) }
         }
         let r: JSONObject = ["type": "swipe", "user": .string(o.user), "direction": .string(right ? "right" : "left"), "match": .bool(matched)]
-        ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)" : "Passed on \(o.name.terminalSafe)")
-        if matched { ctx.out.emit(matchNotification(o, me(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
+        let later = right && !matched && p.kind == .host
+            ? ": nobody else sees it; if \(o.name.terminalSafe) likes you too, you will both be told (habitmatch dashboard)" : ""
+        ctx.out.emit(r, text: right ? "Liked \(o.name.terminalSafe)\(later)" : "Passed on \(o.name.terminalSafe)")
+        if matched { ctx.out.emit(matchNotification(o, me(ctx), commandPrefix: commandPrefix(ctx)), text: "It's a match with \(o.name.terminalSafe)! Say hello: habitmatch chat \(o.user.terminalSafe) TEXT") }
         return .ok
     }
 
     static func chat(_ ctx: Context) throws(ToolError) -> ExitCode {
         let text = ctx.operands.dropFirst().joined(separator: " ")
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let o = try other(s, ctx.operands[0])
         guard s.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can chat only with a match; like \(o.user) and wait for them to like you back") }
         if !text.trimmingSpaces.isEmpty {
-            guard text.count <= 1000 else { throw .usage("a chat message is at most 1000 characters") }
-            try write(ctx, folder: try pairFolder(ctx, m.user, o.user)) { (tx) throws(ToolError) in
+            guard validChat(text) else { throw .usage("a chat message is at most \(maxChat) characters (and \(4 * maxChat) bytes)") }
+            try write(ctx, folder: try pairWrite(ctx, s, m.user, o.user)) { (tx) throws(ToolError) in
                 tx.record(["type": "chat", "to": .string(o.user), "text": .string(text)])
             }
             ctx.out.emit(["type": "chat", "from": .string(m.user), "to": .string(o.user), "text": .string(text), "at": at(ctx)], text: "sent")
@@ -86,7 +90,7 @@ extension Habitmatch {
     }
 
     static func buddyList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         for b in s.buddies(of: m.user).sorted() {
             guard let o = s.members[b] else { continue }
@@ -98,7 +102,11 @@ extension Habitmatch {
 
     static func buddyAccept(_ ctx: Context) throws(ToolError) -> ExitCode {
         let cap = try maxBuddies(ctx)
-        let (o, now) = try write(ctx) { (tx) throws(ToolError) -> (Member, Bool) in
+        let s0 = try view(ctx)
+        let o0 = try other(s0, ctx.operands[0])
+        guard s0.isMatch(me(ctx), o0.user) else { throw ToolError(.noPermission, "\(o0.user) is not a match yet: you both have to like each other first") }
+        // An accept is for the two of them only: in their pair's folder.
+        let (o, now) = try write(ctx, folder: try pairWrite(ctx, s0, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Member, Bool) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "\(o.user) is not a match yet: you both have to like each other first") }

@@ -19,15 +19,16 @@ extension Habitmatch {
         } ?? maxMeetingMinutes
         let description = ctx.option("description") ?? defaultChecklist
         guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let o0 = try other(s0, ctx.operands[0])
-        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+        let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             let m = try member(tx.state, ctx)
             let o = try other(tx.state, ctx.operands[0])
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
             guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
             let zone = try Zone.named(tz)
+            try existingTime(p.local, zone, tz)
             if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
             let id = IDs.make()
             tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
@@ -35,36 +36,41 @@ extension Habitmatch {
             guard let made = tx.state.meetings[id] else { throw ToolError(.software, "internal error: the meeting was not recorded") }
             return (made, [m.user: m.name, o.user: o.name])
         }
-        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : ""). Calendar: habitmatch meetings --ics")
+        ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : "") [\(mt.id)]. Calendar: habitmatch meetings --ics")
         return .ok
     }
 
     static func meetingsCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         let m = try member(s, ctx)
         let list = myMeetings(s, m.user, now: ctx.now)
         let names = s.members.mapValues(\.name)
-        if ctx.flag("ics") {
+        if ctx.flag("ics") || ctx.option("format") == "ics" {
             var emails: [String: String] = [:]
             for x in list { for u in [x.organizer, x.attendee] { if let e = s.members[u]?.email { emails[u] = e } } }
-            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, emails: emails, names: names, now: ctx.now))
+            // Cancelled ones of the last 30 days and to come, so a calendar drops them.
+            let gone = s.cancelled.values.filter { ($0.organizer == m.user || $0.attendee == m.user) && $0.startInstant().ms > ctx.now.ms - 30 * 86_400_000 }
+                .sorted { $0.id < $1.id }
+            ctx.out.rawForced(Habitmatch.meetingsCalendar(list, cancelled: gone, emails: emails, names: names, now: ctx.now))
             return .ok
         }
         if list.isEmpty && !ctx.out.isJSON { ctx.out.raw("No meetings. Schedule one: habitmatch meet USER --at \"YYYY-MM-DD HH:MM\"\n") }
         for x in list {
             let other = x.organizer == m.user ? x.attendee : x.organizer
             let n = x.next(after: ctx.now)!
-            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx), text: "\(ctx.zone.local(n).day) \(ctx.zone.local(n).time)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
+            let z = memberZone(m, ctx)
+            ctx.out.emit(meetingRecord(x, names: names, ctx: ctx),
+                         text: "\(x.id)  \(z.local(n).day) \(z.local(n).time) \(m.timezone.terminalSafe)  \((names[other] ?? other).terminalSafe)  \(x.minutes) min\(x.weekly ? " weekly" : "")")
         }
         return .ok
     }
 
     static func meetingCancel(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let u = try member(s0, ctx).user
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
-        try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) in
+        try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) in
             tx.record(["type": "meeting_cancel", "id": .string(m0.id)])
         }
         ctx.out.emit(["type": "meeting", "id": .string(m0.id), "cancelled": true], text: "Cancelled the check-in \(m0.id) with \(other.terminalSafe)")
@@ -75,14 +81,15 @@ extension Habitmatch {
         guard let raw = ctx.option("at"), let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
             throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" (a local time; the zone comes from --tz)")
         }
-        let s0 = try store(ctx).read()
+        let s0 = try view(ctx)
         let u = try member(s0, ctx).user
         let m0 = try myMeeting(s0, u, ctx.operands[0])
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+        try existingTime(p.local, try Zone.named(tz), tz)
         if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
-        let (mt, names) = try write(ctx, folder: try pairFolder(ctx, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
+        let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
             tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
             return (tx.state.meetings[m0.id] ?? m0, tx.state.members.mapValues(\.name))
         }
@@ -90,9 +97,17 @@ extension Habitmatch {
         return .ok
     }
 
+    /// Refuses a wall time the zone's clocks skip (a spring-forward gap):
+    /// it would silently become another hour.
+    static func existingTime(_ l: LocalDateTime, _ zone: Zone, _ name: String) throws(ToolError) {
+        if zone.candidates(for: l).isEmpty {
+            throw ToolError(.usage, "--at \(l.day) \(l.time) does not exist in \(name) (the clocks skip that hour that day): pick another time")
+        }
+    }
+
     /// A meeting of yours by id (or a unique prefix).
     static func myMeeting(_ s: HabitmatchState, _ u: String, _ raw: String) throws(ToolError) -> Meeting {
-        let mine = s.meetings.values.filter { $0.organizer == u || $0.attendee == u }
+        let mine = s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && s.isMatch($0.organizer, $0.attendee) }
         let hits = mine.filter { $0.id == raw || $0.id.hasPrefix(raw) }
         guard hits.count == 1, let m = hits.first else {
             throw ToolError(.dataError, hits.isEmpty ? "no meeting '\(raw)' of yours (habitmatch meetings lists them)" : "'\(raw)' matches \(hits.count) meetings; give more of the id")

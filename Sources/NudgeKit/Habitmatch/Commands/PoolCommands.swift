@@ -1,5 +1,6 @@
-// `pool init` and `pool reports`: making a pool folder, and the pool's
-// owner reading what members reported. Handlers only: the folders, their
+// `pool init`, `pool reports` and `pool match`: making a pool folder, the
+// pool's owner reading what members reported, and the owner's run that
+// tells members of a host pool their matches. Handlers only: the folders, their
 // owners and modes are made in Access/HabitmatchPool.swift.
 //
 // Invariants: a folder that already has a pool.conf is never made over;
@@ -36,12 +37,27 @@ extension Habitmatch {
         guard p.owner == geteuid() || geteuid() == 0 else {
             throw ToolError(.noPermission, "only the pool's owner (\(Users.name(of: p.owner) ?? "uid \(p.owner)")) reads reports")
         }
-        let s = try store(ctx).read()
+        let s = try view(ctx)
         for r in s.reports.sorted(by: { ($0.at, $0.reporter) < ($1.at, $1.reporter) }) {
             ctx.out.emit(["type": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason),
                           "at": .string(ctx.clock.format(r.at))],
                          text: "\(ctx.clock.format(r.at))  \(Text.terminalSafe(r.reporter)) about \(Text.terminalSafe(r.user)): \(Text.terminalSafe(r.reason))")
         }
+        return .ok
+    }
+
+    static func poolMatch(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let p = try pool(ctx)
+        guard p.kind == .host else { throw .usage("pool match is for a host pool; in a synced pool every member sees two likes meet") }
+        guard p.owner == geteuid() else {
+            throw ToolError(.noPermission, "only the pool's owner (\(Users.name(of: p.owner) ?? "uid \(p.owner)")) runs pool match")
+        }
+        let due = try ownerRun(ctx, p, quiet: false)
+        var counts: [String: Int] = [:]
+        for n in due { counts[n.event["type"]?.string ?? "", default: 0] += 1 }
+        let r: JSONObject = ["type": "pool_match", "matched": JSON(counts["matched", default: 0] / 2), "ended": JSON(counts["ended", default: 0] / 2),
+                             "hidden": JSON(counts["hidden", default: 0]), "shown": JSON(counts["shown", default: 0])]
+        ctx.out.emit(r, text: "\(counts["matched", default: 0] / 2) new matches, \(counts["ended", default: 0] / 2) ended, \(counts["hidden", default: 0]) blocks and \(counts["shown", default: 0]) unblocks told")
         return .ok
     }
 }

@@ -18,12 +18,12 @@ extension Habitmatch {
             if !habits.contains(where: { $0.id == h.id }) { habits.append(Habit(id: h.id, name: h.name, remindAt: nil)) }
         }
         guard habits.count <= maxHabits else { throw .usage("at most \(maxHabits) habits: fewer habits, kept, beat many dropped") }
-        let tz = ctx.option("timezone") ?? ctx.zone.name
-        _ = try zoneOption(tz, "--timezone")
+        let tz = ctx.option("tz") ?? ctx.zone.name
+        _ = try zoneOption(tz, ctx.shown("--tz"))
         if let e = ctx.option("email"), validEmail(e) == nil { throw .usage("--email must be an address like ana@example.com") }
-        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters") }
-        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters") }
-        guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
+        guard validName(name) != nil else { throw .usage("--name must be 1 to 60 characters, without control characters") }
+        guard validBio(ctx.option("bio") ?? "") != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }
+        guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
         let user = me(ctx)
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             if tx.state.members[user] != nil { throw ToolError(.dataError, "\(user) has already joined; use 'habitmatch profile set' and 'habit add'") }
@@ -45,27 +45,27 @@ extension Habitmatch {
     }
 
     static func profile(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
-        let m = ctx.operands.isEmpty ? try member(s, ctx) : try other(s, ctx.operands[0])
+        let s = try view(ctx)
+        let m = ctx.operands.isEmpty ? try member(s, ctx) : try visibleOther(s, me(ctx), ctx.operands[0])
         let r = profileRecord(m, s, today: today(m, ctx), viewer: me(ctx), zone: ctx.zone)
-        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\n  \(m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
+        ctx.out.emit(r, text: "\(m.name.terminalSafe) (\(m.user.terminalSafe)) · \(m.timezone.terminalSafe)\(m.bio.isEmpty ? "" : "\n  " + m.bio.terminalSafe)\n  habits: \(m.habits.map(\.name).joined(separator: ", ").terminalSafe)")
         return .ok
     }
 
     static func profileSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         var e: JSONObject = ["type": "profile"]
-        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters") }; e["name"] = .string(v) }
+        if let n = ctx.option("name") { guard let v = validName(n) else { throw .usage("--name must be 1 to 60 characters, without control characters") }; e["name"] = .string(v) }
         var email: JSON? = nil
         if let em = ctx.option("email") {
             if !em.isEmpty && validEmail(em) == nil { throw .usage("--email must be an address like ana@example.com, or '' to remove it") }
             email = em.isEmpty ? .null : .string(em)
         }
-        if let tz = ctx.option("timezone") {
-            guard validZone(tz) else { throw .usage("--timezone must be an IANA time zone like America/New_York, not '\(tz)'") }
+        if let tz = ctx.option("tz") {
+            guard validZone(tz) else { throw .usage("\(ctx.shown("--tz")) must be an IANA time zone like America/New_York, not '\(tz)'") }
             e["timezone"] = .string(tz)
         }
-        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters") }; e["bio"] = .string(b) }
-        guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --timezone or --bio") }
+        if let b = ctx.option("bio") { guard validBio(b) != nil else { throw .usage("--bio must be at most 280 characters, without control characters") }; e["bio"] = .string(b) }
+        guard e.keys.count > 1 || email != nil else { throw .usage("profile set needs --name, --email, --tz or --bio") }
         var (m, s) = try write(ctx) { (tx) throws(ToolError) -> (Member, HabitmatchState) in
             let m = try member(tx.state, ctx)
             if e.keys.count > 1 { tx.record(e) }
@@ -86,10 +86,17 @@ extension Habitmatch {
         var o: JSONObject = ["type": "member", "user": .string(m.user), "name": .string(m.name), "timezone": .string(m.timezone),
                              "bio": .string(m.bio), "joined": .string(zone.format(m.joinedAt)), "last_active": .string(zone.format(m.lastActive))]
         if viewer == m.user || s.isBuddy(viewer, m.user) { o["email"] = JSON(m.email) }
+        // Streaks only where the done days are known: one's own and a buddy's
+        // (anyone else's are not readable, and 0 would be false).
+        let known = viewer == m.user || s.isBuddy(viewer, m.user)
         o["habits"] = .array(m.habits.map { h in
+            var x: JSONObject = ["id": .string(h.id), "name": .string(h.name)]
+            guard known else { return .object(x) }
             let st = streaks(s.doneDays(m.user, h.id), today: today)
-            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
-                            "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)])
+            x["remind_at"] = JSON(h.remindAt?.description)
+            x["current_streak"] = JSON(st.current)
+            x["longest_streak"] = JSON(st.longest)
+            return .object(x)
         })
         return o
     }

@@ -10,10 +10,11 @@
 extension Habitmatch {
     static func remind(_ ctx: Context) throws(ToolError) -> ExitCode {
         let u = me(ctx)
-        guard try !reminders(store(ctx).read(), user: u, now: ctx.now).isEmpty else { return .ok }
+        let pre = commandPrefix(ctx)
+        guard try !reminders(view(ctx), user: u, now: ctx.now).isEmpty else { return .ok }
         let list = try write(ctx, folder: "self") { (tx) throws(ToolError) -> [JSONObject] in
             _ = try member(tx.state, ctx)
-            let rs = reminders(tx.state, user: u, now: ctx.now)
+            let rs = reminders(tx.state, user: u, now: ctx.now, commandPrefix: pre)
             for r in rs { tx.record(["type": "reminded", "key": .string(r.key)]) }
             return rs.map(\.notification)
         }

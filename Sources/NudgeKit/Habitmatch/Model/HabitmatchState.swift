@@ -20,7 +20,7 @@
 // they change meaning).
 
 public struct HabitmatchState: JournalModel {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public private(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
     public private(set) var swipes: [String: [String: Bool]] = [:]
@@ -28,12 +28,27 @@ public struct HabitmatchState: JournalModel {
     public private(set) var chats: [String: [(from: String, text: String, at: Instant)]] = [:]
     public private(set) var done: [String: [String: Set<Day>]] = [:]
     public private(set) var meetings: [String: Habitmatch.Meeting] = [:]
+    /// Meetings cancelled (by either, or by an unmatch or block), kept so a
+    /// calendar that imported them learns of it (STATUS:CANCELLED).
+    public private(set) var cancelled: [String: Habitmatch.Meeting] = [:]
     public private(set) var reminded: [String: Set<String>] = [:]
     /// blocker → blocked.
     public private(set) var blocks: [String: Set<String>] = [:]
     public private(set) var reports: [Habitmatch.Report] = []
     /// Pairs that unmatched (either side): they are not offered to each other again.
     public private(set) var parted: Set<String> = []
+    /// In a host pool, where nobody reads another's swipes: the matches the
+    /// pool's owner's run announced (pair key → the pair folder's name), as
+    /// announced ("ended" removes them) and as still standing (an unmatch or
+    /// block seen first in the pair's folder removes them too).
+    public private(set) var announced: [String: String] = [:]
+    public private(set) var live: [String: String] = [:]
+    /// A pair folder's name → its two members, as the member's notices say.
+    public private(set) var pairFolders: [String: [String]] = [:]
+    /// A pair folder's name → the two it was opened for, as the folder says.
+    public private(set) var opened: [String: [String]] = [:]
+    /// "BLOCKER|BLOCKED" the owner's run told the blocked member about.
+    public private(set) var hiddenSent: Set<String> = []
 
     public init(full: Bool) {}
 
@@ -47,20 +62,36 @@ public struct HabitmatchState: JournalModel {
     public func isBlocked(_ a: String, _ b: String) -> Bool {
         blocks[a]?.contains(b) == true || blocks[b]?.contains(a) == true
     }
+    /// Two likes this copy can see (a synced pool, the pool's owner), or a
+    /// match the pool's owner announced and nobody ended since.
     public func isMatch(_ a: String, _ b: String) -> Bool {
-        swipes[a]?[b] == true && swipes[b]?[a] == true && !isBlocked(a, b)
+        !isBlocked(a, b) && ((swipes[a]?[b] == true && swipes[b]?[a] == true) || live[HabitmatchState.pair(a, b)] != nil)
+    }
+    /// The pair folder the pool's owner made for two members, if any.
+    public func pairFolder(_ a: String, _ b: String) -> String? { live[HabitmatchState.pair(a, b)] }
+    /// Every pair folder `u` is one of: what their copy reads.
+    public func pairFolders(of u: String) -> [(folder: String, other: String)] {
+        pairFolders.compactMap { (f, names) in names.contains(u) ? (f, names[0] == u ? names[1] : names[0]) : nil }.sorted { $0.folder < $1.folder }
     }
     public func matches(of u: String) -> Set<String> { liked(by: u).filter { isMatch(u, $0) } }
-    /// Those who liked `u` and whom `u` has not swiped on yet.
-    public func pendingLikes(of u: String) -> Set<String> {
-        Set(members.keys.filter { swipes[$0]?[u] == true && swipes[u]?[$0] == nil })
-    }
     public func isBuddy(_ a: String, _ b: String) -> Bool {
         isMatch(a, b) && accepts[a]?.contains(b) == true && accepts[b]?.contains(a) == true
     }
     public func buddies(of u: String) -> Set<String> { matches(of: u).filter { isBuddy(u, $0) } }
     /// Buddies plus accepts still waiting for the other side: what the cap counts.
     public func commitments(of u: String) -> Int { (accepts[u] ?? []).filter { isMatch(u, $0) }.count }
+    /// Everyone `u` has (or had) something with: matches, accepts, blocks
+    /// either way, parted pairs. Pair folders exist only for these.
+    public func related(to u: String) -> Set<String> {
+        var out = matches(of: u).union(accepts[u] ?? []).union(blocks[u] ?? [])
+        for (b, set) in blocks where set.contains(u) { out.insert(b) }
+        for p in parted {
+            let names = p.split(separator: "|", maxSplits: 1).map(String.init)
+            if names.count == 2, names.contains(u) { out.insert(names[0] == u ? names[1] : names[0]) }
+        }
+        out.remove(u)
+        return out
+    }
     public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitmatchState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
 
@@ -101,19 +132,49 @@ public struct HabitmatchState: JournalModel {
 
     /// The other member of the pair folder an event came from; nil when it
     /// is not in one. `.some(nil)` when the folder does not include `who`.
-    static func pairOther(_ scope: String?, _ who: String) -> String?? {
+    func pairOther(_ scope: String?, _ who: String) -> String?? {
         guard let sc = scope, sc.hasPrefix("pairs/") else { return .none }
-        let names = Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
+        // A folder the pool's owner made for a match, or (in a synced pool) one named "A+B".
+        let names = pairFolders[String(sc.dropFirst(6))] ?? Store<HabitmatchState>.groupMembers(String(sc.dropFirst(6)))
         guard names.count == 2, names.contains(who), names[0] != names[1] else { return .some(nil) }
         return .some(names[0] == who ? names[1] : names[0])
     }
 
+    /// What each folder may hold, by its first part: anything else there
+    /// counts for nothing, so no member makes every other keep what only
+    /// they should (690,000 `reminded` lines in a profile journal).
+    static let typesIn: [String: Set<String>] = [
+        "journal": ["joined", "profile", "habit_added", "habit_removed",
+                    "swiped", "unmatch", "block", "buddy_accept"],  // the last four as older journals have them
+        "private": ["profile", "done", "undone"],
+        "self": ["habit_remind", "reminded"],
+        "spool": ["swiped", "unmatch", "block", "unblock"],
+        "pairs": ["chat", "meeting", "meeting_move", "meeting_cancel", "buddy_accept", "unmatch", "block", "unblock", "opened", "closed"],
+        "notices": ["matched", "ended", "hidden", "shown"],
+        "reports": ["report"],
+    ]
+
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let who = e["actor"]?.string, let type = e["type"]?.string else { return }
         let scope = e["scope"]?.string
+        if let sc = scope {
+            let top = sc.firstIndex(of: "/").map { String(sc[..<$0]) } ?? sc
+            guard HabitmatchState.typesIn[top]?.contains(type) == true else { return }
+        }
         // Events in a pair's folder concern the other member only.
         var pairPeer: String? = nil
-        switch HabitmatchState.pairOther(scope, who) {
+        // What the pool's owner's run says to one member, in a folder only it writes in.
+        if let sc = scope, sc.hasPrefix("notices/") {
+            applyNotice(type, e, to: String(sc.dropFirst(8)))
+            return
+        }
+        // The pool's owner's run opening or closing a pair's folder: the one
+        // batch both of them fold, before either writes there.
+        if type == "opened" || type == "closed", let sc = scope, sc.hasPrefix("pairs/") {
+            applyPairFolder(type == "opened", e, folder: String(sc.dropFirst(6)), by: who)
+            return
+        }
+        switch pairOther(scope, who) {
         case .none: break
         case .some(nil): return
         case .some(let p?): pairPeer = p
@@ -126,7 +187,7 @@ public struct HabitmatchState: JournalModel {
         switch type {
         case "joined", "profile", "habit_added", "habit_removed", "habit_remind":
             applyProfile(type, e, who: who, at: at)
-        case "swiped", "unmatch", "block", "chat", "buddy_accept":
+        case "swiped", "unmatch", "block", "unblock", "chat", "buddy_accept":
             applyMatching(type, e, who: who, at: at, pairPeer: pairPeer)
         case "done", "undone":
             applyMark(done: type == "done", e, who: who, at: at, stamp: stamp)
@@ -189,7 +250,7 @@ public struct HabitmatchState: JournalModel {
         }
     }
 
-    /// swiped, unmatch, block, chat, buddy_accept: what one member does
+    /// swiped, unmatch, block, unblock, chat, buddy_accept: what one member does
     /// about another.
     private mutating func applyMatching(_ type: String, _ e: JSONObject, who: String, at: Instant, pairPeer: String?) {
         func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
@@ -202,23 +263,88 @@ public struct HabitmatchState: JournalModel {
         case "unmatch", "block":
             guard let t = target("user"), t != who, members[t] != nil else { return }
             if type == "block" { blocks[who, default: []].insert(t) }
-            parted.insert(HabitmatchState.pair(who, t))
-            // Both sides start over: no like, no accept survives; they do not come round again.
-            swipes[who, default: [:]][t] = false
-            swipes[t]?[who] = nil
-            accepts[who]?.remove(t)
-            accepts[t]?.remove(who)
+            endContact(who, t)
+        case "unblock":
+            guard let t = target("user"), t != who else { return }
+            blocks[who]?.remove(t)
         case "chat":
-            guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string,
-                  !text.isEmpty, text.count <= Habitmatch.maxChat, text.utf8.count <= 4 * Habitmatch.maxChat else { return }
+            guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string, Habitmatch.validChat(text) else { return }
             chats[HabitmatchState.pair(who, t), default: []].append((who, text, at))
         case "buddy_accept":
             guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
-                  commitments(of: who) < Habitmatch.defaultMaxBuddies else { return }
+                  commitments(of: who) < Habitmatch.maxBuddiesLimit else { return }
             accepts[who, default: []].insert(t)
         default:
             break
         }
+    }
+
+    /// matched, ended, hidden, shown: the pool's owner's run telling `u`
+    /// what only it can see (two likes; a block by someone who never
+    /// matched them).
+    private mutating func applyNotice(_ type: String, _ e: JSONObject, to u: String) {
+        guard let x = e["user"]?.string, x != u, members[u] != nil, members[x] != nil else { return }
+        let key = HabitmatchState.pair(u, x)
+        switch type {
+        case "matched":
+            // Which folder to read; the match stands once the folder says so ("opened").
+            guard let f = e["pair"]?.string, Habitmatch.validID(f), pairFolders[f] == nil || pairFolders[f] == [u, x].sorted() else { return }
+            pairFolders[f] = [u, x].sorted()
+            announced[key] = f
+            if opened[f] == [u, x].sorted() && !isBlocked(u, x) {
+                live[key] = f
+                parted.remove(key)
+            }
+        case "ended":
+            announced[key] = nil
+            endContact(u, x)
+        case "hidden":
+            blocks[x, default: []].insert(u)
+            hiddenSent.insert(x + "|" + u)
+            endContact(x, u)
+        case "shown":
+            blocks[x]?.remove(u)
+            hiddenSent.remove(x + "|" + u)
+        default:
+            break
+        }
+    }
+
+    /// "opened" or "closed" {users: [A, B]} in the pair's folder, by the
+    /// pool's owner: only the owner's run writes in a pair's folder besides
+    /// the two (its access list), so it is the one writer who is neither.
+    private mutating func applyPairFolder(_ open: Bool, _ e: JSONObject, folder f: String, by who: String) {
+        let users = (e["users"]?.array ?? []).compactMap(\.string).sorted()
+        guard users.count == 2, users[0] != users[1], !users.contains(who), members[users[0]] != nil, members[users[1]] != nil,
+              pairFolders[f] == nil || pairFolders[f] == users else { return }
+        let key = HabitmatchState.pair(users[0], users[1])
+        if !open {
+            opened[f] = nil
+            endContact(users[0], users[1])
+            return
+        }
+        opened[f] = users
+        // It stands once the member's own notice names this folder for these two.
+        if pairFolders[f] == users && !isBlocked(users[0], users[1]) {
+            live[key] = f
+            parted.remove(key)
+        }
+    }
+
+    /// Everything between two members ends, whoever ended it and in
+    /// whichever folder or order their events come: no like, no accept, no
+    /// chat, no meeting survives (so a later move or cancel by either finds
+    /// nothing), and they are not offered to each other again.
+    private mutating func endContact(_ a: String, _ b: String) {
+        let key = HabitmatchState.pair(a, b)
+        parted.insert(key)
+        swipes[a, default: [:]][b] = false
+        swipes[b]?[a] = nil
+        accepts[a]?.remove(b)
+        accepts[b]?.remove(a)
+        chats[key] = nil
+        live[key] = nil
+        for (id, m) in meetings where HabitmatchState.pair(m.organizer, m.attendee) == key { cancel(id, m) }
     }
 
     /// done, undone: a member's marks on their own habits' days, from 2000
@@ -236,7 +362,7 @@ public struct HabitmatchState: JournalModel {
         func target(_ key: String) -> String? { HabitmatchState.target(in: e, key, pairPeer: pairPeer) }
         switch type {
         case "meeting":
-            guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil,
+            guard let id = e["id"]?.string, Habitmatch.validID(id), meetings[id] == nil, cancelled[id] == nil,
                   let with = target("with"), with != who, isMatch(who, with),
                   let tz = e["timezone"]?.string, Habitmatch.validZone(tz),
                   let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
@@ -250,7 +376,7 @@ public struct HabitmatchState: JournalModel {
             guard let id = e["id"]?.string, var mt = meetings[id], mt.organizer == who || mt.attendee == who else { return }
             if let p = pairPeer, p != (mt.organizer == who ? mt.attendee : mt.organizer) { return }
             if type == "meeting_cancel" {
-                meetings[id] = nil
+                cancel(id, mt)
                 return
             }
             guard let start = e["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }),
@@ -264,10 +390,19 @@ public struct HabitmatchState: JournalModel {
                 mt.minutes = Int(minutes)
             }
             mt.start = start
+            mt.sequence += 1
             meetings[id] = mt
         default:
             break
         }
+    }
+
+    /// A meeting ends: out of the list, into the cancelled, one version later.
+    private mutating func cancel(_ id: String, _ m: Habitmatch.Meeting) {
+        var c = m
+        c.sequence += 1
+        cancelled[id] = c
+        meetings[id] = nil
     }
 
     // MARK: Snapshot
@@ -295,13 +430,20 @@ public struct HabitmatchState: JournalModel {
                 lines.append(["k": "done", "user": .string(u), "habit": .string(h), "v": JSON(ds.sorted().map(\.description))])
             }
         }
-        for m in meetings.values.sorted(by: { $0.id < $1.id }) {
-            lines.append(["k": "meeting", "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
+        for m in (meetings.values.sorted { $0.id < $1.id } + cancelled.values.sorted { $0.id < $1.id }) {
+            lines.append(["k": meetings[m.id] != nil ? "meeting" : "cancelled", "seq": JSON(m.sequence), "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
                           "start": .string(m.start.description), "timezone": .string(m.timezone), "minutes": JSON(m.minutes),
                           "weekly": .bool(m.weekly), "description": .string(m.description), "at": .int(m.createdAt.ms)])
         }
         for (u, r) in reminded.sorted(by: { $0.key < $1.key }) { lines.append(["k": "reminded", "user": .string(u), "v": JSON(r.sorted())]) }
         if !parted.isEmpty { lines.append(["k": "parted", "v": JSON(parted.sorted())]) }
+        if !pairFolders.isEmpty || !opened.isEmpty || !hiddenSent.isEmpty {
+            lines.append(["k": "notices", "folders": .object(JSONObject(pairFolders.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
+                          "opened": .object(JSONObject(opened.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
+                          "announced": .object(JSONObject(announced.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                          "live": .object(JSONObject(live.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                          "hidden": JSON(hiddenSent.sorted())])
+        }
         for r in reports {
             lines.append(["k": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason), "at": .int(r.at.ms)])
         }
@@ -336,16 +478,24 @@ public struct HabitmatchState: JournalModel {
             }
         case "done":
             if let u = l["user"]?.string, let h = l["habit"]?.string { done[u, default: [:]][h] = Set(strings(l["v"]).compactMap(Day.parse)) }
-        case "meeting":
+        case "meeting", "cancelled":
             guard let id = l["id"]?.string, let o = l["organizer"]?.string, let w = l["with"]?.string, let tz = l["timezone"]?.string,
                   let start = l["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }) else { throw .data("bad snapshot line") }
-            meetings[id] = Habitmatch.Meeting(id: id, organizer: o, attendee: w, start: start, timezone: tz, minutes: Int(l["minutes"]?.int ?? 30),
-                                              weekly: l["weekly"]?.bool ?? false, description: l["description"]?.string ?? "",
-                                              createdAt: Instant(ms: l["at"]?.int ?? 0))
+            var m = Habitmatch.Meeting(id: id, organizer: o, attendee: w, start: start, timezone: tz, minutes: Int(l["minutes"]?.int ?? 30),
+                                       weekly: l["weekly"]?.bool ?? false, description: l["description"]?.string ?? "",
+                                       createdAt: Instant(ms: l["at"]?.int ?? 0))
+            m.sequence = Int(l["seq"]?.int ?? 0)
+            if k == "meeting" { meetings[id] = m } else { cancelled[id] = m }
         case "reminded":
             if let u = l["user"]?.string { reminded[u] = Set(strings(l["v"])) }
         case "parted":
             parted = Set(strings(l["v"]))
+        case "notices":
+            for (k, v) in l["folders"]?.object?.fields ?? [] { pairFolders[k] = strings(v) }
+            for (k, v) in l["opened"]?.object?.fields ?? [] { opened[k] = strings(v) }
+            for (k, v) in l["announced"]?.object?.fields ?? [] { announced[k] = v.string }
+            for (k, v) in l["live"]?.object?.fields ?? [] { live[k] = v.string }
+            hiddenSent = Set(strings(l["hidden"]))
         case "report":
             if let r = l["reporter"]?.string, let u = l["user"]?.string, let why = l["reason"]?.string {
                 reports.append(Habitmatch.Report(reporter: r, user: u, reason: why, at: Instant(ms: l["at"]?.int ?? 0)))

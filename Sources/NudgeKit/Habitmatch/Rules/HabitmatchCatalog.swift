@@ -22,7 +22,7 @@ extension Habitmatch {
         if let c = catalog.first(where: { $0.id == t.lowercased() || $0.name.lowercased() == t.lowercased() }) { return c }
         if t.lowercased().hasPrefix("other:") {
             let text = String(t.dropFirst(6)).trimmingSpaces
-            guard !text.isEmpty, text.count <= 60 else { throw .usage("an own habit is other:TEXT, with 1 to 60 characters") }
+            guard !text.isEmpty, text.count <= 60, !hasControl(text) else { throw .usage("an own habit is other:TEXT, with 1 to 60 characters and no control characters") }
             var slug = ""
             for ch in text.lowercased().unicodeScalars {
                 if (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") { slug.unicodeScalars.append(ch) } else if !slug.hasSuffix("-") { slug += "-" }

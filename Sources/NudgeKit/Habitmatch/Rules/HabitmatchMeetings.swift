@@ -4,7 +4,9 @@
 // Invariants: a meeting's start is a local time in its own zone, resolved
 // through that zone's rules on every occurrence (a weekly one keeps its
 // local hour across daylight saving); an occurrence counts until it ends;
-// the calendar carries a VTIMEZONE for every zone it names other than UTC.
+// the calendar carries a VTIMEZONE for every zone it names other than UTC;
+// every event has a SEQUENCE (moves count) and a STATUS, and a cancelled
+// one stays in the file as CANCELLED while it could still be on a calendar.
 
 extension Habitmatch {
     /// A meeting's description when `meet` is given none.
@@ -28,6 +30,8 @@ extension Habitmatch {
         public var weekly: Bool
         public var description: String
         public var createdAt: Instant
+        /// The iCalendar SEQUENCE: one more for each move, and the cancel.
+        public var sequence = 0
 
         public func startInstant() -> Instant { ((try? Zone.named(timezone)) ?? .utc).resolve(start) }
 
@@ -48,9 +52,10 @@ extension Habitmatch {
         }
     }
 
-    /// The meetings `u` is in that have not ended by `now`, soonest first.
+    /// The meetings `u` is in that have not ended by `now`, soonest first:
+    /// only while the two are a match (a block or unmatch ends them all).
     static func myMeetings(_ s: HabitmatchState, _ u: String, now: Instant) -> [Meeting] {
-        s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && $0.next(after: now) != nil }
+        s.meetings.values.filter { ($0.organizer == u || $0.attendee == u) && s.isMatch($0.organizer, $0.attendee) && $0.next(after: now) != nil }
             .sorted { ($0.next(after: now)!, $0.id) < ($1.next(after: now)!, $1.id) }
     }
 
@@ -58,7 +63,8 @@ extension Habitmatch {
 
     /// A calendar of meetings. `emails` maps users to addresses, for
     /// ORGANIZER and ATTENDEE; `names` to display names.
-    public static func meetingsCalendar(_ meetings: [Habitmatch.Meeting], emails: [String: String], names: [String: String], now: Instant) -> String {
+    public static func meetingsCalendar(_ meetings: [Habitmatch.Meeting], cancelled: [Habitmatch.Meeting] = [], emails: [String: String],
+                                        names: [String: String], now: Instant) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//nudge-tools//habitmatch 0.1.0//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
         // A meeting's zone, when it is one with a VTIMEZONE (not UTC, not unknown).
         func zone(_ m: Habitmatch.Meeting) -> Zone? {
@@ -77,11 +83,18 @@ extension Habitmatch {
             let startLine = zone(m) != nil ? "DTSTART;TZID=\(m.timezone):\(ICS.local(m.start))" : "DTSTART:\(ICS.utc(m.startInstant()))"
             let who = [m.organizer, m.attendee].map { names[$0] ?? $0 }
             lines += ["BEGIN:VEVENT", "UID:\(m.id)@habitmatch", "DTSTAMP:\(ICS.utc(m.createdAt))", startLine, "DURATION:PT\(m.minutes)M",
+                      "SEQUENCE:\(m.sequence)", "STATUS:CONFIRMED",
                       "SUMMARY:\(ICS.escape("Habit check-in: \(who[0]) and \(who[1])"))", "DESCRIPTION:\(ICS.escape(m.description))"]
             if let e = emails[m.organizer] { lines.append("ORGANIZER;CN=\(ICS.param(names[m.organizer] ?? m.organizer)):mailto:\(e)") }
             if let e = emails[m.attendee] { lines.append("ATTENDEE;CN=\(ICS.param(names[m.attendee] ?? m.attendee));RSVP=TRUE:mailto:\(e)") }
             if m.weekly { lines.append("RRULE:FREQ=WEEKLY") }
             lines.append("END:VEVENT")
+        }
+        // A cancelled one says so and nothing more (no names, no text), so a
+        // calendar that imported it drops it.
+        for m in cancelled {
+            lines += ["BEGIN:VEVENT", "UID:\(m.id)@habitmatch", "DTSTAMP:\(ICS.utc(m.createdAt))", "DTSTART:\(ICS.utc(m.startInstant()))",
+                      "DURATION:PT\(m.minutes)M", "SEQUENCE:\(m.sequence)", "STATUS:CANCELLED", "SUMMARY:Cancelled check-in", "END:VEVENT"]
         }
         lines.append("END:VCALENDAR")
         return ICS.text(lines)

@@ -10,14 +10,15 @@
 
 extension Habitmatch {
     /// What `remind` would say to `u` at `now`, with the keys that make each once.
-    public static func reminders(_ s: HabitmatchState, user u: String, now: Instant) -> [(key: String, notification: JSONObject)] {
+    public static func reminders(_ s: HabitmatchState, user u: String, now: Instant,
+                                 commandPrefix pre: String = "habitmatch") -> [(key: String, notification: JSONObject)] {
         guard let m = s.members[u] else { return [] }
         let zone = (try? Zone.named(m.timezone)) ?? .utc
         let today = zone.day(of: now)
         let seen = s.reminded[u] ?? []
         var out: [(String, JSONObject)] = []
         for v in s.matches(of: u).sorted() where !seen.contains("match|\(v)") {
-            if let o = s.members[v] { out.append(("match|\(v)", matchNotification(o, u))) }
+            if let o = s.members[v] { out.append(("match|\(v)", matchNotification(o, u, commandPrefix: pre))) }
         }
         for h in m.habits {
             let days = s.doneDays(u, h.id)
@@ -26,7 +27,7 @@ extension Habitmatch {
                 if !seen.contains(key) {
                     out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(h.name): not done yet today",
                                                         body: "Keep the streak going (\(streaks(days, today: today).current) so far).",
-                                                        actions: [NotificationAction(id: "done", label: "Done", command: "habitmatch done \(h.id)")]).record))
+                                                        actions: [NotificationAction(id: "done", label: "Done", command: "\(pre) done \(ToolSpec.shQuote(h.id))")]).record))
                 }
             }
             let st = streaks(days, today: today)
@@ -52,10 +53,10 @@ extension Habitmatch {
     }
 
     /// The notification of a new match with `other`, as `me` sees it.
-    static func matchNotification(_ other: Member, _ me: String) -> JSONObject {
+    static func matchNotification(_ other: Member, _ me: String, commandPrefix pre: String = "habitmatch") -> JSONObject {
         NotificationRecord(tool: "habitmatch", id: "match-\(HabitmatchState.pair(me, other.user))", title: "It's a match: \(other.name)",
                            body: "You both want to keep it up. Say hello: habitmatch chat \(other.user) TEXT",
-                           actions: [NotificationAction(id: "chat", label: "Chat", command: "habitmatch chat \(other.user)"),
-                                     NotificationAction(id: "accept", label: "Make buddies", command: "habitmatch buddy accept \(other.user)")]).record
+                           actions: [NotificationAction(id: "chat", label: "Chat", command: "\(pre) chat \(ToolSpec.shQuote(other.user))"),
+                                     NotificationAction(id: "accept", label: "Make buddies", command: "\(pre) buddy accept \(ToolSpec.shQuote(other.user))")]).record
     }
 }

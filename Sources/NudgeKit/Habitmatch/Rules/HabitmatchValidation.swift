@@ -12,8 +12,17 @@ extension Habitmatch {
     public static let maxHabits = 3
     /// Buddies and accepts still waiting, unless `max_buddies` says otherwise.
     public static let defaultMaxBuddies = 3
+    /// The most `max_buddies` may say: what the fold allows any member (each
+    /// member's own cap is in their configuration, which others cannot read).
+    public static let maxBuddiesLimit = 20
     /// The longest check-in.
     public static let maxMeetingMinutes = 30
+    /// The most bytes of one member's file in each folder that any other
+    /// member reads (and so keeps): years of honest use, never a flood.
+    public static let fileQuota = ["journal": 1 << 20, "private": 4 << 20, "spool": 2 << 20, "pairs": 4 << 20, "reports": 1 << 20]
+    /// How far ahead of the reader's clock another member's batch may be
+    /// stamped before it waits for its time.
+    public static let clockSkewMillis: Int64 = 10 * 60_000
     /// Characters in a chat message.
     public static let maxChat = 1000
     /// Characters in a meeting's description.
@@ -22,9 +31,18 @@ extension Habitmatch {
     /// What a peer's journal may say, checked by the fold as by the commands.
     public static func validName(_ s: String) -> String? {
         let t = s.trimmingSpaces
-        return (1...60).contains(t.count) && t.utf8.count <= 240 ? t : nil
+        return (1...60).contains(t.count) && t.utf8.count <= 240 && !hasControl(t) ? t : nil
     }
-    public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 ? s : nil }
+    /// Control characters (escape sequences, carriage returns, bidi
+    /// overrides) that would reach a terminal through `jq -r`.
+    static func hasControl(_ s: String) -> Bool {
+        s.unicodeScalars.contains { u in
+            u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
+        }
+    }
+    /// A chat message: 1 to `maxChat` characters and at most four bytes each.
+    public static func validChat(_ s: String) -> Bool { !s.isEmpty && s.count <= maxChat && s.utf8.count <= 4 * maxChat }
+    public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 && !hasControl(s) ? s : nil }
     public static func validEmail(_ s: String) -> String? {
         guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }
         for u in s.unicodeScalars where u.value <= 0x20 || u == "<" || u == ">" || u == "\"" || u == ":" || u == ";" || u == "," || u.value == 0x7F { return nil }

@@ -10,14 +10,7 @@ extension Playa {
 
     static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let path = ctx.operands[0]
-        let bytes: [UInt8]
-        if path == "-" {
-            bytes = try Sys.readStream(fd: 0, name: "stdin")
-        } else {
-            guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
-            bytes = b
-        }
-        let name = path == "-" ? "stdin" : path
+        let (bytes, name) = try Sys.readInput(path)
         let doc: JSON
         // A byte order mark before the document is skipped; positions count from after it.
         let text = JSON.droppingBOM(bytes)
@@ -45,7 +38,7 @@ extension Playa {
     }
 
     static func reset(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard ctx.flag("yes") else { throw .usage("reset erases everything: run 'playa reset --yes' (export first to keep a copy)") }
+        try ctx.confirm("Erase every recipient, message and event, on every device? (export first to keep a copy)", command: "playa reset")
         // A tombstone for everything before it: the journal is rewritten
         // without those events, here and on every synced copy.
         try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(["type": "erase", "all": true]) }

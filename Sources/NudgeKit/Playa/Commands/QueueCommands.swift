@@ -7,6 +7,10 @@ extension Playa {
         o["at"] = .string(ctx.zone.format(e.at))
         if let u = e.handover.claimUntil { o["claim_until"] = .string(ctx.zone.format(u)) }
         o["notification"] = .string(word(e.delivery(at: ctx.now)))
+        if e.handover.state == .sending, e.delivery(at: ctx.now) == .unknown {
+            o["error"] = .string(Handover.diedMessage("the notify command"))
+        }
+        if let r = e.handover.retryAt, e.delivery(at: ctx.now) == .failed { o["retry_at"] = .string(ctx.zone.format(r)) }
         if let r = s.recipients[e.recipientID] {
             o["recipient"] = .string(r.name)
             o["platform"] = .string(r.platform.rawValue)
@@ -20,7 +24,21 @@ extension Playa {
         let name = s.recipients[e.recipientID]?.name ?? "?"
         let soon = e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000 ? (e.at < ctx.now ? " !" : " *") : "  "
         let status = e.status == .pending ? "" : " [\(e.status.rawValue)]"
-        return "\(e.time)\(soon) \(e.id.prefix(6).terminalSafe)  \(name.terminalSafe) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))\(status)  \(e.message.terminalSafe)"
+        return "\(e.time)\(soon) \(e.id.prefix(6).terminalSafe)  \(name.terminalSafe) (\(s.recipients[e.recipientID]?.platform.rawValue ?? "?"))\(status)"
+            + notificationNote(e, now: ctx.now, zone: ctx.zone) + "  \(e.message.terminalSafe)"
+    }
+
+    /// The notification's state in the text layout: nothing while it is
+    /// scheduled, else `{notified}`, `{notifying}` (in flight), `{failed,
+    /// next try 14:05}` or `{unknown: may have shown}`.
+    static func notificationNote(_ e: Event, now: Instant, zone: Zone) -> String {
+        switch e.delivery(at: now) {
+        case .pending: return ""
+        case .delivered: return " {notified}"
+        case .sending: return " {notifying}"
+        case .failed: return " {failed" + (e.handover.retryAt.map { ", next try \(zone.format($0).dropFirst(11).prefix(5))" } ?? "") + "}"
+        case .unknown: return " {unknown: may have shown}"
+        }
     }
 
     static func generate(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -30,8 +48,9 @@ extension Playa {
             guard let v = UInt64(s) else { throw .usage("--seed must be a whole number, not '\(s)'") }
             seed = v
         }
+        let me = try ctx.storeOptions().actor
         let (g, state) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
-            let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed)
+            let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed, device: me)
             return (g, tx.state)
         }
         if !g.missed.isEmpty {
@@ -130,20 +149,38 @@ extension Playa {
         let timeout = try notifyTimeout(ctx, config)
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
-        let due = try st.read().due(at: ctx.now, today: ctx.today, retryUnknown: retry)
+        let me = try ctx.storeOptions().actor
+        var s = try st.read()
+        // One device notifies: the first to run due, or where it was moved.
+        let (role, refusal) = notifier(s, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
+        if let why = refusal { throw ToolError(.noPermission, why) }
+        if role != nil || needsDraws(s, device: me, today: ctx.today) {
+            s = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> PlayaState in
+                let (r, why) = notifier(tx.state, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
+                if let w = why { throw ToolError(.noPermission, w) }
+                if let r = r { tx.record(r) }
+                // The day's draw as this device's own: a slot already past
+                // when the draw reached it is missed, never notified late.
+                _ = adoptDraws(&tx, device: me, now: ctx.now, today: ctx.today, zone: ctx.zone)
+                return tx.state
+            }
+        }
+        let due = s.due(at: ctx.now, today: ctx.today, retryUnknown: retry)
         if due.isEmpty { return .ok }
         let pre = prefix(ctx)
         var failed = 0, unknown = 0
+        var nextTry: Instant? = nil
+        var whyUnknown: String? = nil
         for e in due {
             // Claim it before anything is handed over, so two runs never
             // announce the same event; the claim outlives the command's
             // timeout by a margin from now (however long earlier events
-            // took), then expires (the run died).
+            // took), then expires (the run died). The day is the day now.
             let claim = IDs.make()
             let t = ctx.current
             let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
             let claimed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
-                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: t, retryUnknown: retry),
+                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: t, retryUnknown: retry, today: ctx.zone.day(of: t)),
                       let r = tx.state.recipients[ev.recipientID] else { return nil }
                 if command == nil { finish(&tx, ev, claim: claim, outcome: .delivered, status: nil, error: nil) }
                 return (ev, r)
@@ -156,20 +193,31 @@ extension Playa {
             }
             let end = try deliver(n, command: cmd, timeout: timeout)
             let outcome = Handover.outcome(of: end)
-            let why = outcome == .delivered ? nil : end == .timedOut ? "the notify command ran past its timeout of \(timeout) s and was ended"
-                                                                     : "the notify command exited \(end.status)"
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                finish(&tx, ev, claim: claim, outcome: outcome, status: end.status, error: why)
+            let why = Handover.why(end, command: "the notify command", timeoutSeconds: timeout)
+            let doneAt = ctx.current
+            let next = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Instant? in
+                finish(&tx, ev, claim: claim, outcome: outcome, status: end.status, error: why, at: doneAt)
             }
             var o = n
             o["notification"] = .string(outcome.rawValue)
-            ctx.out.emit(o, text: "\(outcome == .delivered ? "notified" : outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)")
-            if outcome == .failed { failed += 1 }
-            if outcome == .unknown { unknown += 1 }
+            if let nt = next { o["retry_at"] = .string(ctx.zone.format(nt)) }
+            ctx.out.emit(o, text: "\(outcome == .delivered ? "notified" : outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)"
+                         + (next.map { " (next try \(ctx.zone.format($0).dropFirst(11).prefix(5)))" } ?? ""))
+            if outcome == .failed {
+                failed += 1
+                if let nt = next, nextTry.map({ nt < $0 }) ?? true { nextTry = nt }
+            }
+            if outcome == .unknown {
+                unknown += 1
+                whyUnknown = why
+            }
         }
-        if failed > 0 { ctx.warn("\(failed) notification\(failed == 1 ? "" : "s") failed; they will be tried again on the next run") }
+        if failed > 0 {
+            let when = nextTry.map { " from \(ctx.zone.format($0))" } ?? ""
+            ctx.warn("\(failed) notification\(failed == 1 ? "" : "s") failed; tried again\(when), waiting longer after each failure (at most \(Handover.backoffCapMinutes) minutes)")
+        }
         if unknown > 0 {
-            ctx.warn("\(unknown) notify command\(unknown == 1 ? "" : "s") ran past the timeout of \(timeout) s and \(unknown == 1 ? "was" : "were") ended; it may have shown, so it is not repeated (--retry-unknown repeats it)")
+            ctx.warn("\(unknown) notification\(unknown == 1 ? "" : "s") may have shown (\(whyUnknown ?? "unknown")), so \(unknown == 1 ? "it is" : "they are") not repeated (--retry-unknown repeats \(unknown == 1 ? "it" : "them"))")
         }
         return failed + unknown > 0 ? .tempFail : .ok
     }
@@ -183,11 +231,8 @@ extension Playa {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
         if let cmd = ctx.option("command") ?? config["notify_command"] {
             let timeout = try notifyTimeout(ctx, config)
-            switch try deliver(n, command: cmd, timeout: timeout) {
-            case .exited(0): break
-            case .exited(let status): throw ToolError(.tempFail, "the notify command exited \(status)")
-            case .timedOut: throw ToolError(.tempFail, "the notify command ran past its timeout of \(timeout) s and was ended")
-            }
+            let end = try deliver(n, command: cmd, timeout: timeout)
+            if let why = Handover.why(end, command: "the notify command", timeoutSeconds: timeout) { throw ToolError(.tempFail, why) }
         }
         ctx.out.emit(n, text: "\((n["title"]?.string ?? "").terminalSafe)\n  \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
         return .ok
@@ -248,6 +293,14 @@ extension Playa {
                 guard var cur = tx.state.events[e.id], cur.status == .pending else { return }
                 cur.error = why
                 tx.record(saved(cur))
+            }
+            // Not found (the shell's 127) is for good until it is installed
+            // or configured: bad configuration, not "try again".
+            if status == 127 {
+                let fix = ctx.option("command") == nil && config["open_command"] == nil
+                    ? "install xdg-utils, or set open_command in \(Sys.join(ctx.configDir, "config")) (or give --command)"
+                    : "check open_command in \(Sys.join(ctx.configDir, "config")) (or --command)"
+                throw ToolError(.config, "could not open event \(e.id): the opener '\(opener.terminalSafe)' was not found; \(fix); it stays \(e.status.rawValue)")
             }
             throw ToolError(.tempFail, "could not open event \(e.id): \(why); it stays \(e.status.rawValue)")
         }

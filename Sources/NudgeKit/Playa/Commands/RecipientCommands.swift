@@ -2,17 +2,9 @@
 // dashboard and clone. Handlers and the small checks of what was typed.
 
 extension Playa {
-    /// Asks on a terminal; elsewhere requires --yes.
+    /// Asks on a terminal; elsewhere requires --yes (the family's rule).
     static func confirmOrRefuse(_ ctx: Context, question: String, command: String) throws(ToolError) {
-        if ctx.flag("yes") { return }
-        guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
-            throw ToolError(.usage, "'\(command)' needs --yes when not run on a terminal")
-        }
-        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
-        var buf = [UInt8](repeating: 0, count: 64)
-        let n = read(0, &buf, 64)
-        let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
-        guard answer == "y" || answer == "yes" else { throw ToolError(.no, "nothing changed") }
+        try ctx.confirm(question, command: command)
     }
 
     static func phone(_ raw: String) throws(ToolError) -> PhoneNumber {
@@ -54,10 +46,16 @@ extension Playa {
             return .ok
         }
         if !ctx.out.isJSON { ctx.out.raw("Playa — \(all.count) recipient\(all.count == 1 ? "" : "s")\n") }
+        // Columns line up: each as wide as its widest cell.
+        func who(_ r: Recipient) -> String { r.name.terminalSafe + (r.paused ? " (paused)" : "") }
+        let wName = all.map { who($0).count }.max() ?? 0
+        let wPlatform = all.map { $0.platform.rawValue.count }.max() ?? 0
+        let wStrategy = all.map { $0.schedule.summary.count }.max() ?? 0
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
         for r in all {
             let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
             let next = rec["next_message"]?.string.map { " · next \($0.dropFirst(11).prefix(5))" } ?? ""
-            ctx.out.emit(rec, text: "  \(r.name.terminalSafe)\(r.paused ? " (paused)" : "")  \(r.platform.rawValue)  \(r.schedule.summary)  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
+            ctx.out.emit(rec, text: "  \(pad(who(r), wName))  \(pad(r.platform.rawValue, wPlatform))  \(pad(r.schedule.summary, wStrategy))  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
         }
         return .ok
     }
@@ -76,8 +74,9 @@ extension Playa {
             if tx.state.activeRecipients.count >= maxRecipients {
                 throw ToolError(.dataError, "at most \(maxRecipients) active recipients; pause or remove one first")
             }
+            var g = SystemRandomNumberGenerator()
             let r = Recipient(id: IDs.make(), name: name, platform: platform, phone: phone, username: username, paused: false,
-                              schedule: .random(1), messages: [])
+                              schedule: .random(1), messages: [], drawSeed: g.next())
             tx.record(saved(r))
             return r
         }

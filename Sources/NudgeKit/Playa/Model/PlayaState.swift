@@ -1,9 +1,11 @@
 // playa's state as a fold over its journal. Recipients and events are saved
 // as whole objects; notifications and rollover are small events of ids:
-//   {"type":"recipient_saved","recipient":{…}}   {"type":"event_saved","event":{…}}
+//   {"type":"recipient_saved","recipient":{…}}   {"type":"event_saved","event":{…},"batch"?}
 //   {"type":"generated","recipient_id","date","batch"?}   {"type":"day_confirmed","date"}
+//   {"type":"slot_missed","id","recipient_id"}   a slot already past when this device's draw was made
 //   {"type":"notify_claimed","id","recipient_id","claim","until","retry"?}
-//   {"type":"notified","id","recipient_id","claim","outcome","status"?}
+//   {"type":"notified","id","recipient_id","claim","outcome","status"?,"retry_at"?}
+//   {"type":"notify_device","device","moved"?}   which device's `due` notifies
 //   {"type":"missed_through","date"}             every pending event up to that day is missed
 //   {"type":"erase","recipient_id"} / {"type":"erase","all":true}
 // An erase is a tombstone holding ids only: the store skips every event it
@@ -18,12 +20,22 @@
 // was delivered is never claimed again. (The rule is Core/Delivery.swift's
 // `Handover`, shared with tenclub's texts and rewards' grants.)
 //
-// Two devices that both draw the same day (cron on two laptops at midnight)
-// would double the day's events. `generate` tags its events and its
-// `generated` marker with a batch id; the first marker in stamp order wins
-// the day, and the other batch's untouched events are dropped. One the user
-// acted on (sent, cancelled, edited) comes back with that later save, so the
-// history keeps what the user did; a notification alone does not revive it.
+// The day's draw is the same on every device (Rules/Draw.swift's `draw`: a
+// pure function of the recipient, its seed and the day), so two devices that
+// both draw a day draw the same events with the same ids and the same batch
+// id: a draw line for an event that is already there changes nothing (the
+// event as notified, sent or edited stays). Draws can still differ when the
+// devices drew from different pools or schedules (changed on one while the
+// other was offline, or `generate --seed`): then the first `generated`
+// marker in stamp order wins the day, and the other draw's events go while
+// nobody has touched them. One that was notified (or claimed), sent,
+// cancelled or edited stays: a later claim or save brings it back, so a
+// notified event never disappears.
+//
+// Which device notifies: the first `notify_device` in stamp order, until
+// one with "moved" (`due --take-over`) replaces it. Each device's own draw
+// of a day is known by the stamp's actor (`drawnBy`): `due` notifies only
+// slots that were still ahead when its device first held the day's draw.
 //
 // Recipients, pending events and the last days' others are hot; older sent,
 // cancelled and missed events are cold (export, history and single-event
@@ -36,9 +48,16 @@ public struct PlayaState: JournalModel {
     public private(set) var generated: Set<String> = []  // "recipient|date"
     public private(set) var confirmed: Set<Day> = []
     /// The batch that won each drawn day ("recipient|date" → batch), and the
-    /// batch each drawn event came from.
+    /// batches each drawn event came from.
     var winners: [String: String] = [:]
-    var batchOf: [String: String] = [:]
+    var batchOf: [String: Set<String>] = [:]
+    /// Events of a draw that lost its day, kept aside: a claim or a save
+    /// brings one back.
+    var superseded: [String: Playa.Event] = [:]
+    /// The devices (journal actors) that recorded a draw of each day.
+    public private(set) var drawnBy: [String: Set<String>] = [:]
+    /// The device whose `due` notifies, and whether it was moved there.
+    public private(set) var notifyDevice: String?
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -54,9 +73,21 @@ public struct PlayaState: JournalModel {
         case "recipient_saved": return e["recipient"]?.object?["id"]?.string == id
         case "recipient_removed": return e["id"]?.string == id
         case "event_saved": return e["event"]?.object?["recipient_id"]?.string == id
-        case "generated", "notify_claimed", "notified": return e["recipient_id"]?.string == id
+        case "generated", "notify_claimed", "notified", "slot_missed": return e["recipient_id"]?.string == id
         default: return false
         }
+    }
+
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        if e["type"]?.string == "generated", let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) {
+            drawnBy[PlayaState.generatedKey(r, d), default: []].insert(stamp.actor)
+        }
+        apply(e)
+    }
+
+    /// An event kept aside by a lost draw comes back when something names it.
+    mutating func revive(_ id: String) {
+        if events[id] == nil, let ev = superseded.removeValue(forKey: id) { events[id] = ev }
     }
 
     public mutating func apply(_ e: JSONObject) {
@@ -76,20 +107,24 @@ public struct PlayaState: JournalModel {
                 events = events.filter { $0.value.recipientID != id }
                 generated = generated.filter { !$0.hasPrefix(id + "|") }
                 winners = winners.filter { !$0.key.hasPrefix(id + "|") }
+                drawnBy = drawnBy.filter { !$0.key.hasPrefix(id + "|") }
                 batchOf = batchOf.filter { events[$0.key] != nil }
+                superseded = superseded.filter { $0.value.recipientID != id }
             }
         case "notify_claimed":
+            if let id = e["id"]?.string { revive(id) }
             guard let id = e["id"]?.string, var ev = events[id], let claim = e["claim"]?.string,
                   ev.handover.claimed(claim, until: e["until"]?.string.flatMap { RFC3339.parse($0)?.instant },
                                       retry: e["retry"]?.bool == true) else { return }
             events[id] = ev
         case "notified":
+            if let id = e["id"]?.string { revive(id) }
             guard let id = e["id"]?.string, var ev = events[id],
                   let outcome = e["outcome"]?.string.flatMap(DeliveryOutcome.init(rawValue:)) else { return }
             // The holder's outcome ends its claim; one of a claim that lost
             // the race counts only when it delivered (it still went out).
             let before = ev.handover
-            if ev.handover.ended(outcome, claim: e["claim"]?.string ?? "") {
+            if ev.handover.ended(outcome, claim: e["claim"]?.string ?? "", retryAt: e["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }) {
                 ev.error = outcome == .delivered ? nil : e["error"]?.string
             } else if ev.handover == before {
                 return
@@ -101,10 +136,26 @@ public struct PlayaState: JournalModel {
         case "event_saved":
             guard let o = e["event"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { return }
             if let b = e["batch"]?.string {
-                if let w = winners[PlayaState.generatedKey(ev.recipientID, ev.date)], w != b { return }
-                batchOf[ev.id] = b
+                // A draw never replaces an event: the same slot drawn again
+                // (another device, the same draw) leaves it as it is.
+                if events[ev.id] != nil { batchOf[ev.id, default: []].insert(b); return }
+                if let w = winners[PlayaState.generatedKey(ev.recipientID, ev.date)], w != b {
+                    if superseded[ev.id] == nil { superseded[ev.id] = ev }
+                    return
+                }
+                batchOf[ev.id, default: []].insert(b)
+            } else {
+                superseded[ev.id] = nil
             }
             events[ev.id] = ev
+        case "slot_missed":
+            guard let id = e["id"]?.string, var ev = events[id], ev.status == .pending, ev.handover.state == .pending else { return }
+            ev.status = .missed
+            ev.error = "its time had passed when the day's draw reached the device that notifies"
+            events[id] = ev
+        case "notify_device":
+            guard let d = e["device"]?.string else { return }
+            if notifyDevice == nil || e["moved"]?.bool == true { notifyDevice = d }
         case "generated":
             guard let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) else { return }
             let key = PlayaState.generatedKey(r, d)
@@ -112,10 +163,13 @@ public struct PlayaState: JournalModel {
             guard winners[key] == nil else { return }
             let b = e["batch"]?.string ?? ""
             winners[key] = b
-            for (id, eb) in batchOf where eb != b {
+            for (id, bs) in batchOf where !bs.contains(b) {
                 guard let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
                 batchOf[id] = nil
-                if ev.status == .pending { events[id] = nil }
+                if Playa.untouchedByAnyone(ev) {
+                    events[id] = nil
+                    superseded[id] = ev
+                }
             }
         case "day_confirmed":
             if let d = e["date"]?.string.flatMap(Day.parse) { confirmed.insert(d) }
@@ -150,8 +204,16 @@ public struct PlayaState: JournalModel {
         let recentWinners = winners.filter { recentGenerated.contains($0.key) }
         if !recentWinners.isEmpty { days["winners"] = .object(JSONObject(recentWinners.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })) }
         let pendingBatches = batchOf.filter { events[$0.key]?.status == .pending }
-        if !pendingBatches.isEmpty { days["batches"] = .object(JSONObject(pendingBatches.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })) }
+        if !pendingBatches.isEmpty {
+            days["batches"] = .object(JSONObject(pendingBatches.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) }))
+        }
+        let recentDrawn = drawnBy.filter { recentGenerated.contains($0.key) }
+        if !recentDrawn.isEmpty { days["drawn_by"] = .object(JSONObject(recentDrawn.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) })) }
+        if let d = notifyDevice { days["notify_device"] = .string(d) }
         lines.append(days)
+        for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
+            lines.append(["k": "superseded", "v": .object(ev.json)])
+        }
         return lines
     }
 
@@ -177,7 +239,12 @@ public struct PlayaState: JournalModel {
             for g in l["generated"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
             for c in l["confirmed"]?.array ?? [] { if let d = c.string.flatMap(Day.parse) { confirmed.insert(d) } }
             for (k, v) in l["winners"]?.object?.fields ?? [] { if let b = v.string { winners[k] = b } }
-            for (k, v) in l["batches"]?.object?.fields ?? [] { if let b = v.string { batchOf[k] = b } }
+            for (k, v) in l["batches"]?.object?.fields ?? [] { batchOf[k] = Set((v.array ?? [v]).compactMap(\.string)) }
+            for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
+            notifyDevice = l["notify_device"]?.string
+        case "superseded":
+            guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            superseded[ev.id] = ev
         default:
             break
         }

@@ -54,14 +54,24 @@ extension Playa {
         public var paused: Bool
         public var schedule: Schedule
         public var messages: [Message]
+        /// What the day's draw is made from, with the day and the schedule
+        /// and pool (`draw`): made once when the recipient is added and kept
+        /// in the journal with it, so every device draws the same events.
+        /// Recipients from before it draw from their id.
+        public var drawSeed: UInt64? = nil
+
+        /// The seed the day's draw uses.
+        public var seed: UInt64 { drawSeed ?? StableHash.fnv1a(id) }
 
         /// The handle shown to people; never logged.
         public var address: String { platform == .instagram ? "@" + (username ?? "") : (phone?.e164 ?? "") }
 
         public var json: JSONObject {
-            ["type": "recipient", "id": .string(id), "name": .string(name), "platform": .string(platform.rawValue),
-             "phone": JSON(phone?.e164), "username": JSON(username), "paused": .bool(paused), "schedule": schedule.json,
-             "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
+            var o: JSONObject = ["type": "recipient", "id": .string(id), "name": .string(name), "platform": .string(platform.rawValue),
+                                 "phone": JSON(phone?.e164), "username": JSON(username), "paused": .bool(paused), "schedule": schedule.json,
+                                 "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
+            if let d = drawSeed { o["draw_seed"] = .string(IDs.hex(d, digits: 16)) }
+            return o
         }
 
         /// Reads a recipient back, checking every rule (the error names the
@@ -69,7 +79,7 @@ extension Playa {
         /// `trusted` data from the journal skips the costly checks.
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Recipient, ToolError> {
             func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
-            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username"], bools: ["paused"],
+            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "draw_seed"], bools: ["paused"],
                                              arrays: ["messages"], objects: ["schedule"]) {
                 return bad("recipient: \(e)")
             }
@@ -111,8 +121,13 @@ extension Playa {
                 messages.append(Message(id: mid, text: text))
             }
             if messages.count > maxMessages { return bad("recipient \(id): at most \(maxMessages) messages") }
+            var seed: UInt64? = nil
+            if let s = o["draw_seed"]?.string {
+                guard s.utf8.count == 16, let v = UInt64(s, radix: 16) else { return bad("recipient \(id): \"draw_seed\" must be 16 hex digits") }
+                seed = v
+            }
             return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
-                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages))
+                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed))
         }
     }
 
@@ -187,6 +202,8 @@ extension Playa {
                                  "error": JSON(error)]
             if let c = handover.claim { o["claim"] = .string(c) }
             if let u = handover.claimUntil { o["claim_until"] = .string(u.description) }
+            if handover.failures > 0 { o["failures"] = JSON(handover.failures) }
+            if let r = handover.retryAt { o["retry_at"] = .string(r.description) }
             return o
         }
 
@@ -198,7 +215,7 @@ extension Playa {
             if !trusted {
                 let what = o["id"]?.string.map { "event \($0)" } ?? "event"
                 if let e = typeProblem(o, strings: ["id", "recipient_id", "date", "time", "at", "message", "status", "message_id",
-                                                    "notification", "error", "claim", "claim_until"]) {
+                                                    "notification", "error", "claim", "claim_until", "retry_at"]) {
                     return bad("\(what): \(e)")
                 }
                 for k in ["id", "recipient_id", "date", "time", "at", "message", "status"] where o[k] == nil || o[k]!.isNull {
@@ -215,9 +232,12 @@ extension Playa {
                 if let n = o["notification"]?.string, notificationState(n) == nil {
                     return bad("\(what): \"notification\" must be scheduled, sending, delivered, failed or unknown")
                 }
-                if let u = o["claim_until"]?.string, RFC3339.parse(u) == nil {
-                    return bad("\(what): \"claim_until\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00")
+                for k in ["claim_until", "retry_at"] {
+                    if let u = o[k]?.string, RFC3339.parse(u) == nil {
+                        return bad("\(what): \"\(k)\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00")
+                    }
                 }
+                if let f = o["failures"], !f.isNull, (f.int ?? -1) < 0 { return bad("\(what): \"failures\" must be a whole number") }
                 if o["id"]?.string == "" { return bad("\(what): \"id\" must not be empty") }
             }
             guard let id = o["id"]?.string, let rid = o["recipient_id"]?.string,
@@ -228,9 +248,12 @@ extension Playa {
             }
             if !trusted, let e = validateMessage(msg) { return bad("event \(id): \(e)") }
             let claimUntil = o["claim_until"]?.string.flatMap { RFC3339.parse($0)?.instant }
-            return .success(Event(id: id, recipientID: rid, date: date, time: time, at: at, messageID: o["message_id"]?.string,
-                                  message: msg, status: st, notification: o["notification"]?.string.flatMap(notificationState) ?? .pending,
-                                  error: o["error"]?.string, claim: o["claim"]?.string, claimUntil: claimUntil))
+            var ev = Event(id: id, recipientID: rid, date: date, time: time, at: at, messageID: o["message_id"]?.string,
+                           message: msg, status: st, notification: o["notification"]?.string.flatMap(notificationState) ?? .pending,
+                           error: o["error"]?.string, claim: o["claim"]?.string, claimUntil: claimUntil)
+            ev.handover.failures = Int(o["failures"]?.int ?? 0)
+            ev.handover.retryAt = o["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
+            return .success(ev)
         }
     }
 }

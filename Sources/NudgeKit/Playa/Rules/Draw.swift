@@ -3,7 +3,14 @@
 //
 // Invariants: random times fall within 09:00-21:00 and at least the minimum
 // gap apart; fixed times are exactly the schedule's; a message is drawn from
-// the pool as it is on the day of the draw.
+// the pool as it is on the day of the draw; no two events of one draw fall
+// on the same instant (on the spring-forward day 02:30 is 03:30, so a 02:30
+// and a 03:30 are one event).
+//
+// The day's draw (`draw`) is a pure function of the recipient (id, schedule,
+// pool, draw seed), the day and the zone: not of when or where it is made.
+// Two devices that draw the same day independently draw the same events with
+// the same ids, so a merge of their journals has nothing to choose.
 
 extension Playa {
     /// The day's events for one recipient: N random minutes in 09:00–21:00,
@@ -29,14 +36,70 @@ extension Playa {
             times = spacedMinutes(n, lo: lo, hi: hi, gap: minimumSpacingMinutes, rng: &rng).map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
         }
         var out: [Event] = []
-        for t in times {
-            let at = zone.resolve(LocalDateTime(day: date, time: t))
+        var instants = Set<Int64>()
+        for (t, at) in slots(times, date: date, zone: zone) where instants.insert(at.ms).inserted {
             if let nb = notBefore, at <= nb { continue }
             let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
             out.append(Event(id: IDs.make(using: &rng), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
                              message: m.text, status: .pending, notification: .pending, error: nil))
         }
         return out
+    }
+
+    /// Each time of the day with its instant, in time order. A time the
+    /// spring-forward day skips (02:30) is the instant after the gap, and is
+    /// named by the clock's time then (03:30).
+    static func slots(_ times: [TimeOfDay], date: Day, zone: Zone) -> [(TimeOfDay, Instant)] {
+        times.sorted().map { t in
+            let at = zone.resolve(LocalDateTime(day: date, time: t))
+            let shown = zone.local(at)
+            return (shown.day == date && shown.time.hour == t.hour && shown.time.minute == t.minute) ? (t, at)
+                : (TimeOfDay(hour: shown.time.hour, minute: shown.time.minute), at)
+        }
+    }
+
+    /// The day's draw for `r`: every slot of the day (N random minutes in
+    /// 09:00–21:00 at least `minimumSpacingMinutes` apart, or the fixed
+    /// times), each with a message from the pool and an id made from the
+    /// recipient, the day, the slot and the draw seed. A pure function of the
+    /// recipient's id, schedule, pool and `seed` (default its draw seed),
+    /// the day and the zone: every device that draws the day draws these
+    /// same events. Slots already past when a draw is made are for the
+    /// caller to mark missed; they are drawn all the same, so that draws
+    /// made at different times agree. Empty pool or paused: nothing.
+    public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil) -> [Event] {
+        guard !r.messages.isEmpty, !r.paused else { return [] }
+        let s = seed ?? r.seed
+        var rng = SeededRandom(seed: s ^ StableHash.fnv1a(r.id + "|" + date.description))
+        let times: [TimeOfDay]
+        switch r.schedule {
+        case .fixed(let ts):
+            times = ts
+        case .random(let n):
+            times = spacedMinutes(n, lo: windowStart.secondsOfDay / 60, hi: windowEnd.secondsOfDay / 60, gap: minimumSpacingMinutes,
+                                  rng: &rng).map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
+        }
+        var out: [Event] = []
+        var instants = Set<Int64>()
+        for (t, at) in slots(times, date: date, zone: zone) where instants.insert(at.ms).inserted {
+            let m = r.messages[uniform(0...(r.messages.count - 1), &rng)]
+            let id = IDs.stable("\(r.id)|\(date)|\(t)|\(IDs.hex(s, digits: 16))")
+            out.append(Event(id: id, recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
+                             message: m.text, status: .pending, notification: .pending, error: nil))
+        }
+        return out
+    }
+
+    /// A draw's name: the same for the same events (ids, times, messages),
+    /// so identical draws made on two devices are one batch.
+    public static func batchID(_ evs: [Event]) -> String {
+        IDs.stable(evs.sorted { $0.id < $1.id }.map { "\($0.id) \($0.at.ms) \($0.messageID ?? "")" }.joined(separator: ","))
+    }
+
+    /// A number in `r`, uniformly enough (the modulo's bias is below 2^-50
+    /// for the ranges drawn here), the same on every platform and version.
+    static func uniform<G: RandomNumberGenerator>(_ r: ClosedRange<Int>, _ rng: inout G) -> Int {
+        r.lowerBound + Int(rng.next() % UInt64(r.upperBound - r.lowerBound + 1))
     }
 
     /// `n` minutes in `lo...hi`, sorted, each at least `gap` after the one
@@ -47,7 +110,7 @@ extension Playa {
         guard hi >= lo, n > 0 else { return [] }
         let want = min(n, (hi - lo) / max(gap, 1) + 1)
         let top = hi - (want - 1) * gap
-        let draws = (0..<want).map { _ in Int.random(in: lo...top, using: &rng) }.sorted()
+        let draws = (0..<want).map { _ in uniform(lo...top, &rng) }.sorted()
         return draws.enumerated().map { $0.element + $0.offset * gap }
     }
 

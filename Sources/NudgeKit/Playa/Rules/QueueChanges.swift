@@ -30,6 +30,12 @@ extension Playa {
         e.status == .pending && e.delivery(at: now).isWaiting
     }
 
+    /// A pending event no notification has reached, by anything recorded
+    /// (no claim, live or expired): what a losing draw may take away.
+    public static func untouchedByAnyone(_ e: Event) -> Bool {
+        e.status == .pending && e.handover.state.isWaiting
+    }
+
     /// The days of `rid` that a change re-plans: today once it was drawn
     /// (or holds events), and every later day already drawn.
     public static func plannedDays(_ s: PlayaState, _ rid: String, today: Day) -> [Day] {
@@ -125,11 +131,39 @@ extension Playa {
         public var empty: [String] = []
     }
 
+    /// Records `r`'s draw of `date` (`draw`, the same on every device) as
+    /// this device's: the events (a draw line changes nothing where the
+    /// event is already there), the day's marker, and a `slot_missed` for
+    /// each slot already past at `now` that no notification has reached.
+    /// Returns the events drawn still pending, and those just missed.
+    public static func recordDraw(_ tx: inout Transaction<PlayaState>, _ r: Recipient, date: Day, now: Instant, zone: Zone,
+                                  seed: UInt64?) -> (made: [Event], missed: [Event]) {
+        let evs = draw(r, date: date, zone: zone, seed: seed)
+        let batch = batchID(evs)
+        for e in evs {
+            var line = saved(e)
+            line["batch"] = .string(batch)
+            tx.record(line)
+        }
+        tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description), "batch": .string(batch)])
+        var missed: [Event] = []
+        for e in evs where e.at <= now {
+            guard let cur = tx.state.events[e.id], cur.status == .pending, cur.handover.state == .pending else { continue }
+            tx.record(["type": "slot_missed", "id": .string(e.id), "recipient_id": .string(r.id)])
+            if let m = tx.state.events[e.id] { missed.append(m) }
+        }
+        let made = evs.compactMap { tx.state.events[$0.id] }.filter { $0.status == .pending }
+        return (made, missed)
+    }
+
     /// `generate`: past days' pending events become missed, then each active
-    /// recipient not yet drawn for `date` gets that day's events (none before
-    /// `now` on today). With `seed`, the draw is reproducible.
+    /// recipient not yet drawn for `date` (on `device`, when named: a day
+    /// drawn elsewhere is drawn here too, the same events) gets that day's
+    /// draw (`recordDraw`: a slot already past at `now` is missed, never
+    /// notified late). With `seed`, the draw is made from it instead of each
+    /// recipient's seed.
     public static func generate(_ tx: inout Transaction<PlayaState>, date: Day, now: Instant, today: Day, zone: Zone,
-                                seed: UInt64?) -> Generated {
+                                seed: UInt64?, device: String? = nil) -> Generated {
         var g = Generated()
         if tx.state.overdueDays(before: today) {
             g.missed = tx.state.events.values.filter { $0.status == .pending && $0.date < today }
@@ -137,30 +171,62 @@ extension Playa {
             tx.record(["type": "missed_through", "date": .string(today.adding(days: -1).description)])
             for i in g.missed.indices { g.missed[i].status = .missed }
         }
-        for r in tx.state.activeRecipients where !tx.state.generated.contains(PlayaState.generatedKey(r.id, date)) {
+        for r in tx.state.activeRecipients {
+            let key = PlayaState.generatedKey(r.id, date)
+            if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
             if r.messages.isEmpty { g.empty.append(r.name); continue }
-            var sys = SystemRandomNumberGenerator()
-            var seeded = seededGenerator(seed: seed ?? 0, recipient: r.id, date: date)
-            let notBefore: Instant? = date <= today ? now : nil
-            let evs = seed == nil ? plan(r, date: date, zone: zone, notBefore: notBefore, rng: &sys)
-                                  : plan(r, date: date, zone: zone, notBefore: notBefore, rng: &seeded)
-            let batch = IDs.make()
-            for e in evs {
-                var line = saved(e)
-                line["batch"] = .string(batch)
-                tx.record(line)
-            }
-            tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description), "batch": .string(batch)])
-            g.made += evs
+            let (made, missed) = recordDraw(&tx, r, date: date, now: now, zone: zone, seed: seed)
+            g.made += made
+            g.missed += missed
         }
         return g
+    }
+
+    /// What `due` on device `me` must record before it notifies on `today`:
+    /// the day's draw of each active recipient that this device has not
+    /// drawn itself (none yet, or one that reached it from another device),
+    /// so that a slot already past when the draw reached the notifying
+    /// device is missed, never notified late. Returns the slots missed.
+    public static func adoptDraws(_ tx: inout Transaction<PlayaState>, device me: String, now: Instant, today: Day, zone: Zone) -> [Event] {
+        var missed: [Event] = []
+        for r in tx.state.activeRecipients where !r.messages.isEmpty
+        && !(tx.state.drawnBy[PlayaState.generatedKey(r.id, today)]?.contains(me) ?? false) {
+            missed += recordDraw(&tx, r, date: today, now: now, zone: zone, seed: nil).missed
+        }
+        return missed
+    }
+
+    /// Whether `due` on device `me` has draws to record first (`adoptDraws`).
+    public static func needsDraws(_ s: PlayaState, device me: String, today: Day) -> Bool {
+        s.activeRecipients.contains { !$0.messages.isEmpty && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
+    }
+
+    /// Which device notifies, as `due` on device `me` decides it:
+    /// `configured` (`notify_device` in the config file) when set, else the
+    /// device the journal names. Returns the event to record (the role taken
+    /// by the first device to run `due`, or moved by `takeOver` or by the
+    /// configuration) and, when `me` may not notify, why and how to move it.
+    public static func notifier(_ s: PlayaState, device me: String, configured: String?, takeOver: Bool,
+                                configPath: String) -> (record: JSONObject?, refusal: String?) {
+        if let c = configured, !c.isEmpty, !takeOver {
+            guard c == me else {
+                return (nil, "notifications are sent from the device '\(c)' (notify_device in \(configPath)); this device is '\(me)': change notify_device there to send them from here")
+            }
+            return (s.notifyDevice == me ? nil : ["type": "notify_device", "device": .string(me), "moved": true], nil)
+        }
+        if takeOver { return (s.notifyDevice == me ? nil : ["type": "notify_device", "device": .string(me), "moved": true], nil) }
+        guard let d = s.notifyDevice else { return (["type": "notify_device", "device": .string(me)], nil) }
+        guard d == me else {
+            return (nil, "notifications are sent from the device '\(d)', where 'playa due' ran first; this device is '\(me)': run 'playa due --take-over' here to send them from this one instead (nothing is notified twice)")
+        }
+        return (nil, nil)
     }
 
     /// Claims event `id`'s notification for a run, if it may still be
     /// handed over; nil when another run has it or it went out.
     public static func claim(_ tx: inout Transaction<PlayaState>, _ id: String, claim: String, until: Instant, now: Instant,
-                             retryUnknown: Bool) -> Event? {
-        guard let cur = tx.state.events[id], cur.status == .pending,
+                             retryUnknown: Bool, today: Day? = nil) -> Event? {
+        guard let cur = tx.state.events[id], cur.status == .pending, cur.date >= (today ?? cur.date),
               let r = tx.state.recipients[cur.recipientID], !r.paused,
               mayNotify(cur, at: now, retryUnknown: retryUnknown) else { return nil }
         var e: JSONObject = ["type": "notify_claimed", "id": .string(id), "recipient_id": .string(cur.recipientID),
@@ -170,14 +236,23 @@ extension Playa {
         return tx.state.events[id]
     }
 
-    /// Records how a claimed notification ended.
+    /// Records how a claimed notification ended at `at`; a failure names
+    /// when the next try may be (`Handover.nextTry`). Returns that time.
+    @discardableResult
     public static func finish(_ tx: inout Transaction<PlayaState>, _ ev: Event, claim: String, outcome: DeliveryOutcome, status: Int32?,
-                              error: String?) {
+                              error: String?, at: Instant? = nil) -> Instant? {
         var e: JSONObject = ["type": "notified", "id": .string(ev.id), "recipient_id": .string(ev.recipientID),
                              "claim": .string(claim), "outcome": .string(outcome.rawValue)]
         if let s = status { e["status"] = .int(Int64(s)) }
         if let m = error { e["error"] = .string(m) }
+        var next: Instant? = nil
+        if outcome == .failed, let t = at {
+            let n = Handover.nextTry(failures: (tx.state.events[ev.id]?.handover.failures ?? 0) + 1, at: t)
+            e["retry_at"] = .string(n.description)
+            next = n
+        }
         tx.record(e)
+        return next
     }
 
     static func saved(_ r: Recipient) -> JSONObject { ["type": "recipient_saved", "recipient": .object(r.json)] }

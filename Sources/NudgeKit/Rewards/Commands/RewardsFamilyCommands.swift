@@ -62,6 +62,9 @@ extension Rewards {
     /// every device that syncs.
     static func childRemove(_ ctx: Context) throws(ToolError) -> ExitCode {
         let purge = ctx.flag("purge")
+        if purge {
+            try ctx.confirm("Erase every trace of \(ctx.operands[0]), on every device?", command: "rewards child rm --purge")
+        }
         let c = try write(ctx) { (tx) throws(ToolError) -> RewardsState.Child in
             try requireParent(tx.state, ctx)
             let name = ctx.operands[0]

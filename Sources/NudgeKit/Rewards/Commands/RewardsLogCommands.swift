@@ -9,7 +9,7 @@ extension Rewards {
         let st = try store(ctx)
         let s = try st.read()
         try requireParent(s, ctx)
-        let n = try ctx.option("count").map { (x) throws(ToolError) in try ctx.int(x, option: "--count", range: 1...100_000) } ?? 50
+        let n = try ctx.option("limit").map { (x) throws(ToolError) in try ctx.int(x, option: "--limit", range: 1...100_000) } ?? 50
         let logStore = Store<RewardsLogModel>(dir: st.dir, options: st.options)
         var entries = try logStore.load(full: true, forceRebuild: true).state.entries
         if let by = ctx.option("by") { entries = entries.filter { $0.by.lowercased() == by.lowercased() } }

@@ -142,6 +142,13 @@ extension Rewards {
             for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\(other ? ",\(r.5 / 60)" : "")\r\n") }
             return .ok
         }
+        // The text layout's columns line up: names padded to the widest,
+        // numbers right-aligned.
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+        func right(_ n: Int, _ w: Int) -> String { let t = String(n); return String(repeating: " ", count: max(0, w - t.count)) + t }
+        let w0 = rows.map { $0.0.terminalSafe.count }.max() ?? 0, w1 = rows.map { $0.1.terminalSafe.count }.max() ?? 0
+        let w2 = rows.map { String($0.2 / 60).count }.max() ?? 0, w3 = rows.map { String($0.3 / 60).count }.max() ?? 0
+        let w4 = rows.map { String($0.4).count }.max() ?? 0
         for r in rows {
             var o: JSONObject = ["type": "report", "child": .string(r.0), by: .string(r.1), "learning_minutes": JSON(r.2 / 60),
                                  "reward_minutes": JSON(r.3 / 60), "points": JSON(r.4)]
@@ -149,7 +156,7 @@ extension Rewards {
             if format == "json" {
                 ctx.out.rawForced(o.serialized + "\n")
             } else {
-                ctx.out.raw("\(r.0.terminalSafe)  \(r.1.terminalSafe)  \(r.2 / 60) min learning  \(r.3 / 60) min reward  \(r.4) points"
+                ctx.out.raw("\(pad(r.0.terminalSafe, w0))  \(pad(r.1.terminalSafe, w1))  \(right(r.2 / 60, w2)) min learning  \(right(r.3 / 60, w3)) min reward  \(right(r.4, w4)) points"
                             + (other && r.5 >= 60 ? "  \(r.5 / 60) min uncategorised or ignored" : "") + "\n")
             }
         }

@@ -21,10 +21,22 @@ extension Rewards {
             let set = s.settings(for: c.id)
             let affordable = min((s.balance[c.id] ?? 0) / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes))
             let k2 = "available|\(c.id)|\(today)"
-            if affordable > 0 && !s.notified.contains(k2) { lines.append("\(affordable) reward minutes are yours to redeem: \(prefix) redeem \(c.name) \(affordable)"); keys.append(k2) }
+            let redeem = "\(prefix) redeem \(c.name) \(affordable)"
             let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
             let k3 = "almost|\(c.id)|\(today)"
-            if t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3) { lines.append("Reward time is almost up (\(max(0, t.grantedMinutes - used)) min left)."); keys.append(k3) }
+            let almost = t.grantedMinutes > 0 && t.grantedMinutes - used <= 5 && !s.notified.contains(k3)
+            // One message says both: what is left of the time redeemed, and
+            // what more may be redeemed (never "yours" beside "0 min left").
+            if almost {
+                let left = max(0, t.grantedMinutes - used)
+                lines.append("The reward time you redeemed is almost up (\(left) min left)"
+                             + (affordable > 0 ? "; \(affordable) more minutes are yours to redeem: \(redeem)" : "."))
+                keys.append(k3)
+                if affordable > 0 { keys.append(k2) }
+            } else if affordable > 0 && !s.notified.contains(k2) {
+                lines.append("\(affordable) reward minutes are yours to redeem: \(redeem)")
+                keys.append(k2)
+            }
             if !lines.isEmpty && set.notify == 1 {
                 out.append((keys, NotificationRecord(tool: "rewards", id: "child-\(c.id)-\(today)-\(digest(keys))", title: "Hi \(c.name)!", body: lines.joined(separator: "\n"),
                                                      extra: ["to": .string(c.login ?? c.name), "role": "child"]).record))

@@ -6,7 +6,18 @@ extension Tenclub {
         let day = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
         let state = try store(ctx).read(lazy: true)
         let s = Status(date: day, unlocks: state.unlocks(on: day))
-        ctx.out.emit(s.record, text: statusText(s, style: ctx.out.style))
+        guard day != ctx.today else {
+            ctx.out.emit(s.record, text: statusText(s, style: ctx.out.style))
+            return .ok
+        }
+        // Another day's message speaks of that day, not of today.
+        let m = day > ctx.today ? "That day has not come yet."
+            : s.unlocks == 0 ? "No unlocks that day."
+            : s.busted ? "Busted that day: \(s.unlocks) unlocks."
+            : "\(s.unlocks) of \(limit) unlocks that day: within the limit."
+        var record = s.record
+        record["message"] = .string(m)
+        ctx.out.emit(record, text: statusText(s, style: ctx.out.style).replacingAll(s.message, m))
         return .ok
     }
 
@@ -156,13 +167,16 @@ extension Tenclub {
     }
 
     static func historyCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let n = try ctx.option("days").map { (s) throws(ToolError) in try ctx.int(s, option: "--days", range: 1...3660) } ?? 7
+        let n = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...3660) } ?? 7
         let state = try store(ctx).read(lazy: true)
-        let rows = history(state.days, today: ctx.today, count: n)
+        // From the first day with an unlock on: days before it are not
+        // history (they would read as ten-or-under days, and pull averages down).
+        let first = state.days.keys.min()
+        let rows = history(state.days, today: ctx.today, count: n).filter { r in first.map { r.date >= $0 } ?? false }
         if ctx.out.isJSON {
             for r in rows { ctx.out.record(r.record) }
         } else {
-            var t = "DATE        UNLOCKS  CARD   \n"
+            var t = "DATE        UNLOCKS  CARD\n"
             for r in rows {
                 let c = card(for: r.unlocks)
                 let count = String(r.unlocks)

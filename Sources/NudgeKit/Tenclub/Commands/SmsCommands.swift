@@ -67,6 +67,8 @@ extension Tenclub {
             let state = m.handover.state(at: ctx.now)
             r["delivery"] = .string(word(state))
             if state == .sending, let u = m.handover.claimUntil { r["claim_until"] = .string(ctx.zone.format(u)) }
+            if state == .failed, let n = m.handover.retryAt { r["retry_at"] = .string(ctx.zone.format(n)) }
+            if m.handover.state == .sending, state == .unknown { r["reason"] = .string(Handover.diedMessage("the sending command")) }
             if state != .sending, let why = dropReason(s, m, today: ctx.today) { r["will_drop"] = .string(why) }
             let note = state.isWaiting ? "" : state == .sending ? "  (being sent)" : "  (unknown: may have gone out; --retry-unknown sends it again)"
             ctx.out.emit(r, text: "\(m.id)  \(m.kind)  to \(m.to.display)  \(m.attempts) tries  \(m.body.prefix(50).terminalSafe)…\(note)")
@@ -76,7 +78,13 @@ extension Tenclub {
 
     static func smsLog(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read(full: true)
-        for l in s.log {
+        // A try whose run died is recorded by the next deliver; until then, said here.
+        let died = s.outbox.filter { $0.handover.died(at: ctx.now) }.compactMap { m in
+            m.handover.claimUntil.map { Tenclub.LogEntry(id: m.id, kind: m.kind, to: m.to, body: m.body, day: m.day, queuedAt: m.queuedAt,
+                                                         at: ctx.zone.format($0), outcome: "unknown", status: nil,
+                                                         reason: Handover.diedMessage("the sending command"), attempt: m.attempts + 1) }
+        }
+        for l in s.log + died {
             let how = l.outcome + (l.status.map { l.outcome == "sent" ? "" : " (exit \($0))" } ?? "") + (l.reason.map { ": \($0)" } ?? "")
             ctx.out.emit(l.record, text: "\(l.at)  \(l.kind)  to \(l.to.display)  \(how.terminalSafe)")
         }
@@ -103,8 +111,8 @@ extension Tenclub {
             let claim = IDs.make()
             let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
             let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
-                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.today,
-                                            retryUnknown: retry, at: at) else { return nil }
+                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.zone.day(of: t),
+                                            retryUnknown: retry, at: at, zone: ctx.zone) else { return nil }
                 for e in c.events { tx.record(e) }
                 return (c.delivery, c.message)
             }
@@ -124,8 +132,11 @@ extension Tenclub {
             let end = try Handover.run(command, record: m.record, env: [
                 "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
             ], timeoutSeconds: timeout)
-            let doneAt = ctx.clock.format(ctx.current)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(outcome(m.id, end, at: doneAt, claim: claim)) }
+            let done = ctx.current
+            let doneAt = ctx.clock.format(done)
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                tx.record(outcome(m.id, end, at: doneAt, claim: claim, failures: m.handover.failures, now: done, timeoutSeconds: timeout))
+            }
             let delivery = Handover.outcome(of: end)
             var r = m.record
             r["delivery"] = .string(word(delivery))
@@ -134,7 +145,7 @@ extension Tenclub {
             let text: String
             switch delivery {
             case .delivered: text = "sent \(m.id) (\(m.kind)) to \(m.to.display)"
-            case .unknown: text = "unknown \(m.id) (\(m.kind)): the command ran past \(timeout) s and was ended; not sent again unless --retry-unknown"
+            case .unknown: text = "unknown \(m.id) (\(m.kind)): \(Handover.why(end, command: "the command", timeoutSeconds: timeout) ?? ""); not sent again unless --retry-unknown"
             case .failed: text = "failed \(m.id) (\(m.kind)): the command exited \(end.status)"
             }
             ctx.out.emit(r, text: text)
@@ -148,7 +159,7 @@ extension Tenclub {
             ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")
         }
         if unknown > 0 {
-            ctx.warn("\(unknown) message\(unknown == 1 ? "" : "s") may or may not have gone out (the command ran past its timeout of \(timeout) s); not sent again unless 'tenclub sms deliver --retry-unknown'")
+            ctx.warn("\(unknown) message\(unknown == 1 ? "" : "s") may or may not have gone out (the command ran past its timeout of \(timeout) s, or was killed); not sent again unless 'tenclub sms deliver --retry-unknown'")
         }
         return failed + unknown > 0 ? .tempFail : .ok
     }
@@ -239,7 +250,7 @@ extension Tenclub {
         let today = ctx.today
         let at = ctx.clock.format(ctx.now)
         let closed = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> [(Day, Int)] in
-            for e in expiredAlerts(tx.state, today: today, at: at) { tx.record(e) }
+            for e in expiredAlerts(tx.state, today: today, at: at, now: ctx.now) { tx.record(e) }
             var out: [(Day, Int)] = []
             for d in daysToClose(tx.state, today: today) {
                 let n = tx.state.unlocks(on: d)

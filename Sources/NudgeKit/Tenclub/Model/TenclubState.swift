@@ -24,7 +24,9 @@
 // A text is at most once: `sms_sending` is on disk before the sending
 // command starts; one that never got its outcome (the run was killed) is
 // `unknown` once its claim expires, and is not handed over again unless the
-// person asks (`sms deliver --retry-unknown`). Claims and outcomes fold by
+// person asks (`sms deliver --retry-unknown`). The next `deliver` records
+// that try's end (`sms_unknown` without a status, naming the dead claim),
+// once, so `sms log` has it. Claims and outcomes fold by
 // the one rule of Core/Delivery.swift (`Handover`).
 
 public struct TenclubState: JournalModel {
@@ -122,7 +124,12 @@ public struct TenclubState: JournalModel {
             buddy = nil
         case "consent":
             guard let n = e["number"]?.string, let c = e["state"]?.string.flatMap(Tenclub.Consent.init(rawValue:)) else { return }
-            if c == .stopped { suppressed.insert(n) } else { suppressed.remove(n) }
+            if c == .stopped {
+                suppressed.insert(n)
+                for i in outbox.indices where outbox[i].to.e164 == n { outbox[i].beforeStop = true }
+            } else {
+                suppressed.remove(n)
+            }
             if var b = buddy, b.number.e164 == n {
                 b.consent = c
                 b.since = at
@@ -147,13 +154,18 @@ public struct TenclubState: JournalModel {
             guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
             let m = outbox[i]
             let outcome = String(type.dropFirst(4))
+            // A dead run's end (no exit status) counts once, while its claim holds the text.
+            let dead = outcome == "unknown" && e["status"] == nil && e["claim"] != nil
+            if dead && !(m.handover.state == .sending && m.handover.claim == e["claim"]?.string) { return }
             if full {
                 log.append(Tenclub.LogEntry(id: id, kind: m.kind, to: m.to, body: m.body, day: m.day, queuedAt: m.queuedAt,
                                             at: at, outcome: outcome, status: e["status"]?.int.map(Int.init), reason: e["reason"]?.string,
                                             attempt: m.attempts + (outcome == "dropped" ? 0 : 1)))
             }
             switch outcome {
-            case "failed": if outbox[i].handover.ended(.failed, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
+            case "failed":
+                let next = e["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                if outbox[i].handover.ended(.failed, claim: e["claim"]?.string, retryAt: next) { outbox[i].attempts += 1 }
             case "unknown": if outbox[i].handover.ended(.unknown, claim: e["claim"]?.string) { outbox[i].attempts += 1 }
             default: outbox.remove(at: i)
             }
@@ -180,6 +192,9 @@ public struct TenclubState: JournalModel {
             if m.handover.state != .pending { o["state"] = .string(m.handover.state.rawValue) }
             if let c = m.handover.claim { o["claim"] = .string(c) }
             if let u = m.handover.claimUntil { o["until"] = .string(u.description) }
+            if m.handover.failures > 0 { o["failures"] = JSON(m.handover.failures) }
+            if m.beforeStop { o["before_stop"] = true }
+            if let r = m.handover.retryAt { o["retry_at"] = .string(r.description) }
             lines.append(o)
         }
         if !alertedDays.isEmpty { lines.append(["k": "alerted", "days": JSON(alertedDays.sorted().map(\.description))]) }
@@ -215,6 +230,9 @@ public struct TenclubState: JournalModel {
                 m.handover.state = line["state"]?.string.flatMap(DeliveryState.init(rawValue:)) ?? .pending
                 m.handover.claim = line["claim"]?.string
                 m.handover.claimUntil = line["until"]?.string.flatMap { RFC3339.parse($0)?.instant }
+                m.handover.failures = Int(line["failures"]?.int ?? 0)
+                m.beforeStop = line["before_stop"]?.bool ?? false
+                m.handover.retryAt = line["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
                 outbox.append(m)
             case "alerted":
                 alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })

@@ -36,27 +36,6 @@ extension Tenclub {
         public var since: String
     }
 
-    public enum Keyword: String, Sendable, CaseIterable {
-        case yes, start, stop, help, other
-    }
-
-    /// Carrier keywords as phones send them: any case, with spaces of any
-    /// kind (a no-break space too), quotes and end punctuation around them
-    /// ("Yes.", "yes!", "'STOP'") ignored.
-    public static func keyword(_ body: String) -> Keyword {
-        var u = Text.trimmingBlanks(body).unicodeScalars[...]
-        let noise: Set<Unicode.Scalar> = [".", "!", "?", ",", ";", ":", "\"", "'", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}", "\u{00A1}", "\u{00BF}"]
-        while let f = u.first, noise.contains(f) || Text.isBlank(f) { u = u.dropFirst() }
-        while let l = u.last, noise.contains(l) || Text.isBlank(l) { u = u.dropLast() }
-        switch String(String.UnicodeScalarView(u)).uppercased() {
-        case "YES", "Y": return .yes
-        case "START", "UNSTOP": return .start
-        case "STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT": return .stop
-        case "HELP", "INFO": return .help
-        default: return .other
-        }
-    }
-
     /// The consent state machine: what a keyword does in each state.
     /// nil means no change. Every keyword in every state is in the tests.
     public static func transition(_ state: Consent, _ k: Keyword) -> Consent? {
@@ -97,6 +76,9 @@ extension Tenclub {
         public var attempts: Int
         /// Its way to the sending command.
         public var handover = Handover()
+        /// Queued before its number texted STOP (it was being sent then):
+        /// it never goes out, whatever comes after.
+        public var beforeStop = false
 
         public init(id: String, to: PhoneNumber, body: String, kind: String, day: Day?, queuedAt: String, attempts: Int) {
             self.id = id
@@ -281,6 +263,7 @@ extension Tenclub {
     /// why not.
     public static func dropReason(_ s: TenclubState, _ m: OutMessage, today: Day) -> String? {
         if s.suppressed.contains(m.to.e164) { return "the number texted STOP" }
+        if m.beforeStop { return "queued before the number texted STOP: nothing from before STOP goes out" }
         guard let b = s.buddy, b.number == m.to else { return "no longer your buddy" }
         if m.kind == "alert", let d = m.day, d < today { return "expired: an alert is for its day only" }
         switch (m.kind, b.consent) {
@@ -306,43 +289,68 @@ extension Tenclub {
         case skip(DeliveryState)
     }
 
+    /// A text no live claim holds is dropped when it may not go out any
+    /// more, unknown or failed ones too (an unknown alert of a day that is
+    /// over leaves the outbox); otherwise sent when it may be claimed.
     public static func delivery(_ s: TenclubState, _ m: OutMessage, now: Instant, today: Day, retryUnknown: Bool) -> Delivery {
-        if !m.handover.mayClaim(at: now, retryUnknown: retryUnknown) { return .skip(m.handover.state(at: now)) }
-        if let why = dropReason(s, m, today: today) { return .drop(why) }
+        let state = m.handover.state(at: now)
+        if state != .sending && state != .delivered, let why = dropReason(s, m, today: today) { return .drop(why) }
+        if !m.handover.mayClaim(at: now, retryUnknown: retryUnknown) { return .skip(state) }
         return .send
     }
 
     /// Claims text `id` for a run: the events to record before the command
-    /// runs, with what to do. Decided under the store's lock.
+    /// runs, with what to do. Decided under the store's lock. A text whose
+    /// last run died holding it (`Handover.died`) first gets that try's end,
+    /// `unknown` with the reason, at its claim's expiry in `zone`: `sms log`
+    /// then has an entry for it, whatever comes next.
     public static func claim(_ s: TenclubState, _ id: String, claim: String, until: Instant, now: Instant, today: Day,
-                             retryUnknown: Bool, at: String) -> (events: [JSONObject], delivery: Delivery, message: OutMessage)? {
+                             retryUnknown: Bool, at: String, zone: Zone = .utc) -> (events: [JSONObject], delivery: Delivery, message: OutMessage)? {
         guard let m = s.outbox.first(where: { $0.id == id }) else { return nil }
+        var events: [JSONObject] = []
+        if m.handover.died(at: now), let u = m.handover.claimUntil { events.append(died(m, at: zone.format(u))) }
         let d = delivery(s, m, now: now, today: today, retryUnknown: retryUnknown)
         switch d {
-        case .skip: return ([], d, m)
-        case .drop(let why): return ([["type": "sms_dropped", "id": .string(id), "reason": .string(why), "at": .string(at)]], d, m)
+        case .skip: return (events, d, m)
+        case .drop(let why): return (events + [["type": "sms_dropped", "id": .string(id), "reason": .string(why), "at": .string(at)]], d, m)
         case .send:
             var e: JSONObject = ["type": "sms_sending", "id": .string(id), "claim": .string(claim), "until": .string(until.description),
                                  "at": .string(at)]
             if m.handover.isRetry(at: now) { e["retry"] = true }
-            return ([e], d, m)
+            return (events + [e], d, m)
         }
+    }
+
+    /// The end of a try whose run died holding text `m`: `unknown`, with why.
+    public static func died(_ m: OutMessage, at: String) -> JSONObject {
+        var e: JSONObject = ["type": "sms_unknown", "id": .string(m.id), "reason": .string(Handover.diedMessage("the sending command")), "at": .string(at)]
+        if let c = m.handover.claim { e["claim"] = .string(c) }
+        return e
     }
 
     /// The event for how a handed-over text ended (`Handover.outcome(of:)`):
     /// sent; unknown (ended at its timeout: it may have gone out); failed,
     /// to be tried again. It names the run's claim, so a late outcome of a
     /// claim that lost the text to a retry does not end the retry's.
-    public static func outcome(_ id: String, _ end: Subprocess.Ending, at: String, claim: String? = nil) -> JSONObject {
-        var e: JSONObject = ["type": .string("sms_" + word(Handover.outcome(of: end))), "id": .string(id), "status": .int(Int64(end.status)),
+    /// A failure names when the next try may be (`nextTry`: the
+    /// `failures`-th in a row, at `now`); a kill names its signal.
+    public static func outcome(_ id: String, _ end: Subprocess.Ending, at: String, claim: String? = nil,
+                               failures: Int = 0, now: Instant? = nil, timeoutSeconds: Int = defaultSendTimeoutSeconds) -> JSONObject {
+        let o = Handover.outcome(of: end)
+        var e: JSONObject = ["type": .string("sms_" + word(o)), "id": .string(id), "status": .int(Int64(end.status)),
                              "at": .string(at)]
         if let c = claim { e["claim"] = .string(c) }
+        if o == .failed, let t = now { e["retry_at"] = .string(Handover.nextTry(failures: failures + 1, at: t).description) }
+        if o != .delivered, let why = Handover.why(end, command: "the sending command", timeoutSeconds: timeoutSeconds) { e["reason"] = .string(why) }
         return e
     }
 
     /// `rollover`: alerts of finished days still queued are dropped.
-    public static func expiredAlerts(_ s: TenclubState, today: Day, at: String) -> [JSONObject] {
-        s.outbox.filter { $0.kind == "alert" && ($0.day.map { $0 < today } ?? false) && $0.handover.state != .sending }.map {
+    public static func expiredAlerts(_ s: TenclubState, today: Day, at: String, now: Instant? = nil) -> [JSONObject] {
+        s.outbox.filter { m in
+            m.kind == "alert" && (m.day.map { $0 < today } ?? false)
+                && (now.map { m.handover.state(at: $0) != .sending } ?? (m.handover.state != .sending))
+        }.map {
             ["type": "sms_dropped", "id": .string($0.id), "reason": "expired: an alert is for its day only", "at": .string(at)]
         }
     }

@@ -104,7 +104,7 @@ extension Tenclub {
         let short = "\(face) \(n)/\(limit)"
         switch style {
         case "waybar":
-            let tooltip = "\(n) unlock\(n == 1 ? "" : "s") today (\(s.card.name)). \(s.message)"
+            let tooltip = "\(n) unlock\(n == 1 ? "" : "s") today: \(s.card.name). \(s.message)"
             let o: JSONObject = ["text": .string(short), "tooltip": .string(tooltip), "class": .string(cls),
                                  "percentage": JSON(min(100, n * 100 / limit)), "alt": .string(s.card.code)]
             return o.serialized + "\n"

@@ -37,9 +37,7 @@ extension Yomo {
     }
 
     static func purge(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard ctx.flag("yes") else {
-            throw ToolError(.usage, "purge erases every reminder and its history on every device; run 'yomo purge --yes' to confirm")
-        }
+        try ctx.confirm("Erase every reminder and its history, on every device?", command: "yomo purge")
         let at = ctx.clock.format(ctx.now)
         let n = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Int in
             let n = tx.state.reminders.count + tx.state.raw.count { $0 != nil }

@@ -25,14 +25,7 @@ extension Yomo {
 
     static func importCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let path = ctx.operands[0]
-        let bytes: [UInt8]
-        if path == "-" {
-            bytes = try Sys.readStream(fd: 0, name: "stdin")
-        } else {
-            guard let b = try Sys.readFile(path) else { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
-            bytes = b
-        }
-        let name = path == "-" ? "stdin" : path
+        let (bytes, name) = try Sys.readInput(path)
         let zone = try reminderZone(ctx)
         let source = ctx.option("from").flatMap(YomoInterchange.Source.init(rawValue:)) ?? YomoInterchange.detect(bytes)
         var items: [YomoInterchange.Item]

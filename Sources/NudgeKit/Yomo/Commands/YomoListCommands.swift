@@ -69,7 +69,7 @@ extension Yomo {
     }
 
     static func nextCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let count = try ctx.option("count").map { (s) throws(ToolError) in try ctx.int(s, option: "--count", range: 1...1000) } ?? 5
+        let count = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...1000) } ?? 5
         let r = try store(ctx).read().find(ctx.operands[0])
         let zone = r.zone(ctx.zone)
         for (k, i) in occurrences(r, count: count, zone: zone).enumerated() {

@@ -94,7 +94,7 @@ extension Yomo {
         guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
-        for a in f.assumptions { ctx.warn("assumed: \(a)") }
+        for a in f.assumptions { ctx.note("assumed: \(a)") }
         if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(zone.format(trigger)) has passed: the reminder is due now") }
         let id = IDs.make()
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
@@ -127,7 +127,7 @@ extension Yomo {
             tx.record(e)
             return tx.state.reminders[old.id]!
         }
-        for n in notes { ctx.warn(n) }
+        for n in notes { if n.hasPrefix("assumed: ") { ctx.note(n) } else { ctx.warn(n) } }
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
         return .ok
     }

@@ -40,19 +40,10 @@ extension YomoState {
         r.recurrence = rec
         if let z = e["zone"]?.string { r.zoneName = z }
         r.triggerAt = trigger
-        // A changed reminder is a new promise: every device may announce it.
-        r.announcedBy = [:]
-        r.snoozeAnnouncedBy = [:]
-        r.snoozedUntil = nil
-        r.snoozeOf = nil
-        r.handled = nil
         if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
         r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
         if let src = e["source"]?.string { r.source = src; r.sequence = Int(e["sequence"]?.int ?? 0) }
-        r.warnedBy = [:]
-        r.updatedAt = at
-        r.revision = at
-        r.lastBy = by
+        r.changed(at: at, by: by)
         return r
     }
 
@@ -64,15 +55,7 @@ extension YomoState {
         if let t = e["to"], !t.isNull, to == nil { return nil }
         r.recurrence = r.recurrence.overriding(occ, to: to)
         if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
-        r.announcedBy = [:]
-        r.snoozeAnnouncedBy = [:]
-        r.warnedBy = [:]
-        r.snoozedUntil = nil
-        r.snoozeOf = nil
-        r.handled = nil
-        r.updatedAt = at
-        r.revision = at
-        r.lastBy = by
+        r.changed(at: at, by: by)
         return r
     }
 
@@ -83,15 +66,7 @@ extension YomoState {
         r.zoneName = z
         if let t = YomoState.instant(e["trigger_at"]), !r.completed { r.triggerAt = t }
         if let a = YomoState.anchor(e["anchor"]) { r.anchor = a }
-        r.announcedBy = [:]
-        r.snoozeAnnouncedBy = [:]
-        r.warnedBy = [:]
-        r.snoozedUntil = nil
-        r.snoozeOf = nil
-        r.handled = nil
-        r.updatedAt = at
-        r.revision = at
-        r.lastBy = by
+        r.changed(at: at, by: by)
         return r
     }
 

@@ -96,4 +96,19 @@ public struct Reminder: Equatable, Sendable {
         if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
         return o
     }
+
+    /// A changed reminder is a new promise: what any device announced,
+    /// warned or snoozed of it is forgotten, so every device may announce it
+    /// again; the change is `by`'s at `at`.
+    mutating func changed(at: Instant, by: String) {
+        announcedBy = [:]
+        snoozeAnnouncedBy = [:]
+        warnedBy = [:]
+        snoozedUntil = nil
+        snoozeOf = nil
+        handled = nil
+        updatedAt = at
+        revision = at
+        lastBy = by
+    }
 }

@@ -58,7 +58,9 @@ extension YomoState {
         func times(_ d: [String: Instant]) -> JSON {
             .object(JSONObject(parsedKeys: d.keys.sorted(), values: d.keys.sorted().map { .int(d[$0]!.ms) }))
         }
-        return [summary] + reminders.values.sorted { $0.id < $1.id }.map { r in
+        // In list's order (nearest first, then id), so that `list` finds them
+        // sorted and its sort is one pass.
+        return [summary] + reminders.values.sorted { ($0.effectiveTrigger.ms, $0.id) < ($1.effectiveTrigger.ms, $1.id) }.map { r in
             var x: JSONObject = ["anchor": .string(r.anchor.description)]
             if !r.announcedBy.isEmpty { x["ann"] = times(r.announcedBy) }
             if !r.snoozeAnnouncedBy.isEmpty { x["sann"] = times(r.snoozeAnnouncedBy) }
@@ -70,8 +72,13 @@ extension YomoState {
             if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
             if let src = r.source { x["src"] = .string(src); x["seq"] = JSON(r.sequence) }
             // z: the reader's zone the record was rendered in; "" when it has its own.
+            // n: the record's length in bytes, so that a lazy read finds it
+            // at the line's end without searching.
+            let record = r.record(zone: zone)
+            var written: [UInt8] = []
+            record.write(into: &written)
             return ["e": .int(r.effectiveTrigger.ms), "c": .bool(r.completed), "id": .string(r.id), "z": .string(r.zoneName == nil ? zone.name : ""),
-                    "x": .object(x), "r": .object(r.record(zone: zone))]
+                    "n": .int(Int64(written.count)), "x": .object(x), "r": .object(record)]
         }
     }
 
@@ -145,7 +152,7 @@ extension YomoState {
     static let summaryPrefix = Array("{\"k\":".utf8)
     static let recordMarker = Array(",\"r\":{\"type\":\"reminder\"".utf8)
 
-    /// {"e":123,"c":false,"id":"…","z":"…",…,"r":{"type":"reminder",…}}
+    /// {"e":123,"c":false,"id":"…","z":"…","n":LENGTH,…,"r":{"type":"reminder",…}}
     static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, Range<Int>, Range<Int>, Int)? {
         let n = b.count
         var i = 0
@@ -169,18 +176,18 @@ extension YomoState {
         let completed: Bool
         if expect("true") { completed = true } else if expect("false") { completed = false } else { return nil }
         guard expect(",\"id\":\""), let id = plainString(), expect(",\"z\":\""), let zone = plainString() else { return nil }
-        guard n > 0, b[n - 1] == UInt8(ascii: "}") else { return nil }
-        let found: Int? = recordMarker.withUnsafeBytes { m in
-            var k = i
-            while k + m.count <= n, let p = memchr(b.baseAddress! + k, Int32(m[0]), n - k - m.count + 1) {
-                let at = b.baseAddress!.distance(to: UnsafeRawPointer(p))
-                if memcmp(p, m.baseAddress!, m.count) == 0 { return at }
-                k = at + 1
-            }
-            return nil
+        guard expect(",\"n\":") else { return nil }
+        var length = 0
+        digits = 0
+        while i < n, b[i] >= 48, b[i] <= 57, digits < 10 { length = length * 10 + Int(b[i] - 48); i += 1; digits += 1 }
+        // The record ends the line: …,"r":{"type":"reminder",…}}
+        let start = n - 1 - length
+        guard digits > 0, n > 0, b[n - 1] == UInt8(ascii: "}"), start - 5 >= i else { return nil }
+        let fits: Bool = recordMarker.withUnsafeBytes { m in
+            start + m.count - 5 <= n - 1 && memcmp(b.baseAddress! + start - 5, m.baseAddress!, m.count) == 0
         }
-        guard let hit = found else { return nil }
-        return (e, completed, id, zone, hit + 5)
+        guard fits else { return nil }
+        return (e, completed, id, zone, start)
     }
 
     /// Parses a raw line into a reminder.

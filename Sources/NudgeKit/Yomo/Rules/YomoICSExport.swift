@@ -6,7 +6,12 @@
 // because the whole rule also travels in X-YOMO-RECURRENCE; what RRULE
 // cannot say is named in the warnings, never dropped in silence. A rule
 // from completion starts at its pending occurrence, since it has no fixed
-// schedule.
+// schedule. A plain hourly rule counts elapsed hours and RFC 5545 readers
+// count an HOURLY rule's hours on the clock of its start's zone, an hour
+// apart after a daylight-saving change: its start is written in UTC, where
+// the two agree, and its zone in X-YOMO-ZONE; an hourly rule on chosen days
+// cannot be said so (its days are the zone's) and is named in the warnings
+// where the zone changes its clocks.
 
 extension YomoInterchange {
     /// The calendar, and what iCalendar could not say (kept in X- properties).
@@ -42,7 +47,19 @@ extension YomoInterchange {
                let first = r.recurrence.ruleNext(after: Instant(ms: z.resolve(r.anchor).ms - 1), anchor: r.anchor, zone: z) {
                 start = z.local(first)
             }
-            out.append(dateLine("DTSTART", .local(start), zone: z))
+            let hourly = r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule
+                && r.recurrence.effective.1 == .hour && r.recurrence.rangeStart == nil && z.name != "UTC"
+            if hourly && r.recurrence.days.isEmpty {
+                // Elapsed hours are UTC's hours on the clock: what RFC 5545 readers count.
+                out.append(dateLine("DTSTART", .utc(z.resolve(start)), zone: z))
+                out.append("X-YOMO-ZONE:\(z.name)")
+            } else {
+                out.append(dateLine("DTSTART", .local(start), zone: z))
+            }
+            if hourly && !r.recurrence.days.isEmpty && hasDaylightSaving(z, near: start.day) {
+                warnings.append("'\(r.title.terminalSafe)' (\(r.id)): an hourly rule on chosen days counts elapsed hours, other calendars hours on the clock of \(z.name): "
+                                + "after a daylight-saving change they show it an hour off (yomo keeps it in X-YOMO-RECURRENCE)")
+            }
             if r.recurrence.kind == .rrule, let set = r.recurrence.set {
                 for rr in set.rrules { out.append("RRULE:\(exportRule(rr, zone: z))") }
                 for rr in set.exrules { out.append("EXRULE:\(exportRule(rr, zone: z))") }
@@ -79,6 +96,14 @@ extension YomoInterchange {
         }
         out.append("END:VCALENDAR")
         return (ICS.text(out), warnings)
+    }
+
+    /// Whether the zone's offset changes in the years around `day`.
+    static func hasDaylightSaving(_ z: Zone, near day: Day) -> Bool {
+        let offsets = (day.year - 1...day.year + 1).flatMap { y in
+            [1, 4, 7, 10].map { m in z.offset(at: z.startOfDay(Day(year: y, month: m, day: 1))) }
+        }
+        return Set(offsets).count > 1
     }
 
     /// NAME;TZID=zone:value (UTC: the value with Z; a date: VALUE=DATE).

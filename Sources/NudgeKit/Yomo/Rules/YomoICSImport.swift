@@ -8,9 +8,14 @@
 // with a TZID keeps its zone, a UTC start is kept in UTC, a floating one is
 // in the reader's zone. A recurring item keeps its rule as RFC 5545 text
 // (RRULE, RDATE, EXDATE, EXRULE) and means what the RFC says; yomo's own
-// export carries X-YOMO-RECURRENCE, read back as yomo's rule. A component
+// export carries X-YOMO-RECURRENCE, read back as yomo's rule (in the zone
+// X-YOMO-ZONE names, when its start is written in UTC). A component
 // with RECURRENCE-ID moves its occurrence of the series (or cancels it,
-// STATUS:CANCELLED). An all-day item is reminded at 09:00 on its day; an
+// STATUS:CANCELLED). Versions as RFC 5546 updates them: of several
+// components with one UID (or one UID and RECURRENCE-ID) the highest
+// SEQUENCE counts (the first of equals); an override of an occurrence the
+// series excludes (EXDATE wins), or that an override older than the series
+// names but the series no longer has, is gone. An all-day item is reminded at 09:00 on its day; an
 // item with no date at all is left out and counted. An alarm yomo cannot
 // keep is named in a warning.
 
@@ -28,6 +33,7 @@ extension YomoInterchange {
         var warnings: [String] = []
         guard let cal = root, cal.name == "VCALENDAR" else { return ([], problems, []) }
         let zones = ICSZones(calendar: cal)
+        if let p = zones.problem { warnings.append("\(name): \(p)") }
         var items: [Item] = []
         var counts: [String: Int] = [:]
         var places: [ObjectIdentifier: String] = [:]
@@ -37,12 +43,13 @@ extension YomoInterchange {
             counts[c.name, default: 0] += 1
             let uid = c.first("UID")?.value
             places[ObjectIdentifier(c)] = "\(name):\(c.line): \(c.name) \(counts[c.name]!)" + (uid.map { " (UID \($0.prefix(40).terminalSafe))" } ?? "")
-            if c.first("RECURRENCE-ID") != nil, let u = uid { moved[u, default: []].append(c) } else { masters.append(c) }
+            if c.first("RECURRENCE-ID") != nil, let u = uid { moved[c.name + "\n" + u, default: []].append(c) } else { masters.append(c) }
         }
         var undated = 0, allDay = 0
-        let masterUIDs = Set(masters.compactMap { $0.first("UID")?.value })
+        masters = newest(masters)
+        let masterKeys = Set(masters.compactMap { c in c.first("UID").map { c.name + "\n" + $0.value } })
         // A moved instance whose series is not in the file stands alone.
-        for (u, list) in moved where !masterUIDs.contains(u) { masters += list }
+        for (k, list) in moved where !masterKeys.contains(k) { masters += newest(list) }
         masters.sort { $0.line < $1.line }
         for c in masters {
             let place = places[ObjectIdentifier(c)]!
@@ -57,7 +64,13 @@ extension YomoInterchange {
             case .success(let t): timing = t
             case .failure(let e): bad(e.message); continue
             }
-            var anchor = timing.start
+            // yomo's export writes a plain hourly rule's start in UTC and its zone in X-YOMO-ZONE.
+            var zone = timing.zone, start = timing.start
+            if c.first("X-YOMO-RECURRENCE") != nil, !timing.allDay, let x = c.first("X-YOMO-ZONE"), let z = ICSZones.known(x.value.trimmingSpaces) {
+                start = z.local(zone.resolve(start))
+                zone = z
+            }
+            var anchor = start
             if timing.allDay { anchor.time = allDayTime; allDay += 1 }
             var rec = Recurrence.once
             if let x = c.first("X-YOMO-RECURRENCE") {
@@ -71,9 +84,9 @@ extension YomoInterchange {
                 rec = Recurrence.rfc(timing.set)
             }
             if !rec.repeats, let e = Clock.plausible(day: anchor.day, what: timing.property) { bad(e.message); continue }
-            if rec.repeats, let u = c.first("UID")?.value, let list = moved[u] {
-                switch overrides(list, of: rec, title: title, anchor: timing.start, allDay: timing.allDay, zone: timing.zone, zones: zones,
-                                 places: places, fallback: fallbackZone) {
+            if rec.repeats, let u = c.first("UID")?.value, let list = moved[c.name + "\n" + u] {
+                switch overrides(list, of: rec, sequence: sequence(c), title: title, anchor: start, first: anchor, allDay: timing.allDay,
+                                 zone: zone, zones: zones, places: places, fallback: fallbackZone) {
                 case .success(let (r, w)): rec = r; warnings += w
                 case .failure(let p): problems.append(p); continue
                 }
@@ -87,8 +100,8 @@ extension YomoInterchange {
             }
             let completed = status == "COMPLETED" || c.first("COMPLETED") != nil
             items.append(Item(id: id, title: title, notes: ICSValue.text(c.first("DESCRIPTION")?.value ?? ""), anchor: anchor, recurrence: rec,
-                              zone: timing.zone.name, warnMinutes: warn, completed: completed, source: source,
-                              sequence: c.first("SEQUENCE").flatMap { Int($0.value.trimmingSpaces) } ?? 0))
+                              zone: zone.name, warnMinutes: warn, completed: completed, source: source,
+                              sequence: sequence(c)))
         }
         if allDay > 0 {
             warnings.append("\(name): \(allDay) all-day item\(allDay == 1 ? " is" : "s are") reminded at \(allDayTime) on \(allDay == 1 ? "its day" : "their days")")
@@ -97,13 +110,42 @@ extension YomoInterchange {
         return (items, problems, warnings)
     }
 
+    /// A component's SEQUENCE (0 when it has none).
+    static func sequence(_ c: ICSComponent) -> Int { c.first("SEQUENCE").flatMap { Int($0.value.trimmingSpaces) } ?? 0 }
+
+    /// One version of each component: of those with the same name, UID and
+    /// RECURRENCE-ID the highest SEQUENCE, the first of equals; one without
+    /// a UID is its own. In file order.
+    static func newest(_ list: [ICSComponent]) -> [ICSComponent] {
+        var best: [String: ICSComponent] = [:]
+        var out: [ICSComponent] = []
+        for c in list {
+            guard let u = c.first("UID")?.value else { out.append(c); continue }
+            let key = c.name + "\n" + u + "\n" + (c.first("RECURRENCE-ID").map { $0.value.trimmingSpaces + ";" + ($0.param("TZID") ?? "") } ?? "")
+            if let b = best[key], sequence(b) >= sequence(c) { continue }
+            best[key] = c
+        }
+        out += best.values
+        return out.sorted { $0.line < $1.line }
+    }
+
     /// The moved and cancelled instances (RECURRENCE-ID) of a series, as
     /// overrides of its rule; warnings for what an override cannot keep.
-    static func overrides(_ list: [ICSComponent], of rec: Recurrence, title: String, anchor: LocalDateTime, allDay: Bool, zone: Zone, zones: ICSZones,
+    /// `sequence` is the series' SEQUENCE, `first` its first occurrence as
+    /// yomo reminds it (an all-day one at its time of day).
+    static func overrides(_ list: [ICSComponent], of rec: Recurrence, sequence seriesSequence: Int, title: String, anchor: LocalDateTime,
+                          first: LocalDateTime, allDay: Bool, zone: Zone, zones: ICSZones,
                           places: [ObjectIdentifier: String], fallback: Zone) -> Result<(Recurrence, [String]), Problem> {
         var r = rec
         var warnings: [String] = []
-        for o in list.sorted(by: { $0.line < $1.line }) {
+        // Whether the series itself has this occurrence, and whether it excludes it.
+        func has(_ l: LocalDateTime, in x: Recurrence) -> Bool {
+            let at = zone.resolve(l)
+            return x.ruleNext(after: Instant(ms: at.ms - 1), anchor: first, zone: zone) == at
+        }
+        var unexcluded = rec
+        if var s = rec.set { s.exdates = []; s.exrules = []; unexcluded.set = s }
+        for o in newest(list) {
             let place = places[ObjectIdentifier(o)]!
             let rid = o.first("RECURRENCE-ID")!
             if rid.param("RANGE")?.uppercased() == "THISANDFUTURE" {
@@ -130,6 +172,7 @@ extension YomoInterchange {
             case .failure(let p): return .failure(p)
             }
             if allDay { occurrence.time = allDayTime }
+            if !has(occurrence, in: rec) && (has(occurrence, in: unexcluded) || sequence(o) < seriesSequence) { continue }
             if o.first("STATUS")?.value.uppercased() == "CANCELLED" {
                 r = r.overriding(occurrence, to: nil)
                 continue

@@ -41,24 +41,25 @@ final class CLITests: XCTestCase {
     }
 
     func testUsageErrorsSuggestTheNearest() {
-        let cases: [([String], String)] = [
-            (["stauts"], "unknown command 'stauts' (did you mean 'status'?)"),
-            (["status", "--limt", "3"], "unknown option --limt for 'status' (did you mean '--limit'?)"),
-            (["status", "-x"], "unknown option -x"),
-            (["status", "--limit"], "option --limit needs a value (N)"),
-            (["status", "--format", "xml"], "--format must be one of json, text, not 'xml'"),
-            (["status", "extra"], "'status' takes no operands, got 'extra'"),
-            (["buddy", "sett"], "unknown subcommand of 'buddy' 'sett' (did you mean 'set'?)"),
-            (["buddy", "set"], "'buddy set' needs NUMBER"),
-            (["buddy", "set", "1", "2"], "too many operands for 'buddy set': '2'"),
-            (["status", "--verbose=yes"], "option --verbose takes no value"),
+        // Each points at the help of the command it happened in.
+        let cases: [([String], String, String)] = [
+            (["stauts"], "unknown command 'stauts' (did you mean 'status'?)", "demo"),
+            (["status", "--limt", "3"], "unknown option --limt for 'status' (did you mean '--limit'?)", "demo status"),
+            (["status", "-x"], "unknown option -x", "demo status"),
+            (["status", "--limit"], "option --limit needs a value (N)", "demo status"),
+            (["status", "--format", "xml"], "--format must be one of json, text, not 'xml'", "demo status"),
+            (["status", "extra"], "'status' takes no operands, got 'extra'", "demo status"),
+            (["buddy", "sett"], "unknown subcommand of 'buddy' 'sett' (did you mean 'set'?)", "demo buddy"),
+            (["buddy", "set"], "'buddy set' needs NUMBER", "demo buddy set"),
+            (["buddy", "set", "1", "2"], "too many operands for 'buddy set': '2'", "demo buddy set"),
+            (["status", "--verbose=yes"], "option --verbose takes no value", "demo status"),
         ]
-        for (args, message) in cases {
+        for (args, message, help) in cases {
             XCTAssertThrowsError(try parse(args), "\(args)") { e in
                 let err = e as! ToolError
                 XCTAssertEqual(err.code, .usage)
                 XCTAssertTrue(err.message.hasPrefix(message), "\(args): \(err.message)")
-                XCTAssertTrue(err.message.hasSuffix("see 'demo --help'"), err.message)
+                XCTAssertTrue(err.message.hasSuffix("see '\(help) --help'"), err.message)
             }
         }
     }
@@ -74,6 +75,120 @@ final class CLITests: XCTestCase {
 
     /// The registry: every runnable command has its handler, bound where it
     /// is declared, and no handler hangs on a command that cannot run.
+    /// One installed file under five names: the name it is called by picks
+    /// the tool; any other name leaves the executable's own.
+    func testAnExecutableCalledByAnotherToolsNameIsThatTool() {
+        XCTAssertEqual(Runner.calledAs("/usr/local/bin/yomo", own: Tenclub.spec).name, "yomo")
+        XCTAssertEqual(Runner.calledAs("habitmatch", own: Tenclub.spec).name, "habitmatch")
+        XCTAssertEqual(Runner.calledAs("./tenclub-dev", own: Yomo.spec).name, "yomo")
+        XCTAssertEqual(Runner.calledAs("", own: Playa.spec).name, "playa")
+    }
+
+    /// Every command that erases (its summary says so) takes the family's
+    /// --yes/-y: one rule for every action nothing can undo.
+    func testEveryErasingCommandTakesYes() {
+        var erasing: [String] = []
+        for tool in toolSpecs {
+            for path in tool.allPaths {
+                guard let c = tool.command(path), c.summary.lowercased().contains("erase") else { continue }
+                erasing.append(([tool.name] + path).joined(separator: " "))
+                XCTAssertTrue(c.options.contains(yesOption), "\(tool.name) \(path.joined(separator: " ")) erases without --yes/-y")
+                XCTAssertTrue(c.summary.contains("asks on a terminal; --yes otherwise"), "\(tool.name) \(path.joined(separator: " ")): \(c.summary)")
+            }
+        }
+        XCTAssertEqual(Set(erasing), ["yomo purge", "rewards child rm", "playa recipient rm", "playa reset"])
+    }
+
+    /// Whose a data directory is: its `tool` file, else its snapshot's
+    /// first line; nothing said, anyone's.
+    func testADataDirectorySaysWhoseItIs() {
+        XCTAssertNil(DataOwner.verdict(tool: "yomo", dir: "/d", marker: nil, snapshotHead: nil))
+        XCTAssertNil(DataOwner.verdict(tool: "yomo", dir: "/d", marker: "yomo\n", snapshotHead: nil))
+        XCTAssertNil(DataOwner.verdict(tool: "yomo", dir: "/d", marker: "", snapshotHead: nil), "a file half written says nothing")
+        XCTAssertEqual(DataOwner.verdict(tool: "yomo", dir: "/d", marker: "tenclub\n", snapshotHead: nil)?.code, .config)
+        let head = #"{"type":"snapshot","schema":2,"tool":"tenclub","hot_bytes":275}"# + "\n{\"day\""
+        XCTAssertEqual(DataOwner.verdict(tool: "yomo", dir: "/d", marker: nil, snapshotHead: head)?.message,
+                       "/d is tenclub's data directory: give yomo one of its own (--data-dir, YOMO_DATA_DIR)")
+        XCTAssertNil(DataOwner.verdict(tool: "tenclub", dir: "/d", marker: nil, snapshotHead: head))
+        XCTAssertNil(DataOwner.verdict(tool: "yomo", dir: "/d", marker: nil, snapshotHead: #"{"tool":"tenclub"}"#), "only a snapshot's own line")
+    }
+
+    /// One word per idea across the five tools: a short option means the
+    /// same long option everywhere, a long option has one short form, and
+    /// of each set of synonyms only one is shown anywhere (old spellings are
+    /// hidden aliases that still work).
+    func testTheFamilySpellsEachIdeaOneWay() throws {
+        var longOfShort: [Character: Set<String>] = [:]
+        var shortOfLong: [String: Set<Character>] = [:]
+        var optionWords: Set<String> = [], commandWords: Set<String> = []
+        for tool in toolSpecs {
+            var options = tool.globalOptions
+            for path in tool.allPaths {
+                commandWords.insert(path.last!)
+                options += tool.command(path)?.visibleOptions ?? []
+            }
+            for o in options {
+                optionWords.insert(o.long)
+                if let c = o.short {
+                    longOfShort[c, default: []].insert(o.long)
+                    shortOfLong[o.long, default: []].insert(c)
+                }
+            }
+        }
+        for (c, longs) in longOfShort where longs.count > 1 {
+            XCTFail("-\(c) means \(longs.sorted().map { "--" + $0 }.joined(separator: ", ")) in different tools")
+        }
+        for (l, shorts) in shortOfLong where shorts.count > 1 {
+            XCTFail("--\(l) is \(shorts.sorted().map { "-\($0)" }.joined(separator: ", ")) in different tools")
+        }
+        let optionSynonyms = [["tz", "timezone", "zone"], ["limit", "count", "max"], ["yes", "force", "assume-yes"],
+                              ["format", "ics", "csv", "output"], ["quiet", "silent"], ["color", "colour"]]
+        let commandSynonyms = [["rm", "remove", "delete", "del"], ["list", "ls"], ["add", "new", "create"]]
+        for group in optionSynonyms {
+            let used = group.filter(optionWords.contains)
+            XCTAssertLessThanOrEqual(used.count, 1, "options spelled several ways: \(used.map { "--" + $0 })")
+        }
+        for group in commandSynonyms {
+            let used = group.filter(commandWords.contains)
+            XCTAssertLessThanOrEqual(used.count, 1, "commands spelled several ways: \(used)")
+        }
+        // The old spellings still work.
+        XCTAssertEqual(try Tenclub.spec.parse(["buddy", "remove"]).command, ["buddy", "rm"])
+        XCTAssertEqual(try Tenclub.spec.parse(["history", "--days", "3"]).value("limit"), "3")
+        XCTAssertEqual(try Yomo.spec.parse(["next", "x", "--count=2"]).value("limit"), "2")
+        XCTAssertEqual(try Habitmatch.spec.parse(["join", "--timezone", "UTC"]).value("tz"), "UTC")
+        XCTAssertTrue(try Habitmatch.spec.parse(["meetings", "--ics"]).flag("ics"))
+        XCTAssertFalse(try Habitmatch.spec.helpText(for: ["meetings"]).contains("--ics"), "an old spelling is not shown")
+    }
+
+    /// A usage error points at the help of the command it happened in.
+    func testUsageErrorsPointAtTheCommandsHelp() {
+        func message(_ spec: ToolSpec, _ args: [String]) -> String {
+            do { _ = try spec.parse(args); return "" } catch { return error.message }
+        }
+        XCTAssertTrue(message(Tenclub.spec, ["history", "--bogus"]).hasSuffix("; see 'tenclub history --help'"))
+        XCTAssertTrue(message(Tenclub.spec, ["buddy", "set", "--bogus"]).hasSuffix("; see 'tenclub buddy set --help'"))
+        XCTAssertTrue(message(Tenclub.spec, ["stauts"]).hasSuffix("; see 'tenclub --help'"))
+        XCTAssertTrue(message(Tenclub.spec, ["history", "-n"]).hasSuffix("; see 'tenclub history --help'"))
+    }
+
+    /// What `TOOL __complete WORD...` is asked: help topics, an option's
+    /// values, an operand's values by position, and nothing elsewhere.
+    func testCompletionAskReadsTheWordsLikeTheParser() {
+        XCTAssertEqual(Tenclub.spec.completionAsk(["help", "buddy", ""]), .names(["set", "rm"]))
+        guard case .values("reminder", let inv) = Yomo.spec.completionAsk(["--data-dir", "/d", "done", "c"]) else {
+            return XCTFail("yomo done: a reminder")
+        }
+        XCTAssertEqual(inv.value("data-dir"), "/d")
+        XCTAssertEqual(inv.command, ["done"])
+        if case .values("child", _) = Rewards.spec.completionAsk(["report", "--child", ""]) {} else { XCTFail("--child: a child") }
+        if case .values("setting", _) = Rewards.spec.completionAsk(["settings", "set", ""]) {} else { XCTFail("settings set: a key") }
+        XCTAssertEqual(Rewards.spec.completionAsk(["settings", "set", "notify", ""]), .none, "a value is not a key")
+        XCTAssertEqual(Rewards.spec.completionAsk(["settings", ""]), .none, "a subcommand's place")
+        XCTAssertEqual(Yomo.spec.completionAsk(["done", "-"]), .none)
+        XCTAssertEqual(Yomo.spec.completionAsk(["rm", "abc", ""]), .none, "rm takes one")
+    }
+
     func testHandlerKeysEqualTheRunnableCommandPaths() {
         XCTAssertEqual(toolSpecs.map(\.name), ["tenclub", "yomo", "rewards", "playa", "habitmatch"])
         for tool in toolSpecs {
@@ -169,6 +284,7 @@ final class CLITests: XCTestCase {
         }
         XCTAssertEqual(try complete(["tenclub", "st"]), ["status"])
         XCTAssertEqual(try complete(["tenclub", "widget", "--style", ""]), ["waybar", "tmux", "plain"])
-        XCTAssertEqual(try complete(["tenclub", "--format", "json", "history", "--d"]), ["--days", "--data-dir"])
+        XCTAssertEqual(try complete(["tenclub", "--format", "json", "history", "--d"]), ["--data-dir"], "an old spelling (--days) is not offered")
+        XCTAssertEqual(try complete(["tenclub", "history", "--l"]), ["--limit"])
     }
 }

@@ -20,7 +20,7 @@ final class CompletionShellTests: XCTestCase {
     static func cases(_ tool: ToolSpec) -> [Case] {
         var out: [Case] = []
         for path in [[]] + tool.allPaths {
-            let own = path.isEmpty ? [] : tool.command(path)?.options ?? []
+            let own = path.isEmpty ? [] : tool.command(path)?.visibleOptions ?? []
             let globals = tool.globalOptions.filter { g in !own.contains { $0.long == g.long } }
             for o in own + globals where !o.choices.isEmpty {
                 for form in ["--" + o.long] + (o.short.map { ["-\($0)"] } ?? []) {

@@ -75,7 +75,8 @@ final class DeliveryTests: XCTestCase {
         for o in DeliveryOutcome.allCases {
             var h = held
             XCTAssertTrue(h.ended(o, claim: "c"))
-            XCTAssertEqual(h, Handover(state: o.state, claim: "c", claimUntil: nil), "\(o): the claim's id stays, its expiry goes")
+            XCTAssertEqual(h, Handover(state: o.state, claim: "c", claimUntil: nil, failures: o == .failed ? 1 : 0),
+                           "\(o): the claim's id stays, its expiry goes; a failure is counted")
             var n = held
             XCTAssertTrue(n.ended(o, claim: nil), "no claim named")
             XCTAssertEqual(n.state, o.state)
@@ -110,11 +111,51 @@ final class DeliveryTests: XCTestCase {
 
     func testWhatAnExitMeans() {
         XCTAssertEqual(Handover.outcome(of: .exited(0)), .delivered)
-        for s: Int32 in [1, 2, 75, 127, 137, 255] { XCTAssertEqual(Handover.outcome(of: .exited(s)), .failed, "\(s)") }
+        for s: Int32 in [1, 2, 75, 127, 128, 193, 255] { XCTAssertEqual(Handover.outcome(of: .exited(s)), .failed, "\(s)") }
         XCTAssertEqual(Handover.outcome(of: .exited(124)), .failed, "124 of the command's own is a failure, to be tried again")
+        XCTAssertEqual(Handover.why(.exited(124), command: "it", timeoutSeconds: 5), "it exited 124", "not 'ran past its timeout'")
         XCTAssertEqual(Handover.outcome(of: .timedOut), .unknown, "ended by our timer: it may have gone out")
+        for s: Int32 in [129, 137, 143, 192] { XCTAssertEqual(Handover.outcome(of: .exited(s)), .unknown, "\(s): the shell's word for a kill") }
+        XCTAssertEqual(Handover.outcome(of: .signaled(SIGKILL)), .unknown, "killed (the OOM killer): it may have sent")
+        XCTAssertEqual(Handover.why(.exited(137), command: "it", timeoutSeconds: 5), "it was killed by signal 9 (SIGKILL)")
         XCTAssertEqual(Subprocess.Ending.timedOut.status, 124)
         XCTAssertEqual(Subprocess.Ending.exited(3).status, 3)
+        XCTAssertEqual(Subprocess.Ending.signaled(9).status, 137)
+    }
+
+    /// A command killed by a signal, for real: through the shell (137) and
+    /// itself killed (the shell exec'd it); either way it may have sent.
+    func testACommandKilledByASignalIsUnknown() throws {
+        for cmd in ["kill -9 $$", "sh -c 'kill -9 $$'; exit $?", "cat >/dev/null; kill -KILL $$"] {
+            let end = try Handover.run(cmd, record: ["id": "x"], env: [:], timeoutSeconds: 5)
+            XCTAssertEqual(end.signal, SIGKILL, "\(cmd): \(end)")
+            XCTAssertEqual(Handover.outcome(of: end), .unknown, cmd)
+        }
+    }
+
+    /// A failure waits 1, 2, 4 … minutes, at most an hour, before its next
+    /// try; a delivery or an unknown end clears the count.
+    func testFailuresBackOff() {
+        XCTAssertEqual((1...9).map { Handover.backoffMinutes(failures: $0) }, [1, 2, 4, 8, 16, 32, 60, 60, 60])
+        XCTAssertEqual(Handover.backoffMinutes(failures: 1000), 60)
+        var h = Handover()
+        var now = t0
+        var tries = 0
+        // A command that always fails, cron every minute for a day.
+        for _ in 0..<(24 * 60) {
+            now = now.adding(minutes: 1)
+            guard h.mayClaim(at: now, retryUnknown: false) else { continue }
+            tries += 1
+            XCTAssertTrue(h.claimed("c\(tries)", until: Handover.expiry(claimedAt: now, timeoutSeconds: 10), retry: false))
+            h.ended(.failed, claim: "c\(tries)", retryAt: Handover.nextTry(failures: h.failures + 1, at: now))
+            XCTAssertEqual(h.retryAt, now.adding(minutes: Int64(Handover.backoffMinutes(failures: h.failures))))
+        }
+        XCTAssertLessThan(tries, 35, "not every minute: \(tries) tries in a day")
+        XCTAssertGreaterThan(tries, 20, "an hour at most between tries")
+        h.claimed("last", until: nil, retry: false)
+        h.ended(.delivered, claim: "last")
+        XCTAssertEqual(h.failures, 0)
+        XCTAssertNil(h.retryAt)
     }
 
     /// One range and one message for `--timeout` and the config keys.

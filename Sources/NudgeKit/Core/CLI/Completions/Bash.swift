@@ -30,6 +30,8 @@ extension ToolSpec {
         }
         s += "                esac ;;\n"
         s += "        esac\n    done\n"
+        // The tool itself answers real values (ids, names) and help topics.
+        let ask = "\"${COMP_WORDS[0]}\" __complete \"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null"
         func valueCases(_ os: [OptionSpec], indent: String) -> String {
             var s = ""
             for o in os where o.takesValue {
@@ -38,6 +40,7 @@ extension ToolSpec {
                 case .directories: s += "\(indent)\(pat)) \(fn)_reply < <(compgen -d -- \"$cur\"); return ;;\n"
                 case .files: s += "\(indent)\(pat)) \(fn)_reply < <(compgen -f -- \"$cur\"); return ;;\n"
                 case .choices(let cs): s += "\(indent)\(pat)) \(fn)_reply < <(compgen -W \"\(cs.joined(separator: " "))\" -- \"$cur\"); return ;;\n"
+                case .values: s += "\(indent)\(pat)) \(fn)_reply < <(\(ask)); return ;;\n"
                 case .none: s += "\(indent)\(pat)) COMPREPLY=(); return ;;\n"
                 }
             }
@@ -57,22 +60,28 @@ extension ToolSpec {
         s += "    case \"$prev\" in\n"
         s += valueCases(globalOptions, indent: "        ")
         s += "    esac\n"
-        s += "    local words files=0\n"
+        s += "    local words files=0 dyn=0\n"
         s += "    case \"$cmd\" in\n"
         let globalsW = optionWords(globalOptions).joined(separator: " ")
         s += "        \"\") words=\"\(commands.map(\.name).joined(separator: " ")) \(globalsW)\" ;;\n"
         for p in allPaths {
             guard let c = command(p) else { continue }
-            var ws = c.subcommands.map(\.name) + optionWords(c.options) + optionWords(globalOptions)
-            if p == ["help"] { ws = commands.map(\.name) }
+            var ws = c.subcommands.map(\.name) + optionWords(c.visibleOptions) + optionWords(globalOptions)
+            if p == ["help"] { ws = [] }
             if p == ["completion"] { ws = ["bash", "zsh", "fish"] }
             let key = p.joined(separator: " ")
             s += "        \(key.contains(" ") ? "\"\(key)\"" : key)) words=\"\(ws.joined(separator: " "))\""
             if c.operandKind == .files { s += "; files=1" }
+            if p == ["help"] || !c.operandValues.isEmpty { s += "; dyn=1" }
             s += " ;;\n"
         }
         s += "    esac\n"
         s += "    \(fn)_reply < <(compgen -W \"$words\" -- \"$cur\")\n"
+        s += "    if ((dyn)) && [[ $cur != -* ]]; then\n"
+        s += "        local known=(\"${COMPREPLY[@]}\")\n"
+        s += "        \(fn)_reply < <(\(ask))\n"
+        s += "        COMPREPLY=(\"${known[@]}\" \"${COMPREPLY[@]}\")\n"
+        s += "    fi\n"
         s += "    if ((files)) && [[ $cur != -* ]]; then\n"
         s += "        local matches=(\"${COMPREPLY[@]}\")\n"
         s += "        \(fn)_reply < <(compgen -f -- \"$cur\")\n"

@@ -19,7 +19,7 @@ extension ToolSpec {
 
     var valueOptionWords: [String] {
         var all: [OptionSpec] = globalOptions
-        for p in allPaths { all += command(p)?.options ?? [] }
+        for p in allPaths { all += command(p)?.visibleOptions ?? [] }
         var words: [String] = []
         for o in all where o.takesValue {
             for w in ["--" + o.long] + (o.short.map { ["-\($0)"] } ?? []) where !words.contains(w) { words.append(w) }
@@ -38,7 +38,7 @@ extension ToolSpec {
     /// (`rewards report --format` offers csv).
     var commandValueOptions: [(path: String, options: [OptionSpec])] {
         allPaths.compactMap { p in
-            let os = (command(p)?.options ?? []).filter(\.takesValue)
+            let os = (command(p)?.visibleOptions ?? []).filter(\.takesValue)
             return os.isEmpty ? nil : (p.joined(separator: " "), os)
         }
     }

@@ -32,6 +32,8 @@ extension ToolSpec {
         s += "    test \"$c\" = \"$argv[1]\"\n"
         s += "end\n"
         s += "complete -c \(name) -f\n"
+        // The tool itself answers real values (ids, names) and help topics.
+        let ask = "(\(name) __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)"
         func optLine(_ o: OptionSpec, cond: String?) -> String {
             var l = "complete -c \(name)"
             if let c = cond { l += " -n \(q(c))" }
@@ -42,6 +44,7 @@ extension ToolSpec {
                 case .directories: l += " -r -a '(__fish_complete_directories)'"
                 case .files: l += " -r -F"
                 case .choices(let cs): l += " -x -a \(q(cs.joined(separator: " ")))"
+                case .values: l += " -x -a \(q(ask))"
                 case .none: l += " -x"
                 }
             }
@@ -49,7 +52,7 @@ extension ToolSpec {
         }
         for o in globalOptions {
             // A command that declares an option of the same name has its own line.
-            let own = allPaths.filter { p in command(p)?.options.contains { $0.long == o.long } == true }
+            let own = allPaths.filter { p in command(p)?.visibleOptions.contains { $0.long == o.long } == true }
             s += optLine(o, cond: own.isEmpty ? nil : own.map { "not \(fn)_at \(q($0.joined(separator: " ")))" }.joined(separator: "; and "))
         }
         for c in commands { s += "complete -c \(name) -n \(q("\(fn)_at ''")) -a \(q(c.name)) -d \(q(c.summary))\n" }
@@ -57,11 +60,9 @@ extension ToolSpec {
             guard let c = command(p) else { continue }
             let cond = "\(fn)_at \(q(p.joined(separator: " ")))"
             for sc in c.subcommands { s += "complete -c \(name) -n \(q(cond)) -a \(q(sc.name)) -d \(q(sc.summary))\n" }
-            for o in c.options { s += optLine(o, cond: cond) }
+            for o in c.visibleOptions { s += optLine(o, cond: cond) }
             if c.operandKind == .files { s += "complete -c \(name) -n \(q(cond)) -F\n" }
-            if p == ["help"] {
-                for c2 in commands { s += "complete -c \(name) -n \(q(cond)) -a \(q(c2.name))\n" }
-            }
+            if p == ["help"] || !c.operandValues.isEmpty { s += "complete -c \(name) -n \(q(cond)) -a \(q(ask))\n" }
             if p == ["completion"] { s += "complete -c \(name) -n \(q(cond)) -a 'bash zsh fish'\n" }
         }
         return s

@@ -1,0 +1,127 @@
+// Completion of real values: the generated scripts call the hidden
+// `TOOL __complete WORD...` with the words typed after the tool's name (the
+// last one being completed). It answers, one per line, the values that fit
+// there: a command's names after `help`, or the values of the kind an
+// option or operand declares (`completing("reminder")`), read by the tool
+// from its store (the snapshot: one read, no lock). Anything else, or any
+// error, answers nothing: a completion never prints a diagnostic.
+
+extension ToolSpec {
+    /// The same tool, with the operands of the commands named in `table`
+    /// ("recipient rm": ["recipient"]) completed from the store by `values`.
+    public func completing(_ table: [String: [String]], values: @escaping ValueSource) -> ToolSpec {
+        var t = self
+        func walk(_ cs: inout [CommandSpec], _ prefix: [String]) {
+            for i in cs.indices {
+                let path = prefix + [cs[i].name]
+                if let kinds = table[path.joined(separator: " ")] { cs[i].operandValues = kinds }
+                walk(&cs[i].subcommands, path)
+            }
+        }
+        walk(&t.commands, [])
+        t.values = values
+        return t
+    }
+
+    /// What the words ask for.
+    public enum CompletionAsk: Equatable, Sendable {
+        case none
+        case names([String])
+        case values(String, Invocation)
+    }
+
+    /// Reads the words as the parser would, leniently (nothing is required
+    /// yet): the command path, global options with values (`--data-dir`),
+    /// and what the last word is.
+    public func completionAsk(_ words: [String]) -> CompletionAsk {
+        let typed = Array(words.dropLast())
+        let cur = words.last ?? ""
+        var inv = Invocation()
+        var current: CommandSpec? = nil
+        var list = commands
+        var operands = 0
+        var helpPath: [String]? = nil
+        var pending: OptionSpec? = nil
+        var i = 0
+        while i < typed.count {
+            let w = typed[i]
+            let inScope = (current?.options ?? []) + globalOptions
+            if w.count > 1 && w.hasPrefix("-") && !w.dropFirst().allSatisfy(\.isNumber) && w != "--" {
+                var o: OptionSpec? = nil
+                var inline = false
+                if w.hasPrefix("--") {
+                    let body = w.dropFirst(2)
+                    let name = String(body.prefix { $0 != "=" })
+                    inline = body.contains("=")
+                    o = inScope.first { $0.answers(name) }
+                    if let o, inline { inv.set(o.long, String(body.drop { $0 != "=" }.dropFirst())) }
+                } else if let c = w.last {
+                    o = inScope.first { $0.short == c }
+                }
+                if let o, o.takesValue, !inline {
+                    if i + 1 < typed.count {
+                        inv.set(o.long, typed[i + 1])
+                        i += 2
+                        continue
+                    }
+                    pending = o
+                }
+                i += 1
+                continue
+            }
+            if helpPath != nil {
+                helpPath!.append(w)
+            } else if current == nil || (!current!.subcommands.isEmpty && operands == 0),
+                      let c = list.first(where: { $0.name == w }) ?? list.first(where: { $0.aliases.contains(w) }) {
+                current = c
+                inv.command.append(c.name)
+                list = c.subcommands
+                if inv.command == ["help"] { helpPath = [] }
+            } else {
+                operands += 1
+            }
+            i += 1
+        }
+        if let o = pending {
+            if case .values(let kind) = o.completion { return .values(kind, inv) }
+            return .none
+        }
+        if cur.hasPrefix("-") { return .none }
+        if let path = helpPath {
+            if path.isEmpty { return .names(commands.map(\.name)) }
+            guard let c = command(path) else { return .none }
+            return .names(c.subcommands.map(\.name))
+        }
+        guard let c = current, !c.operandValues.isEmpty, c.subcommands.isEmpty || operands > 0 else { return .none }
+        if let max = c.maxOperands, operands >= max { return .none }
+        let kind = c.operandValues[min(operands, c.operandValues.count - 1)]
+        return kind.isEmpty ? .none : .values(kind, inv)
+    }
+}
+
+extension Runner {
+    /// `TOOL __complete WORD...`: the candidates, one per line, that start
+    /// with the last word; always status 0.
+    static func complete(spec: ToolSpec, words: [String]) -> ExitCode {
+        let cur = words.last ?? ""
+        var found: [String] = []
+        switch spec.completionAsk(words) {
+        case .none: break
+        case .names(let names): found = names
+        case .values(let kind, let inv):
+            guard let source = spec.values,
+                  let c = try? context(spec: spec, invocation: inv, stdoutIsTerminal: false),
+                  (try? DataOwner.check(tool: spec.name, dir: c.dataDir)) != nil else { break }
+            found = (try? source(c, kind)) ?? []
+        }
+        var seen = Set<String>()
+        var out = ""
+        for v in found where v.hasPrefix(cur) && !v.isEmpty && !seen.contains(v)
+            && !v.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            seen.insert(v)
+            out += v + "\n"
+        }
+        _ = Sys.writeAll(fd: 1, Array(out.utf8))
+        return .ok
+    }
+}

@@ -1,0 +1,31 @@
+// What every tool does before an action nothing can undo (erasing history,
+// on this device and on every device that syncs): it runs only when the
+// person means it. With --yes (-y) it runs; on a terminal (standard input
+// and error both) without it, the tool asks and runs on "y" or "yes"; with
+// neither, it is a usage error that names --yes, and nothing changes. The
+// option is declared here so every tool spells it alike, and a test over
+// the command specs checks that every erasing command carries it.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// `--yes`/`-y`, for every command that erases.
+public let yesOption = OptionSpec("yes", short: "y", help: "Do it without asking (needed when not on a terminal)")
+
+extension Context {
+    /// Returns when the action may go ahead; throws 64 (no --yes, not on a
+    /// terminal) or 1 (the person said no). `command` is what to type again.
+    public func confirm(_ question: String, command: String) throws(ToolError) {
+        if flag("yes") { return }
+        guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
+            throw ToolError(.usage, "'\(command)' cannot be undone: run it with --yes (on a terminal it asks)")
+        }
+        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = read(0, &buf, 64)
+        let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
+        guard answer == "y" || answer == "yes" else { throw ToolError(.no, "nothing changed") }
+    }
+}

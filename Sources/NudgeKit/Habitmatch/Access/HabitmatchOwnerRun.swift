@@ -1,0 +1,136 @@
+// The pool's owner's run in a host pool, and the folders each member's copy
+// reads. Members' likes and passes are in spool/USER.ndjson, readable by
+// the member and the pool's owner only (POSIX ACLs, set by the member's own
+// commands); only the owner's run sees two likes meet. It then writes a
+// notice to each of the two, in notices/USER/ (a folder only the owner
+// writes in and only USER may open), naming a pair folder it makes with a
+// random name, open to the two of them only. A third member sees neither
+// likes nor passes, nor which folders exist for whom, nor their sizes.
+//
+// Invariants: the run is done only by the pool folder's owner, before each
+// of their commands and by `pool match` (for cron); it writes nothing when
+// nothing is due. A member's copy reads exactly the folders its last
+// answer named (`Reads`), read again at once when that answer changes.
+
+extension Habitmatch {
+    /// The folders a member's copy reads beyond the fixed ones.
+    struct Reads: Equatable {
+        /// Pair folder name → the other member.
+        var pairs: [String: String] = [:]
+        var buddies: [String] = []
+    }
+
+    static func readsPath(_ stateDir: String) -> String { stateDir + ".reads" }
+
+    static func loadReads(_ stateDir: String) -> Reads {
+        var r = Reads()
+        guard let bytes = (try? Sys.readFile(readsPath(stateDir))) ?? nil else { return r }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let f = line.split(separator: " ").map(String.init)
+            if f.count == 3, f[0] == "pair", validID(f[1]), StoreOptions.isActorName(Substring(f[2])) { r.pairs[f[1]] = f[2] }
+            if f.count == 2, f[0] == "buddy", StoreOptions.isActorName(Substring(f[1])) { r.buddies.append(f[1]) }
+        }
+        r.buddies.sort()
+        return r
+    }
+
+    /// Saves what this member's copy should read, from the pool as folded;
+    /// true when it changed (the caller reads again).
+    static func updateReads(_ ctx: Context, _ p: Pool, _ s: HabitmatchState) throws(ToolError) -> Bool {
+        let u = me(ctx)
+        let dir = p.stateDirectory(dataDir: ctx.dataDir, user: u)
+        var want = Reads()
+        for (f, other) in s.pairFolders(of: u) { want.pairs[f] = other }
+        want.buddies = s.buddies(of: u).sorted()
+        guard want != loadReads(dir) else { return false }
+        let text = want.pairs.sorted { $0.key < $1.key }.map { "pair \($0.key) \($0.value)\n" }.joined()
+            + want.buddies.map { "buddy \($0)\n" }.joined()
+        try Sys.makeDirectories(ctx.dataDir)
+        try Sys.writeFileAtomically(readsPath(dir), Array(text.utf8), mode: 0o600)
+        return true
+    }
+
+    /// In a host pool, as its owner: the notices due (matches, ends,
+    /// blocks), each in the member's own notices folder. Returns them.
+    @discardableResult
+    static func ownerRun(_ ctx: Context, _ p: Pool, quiet: Bool) throws(ToolError) -> [(to: String, event: JSONObject)] {
+        guard p.kind == .host, p.owner == UInt32(geteuid()) else { return [] }
+        var pst = stat()
+        guard stat(p.path, &pst) == 0 else { throw Sys.accessError(p.path) }
+        // A pool made before spool/ and notices/ existed gets them now.
+        if !Sys.isDirectory(Sys.join(p.path, "spool")) { try makeGroupFolder(Sys.join(p.path, "spool"), 0o3770, gid: pst.st_gid) }
+        if !Sys.isDirectory(Sys.join(p.path, "notices")) { try makeGroupFolder(Sys.join(p.path, "notices"), 0o2750, gid: pst.st_gid) }
+        let st = try store(ctx)
+        let s = try st.read()
+        let due = ownerNotices(s) { IDs.make() + IDs.make() }
+        if due.isEmpty { return [] }
+        var byMember: [String: [JSONObject]] = [:]
+        for n in due { byMember[n.to, default: []].append(n.event) }
+        for (u, events) in byMember.sorted(by: { $0.key < $1.key }) {
+            guard let uid = Users.uid(of: u) else { continue }
+            let folder = "notices/" + u
+            try makePrivateFolder(Sys.join(p.path, folder), users: [(uid, 5)])
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                tx.folder = folder
+                for e in events { tx.record(e) }
+            }
+            let file = Sys.join(p.path, st.target(folder))
+            if p.owner != uid { try ACL.ensureReaders(path: file, [uid]) }
+        }
+        // Then each pair's folder opened or closed, stamped after the notices.
+        var done = Set<String>()
+        for n in due {
+            guard let other = n.event["user"]?.string else { continue }
+            let users = [n.to, other].sorted()
+            switch n.event["type"]?.string {
+            case "matched"?:
+                guard let f = n.event["pair"]?.string, done.insert(f).inserted else { continue }
+                try makePairFolder(p, f, users)
+                try writePairFolder(ctx, p, f, ["type": "opened", "users": JSON(users)])
+            case "ended"?:
+                guard let f = s.announced[HabitmatchState.pair(n.to, other)], done.insert(f).inserted else { continue }
+                try writePairFolder(ctx, p, f, ["type": "closed", "users": JSON(users)])
+            default:
+                break
+            }
+        }
+        return due
+    }
+
+    /// One batch by the owner in a pair's folder, through a store of that
+    /// folder alone (the owner's own copy never reads pairs' folders).
+    static func writePairFolder(_ ctx: Context, _ p: Pool, _ f: String, _ event: JSONObject) throws(ToolError) {
+        var o = p.storeOptions(user: Sys.loginName(), lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms)
+        // The two's notices are read too, so this batch's stamp follows them.
+        let users = (event["users"]?.array ?? []).compactMap(\.string)
+        o.subfolders = ["pairs/" + f] + users.map { "notices/" + $0 }
+        o.actorsIn = ["pairs/" + f: [Sys.loginName()]]
+        let dir = Sys.join(p.stateDirectory(dataDir: ctx.dataDir, user: Sys.loginName()) + "-pairs", f)
+        try Sys.makeDirectories(Sys.parentDirectory(dir))
+        let st = Store<HabitmatchState>(dir: dir, options: o)
+        try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+            tx.folder = "pairs/" + f
+            tx.record(event)
+        }
+        try ACL.ensureReaders(path: Sys.join(p.path, st.target("pairs/" + f)), users.compactMap { Users.uid(of: $0) }.filter { $0 != p.owner })
+    }
+
+    /// A pair's folder, made by the owner's run: open to the two only
+    /// (read, write, enter), sticky so neither removes the other's file.
+    static func makePairFolder(_ p: Pool, _ name: String, _ members: [String]) throws(ToolError) {
+        let uids = members.compactMap { Users.uid(of: $0) }
+        guard uids.count == 2 else { return }
+        try makePrivateFolder(Sys.join(p.path, "pairs/" + name), users: uids.map { ($0, 7) }, sticky: true)
+    }
+
+    /// A folder only its owner and `users` (with their permissions) may use.
+    static func makePrivateFolder(_ dir: String, users: [(UInt32, UInt16)], sticky: Bool = false) throws(ToolError) {
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw Sys.accessError(dir, verb: "create") }
+        var st = stat()
+        guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == geteuid() else {
+            throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way")
+        }
+        if chmod(dir, mode_t(sticky ? 0o1770 : 0o770)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
+        try ACL.setDirectory(path: dir, access: ACL.blob(owner: 7, users: users, group: 0, other: 0), inherit: nil)
+    }
+}
