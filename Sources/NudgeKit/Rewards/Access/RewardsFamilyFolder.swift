@@ -11,7 +11,11 @@
 //
 // Modes, set by `init` and kept by the owner's (or root's) runs:
 //   FAMILY      0711 the owner's: anyone may pass through, nobody may list
-//   journal/    0700 + ACL rwx for the other parent: only parents read or write
+//   journal/    1700 + ACL rwx for the other parents: only parents reach the
+//               journals, and sticky: only a journal's owner (or the
+//               folder's, or root) removes or replaces it. Each journal is
+//               0644: whoever may pass journal/ reads every journal, so a
+//               parent let in reads at once what a removed one wrote
 //   requests/   1733 (with --group G: 1730, group G): anyone (G's members) may
 //               drop a file, nobody may list or read another's, and sticky:
 //               only a file's owner or the folder's removes it. ACL r-x for
@@ -110,7 +114,7 @@ extension Rewards {
         }
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
         try make(path, 0o711)
-        try make(Sys.join(path, "journal"), 0o700)
+        try make(Sys.join(path, "journal"), 0o1700)
         try make(Sys.join(path, "requests"), gid == nil ? 0o1733 : 0o1730, group: gid)
         // (A child in the owner's group is judged by the group bits: they match the others'.)
         try make(Sys.join(path, "status"), 0o711)
@@ -130,7 +134,10 @@ extension Rewards {
         o.subfolders = ["journal"]
         o.sharedWithOthers = true
         o.trust = .perUser
-        o.sharedFileMode = 0o640
+        o.sharedFileMode = 0o644
+        // Only the folder's owner makes the family; a batch counts only with its checksum.
+        o.hostFacts = [["type": "family_folder", "owner": .string(Users.name(of: h.owner) ?? "uid\(h.owner)")]]
+        o.requireChecksums = true
         o.tagActor = true
         o.maxPeerLineBytes = 1 << 20
         let key = String(StableHash.fnv1a(h.path), radix: 16)
@@ -139,7 +146,9 @@ extension Rewards {
 
     // MARK: Requests (the spool)
 
-    struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var mtime: Int64 }
+    /// A request file; `changed` is its ctime, which only the kernel sets
+    /// (its owner sets its mtime at will).
+    struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var changed: Int64 }
 
     /// The request files in the spool, each with the login that owns it.
     /// Anything that is not a small regular file is skipped, with a warning.
@@ -162,9 +171,9 @@ extension Rewards {
                 continue
             }
             let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
-            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            let changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
             guard st.st_size <= 4096 else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", mtime: mtime))
+                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", changed: changed))
                 continue
             }
             var buf = [UInt8](repeating: 0, count: 4097)
@@ -173,9 +182,9 @@ extension Rewards {
             var bytes = Array(buf[0..<n])
             while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
             if let o = try? JSON.parseObject(bytes: bytes) {
-                out.append(SpoolFile(id: id, from: from, object: o, problem: nil, mtime: mtime))
+                out.append(SpoolFile(id: id, from: from, object: o, problem: nil, changed: changed))
             } else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", mtime: mtime))
+                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", changed: changed))
             }
         }
         return out
@@ -183,8 +192,9 @@ extension Rewards {
 
     /// Records the requests not yet recorded (in the caller's batch).
     static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
-        // In the order they were written (for the list; the time that counts is now).
-        for f in try readSpool(h).sorted(by: { ($0.mtime, $0.id) < ($1.mtime, $1.id) }) where tx.state.requests[f.id] == nil {
+        // In the order the kernel saw them made (ctime: a writer cannot set
+        // it back), each stamped with this run: first taken, first served.
+        for f in try readSpool(h).sorted(by: { ($0.changed, $0.id) < ($1.changed, $1.id) }) where tx.state.requests[f.id] == nil {
             tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
         }
     }
@@ -237,9 +247,9 @@ extension Rewards {
                                      access: ACL.blob(owner: 7, users: others.map { ($0, UInt16(5)) }, group: 3, other: open),
                                      inherit: ACL.blob(owner: 6, users: parentUIDs.map { ($0, UInt16(4)) }, group: 0, other: 0))
             }
-            // The other parent reads this parent's journal.
-            let own = Sys.join(h.journal, Sys.loginName() + ".ndjson")
-            if Sys.fileExists(own) { try ACL.ensureReaders(path: own, parentUIDs.filter { $0 != me }) }
+            if me == h.owner || me == 0 { keepJournalsShared(h, root: me == 0) }
+            // This parent's own journal: readable by whoever may pass journal/.
+            readableToParents(Sys.join(h.journal, Sys.loginName() + ".ndjson"), owner: me)
         } catch {
             Store<RewardsState>.warnOnce("saved, but who may use the family folder could not be set: \(error.message)")
         }
@@ -264,6 +274,29 @@ extension Rewards {
         if me == h.owner || me == 0, let files = try? readSpool(h) {
             for f in files where s.requests[f.id] != nil { unlink(Sys.join(h.requests, f.id + ".json")) }
         }
+    }
+
+    /// The journal folder sticky (only a journal's owner removes or replaces
+    /// it); as root, every parent's journal readable by whoever may pass
+    /// journal/ (a removed parent's too, so one let in later reads it).
+    static func keepJournalsShared(_ h: FamilyFolder, root: Bool) {
+        var st = stat()
+        if stat(h.journal, &st) == 0, st.st_mode & S_ISVTX == 0 { _ = chmod(h.journal, (st.st_mode & 0o7777) | S_ISVTX) }
+        guard root, let entries = try? Sys.scanDirectory(h.journal, suffix: ".ndjson") else { return }
+        for e in entries where e.kind == .regular && e.uid != 0 && Users.name(of: e.uid) == String(e.name.dropLast(7)) {
+            readableToParents(Sys.join(h.journal, e.name), owner: e.uid)
+        }
+    }
+
+    /// Makes a journal 0644 when it is a regular file of `owner`'s with one
+    /// link (never following a link, never a file linked from elsewhere).
+    static func readableToParents(_ path: String, owner: UInt32) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == owner, st.st_nlink == 1, st.st_mode & 0o044 != 0o044 else { return }
+        _ = fchmod(fd, (st.st_mode & 0o7777) | 0o044)
     }
 
     /// Replaces a status file: readable by its owner and `reader` only.

@@ -14,6 +14,10 @@ extension Rewards {
             ctx.memoReset("rewards.family-folder")
         } else if ctx.option("group") != nil {
             throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
+        } else if let h = try familyFolder(ctx), UInt32(geteuid()) != h.owner {
+            // The folder's owner made the family; nobody else makes one there.
+            let o = Users.name(of: h.owner) ?? "uid \(h.owner)"
+            throw ToolError(.noPermission, "only \(o), who owns the family folder \(h.path), makes the family there; ask \(o) for an invite ('rewards parent invite')")
         }
         try write(ctx) { (tx) throws(ToolError) in
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }

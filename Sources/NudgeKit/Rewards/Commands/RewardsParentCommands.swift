@@ -90,7 +90,12 @@ extension Rewards {
             guard tx.state.parents.contains(login) else {
                 throw ToolError(.dataError, "\(Text.terminalSafe(login)) is not a parent here; parents: \(tx.state.parents.sorted().joined(separator: ", "))")
             }
+            // Whatever they append from now on counts for nothing, whatever
+            // its stamp: the cut erases their batches after the last one
+            // folded here (Model/RewardsEvents.swift).
+            let seen = tx.state.lastSeen[login]
             tx.record(by(ctx, ["type": "parent_removed", "login": .string(login)]))
+            tx.record(by(ctx, ["type": "erase", "cut": .string(login), "after": seen?.clockJSON ?? .null]))
         }
         ctx.out.emit(["type": "parent", "login": .string(login), "removed": true],
                      text: "\(Text.terminalSafe(login)) is no longer a parent here; what they did stays in the log, what they do from now on does not count")

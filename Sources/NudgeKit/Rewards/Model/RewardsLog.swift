@@ -24,6 +24,7 @@ struct RewardsLogModel: JournalModel {
     }
 
     static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { RewardsState.erases(tombstone, event) }
+    func erases(_ t: JSONObject, stamped ts: Stamp, _ e: JSONObject, stamped s: Stamp) -> Bool { state.erases(t, stamped: ts, e, stamped: s) }
     func hotSnapshot() -> [JSONObject] { [] }
     mutating func restoreHot(_ line: JSONObject) throws(ToolError) {}
 }
@@ -133,6 +134,7 @@ extension Rewards {
                                                            : "\(e["app"]?.string ?? "?") was ended for \(name(c)): reward time was up", child: name(c)))
             }
         case "erase":
+            if e["cut"] != nil { break }
             out.append(entry(e["all"]?.bool == true ? "\(who) erased everything" : "\(who) erased a child's data"))
         default:
             break
