@@ -108,6 +108,35 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertTrue(lg.out.contains("was removed as a parent"), lg.out + lg.err)
     }
 
+    func testASpoolFloodNeitherBlindsTheParentsNorStarvesASibling() throws {
+        setUpFamily()
+        // Alex drops 260 requests by hand, then Sam asks once.
+        let flood = "i=0; while [ $i -lt 260 ]; do printf '{\"kind\":\"redeem\",\"minutes\":1}\\n' > \(family)/requests/$(printf '%012x' $i).json; i=$((i+1)); done"
+        XCTAssertEqual(shell("alex", flood).code, 0)
+        usleep(20_000)
+        XCTAssertEqual(rwAs("sam", "redeem", "Sam", "2").code, 0)
+        let run = asRoot("enforce", "-q")
+        XCTAssertEqual(run.code, 0, run.err)
+        XCTAssertTrue(run.err.contains("more than 200 requests waiting"), run.err)
+        // Root's batch holds this run's turn: 20 of Alex's, and Sam's.
+        let rootJournal = try Data(contentsOf: URL(fileURLWithPath: journal("root")))
+        XCTAssertLessThan(rootJournal.count, 64 << 10)
+        XCTAssertEqual(String(decoding: rootJournal, as: UTF8.self).components(separatedBy: "\"type\":\"request\"").count - 1, 21)
+        let taken = rwAs("mum", "requests", "--all").records
+        XCTAssertEqual(taken.filter { $0["from"] as? String == name("sam") }.compactMap { $0["status"] as? String }, ["granted"], "Sam is not starved")
+        XCTAssertEqual(taken.filter { $0["from"] as? String == name("alex") }.count, 40, "root's turn and mum's")
+        // Past 200 waiting, the newest went unread; the rest wait for later runs.
+        let waiting = try FileManager.default.contentsOfDirectory(atPath: family + "/requests").filter { $0.hasSuffix(".json") }
+        XCTAssertEqual(waiting.count, 200 - 20)
+        for _ in 0..<3 { XCTAssertEqual(asRoot("enforce", "-q").code, 0) }
+        XCTAssertEqual(rwAs("mum", "requests", "--all").records.filter { $0["from"] as? String == name("alex") }.count, 120)
+        // Mum and root see the same family.
+        XCTAssertEqual(balances(), asRoot("child", "list").records.map { $0["balance"] as? Int })
+        let logged = rwAs("mum", "log", "--limit", "1000")
+        XCTAssertEqual(logged.code, 0, logged.err)
+        XCTAssertEqual(logged.records.filter { $0["action"] as? String == "request" }.count, 121)
+    }
+
     func childID(_ name: String) throws -> String {
         try XCTUnwrap(rwAs("mum", "child", "list").records.first { $0["name"] as? String == name }?["id"] as? String)
     }

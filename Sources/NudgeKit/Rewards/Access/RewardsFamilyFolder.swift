@@ -150,52 +150,84 @@ extension Rewards {
     /// (its owner sets its mtime at will).
     struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var changed: Int64 }
 
-    /// The request files in the spool, each with the login that owns it.
-    /// Anything that is not a small regular file is skipped, with a warning.
-    static func readSpool(_ h: FamilyFolder) throws(ToolError) -> [SpoolFile] {
-        guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return [] }
-        var out: [SpoolFile] = []
-        for e in entries.sorted(by: { $0.name < $1.name }) {
-            let id = String(e.name.dropLast(5))
-            guard id.utf8.count == 12, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { continue }
-            let path = Sys.join(h.requests, e.name)
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            if fd < 0 {
-                if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
-                continue
-            }
-            defer { close(fd) }
-            var st = stat()
-            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
-                continue
-            }
-            let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
-            let changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-            guard st.st_size <= 4096 else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", changed: changed))
-                continue
-            }
-            var buf = [UInt8](repeating: 0, count: 4097)
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4097) }
-            guard n >= 0 else { continue }
-            var bytes = Array(buf[0..<n])
-            while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
-            if let o = try? JSON.parseObject(bytes: bytes) {
-                out.append(SpoolFile(id: id, from: from, object: o, problem: nil, changed: changed))
-            } else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", changed: changed))
-            }
-        }
-        return out
+    /// Requests one login may have taken per run, and all logins together:
+    /// what one run records stays far below what a peer reads of a journal
+    /// per run (each request is at most 4096 bytes), however many wait.
+    static let spoolPerLogin = 20
+    static let spoolPerRun = 400
+    /// Requests one login may have waiting; the owner's (or root's) run
+    /// removes the newest past it, unread.
+    static let spoolWaitingPerLogin = 200
+
+    /// A spool entry's id, if its name is one (12 hex digits and .json).
+    static func spoolID(_ name: String) -> String? {
+        guard name.hasSuffix(".json") else { return nil }
+        let id = String(name.dropLast(5))
+        guard id.utf8.count == 12, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        return id
     }
 
-    /// Records the requests not yet recorded (in the caller's batch).
+    /// The spool's entries not yet recorded, as the run takes them: per
+    /// login the first `spoolPerLogin` in the order the kernel saw them made
+    /// (ctime), then all of those in that order, the first `spoolPerRun`.
+    /// `over`: per login, the entries past `spoolWaitingPerLogin`.
+    static func spoolTurn(_ entries: [DirEntry], recorded: (String) -> Bool) -> (take: [DirEntry], over: [UInt32: [DirEntry]]) {
+        var byLogin: [UInt32: [DirEntry]] = [:]
+        for e in entries {
+            guard let id = spoolID(e.name), !recorded(id) else { continue }
+            byLogin[e.uid, default: []].append(e)
+        }
+        var take: [DirEntry] = []
+        var over: [UInt32: [DirEntry]] = [:]
+        for (uid, es) in byLogin {
+            let sorted = es.sorted { ($0.changed, $0.name) < ($1.changed, $1.name) }
+            take += sorted.prefix(spoolPerLogin)
+            if sorted.count > spoolWaitingPerLogin { over[uid] = Array(sorted.dropFirst(spoolWaitingPerLogin)) }
+        }
+        take.sort { ($0.changed, $0.name) < ($1.changed, $1.name) }
+        return (Array(take.prefix(spoolPerRun)), over)
+    }
+
+    /// Reads one request file, without following links, as the login that
+    /// owns it. nil when it is gone or not a regular file (with a warning).
+    static func readRequest(_ h: FamilyFolder, _ e: DirEntry) -> SpoolFile? {
+        guard let id = spoolID(e.name) else { return nil }
+        let path = Sys.join(h.requests, e.name)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
+            return nil
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
+            return nil
+        }
+        let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
+        let changed = Sys.ctimeNanos(st)
+        guard st.st_size <= 4096 else {
+            return SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", changed: changed)
+        }
+        var buf = [UInt8](repeating: 0, count: 4097)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4097) }
+        guard n >= 0 else { return nil }
+        var bytes = Array(buf[0..<n])
+        while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+        if let o = try? JSON.parseObject(bytes: bytes) {
+            return SpoolFile(id: id, from: from, object: o, problem: nil, changed: changed)
+        }
+        return SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", changed: changed)
+    }
+
+    /// Records this run's turn of the requests not yet recorded (in the
+    /// caller's batch), each stamped with this run: first made, first
+    /// served. The rest wait for the next run.
     static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
-        // In the order the kernel saw them made (ctime: a writer cannot set
-        // it back), each stamped with this run: first taken, first served.
-        for f in try readSpool(h).sorted(by: { ($0.changed, $0.id) < ($1.changed, $1.id) }) where tx.state.requests[f.id] == nil {
-            tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
+        guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return }
+        let state = tx.state
+        for e in spoolTurn(entries, recorded: { state.requests[$0] != nil }).take {
+            if let f = readRequest(h, e) { tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today))) }
         }
     }
 
@@ -270,9 +302,14 @@ extension Rewards {
             let path = Sys.join(h.status, name)
             if me == h.owner || me == 0 || ownedByMe(path) { unlink(path) }
         }
-        // Requests already recorded: the folder's owner (or root) removes them.
-        if me == h.owner || me == 0, let files = try? readSpool(h) {
-            for f in files where s.requests[f.id] != nil { unlink(Sys.join(h.requests, f.id + ".json")) }
+        // Requests already recorded, and a login's past its quota: the
+        // folder's owner (or root) removes them.
+        if me == h.owner || me == 0, let entries = (try? Sys.scanDirectory(h.requests, suffix: ".json")) ?? nil {
+            for e in entries where spoolID(e.name).map({ s.requests[$0] != nil }) ?? false { unlink(Sys.join(h.requests, e.name)) }
+            for (uid, es) in spoolTurn(entries, recorded: { s.requests[$0] != nil }).over {
+                for e in es { unlink(Sys.join(h.requests, e.name)) }
+                Store<RewardsState>.warnOnce("\(Users.name(of: uid) ?? "uid \(uid)") had more than \(spoolWaitingPerLogin) requests waiting; the \(es.count) newest were removed unread")
+            }
         }
     }
 
