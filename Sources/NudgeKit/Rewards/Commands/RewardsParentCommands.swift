@@ -67,8 +67,11 @@ extension Rewards {
             guard let j = join else { throw ToolError(.noPermission, "only a parent may see the parents (you are \(Sys.loginName()))") }
             throw ToolError(.noPermission, "you are not a parent of this family: your request to join is \(j["status"]?.string ?? "pending")\(j["reason"]?.string.map { " (" + $0 + ")" } ?? "")")
         }
-        let s = try store(ctx).read()
-        try requireParent(s, ctx)
+        // A parent's look takes what waits in the spool (a join among it) first.
+        let s = try write(ctx) { (tx) throws(ToolError) -> RewardsState in
+            try requireParent(tx.state, ctx)
+            return tx.state
+        }
         for p in s.parents.sorted(by: { ($0 != s.owner ? 1 : 0, $0) < ($1 != s.owner ? 1 : 0, $1) }) {
             let role = p == s.owner ? "owner" : "co-parent"
             ctx.out.emit(["type": "parent", "login": .string(p), "role": .string(role)], text: "\(Text.terminalSafe(p))  \(role)")
