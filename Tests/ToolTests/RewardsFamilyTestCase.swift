@@ -35,6 +35,65 @@ class RewardsFamilyTestCase: RealLoginsCase {
         return runAs(logins!, u, [bin + "/rewards"] + args, env: e)
     }
 
+    /// rewards as one of the logins (or root, "root"), started and left
+    /// running: for runs at once.
+    func rwLaunch(_ u: String, _ args: String...) -> Launched {
+        let p = Process()
+        var e: [String: String]
+        if u == "root" {
+            e = ["REWARDS_DATA_DIR": tmp + "/data-root", "REWARDS_FAMILY": family, "REWARDS_NOW": now, "XDG_CONFIG_HOME": tmp + "/root-config"]
+            p.executableURL = URL(fileURLWithPath: bin + "/rewards")
+            p.arguments = args
+        } else {
+            e = ["HOME": tmp + "/home-\(u)", "REWARDS_DATA_DIR": tmp + "/data-\(u)", "REWARDS_FAMILY": family,
+                 "REWARDS_NOW": now, "USER": users[u]!, "XDG_CONFIG_HOME": tmp + "/home-\(u)/.config"]
+            let argv = logins!.asLogin(u)
+            p.executableURL = URL(fileURLWithPath: argv[0])
+            p.arguments = Array(argv.dropFirst()) + [bin + "/rewards"] + args
+        }
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in e { environment[k] = v }
+        p.environment = environment
+        let id = UUID().uuidString
+        let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        p.standardInput = FileHandle.nullDevice
+        try! p.run()
+        return Launched(process: p, outPath: outPath, errPath: errPath)
+    }
+
+    /// Several rewards runs started together from one shell (each `(login,
+    /// args)`, "root" for root), all at once in the background; returns
+    /// each run's exit status, in order.
+    func rwTogether(_ runs: [(String, [String])]) -> [Int32] {
+        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var script = ""
+        for (i, (u, args)) in runs.enumerated() {
+            var env = ["REWARDS_FAMILY=" + family, "REWARDS_NOW=" + now, "PATH=/usr/bin:/bin"]
+            var argv: [String]
+            if u == "root" {
+                env += ["REWARDS_DATA_DIR=" + tmp + "/data-root", "XDG_CONFIG_HOME=" + tmp + "/root-config"]
+                argv = []
+            } else {
+                env += ["HOME=" + tmp + "/home-\(u)", "REWARDS_DATA_DIR=" + tmp + "/data-\(u)", "USER=" + users[u]!,
+                        "XDG_CONFIG_HOME=" + tmp + "/home-\(u)/.config"]
+                argv = logins!.asLogin(u)
+            }
+            argv += [bin + "/rewards"] + args
+            script += "(env -i \(env.map(q).joined(separator: " ")) \(argv.map(q).joined(separator: " ")) >/dev/null 2>>\(tmp)/together.err; echo $? > \(tmp)/together-\(i)) &\n"
+        }
+        script += "wait\n"
+        let r = root(["/bin/sh", "-c", script])
+        XCTAssertEqual(r.code, 0, r.err)
+        return runs.indices.map { i in
+            Int32(String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: tmp + "/together-\(i)"))) ?? Data(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+    }
+
     /// rewards as root (its cron), with root's own data folder.
     @discardableResult
     func asRoot(_ args: String..., env: [String: String] = [:]) -> RunResult {

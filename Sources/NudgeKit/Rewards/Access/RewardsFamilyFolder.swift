@@ -325,6 +325,25 @@ extension Rewards {
         }
     }
 
+    /// The family's lock (journal/.lock, the owner's or root's, 0644: every
+    /// parent may flock it, none may replace it in the sticky folder), held
+    /// by every writer for its whole change. nil where no such file is there
+    /// yet (the owner's or root's next run makes it).
+    static func familyLock(_ h: FamilyFolder, timeoutMillis: Int) throws(ToolError) -> FileLock? {
+        let path = Sys.join(h.journal, ".lock")
+        let me = UInt32(geteuid())
+        var st = stat()
+        if me == h.owner || me == 0 {
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG || (st.st_uid != h.owner && st.st_uid != 0) || st.st_mode & 0o7777 != 0o644 {
+                unlink(path)  // somebody else's, or not the lock: the folder's owner replaces it
+            }
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { _ = fchmod(fd, 0o644); close(fd) }
+        }
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == h.owner || st.st_uid == 0 else { return nil }
+        return try FileLock.acquire(path, timeoutMillis: timeoutMillis, what: "the family folder \(h.path)")
+    }
+
     /// Makes a journal 0644 when it is a regular file of `owner`'s with one
     /// link (never following a link, never a file linked from elsewhere).
     static func readableToParents(_ path: String, owner: UInt32) {
