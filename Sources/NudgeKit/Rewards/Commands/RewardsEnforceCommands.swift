@@ -67,7 +67,8 @@ extension Rewards {
         var code = ExitCode.ok
         for a in plan.actions {
             guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
-            let ps = procs.filter { pids.contains($0.pid) }
+            // The matched processes and what they started (their tree).
+            let ps = Processes.tree(procs.filter { pids.contains($0.pid) }, in: procs)
             var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
                                    "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
             if !dry {
