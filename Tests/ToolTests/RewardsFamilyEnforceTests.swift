@@ -47,4 +47,27 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         while !others().isEmpty && Date() < gone { usleep(100_000) }
         XCTAssertEqual(others().map { "\($0.comm) \($0.binary) \($0.script)" }, [], "every game and what it started was ended")
     }
+
+    func testRootsCronInUTCCountsTheFamilysDay() throws {
+        // The family lives in New York (mum's TZ when she made it); cron runs in UTC.
+        let ny = ["TZ": "America/New_York"], utc = ["TZ": "UTC"]
+        XCTAssertEqual(root(["/bin/rm", "-rf", family]).code, 0)
+        XCTAssertEqual(root(["/usr/bin/install", "-d", "-o", users["mum"]!, "-m", "0700", family]).code, 0)
+        XCTAssertEqual(rwAs("mum", "init", env: ny).code, 0)
+        for args in [["child", "add", "Alex", "--user", name("alex")], ["app", "set", "Minecraft", "--reward", "--process", "mcgame"],
+                     ["adjust", "Alex", "+100", "--reason", "start"]] {
+            XCTAssertEqual(rwAs("mum", args, env: ny).code, 0, args.joined(separator: " "))
+        }
+        // 21:00 in New York, 02:00 the next day in UTC: mum grants 5 minutes tonight.
+        let evening = "2026-11-22T21:00:00-05:00"
+        XCTAssertEqual(rwAs("mum", "redeem", "Alex", "5", env: ny, at: evening).code, 0)
+        let game = try startGame(as: "alex")
+        defer { if game.isRunning { game.terminate() } }
+        let run = asRoot("enforce", "--grace", "1", env: utc.merging(["REWARDS_NOW": evening]) { $1 })
+        XCTAssertEqual(run.code, 0, run.err)
+        XCTAssertTrue(game.isRunning, "the time mum granted tonight counts: \(run.out)")
+        XCTAssertFalse(run.out.contains("without any reward time"), run.out)
+        XCTAssertTrue(String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: family + "/family.conf"))) ?? Data(), as: UTF8.self)
+            .contains("zone = America/New_York"))
+    }
 }

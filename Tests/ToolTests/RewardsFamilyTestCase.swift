@@ -29,6 +29,11 @@ class RewardsFamilyTestCase: RealLoginsCase {
     /// rewards as one of the logins, with its own home and data folder.
     @discardableResult
     func rwAs(_ u: String, _ args: String..., env: [String: String] = [:], at: String? = nil) -> RunResult {
+        rwAs(u, args, env: env, at: at)
+    }
+
+    @discardableResult
+    func rwAs(_ u: String, _ args: [String], env: [String: String] = [:], at: String? = nil) -> RunResult {
         var e = ["HOME": tmp + "/home-\(u)", "REWARDS_DATA_DIR": tmp + "/data-\(u)", "REWARDS_FAMILY": family,
                  "REWARDS_NOW": at ?? now, "USER": users[u]!, "XDG_CONFIG_HOME": tmp + "/home-\(u)/.config"]
         for (k, v) in env { e[k] = v }

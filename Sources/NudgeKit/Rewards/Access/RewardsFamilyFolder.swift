@@ -1,7 +1,9 @@
 // A family folder: one family's rewards shared by several logins on one host,
 // where who is acting is the login running the command, proven by the kernel.
 //
-//   FAMILY/family.conf           owner = LOGIN (who made it)
+//   FAMILY/family.conf           owner = LOGIN (who made it), zone = NAME: the
+//                                family's days are this zone's for every run
+//                                (cron's in UTC, a parent's in New York)
 //   FAMILY/journal/LOGIN.ndjson  each parent's journal (and root's, for cron):
 //                                the family's whole history; a journal counts
 //                                only when its owner is the login it is named after
@@ -69,8 +71,29 @@ extension Rewards {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the family folder \(path) is not a folder") }
             var req = stat()
             let group: UInt32? = stat(Sys.join(path, "requests"), &req) == 0 && (req.st_mode & 0o007) == 0 ? UInt32(req.st_gid) : nil
+            if let z = familyZone(path) { ctx.useZone(z) }
             return FamilyFolder(path: path, owner: UInt32(st.st_uid), group: group)
         }
+    }
+
+    /// The zone family.conf names, if it names one that can be read.
+    static func familyZone(_ path: String) -> Zone? {
+        guard let got = (try? Sys.readPeerFile(Sys.join(path, "family.conf"), from: 0, cap: 4096)) ?? nil else { return nil }
+        for line in String(decoding: got.bytes, as: UTF8.self).split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            if kv.count == 2, kv[0] == "zone", let z = try? Zone.named(kv[1]) { return z }
+        }
+        return nil
+    }
+
+    /// Adds the caller's zone to a family.conf that names none (written
+    /// before the family's zone was kept there), as its owner.
+    static func keepZone(_ h: FamilyFolder, _ zone: Zone) {
+        let conf = Sys.join(h.path, "family.conf")
+        guard UInt32(geteuid()) == h.owner, familyZone(h.path) == nil, let old = try? Sys.readFile(conf), (try? Zone.named(zone.name)) != nil else { return }
+        var text = String(decoding: old, as: UTF8.self)
+        if !text.hasSuffix("\n") { text += "\n" }
+        try? Sys.writeFileAtomically(conf, Array((text + "zone = \(zone.name)\n").utf8), mode: 0o644)
     }
 
     /// Whether the caller may read the family's journals: a parent (or root).
@@ -119,7 +142,7 @@ extension Rewards {
         // (A child in the owner's group is judged by the group bits: they match the others'.)
         try make(Sys.join(path, "status"), 0o711)
         try Sys.writeFileAtomically(Sys.join(path, "family.conf"),
-                                    Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\n".utf8),
+                                    Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\nzone = \(ctx.zone.name)\n".utf8),
                                     mode: 0o644)
         return FamilyFolder(path: path, owner: UInt32(geteuid()), group: gid)
     }
@@ -280,6 +303,7 @@ extension Rewards {
                                      inherit: ACL.blob(owner: 6, users: parentUIDs.map { ($0, UInt16(4)) }, group: 0, other: 0))
             }
             if me == h.owner || me == 0 { keepJournalsShared(h, root: me == 0) }
+            keepZone(h, ctx.zone)
             // This parent's own journal: readable by whoever may pass journal/.
             readableToParents(Sys.join(h.journal, Sys.loginName() + ".ndjson"), owner: me)
         } catch {
