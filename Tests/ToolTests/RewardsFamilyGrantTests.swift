@@ -55,4 +55,16 @@ final class RewardsFamilyGrantTests: RewardsFamilyTestCase {
         }
         XCTAssertEqual(Set(lines(path)).count, 6)
     }
+
+    func testAGrantTheCommandFailsTenTimesIsNeverDroppedSilently() throws {
+        setUpFamily()
+        XCTAssertEqual(rwAs("mum", "redeem", "Alex", "1").code, 0)
+        for _ in 0..<10 { XCTAssertEqual(asRoot("enforce", "-q", "--command", "false").code, 75) }
+        let last = asRoot("enforce", "-q", "--command", "false")
+        XCTAssertEqual(last.code, 75)
+        XCTAssertTrue(last.err.contains("failed 10 times and no run tries again"), last.err)
+        let grant = rwAs("mum", "child", "export", "Alex").records.first { $0["type"] as? String == "grant" }
+        XCTAssertEqual(grant?["status"] as? String, "given_up")
+        XCTAssertTrue(rwAs("mum", "log").out.contains("no run tries it again"))
+    }
 }

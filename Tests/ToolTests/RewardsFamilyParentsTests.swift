@@ -40,4 +40,21 @@ final class RewardsFamilyParentsTests: RewardsFamilyTestCase {
         // Never told to make a family of his own.
         XCTAssertFalse(rwAs("dad", "dashboard").err.contains("init"))
     }
+
+    func testTheOwnerIsNeverToldToTakeRootsJournalAndAGameWithoutAProcessIsNamed() throws {
+        setUpFamily()
+        XCTAssertEqual(asRoot("notify", "-q").code, 0)
+        // Root's journal as an older version left it: readable by root only.
+        XCTAssertEqual(chmod(journal("root"), 0o600), 0)
+        let list = rwAs("mum", "child", "list")
+        XCTAssertEqual(list.code, 0, list.err)
+        XCTAssertFalse(list.err.contains("chown"), list.err)
+        // Root's next run makes it readable again.
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0)
+        XCTAssertEqual(rwAs("mum", "child", "list").err, "")
+        let set = rwAs("mum", "app", "set", "Roblox", "--reward")
+        XCTAssertEqual(set.code, 0)
+        XCTAssertTrue(set.err.contains("Roblox has no process name: 'rewards enforce' cannot end it"), set.err)
+        XCTAssertEqual(rwAs("mum", "app", "set", "Roblox", "--reward", "--process", "roblox*").err, "")
+    }
 }

@@ -82,7 +82,9 @@ extension Sys {
         var parent = stat()
         let inOwnFolder = lstat(parentDirectory(p), &parent) == 0 && UInt32(parent.st_uid) == me
         let inHome = home.map { h in h != "/" && p.hasPrefix(h + "/") && !p.contains("/../") } ?? false
-        if st.st_uid == 0, inOwnFolder || inHome {
+        // (Not in a sticky folder several logins share: each file there is
+        // its owner's, and giving root's away would drop what root wrote.)
+        if st.st_uid == 0, inOwnFolder || inHome, parent.st_mode & S_ISVTX == 0 {
             return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
         }
         return " (owned by \(owner); ask them, or use a data directory of your own)"

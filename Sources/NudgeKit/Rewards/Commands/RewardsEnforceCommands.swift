@@ -36,6 +36,13 @@ extension Rewards {
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
         guard let cmd = command else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
+        // A grant the command failed too often is not tried again: said on
+        // every run of its day, never dropped silently.
+        for g in grantsGivenUp(plan.state, today: ctx.today) {
+            let who = plan.state.children[g.child]?.name ?? g.child
+            ctx.warn("\(who.terminalSafe)'s \(g.minutes) reward minutes: the grant command failed \(g.failures) times and no run tries again; give the time by hand, or give the points back with 'rewards adjust \(who.terminalSafe) +\(g.points)'")
+            code = .tempFail
+        }
         return code
     }
 

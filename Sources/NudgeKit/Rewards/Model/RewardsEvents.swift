@@ -258,7 +258,8 @@ extension RewardsState {
                 refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
                 return
             }
-            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who)
+            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who,
+                       limits: p > 0)
         case "grant_applied":
             guard let id = e["id"]?.string, let g = grants[id] else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
@@ -311,12 +312,25 @@ extension RewardsState {
         requests = requests.filter { !Rewards.erasureHit(ds, salt: salt, $0.value.from) && !Rewards.erasureHit(ds, salt: salt, $0.key) }
     }
 
-    /// A grant counts only if the balance can pay it at this point.
-    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String) {
+    /// A grant counts only if the balance can pay it at this point, and (a
+    /// redemption, `limits`) only within the day's and the week's reward
+    /// limits as merged: two parents' redemptions that each fit do not
+    /// both count when together they pass a limit.
+    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String, limits: Bool = false) {
         let bal = balance[g.child] ?? 0
         var g = g
+        let set = settings(for: g.child)
+        let today = totals(g.child, g.day).grantedMinutes, week = grantedThisWeek(g.child, g.day)
+        var why: String? = nil
         if g.points > bal {
-            g.void = "the balance was \(bal) when it was merged, less than its \(g.points) points"
+            why = "the balance was \(bal) when it was merged, less than its \(g.points) points"
+        } else if limits && today + g.minutes > set.dailyRewardLimitMinutes {
+            why = "with it \(today + g.minutes) reward minutes were granted on \(g.day), past the daily limit of \(set.dailyRewardLimitMinutes)"
+        } else if limits && week + g.minutes > set.weeklyRewardLimitMinutes {
+            why = "with it \(week + g.minutes) reward minutes were granted that week, past the weekly limit of \(set.weeklyRewardLimitMinutes)"
+        }
+        if let why = why {
+            g.void = why
             grants[g.id] = g
             let name = children[g.child]?.name ?? g.child
             noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(g.void!)", conflict: true)

@@ -116,7 +116,8 @@ extension Rewards {
             if let id = e["id"]?.string, let g = a.grants[id] { out.append(entry("the grant command gave \(name(g.child)) \(g.minutes) minutes", child: name(g.child))) }
         case "grant_failed":
             if let id = e["id"]?.string, let g = a.grants[id] {
-                out.append(entry("the grant command failed for \(name(g.child))'s \(g.minutes) minutes\(e["error"]?.string.map { ": " + $0 } ?? "")", child: name(g.child)))
+                let last = g.failures >= Rewards.grantTries ? "; it failed \(g.failures) times and no run tries it again" : ""
+                out.append(entry("the grant command failed for \(name(g.child))'s \(g.minutes) minutes\(e["error"]?.string.map { ": " + $0 } ?? "")\(last)", child: name(g.child)))
             }
         case "flag_decided":
             if let id = e["id"]?.string, let f = a.flags[id] {
