@@ -161,7 +161,8 @@ class RewardsFamilyTestCase: RealLoginsCase {
                   let h = o["hlc"] as? [Any], h.count == 2 else { continue }
             return (Int64(h[0] as? Int ?? 0), Int64(h[1] as? Int ?? 0))
         }
-        throw XCTSkip("no commit line in \(path)")
+        XCTFail("no commit line in \(path)")
+        return (0, 0)
     }
 
     /// A batch as a writer with its own hands would append it: the events,
