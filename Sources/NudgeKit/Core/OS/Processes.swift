@@ -30,7 +30,7 @@ public struct RunningProcess: Equatable, Sendable {
     public var binary = ""
     /// For an interpreter, the base name of the script it runs, else "".
     public var script = ""
-    /// Its parent and its process group (0 when unknown).
+    /// Its parent and its process group (0 until `withLineage` reads them).
     public var ppid: Int32 = 0
     public var pgid: Int32 = 0
 
@@ -93,17 +93,25 @@ public enum Processes {
                 let n = small(dfd, name + "/cmdline", &buf)
                 p.script = scriptName(buf[0..<n])
             }
-            let s = small(dfd, name + "/stat", &buf)
-            if let close = buf[0..<s].lastIndex(of: UInt8(ascii: ")")) {
-                let fields = buf[(close + 1)..<s].split(separator: UInt8(ascii: " "))
-                if fields.count > 3 {
-                    p.ppid = Int32(String(decoding: fields[1], as: UTF8.self)) ?? 0
-                    p.pgid = Int32(String(decoding: fields[2], as: UTF8.self)) ?? 0
-                }
-            }
             out.append(p)
         }
         return out.sorted { $0.pid < $1.pid }
+    }
+
+    /// The same processes with their parent and group read (/proc/PID/stat):
+    /// only when something is to be ended, so a run that ends nothing pays
+    /// nothing for it.
+    public static func withLineage(_ ps: [RunningProcess], root: String = "/proc") -> [RunningProcess] {
+        ps.map { p in
+            var q = p
+            guard let s = small(root + "/\(p.pid)/stat"), let close = s.lastIndex(of: UInt8(ascii: ")")) else { return q }
+            let fields = s[(close + 1)...].split(separator: UInt8(ascii: " "))
+            if fields.count > 3 {
+                q.ppid = Int32(String(decoding: fields[1], as: UTF8.self)) ?? 0
+                q.pgid = Int32(String(decoding: fields[2], as: UTF8.self)) ?? 0
+            }
+            return q
+        }
     }
 
     /// Programs that run a script named on their command line.

@@ -72,10 +72,13 @@ extension Rewards {
     static func endApps(_ ctx: Context, _ plan: EnforcePlan, procs: [RunningProcess], command endCommand: String?, dryRun dry: Bool,
                         grace: Int, procRoot: String) throws(ToolError) -> ExitCode {
         var code = ExitCode.ok
+        var lineage: [RunningProcess]? = nil
         for a in plan.actions {
             guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
             // The matched processes and what they started (their tree).
-            let ps = Processes.tree(procs.filter { pids.contains($0.pid) }, in: procs)
+            if lineage == nil && !dry && endCommand == nil { lineage = Processes.withLineage(procs, root: procRoot) }
+            let all = lineage ?? procs
+            let ps = Processes.tree(all.filter { pids.contains($0.pid) }, in: all)
             var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
                                    "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
             if !dry {
