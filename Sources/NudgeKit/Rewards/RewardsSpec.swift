@@ -177,6 +177,12 @@ public enum Rewards {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
         let h = try familyFolder(ctx)
+        // In a family folder every writer (each parent, root's cron) takes
+        // the family's lock first: each change is decided seeing every
+        // change before it, so a grant handed over is never voided by a
+        // merge, and one run's claim on a grant is seen by the next.
+        let family = try h.flatMap { (f) throws(ToolError) in try familyLock(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) }
+        defer { family?.release() }
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }

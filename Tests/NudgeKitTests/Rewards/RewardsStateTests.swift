@@ -359,4 +359,31 @@ final class RewardsStateTests: XCTestCase {
         XCTAssertTrue(RewardsState.erases(ta, ["type": "notified", "key": "flags|f0,f1"]))
         XCTAssertTrue(RewardsState.erases(ta, ["type": "flag_decided", "id": "f1", "decision": "approved"]))
     }
+
+    /// Two parents' redemptions that each fit the day's limit, merged: the
+    /// one later in stamp order that passes it is void, its points kept.
+    func testMergedRedemptionsKeepTheDailyLimit() {
+        var s = RewardsState(full: false)
+        let events: [JSONObject] = [
+            ["type": "family_created", "owner": "mum", "by": "mum"],
+            ["type": "child_added", "id": "c1", "name": "Alex", "by": "mum"],
+            ["type": "adjust", "child": "c1", "points": 5000, "reason": "x", "day": "2026-11-22", "by": "mum"],
+            ["type": "grant", "id": "g1", "child": "c1", "minutes": 100, "points": 1000, "day": "2026-11-22", "by": "mum"],
+            ["type": "grant", "id": "g2", "child": "c1", "minutes": 100, "points": 1000, "day": "2026-11-22", "by": "mum"],
+            ["type": "grant", "id": "g3", "child": "c1", "minutes": 20, "points": 200, "day": "2026-11-22", "by": "mum"],
+        ]
+        for (i, e) in events.enumerated() { s.apply(e, stamp: Stamp(ms: 1_795_334_400_000 + Int64(i), actor: "laptop")) }
+        XCTAssertNil(s.grants["g1"]?.void)
+        XCTAssertTrue(s.grants["g2"]?.void?.contains("past the daily limit of 120") ?? false, s.grants["g2"]?.void ?? "counted")
+        XCTAssertNil(s.grants["g3"]?.void, "what still fits counts")
+        XCTAssertEqual(s.totals("c1", Day.parse("2026-11-22")!).grantedMinutes, 120)
+        XCTAssertEqual(s.balance["c1"], 5000 - 1200)
+    }
+
+    /// A spreadsheet where `;` separates cells reads a cell with one whole.
+    func testCSVQuotesSemicolons() {
+        XCTAssertEqual(Rewards.csv(";rm -rf"), "\";rm -rf\"")
+        XCTAssertEqual(Rewards.csv("a;b"), "\"a;b\"")
+        XCTAssertEqual(Rewards.csv("plain"), "plain")
+    }
 }

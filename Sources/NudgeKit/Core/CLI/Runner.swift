@@ -206,7 +206,7 @@ public final class Context {
     public let spec: ToolSpec
     public let invocation: Invocation
     public let out: Output
-    public let clock: Clock
+    public private(set) var clock: Clock
     public let dataDir: String
     public let configDir: String
     /// Whether --now (or TOOL_NOW) pinned the clock.
@@ -255,6 +255,11 @@ public final class Context {
     public var current: Instant { pinned ? now : Instant(ms: max(now.ms, Sys.nowMillis())) }
     public var zone: Zone { clock.zone }
     public var today: Day { clock.today }
+
+    /// Uses `zone` for the rest of the run instead of TZ's: for data whose
+    /// days are one zone's whoever reads it (a folder several logins share,
+    /// each with a TZ of their own). Set before anything reads a day.
+    public func useZone(_ zone: Zone) { clock.zone = zone }
     public func option(_ long: String) -> String? { invocation.value(long) }
     public func flag(_ long: String) -> Bool { invocation.flag(long) }
     public var operands: [String] { invocation.operands }

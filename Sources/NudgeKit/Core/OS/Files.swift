@@ -16,6 +16,9 @@ public struct DirEntry: Sendable, Equatable {
     public var uid: UInt32
     public var mode: UInt32
     public var kind: Kind
+    /// When the kernel last saw the entry change (ctime, ns): unlike the
+    /// modification time, its owner cannot set it.
+    public var changed: Int64 = 0
 
     public var kindName: String {
         switch kind {
@@ -79,7 +82,9 @@ extension Sys {
         var parent = stat()
         let inOwnFolder = lstat(parentDirectory(p), &parent) == 0 && UInt32(parent.st_uid) == me
         let inHome = home.map { h in h != "/" && p.hasPrefix(h + "/") && !p.contains("/../") } ?? false
-        if st.st_uid == 0, inOwnFolder || inHome {
+        // (Not in a sticky folder several logins share: each file there is
+        // its owner's, and giving root's away would drop what root wrote.)
+        if st.st_uid == 0, inOwnFolder || inHome, parent.st_mode & S_ISVTX == 0 {
             return " (owned by root: left by a sudo run? fix: sudo chown -R \(login) \(p))"
         }
         return " (owned by \(owner); ask them, or use a data directory of your own)"
@@ -95,12 +100,16 @@ extension Sys {
     public static func fileIdentity(_ path: String) -> FileIdentity? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size), ctimeNanos: ctimeNanos(st))
+    }
+
+    /// A stat's ctime in nanoseconds (the kernel's; its owner cannot set it).
+    public static func ctimeNanos(_ st: stat) -> Int64 {
         #if canImport(Darwin)
-        let ctime = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
+        Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
         #else
-        let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+        Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
         #endif
-        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size), ctimeNanos: ctime)
     }
 
     public static func pathState(_ path: String) throws(ToolError) -> PathState {
@@ -161,7 +170,8 @@ extension Sys {
             default: kind = .other
             }
             out.append(DirEntry(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid),
-                                mode: UInt32(st.st_mode & 0o7777), kind: kind))
+                                mode: UInt32(st.st_mode & 0o7777), kind: kind,
+                                changed: ctimeNanos(st)))
         }
         out.sort { $0.name < $1.name }
         return out

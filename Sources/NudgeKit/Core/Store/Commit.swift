@@ -66,6 +66,11 @@ extension Store {
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
             let (bytes, commitLength) = Store.encodeBatch(tx.events, stamp: stamp, by: options.user, at: at, zone: zone)
+            // Among strangers, a batch others could never read whole (they
+            // read `peerReadCap` of a journal per run) is never written.
+            if options.trust == .perUser && bytes.count > options.peerReadCap {
+                throw ToolError(.dataError, "this change is \(bytes.count) bytes, more than the \(options.peerReadCap) the others read of a journal in one run; nothing was written")
+            }
             try append(bytes, to: rel)
             // Durable from here on: what follows can only warn.
             l.marks[rel] = JournalMark(end: ownEnd + bytes.count,

@@ -19,6 +19,13 @@ public enum Erasure {
     public static func erased<M: JournalModel>(_ event: JSONObject, at stamp: Stamp, by tombstones: [(Stamp, JSONObject)], in model: M.Type) -> Bool {
         !tombstones.isEmpty && event["type"]?.string != "erase" && tombstones.contains { $0.0 > stamp && M.erases($0.1, event) }
     }
+
+    /// The same, judged by `state` (the fold so far): the model may weigh
+    /// the stamps and the tombstone's author.
+    public static func erased<M: JournalModel>(_ event: JSONObject, at stamp: Stamp, by tombstones: [(Stamp, JSONObject)], state: M) -> Bool {
+        !tombstones.isEmpty && event["type"]?.string != "erase"
+            && tombstones.contains { $0.0 > stamp && state.erases($0.1, stamped: $0.0, event, stamped: stamp) }
+    }
 }
 
 extension Store {

@@ -22,6 +22,11 @@ public protocol JournalModel {
     /// `event`, an event stamped before it. Erased events are skipped by the
     /// fold on every copy and removed from journals by their writers.
     static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool
+    /// The same with both stamps, judged by the state folded up to `event`
+    /// (so a tombstone's author can be checked against who may erase what):
+    /// by default `erases(_:_:)`. The journal rewrite, which has no state,
+    /// uses the static rule only.
+    func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool
     /// Lines that every reader needs.
     func hotSnapshot() -> [JSONObject]
     /// Lines that only writers need (dedupe indexes and the like).
@@ -46,6 +51,9 @@ extension JournalModel {
     public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
     public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }
+    public func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool {
+        Self.erases(tombstone, event)
+    }
     public func coldSnapshot() -> [JSONObject] { [] }
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool { false }

@@ -112,7 +112,7 @@ extension Store {
                     pending.append(o)
                     return true
                 }
-                var ok = true
+                var ok = !options.requireChecksums
                 if let sum = o["sum"]?.string {
                     let lo = batchStart - from
                     let hi = lineStart - from

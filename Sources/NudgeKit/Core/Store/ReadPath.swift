@@ -16,7 +16,7 @@ extension Store {
     /// nothing; afterwards `upkeep` may, when nobody else is writing.
     public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
         let exists = try checkDataDirectory()
-        if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return M(full: full) }
+        if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return initialState(full: full) }
         if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
         let l = try load(full: full, lazy: lazy)
         if exists { upkeep(after: l, full: full) }
@@ -236,9 +236,17 @@ extension Store {
                       capped: reads.contains { $0.capped })
     }
 
+    /// The state before any journal: empty, with the host's facts folded
+    /// (`StoreOptions.hostFacts`).
+    func initialState(full: Bool) -> M {
+        var state = M(full: full)
+        for f in options.hostFacts { state.apply(f, stamp: Stamp(ms: 0, actor: "")) }
+        return state
+    }
+
     /// Folds whole journals in stamp order, skipping erased events.
     func fold(_ reads: [JournalRead], full: Bool) -> Loaded {
-        var state = M(full: full)
+        var state = initialState(full: full)
         var batches: [Batch] = []
         var marks: [String: JournalMark] = [:]
         var own: [String: OwnFile] = [:]
@@ -258,7 +266,7 @@ extension Store {
         var frontier: Stamp? = nil
         for b in batches {
             for e in b.events {
-                if Erasure.erased(e, at: b.stamp, by: tombstones, in: M.self) {
+                if Erasure.erased(e, at: b.stamp, by: tombstones, state: state) {
                     erased[reads[b.journal].name, default: 0] += 1
                     continue
                 }

@@ -80,6 +80,15 @@ public struct StoreOptions: Sendable {
     /// stamps far ahead) are not reported: somebody else reports them.
     public var quietPeers = false
 
+    /// Facts the host proves rather than any journal (who owns a shared
+    /// folder, as the file system says), folded before every journal's
+    /// first batch, stamped zero with no actor. A snapshot holds them as it
+    /// holds the rest of the state.
+    public var hostFacts: [JSONObject] = []
+    /// Commit lines without a checksum count for nothing (a folder shared
+    /// with strangers, where a writer's own hands could append one).
+    public var requireChecksums = false
+
     /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
     public var actorFromEnvironment = false
 

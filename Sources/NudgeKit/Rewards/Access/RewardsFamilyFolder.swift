@@ -1,7 +1,9 @@
 // A family folder: one family's rewards shared by several logins on one host,
 // where who is acting is the login running the command, proven by the kernel.
 //
-//   FAMILY/family.conf           owner = LOGIN (who made it)
+//   FAMILY/family.conf           owner = LOGIN (who made it), zone = NAME: the
+//                                family's days are this zone's for every run
+//                                (cron's in UTC, a parent's in New York)
 //   FAMILY/journal/LOGIN.ndjson  each parent's journal (and root's, for cron):
 //                                the family's whole history; a journal counts
 //                                only when its owner is the login it is named after
@@ -11,7 +13,11 @@
 //
 // Modes, set by `init` and kept by the owner's (or root's) runs:
 //   FAMILY      0711 the owner's: anyone may pass through, nobody may list
-//   journal/    0700 + ACL rwx for the other parent: only parents read or write
+//   journal/    1700 + ACL rwx for the other parents: only parents reach the
+//               journals, and sticky: only a journal's owner (or the
+//               folder's, or root) removes or replaces it. Each journal is
+//               0644: whoever may pass journal/ reads every journal, so a
+//               parent let in reads at once what a removed one wrote
 //   requests/   1733 (with --group G: 1730, group G): anyone (G's members) may
 //               drop a file, nobody may list or read another's, and sticky:
 //               only a file's owner or the folder's removes it. ACL r-x for
@@ -65,8 +71,29 @@ extension Rewards {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw ToolError(.ioError, "the family folder \(path) is not a folder") }
             var req = stat()
             let group: UInt32? = stat(Sys.join(path, "requests"), &req) == 0 && (req.st_mode & 0o007) == 0 ? UInt32(req.st_gid) : nil
+            if let z = familyZone(path) { ctx.useZone(z) }
             return FamilyFolder(path: path, owner: UInt32(st.st_uid), group: group)
         }
+    }
+
+    /// The zone family.conf names, if it names one that can be read.
+    static func familyZone(_ path: String) -> Zone? {
+        guard let got = (try? Sys.readPeerFile(Sys.join(path, "family.conf"), from: 0, cap: 4096)) ?? nil else { return nil }
+        for line in String(decoding: got.bytes, as: UTF8.self).split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            if kv.count == 2, kv[0] == "zone", let z = try? Zone.named(kv[1]) { return z }
+        }
+        return nil
+    }
+
+    /// Adds the caller's zone to a family.conf that names none (written
+    /// before the family's zone was kept there), as its owner.
+    static func keepZone(_ h: FamilyFolder, _ zone: Zone) {
+        let conf = Sys.join(h.path, "family.conf")
+        guard UInt32(geteuid()) == h.owner, familyZone(h.path) == nil, let old = try? Sys.readFile(conf), (try? Zone.named(zone.name)) != nil else { return }
+        var text = String(decoding: old, as: UTF8.self)
+        if !text.hasSuffix("\n") { text += "\n" }
+        try? Sys.writeFileAtomically(conf, Array((text + "zone = \(zone.name)\n").utf8), mode: 0o644)
     }
 
     /// Whether the caller may read the family's journals: a parent (or root).
@@ -110,12 +137,12 @@ extension Rewards {
         }
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
         try make(path, 0o711)
-        try make(Sys.join(path, "journal"), 0o700)
+        try make(Sys.join(path, "journal"), 0o1700)
         try make(Sys.join(path, "requests"), gid == nil ? 0o1733 : 0o1730, group: gid)
         // (A child in the owner's group is judged by the group bits: they match the others'.)
         try make(Sys.join(path, "status"), 0o711)
         try Sys.writeFileAtomically(Sys.join(path, "family.conf"),
-                                    Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\n".utf8),
+                                    Array("# rewards family folder: parents read journal/, children ask through requests/\nowner = \(Sys.loginName())\nzone = \(ctx.zone.name)\n".utf8),
                                     mode: 0o644)
         return FamilyFolder(path: path, owner: UInt32(geteuid()), group: gid)
     }
@@ -130,7 +157,10 @@ extension Rewards {
         o.subfolders = ["journal"]
         o.sharedWithOthers = true
         o.trust = .perUser
-        o.sharedFileMode = 0o640
+        o.sharedFileMode = 0o644
+        // Only the folder's owner makes the family; a batch counts only with its checksum.
+        o.hostFacts = [["type": "family_folder", "owner": .string(Users.name(of: h.owner) ?? "uid\(h.owner)")]]
+        o.requireChecksums = true
         o.tagActor = true
         o.maxPeerLineBytes = 1 << 20
         let key = String(StableHash.fnv1a(h.path), radix: 16)
@@ -139,53 +169,88 @@ extension Rewards {
 
     // MARK: Requests (the spool)
 
-    struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var mtime: Int64 }
+    /// A request file; `changed` is its ctime, which only the kernel sets
+    /// (its owner sets its mtime at will).
+    struct SpoolFile { var id: String; var from: String; var object: JSONObject?; var problem: String?; var changed: Int64 }
 
-    /// The request files in the spool, each with the login that owns it.
-    /// Anything that is not a small regular file is skipped, with a warning.
-    static func readSpool(_ h: FamilyFolder) throws(ToolError) -> [SpoolFile] {
-        guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return [] }
-        var out: [SpoolFile] = []
-        for e in entries.sorted(by: { $0.name < $1.name }) {
-            let id = String(e.name.dropLast(5))
-            guard id.utf8.count == 12, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { continue }
-            let path = Sys.join(h.requests, e.name)
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            if fd < 0 {
-                if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
-                continue
-            }
-            defer { close(fd) }
-            var st = stat()
-            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
-                continue
-            }
-            let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
-            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-            guard st.st_size <= 4096 else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", mtime: mtime))
-                continue
-            }
-            var buf = [UInt8](repeating: 0, count: 4097)
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4097) }
-            guard n >= 0 else { continue }
-            var bytes = Array(buf[0..<n])
-            while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
-            if let o = try? JSON.parseObject(bytes: bytes) {
-                out.append(SpoolFile(id: id, from: from, object: o, problem: nil, mtime: mtime))
-            } else {
-                out.append(SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", mtime: mtime))
-            }
-        }
-        return out
+    /// Requests one login may have taken per run, and all logins together:
+    /// what one run records stays far below what a peer reads of a journal
+    /// per run (each request is at most 4096 bytes), however many wait.
+    static let spoolPerLogin = 20
+    static let spoolPerRun = 400
+    /// Requests one login may have waiting; the owner's (or root's) run
+    /// removes the newest past it, unread.
+    static let spoolWaitingPerLogin = 200
+
+    /// A spool entry's id, if its name is one (12 hex digits and .json).
+    static func spoolID(_ name: String) -> String? {
+        guard name.hasSuffix(".json") else { return nil }
+        let id = String(name.dropLast(5))
+        guard id.utf8.count == 12, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        return id
     }
 
-    /// Records the requests not yet recorded (in the caller's batch).
+    /// The spool's entries not yet recorded, as the run takes them: per
+    /// login the first `spoolPerLogin` in the order the kernel saw them made
+    /// (ctime), then all of those in that order, the first `spoolPerRun`.
+    /// `over`: per login, the entries past `spoolWaitingPerLogin`.
+    static func spoolTurn(_ entries: [DirEntry], recorded: (String) -> Bool) -> (take: [DirEntry], over: [UInt32: [DirEntry]]) {
+        var byLogin: [UInt32: [DirEntry]] = [:]
+        for e in entries {
+            guard let id = spoolID(e.name), !recorded(id) else { continue }
+            byLogin[e.uid, default: []].append(e)
+        }
+        var take: [DirEntry] = []
+        var over: [UInt32: [DirEntry]] = [:]
+        for (uid, es) in byLogin {
+            let sorted = es.sorted { ($0.changed, $0.name) < ($1.changed, $1.name) }
+            take += sorted.prefix(spoolPerLogin)
+            if sorted.count > spoolWaitingPerLogin { over[uid] = Array(sorted.dropFirst(spoolWaitingPerLogin)) }
+        }
+        take.sort { ($0.changed, $0.name) < ($1.changed, $1.name) }
+        return (Array(take.prefix(spoolPerRun)), over)
+    }
+
+    /// Reads one request file, without following links, as the login that
+    /// owns it. nil when it is gone or not a regular file (with a warning).
+    static func readRequest(_ h: FamilyFolder, _ e: DirEntry) -> SpoolFile? {
+        guard let id = spoolID(e.name) else { return nil }
+        let path = Sys.join(h.requests, e.name)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
+            return nil
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
+            return nil
+        }
+        let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
+        let changed = Sys.ctimeNanos(st)
+        guard st.st_size <= 4096 else {
+            return SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", changed: changed)
+        }
+        var buf = [UInt8](repeating: 0, count: 4097)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4097) }
+        guard n >= 0 else { return nil }
+        var bytes = Array(buf[0..<n])
+        while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+        if let o = try? JSON.parseObject(bytes: bytes) {
+            return SpoolFile(id: id, from: from, object: o, problem: nil, changed: changed)
+        }
+        return SpoolFile(id: id, from: from, object: nil, problem: "a request is one JSON object", changed: changed)
+    }
+
+    /// Records this run's turn of the requests not yet recorded (in the
+    /// caller's batch), each stamped with this run: first made, first
+    /// served. The rest wait for the next run.
     static func takeRequests(_ ctx: Context, _ h: FamilyFolder, _ tx: inout Transaction<RewardsState>) throws(ToolError) {
-        // In the order they were written (for the list; the time that counts is now).
-        for f in try readSpool(h).sorted(by: { ($0.mtime, $0.id) < ($1.mtime, $1.id) }) where tx.state.requests[f.id] == nil {
-            tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today)))
+        guard let entries = try Sys.scanDirectory(h.requests, suffix: ".json") else { return }
+        let state = tx.state
+        for e in spoolTurn(entries, recorded: { state.requests[$0] != nil }).take {
+            if let f = readRequest(h, e) { tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today))) }
         }
     }
 
@@ -237,9 +302,10 @@ extension Rewards {
                                      access: ACL.blob(owner: 7, users: others.map { ($0, UInt16(5)) }, group: 3, other: open),
                                      inherit: ACL.blob(owner: 6, users: parentUIDs.map { ($0, UInt16(4)) }, group: 0, other: 0))
             }
-            // The other parent reads this parent's journal.
-            let own = Sys.join(h.journal, Sys.loginName() + ".ndjson")
-            if Sys.fileExists(own) { try ACL.ensureReaders(path: own, parentUIDs.filter { $0 != me }) }
+            if me == h.owner || me == 0 { keepJournalsShared(h, root: me == 0) }
+            keepZone(h, ctx.zone)
+            // This parent's own journal: readable by whoever may pass journal/.
+            readableToParents(Sys.join(h.journal, Sys.loginName() + ".ndjson"), owner: me)
         } catch {
             Store<RewardsState>.warnOnce("saved, but who may use the family folder could not be set: \(error.message)")
         }
@@ -260,10 +326,57 @@ extension Rewards {
             let path = Sys.join(h.status, name)
             if me == h.owner || me == 0 || ownedByMe(path) { unlink(path) }
         }
-        // Requests already recorded: the folder's owner (or root) removes them.
-        if me == h.owner || me == 0, let files = try? readSpool(h) {
-            for f in files where s.requests[f.id] != nil { unlink(Sys.join(h.requests, f.id + ".json")) }
+        // Requests already recorded, and a login's past its quota: the
+        // folder's owner (or root) removes them.
+        if me == h.owner || me == 0, let entries = (try? Sys.scanDirectory(h.requests, suffix: ".json")) ?? nil {
+            for e in entries where spoolID(e.name).map({ s.requests[$0] != nil }) ?? false { unlink(Sys.join(h.requests, e.name)) }
+            for (uid, es) in spoolTurn(entries, recorded: { s.requests[$0] != nil }).over {
+                for e in es { unlink(Sys.join(h.requests, e.name)) }
+                Store<RewardsState>.warnOnce("\(Users.name(of: uid) ?? "uid \(uid)") had more than \(spoolWaitingPerLogin) requests waiting; the \(es.count) newest were removed unread")
+            }
         }
+    }
+
+    /// The journal folder sticky (only a journal's owner removes or replaces
+    /// it); as root, every parent's journal readable by whoever may pass
+    /// journal/ (a removed parent's too, so one let in later reads it).
+    static func keepJournalsShared(_ h: FamilyFolder, root: Bool) {
+        var st = stat()
+        if stat(h.journal, &st) == 0, st.st_mode & S_ISVTX == 0 { _ = chmod(h.journal, (st.st_mode & 0o7777) | S_ISVTX) }
+        guard root, let entries = try? Sys.scanDirectory(h.journal, suffix: ".ndjson") else { return }
+        for e in entries where e.kind == .regular && e.uid != 0 && Users.name(of: e.uid) == String(e.name.dropLast(7)) {
+            readableToParents(Sys.join(h.journal, e.name), owner: e.uid)
+        }
+    }
+
+    /// The family's lock (journal/.lock, the owner's or root's, 0644: every
+    /// parent may flock it, none may replace it in the sticky folder), held
+    /// by every writer for its whole change. nil where no such file is there
+    /// yet (the owner's or root's next run makes it).
+    static func familyLock(_ h: FamilyFolder, timeoutMillis: Int) throws(ToolError) -> FileLock? {
+        let path = Sys.join(h.journal, ".lock")
+        let me = UInt32(geteuid())
+        var st = stat()
+        if me == h.owner || me == 0 {
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG || (st.st_uid != h.owner && st.st_uid != 0) || st.st_mode & 0o7777 != 0o644 {
+                unlink(path)  // somebody else's, or not the lock: the folder's owner replaces it
+            }
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { _ = fchmod(fd, 0o644); close(fd) }
+        }
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == h.owner || st.st_uid == 0 else { return nil }
+        return try FileLock.acquire(path, timeoutMillis: timeoutMillis, what: "the family folder \(h.path)")
+    }
+
+    /// Makes a journal 0644 when it is a regular file of `owner`'s with one
+    /// link (never following a link, never a file linked from elsewhere).
+    static func readableToParents(_ path: String, owner: UInt32) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == owner, st.st_nlink == 1, st.st_mode & 0o044 != 0o044 else { return }
+        _ = fchmod(fd, (st.st_mode & 0o7777) | 0o044)
     }
 
     /// Replaces a status file: readable by its owner and `reader` only.

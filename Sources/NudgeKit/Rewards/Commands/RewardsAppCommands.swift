@@ -35,6 +35,9 @@ extension Rewards {
             return (before, tx.state.apps[name.lowercased()]!)
         }
         pph = app.pointsPerHour
+        if cat == .reward && app.processes.isEmpty && app.sites.isEmpty {
+            ctx.warn("\(name.terminalSafe) has no process name: 'rewards enforce' cannot end it; add one with --process NAME (as 'ps -e' shows it)")
+        }
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
         if !app.processes.isEmpty { o["processes"] = JSON(app.processes) }
         if !app.sites.isEmpty { o["sites"] = JSON(app.sites) }

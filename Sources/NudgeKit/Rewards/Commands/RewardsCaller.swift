@@ -23,6 +23,7 @@ extension Rewards {
     }
 
     static func requireParent(_ s: RewardsState, _ ctx: Context) throws(ToolError) {
+        if s.owner == nil, let h = try waitingToRead(ctx) { throw notReadableYet(h) }
         try requireFamily(s)
         // In a family folder root (its cron) acts for the parents.
         if geteuid() == 0, try familyFolder(ctx) != nil { return }
@@ -53,6 +54,27 @@ extension Rewards {
             throw ToolError(.dataError, "no child named '\(name)'" + (names.isEmpty ? "; add one with 'rewards child add NAME'" : "; children: " + names.joined(separator: ", ")))
         }
         return c
+    }
+
+    /// In a family folder where the caller may pass journal/ but sees no
+    /// family yet (let in a moment ago, before the journals were theirs to
+    /// read): wait, never make a second family.
+    static func waitingToRead(_ ctx: Context) throws(ToolError) -> FamilyFolder? {
+        guard let h = try familyFolder(ctx), geteuid() != 0, UInt32(geteuid()) != h.owner else { return nil }
+        return h
+    }
+
+    static func notReadableYet(_ h: FamilyFolder) -> ToolError {
+        ToolError(.tempFail, "the family's journals in \(h.path) are not readable to you yet; the owner's or cron's next run lets you read them: try again then (not 'rewards init': the family exists)")
+    }
+
+    /// A word on stderr when requests wait in the spool that no run has
+    /// taken yet (a join among them): the next change takes them.
+    static func tellWaiting(_ h: FamilyFolder, _ s: RewardsState) {
+        guard let entries = (try? Sys.scanDirectory(h.requests, suffix: ".json")) ?? nil else { return }
+        let waiting = entries.filter { e in spoolID(e.name).map { s.requests[$0] == nil } ?? false }
+        guard !waiting.isEmpty else { return }
+        Store<RewardsState>.warnOnce("\(waiting.count) request\(waiting.count == 1 ? "" : "s") wait in \(h.requests) (a child's, or a parent's asking to join): 'rewards requests' takes them")
     }
 
     /// In a family folder, when the caller is not a parent: the folder.

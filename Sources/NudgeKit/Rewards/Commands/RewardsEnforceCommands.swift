@@ -36,6 +36,13 @@ extension Rewards {
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
         guard let cmd = command else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
+        // A grant the command failed too often is not tried again: said on
+        // every run of its day, never dropped silently.
+        for g in grantsGivenUp(plan.state, today: ctx.today) {
+            let who = plan.state.children[g.child]?.name ?? g.child
+            ctx.warn("\(who.terminalSafe)'s \(g.minutes) reward minutes: the grant command failed \(g.failures) times and no run tries again; give the time by hand, or give the points back with 'rewards adjust \(who.terminalSafe) +\(g.points)'")
+            code = .tempFail
+        }
         return code
     }
 
@@ -65,9 +72,13 @@ extension Rewards {
     static func endApps(_ ctx: Context, _ plan: EnforcePlan, procs: [RunningProcess], command endCommand: String?, dryRun dry: Bool,
                         grace: Int, procRoot: String) throws(ToolError) -> ExitCode {
         var code = ExitCode.ok
+        var lineage: [RunningProcess]? = nil
         for a in plan.actions {
             guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
-            let ps = procs.filter { pids.contains($0.pid) }
+            // The matched processes and what they started (their tree).
+            if lineage == nil && !dry && endCommand == nil { lineage = Processes.withLineage(procs, root: procRoot) }
+            let all = lineage ?? procs
+            let ps = Processes.tree(all.filter { pids.contains($0.pid) }, in: all)
             var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
                                    "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
             if !dry {

@@ -14,6 +14,10 @@ extension Rewards {
             ctx.memoReset("rewards.family-folder")
         } else if ctx.option("group") != nil {
             throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
+        } else if let h = try familyFolder(ctx), UInt32(geteuid()) != h.owner {
+            // The folder's owner made the family; nobody else makes one there.
+            let o = Users.name(of: h.owner) ?? "uid \(h.owner)"
+            throw ToolError(.noPermission, "only \(o), who owns the family folder \(h.path), makes the family there; ask \(o) for an invite ('rewards parent invite')")
         }
         try write(ctx) { (tx) throws(ToolError) in
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
@@ -107,7 +111,12 @@ extension Rewards {
                             "spans": .array(spans.map { .array([.string(ctx.zone.format(Instant(seconds: $0.start))), .string(ctx.zone.format(Instant(seconds: $0.end)))]) })])
             }
         }
-        for g in s.grants.values where g.child == c.id { out.record(["type": "grant", "id": .string(g.id), "minutes": JSON(g.minutes), "points": JSON(g.points), "date": .string(g.day.description)]) }
+        for g in s.grants.values.sorted(by: { $0.id < $1.id }) where g.child == c.id {
+            // A void grant (it lost a merge) is shown so: it gave nothing and cost nothing.
+            out.record(["type": "grant", "id": .string(g.id), "minutes": JSON(g.minutes), "points": JSON(g.points), "date": .string(g.day.description),
+                        "status": .string(g.void != nil ? "void" : g.applied ? "applied" : g.failures >= grantTries ? "given_up" : "pending"),
+                        "void": JSON(g.void), "failures": JSON(g.failures)])
+        }
         for f in s.flags.values where f.child == c.id { out.record(["type": "flag", "id": .string(f.id), "app": .string(f.app), "reason": .string(f.reason), "status": .string(f.status)]) }
         return .ok
     }

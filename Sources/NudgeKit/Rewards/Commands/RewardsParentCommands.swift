@@ -67,8 +67,11 @@ extension Rewards {
             guard let j = join else { throw ToolError(.noPermission, "only a parent may see the parents (you are \(Sys.loginName()))") }
             throw ToolError(.noPermission, "you are not a parent of this family: your request to join is \(j["status"]?.string ?? "pending")\(j["reason"]?.string.map { " (" + $0 + ")" } ?? "")")
         }
-        let s = try store(ctx).read()
-        try requireParent(s, ctx)
+        // A parent's look takes what waits in the spool (a join among it) first.
+        let s = try write(ctx) { (tx) throws(ToolError) -> RewardsState in
+            try requireParent(tx.state, ctx)
+            return tx.state
+        }
         for p in s.parents.sorted(by: { ($0 != s.owner ? 1 : 0, $0) < ($1 != s.owner ? 1 : 0, $1) }) {
             let role = p == s.owner ? "owner" : "co-parent"
             ctx.out.emit(["type": "parent", "login": .string(p), "role": .string(role)], text: "\(Text.terminalSafe(p))  \(role)")
@@ -90,7 +93,12 @@ extension Rewards {
             guard tx.state.parents.contains(login) else {
                 throw ToolError(.dataError, "\(Text.terminalSafe(login)) is not a parent here; parents: \(tx.state.parents.sorted().joined(separator: ", "))")
             }
+            // Whatever they append from now on counts for nothing, whatever
+            // its stamp: the cut erases their batches after the last one
+            // folded here (Model/RewardsEvents.swift).
+            let seen = tx.state.lastSeen[login]
             tx.record(by(ctx, ["type": "parent_removed", "login": .string(login)]))
+            tx.record(by(ctx, ["type": "erase", "cut": .string(login), "after": seen?.clockJSON ?? .null]))
         }
         ctx.out.emit(["type": "parent", "login": .string(login), "removed": true],
                      text: "\(Text.terminalSafe(login)) is no longer a parent here; what they did stays in the log, what they do from now on does not count")

@@ -10,6 +10,8 @@ extension Rewards {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childDashboard(ctx, h) }
         let s = try readForReward(ctx)
+        if s.owner == nil, let h = try waitingToRead(ctx) { throw notReadableYet(h) }
+        if let h = try familyFolder(ctx) { tellWaiting(h, s) }
         if s.owner == nil {
             if !ctx.out.isJSON { ctx.out.raw("No family yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n") }
             return .ok

@@ -96,10 +96,16 @@ extension RewardsState {
 
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let type = e["type"]?.string else { return }
+        if type == "family_folder" {
+            // The host's fact (stamped zero, no journal): who owns the folder.
+            if stamp.actor.isEmpty && stamp.ms == 0 { folderOwner = e["owner"]?.string }
+            return
+        }
         let day = e["day"]?.string.flatMap(Day.parse)
         let who = RewardsState.author(e)
         let proven = e["actor"] != nil
         guard mayMake(type, who: who, proven: proven) else { return }
+        if parents.contains(who) && (!proven || stamp.actor == who) { lastSeen[who] = stamp }
         switch type {
         case "family_created", "invite", "parent_join", "parent_removed":
             applyParents(type, e, stamp: stamp, who: who, proven: proven)
@@ -145,7 +151,10 @@ extension RewardsState {
         }
         if !RewardsState.anybody.contains(type) {
             let parent = parents.contains(who) || (proven && who == "root")
-            if !parent { refuse(who, "\(who) is not a parent of this family"); return false }
+            if !parent {
+                refuse(who, formerParents.contains(who) ? "\(who) was removed as a parent" : "\(who) is not a parent of this family")
+                return false
+            }
             if RewardsState.ownerOnly.contains(type) && who != owner && who != "root" { refuse(who, "only the owner, \(owner ?? ""), may do that"); return false }
         }
         return true
@@ -157,6 +166,10 @@ extension RewardsState {
         switch type {
         case "family_created":
             // The first family counts; where journals are proven, its owner is its author.
+            if let f = folderOwner, who != f {
+                refuse(who, "only \(f), who owns the family folder, makes the family")
+                return
+            }
             guard owner == nil, let o = e["owner"]?.string, !proven || o == who else { refuse(who, "the family exists already"); return }
             owner = o
             parents.insert(o)
@@ -168,10 +181,13 @@ extension RewardsState {
             if let why = joinProblem(code: code, who: who, ms: stamp.ms, zone: .utc) { refuse(who, why); return }
             invites[RewardsState.codeHash(code)]?.usedBy = who
             parents.insert(who)
+            formerParents.remove(who)
             noteChange(stamp, who, "\(who) joined as a parent")
         case "parent_removed":
             guard let l = e["login"]?.string, l != owner else { return }
             parents.remove(l)
+            formerParents.insert(l)
+            lastSeen[l] = nil
             noteChange(stamp, who, "\(who) removed \(l) as a parent")
         default:
             break
@@ -242,7 +258,8 @@ extension RewardsState {
                 refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
                 return
             }
-            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who)
+            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who,
+                       limits: p > 0)
         case "grant_applied":
             guard let id = e["id"]?.string, let g = grants[id] else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
@@ -295,12 +312,25 @@ extension RewardsState {
         requests = requests.filter { !Rewards.erasureHit(ds, salt: salt, $0.value.from) && !Rewards.erasureHit(ds, salt: salt, $0.key) }
     }
 
-    /// A grant counts only if the balance can pay it at this point.
-    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String) {
+    /// A grant counts only if the balance can pay it at this point, and (a
+    /// redemption, `limits`) only within the day's and the week's reward
+    /// limits as merged: two parents' redemptions that each fit do not
+    /// both count when together they pass a limit.
+    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String, limits: Bool = false) {
         let bal = balance[g.child] ?? 0
         var g = g
+        let set = settings(for: g.child)
+        let today = totals(g.child, g.day).grantedMinutes, week = grantedThisWeek(g.child, g.day)
+        var why: String? = nil
         if g.points > bal {
-            g.void = "the balance was \(bal) when it was merged, less than its \(g.points) points"
+            why = "the balance was \(bal) when it was merged, less than its \(g.points) points"
+        } else if limits && today + g.minutes > set.dailyRewardLimitMinutes {
+            why = "with it \(today + g.minutes) reward minutes were granted on \(g.day), past the daily limit of \(set.dailyRewardLimitMinutes)"
+        } else if limits && week + g.minutes > set.weeklyRewardLimitMinutes {
+            why = "with it \(week + g.minutes) reward minutes were granted that week, past the weekly limit of \(set.weeklyRewardLimitMinutes)"
+        }
+        if let why = why {
+            g.void = why
             grants[g.id] = g
             let name = children[g.child]?.name ?? g.child
             noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(g.void!)", conflict: true)
@@ -328,6 +358,7 @@ extension RewardsState {
             } else {
                 invites[RewardsState.codeHash(e["code"]?.string ?? "")]?.usedBy = from
                 parents.insert(from)
+                formerParents.remove(from)
                 r.status = "joined"
                 noteChange(stamp, from, "\(from) joined as a parent")
             }
@@ -393,4 +424,16 @@ extension RewardsState {
 
     /// Whether the erasure `t` erases `e` (see Rules/RewardsErasure.swift).
     public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool { Rewards.erases(t, e) }
+
+    /// The same, with the stamps: a removal's cut ({"type":"erase","cut":LOGIN,
+    /// "after":[ms,counter]}, by the owner or root) erases what LOGIN wrote
+    /// after the last batch of theirs the remover had folded, whatever its
+    /// stamp says, so nothing they append later counts on any copy.
+    public func erases(_ t: JSONObject, stamped ts: Stamp, _ e: JSONObject, stamped s: Stamp) -> Bool {
+        guard let target = t["cut"]?.string else { return RewardsState.erases(t, e) }
+        let by = RewardsState.author(t)
+        guard by == owner || (t["actor"] != nil && by == "root"), target != owner, RewardsState.author(e) == target else { return false }
+        guard let after = Stamp.clock(t["after"], actor: s.actor) else { return true }
+        return s > after
+    }
 }

@@ -6,6 +6,9 @@
 // Invariants: folded from the same journals, every copy tells the same
 // story; the log keeps no snapshot (it is folded again for each
 // `rewards log`), and an erasure erases here what it erases in the state.
+// It is linear in the events: what an event changed is read off the small
+// parts of the state kept from before it (`LogBefore`), never a copy of
+// the whole state (which would copy the requests and grants per event).
 
 /// The family's state plus what each event did to it.
 struct RewardsLogModel: JournalModel {
@@ -18,17 +21,37 @@ struct RewardsLogModel: JournalModel {
     mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
 
     mutating func apply(_ e: JSONObject, stamp: Stamp) {
-        let before = state
+        let before = Rewards.LogBefore(state)
         state.apply(e, stamp: stamp)
         entries += Rewards.logEntries(e, stamp: stamp, before: before, after: state)
     }
 
     static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { RewardsState.erases(tombstone, event) }
+    func erases(_ t: JSONObject, stamped ts: Stamp, _ e: JSONObject, stamped s: Stamp) -> Bool { state.erases(t, stamped: ts, e, stamped: s) }
     func hotSnapshot() -> [JSONObject] { [] }
     mutating func restoreHot(_ line: JSONObject) throws(ToolError) {}
 }
 
 extension Rewards {
+    /// The parts of the state an event's log entry compares with: all of
+    /// them small (per child, per app, per author), so keeping them costs
+    /// nothing when the event changes something else.
+    struct LogBefore {
+        let children: [String: RewardsState.Child]
+        let refused: [String: (count: Int, why: String)]
+        let apps: [String: RewardsState.App]
+        let childSettings: [String: [String: Int]]
+        let settings: RewardsEngine.Settings
+        let balance: [String: Int]
+        let badges: [String: Set<String>]
+        let lastConflict: String?
+
+        init(_ s: RewardsState) {
+            children = s.children; refused = s.refused; apps = s.apps; childSettings = s.childSettings
+            settings = s.settings; balance = s.balance; badges = s.badges; lastConflict = s.conflicts.last?.id
+        }
+    }
+
     public struct LogEntry: Sendable {
         public var ms: Int64
         public var by: String
@@ -41,7 +64,7 @@ extension Rewards {
     }
 
     /// What one event did, for people (none for bookkeeping events).
-    static func logEntries(_ e: JSONObject, stamp: Stamp, before b: RewardsState, after a: RewardsState) -> [LogEntry] {
+    static func logEntries(_ e: JSONObject, stamp: Stamp, before b: LogBefore, after a: RewardsState) -> [LogEntry] {
         guard let type = e["type"]?.string else { return [] }
         let who = RewardsState.author(e)
         let ms = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant.ms } ?? stamp.ms
@@ -93,7 +116,8 @@ extension Rewards {
             if let id = e["id"]?.string, let g = a.grants[id] { out.append(entry("the grant command gave \(name(g.child)) \(g.minutes) minutes", child: name(g.child))) }
         case "grant_failed":
             if let id = e["id"]?.string, let g = a.grants[id] {
-                out.append(entry("the grant command failed for \(name(g.child))'s \(g.minutes) minutes\(e["error"]?.string.map { ": " + $0 } ?? "")", child: name(g.child)))
+                let last = g.failures >= Rewards.grantTries ? "; it failed \(g.failures) times and no run tries it again" : ""
+                out.append(entry("the grant command failed for \(name(g.child))'s \(g.minutes) minutes\(e["error"]?.string.map { ": " + $0 } ?? "")\(last)", child: name(g.child)))
             }
         case "flag_decided":
             if let id = e["id"]?.string, let f = a.flags[id] {
@@ -133,11 +157,13 @@ extension Rewards {
                                                            : "\(e["app"]?.string ?? "?") was ended for \(name(c)): reward time was up", child: name(c)))
             }
         case "erase":
+            if e["cut"] != nil { break }
             out.append(entry(e["all"]?.bool == true ? "\(who) erased everything" : "\(who) erased a child's data"))
         default:
             break
         }
-        for c in a.conflicts.dropFirst(b.conflicts.count) {
+        let new = b.lastConflict.flatMap { id in a.conflicts.lastIndex { $0.id == id }.map { a.conflicts.index(after: $0) } } ?? (b.lastConflict == nil ? 0 : a.conflicts.count)
+        for c in a.conflicts[new...] {
             out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil))
         }
         return out

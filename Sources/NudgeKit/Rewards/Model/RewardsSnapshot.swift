@@ -13,7 +13,15 @@
 extension RewardsState {
     // The snapshot: everything small is hot; counted spans and seen keys cold.
     public func hotSnapshot() -> [JSONObject] {
-        var l: [JSONObject] = [["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]]
+        var family: JSONObject = ["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]
+        if let f = folderOwner { family["folder_owner"] = .string(f) }
+        if !formerParents.isEmpty { family["former_parents"] = JSON(formerParents.sorted()) }
+        if !lastSeen.isEmpty {
+            var seen = JSONObject()
+            for (p, s) in lastSeen.sorted(by: { $0.key < $1.key }) { seen[p] = .array([.int(s.ms), .int(s.counter), .string(s.actor)]) }
+            family["last_seen"] = .object(seen)
+        }
+        var l: [JSONObject] = [family]
         for c in children.values.sorted(by: { $0.id < $1.id }) { l.append(["k": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)]) }
         for c in removed.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "removed_child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login)])
@@ -132,6 +140,11 @@ extension RewardsState {
             owner = l["owner"]?.string
             parents = Set((l["parents"]?.array ?? []).compactMap(\.string))
             requestSeq = ints("request_seq")
+            folderOwner = l["folder_owner"]?.string
+            formerParents = Set((l["former_parents"]?.array ?? []).compactMap(\.string))
+            for (p, v) in (l["last_seen"]?.object ?? JSONObject()).fields {
+                if let a = v.array, a.count == 3, let ms = a[0].int, let c = a[1].int, let act = a[2].string { lastSeen[p] = Stamp(ms: ms, counter: c, actor: act) }
+            }
         case "child":
             if let id = l["id"]?.string, let n = l["name"]?.string { children[id] = Child(id: id, name: n, login: l["login"]?.string) }
         case "removed_child":

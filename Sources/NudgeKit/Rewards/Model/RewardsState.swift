@@ -12,7 +12,7 @@
 // a command touches that day (`materialize`).
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
@@ -70,6 +70,14 @@ public struct RewardsState: JournalModel {
 
     public internal(set) var owner: String?
     public internal(set) var parents: Set<String> = []
+    /// In a family folder, the login owning it (the host's word, folded
+    /// before any journal): only they make the family.
+    public internal(set) var folderOwner: String?
+    /// Parents removed (and not let in again).
+    public internal(set) var formerParents: Set<String> = []
+    /// Per parent, the stamp of their last batch folded: removing them cuts
+    /// what they wrote after it.
+    var lastSeen: [String: Stamp] = [:]
     public internal(set) var children: [String: Child] = [:]
     /// Children removed and not purged: their history is kept, and
     /// `child rm --purge` can still name them.
@@ -195,6 +203,9 @@ public struct RewardsState: JournalModel {
     public func joinProblem(code: String, who: String, ms: Int64, zone: Zone) -> String? {
         let shown = RewardsState.normalizeCode(code)
         if parents.contains(who) { return "\(who) is a parent of this family already" }
+        if children.values.contains(where: { $0.login == who }) || removed.values.contains(where: { $0.login == who }) {
+            return "\(who) is a child's login, and a child cannot join as a parent"
+        }
         guard let inv = invites[RewardsState.codeHash(code)] else {
             return "no invite has the code \(shown); check it, or ask the family's owner for a new one ('rewards parent invite')"
         }

@@ -19,6 +19,13 @@ extension Rewards {
         s.grants.values.filter { $0.day == today && s.children[$0.child] != nil && $0.mayHandOver(at: now) }.sorted { $0.id < $1.id }
     }
 
+    /// `today`'s grants of children in the family that no run tries again:
+    /// not applied, not void, failed `grantTries` times.
+    public static func grantsGivenUp(_ s: RewardsState, today: Day) -> [RewardsState.Grant] {
+        s.grants.values.filter { $0.day == today && s.children[$0.child] != nil && $0.void == nil && !$0.applied && $0.failures >= grantTries }
+            .sorted { $0.id < $1.id }
+    }
+
     /// The claim on grant `id` a run records before it runs the grant
     /// command: it expires `timeout` plus the margin after `t`, the claim's
     /// own time.

@@ -30,7 +30,8 @@ extension Rewards {
     }
 
     /// One CSV text cell. Quoted (quotes doubled) when it holds a comma, a
-    /// quote or a line break. Text a spreadsheet would take for a formula
+    /// semicolon (the separator where the decimal mark is a comma), a quote
+    /// or a line break. Text a spreadsheet would take for a formula
     /// (starting with =, +, -, @, a tab or a carriage return: an app name,
     /// a site or a child's name from untrusted data) is neutralised as OWASP
     /// advises: a single quote in front, and quoted.
@@ -38,7 +39,7 @@ extension Rewards {
         if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
             return "\"'" + s.replacingAll("\"", "\"\"") + "\""
         }
-        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
+        return s.contains(",") || s.contains(";") || s.contains("\"") || s.contains("\n") || s.contains("\r") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
     }
 
     /// Per app or category, from each day's per-app totals.

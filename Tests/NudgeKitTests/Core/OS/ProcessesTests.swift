@@ -32,6 +32,22 @@ final class ProcessesTests: XCTestCase {
         XCTAssertEqual(Processes.list(root: root + "/missing").count, 0)
     }
 
+    /// A matched process's tree: its descendants and, when it leads its
+    /// group, the group's members, of its uid only.
+    func testATreeIsWhatTheMatchedProcessStarted() {
+        func p(_ pid: Int32, _ ppid: Int32, _ pgid: Int32, uid: UInt32 = 1000) -> RunningProcess {
+            var r = RunningProcess(pid: pid, uid: uid, comm: "x", exe: "")
+            r.ppid = ppid
+            r.pgid = pgid
+            return r
+        }
+        let all = [p(1, 0, 1, uid: 0), p(10, 1, 10), p(11, 10, 10), p(12, 11, 10), p(13, 1, 10), p(14, 1, 14), p(15, 10, 10, uid: 0), p(20, 1, 20), p(21, 20, 20)]
+        XCTAssertEqual(Processes.tree([all[1]], in: all).map(\.pid), [10, 11, 12, 13], "children, grandchildren, an orphan of its group; not root's")
+        XCTAssertEqual(Processes.tree([all[8]], in: all).map(\.pid), [21], "a member that does not lead: its own tree only")
+        XCTAssertEqual(Processes.scriptName(ArraySlice(Array("python3\0-u\0/home/a/game.py\0--x\0".utf8))), "game.py")
+        XCTAssertEqual(Processes.scriptName(ArraySlice(Array("bash\0-c\0sleep 1\0".utf8))), "")
+    }
+
     /// The real /proc: this process is there, under its own uid.
     func testThisProcessIsListed() {
         #if os(Linux)

@@ -1,0 +1,73 @@
+import XCTest
+import TestSupport
+import NudgeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Enforcement with real logins: what a child does to hide a game.
+final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
+    func testEnforceEndsRenamedGamesScriptsAndWhatTheyStarted() throws {
+        setUpFamily()
+        // The names as the parents know them, no wildcards.
+        let set = rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "mcgame-long-name-edition", "--process", "mcgame-perl",
+                       "--process", "mcgame.pl", "--process", "mcgame.sh", "--process", "mcgame-launcher.sh")
+        XCTAssertEqual(set.code, 0, set.err)
+        func put(_ name: String, _ text: String) {
+            _ = FileManager.default.createFile(atPath: bin + "/" + name, contents: Data(text.utf8))
+            _ = chmod(bin + "/" + name, 0o755)
+        }
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: bin + "/mcgame-long-name-edition")
+        try FileManager.default.copyItem(atPath: "/usr/bin/perl", toPath: bin + "/mcgame-perl")
+        put("mcgame.pl", "sleep 300;\n")
+        put("mcgame.sh", "/bin/sleep 300\n")
+        put("mcgame-launcher.sh", "/bin/sleep 300 &\nwait\n")
+        let script = """
+        bash -c 'exec -a notagame \(bin)/mcgame-long-name-edition 300' &
+        \(bin)/mcgame-perl -e '$0 = "harmless"; sleep 300' &
+        perl \(bin)/mcgame.pl &
+        bash \(bin)/mcgame.sh &
+        sh \(bin)/mcgame-launcher.sh &
+        wait
+        """
+        let p = Process()
+        let argv = logins!.asLogin("alex")
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst()) + ["/bin/sh", "-c", script]
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let alex = logins!.uid("alex")
+        func others() -> [RunningProcess] { Processes.list(uids: [alex]).filter { $0.pid != p.processIdentifier } }
+        let deadline = Date().addingTimeInterval(5)
+        while others().count < 7 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(others().count, 7, "five games, two of them with a child: \(others())")
+        let run = asRoot("enforce", "--grace", "1")
+        XCTAssertEqual(run.code, 0, run.err)
+        let gone = Date().addingTimeInterval(8)
+        while !others().isEmpty && Date() < gone { usleep(100_000) }
+        XCTAssertEqual(others().map { "\($0.comm) \($0.binary) \($0.script)" }, [], "every game and what it started was ended")
+    }
+
+    func testRootsCronInUTCCountsTheFamilysDay() throws {
+        // The family lives in New York (mum's TZ when she made it); cron runs in UTC.
+        let ny = ["TZ": "America/New_York"], utc = ["TZ": "UTC"]
+        XCTAssertEqual(root(["/bin/rm", "-rf", family]).code, 0)
+        XCTAssertEqual(root(["/usr/bin/install", "-d", "-o", users["mum"]!, "-m", "0700", family]).code, 0)
+        XCTAssertEqual(rwAs("mum", "init", env: ny).code, 0)
+        for args in [["child", "add", "Alex", "--user", name("alex")], ["app", "set", "Minecraft", "--reward", "--process", "mcgame"],
+                     ["adjust", "Alex", "+100", "--reason", "start"]] {
+            XCTAssertEqual(rwAs("mum", args, env: ny).code, 0, args.joined(separator: " "))
+        }
+        // 21:00 in New York, 02:00 the next day in UTC: mum grants 5 minutes tonight.
+        let evening = "2026-11-22T21:00:00-05:00"
+        XCTAssertEqual(rwAs("mum", "redeem", "Alex", "5", env: ny, at: evening).code, 0)
+        let game = try startGame(as: "alex")
+        defer { if game.isRunning { game.terminate() } }
+        let run = asRoot("enforce", "--grace", "1", env: utc.merging(["REWARDS_NOW": evening]) { $1 })
+        XCTAssertEqual(run.code, 0, run.err)
+        XCTAssertTrue(game.isRunning, "the time mum granted tonight counts: \(run.out)")
+        XCTAssertFalse(run.out.contains("without any reward time"), run.out)
+        XCTAssertTrue(String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: family + "/family.conf"))) ?? Data(), as: UTF8.self)
+            .contains("zone = America/New_York"))
+    }
+}
