@@ -114,7 +114,7 @@ struct VdirPass {
                 }
                 var f = f
                 if r.zone(zone).name != zone.name, case .success(let again) = YomoVdir.read(bytes, name: e.name, fallback: r.zone(zone)) { f = again }
-                let d = YomoVdir.inbound(r, read: f, file: e.name, seenFingerprint: last?.fingerprint, fileTime: Instant(ms: e.mtime / 1_000_000),
+                let d = YomoVdir.inbound(r, read: f, file: e.name, seenFingerprint: YomoVdir.base(f, seen: last), fileTime: Instant(ms: e.mtime / 1_000_000),
                                          now: now, zone: zone, by: by)
                 apply(d, r, file: e.name, tx: &tx, report: &report)
                 if d.rewrite { rewrite.insert(r.id) }
@@ -122,7 +122,7 @@ struct VdirPass {
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: r.id, size: e.size, mtime: e.mtime, inode: e.inode,
                                              hash: Checksum.hex(Checksum.hash(bytes)),
                                              fingerprint: d.rewrite ? "" : after.map { YomoVdir.fingerprint($0, zone: $0.zone(zone)) } ?? "",
-                                             sequence: max(last?.sequence ?? 0, f.sequence))
+                                             sequence: max(last?.sequence ?? 0, f.sequence), version: f.version ?? "")
             }
             // New items: planned together (ids, triggers), as an import plans them.
             let items = fresh.compactMap { $0.2.item }
@@ -143,7 +143,7 @@ struct VdirPass {
                 let id = planned[f.uid] ?? ""
                 let fp = tx.state.reminders[id].map { YomoVdir.fingerprint($0, zone: $0.zone(zone)) } ?? ""
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: id, size: e.size, mtime: e.mtime, inode: e.inode,
-                                             hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: f.sequence)
+                                             hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: f.sequence, version: f.version ?? "")
             }
             for s in gone {
                 seen[s.file] = nil
@@ -211,7 +211,7 @@ struct VdirPass {
             let bytes = YomoVdir.render(r, zone: z, now: now, sequence: sequence + 1, old: old, vtimezone: vtimezone)
             writes.append((file, bytes))
             pending[file] = YomoVdir.Seen(file: file, uid: YomoVdir.uid(r), id: r.id, size: 0, mtime: 0, inode: 0,
-                                          hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: sequence + 1)
+                                          hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: sequence + 1, version: fp)
             report.changes.append(["type": "vdir", "direction": "out", "change": last == nil ? "written" : "updated", "id": .string(r.id), "file": .string(file)])
         }
         let written = try VdirFolder.write(path, writes)

@@ -28,22 +28,26 @@ extension YomoVdir {
         public var hash: String
         public var fingerprint: String
         public var sequence: Int
+        /// The file's X-YOMO-VERSION then ("" none): the version of yomo's
+        /// that `fingerprint` stands for.
+        public var version: String
 
-        public init(file: String, uid: String, id: String, size: Int, mtime: Int64, inode: UInt64, hash: String, fingerprint: String, sequence: Int) {
+        public init(file: String, uid: String, id: String, size: Int, mtime: Int64, inode: UInt64, hash: String, fingerprint: String, sequence: Int,
+                    version: String = "") {
             (self.file, self.uid, self.id, self.size, self.mtime, self.inode) = (file, uid, id, size, mtime, inode)
-            (self.hash, self.fingerprint, self.sequence) = (hash, fingerprint, sequence)
+            (self.hash, self.fingerprint, self.sequence, self.version) = (hash, fingerprint, sequence, version)
         }
 
         public var record: JSONObject {
             ["f": .string(file), "u": .string(uid), "id": .string(id), "s": JSON(size), "m": .int(mtime), "i": .int(Int64(bitPattern: inode)),
-             "h": .string(hash), "c": .string(fingerprint), "q": JSON(sequence)]
+             "h": .string(hash), "c": .string(fingerprint), "q": JSON(sequence), "v": .string(version)]
         }
 
         public init?(_ o: JSONObject) {
             guard let f = o["f"]?.string, let u = o["u"]?.string, let id = o["id"]?.string, let s = o["s"]?.int, let m = o["m"]?.int,
                   let i = o["i"]?.int, let h = o["h"]?.string, let c = o["c"]?.string else { return nil }
             self.init(file: f, uid: u, id: id, size: Int(s), mtime: m, inode: UInt64(bitPattern: i), hash: h, fingerprint: c,
-                      sequence: Int(o["q"]?.int ?? 0))
+                      sequence: Int(o["q"]?.int ?? 0), version: o["v"]?.string ?? "")
         }
     }
 
@@ -78,9 +82,19 @@ extension YomoVdir {
         .object(["title": .string(title), "due": .string(due), "status": .string(status)])
     }
 
+    /// The reminder's fingerprint the changed file started from: the one
+    /// its X-YOMO-VERSION names (the state yomo had when it last read or
+    /// wrote that version, if it is the one the index knows), else the
+    /// index's.
+    public static func base(_ f: FileRead, seen: Seen?) -> String? {
+        guard let v = f.version, !v.isEmpty else { return seen?.fingerprint }
+        if let s = seen, s.version == v { return s.fingerprint }
+        return v
+    }
+
     /// `r`'s file changed to `f` (written at `fileTime` if it carries no
-    /// LAST-MODIFIED); `seenFingerprint` is the reminder's fingerprint when
-    /// yomo last wrote or read the file (nil: never seen).
+    /// LAST-MODIFIED); `seenFingerprint` is the reminder's fingerprint the
+    /// change started from (`base`; nil: never seen).
     public static func inbound(_ r: Reminder, read f: FileRead, file: String, seenFingerprint: String?, fileTime: Instant,
                                now: Instant, zone fallback: Zone, by: String) -> Inbound {
         let z = r.zone(fallback)

@@ -8,7 +8,9 @@
 // task client needs beside it: DUE (the same time as DTSTART: task clients
 // show and move DUE), SEQUENCE (one more than the last version either side
 // wrote), PERCENT-COMPLETE for a completed one, and a snooze as the alarm
-// moved to a fixed time (TRIGGER;VALUE=DATE-TIME) with X-YOMO-SNOOZE. What
+// moved to a fixed time (TRIGGER;VALUE=DATE-TIME) with X-YOMO-SNOOZE, and
+// X-YOMO-VERSION, the fingerprint of what yomo wrote, so that a file
+// another client changed tells which of yomo's versions it started from. What
 // yomo does not write — properties, alarms and components another client
 // added, occurrences it marked completed — is copied from the file it
 // replaces, so nothing another client keeps is lost when yomo rewrites an
@@ -66,8 +68,9 @@ public enum YomoVdir {
 
     /// A hash of what yomo writes of `r`: it changes exactly when the file
     /// needs rewriting.
-    public static func fingerprint(_ r: Reminder, zone: Zone) -> String {
-        let c = core(r, zone: zone)
+    public static func fingerprint(_ r: Reminder, zone: Zone) -> String { fingerprint(core(r, zone: zone)) }
+
+    static func fingerprint(_ c: (master: [String], alarms: [String], overrides: [String])) -> String {
         var bytes: [UInt8] = []
         for l in c.master + c.alarms + c.overrides { bytes += l.utf8; bytes.append(10) }
         return Checksum.hex(Checksum.hash(bytes))
@@ -105,6 +108,7 @@ public enum YomoVdir {
             if l == "DTSTAMP:" { out.append("DTSTAMP:" + stamp); out.append("SEQUENCE:\(sequence)"); continue }
             out.append(l)
         }
+        out.append("X-YOMO-VERSION:" + fingerprint(c))
         out += keptMaster + c.alarms + keptChildren + ["END:VTODO"]
         out += c.overrides.map { $0 == "DTSTAMP:" ? "DTSTAMP:" + stamp : $0 }
         out += keptComponents
@@ -138,6 +142,9 @@ public enum YomoVdir {
         public var snooze: Instant?
         public var lastModified: Instant?
         public var sequence: Int
+        /// X-YOMO-VERSION: the fingerprint of the version of yomo's this
+        /// file was made from (clients keep X- properties they do not know).
+        public var version: String?
         public var warnings: [String]
         public var calendar: ICSComponent
     }
@@ -199,6 +206,7 @@ public enum YomoVdir {
         let own = warnings.filter { !$0.contains("an alarm at a fixed time") }
         return .success(FileRead(uid: uid, item: item, cancelled: status == "CANCELLED", completedOccurrences: done.sorted(),
                                  snooze: snooze, lastModified: modified, sequence: YomoInterchange.sequence(master),
+                                 version: master.first("X-YOMO-VERSION").map { $0.value.trimmingSpaces },
                                  warnings: own, calendar: cal))
     }
 }
