@@ -145,6 +145,11 @@ extension YomoVdir {
                 }
             }
         }
+        // Occurrences done where the writer's pending one had moved past them.
+        if apply, let p = f.pending, cur.recurrence.repeats, !cur.completed, p > cur.triggerAt {
+            record(["type": "completed", "id": .string(r.id), "next": .string(z.format(p)), "at": .string(at)])
+            out.dismiss = "completed"
+        }
         if apply, let s = f.snooze, s > now, !cur.completed, s != cur.snoozedUntil,
            let e = Yomo.snoozeEvent(cur, until: s, zone: fallback, at: now) {
             record(e)

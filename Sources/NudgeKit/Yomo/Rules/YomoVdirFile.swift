@@ -109,6 +109,9 @@ public enum YomoVdir {
             out.append(l)
         }
         out.append("X-YOMO-VERSION:" + fingerprint(c))
+        // The pending occurrence of a rule (its start stays the series'): not
+        // part of the fingerprint, since announcing moves it too.
+        if r.recurrence.repeats && !r.completed { out.append("X-YOMO-TRIGGER:" + ICS.utc(r.triggerAt)) }
         out += keptMaster + c.alarms + keptChildren + ["END:VTODO"]
         out += c.overrides.map { $0 == "DTSTAMP:" ? "DTSTAMP:" + stamp : $0 }
         out += keptComponents
@@ -145,6 +148,8 @@ public enum YomoVdir {
         /// X-YOMO-VERSION: the fingerprint of the version of yomo's this
         /// file was made from (clients keep X- properties they do not know).
         public var version: String?
+        /// X-YOMO-TRIGGER: the pending occurrence of a rule as the writer had it.
+        public var pending: Instant?
         public var warnings: [String]
         public var calendar: ICSComponent
     }
@@ -201,12 +206,14 @@ public enum YomoVdir {
                 snooze = i
             }
         }
+        var pending: Instant? = nil
+        if let x = master.first("X-YOMO-TRIGGER"), case .utc(let i)? = ICSValue.dateOrDateTime(x.value.trimmingSpaces) { pending = i }
         var modified: Instant? = nil
         if let m = master.first("LAST-MODIFIED"), case .utc(let i)? = ICSValue.dateOrDateTime(m.value.trimmingSpaces) { modified = i }
         let own = warnings.filter { !$0.contains("an alarm at a fixed time") }
         return .success(FileRead(uid: uid, item: item, cancelled: status == "CANCELLED", completedOccurrences: done.sorted(),
                                  snooze: snooze, lastModified: modified, sequence: YomoInterchange.sequence(master),
-                                 version: master.first("X-YOMO-VERSION").map { $0.value.trimmingSpaces },
+                                 version: master.first("X-YOMO-VERSION").map { $0.value.trimmingSpaces }, pending: pending,
                                  warnings: own, calendar: cal))
     }
 }
