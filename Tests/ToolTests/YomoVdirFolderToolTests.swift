@@ -101,7 +101,8 @@ final class YomoVdirFolderToolTests: ToolTestCase {
 
     /// `due` with the vdir configured looks at the folder's own stamp only:
     /// a file changed without the folder changing is not even read (the
-    /// broken one here would be reported), and one that changes it is.
+    /// broken one here would be reported), the index is not touched, and a
+    /// change to the folder is read.
     func testDueReadsNothingWhileTheFolderIsUnchanged() throws {
         XCTAssertEqual(yomo("08:00:00", "add", "stretch", "--date", "2026-11-24", "--time", "09:00").code, 0)
         let index = try String(contentsOfFile: tmp + "/ydata/vdir.ndjson", encoding: .utf8)
@@ -113,8 +114,11 @@ final class YomoVdirFolderToolTests: ToolTestCase {
         var times = [timespec(tv_sec: Int(stamp / 1_000_000_000), tv_nsec: Int(stamp % 1_000_000_000)),
                      timespec(tv_sec: Int(stamp / 1_000_000_000), tv_nsec: Int(stamp % 1_000_000_000))]
         XCTAssertEqual(utimensat(AT_FDCWD, vdir, &times, 0), 0)
+        let indexBefore = try FileManager.default.attributesOfItem(atPath: tmp + "/ydata/vdir.ndjson")[.modificationDate] as? Date
         let quiet = yomo("09:00:30", "due")
         XCTAssertEqual(quiet.err, "", "due read the vdir although its folder did not change")
+        let indexAfter = try FileManager.default.attributesOfItem(atPath: tmp + "/ydata/vdir.ndjson")[.modificationDate] as? Date
+        XCTAssertEqual(indexBefore, indexAfter, "due wrote the vdir's index although nothing changed")
         XCTAssertEqual(quiet.records.count, 1)
         // The folder changes (a file added by rename): now it is read.
         replace(vdir + "/other.ics", "BEGIN:VCALENDAR\r\n")
