@@ -132,13 +132,16 @@ final class YomoVdirFolderToolTests: ToolTestCase {
         XCTAssertEqual(r.code, 64)
         XCTAssertTrue(r.err.contains("vdir = PATH"), r.err)
         try? "vdir = tasks\n".write(toFile: tmp + "/xdg/yomo/config", atomically: true, encoding: .utf8)
-        let bad = yomo("08:00:00", "list")
-        XCTAssertEqual(bad.code, 0, "a read command does not need the vdir")
-        let add = yomo("08:00:00", "vdir", "sync")
-        XCTAssertEqual(add.code, 78, add.err)
-        XCTAssertTrue(add.err.contains("vdir must be an absolute path"), add.err)
+        // A bad value is 78 for every command, as any mistake in the file is.
+        for args in [["list"], ["due"], ["vdir", "sync"]] {
+            let bad = run("yomo", ["--now", "2026-11-24T08:00:00-05:00"] + args)
+            XCTAssertEqual(bad.code, 78, "\(args): \(bad.err)")
+            XCTAssertEqual(bad.err.split(separator: "\n").count, 1, bad.err)
+            XCTAssertTrue(bad.err.contains("vdir must be an absolute path"), bad.err)
+        }
         // A vdir given as an operand needs no configuration.
-        let given = yomo("08:00:00", "vdir", "sync", tmp + "/elsewhere")
+        try? FileManager.default.removeItem(atPath: tmp + "/xdg/yomo/config")
+        let given = run("yomo", ["--now", "2026-11-24T08:00:00-05:00", "vdir", "sync", tmp + "/elsewhere"])
         XCTAssertEqual(given.code, 0, given.err)
     }
 }

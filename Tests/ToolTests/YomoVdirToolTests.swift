@@ -23,6 +23,9 @@ final class YomoVdirToolTests: ToolTestCase {
     nonisolated(unsafe) static var server: Server?
     nonisolated(unsafe) static var startProblem: String?
 
+    /// The class's server did not come up: every test that needs it fails saying why.
+    struct NoServer: Error, CustomStringConvertible { var description: String }
+
     override class func setUp() {
         super.setUp()
         guard let radicale = Machine.current.find("radicale") else { return }
@@ -107,8 +110,8 @@ final class YomoVdirToolTests: ToolTestCase {
     /// A fresh collection on the class's server, both vdirs paired with it.
     func pair(file: StaticString = #filePath, line: UInt = #line) throws {
         try require(.radicale, .vdirsyncer, .todoman)
-        if let p = YomoVdirToolTests.startProblem { XCTFail(p, file: file, line: line); throw XCTSkip(p) }
-        guard let s = YomoVdirToolTests.server else { throw XCTSkip("no radicale") }
+        if let p = YomoVdirToolTests.startProblem { throw NoServer(description: p) }
+        guard let s = YomoVdirToolTests.server else { throw NoServer(description: "radicale was not started") }
         let name = "c" + UUID().uuidString.prefix(8).lowercased()
         let coll = s.dir + "/storage/collection-root/u/" + name
         let fm = FileManager.default

@@ -139,6 +139,7 @@ public enum Yomo {
             let config = try Config.load(directory: ctx.configDir, known: configKeys)
             _ = try llmTimeoutMillis(config)
             if let v = config["theme"], YomoTheme.parse(v) == nil { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+            _ = try configuredVdir(ctx)
             return true
         }
     }

@@ -66,6 +66,12 @@ enum VdirFolder {
         return out.sorted { $0.name < $1.name }
     }
 
+    /// Whether `path` is a regular file (not followed if a symlink).
+    static func isFile(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// One item's bytes (nil: gone, not a regular file, or over the cap).
     static func read(_ dir: String, _ name: String) throws(ToolError) -> [UInt8]? {
         guard let (bytes, size) = try Sys.readPeerFile(Sys.join(dir, name), from: 0, cap: fileCap + 1), size <= fileCap else { return nil }

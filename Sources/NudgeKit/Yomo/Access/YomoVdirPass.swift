@@ -46,14 +46,18 @@ struct VdirPass {
         let lock = try FileLock.acquire(Sys.join(dataDir, "vdir.lock"), timeoutMillis: store.options.lockTimeoutMillis,
                                         what: "yomo's vdir index in \(dataDir)")
         defer { lock.release() }
-        VdirFolder.removeTemporaries(path)
         var seen = try VdirFolder.load(dataDir, path: path)
         var report = Report()
         var rewrite = Set<String>()
         var state: YomoState
-        let entries = try VdirFolder.list(path)
+        // The folder is listed only when it changed: a command that writes
+        // one reminder's file looks at that file alone.
+        var entries: [VdirFolder.Entry]? = nil
         if scan || VdirFolder.savedStamp(dataDir, path: path) != VdirFolder.folderStamp(path) {
-            state = try inbound(entries, seen: &seen, report: &report, rewrite: &rewrite)
+            VdirFolder.removeTemporaries(path)
+            let listed = try VdirFolder.list(path)
+            entries = listed
+            state = try inbound(listed, seen: &seen, report: &report, rewrite: &rewrite)
         } else {
             state = try store.read()
         }
@@ -173,11 +177,12 @@ struct VdirPass {
 
     /// Writes the files of the reminders in `ids` (nil: all) whose
     /// fingerprint changed, and removes the files of those that are gone.
-    func outbound(_ state: YomoState, entries: [VdirFolder.Entry], ids: Set<String>?, seen: inout [String: YomoVdir.Seen],
+    func outbound(_ state: YomoState, entries: [VdirFolder.Entry]?, ids: Set<String>?, seen: inout [String: YomoVdir.Seen],
                   report: inout Report) throws(ToolError) {
         var fileOf: [String: String] = [:]
         for s in seen.values where !s.id.isEmpty { fileOf[s.id] = s.file }
-        let onDisk = Set(entries.map(\.name))
+        let listed = entries.map { Set($0.map(\.name)) }
+        func isOnDisk(_ name: String) -> Bool { listed?.contains(name) ?? VdirFolder.isFile(Sys.join(path, name)) }
         var zones: [String: [String]] = [:]
         func vtimezone(_ z: Zone, _ year: Int) -> [String] {
             let key = "\(z.name) \(year)"
@@ -194,10 +199,10 @@ struct VdirPass {
             let fp = YomoVdir.fingerprint(r, zone: z)
             let file = fileOf[r.id] ?? YomoVdir.fileName(r)
             let last = seen[file]
-            if let l = last, l.fingerprint == fp, onDisk.contains(file) { continue }
+            if let l = last, l.fingerprint == fp, isOnDisk(file) { continue }
             var old: ICSComponent? = nil
             var sequence = last?.sequence ?? 0
-            if onDisk.contains(file), let bytes = try VdirFolder.read(path, file) {
+            if isOnDisk(file), let bytes = try VdirFolder.read(path, file) {
                 if last.map({ $0.hash != Checksum.hex(Checksum.hash(bytes)) }) ?? true,
                    case .failure(let p) = YomoVdir.read(bytes, name: file, fallback: z) {
                     report.warnings.append("vdir: \(p.text); not written over")
@@ -222,7 +227,7 @@ struct VdirPass {
         var removals: [String] = []
         for s in seen.values.sorted(by: { $0.file < $1.file }) where !s.id.isEmpty && state.reminders[s.id] == nil {
             if let ids = ids, !ids.contains(s.id) { continue }
-            if onDisk.contains(s.file) { removals.append(s.file) }
+            if isOnDisk(s.file) { removals.append(s.file) }
             seen[s.file] = nil
             report.changes.append(["type": "vdir", "direction": "out", "change": "removed", "id": .string(s.id), "file": .string(s.file)])
         }

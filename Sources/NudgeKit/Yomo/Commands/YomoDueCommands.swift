@@ -17,7 +17,7 @@ extension Yomo {
     /// One pass of `due`: announce, commit, print. Returns the announcements.
     @discardableResult
     static func announce(_ ctx: Context, now: Instant) throws(ToolError) -> [Announcement] {
-        refreshVdir(ctx, now: now)
+        try refreshVdir(ctx, now: now)
         let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.

@@ -75,10 +75,12 @@ extension Yomo {
         }
     }
 
-    /// For `due` and `watch`: reads the vdir when its folder changed.
-    static func refreshVdir(_ ctx: Context, now: Instant) {
+    /// For `due` and `watch`: reads the vdir when its folder changed. A bad
+    /// configuration is the command's error (78); trouble with the vdir
+    /// itself is a warning, and `due` goes on.
+    static func refreshVdir(_ ctx: Context, now: Instant) throws(ToolError) {
+        guard let path = try configuredVdir(ctx), !VdirPass.unchanged(dataDir: ctx.dataDir, path: path) else { return }
         do throws(ToolError) {
-            guard let path = try configuredVdir(ctx), !VdirPass.unchanged(dataDir: ctx.dataDir, path: path) else { return }
             let report = try vdirPass(ctx, try store(ctx), path: path, now: now).run(scan: false, ids: [])
             show(report, ctx: ctx, changes: false)
         } catch {
