@@ -140,6 +140,24 @@ final class VdirTests: XCTestCase {
         XCTAssertEqual(d4.events.first?["title"]?.string, "pay the rent today")
     }
 
+    func testADueMovedThereMovesTheReminderAndASnoozeThereSnoozesIt() {
+        let r = reminder("call", "call mom", wall(24, 9))
+        let fp = YomoVdir.fingerprint(r, zone: zone)
+        // A task client moves DUE only (DTSTART stays): DUE is when to remind.
+        let moved = edited(file(r)) { $0.map { $0 == "DUE;TZID=America/New_York:20261124T090000" ? "DUE;TZID=America/New_York:20261124T113000" : $0 } }
+        let d = YomoVdir.inbound(r, read: read(moved), file: "x.ics", seenFingerprint: fp, fileTime: at("2026-11-24T08:10:00-05:00"),
+                                 now: at("2026-11-24T08:11:00-05:00"), zone: zone, by: "vdir:tasks")
+        XCTAssertEqual(d.events.map { $0["type"]?.string }, ["edited"])
+        XCTAssertEqual(d.events.first?["trigger_at"]?.string, "2026-11-24T11:30:00-05:00")
+        // An alarm moved to a fixed time after it came due: a snooze until then.
+        let snoozed = edited(file(r)) { $0.map { $0 == "TRIGGER:PT0M" ? "TRIGGER;VALUE=DATE-TIME:20261124T142000Z" : $0 } }
+        let s = YomoVdir.inbound(r, read: read(snoozed), file: "x.ics", seenFingerprint: fp, fileTime: at("2026-11-24T09:05:00-05:00"),
+                                 now: at("2026-11-24T09:05:00-05:00"), zone: zone, by: "vdir:tasks")
+        XCTAssertEqual(s.events.map { $0["type"]?.string }, ["snoozed"])
+        XCTAssertEqual(s.events.first?["until"]?.string, "2026-11-24T09:20:00-05:00")
+        XCTAssertEqual(s.dismiss, "snoozed")
+    }
+
     func testAFileGoneIsADeletionUnlessChangedHere() {
         let r = reminder("a", "alpha", wall(25, 9))
         let fp = YomoVdir.fingerprint(r, zone: zone)

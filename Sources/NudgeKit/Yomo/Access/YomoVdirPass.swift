@@ -47,13 +47,15 @@ struct VdirPass {
                                         what: "yomo's vdir index in \(dataDir)")
         defer { lock.release() }
         var seen = try VdirFolder.load(dataDir, path: path)
+        let before = seen
+        let savedStamp = VdirFolder.savedStamp(dataDir, path: path)
         var report = Report()
         var rewrite = Set<String>()
         var state: YomoState
         // The folder is listed only when it changed: a command that writes
         // one reminder's file looks at that file alone.
         var entries: [VdirFolder.Entry]? = nil
-        if scan || VdirFolder.savedStamp(dataDir, path: path) != VdirFolder.folderStamp(path) {
+        if scan || savedStamp != VdirFolder.folderStamp(path) {
             VdirFolder.removeTemporaries(path)
             let listed = try VdirFolder.list(path)
             entries = listed
@@ -62,7 +64,9 @@ struct VdirPass {
             state = try store.read()
         }
         try outbound(state, entries: entries, ids: ids.map { $0.union(rewrite) }, seen: &seen, report: &report)
-        try VdirFolder.save(dataDir, path: path, stamp: VdirFolder.folderStamp(path), seen: seen)
+        // Nothing changed: the index stays as it is (no write, no fsync).
+        let stamp = VdirFolder.folderStamp(path)
+        if seen != before || stamp != savedStamp { try VdirFolder.save(dataDir, path: path, stamp: stamp, seen: seen) }
         return report
     }
 
