@@ -259,6 +259,19 @@ struct JSONByteParser {
             var plain = true
             var ascii = true
             var k = i
+            // Eight bytes at a time: any byte ≥ 0x80, below 0x20, or '\\'
+            // (exact as a yes/no: a borrow starts only at a byte that matches).
+            let base = b.baseAddress!
+            while k + 8 <= close {
+                let w = (base + k).loadUnaligned(as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                let control = (w &- 0x2020_2020_2020_2020) & ~w & high
+                let x = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let backslash = (x &- 0x0101_0101_0101_0101) & ~x & high
+                if control | backslash != 0 { break }
+                if w & high != 0 { ascii = false }
+                k += 8
+            }
             while k < close {
                 let c = b[k]
                 if c == 0x5C || c < 0x20 { plain = false; break }

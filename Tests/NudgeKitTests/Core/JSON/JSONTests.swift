@@ -76,4 +76,32 @@ final class JSONTests: XCTestCase {
             XCTAssertEqual(try JSON.parse(v.serialized), v, v.serialized)
         }
     }
+
+    /// Strings are checked eight bytes at a time: a control character, a
+    /// backslash or a non-ASCII byte at any offset of a long string is
+    /// found as it is byte by byte. Raw bytes between quotes parse iff they
+    /// hold no control character and are valid UTF-8, to the same text;
+    /// escaped strings of any length round-trip.
+    func testLongStringsAreCheckedAtEveryOffset() throws {
+        var rng = SeededRandom(seed: 8)
+        let plain = Array("abcXYZ019 ~".utf8)
+        for _ in 0..<4000 {
+            let n = Int.random(in: 0...40, using: &rng)
+            var bytes = (0..<n).map { _ in plain.randomElement(using: &rng)! }
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where n > 0 {
+                let odd: [UInt8] = [0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0xFF, 0x20, 0x5B, 0x5D]
+                bytes[Int.random(in: 0..<n, using: &rng)] = odd.randomElement(using: &rng)!
+            }
+            let text = [0x22] + bytes + [0x22]
+            let valid = !bytes.contains { $0 < 0x20 } && String(validating: bytes, as: UTF8.self) != nil
+            let parsed = try? JSON.parse(text)
+            XCTAssertEqual(parsed != nil, valid, "\(bytes)")
+            if valid { XCTAssertEqual(parsed?.string, String(validating: bytes, as: UTF8.self), "\(bytes)") }
+        }
+        let alphabet = Array("abcdefgh \"\\\n\u{1}é♣🃏\u{7F}")
+        for _ in 0..<4000 {
+            let v = JSON.string(String((0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
+            XCTAssertEqual(try JSON.parse(v.serialized), v, v.serialized)
+        }
+    }
 }
