@@ -17,7 +17,7 @@ _yomo() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -84,7 +84,7 @@ _yomo() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next export import devices purge due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list add parse edit done snooze rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -99,6 +99,8 @@ _yomo() {
         devices) words="forget --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        vdir) words="sync --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "vdir sync") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         due) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;

@@ -16,7 +16,7 @@ function __yomo_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -49,6 +49,7 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'export' -d 'Print every reminder as
 complete -c yomo -n '__yomo_at '\'''\''' -a 'import' -d 'Add reminders from yomo NDJSON, Taskwarrior'\''s export or iCalendar: all, or nothing'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'devices' -d 'List the devices that share these reminders, with when each was last seen'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'purge' -d 'Erase every reminder and its history, on every device (asks on a terminal; --yes otherwise)'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'vdir' -d 'Keep a vdir (a folder of .ics tasks, for vdirsyncer and todoman) in step with the reminders'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'due' -d 'Print a notification for each reminder whose time has come (for cron)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'watch' -d 'Stay running and print notifications as reminders come due'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'help' -d 'Show help for a command'
@@ -99,5 +100,6 @@ complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior i
 complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -d 'The zone for times without one (default TZ)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
 complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
+complete -c yomo -n '__yomo_at '\''vdir'\''' -a 'sync' -d 'Read what other clients changed in the vdir, then write what yomo changed'
 complete -c yomo -n '__yomo_at '\''help'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''completion'\''' -a 'bash zsh fish'

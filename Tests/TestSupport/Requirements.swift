@@ -31,6 +31,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     case syncthing
     /// remind, which nudge-bench times yomo against.
     case remind
+    /// A CalDAV server, the sync engine and a task client: yomo's vdir against the real parts.
+    case radicale, vdirsyncer, todoman
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 

@@ -94,6 +94,16 @@ public enum Yomo {
                         options: [yesOption],
                         details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",
                         group: .admin, run: purge),
+            CommandSpec("vdir", summary: "Keep a vdir (a folder of .ics tasks, for vdirsyncer and todoman) in step with the reminders",
+                        subcommands: [
+                            CommandSpec("sync", summary: "Read what other clients changed in the vdir, then write what yomo changed", usage: "[PATH]",
+                                        operands: .words, min: 0, max: 1,
+                                        details: "PATH defaults to 'vdir' in the configuration. Run it from cron before and after 'vdirsyncer sync'.",
+                                        records: ["vdir", "conflict", "dismiss"], run: vdirSync),
+                        ],
+                        runnable: false,
+                        details: "With 'vdir = PATH' in the configuration every command that changes a reminder writes its file there, and due and watch read the files other clients changed.",
+                        group: .plumbing),
             CommandSpec("due", summary: "Print a notification for each reminder whose time has come (for cron)",
                         group: .plumbing, records: ["notification"], run: dueCommand),
             CommandSpec("watch", summary: "Stay running and print notifications as reminders come due",
@@ -103,7 +113,7 @@ public enum Yomo {
         footer: "IDs may be shortened to any unique prefix. Data: $XDG_DATA_HOME/yomo (~/.local/share/yomo)."
     )
 
-    static let configKeys = ["llm_command", "llm_timeout", "theme"]
+    static let configKeys = ["llm_command", "llm_timeout", "theme", "vdir"]
 
     /// How long the model command may take (config `llm_timeout`, seconds).
     static func llmTimeoutMillis(_ config: Config) throws(ToolError) -> Int {
@@ -129,6 +139,7 @@ public enum Yomo {
             let config = try Config.load(directory: ctx.configDir, known: configKeys)
             _ = try llmTimeoutMillis(config)
             if let v = config["theme"], YomoTheme.parse(v) == nil { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }
+            _ = try configuredVdir(ctx)
             return true
         }
     }

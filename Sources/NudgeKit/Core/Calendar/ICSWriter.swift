@@ -55,6 +55,22 @@ public enum ICS {
         lines.map { fold($0) + "\r\n" }.joined()
     }
 
+    /// A property read by ICSReader as a content line again: its value as
+    /// it came (still escaped), parameter values quoted where they must be.
+    public static func line(_ p: ICSProperty) -> String {
+        var out = p.name
+        for (k, v) in p.params.sorted(by: { $0.key < $1.key }) {
+            let quote = v.contains(where: { $0 == ":" || $0 == ";" || $0 == "," })
+            out += ";" + k + "=" + (quote ? param(v) : v)
+        }
+        return out + ":" + p.value
+    }
+
+    /// A component read by ICSReader as content lines again, with its children.
+    public static func lines(_ c: ICSComponent) -> [String] {
+        ["BEGIN:" + c.name] + c.props.map(line) + c.children.flatMap(lines) + ["END:" + c.name]
+    }
+
     /// A parameter value (CN=…): quoted, without the characters a quoted
     /// value may not hold (RFC 5545 3.1: no DQUOTE, no controls).
     public static func param(_ s: String) -> String {

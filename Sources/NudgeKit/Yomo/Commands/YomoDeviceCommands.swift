@@ -44,6 +44,7 @@ extension Yomo {
             tx.record(["type": "erase", "all": true, "at": .string(at)])
             return n
         }
+        keepVdir(ctx, ids: nil)
         ctx.out.emit(["type": "purged", "reminders": JSON(n)], text: "Erased \(n) reminder\(n == 1 ? "" : "s"); every device drops them when it syncs")
         return .ok
     }

@@ -17,6 +17,7 @@ extension Yomo {
     /// One pass of `due`: announce, commit, print. Returns the announcements.
     @discardableResult
     static func announce(_ ctx: Context, now: Instant) throws(ToolError) -> [Announcement] {
+        try refreshVdir(ctx, now: now)
         let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
@@ -55,7 +56,10 @@ extension Yomo {
         var shown: [String: Shown] = [:]
         var fw: FolderWatch? = nil
         while true {
-            if fw == nil && Sys.isDirectory(st.journalDir) { fw = FolderWatch(folders: [st.journalDir, st.dir]) }
+            if fw == nil && Sys.isDirectory(st.journalDir) {
+                let vdir = (try? configuredVdir(ctx)) ?? nil
+                fw = FolderWatch(folders: [st.journalDir, st.dir] + (vdir.map { [$0] } ?? []))
+            }
             let t = now()
             for a in try announce(ctx, now: t) { shown[a.reminder.id] = Shown(a) }
             let s = try st.read()

@@ -59,6 +59,7 @@ extension Yomo {
             return out
         }
         for n in notes { ctx.warn(n.terminalSafe) }
+        keepVdir(ctx, ids: Set(done.map(\.id)))
         for r in done { ctx.out.emit(r.record(zone: ctx.zone), text: "Imported " + line(r, zone: ctx.zone)) }
         return .ok
     }

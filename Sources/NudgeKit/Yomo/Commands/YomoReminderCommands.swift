@@ -101,6 +101,7 @@ extension Yomo {
             tx.record(createdEvent(id, f, trigger: trigger, zone: zone, type: "created", at: ctx.clock.format(ctx.now)))
             return tx.state.reminders[id]!
         }
+        keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Added " + line(r, zone: ctx.zone))
         return .ok
     }
@@ -128,6 +129,7 @@ extension Yomo {
             return tx.state.reminders[old.id]!
         }
         for n in notes { if n.hasPrefix("assumed: ") { ctx.note(n) } else { ctx.warn(n) } }
+        keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed " + line(r, zone: ctx.zone))
         return .ok
     }
@@ -144,6 +146,7 @@ extension Yomo {
                                           zone: ctx.zone, at: ctx.clock.format(ctx.now)))
             return tx.state.reminders[old.id]!
         }
+        keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed one occurrence: " + line(r, zone: ctx.zone))
         return .ok
     }
@@ -168,6 +171,7 @@ extension Yomo {
             }
             return out
         }
+        keepVdir(ctx, ids: Set(moved.map(\.id)))
         for r in moved { ctx.out.emit(r.record(zone: ctx.zone), text: "Moved to \(zone.name): " + line(r, zone: ctx.zone)) }
         return .ok
     }
@@ -181,6 +185,7 @@ extension Yomo {
             tx.record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(ctx.zone.format)), "at": .string(at)])
             return tx.state.reminders[r.id]!
         }
+        keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title.terminalSafe)" : "Done; next: " + line(r, zone: ctx.zone))
         return .ok
     }
@@ -204,6 +209,7 @@ extension Yomo {
             tx.record(e)
             return tx.state.reminders[r.id]!
         }
+        keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(r.zone(ctx.zone).local(until).time)")
         return .ok
     }
@@ -215,6 +221,7 @@ extension Yomo {
             tx.record(["type": "deleted", "id": .string(r.id), "at": .string(at)])
             return r
         }
+        keepVdir(ctx, ids: [r.id])
         var rec = r.record(zone: ctx.zone)
         rec["status"] = "deleted"
         ctx.out.emit(rec, text: "Deleted: \(r.title.terminalSafe)")

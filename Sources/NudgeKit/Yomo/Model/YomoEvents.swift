@@ -19,6 +19,8 @@
 //   deleted
 //   forget            {"device"}                      `devices forget`: off the list, history kept
 //   erase             {"all":true}                    `purge`: everything stamped before it, everywhere
+// Any change may carry "by": who made it when it is not this device's
+// user ("vdir:NAME", another client of the vdir); it becomes the reminder's lastBy.
 //
 // A change of what a reminder promises (made, edited, moved to another zone)
 // starts it afresh for every device: announcements, warnings and snoozes are

@@ -46,8 +46,10 @@ public struct YomoState: JournalModel {
 
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
         guard let type = e["type"]?.string else { return }
-        let by = stamp.actor
-        if !by.isEmpty, lastSeen[by].map({ $0 < stamp }) ?? true { lastSeen[by] = stamp }
+        let device = stamp.actor
+        if !device.isEmpty, lastSeen[device].map({ $0 < stamp }) ?? true { lastSeen[device] = stamp }
+        // A change another client made (the vdir's) names it in "by"; announcements stay the device's.
+        let by = type == "announced" ? device : e["by"]?.string ?? device
         if type == "erase" {
             if e["all"]?.bool == true {
                 materializeAll()

@@ -31,71 +31,82 @@ extension YomoInterchange {
         }
         let stamp = ICS.utc(now)
         for r in reminders {
-            let z = r.zone(fallback)
-            out.append("BEGIN:VTODO")
-            out.append("UID:\(r.id)@yomo")
-            out.append("DTSTAMP:\(stamp)")
-            out.append("CREATED:\(ICS.utc(r.createdAt))")
-            out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
-            out.append("SUMMARY:\(ICS.escape(r.title))")
-            if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
-            // A rule from completion has no fixed schedule: its start is the
-            // pending occurrence. Any other starts at its first occurrence, so
-            // that no calendar shows an instance the rule does not have.
-            var start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
-            if r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule,
-               let first = r.recurrence.ruleNext(after: Instant(ms: z.resolve(r.anchor).ms - 1), anchor: r.anchor, zone: z) {
-                start = z.local(first)
-            }
-            let hourly = r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule
-                && r.recurrence.effective.1 == .hour && r.recurrence.rangeStart == nil && z.name != "UTC"
-            if hourly && r.recurrence.days.isEmpty {
-                // Elapsed hours are UTC's hours on the clock: what RFC 5545 readers count.
-                out.append(dateLine("DTSTART", .utc(z.resolve(start)), zone: z))
-                out.append("X-YOMO-ZONE:\(z.name)")
-            } else {
-                out.append(dateLine("DTSTART", .local(start), zone: z))
-            }
-            if hourly && !r.recurrence.days.isEmpty && hasDaylightSaving(z, near: start.day) {
-                warnings.append("'\(r.title.terminalSafe)' (\(r.id)): an hourly rule on chosen days counts elapsed hours, other calendars hours on the clock of \(z.name): "
-                                + "after a daylight-saving change they show it an hour off (yomo keeps it in X-YOMO-RECURRENCE)")
-            }
-            if r.recurrence.kind == .rrule, let set = r.recurrence.set {
-                for rr in set.rrules { out.append("RRULE:\(exportRule(rr, zone: z))") }
-                for rr in set.exrules { out.append("EXRULE:\(exportRule(rr, zone: z))") }
-                for v in set.rdates { out.append(dateLine("RDATE", v, zone: z)) }
-                for v in set.exdates { out.append(dateLine("EXDATE", v, zone: z)) }
-            } else if r.recurrence.repeats {
-                let (rrule, lost) = rruleText(r.recurrence, anchor: start, zone: z)
-                if let rr = rrule { out.append("RRULE:\(rr)") }
-                if let l = lost { warnings.append("'\(r.title.terminalSafe)' (\(r.id)): iCalendar cannot say \(l); it is kept in X-YOMO-RECURRENCE") }
-                out.append("X-YOMO-RECURRENCE:\(ICS.escape(r.recurrence.json.serialized))")
-            }
-            if r.completed {
-                out.append("STATUS:COMPLETED")
-                if let c = r.completedAt { out.append("COMPLETED:\(ICS.utc(c))") }
-            } else {
-                out.append("STATUS:NEEDS-ACTION")
-            }
-            out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M", "END:VALARM"]
-            if r.warnMinutes > 0 {
-                out += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
-            }
-            out.append("END:VTODO")
-            // Each moved or cancelled occurrence: a component of its own with RECURRENCE-ID.
-            if !r.recurrence.basedOnCompletion {
-                for o in r.recurrence.overrides {
-                    out += ["BEGIN:VTODO", "UID:\(r.id)@yomo", "DTSTAMP:\(stamp)", dateLine("RECURRENCE-ID", .local(o.occurrence), zone: z),
-                            "SUMMARY:\(ICS.escape(r.title))"]
-                    if let to = o.to { out.append(dateLine("DTSTART", .local(to), zone: z)) } else {
-                        out += [dateLine("DTSTART", .local(o.occurrence), zone: z), "STATUS:CANCELLED"]
-                    }
-                    out.append("END:VTODO")
-                }
-            }
+            let p = vtodoParts(r, zone: r.zone(fallback), stamp: stamp, warnings: &warnings)
+            out += p.master + p.alarms + ["END:VTODO"] + p.overrides
         }
         out.append("END:VCALENDAR")
         return (ICS.text(out), warnings)
+    }
+
+    /// One reminder's VTODO: its properties (from BEGIN:VTODO, without the
+    /// alarms and END:VTODO), its alarms, and a component per moved or
+    /// cancelled occurrence; what iCalendar cannot say goes to `warnings`.
+    static func vtodoParts(_ r: Reminder, zone z: Zone, stamp: String,
+                           warnings: inout [String]) -> (master: [String], alarms: [String], overrides: [String]) {
+        var out: [String] = []
+        out.append("BEGIN:VTODO")
+        out.append("UID:\(r.id)@yomo")
+        out.append("DTSTAMP:\(stamp)")
+        out.append("CREATED:\(ICS.utc(r.createdAt))")
+        out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
+        out.append("SUMMARY:\(ICS.escape(r.title))")
+        if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
+        // A rule from completion has no fixed schedule: its start is the
+        // pending occurrence. Any other starts at its first occurrence, so
+        // that no calendar shows an instance the rule does not have.
+        var start = r.recurrence.basedOnCompletion ? z.local(r.triggerAt) : r.anchor
+        if r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule,
+           let first = r.recurrence.ruleNext(after: Instant(ms: z.resolve(r.anchor).ms - 1), anchor: r.anchor, zone: z) {
+            start = z.local(first)
+        }
+        let hourly = r.recurrence.repeats && !r.recurrence.basedOnCompletion && r.recurrence.kind != .rrule
+            && r.recurrence.effective.1 == .hour && r.recurrence.rangeStart == nil && z.name != "UTC"
+        if hourly && r.recurrence.days.isEmpty {
+            // Elapsed hours are UTC's hours on the clock: what RFC 5545 readers count.
+            out.append(dateLine("DTSTART", .utc(z.resolve(start)), zone: z))
+            out.append("X-YOMO-ZONE:\(z.name)")
+        } else {
+            out.append(dateLine("DTSTART", .local(start), zone: z))
+        }
+        if hourly && !r.recurrence.days.isEmpty && hasDaylightSaving(z, near: start.day) {
+            warnings.append("'\(r.title.terminalSafe)' (\(r.id)): an hourly rule on chosen days counts elapsed hours, other calendars hours on the clock of \(z.name): "
+                            + "after a daylight-saving change they show it an hour off (yomo keeps it in X-YOMO-RECURRENCE)")
+        }
+        if r.recurrence.kind == .rrule, let set = r.recurrence.set {
+            for rr in set.rrules { out.append("RRULE:\(exportRule(rr, zone: z))") }
+            for rr in set.exrules { out.append("EXRULE:\(exportRule(rr, zone: z))") }
+            for v in set.rdates { out.append(dateLine("RDATE", v, zone: z)) }
+            for v in set.exdates { out.append(dateLine("EXDATE", v, zone: z)) }
+        } else if r.recurrence.repeats {
+            let (rrule, lost) = rruleText(r.recurrence, anchor: start, zone: z)
+            if let rr = rrule { out.append("RRULE:\(rr)") }
+            if let l = lost { warnings.append("'\(r.title.terminalSafe)' (\(r.id)): iCalendar cannot say \(l); it is kept in X-YOMO-RECURRENCE") }
+            out.append("X-YOMO-RECURRENCE:\(ICS.escape(r.recurrence.json.serialized))")
+        }
+        if r.completed {
+            out.append("STATUS:COMPLETED")
+            if let c = r.completedAt { out.append("COMPLETED:\(ICS.utc(c))") }
+        } else {
+            out.append("STATUS:NEEDS-ACTION")
+        }
+        var alarms = ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M", "END:VALARM"]
+        if r.warnMinutes > 0 {
+            alarms += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
+        }
+        let master = out
+        out = []
+        // Each moved or cancelled occurrence: a component of its own with RECURRENCE-ID.
+        if !r.recurrence.basedOnCompletion {
+            for o in r.recurrence.overrides {
+                out += ["BEGIN:VTODO", "UID:\(r.id)@yomo", "DTSTAMP:\(stamp)", dateLine("RECURRENCE-ID", .local(o.occurrence), zone: z),
+                        "SUMMARY:\(ICS.escape(r.title))"]
+                if let to = o.to { out.append(dateLine("DTSTART", .local(to), zone: z)) } else {
+                    out += [dateLine("DTSTART", .local(o.occurrence), zone: z), "STATUS:CANCELLED"]
+                }
+                out.append("END:VTODO")
+            }
+        }
+        return (master, alarms, out)
     }
 
     /// Whether the zone's offset changes in the years around `day`.

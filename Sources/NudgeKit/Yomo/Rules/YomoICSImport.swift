@@ -29,9 +29,16 @@ extension YomoInterchange {
     /// VTODOs and VEVENTs into reminders; each problem names its component.
     public static func fromICS(_ bytes: [UInt8], name: String, fallbackZone: Zone) -> ([Item], [Problem], warnings: [String]) {
         let (root, parseProblems) = ICSReader.parse(bytes)
-        var problems = parseProblems.map { Problem(place: $0.line.map { "\(name):\($0)" } ?? name, message: $0.message) }
-        var warnings: [String] = []
+        let problems = parseProblems.map { Problem(place: $0.line.map { "\(name):\($0)" } ?? name, message: $0.message) }
         guard let cal = root, cal.name == "VCALENDAR" else { return ([], problems, []) }
+        let (items, more, warnings) = fromCalendar(cal, name: name, fallbackZone: fallbackZone)
+        return (items, problems + more, warnings)
+    }
+
+    /// The reminders of a calendar already read (ICSReader.parse).
+    public static func fromCalendar(_ cal: ICSComponent, name: String, fallbackZone: Zone) -> ([Item], [Problem], warnings: [String]) {
+        var problems: [Problem] = []
+        var warnings: [String] = []
         let zones = ICSZones(calendar: cal)
         if let p = zones.problem { warnings.append("\(name): \(p)") }
         var items: [Item] = []
