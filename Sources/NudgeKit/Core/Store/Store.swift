@@ -119,6 +119,18 @@ public struct Store<M: JournalModel> {
         actorPart(Substring(name)).split(separator: "+").map(String.init)
     }
 
+    /// `actorOf` on a name's bytes, for names in the plain form DIR/ACTOR.ndjson
+    /// (no "~N"); nil otherwise (the caller asks `actorOf`).
+    static func actorOf(bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count > 7, bytes.suffix(7).elementsEqual(".ndjson".utf8) else { return nil }
+        var start = bytes.endIndex - 7
+        while start > bytes.startIndex && bytes[start - 1] != 0x2F {
+            start -= 1
+            if bytes[start] == 0x7E { return nil }
+        }
+        return String(decoding: bytes[start..<(bytes.endIndex - 7)], as: UTF8.self)
+    }
+
     static func actorPart(_ base: Substring) -> Substring {
         if let t = base.lastIndex(of: "~"), base[base.index(after: t)...].count <= 8,
            let n = Int(base[base.index(after: t)...]), n >= 2 {
@@ -195,6 +207,10 @@ public struct Store<M: JournalModel> {
         var erased: [String: Int]
         /// Whether a peer's journal was read only up to the per-run cap.
         var capped = false
+        /// A full listing made by this load, and the snapshot it read
+        /// (checksum, marks): what a later run may remember it against.
+        var listing: Listing? = nil
+        var base: (sum: UInt64, marks: [String: JournalMark])? = nil
     }
     static func warnOnce(_ m: String) { StoreWarnings.once(m) }
 }

@@ -84,7 +84,8 @@ extension Habitmatch {
         let p = try pool(ctx)
         // An unblock goes where the block went: a folder of theirs that no longer stands.
         let folder = type == "unblock" ? s.pairFolders(of: me).first { $0.other == other }?.folder : s.pairFolder(me, other)
-        let copy = p.kind == .host ? folder.map { "pairs/" + $0 } : nil
+        // Not into a folder the owner's run has closed (their match ended).
+        let copy = p.kind == .host ? folder.map { "pairs/" + $0 }.flatMap { access(Sys.join(p.path, $0), W_OK | X_OK) == 0 ? $0 : nil } : nil
         try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
         if let f = copy {
             try write(ctx, folder: f) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
@@ -136,6 +137,12 @@ extension Habitmatch {
         do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
             Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
         }
+        // A member over their quota is the pool owner's to hear of, nobody else's.
+        if p.kind == .host && p.owner == geteuid() {
+            for (u, n) in s.overQuota.sorted(by: { $0.key < $1.key }) {
+                Store<HabitmatchState>.warnOnce("\(u.terminalSafe) has made others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) more of their changes are ignored")
+            }
+        }
         return s
     }
 
@@ -164,6 +171,8 @@ extension Habitmatch.Pool {
         o.tagActor = true
         o.tagScope = true
         o.peerReadCap = 2 << 20
+        // Thousands of journals: each folder's change time says whether any changed.
+        o.folderStamps = true
         o.maxPeerLineBytes = 16 << 10
         if kind == .host {
             o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
