@@ -137,6 +137,7 @@ extension Habitmatch {
         do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
             Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
         }
+        keepUntilExit(s)
         // A member over their quota is the pool owner's to hear of, nobody else's.
         if p.kind == .host && p.owner == geteuid() {
             for (u, n) in s.overQuota.sorted(by: { $0.key < $1.key }) {
@@ -145,6 +146,11 @@ extension Habitmatch {
         }
         return s
     }
+
+    /// Keeps the pool as read alive until the process ends, right after
+    /// the command: freeing thousands of members one by one is work nobody
+    /// needs.
+    static func keepUntilExit(_ s: HabitmatchState) { _ = Unmanaged.passRetained(KeptState(s)) }
 
     /// The data directory holds each member's private state folder (and the
     /// default pool): anyone who may write in it may replace them. Warned
@@ -211,4 +217,10 @@ extension Habitmatch.Pool {
         let key = String(StableHash.fnv1a(path), radix: 16)
         return Sys.join(dataDir, "state-\(user)-\(key)")
     }
+}
+
+/// A pool's state held until the process ends (`keepUntilExit`).
+final class KeptState {
+    let state: HabitmatchState
+    init(_ s: HabitmatchState) { state = s }
 }

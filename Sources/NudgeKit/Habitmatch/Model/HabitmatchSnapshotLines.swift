@@ -40,18 +40,37 @@ extension HabitmatchState {
                 return true
             }
             guard sc.lit("{\"k\":\"member\",\"user\":"), let u = sc.string(), sc.lit(",\"name\":"), let name = sc.string(),
-                  sc.lit(",\"timezone\":"), let tz = sc.string(), sc.lit(",\"habits\":"), let ids = sc.strings(),
-                  sc.lit(",\"joined\":"), let joined = sc.int(), sc.lit(",\"active\":"), let active = sc.int() else { return false }
+                  sc.lit(",\"timezone\":") else { return false }
+            // Zones and sets of habits repeat across a pool: each is made once.
+            let tzStart = sc.i
+            guard sc.skipString() else { return false }
+            let tz: String
+            if let z = restoreCache.zones.first(where: { sc.equals(tzStart..<sc.i, $0.bytes) }) { tz = z.value } else {
+                var zs = LineScanner(b: b, i: tzStart)
+                guard let z = zs.string() else { return false }
+                tz = z
+                if restoreCache.zones.count < 64 { restoreCache.zones.append((Array(UnsafeRawBufferPointer(rebasing: b[tzStart..<sc.i])), z)) }
+            }
+            guard sc.lit(",\"habits\":") else { return false }
+            let hStart = sc.i
+            guard sc.skipStrings() else { return false }
+            var habits: [Habitmatch.Habit]
+            if let h = restoreCache.habits.first(where: { sc.equals(hStart..<sc.i, $0.bytes) }) { habits = h.value } else {
+                var hs = LineScanner(b: b, i: hStart)
+                guard let ids = hs.strings() else { return false }
+                habits = []
+                for id in ids.prefix(Habitmatch.maxHabits) {
+                    guard let n = HabitmatchState.catalogNames[id] else { return false }
+                    habits.append(Habitmatch.Habit(id: id, name: n, remindAt: nil))
+                }
+                if restoreCache.habits.count < 256 { restoreCache.habits.append((Array(UnsafeRawBufferPointer(rebasing: b[hStart..<sc.i])), habits)) }
+            }
+            guard sc.lit(",\"joined\":"), let joined = sc.int(), sc.lit(",\"active\":"), let active = sc.int() else { return false }
             var email: String? = nil
             var bio = ""
             if sc.lit(",\"email\":") { guard let e = sc.string() else { return false }; email = e }
             if sc.lit(",\"bio\":") { guard let x = sc.string() else { return false }; bio = x }
             guard sc.lit("}"), sc.atEnd else { return false }
-            var habits: [Habitmatch.Habit] = []
-            for id in ids.prefix(Habitmatch.maxHabits) {
-                guard let n = HabitmatchState.catalogNames[id] else { return false }
-                habits.append(Habitmatch.Habit(id: id, name: n, remindAt: nil))
-            }
             members[u] = Habitmatch.Member(user: u, name: name, email: email, timezone: tz, bio: bio, habits: habits,
                                            joinedAt: Instant(ms: joined), lastActive: Instant(ms: active))
             return true
@@ -77,6 +96,13 @@ extension HabitmatchState {
     }
 }
 
+/// What a restore has made once and shares between lines: zones and sets
+/// of habits, by their bytes in the line.
+struct RestoreCache {
+    var zones: [(bytes: [UInt8], value: String)] = []
+    var habits: [(bytes: [UInt8], value: [Habitmatch.Habit])] = []
+}
+
 /// Reads one snapshot line of a known layout; every method returns nil or
 /// false, moving nowhere useful, on anything else.
 struct LineScanner {
@@ -84,6 +110,35 @@ struct LineScanner {
     var i = 0
 
     var atEnd: Bool { i == b.count }
+
+    /// Whether the bytes at `r` are `other`.
+    func equals(_ r: Range<Int>, _ other: [UInt8]) -> Bool {
+        r.count == other.count && other.withUnsafeBytes { memcmp(b.baseAddress! + r.lowerBound, $0.baseAddress!, r.count) == 0 }
+    }
+
+    /// Past a string without escapes, making nothing.
+    mutating func skipString() -> Bool {
+        guard i < b.count, b[i] == 0x22 else { return false }
+        var j = i + 1
+        while j < b.count, b[j] != 0x22 {
+            if b[j] == 0x5C || b[j] < 0x20 { return false }
+            j += 1
+        }
+        guard j < b.count else { return false }
+        i = j + 1
+        return true
+    }
+
+    /// Past an array of strings without escapes.
+    mutating func skipStrings() -> Bool {
+        guard lit("[") else { return false }
+        if lit("]") { return true }
+        while true {
+            guard skipString() else { return false }
+            if lit("]") { return true }
+            guard lit(",") else { return false }
+        }
+    }
 
     mutating func lit(_ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount

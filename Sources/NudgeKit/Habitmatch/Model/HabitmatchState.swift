@@ -27,6 +27,8 @@ public struct HabitmatchState: JournalModel {
     /// HabitmatchSnapshotLines.swift): a command needs a few of thousands.
     var swipeTable: [String: [String: Bool]] = [:]
     var rawSwipes: [String: Bytes] = [:]
+    /// Shared pieces while restoring a snapshot (not part of the state).
+    var restoreCache = RestoreCache()
     public private(set) var accepts: [String: Set<String>] = [:]
     public private(set) var chats: [String: [(from: String, text: String, at: Instant)]] = [:]
     public private(set) var done: [String: [String: Set<Day>]] = [:]
