@@ -56,7 +56,7 @@ final class HabitmatchRepairTests: HabitmatchHostPoolCase {
         let e = name("eve")
         XCTAssertEqual(shell("eve", """
             cd \(pool)/journal
-            printf '%s\\n' '{"type":"profile","bio":"from a tilde file"}' '{"type":"commit","n":1,"schema":3,"hlc":[1795359000000,0]}' > \(e)~2.ndjson
+            printf '%s\\n' '{"type":"profile","bio":"from a tilde file"}' '{"type":"commit","n":1,"schema":3,"hlc":[1795359660000,0]}' > \(e)~2.ndjson
             i=3; while [ $i -lt 3000 ]; do cp \(e)~2.ndjson \(e)~$i.ndjson; i=$((i+1)); done
             """).code, 0)
         let seen = hm("ana", "profile", e)
