@@ -279,4 +279,85 @@ final class PlayaTests: XCTestCase {
         case .failure(let e): XCTAssertEqual(e.all.count, 1); XCTAssertTrue(e.all[0].hasPrefix("recipients[1]: recipient"), e.all[0])
         }
     }
+
+    /// `queue` and `due` read the snapshot lazily: a recipient's line is
+    /// taken with its pool unparsed. For any recipient (names, texts and
+    /// message ids that look like the line's own keys, escapes, non-ASCII,
+    /// empty pools), the lazily read recipient equals the one folded, its
+    /// count is right before decoding, and the JSON path reads the same.
+    func testLazyRecipientLinesGiveTheRecipientsAsWritten() throws {
+        var rng = SeededRandom(seed: 31)
+        let tricky = ["\",\"pool\":[", "}", "]", "\"n\":12", "\\", "é", "\u{202E}", "{\"k\":\"recipient\",\"c\":"]
+        var s = PlayaState(full: true)
+        for k in 0..<120 {
+            var r = randomRecipient(&rng, messages: k % 7 == 0 ? 0 : nil)
+            r.name = (0..<Int.random(in: 1...3, using: &rng)).map { _ in tricky.randomElement(using: &rng)! }.joined()
+            r.messages = r.messages.map { m in Playa.Message(id: m.id, text: m.text + tricky.randomElement(using: &rng)!) }
+            s.apply(Playa.saved(r))
+        }
+        var all: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in s.hotSnapshot() {
+            let start = all.count
+            line.write(into: &all)
+            ranges.append(start..<all.count)
+            all.append(0x0A)
+        }
+        let storage = FileBytes(copying: all)
+        var lazy = PlayaState(full: false)
+        var parsed = PlayaState(full: false)
+        var taken = 0
+        for r in ranges {
+            let line = Bytes(storage, r)
+            if lazy.restoreHotRaw(line) { taken += 1 } else {
+                try lazy.restoreHot(try line.withUnsafeBytes { (b) throws(JSONParseError) in try JSON.parseObject(b) })
+            }
+            try parsed.restoreHot(try line.withUnsafeBytes { (b) throws(JSONParseError) in try JSON.parseObject(b) })
+        }
+        XCTAssertEqual(taken, 120, "every recipient line is taken lazily")
+        for (id, r) in s.recipients {
+            guard let l = lazy.recipients[id], let p = parsed.recipients[id] else { return XCTFail("recipient \(id) lost") }
+            XCTAssertEqual(l.messageCount, r.messages.count, id)
+            XCTAssertEqual(l.messages, r.messages, id)
+            XCTAssertEqual(l, r, id)
+            XCTAssertEqual(p, r, id)
+        }
+        XCTAssertEqual(lazy.recipients.count, s.recipients.count)
+    }
+
+    /// Two draws of one day (made from different seeds on two devices): the
+    /// first `generated` in stamp order wins; the other's events go unless
+    /// something touched them (a claim keeps one). The same whether the
+    /// state was folded straight through or restored from a snapshot
+    /// between the draws and the markers.
+    func testTheFirstDrawWinsTheDayAndTouchedEventsStay() throws {
+        var rng = SeededRandom(seed: 77)
+        for round in 0..<40 {
+            var r = randomRecipient(&rng, messages: 5)
+            r.schedule = .random(Int.random(in: 2...6, using: &rng))
+            let a = Playa.draw(r, date: day, zone: zone, seed: UInt64(round * 2 + 1))
+            let b = Playa.draw(r, date: day, zone: zone, seed: UInt64(round * 2 + 2))
+            let (ba, bb) = (Playa.batchID(a), Playa.batchID(b))
+            let claimed = b[Int.random(in: 0..<b.count, using: &rng)].id
+            var lines: [JSONObject] = [Playa.saved(r)]
+            for (evs, batch) in [(a, ba), (b, bb)] {
+                for e in evs { var l = Playa.saved(e); l["batch"] = .string(batch); lines.append(l) }
+            }
+            lines.append(["type": "notify_claimed", "id": .string(claimed), "recipient_id": .string(r.id), "claim": "c1",
+                          "until": .string(Zone.utc.format(Instant(ms: 1_900_000_000_000)))])
+            let markers: [JSONObject] = [ba, bb].map { ["type": "generated", "recipient_id": .string(r.id), "date": .string(day.description), "batch": .string($0)] }
+            var straight = PlayaState(full: true)
+            for l in lines + markers { straight.apply(l) }
+            var folded = PlayaState(full: true)
+            for l in lines { folded.apply(l) }
+            var restored = PlayaState(full: true)
+            for l in folded.hotSnapshot() { try restored.restoreHot(l) }
+            for l in folded.coldSnapshot() { try restored.restoreCold(l) }
+            for l in markers { restored.apply(l) }
+            let want = Set(a.map(\.id) + [claimed])
+            for (name, st) in [("straight", straight), ("restored", restored)] {
+                XCTAssertEqual(Set(st.events.keys), want, "round \(round) \(name): the first draw and the claimed event")
+            }
+        }
+    }
 }

@@ -48,6 +48,7 @@ final class PlayaTwoDeviceTests: XCTestCase {
     struct Totals {
         var slots = 0, notified = 0, missedAtDraw = 0, failedThenNotified = 0, killed = 0, hung = 0
         var refusals = 0, halfCopies = 0, lateCopies = 0, adopted = 0, maxDelay: Int64 = 0, sameDraws = 0
+        var quiet = 0  // runs the snapshot's summary answered
     }
 
     func testEverySlotIsNotifiedOnceAcrossTwoDevices() throws {
@@ -64,6 +65,7 @@ final class PlayaTwoDeviceTests: XCTestCase {
         XCTAssertGreaterThan(totals.halfCopies, 20)
         XCTAssertGreaterThan(totals.adopted, 1, "the laptop took the phone's draw as its own")
         XCTAssertGreaterThan(totals.sameDraws, 10, "days drawn on both devices")
+        XCTAssertGreaterThan(totals.quiet, 1000, "runs answered from the summary")
     }
 
     func run(seed: UInt64, totals: inout Totals) throws {
@@ -189,16 +191,27 @@ final class PlayaTwoDeviceTests: XCTestCase {
                         Playa.syncPool(&tx, r, rng: &g)
                     }
                 }
-                // cron: due every minute.
-                var s = try st.read()
+                // cron: due every minute. Its fast path first: when the
+                // snapshot's summary and the tail say nothing is due, the
+                // whole state must say so too.
+                let quiet = try st.readHead().map {
+                    !Playa.mayBeDue(summary: $0.hot.first, tail: $0.tail, now: now, today: today, device: names[d])
+                } ?? false
+                var s = try st.read(lazy: true)  // as the command reads
                 let (role, refusal) = Playa.notifier(s, device: names[d], configured: nil, takeOver: false, configPath: "")
                 if refusal != nil {
                     XCTAssertEqual(d, phone, "seed \(seed): the laptop was refused")
+                    XCTAssertFalse(quiet, "seed \(seed): the summary let the phone pass")
                     totals.refusals += 1
                     continue
                 }
                 XCTAssertEqual(d, laptop, "seed \(seed): the phone may not notify")
                 XCTAssertNil(role)
+                if quiet {
+                    totals.quiet += 1
+                    XCTAssertFalse(Playa.needsDraws(s, device: names[d], today: today), "seed \(seed) at \(t): the summary hid a draw to adopt")
+                    XCTAssertEqual(s.due(at: now, today: today).map(\.id), [], "seed \(seed) at \(t): the summary hid due events")
+                }
                 if Playa.needsDraws(s, device: names[d], today: today) {
                     s = try st.write(at: now, zone: zone) { (tx) throws(ToolError) -> PlayaState in
                         let before = Set(tx.state.drawnBy.filter { $0.value.contains(names[d]) }.keys)

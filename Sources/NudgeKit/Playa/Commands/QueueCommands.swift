@@ -69,7 +69,7 @@ extension Playa {
     static func queueCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let date = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
         // Days more than two back are history, kept in the cold part.
-        let s = try store(ctx).read(full: date < ctx.today.adding(days: -1))
+        let s = try store(ctx).read(full: date < ctx.today.adding(days: -1), lazy: true)
         let q = s.queue(date)
         if q.isEmpty && !ctx.out.isJSON {
             let how = s.recipients.isEmpty ? "add someone: playa recipient add NAME --platform whatsapp --phone +E164"
@@ -150,7 +150,13 @@ extension Playa {
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         let me = try ctx.storeOptions().actor
-        var s = try st.read()
+        // Most runs find nothing due: decide that from the snapshot's summary
+        // and the journal tail when this device already notifies.
+        if !retry, !ctx.flag("take-over"), (config["notify_device"] ?? "").isEmpty || config["notify_device"] == me,
+           let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: ctx.now, today: ctx.today, device: me) {
+            return .ok
+        }
+        var s = try st.read(lazy: true)
         // One device notifies: the first to run due, or where it was moved.
         let (role, refusal) = notifier(s, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
         if let why = refusal { throw ToolError(.noPermission, why) }

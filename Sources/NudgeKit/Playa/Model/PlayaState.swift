@@ -51,6 +51,9 @@ public struct PlayaState: JournalModel {
     /// batches each drawn event came from.
     var winners: [String: String] = [:]
     var batchOf: [String: Set<String>] = [:]
+    /// The ids in `batchOf` by "recipient|date", so that a day's winning
+    /// draw looks at that day's events only (derived, never saved).
+    var batchedByKey: [String: Set<String>] = [:]
     /// Events of a draw that lost its day, kept aside: a claim or a save
     /// brings one back.
     var superseded: [String: Playa.Event] = [:]
@@ -109,6 +112,7 @@ public struct PlayaState: JournalModel {
                 winners = winners.filter { !$0.key.hasPrefix(id + "|") }
                 drawnBy = drawnBy.filter { !$0.key.hasPrefix(id + "|") }
                 batchOf = batchOf.filter { events[$0.key] != nil }
+                batchedByKey = batchedByKey.filter { !$0.key.hasPrefix(id + "|") }
                 superseded = superseded.filter { $0.value.recipientID != id }
             }
         case "notify_claimed":
@@ -138,14 +142,21 @@ public struct PlayaState: JournalModel {
             if let b = e["batch"]?.string {
                 // A draw never replaces an event: the same slot drawn again
                 // (another device, the same draw) leaves it as it is.
-                if events[ev.id] != nil { batchOf[ev.id, default: []].insert(b); return }
-                if let w = winners[PlayaState.generatedKey(ev.recipientID, ev.date)], w != b {
+                let key = PlayaState.generatedKey(ev.recipientID, ev.date)
+                if let cur = events[ev.id] {
+                    batchOf[ev.id, default: []].insert(b)
+                    batchedByKey[PlayaState.generatedKey(cur.recipientID, cur.date), default: []].insert(ev.id)
+                    return
+                }
+                if let w = winners[key], w != b {
                     if superseded[ev.id] == nil { superseded[ev.id] = ev }
                     return
                 }
                 batchOf[ev.id, default: []].insert(b)
+                batchedByKey[key, default: []].insert(ev.id)
             } else {
                 superseded[ev.id] = nil
+                if batchOf[ev.id] != nil { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(ev.id) }
             }
             events[ev.id] = ev
         case "slot_missed":
@@ -163,8 +174,8 @@ public struct PlayaState: JournalModel {
             guard winners[key] == nil else { return }
             let b = e["batch"]?.string ?? ""
             winners[key] = b
-            for (id, bs) in batchOf where !bs.contains(b) {
-                guard let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
+            for id in batchedByKey[key] ?? [] {
+                guard let bs = batchOf[id], !bs.contains(b), let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
                 batchOf[id] = nil
                 if Playa.untouchedByAnyone(ev) {
                     events[id] = nil
@@ -191,7 +202,19 @@ public struct PlayaState: JournalModel {
     var newestDay: Day? { events.values.map(\.date).max() }
 
     public func hotSnapshot() -> [JSONObject] {
-        var lines: [JSONObject] = recipients.values.sorted { $0.id < $1.id }.map { ["k": "recipient", "v": .object($0.json)] }
+        // The summary `due` answers from first. Each recipient's line says
+        // its pool's size (c) and the length of the recipient without it (n),
+        // so a lazy read finds the pool without parsing it; the pool is a
+        // flat list of id, text, id, text… (no object per message to build).
+        var lines: [JSONObject] = [Playa.dueSummary(self)]
+        for r in recipients.values.sorted(by: { $0.id < $1.id }) {
+            var v = r.json
+            v["messages"] = nil
+            var written: [UInt8] = []
+            v.write(into: &written)
+            lines.append(["k": "recipient", "c": JSON(r.messageCount), "n": JSON(written.count), "v": .object(v),
+                          "pool": .array(r.messages.flatMap { [JSON.string($0.id), .string($0.text)] })])
+        }
         let newest = newestDay
         for ev in events.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) where PlayaState.isRecent(ev, newest: newest) {
             lines.append(["k": "event", "v": .object(ev.json)])
@@ -230,7 +253,11 @@ public struct PlayaState: JournalModel {
     public mutating func restoreHot(_ l: JSONObject) throws(ToolError) {
         switch l["k"]?.string {
         case "recipient":
-            guard let o = l["v"]?.object, case .success(let r) = Playa.Recipient.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            guard let o = l["v"]?.object, case .success(var r) = Playa.Recipient.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            if let flat = l["pool"]?.array {
+                guard let m = Playa.MessagePool.messages(flat: flat) else { throw .data("bad snapshot line") }
+                r.messages = m
+            }
             recipients[r.id] = r
         case "event":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
@@ -239,7 +266,10 @@ public struct PlayaState: JournalModel {
             for g in l["generated"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
             for c in l["confirmed"]?.array ?? [] { if let d = c.string.flatMap(Day.parse) { confirmed.insert(d) } }
             for (k, v) in l["winners"]?.object?.fields ?? [] { if let b = v.string { winners[k] = b } }
-            for (k, v) in l["batches"]?.object?.fields ?? [] { batchOf[k] = Set((v.array ?? [v]).compactMap(\.string)) }
+            for (k, v) in l["batches"]?.object?.fields ?? [] {
+                batchOf[k] = Set((v.array ?? [v]).compactMap(\.string))
+                if let ev = events[k] { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(k) }
+            }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
             notifyDevice = l["notify_device"]?.string
         case "superseded":
@@ -248,6 +278,43 @@ public struct PlayaState: JournalModel {
         default:
             break
         }
+    }
+
+    /// In a lazy read, a recipient's line is taken with its pool unparsed
+    /// (decoded if a command reads it); other lines are parsed as usual.
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
+        guard line.starts(with: PlayaState.recipientPrefix),
+              let (count, v, pool) = line.withUnsafeBytes({ PlayaState.scanRecipientLine($0) }) else { return false }
+        let base = line.startIndex
+        guard let o = try? line[(base + v.lowerBound)..<(base + v.upperBound)].withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }),
+              case .success(var r) = Playa.Recipient.from(o, trusted: true) else { return false }
+        r.pool = .raw(line[(base + pool.lowerBound)..<(base + pool.upperBound)], count: count)
+        recipients[r.id] = r
+        return true
+    }
+
+    static let recipientPrefix = Array("{\"k\":\"recipient\",\"c\":".utf8)
+
+    /// {"k":"recipient","c":COUNT,"n":LENGTH,"v":{…LENGTH bytes…},"pool":[…]}:
+    /// the count, and where the recipient and its pool are; nil for another layout.
+    static func scanRecipientLine(_ b: UnsafeRawBufferPointer) -> (Int, Range<Int>, Range<Int>)? {
+        var i = recipientPrefix.count
+        func number() -> Int? {
+            var n = 0, digits = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39, digits < 9 { n = n * 10 + Int(b[i] - 0x30); i += 1; digits += 1 }
+            return digits > 0 ? n : nil
+        }
+        func expect(_ s: StaticString) -> Bool {
+            let len = s.utf8CodeUnitCount
+            guard i + len <= b.count, memcmp(b.baseAddress! + i, s.utf8Start, len) == 0 else { return false }
+            i += len
+            return true
+        }
+        guard let count = number(), expect(",\"n\":"), let length = number(), expect(",\"v\":"), i + length <= b.count else { return nil }
+        let v = i..<(i + length)
+        i += length
+        guard expect(",\"pool\":["), b.count - 2 >= i - 1, b[b.count - 1] == UInt8(ascii: "}"), b[b.count - 2] == UInt8(ascii: "]") else { return nil }
+        return (count, v, (i - 1)..<(b.count - 1))
     }
 
     public mutating func restoreCold(_ l: JSONObject) throws(ToolError) {

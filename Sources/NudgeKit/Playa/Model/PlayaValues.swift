@@ -53,12 +53,32 @@ extension Playa {
         public var username: String?
         public var paused: Bool
         public var schedule: Schedule
-        public var messages: [Message]
+        /// The message pool, decoded when read (see `MessagePool`).
+        var pool: MessagePool
+        public var messages: [Message] {
+            get { pool.messages }
+            set { pool = .decoded(newValue) }
+        }
+        /// How many messages the pool holds, without decoding it.
+        public var messageCount: Int { pool.count }
         /// What the day's draw is made from, with the day and the schedule
         /// and pool (`draw`): made once when the recipient is added and kept
         /// in the journal with it, so every device draws the same events.
         /// Recipients from before it draw from their id.
         public var drawSeed: UInt64? = nil
+
+        public init(id: String, name: String, platform: Platform, phone: PhoneNumber?, username: String?, paused: Bool,
+                    schedule: Schedule, messages: [Message], drawSeed: UInt64? = nil) {
+            self.id = id
+            self.name = name
+            self.platform = platform
+            self.phone = phone
+            self.username = username
+            self.paused = paused
+            self.schedule = schedule
+            self.pool = .decoded(messages)
+            self.drawSeed = drawSeed
+        }
 
         /// The seed the day's draw uses.
         public var seed: UInt64 { drawSeed ?? StableHash.fnv1a(id) }
@@ -129,6 +149,47 @@ extension Playa {
             return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
                                       paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed))
         }
+    }
+
+    /// A recipient's messages, or the snapshot's bytes for them — a flat JSON
+    /// array of id, text, id, text… — decoded each time they are read (bind
+    /// them once): `queue` and `due` read recipients but never their pools.
+    /// The bytes are a checksummed snapshot's, written by `hotSnapshot`.
+    enum MessagePool: Equatable, Sendable {
+        case decoded([Message])
+        case raw(Bytes, count: Int)
+
+        var count: Int {
+            switch self {
+            case .decoded(let m): return m.count
+            case .raw(_, let n): return n
+            }
+        }
+
+        var messages: [Message] {
+            switch self {
+            case .decoded(let m): return m
+            case .raw(let b, _):
+                let flat = (try? b.withUnsafeBytes { (p) throws(JSONParseError) in try JSON.parse(p) })?.array ?? []
+                return MessagePool.messages(flat: flat) ?? []
+            }
+        }
+
+        /// Messages from a flat list of id, text, id, text…; nil when it is not one.
+        static func messages(flat: [JSON]) -> [Message]? {
+            guard flat.count % 2 == 0 else { return nil }
+            var out: [Message] = []
+            out.reserveCapacity(flat.count / 2)
+            var k = 0
+            while k < flat.count {
+                guard let id = flat[k].string, let text = flat[k + 1].string else { return nil }
+                out.append(Message(id: id, text: text))
+                k += 2
+            }
+            return out
+        }
+
+        static func == (a: MessagePool, b: MessagePool) -> Bool { a.messages == b.messages }
     }
 
     /// The first field of `o` that is present (not null) with the wrong JSON

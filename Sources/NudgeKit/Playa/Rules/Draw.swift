@@ -20,7 +20,8 @@ extension Playa {
     /// Empty pool: nothing. Pure given the generator.
     public static func plan<G: RandomNumberGenerator>(_ r: Recipient, date: Day, zone: Zone, notBefore: Instant?,
                                                       rng: inout G) -> [Event] {
-        guard !r.messages.isEmpty, !r.paused else { return [] }
+        let pool = r.messages
+        guard !pool.isEmpty, !r.paused else { return [] }
         var times: [TimeOfDay]
         switch r.schedule {
         case .fixed(let ts):
@@ -39,7 +40,7 @@ extension Playa {
         var instants = Set<Int64>()
         for (t, at) in slots(times, date: date, zone: zone) where instants.insert(at.ms).inserted {
             if let nb = notBefore, at <= nb { continue }
-            let m = r.messages[Int.random(in: 0..<r.messages.count, using: &rng)]
+            let m = pool[Int.random(in: 0..<pool.count, using: &rng)]
             out.append(Event(id: IDs.make(using: &rng), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
                              message: m.text, status: .pending, notification: .pending, error: nil))
         }
@@ -68,7 +69,8 @@ extension Playa {
     /// caller to mark missed; they are drawn all the same, so that draws
     /// made at different times agree. Empty pool or paused: nothing.
     public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil) -> [Event] {
-        guard !r.messages.isEmpty, !r.paused else { return [] }
+        let pool = r.messages
+        guard !pool.isEmpty, !r.paused else { return [] }
         let s = seed ?? r.seed
         var rng = SeededRandom(seed: s ^ StableHash.fnv1a(r.id + "|" + date.description))
         let times: [TimeOfDay]
@@ -82,7 +84,7 @@ extension Playa {
         var out: [Event] = []
         var instants = Set<Int64>()
         for (t, at) in slots(times, date: date, zone: zone) where instants.insert(at.ms).inserted {
-            let m = r.messages[uniform(0...(r.messages.count - 1), &rng)]
+            let m = pool[uniform(0...(pool.count - 1), &rng)]
             let id = IDs.stable("\(r.id)|\(date)|\(t)|\(IDs.hex(s, digits: 16))")
             out.append(Event(id: id, recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
                              message: m.text, status: .pending, notification: .pending, error: nil))

@@ -174,7 +174,7 @@ extension Playa {
         for r in tx.state.activeRecipients {
             let key = PlayaState.generatedKey(r.id, date)
             if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
-            if r.messages.isEmpty { g.empty.append(r.name); continue }
+            if r.messageCount == 0 { g.empty.append(r.name); continue }
             let (made, missed) = recordDraw(&tx, r, date: date, now: now, zone: zone, seed: seed)
             g.made += made
             g.missed += missed
@@ -189,7 +189,7 @@ extension Playa {
     /// device is missed, never notified late. Returns the slots missed.
     public static func adoptDraws(_ tx: inout Transaction<PlayaState>, device me: String, now: Instant, today: Day, zone: Zone) -> [Event] {
         var missed: [Event] = []
-        for r in tx.state.activeRecipients where !r.messages.isEmpty
+        for r in tx.state.activeRecipients where r.messageCount > 0
         && !(tx.state.drawnBy[PlayaState.generatedKey(r.id, today)]?.contains(me) ?? false) {
             missed += recordDraw(&tx, r, date: today, now: now, zone: zone, seed: nil).missed
         }
@@ -198,7 +198,7 @@ extension Playa {
 
     /// Whether `due` on device `me` has draws to record first (`adoptDraws`).
     public static func needsDraws(_ s: PlayaState, device me: String, today: Day) -> Bool {
-        s.activeRecipients.contains { !$0.messages.isEmpty && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
+        s.activeRecipients.contains { $0.messageCount > 0 && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
     }
 
     /// Which device notifies, as `due` on device `me` decides it:
