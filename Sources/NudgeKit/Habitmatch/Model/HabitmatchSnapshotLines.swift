@@ -45,17 +45,19 @@ extension HabitmatchState {
             let tzStart = sc.i
             guard sc.skipString() else { return false }
             let tz: String
-            if let z = restoreCache.zones.first(where: { sc.equals(tzStart..<sc.i, $0.bytes) }) { tz = z.value } else {
+            let tzKey = sc.hash(tzStart..<sc.i)
+            if let z = restoreCache.zones[tzKey], sc.equals(tzStart..<sc.i, z.bytes) { tz = z.value } else {
                 var zs = LineScanner(b: b, i: tzStart)
                 guard let z = zs.string() else { return false }
                 tz = z
-                if restoreCache.zones.count < 64 { restoreCache.zones.append((Array(UnsafeRawBufferPointer(rebasing: b[tzStart..<sc.i])), z)) }
+                if restoreCache.zones.count < 256 { restoreCache.zones[tzKey] = (Array(UnsafeRawBufferPointer(rebasing: b[tzStart..<sc.i])), z) }
             }
             guard sc.lit(",\"habits\":") else { return false }
             let hStart = sc.i
             guard sc.skipStrings() else { return false }
             var habits: [Habitmatch.Habit]
-            if let h = restoreCache.habits.first(where: { sc.equals(hStart..<sc.i, $0.bytes) }) { habits = h.value } else {
+            let hKey = sc.hash(hStart..<sc.i)
+            if let h = restoreCache.habits[hKey], sc.equals(hStart..<sc.i, h.bytes) { habits = h.value } else {
                 var hs = LineScanner(b: b, i: hStart)
                 guard let ids = hs.strings() else { return false }
                 habits = []
@@ -63,7 +65,7 @@ extension HabitmatchState {
                     guard let n = HabitmatchState.catalogNames[id] else { return false }
                     habits.append(Habitmatch.Habit(id: id, name: n, remindAt: nil))
                 }
-                if restoreCache.habits.count < 256 { restoreCache.habits.append((Array(UnsafeRawBufferPointer(rebasing: b[hStart..<sc.i])), habits)) }
+                if restoreCache.habits.count < 1024 { restoreCache.habits[hKey] = (Array(UnsafeRawBufferPointer(rebasing: b[hStart..<sc.i])), habits) }
             }
             guard sc.lit(",\"joined\":"), let joined = sc.int(), sc.lit(",\"active\":"), let active = sc.int() else { return false }
             var email: String? = nil
@@ -99,8 +101,8 @@ extension HabitmatchState {
 /// What a restore has made once and shares between lines: zones and sets
 /// of habits, by their bytes in the line.
 struct RestoreCache {
-    var zones: [(bytes: [UInt8], value: String)] = []
-    var habits: [(bytes: [UInt8], value: [Habitmatch.Habit])] = []
+    var zones: [UInt64: (bytes: [UInt8], value: String)] = [:]
+    var habits: [UInt64: (bytes: [UInt8], value: [Habitmatch.Habit])] = [:]
 }
 
 /// Reads one snapshot line of a known layout; every method returns nil or
@@ -114,6 +116,13 @@ struct LineScanner {
     /// Whether the bytes at `r` are `other`.
     func equals(_ r: Range<Int>, _ other: [UInt8]) -> Bool {
         r.count == other.count && other.withUnsafeBytes { memcmp(b.baseAddress! + r.lowerBound, $0.baseAddress!, r.count) == 0 }
+    }
+
+    /// FNV-1a of the bytes at `r`: a key to find them again by.
+    func hash(_ r: Range<Int>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in r { h = (h ^ UInt64(b[k])) &* 0x100_0000_01b3 }
+        return h
     }
 
     /// Past a string without escapes, making nothing.
