@@ -176,7 +176,8 @@ extension Store {
                 || n.hasPrefix(".") || !n.hasSuffix(".ndjson")) { continue }
             if StoreOptions.bytesContain(n, ".tmp-") { continue }
             let rel = prefix + n
-            let actor = Store.actorPart(n.dropLast(".ndjson".count))
+            // A plain name has no '~': its actor is the name itself.
+            let actor = plain ? n.dropLast(".ndjson".count) : Store.actorPart(n.dropLast(".ndjson".count))
             if StoreOptions.bytesContain(actor, ".sync-conflict-")
                 || (!plain && (StoreOptions.bytesContain(n, "conflicted copy") || StoreOptions.bytesContain(n, "(conflict"))) {
                 conflicts.append(rel)

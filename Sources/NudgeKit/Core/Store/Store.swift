@@ -154,14 +154,19 @@ public struct Store<M: JournalModel> {
     func isOwn(_ rel: String) -> Bool {
         // The file name is ACTOR.ndjson or ACTOR~N.ndjson (checked on bytes:
         // called for every journal of a large pool).
-        let a = options.actor.utf8
-        let r = rel.utf8
-        var start = r.startIndex
-        if let slash = r.lastIndex(of: UInt8(ascii: "/")) { start = r.index(after: slash) }
-        let file = r[start...]
-        guard file.starts(with: a) else { return false }
-        let tail = file.dropFirst(a.count)
-        if tail.elementsEqual(".ndjson".utf8) { return true }
+        var actor = options.actor
+        var r = rel
+        let verdict: Bool? = actor.withUTF8 { a in
+            r.withUTF8 { (b) -> Bool? in
+                var start = b.count
+                while start > 0 && b[start - 1] != 0x2F { start -= 1 }
+                let n = b.count - start
+                guard n >= a.count, memcmp(b.baseAddress! + start, a.baseAddress!, a.count) == 0 else { return false }
+                if n == a.count + 7 && memcmp(b.baseAddress! + start + a.count, ".ndjson", 7) == 0 { return true }
+                return nil
+            }
+        }
+        if let v = verdict { return v }
         return Store.actorOf(rel) == options.actor
     }
     /// Journals this copy may rewrite: its own, and all of a local store's.
