@@ -17,7 +17,7 @@ _habitmatch() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|"pool restamp"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -114,10 +114,11 @@ _habitmatch() {
         block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        pool) words="init reports match --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        pool) words="init reports match restamp --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool reports") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool restamp") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

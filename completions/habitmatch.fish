@@ -16,7 +16,7 @@ function __habitmatch_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'pool restamp' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -107,6 +107,7 @@ complete -c habitmatch -n '__habitmatch_at '\''block'\''' -a '(habitmatch __comp
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'init' -d 'Make a pool folder with the right owners and modes'
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'reports' -d 'Reports members made (the pool'\''s owner only)'
 complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'match' -d 'Tell members their new matches, ended matches and blocks (the host pool'\''s owner, from cron)'
+complete -c habitmatch -n '__habitmatch_at '\''pool'\''' -a 'restamp' -d 'Give your changes stamped ahead of this computer'\''s clock (an old --now write) stamps of now, so others see them'
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l group -x -d 'The group whose logins are the members (host pool)'
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l synced -d 'A pool kept in step across machines by a sync engine'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

@@ -91,3 +91,17 @@ func fmt(_ v: Double, _ digits: Int = 2) -> String {
     return s
 }
 
+
+/// Prints the table README.md shows, from this run, and removes the data
+/// unless asked to keep it.
+@MainActor func finish(tmp: String, keep: Bool) {
+    let missed = rows.filter { $0.met == false }.count
+    print("\n| measure | result | goal |\n|---|---|---|")
+    for r in rows { print("| \(r.measure) | \(r.result) | \(r.goal)\(r.met == false ? " **MISSED**" : "") |") }
+    print("\n\(rows.filter { $0.met == true }.count) goals met, \(missed) MISSED")
+    if keep {
+        print("data kept in \(tmp)")
+    } else {
+        _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
+    }
+}

@@ -1,6 +1,6 @@
 // Release-mode benchmarks for the tools' hot paths.
 //
-//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep]
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]
 //
 // Each figure is the median wall time of whole process runs, reported as a
 // ratio to its reference measured in the same run, with the runs interleaved
@@ -20,6 +20,7 @@ import NudgeKit
 var runs = 200
 var lines = 1_000_000
 var keep = false
+var only: String? = nil
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -27,15 +28,16 @@ while !args.isEmpty {
     case "--runs": runs = Int(args.isEmpty ? "" : args.removeFirst()) ?? runs
     case "--lines": lines = Int(args.isEmpty ? "" : args.removeFirst()) ?? lines
     case "--keep": keep = true
+    case "--only": only = args.isEmpty ? nil : args.removeFirst()
     case "-h", "--help":
-        print("usage: nudge-bench [--runs N] [--lines N] [--keep]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling.")
+        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone.")
         exit(0)
-    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep]")
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]")
     }
 }
 
 let bin = productsDirectory()
-for tool in ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal"] where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in (only == nil ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal"] : [only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -46,6 +48,12 @@ let tmp = "/tmp/nudge-bench-\(getpid())"
 try? Sys.makeDirectories(tmp)
 let zone = "America/New_York"
 let nowText = "2026-11-22T21:00:00-05:00"
+if let o = only {
+    guard o == "habitmatch" else { fail("--only takes habitmatch, not '\(o)'") }
+    habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs)
+    finish(tmp: tmp, keep: keep)
+    exit(0)
+}
 
 // A year of history: about 50,000 unlocks as `tenclub unlock` writes them,
 // one committed batch each, in the store's own format.
@@ -423,62 +431,7 @@ print("playa due with 10,000 past events (200 days x 50), nothing due yet, media
 record("playa due before the first generate (every past event pending)", "\(fmt(dueBefore)) ms")
 reportRatio("playa due, 10,000 past events", pdue, goal: 1.5)
 
-// habitmatch: a pool of 10,000 members as members build one: each joins
-// and swipes 20 times, one command each (a synced pool: 21 batches in the
-// member's journal), on members who share a habit.
-let pool = Sys.join(tmp, "pool")
-try? Sys.makeDirectories(Sys.join(pool, "journal"), mode: 0o755)
-let hnow: Int64 = 1_795_359_600_000  // HABITMATCH_NOW below
-let zones = ["America/New_York", "America/Chicago", "America/Los_Angeles", "Europe/London", "Europe/Berlin",
-             "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney", "America/Sao_Paulo", "Africa/Lagos"]
-var hrng = SeededRandom(seed: 10_000)
-let hmembers = 10_000
-var byHabit: [String: [Int]] = [:]
-var memberHabits: [[String]] = []
-var joinedAt: [Int64] = []
-for k in 0..<hmembers {
-    var habits: [JSON] = []
-    var ids: [String] = []
-    for _ in 0..<Int.random(in: 1...3, using: &hrng) {
-        let c = Habitmatch.catalog.randomElement(using: &hrng)!
-        if !ids.contains(c.id) { ids.append(c.id); habits.append(.object(["id": .string(c.id), "name": .string(c.name)])) }
-    }
-    for id in ids { byHabit[id, default: []].append(k) }
-    memberHabits.append(ids)
-    let at = Instant(ms: hnow - Int64.random(in: 2...60, using: &hrng) * 86_400_000)
-    joinedAt.append(at.ms)
-    let e: JSONObject = ["type": "joined", "name": .string("Member \(k)"), "timezone": .string(zones.randomElement(using: &hrng)!),
-                         "bio": "Trying to keep it up.", "habits": .array(habits)]
-    let b = Store<HabitmatchState>.encodeBatch([e], stamp: Stamp(ms: at.ms, actor: "m\(k)"), by: "m\(k)", at: at, zone: .utc).bytes
-    let fd = try Sys.openForAppend(Sys.join(pool, "journal/m\(k).ndjson"), mode: 0o644)
-    _ = Sys.writeAll(fd: fd, b)
-    close(fd)
-}
-for k in 0..<hmembers {
-    var bytes: [UInt8] = []
-    var t = joinedAt[k] + 3_600_000
-    for _ in 0..<20 {
-        let peers = byHabit[memberHabits[k].randomElement(using: &hrng)!]!
-        let other = peers.randomElement(using: &hrng)!
-        if other == k { continue }
-        t += Int64.random(in: 60_000...3_600_000, using: &hrng)
-        let at = Instant(ms: t)
-        let e: JSONObject = ["type": "swiped", "target": .string("m\(other)"), "right": .bool(Int.random(in: 0..<3, using: &hrng) == 0)]
-        bytes += Store<HabitmatchState>.encodeBatch([e], stamp: Stamp(ms: t, actor: "m\(k)"), by: "m\(k)", at: at, zone: .utc).bytes
-    }
-    let fd = try Sys.openForAppend(Sys.join(pool, "journal/m\(k).ndjson"), mode: 0o644)
-    _ = Sys.writeAll(fd: fd, bytes)
-    close(fd)
-}
-let henv = ["HABITMATCH_DATA_DIR": Sys.join(tmp, "hm"), "HABITMATCH_POOL": pool, "TZ": zone, "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"]
-_ = timeRun([Sys.join(bin, "habitmatch"), "--user", "me", "join", "--name", "Me", "--habit", "read", "--habit", "exercise"], env: henv)
-_ = timeRun([Sys.join(bin, "habitmatch"), "--user", "me", "candidates"], env: henv)  // builds the private snapshot once
-let hruns = max(20, runs / 4)
-let cand = measure([Sys.join(bin, "habitmatch"), "--user", "me", "candidates"], env: henv, runs: hruns)
-let hwrite = measure([Sys.join(bin, "habitmatch"), "--user", "me", "like", "m\(byHabit["read"]!.first!)"], env: henv, runs: hruns)
-print("habitmatch with a pool of 10,000 members (join and 20 swipes each), median of \(hruns) runs:")
-record("habitmatch candidates, a pool of 10,000 members (join + 20 swipes each)", "\(fmt(cand)) ms", goal: "≤ 50 ms", met: cand <= 50)
-record("habitmatch like (a write), the same pool", "\(fmt(hwrite)) ms", goal: "≤ 100 ms", met: hwrite <= 100)
+habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs)
 
 // rewards: a year of usage for three children, about a million sessions.
 let rdir = Sys.join(tmp, "rewards")
@@ -586,14 +539,4 @@ if let jq = jq {
     record("rewards ingest --activitywatch", "\(fmt(awIngest, 0)) ms (jq not found to compare)")
 }
 
-// The table README.md shows, from this run.
-let missed = rows.filter { $0.met == false }.count
-print("\n| measure | result | goal |\n|---|---|---|")
-for r in rows { print("| \(r.measure) | \(r.result) | \(r.goal)\(r.met == false ? " **MISSED**" : "") |") }
-print("\n\(rows.filter { $0.met == true }.count) goals met, \(missed) MISSED")
-
-if keep {
-    print("data kept in \(tmp)")
-} else {
-    _ = try? Subprocess.run(["rm", "-rf", tmp], quiet: true)
-}
+finish(tmp: tmp, keep: keep)

@@ -136,6 +136,24 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertTrue(hm("bo", "meetings", "--format", "text", env: ["HABITMATCH_POOL": "", "TZ": "Asia/Tokyo"]).out.hasPrefix(id + "  2026-11-23 18:00 "))
     }
 
+    /// Chat times are shown in the reader's own zone (the one they joined
+    /// with), named, whatever TZ the process runs under.
+    func testChatTimesInTheMembersZoneLabelled() throws {
+        let env = ["HABITMATCH_POOL": ""]
+        hm("ana", "join", "--name", "Ana", "--timezone", "Europe/Berlin", "--habit", "read", env: env)
+        hm("bo", "join", "--name", "Bo", "--habit", "read", env: env)
+        hm("ana", "like", "bo", env: env)
+        hm("bo", "like", "ana", env: env)
+        XCTAssertEqual(hm("bo", "chat", "ana", "hello", env: env).code, 0)
+        var tokyo = env
+        tokyo["TZ"] = "Asia/Tokyo"
+        XCTAssertEqual(hm("ana", "chat", "bo", "--format", "text", env: tokyo).out, "2026-11-22 16:00 Europe/Berlin  bo: hello\n")
+        XCTAssertEqual(hm("bo", "chat", "ana", "--format", "text", env: tokyo).out, "2026-11-22 10:00 America/New_York  bo: hello\n")
+        let rec = hm("ana", "chat", "bo", env: tokyo).records.first
+        XCTAssertEqual(rec?["at"] as? String, "2026-11-22T16:00:00+01:00")
+        XCTAssertEqual(rec?["timezone"] as? String, "Europe/Berlin")
+    }
+
     /// In a synced pool every member sees two likes meet: there is no
     /// owner's run to do, and pool match says so.
     func testPoolMatchIsForAHostPool() {

@@ -125,6 +125,8 @@ public enum Habitmatch {
                             CommandSpec("reports", summary: "Reports members made (the pool's owner only)", run: poolReports),
                             CommandSpec("match", summary: "Tell members their new matches, ended matches and blocks (the host pool's owner, from cron)",
                                         run: poolMatch),
+                            CommandSpec("restamp", summary: "Give your changes stamped ahead of this computer's clock (an old --now write) stamps of now, so others see them",
+                                        run: poolRestamp),
                         ], runnable: false, group: .admin),
             CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],

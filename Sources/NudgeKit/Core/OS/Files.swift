@@ -177,6 +177,21 @@ extension Sys {
         return out
     }
 
+    /// One entry of a folder, as `scanDirectory` gives it; nil when it is gone.
+    public static func entry(in dir: String, _ name: String) -> DirEntry? {
+        var st = stat()
+        guard lstat(join(dir, name), &st) == 0 else { return nil }
+        let kind: DirEntry.Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symlink
+        case S_IFIFO: kind = .fifo
+        default: kind = .other
+        }
+        return DirEntry(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid), mode: UInt32(st.st_mode & 0o7777), kind: kind)
+    }
+
     /// Reads a file that may be hostile: never follows a symlink, never
     /// blocks on a FIFO, refuses anything but a regular file owned by
     /// `owner` (when given), and reads at most `cap` bytes from `offset`.
@@ -232,7 +247,8 @@ extension Sys {
     /// Stale `NAME.tmp-PID` files in a folder whose writer process is gone
     /// (every such file when `prefix` is nil).
     public static func removeStaleTemporaries(in dir: String, prefix: String? = nil) {
-        guard let entries = try? scanDirectory(dir) else { return }
+        // Only names of temporaries are stat'ed (a folder may hold thousands of others).
+        guard let entries = try? scanDirectory(dir, keep: { StoreOptions.bytesContain($0, ".tmp-") }) else { return }
         for e in entries where e.kind == .regular {
             // NAME.tmp-PID: split at the last ".tmp-".
             let parts = e.name.split(separator: ".", omittingEmptySubsequences: false)

@@ -27,6 +27,7 @@ extension Store {
         defer { lock.release() }
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
+        if options.folderStamps { Sys.removeStaleTemporaries(in: dir, prefix: "listing") }
         Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
@@ -122,6 +123,7 @@ extension Store {
             throw ToolError(.ioError, "cannot write \(path): \(Sys.errnoString())")
         }
         guard fsync(fd) == 0 else { throw ToolError(.ioError, "cannot sync \(path): \(Sys.errnoString())") }
+        markFolderChanged(rel)
     }
 
     /// Moves an interrupted write's bytes, and committed lines that cannot be
@@ -140,6 +142,7 @@ extension Store {
         let ok = Sys.writeAll(fd: cfd, debris) && fsync(cfd) == 0
         close(cfd)
         guard ok else { throw ToolError(.ioError, "cannot write \(corrupt): \(Sys.errnoString())") }
+        defer { markFolderChanged(rel) }
         if bad.isEmpty {
             try Sys.truncateFile(path, to: committedEnd)
             Diagnostics.error("an earlier run was interrupted: set aside \(debris.count) bytes of its unfinished write in \(corrupt)")

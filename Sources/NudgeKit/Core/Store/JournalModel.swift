@@ -45,10 +45,14 @@ public protocol JournalModel {
     func writeColdSnapshot(into out: inout [UInt8])
     /// Upgrades an event written under `schema` to `schemaVersion`.
     static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject
+    /// Whether every read, not only a lazy one, offers hot lines to
+    /// `restoreHotRaw` first (a model with a fast reader of its own lines).
+    static var restoresRawLines: Bool { get }
 }
 
 extension JournalModel {
     public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
+    public static var restoresRawLines: Bool { false }
     public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }
     public func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool {

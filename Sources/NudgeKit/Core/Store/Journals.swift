@@ -34,32 +34,66 @@ extension Store {
 
     /// The journals this store believes, and one warning for those it
     /// ignores. Names are relative to `journalDir`.
-    func journalEntries() throws(ToolError) -> [DirEntry] {
+    func journalEntries() throws(ToolError) -> [DirEntry] { try listJournals().entries }
+
+    /// The journals as `journalEntries` gives them, with the folders looked
+    /// in and their change times taken before each was read (for
+    /// `rememberListing`).
+    func listJournals() throws(ToolError) -> Listing {
         var ignored: [String] = []
         var conflicts: [String] = []
+        var folders: [FolderStamp] = []
+        let start = Store.realNanos()
+        /// A folder's entries, its stamp taken first.
+        func scan(_ rel: String, keep: ((String) -> Bool)? = nil) throws(ToolError) -> [DirEntry]? {
+            if options.folderStamps { folders.append(folderStamp(rel)) }
+            let path = rel == "." ? journalDir : Sys.join(journalDir, rel)
+            guard options.trust == .perUser else { return try Sys.scanDirectory(path, keep: keep) }
+            // A login writes NAME.ndjson, or one NAME~N.ndjson when somebody
+            // else holds that name: every other NAME~N is passed over by
+            // name, never stat'ed (a member's own flood of them included).
+            let names = Locked([String: [String]]())
+            guard var all = try Sys.scanDirectory(path, keep: { name in
+                guard keep?(name) ?? true else { return false }
+                guard name.hasSuffix(".ndjson") else { return true }
+                let base = name.dropLast(7)
+                let actor = Store.actorPart(base)
+                if actor.count == base.count { return true }
+                names.withLock { $0[String(actor), default: []].append(name) }
+                return false
+            }) else { return nil }
+            for (actor, tilde) in names.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+                guard let uid = Users.uid(of: actor) else { continue }
+                if all.contains(where: { $0.name == actor + ".ndjson" && $0.kind == .regular && $0.uid == uid }) { continue }
+                for n in tilde.sorted() {
+                    guard let e = Sys.entry(in: path, n) else { continue }
+                    if e.kind == .regular && e.uid == uid { all.append(e); break }
+                }
+            }
+            return all
+        }
         guard let subs = options.subfolders else {
-            guard let all = try Sys.scanDirectory(journalDir) else { return [] }
+            guard let all = try scan(".") else { return Listing(entries: [], folders: folders, startNanos: start, clean: true) }
             if options.trust == .perUser && all.count > 64 { Users.preload() }
             let out = filterJournals(all, prefix: "", pair: nil, ignored: &ignored, conflicts: &conflicts)
             reportIgnored(ignored, conflicts)
-            return limited(out)
+            return finish(out, folders, start, ignored.isEmpty && conflicts.isEmpty)
         }
         var out: [DirEntry] = []
         for (i, sub) in subs.enumerated() {
             if sub.hasSuffix("/**") {
                 // Every folder inside: the reader may see them all.
                 let parent = String(sub.dropLast(3))
-                guard let dirs = (try? Sys.scanDirectory(Sys.join(journalDir, parent))) ?? nil else { continue }
+                guard let dirs = (try? scan(parent)) ?? nil else { continue }
                 for d in dirs where d.kind == .directory {
                     let rel = parent + "/" + d.name
-                    guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
+                    guard let files = (try? scan(rel)) ?? nil else { continue }
                     out += filterJournals(files, prefix: rel + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
                 }
             } else if sub.hasSuffix("/*") {
                 // A folder per group of actors: only those naming this actor.
                 let parent = String(sub.dropLast(2))
-                let parentPath = Sys.join(journalDir, parent)
-                guard let dirs = (try? Sys.scanDirectory(parentPath)) ?? nil else { continue }
+                guard let dirs = (try? scan(parent)) ?? nil else { continue }
                 for d in dirs where d.kind == .directory {
                     let members = Store.groupMembers(d.name)
                     guard members.count >= 2, members.contains(options.actor),
@@ -71,7 +105,7 @@ extension Store {
                         continue
                     }
                     let rel = parent + "/" + d.name
-                    guard let files = (try? Sys.scanDirectory(Sys.join(journalDir, rel))) ?? nil else { continue }
+                    guard let files = (try? scan(rel)) ?? nil else { continue }
                     out += filterJournals(files, prefix: rel + "/", pair: members, ignored: &ignored, conflicts: &conflicts)
                 }
             } else {
@@ -83,23 +117,34 @@ extension Store {
                 }
                 // The first folder is the store's own: it must be readable.
                 let files: [DirEntry]?
-                if i == 0 { files = try Sys.scanDirectory(Sys.join(journalDir, sub), keep: keep) }
-                else { files = (try? Sys.scanDirectory(Sys.join(journalDir, sub), keep: keep)) ?? nil }
+                if i == 0 { files = try scan(sub, keep: keep) }
+                else { files = (try? scan(sub, keep: keep)) ?? nil }
                 guard let fs = files else { continue }
                 if options.trust == .perUser && fs.count > 64 { Users.preload() }
                 out += filterJournals(fs, prefix: sub + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
             }
         }
         reportIgnored(ignored, conflicts)
-        return limited(out)
+        return finish(out, folders, start, ignored.isEmpty && conflicts.isEmpty)
+    }
+
+    /// A listing with quotas applied: clean when nothing in it was worth a
+    /// warning (which must then be said on every run).
+    func finish(_ out: [DirEntry], _ folders: [FolderStamp], _ start: Int64, _ nothingIgnored: Bool) -> Listing {
+        var warned = false
+        let entries = limited(out, warned: &warned)
+        return Listing(entries: entries, folders: folders, startNanos: start, clean: options.quietPeers || (nothingIgnored && !warned))
     }
 
     /// Peers' journals as far as their folder's quota: what lies past it is
     /// never read (the size a reader sees stops there).
-    func limited(_ entries: [DirEntry]) -> [DirEntry] {
+    func limited(_ entries: [DirEntry], warned: inout Bool) -> [DirEntry] {
         guard !options.peerFileQuota.isEmpty else { return entries }
+        var cut = false
+        defer { warned = cut }
         return entries.map { e in
             guard !isOwn(e.name), let q = quota(of: e.name), e.size > q else { return e }
+            cut = true
             if !options.quietPeers {
                 Store.warnOnce("\(Sys.join(journalDir, e.name)) is \(e.size) bytes, over the \(q) any reader takes from one writer in that folder: the rest is ignored")
             }
@@ -123,14 +168,18 @@ extension Store {
         let storeOwner: UInt32 = stat(journalsAreLocal ? dir : journalDir, &st) == 0 ? UInt32(st.st_uid) : me
         for var e in all {
             let n = e.name
+            // A name of letters, digits, '-', '_' and '.' ending in .ndjson
+            // (a pool's thousands) needs only the checks that can match it.
+            let plain = Store.isPlainJournalName(n)
             // Our own set-aside files, sync engines' temporaries: not journals.
-            if n.hasSuffix(".corrupt") || n.hasPrefix(".syncthing.") || n.hasPrefix("~") || n.hasSuffix(".tmp")
-                || n.hasPrefix(".") || StoreOptions.bytesContain(n, ".tmp-") { continue }
-            guard n.hasSuffix(".ndjson") else { continue }
+            if !plain && (n.hasSuffix(".corrupt") || n.hasPrefix(".syncthing.") || n.hasPrefix("~") || n.hasSuffix(".tmp")
+                || n.hasPrefix(".") || !n.hasSuffix(".ndjson")) { continue }
+            if StoreOptions.bytesContain(n, ".tmp-") { continue }
             let rel = prefix + n
-            let actor = Store.actorPart(n.dropLast(".ndjson".count))
-            if StoreOptions.bytesContain(actor, ".sync-conflict-") || StoreOptions.bytesContain(n, "conflicted copy")
-                || StoreOptions.bytesContain(n, "(conflict") {
+            // A plain name has no '~': its actor is the name itself.
+            let actor = plain ? n.dropLast(".ndjson".count) : Store.actorPart(n.dropLast(".ndjson".count))
+            if StoreOptions.bytesContain(actor, ".sync-conflict-")
+                || (!plain && (StoreOptions.bytesContain(n, "conflicted copy") || StoreOptions.bytesContain(n, "(conflict"))) {
                 conflicts.append(rel)
                 continue
             }
@@ -167,6 +216,21 @@ extension Store {
             out.append(e)
         }
         return out
+    }
+
+    /// Letters, digits, '-', '_' and '.', not starting with '.' or '~',
+    /// ending in ".ndjson".
+    static func isPlainJournalName(_ n: String) -> Bool {
+        var n = n
+        return n.withUTF8 { b in
+            guard b.count > 7, b[0] != 0x2E, b[b.count - 7] == 0x2E, b[b.count - 6] == 0x6E, b[b.count - 5] == 0x64,
+                  b[b.count - 4] == 0x6A, b[b.count - 3] == 0x73, b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E else { return false }
+            for c in b {
+                let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F || c == 0x2E
+                if !ok { return false }
+            }
+            return true
+        }
     }
 
     func reportIgnored(_ ignored: [String], _ conflicts: [String]) {

@@ -19,7 +19,9 @@ extension Store {
         if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return initialState(full: full) }
         if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
         let l = try load(full: full, lazy: lazy)
-        if exists { upkeep(after: l, full: full) }
+        if exists && !upkeep(after: l, full: full), let li = l.listing, let b = l.base {
+            rememberListing(li, sum: b.sum, marks: b.marks)
+        }
         return l.state
     }
 
@@ -37,23 +39,29 @@ extension Store {
     /// the lock: a refused snapshot moved aside, erased events removed from
     /// the journals this copy may rewrite, or a new snapshot when there is
     /// none, it was refused, or the tail past it has grown long. A failure
-    /// here never fails the reader: it has its answer.
-    func upkeep(after loaded: Loaded, full: Bool) {
+    /// here never fails the reader: it has its answer. Returns whether it
+    /// changed the snapshot.
+    @discardableResult
+    func upkeep(after loaded: Loaded, full: Bool) -> Bool {
         let compact = loaded.erased.keys.contains { mayRewrite($0) }
         guard compact || loaded.badSnapshot != nil || !loaded.snapshotUsable || loaded.capped
-                || loaded.tailEvents > options.snapshotEvery * 4 else { return }
-        guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return }
+                || loaded.tailEvents > options.snapshotEvery * 4 else { return false }
+        guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return false }
         defer { lock.release() }
         if loaded.badSnapshot != nil { moveSnapshotAside() }
         do throws(ToolError) {
             if compact {
                 try compactErased()
             } else {
-                try writeSnapshot(full ? loaded : try load(full: true))
+                let l = full ? loaded : try load(full: true)
+                let sum = try writeSnapshot(l)
+                // What was listed is what this snapshot folded.
+                if let li = l.listing { rememberListing(li, sum: sum, marks: l.marks) }
             }
         } catch {
             Store.warnOnce("could not write the snapshot (\(error.message)); answers come from the journals")
         }
+        return true
     }
 
     // MARK: The read path
@@ -78,11 +86,17 @@ extension Store {
 
     func checkMarks(_ marks: [String: JournalMark], against entries: [DirEntry]) throws(ToolError) -> MarksCheck {
         var found: [String: (DirEntry, Int)] = [:]
+        found.reserveCapacity(entries.count)
         for (i, e) in entries.enumerated() { found[e.name] = (e, i) }
         var inFlight = Set<String>()
         var peerChanged = false
-        for (name, mark) in marks.sorted(by: { $0.key < $1.key }) {
+        // Only the few that changed are looked at in name order.
+        var changed: [(String, JournalMark)] = []
+        for (name, mark) in marks {
             if let (e, _) = found[name], e.size >= mark.end { continue }
+            changed.append((name, mark))
+        }
+        for (name, mark) in changed.sorted(by: { $0.0 < $1.0 }) {
             // (A sync folder is outside this store: it may have been
             // changed, emptied or replaced by the user.)
             if !mayRewrite(name) || isSyncFolder {
@@ -145,7 +159,7 @@ extension Store {
         var snap: (snapshot: Snapshot, state: M)? = nil
         if !forceRebuild {
             var state = M(full: full)
-            switch try readSnapshot(full: full, lazy: lazy ? { state.restoreHotRaw($0) } : nil,
+            switch try readSnapshot(full: full, lazy: lazy || M.restoresRawLines ? { state.restoreHotRaw($0) } : nil,
                                     coldRaw: full ? { state.restoreColdRaw($0) } : nil) {
             case .absent, .otherSchema: break
             case .bad(let why): refused = why
@@ -159,9 +173,19 @@ extension Store {
                 }
             }
         }
-        let entries = try journalEntries()
+        // The journals as last listed while no folder has changed since;
+        // otherwise listed now, and remembered for the next run.
+        var listing: Listing? = nil
+        var entries: [DirEntry]
+        let remembered = snap.flatMap { rememberedEntries(sum: $0.snapshot.sum, marks: $0.snapshot.marks) }
+        if let r = remembered {
+            entries = r
+        } else {
+            listing = try listJournals()
+            entries = listing!.entries
+        }
         var inFlight = Set<String>()
-        if let (s, _) = snap {
+        if let (s, _) = snap, remembered == nil {
             switch try checkMarks(s.marks, against: entries) {
             case .hold(let f): inFlight = f
             case .peerChanged: snap = nil
@@ -180,7 +204,10 @@ extension Store {
         if let (s, state) = snap {
             switch try readTails(entries, marks: s.marks, frontier: s.frontier, inFlight: inFlight) {
             case .fold(let reads):
-                return foldTails(reads, onto: s, state: state, entries: entries)
+                var l = foldTails(reads, onto: s, state: state, entries: entries)
+                l.listing = listing
+                l.base = (s.sum, s.marks)
+                return l
             case .refold(let why):
                 if let why {
                     refused = why
@@ -190,6 +217,10 @@ extension Store {
         }
         // Everything, in stamp order; peers are read up to the cap past what
         // the snapshot had folded of them.
+        if remembered != nil {
+            listing = try listJournals()
+            entries = listing!.entries
+        }
         var reads: [JournalRead] = []
         for (i, e) in entries.enumerated() {
             let folded = snap?.snapshot.marks[e.name]?.end ?? 0
@@ -197,6 +228,7 @@ extension Store {
         }
         var l = fold(reads, full: full)
         l.badSnapshot = refused
+        l.listing = listing
         return l
     }
 

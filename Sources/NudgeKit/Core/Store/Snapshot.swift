@@ -16,6 +16,8 @@ extension Store {
         var frontier: Stamp?
         var hot: [JSONObject]
         var cold: [JSONObject]
+        /// Its checksum (header and hot part): what a remembered listing is tied to.
+        var sum: UInt64 = 0
     }
 
     enum SnapshotRead {
@@ -61,6 +63,7 @@ extension Store {
         guard start >= 0 else { return nil }
         var i = start + key.count
         var marks: [String: JournalMark] = [:]
+        marks.reserveCapacity(line.count / 48)
         func int() -> Int? {
             var v = 0
             var digits = 0
@@ -75,6 +78,7 @@ extension Store {
             while i < line.count, line[i] != 0x22, line[i] != 0x5C { i += 1 }
             guard i < line.count, line[i] == 0x22 else { return nil }
             let name = String(decoding: line[n0..<i], as: UTF8.self)
+            let nameRange = n0..<i
             i += 1
             guard expect(0x3A), expect(0x5B), let end = int(), expect(0x2C), let tag = int(), expect(0x2C), let bad = int(),
                   tag <= Int(UInt32.max) else { return nil }
@@ -82,7 +86,7 @@ extension Store {
             var last: Stamp? = nil
             if expect(0x2C) {
                 guard let ms = int(), expect(0x2C), let counter = int() else { return nil }
-                last = Stamp(ms: Int64(ms), counter: Int64(counter), actor: Store.actorOf(name))
+                last = Stamp(ms: Int64(ms), counter: Int64(counter), actor: Store.actorOf(bytes: line[nameRange]) ?? Store.actorOf(name))
             }
             guard expect(0x5D) else { return nil }
             marks[name] = JournalMark(end: end, tag: UInt32(tag), bad: bad, last: last)
@@ -211,7 +215,7 @@ extension Store {
             }
         }
         if bad || !complete { return .bad("a line cannot be read") }
-        return .ok(Snapshot(schema: header.schema, marks: header.marks, frontier: header.frontier, hot: hot, cold: cold))
+        return .ok(Snapshot(schema: header.schema, marks: header.marks, frontier: header.frontier, hot: hot, cold: cold, sum: header.sum))
     }
 
     /// The header and first hot line, checked against the head checksum.
@@ -245,7 +249,9 @@ extension Store {
         return (h.schema, h.marks, h.frontier, hot)
     }
 
-    func writeSnapshot(_ l: Loaded) throws(ToolError) {
+    /// Writes the snapshot of `l`; returns its checksum.
+    @discardableResult
+    func writeSnapshot(_ l: Loaded) throws(ToolError) -> UInt64 {
         var hot = [UInt8]()
         for h in l.state.hotSnapshot() { h.write(into: &hot); hot.append(0x0A) }
         var cold = Array("{\"type\":\"cold\"}\n".utf8)
@@ -283,6 +289,7 @@ extension Store {
             for r in ranges { for i in r { headerBytes[i] = digits[k]; k += 1 } }
         }
         try Sys.writeFileAtomically(snapshotPath, headerBytes + hot + cold)
+        return sum
     }
 
     /// Keeps a snapshot that failed a check as evidence, under a new name.

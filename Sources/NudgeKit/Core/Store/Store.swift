@@ -119,6 +119,18 @@ public struct Store<M: JournalModel> {
         actorPart(Substring(name)).split(separator: "+").map(String.init)
     }
 
+    /// `actorOf` on a name's bytes, for names in the plain form DIR/ACTOR.ndjson
+    /// (no "~N"); nil otherwise (the caller asks `actorOf`).
+    static func actorOf(bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count > 7, bytes.suffix(7).elementsEqual(".ndjson".utf8) else { return nil }
+        var start = bytes.endIndex - 7
+        while start > bytes.startIndex && bytes[start - 1] != 0x2F {
+            start -= 1
+            if bytes[start] == 0x7E { return nil }
+        }
+        return String(decoding: bytes[start..<(bytes.endIndex - 7)], as: UTF8.self)
+    }
+
     static func actorPart(_ base: Substring) -> Substring {
         if let t = base.lastIndex(of: "~"), base[base.index(after: t)...].count <= 8,
            let n = Int(base[base.index(after: t)...]), n >= 2 {
@@ -142,14 +154,19 @@ public struct Store<M: JournalModel> {
     func isOwn(_ rel: String) -> Bool {
         // The file name is ACTOR.ndjson or ACTOR~N.ndjson (checked on bytes:
         // called for every journal of a large pool).
-        let a = options.actor.utf8
-        let r = rel.utf8
-        var start = r.startIndex
-        if let slash = r.lastIndex(of: UInt8(ascii: "/")) { start = r.index(after: slash) }
-        let file = r[start...]
-        guard file.starts(with: a) else { return false }
-        let tail = file.dropFirst(a.count)
-        if tail.elementsEqual(".ndjson".utf8) { return true }
+        var actor = options.actor
+        var r = rel
+        let verdict: Bool? = actor.withUTF8 { a in
+            r.withUTF8 { (b) -> Bool? in
+                var start = b.count
+                while start > 0 && b[start - 1] != 0x2F { start -= 1 }
+                let n = b.count - start
+                guard n >= a.count, memcmp(b.baseAddress! + start, a.baseAddress!, a.count) == 0 else { return false }
+                if n == a.count + 7 && memcmp(b.baseAddress! + start + a.count, ".ndjson", 7) == 0 { return true }
+                return nil
+            }
+        }
+        if let v = verdict { return v }
         return Store.actorOf(rel) == options.actor
     }
     /// Journals this copy may rewrite: its own, and all of a local store's.
@@ -195,6 +212,10 @@ public struct Store<M: JournalModel> {
         var erased: [String: Int]
         /// Whether a peer's journal was read only up to the per-run cap.
         var capped = false
+        /// A full listing made by this load, and the snapshot it read
+        /// (checksum, marks): what a later run may remember it against.
+        var listing: Listing? = nil
+        var base: (sum: UInt64, marks: [String: JournalMark])? = nil
     }
     static func warnOnce(_ m: String) { StoreWarnings.once(m) }
 }

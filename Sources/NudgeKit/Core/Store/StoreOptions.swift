@@ -89,6 +89,13 @@ public struct StoreOptions: Sendable {
     /// with strangers, where a writer's own hands could append one).
     public var requireChecksums = false
 
+    /// Writers move the change time of the folder they append in, and a
+    /// reader believes its last full listing again while every folder it
+    /// looked in is unchanged (Listing.swift): a folder of thousands of
+    /// journals is then not stat'ed file by file on each run. For folders
+    /// only this tool (or a sync engine that renames what it writes) changes.
+    public var folderStamps = false
+
     /// Whether TOOL_ACTOR chose the actor (honoured only in a private store).
     public var actorFromEnvironment = false
 

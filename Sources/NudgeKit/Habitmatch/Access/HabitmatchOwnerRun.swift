@@ -9,8 +9,10 @@
 //
 // Invariants: the run is done only by the pool folder's owner, before each
 // of their commands and by `pool match` (for cron); it writes nothing when
-// nothing is due. A member's copy reads exactly the folders its last
-// answer named (`Reads`), read again at once when that answer changes.
+// nothing is due. A pair's folder is closed to both (its access list
+// emptied) by the run that tells them their match ended. A member's copy
+// reads exactly the folders its last answer named (`Reads`), read again at
+// once when that answer changes.
 
 extension Habitmatch {
     /// The folders a member's copy reads beyond the fixed ones.
@@ -90,6 +92,8 @@ extension Habitmatch {
             case "ended"?:
                 guard let f = s.announced[HabitmatchState.pair(n.to, other)], done.insert(f).inserted else { continue }
                 try writePairFolder(ctx, p, f, ["type": "closed", "users": JSON(users)])
+                // Then the kernel stops them: neither may enter the folder again.
+                try closePairFolder(p, f)
             default:
                 break
             }
@@ -121,6 +125,15 @@ extension Habitmatch {
         let uids = members.compactMap { Users.uid(of: $0) }
         guard uids.count == 2 else { return }
         try makePrivateFolder(Sys.join(p.path, "pairs/" + name), users: uids.map { ($0, 7) }, sticky: true)
+    }
+
+    /// A pair's folder once their match ended: open to the pool's owner
+    /// only, so neither of the two reads (or writes) anything there again,
+    /// their own files included; their notices say it ended.
+    static func closePairFolder(_ p: Pool, _ name: String) throws(ToolError) {
+        let dir = Sys.join(p.path, "pairs/" + name)
+        guard Sys.isDirectory(dir) else { return }
+        try makePrivateFolder(dir, users: [], sticky: true)
     }
 
     /// A folder only its owner and `users` (with their permissions) may use.

@@ -84,7 +84,8 @@ extension Habitmatch {
         let p = try pool(ctx)
         // An unblock goes where the block went: a folder of theirs that no longer stands.
         let folder = type == "unblock" ? s.pairFolders(of: me).first { $0.other == other }?.folder : s.pairFolder(me, other)
-        let copy = p.kind == .host ? folder.map { "pairs/" + $0 } : nil
+        // Not into a folder the owner's run has closed (their match ended).
+        let copy = p.kind == .host ? folder.map { "pairs/" + $0 }.flatMap { access(Sys.join(p.path, $0), W_OK | X_OK) == 0 ? $0 : nil } : nil
         try write(ctx, folder: swipeFolder(p)) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
         if let f = copy {
             try write(ctx, folder: f) { (tx) throws(ToolError) in tx.record(["type": .string(type), "user": .string(other)]) }
@@ -136,8 +137,20 @@ extension Habitmatch {
         do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
             Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
         }
+        keepUntilExit(s)
+        // A member over their quota is the pool owner's to hear of, nobody else's.
+        if p.kind == .host && p.owner == geteuid() {
+            for (u, n) in s.overQuota.sorted(by: { $0.key < $1.key }) {
+                Store<HabitmatchState>.warnOnce("\(u.terminalSafe) has made others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) more of their changes are ignored")
+            }
+        }
         return s
     }
+
+    /// Keeps the pool as read alive until the process ends, right after
+    /// the command: freeing thousands of members one by one is work nobody
+    /// needs.
+    static func keepUntilExit(_ s: HabitmatchState) { _ = Unmanaged.passRetained(KeptState(s)) }
 
     /// The data directory holds each member's private state folder (and the
     /// default pool): anyone who may write in it may replace them. Warned
@@ -164,6 +177,8 @@ extension Habitmatch.Pool {
         o.tagActor = true
         o.tagScope = true
         o.peerReadCap = 2 << 20
+        // Thousands of journals: each folder's change time says whether any changed.
+        o.folderStamps = true
         o.maxPeerLineBytes = 16 << 10
         if kind == .host {
             o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
@@ -202,4 +217,10 @@ extension Habitmatch.Pool {
         let key = String(StableHash.fnv1a(path), radix: 16)
         return Sys.join(dataDir, "state-\(user)-\(key)")
     }
+}
+
+/// A pool's state held until the process ends (`keepUntilExit`).
+final class KeptState {
+    let state: HabitmatchState
+    init(_ s: HabitmatchState) { state = s }
 }

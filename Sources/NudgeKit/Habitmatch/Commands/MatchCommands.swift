@@ -81,10 +81,13 @@ extension Habitmatch {
             ctx.out.emit(["type": "chat", "from": .string(m.user), "to": .string(o.user), "text": .string(text), "at": at(ctx)], text: "sent")
             return .ok
         }
+        // Times in the member's own zone, named, as meetings show them.
+        let z = memberZone(m, ctx)
         for line in s.chat(m.user, o.user) {
+            let local = z.local(line.at)
             ctx.out.emit(["type": "chat", "from": .string(line.from), "to": .string(line.from == m.user ? o.user : m.user),
-                          "text": .string(line.text), "at": .string(ctx.clock.format(line.at))],
-                         text: "\(ctx.zone.local(line.at).day) \(ctx.zone.local(line.at).time)  \(line.from.terminalSafe): \(line.text.terminalSafe)")
+                          "text": .string(line.text), "at": .string(z.format(line.at)), "timezone": .string(m.timezone)],
+                         text: "\(local.day) \(local.time) \(m.timezone.terminalSafe)  \(line.from.terminalSafe): \(line.text.terminalSafe)")
         }
         return .ok
     }

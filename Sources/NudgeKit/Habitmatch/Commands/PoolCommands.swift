@@ -1,6 +1,7 @@
-// `pool init`, `pool reports` and `pool match`: making a pool folder, the
-// pool's owner reading what members reported, and the owner's run that
-// tells members of a host pool their matches. Handlers only: the folders, their
+// `pool init`, `pool reports`, `pool match` and `pool restamp`: making a
+// pool folder, the pool's owner reading what members reported, the owner's
+// run that tells members of a host pool their matches, and a member
+// repairing their own files' stamps. Handlers only: the folders, their
 // owners and modes are made in Access/HabitmatchPool.swift.
 //
 // Invariants: a folder that already has a pool.conf is never made over;
@@ -58,6 +59,27 @@ extension Habitmatch {
         let r: JSONObject = ["type": "pool_match", "matched": JSON(counts["matched", default: 0] / 2), "ended": JSON(counts["ended", default: 0] / 2),
                              "hidden": JSON(counts["hidden", default: 0]), "shown": JSON(counts["shown", default: 0])]
         ctx.out.emit(r, text: "\(counts["matched", default: 0] / 2) new matches, \(counts["ended", default: 0] / 2) ended, \(counts["hidden", default: 0]) blocks and \(counts["shown", default: 0]) unblocks told")
+        return .ok
+    }
+
+    /// A member's own changes stamped ahead of the real clock (written with
+    /// a --now ahead, before such writes were refused) wait in every other
+    /// member's copy until that time, and drag this member's later stamps
+    /// with them: each gets a stamp of now, in the same order.
+    static func poolRestamp(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let st = try store(ctx)
+        let real = Sys.nowMillis()
+        let n = try st.restampAhead(of: real + clockSkewMillis, now: real)
+        // Rewritten files are new files: who may read them is set again.
+        if n > 0 {
+            let s = try st.read()
+            do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
+                Store<HabitmatchState>.warnOnce("restamped, but who may read your files could not be set: \(error.message)")
+            }
+        }
+        ctx.out.emit(["type": "restamp", "batches": JSON(n)],
+                     text: n == 0 ? "Nothing of yours is stamped ahead of this computer's clock"
+                         : "Restamped \(n) change(s) of yours that were stamped ahead of this computer's clock: the others see them now")
         return .ok
     }
 }

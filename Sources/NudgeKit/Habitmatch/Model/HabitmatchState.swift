@@ -20,10 +20,15 @@
 // they change meaning).
 
 public struct HabitmatchState: JournalModel {
-    public static let schemaVersion = 3
-    public private(set) var members: [String: Habitmatch.Member] = [:]
+    public static let schemaVersion = 4
+    public internal(set) var members: [String: Habitmatch.Member] = [:]
     /// from → to → liked (true) or passed (false); the latest swipe counts.
-    public private(set) var swipes: [String: [String: Bool]] = [:]
+    /// Parsed from the snapshot per member when first needed (`rawSwipes`,
+    /// HabitmatchSnapshotLines.swift): a command needs a few of thousands.
+    var swipeTable: [String: [String: Bool]] = [:]
+    var rawSwipes: [String: Bytes] = [:]
+    /// Shared pieces while restoring a snapshot (not part of the state).
+    var restoreCache = RestoreCache()
     public private(set) var accepts: [String: Set<String>] = [:]
     public private(set) var chats: [String: [(from: String, text: String, at: Instant)]] = [:]
     public private(set) var done: [String: [String: Set<Day>]] = [:]
@@ -49,6 +54,10 @@ public struct HabitmatchState: JournalModel {
     public private(set) var opened: [String: [String]] = [:]
     /// "BLOCKER|BLOCKED" the owner's run told the blocked member about.
     public private(set) var hiddenSent: Set<String> = []
+    /// Per member, the bytes of state their events made this copy keep, and
+    /// how many of their events were ignored past `memberQuotaBytes`.
+    public private(set) var kept: [String: Int] = [:]
+    public private(set) var overQuota: [String: Int] = [:]
 
     public init(full: Bool) {}
 
@@ -57,15 +66,15 @@ public struct HabitmatchState: JournalModel {
     /// A pair's key: both names, sorted, joined by "|".
     static func pair(_ a: String, _ b: String) -> String { a < b ? a + "|" + b : b + "|" + a }
 
-    public func liked(by u: String) -> Set<String> { Set((swipes[u] ?? [:]).filter { $0.value }.keys) }
-    public func passed(by u: String) -> Set<String> { Set((swipes[u] ?? [:]).filter { !$0.value }.keys) }
+    public func liked(by u: String) -> Set<String> { Set(swipes(of: u).filter { $0.value }.keys) }
+    public func passed(by u: String) -> Set<String> { Set(swipes(of: u).filter { !$0.value }.keys) }
     public func isBlocked(_ a: String, _ b: String) -> Bool {
         blocks[a]?.contains(b) == true || blocks[b]?.contains(a) == true
     }
     /// Two likes this copy can see (a synced pool, the pool's owner), or a
     /// match the pool's owner announced and nobody ended since.
     public func isMatch(_ a: String, _ b: String) -> Bool {
-        !isBlocked(a, b) && ((swipes[a]?[b] == true && swipes[b]?[a] == true) || live[HabitmatchState.pair(a, b)] != nil)
+        !isBlocked(a, b) && ((swipes(of: a)[b] == true && swipes(of: b)[a] == true) || live[HabitmatchState.pair(a, b)] != nil)
     }
     /// The pair folder the pool's owner made for two members, if any.
     public func pairFolder(_ a: String, _ b: String) -> String? { live[HabitmatchState.pair(a, b)] }
@@ -179,6 +188,14 @@ public struct HabitmatchState: JournalModel {
         case .some(nil): return
         case .some(let p?): pairPeer = p
         }
+        // What one member can make every reader keep is bounded.
+        if let cost = Habitmatch.keptCost(type, e) {
+            if kept[who, default: 0] + cost > Habitmatch.memberQuotaBytes {
+                overQuota[who, default: 0] += 1
+                return
+            }
+            kept[who, default: 0] += cost
+        }
         let at = Instant(ms: stamp.ms)
         if var m = members[who], at > m.lastActive, type != "reminded", type != "habit_remind", scope != "self" {
             m.lastActive = at
@@ -259,7 +276,8 @@ public struct HabitmatchState: JournalModel {
             guard let t = target("target"), t != who, members[t] != nil, !isBlocked(who, t), let right = e["right"]?.bool else { return }
             // Leaving a match takes `unmatch`, never a left swipe.
             if !right && isMatch(who, t) { return }
-            swipes[who, default: [:]][t] = right
+            materializeSwipes(who)
+            swipeTable[who, default: [:]][t] = right
         case "unmatch", "block":
             guard let t = target("user"), t != who, members[t] != nil else { return }
             if type == "block" { blocks[who, default: []].insert(t) }
@@ -338,8 +356,10 @@ public struct HabitmatchState: JournalModel {
     private mutating func endContact(_ a: String, _ b: String) {
         let key = HabitmatchState.pair(a, b)
         parted.insert(key)
-        swipes[a, default: [:]][b] = false
-        swipes[b]?[a] = nil
+        materializeSwipes(a)
+        materializeSwipes(b)
+        swipeTable[a, default: [:]][b] = false
+        swipeTable[b]?[a] = nil
         accepts[a]?.remove(b)
         accepts[b]?.remove(a)
         chats[key] = nil
@@ -444,6 +464,10 @@ public struct HabitmatchState: JournalModel {
                           "live": .object(JSONObject(live.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
                           "hidden": JSON(hiddenSent.sorted())])
         }
+        if !kept.isEmpty || !overQuota.isEmpty {
+            lines.append(["k": "quota", "kept": .object(JSONObject(kept.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
+                          "over": .object(JSONObject(overQuota.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) }))])
+        }
         for r in reports {
             lines.append(["k": "report", "reporter": .string(r.reporter), "user": .string(r.user), "reason": .string(r.reason), "at": .int(r.at.ms)])
         }
@@ -465,7 +489,8 @@ public struct HabitmatchState: JournalModel {
             var s: [String: Bool] = [:]
             for t in strings(l["liked"]) { s[t] = true }
             for t in strings(l["passed"]) { s[t] = false }
-            swipes[u] = s
+            rawSwipes[u] = nil
+            swipeTable[u] = s
         case "accepts":
             if let u = l["user"]?.string { accepts[u] = Set(strings(l["v"])) }
         case "blocks":
@@ -496,6 +521,9 @@ public struct HabitmatchState: JournalModel {
             for (k, v) in l["announced"]?.object?.fields ?? [] { announced[k] = v.string }
             for (k, v) in l["live"]?.object?.fields ?? [] { live[k] = v.string }
             hiddenSent = Set(strings(l["hidden"]))
+        case "quota":
+            for (k, v) in l["kept"]?.object?.fields ?? [] { kept[k] = v.int.map { Int($0) } }
+            for (k, v) in l["over"]?.object?.fields ?? [] { overQuota[k] = v.int.map { Int($0) } }
         case "report":
             if let r = l["reporter"]?.string, let u = l["user"]?.string, let why = l["reason"]?.string {
                 reports.append(Habitmatch.Report(reporter: r, user: u, reason: why, at: Instant(ms: l["at"]?.int ?? 0)))

@@ -32,10 +32,10 @@ extension Habitmatch {
         let mine = me.habitIDs
         var fresh: [Candidate] = []
         var again: [Candidate] = []
-        for m in pool where m.user != me.user && !liked.contains(m.user) && !matched.contains(m.user) && !buddies.contains(m.user) {
-            let shared = mine.intersection(m.habitIDs)
-            if shared.isEmpty { continue }
-            let c = Candidate(member: m, shared: shared.sorted(), zoneMinutes: zoneMinutes(me.timezone, m.timezone),
+        for m in pool where m.habits.contains(where: { mine.contains($0.id) }) && m.user != me.user && !liked.contains(m.user)
+                && !matched.contains(m.user) && !buddies.contains(m.user) {
+            let shared = m.habits.lazy.map(\.id).filter { mine.contains($0) }.sorted()
+            let c = Candidate(member: m, shared: shared, zoneMinutes: zoneMinutes(me.timezone, m.timezone),
                               passedBefore: passed.contains(m.user))
             if c.passedBefore { again.append(c) } else { fresh.append(c) }
         }
@@ -54,7 +54,12 @@ extension Habitmatch {
     static func visibleCandidates(for me: Member, in s: HabitmatchState, now: Instant) -> [Candidate] {
         let u = me.user
         var cache: [String: Int] = [:]
-        let pool = s.members.values.filter { !s.isBlocked(u, $0.user) && !s.parted.contains(HabitmatchState.pair(u, $0.user)) }
+        // Those sharing a habit first (a fraction of the pool), then the rest of the checks.
+        let mine = me.habitIDs
+        let pool = s.members.values.filter { m in
+            m.habits.contains(where: { mine.contains($0.id) }) && !s.isBlocked(u, m.user)
+                && (s.parted.isEmpty || !s.parted.contains(HabitmatchState.pair(u, m.user)))
+        }
         return candidates(for: me, in: Array(pool), liked: s.liked(by: u), passed: s.passed(by: u),
                           matched: s.matches(of: u), buddies: s.buddies(of: u), now: now,
                           zoneMinutes: { a, b in

@@ -14,8 +14,9 @@ extension Habitmatch {
     static func ownerNotices(_ s: HabitmatchState, newFolder: () -> String) -> [(to: String, event: JSONObject)] {
         var out: [(to: String, event: JSONObject)] = []
         var mutual = Set<String>()
-        for (a, sw) in s.swipes where s.members[a] != nil {
-            for (b, right) in sw where right && a < b && s.swipes[b]?[a] == true && s.members[b] != nil && !s.isBlocked(a, b) {
+        let swipes = s.swipes
+        for (a, sw) in swipes where s.members[a] != nil {
+            for (b, right) in sw where right && a < b && swipes[b]?[a] == true && s.members[b] != nil && !s.isBlocked(a, b) {
                 mutual.insert(HabitmatchState.pair(a, b))
             }
         }

@@ -23,6 +23,25 @@ extension Habitmatch {
     /// How far ahead of the reader's clock another member's batch may be
     /// stamped before it waits for its time.
     public static let clockSkewMillis: Int64 = 10 * 60_000
+    /// The most bytes of state one member's events may make every reader
+    /// keep (chat, meetings, reports, done days), counted by the fold: past
+    /// it their further events of those kinds are ignored, and the pool's
+    /// owner is told.
+    public static let memberQuotaBytes = 2 << 20
+
+    /// What an event of a kind that accumulates costs its author's quota
+    /// (nil: a kind bounded by construction, like a profile or a swipe).
+    static func keptCost(_ type: String, _ e: JSONObject) -> Int? {
+        switch type {
+        case "chat": return 32 + (e["text"]?.string?.utf8.count ?? 0)
+        case "meeting": return 64 + (e["description"]?.string?.utf8.count ?? 0)
+        case "meeting_move", "meeting_cancel": return 32
+        case "report": return 32 + (e["reason"]?.string?.utf8.count ?? 0)
+        case "done", "undone": return 16
+        default: return nil
+        }
+    }
+
     /// Characters in a chat message.
     public static let maxChat = 1000
     /// Characters in a meeting's description.
