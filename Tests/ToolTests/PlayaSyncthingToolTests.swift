@@ -108,8 +108,11 @@ final class PlayaSyncthingToolTests: ToolTestCase {
         gui = [(freePort(), "nudge-test-key-laptop"), (freePort(), "nudge-test-key-phone")]
         for d in 0..<2 {
             try fm.createDirectory(atPath: folder(d) + "/.stfolder", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Only the laptop dials: when both dial at once, Syncthing 1.19
+            // may reset both connections and wait before trying again.
             let devices = (0..<2).map { k in
-                "<device id=\"\(ids[k])\" name=\"\(names[k])\"><address>tcp://127.0.0.1:\(listen[k])</address></device>"
+                let address = d == 1 && k == 0 ? "dynamic" : "tcp://127.0.0.1:\(listen[k])"
+                return "<device id=\"\(ids[k])\" name=\"\(names[k])\"><address>\(address)</address></device>"
             }.joined(separator: "\n")
             let config = """
                 <configuration version="36">
