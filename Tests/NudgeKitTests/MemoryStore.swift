@@ -41,3 +41,17 @@ struct MemoryStore<M: JournalModel> {
         return s
     }
 }
+
+/// Snapshot lines written as the store writes them (one per line), and where
+/// each lies: for models' lazy readers, which get the lines unparsed.
+func snapshotLines(_ lines: [JSONObject]) -> (FileBytes, [Range<Int>]) {
+    var all: [UInt8] = []
+    var ranges: [Range<Int>] = []
+    for line in lines {
+        let start = all.count
+        line.write(into: &all)
+        ranges.append(start..<all.count)
+        all.append(0x0A)
+    }
+    return (FileBytes(copying: all), ranges)
+}

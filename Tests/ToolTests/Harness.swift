@@ -224,6 +224,12 @@ extension ToolTestCase {
         for (k, v) in env { environment[k] = v }
         environment["PATH"] = ToolTestCase.productsDirectory.path + ":/usr/local/bin:/usr/bin:/bin"
         p.environment = environment
+        return start(p)
+    }
+
+    /// Starts `p` with no input, its output and errors in files of the
+    /// test's folder, left running.
+    func start(_ p: Process) -> Launched {
         let id = UUID().uuidString
         let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)

@@ -59,15 +59,7 @@ class RewardsFamilyTestCase: RealLoginsCase {
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in e { environment[k] = v }
         p.environment = environment
-        let id = UUID().uuidString
-        let outPath = tmp + "/out-\(id)", errPath = tmp + "/err-\(id)"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        p.standardOutput = FileHandle(forWritingAtPath: outPath)
-        p.standardError = FileHandle(forWritingAtPath: errPath)
-        p.standardInput = FileHandle.nullDevice
-        try! p.run()
-        return Launched(process: p, outPath: outPath, errPath: errPath)
+        return start(p)
     }
 
     /// Several rewards runs started together from one shell (each `(login,

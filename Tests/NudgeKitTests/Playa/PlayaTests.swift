@@ -295,15 +295,7 @@ final class PlayaTests: XCTestCase {
             r.messages = r.messages.map { m in Playa.Message(id: m.id, text: m.text + tricky.randomElement(using: &rng)!) }
             s.apply(Playa.saved(r))
         }
-        var all: [UInt8] = []
-        var ranges: [Range<Int>] = []
-        for line in s.hotSnapshot() {
-            let start = all.count
-            line.write(into: &all)
-            ranges.append(start..<all.count)
-            all.append(0x0A)
-        }
-        let storage = FileBytes(copying: all)
+        let (storage, ranges) = snapshotLines(s.hotSnapshot())
         var lazy = PlayaState(full: false)
         var parsed = PlayaState(full: false)
         var taken = 0

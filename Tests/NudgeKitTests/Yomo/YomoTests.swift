@@ -235,15 +235,7 @@ final class YomoTests: XCTestCase {
             r.completed = k % 5 == 0
             s.reminders[r.id] = r
         }
-        var all: [UInt8] = []
-        var ranges: [Range<Int>] = []
-        for line in s.hotSnapshot() {
-            let start = all.count
-            line.write(into: &all)
-            ranges.append(start..<all.count)
-            all.append(0x0A)
-        }
-        let storage = FileBytes(copying: all)
+        let (storage, ranges) = snapshotLines(s.hotSnapshot())
         let readerZone = (try? Zone.fromEnvironment()) ?? .utc  // what the snapshot renders in
         var lazy = YomoState(full: false)
         for r in ranges.dropFirst() { XCTAssertTrue(lazy.restoreHotRaw(Bytes(storage, r))) }

@@ -19,6 +19,9 @@ public struct DirEntry: Sendable, Equatable {
     /// When the kernel last saw the entry change (ctime, ns): unlike the
     /// modification time, its owner cannot set it.
     public var changed: Int64 = 0
+    /// The modification time (ns), which the file's owner can set.
+    public var modified: Int64 = 0
+    public var inode: UInt64 = 0
 
     public var kindName: String {
         switch kind {
@@ -28,6 +31,22 @@ public struct DirEntry: Sendable, Equatable {
         case .fifo: return "a FIFO"
         case .other: return "a device or socket"
         }
+    }
+}
+
+extension DirEntry {
+    /// An entry as `lstat`/`fstatat` without following describe it.
+    public init(name: String, stat st: stat) {
+        let kind: Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symlink
+        case S_IFIFO: kind = .fifo
+        default: kind = .other
+        }
+        self.init(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid), mode: UInt32(st.st_mode & 0o7777), kind: kind,
+                  changed: Sys.ctimeNanos(st), modified: Sys.mtimeNanos(st), inode: UInt64(st.st_ino))
     }
 }
 
@@ -104,6 +123,14 @@ extension Sys {
     }
 
     /// A stat's ctime in nanoseconds (the kernel's; its owner cannot set it).
+    public static func mtimeNanos(_ st: stat) -> Int64 {
+        #if canImport(Darwin)
+        Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        #else
+        Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        #endif
+    }
+
     public static func ctimeNanos(_ st: stat) -> Int64 {
         #if canImport(Darwin)
         Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
@@ -161,17 +188,7 @@ extension Sys {
             if let k = keep, !k(name) { continue }
             var st = stat()
             guard fstatat(dfd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            let kind: DirEntry.Kind
-            switch st.st_mode & S_IFMT {
-            case S_IFREG: kind = .regular
-            case S_IFDIR: kind = .directory
-            case S_IFLNK: kind = .symlink
-            case S_IFIFO: kind = .fifo
-            default: kind = .other
-            }
-            out.append(DirEntry(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid),
-                                mode: UInt32(st.st_mode & 0o7777), kind: kind,
-                                changed: ctimeNanos(st)))
+            out.append(DirEntry(name: name, stat: st))
         }
         out.sort { $0.name < $1.name }
         return out
@@ -181,15 +198,7 @@ extension Sys {
     public static func entry(in dir: String, _ name: String) -> DirEntry? {
         var st = stat()
         guard lstat(join(dir, name), &st) == 0 else { return nil }
-        let kind: DirEntry.Kind
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symlink
-        case S_IFIFO: kind = .fifo
-        default: kind = .other
-        }
-        return DirEntry(name: name, size: Int(st.st_size), uid: UInt32(st.st_uid), mode: UInt32(st.st_mode & 0o7777), kind: kind)
+        return DirEntry(name: name, stat: st)
     }
 
     /// Reads a file that may be hostile: never follows a symlink, never

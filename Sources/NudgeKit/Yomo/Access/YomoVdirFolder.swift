@@ -28,13 +28,7 @@ enum VdirFolder {
     /// The most bytes yomo reads of one item.
     static let fileCap = 1 << 20
 
-    static func nanos(_ st: stat) -> Int64 {
-        #if canImport(Darwin)
-        return Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
-        #else
-        return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        #endif
-    }
+    static func nanos(_ st: stat) -> Int64 { Sys.mtimeNanos(st) }
 
     /// The folder's own version: modification time (ns) and inode; nil when it is not a folder.
     static func folderStamp(_ path: String) -> [Int64]? {
@@ -45,25 +39,8 @@ enum VdirFolder {
 
     /// The regular `.ics` files of the folder (not hidden ones), by name.
     static func list(_ path: String) throws(ToolError) -> [Entry] {
-        let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd < 0 { throw Sys.accessError(path) }
-        guard let d = fdopendir(dfd) else {
-            let e = errno
-            close(dfd)
-            throw Sys.accessError(path, e)
-        }
-        defer { closedir(d) }
-        var out: [Entry] = []
-        while let e = readdir(d) {
-            let name = withUnsafePointer(to: e.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name.hasSuffix(".ics"), !name.hasPrefix(".") else { continue }
-            var st = stat()
-            guard fstatat(dfd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            out.append(Entry(name: name, size: Int(st.st_size), mtime: nanos(st), inode: UInt64(st.st_ino)))
-        }
-        return out.sorted { $0.name < $1.name }
+        guard let all = try Sys.scanDirectory(path, suffix: ".ics", keep: { !$0.hasPrefix(".") }) else { throw Sys.accessError(path, ENOENT) }
+        return all.filter { $0.kind == .regular }.map { Entry(name: $0.name, size: $0.size, mtime: $0.modified, inode: $0.inode) }
     }
 
     /// Whether `path` is a regular file (not followed if a symlink).
