@@ -130,6 +130,128 @@ final class RewardsMergeTests: XCTestCase {
         XCTAssertEqual(s.refused.count, 0, "seed \(seed): \(s.refused)")
     }
 
+    // MARK: Usage ingested anywhere
+
+    typealias Sess = (child: String, app: String, span: RewardsEngine.Span)
+
+    /// One ingest run as the CLI makes it: the sessions read, journalled as facts.
+    func ingest(_ s: Store<RewardsState>, by who: String, at ms: Int64, _ sessions: [Sess]) throws {
+        try s.write(full: true, at: Instant(ms: ms)) { (tx: inout Transaction<RewardsState>) throws(ToolError) in
+            var intake = Rewards.Intake()
+            for x in sessions {
+                guard let ci = intake.child(x.child, in: tx.state) else { throw ToolError(.dataError, "no child \(x.child)") }
+                intake.raws.append(Rewards.Raw(child: ci, app: intake.app(x.app), start: x.span.start, end: x.span.end))
+            }
+            _ = Rewards.evaluate(intake, tx: &tx, zone: .utc, source: "ndjson", byline: Rewards.Byline(by: .string(who), at: .string("x")), each: false)
+        }
+    }
+
+    /// The family every device starts from: learning and reward apps, a
+    /// minimum session with alt-tab runs, a maximum that holds long ones.
+    var usageFamily: [JSONObject] {
+        [["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+         ["type": "child_added", "id": "c2", "name": "Sam"], ["type": "app_set", "name": "Duolingo", "category": "learning"],
+         ["type": "app_set", "name": "Khan Academy", "category": "learning"],
+         ["type": "app_set", "name": "Minecraft", "category": "reward"],
+         ["type": "setting_set", "key": "min_session_minutes", "value": 3], ["type": "setting_set", "key": "merge_gap_seconds", "value": 60],
+         ["type": "setting_set", "key": "max_session_minutes", "value": 90], ["type": "setting_set", "key": "max_session_age_days", "value": 3650],
+         ["type": "setting_set", "key": "max_points_per_day", "value": 100_000]]
+    }
+
+    /// Random parts of one seeded stream of sessions (some overlapping,
+    /// at one rate: overlapping time counts at the rate of the app counted
+    /// first, the same on every copy but not whatever the split,
+    /// some short, some long enough to be held, some an alt-tab apart)
+    /// are ingested on random devices, again and again, with random
+    /// syncs: every device ends with the balances of the stream ingested
+    /// once, and the same snapshot, byte for byte.
+    func testSessionsIngestedOnAnyDeviceCountOnce() throws {
+        for seed in 1...5 { try ingestConverge(seed: UInt64(seed)) }
+    }
+
+    func ingestConverge(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let base = root + "/u\(seed)"
+        let names = ["laptop", "desk", "phone"]
+        var devices: [Store<RewardsState>] = []
+        for n in names { devices.append(device(base, n, every: Int.random(in: 1...6, using: &rng))) }
+        func copy(_ from: Int, _ to: Int) {
+            let src = base + "/\(names[from])/sync/\(names[from]).ndjson"
+            guard let bytes = fm.contents(atPath: src) else { return }
+            try? fm.createDirectory(atPath: base + "/\(names[to])/sync", withIntermediateDirectories: true)
+            let tmp = base + "/\(names[to])/sync/.syncthing.\(names[from]).ndjson.tmp"
+            _ = fm.createFile(atPath: tmp, contents: bytes)
+            _ = rename(tmp, base + "/\(names[to])/sync/\(names[from]).ndjson")
+        }
+        func exchange() { for i in 0..<3 { for j in 0..<3 where i != j { copy(i, j) } } }
+        try record(devices[0], by: "mum", at: t0, usageFamily)
+        exchange()
+        // Three days before t0, in order of start.
+        let start = t0 / 1000 - 3 * 86_400
+        var stream: [Sess] = []
+        var t = start
+        for _ in 0..<70 {
+            t += Int64.random(in: 0...5000, using: &rng) * (Bool.random(using: &rng) ? 1 : 0) + Int64.random(in: 20...90, using: &rng)
+            let len = [Int64.random(in: 30...400, using: &rng), Int64.random(in: 600...3000, using: &rng), Int64.random(in: 5500...7000, using: &rng)][
+                [0, 0, 1, 1, 1, 2].randomElement(using: &rng)!]
+            stream.append((["Alex", "Sam"].randomElement(using: &rng)!, ["Duolingo", "Khan Academy", "Minecraft", "duolingo"].randomElement(using: &rng)!,
+                           RewardsEngine.Span(t, t + len)))
+        }
+        // Once, on a device of its own.
+        let once = device(base + "/ref", "ref", every: 32)
+        try record(once, by: "mum", at: t0, usageFamily)
+        try ingest(once, by: "mum", at: t0 + 1000, stream)
+        let want = try once.read(full: true)
+        XCTAssertGreaterThan(want.balance["c1"] ?? 0, 0, "seed \(seed)")
+        XCTAssertFalse(want.flags.isEmpty, "seed \(seed): some sessions are held")
+        var clock = t0 + 60_000
+        for _ in 0..<30 {
+            clock += Int64.random(in: 0...90_000, using: &rng)
+            let d = Int.random(in: 0..<3, using: &rng)
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                let from = Int.random(in: 0..<3, using: &rng)
+                copy(from, (from + Int.random(in: 1...2, using: &rng)) % 3)
+                continue
+            }
+            // A slice of the stream (an export), or a few sessions at random.
+            var part: [Sess]
+            if Bool.random(using: &rng) {
+                let a = Int.random(in: 0..<stream.count, using: &rng)
+                part = Array(stream[a..<min(stream.count, a + Int.random(in: 1...30, using: &rng))])
+            } else {
+                part = (0..<Int.random(in: 1...8, using: &rng)).map { _ in stream.randomElement(using: &rng)! }
+            }
+            part.shuffle(using: &rng)
+            try ingest(devices[d], by: "mum", at: clock, part)
+        }
+        // Whatever was left out is ingested somewhere at the end.
+        try ingest(devices[Int.random(in: 0..<3, using: &rng)], by: "mum", at: clock + 1000, stream)
+        exchange()
+        var shown: [[String]] = []
+        for dev in devices {
+            let s = try dev.read(full: true)
+            let rebuilt = try dev.load(full: true, forceRebuild: true).state
+            var cold = [UInt8](), coldRebuilt = [UInt8]()
+            s.writeColdSnapshot(into: &cold)
+            rebuilt.writeColdSnapshot(into: &coldRebuilt)
+            XCTAssertEqual(s.hotSnapshot().map(\.serialized), rebuilt.hotSnapshot().map(\.serialized), "seed \(seed): the snapshot path agrees with a rebuild")
+            XCTAssertTrue(cold == coldRebuilt, "seed \(seed): the cold part too")
+            shown.append(s.hotSnapshot().map(\.serialized) + [String(decoding: cold, as: UTF8.self)])
+            for c in ["c1", "c2"] {
+                XCTAssertEqual(s.balance[c], want.balance[c], "seed \(seed): \(c)'s balance is the stream's, counted once")
+                for (day, t) in want.days[c] ?? [:] {
+                    XCTAssertEqual(s.totals(c, day).learningSeconds, t.learningSeconds, "seed \(seed) \(c) \(day)")
+                    XCTAssertEqual(s.totals(c, day).rewardSeconds, t.rewardSeconds, "seed \(seed) \(c) \(day)")
+                    XCTAssertEqual(s.usageDay(c, day).sessions, want.usageDay(c, day).sessions, "seed \(seed): each session seen once")
+                }
+            }
+            XCTAssertEqual(Set(s.flags.keys), Set(want.flags.keys), "seed \(seed): the same held sessions, the same ids")
+            XCTAssertEqual(s.refused.count, 0, "seed \(seed): \(s.refused)")
+        }
+        XCTAssertEqual(shown[0], shown[1], "seed \(seed): the same snapshot on every device")
+        XCTAssertEqual(shown[1], shown[2], "seed \(seed)")
+    }
+
     func testARedemptionThatLosesTheRaceIsReversedAndBothParentsAreTold() throws {
         let base = root + "/race"
         let mum = device(base, "laptop", every: 256), dad = device(base, "phone", every: 256)

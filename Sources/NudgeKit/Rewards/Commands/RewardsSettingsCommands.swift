@@ -7,7 +7,7 @@
 
 extension Rewards {
     static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try current(store(ctx))
         try requireFamily(s)
         let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
         let set = cid.map { s.settings(for: $0) } ?? s.settings

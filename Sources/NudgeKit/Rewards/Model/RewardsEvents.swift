@@ -6,8 +6,18 @@
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
 //   app_set {name,category,points_per_hour,sites?}  app_removed {name}
 //   setting_set {key,value,child?}
+//   sessions {child,day,apps,s,afk?,source?}
+//       what one ingest observed of one child's day: the apps by name, and
+//       per session [app index, start, length] in whole seconds, the start
+//       as the distance from the previous session's (the first since the
+//       epoch), sorted by start; afk: the away spans around them; source:
+//       ndjson, activitywatch or enforce. The fold counts them (points,
+//       caps, runs, held sessions: Model/RewardsFacts.swift) with the
+//       batch's stamp as "now"; a session (child, app, start, end) counts
+//       once however many events hold it.
 //   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
 //              learned_rates?,unlearned?}
+//       (written before sessions; still read, as history that counts once)
 //       what one ingest added to one child's day: totals, the last sessions,
 //       and the cold part (time newly counted, sessions seen, per-app totals);
 //       units: the day's learning units before the cap (like carry, the
@@ -17,8 +27,12 @@
 //       negative on the reward app's line)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
 //       one session (written by schema 1; still read)
-//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
-//       afk: the away spans inside the held session (SpanCodec), for approval
+//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision,count?,day?}
+//       flag: a held session, as written before sessions (the fold now
+//       flags held sessions itself, with an id made from the session);
+//       afk: the away spans inside the held session (SpanCodec), for
+//       approval; count: true when the fold counts an approved session
+//       (before, a usage_day event followed the decision)
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
 //   grant_claimed {id,claim,until}  grant_failed {id,claim,error,outcome?}
 //       a run's claim on a grant (until: ms) before it runs the grant
@@ -115,6 +129,8 @@ extension RewardsState {
             applyDecision(e, day: day, stamp: stamp, who: who)
         case "child_added", "child_removed", "app_set", "app_removed", "setting_set":
             applyFamilyChange(type, e, stamp: stamp, who: who)
+        case "sessions":
+            applySessions(e, stamp: stamp)
         case "usage_day":
             if let c = e["child"]?.string, let d = day { applyUsageDay(e, child: c, day: d) }
         case "usage":
@@ -122,9 +138,9 @@ extension RewardsState {
         case "flag":
             guard let id = e["id"]?.string, let c = e["child"]?.string, let s = RewardsState.span(e) else { return }
             flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
-                             afk: SpanCodec.decode(e["afk"]))
+                             afk: SpanCodec.decode(e["afk"]), day: day)
         case "flag_decided":
-            if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
+            applyFlagDecision(e, stamp: stamp)
         case "grant", "grant_applied", "grant_failed", "grant_claimed":
             applyGrantEvent(type, e, day: day, stamp: stamp, who: who, proven: proven)
         case "adjust":

@@ -57,6 +57,7 @@ extension RewardsState {
             var o: JSONObject = ["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
                                  "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)]
             if !f.afk.isEmpty { o["afk"] = SpanCodec.encode(f.afk) }
+            if let d = f.day { o["day"] = .string(d.description) }
             l.append(o)
         }
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
@@ -175,7 +176,7 @@ extension RewardsState {
         case "flag":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let s = l["start"]?.int, let e = l["end"]?.int else { throw .data("bad snapshot line") }
             flags[id] = Flag(id: id, child: c, app: l["app"]?.string ?? "", span: RewardsEngine.Span(s, e), reason: l["reason"]?.string ?? "",
-                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]))
+                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]), day: l["day"]?.string.flatMap(Day.parse))
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             let until = l["claim_until"]?.int.map { Instant(ms: $0) }

@@ -9,10 +9,11 @@
 // properties (`internal(set)` so that those can live in their own files);
 // the rest of the tool reads them. The cold part (`usage`) is there only in
 // a full read, and a day of it stays the snapshot's line (`rawUsage`) until
-// a command touches that day (`materialize`).
+// a command touches that day (`materialize`). Usage facts are folded only in
+// a full read (RewardsFacts.swift).
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
@@ -29,6 +30,8 @@ public struct RewardsState: JournalModel {
         /// The away spans inside the session, as ingest saw them: approval
         /// counts what ingest would have counted.
         public var afk: [RewardsEngine.Span] = []
+        /// The day its facts were recorded under (nil: flagged before days were kept).
+        public var day: Day? = nil
     }
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
@@ -106,6 +109,12 @@ public struct RewardsState: JournalModel {
     public internal(set) var usage: [String: [Day: UsageDay]] = [:]
     var rawUsage: [String: [Day: Bytes]] = [:]
     let full: Bool
+    /// What the last usage fact or approval folded came to (for the command
+    /// that recorded it); not kept.
+    public internal(set) var lastFold: FoldedDay? = nil
+    /// Set when a read without the cold part met a usage fact it could not
+    /// fold: the reader must read in full (`Rewards.current`).
+    public internal(set) var needsFull = false
 
     public init(full: Bool) { self.full = full }
 
