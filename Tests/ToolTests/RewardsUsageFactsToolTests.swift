@@ -103,6 +103,15 @@ final class RewardsUsageFactsToolTests: ToolTestCase {
         let new = run("rewards", ["ingest"], stdin: #"{"child":"alex","app":"Duolingo","start":"2026-11-21T17:00:00-05:00","duration_s":600}"# + "\n")
         XCTAssertEqual(new.records.first?["points"] as? Int, 10)
         XCTAssertEqual(run("rewards", ["dashboard", "alex"]).records.first?["balance"] as? Int, balance + 10)
+        // The history stays as it was; what is new is journalled as observed, once.
+        let old11 = try String(contentsOfFile: dataDir + "/journal/oldhost.ndjson", encoding: .utf8)
+        XCTAssertTrue(old11.hasPrefix(try String(contentsOfFile: fixture, encoding: .utf8)))
+        let journal = try FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal").filter { $0.hasSuffix(".ndjson") }
+            .map { try String(contentsOfFile: dataDir + "/journal/" + $0, encoding: .utf8) }.joined()
+        XCTAssertEqual(journal.components(separatedBy: #""type":"usage_day""#).count - 1, 3)
+        let facts = journal.split(separator: "\n").filter { $0.contains(#""type":"sessions""#) }
+        XCTAssertEqual(facts.count, 1, "the sessions counted before journal nothing again")
+        XCTAssertTrue(facts.first?.contains(#""source":"ndjson""#) == true)
         let log = run("rewards", ["log"]).records.map { $0["text"] as? String ?? "" }
         XCTAssertEqual(log.filter { $0.hasPrefix("usage for Alex") }.count, 4, "\(log)")
     }
