@@ -70,6 +70,10 @@ final class RewardsUsageFactsToolTests: ToolTestCase {
             XCTAssertEqual((d.records.first?["last_sessions"] as? [[String: Any]])?.count, 1, "\(device)")
         }
         XCTAssertEqual(on("laptopA", "report", "--by", "app").records.first { $0["app"] as? String == "Duolingo" }?["learning_minutes"] as? Int, 30, "the half hour once")
+        // A change that starts from the snapshot's hot part with B's facts past it counts them first.
+        let redeem = on("laptopB", "redeem", "alex", "3")
+        XCTAssertEqual(redeem.code, 0, redeem.err)
+        XCTAssertEqual(on("laptopB", "dashboard", "alex").records.first?["balance"] as? Int, 0)
     }
 
     var fixture: String {
