@@ -166,10 +166,13 @@ final class RewardsMergeTests: XCTestCase {
     /// syncs: every device ends with the balances of the stream ingested
     /// once, and the same snapshot, byte for byte.
     func testSessionsIngestedOnAnyDeviceCountOnce() throws {
-        for seed in 1...5 { try ingestConverge(seed: UInt64(seed)) }
+        var approvals = 0
+        for seed in 1...5 { approvals += try ingestConverge(seed: UInt64(seed)) }
+        XCTAssertGreaterThan(approvals, 2, "held sessions were approved on some devices")
     }
 
-    func ingestConverge(seed: UInt64) throws {
+    /// Returns how many held sessions were approved.
+    func ingestConverge(seed: UInt64) throws -> Int {
         var rng = SeededRandom(seed: seed)
         let base = root + "/u\(seed)"
         let names = ["laptop", "desk", "phone"]
@@ -201,17 +204,31 @@ final class RewardsMergeTests: XCTestCase {
         let once = device(base + "/ref", "ref", every: 32)
         try record(once, by: "mum", at: t0, usageFamily)
         try ingest(once, by: "mum", at: t0 + 1000, stream)
-        let want = try once.read(full: true)
-        XCTAssertGreaterThan(want.balance["c1"] ?? 0, 0, "seed \(seed)")
-        XCTAssertFalse(want.flags.isEmpty, "seed \(seed): some sessions are held")
+        XCTAssertFalse(try once.read(full: true).flags.isEmpty, "seed \(seed): some sessions are held")
+        func approve(_ s: Store<RewardsState>, _ f: RewardsState.Flag, at ms: Int64) throws {
+            try record(s, by: "mum", at: ms, [["type": "flag_decided", "id": .string(f.id), "decision": "approved", "count": true,
+                                              "day": .string(f.day?.description ?? "")]])
+        }
+        var approved: [String: RewardsState.Flag] = [:]
         var clock = t0 + 60_000
         for _ in 0..<30 {
             clock += Int64.random(in: 0...90_000, using: &rng)
             let d = Int.random(in: 0..<3, using: &rng)
-            if Int.random(in: 0..<3, using: &rng) == 0 {
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0, 1:
                 let from = Int.random(in: 0..<3, using: &rng)
                 copy(from, (from + Int.random(in: 1...2, using: &rng)) % 3)
                 continue
+            case 2:
+                // A parent approves a held session this device shows (perhaps approved elsewhere already).
+                let pending = try devices[d].read(full: true).flags.values.filter { $0.status == "pending" }.sorted { $0.id < $1.id }
+                if let f = pending.randomElement(using: &rng) {
+                    try approve(devices[d], f, at: clock)
+                    approved[f.id] = f
+                }
+                continue
+            default:
+                break
             }
             // A slice of the stream (an export), or a few sessions at random.
             var part: [Sess]
@@ -227,6 +244,10 @@ final class RewardsMergeTests: XCTestCase {
         // Whatever was left out is ingested somewhere at the end.
         try ingest(devices[Int.random(in: 0..<3, using: &rng)], by: "mum", at: clock + 1000, stream)
         exchange()
+        // Once: the stream, and each session approved anywhere approved once.
+        for (k, f) in approved.values.sorted(by: { $0.id < $1.id }).enumerated() { try approve(once, f, at: t0 + 2000 + Int64(k)) }
+        let want = try once.read(full: true)
+        XCTAssertGreaterThan(want.balance["c1"] ?? 0, 0, "seed \(seed)")
         var shown: [[String]] = []
         for dev in devices {
             let s = try dev.read(full: true)
@@ -246,10 +267,12 @@ final class RewardsMergeTests: XCTestCase {
                 }
             }
             XCTAssertEqual(Set(s.flags.keys), Set(want.flags.keys), "seed \(seed): the same held sessions, the same ids")
+            XCTAssertEqual(Set(s.flags.values.filter { $0.status == "approved" }.map(\.id)), Set(approved.keys), "seed \(seed)")
             XCTAssertEqual(s.refused.count, 0, "seed \(seed): \(s.refused)")
         }
         XCTAssertEqual(shown[0], shown[1], "seed \(seed): the same snapshot on every device")
         XCTAssertEqual(shown[1], shown[2], "seed \(seed)")
+        return approved.count
     }
 
     func testARedemptionThatLosesTheRaceIsReversedAndBothParentsAreTold() throws {
