@@ -259,7 +259,11 @@ extension Rewards {
         func string(_ v: JSON?, _ key: String) throws(ToolError) -> String {
             guard let v = v, !v.isNull else { throw .data("missing \"\(key)\"; \(hint)") }
             guard let s = v.string else { throw .data("\"\(key)\" must be a string, not \(v.kindName)") }
-            guard !s.trimmingSpaces.isEmpty else { throw .data("\"\(key)\" must not be empty") }
+            // Not blank: at once when it starts with anything but a space (most names).
+            let first = s.utf8.first ?? 0x20
+            guard (first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D) || !s.trimmingSpaces.isEmpty else {
+                throw .data("\"\(key)\" must not be empty")
+            }
             return s
         }
         let child = try string(f[0], "child")
