@@ -29,7 +29,7 @@ public enum Rewards {
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         switch kind {
-        case "setting": return RewardsEngine.Settings.ranges.map(\.key)
+        case "setting": return RewardsEngine.Settings.ranges.map(\.key) + ["grant_device"]
         case "child": return try store(ctx).read().children.values.map(\.name).sorted()
         case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
         default: return []
