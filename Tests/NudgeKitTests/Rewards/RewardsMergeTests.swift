@@ -258,6 +258,46 @@ final class RewardsMergeTests: XCTestCase {
         XCTAssertEqual(shown[0], shown[1])
     }
 
+    /// A removed parent's purge of a child, stamped after his last batch
+    /// the owner had seen and before the removal (a clock set back), is cut
+    /// with the rest of what he wrote then: the child and their history stay
+    /// on every copy, and no copy drops them from its own journal.
+    func testAForgedPurgeByARemovedParentInsideTheCutWindowIsCut() throws {
+        let base = root + "/cut"
+        let mum = device(base, "laptop", every: 256), dad = device(base, "phone", every: 256)
+        try record(mum, by: "mum", at: t0, [["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+                                            ["type": "adjust", "child": "c1", "points": 100, "reason": "start", "day": "2026-11-22"],
+                                            ["type": "invite", "hash": .string(RewardsState.codeHash("ABCD-EFGH-JKMN")), "expires": .int(t0 + 3_600_000)]])
+        func copy(_ from: String, _ to: String) throws {
+            try fm.createDirectory(atPath: base + "/\(to)/sync", withIntermediateDirectories: true)
+            try? fm.removeItem(atPath: base + "/\(to)/sync/\(from).ndjson")
+            try fm.copyItem(atPath: base + "/\(from)/sync/\(from).ndjson", toPath: base + "/\(to)/sync/\(from).ndjson")
+        }
+        try copy("laptop", "phone")
+        try record(dad, by: "dad", at: t0 + 1000, [["type": "parent_join", "code": "ABCDEFGHJKMN"]])
+        try record(dad, by: "dad", at: t0 + 2000, [["type": "adjust", "child": "c1", "points": 5, "reason": "real", "day": "2026-11-22"]])
+        try copy("phone", "laptop")
+        // Mum removes him: the cut is after his last batch she folded.
+        let s0 = try mum.read()
+        let seen = try XCTUnwrap(s0.lastSeen["dad"])
+        try record(mum, by: "mum", at: t0 + 600_000, [["type": "parent_removed", "login": "dad"],
+                                                      ["type": "erase", "cut": "dad", "after": seen.clockJSON]])
+        // His phone, not yet told, purges Alex "before" the removal.
+        try record(dad, by: "dad", at: t0 + 300_000, [Rewards.erasure(of: s0.children["c1"]!, in: s0, salt: "s")])
+        try copy("phone", "laptop")
+        try copy("laptop", "phone")
+        for st in [mum, dad] {
+            let s = try st.read()
+            XCTAssertEqual(s.children["c1"]?.name, "Alex", "\(st.options.actor): the forged purge was cut")
+            // His phone folded his purge before it heard of the removal and
+            // dropped his own +5 from his own journal: that file is his.
+            XCTAssertEqual(s.balance["c1"], 100)
+            XCTAssertEqual(try st.load(full: false, forceRebuild: true).state.hotSnapshot().map(\.serialized), s.hotSnapshot().map(\.serialized))
+        }
+        let own = try String(contentsOfFile: base + "/laptop/sync/laptop.ndjson", encoding: .utf8)
+        XCTAssertTrue(own.contains(#""name":"Alex""#), "the laptop keeps Alex in its own journal")
+    }
+
     func testChangesBySomeoneWhoIsNotAParentDoNotCount() throws {
         var s = RewardsState(full: false)
         s.apply(["type": "family_created", "owner": "mum", "by": "mum"])

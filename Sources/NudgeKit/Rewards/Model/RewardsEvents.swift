@@ -359,6 +359,16 @@ extension RewardsState {
         notified = notified.filter { !Rewards.keyParts($0).contains(where: refs.contains) }
     }
 
+    /// A purge counts unless a removal's cut takes it back: its author
+    /// was cut, and it is stamped after the last batch of theirs the
+    /// remover had folded (a removed parent's purge stamped "before" the
+    /// removal). A cut is judged by `erases` (the owner's or root's only).
+    public func counts(tombstone t: JSONObject, stamped ts: Stamp, among all: [(Stamp, JSONObject)]) -> Bool {
+        guard t["cut"] == nil else { return true }
+        let author = RewardsState.author(t)
+        return !all.contains { c in c.0 > ts && c.1["cut"]?.string == author && erases(c.1, stamped: c.0, t, stamped: ts) }
+    }
+
     /// Whether the erasure `t` erases `e` (see Rules/RewardsErasure.swift).
     public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool { Rewards.erases(t, e) }
 
