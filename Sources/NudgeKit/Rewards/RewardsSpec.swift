@@ -180,9 +180,13 @@ public enum Rewards {
         // In a family folder every writer (each parent, root's cron) takes
         // the family's lock first: each change is decided seeing every
         // change before it, so a grant handed over is never voided by a
-        // merge, and one run's claim on a grant is seen by the next.
-        let family = try h.flatMap { (f) throws(ToolError) in try familyLock(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) }
-        defer { family?.release() }
+        // merge, and one run's claim on a grant is seen by the next. A
+        // co-parent holding it forever holds up only the co-parents
+        // (`familyLocks`).
+        let family = try h.map { (f) throws(ToolError) in
+            try familyLocks(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) { ctx.warn($0) }
+        } ?? []
+        defer { for l in family.reversed() { l.release() } }
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
