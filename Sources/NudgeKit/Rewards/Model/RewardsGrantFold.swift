@@ -135,11 +135,15 @@ extension RewardsState {
         let week = g.day.adding(days: -((g.day.weekday + 6) % 7))
         let provisional = grants.values.filter { $0.child == g.child && $0.id != id && $0.void == nil && $0.handover.state == .pending }
             .sorted { $0.seq > $1.seq }
+        let set = settings(for: g.child)
         for p in provisional {
             guard lacks(g, limits: limits) != nil else { break }
-            let bal = balance[g.child] ?? 0
-            let helps = (g.points > bal && p.points > p.short) || (limits && p.day == g.day)
-                || (limits && p.day >= week && p.day < week.adding(days: 7))
+            // Only a redemption whose reversal gives back what lacks.
+            let balanceLacks = g.points > (balance[g.child] ?? 0)
+            let dayLacks = limits && totals(g.child, g.day).grantedMinutes + g.minutes > set.dailyRewardLimitMinutes
+            let weekLacks = limits && grantedThisWeek(g.child, g.day) + g.minutes > set.weeklyRewardLimitMinutes
+            let helps = (balanceLacks && p.points > p.short) || (dayLacks && p.day == g.day)
+                || (weekLacks && p.day >= week && p.day < week.adding(days: 7))
             guard helps else { continue }
             unpay(p.id, why: "\(g.minutes) reward minutes (\(g.id)) were handed over before it was merged")
             noteChange(stamp, who, "\(p.minutes) reward minutes for \(name) (\(p.points) points) were reversed: \(g.minutes) minutes redeemed elsewhere had been handed over already", conflict: true)
