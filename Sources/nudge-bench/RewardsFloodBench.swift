@@ -68,10 +68,10 @@ import NudgeKit
     func perRequest(_ label: String, _ ms: [Double]) {
         let each = zip(ms, sizes).map { $0 / Double($1) * 1000 }
         let growth = each[1] / each[0]
-        record("\(label), \(sizes[1]) requests", "\(fmt(ms[1], 0)) ms, \(fmt(each[1])) µs a request (\(fmt(ms[0], 0)) ms, \(fmt(each[0])) µs at \(sizes[0]))",
+        record("\(label) (\(sizes[1]) requests)", "\(fmt(ms[1], 0)) ms, \(fmt(each[1])) µs a request (\(fmt(ms[0], 0)) ms, \(fmt(each[0])) µs at \(sizes[0]))",
                goal: "linear: ≤ 1.5× the figure a request at \(sizes[0])", met: growth <= 1.5)
     }
-    perRequest("rewards enforce (root's cron) on a spool flooded with", enforceMs)
-    perRequest("rewards log (the last 50) over a journal of", logMs)
-    perRequest("rewards log of every entry over a journal of", logAllMs)
+    perRequest("rewards enforce (root's cron), the spool flooded", enforceMs)
+    perRequest("rewards log (the last 50), a journal of requests", logMs)
+    perRequest("rewards log of every entry, a journal of requests", logAllMs)
 }
