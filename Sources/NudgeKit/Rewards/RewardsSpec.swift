@@ -29,7 +29,7 @@ public enum Rewards {
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         switch kind {
-        case "setting": return RewardsEngine.Settings.ranges.map(\.key)
+        case "setting": return RewardsEngine.Settings.ranges.map(\.key) + ["grant_device"]
         case "child": return try store(ctx).read().children.values.map(\.name).sorted()
         case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
         default: return []
@@ -199,9 +199,13 @@ public enum Rewards {
         // In a family folder every writer (each parent, root's cron) takes
         // the family's lock first: each change is decided seeing every
         // change before it, so a grant handed over is never voided by a
-        // merge, and one run's claim on a grant is seen by the next.
-        let family = try h.flatMap { (f) throws(ToolError) in try familyLock(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) }
-        defer { family?.release() }
+        // merge, and one run's claim on a grant is seen by the next. A
+        // co-parent holding it forever holds up only the co-parents
+        // (`familyLocks`).
+        let family = try h.map { (f) throws(ToolError) in
+            try familyLocks(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) { ctx.warn($0) }
+        } ?? []
+        defer { for l in family.reversed() { l.release() } }
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
             if !full && tx.state.needsFull {

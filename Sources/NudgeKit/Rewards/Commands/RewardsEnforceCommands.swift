@@ -34,7 +34,8 @@ extension Rewards {
         // Recorded; now acted on.
         var code = try endApps(ctx, plan, procs: procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
-        guard let cmd = command else { return code }
+        // Where devices share a sync folder, only the granting device hands over.
+        guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
         // A grant the command failed too often is not tried again: said on
         // every run of its day, never dropped silently.

@@ -34,6 +34,10 @@
 //       approval; count: true when the fold counts an approved session
 //       (before, a usage_day event followed the decision)
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
+//   grant_device {device}
+//       a parent names the device that hands grants over (a sync folder);
+//       how grants are paid, and stay paid once handed over, is
+//       Model/RewardsGrantFold.swift
 //   grant_claimed {id,claim,until}  grant_failed {id,claim,error,outcome?}
 //       a run's claim on a grant (until: ms) before it runs the grant
 //       command, and the command's failure; outcome "unknown" when it ran
@@ -141,7 +145,7 @@ extension RewardsState {
                              afk: SpanCodec.decode(e["afk"]), day: day)
         case "flag_decided":
             applyFlagDecision(e, stamp: stamp)
-        case "grant", "grant_applied", "grant_failed", "grant_claimed":
+        case "grant", "grant_applied", "grant_failed", "grant_claimed", "grant_device":
             applyGrantEvent(type, e, day: day, stamp: stamp, who: who, proven: proven)
         case "adjust":
             applyAdjust(e, day: day, stamp: stamp, who: who)
@@ -189,6 +193,7 @@ extension RewardsState {
             guard owner == nil, let o = e["owner"]?.string, !proven || o == who else { refuse(who, "the family exists already"); return }
             owner = o
             parents.insert(o)
+            if !stamp.actor.isEmpty { familyDevice = stamp.actor }
         case "invite":
             guard let h = e["hash"]?.string, let x = e["expires"]?.int else { return }
             invites[h] = Invite(hash: h, by: who, expires: x, usedBy: nil)
@@ -262,45 +267,6 @@ extension RewardsState {
         }
     }
 
-    /// A redemption and its way to the grant command: the grant (by a
-    /// parent, or by the child themself where names are not proven by the
-    /// file system), a run's claim on it, applied, failed.
-    mutating func applyGrantEvent(_ type: String, _ e: JSONObject, day: Day?, stamp: Stamp, who: String, proven: Bool) {
-        switch type {
-        case "grant":
-            guard let id = e["id"]?.string, grants[id] == nil, let c = e["child"]?.string, let d = day, let m = e["minutes"]?.int, let p = e["points"]?.int else { return }
-            // A parent, or (where names are not proven by the file system) the child themself.
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[c]?.login == who) else {
-                refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
-                return
-            }
-            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who,
-                       limits: p > 0)
-        case "grant_applied":
-            guard let id = e["id"]?.string, let g = grants[id] else { return }
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
-                refuse(who, "\(who) may not mark grants applied")
-                return
-            }
-            grants[id]?.handover.ended(.delivered, claim: nil)
-        case "grant_failed":
-            // The holder's failure (or one naming no claim); one of a claim
-            // that lost the race leaves the holder's claim alone.
-            guard let id = e["id"]?.string, grants[id] != nil else { return }
-            let outcome: DeliveryOutcome = e["outcome"]?.string == "unknown" ? .unknown : .failed
-            if grants[id]!.handover.ended(outcome, claim: e["claim"]?.string) { grants[id]!.failures += 1 }
-        case "grant_claimed":
-            // The first live claim in stamp order holds the grant; a grant
-            // failed or unknown is claimed again (rewards retries it).
-            guard let id = e["id"]?.string, let g = grants[id], let c = e["claim"]?.string, let u = e["until"]?.int else { return }
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else { return }
-            guard g.void == nil else { return }
-            grants[id]?.handover.claimed(c, until: Instant(ms: u), retry: true, at: Instant(ms: stamp.ms))
-        default:
-            break
-        }
-    }
-
     /// A bonus or a correction; a negative one takes only what the balance
     /// holds (a conflict, when two parents' changes met).
     mutating func applyAdjust(_ e: JSONObject, day: Day?, stamp: Stamp, who: String) {
@@ -326,35 +292,6 @@ extension RewardsState {
         for g in grants.values { ids.insert(g.child) }
         for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
         requests = requests.filter { !Rewards.erasureHit(ds, salt: salt, $0.value.from) && !Rewards.erasureHit(ds, salt: salt, $0.key) }
-    }
-
-    /// A grant counts only if the balance can pay it at this point, and (a
-    /// redemption, `limits`) only within the day's and the week's reward
-    /// limits as merged: two parents' redemptions that each fit do not
-    /// both count when together they pass a limit.
-    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String, limits: Bool = false) {
-        let bal = balance[g.child] ?? 0
-        var g = g
-        let set = settings(for: g.child)
-        let today = totals(g.child, g.day).grantedMinutes, week = grantedThisWeek(g.child, g.day)
-        var why: String? = nil
-        if g.points > bal {
-            why = "the balance was \(bal) when it was merged, less than its \(g.points) points"
-        } else if limits && today + g.minutes > set.dailyRewardLimitMinutes {
-            why = "with it \(today + g.minutes) reward minutes were granted on \(g.day), past the daily limit of \(set.dailyRewardLimitMinutes)"
-        } else if limits && week + g.minutes > set.weeklyRewardLimitMinutes {
-            why = "with it \(week + g.minutes) reward minutes were granted that week, past the weekly limit of \(set.weeklyRewardLimitMinutes)"
-        }
-        if let why = why {
-            g.void = why
-            grants[g.id] = g
-            let name = children[g.child]?.name ?? g.child
-            noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(g.void!)", conflict: true)
-            return
-        }
-        grants[g.id] = g
-        days[g.child, default: [:]][g.day, default: DayTotals()].grantedMinutes += g.minutes
-        balance[g.child, default: 0] -= g.points
     }
 
     /// A request from the spool, as a parent's run recorded it.
@@ -436,6 +373,16 @@ extension RewardsState {
         flags = flags.filter { $0.value.child != id }
         grants = grants.filter { $0.value.child != id }
         notified = notified.filter { !Rewards.keyParts($0).contains(where: refs.contains) }
+    }
+
+    /// A purge counts unless a removal's cut takes it back: its author
+    /// was cut, and it is stamped after the last batch of theirs the
+    /// remover had folded (a removed parent's purge stamped "before" the
+    /// removal). A cut is judged by `erases` (the owner's or root's only).
+    public func counts(tombstone t: JSONObject, stamped ts: Stamp, among all: [(Stamp, JSONObject)]) -> Bool {
+        guard t["cut"] == nil else { return true }
+        let author = RewardsState.author(t)
+        return !all.contains { c in c.0 > ts && c.1["cut"]?.string == author && erases(c.1, stamped: c.0, t, stamped: ts) }
     }
 
     /// Whether the erasure `t` erases `e` (see Rules/RewardsErasure.swift).

@@ -38,6 +38,11 @@ public struct RewardsState: JournalModel {
         public var app: String?; public var day: Day
         /// Why the grant does not count (a redemption that lost a race), if so.
         public var void: String? = nil
+        /// Points it could not take: handed over when, as merged, the
+        /// balance held less (see Model/RewardsGrantFold.swift).
+        public var short = 0
+        /// Its place among the grants in stamp order.
+        public var seq = 0
         /// Hand-overs to the grant command that failed or ran past its timeout.
         public var failures = 0
         /// Its way to the grant command: the run handing it over and until
@@ -45,6 +50,9 @@ public struct RewardsState: JournalModel {
         public var handover = Handover()
 
         public var applied: Bool { handover.state == .delivered }
+        /// Whether a run has claimed it for the grant command: no later
+        /// batch voids it then.
+        public var handedOver: Bool { handover.state != .pending }
 
         /// Whether a run may hand it over at `now`: not applied, not void,
         /// no other run's claim alive, and tried fewer than `Rewards.grantTries`
@@ -94,6 +102,13 @@ public struct RewardsState: JournalModel {
     public internal(set) var recent: [String: [SessionLine]] = [:]
     public internal(set) var flags: [String: Flag] = [:]
     public internal(set) var grants: [String: Grant] = [:]
+    var grantSeq = 0
+    /// Where devices share a sync folder, the device that hands grants to
+    /// the grant command: the one a parent named (`grant_device`), else
+    /// the one that made the family.
+    public internal(set) var grantDevice: String?
+    public internal(set) var familyDevice: String?
+    public var granter: String? { grantDevice ?? familyDevice }
     public internal(set) var badges: [String: Set<String>] = [:]
     public internal(set) var notified: Set<String> = []
     public internal(set) var invites: [String: Invite] = [:]
