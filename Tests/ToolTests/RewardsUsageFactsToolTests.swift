@@ -119,4 +119,18 @@ final class RewardsUsageFactsToolTests: ToolTestCase {
         let log = run("rewards", ["log"]).records.map { $0["text"] as? String ?? "" }
         XCTAssertEqual(log.filter { $0.hasPrefix("usage for Alex") }.count, 4, "\(log)")
     }
+
+    /// The badges one ingest awards come in the children's order by name,
+    /// the same on every run (not the order of a hashed dictionary).
+    func testBadgesFromOneIngestComeInTheChildrensOrder() throws {
+        XCTAssertEqual(run("rewards", ["init"]).code, 0)
+        let names = ["Fay", "Ben", "Eve", "Alex", "Dan", "Cleo"]
+        for n in names { XCTAssertEqual(run("rewards", ["child", "add", n]).code, 0) }
+        run("rewards", ["app", "set", "Duolingo", "--learning"])
+        let lines = names.map { #"{"child":"\#($0.lowercased())","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","end":"2026-11-21T16:30:00-05:00"}"# }
+        let r = run("rewards", ["ingest"], stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(r.code, 0, r.err)
+        let badged = r.records.filter { $0["type"] as? String == "badge" && $0["badge"] as? String == "first-points" }.compactMap { $0["child"] as? String }
+        XCTAssertEqual(badged, names.sorted())
+    }
 }

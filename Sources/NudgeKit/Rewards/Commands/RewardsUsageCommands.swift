@@ -59,7 +59,7 @@ extension Rewards {
         let source = ctx.option("activitywatch") == nil ? "ndjson" : "activitywatch"
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             var out = evaluate(intake, tx: &tx, zone: ctx.zone, source: source, byline: byline(ctx), each: each)
-            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
+            for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
             return out
         }
         for r in results { ctx.out.emit(r, text: ingestText(r)) }
