@@ -24,8 +24,8 @@ final class RewardsFactsTests: XCTestCase {
     }
 
     /// One device's `sessions` event for Alex's day.
-    func facts(_ sessions: [(String, E.Span)], afk: [E.Span] = [], source: String = "ndjson") -> JSONObject {
-        var f = Rewards.SessionFacts(child: "c1", day: day, source: source)
+    func facts(_ sessions: [(String, E.Span)], afk: [E.Span] = [], source: String = "ndjson", on d: Day? = nil) -> JSONObject {
+        var f = Rewards.SessionFacts(child: "c1", day: d ?? day, source: source)
         for (app, span) in sessions {
             let a = f.apps.firstIndex(of: app) ?? { f.apps.append(app); return f.apps.count - 1 }()
             f.sessions.append((a, span))
@@ -85,14 +85,15 @@ final class RewardsFactsTests: XCTestCase {
     func testHeldSessionsHaveTheSameFlagEverywhere() {
         let later = E.Span(base + 3 * 86_400, base + 3 * 86_400 + 1800)
         var a = family(), b = family()
-        fold(&a, facts([("Duolingo", later)]), at: stampMs, device: "laptop")
-        fold(&b, facts([("Duolingo", later)]), at: stampMs, device: "laptop")
+        let laterDay = day.adding(days: 3)
+        fold(&a, facts([("Duolingo", later)], on: laterDay), at: stampMs, device: "laptop")
+        fold(&b, facts([("Duolingo", later)], on: laterDay), at: stampMs, device: "laptop")
         XCTAssertEqual(a.lastFold?.held, 1)
         XCTAssertEqual(Array(a.flags.keys), Array(b.flags.keys))
         let id = a.flags.keys.first!
-        XCTAssertEqual(a.flags[id]?.day, day)
+        XCTAssertEqual(a.flags[id]?.day, laterDay)
         // The same session journalled again by another device is the held one.
-        fold(&a, facts([("Duolingo", later)]), at: stampMs + 1, device: "desk")
+        fold(&a, facts([("Duolingo", later)], on: laterDay), at: stampMs + 1, device: "desk")
         XCTAssertEqual(a.flags.count, 1)
         XCTAssertEqual(a.lastFold?.duplicates, 1)
         let approve: JSONObject = ["type": "flag_decided", "id": .string(id), "decision": "approved", "count": true, "by": "mum"]
@@ -156,5 +157,38 @@ final class RewardsFactsTests: XCTestCase {
         }
         for bad in [raw([1, base, 600]), raw([0, base, -5]), raw([0, base]), raw([0, base, 600], day: "nope")] { fold(&s, bad, at: stampMs) }
         XCTAssertNil(s.balance["c1"])
+        // Planted by a peer: values whose sums overflow (a trap before, on
+        // every device reading the folder), and away spans likewise.
+        let max = Int64.max, min = Int64.min
+        for bad in [raw([0, base, max]), raw([0, max, 1800, 0, max, 1800]), raw([0, base, 600, 0, max, 5]), raw([0, min, 600]),
+                    raw([0, base, 600, 0, min, 5])] { fold(&s, bad, at: stampMs) }
+        var afk = raw([0, base, 600])
+        afk["afk"] = .array([max, max, max, max].map(JSON.int))
+        fold(&s, afk, at: stampMs)
+        afk["afk"] = .array([base, 100, max, 5].map(JSON.int))
+        fold(&s, afk, at: stampMs + 1)
+        XCTAssertEqual(SpanCodec.decode(.array([1_795_298_400, 100, max, 5].map(JSON.int))), [])
+        XCTAssertEqual(SpanCodec.decode(.array([min, 100].map(JSON.int))), [])
+        // A session under a day far from its start: refused, not counted.
+        fold(&s, raw([0, base + 600, 600], day: "2099-12-31"), at: stampMs + 2)
+        fold(&s, raw([0, base + 600, 600], day: day.adding(days: -3).description), at: stampMs + 3)
+        XCTAssertEqual(s.balance["c1"] ?? 0, 10, "only the two plausible copies above, counted once")
+    }
+
+    /// Two devices in zones far apart name the same session's day apart (New
+    /// York's evening is Tokyo's next morning): it counts once, and once
+    /// whichever day was folded first.
+    func testTheSameSessionUnderNeighbouringDaysCountsOnce() {
+        let half = E.Span(base + 3600, base + 5400)
+        for order in [[0, 1], [1, 0], [0, -1], [-1, 0]] {
+            var s = family()
+            for (n, shift) in order.enumerated() {
+                var e = facts([("Duolingo", half)])
+                e["day"] = .string(day.adding(days: shift).description)
+                fold(&s, e, at: stampMs + Int64(n), device: n == 0 ? "newyork" : "tokyo")
+            }
+            XCTAssertEqual(s.balance["c1"], 30, "\(order)")
+            XCTAssertEqual(s.lastFold?.duplicates, 1, "\(order)")
+        }
     }
 }

@@ -201,6 +201,10 @@ extension RewardsState {
 /// then each span's length and the distance from its start to the next one's:
 /// [s0, len0, s1 - s0, len1, …]. A day of sessions stays a short line.
 public enum SpanCodec {
+    /// The largest time or length in seconds a span may hold (about 35,000
+    /// years): sums of such values never overflow.
+    public static let bound: Int64 = 1 << 40
+
     public static func encode(_ spans: [RewardsEngine.Span]) -> JSON {
         var a: [JSON] = []
         a.reserveCapacity(spans.count * 2)
@@ -221,8 +225,9 @@ public enum SpanCodec {
         var start: Int64 = 0
         var i = 0
         while i < a.count {
-            guard let d = a[i].int, let len = a[i + 1].int, len >= 0, i == 0 || d >= 0 else { return [] }
+            guard let d = a[i].int, let len = a[i + 1].int, len >= 0, len <= bound, i == 0 || d >= 0, (-bound...bound).contains(d) else { return [] }
             start = i == 0 ? d : start + d
+            guard (-bound...bound).contains(start) else { return [] }
             out.append(RewardsEngine.Span(start, start + len))
             i += 2
         }

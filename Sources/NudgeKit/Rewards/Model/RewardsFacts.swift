@@ -47,12 +47,17 @@ extension Rewards {
                 apps.append(s)
             }
             sessions.reserveCapacity(flat.count / 3)
+            // Every start within a day of the day named (whatever the zone
+            // that named it), so that a session is looked for on that day and
+            // its neighbours only; values bounded so that no sum overflows.
+            let first = Int64(d.daysSinceEpoch - 1) * 86_400, last = Int64(d.daysSinceEpoch + 2) * 86_400
             var start: Int64 = 0
             var i = 0
             while i < flat.count {
-                guard let a = flat[i].int, a >= 0, a < Int64(apps.count), let ds = flat[i + 1].int, let len = flat[i + 2].int, len >= 0,
-                      i == 0 || ds >= 0 else { return nil }
+                guard let a = flat[i].int, a >= 0, a < Int64(apps.count), let ds = flat[i + 1].int, let len = flat[i + 2].int,
+                      len >= 0, len <= SpanCodec.bound, i == 0 || ds >= 0, (-SpanCodec.bound...SpanCodec.bound).contains(ds) else { return nil }
                 start = i == 0 ? ds : start + ds
+                guard start >= first, start < last else { return nil }
                 sessions.append((Int(a), RewardsEngine.Span(start, start + len)))
                 i += 3
             }
@@ -125,6 +130,10 @@ extension RewardsState {
         let afk = RewardsEngine.union(f.afk)
         materialize(c, d)
         let seen = usageDay(c, d)
+        // A device in another zone names the session's day one either side.
+        let neighbours = [d.adding(days: -1), d.adding(days: 1)].compactMap { n in
+            usage[c]?[n] != nil || rawUsage[c]?[n] != nil ? usageDay(c, n) : nil
+        }
         var ledger = self.ledger(c, d)
         let set = settings(for: c)
         let cats = keys.map { apps[$0] }
@@ -135,6 +144,7 @@ extension RewardsState {
         var hasReward = false
         for (k, x) in list.enumerated() {
             if (k > 0 && list[k - 1].app == x.app && list[k - 1].span == x.span) || seen.hasSession(app: keys[x.app], x.span)
+                || neighbours.contains(where: { $0.hasSession(app: keys[x.app], x.span) })
                 || (!flagged.isEmpty && flagged.contains("\(keys[x.app])|\(x.span.start)|\(x.span.end)")) {
                 outcomes[k] = RewardsEngine.Outcome(session: RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span),
                                                     category: cats[x.app]?.category, reason: "duplicate", learningSeconds: 0, rewardSeconds: 0,
