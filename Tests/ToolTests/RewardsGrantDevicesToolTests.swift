@@ -114,4 +114,38 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         let l2 = on("laptop", at: "2026-11-21T09:03:00-05:00", "redeem", "Alex", "1", "--command", "cat > /dev/null")
         XCTAssertEqual(l2.records.first?["granted_by"] as? String, "desktop", l2.err)
     }
+
+    /// Only the granting device names another: the desktop taking the role
+    /// while the laptop (which does not know yet) still hands grants over
+    /// would have both run the grant command. Refused on the desktop; a
+    /// naming planted in its journal counts for nothing on either copy; after
+    /// a week without a word from the laptop the desktop may take it.
+    func testOnlyTheGrantingDeviceNamesAnother() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        try sync()
+        let r = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings", "set", "grant_device", "desktop")
+        XCTAssertEqual(r.code, 77, r.err)
+        XCTAssertTrue(r.err.contains("only laptop, the granting device, can name another"), r.err)
+        XCTAssertEqual(on("desktop", at: "2026-11-21T09:01:30-05:00", "child", "add", "Alex").code, 0)
+        // Planted as the desktop's own batch: the fold refuses it on both.
+        let forged = #"{"type":"grant_device","device":"desktop","by":"mum","at":"2026-11-21T09:02:00-05:00"}"# + "\n"
+            + #"{"type":"commit","n":1,"at":"2026-11-21T09:02:00-05:00","by":"mum","schema":5,"hlc":[1795269720000,0]}"# + "\n"
+        let j = tmp + "/Sync-desktop/desktop.ndjson"
+        let h = try FileHandle(forUpdating: URL(fileURLWithPath: j))
+        h.seekToEndOfFile()
+        h.write(forged.data(using: .utf8)!)
+        try h.close()
+        try sync()
+        for d in ["laptop", "desktop"] {
+            let shown = on(d, at: "2026-11-21T09:03:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
+            XCTAssertEqual(shown?["value"] as? String, "laptop", d)
+        }
+        // A week and a day later, nothing more from the laptop: the desktop takes the role.
+        let later = on("desktop", at: "2026-11-29T10:00:00-05:00", "settings", "set", "grant_device", "desktop")
+        XCTAssertEqual(later.code, 0, later.err)
+        try sync()
+        let shown = on("laptop", at: "2026-11-29T10:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
+        XCTAssertEqual(shown?["value"] as? String, "desktop")
+    }
 }

@@ -33,9 +33,15 @@ extension Rewards {
             throw .usage("grant_device is a device's name (letters, digits, '-', '_' and '.', as REWARDS_ACTOR or the host name gives it), not '\(name.terminalSafe)'")
         }
         if ctx.option("child") != nil { throw .usage("grant_device is the family's, not one child's: drop --child") }
-        let old = try write(ctx) { (tx) throws(ToolError) -> String? in
+        let st = try store(ctx)
+        let shared = try familyFolder(ctx) == nil && st.options.journalFolder != nil
+        let old = try write(ctx, st) { (tx) throws(ToolError) -> String? in
             try requireParent(tx.state, ctx)
             let old = tx.state.granter
+            if let g = old, shared,
+               !mayPassGrants(granter: g, writer: st.options.actor, at: ctx.now.ms, granterSeen: tx.state.granterSeen) {
+                throw ToolError(.noPermission, "only \(g.terminalSafe), the granting device, can name another (so that two devices never both hand grants over): run this there, or here once \(g.terminalSafe) has written nothing for \(granterSilenceDays) days")
+            }
             tx.record(by(ctx, ["type": "grant_device", "device": .string(name)]))
             return old
         }

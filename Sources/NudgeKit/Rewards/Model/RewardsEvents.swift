@@ -124,6 +124,7 @@ extension RewardsState {
         let proven = e["actor"] != nil
         guard mayMake(type, who: who, proven: proven) else { return }
         if parents.contains(who) && (!proven || stamp.actor == who) { lastSeen[who] = stamp }
+        if stamp.ms > granterSeen && !stamp.actor.isEmpty && stamp.actor == granter { granterSeen = stamp.ms }
         switch type {
         case "family_created", "invite", "parent_join", "parent_removed":
             applyParents(type, e, stamp: stamp, who: who, proven: proven)
@@ -193,7 +194,7 @@ extension RewardsState {
             guard owner == nil, let o = e["owner"]?.string, !proven || o == who else { refuse(who, "the family exists already"); return }
             owner = o
             parents.insert(o)
-            if !stamp.actor.isEmpty { familyDevice = stamp.actor }
+            if !stamp.actor.isEmpty { familyDevice = stamp.actor; granterSeen = max(granterSeen, stamp.ms) }
         case "invite":
             guard let h = e["hash"]?.string, let x = e["expires"]?.int else { return }
             invites[h] = Invite(hash: h, by: who, expires: x, usedBy: nil)

@@ -60,7 +60,15 @@ extension RewardsState {
         case "grant_device":
             // The device that hands grants over, where devices share a sync folder.
             guard let d = e["device"]?.string, StoreOptions.isActorName(Substring(d)) else { return }
+            // Only the granting device passes the role on (or any, once it
+            // has been silent for `granterSilenceDays`): two devices never
+            // both hand grants over while the change is on its way.
+            if let g = granter, !Rewards.mayPassGrants(granter: g, writer: stamp.actor, at: stamp.ms, granterSeen: granterSeen) {
+                noteChange(stamp, who, "\(who)'s naming of \(d) as the device that hands grants over does not count: only \(g), the granting device, passes it on (or any device after \(Rewards.granterSilenceDays) days without a word from \(g))", conflict: true)
+                return
+            }
             grantDevice = d
+            granterSeen = stamp.ms
             noteChange(stamp, who, "\(who) made \(d) the device that hands grants over")
         default:
             break

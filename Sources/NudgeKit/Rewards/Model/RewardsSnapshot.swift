@@ -18,6 +18,7 @@ extension RewardsState {
         if grantSeq > 0 { family["grant_seq"] = JSON(grantSeq) }
         if let d = grantDevice { family["grant_device"] = .string(d) }
         if let d = familyDevice { family["family_device"] = .string(d) }
+        if granterSeen != 0 { family["granter_seen"] = .int(granterSeen) }
         if !formerParents.isEmpty { family["former_parents"] = JSON(formerParents.sorted()) }
         if !lastSeen.isEmpty {
             var seen = JSONObject()
@@ -147,6 +148,7 @@ extension RewardsState {
             grantSeq = ints("grant_seq")
             grantDevice = l["grant_device"]?.string
             familyDevice = l["family_device"]?.string
+            granterSeen = l["granter_seen"]?.int ?? 0
             folderOwner = l["folder_owner"]?.string
             formerParents = Set((l["former_parents"]?.array ?? []).compactMap(\.string))
             for (p, v) in (l["last_seen"]?.object ?? JSONObject()).fields {

@@ -109,6 +109,9 @@ public struct RewardsState: JournalModel {
     public internal(set) var grantDevice: String?
     public internal(set) var familyDevice: String?
     public var granter: String? { grantDevice ?? familyDevice }
+    /// The last stamp (ms) of anything the granting device wrote, or of its
+    /// naming: how long it has been silent.
+    public internal(set) var granterSeen: Int64 = 0
     public internal(set) var badges: [String: Set<String>] = [:]
     public internal(set) var notified: Set<String> = []
     public internal(set) var invites: [String: Invite] = [:]

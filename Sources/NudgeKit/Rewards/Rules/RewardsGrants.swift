@@ -38,6 +38,16 @@ extension Rewards {
     /// Whether `device` hands grants over: always where no other device
     /// writes (a data directory of one's own, or a family folder, whose
     /// writers take the family's lock), else when it is the granting device.
+    /// After this many days without a word from the granting device any
+    /// device may name another (the granting one is taken as gone).
+    public static let granterSilenceDays = 7
+
+    /// Whether `writer` may name the granting device at `ms`: the granting
+    /// device itself, or anyone once it has been silent `granterSilenceDays`.
+    public static func mayPassGrants(granter: String, writer: String, at ms: Int64, granterSeen: Int64) -> Bool {
+        writer == granter || ms - granterSeen >= Int64(granterSilenceDays) * 86_400_000
+    }
+
     public static func handsOver(_ s: RewardsState, device: String, shared: Bool) -> Bool {
         !shared || s.granter == nil || s.granter == device
     }
