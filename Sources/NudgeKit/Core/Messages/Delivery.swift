@@ -26,7 +26,8 @@
 // - A command killed by a signal (SIGKILL from the OOM killer, 137 as the
 //   shell reports it) may have done its work before it died: `unknown`,
 //   never `failed`. A command that exits 124 by itself said it failed; only
-//   our own timer makes a timeout.
+//   our own timer makes a timeout, and a command that outlives our SIGTERM
+//   and exits 0 within the grace delivered (`Subprocess`).
 // - A failed record waits before its next try, longer after each failure in
 //   a row (`backoff`: 1, 2, 4 … minutes, at most an hour), and the run says
 //   when that is: a command that always fails does not run every minute.

@@ -12,7 +12,8 @@ public enum Subprocess {
     /// /dev/null when `quiet`, else it is inherited. Returns the exit status.
     /// With `timeoutMillis`, a child still running then is ended with its
     /// whole process group (SIGTERM, then SIGKILL two seconds later) and the
-    /// status is 124, as timeout(1) says.
+    /// status is 124, as timeout(1) says — unless it then exits 0 within the
+    /// two seconds (it ignored or handled SIGTERM and finished): 0.
     public static func run(_ argv: [String], stdin: [UInt8]? = nil, env: [String: String] = [:],
                            quiet: Bool = false, timeoutMillis: Int? = nil) throws(ToolError) -> Int32 {
         try run(argv, stdin: stdin, env: env, quiet: quiet, capture: nil, timeoutMillis: timeoutMillis).status
@@ -228,6 +229,10 @@ public enum Subprocess {
             Sys.sleepMillis(10)
         }
         _ = kill(-pid, SIGKILL)  // anything of its group still running
+        // A command that finished within the grace and exited 0 (SIGTERM
+        // ignored or handled) did its work and says so: not a timeout, or a
+        // grant it handed over would be handed over again.
+        if case .exited(0) = ending(raw) { return .exited(0) }
         return .timedOut
     }
 

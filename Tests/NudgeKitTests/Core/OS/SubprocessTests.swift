@@ -25,6 +25,17 @@ final class SubprocessTests: XCTestCase {
         if running() { kill(pid, SIGKILL) }
     }
 
+    /// A command that ignores SIGTERM and finishes within the grace with
+    /// exit 0 did its work: 0, not a timeout (a grant handed over would be
+    /// handed over again); one that ends with another status is still 124.
+    func testACommandThatFinishesAfterSigtermWithZeroSucceeded() throws {
+        let marker = NSTemporaryDirectory() + "after-term-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        XCTAssertEqual(try Subprocess.shell("trap '' TERM; sleep 1; echo done > \(marker)", timeoutMillis: 300), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marker))
+        XCTAssertEqual(try Subprocess.shell("trap '' TERM; sleep 1; exit 3", timeoutMillis: 300), Subprocess.timedOut)
+    }
+
     func testWithinTheTimeStdinAndStdoutStillFlow() throws {
         let (status, out) = try Subprocess.capture("tr a-z A-Z", stdin: Array(String(repeating: "abc\n", count: 50_000).utf8), timeoutMillis: 10_000)
         XCTAssertEqual(status, 0)
