@@ -143,6 +143,9 @@ extension YomoState {
             lastZone = Array(zone)
             rawZones.insert(String(decoding: zone, as: UTF8.self))
         }
+        // Room for about as many lines as the part read holds, so that ten
+        // thousand are not copied over and over as the array grows.
+        if raw.isEmpty { raw.reserveCapacity(line.storage.count / max(64, line.count) * 5 / 4 + 16) }
         raw.append(RawReminder(effective: e, completed: completed, line: line.startIndex..<line.endIndex,
                                idRange: (base + idRange.lowerBound)..<(base + idRange.upperBound),
                                record: (base + recordStart)..<(line.endIndex - 1)))
