@@ -1,6 +1,6 @@
 // Release-mode benchmarks for the tools' hot paths.
 //
-//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood]
 //
 // Each figure is the median wall time of whole process runs, reported as a
 // ratio to its reference measured in the same run, with the runs interleaved
@@ -30,14 +30,14 @@ while !args.isEmpty {
     case "--keep": keep = true
     case "--only": only = args.isEmpty ? nil : args.removeFirst()
     case "-h", "--help":
-        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone.")
+        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone, --only rewards-flood rewards under a spool flood.")
         exit(0)
-    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch]")
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood]")
     }
 }
 
 let bin = productsDirectory()
-for tool in (only == nil ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal"] : [only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in (only == nil ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal"] : [only == "rewards-flood" ? "rewards" : only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -49,8 +49,9 @@ try? Sys.makeDirectories(tmp)
 let zone = "America/New_York"
 let nowText = "2026-11-22T21:00:00-05:00"
 if let o = only {
-    guard o == "habitmatch" else { fail("--only takes habitmatch, not '\(o)'") }
-    habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs)
+    guard o == "habitmatch" || o == "rewards-flood" else { fail("--only takes habitmatch or rewards-flood, not '\(o)'") }
+    if o == "habitmatch" { habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
+    if o == "rewards-flood" { rewardsFloodBench(bin: bin, tmp: tmp, zone: zone, now: nowText) }
     finish(tmp: tmp, keep: keep)
     exit(0)
 }
@@ -499,6 +500,8 @@ for k in 0..<500 {
     try Sys.writeFileAtomically(Sys.join(d, "cmdline"), Array(("/usr/bin/" + name).utf8) + [0, 0x2D, 0x2D, 0x78, 0])
 }
 reportRatio("rewards enforce, 500 processes", versusMinimal([Sys.join(bin, "rewards"), "enforce", "--dry-run", "-q"], env: eenv, runs: max(20, runs / 4)), goal: 2)
+
+rewardsFloodBench(bin: bin, tmp: tmp, zone: zone, now: nowText)
 
 // The ActivityWatch path: one child's year as an export, a window event about
 // every 95 seconds and an AFK minute every ten events, into a new store.

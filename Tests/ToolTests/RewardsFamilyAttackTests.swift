@@ -137,6 +137,33 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertEqual(logged.records.filter { $0["action"] as? String == "request" }.count, 121)
     }
 
+    /// A co-parent holding the family's lock for good (flock on
+    /// journal/.lock) holds up neither the owner nor root's cron: after a
+    /// bounded wait they go on, told who holds it; his own other runs are
+    /// told who holds it too, and exit 75.
+    func testACoParentHoldingTheFamilyLockStopsNeitherTheOwnerNorRoot() throws {
+        setUpFamily()
+        try addDad()
+        let p = Process()
+        let argv = logins!.asLogin("dad")
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst()) + ["/usr/bin/flock", "--no-fork", family + "/journal/.lock", "/bin/sleep", "60"]
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        usleep(300_000)
+        let wait = ["REWARDS_LOCK_TIMEOUT": "1"]
+        let mum = rwAs("mum", "adjust", "Alex", "+5", "--reason", "x", env: wait)
+        XCTAssertEqual(mum.code, 0, mum.err)
+        XCTAssertTrue(mum.err.contains("the family's lock has been held by \(name("dad"))'s process \(p.processIdentifier) for more than 1 s"), mum.err)
+        let cron = asRoot("enforce", env: wait)
+        XCTAssertEqual(cron.code, 0, cron.err)
+        XCTAssertTrue(cron.err.contains("held by \(name("dad"))'s process"), cron.err)
+        let dad = rwAs("dad", "adjust", "Alex", "+5", "--reason", "y", env: wait)
+        XCTAssertEqual(dad.code, 75)
+        XCTAssertTrue(dad.err.contains("is locked by \(name("dad"))'s process \(p.processIdentifier) (waited 1 s); try again"), dad.err)
+        XCTAssertEqual(balances(), [105, 40])
+    }
+
     func childID(_ name: String) throws -> String {
         try XCTUnwrap(rwAs("mum", "child", "list").records.first { $0["name"] as? String == name }?["id"] as? String)
     }

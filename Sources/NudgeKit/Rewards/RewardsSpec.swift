@@ -29,7 +29,7 @@ public enum Rewards {
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         switch kind {
-        case "setting": return RewardsEngine.Settings.ranges.map(\.key)
+        case "setting": return RewardsEngine.Settings.ranges.map(\.key) + ["grant_device"]
         case "child": return try store(ctx).read().children.values.map(\.name).sorted()
         case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
         default: return []
@@ -169,22 +169,49 @@ public enum Rewards {
         return Store(dir: ctx.dataDir, options: o)
     }
 
+    /// The state; read again in full when the part read left usage facts
+    /// unfolded (they need the days' cold part).
+    static func current(_ st: Store<RewardsState>, full: Bool = false) throws(ToolError) -> RewardsState {
+        let s = try st.read(full: full)
+        return s.needsFull && !full ? try st.read(full: true) : s
+    }
+
     /// Runs a change: in a family folder, the requests waiting in the spool
     /// are recorded first, in the same batch, and the folder is brought in
-    /// step after.
+    /// step after. A change that began without the cold part and met usage
+    /// facts it could not fold begins again in full, having written nothing.
     static func write<R>(_ ctx: Context, full: Bool = false, _ given: Store<RewardsState>? = nil,
                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
+        var cold = false
+        do {
+            return try change(ctx, full: full, given, cold: &cold, body)
+        } catch {
+            guard cold else { throw error }
+            return try change(ctx, full: true, given, cold: &cold, body)
+        }
+    }
+
+    static func change<R>(_ ctx: Context, full: Bool, _ given: Store<RewardsState>?, cold: inout Bool,
+                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
         let h = try familyFolder(ctx)
         // In a family folder every writer (each parent, root's cron) takes
         // the family's lock first: each change is decided seeing every
         // change before it, so a grant handed over is never voided by a
-        // merge, and one run's claim on a grant is seen by the next.
-        let family = try h.flatMap { (f) throws(ToolError) in try familyLock(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) }
-        defer { family?.release() }
+        // merge, and one run's claim on a grant is seen by the next. A
+        // co-parent holding it forever holds up only the co-parents
+        // (`familyLocks`).
+        let family = try h.map { (f) throws(ToolError) in
+            try familyLocks(f, timeoutMillis: ctx.lockTimeoutMillis ?? 10_000) { ctx.warn($0) }
+        } ?? []
+        defer { for l in family.reversed() { l.release() } }
         var final: RewardsState? = nil
         let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
+            if !full && tx.state.needsFull {
+                cold = true
+                throw ToolError(.software, "internal error: usage facts left unfolded")
+            }
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
             let r = try body(&tx)
             final = tx.state

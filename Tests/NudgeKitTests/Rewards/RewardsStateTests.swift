@@ -173,8 +173,8 @@ final class RewardsStateTests: XCTestCase {
             let ci = intake.child(s.child, in: state)!
             intake.raws.append(Rewards.Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
         }
-        var tx = Transaction(state: state)
-        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, byline: byline, each: true)
+        var tx = Transaction(state: state, stamp: Stamp(ms: now.ms, actor: "laptop"))
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, source: "ndjson", byline: byline, each: true)
         state = tx.state
         return (out, tx.events)
     }
@@ -287,14 +287,15 @@ final class RewardsStateTests: XCTestCase {
         intake.raws.append(Rewards.Raw(child: ci, app: intake.app("Duolingo"), start: start, end: start + 5 * 3600))
         let away = E.Span(start, start + 4 * 3600 + 1800)
         intake.afk[ci] = [E.Span(start - 600, start - 300), away]
-        var tx = Transaction(state: s)
-        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, now: now, byline: byline, each: false)
+        var tx = Transaction(state: s, stamp: Stamp(ms: now.ms, actor: "laptop"))
+        let out = Rewards.evaluate(intake, tx: &tx, zone: .utc, source: "ndjson", byline: byline, each: false)
         XCTAssertEqual(out.filter { $0["type"]?.string == "flag" }.map { $0["reason"]?.string }, ["too_long"])
         s = try reloaded(tx.state)
         let f = try XCTUnwrap(s.flags.values.first)
         XCTAssertEqual(f.afk, [away], "only the away time inside the session is kept")
-        var approve = Transaction(state: s)
-        XCTAssertEqual(Rewards.countApproved(f, tx: &approve, zone: .utc, now: now, byline: byline), 30, "30 minutes at 60 points an hour")
+        var approve = Transaction(state: s, stamp: Stamp(ms: now.ms + 1, actor: "laptop"))
+        approve.record(byline(["type": "flag_decided", "id": .string(f.id), "decision": "approved", "count": true]))
+        XCTAssertEqual(approve.state.lastFold?.points, 30, "30 minutes at 60 points an hour")
         XCTAssertEqual(approve.state.totals("c1", Zone.utc.day(of: Instant(seconds: start))).learningSeconds, 1800)
         XCTAssertEqual(approve.state.balance["c1"], 30)
     }

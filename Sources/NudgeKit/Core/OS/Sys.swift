@@ -395,6 +395,31 @@ public final class FileLock {
         return FileLock(fd: fd)
     }
 
+    /// The processes holding a flock on `path` (pid and uid), as the kernel
+    /// lists them in /proc/locks (Linux; elsewhere none are known): to say
+    /// who holds a lock that was waited for in vain.
+    public static func holders(of path: String) -> [(pid: Int32, uid: UInt32)] {
+        var st = stat()
+        guard stat(path, &st) == 0, let text = try? Sys.readFile("/proc/locks") else { return [] }
+        let dev = UInt64(st.st_dev)
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff))
+        let minor = (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff))
+        func hex2(_ v: UInt64) -> String { let h = String(v, radix: 16); return h.count < 2 ? "0" + h : h }
+        let want = hex2(major) + ":" + hex2(minor) + ":\(st.st_ino)"
+        var out: [(pid: Int32, uid: UInt32)] = []
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:16221222 0 EOF" ("->" marks a waiter).
+            guard f.count >= 6, f.contains("FLOCK"), let i = f.firstIndex(where: { $0.contains(":") && $0.split(separator: ":").count == 3 }),
+                  f[i] == want, i >= 1, let pid = Int32(f[i - 1]) else { continue }
+            if f.contains("->") { continue }
+            var ps = stat()
+            guard stat("/proc/\(pid)", &ps) == 0 else { continue }
+            out.append((pid, UInt32(ps.st_uid)))
+        }
+        return out
+    }
+
     public func release() {
         if fd >= 0 {
             _ = flock(fd, LOCK_UN)

@@ -8,7 +8,8 @@
 // replaced atomically, and drops set-aside debris and refused snapshots too.
 
 /// The erasure rule, written once: an event counts unless a tombstone
-/// stamped after it erases it (the model's `erases`); tombstones always count.
+/// stamped after it erases it (the model's `erases`); a tombstone counts
+/// unless the model says a later one took it back (`counts`).
 public enum Erasure {
     /// The tombstones among stamped events.
     public static func tombstones<S: Sequence>(_ events: S) -> [(Stamp, JSONObject)] where S.Element == (Stamp, JSONObject) {
@@ -21,10 +22,14 @@ public enum Erasure {
     }
 
     /// The same, judged by `state` (the fold so far): the model may weigh
-    /// the stamps and the tombstone's author.
+    /// the stamps and the tombstone's author, and a tombstone that does not
+    /// count (`counts`) erases nothing and is itself skipped.
     public static func erased<M: JournalModel>(_ event: JSONObject, at stamp: Stamp, by tombstones: [(Stamp, JSONObject)], state: M) -> Bool {
-        !tombstones.isEmpty && event["type"]?.string != "erase"
-            && tombstones.contains { $0.0 > stamp && state.erases($0.1, stamped: $0.0, event, stamped: stamp) }
+        guard !tombstones.isEmpty else { return false }
+        if event["type"]?.string == "erase" { return !state.counts(tombstone: event, stamped: stamp, among: tombstones) }
+        return tombstones.contains {
+            $0.0 > stamp && state.erases($0.1, stamped: $0.0, event, stamped: stamp) && state.counts(tombstone: $0.1, stamped: $0.0, among: tombstones)
+        }
     }
 }
 
@@ -44,6 +49,9 @@ extension Store {
         for r in reads {
             for b in r.batches where b.hasErase { tombstones += Erasure.tombstones(b.events.map { (b.stamp, $0) }) }
         }
+        // Only tombstones that count remove bytes (judged by the state folded).
+        let all = tombstones
+        tombstones = all.filter { l.state.counts(tombstone: $0.1, stamped: $0.0, among: all) }
         for e in entries where mayRewrite(e.name) {
             if (l.erased[e.name] ?? 0) > 0,
                let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: 0, cap: Int.max, owner: e.uid) {

@@ -27,6 +27,11 @@ public protocol JournalModel {
     /// by default `erases(_:_:)`. The journal rewrite, which has no state,
     /// uses the static rule only.
     func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool
+    /// Whether `tombstone` counts at all, judged by the state folded so far
+    /// and the other tombstones: false when a later one takes its author's
+    /// word back (a removed member's tombstone, cut with the rest of what
+    /// they wrote then). By default true: every tombstone counts.
+    func counts(tombstone: JSONObject, stamped: Stamp, among all: [(Stamp, JSONObject)]) -> Bool
     /// Lines that every reader needs.
     func hotSnapshot() -> [JSONObject]
     /// Lines that only writers need (dedupe indexes and the like).
@@ -58,6 +63,7 @@ extension JournalModel {
     public func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool {
         Self.erases(tombstone, event)
     }
+    public func counts(tombstone: JSONObject, stamped: Stamp, among all: [(Stamp, JSONObject)]) -> Bool { true }
     public func coldSnapshot() -> [JSONObject] { [] }
     public mutating func restoreCold(_ line: JSONObject) throws(ToolError) {}
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool { false }

@@ -349,6 +349,59 @@ extension Rewards {
         }
     }
 
+    /// The locks a writer in the family folder holds for its change. Every
+    /// writer takes the family's lock (`familyLock`), waiting at most
+    /// `timeoutMillis`. The owner's and root's runs first take their own
+    /// (journal/.lock-owner, 0600, which no co-parent can open), so that
+    /// they go one at a time among themselves; when somebody else holds the
+    /// family's lock past the wait they go on without it, told who holds
+    /// it: a co-parent holding it forever never stops root's cron nor the
+    /// owner. Anybody else is told who holds it, and exits 75.
+    static func familyLocks(_ h: FamilyFolder, timeoutMillis: Int, warn: (String) -> Void) throws(ToolError) -> [FileLock] {
+        let me = UInt32(geteuid())
+        var held: [FileLock] = []
+        if me == h.owner || me == 0, let own = try ownerLock(h, timeoutMillis: timeoutMillis) { held.append(own) }
+        let path = Sys.join(h.journal, ".lock")
+        do {
+            if let f = try familyLock(h, timeoutMillis: timeoutMillis) { held.append(f) }
+        } catch let e where e.code == .tempFail {
+            let who = lockHolder(path)
+            guard held.isEmpty else {
+                warn("the family's lock has been held by \(who) for more than \(timeoutMillis / 1000) s; this run goes on without it (the owner's and root's runs still go one at a time)")
+                return held
+            }
+            throw ToolError(.tempFail, "the family folder \(h.path) is locked by \(who) (waited \(timeoutMillis / 1000) s); try again")
+        }
+        return held
+    }
+
+    /// Who holds a lock, for people: "dad's process 4242", or "another run"
+    /// where the system does not say.
+    static func lockHolder(_ path: String) -> String {
+        let hs = FileLock.holders(of: path)
+        guard !hs.isEmpty else { return "another run" }
+        return hs.map { "\(Text.terminalSafe(Users.name(of: $0.uid) ?? "uid \($0.uid)"))'s process \($0.pid)" }.joined(separator: ", ")
+    }
+
+    /// The owner's and root's lock (journal/.lock-owner, the folder owner's,
+    /// 0600): replaced when it is anybody else's or not a plain file. nil
+    /// where it cannot be made (the family's lock alone then).
+    static func ownerLock(_ h: FamilyFolder, timeoutMillis: Int) throws(ToolError) -> FileLock? {
+        let path = Sys.join(h.journal, ".lock-owner")
+        var st = stat()
+        if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG || st.st_uid != h.owner || st.st_mode & 0o7777 != 0o600 {
+            unlink(path)
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            _ = fchmod(fd, 0o600)
+            if geteuid() == 0 { _ = fchown(fd, h.owner, gid_t(UInt32.max)) }
+            close(fd)
+        }
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == h.owner else { return nil }
+        return try FileLock.acquire(path, timeoutMillis: timeoutMillis, what: "the family folder \(h.path)")
+    }
+
     /// The family's lock (journal/.lock, the owner's or root's, 0644: every
     /// parent may flock it, none may replace it in the sticky folder), held
     /// by every writer for its whole change. nil where no such file is there

@@ -26,7 +26,7 @@ extension Rewards {
         let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
         let st = try store(ctx)
         let claim = IDs.make()
-        let pre = try st.read()
+        let pre = try current(st)
         try requireParent(pre, ctx)
         let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
         let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
@@ -34,7 +34,8 @@ extension Rewards {
         // Recorded; now acted on.
         var code = try endApps(ctx, plan, procs: procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
-        guard let cmd = command else { return code }
+        // Where devices share a sync folder, only the granting device hands over.
+        guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
         // A grant the command failed too often is not tried again: said on
         // every run of its day, never dropped silently.
@@ -59,7 +60,7 @@ extension Rewards {
                 guard let c = tx.state.children[cid], let ci = intake.child(c.name, in: tx.state) else { continue }
                 for app in apps.keys { intake.raws.append(Raw(child: ci, app: intake.app(app), start: now.seconds - Int64(interval), end: now.seconds)) }
             }
-            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, now: now, byline: byline(ctx), each: false) }
+            if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, source: "enforce", byline: byline(ctx), each: false) }
             let actions = enforceActions(tx.state, running: running, today: ctx.today)
             let records = enforceRecords(tx.state, actions, today: ctx.today, dryRun: dry)
             for e in records.events { tx.record(by(ctx, e)) }

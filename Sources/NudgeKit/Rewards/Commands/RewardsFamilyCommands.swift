@@ -51,7 +51,7 @@ extension Rewards {
     }
 
     static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try current(store(ctx))
         try requireParent(s, ctx)
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login), "balance": JSON(s.balance[c.id] ?? 0)],
@@ -113,9 +113,10 @@ extension Rewards {
         }
         for g in s.grants.values.sorted(by: { $0.id < $1.id }) where g.child == c.id {
             // A void grant (it lost a merge) is shown so: it gave nothing and cost nothing.
+            // short_points: what a grant handed over could not take (the balance held less as merged).
             out.record(["type": "grant", "id": .string(g.id), "minutes": JSON(g.minutes), "points": JSON(g.points), "date": .string(g.day.description),
                         "status": .string(g.void != nil ? "void" : g.applied ? "applied" : g.failures >= grantTries ? "given_up" : "pending"),
-                        "void": JSON(g.void), "failures": JSON(g.failures)])
+                        "void": JSON(g.void), "failures": JSON(g.failures), "short_points": JSON(g.short)])
         }
         for f in s.flags.values where f.child == c.id { out.record(["type": "flag", "id": .string(f.id), "app": .string(f.app), "reason": .string(f.reason), "status": .string(f.status)]) }
         return .ok

@@ -51,7 +51,7 @@ extension Rewards {
     /// whole when a held reward session needs the day's counted spans.
     static func readForReward(_ ctx: Context) throws(ToolError) -> RewardsState {
         let st = try store(ctx)
-        let s = try st.read()
+        let s = try current(st)
         guard s.flags.values.contains(where: { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }) else { return s }
         return try st.read(full: true)
     }
@@ -100,7 +100,7 @@ extension Rewards {
 
     static func badgesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childBadges(ctx, h) }
-        let s = try store(ctx).read()
+        let s = try current(store(ctx))
         let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
         let have = s.badges[c.id] ?? []

@@ -3,7 +3,8 @@
 // family folder a child's redeem is a request (`childAsk`) and their
 // allowance comes from their status file.
 //
-// Invariants: a grant is claimed on disk before its command runs, and
+// Invariants: a grant is claimed on disk before its command runs (only by
+// the granting device where devices share a sync folder), and
 // stands whatever the command does (a failure or a timeout is recorded and
 // `enforce` tries the grant again); an adjustment never takes a balance
 // below zero.
@@ -16,6 +17,7 @@ extension Rewards {
         let st = try store(ctx)
         let claimID = IDs.make()
         let t = ctx.current
+        var elsewhere: String? = nil
         let (g, c) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
             let c = try childID(tx.state, ctx.operands[0])
             try requireSelfOrParent(tx.state, ctx, child: c.id)
@@ -32,14 +34,21 @@ extension Rewards {
                 tx.record(by(ctx, ["type": "grant", "id": .string(id), "child": .string(c.id), "minutes": JSON(r.minutes), "points": JSON(r.points),
                                    "app": JSON(ctx.option("app")), "day": .string(ctx.today.description)]))
                 if command != nil {
-                    tx.record(by(ctx, claimEvent(id, claim: claimID, at: t, timeout: timeout)))
+                    if try handsOverHere(ctx, st, tx.state) {
+                        tx.record(by(ctx, claimEvent(id, claim: claimID, at: t, timeout: timeout)))
+                    } else {
+                        elsewhere = tx.state.granter
+                    }
                 }
                 return (tx.state.grants[id]!, c)
             }
         }
         var rec = grantRecord(g, c)
         var code = ExitCode.ok
-        if let cmd = command {
+        if let device = elsewhere {
+            rec["granted_by"] = .string(device)
+            ctx.warn("grants are handed to the grant command on \(device.terminalSafe), the family's granting device: its next 'rewards redeem' or 'rewards enforce' hands this one over ('rewards settings set grant_device NAME' names another)")
+        } else if let cmd = command {
             if let why = try handOver(ctx, st, g, c, command: cmd, claim: claimID, timeout: timeout) {
                 ctx.warn("\(why); the grant stands, and 'rewards enforce' tries it again")
                 code = .tempFail
@@ -98,6 +107,13 @@ extension Rewards {
     static func grantCommand(_ ctx: Context, _ config: Config) throws(ToolError) -> (command: String?, timeout: Int) {
         let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "grant_timeout", default: defaultGrantTimeoutSeconds)
         return (ctx.option("command") ?? config["grant_command"], timeout)
+    }
+
+    /// Whether this run hands grants over (`handsOver`): the store is
+    /// shared when its journals are in a sync folder.
+    static func handsOverHere(_ ctx: Context, _ st: Store<RewardsState>, _ s: RewardsState) throws(ToolError) -> Bool {
+        let shared = try familyFolder(ctx) == nil && st.options.journalFolder != nil
+        return handsOver(s, device: st.options.actor, shared: shared)
     }
 
     /// Runs the grant command for a grant this run holds the claim on, and

@@ -1,5 +1,6 @@
 // rewards' settings commands: settings (the family's rules, or one child's
-// with --child) and settings set. The keys, their ranges and defaults are
+// with --child) and settings set; and grant_device, the device that hands
+// grants over where devices share a sync folder (a name, not a number). The keys, their ranges and defaults are
 // `RewardsEngine.Settings` (Rules/RewardsSettings.swift).
 //
 // Invariants: a value is checked before anything is written; a child's
@@ -7,7 +8,7 @@
 
 extension Rewards {
     static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try current(store(ctx))
         try requireFamily(s)
         let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
         let set = cid.map { s.settings(for: $0) } ?? s.settings
@@ -17,11 +18,35 @@ extension Rewards {
                           "help": .string(r.help), "child": JSON(cid), "overridden": .bool(cid.flatMap { s.childSettings[$0]?[r.key] } != nil)],
                          text: "\(r.key.padding(28))\(v)  (\(r.help))")
         }
+        if cid == nil {
+            let help = "the device that hands grants over, where devices share a sync folder"
+            ctx.out.emit(["type": "setting", "key": "grant_device", "value": JSON(s.granter), "help": .string(help),
+                          "overridden": .bool(s.grantDevice != nil)],
+                         text: "\("grant_device".padding(28))\((s.granter ?? "any").terminalSafe)  (\(help))")
+        }
+        return .ok
+    }
+
+    /// `settings set grant_device NAME`: a device name, for the whole family.
+    static func setGrantDevice(_ ctx: Context, _ name: String) throws(ToolError) -> ExitCode {
+        guard StoreOptions.isActorName(Substring(name)) else {
+            throw .usage("grant_device is a device's name (letters, digits, '-', '_' and '.', as REWARDS_ACTOR or the host name gives it), not '\(name.terminalSafe)'")
+        }
+        if ctx.option("child") != nil { throw .usage("grant_device is the family's, not one child's: drop --child") }
+        let old = try write(ctx) { (tx) throws(ToolError) -> String? in
+            try requireParent(tx.state, ctx)
+            let old = tx.state.granter
+            tx.record(by(ctx, ["type": "grant_device", "device": .string(name)]))
+            return old
+        }
+        ctx.out.emit(["type": "setting", "key": "grant_device", "value": .string(name), "previous": JSON(old)],
+                     text: "grant_device: \((old ?? "any").terminalSafe) → \(name)")
         return .ok
     }
 
     static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         let key = ctx.operands[0], raw = ctx.operands[1]
+        if key == "grant_device" { return try setGrantDevice(ctx, raw) }
         var probe = RewardsEngine.Settings()
         try probe.set(key, raw)
         let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in

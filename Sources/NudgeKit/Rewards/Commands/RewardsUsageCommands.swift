@@ -1,6 +1,7 @@
 // rewards' usage commands: ingest (sessions as NDJSON, or an ActivityWatch
 // export), flags (sessions held for review) and flag approve|reject. The
-// pipeline (reading, evaluating, recording days) is Rules/RewardsIngest.swift.
+// pipeline (reading, journalling facts) is Rules/RewardsIngest.swift; the
+// fold that counts them Model/RewardsFacts.swift.
 //
 // Invariants: a bad line is reported with its place and changes nothing,
 // the other lines apply and the status is 65 (with --strict nothing
@@ -55,9 +56,10 @@ extension Rewards {
             }
         }
         let each = ctx.flag("sessions")
+        let source = ctx.option("activitywatch") == nil ? "ndjson" : "activitywatch"
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
-            var out = evaluate(intake, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx), each: each)
-            for c in tx.state.children.values { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
+            var out = evaluate(intake, tx: &tx, zone: ctx.zone, source: source, byline: byline(ctx), each: each)
+            for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
             return out
         }
         for r in results { ctx.out.emit(r, text: ingestText(r)) }
@@ -65,7 +67,7 @@ extension Rewards {
     }
 
     static func flagsList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try current(store(ctx))
         try requireParent(s, ctx)
         for f in s.flags.values.filter({ $0.status == "pending" }).sorted(by: { $0.span < $1.span }) {
             ctx.out.emit(["type": "flag", "id": .string(f.id), "child": .string(s.children[f.child]?.name ?? f.child), "app": .string(f.app),
@@ -84,10 +86,15 @@ extension Rewards {
             let matches = tx.state.flags.values.filter { $0.id.hasPrefix(ctx.operands[0]) }
             guard matches.count == 1, let f = matches.first else { throw ToolError(.dataError, "no single held session '\(ctx.operands[0])'; 'rewards flags' lists them") }
             guard f.status == "pending" else { throw ToolError(.dataError, "session \(f.id) was already \(f.status)") }
-            tx.record(by(ctx, ["type": "flag_decided", "id": .string(f.id), "decision": .string(approve ? "approved" : "rejected")]))
+            var e: JSONObject = ["type": "flag_decided", "id": .string(f.id), "decision": .string(approve ? "approved" : "rejected")]
+            if approve {
+                // The fold counts it, on the day its facts were recorded under.
+                e["count"] = true
+                e["day"] = .string((f.day ?? ctx.zone.day(of: Instant(seconds: f.span.start))).description)
+            }
+            tx.record(by(ctx, e))
             guard approve else { return [["type": "flag", "id": .string(f.id), "decision": "rejected"]] }
-            let points = countApproved(f, tx: &tx, zone: ctx.zone, now: ctx.now, byline: byline(ctx))
-            return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(points)]]
+            return [["type": "flag", "id": .string(f.id), "decision": "approved", "points": JSON(tx.state.lastFold?.points ?? 0)]]
         }
         for r in out { ctx.out.emit(r, text: "\(r["decision"]!.string!)\(r["points"].map { ": +\($0.int ?? 0) points" } ?? "")") }
         return .ok

@@ -143,16 +143,18 @@ extension RewardsState {
         days[c, default: [:]][d] = t
         balance[c, default: 0] += p
         earned[c, default: 0] += p
-        let more = (e["recent"]?.array ?? []).compactMap(SessionLine.init)
-        if !more.isEmpty {
-            // The last five sessions by start, wherever in time this batch fell.
-            let all = (recent[c] ?? []) + more
-            recent[c] = Array(all.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.suffix(5).map(\.element))
-        }
+        addRecent(c, (e["recent"]?.array ?? []).compactMap(SessionLine.init))
         if full {
             materialize(c, d)
             usage[c, default: [:]][d, default: UsageDay()].merge(e)
         }
+    }
+
+    /// The last five sessions by start, wherever in time these fell.
+    mutating func addRecent(_ c: String, _ more: [SessionLine]) {
+        guard !more.isEmpty else { return }
+        let all = (recent[c] ?? []) + more
+        recent[c] = Array(all.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.suffix(5).map(\.element))
     }
 
     /// One session, as schema 1 recorded it: the same totals, one line of

@@ -6,8 +6,18 @@
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
 //   app_set {name,category,points_per_hour,sites?}  app_removed {name}
 //   setting_set {key,value,child?}
+//   sessions {child,day,apps,s,afk?,source?}
+//       what one ingest observed of one child's day: the apps by name, and
+//       per session [app index, start, length] in whole seconds, the start
+//       as the distance from the previous session's (the first since the
+//       epoch), sorted by start; afk: the away spans around them; source:
+//       ndjson, activitywatch or enforce. The fold counts them (points,
+//       caps, runs, held sessions: Model/RewardsFacts.swift) with the
+//       batch's stamp as "now"; a session (child, app, start, end) counts
+//       once however many events hold it.
 //   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
 //              learned_rates?,unlearned?}
+//       (written before sessions; still read, as history that counts once)
 //       what one ingest added to one child's day: totals, the last sessions,
 //       and the cold part (time newly counted, sessions seen, per-app totals);
 //       units: the day's learning units before the cap (like carry, the
@@ -17,9 +27,17 @@
 //       negative on the reward app's line)
 //   usage {child,day,app,start,end,category,reason,learning_s,reward_s,points,carry,counted,key}
 //       one session (written by schema 1; still read)
-//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision}
-//       afk: the away spans inside the held session (SpanCodec), for approval
+//   flag {id,child,app,start,end,reason,day,afk?}  flag_decided {id,decision,count?,day?}
+//       flag: a held session, as written before sessions (the fold now
+//       flags held sessions itself, with an id made from the session);
+//       afk: the away spans inside the held session (SpanCodec), for
+//       approval; count: true when the fold counts an approved session
+//       (before, a usage_day event followed the decision)
 //   grant {id,child,minutes,points,app,day}  grant_applied {id}
+//   grant_device {device}
+//       a parent names the device that hands grants over (a sync folder);
+//       how grants are paid, and stay paid once handed over, is
+//       Model/RewardsGrantFold.swift
 //   grant_claimed {id,claim,until}  grant_failed {id,claim,error,outcome?}
 //       a run's claim on a grant (until: ms) before it runs the grant
 //       command, and the command's failure; outcome "unknown" when it ran
@@ -115,6 +133,8 @@ extension RewardsState {
             applyDecision(e, day: day, stamp: stamp, who: who)
         case "child_added", "child_removed", "app_set", "app_removed", "setting_set":
             applyFamilyChange(type, e, stamp: stamp, who: who)
+        case "sessions":
+            applySessions(e, stamp: stamp)
         case "usage_day":
             if let c = e["child"]?.string, let d = day { applyUsageDay(e, child: c, day: d) }
         case "usage":
@@ -122,10 +142,10 @@ extension RewardsState {
         case "flag":
             guard let id = e["id"]?.string, let c = e["child"]?.string, let s = RewardsState.span(e) else { return }
             flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
-                             afk: SpanCodec.decode(e["afk"]))
+                             afk: SpanCodec.decode(e["afk"]), day: day)
         case "flag_decided":
-            if let id = e["id"]?.string, let d = e["decision"]?.string { flags[id]?.status = d }
-        case "grant", "grant_applied", "grant_failed", "grant_claimed":
+            applyFlagDecision(e, stamp: stamp)
+        case "grant", "grant_applied", "grant_failed", "grant_claimed", "grant_device":
             applyGrantEvent(type, e, day: day, stamp: stamp, who: who, proven: proven)
         case "adjust":
             applyAdjust(e, day: day, stamp: stamp, who: who)
@@ -173,6 +193,7 @@ extension RewardsState {
             guard owner == nil, let o = e["owner"]?.string, !proven || o == who else { refuse(who, "the family exists already"); return }
             owner = o
             parents.insert(o)
+            if !stamp.actor.isEmpty { familyDevice = stamp.actor }
         case "invite":
             guard let h = e["hash"]?.string, let x = e["expires"]?.int else { return }
             invites[h] = Invite(hash: h, by: who, expires: x, usedBy: nil)
@@ -246,45 +267,6 @@ extension RewardsState {
         }
     }
 
-    /// A redemption and its way to the grant command: the grant (by a
-    /// parent, or by the child themself where names are not proven by the
-    /// file system), a run's claim on it, applied, failed.
-    mutating func applyGrantEvent(_ type: String, _ e: JSONObject, day: Day?, stamp: Stamp, who: String, proven: Bool) {
-        switch type {
-        case "grant":
-            guard let id = e["id"]?.string, grants[id] == nil, let c = e["child"]?.string, let d = day, let m = e["minutes"]?.int, let p = e["points"]?.int else { return }
-            // A parent, or (where names are not proven by the file system) the child themself.
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[c]?.login == who) else {
-                refuse(who, "\(who) may not redeem for \(children[c]?.name ?? c)")
-                return
-            }
-            applyGrant(Grant(id: id, child: c, minutes: Int(m), points: Int(p), app: e["app"]?.string, day: d), stamp: stamp, who: who,
-                       limits: p > 0)
-        case "grant_applied":
-            guard let id = e["id"]?.string, let g = grants[id] else { return }
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
-                refuse(who, "\(who) may not mark grants applied")
-                return
-            }
-            grants[id]?.handover.ended(.delivered, claim: nil)
-        case "grant_failed":
-            // The holder's failure (or one naming no claim); one of a claim
-            // that lost the race leaves the holder's claim alone.
-            guard let id = e["id"]?.string, grants[id] != nil else { return }
-            let outcome: DeliveryOutcome = e["outcome"]?.string == "unknown" ? .unknown : .failed
-            if grants[id]!.handover.ended(outcome, claim: e["claim"]?.string) { grants[id]!.failures += 1 }
-        case "grant_claimed":
-            // The first live claim in stamp order holds the grant; a grant
-            // failed or unknown is claimed again (rewards retries it).
-            guard let id = e["id"]?.string, let g = grants[id], let c = e["claim"]?.string, let u = e["until"]?.int else { return }
-            guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else { return }
-            guard g.void == nil else { return }
-            grants[id]?.handover.claimed(c, until: Instant(ms: u), retry: true, at: Instant(ms: stamp.ms))
-        default:
-            break
-        }
-    }
-
     /// A bonus or a correction; a negative one takes only what the balance
     /// holds (a conflict, when two parents' changes met).
     mutating func applyAdjust(_ e: JSONObject, day: Day?, stamp: Stamp, who: String) {
@@ -310,35 +292,6 @@ extension RewardsState {
         for g in grants.values { ids.insert(g.child) }
         for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
         requests = requests.filter { !Rewards.erasureHit(ds, salt: salt, $0.value.from) && !Rewards.erasureHit(ds, salt: salt, $0.key) }
-    }
-
-    /// A grant counts only if the balance can pay it at this point, and (a
-    /// redemption, `limits`) only within the day's and the week's reward
-    /// limits as merged: two parents' redemptions that each fit do not
-    /// both count when together they pass a limit.
-    mutating func applyGrant(_ g: Grant, stamp: Stamp, who: String, limits: Bool = false) {
-        let bal = balance[g.child] ?? 0
-        var g = g
-        let set = settings(for: g.child)
-        let today = totals(g.child, g.day).grantedMinutes, week = grantedThisWeek(g.child, g.day)
-        var why: String? = nil
-        if g.points > bal {
-            why = "the balance was \(bal) when it was merged, less than its \(g.points) points"
-        } else if limits && today + g.minutes > set.dailyRewardLimitMinutes {
-            why = "with it \(today + g.minutes) reward minutes were granted on \(g.day), past the daily limit of \(set.dailyRewardLimitMinutes)"
-        } else if limits && week + g.minutes > set.weeklyRewardLimitMinutes {
-            why = "with it \(week + g.minutes) reward minutes were granted that week, past the weekly limit of \(set.weeklyRewardLimitMinutes)"
-        }
-        if let why = why {
-            g.void = why
-            grants[g.id] = g
-            let name = children[g.child]?.name ?? g.child
-            noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(g.void!)", conflict: true)
-            return
-        }
-        grants[g.id] = g
-        days[g.child, default: [:]][g.day, default: DayTotals()].grantedMinutes += g.minutes
-        balance[g.child, default: 0] -= g.points
     }
 
     /// A request from the spool, as a parent's run recorded it.
@@ -420,6 +373,16 @@ extension RewardsState {
         flags = flags.filter { $0.value.child != id }
         grants = grants.filter { $0.value.child != id }
         notified = notified.filter { !Rewards.keyParts($0).contains(where: refs.contains) }
+    }
+
+    /// A purge counts unless a removal's cut takes it back: its author
+    /// was cut, and it is stamped after the last batch of theirs the
+    /// remover had folded (a removed parent's purge stamped "before" the
+    /// removal). A cut is judged by `erases` (the owner's or root's only).
+    public func counts(tombstone t: JSONObject, stamped ts: Stamp, among all: [(Stamp, JSONObject)]) -> Bool {
+        guard t["cut"] == nil else { return true }
+        let author = RewardsState.author(t)
+        return !all.contains { c in c.0 > ts && c.1["cut"]?.string == author && erases(c.1, stamped: c.0, t, stamped: ts) }
     }
 
     /// Whether the erasure `t` erases `e` (see Rules/RewardsErasure.swift).

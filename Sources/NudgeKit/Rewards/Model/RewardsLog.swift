@@ -13,7 +13,7 @@
 /// The family's state plus what each event did to it.
 struct RewardsLogModel: JournalModel {
     static let schemaVersion = RewardsState.schemaVersion
-    var state = RewardsState(full: false)
+    var state = RewardsState(full: true)  // usage facts are folded in full
     var entries: [Rewards.LogEntry] = []
 
     init(full: Bool) {}
@@ -124,6 +124,10 @@ extension Rewards {
                 out.append(entry("\(who) \(e["decision"]?.string ?? "decided") a held \(f.app) session of \(name(f.child))", child: name(f.child),
                                  before: JSON(b.balance[f.child] ?? 0), after: JSON(a.balance[f.child] ?? 0)))
             }
+        case "sessions":
+            guard let c = cid, let f = a.lastFold else { break }
+            out.append(entry("usage for \(name(c)) on \(e["day"]?.string ?? "?"): \(f.added) new session\(f.added == 1 ? "" : "s"), \(f.points >= 0 ? "+" : "")\(f.points) points, \(f.learningSeconds / 60) min learning, \(f.rewardSeconds / 60) min reward",
+                             child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
         case "usage_day", "usage":
             guard let c = cid else { break }
             let p = e["points"]?.int ?? 0

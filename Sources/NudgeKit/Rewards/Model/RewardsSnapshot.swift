@@ -15,6 +15,9 @@ extension RewardsState {
     public func hotSnapshot() -> [JSONObject] {
         var family: JSONObject = ["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]
         if let f = folderOwner { family["folder_owner"] = .string(f) }
+        if grantSeq > 0 { family["grant_seq"] = JSON(grantSeq) }
+        if let d = grantDevice { family["grant_device"] = .string(d) }
+        if let d = familyDevice { family["family_device"] = .string(d) }
         if !formerParents.isEmpty { family["former_parents"] = JSON(formerParents.sorted()) }
         if !lastSeen.isEmpty {
             var seen = JSONObject()
@@ -57,13 +60,14 @@ extension RewardsState {
             var o: JSONObject = ["k": "flag", "id": .string(f.id), "child": .string(f.child), "app": .string(f.app), "start": .int(f.span.start),
                                  "end": .int(f.span.end), "reason": .string(f.reason), "status": .string(f.status)]
             if !f.afk.isEmpty { o["afk"] = SpanCodec.encode(f.afk) }
+            if let d = f.day { o["day"] = .string(d.description) }
             l.append(o)
         }
         for g in grants.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
                       "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied), "void": JSON(g.void),
                       "failures": JSON(g.failures), "claim": JSON(g.handover.claim), "claim_until": g.handover.claimUntil.map { JSON.int($0.ms) } ?? .null,
-                      "delivery": .string(g.handover.state.rawValue)])
+                      "delivery": .string(g.handover.state.rawValue), "short": JSON(g.short), "seq": JSON(g.seq)])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
@@ -140,6 +144,9 @@ extension RewardsState {
             owner = l["owner"]?.string
             parents = Set((l["parents"]?.array ?? []).compactMap(\.string))
             requestSeq = ints("request_seq")
+            grantSeq = ints("grant_seq")
+            grantDevice = l["grant_device"]?.string
+            familyDevice = l["family_device"]?.string
             folderOwner = l["folder_owner"]?.string
             formerParents = Set((l["former_parents"]?.array ?? []).compactMap(\.string))
             for (p, v) in (l["last_seen"]?.object ?? JSONObject()).fields {
@@ -175,7 +182,7 @@ extension RewardsState {
         case "flag":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let s = l["start"]?.int, let e = l["end"]?.int else { throw .data("bad snapshot line") }
             flags[id] = Flag(id: id, child: c, app: l["app"]?.string ?? "", span: RewardsEngine.Span(s, e), reason: l["reason"]?.string ?? "",
-                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]))
+                             status: l["status"]?.string ?? "pending", afk: SpanCodec.decode(l["afk"]), day: l["day"]?.string.flatMap(Day.parse))
         case "grant":
             guard let id = l["id"]?.string, let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
             let until = l["claim_until"]?.int.map { Instant(ms: $0) }
@@ -183,7 +190,7 @@ extension RewardsState {
             let state = l["delivery"]?.string.flatMap(DeliveryState.init(rawValue:))
                 ?? (l["applied"]?.bool == true ? .delivered : until != nil ? .sending : ints("failures") > 0 ? .failed : .pending)
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,
-                               void: l["void"]?.string, failures: ints("failures"),
+                               void: l["void"]?.string, short: ints("short"), seq: ints("seq"), failures: ints("failures"),
                                handover: Handover(state: state, claim: l["claim"]?.string, claimUntil: until))
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))

@@ -9,10 +9,11 @@
 // properties (`internal(set)` so that those can live in their own files);
 // the rest of the tool reads them. The cold part (`usage`) is there only in
 // a full read, and a day of it stays the snapshot's line (`rawUsage`) until
-// a command touches that day (`materialize`).
+// a command touches that day (`materialize`). Usage facts are folded only in
+// a full read (RewardsFacts.swift).
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
@@ -29,12 +30,19 @@ public struct RewardsState: JournalModel {
         /// The away spans inside the session, as ingest saw them: approval
         /// counts what ingest would have counted.
         public var afk: [RewardsEngine.Span] = []
+        /// The day its facts were recorded under (nil: flagged before days were kept).
+        public var day: Day? = nil
     }
     public struct Grant: Equatable, Sendable {
         public var id: String; public var child: String; public var minutes: Int; public var points: Int
         public var app: String?; public var day: Day
         /// Why the grant does not count (a redemption that lost a race), if so.
         public var void: String? = nil
+        /// Points it could not take: handed over when, as merged, the
+        /// balance held less (see Model/RewardsGrantFold.swift).
+        public var short = 0
+        /// Its place among the grants in stamp order.
+        public var seq = 0
         /// Hand-overs to the grant command that failed or ran past its timeout.
         public var failures = 0
         /// Its way to the grant command: the run handing it over and until
@@ -42,6 +50,9 @@ public struct RewardsState: JournalModel {
         public var handover = Handover()
 
         public var applied: Bool { handover.state == .delivered }
+        /// Whether a run has claimed it for the grant command: no later
+        /// batch voids it then.
+        public var handedOver: Bool { handover.state != .pending }
 
         /// Whether a run may hand it over at `now`: not applied, not void,
         /// no other run's claim alive, and tried fewer than `Rewards.grantTries`
@@ -91,6 +102,13 @@ public struct RewardsState: JournalModel {
     public internal(set) var recent: [String: [SessionLine]] = [:]
     public internal(set) var flags: [String: Flag] = [:]
     public internal(set) var grants: [String: Grant] = [:]
+    var grantSeq = 0
+    /// Where devices share a sync folder, the device that hands grants to
+    /// the grant command: the one a parent named (`grant_device`), else
+    /// the one that made the family.
+    public internal(set) var grantDevice: String?
+    public internal(set) var familyDevice: String?
+    public var granter: String? { grantDevice ?? familyDevice }
     public internal(set) var badges: [String: Set<String>] = [:]
     public internal(set) var notified: Set<String> = []
     public internal(set) var invites: [String: Invite] = [:]
@@ -106,6 +124,12 @@ public struct RewardsState: JournalModel {
     public internal(set) var usage: [String: [Day: UsageDay]] = [:]
     var rawUsage: [String: [Day: Bytes]] = [:]
     let full: Bool
+    /// What the last usage fact or approval folded came to (for the command
+    /// that recorded it); not kept.
+    public internal(set) var lastFold: FoldedDay? = nil
+    /// Set when a read without the cold part met a usage fact it could not
+    /// fold: the reader must read in full (`Rewards.current`).
+    public internal(set) var needsFull = false
 
     public init(full: Bool) { self.full = full }
 

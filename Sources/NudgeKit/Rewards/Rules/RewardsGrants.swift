@@ -3,9 +3,18 @@
 // failed hand-overs a grant gets. The lifecycle (claim, run, outcome) is
 // `Handover` (Core/Messages/Delivery.swift).
 //
+// Where devices share a sync folder, only one of them hands grants over
+// (`handsOver`): the one the family named (`settings set grant_device`),
+// else the one that made the family. Two devices that each hand over a
+// redemption the other has not seen yet could give time the balance cannot
+// pay; one granting device decides each grant seeing every grant it handed
+// over before. The others record redemptions, which count at once, and the
+// granting device's next run hands them over.
+//
 // Invariants: a grant is handed over only on its own day, while its child is
 // in the family, when it is neither applied nor void, has been tried fewer
-// than `grantTries` times and no other run's claim on it is alive.
+// than `grantTries` times and no other run's claim on it is alive; and only
+// by the granting device where the store is shared with other devices.
 
 extension Rewards {
     /// Hand-overs of one grant that may fail (or run past the timeout)
@@ -24,6 +33,13 @@ extension Rewards {
     public static func grantsGivenUp(_ s: RewardsState, today: Day) -> [RewardsState.Grant] {
         s.grants.values.filter { $0.day == today && s.children[$0.child] != nil && $0.void == nil && !$0.applied && $0.failures >= grantTries }
             .sorted { $0.id < $1.id }
+    }
+
+    /// Whether `device` hands grants over: always where no other device
+    /// writes (a data directory of one's own, or a family folder, whose
+    /// writers take the family's lock), else when it is the granting device.
+    public static func handsOver(_ s: RewardsState, device: String, shared: Bool) -> Bool {
+        !shared || s.granter == nil || s.granter == device
     }
 
     /// The claim on grant `id` a run records before it runs the grant

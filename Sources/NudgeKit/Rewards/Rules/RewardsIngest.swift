@@ -1,11 +1,15 @@
 // The ingest pipeline, as rules over values: sessions as read (Raw,
-// Intake), evaluated against the family's days, recorded as one usage_day
-// event per child and day (DayBatch) and one flag per held session.
+// Intake), put in order, and journalled as facts: per child and day, one
+// `sessions` event with the sessions this copy has not counted or held
+// before. The fold evaluates them (Model/RewardsFacts.swift); what it came
+// to is read back for the records ingest prints. `DayBatch` is what a fold
+// adds to one child's day (and, as `event`, the usage_day event stores
+// written before facts hold).
 //
 // Invariants: what a run comes to does not depend on the order of its
 // input: sessions are put in order first, a session ingested before, held
 // before or read twice counts once, and each day's reward-app time is
-// evaluated before its learning time.
+// evaluated before its learning time (the fold's rules).
 
 extension Rewards {
     /// A session as read, before evaluation: child and app are indexes into
@@ -114,14 +118,13 @@ extension Rewards {
         }
     }
 
-    /// Evaluates what a run read against the family's days, recording one
-    /// usage_day event per child and day and one flag per held session.
-    /// Returns the records to print: per day, and with `each` per session.
-    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, byline: Byline,
+    /// Journals what a run read, one `sessions` event per child and day,
+    /// and returns the records to print: per day, and with `each` per
+    /// session, as the fold came to them. `source` says where the sessions
+    /// were read (ndjson, activitywatch, enforce).
+    static func evaluate(_ intake: Intake, tx: inout Transaction<RewardsState>, zone: Zone, source: String, byline: Byline,
                          each: Bool) -> [JSONObject] {
         let raws = inOrder(intake)
-        let flagKeys = Set(tx.state.flags.values.map { "\($0.child)|\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
-        let apps = intake.appKeys.map { tx.state.apps[$0] }
         var days = LocalDays(zone: zone)
         var out: [JSONObject] = []
         var i = 0
@@ -130,8 +133,8 @@ extension Rewards {
             let day = days.day(of: raws[i].start)
             var j = i + 1
             while j < raws.count && raws[j].child == ci && days.day(of: raws[j].start) == day { j += 1 }
-            out += evaluateDay(Array(raws[i..<j]), child: intake.children[Int(ci)], day: day, afk: intake.afk[ci] ?? [], intake: intake,
-                               apps: apps, flagKeys: flagKeys, tx: &tx, zone: zone, now: now, byline: byline, each: each)
+            out += recordDay(raws[i..<j], child: intake.children[Int(ci)], day: day, afk: intake.afk[ci] ?? [], intake: intake,
+                             source: source, tx: &tx, zone: zone, byline: byline, each: each)
             i = j
         }
         return out
@@ -173,58 +176,59 @@ extension Rewards {
         }
     }
 
-    /// One child's sessions of one day, in order: duplicates set aside,
-    /// reward-app time evaluated before learning time (so that learning
-    /// under a reward app earns nothing whatever the order of starts), held
-    /// sessions flagged, the rest recorded as one usage_day event. Returns
-    /// the day's record, after each session's with `each`.
-    static func evaluateDay(_ raws: [Raw], child: RewardsState.Child, day: Day, afk: [RewardsEngine.Span], intake: Intake,
-                            apps: [RewardsState.App?], flagKeys: Set<String>, tx: inout Transaction<RewardsState>, zone: Zone,
-                            now: Instant, byline: Byline, each: Bool) -> [JSONObject] {
+    /// One child's sessions of one day, in order: those this copy counted
+    /// or held before are duplicates and journal nothing; the others are
+    /// recorded as one `sessions` event (with the away time around them),
+    /// which the fold evaluates. Returns the day's record, after each
+    /// session's with `each`, and a record per session held for review.
+    static func recordDay(_ raws: ArraySlice<Raw>, child: RewardsState.Child, day: Day, afk: [RewardsEngine.Span], intake: Intake,
+                          source: String, tx: inout Transaction<RewardsState>, zone: Zone, byline: Byline, each: Bool) -> [JSONObject] {
         tx.state.materialize(child.id, day)
         let seen = tx.state.usageDay(child.id, day)
-        var ledger = tx.state.ledger(child.id, day)
-        let set = tx.state.settings(for: child.id)
-        let dups = duplicates(raws, child: child.id, seen: seen, intake: intake, apps: apps, flagKeys: flagKeys)
-        let hasReward = dups.hasReward
-        var outcomes = dups.outcomes
-        let (runOf, runs) = sessionRuns(raws, outcomes, seen: seen, intake: intake, settings: set, now: now.seconds)
-        for pass in (hasReward ? [true, false] : [false]) {
-            for k in raws.indices where outcomes[k] == nil {
-                let r = raws[k]
-                let app = apps[Int(r.app)]
-                if hasReward && (app?.category == .reward) != pass { continue }
-                let session = RewardsEngine.Session(child: child.id, app: intake.apps[Int(r.app)], span: RewardsEngine.Span(r.start, r.end))
-                let run = runOf[k].map { runs[$0] }
-                outcomes[k] = RewardsEngine.evaluate(session, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour,
-                                                     afk: afk, day: &ledger, settings: set, now: now.seconds,
-                                                     run: run?.all ?? [], judged: run?.judged ?? [])
+        let flagged: Set<String> = tx.state.flags.isEmpty ? [] : Set(tx.state.flags.values.lazy.filter { $0.child == child.id }
+            .map { "\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
+        var facts = SessionFacts(child: child.id, day: day, source: source)
+        var known = [Bool](repeating: false, count: raws.count)
+        var index: [Int32: Int] = [:]
+        var extent = RewardsEngine.Span(Int64.max, Int64.min)
+        for (k, r) in raws.enumerated() {
+            let span = RewardsEngine.Span(r.start, r.end)
+            let key = intake.appKeys[Int(r.app)]
+            if seen.hasSession(app: key, span) || (!flagged.isEmpty && flagged.contains("\(key)|\(r.start)|\(r.end)")) {
+                known[k] = true
+                continue
             }
+            let a = index[r.app] ?? {
+                facts.apps.append(intake.apps[Int(r.app)])
+                index[r.app] = facts.apps.count - 1
+                return facts.apps.count - 1
+            }()
+            facts.sessions.append((a, span))
+            extent = RewardsEngine.Span(min(extent.start, r.start), max(extent.end, r.end))
+        }
+        var fold = RewardsState.FoldedDay()
+        if !facts.sessions.isEmpty {
+            facts.afk = RewardsEngine.intersectSorted(extent, afk)
+            tx.record(byline(facts.event()))
+            fold = tx.state.lastFold ?? fold
         }
         var out: [JSONObject] = []
-        var batch = DayBatch(child: child.id, day: day)
         var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
-        var held = 0
-        for (r, o) in zip(raws, outcomes.map { $0! }) {
+        var lines = fold.lines[...]
+        for (k, r) in raws.enumerated() {
             let span = RewardsEngine.Span(r.start, r.end)
             let name = intake.apps[Int(r.app)]
-            var flagID: String? = nil
-            if o.reason == "duplicate" {
-                // counted above
-            } else if o.held {
-                let id = IDs.make()
-                flagID = id
-                held += 1
-                var flag: JSONObject = ["type": "flag", "id": .string(id), "child": .string(child.id), "app": .string(name),
-                                        "start": .int(r.start), "end": .int(r.end), "reason": .string(o.reason), "day": .string(day.description)]
-                let away = RewardsEngine.intersectSorted(span, afk)
-                if !away.isEmpty { flag["afk"] = SpanCodec.encode(away) }
-                tx.record(byline(flag))
+            var line = RewardsState.FoldedDay.Line(
+                app: name, span: span,
+                outcome: RewardsEngine.Outcome(session: RewardsEngine.Session(child: child.id, app: name, span: span), category: nil,
+                                               reason: "duplicate", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: []),
+                flag: nil)
+            if !known[k], let l = lines.popFirst() { line = l }
+            let o = line.outcome
+            if let id = line.flag {
                 out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
                             "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
                             "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
-            } else {
-                batch.add(app: name, key: intake.appKeys[Int(r.app)], category: apps[Int(r.app)]?.category, o, reason: o.reason)
             }
             if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
             if each {
@@ -232,71 +236,17 @@ extension Rewards {
                                        "date": .string(day.description), "start": .string(zone.format(Instant(seconds: r.start))),
                                        "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason),
                                        "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)]
-                if let f = flagID { rec["held"] = true; rec["flag"] = .string(f) }
+                if let f = line.flag { rec["held"] = true; rec["flag"] = .string(f) }
                 out.append(rec)
             }
         }
-        if batch.added > 0 { tx.record(byline(batch.event(ledger))) }
         reasons.sort { $0.0 < $1.0 }
         out.append(["type": "day", "child": .string(child.name), "child_id": .string(child.id), "date": .string(day.description),
-                    "sessions": JSON(raws.count), "added": JSON(batch.added), "duplicates": JSON(dups.count), "held": JSON(held),
-                    "reasons": .object(JSONObject(parsedKeys: reasons.map(\.0), values: reasons.map { JSON($0.1) })),
-                    "learning_s": .int(batch.learningSeconds), "reward_s": .int(batch.rewardSeconds), "points": JSON(batch.points),
+                    "sessions": JSON(raws.count), "added": JSON(fold.added), "duplicates": JSON(known.filter { $0 }.count + fold.duplicates),
+                    "held": JSON(fold.held), "reasons": .object(JSONObject(parsedKeys: reasons.map(\.0), values: reasons.map { JSON($0.1) })),
+                    "learning_s": .int(fold.learningSeconds), "reward_s": .int(fold.rewardSeconds), "points": JSON(fold.points),
                     "points_today": JSON(tx.state.totals(child.id, day).points)])
         return out
-    }
-
-    /// The sessions of one child's day that count nothing: ingested before,
-    /// held before, or twice in this run (side by side, as `inOrder` puts
-    /// them); the outcome of each (nil: still to evaluate), how many, and
-    /// whether a reward app's session is among the others.
-    static func duplicates(_ raws: [Raw], child: String, seen: RewardsState.UsageDay, intake: Intake, apps: [RewardsState.App?],
-                           flagKeys: Set<String>) -> (outcomes: [RewardsEngine.Outcome?], count: Int, hasReward: Bool) {
-        var outcomes = [RewardsEngine.Outcome?](repeating: nil, count: raws.count)
-        var dups = 0
-        var hasReward = false
-        for (k, r) in raws.enumerated() {
-            let span = RewardsEngine.Span(r.start, r.end)
-            let session = RewardsEngine.Session(child: child, app: intake.apps[Int(r.app)], span: span)
-            if (k > 0 && raws[k - 1].app == r.app && raws[k - 1].start == r.start && raws[k - 1].end == r.end)
-                || seen.hasSession(app: intake.appKeys[Int(r.app)], span) || (!flagKeys.isEmpty && flagKeys.contains(session.key)) {
-                outcomes[k] = RewardsEngine.Outcome(session: session, category: apps[Int(r.app)]?.category, reason: "duplicate",
-                                                    learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
-                dups += 1
-            } else if apps[Int(r.app)]?.category == .reward {
-                hasReward = true
-            }
-        }
-        return (outcomes, dups, hasReward)
-    }
-
-    /// Runs of one app's sessions (merge_gap_seconds apart, this run's and
-    /// those ingested before) for the minimum-session rule: for each session
-    /// still to evaluate (by index) the run it is in, if any.
-    static func sessionRuns(_ raws: [Raw], _ outcomes: [RewardsEngine.Outcome?], seen: RewardsState.UsageDay, intake: Intake,
-                            settings set: RewardsEngine.Settings, now: Int64)
-        -> (runOf: [Int: Int], runs: [(all: [RewardsEngine.Span], judged: [RewardsEngine.Span])]) {
-        var runOf: [Int: Int] = [:]
-        var runs: [(all: [RewardsEngine.Span], judged: [RewardsEngine.Span])] = []
-        guard set.mergeGapSeconds > 0 && set.minSessionMinutes > 0 else { return (runOf, runs) }
-        var byApp: [Int32: [Int]] = [:]
-        for k in raws.indices where outcomes[k] == nil
-            && RewardsEngine.eligible(RewardsEngine.Span(raws[k].start, raws[k].end), settings: set, now: now) {
-            byApp[raws[k].app, default: []].append(k)
-        }
-        for (app, ks) in byApp {
-            let judged = (seen.sessions[intake.appKeys[Int(app)]] ?? []).filter { RewardsEngine.eligible($0, settings: set, now: now) }
-            if ks.count + judged.count < 2 { continue }
-            let before = Set(judged)
-            var at: [RewardsEngine.Span: Int] = [:]
-            for r in RewardsEngine.runs(ks.map { RewardsEngine.Span(raws[$0].start, raws[$0].end) } + judged, gap: Int64(set.mergeGapSeconds))
-            where r.count > 1 {
-                for x in r { at[x] = runs.count }
-                runs.append((r, r.filter(before.contains)))
-            }
-            for k in ks { if let n = at[RewardsEngine.Span(raws[k].start, raws[k].end)] { runOf[k] = n } }
-        }
-        return (runOf, runs)
     }
 
     static let sessionFields: [[UInt8]] = ["child", "app", "start", "end", "duration_s"].map { Array($0.utf8) }
@@ -309,7 +259,11 @@ extension Rewards {
         func string(_ v: JSON?, _ key: String) throws(ToolError) -> String {
             guard let v = v, !v.isNull else { throw .data("missing \"\(key)\"; \(hint)") }
             guard let s = v.string else { throw .data("\"\(key)\" must be a string, not \(v.kindName)") }
-            guard !s.trimmingSpaces.isEmpty else { throw .data("\"\(key)\" must not be empty") }
+            // Not blank: at once when it starts with anything but a space (most names).
+            let first = s.utf8.first ?? 0x20
+            guard (first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D) || !s.trimmingSpaces.isEmpty else {
+                throw .data("\"\(key)\" must not be empty")
+            }
             return s
         }
         let child = try string(f[0], "child")
@@ -329,25 +283,5 @@ extension Rewards {
         }
         guard end >= start else { throw .data("\"end\" must not be before \"start\"") }
         return (child, app, start, end)
-    }
-
-    /// Counts an approved held session as if plausible (limits, overlap and
-    /// the away time ingest saw still apply), recording its day; returns the
-    /// points it earned.
-    static func countApproved(_ f: RewardsState.Flag, tx: inout Transaction<RewardsState>, zone: Zone, now: Instant, byline: Byline) -> Int {
-        let day = zone.day(of: Instant(seconds: f.span.start))
-        var set = tx.state.settings(for: f.child)
-        try? set.set("max_session_minutes", "1440")
-        try? set.set("max_session_age_days", "3650")  // held when fresh; a parent's decision stands
-        let app = tx.state.apps[f.app.lowercased()]
-        let s = RewardsEngine.Session(child: f.child, app: f.app, span: f.span)
-        tx.state.materialize(f.child, day)
-        var ledger = tx.state.ledger(f.child, day)
-        let o = RewardsEngine.evaluate(s, category: app?.category, rate: app?.pointsPerHour ?? set.pointsPerHour, afk: f.afk,
-                                       day: &ledger, settings: set, now: max(now.seconds, f.span.end))
-        var batch = DayBatch(child: f.child, day: day)
-        batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
-        tx.record(byline(batch.event(ledger)))
-        return o.points
     }
 }

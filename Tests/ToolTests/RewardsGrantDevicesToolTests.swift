@@ -1,0 +1,117 @@
+import XCTest
+
+/// Two devices of one family (a laptop and a desktop), each with its own
+/// data directory and its own copy of the sync folder, copied both ways by
+/// hand as a sync engine would, redeem at once; a real grant command
+/// appends each record it is handed to a file. Only the granting device
+/// (the laptop, which made the family) runs it; a redemption that loses the
+/// merge is shown void on both, and the file holds exactly the grants paid.
+final class RewardsGrantDevicesToolTests: ToolTestCase {
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["REWARDS_USER"] = "mum"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func on(_ device: String, at now: String, _ args: String...) -> RunResult {
+        run("rewards", args, env: ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": tmp + "/Sync-\(device)",
+                                   "REWARDS_ACTOR": device, "REWARDS_NOW": now])
+    }
+
+    /// Copies each device's journal into the other's sync folder (the sync
+    /// engine: a temporary name, then a rename).
+    func sync() throws {
+        for (from, to) in [("laptop", "desktop"), ("desktop", "laptop")] {
+            let src = tmp + "/Sync-\(from)/\(from).ndjson"
+            guard let bytes = FileManager.default.contents(atPath: src) else { continue }
+            let tmpName = tmp + "/Sync-\(to)/.syncthing.\(from).ndjson.tmp"
+            XCTAssertTrue(FileManager.default.createFile(atPath: tmpName, contents: bytes))
+            XCTAssertEqual(rename(tmpName, tmp + "/Sync-\(to)/\(from).ndjson"), 0)
+        }
+    }
+
+    func testGrantsAreHandedOverOnceByTheGrantingDeviceAndALosingRedemptionIsVoidOnBoth() throws {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
+        try sync()
+        let shown = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
+        XCTAssertEqual(shown?["value"] as? String, "laptop", "the device that made the family hands grants over")
+
+        // Both redeem 80 of the 100 before they meet; the desktop's is stamped first.
+        let d = on("desktop", at: "2026-11-21T10:00:00-05:00", "redeem", "Alex", "8", "--command", script)
+        XCTAssertEqual(d.code, 0, d.err)
+        XCTAssertEqual(d.records.first?["granted_by"] as? String, "laptop")
+        XCTAssertEqual(d.records.first?["applied"] as? Bool, false)
+        XCTAssertTrue(d.err.contains("grants are handed to the grant command on laptop"), d.err)
+        XCTAssertNil(FileManager.default.contents(atPath: handed), "the desktop does not run the grant command")
+        let l = on("laptop", at: "2026-11-21T10:05:00-05:00", "redeem", "Alex", "8", "--command", script)
+        XCTAssertEqual(l.code, 0, l.err)
+        XCTAssertEqual(l.records.first?["applied"] as? Bool, true)
+        let laptopGrant = l.records.first?["id"] as? String ?? "?"
+        let desktopGrant = d.records.first?["id"] as? String ?? "?"
+        try sync()
+
+        // Each device's cron: the laptop has nothing left to hand over (the desktop's lost), the desktop hands over nothing.
+        for dev in ["laptop", "desktop"] {
+            let e = on(dev, at: "2026-11-21T10:06:00-05:00", "enforce", "--command", script)
+            XCTAssertEqual(e.code, 0, "\(dev): \(e.err)")
+        }
+        try sync()
+        for dev in ["laptop", "desktop"] {
+            let ex = on(dev, at: "2026-11-21T10:07:00-05:00", "child", "export", "Alex").records.filter { $0["type"] as? String == "grant" }
+            let status = Dictionary(uniqueKeysWithValues: ex.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") })
+            XCTAssertEqual(status, [laptopGrant: "applied", desktopGrant: "void"], dev)
+            XCTAssertEqual(on(dev, at: "2026-11-21T10:07:00-05:00", "dashboard", "Alex").records.first?["balance"] as? Int, 20, dev)
+            let log = on(dev, at: "2026-11-21T10:07:00-05:00", "log", "--type", "conflict").records.compactMap { $0["text"] as? String }
+            XCTAssertTrue(log.contains { $0.contains("8 reward minutes for Alex (80 points) were reversed") }, "\(dev): \(log)")
+        }
+
+        // Later the desktop redeems again; the laptop's next cron run hands it over, once.
+        let d2 = on("desktop", at: "2026-11-21T11:00:00-05:00", "redeem", "Alex", "2", "--command", script)
+        XCTAssertEqual(d2.code, 0, d2.err)
+        try sync()
+        XCTAssertEqual(on("desktop", at: "2026-11-21T11:01:00-05:00", "enforce", "--command", script).out, "")
+        let e = on("laptop", at: "2026-11-21T11:01:00-05:00", "enforce", "--command", script)
+        XCTAssertEqual(e.code, 0, e.err)
+        XCTAssertEqual(e.records.map { $0["id"] as? String }, [d2.records.first?["id"] as? String])
+        XCTAssertEqual(on("laptop", at: "2026-11-21T11:02:00-05:00", "enforce", "--command", script).out, "", "never twice")
+        try sync()
+        let lines = (try String(contentsOfFile: handed, encoding: .utf8)).split(separator: "\n")
+        let ids = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids, [laptopGrant, d2.records.first?["id"] as? String ?? "?"], "each paid grant handed over once, the void one never")
+        for dev in ["laptop", "desktop"] {
+            let ex = on(dev, at: "2026-11-21T11:03:00-05:00", "child", "export", "Alex").records.filter { $0["type"] as? String == "grant" }
+            XCTAssertEqual(Set(ex.filter { $0["status"] as? String == "applied" }.compactMap { $0["id"] as? String }), Set(ids), dev)
+        }
+    }
+
+    /// A parent names another device; only that one hands over from then on.
+    func testAParentNamesTheGrantingDevice() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        let bad = on("laptop", at: "2026-11-21T09:00:00-05:00", "settings", "set", "grant_device", "my laptop")
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertTrue(bad.err.contains("grant_device is a device's name"), bad.err)
+        let r = on("laptop", at: "2026-11-21T09:00:00-05:00", "settings", "set", "grant_device", "desktop")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["previous"] as? String, "laptop")
+        try sync()
+        let shown = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings", "--format", "text")
+        XCTAssertTrue(shown.out.contains("grant_device                desktop"), shown.out)
+        on("desktop", at: "2026-11-21T09:01:00-05:00", "child", "add", "Alex")
+        on("desktop", at: "2026-11-21T09:01:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
+        let l = on("laptop", at: "2026-11-21T09:02:00-05:00", "redeem", "Alex", "1", "--command", "cat > /dev/null")
+        XCTAssertEqual(l.code, 65, "the laptop has not heard of Alex yet: \(l.err)")
+        try sync()
+        let l2 = on("laptop", at: "2026-11-21T09:03:00-05:00", "redeem", "Alex", "1", "--command", "cat > /dev/null")
+        XCTAssertEqual(l2.records.first?["granted_by"] as? String, "desktop", l2.err)
+    }
+}
