@@ -249,4 +249,47 @@ final class YomoTests: XCTestCase {
             XCTAssertEqual(raw.completed, r.completed, r.id)
         }
     }
+
+    /// `list` prints the snapshot's lines as they stand only when they are in
+    /// its order (nearest first, then id, with many reminders at one instant):
+    /// lines out of order, or a reminder parsed from a later event, and it sorts.
+    func testListPrintsTheLinesAsTheyStandOnlyInItsOrder() {
+        var s = YomoState(full: true)
+        for k in 0..<60 {
+            let anchor = LocalDateTime(day: Day(year: 2026, month: 11, day: 1 + k % 3), time: TimeOfDay(hour: 9, minute: 0))
+            var r = Reminder(id: "id\(k)", title: "t\(k)", notes: "", anchor: anchor, recurrence: .once,
+                             zoneName: nil, triggerAt: zone.resolve(anchor), createdAt: now)
+            r.completed = k % 7 == 0
+            s.reminders[r.id] = r
+        }
+        let expected = s.reminders.values.filter { !$0.completed }
+            .sorted { ($0.effectiveTrigger.ms, $0.id) < ($1.effectiveTrigger.ms, $1.id) }.map(\.id)
+        let (storage, ranges) = snapshotLines(s.hotSnapshot())
+        func lazy(_ order: [Range<Int>]) -> YomoState {
+            var l = YomoState(full: false)
+            for r in order { XCTAssertTrue(l.restoreHotRaw(Bytes(storage, r))) }
+            return l
+        }
+        let inOrder = lazy(ranges)
+        var idOf: [Int: String] = [:]
+        for case let r? in inOrder.raw { idOf[r.record.lowerBound] = inOrder.rawID(r) }
+        XCTAssertEqual(inOrder.rawActiveRecordsInOrder()?.map { idOf[$0.lowerBound]! }, expected)
+        // Any two active lines swapped, at one instant or not: sorted instead.
+        let active = ranges.indices.dropFirst().filter { k in inOrder.raw[k - 1].map { !$0.completed } ?? false }
+        for (a, b) in zip(active, active.dropFirst()) {
+            var swapped = ranges
+            swapped.swapAt(a, b)
+            XCTAssertNil(lazy(swapped).rawActiveRecordsInOrder(), "lines \(a) and \(b) swapped")
+        }
+        var touched = inOrder
+        touched.materialize(expected[5])
+        XCTAssertNil(touched.rawActiveRecordsInOrder(), "a parsed reminder")
+    }
+
+    func testTheLayoutWordsAreTheirText() {
+        let l = YomoState.Layout.self
+        let words = [(l.e, "{\"e\":"), (l.c, ",\"c\":"), (l.yes, "true"), (l.no, "false"), (l.id, ",\"id\":\""), (l.z, ",\"z\":\""),
+                     (l.n, ",\"n\":"), (l.r0, ",\"r\":{\"t"), (l.r1, "ype\":\"re"), (l.r2, "minder\"")]
+        for (w, text) in words { XCTAssertEqual(w, l.word(text), text) }
+    }
 }

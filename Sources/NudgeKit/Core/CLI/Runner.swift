@@ -161,6 +161,47 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Already serialised records (JSON output only), each a range of
+    /// `base` followed by a newline, written from where they lie (a mapped
+    /// snapshot) with writev: no copy through the buffer.
+    public func rawRecords(_ base: UnsafeRawPointer, _ ranges: [Range<Int>]) {
+        if quiet || format != .json || ranges.isEmpty { return }
+        flush()
+        let newline = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        defer { newline.deallocate() }
+        newline.storeBytes(of: 0x0A, as: UInt8.self)
+        var iov = [iovec](repeating: iovec(), count: 1024)
+        var k = 0
+        while k < ranges.count {
+            let m = min(iov.count / 2, ranges.count - k)
+            var want = 0
+            for j in 0..<m {
+                let r = ranges[k + j]
+                iov[2 * j] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + r.lowerBound), iov_len: r.count)
+                iov[2 * j + 1] = iovec(iov_base: newline, iov_len: 1)
+                want += r.count + 1
+            }
+            let n = iov.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(2 * m)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                writeFailed()
+            }
+            if n < want {
+                // A short write: the rest of this group goes through the buffer.
+                var skip = n
+                for j in 0..<(2 * m) {
+                    let len = iov[j].iov_len
+                    if skip >= len { skip -= len; continue }
+                    let rest = UnsafeBufferPointer(start: iov[j].iov_base!.assumingMemoryBound(to: UInt8.self) + skip, count: len - skip)
+                    buffer.append(contentsOf: rest)
+                    skip = 0
+                }
+                flush()
+            }
+            k += m
+        }
+    }
+
     /// Raw text, whatever the format (widgets, completion scripts, help).
     public func raw(_ s: String) {
         if quiet { return }
@@ -180,13 +221,15 @@ public final class Output {
 
     public func flush() {
         if buffer.isEmpty { return }
-        if !Sys.writeAll(fd: fd, buffer) {
-            // A closed pipe (`| head -1`) ends the program quietly.
-            if errno == EPIPE { exit(0) }
-            Diagnostics.error("cannot write output: \(Sys.errnoString())")
-            exit(ExitCode.ioError.rawValue)
-        }
+        if !Sys.writeAll(fd: fd, buffer) { writeFailed() }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeFailed() -> Never {
+        // A closed pipe (`| head -1`) ends the program quietly.
+        if errno == EPIPE { exit(0) }
+        Diagnostics.error("cannot write output: \(Sys.errnoString())")
+        exit(ExitCode.ioError.rawValue)
     }
 }
 
@@ -417,6 +460,8 @@ public enum Runner {
     /// the family's, else `own`.
     public static func calledAs(_ argv0: String, own: ToolSpec) -> ToolSpec {
         let name = argv0.split(separator: "/").last.map(String.init) ?? ""
+        // Its own name builds no other tool's table.
+        if name == own.name { return own }
         return toolSpecs.first { $0.name == name } ?? own
     }
 

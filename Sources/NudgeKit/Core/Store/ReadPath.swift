@@ -159,8 +159,8 @@ extension Store {
         var snap: (snapshot: Snapshot, state: M)? = nil
         if !forceRebuild {
             var state = M(full: full)
-            switch try readSnapshot(full: full, lazy: lazy || M.restoresRawLines ? { state.restoreHotRaw($0) } : nil,
-                                    coldRaw: full ? { state.restoreColdRaw($0) } : nil) {
+            switch try readSnapshot(full: full, lazy: lazy || M.restoresRawLines,
+                                    raw: { line, cold in cold ? state.restoreColdRaw(line) : state.restoreHotRaw(line) }) {
             case .absent, .otherSchema: break
             case .bad(let why): refused = why
             case .ok(let s):

@@ -6,6 +6,8 @@
 // Invariants: head_sum covers the header and the first hot line (for
 // `readHead`), sum the header and all hot lines, cold_sum the cold part; a
 // reader checks the sums of every part it uses before believing any of it.
+// A header with "hash":2 was summed with `Checksum.wide`, one without it
+// (written before) with `Checksum.hash`.
 
 extension Store {
     // MARK: The snapshot
@@ -50,6 +52,13 @@ extension Store {
         var sum: UInt64
         /// The header line (without newline) with the sums' digits set to '0'.
         var zeroed: [UInt8]
+        /// Summed with `Checksum.wide` ("hash":2), else with `Checksum.hash`.
+        var wide: Bool
+
+        func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+            wide ? Checksum.wide(bytes, seed: seed) : Checksum.hash(bytes, seed: seed)
+        }
+        func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0, seed: 0x9E37_79B9_7F4A_7C15) } }
     }
 
     /// The header's "journals" object, scanned without the general parser (a
@@ -120,8 +129,11 @@ extension Store {
         if let a = o["frontier"]?.array, a.count == 3, let ms = a[0].int, let c = a[1].int, let who = a[2].string {
             frontier = Stamp(ms: ms, counter: c, actor: who)
         }
+        // Only the two hashes this store has written are known.
+        let version = o["hash"]?.int ?? 1
+        guard version == 1 || version == 2 else { return .failure(.bad("its checksum is of an unknown kind")) }
         return .success(Header(schema: schema, hotBytes: Int(hot), marks: marks, frontier: frontier,
-                               headSum: hs, coldSum: cs, sum: s, zeroed: zeroed))
+                               headSum: hs, coldSum: cs, sum: s, zeroed: zeroed, wide: version == 2))
     }
 
     enum SnapshotError: Error { case otherSchema, bad(String) }
@@ -160,8 +172,12 @@ extension Store {
         return fd
     }
 
-    func readSnapshot(full: Bool, lazy: ((Bytes) -> Bool)? = nil,
-                      coldRaw: ((Bytes) -> Bool)? = nil) throws(ToolError) -> SnapshotRead {
+    /// `raw(line, cold)` is offered each model line first (hot lines when
+    /// `lazy`, cold ones when `full`) and returns whether it kept it unparsed.
+    /// (Not optional, so not escaping: what it captures needs no checks at
+    /// run time for each of ten thousand lines.)
+    func readSnapshot(full: Bool, lazy: Bool = false,
+                      raw keep: (Bytes, _ cold: Bool) -> Bool = { _, _ in false }) throws(ToolError) -> SnapshotRead {
         guard let fd = try openSnapshot() else { return .absent }
         defer { close(fd) }
         guard let headerLine = try readHeaderLine(fd) else { return .bad("it is cut short") }
@@ -184,11 +200,11 @@ extension Store {
         var zeroedLine = header.zeroed
         zeroedLine.append(0x0A)
         let hotRaw = UnsafeRawBufferPointer(start: body.base, count: hotBody)
-        let sum = Checksum.hash(hotRaw, seed: Checksum.hash(zeroedLine))
+        let sum = header.hash(hotRaw, seed: header.hash(zeroedLine))
         if sum != header.sum { return .bad("its checksum does not match its contents") }
         if full {
             let coldRaw = UnsafeRawBufferPointer(start: body.base + hotBody, count: want - hotBody)
-            if Checksum.hash(coldRaw) != header.coldSum { return .bad("its checksum does not match its contents") }
+            if header.hash(coldRaw, seed: 0x9E37_79B9_7F4A_7C15) != header.coldSum { return .bad("its checksum does not match its contents") }
         }
         var hot: [JSONObject] = []
         var cold: [JSONObject] = []
@@ -200,10 +216,10 @@ extension Store {
             try? NDJSON.forEachLine(in: UnsafeRawBufferPointer(rebasing: raw[0..<limit])) { (_, line, _) throws(ToolError) -> Bool in
                 // Model lines are offered unparsed first; the store's own
                 // lines ({"type":…}) never are.
-                if let keep = inCold ? coldRaw : lazy, line.count > 8,
+                if inCold ? full : lazy, line.count > 8,
                    line[2] != UInt8(ascii: "t") || line[3] != UInt8(ascii: "y") {
                     let start = raw.baseAddress!.distance(to: line.baseAddress!)
-                    if keep(Bytes(body, start..<(start + line.count))) { return true }
+                    if keep(Bytes(body, start..<(start + line.count)), inCold) { return true }
                 }
                 guard let o = try? JSON.parseObject(line) else { bad = true; return false }
                 switch o["type"]?.string {
@@ -240,7 +256,7 @@ extension Store {
         var zeroedLine = h.zeroed
         zeroedLine.append(0x0A)
         let first: [UInt8] = nlAt.map { Array(line[0...$0]) } ?? []
-        guard Checksum.hash(first, seedBytes: zeroedLine) == h.headSum else { return nil }
+        guard first.withUnsafeBytes({ h.hash($0, seed: h.hash(zeroedLine)) }) == h.headSum else { return nil }
         var hot: [JSONObject] = []
         if !first.isEmpty {
             guard let o = try? JSON.parseObject(bytes: Array(first.dropLast())) else { return nil }
@@ -269,7 +285,7 @@ extension Store {
         for _ in 0..<4 {
             let header: JSONObject = ["type": "snapshot", "schema": .int(Int64(M.schemaVersion)),
                                       "tool": .string(options.tool), "hot_bytes": .int(Int64(hotBytes)),
-                                      "frontier": frontier, "journals": .object(journals),
+                                      "frontier": frontier, "journals": .object(journals), "hash": 2,
                                       "head_sum": .string(zeros), "cold_sum": .string(zeros), "sum": .string(zeros)]
             headerBytes = []
             header.write(into: &headerBytes)
@@ -279,9 +295,9 @@ extension Store {
             hotBytes = total
         }
         let firstLen = hot.firstIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        let headSum = Checksum.hash(Array(hot[0..<firstLen]), seedBytes: headerBytes)
-        let sum = hot.withUnsafeBytes { Checksum.hash($0, seed: Checksum.hash(headerBytes)) }
-        let coldSum = Checksum.hash(cold)
+        let headSum = Checksum.wide(Array(hot[0..<firstLen]), seed: Checksum.wide(headerBytes))
+        let sum = hot.withUnsafeBytes { Checksum.wide($0, seed: Checksum.wide(headerBytes)) }
+        let coldSum = Checksum.wide(cold)
         // Fill in the digits.
         let digits = Array((Checksum.hex(headSum) + Checksum.hex(coldSum) + Checksum.hex(sum)).utf8)
         if let ranges = Store.sumRanges(Array(headerBytes.dropLast())) {

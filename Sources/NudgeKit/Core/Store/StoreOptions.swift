@@ -25,8 +25,13 @@ public struct StoreOptions: Sendable {
     /// Whose journal this process writes (a device or a person).
     public var actor: String
     /// Who is making the change, for the commit line: the login of the
-    /// effective uid unless a test says otherwise.
-    public var user: String
+    /// effective uid unless a test says otherwise. Looked up when a commit
+    /// asks (a reader never does: the password database is not read).
+    public var user: String {
+        get { givenUser ?? Sys.loginName() }
+        set { givenUser = newValue }
+    }
+    private var givenUser: String?
     public var lockTimeoutMillis: Int
     /// Fold at most this many events past the snapshot before writing a new
     /// one (a reader, four times as many). Every run reads and checks the
@@ -103,7 +108,7 @@ public struct StoreOptions: Sendable {
         self.tool = tool
         if actor == nil, let e = Sys.env(tool.uppercased() + "_ACTOR"), !e.isEmpty { actorFromEnvironment = true }
         self.actor = StoreOptions.sanitize(actor ?? Sys.env(tool.uppercased() + "_ACTOR").flatMap { $0.isEmpty ? nil : $0 } ?? Sys.hostname())
-        self.user = user ?? Sys.loginName()
+        self.givenUser = user
         self.lockTimeoutMillis = lockTimeoutMillis ?? 10_000  // TOOL_LOCK_TIMEOUT: Config.lockTimeoutMillis
         self.snapshotEvery = snapshotEvery
     }

@@ -11,19 +11,17 @@ extension Yomo {
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
             var s = try store(ctx).read(lazy: true)
             if !s.rawZones.isSubset(of: ["", ctx.zone.name]) { s.materializeAll() }
+            // Usually the lines stand in list's order: printed from the snapshot as they are.
+            if let storage = s.rawStorage, let ranges = s.rawActiveRecordsInOrder() {
+                ctx.out.rawRecords(storage.base, ranges)
+                return .ok
+            }
             // Sort keys: effective trigger, then id (its first 16 bytes packed
             // into two integers, so that comparing is cheap; the whole id only
             // on a tie); raw rows by index, parsed ones by -1 - index.
             var rows: [(Int64, UInt64, UInt64, Int)] = []
             rows.reserveCapacity(s.raw.count + s.reminders.count)
-            func pack(_ b: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-                var hi: UInt64 = 0, lo: UInt64 = 0
-                for i in 0..<16 {
-                    let byte = i < b.count ? UInt64(b[i]) : 0
-                    if i < 8 { hi = hi << 8 | byte } else { lo = lo << 8 | byte }
-                }
-                return (hi, lo)
-            }
+            let pack = YomoState.idKey
             if let storage = s.rawStorage {
                 for (k, r) in s.raw.enumerated() {
                     guard let r = r, !r.completed else { continue }

@@ -126,14 +126,14 @@ extension YomoState {
     /// bounds of its record from the fixed layout written by hotSnapshot.
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
         if rawStorage == nil { rawStorage = line.storage } else if rawStorage !== line.storage { return false }
-        if line.starts(with: YomoState.summaryPrefix) {
+        let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
+        guard let (e, completed, idRange, zoneRange, recordStart) = parsed else {
             // The summary: only its list of forgotten devices matters here.
-            guard let o = try? line.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return false }
+            guard line.withUnsafeBytes({ YomoState.starts($0, with: "{\"k\":") }),
+                  let o = try? line.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return false }
             try? restoreHot(o)
             return true
         }
-        let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
-        guard let (e, completed, idRange, zoneRange, recordStart) = parsed else { return false }
         let base = line.startIndex
         let zone = line[(base + zoneRange.lowerBound)..<(base + zoneRange.upperBound)]
         let same = zone.count == lastZone.count && zone.withUnsafeBytes { z in
@@ -143,51 +143,152 @@ extension YomoState {
             lastZone = Array(zone)
             rawZones.insert(String(decoding: zone, as: UTF8.self))
         }
+        // Room for about as many lines as the part read holds, so that ten
+        // thousand are not copied over and over as the array grows.
+        if raw.isEmpty { raw.reserveCapacity(line.storage.count / max(64, line.count) * 5 / 4 + 16) }
         raw.append(RawReminder(effective: e, completed: completed, line: line.startIndex..<line.endIndex,
                                idRange: (base + idRange.lowerBound)..<(base + idRange.upperBound),
                                record: (base + recordStart)..<(line.endIndex - 1)))
         return true
     }
 
-    static let summaryPrefix = Array("{\"k\":".utf8)
-    static let recordMarker = Array(",\"r\":{\"type\":\"reminder\"".utf8)
+    @inline(__always) static func starts(_ b: UnsafeRawBufferPointer, at i: Int = 0, with lit: StaticString) -> Bool {
+        let len = lit.utf8CodeUnitCount
+        guard i >= 0, i + len <= b.count else { return false }
+        return memcmp(b.baseAddress! + i, lit.utf8Start, len) == 0
+    }
+
+    /// The layout's fixed pieces as little-endian words of at most 8 bytes
+    /// (`word` gives them from their text), each compared with one load.
+    enum Layout {
+        static let e: UInt64 = 0x3A22_6522_7B                 // {"e":     5 bytes
+        static let c: UInt64 = 0x3A22_6322_2C                 // ,"c":     5
+        static let yes: UInt64 = 0x6575_7274                  // true      4
+        static let no: UInt64 = 0x65_736C_6166                // false     5
+        static let id: UInt64 = 0x22_3A22_6469_222C           // ,"id":"   7
+        static let z: UInt64 = 0x223A_227A_222C               // ,"z":"    6
+        static let n: UInt64 = 0x3A22_6E22_2C                 // ,"n":     5
+        static let r0: UInt64 = 0x7422_7B3A_2272_222C         // ,"r":{"t  8
+        static let r1: UInt64 = 0x6572_223A_2265_7079         // ype":"re  8
+        static let r2: UInt64 = 0x22_7265_646E_696D           // minder"   7
+
+        static func word(_ text: String) -> UInt64 {
+            var v: UInt64 = 0
+            for (k, c) in text.utf8.enumerated() { v |= UInt64(c) << UInt64(8 * k) }
+            return v
+        }
+    }
+
+    /// The 8 bytes at `k` as a little-endian word; 0 past the end.
+    @inline(__always) static func word(_ b: UnsafeRawBufferPointer, _ k: Int) -> UInt64 {
+        k >= 0 && k + 8 <= b.count ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: k, as: UInt64.self)) : 0
+    }
+
+    /// The digits at `i` (at most 18: no overflow), stepping over them.
+    static func digits(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int64? {
+        let n = b.count, first = i
+        var v: Int64 = 0
+        while i < n {
+            let d = b[i] &- 48
+            if d > 9 { break }
+            v = v &* 10 &+ Int64(d)
+            i &+= 1
+        }
+        return i > first && i - first <= 18 ? v : nil
+    }
+
+    /// The bytes from `i` up to the next quote, stepping over it.
+    static func quoted(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Range<Int>? {
+        guard i < b.count, let q = memchr(b.baseAddress! + i, 0x22, b.count - i) else { return nil }
+        let end = b.baseAddress!.distance(to: UnsafeRawPointer(q))
+        defer { i = end + 1 }
+        return i..<end
+    }
 
     /// {"e":123,"c":false,"id":"…","z":"…","n":LENGTH,…,"r":{"type":"reminder",…}}
     static func scanLine(_ b: UnsafeRawBufferPointer) -> (Int64, Bool, Range<Int>, Range<Int>, Int)? {
         let n = b.count
+        // Each fixed piece is read as one word and masked to its length.
+        let m4: UInt64 = 0xFFFF_FFFF, m5: UInt64 = 0xFF_FFFF_FFFF, m6: UInt64 = 0xFFFF_FFFF_FFFF, m7: UInt64 = 0xFF_FFFF_FFFF_FFFF
         var i = 0
-        @inline(__always) func expect(_ lit: StaticString) -> Bool {
-            let len = lit.utf8CodeUnitCount
-            guard i + len <= n, memcmp(b.baseAddress! + i, lit.utf8Start, len) == 0 else { return false }
-            i += len
-            return true
-        }
-        @inline(__always) func plainString() -> Range<Int>? {
-            guard let q = memchr(b.baseAddress! + i, 0x22, n - i) else { return nil }
-            let end = b.baseAddress!.distance(to: UnsafeRawPointer(q))
-            defer { i = end + 1 }
-            return i..<end
-        }
-        guard expect("{\"e\":") else { return nil }
-        var e: Int64 = 0
-        var digits = 0
-        while i < n, b[i] >= 48, b[i] <= 57 { e = e * 10 + Int64(b[i] - 48); i += 1; digits += 1 }
-        guard digits > 0, expect(",\"c\":") else { return nil }
+        guard word(b, 0) & m5 == Layout.e else { return nil }
+        i = 5
+        guard let e = digits(b, &i), word(b, i) & m5 == Layout.c else { return nil }
+        i += 5
         let completed: Bool
-        if expect("true") { completed = true } else if expect("false") { completed = false } else { return nil }
-        guard expect(",\"id\":\""), let id = plainString(), expect(",\"z\":\""), let zone = plainString() else { return nil }
-        guard expect(",\"n\":") else { return nil }
-        var length = 0
-        digits = 0
-        while i < n, b[i] >= 48, b[i] <= 57, digits < 10 { length = length * 10 + Int(b[i] - 48); i += 1; digits += 1 }
-        // The record ends the line: …,"r":{"type":"reminder",…}}
-        let start = n - 1 - length
-        guard digits > 0, n > 0, b[n - 1] == UInt8(ascii: "}"), start - 5 >= i else { return nil }
-        let fits: Bool = recordMarker.withUnsafeBytes { m in
-            start + m.count - 5 <= n - 1 && memcmp(b.baseAddress! + start - 5, m.baseAddress!, m.count) == 0
+        if word(b, i) & m4 == Layout.yes {
+            completed = true
+            i += 4
+        } else if word(b, i) & m5 == Layout.no {
+            completed = false
+            i += 5
+        } else {
+            return nil
         }
-        guard fits else { return nil }
+        guard word(b, i) & m7 == Layout.id else { return nil }
+        i += 7
+        guard let id = quoted(b, &i), word(b, i) & m6 == Layout.z else { return nil }
+        i += 6
+        guard let zone = quoted(b, &i), word(b, i) & m5 == Layout.n else { return nil }
+        i += 5
+        guard let length = digits(b, &i), length < Int64(n) else { return nil }
+        // The record ends the line: …,"r":{"type":"reminder",…}}
+        let start = n - 1 - Int(length)
+        guard b[n - 1] == UInt8(ascii: "}"), start - 5 >= i, start + 18 <= n - 1,
+              word(b, start - 5) == Layout.r0, word(b, start + 3) == Layout.r1,
+              word(b, start + 11) & m7 == Layout.r2 else { return nil }
         return (e, completed, id, zone, start)
+    }
+
+    /// The bounds of the records of the active reminders kept raw, in the
+    /// order their lines stand, when that is list's order (nearest first,
+    /// then id: the order the snapshot writes) and no reminder was parsed;
+    /// nil otherwise, and `list` sorts.
+    public func rawActiveRecordsInOrder() -> [Range<Int>]? {
+        guard reminders.values.allSatisfy(\.completed) else { return nil }
+        var out: [Range<Int>] = []
+        out.reserveCapacity(raw.count)
+        var previous: RawReminder? = nil
+        for case let r? in raw where !r.completed {
+            if let p = previous, p.effective >= r.effective {
+                guard p.effective == r.effective else { return nil }
+                // The first eight bytes, read as one big-endian word, are
+                // idKey's first half; when they differ they decide.
+                let base = rawStorage!.base
+                if p.idRange.count >= 8 && r.idRange.count >= 8 {
+                    let a = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: p.idRange.lowerBound, as: UInt64.self))
+                    let b = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: r.idRange.lowerBound, as: UInt64.self))
+                    if a != b {
+                        guard a < b else { return nil }
+                        out.append(r.record)
+                        previous = r
+                        continue
+                    }
+                }
+                guard YomoState.idOrder(bytes(p.idRange), rawID(p), bytes(r.idRange), rawID(r)) else { return nil }
+            }
+            out.append(r.record)
+            previous = r
+        }
+        return out
+    }
+
+    /// An id's first 16 bytes as two integers, zero-padded: `list`'s cheap
+    /// sort key before the whole id.
+    public static func idKey(_ b: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        for i in 0..<16 {
+            let byte = i < b.count ? UInt64(b[i]) : 0
+            if i < 8 { hi = hi << 8 | byte } else { lo = lo << 8 | byte }
+        }
+        return (hi, lo)
+    }
+
+    /// Whether id a sorts strictly before id b in `list`: by `idKey`, then the whole id.
+    static func idOrder(_ a: Bytes, _ aID: @autoclosure () -> String, _ b: Bytes, _ bID: @autoclosure () -> String) -> Bool {
+        let ka = a.withUnsafeBytes { idKey($0) }, kb = b.withUnsafeBytes { idKey($0) }
+        if ka != kb { return ka < kb }
+        return aID() < bID()
     }
 
     /// Parses a raw line into a reminder.

@@ -586,6 +586,71 @@ final class StoreTrustTests: XCTestCase {
         }
     }
 
+    /// The snapshot's checksum too, at every length around its 64-byte
+    /// blocks, for any change of one byte anywhere.
+    func testTheWideChecksumSeesAnyOneChangedByte() {
+        var rng = SeededRandom(seed: 12)
+        for _ in 0..<400 {
+            var bytes = (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let h = Checksum.wide(bytes)
+            XCTAssertEqual(Checksum.wide(bytes), h, "stable")
+            XCTAssertNotEqual(Checksum.wide(bytes, seed: 1), h, "the seed counts")
+            guard !bytes.isEmpty else { continue }
+            let i = Int.random(in: 0..<bytes.count, using: &rng)
+            bytes[i] ^= UInt8.random(in: 1...255, using: &rng)
+            XCTAssertNotEqual(Checksum.wide(bytes), h, "byte \(i) of \(bytes.count)")
+            XCTAssertNotEqual(Checksum.wide(bytes + [0]), Checksum.wide(bytes), "length counts")
+        }
+    }
+
+    /// A snapshot written before the wide checksum ("hash":2) is still
+    /// checked, with the checksum it was written with, and believed when it
+    /// matches; a checksum of a kind this store never wrote is refused.
+    func testASnapshotSummedTheOlderWayIsCheckedThatWay() throws {
+        let a = device("a", every: 1)
+        for i in 1...5 { try add(a, "i\(i)", 1, at: t0 + Int64(i)) }
+        let snap = a.dir + "/snapshot.ndjson"
+        let written = String(decoding: fm.contents(atPath: snap)!, as: UTF8.self)
+        XCTAssertTrue(written.contains("\"hash\":2,"))
+        // Sealed as before: no "hash" (an unknown key of the same length
+        // keeps hot_bytes right), the three sums with Checksum.hash.
+        func seal(_ text: String) -> [UInt8] {
+            var bytes = Array(text.utf8)
+            let nl = bytes.firstIndex(of: 0x0A)!
+            let m = try! NSRegularExpression(pattern: "\"hot_bytes\":(\\d+)").firstMatch(in: text, range: NSRange(text.startIndex..., in: text))!
+            let hotBytes = Int((text as NSString).substring(with: m.range(at: 1)))!
+            var zeroed = Array(bytes[0..<nl])
+            let ranges = Store<Registers>.sumRanges(zeroed)!
+            for r in ranges { for i in r { zeroed[i] = 0x30 } }
+            let seed = Checksum.hash(zeroed + [0x0A])
+            let hot = Array(bytes[(nl + 1)..<hotBytes])
+            let first = Array(hot[0...hot.firstIndex(of: 0x0A)!])
+            let sums = [first.withUnsafeBytes { Checksum.hash($0, seed: seed) }, Checksum.hash(Array(bytes[hotBytes...])),
+                        hot.withUnsafeBytes { Checksum.hash($0, seed: seed) }]
+            for (r, v) in zip(ranges, sums) { bytes.replaceSubrange(r, with: Array(Checksum.hex(v).utf8)) }
+            return bytes
+        }
+        let older = written.replacingOccurrences(of: "\"hash\":2,", with: "\"hish\":2,")
+        try Data(seal(older)).write(to: URL(fileURLWithPath: snap))
+        let err = try stderr { XCTAssertEqual(try a.read().total, 5) }
+        XCTAssertEqual(err, "", "believed")
+        XCTAssertNotNil(try a.readHead(), "its head too")
+        XCTAssertFalse(fm.fileExists(atPath: snap + ".bad-1"))
+        // Still checked: an edited number in it is refused.
+        try Data(seal(older)).write(to: URL(fileURLWithPath: snap))
+        var edited = String(decoding: fm.contents(atPath: snap)!, as: UTF8.self)
+        edited = edited.replacingOccurrences(of: "\"id\":\"i3\",\"n\":1", with: "\"id\":\"i3\",\"n\":7")
+        try edited.write(toFile: snap, atomically: false, encoding: .utf8)
+        let err2 = try stderr { XCTAssertEqual(try a.read().total, 5) }
+        XCTAssertTrue(err2.contains("its checksum does not match"), err2)
+        // A kind never written: refused.
+        for i in 6...7 { try add(a, "i\(i)", 1, at: t0 + Int64(i)) }
+        let now = String(decoding: fm.contents(atPath: snap)!, as: UTF8.self)
+        try now.replacingOccurrences(of: "\"hash\":2,", with: "\"hash\":3,").write(toFile: snap, atomically: false, encoding: .utf8)
+        let err3 = try stderr { XCTAssertEqual(try a.read().total, 7) }
+        XCTAssertTrue(err3.contains("its checksum is of an unknown kind"), err3)
+    }
+
     // MARK: Merge pieces
 
     func testMergePiecesDoNotDependOnOrderAndIgnoreRepeats() {
