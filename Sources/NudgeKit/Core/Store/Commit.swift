@@ -27,6 +27,7 @@ extension Store {
         defer { lock.release() }
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
+        Sys.removeStaleTemporaries(in: dir, prefix: "checkpoint.ndjson")
         if options.folderStamps { Sys.removeStaleTemporaries(in: dir, prefix: "listing") }
         Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
@@ -185,6 +186,7 @@ extension Store {
             Store.warnOnce("moved \(from) into the sync folder \(journalDir)")
         }
         Sys.removeFile(snapshotPath)
+        dropCheckpoint()
     }
 
     /// On a shared folder, the journal written is the login's own.

@@ -201,6 +201,7 @@ extension Store {
         if let why = refused {
             Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
         }
+        var fromCheckpoint = false
         if let (s, state) = snap {
             switch try readTails(entries, marks: s.marks, frontier: s.frontier, inFlight: inFlight) {
             case .fold(let reads):
@@ -212,6 +213,8 @@ extension Store {
                 if let why {
                     refused = why
                     Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
+                } else {
+                    fromCheckpoint = true
                 }
             }
         }
@@ -220,6 +223,12 @@ extension Store {
         if remembered != nil {
             listing = try listJournals()
             entries = listing!.entries
+        }
+        // A late batch only: from the checkpoint, when it gives the same fold.
+        if fromCheckpoint, let s = snap?.snapshot,
+           var l = try loadFromCheckpoint(entries, folded: s.marks, full: full, lazy: lazy) {
+            l.listing = listing
+            return l
         }
         var reads: [JournalRead] = []
         for (i, e) in entries.enumerated() {
