@@ -123,6 +123,20 @@ final class StoreCheckpointTests: XCTestCase {
         assertSameFold(l, try desk.load(full: true, forceRebuild: true), "late batch")
     }
 
+    /// The reader takes the checkpoint path: bytes the checkpoint folded
+    /// are not read again (shown by damaging one, which a full fold drops).
+    func testTheReaderFoldsFromTheCheckpoint() throws {
+        let (desk, _) = try lateBatchScenario()
+        let path = desk.journalDir + "/desk.ndjson"
+        var bytes = [UInt8](fm.contents(atPath: path)!)
+        let r = bytes.firstRange(of: Array("\"value\":\"1\"".utf8))!
+        bytes[r.upperBound - 2] = UInt8(ascii: "2")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try desk.load(full: true).state.values["a"], "late")
+        XCTAssertEqual(try desk.load(full: true).marks["desk.ndjson"]?.bad, 0, "not read again: the checkpoint's")
+        XCTAssertEqual(try desk.load(full: true, forceRebuild: true).marks["desk.ndjson"]?.bad, 1, "a full fold reads it")
+    }
+
     func testABatchOlderThanTheCheckpointFoldsEverything() throws {
         let (desk, _) = try lateBatchScenario()
         // A journal whose batch is older than anything the checkpoint folded.
