@@ -147,5 +147,12 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         try sync()
         let shown = on("laptop", at: "2026-11-29T10:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
         XCTAssertEqual(shown?["value"] as? String, "desktop")
+        // Names are exact: a name no device in the folder has is named with a warning.
+        let typo = on("laptop", at: "2026-11-29T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
+        XCTAssertEqual(typo.code, 77, "the desktop grants now: \(typo.err)")
+        let warned = on("desktop", at: "2026-11-29T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
+        XCTAssertEqual(warned.code, 0, warned.err)
+        XCTAssertTrue(warned.err.contains("no device named 'LAPTOP' has written to the sync folder yet"), warned.err)
+        XCTAssertTrue(warned.err.contains("seen: desktop, laptop"), warned.err)
     }
 }

@@ -351,7 +351,14 @@ public enum Checksum {
             a ^= a >> 31; b ^= b >> 31; c ^= c >> 31; d ^= d >> 31
             i += 32
         }
-        var h = mix(a) ^ (mix(b) &* 3) ^ (mix(c) &* 5) ^ (mix(d) &* 7)
+        return finish(mix(a) ^ (mix(b) &* 3) ^ (mix(c) &* 5) ^ (mix(d) &* 7), base, from: i, count: n)
+    }
+
+    /// The words and bytes past the lanes, then the length: the end both
+    /// checksums share (a bijection per word, so a changed word always
+    /// changes the result).
+    @inline(__always) static func finish(_ h0: UInt64, _ base: UnsafeRawPointer, from i0: Int, count n: Int) -> UInt64 {
+        var h = h0, i = i0
         while i + 8 <= n {
             h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
             h ^= h >> 29
@@ -402,22 +409,8 @@ public enum Checksum {
             l7 = step(l7, p.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
             i &+= 64
         }
-        var h = mix(l0) ^ (mix(l1) &* 3) ^ (mix(l2) &* 5) ^ (mix(l3) &* 7)
-        h ^= (mix(l4) &* 9) ^ (mix(l5) &* 11) ^ (mix(l6) &* 13) ^ (mix(l7) &* 15)
-        while i + 8 <= n {
-            h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
-            h ^= h >> 29
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < n {
-            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ tail ^ (UInt64(n) << 56)) &* 0x100_0000_01B3
-        return mix(h)
+        let h = mix(l0) ^ (mix(l1) &* 3) ^ (mix(l2) &* 5) ^ (mix(l3) &* 7)
+        return finish(h ^ (mix(l4) &* 9) ^ (mix(l5) &* 11) ^ (mix(l6) &* 13) ^ (mix(l7) &* 15), base, from: i, count: n)
     }
 
     public static func wide(_ a: [UInt8], seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> UInt64 { a.withUnsafeBytes { wide($0, seed: seed) } }

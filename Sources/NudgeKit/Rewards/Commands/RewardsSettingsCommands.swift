@@ -45,6 +45,14 @@ extension Rewards {
             tx.record(by(ctx, ["type": "grant_device", "device": .string(name)]))
             return old
         }
+        // Names are exact: a device no journal in the folder names yet (a typo,
+        // another case) hands nothing over until it runs, and only it can pass
+        // the role on before a week without a word from it.
+        if shared, name != st.options.actor, let folder = st.options.journalFolder,
+           let seen = try? Sys.scanDirectory(folder, suffix: ".ndjson").map({ $0.map { String($0.name.dropLast(7)) } }),
+           !seen.contains(name) {
+            ctx.warn("no device named '\(name.terminalSafe)' has written to the sync folder yet (names are exact; seen: \(seen.sorted().joined(separator: ", ").terminalSafe)): grants wait for it, and only it can name another before \(granterSilenceDays) days without a word from it")
+        }
         ctx.out.emit(["type": "setting", "key": "grant_device", "value": .string(name), "previous": JSON(old)],
                      text: "grant_device: \((old ?? "any").terminalSafe) → \(name)")
         return .ok
