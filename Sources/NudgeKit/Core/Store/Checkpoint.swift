@@ -3,30 +3,35 @@
 // byte. It is an optimisation only: absent, refused or unusable, the reader
 // folds everything as before, and failing to keep one loses nothing.
 //
-//   DATA/checkpoint.ndjson     a former snapshot, in the snapshot's format
+//   DATA/checkpoint.ndjson        a former snapshot, in the snapshot's format
+//   DATA/checkpoint-next.ndjson   the next one, waiting to be old enough
 //
-// When a writer replaces the snapshot and the one being replaced has a
-// frontier at least `checkpointLag` of stamp time older than the new one's
-// (and newer than the current checkpoint's), the old file is hard-linked in
-// as the checkpoint: no copy, and the rename makes the switch atomic. The lag
-// bounds how far back a late batch can reach and still be folded from the
-// checkpoint (a laptop offline for a weekend), while the work done from it
-// stays the batches of the last days, not the year.
+// A snapshot is replaced often (every few dozen events), so the one being
+// replaced is rarely much older than its successor. Each replacement
+// therefore hard-links the old file in as the next checkpoint when there is
+// none waiting (no copy; the link is made or not), and the waiting one
+// becomes the checkpoint (a rename: atomic) once the new snapshot's frontier
+// is `checkpointLag` of stamp time past it. So the checkpoint stays between
+// one and about two lags behind: a batch up to a lag late (a laptop offline
+// over a weekend) always folds from it, and what is folded from it is the
+// batches of those days, not the year.
 //
 // Invariants: the checkpoint is read with the snapshot's own checks (opened
 // O_NOFOLLOW, a regular file, schema and checksums); it is used only when
 // every journal it counts is still there, at least as long and with the same
 // commit line at its mark, and every batch past its marks is newer than its
 // frontier and erases nothing — then folding its state plus those batches in
-// stamp order is the full fold, byte for byte. An erasure drops it (it holds
-// the erased data), and so does anything that removes the snapshot.
+// stamp order is the full fold, byte for byte. An erasure drops both files
+// (they hold the erased data), and so does anything that removes the
+// snapshot.
 
 extension Store {
-    /// How much older than the new snapshot's frontier the one it replaces
-    /// must be to become the checkpoint: two days of stamp time.
-    static var checkpointLag: Int64 { 2 * 24 * 3600 * 1000 }
+    /// How much stamp time the next checkpoint waits before it becomes the
+    /// checkpoint: three days (a weekend offline, and then some).
+    static var checkpointLag: Int64 { 3 * 24 * 3600 * 1000 }
 
     var checkpointPath: String { Sys.join(dir, "checkpoint.ndjson") }
+    var nextCheckpointPath: String { Sys.join(dir, "checkpoint-next.ndjson") }
 
     /// The frontier a snapshot-format file declares in its header, when it
     /// opens as one (checksums are checked only when it is used).
@@ -38,34 +43,44 @@ extension Store {
     }
 
     /// Called, holding the lock, just before the snapshot is replaced by one
-    /// whose frontier is `next`: keeps the old snapshot as the checkpoint
-    /// when it is old enough and newer than the checkpoint there. Failures
-    /// are ignored.
+    /// whose frontier is `next`: keeps the old snapshot as the next
+    /// checkpoint when none waits, and makes the waiting one the checkpoint
+    /// once it is old enough. Failures are ignored.
     func promoteToCheckpoint(before next: Stamp?) {
-        guard let next, case .some(.some(let old)) = declaredFrontier(snapshotPath),
-              old.ms <= next.ms - Store.checkpointLag else { return }
-        // A checkpoint from the future (forged, or a clock gone wrong) is
-        // replaced too, or it would block every later one.
-        if case .some(.some(let current)) = declaredFrontier(checkpointPath), current >= old, current <= next { return }
+        guard let next else { return }
+        // One from the future (forged, or a clock gone wrong) would wait for
+        // ever: it is dropped.
+        if case .some(.some(let waiting)) = declaredFrontier(nextCheckpointPath), waiting > next {
+            Sys.removeFile(nextCheckpointPath)
+        }
         var st = stat()
-        guard lstat(snapshotPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
-        let tmp = checkpointPath + ".tmp-\(getpid())"
-        unlink(tmp)
-        guard link(snapshotPath, tmp) == 0 else { return }
-        if rename(tmp, checkpointPath) != 0 { unlink(tmp) }
+        if lstat(nextCheckpointPath, &st) != 0 && errno == ENOENT,
+           lstat(snapshotPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            _ = link(snapshotPath, nextCheckpointPath)
+        }
+        guard case .some(.some(let waiting)) = declaredFrontier(nextCheckpointPath),
+              waiting.ms <= next.ms - Store.checkpointLag else { return }
+        if rename(nextCheckpointPath, checkpointPath) != 0 { Sys.removeFile(nextCheckpointPath) }
     }
 
-    /// Removes the checkpoint (an erasure, or the snapshot removed).
+    /// Removes the checkpoints (an erasure, or the snapshot removed).
     func dropCheckpoint() {
         Sys.removeFile(checkpointPath)
+        Sys.removeFile(nextCheckpointPath)
     }
 
     /// The fold of everything, computed from the checkpoint and the batches
     /// past its marks; nil when that is not the same thing (see the
     /// invariants above) and the caller folds everything.
-    /// `folded` is what the refused snapshot had folded of each journal, so
-    /// peers are read up to the same cap as a full fold would.
-    func loadFromCheckpoint(_ entries: [DirEntry], folded: [String: JournalMark], full: Bool, lazy: Bool) throws(ToolError) -> Loaded? {
+    /// `folded` is what the snapshot had folded of each journal, so peers are
+    /// read up to the same cap as a full fold would; `pastSnapshot` how many
+    /// events the journals hold past it. The snapshot on disk stays, and
+    /// runs fold from the checkpoint until as much is past it as would make
+    /// any reader write a new one, or the fold from the checkpoint passes a
+    /// MiB of journal:
+    /// writing a snapshot costs what the year's state costs to render.
+    func loadFromCheckpoint(_ entries: [DirEntry], folded: [String: JournalMark], pastSnapshot: Int = 0,
+                            full: Bool, lazy: Bool) throws(ToolError) -> Loaded? {
         var state = M(full: full)
         guard case .ok(let s) = try readSnapshot(full: full, lazy: lazy || M.restoresRawLines, path: checkpointPath,
                                                  raw: { line, cold in cold ? state.restoreColdRaw(line) : state.restoreHotRaw(line) }),
@@ -91,8 +106,9 @@ extension Store {
             reads.append(r)
         }
         var l = foldTails(reads, onto: s, state: state, entries: entries)
-        // The snapshot on disk is behind a late batch: let upkeep replace it.
-        l.snapshotUsable = false
+        // (The same bound as a writer's: past a MiB of tail, a new snapshot.)
+        l.snapshotUsable = l.tailBytes <= 1 << 20
+        l.tailEvents = pastSnapshot
         return l
     }
 }

@@ -27,7 +27,6 @@ extension Store {
         defer { lock.release() }
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
-        Sys.removeStaleTemporaries(in: dir, prefix: "checkpoint.ndjson")
         if options.folderStamps { Sys.removeStaleTemporaries(in: dir, prefix: "listing") }
         Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
