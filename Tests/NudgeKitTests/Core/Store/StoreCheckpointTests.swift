@@ -137,6 +137,60 @@ final class StoreCheckpointTests: XCTestCase {
         XCTAssertEqual(try desk.load(full: true, forceRebuild: true).marks["desk.ndjson"]?.bad, 1, "a full fold reads it")
     }
 
+    /// Written every hour for ten days, the snapshot is replaced each time;
+    /// the checkpoint is always one to two lags behind, never the year's start.
+    func testTheCheckpointFollowsSteadyUse() throws {
+        let desk = device("desk", base: root + "/steady")
+        let lag = Store<Registers>.checkpointLag
+        for h in 0..<240 {
+            let now = t0 + Int64(h) * 3_600_000
+            try write(desk, ["type": "set", "key": .string("k\(h % 7)"), "value": .string("\(h)")], at: now)
+            guard case .some(.some(let c)) = desk.declaredFrontier(desk.checkpointPath) else {
+                XCTAssertLessThan(now - t0, 2 * lag + 3_600_000, "hour \(h): no checkpoint yet")
+                continue
+            }
+            XCTAssertGreaterThanOrEqual(now - c.ms, lag, "hour \(h)")
+            XCTAssertLessThanOrEqual(now - c.ms, 2 * lag + 3_600_000, "hour \(h)")
+        }
+        XCTAssertTrue(fm.fileExists(atPath: desk.checkpointPath))
+    }
+
+    /// After a late batch the snapshot on disk is kept (rendering the whole
+    /// state again is what a late batch must not cost); every read folds
+    /// from the checkpoint and is right; more writes replace it in time.
+    func testALateBatchKeepsTheSnapshotUntilTheTailGrows() throws {
+        let (desk, laptop) = try lateBatchScenario()
+        let before = Sys.fileIdentity(desk.snapshotPath)
+        for _ in 0..<3 {
+            XCTAssertEqual(try desk.read(full: true).values, ["a": "late", "b": "1", "c": "1"])
+            XCTAssertEqual(Sys.fileIdentity(desk.snapshotPath), before, "the snapshot is not written again")
+        }
+        for k in 0..<200 { try write(laptop, ["type": "add", "id": .string("n\(k)"), "n": 1], at: t0 + 7 * day + Int64(k)) }
+        deliver(laptop, to: desk)
+        let l = try desk.read(full: true)
+        XCTAssertNotEqual(Sys.fileIdentity(desk.snapshotPath), before, "a long tail: a new snapshot")
+        XCTAssertEqual(l, try desk.load(full: true, forceRebuild: true).state)
+        XCTAssertEqual(try desk.load(full: true).frontier, Stamp(ms: t0 + 7 * day + 199, actor: "laptop"))
+    }
+
+    /// `readHead(lateTail:)` answers a late batch with the snapshot's first
+    /// line and every event past the checkpoint's marks; without the flag,
+    /// or when the batch is older than the checkpoint, it does not answer.
+    func testTheHeadAfterALateBatch() throws {
+        let (desk, _) = try lateBatchScenario()
+        XCTAssertNil(try desk.readHead())
+        let head = try XCTUnwrap(desk.readHead(lateTail: true))
+        XCTAssertEqual(head.hot, try desk.readSnapshotHead()?.hot)
+        // Past the checkpoint (the desk's snapshot of t0): the desk's b, the
+        // laptop's late batch and the desk's c, in stamp order.
+        XCTAssertEqual(head.tail.map { $0["value"]?.string }, ["1", "late", "1"])
+        XCTAssertEqual(head.tail.map { $0["key"]?.string }, ["b", "a", "c"])
+        let phone = device("phone", base: root + "/s")
+        try write(phone, ["type": "set", "key": "z", "value": "phone"], at: t0 - day)
+        deliver(phone, to: desk)
+        XCTAssertNil(try desk.readHead(lateTail: true), "older than the checkpoint")
+    }
+
     func testABatchOlderThanTheCheckpointFoldsEverything() throws {
         let (desk, _) = try lateBatchScenario()
         // A journal whose batch is older than anything the checkpoint folded.
