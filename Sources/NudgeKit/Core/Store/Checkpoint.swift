@@ -74,11 +74,11 @@ extension Store {
     /// invariants above) and the caller folds everything.
     /// `folded` is what the snapshot had folded of each journal, so peers are
     /// read up to the same cap as a full fold would; `pastSnapshot` how many
-    /// events the journals hold past it. The snapshot on disk stays, and
-    /// runs fold from the checkpoint until as much is past it as would make
-    /// any reader write a new one, or the fold from the checkpoint passes a
-    /// MiB of journal:
-    /// writing a snapshot costs what the year's state costs to render.
+    /// events the journals hold past it. For a lazy reader the snapshot on
+    /// disk stays, and runs fold from the checkpoint until as much is past it
+    /// as would make any reader write a new one, or the fold from the
+    /// checkpoint passes a MiB of journal: writing a snapshot costs what the
+    /// year's state costs to render, which a lazy read never pays.
     func loadFromCheckpoint(_ entries: [DirEntry], folded: [String: JournalMark], pastSnapshot: Int = 0,
                             full: Bool, lazy: Bool) throws(ToolError) -> Loaded? {
         var state = M(full: full)
@@ -106,8 +106,10 @@ extension Store {
             reads.append(r)
         }
         var l = foldTails(reads, onto: s, state: state, entries: entries)
-        // (The same bound as a writer's: past a MiB of tail, a new snapshot.)
-        l.snapshotUsable = l.tailBytes <= 1 << 20
+        // A fold that needed the cold part (writers' indexes) costs what
+        // writing the snapshot costs: it is written now, once. So is one past
+        // a MiB of tail (a writer's bound).
+        l.snapshotUsable = !full && l.tailBytes <= 1 << 20
         l.tailEvents = pastSnapshot
         return l
     }
