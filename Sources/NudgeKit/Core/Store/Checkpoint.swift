@@ -77,7 +77,7 @@ extension Store {
     /// events the journals hold past it. For a lazy reader the snapshot on
     /// disk stays, and runs fold from the checkpoint until as much is past it
     /// as would make any reader write a new one, or the fold from the
-    /// checkpoint passes a MiB of journal: writing a snapshot costs what the
+    /// checkpoint passes 64 KiB of journal: writing a snapshot costs what the
     /// year's state costs to render, which a lazy read never pays.
     func loadFromCheckpoint(_ entries: [DirEntry], folded: [String: JournalMark], pastSnapshot: Int = 0,
                             full: Bool, lazy: Bool) throws(ToolError) -> Loaded? {
@@ -107,9 +107,10 @@ extension Store {
         }
         var l = foldTails(reads, onto: s, state: state, entries: entries)
         // A fold that needed the cold part (writers' indexes) costs what
-        // writing the snapshot costs: it is written now, once. So is one past
-        // a MiB of tail (a writer's bound).
-        l.snapshotUsable = !full && l.tailBytes <= 1 << 20
+        // writing the snapshot costs: it is written now, once. So is one of
+        // more than 64 KiB of journal (a few days of a busy store), which
+        // would cost every later run more than a steady read.
+        l.snapshotUsable = !full && l.tailBytes <= 1 << 16
         l.tailEvents = pastSnapshot
         return l
     }
