@@ -49,11 +49,15 @@ extension Store {
     func promoteToCheckpoint(before next: Stamp?) {
         guard let next else { return }
         // One from the future (forged, or a clock gone wrong) would wait for
-        // ever: it is dropped.
-        if case .some(.some(let waiting)) = declaredFrontier(nextCheckpointPath), waiting > next {
-            Sys.removeFile(nextCheckpointPath)
-        }
+        // ever, and so would something that is not a snapshot (a FIFO, a
+        // link, a damaged file): it is dropped.
         var st = stat()
+        switch declaredFrontier(nextCheckpointPath) {
+        case .some(.some(let waiting)) where waiting > next: Sys.removeFile(nextCheckpointPath)
+        case .none where lstat(nextCheckpointPath, &st) == 0:
+            if (st.st_mode & S_IFMT) == S_IFDIR { rmdir(nextCheckpointPath) } else { Sys.removeFile(nextCheckpointPath) }
+        default: break
+        }
         if lstat(nextCheckpointPath, &st) != 0 && errno == ENOENT,
            lstat(snapshotPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
             _ = link(snapshotPath, nextCheckpointPath)

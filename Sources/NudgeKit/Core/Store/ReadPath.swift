@@ -328,32 +328,14 @@ extension Store {
     /// from a summary line. nil when that is not safe (no usable snapshot, a
     /// late or erasing batch, damage, a batch that waits, a failed check):
     /// the caller reads everything. The checks are `load`'s own.
-    ///
-    /// `lateTail`: for a summary that stays right for whatever the tail does
-    /// not name (per-item wake times), a peer's late batch returns the same
-    /// line with every event past the checkpoint's marks, in stamp order —
-    /// the events the fold from the checkpoint applies, so everything the
-    /// late batch may have changed is named — when the checkpoint can take
-    /// it (its own conditions, `loadFromCheckpoint`).
-    public func readHead(lateTail: Bool = false) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
+    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
         guard try checkDataDirectory() else { return nil }
         guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
               !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
         let entries = try journalEntries()
-        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
-        let reads: [JournalRead]
-        switch try readTails(entries, marks: head.marks, frontier: head.frontier) {
-        case .fold(let r): reads = r
-        case .refold: return nil
-        case .late:
-            guard lateTail, let c = try readSnapshotHead(checkpointPath), c.schema == M.schemaVersion, c.frontier != nil,
-                  !c.marks.values.contains(where: { $0.bad > 0 }),
-                  try checkMarks(c.marks, against: entries) == .hold(inFlight: []),
-                  case .fold(let r) = try readTails(entries, marks: c.marks, frontier: c.frontier),
-                  !r.contains(where: \.capped) else { return nil }
-            reads = r
-        }
-        guard !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
+        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []),
+              case .fold(let reads) = try readTails(entries, marks: head.marks, frontier: head.frontier),
+              !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
         var batches = reads.flatMap(\.batches)
         batches.sort { $0.stamp < $1.stamp }
         return (head.hot, batches.flatMap(\.events))

@@ -179,22 +179,21 @@ final class StoreCheckpointTests: XCTestCase {
         XCTAssertEqual(try other.load(full: true).tailEvents, 0)
     }
 
-    /// `readHead(lateTail:)` answers a late batch with the snapshot's first
-    /// line and every event past the checkpoint's marks; without the flag,
-    /// or when the batch is older than the checkpoint, it does not answer.
-    func testTheHeadAfterALateBatch() throws {
-        let (desk, _) = try lateBatchScenario()
-        XCTAssertNil(try desk.readHead())
-        let head = try XCTUnwrap(desk.readHead(lateTail: true))
-        XCTAssertEqual(head.hot, try desk.readSnapshotHead()?.hot)
-        // Past the checkpoint (the desk's snapshot of t0): the desk's b, the
-        // laptop's late batch and the desk's c, in stamp order.
-        XCTAssertEqual(head.tail.map { $0["value"]?.string }, ["1", "late", "1"])
-        XCTAssertEqual(head.tail.map { $0["key"]?.string }, ["b", "a", "c"])
-        let phone = device("phone", base: root + "/s")
-        try write(phone, ["type": "set", "key": "z", "value": "phone"], at: t0 - day)
-        deliver(phone, to: desk)
-        XCTAssertNil(try desk.readHead(lateTail: true), "older than the checkpoint")
+    /// Something that is not a snapshot where the next checkpoint waits (a
+    /// FIFO, a directory, a link) is dropped, so the checkpoint moves on.
+    func testWhatBlocksTheNextCheckpointIsDropped() throws {
+        for (k, plant) in ["fifo", "dir", "link"].enumerated() {
+            let desk = device("desk", base: root + "/block\(k)")
+            try write(desk, ["type": "set", "key": "a", "value": "0"], at: t0)
+            switch plant {
+            case "fifo": XCTAssertEqual(mkfifo(desk.nextCheckpointPath, 0o600), 0)
+            case "dir": try fm.createDirectory(atPath: desk.nextCheckpointPath, withIntermediateDirectories: false)
+            default: try fm.createSymbolicLink(atPath: desk.nextCheckpointPath, withDestinationPath: desk.snapshotPath)
+            }
+            for d in 1...12 { try write(desk, ["type": "set", "key": "a", "value": .string("\(d)")], at: t0 + Int64(d) * day) }
+            guard case .some(.some(let c)) = desk.declaredFrontier(desk.checkpointPath) else { return XCTFail("\(plant): no checkpoint") }
+            XCTAssertGreaterThan(c.ms, t0 + 5 * day, "\(plant): the checkpoint moved on")
+        }
     }
 
     func testABatchOlderThanTheCheckpointFoldsEverything() throws {
