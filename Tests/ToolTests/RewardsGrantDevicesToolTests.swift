@@ -155,4 +155,41 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         XCTAssertTrue(warned.err.contains("no device named 'LAPTOP' has written to the sync folder yet"), warned.err)
         XCTAssertTrue(warned.err.contains("seen: desktop, laptop"), warned.err)
     }
+
+    /// A hand-over mark planted in a device's journal that does not hand
+    /// grants over counts for nothing: the grant stays to be handed over by
+    /// the granting device, and the log says why.
+    func testAMarkFromADeviceThatDoesNotHandGrantsOverCountsForNothing() throws {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
+        try sync()
+        let d = on("desktop", at: "2026-11-21T10:00:00-05:00", "redeem", "Alex", "2", "--command", script)
+        XCTAssertEqual(d.records.first?["granted_by"] as? String, "laptop", d.err)
+        let id = d.records.first?["id"] as? String ?? "?"
+        // Planted as the desktop's own batch: "applied", with no command run.
+        let forged = #"{"type":"grant_applied","id":"\#(id)","by":"mum","at":"2026-11-21T10:01:00-05:00"}"# + "\n"
+            + #"{"type":"commit","n":1,"at":"2026-11-21T10:01:00-05:00","by":"mum","schema":5,"hlc":[1795273260000,0]}"# + "\n"
+        let h = try FileHandle(forUpdating: URL(fileURLWithPath: tmp + "/Sync-desktop/desktop.ndjson"))
+        h.seekToEndOfFile()
+        h.write(forged.data(using: .utf8)!)
+        try h.close()
+        try sync()
+        let e = on("laptop", at: "2026-11-21T10:02:00-05:00", "enforce", "--command", script)
+        XCTAssertEqual(e.code, 0, e.err)
+        XCTAssertEqual(e.records.map { $0["id"] as? String }, [id], "the laptop hands it over: the desktop's mark does not count")
+        XCTAssertEqual((try? String(contentsOfFile: handed, encoding: .utf8))?.split(separator: "\n").count, 1)
+        try sync()
+        for dev in ["laptop", "desktop"] {
+            let log = on(dev, at: "2026-11-21T10:03:00-05:00", "log", "--type", "conflict").records.compactMap { $0["text"] as? String }
+            XCTAssertTrue(log.contains { $0.contains("desktop's applied mark of grant \(id) does not count: only laptop, the granting device") }, "\(dev): \(log)")
+            let ex = on(dev, at: "2026-11-21T10:03:00-05:00", "child", "export", "Alex").records.first { $0["type"] as? String == "grant" }
+            XCTAssertEqual(ex?["status"] as? String, "applied", dev)
+        }
+    }
 }
