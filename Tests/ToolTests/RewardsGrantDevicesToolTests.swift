@@ -192,4 +192,36 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
             XCTAssertEqual(ex?["status"] as? String, "applied", dev)
         }
     }
+
+    /// One held session approved on the laptop and rejected on the desktop
+    /// before they meet: the first decision in stamp order stands on both
+    /// copies, and the other is a conflict in the log of both.
+    func testOppositeDecisionsOnAHeldSessionAreAConflictAndTheFirstStands() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "app", "set", "Duolingo", "--learning")
+        let long = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":36000}"# + "\n"
+        let held = run("rewards", ["ingest"], stdin: long,
+                       env: ["REWARDS_DATA_DIR": tmp + "/laptop", "REWARDS_SYNC_DIR": tmp + "/Sync-laptop", "REWARDS_ACTOR": "laptop",
+                             "REWARDS_NOW": "2026-11-21T18:30:00-05:00"]).records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(held.count, 1)
+        let id = held.first?["id"] as? String ?? "?"
+        try sync()
+        let a = on("laptop", at: "2026-11-21T19:00:00-05:00", "flag", "approve", id)
+        XCTAssertEqual(a.code, 0, a.err)
+        let r = on("desktop", at: "2026-11-21T19:05:00-05:00", "flag", "reject", id)
+        XCTAssertEqual(r.code, 0, r.err)
+        try sync()
+        var balances: [Int] = []
+        for dev in ["laptop", "desktop"] {
+            balances.append(on(dev, at: "2026-11-21T19:10:00-05:00", "dashboard", "Alex").records.first?["balance"] as? Int ?? -1)
+            let log = on(dev, at: "2026-11-21T19:10:00-05:00", "log").records
+            let conflicts = log.filter { $0["action"] as? String == "conflict" }.compactMap { $0["text"] as? String }
+            XCTAssertEqual(conflicts, ["mum's decision that a held Duolingo session of Alex is rejected does not count: it was approved first, and the first decision stands"], dev)
+            XCTAssertFalse(log.contains { ($0["text"] as? String)?.contains("rejected a held") == true }, "\(dev): the losing decision is not told as done")
+        }
+        XCTAssertEqual(balances[0], balances[1])
+        XCTAssertGreaterThan(balances[0], 0, "the approval counted")
+    }
 }

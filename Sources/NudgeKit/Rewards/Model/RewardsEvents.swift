@@ -145,7 +145,7 @@ extension RewardsState {
             flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
                              afk: SpanCodec.decode(e["afk"]), day: day)
         case "flag_decided":
-            applyFlagDecision(e, stamp: stamp)
+            applyFlagDecision(e, stamp: stamp, who: who)
         case "grant", "grant_applied", "grant_failed", "grant_claimed", "grant_device":
             applyGrantEvent(type, e, day: day, stamp: stamp, who: who, proven: proven)
         case "adjust":
@@ -219,7 +219,15 @@ extension RewardsState {
     /// A parent's answer to a request for more time: approved, it is a
     /// grant that costs no points.
     mutating func applyDecision(_ e: JSONObject, day: Day?, stamp: Stamp, who: String) {
-        guard let id = e["id"]?.string, var r = requests[id], r.status == "pending", let d = e["decision"]?.string else { return }
+        guard let id = e["id"]?.string, var r = requests[id], let d = e["decision"]?.string else { return }
+        // The first decision in stamp order stands (as for held sessions).
+        guard r.status == "pending" else {
+            let now = d == "approved" ? "approved" : "denied"
+            if (r.status == "approved" || r.status == "denied") && r.status != now {
+                noteChange(stamp, who, "\(who)'s answer to \(r.from)'s request for \(r.minutes ?? 0) more minutes does not count: it was \(r.status) first, and the first answer stands", conflict: true)
+            }
+            return
+        }
         if d == "approved", let c = children.values.first(where: { $0.login == r.from }) {
             let m = Int(e["minutes"]?.int ?? Int64(r.minutes ?? 0))
             r.status = "approved"

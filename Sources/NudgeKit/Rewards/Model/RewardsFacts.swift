@@ -195,11 +195,23 @@ extension RewardsState {
     /// A parent's decision on a held session; an approval recorded as
     /// counting ("count": true; before facts, a usage_day event followed
     /// it) counts the session as if plausible: limits, overlap and the away
-    /// time ingest saw still apply.
-    mutating func applyFlagDecision(_ e: JSONObject, stamp: Stamp) {
+    /// time ingest saw still apply. The first decision in stamp order
+    /// stands, on every copy: two parents (or devices) deciding apart, one
+    /// approving and one rejecting, meet as a conflict told to the parents,
+    /// and the later one counts for nothing. The first is the one either
+    /// copy could have acted on (an approval's points spent, a rejection
+    /// told to the child); it is the rule for requests too, and it needs no
+    /// undoing of points already counted.
+    mutating func applyFlagDecision(_ e: JSONObject, stamp: Stamp, who: String) {
         lastFold = nil
         guard let id = e["id"]?.string, let decision = e["decision"]?.string, let f = flags[id] else { return }
-        let counts = f.status == "pending" && decision == "approved" && e["count"]?.bool == true
+        guard f.status == "pending" else {
+            if f.status != decision {
+                noteChange(stamp, who, "\(who)'s decision that a held \(f.app) session of \(children[f.child]?.name ?? f.child) is \(decision) does not count: it was \(f.status) first, and the first decision stands", conflict: true)
+            }
+            return
+        }
+        let counts = decision == "approved" && e["count"]?.bool == true
         flags[id]!.status = decision
         guard counts else { return }
         guard full else { needsFull = true; return }
