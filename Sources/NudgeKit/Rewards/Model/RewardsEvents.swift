@@ -14,7 +14,8 @@
 //       ndjson, activitywatch or enforce. The fold counts them (points,
 //       caps, runs, held sessions: Model/RewardsFacts.swift) with the
 //       batch's stamp as "now"; a session (child, app, start, end) counts
-//       once however many events hold it.
+//       once however many events hold it. At most Rewards.sessionsPerEvent
+//       sessions (a bigger day is split; a bigger event counts for nothing).
 //   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
 //              learned_rates?,unlearned?}
 //       (written before sessions; still read, as history that counts once)

@@ -17,6 +17,18 @@
 // nothing, and its reader reads again in full.
 
 extension Rewards {
+    /// The most sessions one `sessions` event may hold. A real day cannot
+    /// come near it: 20,000 sessions of one child in one day is a new
+    /// session every 4.3 seconds around the clock (a busy day of window
+    /// switches is a few thousand). Ingest never writes more in one event
+    /// (a day past it, from a broken or hostile export, is split across
+    /// events); an event holding more was not written by ingest, and counts
+    /// for nothing whole (a conflict told to the parents) rather than its
+    /// first part: what it would count is made up, and folding it costs
+    /// every copy (a planted day of 200,000 one-second sessions took
+    /// minutes to fold).
+    static let sessionsPerEvent = 20_000
+
     /// One child's sessions of one day as an ingest saw them: the event's
     /// sessions are [app index, start, length] triples, the start as the
     /// distance from the previous one (the first in seconds since the
@@ -97,6 +109,17 @@ extension RewardsState {
         public var lines: [Line] = []
         public var added = 0, duplicates = 0, held = 0
         public var learningSeconds: Int64 = 0, rewardSeconds: Int64 = 0, points = 0
+
+        /// Adds what a later part of the same day came to.
+        mutating func absorb(_ o: FoldedDay) {
+            lines += o.lines
+            added += o.added
+            duplicates += o.duplicates
+            held += o.held
+            learningSeconds += o.learningSeconds
+            rewardSeconds += o.rewardSeconds
+            points += o.points
+        }
     }
 
     /// A held session's flag id: the same on every copy.
@@ -110,6 +133,11 @@ extension RewardsState {
     /// starts), held ones flagged, the rest added to the day.
     mutating func applySessions(_ e: JSONObject, stamp: Stamp) {
         lastFold = nil
+        if let n = e["s"]?.array?.count, n / 3 > Rewards.sessionsPerEvent {
+            let c = e["child"]?.string ?? "?"
+            noteChange(stamp, RewardsState.author(e), "a sessions event for \(children[c]?.name ?? c) on \(e["day"]?.string ?? "?") holds \(n / 3) sessions, more than the \(Rewards.sessionsPerEvent) an ingest writes in one: it counts for nothing", conflict: true)
+            return
+        }
         guard let f = Rewards.SessionFacts(e), !f.sessions.isEmpty else { return }
         guard full else { needsFull = true; return }
         let c = f.child, d = f.day

@@ -209,8 +209,16 @@ extension Rewards {
         var fold = RewardsState.FoldedDay()
         if !facts.sessions.isEmpty {
             facts.afk = RewardsEngine.intersectSorted(extent, afk)
-            tx.record(byline(facts.event()))
-            fold = tx.state.lastFold ?? fold
+            // Never more than `sessionsPerEvent` in one event: a day past it is split.
+            let all = facts.sessions
+            var from = 0
+            while from < all.count {
+                let to = min(from + sessionsPerEvent, all.count)
+                facts.sessions = Array(all[from..<to])
+                tx.record(byline(facts.event()))
+                if let f = tx.state.lastFold { fold.absorb(f) }
+                from = to
+            }
         }
         var out: [JSONObject] = []
         var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
