@@ -164,39 +164,47 @@ extension RewardsState {
         }
         var ledger = self.ledger(c, d)
         let set = settings(for: c)
-        let cats = keys.map { apps[$0] }
+        // Per app of the event (by index), looked up once: its category and
+        // rate, the sessions its day and the neighbours hold.
+        let cats = keys.map { apps[$0]?.category }
+        let rates = keys.map { apps[$0]?.pointsPerHour ?? set.pointsPerHour }
+        let seenOf = keys.map { seen.sessions[$0] ?? [] }
+        let nearOf = keys.map { k in neighbours.compactMap { $0.sessions[k] } }
         let flagged: Set<String> = flags.isEmpty ? [] : Set(flags.values.lazy.filter { $0.child == c }.map { "\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
         // Duplicates: counted or held before, or twice in this event (side by side).
         var outcomes = [RewardsEngine.Outcome?](repeating: nil, count: list.count)
         var fold = FoldedDay()
         var hasReward = false
         for (k, x) in list.enumerated() {
-            if (k > 0 && list[k - 1].app == x.app && list[k - 1].span == x.span) || seen.hasSession(app: keys[x.app], x.span)
-                || neighbours.contains(where: { $0.hasSession(app: keys[x.app], x.span) })
+            if (k > 0 && list[k - 1].app == x.app && list[k - 1].span == x.span) || RewardsEngine.containsSorted(seenOf[x.app], x.span)
+                || (!nearOf[x.app].isEmpty && nearOf[x.app].contains { RewardsEngine.containsSorted($0, x.span) })
                 || (!flagged.isEmpty && flagged.contains("\(keys[x.app])|\(x.span.start)|\(x.span.end)")) {
                 outcomes[k] = RewardsEngine.Outcome(session: RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span),
-                                                    category: cats[x.app]?.category, reason: "duplicate", learningSeconds: 0, rewardSeconds: 0,
+                                                    category: cats[x.app], reason: "duplicate", learningSeconds: 0, rewardSeconds: 0,
                                                     points: 0, counted: [])
                 fold.duplicates += 1
-            } else if cats[x.app]?.category == .reward {
+            } else if cats[x.app] == .reward {
                 hasReward = true
             }
         }
         let (runOf, runs) = Rewards.sessionRuns(list, outcomes, seen: seen, keys: keys, settings: set, now: now)
+        var runActive = [Int64?](repeating: nil, count: runs.count)  // per run: the same for each of its sessions
         for pass in (hasReward ? [true, false] : [false]) {
             for k in list.indices where outcomes[k] == nil {
                 let x = list[k]
                 let app = cats[x.app]
-                if hasReward && (app?.category == .reward) != pass { continue }
+                if hasReward && (app == .reward) != pass { continue }
                 let run = runOf[k].map { runs[$0] }
-                outcomes[k] = RewardsEngine.evaluate(RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span), category: app?.category,
-                                                     rate: app?.pointsPerHour ?? set.pointsPerHour, afk: afk, day: &ledger, settings: set,
-                                                     now: now, run: run?.all ?? [], judged: run?.judged ?? [])
+                if let n = runOf[k], runActive[n] == nil { runActive[n] = RewardsEngine.runActiveSeconds(runs[n].all, x.span, afk: afk) }
+                outcomes[k] = RewardsEngine.evaluate(RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span), category: app,
+                                                     rate: rates[x.app], afk: afk, day: &ledger, settings: set,
+                                                     now: now, run: run?.all ?? [], judged: run?.judged ?? [], runActive: runOf[k].flatMap { runActive[$0] })
             }
         }
         var batch = Rewards.DayBatch(child: c, day: d)
         fold.lines.reserveCapacity(list.count)
-        for (x, o) in zip(list, outcomes.map { $0! }) {
+        for (k, x) in list.enumerated() {
+            let o = outcomes[k]!
             let name = f.apps[x.app]
             var flagID: String? = nil
             if o.reason == "duplicate" {
@@ -208,7 +216,7 @@ extension RewardsState {
                 flags[id] = Flag(id: id, child: c, app: name, span: x.span, reason: o.reason, status: "pending",
                                  afk: RewardsEngine.intersectSorted(x.span, afk), day: d)
             } else {
-                batch.add(app: name, key: keys[x.app], category: cats[x.app]?.category, o, reason: o.reason)
+                batch.add(app: name, key: keys[x.app], category: cats[x.app], o, reason: o.reason)
             }
             fold.lines.append(FoldedDay.Line(app: name, span: x.span, outcome: o, flag: flagID))
         }
@@ -277,7 +285,7 @@ extension RewardsState {
         days[c, default: [:]][d] = t
         balance[c, default: 0] += b.points
         earned[c, default: 0] += b.points
-        addRecent(c, b.recent)
+        addRecent(c, b.lastFive)
         var u = usage[c]?[d] ?? UsageDay()
         u.learned = ledger.counted
         u.rewarded = ledger.rewarded

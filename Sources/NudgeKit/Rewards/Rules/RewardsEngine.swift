@@ -171,7 +171,7 @@ public enum RewardsEngine {
         }
         // Earlier sessions of the run, too short when they were ingested, count now.
         let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
-        let unseen = mine.flatMap { subtractSorted($0, d.counted) }
+        let unseen = mine.count == 1 ? subtractSorted(mine[0], d.counted) : mine.flatMap { subtractSorted($0, d.counted) }
         if unseen.isEmpty { o.reason = "overlap"; return o }
         // Learning while a reward app is in use earns nothing.
         let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }
