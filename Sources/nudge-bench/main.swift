@@ -270,11 +270,16 @@ var lateBatch = [UInt8]()
 var yyrng = SeededRandom(seed: 365)
 var yearEvents = 0
 var onceIDs: [String?] = []
+// Where each journal stood ten days ago: the laptop ran then too, so its
+// data directory holds a snapshot of then (kept as its checkpoint).
+let earlierMs = yearNow.ms - 10 * 86_400_000
+var earlierEnds: [Int]? = nil
 for k in 0..<9_000 {
     // The phone is offline for the last part of the year: only the laptop and the desk write then.
     let offline = k > 8_000
     let d = offline ? k % 2 : k % 3
     let at = Instant(ms: yearStartMs + Int64(k) * (365 * 86_400_000 / 9_000))
+    if earlierEnds == nil && at.ms > earlierMs { earlierEnds = yearJournals.map(\.count) }
     let local = ny.local(at)
     let anchor = LocalDateTime(day: local.day.adding(days: Int.random(in: 0...10, using: &yyrng)), time: TimeOfDay(hour: 9, minute: 0))
     let rule = k % 4 == 0 ? rules[(k / 4) % rules.count] : Recurrence.once
@@ -304,13 +309,23 @@ for k in 0..<9_000 {
         lateBatch = Store<YomoState>.encodeBatch([late], stamp: Stamp(ms: lateAt.ms, actor: "phone"), by: "bench", at: lateAt, zone: ny).bytes
     }
 }
-// The journals' batches must be in stamp order within each file.
+let yearEnv = ["YOMO_DATA_DIR": yearData, "YOMO_SYNC_DIR": yearSync, "TZ": zone, "YOMO_NOW": "2026-11-22T10:07:00-05:00", "YOMO_ACTOR": "laptop"]
+// The journals' batches must be in stamp order within each file. First as
+// they were ten days ago (folded then), then the rest.
+let cut = earlierEnds ?? yearJournals.map(\.count)
 for (d, name) in devicesList.enumerated() {
     let fd = try Sys.openForAppend(Sys.join(yearSync, "\(name).ndjson"))
-    _ = Sys.writeAll(fd: fd, yearJournals[d])
+    _ = Sys.writeAll(fd: fd, Array(yearJournals[d][0..<cut[d]]))
     close(fd)
 }
-let yearEnv = ["YOMO_DATA_DIR": yearData, "YOMO_SYNC_DIR": yearSync, "TZ": zone, "YOMO_NOW": "2026-11-22T10:07:00-05:00", "YOMO_ACTOR": "laptop"]
+try? Sys.makeDirectories(yearData)
+_ = timeRun([Sys.join(bin, "yomo"), "list"], env: yearEnv)
+_ = timeRun([Sys.join(bin, "yomo"), "list"], env: yearEnv)
+for (d, name) in devicesList.enumerated() {
+    let fd = try Sys.openForAppend(Sys.join(yearSync, "\(name).ndjson"))
+    _ = Sys.writeAll(fd: fd, Array(yearJournals[d][cut[d]...]))
+    close(fd)
+}
 _ = timeRun([Sys.join(bin, "yomo"), "due"], env: yearEnv)
 _ = timeRun([Sys.join(bin, "yomo"), "list"], env: yearEnv)  // a fresh snapshot
 let steadyYear = versusMinimal([Sys.join(bin, "yomo"), "due"], env: yearEnv, runs: max(11, runs / 4))

@@ -216,6 +216,71 @@ final class YomoTests: XCTestCase {
         }
         XCTAssertGreaterThan(quiet, 100, "the fast path should answer often")
     }
+
+    /// The same after a peer's late batch: the snapshot's summary (folded
+    /// without the late events) with every event past an older checkpoint,
+    /// late ones in their stamp order. Reminders created late and changed
+    /// by events the snapshot already folded, and summaries whose listed
+    /// reminders are all named by the tail, included.
+    func testSummaryWithALateTailNeverHidesADueReminder() {
+        var rng = SeededRandom(seed: 78)
+        var quiet = 0
+        for round in 0..<12 {
+            var truth = YomoState(full: true)
+            var all: [(stamp: Stamp, event: JSONObject, late: Bool)] = []
+            var checkpoint = 0
+            var t = at("2026-03-07T00:00:00-05:00")
+            var ids: [String] = []
+            var by = "laptop"
+            func record(_ e: JSONObject, late: Bool = false) {
+                let st = Stamp(ms: t.ms, actor: by)
+                truth.apply(e, stamp: st)
+                all.append((st, e, late))
+            }
+            for step in 0..<260 {
+                t = Instant(ms: t.ms + Int64.random(in: 60_000...7_200_000, using: &rng))
+                let late = Int.random(in: 0..<4, using: &rng) == 0
+                switch Int.random(in: 0..<12, using: &rng) {
+                case 0, 1, 2, 3:
+                    let rule = Int.random(in: 0..<4, using: &rng) == 0 ? Recurrence.once : RecurrenceTests.randomRule(&rng)
+                    let anchor = LocalDateTime(wallSeconds: zone.local(t).wallSeconds + Int64.random(in: -3600...86400, using: &rng) / 60 * 60)
+                    let id = "r\(round)-\(step)"
+                    ids.append(id)
+                    let trig = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: t, zone: zone) ?? t
+                    record(["type": "created", "id": .string(id), "title": "x", "anchor": .string(anchor.description), "zone": .string(zone.name),
+                            "recurrence": rule.json, "trigger_at": .string(zone.format(trig)), "at": .string(zone.format(t))], late: late)
+                case 4 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &rng)!
+                    if let r = truth.reminders[id], !r.completed,
+                       let e = Yomo.snoozeEvent(r, until: t.adding(minutes: Int64.random(in: 1...60, using: &rng)), zone: zone, at: t) { record(e, late: late) }
+                case 5 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &rng)!
+                    if let r = truth.reminders[id], !r.completed {
+                        record(["type": "completed", "id": .string(id), "next": JSON(Yomo.nextAfterDone(r, now: t, zone: zone).map(zone.format)),
+                                "at": .string(zone.format(t))], late: late)
+                    }
+                case 6 where !ids.isEmpty:
+                    record(["type": "deleted", "id": .string(ids.randomElement(using: &rng)!), "at": .string(zone.format(t))], late: late)
+                case 7:
+                    // A new checkpoint: everything late has arrived by now.
+                    for k in all.indices { all[k].late = false }
+                    checkpoint = all.count
+                default:
+                    by = Bool.random(using: &rng) ? "laptop" : "phone"
+                    var snapshot = YomoState(full: true)
+                    for x in all where !x.late { snapshot.apply(x.event, stamp: x.stamp) }
+                    let mayBe = Yomo.mayBeDue(summary: snapshot.hotSnapshot().first, tail: all[checkpoint...].map(\.event), now: t, device: by)
+                    let found = Yomo.due(truth, now: t, zone: zone, device: by)
+                    if !mayBe {
+                        quiet += 1
+                        XCTAssertTrue(found.isEmpty, "round \(round) step \(step): the summary hid \(found.map(\.reminder.id))")
+                    }
+                    for a in found { record(Yomo.event(for: a, zone: zone, at: t, device: by)) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(quiet, 30, "the fast path should answer often")
+    }
     /// `list` prints the records the snapshot keeps ready without parsing
     /// them: for any reminder (titles and notes that look like the layout's
     /// own keys, own zones, completed ones), the lazily read line gives the

@@ -185,6 +185,7 @@ extension Store {
             Store.warnOnce("moved \(from) into the sync folder \(journalDir)")
         }
         Sys.removeFile(snapshotPath)
+        dropCheckpoint()
     }
 
     /// On a shared folder, the journal written is the login's own.

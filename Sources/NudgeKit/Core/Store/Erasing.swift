@@ -65,7 +65,10 @@ extension Store {
             Sys.removeFile(Sys.join(dir, f.name))
         }
         let final = rewritten ? try load(full: true, forceRebuild: true) : l
-        try writeSnapshot(final)
+        // The checkpoint folded the erased events: it goes, and the snapshot
+        // replaced here (from before the erasure) does not become one.
+        dropCheckpoint()
+        try writeSnapshot(final, keepCheckpoint: false)
     }
 
     /// Rewrites one journal without the events erased by `tombstones`
@@ -154,6 +157,7 @@ extension Store {
             try Sys.writeFileAtomically(path, out, mode: fileMode(for: e.name))
         }
         Sys.removeFile(snapshotPath)
+        dropCheckpoint()
         return removed
     }
 }

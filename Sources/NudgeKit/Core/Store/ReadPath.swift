@@ -122,11 +122,13 @@ extension Store {
     enum Tails {
         /// Batches that may be folded on top of the snapshot.
         case fold([JournalRead])
-        /// Everything must be folded again in stamp order: a tail holds an
-        /// erasure or a batch not newer than the frontier (a peer's late
-        /// copy), or a journal changed before the point folded (with the
-        /// reason when it is one of this copy's own).
+        /// Everything must be folded again in stamp order: a journal changed
+        /// before the point folded (with the reason when it is one of this
+        /// copy's own).
         case refold(refused: String?)
+        /// The same, because a tail holds an erasure or a batch not newer
+        /// than the frontier (a peer's late copy); `events` past the marks.
+        case late(events: Int)
     }
 
     /// Reads each journal past its mark; one unchanged since the snapshot is
@@ -134,6 +136,7 @@ extension Store {
     func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?,
                    inFlight: Set<String> = []) throws(ToolError) -> Tails {
         var reads: [JournalRead] = []
+        var late = false
         for (i, e) in entries.enumerated() {
             let mark = marks[e.name]
             if let m = mark, m.end == e.size || inFlight.contains(e.name) { continue }
@@ -141,12 +144,10 @@ extension Store {
                 guard mark != nil else { continue }
                 return .refold(refused: mayRewrite(e.name) && !isSyncFolder ? "journal \(e.name) changed before the point it folded" : nil)
             }
-            if r.batches.contains(where: { b in b.hasErase || (frontier.map { b.stamp <= $0 } ?? false) }) {
-                return .refold(refused: nil)
-            }
+            if r.batches.contains(where: { b in b.hasErase || (frontier.map { b.stamp <= $0 } ?? false) }) { late = true }
             reads.append(r)
         }
-        return .fold(reads)
+        return late ? .late(events: reads.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.events.count } }) : .fold(reads)
     }
 
     func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0) throws(ToolError) -> Loaded {
@@ -201,6 +202,7 @@ extension Store {
         if let why = refused {
             Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
         }
+        var pastSnapshot: Int? = nil
         if let (s, state) = snap {
             switch try readTails(entries, marks: s.marks, frontier: s.frontier, inFlight: inFlight) {
             case .fold(let reads):
@@ -213,6 +215,8 @@ extension Store {
                     refused = why
                     Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
                 }
+            case .late(let events):
+                pastSnapshot = events
             }
         }
         // Everything, in stamp order; peers are read up to the cap past what
@@ -220,6 +224,12 @@ extension Store {
         if remembered != nil {
             listing = try listJournals()
             entries = listing!.entries
+        }
+        // A late batch only: from the checkpoint, when it gives the same fold.
+        if let past = pastSnapshot, let s = snap?.snapshot,
+           var l = try loadFromCheckpoint(entries, folded: s.marks, pastSnapshot: past, full: full, lazy: lazy) {
+            l.listing = listing
+            return l
         }
         var reads: [JournalRead] = []
         for (i, e) in entries.enumerated() {
@@ -318,14 +328,32 @@ extension Store {
     /// from a summary line. nil when that is not safe (no usable snapshot, a
     /// late or erasing batch, damage, a batch that waits, a failed check):
     /// the caller reads everything. The checks are `load`'s own.
-    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
+    ///
+    /// `lateTail`: for a summary that stays right for whatever the tail does
+    /// not name (per-item wake times), a peer's late batch returns the same
+    /// line with every event past the checkpoint's marks, in stamp order —
+    /// the events the fold from the checkpoint applies, so everything the
+    /// late batch may have changed is named — when the checkpoint can take
+    /// it (its own conditions, `loadFromCheckpoint`).
+    public func readHead(lateTail: Bool = false) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
         guard try checkDataDirectory() else { return nil }
         guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
               !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
         let entries = try journalEntries()
-        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []),
-              case .fold(let reads) = try readTails(entries, marks: head.marks, frontier: head.frontier),
-              !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
+        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
+        let reads: [JournalRead]
+        switch try readTails(entries, marks: head.marks, frontier: head.frontier) {
+        case .fold(let r): reads = r
+        case .refold: return nil
+        case .late:
+            guard lateTail, let c = try readSnapshotHead(checkpointPath), c.schema == M.schemaVersion, c.frontier != nil,
+                  !c.marks.values.contains(where: { $0.bad > 0 }),
+                  try checkMarks(c.marks, against: entries) == .hold(inFlight: []),
+                  case .fold(let r) = try readTails(entries, marks: c.marks, frontier: c.frontier),
+                  !r.contains(where: \.capped) else { return nil }
+            reads = r
+        }
+        guard !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
         var batches = reads.flatMap(\.batches)
         batches.sort { $0.stamp < $1.stamp }
         return (head.hot, batches.flatMap(\.events))

@@ -67,6 +67,7 @@ extension Store {
         }
         // This copy's snapshot folded the old stamps: it is rebuilt.
         Sys.removeFile(snapshotPath)
+        dropCheckpoint()
         return ahead.count
     }
 }

@@ -139,12 +139,12 @@ extension Store {
     enum SnapshotError: Error { case otherSchema, bad(String) }
 
     /// Reads the header line of an open snapshot.
-    func readHeaderLine(_ fd: Int32) throws(ToolError) -> [UInt8]? {
+    func readHeaderLine(_ fd: Int32, path: String? = nil) throws(ToolError) -> [UInt8]? {
         var head = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(head.count)) }
-            if n < 0 { throw Sys.accessError(snapshotPath) }
+            if n < 0 { throw Sys.accessError(path ?? snapshotPath) }
             if n == 0 { return nil }
             let before = head.count
             head.append(contentsOf: chunk[0..<n])
@@ -153,7 +153,8 @@ extension Store {
         }
     }
 
-    func openSnapshot() throws(ToolError) -> Int32? {
+    func openSnapshot(_ path: String? = nil) throws(ToolError) -> Int32? {
+        let snapshotPath = path ?? self.snapshotPath
         let fd = open(snapshotPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -176,11 +177,12 @@ extension Store {
     /// `lazy`, cold ones when `full`) and returns whether it kept it unparsed.
     /// (Not optional, so not escaping: what it captures needs no checks at
     /// run time for each of ten thousand lines.)
-    func readSnapshot(full: Bool, lazy: Bool = false,
+    func readSnapshot(full: Bool, lazy: Bool = false, path: String? = nil,
                       raw keep: (Bytes, _ cold: Bool) -> Bool = { _, _ in false }) throws(ToolError) -> SnapshotRead {
-        guard let fd = try openSnapshot() else { return .absent }
+        let snapshotPath = path ?? self.snapshotPath
+        guard let fd = try openSnapshot(snapshotPath) else { return .absent }
         defer { close(fd) }
-        guard let headerLine = try readHeaderLine(fd) else { return .bad("it is cut short") }
+        guard let headerLine = try readHeaderLine(fd, path: snapshotPath) else { return .bad("it is cut short") }
         let header: Header
         switch parseHeader(headerLine) {
         case .success(let h): header = h
@@ -235,10 +237,10 @@ extension Store {
     }
 
     /// The header and first hot line, checked against the head checksum.
-    func readSnapshotHead() throws(ToolError) -> (schema: Int, marks: [String: JournalMark], frontier: Stamp?, hot: [JSONObject])? {
-        guard let fd = try openSnapshot() else { return nil }
+    func readSnapshotHead(_ path: String? = nil) throws(ToolError) -> (schema: Int, marks: [String: JournalMark], frontier: Stamp?, hot: [JSONObject])? {
+        guard let fd = try openSnapshot(path) else { return nil }
         defer { close(fd) }
-        guard let headerLine = try readHeaderLine(fd), case .success(let h) = parseHeader(headerLine) else { return nil }
+        guard let headerLine = try readHeaderLine(fd, path: path), case .success(let h) = parseHeader(headerLine) else { return nil }
         let start = headerLine.count + 1
         let hotLen = h.hotBytes - start
         guard hotLen >= 0 else { return nil }
@@ -267,7 +269,7 @@ extension Store {
 
     /// Writes the snapshot of `l`; returns its checksum.
     @discardableResult
-    func writeSnapshot(_ l: Loaded) throws(ToolError) -> UInt64 {
+    func writeSnapshot(_ l: Loaded, keepCheckpoint: Bool = true) throws(ToolError) -> UInt64 {
         var hot = [UInt8]()
         for h in l.state.hotSnapshot() { h.write(into: &hot); hot.append(0x0A) }
         var cold = Array("{\"type\":\"cold\"}\n".utf8)
@@ -304,6 +306,9 @@ extension Store {
             var k = 0
             for r in ranges { for i in r { headerBytes[i] = digits[k]; k += 1 } }
         }
+        // (A fold that erased something keeps no checkpoint: an older one may
+        // hold what was erased.)
+        if keepCheckpoint && l.erased.isEmpty { promoteToCheckpoint(before: l.frontier) } else { dropCheckpoint() }
         try Sys.writeFileAtomically(snapshotPath, headerBytes + hot + cold)
         return sum
     }

@@ -6,6 +6,7 @@
 //                              {"type":"commit","n":…,"at":…,"by":…,"schema":…,"hlc":[ms,counter],"sum":…}
 //   JOURNALS/ACTOR.corrupt     bytes set aside (interrupted writes, unreadable lines), never dropped
 //   DATA/snapshot.ndjson       header, hot lines, {"type":"cold"}, cold lines, {"type":"end"}
+//   DATA/checkpoint.ndjson     an older snapshot, for late batches (Checkpoint.swift)
 //   DATA/lock                  writers hold an exclusive flock here
 //
 // JOURNALS is DATA/journal, or a folder the store shares: a sync folder that
@@ -21,7 +22,8 @@
 //   on the journals' contents only, never on file names or directory order.
 //   A snapshot records the greatest stamp it folded (the frontier); a journal
 //   tail holding an older batch (a peer's copy arrived late) or an erasure
-//   makes the reader fold everything again.
+//   makes the reader fold everything again (from the checkpoint, when that
+//   gives the same fold).
 // - A batch whose checksum fails, or a committed line that does not parse,
 //   counts for nothing and is reported on every command until the journal's
 //   writer sets its bytes aside in .corrupt.
@@ -36,7 +38,8 @@
 // gives), StoreOptions (how it is opened, trust), Journals (which files are
 // believed), JournalReading (one journal cut into batches), ReadPath (the
 // snapshot and the fold), Snapshot (its format and checks), Commit (the lock,
-// the append, setting damage aside), Erasing (tombstones, purge).
+// the append, setting damage aside), Erasing (tombstones, purge),
+// Checkpoint (the older snapshot a late batch folds from).
 
 /// What a store knows of one journal: for `TOOL devices` and the like.
 public struct JournalInfo: Sendable, Equatable {

@@ -21,8 +21,10 @@ extension Yomo {
         let st = try store(ctx)
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
+        // (The summary's wake times are per reminder: after a peer's late
+        // batch they still hold for every reminder the tail does not name.)
         let device = st.options.actor
-        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now, device: device) { return [] }
+        if let head = try st.readHead(lateTail: true), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now, device: device) { return [] }
         if Yomo.due(try st.read(), now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
             let found = Yomo.due(tx.state, now: now, zone: ctx.zone, device: device)

@@ -141,12 +141,16 @@ extension Yomo {
             }
         }
         for v in touched.values { if let w = v, w <= now { return true } }
+        var last: Int64? = nil
         for entry in list {
             guard let pair = entry.array, pair.count == 2, let ms = pair[0].int, let id = pair[1].string else { return true }
+            last = ms
             if touched[id] != nil { continue }
             return ms <= now.ms  // the earliest untouched one bounds all the others
         }
-        // Every listed reminder changed since: the bound is gone unless the list was all there was.
-        return list.count >= YomoState.summarySize
+        // Every listed reminder changed since: the ones not listed (when the
+        // list was cut at its size) wake no earlier than the last listed.
+        guard list.count >= YomoState.summarySize else { return false }
+        return last.map { $0 <= now.ms } ?? true
     }
 }
