@@ -254,12 +254,12 @@ extension Rewards {
         for (k, r) in raws.enumerated() {
             let span = RewardsEngine.Span(r.start, r.end)
             let name = intake.apps[Int(r.app)]
-            var line = RewardsState.FoldedDay.Line(
+            // What the fold came to, or (journalled before) a duplicate.
+            let line = (known[k] ? nil : lines.popFirst()) ?? RewardsState.FoldedDay.Line(
                 app: name, span: span,
                 outcome: RewardsEngine.Outcome(session: RewardsEngine.Session(child: child.id, app: name, span: span), category: nil,
                                                reason: "duplicate", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: []),
                 flag: nil)
-            if !known[k], let l = lines.popFirst() { line = l }
             let o = line.outcome
             if let id = line.flag {
                 out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
