@@ -193,6 +193,30 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         }
     }
 
+    /// One machine's own store (no sync folder) whose name changed (a new
+    /// host name): its redemptions are still handed over at once, by the
+    /// machine under its new name; the granting-device rule is for devices
+    /// sharing a sync folder.
+    func testAStoreOfOneMachineHandsGrantsOverUnderANewName() throws {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        @discardableResult func here(_ name: String, _ args: String...) -> RunResult {
+            run("rewards", args, env: ["REWARDS_DATA_DIR": tmp + "/own", "REWARDS_ACTOR": name, "REWARDS_NOW": "2026-11-21T09:00:00-05:00"])
+        }
+        XCTAssertEqual(here("oldhost", "init").code, 0)
+        here("oldhost", "child", "add", "Alex")
+        here("oldhost", "adjust", "Alex", "+100", "--reason", "start")
+        let r = here("newhost", "redeem", "Alex", "2", "--command", script)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertNil(r.records.first?["granted_by"], r.out)
+        XCTAssertEqual((try? String(contentsOfFile: handed, encoding: .utf8))?.split(separator: "\n").count, 1, r.err)
+        let ex = here("newhost", "child", "export", "Alex").records.first { $0["type"] as? String == "grant" }
+        XCTAssertEqual(ex?["status"] as? String, "applied")
+        XCTAssertFalse(here("newhost", "log", "--type", "conflict").out.contains("does not count"))
+    }
+
     /// One held session approved on the laptop and rejected on the desktop
     /// before they meet: the first decision in stamp order stands on both
     /// copies, and the other is a conflict in the log of both.

@@ -120,6 +120,11 @@ extension RewardsState {
             if stamp.actor.isEmpty && stamp.ms == 0 { folderOwner = e["owner"]?.string }
             return
         }
+        if type == "sync_folder" {
+            // The host's fact: the journals are in a folder devices share.
+            if stamp.actor.isEmpty && stamp.ms == 0 { syncFolder = true }
+            return
+        }
         let day = e["day"]?.string.flatMap(Day.parse)
         let who = RewardsState.author(e)
         let proven = e["actor"] != nil

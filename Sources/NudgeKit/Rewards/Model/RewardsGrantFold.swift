@@ -88,7 +88,7 @@ extension RewardsState {
     /// family folder (proven) every run takes the family's lock and root's
     /// run hands over; the author checks above decide there.
     mutating func markCounts(_ type: String, _ id: String, stamp: Stamp, who: String, proven: Bool) -> Bool {
-        guard !proven, !stamp.actor.isEmpty, let g = granter, stamp.actor != g else { return true }
+        guard syncFolder, !proven, !stamp.actor.isEmpty, let g = granter, stamp.actor != g else { return true }
         let what = type == "grant_claimed" ? "claim on" : type == "grant_failed" ? "failure of" : "applied mark of"
         noteChange(stamp, who, "\(stamp.actor)'s \(what) grant \(id) does not count: only \(g), the granting device, hands grants over", conflict: true)
         return false
