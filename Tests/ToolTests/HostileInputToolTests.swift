@@ -405,6 +405,22 @@ final class RewardsHostileInputTests: HostileInputCase {
         XCTAssertEqual(future.err, "rewards: stdin:1: \"start\" 2026-11-23T16:00:00-05:00 is more than a day after now (now is 2026-11-21T20:00:00-05:00)\n")
     }
 
+    /// An epoch number past any time (either sign, any size) is told with
+    /// the range accepted, one line per line, exit 65.
+    func testAnEpochOutOfRangeSaysTheRangeAccepted() {
+        setUpFamily()
+        let r = rw("ingest", stdin: session("-9223372036854775808") + "\n" + session("1e300") + "\n"
+                   + session("1795348800", #","end":9223372036854775807"#) + "\n")
+        XCTAssertEqual(r.code, 65)
+        let range = "accepted are epoch seconds from 946684800 to 1795395600 or epoch milliseconds from 946684800000 to 1795395600000 (2000-01-01T00:00:00Z to 2026-11-22T20:00:00-05:00)"
+        XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
+            "rewards: stdin:1: \"start\" -9.223372036854776e+18 is out of range: \(range)",
+            "rewards: stdin:2: \"start\" 1e+300 is out of range: \(range)",
+            "rewards: stdin:3: \"end\" 9223372036854775807 is out of range: \(range)",
+        ])
+        XCTAssertEqual(r.out, "")
+    }
+
     func testEpochMillisecondsOffsetsAndFieldTypes() {
         setUpFamily()
         // 2026-11-21T16:00:00-05:00 in epoch milliseconds, and an end with a +hhmm offset.

@@ -155,4 +155,97 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         XCTAssertTrue(warned.err.contains("no device named 'LAPTOP' has written to the sync folder yet"), warned.err)
         XCTAssertTrue(warned.err.contains("seen: desktop, laptop"), warned.err)
     }
+
+    /// A hand-over mark planted in a device's journal that does not hand
+    /// grants over counts for nothing: the grant stays to be handed over by
+    /// the granting device, and the log says why.
+    func testAMarkFromADeviceThatDoesNotHandGrantsOverCountsForNothing() throws {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
+        try sync()
+        let d = on("desktop", at: "2026-11-21T10:00:00-05:00", "redeem", "Alex", "2", "--command", script)
+        XCTAssertEqual(d.records.first?["granted_by"] as? String, "laptop", d.err)
+        let id = d.records.first?["id"] as? String ?? "?"
+        // Planted as the desktop's own batch: "applied", with no command run.
+        let forged = #"{"type":"grant_applied","id":"\#(id)","by":"mum","at":"2026-11-21T10:01:00-05:00"}"# + "\n"
+            + #"{"type":"commit","n":1,"at":"2026-11-21T10:01:00-05:00","by":"mum","schema":5,"hlc":[1795273260000,0]}"# + "\n"
+        let h = try FileHandle(forUpdating: URL(fileURLWithPath: tmp + "/Sync-desktop/desktop.ndjson"))
+        h.seekToEndOfFile()
+        h.write(forged.data(using: .utf8)!)
+        try h.close()
+        try sync()
+        let e = on("laptop", at: "2026-11-21T10:02:00-05:00", "enforce", "--command", script)
+        XCTAssertEqual(e.code, 0, e.err)
+        XCTAssertEqual(e.records.map { $0["id"] as? String }, [id], "the laptop hands it over: the desktop's mark does not count")
+        XCTAssertEqual((try? String(contentsOfFile: handed, encoding: .utf8))?.split(separator: "\n").count, 1)
+        try sync()
+        for dev in ["laptop", "desktop"] {
+            let log = on(dev, at: "2026-11-21T10:03:00-05:00", "log", "--type", "conflict").records.compactMap { $0["text"] as? String }
+            XCTAssertTrue(log.contains { $0.contains("desktop's applied mark of grant \(id) does not count: only laptop, the granting device") }, "\(dev): \(log)")
+            let ex = on(dev, at: "2026-11-21T10:03:00-05:00", "child", "export", "Alex").records.first { $0["type"] as? String == "grant" }
+            XCTAssertEqual(ex?["status"] as? String, "applied", dev)
+        }
+    }
+
+    /// One machine's own store (no sync folder) whose name changed (a new
+    /// host name): its redemptions are still handed over at once, by the
+    /// machine under its new name; the granting-device rule is for devices
+    /// sharing a sync folder.
+    func testAStoreOfOneMachineHandsGrantsOverUnderANewName() throws {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        @discardableResult func here(_ name: String, _ args: String...) -> RunResult {
+            run("rewards", args, env: ["REWARDS_DATA_DIR": tmp + "/own", "REWARDS_ACTOR": name, "REWARDS_NOW": "2026-11-21T09:00:00-05:00"])
+        }
+        XCTAssertEqual(here("oldhost", "init").code, 0)
+        here("oldhost", "child", "add", "Alex")
+        here("oldhost", "adjust", "Alex", "+100", "--reason", "start")
+        let r = here("newhost", "redeem", "Alex", "2", "--command", script)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertNil(r.records.first?["granted_by"], r.out)
+        XCTAssertEqual((try? String(contentsOfFile: handed, encoding: .utf8))?.split(separator: "\n").count, 1, r.err)
+        let ex = here("newhost", "child", "export", "Alex").records.first { $0["type"] as? String == "grant" }
+        XCTAssertEqual(ex?["status"] as? String, "applied")
+        XCTAssertFalse(here("newhost", "log", "--type", "conflict").out.contains("does not count"))
+    }
+
+    /// One held session approved on the laptop and rejected on the desktop
+    /// before they meet: the first decision in stamp order stands on both
+    /// copies, and the other is a conflict in the log of both.
+    func testOppositeDecisionsOnAHeldSessionAreAConflictAndTheFirstStands() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "app", "set", "Duolingo", "--learning")
+        let long = #"{"child":"Alex","app":"Duolingo","start":"2026-11-21T08:00:00-05:00","duration_s":36000}"# + "\n"
+        let held = run("rewards", ["ingest"], stdin: long,
+                       env: ["REWARDS_DATA_DIR": tmp + "/laptop", "REWARDS_SYNC_DIR": tmp + "/Sync-laptop", "REWARDS_ACTOR": "laptop",
+                             "REWARDS_NOW": "2026-11-21T18:30:00-05:00"]).records.filter { $0["type"] as? String == "flag" }
+        XCTAssertEqual(held.count, 1)
+        let id = held.first?["id"] as? String ?? "?"
+        try sync()
+        let a = on("laptop", at: "2026-11-21T19:00:00-05:00", "flag", "approve", id)
+        XCTAssertEqual(a.code, 0, a.err)
+        let r = on("desktop", at: "2026-11-21T19:05:00-05:00", "flag", "reject", id)
+        XCTAssertEqual(r.code, 0, r.err)
+        try sync()
+        var balances: [Int] = []
+        for dev in ["laptop", "desktop"] {
+            balances.append(on(dev, at: "2026-11-21T19:10:00-05:00", "dashboard", "Alex").records.first?["balance"] as? Int ?? -1)
+            let log = on(dev, at: "2026-11-21T19:10:00-05:00", "log").records
+            let conflicts = log.filter { $0["action"] as? String == "conflict" }.compactMap { $0["text"] as? String }
+            XCTAssertEqual(conflicts, ["mum's decision that a held Duolingo session of Alex is rejected does not count: it was approved first, and the first decision stands"], dev)
+            XCTAssertFalse(log.contains { ($0["text"] as? String)?.contains("rejected a held") == true }, "\(dev): the losing decision is not told as done")
+        }
+        XCTAssertEqual(balances[0], balances[1])
+        XCTAssertGreaterThan(balances[0], 0, "the approval counted")
+    }
 }

@@ -133,4 +133,27 @@ final class RewardsUsageFactsToolTests: ToolTestCase {
         let badged = r.records.filter { $0["type"] as? String == "badge" && $0["badge"] as? String == "first-points" }.compactMap { $0["child"] as? String }
         XCTAssertEqual(badged, names.sorted())
     }
+
+    /// A day past what one event holds (a broken or hostile export) is
+    /// journalled as several events, none past the bound, and counts whole.
+    func testADayPastTheBoundIsSplitAcrossEvents() throws {
+        XCTAssertEqual(run("rewards", ["init"]).code, 0)
+        run("rewards", ["child", "add", "Alex"])
+        run("rewards", ["app", "set", "Duolingo", "--learning"])
+        run("rewards", ["settings", "set", "min_session_minutes", "0"])
+        let start: Int64 = 1_795_150_800  // 2026-11-21T00:00:00-05:00
+        let n = 20_001
+        var input = ""
+        for k in 0..<Int64(n) { input += #"{"child":"Alex","app":"Duolingo","start":\#(start + k * 3),"duration_s":1}"# + "\n" }
+        let r = run("rewards", ["ingest"], stdin: input)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["sessions"] as? Int, n)
+        XCTAssertEqual(r.records.first?["added"] as? Int, n)
+        let journal = try String(contentsOfFile: dataDir + "/journal/" + (try FileManager.default.contentsOfDirectory(atPath: dataDir + "/journal").first { $0.hasSuffix(".ndjson") } ?? ""), encoding: .utf8)
+        let counts = journal.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+            .filter { $0["type"] as? String == "sessions" }.map { (($0["s"] as? [Any])?.count ?? 0) / 3 }
+        XCTAssertEqual(counts, [20_000, 1])
+        let again = run("rewards", ["ingest"], stdin: input)
+        XCTAssertEqual(again.records.first?["duplicates"] as? Int, n, "all of it counted once")
+    }
 }

@@ -166,6 +166,10 @@ public enum Rewards {
         }
         var o = try ctx.storeOptions()
         o.user = me(ctx)
+        // Devices sharing a sync folder: the fold counts hand-over marks
+        // only from the granting device (`markCounts`); one machine's own
+        // store counts every one (its name may change with its host name).
+        if o.journalFolder != nil { o.hostFacts.append(["type": "sync_folder"]) }
         return Store(dir: ctx.dataDir, options: o)
     }
 

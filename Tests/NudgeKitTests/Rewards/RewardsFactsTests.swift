@@ -191,4 +191,18 @@ final class RewardsFactsTests: XCTestCase {
             XCTAssertEqual(s.lastFold?.duplicates, 1, "\(order)")
         }
     }
+
+    /// An event holding more sessions than an ingest writes in one counts
+    /// for nothing whole, and says so; one at the bound counts.
+    func testAnEventPastTheCapCountsForNothing() {
+        var s = family()
+        let n = Rewards.sessionsPerEvent
+        let spans = (0..<Int64(n + 1)).map { ("Duolingo", E.Span(base + $0 * 2, base + $0 * 2 + 1)) }
+        fold(&s, facts(spans), at: stampMs, device: "desk")
+        XCTAssertEqual(s.balance["c1"] ?? 0, 0)
+        XCTAssertEqual(s.usageDay("c1", day).sessions["duolingo"] ?? [], [])
+        XCTAssertEqual(s.conflicts.last?.text, "a sessions event for Alex on \(day) holds \(n + 1) sessions, more than the \(n) an ingest writes in one: it counts for nothing")
+        fold(&s, facts(Array(spans.prefix(n))), at: stampMs + 1, device: "desk")
+        XCTAssertEqual(s.usageDay("c1", day).sessions["duolingo"]?.count, n)
+    }
 }

@@ -73,6 +73,16 @@ extension Clock {
         return nil
     }
 
+    /// Why an epoch number is no time at all (past what `instant(epoch:)`
+    /// reads, of either sign): the range accepted, as epoch seconds, epoch
+    /// milliseconds and times (up to `lead` after now, else the year 9999).
+    static func outOfRange(_ v: JSON, field: String, zone: Zone, now: Instant, lead: Int64?) -> String {
+        let upper = Instant(ms: min(lead.map { now.ms + $0 } ?? Int64.max, latest.ms - 1))
+        let seconds = min(upper.ms / 1000, Int64(epochMillisecondsFrom) - 1)
+        return "\(field) \(v.serialized) is out of range: accepted are epoch seconds from \(earliest.ms / 1000) to \(seconds) "
+            + "or epoch milliseconds from \(earliest.ms) to \(upper.ms) (\(RFC3339.format(earliest, offsetSeconds: 0)) to \(zone.format(upper)))"
+    }
+
     /// Whether a day is plausible: not before 2000-01-01 (days are stored
     /// for the past and the future alike). Nil when it is.
     public static func plausible(day d: Day, what: String) -> ToolError? {
@@ -99,9 +109,7 @@ extension Clock {
             }
         case .int, .double:
             let n = v.double!
-            guard let e = instant(epoch: n) else {
-                return .failure(.data("\(field) \(v.serialized) is too large for epoch seconds or milliseconds"))
-            }
+            guard let e = instant(epoch: n) else { return .failure(.data(outOfRange(v, field: field, zone: zone, now: now, lead: lead))) }
             t = e
             if abs(n) < epochMillisecondsFrom {
                 reading = " (read as epoch seconds)"

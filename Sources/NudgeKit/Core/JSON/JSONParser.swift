@@ -54,8 +54,17 @@ extension JSON {
     /// top-level fields (nil where absent); other values are checked but never
     /// built. The fast path for ingesting large streams.
     public static func scanObject(_ bytes: UnsafeRawBufferPointer, fields wanted: [[UInt8]]) throws(JSONParseError) -> [JSON?] {
-        var p = JSONByteParser(bytes)
         var out = [JSON?](repeating: nil, count: wanted.count)
+        try scanObject(bytes, fields: wanted, into: &out)
+        return out
+    }
+
+    /// The same into `out` (as many slots as `wanted`, all set): a reader of
+    /// millions of lines keeps one array rather than making one per line.
+    public static func scanObject(_ bytes: UnsafeRawBufferPointer, fields wanted: [[UInt8]], into out: inout [JSON?]) throws(JSONParseError) {
+        precondition(out.count == wanted.count)
+        for k in out.indices { out[k] = nil }
+        var p = JSONByteParser(bytes)
         p.skipSpace()
         guard p.i < p.end else { throw p.error("empty line") }
         guard p.b[p.i] == UInt8(ascii: "{") else {
@@ -100,7 +109,6 @@ extension JSON {
         }
         p.skipSpace()
         if p.i < p.end { throw p.error("unexpected text after the JSON object") }
-        return out
     }
 }
 

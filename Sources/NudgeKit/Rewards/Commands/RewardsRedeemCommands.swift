@@ -36,6 +36,8 @@ extension Rewards {
                 if command != nil {
                     if try handsOverHere(ctx, st, tx.state) {
                         tx.record(by(ctx, claimEvent(id, claim: claimID, at: t, timeout: timeout)))
+                        // Handed over only when the fold counts the claim (it is the granting device's).
+                        if tx.state.grants[id]?.handover.claim != claimID { elsewhere = tx.state.granter ?? "another device" }
                     } else {
                         elsewhere = tx.state.granter
                     }

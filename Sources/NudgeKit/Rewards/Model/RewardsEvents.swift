@@ -14,7 +14,8 @@
 //       ndjson, activitywatch or enforce. The fold counts them (points,
 //       caps, runs, held sessions: Model/RewardsFacts.swift) with the
 //       batch's stamp as "now"; a session (child, app, start, end) counts
-//       once however many events hold it.
+//       once however many events hold it. At most Rewards.sessionsPerEvent
+//       sessions (a bigger day is split; a bigger event counts for nothing).
 //   usage_day {child,day,learning_s,reward_s,points,carry,units?,recent,learned,rewarded,sessions,apps,
 //              learned_rates?,unlearned?}
 //       (written before sessions; still read, as history that counts once)
@@ -119,6 +120,11 @@ extension RewardsState {
             if stamp.actor.isEmpty && stamp.ms == 0 { folderOwner = e["owner"]?.string }
             return
         }
+        if type == "sync_folder" {
+            // The host's fact: the journals are in a folder devices share.
+            if stamp.actor.isEmpty && stamp.ms == 0 { syncFolder = true }
+            return
+        }
         let day = e["day"]?.string.flatMap(Day.parse)
         let who = RewardsState.author(e)
         let proven = e["actor"] != nil
@@ -145,7 +151,7 @@ extension RewardsState {
             flags[id] = Flag(id: id, child: c, app: e["app"]?.string ?? "", span: s, reason: e["reason"]?.string ?? "", status: "pending",
                              afk: SpanCodec.decode(e["afk"]), day: day)
         case "flag_decided":
-            applyFlagDecision(e, stamp: stamp)
+            applyFlagDecision(e, stamp: stamp, who: who)
         case "grant", "grant_applied", "grant_failed", "grant_claimed", "grant_device":
             applyGrantEvent(type, e, day: day, stamp: stamp, who: who, proven: proven)
         case "adjust":
@@ -219,7 +225,15 @@ extension RewardsState {
     /// A parent's answer to a request for more time: approved, it is a
     /// grant that costs no points.
     mutating func applyDecision(_ e: JSONObject, day: Day?, stamp: Stamp, who: String) {
-        guard let id = e["id"]?.string, var r = requests[id], r.status == "pending", let d = e["decision"]?.string else { return }
+        guard let id = e["id"]?.string, var r = requests[id], let d = e["decision"]?.string else { return }
+        // The first decision in stamp order stands (as for held sessions).
+        guard r.status == "pending" else {
+            let now = d == "approved" ? "approved" : "denied"
+            if (r.status == "approved" || r.status == "denied") && r.status != now {
+                noteChange(stamp, who, "\(who)'s answer to \(r.from)'s request for \(r.minutes ?? 0) more minutes does not count: it was \(r.status) first, and the first answer stands", conflict: true)
+            }
+            return
+        }
         if d == "approved", let c = children.values.first(where: { $0.login == r.from }) {
             let m = Int(e["minutes"]?.int ?? Int64(r.minutes ?? 0))
             r.status = "approved"

@@ -17,6 +17,18 @@
 // nothing, and its reader reads again in full.
 
 extension Rewards {
+    /// The most sessions one `sessions` event may hold. A real day cannot
+    /// come near it: 20,000 sessions of one child in one day is a new
+    /// session every 4.3 seconds around the clock (a busy day of window
+    /// switches is a few thousand). Ingest never writes more in one event
+    /// (a day past it, from a broken or hostile export, is split across
+    /// events); an event holding more was not written by ingest, and counts
+    /// for nothing whole (a conflict told to the parents) rather than its
+    /// first part: what it would count is made up, and folding it costs
+    /// every copy (a planted day of 200,000 one-second sessions took
+    /// minutes to fold).
+    static let sessionsPerEvent = 20_000
+
     /// One child's sessions of one day as an ingest saw them: the event's
     /// sessions are [app index, start, length] triples, the start as the
     /// distance from the previous one (the first in seconds since the
@@ -97,6 +109,17 @@ extension RewardsState {
         public var lines: [Line] = []
         public var added = 0, duplicates = 0, held = 0
         public var learningSeconds: Int64 = 0, rewardSeconds: Int64 = 0, points = 0
+
+        /// Adds what a later part of the same day came to.
+        mutating func absorb(_ o: FoldedDay) {
+            lines += o.lines
+            added += o.added
+            duplicates += o.duplicates
+            held += o.held
+            learningSeconds += o.learningSeconds
+            rewardSeconds += o.rewardSeconds
+            points += o.points
+        }
     }
 
     /// A held session's flag id: the same on every copy.
@@ -110,6 +133,11 @@ extension RewardsState {
     /// starts), held ones flagged, the rest added to the day.
     mutating func applySessions(_ e: JSONObject, stamp: Stamp) {
         lastFold = nil
+        if let n = e["s"]?.array?.count, n / 3 > Rewards.sessionsPerEvent {
+            let c = e["child"]?.string ?? "?"
+            noteChange(stamp, RewardsState.author(e), "a sessions event for \(children[c]?.name ?? c) on \(e["day"]?.string ?? "?") holds \(n / 3) sessions, more than the \(Rewards.sessionsPerEvent) an ingest writes in one: it counts for nothing", conflict: true)
+            return
+        }
         guard let f = Rewards.SessionFacts(e), !f.sessions.isEmpty else { return }
         guard full else { needsFull = true; return }
         let c = f.child, d = f.day
@@ -136,39 +164,47 @@ extension RewardsState {
         }
         var ledger = self.ledger(c, d)
         let set = settings(for: c)
-        let cats = keys.map { apps[$0] }
+        // Per app of the event (by index), looked up once: its category and
+        // rate, the sessions its day and the neighbours hold.
+        let cats = keys.map { apps[$0]?.category }
+        let rates = keys.map { apps[$0]?.pointsPerHour ?? set.pointsPerHour }
+        let seenOf = keys.map { seen.sessions[$0] ?? [] }
+        let nearOf = keys.map { k in neighbours.compactMap { $0.sessions[k] } }
         let flagged: Set<String> = flags.isEmpty ? [] : Set(flags.values.lazy.filter { $0.child == c }.map { "\($0.app.lowercased())|\($0.span.start)|\($0.span.end)" })
         // Duplicates: counted or held before, or twice in this event (side by side).
         var outcomes = [RewardsEngine.Outcome?](repeating: nil, count: list.count)
         var fold = FoldedDay()
         var hasReward = false
         for (k, x) in list.enumerated() {
-            if (k > 0 && list[k - 1].app == x.app && list[k - 1].span == x.span) || seen.hasSession(app: keys[x.app], x.span)
-                || neighbours.contains(where: { $0.hasSession(app: keys[x.app], x.span) })
+            if (k > 0 && list[k - 1].app == x.app && list[k - 1].span == x.span) || RewardsEngine.containsSorted(seenOf[x.app], x.span)
+                || (!nearOf[x.app].isEmpty && nearOf[x.app].contains { RewardsEngine.containsSorted($0, x.span) })
                 || (!flagged.isEmpty && flagged.contains("\(keys[x.app])|\(x.span.start)|\(x.span.end)")) {
                 outcomes[k] = RewardsEngine.Outcome(session: RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span),
-                                                    category: cats[x.app]?.category, reason: "duplicate", learningSeconds: 0, rewardSeconds: 0,
+                                                    category: cats[x.app], reason: "duplicate", learningSeconds: 0, rewardSeconds: 0,
                                                     points: 0, counted: [])
                 fold.duplicates += 1
-            } else if cats[x.app]?.category == .reward {
+            } else if cats[x.app] == .reward {
                 hasReward = true
             }
         }
         let (runOf, runs) = Rewards.sessionRuns(list, outcomes, seen: seen, keys: keys, settings: set, now: now)
+        var runActive = [Int64?](repeating: nil, count: runs.count)  // per run: the same for each of its sessions
         for pass in (hasReward ? [true, false] : [false]) {
             for k in list.indices where outcomes[k] == nil {
                 let x = list[k]
                 let app = cats[x.app]
-                if hasReward && (app?.category == .reward) != pass { continue }
+                if hasReward && (app == .reward) != pass { continue }
                 let run = runOf[k].map { runs[$0] }
-                outcomes[k] = RewardsEngine.evaluate(RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span), category: app?.category,
-                                                     rate: app?.pointsPerHour ?? set.pointsPerHour, afk: afk, day: &ledger, settings: set,
-                                                     now: now, run: run?.all ?? [], judged: run?.judged ?? [])
+                if let n = runOf[k], runActive[n] == nil { runActive[n] = RewardsEngine.runActiveSeconds(runs[n].all, x.span, afk: afk) }
+                outcomes[k] = RewardsEngine.evaluate(RewardsEngine.Session(child: c, app: f.apps[x.app], span: x.span), category: app,
+                                                     rate: rates[x.app], afk: afk, day: &ledger, settings: set,
+                                                     now: now, run: run?.all ?? [], judged: run?.judged ?? [], runActive: runOf[k].flatMap { runActive[$0] })
             }
         }
         var batch = Rewards.DayBatch(child: c, day: d)
         fold.lines.reserveCapacity(list.count)
-        for (x, o) in zip(list, outcomes.map { $0! }) {
+        for (k, x) in list.enumerated() {
+            let o = outcomes[k]!
             let name = f.apps[x.app]
             var flagID: String? = nil
             if o.reason == "duplicate" {
@@ -180,7 +216,7 @@ extension RewardsState {
                 flags[id] = Flag(id: id, child: c, app: name, span: x.span, reason: o.reason, status: "pending",
                                  afk: RewardsEngine.intersectSorted(x.span, afk), day: d)
             } else {
-                batch.add(app: name, key: keys[x.app], category: cats[x.app]?.category, o, reason: o.reason)
+                batch.add(app: name, key: keys[x.app], category: cats[x.app], o, reason: o.reason)
             }
             fold.lines.append(FoldedDay.Line(app: name, span: x.span, outcome: o, flag: flagID))
         }
@@ -195,11 +231,23 @@ extension RewardsState {
     /// A parent's decision on a held session; an approval recorded as
     /// counting ("count": true; before facts, a usage_day event followed
     /// it) counts the session as if plausible: limits, overlap and the away
-    /// time ingest saw still apply.
-    mutating func applyFlagDecision(_ e: JSONObject, stamp: Stamp) {
+    /// time ingest saw still apply. The first decision in stamp order
+    /// stands, on every copy: two parents (or devices) deciding apart, one
+    /// approving and one rejecting, meet as a conflict told to the parents,
+    /// and the later one counts for nothing. The first is the one either
+    /// copy could have acted on (an approval's points spent, a rejection
+    /// told to the child); it is the rule for requests too, and it needs no
+    /// undoing of points already counted.
+    mutating func applyFlagDecision(_ e: JSONObject, stamp: Stamp, who: String) {
         lastFold = nil
         guard let id = e["id"]?.string, let decision = e["decision"]?.string, let f = flags[id] else { return }
-        let counts = f.status == "pending" && decision == "approved" && e["count"]?.bool == true
+        guard f.status == "pending" else {
+            if f.status != decision {
+                noteChange(stamp, who, "\(who)'s decision that a held \(f.app) session of \(children[f.child]?.name ?? f.child) is \(decision) does not count: it was \(f.status) first, and the first decision stands", conflict: true)
+            }
+            return
+        }
+        let counts = decision == "approved" && e["count"]?.bool == true
         flags[id]!.status = decision
         guard counts else { return }
         guard full else { needsFull = true; return }
@@ -237,7 +285,7 @@ extension RewardsState {
         days[c, default: [:]][d] = t
         balance[c, default: 0] += b.points
         earned[c, default: 0] += b.points
-        addRecent(c, b.recent)
+        addRecent(c, b.lastFive)
         var u = usage[c]?[d] ?? UsageDay()
         u.learned = ledger.counted
         u.rewarded = ledger.rewarded

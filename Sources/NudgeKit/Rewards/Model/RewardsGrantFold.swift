@@ -18,7 +18,8 @@
 // Invariants: a grant with a claim is never void; no balance goes below
 // zero; a child's balance is what was credited minus each paid grant's
 // points less its shortfall; the same events give the same grants on every
-// copy, whatever order the batches arrived in.
+// copy, whatever order the batches arrived in; where devices share a sync
+// folder, only the granting device's hand-over marks count (`markCounts`).
 
 extension RewardsState {
     /// A redemption and its way to the grant command: the grant (by a
@@ -37,6 +38,7 @@ extension RewardsState {
                        limits: p > 0)
         case "grant_applied":
             guard let id = e["id"]?.string, let g = grants[id] else { return }
+            guard markCounts(type, id, stamp: stamp, who: who, proven: proven) else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else {
                 refuse(who, "\(who) may not mark grants applied")
                 return
@@ -47,6 +49,7 @@ extension RewardsState {
             // The holder's failure (or one naming no claim); one of a claim
             // that lost the race leaves the holder's claim alone.
             guard let id = e["id"]?.string, grants[id] != nil else { return }
+            guard markCounts(type, id, stamp: stamp, who: who, proven: proven) else { return }
             let outcome: DeliveryOutcome = e["outcome"]?.string == "unknown" ? .unknown : .failed
             if grants[id]!.handover.ended(outcome, claim: e["claim"]?.string) { grants[id]!.failures += 1 }
         case "grant_claimed":
@@ -55,6 +58,7 @@ extension RewardsState {
             // claim binds: the grant is paid from here on, whatever arrives.
             guard let id = e["id"]?.string, let g = grants[id], let c = e["claim"]?.string, let u = e["until"]?.int else { return }
             guard parents.contains(who) || (proven && who == "root") || (!proven && children[g.child]?.login == who) else { return }
+            guard markCounts(type, id, stamp: stamp, who: who, proven: proven) else { return }
             bind(id, stamp: stamp, who: who)
             grants[id]?.handover.claimed(c, until: Instant(ms: u), retry: true, at: Instant(ms: stamp.ms))
         case "grant_device":
@@ -73,6 +77,21 @@ extension RewardsState {
         default:
             break
         }
+    }
+
+    /// Whether a hand-over mark (a claim, applied, failed) counts: where
+    /// devices share a sync folder (journals not proven by the file
+    /// system), only the granting device at this point in stamp order hands
+    /// grants over, so only its marks do; one planted in another device's
+    /// journal would mark a grant applied (or failed, or claimed: paid)
+    /// with no command run, and counts for nothing (a conflict). In a
+    /// family folder (proven) every run takes the family's lock and root's
+    /// run hands over; the author checks above decide there.
+    mutating func markCounts(_ type: String, _ id: String, stamp: Stamp, who: String, proven: Bool) -> Bool {
+        guard syncFolder, !proven, !stamp.actor.isEmpty, let g = granter, stamp.actor != g else { return true }
+        let what = type == "grant_claimed" ? "claim on" : type == "grant_failed" ? "failure of" : "applied mark of"
+        noteChange(stamp, who, "\(stamp.actor)'s \(what) grant \(id) does not count: only \(g), the granting device, hands grants over", conflict: true)
+        return false
     }
 
     /// A grant counts only if the balance can pay it at this point, and (a

@@ -78,7 +78,11 @@ extension Rewards {
             return [entry("\(who)'s \(type) did not count: \(a.refused[who]!.why)", action: "refused")]
         }
         let cid = e["child"]?.string
-        switch type {
+        let new = b.lastConflict.flatMap { id in a.conflicts.lastIndex { $0.id == id }.map { a.conflicts.index(after: $0) } } ?? (b.lastConflict == nil ? 0 : a.conflicts.count)
+        // A mark or a decision that met a conflict did not count: the conflict says so.
+        let lost = ["grant_applied", "grant_failed", "grant_claimed", "flag_decided", "request_decided"].contains(type)
+            && a.conflicts[new...].contains { $0.text.contains(" does not count: ") }
+        switch lost ? "" : type {
         case "family_created":
             out.append(entry("\(who) created the family"))
         case "child_added":
@@ -166,7 +170,6 @@ extension Rewards {
         default:
             break
         }
-        let new = b.lastConflict.flatMap { id in a.conflicts.lastIndex { $0.id == id }.map { a.conflicts.index(after: $0) } } ?? (b.lastConflict == nil ? 0 : a.conflicts.count)
         for c in a.conflicts[new...] {
             out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil))
         }

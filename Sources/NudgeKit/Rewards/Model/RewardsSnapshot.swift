@@ -15,6 +15,7 @@ extension RewardsState {
     public func hotSnapshot() -> [JSONObject] {
         var family: JSONObject = ["k": "family", "owner": JSON(owner), "parents": JSON(parents.sorted()), "request_seq": JSON(requestSeq)]
         if let f = folderOwner { family["folder_owner"] = .string(f) }
+        if syncFolder { family["sync_folder"] = true }
         if grantSeq > 0 { family["grant_seq"] = JSON(grantSeq) }
         if let d = grantDevice { family["grant_device"] = .string(d) }
         if let d = familyDevice { family["family_device"] = .string(d) }
@@ -150,6 +151,7 @@ extension RewardsState {
             familyDevice = l["family_device"]?.string
             granterSeen = l["granter_seen"]?.int ?? 0
             folderOwner = l["folder_owner"]?.string
+            syncFolder = l["sync_folder"]?.bool ?? false
             formerParents = Set((l["former_parents"]?.array ?? []).compactMap(\.string))
             for (p, v) in (l["last_seen"]?.object ?? JSONObject()).fields {
                 if let a = v.array, a.count == 3, let ms = a[0].int, let c = a[1].int, let act = a[2].string { lastSeen[p] = Stamp(ms: ms, counter: c, actor: act) }

@@ -13,7 +13,7 @@
 // a full read (RewardsFacts.swift).
 
 public struct RewardsState: JournalModel {
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
@@ -84,6 +84,9 @@ public struct RewardsState: JournalModel {
     /// In a family folder, the login owning it (the host's word, folded
     /// before any journal): only they make the family.
     public internal(set) var folderOwner: String?
+    /// Whether the journals are in a sync folder devices share (the host's
+    /// word, folded before any journal).
+    public internal(set) var syncFolder = false
     /// Parents removed (and not let in again).
     public internal(set) var formerParents: Set<String> = []
     /// Per parent, the stamp of their last batch folded: removing them cuts

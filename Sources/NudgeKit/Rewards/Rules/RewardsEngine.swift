@@ -123,8 +123,12 @@ public enum RewardsEngine {
     }
 
     /// The same, updating the day in place (no copy of its spans per session).
+    /// `runActive`: the run's time away from the keyboard taken out
+    /// (`runActiveSeconds`), where the caller has it already: the same for
+    /// every session of the run, so a run of thousands is not united again
+    /// per session.
     public static func evaluate(_ s: Session, category: Category?, rate: Int, afk: [Span], day d: inout DayLedger,
-                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = []) -> Outcome {
+                                settings: Settings, now: Int64, run: [Span] = [], judged: [Span] = [], runActive: Int64? = nil) -> Outcome {
         var o = Outcome(session: s, category: category, reason: "counted", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: [])
         if s.span.end > now + 300 { o.reason = "future"; return o }
         // Each day has its own cap, so only the last days' usage earns: a
@@ -163,12 +167,11 @@ public enum RewardsEngine {
         let minimum = Int64(settings.minSessionMinutes) * 60
         if active.reduce(0, { $0 + $1.seconds }) < minimum {
             // Short alone; enough with the rest of its run (an alt-tab apart)?
-            let together = run.isEmpty ? [] : union(run + [s.span]).flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) }
-            if together.reduce(0, { $0 + $1.seconds }) < minimum { o.reason = "too_short"; return o }
+            if runActive ?? runActiveSeconds(run, s.span, afk: afk) < minimum { o.reason = "too_short"; return o }
         }
         // Earlier sessions of the run, too short when they were ingested, count now.
         let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
-        let unseen = mine.flatMap { subtractSorted($0, d.counted) }
+        let unseen = mine.count == 1 ? subtractSorted(mine[0], d.counted) : mine.flatMap { subtractSorted($0, d.counted) }
         if unseen.isEmpty { o.reason = "overlap"; return o }
         // Learning while a reward app is in use earns nothing.
         let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }
@@ -190,6 +193,12 @@ public enum RewardsEngine {
         d.points += o.points
         if o.points < p { o.reason = "daily_cap" }
         return o
+    }
+
+    /// The seconds a session and its run (an alt-tab apart) were used,
+    /// away time taken out; zero with no run.
+    public static func runActiveSeconds(_ run: [Span], _ x: Span, afk: [Span]) -> Int64 {
+        run.isEmpty ? 0 : union(run + [x]).flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) }.reduce(0) { $0 + $1.seconds }
     }
 
     /// Takes counted learning time back (reward-app time turned up over it):

@@ -26,8 +26,14 @@ extension Rewards {
         var appByKey: [String: Int32] = [:]
         var raws: [Raw] = []
         var afk: [Int32: [RewardsEngine.Span]] = [:]
+        /// The first few names as written, looked through before hashing:
+        /// a family has a few children and apps, and comparing a short name
+        /// costs less than hashing it, once a line.
+        var fewChildren: [(String, Int32)] = []
+        var fewApps: [(String, Int32)] = []
 
         mutating func child(_ name: String, in s: RewardsState) -> Int32? {
+            for (n, i) in fewChildren where n == name { return i }
             if let i = childByName[name] { return i }
             guard let c = s.child(named: name) else { return nil }
             let i = children.firstIndex(of: c).map(Int32.init) ?? {
@@ -35,10 +41,12 @@ extension Rewards {
                 return Int32(children.count - 1)
             }()
             childByName[name] = i
+            if fewChildren.count < 8 { fewChildren.append((name, i)) }
             return i
         }
 
         mutating func app(_ name: String) -> Int32 {
+            for (n, i) in fewApps where n == name { return i }
             if let i = appByName[name] { return i }
             let key = name.lowercased()
             let i = appByKey[key] ?? {
@@ -48,6 +56,7 @@ extension Rewards {
                 return Int32(apps.count - 1)
             }()
             appByName[name] = i
+            if fewApps.count < 16 { fewApps.append((name, i)) }
             return i
         }
     }
@@ -65,6 +74,11 @@ extension Rewards {
         var rewardSeconds: Int64 = 0
         var points = 0
         var added = 0
+        /// The last app's session list (its key, and where it is in
+        /// `usage.sessions`): sessions of one app come in runs, and this
+        /// spares hashing its key per session.
+        private var lastKey: String? = nil
+        private var lastAt: Dictionary<String, [RewardsEngine.Span]>.Index? = nil
 
         init(child: String, day: Day) {
             self.child = child
@@ -75,7 +89,15 @@ extension Rewards {
         mutating func add(app: String, key: String, category: RewardsEngine.Category?, _ o: RewardsEngine.Outcome, reason: String) {
             added += 1
             let span = o.session.span
-            usage.sessions[key, default: []].append(span)
+            if let at = lastAt, lastKey == key {
+                usage.sessions.values[at].append(span)
+            } else {
+                if usage.sessions[key] == nil { usage.sessions[key] = [] }  // may move the others: look up after
+                let at = usage.sessions.index(forKey: key)!
+                usage.sessions.values[at].append(span)
+                lastKey = key
+                lastAt = at
+            }
             if category == .reward {
                 for f in o.counted { RewardsEngine.insertMerged(&usage.rewarded, f) }
                 for f in o.uncounted {
@@ -102,15 +124,19 @@ extension Rewards {
             a.points = o.points
             a.otherSeconds = o.otherSeconds
             usage.addApp(a)
+            // The last five are what count (`lastFive`); trimmed now and then, not per session.
+            if recent.count >= 64 { recent.removeFirst(recent.count - 5) }
             recent.append(RewardsState.SessionLine(app: app, start: span.start, end: span.end, reason: reason, points: o.points))
-            if recent.count > 5 { recent.removeFirst() }
         }
+
+        /// The batch's last five sessions, in the order added.
+        var lastFive: [RewardsState.SessionLine] { Array(recent.suffix(5)) }
 
         /// The event, with the day's carry and units after this batch.
         func event(_ ledger: RewardsEngine.DayLedger) -> JSONObject {
             var e: JSONObject = ["type": "usage_day", "child": .string(child), "day": .string(day.description),
                                  "learning_s": .int(learningSeconds), "reward_s": .int(rewardSeconds), "points": JSON(points),
-                                 "carry": .int(ledger.units), "recent": .array(recent.map(\.json))]
+                                 "carry": .int(ledger.units), "recent": .array(lastFive.map(\.json))]
             if let u = ledger.total { e["units"] = .int(u) }
             usage.write(into: &e)
             if !unlearned.isEmpty { e["unlearned"] = SpanCodec.encode(unlearned) }
@@ -191,10 +217,12 @@ extension Rewards {
         var known = [Bool](repeating: false, count: raws.count)
         var index: [Int32: Int] = [:]
         var extent = RewardsEngine.Span(Int64.max, Int64.min)
+        // The day's sessions per app of the run (by index), looked up once.
+        let seenOf = intake.appKeys.map { seen.sessions[$0] ?? [] }
         for (k, r) in raws.enumerated() {
             let span = RewardsEngine.Span(r.start, r.end)
-            let key = intake.appKeys[Int(r.app)]
-            if seen.hasSession(app: key, span) || (!flagged.isEmpty && flagged.contains("\(key)|\(r.start)|\(r.end)")) {
+            if RewardsEngine.containsSorted(seenOf[Int(r.app)], span)
+                || (!flagged.isEmpty && flagged.contains("\(intake.appKeys[Int(r.app)])|\(r.start)|\(r.end)")) {
                 known[k] = true
                 continue
             }
@@ -209,8 +237,16 @@ extension Rewards {
         var fold = RewardsState.FoldedDay()
         if !facts.sessions.isEmpty {
             facts.afk = RewardsEngine.intersectSorted(extent, afk)
-            tx.record(byline(facts.event()))
-            fold = tx.state.lastFold ?? fold
+            // Never more than `sessionsPerEvent` in one event: a day past it is split.
+            let all = facts.sessions
+            var from = 0
+            while from < all.count {
+                let to = min(from + sessionsPerEvent, all.count)
+                facts.sessions = Array(all[from..<to])
+                tx.record(byline(facts.event()))
+                if let f = tx.state.lastFold { fold.absorb(f) }
+                from = to
+            }
         }
         var out: [JSONObject] = []
         var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
@@ -218,12 +254,12 @@ extension Rewards {
         for (k, r) in raws.enumerated() {
             let span = RewardsEngine.Span(r.start, r.end)
             let name = intake.apps[Int(r.app)]
-            var line = RewardsState.FoldedDay.Line(
+            // What the fold came to, or (journalled before) a duplicate.
+            let line = (known[k] ? nil : lines.popFirst()) ?? RewardsState.FoldedDay.Line(
                 app: name, span: span,
                 outcome: RewardsEngine.Outcome(session: RewardsEngine.Session(child: child.id, app: name, span: span), category: nil,
                                                reason: "duplicate", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: []),
                 flag: nil)
-            if !known[k], let l = lines.popFirst() { line = l }
             let o = line.outcome
             if let id = line.flag {
                 out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
