@@ -72,6 +72,8 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
             XCTAssertEqual(on(dev, at: "2026-11-21T10:07:00-05:00", "dashboard", "Alex").records.first?["balance"] as? Int, 20, dev)
             let log = on(dev, at: "2026-11-21T10:07:00-05:00", "log", "--type", "conflict").records.compactMap { $0["text"] as? String }
             XCTAssertTrue(log.contains { $0.contains("8 reward minutes for Alex (80 points) were reversed") }, "\(dev): \(log)")
+            // The desktop never even tried: no claim of its own for the fold to refuse.
+            XCTAssertFalse(log.contains { $0.contains("does not count") }, "\(dev): \(log)")
         }
 
         // Later the desktop redeems again; the laptop's next cron run hands it over, once.
