@@ -20,6 +20,25 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
                                    "REWARDS_ACTOR": device, "REWARDS_NOW": now])
     }
 
+    /// A real grant command: appends each record it is handed to a file.
+    func grantCommand() throws -> (script: String, handed: String) {
+        let handed = tmp + "/handed.ndjson"
+        let script = tmp + "/grant.sh"
+        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        return (script, handed)
+    }
+
+    /// The laptop makes the family (Alex, 100 points) in its sync folder;
+    /// the desktop gets a copy.
+    func familyOnTheLaptop() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
+        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
+        try sync()
+    }
+
     /// Copies each device's journal into the other's sync folder (the sync
     /// engine: a temporary name, then a rename).
     func sync() throws {
@@ -33,15 +52,8 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
     }
 
     func testGrantsAreHandedOverOnceByTheGrantingDeviceAndALosingRedemptionIsVoidOnBoth() throws {
-        let handed = tmp + "/handed.ndjson"
-        let script = tmp + "/grant.sh"
-        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
-        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
-        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
-        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
-        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
-        try sync()
+        let (script, handed) = try grantCommand()
+        try familyOnTheLaptop()
         let shown = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
         XCTAssertEqual(shown?["value"] as? String, "laptop", "the device that made the family hands grants over")
 
@@ -162,15 +174,8 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
     /// grants over counts for nothing: the grant stays to be handed over by
     /// the granting device, and the log says why.
     func testAMarkFromADeviceThatDoesNotHandGrantsOverCountsForNothing() throws {
-        let handed = tmp + "/handed.ndjson"
-        let script = tmp + "/grant.sh"
-        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
-        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
-        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
-        on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex")
-        on("laptop", at: "2026-11-21T09:00:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
-        try sync()
+        let (script, handed) = try grantCommand()
+        try familyOnTheLaptop()
         let d = on("desktop", at: "2026-11-21T10:00:00-05:00", "redeem", "Alex", "2", "--command", script)
         XCTAssertEqual(d.records.first?["granted_by"] as? String, "laptop", d.err)
         let id = d.records.first?["id"] as? String ?? "?"
@@ -200,10 +205,7 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
     /// machine under its new name; the granting-device rule is for devices
     /// sharing a sync folder.
     func testAStoreOfOneMachineHandsGrantsOverUnderANewName() throws {
-        let handed = tmp + "/handed.ndjson"
-        let script = tmp + "/grant.sh"
-        try "#!/bin/sh\ncat >> '\(handed)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
+        let (script, handed) = try grantCommand()
         @discardableResult func here(_ name: String, _ args: String...) -> RunResult {
             run("rewards", args, env: ["REWARDS_DATA_DIR": tmp + "/own", "REWARDS_ACTOR": name, "REWARDS_NOW": "2026-11-21T09:00:00-05:00"])
         }
