@@ -198,3 +198,51 @@ final class PlayaSyncTests: ToolTestCase {
         XCTAssertTrue(cfg.err.contains("notify_device in \(tmp)/cfg/playa/config"), cfg.err)
     }
 }
+
+/// yomo's devices in a sync folder, through the executables.
+final class YomoLateJournalToolTests: ToolTestCase {
+    /// yomo on two devices whose journals arrive late: the phone snoozes a
+    /// reminder the laptop announces in the same minutes without having seen
+    /// the snooze. Once the folder is in step, the snooze stands, and the
+    /// laptop's `due` announces it when it ends (its summary path must not
+    /// take its own announcement as the last word). The one run whose summary
+    /// could not rule anything out and found nothing writes the snapshot anew,
+    /// so the runs after it answer from the summary again.
+    func testYomoDueAnnouncesASnoozeItsOwnAnnouncementHadNotSeen() throws {
+        let folder = tmp + "/Sync/yomo"
+        func yomo(_ device: String, _ args: String..., at time: String) -> RunResult {
+            run("yomo", args, env: ["YOMO_DATA_DIR": tmp + "/yomo-\(device)", "YOMO_SYNC_DIR": folder, "YOMO_ACTOR": device,
+                                    "YOMO_NOW": "2026-11-23T\(time):00-05:00", "TZ": "America/New_York"])
+        }
+        XCTAssertEqual(yomo("laptop", "add", "early", "--date", "2026-11-23", "--time", "07:00", at: "06:00").code, 0)
+        let added = yomo("laptop", "add", "stretch", "--date", "2026-11-23", "--time", "09:00", at: "06:00")
+        let id = try XCTUnwrap(added.records.first?["id"] as? String, added.err)
+        for d in ["laptop", "phone"] { XCTAssertEqual(yomo(d, "due", at: "07:00").records.count, 1) }
+        let snapshot = tmp + "/yomo-laptop/snapshot.ndjson"
+        try? FileManager.default.removeItem(atPath: snapshot)
+        XCTAssertEqual(yomo("laptop", "list", at: "07:05").code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snapshot))
+        XCTAssertEqual(yomo("phone", "due", at: "09:00").records.count, 1)
+        let laptopJournal = URL(fileURLWithPath: folder + "/laptop.ndjson")
+        let synced = try Data(contentsOf: laptopJournal)
+        XCTAssertEqual(yomo("laptop", "due", at: "09:02").records.first?["title"] as? String, "stretch")
+        // The phone snoozed at 09:01, before the laptop's announcement reached it
+        // (its copy of the laptop's journal still the older one).
+        let full = try Data(contentsOf: laptopJournal)
+        try synced.write(to: laptopJournal)
+        let snoozed = yomo("phone", "snooze", id, "29", at: "09:01")
+        XCTAssertEqual(snoozed.code, 0, snoozed.err)
+        try full.write(to: laptopJournal)
+        XCTAssertEqual(yomo("laptop", "due", at: "09:20").records.count, 0, "the snooze runs to 09:30")
+        let owed = yomo("laptop", "due", at: "09:31")
+        XCTAssertEqual(owed.code, 0, owed.err)
+        XCTAssertEqual(owed.records.map { $0["title"] as? String }, ["stretch"], "the snooze's end is announced on the laptop too")
+        // Nothing more is due: the next run reads everything once and writes the snapshot.
+        let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        XCTAssertEqual(yomo("laptop", "due", at: "09:32").records.count, 0)
+        let refreshed = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        XCTAssertNotEqual(before, refreshed, "the snapshot is written anew after a run that found nothing")
+        XCTAssertEqual(yomo("laptop", "due", at: "09:33").records.count, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: snapshot)), refreshed, "and is left alone while nothing changes")
+    }
+}

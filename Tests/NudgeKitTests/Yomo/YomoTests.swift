@@ -171,11 +171,12 @@ final class YomoTests: XCTestCase {
             var s = YomoState(full: true)
             var snapshotSummary: JSONObject? = nil
             var tail: [JSONObject] = []
+            var writers: [String] = []
             var t = at("2026-03-07T00:00:00-05:00")
             var ids: [String] = []
             // Two devices share the store: each answers `due` for itself.
             var by = "laptop"
-            func record(_ e: JSONObject) { s.apply(e, stamp: Stamp(ms: t.ms, actor: by)); tail.append(e) }
+            func record(_ e: JSONObject) { s.apply(e, stamp: Stamp(ms: t.ms, actor: by)); tail.append(e); writers.append(by) }
             for step in 0..<300 {
                 t = Instant(ms: t.ms + Int64.random(in: 60_000...7_200_000, using: &rng))
                 switch Int.random(in: 0..<10, using: &rng) {
@@ -202,9 +203,10 @@ final class YomoTests: XCTestCase {
                 case 5:
                     snapshotSummary = s.hotSnapshot().first
                     tail = []
+                    writers = []
                 default:
                     by = Bool.random(using: &rng) ? "laptop" : "phone"
-                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, now: t, device: by)
+                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, writers: writers, now: t, device: by)
                     let found = Yomo.due(s, now: t, zone: zone, device: by)
                     if !mayBe {
                         quiet += 1

@@ -14,12 +14,16 @@ extension Store {
     /// exist yet reads as empty; one that cannot be read is an error (77 for
     /// permission, 74 otherwise) naming the path. Reading itself writes
     /// nothing; afterwards `upkeep` may, when nobody else is writing.
-    public func read(full: Bool = false, lazy: Bool = false) throws(ToolError) -> M {
+    /// `refresh`: whether the state read makes the snapshot worth writing
+    /// now, whatever the tail's length (a reader whose summary said "maybe"
+    /// and found nothing: the next run can answer from a new one).
+    public func read(full: Bool = false, lazy: Bool = false, refresh: ((M) -> Bool)? = nil) throws(ToolError) -> M {
         let exists = try checkDataDirectory()
         if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return initialState(full: full) }
         if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
         let l = try load(full: full, lazy: lazy)
-        if exists && !upkeep(after: l, full: full), let li = l.listing, let b = l.base {
+        let force = l.tailEvents > 0 && (refresh?(l.state) ?? false)
+        if exists && !upkeep(after: l, full: full, force: force), let li = l.listing, let b = l.base {
             rememberListing(li, sum: b.sum, marks: b.marks)
         }
         return l.state
@@ -42,9 +46,9 @@ extension Store {
     /// here never fails the reader: it has its answer. Returns whether it
     /// changed the snapshot.
     @discardableResult
-    func upkeep(after loaded: Loaded, full: Bool) -> Bool {
+    func upkeep(after loaded: Loaded, full: Bool, force: Bool = false) -> Bool {
         let compact = loaded.erased.keys.contains { mayRewrite($0) }
-        guard compact || loaded.badSnapshot != nil || !loaded.snapshotUsable || loaded.capped
+        guard compact || force || loaded.badSnapshot != nil || !loaded.snapshotUsable || loaded.capped
                 || loaded.tailEvents > options.snapshotEvery * 4 else { return false }
         guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return false }
         defer { lock.release() }
@@ -328,7 +332,8 @@ extension Store {
     /// from a summary line. nil when that is not safe (no usable snapshot, a
     /// late or erasing batch, damage, a batch that waits, a failed check):
     /// the caller reads everything. The checks are `load`'s own.
-    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject])? {
+    /// `writers`: the device that wrote each tail event (its journal's actor).
+    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject], writers: [String])? {
         guard try checkDataDirectory() else { return nil }
         guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
               !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
@@ -338,6 +343,6 @@ extension Store {
               !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
         var batches = reads.flatMap(\.batches)
         batches.sort { $0.stamp < $1.stamp }
-        return (head.hot, batches.flatMap(\.events))
+        return (head.hot, batches.flatMap(\.events), batches.flatMap { b in b.events.map { _ in b.stamp.actor } })
     }
 }

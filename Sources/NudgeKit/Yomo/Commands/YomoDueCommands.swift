@@ -22,8 +22,12 @@ extension Yomo {
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
         let device = st.options.actor
-        if let head = try st.readHead(), !mayBeDue(summary: head.hot.first, tail: head.tail, now: now, device: device) { return [] }
-        if Yomo.due(try st.read(), now: now, zone: ctx.zone, device: device).isEmpty { return [] }
+        // When the summary could not say, and nothing was due after all, the
+        // snapshot is written anew, so that the next run can.
+        let head = try st.readHead()
+        if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, now: now, device: device) { return [] }
+        let state = try st.read(refresh: { head != nil && Yomo.due($0, now: now, zone: ctx.zone, device: device).isEmpty })
+        if Yomo.due(state, now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
             let found = Yomo.due(tx.state, now: now, zone: ctx.zone, device: device)
             for a in found { tx.record(event(for: a, zone: a.reminder.zone(ctx.zone), at: now, device: device)) }

@@ -182,7 +182,7 @@ extension Yomo {
             let r = try tx.state.find(ctx.operands[0])
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is already completed") }
             let next = nextAfterDone(r, now: ctx.now, zone: ctx.zone)
-            tx.record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(ctx.zone.format)), "at": .string(at)])
+            tx.record(completedEvent(r, next: next, zone: ctx.zone, at: at))
             return tx.state.reminders[r.id]!
         }
         keepVdir(ctx, ids: [r.id])

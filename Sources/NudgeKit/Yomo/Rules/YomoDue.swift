@@ -118,35 +118,48 @@ extension Yomo {
 
     /// Whether anything may be due on `device` at `now`, from the snapshot's
     /// summary (the earliest wake times over the devices that announce) and
-    /// the events written since. False means surely nothing: `due` can stop
-    /// without reading every reminder.
-    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], now: Instant, device: String = "") -> Bool {
+    /// the events written since, with the device that wrote each
+    /// (`writers`). False means surely nothing: `due` can stop without
+    /// reading every reminder.
+    ///
+    /// Devices write from their own view, which may lack another's latest
+    /// events: a snooze here and an announcement there in the same minute,
+    /// each unaware of the other, both stand in the fold. So no event speaks
+    /// for another device's: a reminder may wake at the earliest of the wake
+    /// its last event from each device gives, and of its summary entry
+    /// unless this device wrote about it since (it knew the snapshot then).
+    /// Another device's announcement only ever makes this one's wake later.
+    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], now: Instant, device: String = "") -> Bool {
         guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
         // A device the summary was not made for (its first `due`) reads everything.
-        guard let devices = s["devices"]?.array, devices.contains(.string(device)) else { return true }
-        var touched: [String: Instant?] = [:]
-        for e in tail {
+        guard let devices = s["devices"]?.array, devices.contains(.string(device)), writers.count == tail.count else { return true }
+        var own = Set<String>()
+        var last: [String: [String: Instant?]] = [:]  // reminder -> writer -> wake
+        for (e, by) in zip(tail, writers) {
             guard let id = e["id"]?.string else { return true }
+            var wake = YomoState.instant(e["wake"])
             switch e["type"]?.string {
             case "created", "edited", "rezoned":
                 let warn = (e["warn_minutes"]?.int ?? 0) * 60_000
-                touched[id] = .some(YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) })
-            case "snoozed": touched[id] = .some(YomoState.instant(e["wake"]) ?? YomoState.instant(e["until"]))
-            case "completed": touched[id] = .some(YomoState.instant(e["next"]))
-            case "announced":
-                // Another device's announcement only ever makes this one's wake later.
-                if e["device"]?.string == device { touched[id] = .some(YomoState.instant(e["wake"])) }
-            case "deleted": touched[id] = .some(nil)
+                if wake == nil { wake = YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) } }
+            case "snoozed": if wake == nil { wake = YomoState.instant(e["until"]) }
+            case "completed": if wake == nil { wake = YomoState.instant(e["next"]) }
+            case "announced": if by != device { continue }
+            case "deleted": wake = nil
             default: return true
             }
+            if by == device { own.insert(id) }
+            last[id, default: [:]][by] = .some(wake)
         }
-        for v in touched.values { if let w = v, w <= now { return true } }
+        for byWriter in last.values {
+            for case let w? in byWriter.values where w <= now { return true }
+        }
         for entry in list {
             guard let pair = entry.array, pair.count == 2, let ms = pair[0].int, let id = pair[1].string else { return true }
-            if touched[id] != nil { continue }
-            return ms <= now.ms  // the earliest untouched one bounds all the others
+            if own.contains(id) { continue }
+            return ms <= now.ms  // the earliest one still standing bounds all the others
         }
-        // Every listed reminder changed since: the bound is gone unless the list was all there was.
+        // Every listed reminder changed here since: the bound is gone unless the list was all there was.
         return list.count >= YomoState.summarySize
     }
 }

@@ -53,12 +53,16 @@ extension Yomo {
 
     /// The event for snoozing the occurrence that has come due until
     /// `until`; nil when none has (nothing to snooze yet). Its wake is the
-    /// snooze, or the next scheduled occurrence if that comes first.
+    /// snooze, or the next scheduled occurrence (its warning) if that comes
+    /// first.
     public static func snoozeEvent(_ r: Reminder, until: Instant, zone fallback: Zone, at: Instant) -> JSONObject? {
         guard let occ = comeDue(r, now: at, zone: fallback) else { return nil }
         let zone = r.zone(fallback)
         var wake = until
-        if r.scheduled, let n = r.recurrence.next(after: occ, anchor: r.anchor, zone: zone), n < wake { wake = n }
+        if r.scheduled, let n = r.recurrence.next(after: occ, anchor: r.anchor, zone: zone) {
+            let w = Instant(ms: n.ms - Int64(r.warnMinutes) * 60_000)
+            if w < wake { wake = w }
+        }
         return ["type": "snoozed", "id": .string(r.id), "occurrence": .string(zone.format(occ)), "until": .string(zone.format(until)),
                 "wake": .string(zone.format(wake)), "at": .string(zone.format(at))]
     }
@@ -71,8 +75,19 @@ extension Yomo {
         let wall = old.local(r.triggerAt)
         var trigger = zone.resolve(wall)
         if r.scheduled, let n = r.recurrence.next(after: Instant(ms: trigger.ms - 1), anchor: r.anchor, zone: zone) { trigger = n }
-        return ["type": "rezoned", "id": .string(r.id), "zone": .string(zone.name), "trigger_at": .string(zone.format(trigger)),
-                "at": .string(zone.format(now))]
+        var e: JSONObject = ["type": "rezoned", "id": .string(r.id), "zone": .string(zone.name), "trigger_at": .string(zone.format(trigger)),
+                             "at": .string(zone.format(now))]
+        if r.warnMinutes > 0 { e["wake"] = .string(zone.format(Instant(ms: trigger.ms - Int64(r.warnMinutes) * 60_000))) }
+        return e
+    }
+
+    /// The event for completing `r`: `next` its next occurrence (nil: done
+    /// for good). With an advance warning, `wake` is that warning's time, so
+    /// that `due`'s summary path sees it coming.
+    public static func completedEvent(_ r: Reminder, next: Instant?, zone: Zone, at: String) -> JSONObject {
+        var e: JSONObject = ["type": "completed", "id": .string(r.id), "next": JSON(next.map(zone.format)), "at": .string(at)]
+        if let n = next, r.warnMinutes > 0 { e["wake"] = .string(zone.format(Instant(ms: n.ms - Int64(r.warnMinutes) * 60_000))) }
+        return e
     }
 
     /// The next `count` occurrences from the pending one (none once

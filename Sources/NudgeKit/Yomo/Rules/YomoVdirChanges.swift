@@ -129,7 +129,7 @@ extension YomoVdir {
         }
         // Done on the other side: the reminder, or one occurrence of it.
         if let item = f.item, item.completed, !cur.completed {
-            record(["type": "completed", "id": .string(r.id), "next": JSON(Yomo.nextAfterDone(cur, now: now, zone: fallback).map(z.format)), "at": .string(at)])
+            record(Yomo.completedEvent(cur, next: Yomo.nextAfterDone(cur, now: now, zone: fallback), zone: z, at: at))
             out.dismiss = "completed"
             if !cur.completed { out.rewrite = true }  // a recurring one goes on
         }
@@ -137,7 +137,7 @@ extension YomoVdir {
             for occ in f.completedOccurrences where !cur.completed && occ >= cur.triggerAt {
                 if occ <= now || occ == cur.triggerAt {
                     let next = cur.recurrence.next(after: occ, anchor: cur.anchor, zone: z)
-                    record(["type": "completed", "id": .string(r.id), "next": JSON(next.map(z.format)), "at": .string(at)])
+                    record(Yomo.completedEvent(cur, next: next, zone: z, at: at))
                     out.dismiss = "completed"
                 } else if let e = try? Yomo.occurrenceEvent(cur, when: z.local(occ).description, date: nil, time: nil, cancel: true,
                                                               now: now, zone: fallback, at: at) {
@@ -147,7 +147,7 @@ extension YomoVdir {
         }
         // Occurrences done where the writer's pending one had moved past them.
         if apply, let p = f.pending, cur.recurrence.repeats, !cur.completed, p > cur.triggerAt {
-            record(["type": "completed", "id": .string(r.id), "next": .string(z.format(p)), "at": .string(at)])
+            record(Yomo.completedEvent(cur, next: p, zone: z, at: at))
             out.dismiss = "completed"
         }
         if apply, let s = f.snooze, s > now, !cur.completed, s != cur.snoozedUntil,
