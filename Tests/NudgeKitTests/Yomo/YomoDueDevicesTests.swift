@@ -148,4 +148,34 @@ final class YomoDueDevicesTests: XCTestCase {
         let tail = log[snapshotted...].sorted { $0.stamp < $1.stamp }
         XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor), now: t("09:31"), device: "laptop"))
     }
+
+    /// An advance warning is something `due` says: after a completion or a
+    /// move to another zone written since the summary, the summary path still
+    /// sees the warning ahead of the next occurrence, not only the occurrence.
+    func testTheSummaryPathSeesTheWarningAfterACompletionOrAMove() {
+        func t(_ s: String) -> Instant { RFC3339.parse(s)!.instant }
+        let anchor = LocalDateTime(wallSeconds: zone.local(t("2026-03-07T09:00:00-05:00")).wallSeconds)
+        var s = YomoState(full: true)
+        s.apply(["type": "created", "id": "r", "title": "x", "anchor": .string(anchor.description), "zone": .string(zone.name),
+                 "recurrence": Recurrence(kind: .daily).json, "trigger_at": "2026-03-07T09:00:00-05:00", "warn_minutes": 30,
+                 "at": "2026-03-07T06:00:00-05:00"], stamp: Stamp(ms: t("2026-03-07T06:00:00-05:00").ms, actor: "laptop"))
+        for now in ["2026-03-07T08:31:00-05:00", "2026-03-07T09:01:00-05:00"] {  // the warning, then the occurrence
+            for a in Yomo.due(s, now: t(now), zone: zone, device: "laptop") {
+                s.apply(Yomo.event(for: a, zone: zone, at: t(now), device: "laptop"), stamp: Stamp(ms: t(now).ms, actor: "laptop"))
+            }
+        }
+        XCTAssertEqual(s.reminders["r"]?.announcedBy["laptop"], t("2026-03-07T09:00:00-05:00"))
+        let summary = s.hotSnapshot().first
+        let r = s.reminders["r"]!
+        let done = Yomo.completedEvent(r, next: Yomo.nextAfterDone(r, now: t("2026-03-07T09:05:00-05:00"), zone: zone),
+                                       zone: zone, at: "2026-03-07T09:05:00-05:00")
+        let moved = Yomo.rezoneEvent(r, to: try! Zone.named("America/Chicago"), fallback: zone, now: t("2026-03-07T09:05:00-05:00"))
+        for (e, warnAt) in [(done, "2026-03-08T08:30:00-04:00"), (moved, "2026-03-07T09:30:00-05:00")] {
+            var after = s
+            after.apply(e, stamp: Stamp(ms: t("2026-03-07T09:05:00-05:00").ms, actor: "laptop"))
+            let found = Yomo.due(after, now: t(warnAt), zone: zone, device: "laptop")
+            XCTAssertEqual(found.map(\.warning), [true], "\(e["type"]!)")
+            XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: [e], writers: ["laptop"], now: t(warnAt), device: "laptop"), "\(e["type"]!)")
+        }
+    }
 }
