@@ -13,7 +13,10 @@ extension Store {
     /// at `from` is not the commit line (checksum `tag`) the snapshot folded.
     /// A tail is parsed without the journal's earlier stamps: a batch not
     /// newer than the snapshot's frontier makes the caller fold everything.
-    func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?, folded: Int = 0) throws(ToolError) -> JournalRead? {
+    /// `fields`: only these fields of each event (besides the commit lines,
+    /// read whole), for a reader that needs a few: see `parseJournal`.
+    func readJournal(_ e: DirEntry, index: Int, from: Int, tag: UInt32?, folded: Int = 0,
+                     fields: [[UInt8]]? = nil) throws(ToolError) -> JournalRead? {
         let path = Sys.join(journalDir, e.name)
         let own = isOwn(e.name)
         // Look back over the commit line before `from` to check it is the one folded.
@@ -49,7 +52,7 @@ extension Store {
             if let t = tag, t != lastTag { return nil }
         }
         var r = parseJournal(bytes, skip: back, base: from - back, name: e.name, index: index, after: nil,
-                             size: got.size, peer: !own)
+                             size: got.size, peer: !own, fields: fields)
         r.capped = from - back + bytes.count < got.size
         if r.committedEnd == from { r.tag = lastTag }
         return r
@@ -80,8 +83,12 @@ extension Store {
     /// Cuts bytes (from absolute offset `base + skip`) into committed batches
     /// with effective stamps: a journal's stamps only ever increase, so a
     /// stamp not greater than the previous one is bumped past it.
+    /// `fields` (the first must be "type"): each event holds only these,
+    /// scanned past the rest; the checksums still cover every byte.
     func parseJournal(_ bytes: [UInt8], skip: Int, base: Int, name: String, index: Int, after: Stamp?,
-                      size: Int, peer: Bool) -> JournalRead {
+                      size: Int, peer: Bool, fields: [[UInt8]]? = nil) -> JournalRead {
+        let names = fields?.map { String(decoding: $0, as: UTF8.self) } ?? []
+        var slots = [JSON?](repeating: nil, count: names.count)
         let actor = Store.actorOf(name)
         let from = base + skip
         var r = JournalRead(name: name, committedEnd: from, size: size, last: after)
@@ -104,7 +111,15 @@ extension Store {
                     pendingBad.append(lineStart..<lineEnd)
                     return true
                 }
-                guard let o = try? JSON.parseObject(line) else {
+                let o: JSONObject
+                if let f = fields, (try? JSON.scanObject(line, fields: f, into: &slots)) != nil, slots[0]?.string != "commit" {
+                    var keys: [String] = []
+                    var values: [JSON] = []
+                    for (k, v) in zip(names, slots) where v != nil { keys.append(k); values.append(v!) }
+                    o = JSONObject(parsedKeys: keys, values: values)
+                } else if let whole = try? JSON.parseObject(line) {
+                    o = whole
+                } else {
                     pendingBad.append(lineStart..<lineEnd)
                     return true
                 }

@@ -138,13 +138,13 @@ extension Store {
     /// Reads each journal past its mark; one unchanged since the snapshot is
     /// not even opened (a pool may hold thousands).
     func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?,
-                   inFlight: Set<String> = []) throws(ToolError) -> Tails {
+                   inFlight: Set<String> = [], fields: [[UInt8]]? = nil) throws(ToolError) -> Tails {
         var reads: [JournalRead] = []
         var late = false
         for (i, e) in entries.enumerated() {
             let mark = marks[e.name]
             if let m = mark, m.end == e.size || inFlight.contains(e.name) { continue }
-            guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag) else {
+            guard let r = try readJournal(e, index: i, from: mark?.end ?? 0, tag: mark?.tag, fields: fields) else {
                 guard mark != nil else { continue }
                 return .refold(refused: mayRewrite(e.name) && !isSyncFolder ? "journal \(e.name) changed before the point it folded" : nil)
             }
@@ -333,14 +333,35 @@ extension Store {
     /// late or erasing batch, damage, a batch that waits, a failed check):
     /// the caller reads everything. The checks are `load`'s own.
     /// `writers`: the device that wrote each tail event (its journal's actor).
-    public func readHead() throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject], writers: [String])? {
+    ///
+    /// `lateTail`: a peer's late batch answers from the checkpoint instead,
+    /// as if it were the snapshot (its own first line, every event past its
+    /// marks), when nothing is late for it — for readers whose summary holds
+    /// per item (wake times), so that an old batch costs the days since the
+    /// checkpoint, not the year.
+    ///
+    /// `fields`: only these fields of each tail event ("type" first).
+    public func readHead(lateTail: Bool = false, fields: [String]? = nil) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject], writers: [String])? {
+        let wanted = fields.map { $0.map { Array($0.utf8) } }
         guard try checkDataDirectory() else { return nil }
-        guard let head = try readSnapshotHead(), head.schema == M.schemaVersion,
-              !head.marks.values.contains(where: { $0.bad > 0 }) else { return nil }
+        guard let snapshot = try readSnapshotHead() else { return nil }
         let entries = try journalEntries()
-        guard try checkMarks(head.marks, against: entries) == .hold(inFlight: []),
-              case .fold(let reads) = try readTails(entries, marks: head.marks, frontier: head.frontier),
-              !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 }) else { return nil }
+        var head = snapshot
+        var reads: [JournalRead]? = nil
+        for base in [nil, checkpointPath] where reads == nil {
+            if let path = base {
+                guard lateTail, let c = try readSnapshotHead(path) else { return nil }
+                head = c
+            }
+            guard head.schema == M.schemaVersion, !head.marks.values.contains(where: { $0.bad > 0 }),
+                  try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
+            switch try readTails(entries, marks: head.marks, frontier: head.frontier, fields: wanted) {
+            case .fold(let r): reads = r
+            case .refold: return nil
+            case .late: continue
+            }
+        }
+        guard let reads, !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 || $0.capped }) else { return nil }
         var batches = reads.flatMap(\.batches)
         batches.sort { $0.stamp < $1.stamp }
         return (head.hot, batches.flatMap(\.events), batches.flatMap { b in b.events.map { _ in b.stamp.actor } })

@@ -237,8 +237,8 @@ extension Store {
     }
 
     /// The header and first hot line, checked against the head checksum.
-    func readSnapshotHead() throws(ToolError) -> (schema: Int, marks: [String: JournalMark], frontier: Stamp?, hot: [JSONObject])? {
-        guard let fd = try openSnapshot() else { return nil }
+    func readSnapshotHead(_ path: String? = nil) throws(ToolError) -> (schema: Int, marks: [String: JournalMark], frontier: Stamp?, hot: [JSONObject])? {
+        guard let fd = try openSnapshot(path) else { return nil }
         defer { close(fd) }
         guard let headerLine = try readHeaderLine(fd), case .success(let h) = parseHeader(headerLine) else { return nil }
         let start = headerLine.count + 1

@@ -24,7 +24,9 @@ extension Yomo {
         let device = st.options.actor
         // When the summary could not say, and nothing was due after all, the
         // snapshot is written anew, so that the next run can.
-        let head = try st.readHead()
+        // (The summary's wake times are per reminder: after a peer's late
+        // batch, the checkpoint's summary and the events past it answer.)
+        let head = try st.readHead(lateTail: true, fields: Yomo.dueSummaryFields)
         if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, now: now, device: device) { return [] }
         let state = try st.read(refresh: { head != nil && Yomo.due($0, now: now, zone: ctx.zone, device: device).isEmpty })
         if Yomo.due(state, now: now, zone: ctx.zone, device: device).isEmpty { return [] }

@@ -129,6 +129,9 @@ extension Yomo {
     /// its last event from each device gives, and of its summary entry
     /// unless this device wrote about it since (it knew the snapshot then).
     /// Another device's announcement only ever makes this one's wake later.
+    /// The fields of an event `mayBeDue` reads ("type" first).
+    public static let dueSummaryFields = ["type", "id", "wake", "trigger_at", "warn_minutes", "until", "next"]
+
     public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], now: Instant, device: String = "") -> Bool {
         guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
         // A device the summary was not made for (its first `due`) reads everything.

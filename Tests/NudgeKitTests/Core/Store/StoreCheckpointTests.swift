@@ -196,6 +196,31 @@ final class StoreCheckpointTests: XCTestCase {
         }
     }
 
+    /// After a late batch the head comes from the checkpoint, as if it were
+    /// the snapshot: its own first line and every event past its marks, in
+    /// stamp order, with the fields asked for; none without `lateTail`, and
+    /// none when the batch is older than the checkpoint too.
+    func testTheHeadAfterALateBatchIsTheCheckpointsAndEverythingPastIt() throws {
+        let (desk, _) = try lateBatchScenario()
+        XCTAssertNil(try desk.readHead(), "a late batch: the snapshot's head does not answer")
+        let c = try XCTUnwrap(try desk.readSnapshotHead(desk.checkpointPath))
+        let h = try XCTUnwrap(try desk.readHead(lateTail: true, fields: ["type", "key"]))
+        XCTAssertEqual(h.hot, c.hot)
+        // What the checkpoint had not folded: the laptop's late batch and the desk's after it.
+        let past = try desk.journalEntries().flatMap { e -> [(Stamp, JSONObject)] in
+            let r = try desk.readJournal(e, index: 0, from: c.marks[e.name]?.end ?? 0, tag: nil)
+            return (r?.batches ?? []).flatMap { b in b.events.map { (b.stamp, $0) } }
+        }.sorted { $0.0 < $1.0 }
+        XCTAssertFalse(past.isEmpty)
+        XCTAssertEqual(h.tail, past.map { ["type": $0.1["type"]!, "key": $0.1["key"]!] }, "only the fields asked for")
+        XCTAssertEqual(h.writers, past.map(\.0.actor))
+        XCTAssertTrue(h.writers.contains("laptop"))
+        let phone = device("phone", base: root + "/s")
+        try write(phone, ["type": "set", "key": "z", "value": "phone"], at: t0 - day)
+        deliver(phone, to: desk)
+        XCTAssertNil(try desk.readHead(lateTail: true), "older than the checkpoint: read everything")
+    }
+
     func testABatchOlderThanTheCheckpointFoldsEverything() throws {
         let (desk, _) = try lateBatchScenario()
         // A journal whose batch is older than anything the checkpoint folded.
