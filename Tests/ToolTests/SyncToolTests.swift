@@ -237,12 +237,17 @@ final class YomoLateJournalToolTests: ToolTestCase {
         let owed = yomo("laptop", "due", at: "09:31")
         XCTAssertEqual(owed.code, 0, owed.err)
         XCTAssertEqual(owed.records.map { $0["title"] as? String }, ["stretch"], "the snooze's end is announced on the laptop too")
-        // Nothing more is due: the next run reads everything once and writes the snapshot.
+        // The phone moves it to 09:40; the laptop announces it then. The
+        // phone's change stays in the tail, earlier than now: the next run
+        // cannot rule it out from the summary, reads everything once, finds
+        // nothing, and writes the snapshot; the runs after it answer from it.
+        XCTAssertEqual(yomo("phone", "edit", id, "--time", "09:40", at: "09:35").code, 0)
+        XCTAssertEqual(yomo("laptop", "due", at: "09:41").records.map { $0["title"] as? String }, ["stretch"])
         let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
-        XCTAssertEqual(yomo("laptop", "due", at: "09:32").records.count, 0)
+        XCTAssertEqual(yomo("laptop", "due", at: "09:42").records.count, 0)
         let refreshed = try Data(contentsOf: URL(fileURLWithPath: snapshot))
         XCTAssertNotEqual(before, refreshed, "the snapshot is written anew after a run that found nothing")
-        XCTAssertEqual(yomo("laptop", "due", at: "09:33").records.count, 0)
+        XCTAssertEqual(yomo("laptop", "due", at: "09:43").records.count, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: snapshot)), refreshed, "and is left alone while nothing changes")
     }
 }

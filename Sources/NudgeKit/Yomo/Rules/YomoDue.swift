@@ -116,6 +116,10 @@ extension Yomo {
         return e
     }
 
+    /// The fields of an event `mayBeDue` reads ("type" first).
+    public static let dueSummaryFields = ["type", "id", "wake", "trigger_at", "warn_minutes", "until", "next", "source",
+                                          "occurrence", "snooze"]
+
     /// Whether anything may be due on `device` at `now`, from the snapshot's
     /// summary (the earliest wake times over the devices that announce) and
     /// the events written since, with the device that wrote each
@@ -128,34 +132,50 @@ extension Yomo {
     /// for another device's: a reminder may wake at the earliest of the wake
     /// its last event from each device gives, and of its summary entry
     /// unless this device wrote about it since (it knew the snapshot then).
-    /// Another device's announcement only ever makes this one's wake later.
-    /// The fields of an event `mayBeDue` reads ("type" first).
-    public static let dueSummaryFields = ["type", "id", "wake", "trigger_at", "warn_minutes", "until", "next"]
-
+    /// Another device's event drops out only where this device's later one
+    /// shows it was seen: anything written here about a reminder made
+    /// elsewhere (not imported: an import's id can be made twice), and the
+    /// announcement of a snooze's end. Another device's announcement only
+    /// ever makes this one's wake later.
     public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], now: Instant, device: String = "") -> Bool {
         guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
         // A device the summary was not made for (its first `due`) reads everything.
         guard let devices = s["devices"]?.array, devices.contains(.string(device)), writers.count == tail.count else { return true }
+        struct Point { var wake: Instant?; var made = false; var snoozedUntil: Instant? = nil }
         var own = Set<String>()
-        var last: [String: [String: Instant?]] = [:]  // reminder -> writer -> wake
+        var last: [String: [String: Point]] = [:]  // reminder -> writer -> its last event's wake
         for (e, by) in zip(tail, writers) {
             guard let id = e["id"]?.string else { return true }
-            var wake = YomoState.instant(e["wake"])
+            var p = Point(wake: YomoState.instant(e["wake"]))
             switch e["type"]?.string {
             case "created", "edited", "rezoned":
                 let warn = (e["warn_minutes"]?.int ?? 0) * 60_000
-                if wake == nil { wake = YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) } }
-            case "snoozed": if wake == nil { wake = YomoState.instant(e["until"]) }
-            case "completed": if wake == nil { wake = YomoState.instant(e["next"]) }
-            case "announced": if by != device { continue }
-            case "deleted": wake = nil
+                if p.wake == nil { p.wake = YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) } }
+                p.made = e["type"]?.string == "created" && e["source"] == nil
+            case "snoozed":
+                p.snoozedUntil = YomoState.instant(e["until"])
+                if p.wake == nil { p.wake = p.snoozedUntil }
+            case "completed": if p.wake == nil { p.wake = YomoState.instant(e["next"]) }
+            case "announced":
+                if by != device { continue }
+                if e["snooze"]?.bool == true, let u = YomoState.instant(e["occurrence"]), var others = last[id] {
+                    for (w, q) in others where w != device && q.snoozedUntil == u { others[w] = nil }
+                    last[id] = others
+                }
+            case "deleted": p.wake = nil
             default: return true
             }
-            if by == device { own.insert(id) }
-            last[id, default: [:]][by] = .some(wake)
+            if by == device {
+                own.insert(id)
+                if var others = last[id] {
+                    for (w, q) in others where w != device && q.made { others[w] = nil }
+                    last[id] = others
+                }
+            }
+            last[id, default: [:]][by] = p
         }
         for byWriter in last.values {
-            for case let w? in byWriter.values where w <= now { return true }
+            for p in byWriter.values { if let w = p.wake, w <= now { return true } }
         }
         for entry in list {
             guard let pair = entry.array, pair.count == 2, let ms = pair[0].int, let id = pair[1].string else { return true }
