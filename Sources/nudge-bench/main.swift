@@ -319,8 +319,11 @@ for (d, name) in devicesList.enumerated() {
     close(fd)
 }
 try? Sys.makeDirectories(yearData)
-_ = timeRun([Sys.join(bin, "yomo"), "list"], env: yearEnv)
-_ = timeRun([Sys.join(bin, "yomo"), "list"], env: yearEnv)
+// Its cron ran `due` then, as every minute: the snapshot of then knows the laptop announces.
+var earlierEnv = yearEnv
+earlierEnv["YOMO_NOW"] = ny.format(Instant(ms: earlierMs))
+_ = timeRun([Sys.join(bin, "yomo"), "due"], env: earlierEnv)
+_ = timeRun([Sys.join(bin, "yomo"), "list"], env: earlierEnv)
 for (d, name) in devicesList.enumerated() {
     let fd = try Sys.openForAppend(Sys.join(yearSync, "\(name).ndjson"))
     _ = Sys.writeAll(fd: fd, Array(yearJournals[d][cut[d]...]))
