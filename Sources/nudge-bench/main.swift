@@ -346,6 +346,7 @@ for k in 0..<max(5, runs / 8) {
     try Sys.writeFileAtomically(phoneJournal, phoneBefore)
 }
 let lateYear = median(lateTimes)
+if keep { try Sys.writeFileAtomically(Sys.join(tmp, "yomo-year-late.batch"), lateBatch) }  // for profiling: append it to phone.ndjson
 print("yomo, a year on three devices (\(yearEvents) batches), a peer's late batch:")
 record("yomo due with nothing new, a year from three devices", "\(fmt(steadyYear.ms / steadyYear.minimal))× minimal (\(fmt(steadyYear.ms)) ms)")
 record("yomo due folding a peer's late batch, same", "\(fmt(lateYear / steadyYear.ms))× the run with nothing new (\(fmt(lateYear)) ms)",

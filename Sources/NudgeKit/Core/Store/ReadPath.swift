@@ -131,8 +131,9 @@ extension Store {
         /// copy's own).
         case refold(refused: String?)
         /// The same, because a tail holds an erasure or a batch not newer
-        /// than the frontier (a peer's late copy); `events` past the marks.
-        case late(events: Int)
+        /// than the frontier (a peer's late copy); `events` past the marks,
+        /// and the tails as read when none holds an erasure.
+        case late(events: Int, reads: [JournalRead]?)
     }
 
     /// Reads each journal past its mark; one unchanged since the snapshot is
@@ -140,7 +141,7 @@ extension Store {
     func readTails(_ entries: [DirEntry], marks: [String: JournalMark], frontier: Stamp?,
                    inFlight: Set<String> = [], fields: [[UInt8]]? = nil) throws(ToolError) -> Tails {
         var reads: [JournalRead] = []
-        var late = false
+        var late = false, erasing = false
         for (i, e) in entries.enumerated() {
             let mark = marks[e.name]
             if let m = mark, m.end == e.size || inFlight.contains(e.name) { continue }
@@ -148,10 +149,11 @@ extension Store {
                 guard mark != nil else { continue }
                 return .refold(refused: mayRewrite(e.name) && !isSyncFolder ? "journal \(e.name) changed before the point it folded" : nil)
             }
-            if r.batches.contains(where: { b in b.hasErase || (frontier.map { b.stamp <= $0 } ?? false) }) { late = true }
+            if r.batches.contains(where: \.hasErase) { late = true; erasing = true }
+            if !late, let f = frontier, r.batches.contains(where: { $0.stamp <= f }) { late = true }
             reads.append(r)
         }
-        return late ? .late(events: reads.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.events.count } }) : .fold(reads)
+        return late ? .late(events: reads.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.events.count } }, reads: erasing ? nil : reads) : .fold(reads)
     }
 
     func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0) throws(ToolError) -> Loaded {
@@ -219,7 +221,7 @@ extension Store {
                     refused = why
                     Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
                 }
-            case .late(let events):
+            case .late(let events, _):
                 pastSnapshot = events
             }
         }
@@ -329,41 +331,39 @@ extension Store {
 
     /// The first hot line of the snapshot and the committed events written
     /// since it, without reading the rest: for readers that can often answer
-    /// from a summary line. nil when that is not safe (no usable snapshot, a
-    /// late or erasing batch, damage, a batch that waits, a failed check):
-    /// the caller reads everything. The checks are `load`'s own.
-    /// `writers`: the device that wrote each tail event (its journal's actor).
+    /// from a summary line. nil when that is not safe (no usable snapshot, an
+    /// erasing batch, damage, a batch that waits, a failed check): the caller
+    /// reads everything. The checks are `load`'s own.
+    /// `writers`: the device that wrote each tail event (its journal's actor);
+    /// `late`: whether it is older than what the snapshot folded.
     ///
-    /// `lateTail`: a peer's late batch answers from the checkpoint instead,
-    /// as if it were the snapshot (its own first line, every event past its
-    /// marks), when nothing is late for it — for readers whose summary holds
-    /// per item (wake times), so that an old batch costs the days since the
-    /// checkpoint, not the year.
+    /// `lateTail`: a peer's late batch answers too, with every event past the
+    /// snapshot's marks in stamp order, each marked late or not — for readers
+    /// that can tell which late events the snapshot's fold could not have
+    /// been touched by (yomo: a reminder made while nothing in the snapshot
+    /// named it), so that an old batch costs what arrived, not a refold.
     ///
     /// `fields`: only these fields of each tail event ("type" first).
-    public func readHead(lateTail: Bool = false, fields: [String]? = nil) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject], writers: [String])? {
+    public func readHead(lateTail: Bool = false, fields: [String]? = nil) throws(ToolError) -> (hot: [JSONObject], tail: [JSONObject], writers: [String], late: [Bool])? {
         let wanted = fields.map { $0.map { Array($0.utf8) } }
         guard try checkDataDirectory() else { return nil }
-        guard let snapshot = try readSnapshotHead() else { return nil }
+        guard let head = try readSnapshotHead() else { return nil }
         let entries = try journalEntries()
-        var head = snapshot
-        var reads: [JournalRead]? = nil
-        for base in [nil, checkpointPath] where reads == nil {
-            if let path = base {
-                guard lateTail, let c = try readSnapshotHead(path) else { return nil }
-                head = c
-            }
-            guard head.schema == M.schemaVersion, !head.marks.values.contains(where: { $0.bad > 0 }),
-                  try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
-            switch try readTails(entries, marks: head.marks, frontier: head.frontier, fields: wanted) {
-            case .fold(let r): reads = r
-            case .refold: return nil
-            case .late: continue
-            }
+        guard head.schema == M.schemaVersion, !head.marks.values.contains(where: { $0.bad > 0 }),
+              try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
+        let reads: [JournalRead]
+        switch try readTails(entries, marks: head.marks, frontier: head.frontier, fields: wanted) {
+        case .fold(let r): reads = r
+        case .refold: return nil
+        case .late(_, let r):
+            guard lateTail, let r else { return nil }
+            reads = r
         }
-        guard let reads, !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 || $0.capped }) else { return nil }
+        guard !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 || $0.capped }) else { return nil }
         var batches = reads.flatMap(\.batches)
         batches.sort { $0.stamp < $1.stamp }
-        return (head.hot, batches.flatMap(\.events), batches.flatMap { b in b.events.map { _ in b.stamp.actor } })
+        let isLate = { (b: Batch) in head.frontier.map { b.stamp <= $0 } ?? false }
+        return (head.hot, batches.flatMap(\.events), batches.flatMap { b in b.events.map { _ in b.stamp.actor } },
+                batches.flatMap { b in b.events.map { _ in isLate(b) } })
     }
 }

@@ -24,10 +24,10 @@ extension Yomo {
         let device = st.options.actor
         // When the summary could not say, and nothing was due after all, the
         // snapshot is written anew, so that the next run can.
-        // (The summary's wake times are per reminder: after a peer's late
-        // batch, the checkpoint's summary and the events past it answer.)
+        // (A peer's late batch answers the same way when all it holds late is
+        // the making of reminders nothing folded had named.)
         let head = try st.readHead(lateTail: true, fields: Yomo.dueSummaryFields)
-        if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, now: now, device: device) { return [] }
+        if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, late: h.late, now: now, device: device) { return [] }
         let state = try st.read(refresh: { head != nil && Yomo.due($0, now: now, zone: ctx.zone, device: device).isEmpty })
         if Yomo.due(state, now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in

@@ -90,8 +90,13 @@ extension YomoState {
     }
 
     /// "announced": what `by` notified (an occurrence, a snooze of one, or
-    /// a warning ahead of one), kept per device; an occurrence also becomes
-    /// the pending one and replaces an older snooze.
+    /// a warning ahead of one), kept per device; an occurrence of the
+    /// schedule as it stands also becomes the pending one and replaces an
+    /// older snooze. One announced under another schedule — by a device that
+    /// had not yet seen a move to another zone or an edit made elsewhere —
+    /// stands for its own device only: the others owe the schedule's
+    /// occurrences, not that one. So another device's announcement never
+    /// brings a device's next attention forward.
     static func foldAnnounced(_ old: Reminder?, _ e: JSONObject, by: String) -> Reminder? {
         guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]) ?? YomoState.instant(e["trigger_at"]) else { return nil }
         if e["snooze"]?.bool == true {
@@ -103,8 +108,9 @@ extension YomoState {
         } else {
             guard occ >= r.triggerAt else { return nil }  // completed meanwhile
             r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
-            r.triggerAt = occ
             r.handled = max(r.handled ?? occ, occ)
+            guard onSchedule(r, occ) else { return r }
+            r.triggerAt = occ
             if let so = r.snoozeOf, so < occ {  // a newer occurrence replaces the snooze
                 r.snoozedUntil = nil
                 r.snoozeOf = nil
@@ -112,6 +118,17 @@ extension YomoState {
             }
         }
         return r
+    }
+
+    /// Whether `occ` (not before the pending occurrence) is an occurrence
+    /// of `r`'s schedule as it stands: the pending one, or one its rule
+    /// gives in its own zone. A reminder without a zone of its own (or one
+    /// not known here) is taken at its word, as before zones.
+    static func onSchedule(_ r: Reminder, _ occ: Instant) -> Bool {
+        if occ == r.triggerAt { return true }
+        guard r.scheduled else { return false }
+        guard let name = r.zoneName, let zone = ZoneCache.named(name) else { return true }
+        return r.recurrence.next(after: Instant(ms: occ.ms - 1), anchor: r.anchor, zone: zone) == occ
     }
 
     /// "completed": a recurring reminder moves on to `next` (never back); a

@@ -52,7 +52,8 @@ extension YomoState {
             .array([.int(lastSeen[k]!.ms), .int(lastSeen[k]!.counter), .string(lastSeen[k]!.actor)])
         })
         let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) }),
-                                   "devices": JSON(actors.sorted()), "forgotten": .object(forgot), "seen": .object(seen)]
+                                   "devices": JSON(actors.sorted()), "forgotten": .object(forgot), "seen": .object(seen),
+                                   "dangling": danglingMany ? "many" : JSON(dangling.sorted())]
         // Each reminder line carries its record as `list` prints it, so a lazy
         // read can print it without parsing: {"e":…,"c":…,"id":…,"z":…,"x":{…},"r":{record}}
         func times(_ d: [String: Instant]) -> JSON {
@@ -90,6 +91,11 @@ extension YomoState {
             }
             for f in line["forgotten"]?.object?.fields ?? [] { if let s = stamp(f.value) { forgotten[f.key] = s } }
             for f in line["seen"]?.object?.fields ?? [] { if let s = stamp(f.value) { lastSeen[f.key] = s } }
+            switch line["dangling"] {
+            case .string("many")?: danglingMany = true; dangling = []
+            case .array(let ids)?: for i in ids { if let id = i.string { dangling.insert(id) } }
+            default: break
+            }
             return
         }
         guard let id = line["id"]?.string, let x = line["x"]?.object, let l = line["r"]?.object,
@@ -128,7 +134,7 @@ extension YomoState {
         if rawStorage == nil { rawStorage = line.storage } else if rawStorage !== line.storage { return false }
         let parsed: (Int64, Bool, Range<Int>, Range<Int>, Int)? = line.withUnsafeBytes { b in YomoState.scanLine(b) }
         guard let (e, completed, idRange, zoneRange, recordStart) = parsed else {
-            // The summary: only its list of forgotten devices matters here.
+            // The summary: its forgotten devices, the devices last seen and the dangling names.
             guard line.withUnsafeBytes({ YomoState.starts($0, with: "{\"k\":") }),
                   let o = try? line.withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }) else { return false }
             try? restoreHot(o)

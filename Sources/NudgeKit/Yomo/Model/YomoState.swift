@@ -10,16 +10,25 @@
 // event touches it.
 
 public struct YomoState: JournalModel {
-    /// 2: announcements per device, snoozes of an occurrence, zones. A
-    /// snapshot of schema 1 is not read: the state is folded again from the
-    /// journals, whose events of schema 1 read as they are.
-    public static let schemaVersion = 2
+    /// 2: announcements per device, snoozes of an occurrence, zones. 3: an
+    /// occurrence announced under another schedule (a concurrent edit or
+    /// move to another zone) no longer becomes the pending one. A snapshot
+    /// of an older schema is not read: the state is folded again from the
+    /// journals, whose older events read as they are.
+    public static let schemaVersion = 3
     public internal(set) var reminders: [String: Reminder] = [:]
     /// Devices taken off the list by `devices forget`, with when.
     public internal(set) var forgotten: [String: Stamp] = [:]
     /// Every device's latest batch folded: a forgotten device that writes
     /// again is back.
     public internal(set) var lastSeen: [String: Stamp] = [:]
+    /// Reminders named by an event folded while they were unknown here (a
+    /// change that arrived before the reminder was made, or after it was
+    /// deleted): what a late copy of their making would fold differently.
+    /// Up to `danglingLimit`; past it, `danglingMany` stands for them all.
+    public internal(set) var dangling: Set<String> = []
+    public internal(set) var danglingMany = false
+    public static let danglingLimit = 256
     /// In a lazy read: snapshot lines not parsed yet (nil once parsed or gone).
     public internal(set) var raw: [RawReminder?] = []
     /// Index of `raw` by id, built only when an event needs one.
@@ -68,6 +77,10 @@ public struct YomoState: JournalModel {
         }
         guard let id = e["id"]?.string else { return }
         if !raw.isEmpty, rawPosition(id) != nil { materialize(id) }
+        if type != "created" && reminders[id] == nil && !danglingMany {
+            dangling.insert(id)
+            if dangling.count > YomoState.danglingLimit { dangling = []; danglingMany = true }
+        }
         let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
         switch type {
         case "created", "edited":

@@ -136,11 +136,27 @@ extension Yomo {
     /// shows it was seen: anything written here about a reminder made
     /// elsewhere (not imported: an import's id can be made twice), and the
     /// announcement of a snooze's end. Another device's announcement only
-    /// ever makes this one's wake later.
-    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], now: Instant, device: String = "") -> Bool {
+    /// ever makes this one's wake later (an occurrence of another schedule
+    /// moves nothing: YomoEvents.swift).
+    ///
+    /// An event older than what the summary folded (`late`, a peer's copy
+    /// arriving late) would be folded before events the summary counted, so
+    /// it answers here only where none of them can have named its reminder:
+    /// the making of a reminder (not an import) that no folded event named
+    /// (the summary's `dangling` list). Any other late event: maybe.
+    public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], late: [Bool] = [],
+                                now: Instant, device: String = "") -> Bool {
         guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
         // A device the summary was not made for (its first `due`) reads everything.
         guard let devices = s["devices"]?.array, devices.contains(.string(device)), writers.count == tail.count else { return true }
+        if late.contains(true) {
+            guard late.count == tail.count, let named = s["dangling"]?.array else { return true }
+            let dangling = Set(named.compactMap(\.string))
+            for ((e, l), by) in zip(zip(tail, late), writers) where l {
+                if e["type"]?.string == "announced" && by != device { continue }
+                guard e["type"]?.string == "created", e["source"] == nil, let id = e["id"]?.string, !dangling.contains(id) else { return true }
+            }
+        }
         struct Point { var wake: Instant?; var made = false; var snoozedUntil: Instant? = nil }
         var own = Set<String>()
         var last: [String: [String: Point]] = [:]  // reminder -> writer -> its last event's wake

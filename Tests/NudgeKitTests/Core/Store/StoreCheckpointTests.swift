@@ -196,29 +196,29 @@ final class StoreCheckpointTests: XCTestCase {
         }
     }
 
-    /// After a late batch the head comes from the checkpoint, as if it were
-    /// the snapshot: its own first line and every event past its marks, in
-    /// stamp order, with the fields asked for; none without `lateTail`, and
-    /// none when the batch is older than the checkpoint too.
-    func testTheHeadAfterALateBatchIsTheCheckpointsAndEverythingPastIt() throws {
-        let (desk, _) = try lateBatchScenario()
-        XCTAssertNil(try desk.readHead(), "a late batch: the snapshot's head does not answer")
-        let c = try XCTUnwrap(try desk.readSnapshotHead(desk.checkpointPath))
+    /// After a late batch the head is still the snapshot's: its first line
+    /// and every event past its marks, the late batch among them, in stamp
+    /// order, with the fields asked for; none without `lateTail`, and none
+    /// once a batch past the marks erases.
+    func testTheHeadAfterALateBatchIsTheSnapshotsAndEverythingPastIt() throws {
+        let (desk, laptop) = try lateBatchScenario()
+        XCTAssertNil(try desk.readHead(), "a late batch: only a reader that takes one is answered")
+        let s = try XCTUnwrap(try desk.readSnapshotHead())
         let h = try XCTUnwrap(try desk.readHead(lateTail: true, fields: ["type", "key"]))
-        XCTAssertEqual(h.hot, c.hot)
-        // What the checkpoint had not folded: the laptop's late batch and the desk's after it.
+        XCTAssertEqual(h.hot, s.hot)
+        // What the snapshot had not folded: the laptop's late batch.
         let past = try desk.journalEntries().flatMap { e -> [(Stamp, JSONObject)] in
-            let r = try desk.readJournal(e, index: 0, from: c.marks[e.name]?.end ?? 0, tag: nil)
+            let r = try desk.readJournal(e, index: 0, from: s.marks[e.name]?.end ?? 0, tag: nil)
             return (r?.batches ?? []).flatMap { b in b.events.map { (b.stamp, $0) } }
         }.sorted { $0.0 < $1.0 }
-        XCTAssertFalse(past.isEmpty)
+        XCTAssertEqual(past.map(\.0.actor), ["laptop"])
+        XCTAssertLessThan(past[0].0, try XCTUnwrap(s.frontier), "late: older than what the snapshot folded")
         XCTAssertEqual(h.tail, past.map { ["type": $0.1["type"]!, "key": $0.1["key"]!] }, "only the fields asked for")
         XCTAssertEqual(h.writers, past.map(\.0.actor))
-        XCTAssertTrue(h.writers.contains("laptop"))
-        let phone = device("phone", base: root + "/s")
-        try write(phone, ["type": "set", "key": "z", "value": "phone"], at: t0 - day)
-        deliver(phone, to: desk)
-        XCTAssertNil(try desk.readHead(lateTail: true), "older than the checkpoint: read everything")
+        // An erasure past the marks, late too: everything is read.
+        try write(laptop, ["type": "erase", "key": "b"], at: t0 + 5 * day)
+        deliver(laptop, to: desk)
+        XCTAssertNil(try desk.readHead(lateTail: true), "an erasure: read everything")
     }
 
     func testABatchOlderThanTheCheckpointFoldsEverything() throws {
