@@ -84,8 +84,8 @@ extension Store {
     /// checkpoint passes 64 KiB of journal: writing a snapshot costs what the
     /// year's state costs to render, which a lazy read never pays.
     func loadFromCheckpoint(_ entries: [DirEntry], folded: [String: JournalMark], pastSnapshot: Int = 0,
-                            full: Bool, lazy: Bool) throws(ToolError) -> Loaded? {
-        var state = M(full: full)
+                            full: Bool, lazy: Bool, focus: ((inout M) -> Void)? = nil) throws(ToolError) -> Loaded? {
+        var state = freshState(full: full, lazy: lazy, focus: focus)
         guard case .ok(let s) = try readSnapshot(full: full, lazy: lazy || M.restoresRawLines, path: checkpointPath,
                                                  raw: { line, cold in cold ? state.restoreColdRaw(line) : state.restoreHotRaw(line) }),
               s.schema == M.schemaVersion, let frontier = s.frontier else { return nil }

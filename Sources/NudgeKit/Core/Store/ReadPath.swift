@@ -17,11 +17,16 @@ extension Store {
     /// `refresh`: whether the state read makes the snapshot worth writing
     /// now, whatever the tail's length (a reader whose summary said "maybe"
     /// and found nothing: the next run can answer from a new one).
-    public func read(full: Bool = false, lazy: Bool = false, refresh: ((M) -> Bool)? = nil) throws(ToolError) -> M {
+    /// `focus`: for a lazy reader that reads only a part of the state (a
+    /// status bar's one day): set on the state before the snapshot is
+    /// restored into it, so that the rest need not be. Never applied to a
+    /// full read, a write, or a state a snapshot is written from.
+    public func read(full: Bool = false, lazy: Bool = false, refresh: ((M) -> Bool)? = nil,
+                     focus: ((inout M) -> Void)? = nil) throws(ToolError) -> M {
         let exists = try checkDataDirectory()
         if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return initialState(full: full) }
         if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
-        let l = try load(full: full, lazy: lazy)
+        let l = try load(full: full, lazy: lazy, focus: focus)
         let force = l.tailEvents > 0 && (refresh?(l.state) ?? false)
         if exists && !upkeep(after: l, full: full, force: force), let li = l.listing, let b = l.base {
             rememberListing(li, sum: b.sum, marks: b.marks)
@@ -156,7 +161,16 @@ extension Store {
         return late ? .late(events: reads.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.events.count } }, reads: erasing ? nil : reads) : .fold(reads)
     }
 
-    func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0) throws(ToolError) -> Loaded {
+    /// A fresh state to restore a snapshot into: focused only for a lazy,
+    /// partial read (`read`'s `focus`).
+    func freshState(full: Bool, lazy: Bool, focus: ((inout M) -> Void)?) -> M {
+        var state = M(full: full)
+        if lazy && !full, let f = focus { f(&state) }
+        return state
+    }
+
+    func load(full: Bool, lazy: Bool = false, forceRebuild: Bool = false, attempt: Int = 0,
+              focus: ((inout M) -> Void)? = nil) throws(ToolError) -> Loaded {
         // The snapshot first, then the journals' sizes: journals only grow
         // while a snapshot stands, so sizes read after it are never shorter
         // than what it folded — unless a writer replaced the snapshot
@@ -165,7 +179,7 @@ extension Store {
         var refused: String? = nil
         var snap: (snapshot: Snapshot, state: M)? = nil
         if !forceRebuild {
-            var state = M(full: full)
+            var state = freshState(full: full, lazy: lazy, focus: focus)
             switch try readSnapshot(full: full, lazy: lazy || M.restoresRawLines,
                                     raw: { line, cold in cold ? state.restoreColdRaw(line) : state.restoreHotRaw(line) }) {
             case .absent, .otherSchema: break
@@ -199,7 +213,7 @@ extension Store {
             case .refused(let why):
                 // Another run wrote a new snapshot while this one read: read again.
                 if attempt < 3 && Sys.fileIdentity(snapshotPath) != identity {
-                    return try load(full: full, lazy: lazy, forceRebuild: forceRebuild, attempt: attempt + 1)
+                    return try load(full: full, lazy: lazy, forceRebuild: forceRebuild, attempt: attempt + 1, focus: focus)
                 }
                 refused = why
                 snap = nil
@@ -233,7 +247,7 @@ extension Store {
         }
         // A late batch only: from the checkpoint, when it gives the same fold.
         if let past = pastSnapshot, let s = snap?.snapshot,
-           var l = try loadFromCheckpoint(entries, folded: s.marks, pastSnapshot: past, full: full, lazy: lazy) {
+           var l = try loadFromCheckpoint(entries, folded: s.marks, pastSnapshot: past, full: full, lazy: lazy, focus: focus) {
             l.listing = listing
             return l
         }

@@ -4,7 +4,7 @@
 extension Tenclub {
     static func status(_ ctx: Context) throws(ToolError) -> ExitCode {
         let day = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
-        let state = try store(ctx).read(lazy: true)
+        let state = try store(ctx).read(lazy: true, focus: { $0.focus = day })
         let s = Status(date: day, unlocks: state.unlocks(on: day))
         guard day != ctx.today else {
             ctx.out.emit(s.record, text: statusText(s, style: ctx.out.style))
@@ -22,7 +22,7 @@ extension Tenclub {
     }
 
     static func check(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let state = try store(ctx).read(lazy: true)
+        let state = try store(ctx).read(lazy: true, focus: { $0.focus = ctx.today })
         let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
         let text = s.busted
             ? "BUSTED: \(s.unlocks) unlocks today. \(s.message)"
@@ -160,7 +160,7 @@ extension Tenclub {
     }
 
     static func widgetCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let state = try store(ctx).read(lazy: true)
+        let state = try store(ctx).read(lazy: true, focus: { $0.focus = ctx.today })
         let s = Status(date: ctx.today, unlocks: state.unlocks(on: ctx.today))
         ctx.out.raw(widget(s, style: ctx.option("style") ?? "plain"))
         return .ok

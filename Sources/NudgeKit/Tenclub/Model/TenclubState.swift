@@ -53,6 +53,15 @@ public struct TenclubState: JournalModel {
 
     public init(full: Bool) { self.full = full }
 
+    /// A status bar's read: only this day's count is restored from the
+    /// snapshot (the other days' lines are skipped unparsed), so its cost
+    /// does not grow with history. Such a state answers `unlocks(on:)` for
+    /// that day only, and is never written as a snapshot.
+    public var focus: Day? = nil {
+        didSet { focusBytes = focus.map { Array($0.description.utf8) } ?? [] }
+    }
+    var focusBytes: [UInt8] = []
+
     public func unlocks(on d: Day) -> Int { days[d] ?? 0 }
     /// The first tracked day. A day before 2000 (written before times were
     /// checked) is not one: rollover never walks from the year 1.
@@ -179,6 +188,7 @@ public struct TenclubState: JournalModel {
     }
 
     public func hotSnapshot() -> [JSONObject] {
+        precondition(focus == nil, "a focused state holds one day: it is never written")
         var lines: [JSONObject] = days.keys.sorted().map { ["day": .string($0.description), "unlocks": JSON(days[$0]!)] }
         if let b = buddy {
             lines.append(["k": "buddy", "number": .string(b.number.e164), "name": JSON(b.name),
@@ -282,6 +292,9 @@ public struct TenclubState: JournalModel {
             let n = b.count
             guard n > head.count + 10 + mid.count + 1, b[n - 1] == UInt8(ascii: "}") else { return false }
             for (i, c) in head.enumerated() where b[i] != c { return false }
+            // Another day than the one a focused read wants: skipped as it is.
+            let want = focusBytes
+            if !want.isEmpty, want.count == 10, !(0..<10).allSatisfy({ b[head.count + $0] == want[$0] }) { return true }
             guard let day = Day.parse(UnsafeRawBufferPointer(rebasing: b[head.count..<(head.count + 10)])) else { return false }
             var i = head.count + 10
             for c in mid { guard b[i] == c else { return false }; i += 1 }
