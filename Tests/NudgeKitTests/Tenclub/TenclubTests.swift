@@ -132,4 +132,20 @@ final class TenclubDiedTryTests: XCTestCase {
         s.apply(["type": "sms_sent", "id": "t1", "status": 0, "claim": "c2", "at": "2026-11-22T09:05:01-05:00"])
         XCTAssertEqual(s.log.map { "\($0.outcome) \($0.attempt)" }, ["unknown 1", "sent 2"])
     }
+    /// `ingest` writes a day's new unlocks as epoch milliseconds; journals
+    /// written before hold RFC 3339 texts. Both fold to the same counts and
+    /// the same dedupe index.
+    func testIngestEventsOfEitherFormFoldAlike() throws {
+        let zone = try Zone.named("America/New_York")
+        let times = ["2026-11-20T08:00:00-05:00", "2026-11-20T08:00:05.250-05:00", "2026-11-20T23:59:59-05:00"]
+        let ms = times.map { RFC3339.parse($0)!.instant.ms }
+        var old = TenclubState(full: true), new = TenclubState(full: true)
+        old.apply(["type": "ingest", "day": "2026-11-20", "at": JSON(times)])
+        new.apply(["type": "ingest", "day": "2026-11-20", "ms": .array(ms.map { .int($0) })])
+        XCTAssertEqual(old.days, new.days)
+        XCTAssertEqual(new.unlocks(on: Day(year: 2026, month: 11, day: 20)), 3)
+        XCTAssertEqual(old.seen, new.seen)
+        XCTAssertNotNil(new.seenNear(ms[1], on: zone.day(of: Instant(ms: ms[1])), window: 1))
+    }
 }
+

@@ -131,11 +131,11 @@ extension Tenclub {
                 let p = planIngest(batch, alreadySeen: { state.seenNear($0, on: $1, window: debounceMs) != nil })
                 var alerted = Set<Day>()
                 for day in p.added.keys.sorted() {
-                    var ats: [JSON] = []
-                    ats.reserveCapacity(p.added[day]!.count)
-                    for ms in p.added[day]! { ats.append(.string(zone.format(Instant(ms: ms)))) }
+                    // Epoch milliseconds: what the dedupe index keeps, written
+                    // and read back without formatting or parsing a time.
+                    let ms = p.added[day]!.map { JSON.int($0) }
                     let before = tx.state.unlocks(on: day)
-                    tx.record(["type": "ingest", "day": .string(day.description), "at": .array(ats)])
+                    tx.record(["type": "ingest", "day": .string(day.description), "ms": .array(ms)])
                     if let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make()) {
                         tx.record(a)
                         alerted.insert(day)

@@ -2,7 +2,8 @@
 //
 // Events:
 //   {"type":"unlock","id":"…","at":"…","day":"YYYY-MM-DD"}       one unlock (tenclub unlock)
-//   {"type":"ingest","day":"YYYY-MM-DD","at":["…","…"]}          new unlocks of one day from ingest
+//   {"type":"ingest","day":"YYYY-MM-DD","ms":[…,…]}              new unlocks of one day from ingest,
+//                                                                 epoch milliseconds (before: "at": RFC 3339 texts)
 //   {"type":"unlock_undone","at":"…","day":"…"}                  tenclub unlock --undo
 //   {"type":"buddy_set","number":"+1…","name":…}  {"type":"buddy_removed"}
 //   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
@@ -76,12 +77,14 @@ public struct TenclubState: JournalModel {
             if full, let ms = e["at"]?.string.flatMap({ RFC3339.parse($0)?.instant.ms }) { insertSeen([ms], on: day) }
         case "ingest":
             guard let day = e["day"]?.string.flatMap(Day.parse) else { return }
-            let ats = e["at"]?.array ?? []
-            days[day, default: 0] += ats.count
+            let list = e["ms"]?.array ?? e["at"]?.array ?? []
+            days[day, default: 0] += list.count
             if full {
                 var new: [Int64] = []
-                new.reserveCapacity(ats.count)
-                for a in ats { if let s = a.string, let p = RFC3339.parse(s) { new.append(p.instant.ms) } }
+                new.reserveCapacity(list.count)
+                for a in list {
+                    if let ms = a.int { new.append(ms) } else if let s = a.string, let p = RFC3339.parse(s) { new.append(p.instant.ms) }
+                }
                 insertSeen(new, on: day)
             }
         case "unlock_undone":
