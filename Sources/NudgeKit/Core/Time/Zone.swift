@@ -80,6 +80,34 @@ public struct Zone: Sendable, Equatable {
     }
 }
 
+/// The local day of many instants that mostly fall on the same few days
+/// (a million lines of an export, in time order): the day of the last one
+/// asked is remembered with its bounds, so most lookups are two
+/// comparisons instead of an offset search and a calendar conversion. A day
+/// whose offset changes within it (DST) is never remembered; every answer is
+/// `zone.day(of:)`'s.
+public struct DayLookup: Sendable {
+    public let zone: Zone
+    var day: Day? = nil
+    var lo: Int64 = 0, hi: Int64 = 0  // [lo, hi) in ms, all of one offset
+
+    public init(_ zone: Zone) { self.zone = zone }
+
+    public mutating func day(of t: Instant) -> Day {
+        if let d = day, t.ms >= lo, t.ms < hi { return d }
+        let d = zone.day(of: t)
+        let a = zone.startOfDay(d), b = Instant(ms: zone.startOfDay(d.adding(days: 1)).ms - 1)
+        if a <= t, t <= b, zone.offset(at: a) == zone.offset(at: b), zone.day(of: a) == d, zone.day(of: b) == d {
+            day = d
+            lo = a.ms
+            hi = b.ms + 1
+        } else {
+            day = nil
+        }
+        return d
+    }
+}
+
 // MARK: - Loading
 
 extension Zone {
