@@ -7,6 +7,8 @@ import XCTest
 /// same minute without knowing of each other. Whenever the summary path says
 /// "nothing due", the full computation over what that device has must agree.
 final class YomoDueDevicesTests: XCTestCase {
+    /// The zone a summary is made in (the environment's `TZ`).
+    let summaryZone = (try? Zone.fromEnvironment())?.name ?? "UTC"
     let zone = try! Zone.named("America/New_York")
     let devices = ["laptop", "phone", "desk"]
 
@@ -31,7 +33,7 @@ final class YomoDueDevicesTests: XCTestCase {
     func testSummaryNeverHidesADueReminderWhenAPhoneCatchesUpLate() {
         let (quiet, checked, late) = devicesRun(seeds: seeds(30), offlinePhone: true)
         XCTAssertGreaterThan(quiet, 200, "the fast path should answer often (\(quiet) of \(checked))")
-        XCTAssertGreaterThan(late, 15, "late copies should answer from the summary often (\(late))")
+        XCTAssertGreaterThan(late, 8, "late copies should answer from the summary often (\(late))")
     }
 
     /// SEEDS=N (and SEED0) runs more seeds by hand.
@@ -117,7 +119,9 @@ final class YomoDueDevicesTests: XCTestCase {
                         let anchor = LocalDateTime(wallSeconds: zone.local(t).wallSeconds + Int64.random(in: -3600...7200, using: &rng) / 60 * 60)
                         let rule = Bool.random(using: &rng) ? r.recurrence : RecurrenceTests.randomRule(&rng)
                         let trig = Yomo.firstTrigger(anchor: anchor, recurrence: rule, now: t, zone: zone) ?? t
-                        var e: JSONObject = ["type": "edited", "id": .string(r.id), "title": "y", "anchor": .string(anchor.description),
+                        // Now and then made again under its id (an import of a backup, a vdir's copy).
+                        let type = Int.random(in: 0..<3, using: &rng) == 0 ? "created" : "edited"
+                        var e: JSONObject = ["type": .string(type), "id": .string(r.id), "title": "y", "anchor": .string(anchor.description),
                                              "zone": .string(zone.name), "recurrence": rule.json, "trigger_at": .string(zone.format(trig)),
                                              "at": .string(zone.format(t))]
                         if Bool.random(using: &rng) { e["warn_minutes"] = JSON(Int.random(in: 1...90, using: &rng)) }
@@ -142,7 +146,7 @@ final class YomoDueDevicesTests: XCTestCase {
                     checked += 1
                     let isLate = tail.map { w in snap.frontier.map { w.stamp <= $0 } ?? false }
                     let mayBe = Yomo.mayBeDue(summary: snap.summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor),
-                                              late: isLate, now: t, device: devices[d])
+                                              late: isLate, now: t, zone: summaryZone, device: devices[d])
                     if !mayBe {
                         quiet += 1
                         if late { quietLate += 1 }
@@ -152,7 +156,6 @@ final class YomoDueDevicesTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(quiet, 300, "the fast path should answer often (\(quiet) of \(checked))")
         return (quiet, checked, quietLate)
     }
 
@@ -188,7 +191,7 @@ final class YomoDueDevicesTests: XCTestCase {
         let owed = Yomo.due(fold(log), now: t("09:31"), zone: zone, device: "laptop")
         XCTAssertEqual(owed.map(\.snooze), [true])
         let tail = log[snapshotted...].sorted { $0.stamp < $1.stamp }
-        XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor), now: t("09:31"), device: "laptop"))
+        XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor), now: t("09:31"), zone: summaryZone, device: "laptop"))
     }
 
     /// The desk moves a weekly reminder to Berlin and announces its
@@ -224,7 +227,7 @@ final class YomoDueDevicesTests: XCTestCase {
         XCTAssertEqual(Yomo.nextAttention(merged.reminders["r"]!, device: "desk", zone: zone), t("2026-03-09T15:03:00+01:00"))
         let tail = Array(log.suffix(1))
         XCTAssertFalse(Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor),
-                                     now: t("2026-03-07T15:20:00-05:00"), device: "desk"))
+                                     now: t("2026-03-07T15:20:00-05:00"), zone: summaryZone, device: "desk"))
         // An occurrence of the schedule as it stands still moves it on.
         let monday = t("2026-03-09T15:03:00+01:00")
         var later = merged
@@ -273,7 +276,7 @@ final class YomoDueDevicesTests: XCTestCase {
         XCTAssertEqual(Yomo.due(all, now: t("10:40"), zone: zone, device: "phone").map(\.reminder.id), ["r"])
         func mayBe(_ tail: [Written], _ summary: JSONObject?) -> Bool {
             Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor),
-                          late: tail.map { $0.stamp <= frontier }, now: t("10:40"), device: "phone")
+                          late: tail.map { $0.stamp <= frontier }, now: t("10:40"), zone: summaryZone, device: "phone")
         }
         XCTAssertTrue(mayBe([log[0]], summary), "a late making of a reminder a folded change named")
         // Without the move, the late making is answered: nothing is due.
@@ -290,6 +293,113 @@ final class YomoDueDevicesTests: XCTestCase {
         var restored = YomoState(full: true)
         for line in folded.hotSnapshot() { try? restored.restoreHot(line) }
         XCTAssertEqual(restored.dangling, ["r"])
+    }
+
+    /// What an adversary found: the laptop moves a daily 09:30 reminder to
+    /// 09:00; the phone, offline, restores a backup that makes it again
+    /// under its id at 09:30 (an import keeps ids); the laptop announces
+    /// 09:00 before the phone's journal arrives. In the fold the making
+    /// comes after the move, so 09:00 is not the reminder's any more and
+    /// 09:30 is owed: the laptop's announcement of an earlier occurrence does
+    /// not show it saw that making. Made again on the same schedule, what
+    /// was announced stays announced (no second notification).
+    func testAReminderMadeAgainUnderItsIdIsNotHiddenAndNotAnnouncedTwice() {
+        func t(_ s: String) -> Instant { RFC3339.parse("2026-03-07T\(s):00-05:00")!.instant }
+        var log: [Written] = []
+        func write(_ by: String, at: String, _ e: JSONObject) { log.append(Written(stamp: Stamp(ms: t(at).ms, actor: by), event: e)) }
+        func made(_ type: String, _ time: String, at: String) -> JSONObject {
+            ["type": .string(type), "id": "r", "title": "call mum", "anchor": .string("2026-03-07T\(time):00"), "zone": .string(zone.name),
+             "recurrence": Recurrence(kind: .daily).json, "trigger_at": .string("2026-03-07T\(time):00-05:00"), "at": .string(zone.format(t(at)))]
+        }
+        write("laptop", at: "06:00", made("created", "09:30", at: "06:00"))
+        var early = made("created", "06:00", at: "05:00")
+        early["id"] = "early"
+        early["recurrence"] = Recurrence.once.json
+        write("laptop", at: "06:00", early)
+        let first = Yomo.due(fold(log), now: t("06:01"), zone: zone, device: "laptop")
+        XCTAssertEqual(first.map(\.reminder.id), ["early"], "the laptop announces: the summary is made for it")
+        for a in first { write("laptop", at: "06:01", Yomo.event(for: a, zone: zone, at: t("06:01"), device: "laptop")) }
+        write("laptop", at: "07:03", made("edited", "09:00", at: "07:03"))
+        let summary = fold(log).hotSnapshot().first
+        let snapshotted = log.count
+        write("phone", at: "07:04", made("created", "09:30", at: "07:04"))
+        let laptopView = fold(log.filter { $0.stamp.actor == "laptop" })
+        for a in Yomo.due(laptopView, now: t("09:01"), zone: zone, device: "laptop") { write("laptop", at: "09:01", Yomo.event(for: a, zone: zone, at: t("09:01"), device: "laptop")) }
+        XCTAssertEqual(log.last?.event["occurrence"], "2026-03-07T09:00:00-05:00")
+        let all = fold(log)
+        XCTAssertEqual(Yomo.due(all, now: t("09:31"), zone: zone, device: "laptop").map(\.occurrence), [t("09:30")])
+        let tail = log[snapshotted...].sorted { $0.stamp < $1.stamp }
+        XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: tail.map(\.event), writers: tail.map(\.stamp.actor),
+                                    now: t("09:31"), zone: summaryZone, device: "laptop"), "the making again is not hidden")
+        // Once the laptop announces 09:30 itself, the making is seen: nothing more is due.
+        let owed = Yomo.due(all, now: t("09:31"), zone: zone, device: "laptop")
+        var seen = Array(tail)
+        for a in owed { seen.append(Written(stamp: Stamp(ms: t("09:31").ms, actor: "laptop"), event: Yomo.event(for: a, zone: zone, at: t("09:31"), device: "laptop"))) }
+        XCTAssertFalse(Yomo.mayBeDue(summary: summary, tail: seen.map(\.event), writers: seen.map(\.stamp.actor),
+                                     now: t("09:32"), zone: summaryZone, device: "laptop"), "announced here: seen")
+        // Made again on the schedule it has: announced stays announced.
+        var same = all
+        for a in Yomo.due(same, now: t("09:31"), zone: zone, device: "laptop") { same.apply(Yomo.event(for: a, zone: zone, at: t("09:31"), device: "laptop"), stamp: Stamp(ms: t("09:31").ms, actor: "laptop")) }
+        XCTAssertEqual(Yomo.due(same, now: t("09:40"), zone: zone, device: "laptop").count, 0)
+        let announced = same.reminders["r"]!
+        var again = made("created", "09:30", at: "09:35")
+        again["anchor"] = .string(announced.anchor.description)
+        again["trigger_at"] = .string(zone.format(announced.triggerAt))
+        same.apply(again, stamp: Stamp(ms: t("09:35").ms, actor: "phone"))
+        XCTAssertEqual(same.reminders["r"]?.announcedBy["laptop"], t("09:30"))
+        XCTAssertEqual(Yomo.due(same, now: t("09:40"), zone: zone, device: "laptop").count, 0, "not announced twice")
+    }
+
+    /// A peer's event is believed only as far as its own fields go: a far
+    /// wake on a making due now, or a repeated field name, hides nothing;
+    /// and a summary made in another zone answers nothing.
+    func testWhatAnEventStatesIsCheckedAgainstItsFields() throws {
+        func t(_ s: String) -> Instant { RFC3339.parse("2026-03-07T\(s):00-05:00")!.instant }
+        var s = YomoState(full: true)
+        s.apply(["type": "created", "id": "early", "title": "x", "anchor": "2026-03-07T06:00:00", "zone": .string(zone.name),
+                 "recurrence": Recurrence.once.json, "trigger_at": "2026-03-07T06:00:00-05:00", "at": "2026-03-07T05:00:00-05:00"],
+                stamp: Stamp(ms: t("05:00").ms, actor: "laptop"))
+        for a in Yomo.due(s, now: t("06:01"), zone: zone, device: "laptop") { s.apply(Yomo.event(for: a, zone: zone, at: t("06:01"), device: "laptop"), stamp: Stamp(ms: t("06:01").ms, actor: "laptop")) }
+        let summary = s.hotSnapshot().first
+        let standup: JSONObject = ["type": "created", "id": "standup", "title": "standup", "anchor": "2026-03-07T10:00:00", "zone": .string(zone.name),
+                                   "recurrence": Recurrence.once.json, "trigger_at": "2026-03-07T10:00:00-05:00", "wake": "2027-06-01T10:00:00-04:00",
+                                   "at": "2026-03-07T07:00:00-05:00"]
+        func mayBe(_ e: JSONObject, zone z: String? = nil) -> Bool {
+            Yomo.mayBeDue(summary: summary, tail: [e], writers: ["phone"], now: t("10:01"), zone: z ?? summaryZone, device: "laptop")
+        }
+        XCTAssertTrue(mayBe(standup), "a wake past the event's own trigger")
+        // The same line with its trigger given twice: every reader takes the first.
+        let line = Array(#"{"type":"created","id":"standup","title":"standup","anchor":"2026-03-07T10:00:00","recurrence":{"type":"none"},"trigger_at":"2026-03-07T10:00:00-05:00","at":"2026-03-07T07:00:00-05:00","trigger_at":"2027-06-01T10:00:00-04:00"}"#.utf8)
+        let parsed = try line.withUnsafeBytes { (b) throws(JSONParseError) in try JSON.parseObject(b) }
+        let scanned = try line.withUnsafeBytes { (b) throws(JSONParseError) in try JSON.scanObject(b, fields: Yomo.dueSummaryFields.map { Array($0.utf8) }) }
+        XCTAssertEqual(parsed["trigger_at"], "2026-03-07T10:00:00-05:00")
+        XCTAssertEqual(scanned[Yomo.dueSummaryFields.firstIndex(of: "trigger_at")!], parsed["trigger_at"])
+        var fields = JSONObject()
+        for (k, v) in zip(Yomo.dueSummaryFields, scanned) { if let v { fields[k] = v } }
+        XCTAssertTrue(mayBe(fields))
+        // A summary made under another TZ: reminders without a zone moved with it.
+        var quiet = standup
+        quiet["trigger_at"] = "2026-03-08T10:00:00-05:00"
+        quiet["wake"] = nil
+        XCTAssertFalse(mayBe(quiet))
+        XCTAssertTrue(mayBe(quiet, zone: summaryZone == "Asia/Tokyo" ? "Europe/Berlin" : "Asia/Tokyo"))
+    }
+
+    /// Done under another schedule (the phone had not seen a move from
+    /// 09:00 to 18:00): the next occurrence is the schedule's, from the one
+    /// the phone meant on, not the old rule's 09:00.
+    func testDoneUnderAnotherScheduleMovesOnToTheSchedulesOccurrence() {
+        func t(_ s: String) -> Instant { RFC3339.parse(s)!.instant }
+        var s = YomoState(full: true)
+        func made(_ type: String, _ time: String) -> JSONObject {
+            ["type": .string(type), "id": "r", "title": "x", "anchor": .string("2026-03-07T\(time):00"), "zone": .string(zone.name),
+             "recurrence": Recurrence(kind: .daily).json, "trigger_at": .string("2026-03-07T\(time):00-05:00"), "at": "2026-03-07T06:00:00-05:00"]
+        }
+        s.apply(made("created", "09:00"), stamp: Stamp(ms: t("2026-03-07T06:00:00-05:00").ms, actor: "laptop"))
+        s.apply(made("edited", "18:00"), stamp: Stamp(ms: t("2026-03-07T08:00:00-05:00").ms, actor: "laptop"))
+        s.apply(["type": "completed", "id": "r", "next": "2026-03-08T09:00:00-05:00", "at": "2026-03-07T09:05:00-05:00"],
+                stamp: Stamp(ms: t("2026-03-07T09:05:00-05:00").ms, actor: "phone"))
+        XCTAssertEqual(s.reminders["r"]?.triggerAt, t("2026-03-08T18:00:00-04:00"), "18:00 on the day daylight saving time begins")
     }
 
     /// An advance warning is something `due` says: after a completion or a
@@ -318,7 +428,7 @@ final class YomoDueDevicesTests: XCTestCase {
             after.apply(e, stamp: Stamp(ms: t("2026-03-07T09:05:00-05:00").ms, actor: "laptop"))
             let found = Yomo.due(after, now: t(warnAt), zone: zone, device: "laptop")
             XCTAssertEqual(found.map(\.warning), [true], "\(e["type"]!)")
-            XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: [e], writers: ["laptop"], now: t(warnAt), device: "laptop"), "\(e["type"]!)")
+            XCTAssertTrue(Yomo.mayBeDue(summary: summary, tail: [e], writers: ["laptop"], now: t(warnAt), zone: summaryZone, device: "laptop"), "\(e["type"]!)")
         }
     }
 }

@@ -2,6 +2,8 @@ import XCTest
 @testable import NudgeKit
 
 final class YomoTests: XCTestCase {
+    /// The zone a summary is made in (the environment's `TZ`).
+    let summaryZone = (try? Zone.fromEnvironment())?.name ?? "UTC"
     let zone = try! Zone.named("America/New_York")
     let now = RFC3339.parse("2026-11-22T10:07:00-05:00")!.instant
 
@@ -206,7 +208,7 @@ final class YomoTests: XCTestCase {
                     writers = []
                 default:
                     by = Bool.random(using: &rng) ? "laptop" : "phone"
-                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, writers: writers, now: t, device: by)
+                    let mayBe = Yomo.mayBeDue(summary: snapshotSummary, tail: tail, writers: writers, now: t, zone: summaryZone, device: by)
                     let found = Yomo.due(s, now: t, zone: zone, device: by)
                     if !mayBe {
                         quiet += 1

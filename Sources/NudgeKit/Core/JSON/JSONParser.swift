@@ -1,6 +1,8 @@
 // The strict byte-level JSON parser: UTF-8 checked, depth and size bounded,
-// numbers exact (integers stay integers), duplicate keys rejected; errors say
-// where and what was expected.
+// numbers exact (integers stay integers); errors say where and what was
+// expected. A field name given twice in one object: the first value counts,
+// in every reader alike (a JSONObject looks its first up, `scanObject` keeps
+// its first), so a line means the same to a quick reader and to the fold.
 
 // MARK: - Parsing
 
@@ -99,7 +101,7 @@ extension JSON {
                 guard p.i < p.end, p.b[p.i] == UInt8(ascii: ":") else { throw p.error("expected ':' after a field name") }
                 p.i += 1
                 p.skipSpace()
-                if slot >= 0 { out[slot] = try p.value(depth: 1) } else { try p.skipValue(depth: 1) }
+                if slot >= 0 && out[slot] == nil { out[slot] = try p.value(depth: 1) } else { try p.skipValue(depth: 1) }
                 p.skipSpace()
                 guard p.i < p.end else { throw p.error("unterminated object") }
                 if p.b[p.i] == UInt8(ascii: ",") { p.i += 1; continue }

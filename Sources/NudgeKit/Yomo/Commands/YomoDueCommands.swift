@@ -27,7 +27,8 @@ extension Yomo {
         // (A peer's late batch answers the same way when all it holds late is
         // the making of reminders nothing folded had named.)
         let head = try st.readHead(lateTail: true, fields: Yomo.dueSummaryFields)
-        if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, late: h.late, now: now, device: device) { return [] }
+        if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, late: h.late, now: now,
+                                           zone: ctx.zone.name, device: device) { return [] }
         let state = try st.read(refresh: { head != nil && Yomo.due($0, now: now, zone: ctx.zone, device: device).isEmpty })
         if Yomo.due(state, now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in

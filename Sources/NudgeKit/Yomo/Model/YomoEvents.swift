@@ -36,6 +36,13 @@ extension YomoState {
         let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
         if edit && old == nil { return nil }
         var r = old ?? Reminder(id: id, title: title, anchor: anchor, recurrence: rec, triggerAt: trigger, createdAt: at)
+        // The same reminder made again (an import of a backup, a vdir's copy)
+        // on the same schedule: what was announced of it stays announced.
+        let warn = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+        let again = !edit && old.map { o in
+            !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
+                && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
+        } ?? false
         r.title = title
         r.notes = e["notes"]?.string ?? ""
         r.anchor = anchor
@@ -43,9 +50,14 @@ extension YomoState {
         if let z = e["zone"]?.string { r.zoneName = z }
         r.triggerAt = trigger
         if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
-        r.warnMinutes = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+        r.warnMinutes = warn
         if let src = e["source"]?.string { r.source = src; r.sequence = Int(e["sequence"]?.int ?? 0) }
-        r.changed(at: at, by: by)
+        if again {
+            r.updatedAt = at
+            r.lastBy = by
+        } else {
+            r.changed(at: at, by: by)
+        }
         return r
     }
 
@@ -135,7 +147,11 @@ extension YomoState {
     /// one-time one (`next` null) is done.
     static func foldCompleted(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
         guard var r = old, !r.completed else { return nil }
-        if let next = YomoState.instant(e["next"]) {
+        if var next = YomoState.instant(e["next"]) {
+            // Done under another schedule (a concurrent edit or move): the
+            // schedule's first occurrence from that one on.
+            if r.scheduled, let name = r.zoneName, let zone = ZoneCache.named(name),
+               let n = r.recurrence.next(after: Instant(ms: next.ms - 1), anchor: r.anchor, zone: zone) { next = n }
             r.triggerAt = max(r.triggerAt, next)
             r.snoozedUntil = nil
             r.snoozeOf = nil

@@ -53,7 +53,7 @@ extension YomoState {
         })
         let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) }),
                                    "devices": JSON(actors.sorted()), "forgotten": .object(forgot), "seen": .object(seen),
-                                   "dangling": danglingMany ? "many" : JSON(dangling.sorted())]
+                                   "dangling": danglingMany ? "many" : JSON(dangling.sorted()), "zone": .string(zone.name)]
         // Each reminder line carries its record as `list` prints it, so a lazy
         // read can print it without parsing: {"e":…,"c":…,"id":…,"z":…,"x":{…},"r":{record}}
         func times(_ d: [String: Instant]) -> JSON {

@@ -118,7 +118,7 @@ extension Yomo {
 
     /// The fields of an event `mayBeDue` reads ("type" first).
     public static let dueSummaryFields = ["type", "id", "wake", "trigger_at", "warn_minutes", "until", "next", "source",
-                                          "occurrence", "snooze"]
+                                          "occurrence", "snooze", "warning"]
 
     /// Whether anything may be due on `device` at `now`, from the snapshot's
     /// summary (the earliest wake times over the devices that announce) and
@@ -133,11 +133,17 @@ extension Yomo {
     /// its last event from each device gives, and of its summary entry
     /// unless this device wrote about it since (it knew the snapshot then).
     /// Another device's event drops out only where this device's later one
-    /// shows it was seen: anything written here about a reminder made
-    /// elsewhere (not imported: an import's id can be made twice), and the
-    /// announcement of a snooze's end. Another device's announcement only
-    /// ever makes this one's wake later (an occurrence of another schedule
-    /// moves nothing: YomoEvents.swift).
+    /// shows it was seen: the making of a reminder elsewhere, once this
+    /// device announced that occurrence or a later one, or remade, moved,
+    /// completed or deleted it (an import or a vdir can make an id again,
+    /// so a mere mention here proves nothing); and the announcement of a
+    /// snooze's end. Another device's announcement only ever makes this
+    /// one's wake later (an occurrence of another schedule moves nothing:
+    /// YomoEvents.swift). A wake an event states is believed only up to
+    /// what its own fields say (the trigger less the warning, the snooze's
+    /// end, the next occurrence): a peer cannot push its change out of sight.
+    /// The summary holds for the zone it was made in (reminders without a
+    /// zone of their own follow `TZ`): in another, maybe.
     ///
     /// An event older than what the summary folded (`late`, a peer's copy
     /// arriving late) would be folded before events the summary counted, so
@@ -145,10 +151,11 @@ extension Yomo {
     /// the making of a reminder (not an import) that no folded event named
     /// (the summary's `dangling` list). Any other late event: maybe.
     public static func mayBeDue(summary: JSONObject?, tail: [JSONObject], writers: [String], late: [Bool] = [],
-                                now: Instant, device: String = "") -> Bool {
+                                now: Instant, zone: String, device: String = "") -> Bool {
         guard let s = summary, s["k"]?.string == "summary", let list = s["wake"]?.array else { return true }
         // A device the summary was not made for (its first `due`) reads everything.
         guard let devices = s["devices"]?.array, devices.contains(.string(device)), writers.count == tail.count else { return true }
+        guard s["zone"]?.string == zone else { return true }
         if late.contains(true) {
             guard late.count == tail.count, let named = s["dangling"]?.array else { return true }
             let dangling = Set(named.compactMap(\.string))
@@ -157,34 +164,48 @@ extension Yomo {
                 guard e["type"]?.string == "created", e["source"] == nil, let id = e["id"]?.string, !dangling.contains(id) else { return true }
             }
         }
-        struct Point { var wake: Instant?; var made = false; var snoozedUntil: Instant? = nil }
+        /// `made`: the trigger of a making (nil for any other change).
+        struct Point { var wake: Instant?; var made: Instant? = nil; var snoozedUntil: Instant? = nil }
+        /// The wake an event states, believed up to `bound` (its own fields' word).
+        func stated(_ e: JSONObject, bound: Instant?) -> Instant? {
+            guard let b = bound else { return YomoState.instant(e["wake"]) }
+            return YomoState.instant(e["wake"]).map { min($0, b) } ?? b
+        }
         var own = Set<String>()
         var last: [String: [String: Point]] = [:]  // reminder -> writer -> its last event's wake
         for (e, by) in zip(tail, writers) {
             guard let id = e["id"]?.string else { return true }
-            var p = Point(wake: YomoState.instant(e["wake"]))
+            var p = Point()
+            // What this device's event shows it has seen of a making elsewhere.
+            var covers: (Instant) -> Bool = { _ in true }
             switch e["type"]?.string {
             case "created", "edited", "rezoned":
+                guard let trigger = YomoState.instant(e["trigger_at"]) else { return true }
                 let warn = (e["warn_minutes"]?.int ?? 0) * 60_000
-                if p.wake == nil { p.wake = YomoState.instant(e["trigger_at"]).map { Instant(ms: $0.ms - warn) } }
-                p.made = e["type"]?.string == "created" && e["source"] == nil
+                p.wake = stated(e, bound: Instant(ms: trigger.ms - warn))
+                if e["type"]?.string == "created" { p.made = trigger }
             case "snoozed":
-                p.snoozedUntil = YomoState.instant(e["until"])
-                if p.wake == nil { p.wake = p.snoozedUntil }
-            case "completed": if p.wake == nil { p.wake = YomoState.instant(e["next"]) }
+                guard let u = YomoState.instant(e["until"]) else { return true }
+                p.snoozedUntil = u
+                p.wake = stated(e, bound: u)
+                covers = { _ in false }
+            case "completed": p.wake = stated(e, bound: YomoState.instant(e["next"]))
             case "announced":
                 if by != device { continue }
+                p.wake = YomoState.instant(e["wake"])
                 if e["snooze"]?.bool == true, let u = YomoState.instant(e["occurrence"]), var others = last[id] {
                     for (w, q) in others where w != device && q.snoozedUntil == u { others[w] = nil }
                     last[id] = others
                 }
+                let occurrence = e["snooze"]?.bool == true || e["warning"]?.bool == true ? nil : YomoState.instant(e["occurrence"])
+                covers = { t in occurrence.map { $0 >= t } ?? false }
             case "deleted": p.wake = nil
             default: return true
             }
             if by == device {
                 own.insert(id)
                 if var others = last[id] {
-                    for (w, q) in others where w != device && q.made { others[w] = nil }
+                    for (w, q) in others where w != device { if let t = q.made, covers(t) { others[w] = nil } }
                     last[id] = others
                 }
             }
