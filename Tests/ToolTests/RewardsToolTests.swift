@@ -686,6 +686,58 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(imported.err, "rewards: stdin:2: \"sites\" must be an array of domains, not a string\n")
         XCTAssertEqual(rw("app", "list", "--search", "scratch").records.first?["sites"] as? [String], ["scratch.mit.edu"])
     }
+
+    /// A session ingested after the snapshot: the dashboard folds it on the
+    /// snapshot's hot part, reading the days it touches by the snapshot's
+    /// index (not the whole history). A byte changed in the cold line of a
+    /// day it reads is never believed: the snapshot is refused and the
+    /// balance is the journals'. One changed in a day nothing reads is
+    /// refused by the next run that reads the whole.
+    func testADashboardReadsTheDaysItFoldsByTheIndexAndBelievesNoChangedLine() throws {
+        setUpFamily()
+        func session(_ day: String, _ hhmm: String) -> String {
+            #"{"child":"Alex","app":"Duolingo","start":"2026-11-\#(day)T\#(hhmm):00-05:00","duration_s":1800}"# + "\n"
+        }
+        XCTAssertEqual(rw("ingest", stdin: session("16", "08") + session("20", "08")).code, 0)
+        let snap = dataDir + "/snapshot.ndjson"
+        try FileManager.default.removeItem(atPath: snap)
+        XCTAssertEqual(rw("dashboard", "Alex").code, 0)  // a reader writes the snapshot it lacks: both days in it
+        let base = bytes(snap)
+        XCTAssertTrue(String(decoding: base, as: UTF8.self).contains(#"{"k":"cold_indexed","#), "the hot part indexes the cold lines")
+        let tail = rw("ingest", stdin: session("20", "10"))
+        XCTAssertEqual(tail.code, 0, tail.err)
+        XCTAssertEqual(bytes(snap), base, "the new session is past the snapshot")
+        let ok = rw("dashboard", "Alex")
+        XCTAssertEqual(ok.code, 0, ok.err)
+        XCTAssertEqual(ok.err, "")
+        XCTAssertEqual(ok.records.first?["balance"] as? Int, 90)
+        // A digit changed inside a day's cold line (its counted spans).
+        func changed(_ day: String) throws -> [UInt8] {
+            let text = String(decoding: base, as: UTF8.self)
+            let line = try XCTUnwrap(text.range(of: #"","day":"2026-11-\#(day)","learned":["#))
+            var b = base
+            let at = text.utf8.distance(from: text.utf8.startIndex, to: line.upperBound.samePosition(in: text.utf8)!)
+            b[at] = b[at] == 0x31 ? 0x32 : 0x31
+            return b
+        }
+        setBytes(snap, try changed("20"))
+        let refused = rw("dashboard", "Alex")
+        XCTAssertEqual(refused.code, 0, refused.err)
+        XCTAssertTrue(refused.err.contains("was refused"), refused.err)
+        XCTAssertEqual(refused.records.first?["balance"] as? Int, 90, "the journals' balance")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snap + ".bad-1"))
+        // A day in the snapshot that the new session does not touch.
+        setBytes(snap, try changed("16"))
+        let unread = rw("dashboard", "Alex")
+        XCTAssertEqual(unread.code, 0, unread.err)
+        XCTAssertEqual(unread.err, "", "the changed line is not read")
+        XCTAssertEqual(unread.records.first?["balance"] as? Int, 90)
+        let next = rw("ingest", stdin: session("21", "08"))
+        XCTAssertEqual(next.code, 0, next.err)
+        XCTAssertTrue(next.err.contains("was refused"), "a run that reads the whole refuses it: \(next.err)")
+        XCTAssertEqual(next.records.first?["points"] as? Int, 30)
+        XCTAssertEqual(rw("dashboard", "Alex").records.first?["balance"] as? Int, 120)
+    }
 }
 
 /// A store written by rewards 1.0 (one parent, commit lines without stamps

@@ -120,6 +120,21 @@ final class RewardsUsageFactsToolTests: ToolTestCase {
         XCTAssertEqual(log.filter { $0.hasPrefix("usage for Alex") }.count, 4, "\(log)")
     }
 
+    /// A change begun on the hot part that meets usage it cannot fold there
+    /// (no snapshot to index the days it touches: the journals folded
+    /// afresh) begins again in full, having written nothing, and counts it.
+    func testAChangeThatCannotFoldUsageByTheIndexBeginsAgainInFull() throws {
+        XCTAssertEqual(run("rewards", ["init"]).code, 0)
+        run("rewards", ["child", "add", "Alex", "--user", "alex"])
+        run("rewards", ["app", "set", "Duolingo", "--learning"])
+        XCTAssertEqual(run("rewards", ["ingest"], stdin: line).records.first?["points"] as? Int, 30)
+        try FileManager.default.removeItem(atPath: dataDir + "/snapshot.ndjson")
+        let redeem = run("rewards", ["redeem", "Alex", "2"], env: ["REWARDS_USER": "alex"])
+        XCTAssertEqual(redeem.code, 0, redeem.err)
+        XCTAssertEqual(redeem.err, "")
+        XCTAssertEqual(run("rewards", ["dashboard", "alex"]).records.first?["balance"] as? Int, 10, "30 earned, 20 redeemed")
+    }
+
     /// The badges one ingest awards come in the children's order by name,
     /// the same on every run (not the order of a hashed dictionary).
     func testBadgesFromOneIngestComeInTheChildrensOrder() throws {

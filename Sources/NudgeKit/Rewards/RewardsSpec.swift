@@ -218,6 +218,11 @@ public enum Rewards {
             }
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
             let r = try body(&tx)
+            // (A usage fact this change records may need a day the index cannot give.)
+            if !full && tx.state.needsFull {
+                cold = true
+                throw ToolError(.software, "internal error: usage facts left unfolded")
+            }
             final = tx.state
             return r
         }

@@ -30,14 +30,17 @@ public final class FileBytes: @unchecked Sendable {
 
     /// `count` bytes of the file at `offset`, mapped read-only; nil when the
     /// file is shorter than that or cannot be mapped (then read it instead).
-    public static func map(fd: Int32, offset: Int, count: Int) -> FileBytes? {
+    /// `populate`: its pages are read in at once (bytes that will all be
+    /// read); otherwise each page comes in when first touched (a large part
+    /// of which a reader looks at a few lines).
+    public static func map(fd: Int32, offset: Int, count: Int, populate: Bool = true) -> FileBytes? {
         var st = stat()
         guard count > 0, offset >= 0, fstat(fd, &st) == 0, Int(st.st_size) >= offset + count else { return nil }
         let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
         let start = offset / page * page
         let length = offset - start + count
         #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
+        let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
         #else
         let flags = MAP_PRIVATE
         #endif

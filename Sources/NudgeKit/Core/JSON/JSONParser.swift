@@ -400,3 +400,167 @@ struct JSONByteParser {
         }
     }
 }
+
+// MARK: - Reading a large document in place
+
+/// A field name as read: its bytes when plain ASCII (no escapes), else the
+/// decoded string; compared without making a String for the usual name.
+struct JSONKey {
+    let raw: UnsafeRawBufferPointer?
+    let decoded: String?
+
+    func `is`(_ s: StaticString) -> Bool {
+        if let r = raw { return r.count == s.utf8CodeUnitCount && memcmp(r.baseAddress!, s.utf8Start, r.count) == 0 }
+        return decoded == s.description
+    }
+
+    var string: String { decoded ?? String(decoding: raw!, as: UTF8.self) }
+}
+
+extension JSONByteParser {
+    /// Checks a value at `depth` as `value(depth:)` would, building nothing
+    /// but the strings that need decoding (escapes, non-ASCII): it accepts
+    /// exactly what `value` accepts, with the same errors.
+    mutating func skip(depth: Int) throws(JSONParseError) {
+        guard i < end else { throw error("unexpected end of input") }
+        if depth > JSONByteParser.maxDepth { throw error("nested too deeply") }
+        switch b[i] {
+        case UInt8(ascii: "{"):
+            try fields(depth: depth) { (p: inout JSONByteParser, _: JSONKey) throws(JSONParseError) in try p.skip(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            try elements(depth: depth) { (p: inout JSONByteParser, _: Int) throws(JSONParseError) in try p.skip(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            try skipCheckedString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try number()
+        default:
+            throw error("unexpected character '\(Unicode.Scalar(b[i]))'")
+        }
+    }
+
+    /// A string as `string()` checks it; decoded only when it is not plain ASCII.
+    mutating func skipCheckedString() throws(JSONParseError) {
+        let start = i
+        if try plainKey() != nil { return }
+        i = start
+        _ = try string()
+    }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A number's value as a Double, as `number()` reads it (`.int` or
+    /// `.double`, then `JSON.double`): a decimal of at most 15 digits
+    /// without an exponent is one exact division (both parts exact, so
+    /// correctly rounded, as `Double(String)` is); anything else goes
+    /// through `number()`.
+    mutating func double() throws(JSONParseError) -> Double {
+        let start = i
+        var k = i
+        if k < end && b[k] == UInt8(ascii: "-") { k += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = 0
+        var simple = k < end && b[k] >= 0x30 && b[k] <= 0x39 && !(b[k] == 0x30 && k + 1 < end && b[k + 1] >= 0x30 && b[k + 1] <= 0x39)
+        while simple && k < end && b[k] >= 0x30 && b[k] <= 0x39 { mantissa = mantissa * 10 + Int64(b[k] - 0x30); digits += 1; k += 1; if digits > 15 { simple = false } }
+        if simple && k < end && b[k] == UInt8(ascii: ".") {
+            k += 1
+            guard k < end, b[k] >= 0x30 && b[k] <= 0x39 else { i = start; return try number().double ?? 0 }
+            while simple && k < end && b[k] >= 0x30 && b[k] <= 0x39 {
+                mantissa = mantissa * 10 + Int64(b[k] - 0x30); digits += 1; fraction += 1; k += 1
+                if digits > 15 { simple = false }
+            }
+        }
+        if simple && (k >= end || (b[k] != UInt8(ascii: "e") && b[k] != UInt8(ascii: "E"))) {
+            i = k
+            let negative = b[start] == UInt8(ascii: "-")
+            // An integer is `.int` (so -0 is 0); a decimal keeps its sign.
+            if fraction == 0 { return Double(negative ? -mantissa : mantissa) }
+            let v = Double(mantissa) / JSONByteParser.powersOfTen[fraction]
+            return negative ? -v : v
+        }
+        i = start
+        return try number().double ?? 0
+    }
+
+    /// At a quote: the string's bytes when they are printable ASCII without
+    /// escapes (then past its closing quote), else nil with the cursor
+    /// moved (the caller reads it with `string()` from where it began).
+    @inline(__always) mutating func plainKey() throws(JSONParseError) -> UnsafeRawBufferPointer? {
+        let start = i + 1
+        var k = start
+        while k < end {
+            let c = b[k]
+            if c == UInt8(ascii: "\"") {
+                i = k + 1
+                return UnsafeRawBufferPointer(rebasing: b[start..<k])
+            }
+            if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\\") { return nil }
+            k += 1
+        }
+        return nil
+    }
+
+    /// An object at `depth`, field by field, with the errors of
+    /// `value(depth:)`: `body` is called at each field's value and must
+    /// read it (with `value`, `skip`, `fields` or `elements` at depth + 1).
+    mutating func fields(depth: Int, _ body: (inout JSONByteParser, JSONKey) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        guard i < end else { throw error("unexpected end of input") }
+        if depth > JSONByteParser.maxDepth { throw error("nested too deeply") }
+        guard b[i] == UInt8(ascii: "{") else { throw error("expected an object") }
+        i += 1
+        skipSpace()
+        if i < end && b[i] == UInt8(ascii: "}") { i += 1; return }
+        while true {
+            skipSpace()
+            guard i < end else { throw error("unexpected end of input") }
+            guard b[i] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
+            let keyAt = i
+            let key: JSONKey
+            if let raw = try plainKey() {
+                key = JSONKey(raw: raw, decoded: nil)
+            } else {
+                i = keyAt
+                key = JSONKey(raw: nil, decoded: try string())
+            }
+            skipSpace()
+            guard i < end, b[i] == UInt8(ascii: ":") else { throw error("expected ':' after a field name") }
+            i += 1
+            skipSpace()
+            guard i < end else { throw error("unexpected end of input") }
+            if depth + 1 > JSONByteParser.maxDepth { throw error("nested too deeply") }
+            try body(&self, key)
+            skipSpace()
+            guard i < end else { throw error("unterminated object") }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            if b[i] == UInt8(ascii: "}") { i += 1; return }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    /// An array at `depth`, element by element (`body` reads each, at
+    /// depth + 1, given its index), with the errors of `value(depth:)`.
+    mutating func elements(depth: Int, _ body: (inout JSONByteParser, Int) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        guard i < end else { throw error("unexpected end of input") }
+        if depth > JSONByteParser.maxDepth { throw error("nested too deeply") }
+        guard b[i] == UInt8(ascii: "[") else { throw error("expected an array") }
+        i += 1
+        skipSpace()
+        if i < end && b[i] == UInt8(ascii: "]") { i += 1; return }
+        var n = 0
+        while true {
+            skipSpace()
+            guard i < end else { throw error("unexpected end of input") }
+            if depth + 1 > JSONByteParser.maxDepth { throw error("nested too deeply") }
+            try body(&self, n)
+            n += 1
+            skipSpace()
+            guard i < end else { throw error("unterminated array") }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            if b[i] == UInt8(ascii: "]") { i += 1; return }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+}

@@ -47,11 +47,17 @@ public enum Processes {
     static let commLimit = 15
 
     /// Every process readable under `root` (default /proc), or those of `uids`.
+    /// (Paths are made in one buffer, "PID/NAME", and names read into
+    /// another: a minute's cron over hundreds of processes allocates
+    /// little per process.)
     public static func list(root: String = "/proc", uids: Set<UInt32>? = nil) -> [RunningProcess] {
         guard let dir = opendir(root) else { return [] }
         defer { closedir(dir) }
         let dfd = dirfd(dir)
         var buf = [UInt8](repeating: 0, count: 4096)
+        var link = [UInt8](repeating: 0, count: 4096)
+        var path = [CChar](repeating: 0, count: 32)
+        let deleted = Array(" (deleted)".utf8)
         var out: [RunningProcess] = []
         while let ent = readdir(dir) {
             var pid: Int32 = 0
@@ -61,41 +67,70 @@ public enum Processes {
                     if c == 0 { break }
                     guard c >= 0x30 && c <= 0x39, digits < 9 else { return false }
                     pid = pid * 10 + Int32(c - 0x30)
+                    path[digits] = CChar(bitPattern: c)
                     digits += 1
                 }
                 return digits > 0 && pid > 0
             }
             guard isPid else { continue }
-            let name = String(pid)
+            // The path "PID", or "PID/name" (`name`), NUL-terminated.
+            func named(_ name: StaticString) {
+                let n = name.utf8CodeUnitCount
+                path.withUnsafeMutableBytes { p in
+                    p[digits] = 0x2F
+                    memcpy(p.baseAddress! + digits + 1, name.utf8Start, n)
+                    p[digits + 1 + n] = 0
+                }
+            }
+            path[digits] = 0
             var st = stat()
-            guard fstatat(dfd, name, &st, 0) == 0 else { continue }
+            guard fstatat(dfd, path, &st, 0) == 0 else { continue }
             let uid = UInt32(st.st_uid)
             if let u = uids, !u.contains(uid) { continue }
-            let c = small(dfd, name + "/comm", &buf)
-            let comm = String(decoding: buf[0..<c].prefix { $0 != 0x0A }, as: UTF8.self)
+            named("comm")
+            let c = small(dfd, path, &buf)
+            let comm = String(decoding: buf[0..<(buf[0..<c].firstIndex(of: 0x0A) ?? c)], as: UTF8.self)
             var exe = ""
             if comm.utf8.count >= commLimit {
-                let n = small(dfd, name + "/cmdline", &buf)
+                named("cmdline")
+                let n = small(dfd, path, &buf)
                 let argv0 = buf[0..<n].prefix { $0 != 0 }
                 exe = String(decoding: argv0.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
             }
             var p = RunningProcess(pid: pid, uid: uid, comm: comm, exe: exe)
-            var link = [CChar](repeating: 0, count: 4096)
-            let ln = readlinkat(dfd, name + "/exe", &link, 4095)
+            named("exe")
+            let ln = link.withUnsafeMutableBytes { readlinkat(dfd, path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 4095) }
             if ln > 0 {
-                let full = String(decoding: link[0..<ln].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                // A replaced executable reads "/path (deleted)".
-                let path = full.hasSuffix(" (deleted)") ? String(full.dropLast(10)) : full
-                p.binary = String(path.split(separator: "/").last ?? "")
+                // A replaced executable reads "/path (deleted)"; its base name, as split(separator: "/").last.
+                var end = ln
+                if ln >= deleted.count && link[(ln - deleted.count)..<ln].elementsEqual(deleted) { end -= deleted.count }
+                while end > 0 && link[end - 1] == 0x2F { end -= 1 }
+                let slash = link[0..<end].lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+                p.binary = String(decoding: link[slash..<end], as: UTF8.self)
             }
-            let base = p.binary.isEmpty ? comm : p.binary
-            if interpreters.contains(where: { base == $0 || (base.hasPrefix($0) && base.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) }) {
-                let n = small(dfd, name + "/cmdline", &buf)
+            if isInterpreter(p.binary.isEmpty ? comm : p.binary) {
+                named("cmdline")
+                let n = small(dfd, path, &buf)
                 p.script = scriptName(buf[0..<n])
             }
             out.append(p)
         }
         return out.sorted { $0.pid < $1.pid }
+    }
+
+    /// Whether a program's name is an interpreter's: one of `interpreters`,
+    /// or one followed by a version ("python3.12", "bash5").
+    static func isInterpreter(_ base: String) -> Bool {
+        let b = base.utf8
+        guard let first = b.first, interpreterInitials.contains(first) else { return false }
+        // An ASCII name by its bytes (its digits are the only numbers in it).
+        if !b.contains(where: { $0 >= 0x80 }) {
+            return interpreterBytes.contains { name in
+                b.count >= name.count && b.prefix(name.count).elementsEqual(name)
+                    && b.dropFirst(name.count).allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+            }
+        }
+        return interpreters.contains(where: { base == $0 || (base.hasPrefix($0) && base.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
     }
 
     /// The same processes with their parent and group read (/proc/PID/stat):
@@ -116,6 +151,9 @@ public enum Processes {
 
     /// Programs that run a script named on their command line.
     static let interpreters = ["python", "bash", "sh", "dash", "zsh", "ksh", "fish", "perl", "ruby", "node", "lua", "php", "tclsh", "wish"]
+    /// Their first bytes: most names are let go at the first.
+    static let interpreterInitials = Set(interpreters.map { $0.utf8.first! })
+    static let interpreterBytes = interpreters.map { Array($0.utf8) }
 
     /// The base name of the first operand after argv[0] (options skipped,
     /// and the value of -c, -m, -e: code, not a file).
@@ -155,7 +193,7 @@ public enum Processes {
 
     /// Reads up to 4 KiB of a small /proc file into `buf`; the byte count (0
     /// when it cannot be read).
-    static func small(_ dfd: Int32, _ path: String, _ buf: inout [UInt8]) -> Int {
+    static func small(_ dfd: Int32, _ path: UnsafePointer<CChar>, _ buf: inout [UInt8]) -> Int {
         let fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 { return 0 }
         defer { close(fd) }
@@ -178,8 +216,8 @@ public enum Processes {
     /// the script an interpreter runs.
     public static func matches(_ pattern: String, _ p: RunningProcess) -> Bool {
         let flags: Int32 = 1 << 4  // FNM_CASEFOLD
-        let names: [String] = [p.comm, p.exe, p.binary, p.script]
-        return names.contains { (n: String) -> Bool in !n.isEmpty && fnmatch(pattern, n, flags) == 0 }
+        func named(_ n: String) -> Bool { !n.isEmpty && fnmatch(pattern, n, flags) == 0 }
+        return named(p.comm) || named(p.exe) || named(p.binary) || named(p.script)
     }
 
     /// Whether `pid` is still the process `p` (same owner and name): a pid

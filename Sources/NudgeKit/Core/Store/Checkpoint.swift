@@ -92,6 +92,7 @@ extension Store {
         do {
             for h in s.hot { try state.restoreHot(h) }
             for c in s.cold { try state.restoreCold(c) }
+            if let c = s.coldLines { state.restoreColdSource(c) }
         } catch {
             return nil
         }

@@ -34,6 +34,11 @@ public protocol JournalModel {
     func counts(tombstone: JSONObject, stamped: Stamp, among all: [(Stamp, JSONObject)]) -> Bool
     /// Lines that every reader needs.
     func hotSnapshot() -> [JSONObject]
+    /// The same, when the snapshot is written: `cold` is the cold lines as
+    /// `writeColdSnapshot` wrote them, so that hot lines may describe them
+    /// (where each line is and its checksum: `readsColdByOffset`). By
+    /// default `hotSnapshot()`.
+    func hotSnapshot(cold: UnsafeRawBufferPointer) -> [JSONObject]
     /// Lines that only writers need (dedupe indexes and the like).
     func coldSnapshot() -> [JSONObject]
     mutating func restoreHot(_ line: JSONObject) throws(ToolError)
@@ -53,11 +58,24 @@ public protocol JournalModel {
     /// Whether every read, not only a lazy one, offers hot lines to
     /// `restoreHotRaw` first (a model with a fast reader of its own lines).
     static var restoresRawLines: Bool { get }
+    /// Whether a read without the cold part hands the model the cold lines'
+    /// bytes, mapped but unread and unchecked (`restoreColdSource`): a model
+    /// whose hot lines index its cold lines (offset, length, checksum) reads
+    /// and checks the few it needs. By default false.
+    static var readsColdByOffset: Bool { get }
+    /// In a read without the cold part (`readsColdByOffset`), the snapshot's
+    /// cold lines as `writeColdSnapshot` wrote them, then {"type":"end"}:
+    /// bytes nothing has checked; the model believes a line only once it
+    /// matches the checksum its hot lines (checked) hold for it.
+    mutating func restoreColdSource(_ lines: Bytes)
 }
 
 extension JournalModel {
     public static func migrate(_ event: JSONObject, from schema: Int) -> JSONObject { event }
     public static var restoresRawLines: Bool { false }
+    public static var readsColdByOffset: Bool { false }
+    public mutating func restoreColdSource(_ lines: Bytes) {}
+    public func hotSnapshot(cold: UnsafeRawBufferPointer) -> [JSONObject] { hotSnapshot() }
     public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }
     public func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool {

@@ -6,6 +6,9 @@
 // Invariants: head_sum covers the header and the first hot line (for
 // `readHead`), sum the header and all hot lines, cold_sum the cold part; a
 // reader checks the sums of every part it uses before believing any of it.
+// A model whose hot lines index its cold lines with a checksum each
+// (`readsColdByOffset`) may be handed the cold part unchecked in a read
+// without it, and checks each line it reads against its hot lines.
 // A header with "hash":2 was summed with `Checksum.wide`, one without it
 // (written before) with `Checksum.hash`.
 
@@ -20,7 +23,12 @@ extension Store {
         var cold: [JSONObject]
         /// Its checksum (header and hot part): what a remembered listing is tied to.
         var sum: UInt64 = 0
+        /// In a read without the cold part, for a model that reads cold lines
+        /// by offset: the cold lines, mapped, unchecked (`restoreColdSource`).
+        var coldLines: Bytes? = nil
     }
+
+    static var coldMarker: [UInt8] { Array("{\"type\":\"cold\"}\n".utf8) }
 
     enum SnapshotRead {
         case absent
@@ -233,7 +241,16 @@ extension Store {
             }
         }
         if bad || !complete { return .bad("a line cannot be read") }
-        return .ok(Snapshot(schema: header.schema, marks: header.marks, frontier: header.frontier, hot: hot, cold: cold, sum: header.sum))
+        // The cold part's pages are mapped, not read: the model reads and
+        // checks the few lines it needs against its hot lines' index.
+        var coldLines: Bytes? = nil
+        if !full && M.readsColdByOffset, fileBody > hotBody,
+           let m = FileBytes.map(fd: fd, offset: nl + 1 + hotBody, count: fileBody - hotBody, populate: false) {
+            let marker = Store.coldMarker
+            if m.count > marker.count && m.all[0..<marker.count].elementsEqual(marker) { coldLines = m.all[marker.count..<m.count] }
+        }
+        return .ok(Snapshot(schema: header.schema, marks: header.marks, frontier: header.frontier, hot: hot, cold: cold, sum: header.sum,
+                            coldLines: coldLines))
     }
 
     /// The header and first hot line, checked against the head checksum.
@@ -270,10 +287,12 @@ extension Store {
     /// Writes the snapshot of `l`; returns its checksum.
     @discardableResult
     func writeSnapshot(_ l: Loaded, keepCheckpoint: Bool = true) throws(ToolError) -> UInt64 {
-        var hot = [UInt8]()
-        for h in l.state.hotSnapshot() { h.write(into: &hot); hot.append(0x0A) }
-        var cold = Array("{\"type\":\"cold\"}\n".utf8)
+        // The cold part first: the hot lines may index it.
+        var cold = Store.coldMarker
         l.state.writeColdSnapshot(into: &cold)
+        var hot = [UInt8]()
+        let hotLines = cold.withUnsafeBytes { l.state.hotSnapshot(cold: UnsafeRawBufferPointer(rebasing: $0[Store.coldMarker.count...])) }
+        for h in hotLines { h.write(into: &hot); hot.append(0x0A) }
         cold += Array("{\"type\":\"end\"}\n".utf8)
         let sorted = l.marks.sorted(by: { $0.key < $1.key })
         let journals = JSONObject(parsedKeys: sorted.map(\.key), values: sorted.map { (_, m) in

@@ -48,11 +48,14 @@ extension Rewards {
     }
 
     /// Records what runs now, charged for the last `interval` seconds as
-    /// usage (overlaps count once), and what is decided about it.
+    /// usage (overlaps count once), and what is decided about it. The state
+    /// is the hot part and the days the usage touches (read by the
+    /// snapshot's index; in full when they cannot be): a run every minute
+    /// reads what changed, not the history.
     static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procs: [RunningProcess], interval: Int,
                             dryRun dry: Bool) throws(ToolError) -> EnforcePlan {
         let now = ctx.now
-        return try write(ctx, full: true, st) { (tx) throws(ToolError) -> EnforcePlan in
+        return try write(ctx, st) { (tx) throws(ToolError) -> EnforcePlan in
             try requireParent(tx.state, ctx)
             let running = runningRewardApps(tx.state, procs)
             var intake = Intake()

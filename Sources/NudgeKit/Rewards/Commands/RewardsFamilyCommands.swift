@@ -94,7 +94,7 @@ extension Rewards {
         let out = ctx.out
         out.record(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login),
                     "balance": JSON(s.balance[c.id] ?? 0), "earned": JSON(s.earned[c.id] ?? 0), "badges": JSON((s.badges[c.id] ?? []).sorted())])
-        for (d, t) in (s.days[c.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (d, t) in s.days.entries(c.id).map({ ($0.day, $0.totals) }) {
             out.record(["type": "day", "child": .string(c.id), "date": .string(d.description), "learning_minutes": JSON(Int(t.learningSeconds / 60)),
                         "reward_minutes": JSON(Int(t.rewardSeconds / 60)), "points": JSON(t.points), "granted_minutes": JSON(t.grantedMinutes),
                         "adjusted": JSON(t.adjusted)])

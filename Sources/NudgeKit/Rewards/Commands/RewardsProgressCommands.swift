@@ -4,7 +4,8 @@
 // what is here draws them (gauges, a sparkline, CSV lines).
 //
 // Invariants: a child sees only their own; reward time used counts held
-// reward sessions not yet decided (the state is then read in full).
+// reward sessions not yet decided (with the day's counted spans: read by
+// the snapshot's index, or the state in full).
 
 extension Rewards {
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -47,13 +48,15 @@ extension Rewards {
         return .ok
     }
 
-    /// The state for figures of reward time used: the hot part, or the
-    /// whole when a held reward session needs the day's counted spans.
+    /// The state for figures of reward time used: the hot part, with
+    /// today's counted spans of each child a held reward session is of (or
+    /// the whole, when they cannot be read by the index).
     static func readForReward(_ ctx: Context) throws(ToolError) -> RewardsState {
         let st = try store(ctx)
-        let s = try current(st)
-        guard s.flags.values.contains(where: { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }) else { return s }
-        return try st.read(full: true)
+        var s = try current(st)
+        let held = Set(s.flags.values.filter { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }.map(\.child))
+        for c in held.sorted() where !s.loadCold(c, ctx.today) { return try st.read(full: true) }
+        return s
     }
 
     /// The dashboard for people, from its record.

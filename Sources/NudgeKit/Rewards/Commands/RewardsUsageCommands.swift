@@ -18,9 +18,7 @@ extension Rewards {
             _ = try childID(pre, name)
             guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
             guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
-            let doc: JSON
-            do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { throw ToolError(.dataError, "\(export): \(error.message)") }
-            switch ActivityWatch.read(doc, now: ctx.now) {
+            switch ActivityWatch.read(bytes: bytes, now: ctx.now) {
             case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
             case .success(let u):
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }

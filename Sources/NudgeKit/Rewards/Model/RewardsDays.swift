@@ -35,6 +35,106 @@ extension RewardsState {
             self.init(app: app, start: s, end: e, reason: r, points: Int(p))
         }
     }
+    /// Each child's day totals, in order of day: restored from the snapshot
+    /// as its lines come (one per child and day of history, appended, not
+    /// hashed), a day looked up by bisection; what a fold changes is
+    /// changed in place.
+    public struct DayTable: Equatable, Sendable {
+        public struct Entry: Equatable, Sendable { public var day: Day; public var totals: DayTotals }
+        private var lists: [String: [Entry]] = [:]
+        /// The child whose lines are being restored, and its days so far
+        /// (not yet in `lists`: lines come child by child, and are not
+        /// hashed one by one).
+        private var pendingChild: String? = nil
+        private var pending: [Entry] = []
+
+        public init() {}
+
+        private func list(_ child: String) -> [Entry]? { child == pendingChild ? pending : lists[child] }
+
+        private mutating func settle() {
+            guard let c = pendingChild else { return }
+            lists[c] = pending
+            pendingChild = nil
+            pending = []
+        }
+
+        private var all: [String: [Entry]] {
+            var a = lists.filter { !$0.value.isEmpty }
+            if let c = pendingChild, !pending.isEmpty { a[c] = pending }
+            return a
+        }
+
+        public static func == (a: DayTable, b: DayTable) -> Bool { a.all == b.all }
+
+        /// The children with days.
+        public var children: [String] { Array(all.keys) }
+
+        /// A child's days, in order.
+        public func entries(_ child: String) -> [Entry] { list(child) ?? [] }
+
+        /// A child's days as a dictionary (nil: none).
+        public subscript(child: String) -> [Day: DayTotals]? {
+            guard let l = list(child), !l.isEmpty else { return nil }
+            return Dictionary(l.map { ($0.day, $0.totals) }, uniquingKeysWith: { $1 })
+        }
+
+        /// Where `d` is in `l`, or where it would go.
+        static func place(_ d: Day, in l: [Entry]) -> Int {
+            var lo = 0, hi = l.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if l[mid].day < d { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        public func totals(_ child: String, _ d: Day) -> DayTotals? {
+            guard let l = list(child) else { return nil }
+            let i = DayTable.place(d, in: l)
+            return i < l.count && l[i].day == d ? l[i].totals : nil
+        }
+
+        /// Changes a day's totals (from zero when it has none).
+        mutating func update(_ child: String, _ d: Day, _ change: (inout DayTotals) -> Void) {
+            settle()
+            var l = lists.removeValue(forKey: child) ?? []
+            let i = DayTable.place(d, in: l)
+            if i < l.count && l[i].day == d {
+                change(&l[i].totals)
+            } else {
+                var t = DayTotals()
+                change(&t)
+                l.insert(Entry(day: d, totals: t), at: i)
+            }
+            lists[child] = l
+        }
+
+        mutating func set(_ child: String, _ d: Day, _ t: DayTotals) { update(child, d) { $0 = t } }
+
+        /// A snapshot's line: appended when it comes after its child's last day.
+        mutating func restore(_ child: String, _ d: Day, _ t: DayTotals) {
+            if child == pendingChild, pending.last.map({ $0.day < d }) ?? true {
+                pending.append(Entry(day: d, totals: t))
+                return
+            }
+            settle()
+            if lists[child] == nil {
+                pendingChild = child
+                pending = []
+                pending.reserveCapacity(512)  // a year and more, without regrowing
+                pending.append(Entry(day: d, totals: t))
+                return
+            }
+            set(child, d, t)
+        }
+
+        mutating func remove(_ child: String) {
+            settle()
+            lists[child] = nil
+        }
+    }
+
     /// One app's usage on one day (per category, should the app have moved).
     /// `otherSeconds`: time in it while it earned and cost nothing
     /// (uncategorised or ignored), so that reports show what to categorise.
@@ -140,13 +240,15 @@ extension RewardsState {
         t.points += p
         if let carry = e["carry"]?.int { t.carry = carry }
         if let units = e["units"]?.int { t.units = units }
-        days[c, default: [:]][d] = t
+        days.set(c, d, t)
         balance[c, default: 0] += p
         earned[c, default: 0] += p
         addRecent(c, (e["recent"]?.array ?? []).compactMap(SessionLine.init))
         if full {
             materialize(c, d)
             usage[c, default: [:]][d, default: UsageDay()].merge(e)
+        } else {
+            coldLeftBehind()
         }
     }
 
@@ -166,7 +268,7 @@ extension RewardsState {
         let p = Int(e["points"]?.int ?? 0)
         t.points += p
         if let carry = e["carry"]?.int { t.carry = carry }
-        days[c, default: [:]][d] = t
+        days.set(c, d, t)
         balance[c, default: 0] += p
         earned[c, default: 0] += p
         let app = e["app"]?.string ?? ""
@@ -193,6 +295,8 @@ extension RewardsState {
             a.points = p
             u.addApp(a)
             usage[c, default: [:]][d] = u
+        } else {
+            coldLeftBehind()
         }
     }
 }

@@ -292,7 +292,7 @@ extension RewardsState {
             p = -bal
         }
         balance[c, default: 0] += p
-        if let d = day { days[c, default: [:]][d, default: DayTotals()].adjusted += p }
+        if let d = day { days.update(c, d) { $0.adjusted += p } }
         noteChange(stamp, who, "\(who) \(p >= 0 ? "added \(p) bonus points to" : "took \(-p) points from") \(children[c]?.name ?? c)")
     }
 
@@ -300,9 +300,10 @@ extension RewardsState {
     /// requests it names, go.
     mutating func applyErase(_ e: JSONObject) {
         guard let salt = e["salt"]?.string, let ds = e["digests"]?.array, !ds.isEmpty else { return }
-        var ids = Set(children.keys).union(removed.keys).union(days.keys).union(balance.keys).union(childSettings.keys)
+        var ids = Set(children.keys).union(removed.keys).union(days.children).union(balance.keys).union(childSettings.keys)
         ids.formUnion(usage.keys)
         ids.formUnion(rawUsage.keys)
+        ids.formUnion(cold.raw.keys)
         for f in flags.values { ids.insert(f.child) }
         for g in grants.values { ids.insert(g.child) }
         for id in ids where Rewards.erasureHit(ds, salt: salt, id) { forget(id) }
@@ -377,13 +378,15 @@ extension RewardsState {
         children[id] = nil
         removed[id] = nil
         childSettings[id] = nil
-        days[id] = nil
+        days.remove(id)
         balance[id] = nil
         earned[id] = nil
         recent[id] = nil
         badges[id] = nil
         usage[id] = nil
         rawUsage[id] = nil
+        cold.raw[id] = nil
+        cold.parsed[id] = []  // no line to read any more
         let refs = Set([id]).union(flags.values.filter { $0.child == id }.map(\.id)).union(grants.values.filter { $0.child == id }.map(\.id))
         flags = flags.filter { $0.value.child != id }
         grants = grants.filter { $0.value.child != id }

@@ -12,9 +12,10 @@
 // union once (the engine's spans); a held session's flag id is a function
 // of the session, so a parent's decision applies on every copy; a session
 // a usage_day event counted (a store written before facts) is in that
-// day's `sessions` and counts nothing again. Folding a fact needs the day's
-// cold part: a state read without it notes that (`needsFull`), folds
-// nothing, and its reader reads again in full.
+// day's `sessions` and counts nothing again. Folding a fact needs the cold
+// part of its day and the days either side: a state read without it loads
+// them by the snapshot's index (`loadCold`), or, when it cannot, notes that
+// (`needsFull`), folds nothing, and its reader reads again in full.
 
 extension Rewards {
     /// The most sessions one `sessions` event may hold. A real day cannot
@@ -139,8 +140,9 @@ extension RewardsState {
             return
         }
         guard let f = Rewards.SessionFacts(e), !f.sessions.isEmpty else { return }
-        guard full else { needsFull = true; return }
         let c = f.child, d = f.day
+        // The day's cold part and its neighbours' (read by offset without the whole).
+        guard loadCold(c, d.adding(days: -1)), loadCold(c, d), loadCold(c, d.adding(days: 1)) else { needsFull = true; return }
         // One index per app identity (lower-cased name), whatever the event's table holds.
         let keys = f.apps.map { $0.lowercased() }
         var first: [String: Int] = [:]
@@ -250,8 +252,8 @@ extension RewardsState {
         let counts = decision == "approved" && e["count"]?.bool == true
         flags[id]!.status = decision
         guard counts else { return }
-        guard full else { needsFull = true; return }
         let day = e["day"]?.string.flatMap(Day.parse) ?? Zone.utc.day(of: Instant(seconds: f.span.start))
+        guard loadCold(f.child, day) else { needsFull = true; return }
         var set = settings(for: f.child)
         try? set.set("max_session_minutes", "1440")
         try? set.set("max_session_age_days", "3650")  // held when fresh; a parent's decision stands
@@ -282,19 +284,21 @@ extension RewardsState {
         t.points += b.points
         t.carry = ledger.units
         if let u = ledger.total { t.units = u }
-        days[c, default: [:]][d] = t
+        days.set(c, d, t)
         balance[c, default: 0] += b.points
         earned[c, default: 0] += b.points
         addRecent(c, b.lastFive)
-        var u = usage[c]?[d] ?? UsageDay()
-        u.learned = ledger.counted
-        u.rewarded = ledger.rewarded
-        u.rated = ledger.rated
-        for (k, more) in b.usage.sessions.sorted(by: { $0.key < $1.key }) {
-            if u.sessions[k] == nil { u.sessions[k] = more } else { RewardsEngine.mergeSorted(&u.sessions[k]!, more) }
+        // Changed where it lies (a copy would copy the day's every session).
+        func add(_ u: inout UsageDay) {
+            u.learned = ledger.counted
+            u.rewarded = ledger.rewarded
+            u.rated = ledger.rated
+            for (k, more) in b.usage.sessions.sorted(by: { $0.key < $1.key }) {
+                if u.sessions[k] == nil { u.sessions[k] = more } else { RewardsEngine.mergeSorted(&u.sessions[k]!, more) }
+            }
+            for a in b.usage.apps { u.addApp(a) }
         }
-        for a in b.usage.apps { u.addApp(a) }
-        usage[c, default: [:]][d] = u
+        add(&usage[c, default: [:]][d, default: UsageDay()])
     }
 }
 

@@ -136,7 +136,7 @@ extension RewardsState {
         g.short = max(0, g.points - bal)
         g.void = nil
         grants[id] = g
-        days[g.child, default: [:]][g.day, default: DayTotals()].grantedMinutes += g.minutes
+        days.update(g.child, g.day) { $0.grantedMinutes += g.minutes }
         balance[g.child, default: 0] -= g.points - g.short
     }
 
@@ -144,7 +144,7 @@ extension RewardsState {
     /// its points return.
     mutating func unpay(_ id: String, why: String) {
         guard var g = grants[id], g.void == nil else { return }
-        days[g.child, default: [:]][g.day, default: DayTotals()].grantedMinutes -= g.minutes
+        days.update(g.child, g.day) { $0.grantedMinutes -= g.minutes }
         balance[g.child, default: 0] += g.points - g.short
         g.short = 0
         g.void = why

@@ -1,14 +1,18 @@
 // rewards' snapshot, so that start-up does not grow with history. Hot lines
 // (every reader): the family, children, apps, settings, each child's days,
 // balance and badges, flags, grants, requests, invites, what was notified,
-// the conflicts and changes kept for the parents, and who was refused. Cold
-// lines (writers and reports): one per child and day with its `UsageDay`.
+// the conflicts and changes kept for the parents, who was refused, and the
+// index of the cold part (RewardsColdIndex.swift). Cold lines (writers and
+// reports): one per child and day with its `UsageDay`.
 //
 // Invariants: restoring the lines `hotSnapshot` and `writeColdSnapshot`
 // write gives the state that folding the events gives. A cold line is
 // written in a fixed layout ({"k":"usage","child":ID,"day":"YYYY-MM-DD",…})
 // so that a full read can keep it unparsed (`restoreColdRaw`) until a
-// command touches that day; a line kept raw is written back byte for byte.
+// command touches that day, and a read without the cold part can find it by
+// the index; a line kept raw is written back byte for byte. A day's hot line
+// in the layout `hotSnapshot` writes is read without the general parser
+// (`dayLine`), to the same totals.
 
 extension RewardsState {
     // The snapshot: everything small is hot; counted spans and seen keys cold.
@@ -45,8 +49,8 @@ extension RewardsState {
             for (k, v) in kv.sorted(by: { $0.key < $1.key }) { o[k] = JSON(v) }
             l.append(o)
         }
-        for (c, ds) in days.sorted(by: { $0.key < $1.key }) {
-            for (d, t) in ds.sorted(by: { $0.key < $1.key }) {
+        for c in days.children.sorted() {
+            for (d, t) in days.entries(c).map({ ($0.day, $0.totals) }) {
                 var o: JSONObject = ["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
                                      "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
                                      "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)]
@@ -119,23 +123,47 @@ extension RewardsState {
         return l
     }
 
-    static let usagePrefix = Array("{\"k\":\"usage\",\"child\":\"".utf8)
-    static let dayInfix = Array("\",\"day\":\"".utf8)
+    public static var restoresRawLines: Bool { true }
+    public static var readsColdByOffset: Bool { true }
 
-    public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
-        guard full, line.starts(with: RewardsState.usagePrefix) else { return false }
-        var i = line.startIndex + RewardsState.usagePrefix.count
-        let idStart = i
-        while i < line.endIndex && line[i] != UInt8(ascii: "\"") {
-            if line[i] == UInt8(ascii: "\\") { return false }
-            i += 1
+    /// Hot lines read without building JSON values: a day's totals (one line
+    /// per child and day of history, which every reader restores) and the
+    /// cold part's index (kept as it is until a fold needs it). Any other
+    /// line, or one not in the layout `hotSnapshot` writes, goes the
+    /// general way.
+    public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
+        if let kept = restoreColdIndexRaw(line) { return kept }
+        guard let (c, d, t) = line.withUnsafeBytes({ RewardsState.dayLine($0) }) else { return false }
+        days.restore(c, d, t)
+        return true
+    }
+
+    /// {"k":"day","child":ID,"day":"YYYY-MM-DD","learning_s":N,"reward_s":N,
+    /// "points":N,"carry":N,"granted":N,"adjusted":N[,"units":N]} as
+    /// `hotSnapshot` writes it (integers of at most 18 digits, an ID of
+    /// printable ASCII without escapes); nil for anything else.
+    static func dayLine(_ b: UnsafeRawBufferPointer) -> (String, Day, DayTotals)? {
+        var l = FixedLine(b)
+        guard l.expect("{\"k\":\"day\",\"child\":\""), let id = l.plainString(), l.expect(",\"day\":\""), let d = l.day(), l.expect("\""),
+              l.expect(",\"learning_s\":"), let learning = l.int(), l.expect(",\"reward_s\":"), let reward = l.int(),
+              l.expect(",\"points\":"), let points = l.int(), l.expect(",\"carry\":"), let carry = l.int(),
+              l.expect(",\"granted\":"), let granted = l.int(), l.expect(",\"adjusted\":"), let adjusted = l.int() else { return nil }
+        var units: Int64? = nil
+        if l.expect(",\"units\":") {
+            guard let u = l.int() else { return nil }
+            units = u
         }
-        let idEnd = i
-        guard line[i...].starts(with: RewardsState.dayInfix) else { return false }
-        i += RewardsState.dayInfix.count
-        guard i + 10 < line.endIndex, line[i + 10] == UInt8(ascii: "\""),
-              let d = Day.parse(String(decoding: line[i..<(i + 10)], as: UTF8.self)) else { return false }
-        rawUsage[String(decoding: line[idStart..<idEnd], as: UTF8.self), default: [:]][d] = line
+        guard l.expect("}"), l.atEnd else { return nil }
+        let t = DayTotals(learningSeconds: learning, rewardSeconds: reward, points: Int(points), carry: carry, grantedMinutes: Int(granted),
+                          adjusted: Int(adjusted), units: units)
+        return (String(decoding: UnsafeRawBufferPointer(rebasing: b[id]), as: UTF8.self), d, t)
+    }
+
+    /// A usage line, kept as it is (a slice of the mapped snapshot) until
+    /// a command touches its day.
+    public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
+        guard full, let (c, d) = line.withUnsafeBytes({ RewardsState.usageKey($0) }) else { return false }
+        rawUsage[c, default: [:]][d] = line
         return true
     }
 
@@ -174,9 +202,9 @@ extension RewardsState {
             }
         case "day":
             guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
-            days[c, default: [:]][d] = DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
-                                                 points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
-                                                 adjusted: ints("adjusted"), units: l["units"]?.int)
+            days.set(c, d, DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
+                                     points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
+                                     adjusted: ints("adjusted"), units: l["units"]?.int))
         case "balance":
             guard let c = l["child"]?.string else { throw .data("bad snapshot line") }
             balance[c] = ints("balance")
@@ -214,6 +242,8 @@ extension RewardsState {
             if l["k"]?.string == "conflict" { conflicts.append(c) } else { changes.append(c) }
         case "refused":
             if let w = l["who"]?.string { refused[w] = (ints("count"), l["why"]?.string ?? "") }
+        case "cold_index", "cold_indexed":
+            restoreColdIndex(l)
         default:
             break
         }

@@ -7,10 +7,11 @@
 //
 // Invariants: only the fold (`apply`) and the snapshot's restore set the
 // properties (`internal(set)` so that those can live in their own files);
-// the rest of the tool reads them. The cold part (`usage`) is there only in
-// a full read, and a day of it stays the snapshot's line (`rawUsage`) until
-// a command touches that day (`materialize`). Usage facts are folded only in
-// a full read (RewardsFacts.swift).
+// the rest of the tool reads them. The cold part (`usage`) is there in a
+// full read, and a day of it stays the snapshot's line (`rawUsage`) until a
+// command touches that day (`materialize`). A read without it loads, by
+// the hot part's index, the days a usage fact touches (`loadCold`), or says
+// that it needs the whole (`needsFull`; RewardsFacts.swift).
 
 public struct RewardsState: JournalModel {
     public static let schemaVersion = 6
@@ -99,7 +100,7 @@ public struct RewardsState: JournalModel {
     public internal(set) var apps: [String: App] = [:]
     public internal(set) var settings = RewardsEngine.Settings()
     public internal(set) var childSettings: [String: [String: Int]] = [:]
-    public internal(set) var days: [String: [Day: DayTotals]] = [:]
+    public internal(set) var days = DayTable()
     public internal(set) var balance: [String: Int] = [:]
     public internal(set) var earned: [String: Int] = [:]
     public internal(set) var recent: [String: [SessionLine]] = [:]
@@ -129,6 +130,10 @@ public struct RewardsState: JournalModel {
     /// snapshot's line as it is.
     public internal(set) var usage: [String: [Day: UsageDay]] = [:]
     var rawUsage: [String: [Day: Bytes]] = [:]
+    /// Read without the cold part: the snapshot's cold lines, and the hot
+    /// part's index of them, from which the days a fold touches are read
+    /// and checked (`loadCold`, RewardsColdIndex.swift).
+    var cold = ColdLines()
     let full: Bool
     /// What the last usage fact or approval folded came to (for the command
     /// that recorded it); not kept.
@@ -149,14 +154,15 @@ public struct RewardsState: JournalModel {
         return s
     }
 
-    public func totals(_ child: String, _ d: Day) -> DayTotals { days[child]?[d] ?? DayTotals() }
+    public func totals(_ child: String, _ d: Day) -> DayTotals { days.totals(child, d) ?? DayTotals() }
 
     public func grantedThisWeek(_ child: String, _ d: Day) -> Int {
         let monday = d.adding(days: -((d.weekday + 6) % 7))
         return (0..<7).reduce(0) { $0 + totals(child, monday.adding(days: $1)).grantedMinutes }
     }
 
-    /// A child's day's cold part (empty unless the state was read in full).
+    /// A child's day's cold part (empty unless the state was read in full
+    /// or the day was loaded: `loadCold`).
     public func usageDay(_ child: String, _ d: Day) -> UsageDay {
         if let u = usage[child]?[d] { return u }
         if let raw = rawUsage[child]?[d] { return RewardsState.parseUsageLine(raw) ?? UsageDay() }

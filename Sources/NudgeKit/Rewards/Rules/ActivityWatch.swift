@@ -43,18 +43,12 @@ public enum ActivityWatch {
         guard let buckets = doc.object?["buckets"]?.object else {
             return .failure(.data("not an ActivityWatch export: need {\"buckets\":{…}} as /api/0/export writes it"))
         }
-        var windows: [(String, RewardsEngine.Span)] = []
-        var afk: [RewardsEngine.Span] = []
-        var tabs: [(host: String, span: RewardsEngine.Span, browser: [String])] = []
+        var seen = Observed()
         let need = "need \"timestamp\" (RFC 3339) and \"duration\" (seconds)"
         for (id, b) in zip(buckets.keys, buckets.values) {
             guard let bo = b.object else { continue }
-            let type = bo["type"]?.string ?? ""
-            let isWindow = type == "currentwindow" || id.hasPrefix("aw-watcher-window")
-            let isAFK = type == "afkstatus" || id.hasPrefix("aw-watcher-afk")
-            let isWeb = type == "web.tab.current" || id.hasPrefix("aw-watcher-web")
-            guard isWindow || isAFK || isWeb else { continue }
-            let browser = isWeb ? browserWords(bucket: id) : []
+            let kind = Kind(bucket: id, type: bo["type"]?.string ?? "")
+            guard kind.isWindow || kind.isAFK || kind.isWeb else { continue }
             if let ev = bo["events"], ev.array == nil { return .failure(.data("\(id): \"events\" must be an array, not \(ev.kindName)")) }
             for (n, e) in (bo["events"]?.array ?? []).enumerated() {
                 func bad(_ m: String) -> Result<Usage, ToolError> { .failure(.data("\(id) event \(n): \(m)")) }
@@ -67,32 +61,179 @@ public enum ActivityWatch {
                 guard let dur = dj.double else { return bad("\"duration\" must be a number, not \(dj.kindName)") }
                 guard dur >= 0, dur < 1e9 else { return bad("\"duration\" must be 0 to 999999999 seconds") }
                 let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
-                if isWindow, let app = eo["data"]?.object?["app"]?.string { windows.append((app, span)) }
-                if isAFK, eo["data"]?.object?["status"]?.string == "afk" { afk.append(span) }
-                if isWeb, let url = eo["data"]?.object?["url"]?.string, let host = host(ofURL: url) { tabs.append((host, span, browser)) }
+                if kind.isWindow, let app = eo["data"]?.object?["app"]?.string { seen.windows.append((app, span)) }
+                if kind.isAFK, eo["data"]?.object?["status"]?.string == "afk" { seen.afk.append(span) }
+                if kind.isWeb, let url = eo["data"]?.object?["url"]?.string, let host = host(ofURL: url) { seen.tabs.append((host, span, kind.browser)) }
             }
         }
-        // Visits: the tab's time while its browser's window was in front.
-        var visits: [(String, RewardsEngine.Span)] = []
-        var browserWindows: [String: [RewardsEngine.Span]] = [:]  // by the bucket's words, joined
-        for t in tabs where t.span.seconds > 0 {
-            let key = t.browser.joined(separator: ",")
-            if browserWindows[key] == nil {
-                browserWindows[key] = RewardsEngine.union(windows.filter { w in isBrowser(w.0, t.browser) }.map(\.1))
+        return .success(seen.usage(gap: gap))
+    }
+
+    /// What the events of an export say, before sessions and visits are made of them.
+    struct Observed {
+        var windows: [(String, RewardsEngine.Span)] = []
+        var afk: [RewardsEngine.Span] = []
+        var tabs: [(host: String, span: RewardsEngine.Span, browser: [String])] = []
+
+        /// Sessions, away time and visits; a visit is the tab's time while
+        /// its browser's window was in front.
+        func usage(gap: Int64) -> Usage {
+            var windows = self.windows
+            var visits: [(String, RewardsEngine.Span)] = []
+            var browserWindows: [String: [RewardsEngine.Span]] = [:]  // by the bucket's words, joined
+            for t in tabs where t.span.seconds > 0 {
+                let key = t.browser.joined(separator: ",")
+                if browserWindows[key] == nil {
+                    browserWindows[key] = RewardsEngine.union(windows.filter { w in isBrowser(w.0, t.browser) }.map(\.1))
+                }
+                let fronts = browserWindows[key]!
+                for x in fronts.isEmpty ? [t.span] : RewardsEngine.intersectSorted(t.span, fronts) { visits.append((t.host, x)) }
             }
-            let fronts = browserWindows[key]!
-            for x in fronts.isEmpty ? [t.span] : RewardsEngine.intersectSorted(t.span, fronts) { visits.append((t.host, x)) }
+            if !visits.isEmpty {
+                // That time is the site's, not the browser's.
+                let cover = RewardsEngine.union(visits.map(\.1))
+                let words = Set(tabs.flatMap(\.browser))
+                windows = windows.flatMap { w -> [(String, RewardsEngine.Span)] in
+                    isBrowser(w.0, Array(words)) ? RewardsEngine.subtractSorted(w.1, cover).map { (w.0, $0) } : [w]
+                }
+            }
+            return Usage(sessions: merged(windows, gap: gap), afk: RewardsEngine.union(afk),
+                         visits: merged(visits, gap: gap).map { (host: $0.app, span: $0.span) })
         }
-        if !visits.isEmpty {
-            // That time is the site's, not the browser's.
-            let cover = RewardsEngine.union(visits.map(\.1))
-            let words = Set(tabs.flatMap(\.browser))
-            windows = windows.flatMap { w -> [(String, RewardsEngine.Span)] in
-                isBrowser(w.0, Array(words)) ? RewardsEngine.subtractSorted(w.1, cover).map { (w.0, $0) } : [w]
+    }
+
+    /// What a bucket's events are: windows, away time, browser tabs (with
+    /// the words that name its browser), by its type or its id.
+    struct Kind {
+        var isWindow: Bool, isAFK: Bool, isWeb: Bool
+        var browser: [String]
+        init(bucket id: String, type: String) {
+            isWindow = type == "currentwindow" || id.hasPrefix("aw-watcher-window")
+            isAFK = type == "afkstatus" || id.hasPrefix("aw-watcher-afk")
+            isWeb = type == "web.tab.current" || id.hasPrefix("aw-watcher-web")
+            browser = isWeb ? browserWords(bucket: id) : []
+        }
+    }
+
+    /// The same as `read(_:now:gap:)` of the parsed document, from the
+    /// export's bytes (a UTF-8 byte order mark skipped), read in place: no
+    /// JSON value is built for an event, only the fields a session needs.
+    /// On anything the in-place reader does not take as it comes (bad
+    /// JSON, a field of the wrong type, a bad time), the document is parsed
+    /// and read the general way, for the same error.
+    public static func read(bytes: [UInt8], now: Instant, gap: Int64 = 5) -> Result<Usage, ToolError> {
+        let skip = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        let fast = bytes.withUnsafeBytes { (raw) -> Observed? in try? scan(UnsafeRawBufferPointer(rebasing: raw[skip...]), now: now) }
+        if let seen = fast { return .success(seen.usage(gap: gap)) }
+        let doc: JSON
+        do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { return .failure(.data(error.message)) }
+        return read(doc, now: now, gap: gap)
+    }
+
+    /// The export's events, read in place; throws on anything but what
+    /// `read(_:now:gap:)` reads without an error. Field names count by
+    /// their first occurrence, as a parsed object's lookup does.
+    static func scan(_ raw: UnsafeRawBufferPointer, now: Instant) throws(JSONParseError) -> Observed {
+        let no = JSONParseError(message: "not read in place")
+        var seen = Observed()
+        var p = JSONByteParser(raw)
+        p.skipSpace()
+        guard p.i < p.end, p.b[p.i] == UInt8(ascii: "{") else { throw no }
+        var sawBuckets = false
+        try p.fields(depth: 0) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
+            guard key.is("buckets"), !sawBuckets else { return try p.skip(depth: 1) }
+            sawBuckets = true
+            guard p.b[p.i] == UInt8(ascii: "{") else { throw no }
+            try p.fields(depth: 1) { (p: inout JSONByteParser, id: JSONKey) throws(JSONParseError) in
+                guard p.b[p.i] == UInt8(ascii: "{") else { return try p.skip(depth: 2) }
+                try bucket(&p, id: id.string, into: &seen, now: now)
             }
         }
-        return .success(Usage(sessions: merged(windows, gap: gap), afk: RewardsEngine.union(afk),
-                              visits: merged(visits, gap: gap).map { (host: $0.app, span: $0.span) }))
+        p.skipSpace()
+        guard sawBuckets, p.i == p.end else { throw no }
+        return seen
+    }
+
+    /// One bucket's object: its events read once its type is known (the
+    /// first "type" field; events met before it are read after the rest).
+    static func bucket(_ p: inout JSONByteParser, id: String, into seen: inout Observed, now: Instant) throws(JSONParseError) {
+        var type: String? = nil
+        var sawEvents = false
+        var later: Int? = nil
+        try p.fields(depth: 2) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
+            if type == nil && key.is("type") {
+                if p.b[p.i] == UInt8(ascii: "\"") { type = try p.string() } else { type = ""; try p.skip(depth: 3) }
+            } else if !sawEvents && key.is("events") {
+                sawEvents = true
+                if let t = type { try events(&p, Kind(bucket: id, type: t), into: &seen, now: now) } else { later = p.i; try p.skip(depth: 3) }
+            } else {
+                try p.skip(depth: 3)
+            }
+        }
+        if let at = later {
+            var q = p
+            q.i = at
+            try events(&q, Kind(bucket: id, type: type ?? ""), into: &seen, now: now)
+        }
+    }
+
+    /// A bucket's "events" value: each event's timestamp, duration and the
+    /// data field its kind reads.
+    static func events(_ p: inout JSONByteParser, _ kind: Kind, into seen: inout Observed, now: Instant) throws(JSONParseError) {
+        let no = JSONParseError(message: "not read in place")
+        guard kind.isWindow || kind.isAFK || kind.isWeb else { return try p.skip(depth: 3) }
+        guard p.b[p.i] == UInt8(ascii: "[") else { throw no }
+        try p.elements(depth: 3) { (p: inout JSONByteParser, _: Int) throws(JSONParseError) in
+            guard p.b[p.i] == UInt8(ascii: "{") else { throw no }
+            var at: Instant? = nil, sawTime = false
+            var duration: Double? = nil, sawDuration = false
+            var sawData = false
+            var app: String? = nil, afk = false, url: String? = nil
+            try p.fields(depth: 4) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
+                if !sawTime && key.is("timestamp") {
+                    sawTime = true
+                    guard p.b[p.i] == UInt8(ascii: "\"") else { throw no }
+                    let start = p.i
+                    if let raw = try p.plainKey() {
+                        at = RFC3339.parse(raw)?.instant
+                    } else {
+                        p.i = start
+                        at = RFC3339.parse(try p.string())?.instant
+                    }
+                } else if !sawDuration && key.is("duration") {
+                    sawDuration = true
+                    let c = p.b[p.i]
+                    guard c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39) else { throw no }
+                    duration = try p.double()
+                } else if !sawData && key.is("data") {
+                    sawData = true
+                    guard p.b[p.i] == UInt8(ascii: "{") else { return try p.skip(depth: 5) }
+                    var sawApp = false, sawStatus = false, sawURL = false
+                    try p.fields(depth: 5) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
+                        let isString = p.b[p.i] == UInt8(ascii: "\"")
+                        if kind.isWindow && !sawApp && key.is("app") {
+                            sawApp = true
+                            if isString { app = try p.string() } else { try p.skip(depth: 6) }
+                        } else if kind.isAFK && !sawStatus && key.is("status") {
+                            sawStatus = true
+                            if isString { afk = try p.string() == "afk" } else { try p.skip(depth: 6) }
+                        } else if kind.isWeb && !sawURL && key.is("url") {
+                            sawURL = true
+                            if isString { url = try p.string() } else { try p.skip(depth: 6) }
+                        } else {
+                            try p.skip(depth: 6)
+                        }
+                    }
+                } else {
+                    try p.skip(depth: 5)
+                }
+            }
+            guard let t = at, Clock.plausible(t, now: now, what: "\"timestamp\"") == nil, let dur = duration, dur >= 0, dur < 1e9 else { throw no }
+            let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
+            if let a = app { seen.windows.append((a, span)) }
+            if afk { seen.afk.append(span) }
+            if let u = url, let host = host(ofURL: u) { seen.tabs.append((host, span, kind.browser)) }
+        }
     }
 
     /// Spans of the same name (without regard to case) closer than `gap`

@@ -209,6 +209,7 @@ extension Rewards {
     /// session's with `each`, and a record per session held for review.
     static func recordDay(_ raws: ArraySlice<Raw>, child: RewardsState.Child, day: Day, afk: [RewardsEngine.Span], intake: Intake,
                           source: String, tx: inout Transaction<RewardsState>, zone: Zone, byline: Byline, each: Bool) -> [JSONObject] {
+        _ = tx.state.loadCold(child.id, day)  // (if it cannot, the fold says so: the change begins again in full)
         tx.state.materialize(child.id, day)
         let seen = tx.state.usageDay(child.id, day)
         let flagged: Set<String> = tx.state.flags.isEmpty ? [] : Set(tx.state.flags.values.lazy.filter { $0.child == child.id }

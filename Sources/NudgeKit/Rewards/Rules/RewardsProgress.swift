@@ -21,7 +21,7 @@ extension Rewards {
     /// arrives late still earns them.
     public static func longestStreak(_ s: RewardsState, _ child: String, through today: Day) -> Int {
         let goal = Int64(s.settings(for: child).dailyGoalMinutes) * 60
-        let met = (s.days[child] ?? [:]).filter { $0.key <= today && $0.value.learningSeconds >= goal }.keys.sorted()
+        let met = s.days.entries(child).filter { $0.day <= today && $0.totals.learningSeconds >= goal }.map(\.day)
         var best = 0, run = 0
         var prev: Day? = nil
         for d in met {
@@ -46,7 +46,7 @@ extension Rewards {
         var due: [String] = []
         if earned >= 1 { due.append("first-points") }
         for n in [100, 500, 1000] where earned >= n { due.append("points-\(n)") }
-        if (s.days[child] ?? [:]).values.contains(where: { $0.learningSeconds >= goal }) { due.append("goal-met") }
+        if s.days.entries(child).contains(where: { $0.totals.learningSeconds >= goal }) { due.append("goal-met") }
         for n in [3, 7, 30] where st >= n { due.append("streak-\(n)") }
         let have = s.badges[child] ?? []
         return due.filter { !have.contains($0) }

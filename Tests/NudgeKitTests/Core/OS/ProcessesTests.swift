@@ -32,6 +32,42 @@ final class ProcessesTests: XCTestCase {
         XCTAssertEqual(Processes.list(root: root + "/missing").count, 0)
     }
 
+    /// The executable's base name, as the link reads ("/path (deleted)" for
+    /// a replaced one, any bytes a fake /proc holds), and the interpreter
+    /// check (a name, or one with a version after it) made on bytes: as
+    /// splitting the link's text on "/" and comparing characters do.
+    func testExecutablesAndInterpretersAsTheTextRulesSayThem() throws {
+        let root = NSTemporaryDirectory() + "proc-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var rng = SeededRandom(seed: 57)
+        let parts = ["usr", "bin", "mcgame", "python3.12", "bash", "", " (deleted)", "é", "a b", ".", "sh²"]
+        var links: [Int32: String] = [:]
+        for pid in Int32(1)...Int32(300) {
+            let d = root + "/\(pid)"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            try Data("x\n".utf8).write(to: URL(fileURLWithPath: d + "/comm"))
+            try Data("x\0/tmp/game.py\0".utf8).write(to: URL(fileURLWithPath: d + "/cmdline"))
+            var link = (Bool.random(using: &rng) ? "/" : "") + (0..<Int.random(in: 1...4, using: &rng)).map { _ in parts.randomElement(using: &rng)! }.joined(separator: "/")
+            if Int.random(in: 0...4, using: &rng) == 0 { link += "/" }
+            if Int.random(in: 0...4, using: &rng) == 0 { link += " (deleted)" }
+            if link.isEmpty { link = "x" }
+            XCTAssertEqual(symlink(link, d + "/exe"), 0)
+            links[pid] = link
+        }
+        for p in Processes.list(root: root) {
+            let full = try XCTUnwrap(links[p.pid])
+            let path = full.hasSuffix(" (deleted)") ? String(full.dropLast(10)) : full
+            XCTAssertEqual(p.binary, String(path.split(separator: "/").last ?? ""), full)
+            let base = p.binary.isEmpty ? p.comm : p.binary
+            let textRule = Processes.interpreters.contains(where: { base == $0 || (base.hasPrefix($0) && base.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
+            XCTAssertEqual(p.script, textRule ? "game.py" : "", full)
+        }
+        for name in ["python", "python3", "python3.12", "python³", "bash٣", "sh", "shell", "bash-5", "dash.", "zsh5.9", "é", "", "Python3", "node18", "perl5.36.0"] {
+            let textRule = Processes.interpreters.contains(where: { name == $0 || (name.hasPrefix($0) && name.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
+            XCTAssertEqual(Processes.isInterpreter(name), textRule, name)
+        }
+    }
+
     /// A matched process's tree: its descendants and, when it leads its
     /// group, the group's members, of its uid only.
     func testATreeIsWhatTheMatchedProcessStarted() {
