@@ -281,8 +281,16 @@ public struct PlayaState: JournalModel {
     }
 
     /// In a lazy read, a recipient's line is taken with its pool unparsed
-    /// (decoded if a command reads it); other lines are parsed as usual.
+    /// (decoded if a command reads it), an event's read from its bytes;
+    /// other lines are parsed as usual.
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
+        // An event's line is read from its bytes (`Event.scan`), not parsed
+        // into an object first; one in another layout is parsed as usual.
+        if line.starts(with: PlayaState.eventLinePrefix) {
+            guard let ev = line.withUnsafeBytes({ PlayaState.scanEventLine($0) }) else { return false }
+            events[ev.id] = ev
+            return true
+        }
         guard line.starts(with: PlayaState.recipientPrefix),
               let (count, v, pool) = line.withUnsafeBytes({ PlayaState.scanRecipientLine($0) }) else { return false }
         let base = line.startIndex
@@ -348,7 +356,10 @@ public struct PlayaState: JournalModel {
         return events[m[0]]!
     }
 
-    public var activeRecipients: [Playa.Recipient] { recipients.values.filter { !$0.paused }.sorted { $0.name.lowercased() < $1.name.lowercased() } }
+    /// Recipients not paused, by name in any case (each name lowered once).
+    public var activeRecipients: [Playa.Recipient] {
+        recipients.values.filter { !$0.paused }.map { ($0.name.lowercased(), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
 
     /// Today's pending events whose time has come, of recipients not paused,
     /// whose notification may be handed over: not yet tried, or failed (or,

@@ -143,7 +143,7 @@ extension Playa {
         for e in evs {
             var line = saved(e)
             line["batch"] = .string(batch)
-            tx.record(line)
+            tx.record(line, line: savedLine(e, batch: batch))
         }
         tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description), "batch": .string(batch)])
         var missed: [Event] = []
