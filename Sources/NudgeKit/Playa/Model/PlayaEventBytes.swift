@@ -57,9 +57,11 @@ extension Playa.Event {
     func write(into out: inout [UInt8]) {
         put("{\"type\":\"event\",\"id\":", &out); JSON.appendString(id, into: &out)
         put(",\"recipient_id\":", &out); JSON.appendString(recipientID, into: &out)
-        put(",\"date\":", &out); JSON.appendString(date.description, into: &out)
-        put(",\"time\":", &out); JSON.appendString(time.description, into: &out)
-        put(",\"at\":", &out); JSON.appendString(at.description, into: &out)
+        put(",\"date\":\"", &out); date.append(into: &out)
+        put("\",\"time\":\"", &out); time.append(into: &out)
+        put("\"", &out)
+        put(",\"at\":\"", &out); RFC3339.append(at, offsetSeconds: 0, into: &out)
+        put("\"", &out)
         put(",\"message_id\":", &out); putOptional(messageID, &out)
         put(",\"message\":", &out); JSON.appendString(message, into: &out)
         put(",\"status\":", &out); JSON.appendString(status.rawValue, into: &out)
@@ -88,6 +90,16 @@ extension Playa.Event {
             guard p.i < p.end, b[p.i] == UInt8(ascii: "\"") else { return nil }
             return try? p.string()
         }
+        // The bytes between a string's quotes, for a date or a time: what
+        // their parsers take is digits and a few ASCII signs, which decode
+        // to themselves (anything else, escapes included, they refuse).
+        func bytes() -> UnsafeRawBufferPointer? {
+            guard p.i < p.end, b[p.i] == UInt8(ascii: "\""),
+                  let q = memchr(base + p.i + 1, 0x22, p.end - p.i - 1) else { return nil }
+            let close = base.distance(to: UnsafeRawPointer(q))
+            defer { p.i = close + 1 }
+            return UnsafeRawBufferPointer(rebasing: b[(p.i + 1)..<close])
+        }
         // A string or null (read as nil, as `from` reads any non-string);
         // the outer nil is another kind of value.
         func stringOrNull() -> String?? {
@@ -96,9 +108,9 @@ extension Playa.Event {
         }
         guard lit("{\"type\":\"event\",\"id\":"), let id = string(),
               lit(",\"recipient_id\":"), let rid = string(),
-              lit(",\"date\":"), let date = string().flatMap(Day.parse),
-              lit(",\"time\":"), let time = string().flatMap(TimeOfDay.parse),
-              lit(",\"at\":"), let at = string().flatMap({ RFC3339.parse($0)?.instant }),
+              lit(",\"date\":"), let date = bytes().flatMap(Day.parse),
+              lit(",\"time\":"), let time = bytes().flatMap(TimeOfDay.parse),
+              lit(",\"at\":"), let at = bytes().flatMap({ RFC3339.parse($0)?.instant }),
               lit(",\"message_id\":"), let messageID = stringOrNull(),
               lit(",\"message\":"), let message = string(),
               lit(",\"status\":"), let status = string().flatMap(Playa.Status.init(rawValue:)),
@@ -174,9 +186,9 @@ extension Playa {
         let delivery = e.delivery(at: now)
         raw("{\"type\":\"event\",\"id\":"); string(e.id)
         raw(",\"recipient_id\":"); string(e.recipientID)
-        raw(",\"date\":"); string(e.date.description)
-        raw(",\"time\":"); string(e.time.description)
-        raw(",\"at\":"); local(e.at)
+        raw(",\"date\":\""); e.date.append(into: &out)
+        raw("\",\"time\":\""); e.time.append(into: &out)
+        raw("\",\"at\":"); local(e.at)
         raw(",\"message_id\":"); stringOrNull(e.messageID)
         raw(",\"message\":"); string(e.message)
         raw(",\"status\":"); string(e.status.rawValue)

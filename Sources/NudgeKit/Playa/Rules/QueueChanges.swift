@@ -171,7 +171,13 @@ extension Playa {
             tx.record(["type": "missed_through", "date": .string(today.adding(days: -1).description)])
             for i in g.missed.indices { g.missed[i].status = .missed }
         }
-        for r in tx.state.activeRecipients {
+        let active = tx.state.activeRecipients
+        tx.state.reserve(events: active.reduce(0) { n, r in
+            if case .fixed(let ts) = r.schedule { return n + ts.count }
+            if case .random(let k) = r.schedule { return n + k }
+            return n
+        })
+        for r in active {
             let key = PlayaState.generatedKey(r.id, date)
             if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
             if r.messageCount == 0 { g.empty.append(r.name); continue }
