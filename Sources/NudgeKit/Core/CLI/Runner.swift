@@ -146,9 +146,16 @@ public final class Output {
 
     /// A record: one NDJSON line in json format, `text` in text format.
     public func emit(_ record: JSONObject, text: @autoclosure () -> String?) {
+        emit(writing: { record.write(into: &$0) }, text: text())
+    }
+
+    /// A record its caller writes (its JSON, without the newline) in json
+    /// format, `text` in text format: many records of one shape are written
+    /// as bytes, without an object built for each.
+    public func emit(writing record: (inout [UInt8]) -> Void, text: @autoclosure () -> String?) {
         if quiet { return }
         if format == .json {
-            record.write(into: &buffer)
+            record(&buffer)
             buffer.append(0x0A)
         } else if let t = text() {
             buffer.append(contentsOf: Array(t.utf8))

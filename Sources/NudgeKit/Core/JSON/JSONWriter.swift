@@ -64,7 +64,26 @@ extension JSON {
         // Native strings are contiguous UTF-8: scan and copy them in bulk. Only
         // the lead bytes 0xC2, 0xD8 and 0xE2 can start a scalar to escape.
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
-            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || (c >= 0x7F && (c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2)) {
+            // Eight bytes at a time while they are plain ASCII: none below
+            // 0x20, none 0x7F or above, no '"' or '\\' (each test exact as a
+            // yes or no); the bytes from the first word that is not are
+            // looked at one by one.
+            var k = 0
+            if let base = buf.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                while k + 8 <= buf.count {
+                    let w = (raw + k).loadUnaligned(as: UInt64.self)
+                    let quote = w ^ 0x2222_2222_2222_2222
+                    let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                    let special = (w & high) | ((w &+ ones) & high) | ((w &- 0x2020_2020_2020_2020) & ~w & high)
+                        | ((quote &- ones) & ~quote & high) | ((backslash &- ones) & ~backslash & high)
+                    if special != 0 { break }
+                    k += 8
+                }
+            }
+            for c in buf[k...] where c < 0x20 || c == 0x22 || c == 0x5C || (c >= 0x7F && (c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2)) {
                 return false
             }
             out.append(contentsOf: buf)

@@ -73,15 +73,32 @@ public enum IDs {
 
     /// `v` in lowercase hex, zero-padded to `digits`.
     public static func hex(_ v: UInt64, digits: Int) -> String {
-        var s = String(v, radix: 16)
-        while s.utf8.count < digits { s = "0" + s }
-        return s
+        var n = 1
+        while n < 16 && v >> (4 * UInt64(n)) != 0 { n += 1 }
+        guard digits <= 32 else { return String(repeating: "0", count: digits - n) + hex(v, digits: n) }
+        let length = max(n, digits)
+        // Written into a buffer on the stack: no allocation for an id.
+        var buf: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &buf) { b in
+            var x = v
+            for i in stride(from: length - 1, through: 0, by: -1) {
+                let d = UInt8(x & 15)
+                b[i] = d < 10 ? 0x30 + d : 0x57 + d
+                x >>= 4
+            }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: b[0..<length]), as: UTF8.self)
+        }
     }
 
     /// An id that is the same wherever it is made from the same `key`
     /// (FNV-1a, 48 bits): a draw's events on every device.
     public static func stable(_ key: String) -> String {
         hex(StableHash.fnv1a(key) & 0xFFFF_FFFF_FFFF, digits: 12)
+    }
+
+    /// The same of a key's UTF-8 bytes.
+    public static func stable(bytes key: [UInt8]) -> String {
+        hex(StableHash.fnv1a(bytes: key) & 0xFFFF_FFFF_FFFF, digits: 12)
     }
     public static func make() -> String {
         var g = SystemRandomNumberGenerator()

@@ -23,4 +23,11 @@ public enum StableHash {
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
     }
+
+    /// The same of bytes (a string's UTF-8).
+    public static func fnv1a(bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
 }

@@ -14,7 +14,10 @@ extension Store {
     /// Runs `body` under the exclusive lock with the current state, then
     /// appends the events it recorded as one committed batch, fsynced before
     /// returning. Nothing is written when `body` throws or records nothing.
-    public func write<R>(full: Bool = false, at: Instant, zone: Zone = .utc,
+    /// `lazy`: the state is read as a lazy reader reads it (hot lines the
+    /// model keeps unparsed, `restoreHotRaw`), for a command that reads little
+    /// of what it holds.
+    public func write<R>(full: Bool = false, lazy: Bool = false, at: Instant, zone: Zone = .utc,
                          _ body: (inout Transaction<M>) throws(ToolError) -> R) throws(ToolError) -> R {
         try Sys.makeDirectories(dir)
         _ = try checkDataDirectory()
@@ -31,16 +34,16 @@ extension Store {
         Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
-        var l = try load(full: full)
+        var l = try load(full: full, lazy: lazy)
         if l.badSnapshot != nil { moveSnapshotAside() }
         if l.marks.contains(where: { isOwn($0.key) && $0.value.bad > 0 && (l.own[$0.key]?.badRanges.isEmpty ?? true) }) {
-            l = try load(full: full, forceRebuild: true)  // to find where they are
+            l = try load(full: full, lazy: lazy, forceRebuild: true)  // to find where they are
         }
         if l.own.values.contains(where: \.needsSetAside) {
             for (rel, f) in l.own.sorted(by: { $0.key < $1.key }) where f.needsSetAside {
                 try setAside(rel, committedEnd: f.committedEnd, size: f.size, bad: f.badRanges)
             }
-            l = try load(full: full)
+            l = try load(full: full, lazy: lazy)
         }
         let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
         if stamp.ms > at.ms + 86_400_000 && !options.clockPinned {
@@ -66,7 +69,7 @@ extension Store {
                 try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o2750 : 0o700)
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
-            let (bytes, commitLength) = Store.encodeBatch(tx.events, stamp: stamp, by: options.user, at: at, zone: zone)
+            let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: at, zone: zone)
             // Among strangers, a batch others could never read whole (they
             // read `peerReadCap` of a journal per run) is never written.
             if options.trust == .perUser && bytes.count > options.peerReadCap {
@@ -100,11 +103,15 @@ extension Store {
     /// then the commit line with its count, time, author, schema, stamp and
     /// the checksum of the event lines. Returns the bytes and the commit
     /// line's length (with its newline). (Also what a benchmark seeds with,
-    /// so its journals are the format the store writes.)
-    public static func encodeBatch(_ events: [JSONObject], stamp: Stamp, by user: String, at: Instant,
+    /// so its journals are the format the store writes.) `lines`: events
+    /// already written, by index (`Transaction.record(_:line:)`).
+    public static func encodeBatch(_ events: [JSONObject], lines: [[UInt8]?] = [], stamp: Stamp, by user: String, at: Instant,
                                    zone: Zone) -> (bytes: [UInt8], commitLength: Int) {
         var bytes = [UInt8]()
-        for e in events { e.write(into: &bytes); bytes.append(0x0A) }
+        for (i, e) in events.enumerated() {
+            if i < lines.count, let l = lines[i] { bytes += l } else { e.write(into: &bytes) }
+            bytes.append(0x0A)
+        }
         let commit: JSONObject = ["type": "commit", "n": .int(Int64(events.count)),
                                   "at": .string(zone.format(at)), "by": .string(user),
                                   "schema": .int(Int64(M.schemaVersion)), "hlc": stamp.clockJSON,

@@ -95,6 +95,9 @@ extension JournalModel {
 /// that the rest of the command sees them.
 public struct Transaction<M: JournalModel> {
     public private(set) var events: [JSONObject] = []
+    /// Each event's line where its recorder wrote it (`record(_:line:)`),
+    /// else nil: the batch writes the object.
+    private(set) var lines: [[UInt8]?] = []
     public internal(set) var state: M
     /// The stamp this batch will carry: greater than everything folded.
     public let stamp: Stamp
@@ -113,6 +116,21 @@ public struct Transaction<M: JournalModel> {
     }
 
     public mutating func record(_ event: JSONObject) {
+        record(event, line: nil)
+    }
+
+    /// Records `event` with `line`, the bytes `event.write(into:)` writes,
+    /// made by the recorder from the values the event was made of (a day's
+    /// draw writes hundreds): the batch holds them instead of writing the
+    /// object again. (Checked in debug builds: the tests run them.)
+    public mutating func record(_ event: JSONObject, line: [UInt8]?) {
+        #if DEBUG
+        if let l = line {
+            var written: [UInt8] = []
+            event.write(into: &written)
+            precondition(written == l, "a line given with an event is not the event: \(String(decoding: l, as: UTF8.self))")
+        }
+        #endif
         if actor != nil || scopeTag != nil {
             var tagged = event
             if let a = actor { tagged["actor"] = .string(a) }
@@ -122,5 +140,6 @@ public struct Transaction<M: JournalModel> {
             state.apply(event, stamp: stamp)
         }
         events.append(event)
+        lines.append(line)
     }
 }

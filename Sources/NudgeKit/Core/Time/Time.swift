@@ -80,10 +80,15 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var out = [UInt8]()
+        append(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `description`'s bytes.
+    public func append(into out: inout [UInt8]) {
         Day.append4(year, &out); out.append(UInt8(ascii: "-"))
         Day.append2(month, &out); out.append(UInt8(ascii: "-"))
         Day.append2(day, &out)
-        return String(decoding: out, as: UTF8.self)
     }
 
     static func append2(_ v: Int, _ out: inout [UInt8]) {
@@ -135,21 +140,43 @@ public struct TimeOfDay: Comparable, Hashable, Sendable, CustomStringConvertible
     /// `HH:MM`, or `HH:MM:SS` when seconds are set.
     public var description: String {
         var out = [UInt8]()
-        Day.append2(hour, &out); out.append(UInt8(ascii: ":")); Day.append2(minute, &out)
-        if second != 0 { out.append(UInt8(ascii: ":")); Day.append2(second, &out) }
+        append(into: &out)
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// `description`'s bytes.
+    public func append(into out: inout [UInt8]) {
+        Day.append2(hour, &out); out.append(UInt8(ascii: ":")); Day.append2(minute, &out)
+        if second != 0 { out.append(UInt8(ascii: ":")); Day.append2(second, &out) }
+    }
+
     /// Parses `HH:MM` or `HH:MM:SS` (24-hour).
     public static func parse(_ s: String) -> TimeOfDay? {
-        let u = Array(s.utf8)
+        var s = s
+        return s.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same from bytes (a snapshot line read in place).
+    public static func parse(_ u: UnsafeRawBufferPointer) -> TimeOfDay? {
         guard u.count == 5 || u.count == 8 || u.count == 4 else { return nil }
-        var parts: [Int] = []
+        // The first three parts and how many there are.
+        var parts = (0, 0, 0)
+        var n = 0
         var cur = -1
         var width = 0
+        func keep(_ v: Int) {
+            switch n {
+            case 0: parts.0 = v
+            case 1: parts.1 = v
+            case 2: parts.2 = v
+            default: break
+            }
+            n += 1
+        }
         for c in u {
             if c == UInt8(ascii: ":") {
                 guard cur >= 0 else { return nil }
-                parts.append(cur); cur = -1; width = 0
+                keep(cur); cur = -1; width = 0
             } else if c >= 48 && c <= 57 {
                 cur = (cur < 0 ? 0 : cur) * 10 + Int(c - 48)
                 width += 1
@@ -157,11 +184,11 @@ public struct TimeOfDay: Comparable, Hashable, Sendable, CustomStringConvertible
             } else { return nil }
         }
         guard cur >= 0, width == 2 else { return nil }
-        parts.append(cur)
-        guard parts.count >= 2, parts[0] < 24, parts[1] < 60 else { return nil }
-        let sec = parts.count == 3 ? parts[2] : 0
+        keep(cur)
+        guard n >= 2, parts.0 < 24, parts.1 < 60 else { return nil }
+        let sec = n == 3 ? parts.2 : 0
         guard sec < 60 else { return nil }
-        return TimeOfDay(hour: parts[0], minute: parts[1], second: sec)
+        return TimeOfDay(hour: parts.0, minute: parts.1, second: sec)
     }
 }
 

@@ -3,21 +3,36 @@
 
 extension Playa {
     static func eventRecord(_ e: Event, _ s: PlayaState, ctx: Context) -> JSONObject {
+        eventRecord(e, recipient: s.recipients[e.recipientID], now: ctx.now, zone: ctx.zone)
+    }
+
+    /// An event as commands print it: its times in the local zone, its
+    /// notification as it stands at `now`, its recipient's name and platform,
+    /// and whether it is soon (within 30 minutes) or overdue. (Written as
+    /// bytes where a day of them is printed: `writeEventRecord`.)
+    static func eventRecord(_ e: Event, recipient: Recipient?, now: Instant, zone: Zone) -> JSONObject {
         var o = e.json
-        o["at"] = .string(ctx.zone.format(e.at))
-        if let u = e.handover.claimUntil { o["claim_until"] = .string(ctx.zone.format(u)) }
-        o["notification"] = .string(word(e.delivery(at: ctx.now)))
-        if e.handover.state == .sending, e.delivery(at: ctx.now) == .unknown {
+        o["at"] = .string(zone.format(e.at))
+        if let u = e.handover.claimUntil { o["claim_until"] = .string(zone.format(u)) }
+        o["notification"] = .string(word(e.delivery(at: now)))
+        if e.handover.state == .sending, e.delivery(at: now) == .unknown {
             o["error"] = .string(Handover.diedMessage("the notify command"))
         }
-        if let r = e.handover.retryAt, e.delivery(at: ctx.now) == .failed { o["retry_at"] = .string(ctx.zone.format(r)) }
-        if let r = s.recipients[e.recipientID] {
+        if let r = e.handover.retryAt, e.delivery(at: now) == .failed { o["retry_at"] = .string(zone.format(r)) }
+        if let r = recipient {
             o["recipient"] = .string(r.name)
             o["platform"] = .string(r.platform.rawValue)
         }
-        o["soon"] = .bool(e.status == .pending && e.at.ms <= ctx.now.ms + 30 * 60_000)
-        o["overdue"] = .bool(e.status == .pending && e.at < ctx.now)
+        o["soon"] = .bool(e.status == .pending && e.at.ms <= now.ms + 30 * 60_000)
+        o["overdue"] = .bool(e.status == .pending && e.at < now)
         return o
+    }
+
+    /// Prints event `e` as `eventRecord` has it (written as bytes), or its
+    /// text line.
+    static func emitEvent(_ e: Event, _ s: PlayaState, ctx: Context, text: @autoclosure () -> String) {
+        ctx.out.emit(writing: { writeEventRecord(e, recipient: s.recipients[e.recipientID], now: ctx.now, zone: ctx.zone, into: &$0) },
+                     text: text())
     }
 
     static func eventLine(_ e: Event, _ s: PlayaState, ctx: Context) -> String {
@@ -49,7 +64,9 @@ extension Playa {
             seed = v
         }
         let me = try ctx.storeOptions().actor
-        let (g, state) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
+        // The draw decodes only the messages it picks: pools stay as the
+        // snapshot holds them (a lazy read).
+        let (g, state) = try store(ctx).write(lazy: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
             let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed, device: me)
             return (g, tx.state)
         }
@@ -58,11 +75,11 @@ extension Playa {
             // next snapshot: a write of nothing that always snapshots.
             var o = try ctx.storeOptions()
             o.snapshotEvery = 0
-            try Store<PlayaState>(dir: ctx.dataDir, options: o).write(at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
+            try Store<PlayaState>(dir: ctx.dataDir, options: o).write(lazy: true, at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
         }
         for n in g.empty { ctx.warn("\(n) has no messages: no events generated (add one with 'playa message add')") }
-        for e in g.missed { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
-        for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { ctx.out.emit(eventRecord(e, state, ctx: ctx), text: eventLine(e, state, ctx: ctx)) }
+        for e in g.missed { emitEvent(e, state, ctx: ctx, text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
+        for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { emitEvent(e, state, ctx: ctx, text: eventLine(e, state, ctx: ctx)) }
         return .ok
     }
 
@@ -78,7 +95,7 @@ extension Playa {
         } else if !ctx.out.isJSON {
             ctx.out.raw("Queue for \(date)\(s.confirmed.contains(date) ? " (confirmed)" : "") — * within 30 min, ! overdue\n")
         }
-        for e in q { ctx.out.emit(eventRecord(e, s, ctx: ctx), text: eventLine(e, s, ctx: ctx)) }
+        for e in q { emitEvent(e, s, ctx: ctx, text: eventLine(e, s, ctx: ctx)) }
         return .ok
     }
 

@@ -67,6 +67,13 @@ public struct PlayaState: JournalModel {
 
     public static func generatedKey(_ rid: String, _ d: Day) -> String { rid + "|" + d.description }
 
+    /// Room for `extra` more events (a day's draw) without growing the
+    /// tables step by step; changes nothing else.
+    mutating func reserve(events extra: Int) {
+        events.reserveCapacity(events.count + extra)
+        batchOf.reserveCapacity(batchOf.count + extra)
+    }
+
     /// Whether the tombstone `t` erases `e`: everything (reset), or every
     /// event naming one recipient (recipient rm).
     public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool {
@@ -281,10 +288,20 @@ public struct PlayaState: JournalModel {
     }
 
     /// In a lazy read, a recipient's line is taken with its pool unparsed
-    /// (decoded if a command reads it); other lines are parsed as usual.
+    /// (decoded if a command reads it), an event's read from its bytes;
+    /// other lines are parsed as usual.
     public mutating func restoreHotRaw(_ line: Bytes) -> Bool {
-        guard line.starts(with: PlayaState.recipientPrefix),
-              let (count, v, pool) = line.withUnsafeBytes({ PlayaState.scanRecipientLine($0) }) else { return false }
+        // An event's line is read from its bytes (`Event.scan`), not parsed
+        // into an object first; one in another layout is parsed as usual.
+        let kind = line.withUnsafeBytes { b in
+            PlayaState.eventLinePrefix.withUnsafeBytes { b.starts(with: $0) } ? 1 : PlayaState.recipientPrefix.withUnsafeBytes { b.starts(with: $0) } ? 2 : 0
+        }
+        if kind == 1 {
+            guard let ev = line.withUnsafeBytes({ PlayaState.scanEventLine($0) }) else { return false }
+            events[ev.id] = ev
+            return true
+        }
+        guard kind == 2, let (count, v, pool) = line.withUnsafeBytes({ PlayaState.scanRecipientLine($0) }) else { return false }
         let base = line.startIndex
         guard let o = try? line[(base + v.lowerBound)..<(base + v.upperBound)].withUnsafeBytes({ (b) throws(JSONParseError) in try JSON.parseObject(b) }),
               case .success(var r) = Playa.Recipient.from(o, trusted: true) else { return false }
@@ -348,7 +365,10 @@ public struct PlayaState: JournalModel {
         return events[m[0]]!
     }
 
-    public var activeRecipients: [Playa.Recipient] { recipients.values.filter { !$0.paused }.sorted { $0.name.lowercased() < $1.name.lowercased() } }
+    /// Recipients not paused, by name in any case (each name lowered once).
+    public var activeRecipients: [Playa.Recipient] {
+        recipients.values.filter { !$0.paused }.map { ($0.name.lowercased(), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
 
     /// Today's pending events whose time has come, of recipients not paused,
     /// whose notification may be handed over: not yet tried, or failed (or,

@@ -175,6 +175,65 @@ extension Playa {
             }
         }
 
+        /// Messages `ks` (indices into the pool, in any order, repeats
+        /// allowed), nil for an index out of range. A raw pool is scanned
+        /// once, up to the last index wanted, and only those messages are
+        /// decoded: the day's draw reads a few of a pool's messages. nil when
+        /// the bytes are not a flat list as `hotSnapshot` writes it (then
+        /// `messages` decides).
+        func messages(at ks: [Int]) -> [Message?]? {
+            switch self {
+            case .decoded(let m): return ks.map { m.indices.contains($0) ? m[$0] : nil }
+            case .raw(let b, let n): return b.withUnsafeBytes { MessagePool.flatPairs(ks, in: $0, count: n) }
+            }
+        }
+
+        /// The pairs of strings `2k`, `2k + 1` of a compact JSON array of
+        /// strings (`["id","text",…]`, no spaces, `count` pairs), each decoded
+        /// by the JSON parser; nil when the bytes are not in that form.
+        static func flatPairs(_ ks: [Int], in b: UnsafeRawBufferPointer, count: Int) -> [Message?]? {
+            var out = [Message?](repeating: nil, count: ks.count)
+            guard let last = ks.filter({ $0 >= 0 && $0 < count }).max() else { return out }
+            guard b.count >= 2, b[0] == UInt8(ascii: "[") else { return nil }
+            let base = b.baseAddress!
+            var p = JSONByteParser(b)
+            p.i = 1
+            // Skips the string opening at p.i: it ends at the first quote
+            // after an even run of backslashes.
+            func skipString() -> Bool {
+                guard p.i < p.end, b[p.i] == UInt8(ascii: "\"") else { return false }
+                p.i += 1
+                while p.i < p.end, let q = memchr(base + p.i, 0x22, p.end - p.i) {
+                    let at = base.distance(to: UnsafeRawPointer(q))
+                    var slashes = 0
+                    while b[at - 1 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
+                    p.i = at + 1
+                    if slashes % 2 == 0 { return true }
+                }
+                return false
+            }
+            func string() -> String? {
+                guard p.i < p.end, b[p.i] == UInt8(ascii: "\"") else { return nil }
+                return try? p.string()
+            }
+            func comma() -> Bool {
+                guard p.i < p.end, b[p.i] == UInt8(ascii: ",") else { return false }
+                p.i += 1
+                return true
+            }
+            for k in 0...last {
+                if k > 0 { guard comma() else { return nil } }
+                guard ks.contains(k) else {
+                    guard skipString(), comma(), skipString() else { return nil }
+                    continue
+                }
+                guard let id = string(), comma(), let text = string() else { return nil }
+                for (j, want) in ks.enumerated() where want == k { out[j] = Message(id: id, text: text) }
+            }
+            guard p.i < p.end, b[p.i] == (last == count - 1 ? UInt8(ascii: "]") : UInt8(ascii: ",")) else { return nil }
+            return out
+        }
+
         /// Messages from a flat list of id, text, id, text…; nil when it is not one.
         static func messages(flat: [JSON]) -> [Message]? {
             guard flat.count % 2 == 0 else { return nil }
@@ -272,6 +331,13 @@ extension Playa {
         /// checked, a date from 2000 on and a plausible time (`Clock.plausible`;
         /// events may lie ahead).
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Event, ToolError> {
+            // Lines as `json` writes them are read by position (`fromFields`).
+            if trusted, let ev = fromFields(o) { return .success(ev) }
+            return fromEachField(o, trusted: trusted)
+        }
+
+        /// `from`, each field looked up by name.
+        static func fromEachField(_ o: JSONObject, trusted: Bool) -> Result<Event, ToolError> {
             func bad(_ m: String) -> Result<Event, ToolError> { .failure(.data(m)) }
             if !trusted {
                 let what = o["id"]?.string.map { "event \($0)" } ?? "event"

@@ -69,8 +69,8 @@ extension Playa {
     /// caller to mark missed; they are drawn all the same, so that draws
     /// made at different times agree. Empty pool or paused: nothing.
     public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil) -> [Event] {
-        let pool = r.messages
-        guard !pool.isEmpty, !r.paused else { return [] }
+        let count = r.messageCount
+        guard count > 0, !r.paused else { return [] }
         let s = seed ?? r.seed
         var rng = SeededRandom(seed: s ^ StableHash.fnv1a(r.id + "|" + date.description))
         let times: [TimeOfDay]
@@ -81,12 +81,27 @@ extension Playa {
             times = spacedMinutes(n, lo: windowStart.secondsOfDay / 60, hi: windowEnd.secondsOfDay / 60, gap: minimumSpacingMinutes,
                                   rng: &rng).map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
         }
-        var out: [Event] = []
+        var picked: [(TimeOfDay, Instant, Int)] = []
         var instants = Set<Int64>()
         for (t, at) in slots(times, date: date, zone: zone) where instants.insert(at.ms).inserted {
-            let m = pool[uniform(0...(pool.count - 1), &rng)]
-            let id = IDs.stable("\(r.id)|\(date)|\(t)|\(IDs.hex(s, digits: 16))")
-            out.append(Event(id: id, recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
+            picked.append((t, at, uniform(0...(count - 1), &rng)))
+        }
+        // Only the messages drawn are decoded, in one pass over a pool the
+        // snapshot holds (`MessagePool.messages(at:)`); a pool in another
+        // form is decoded whole, as it always was.
+        let ks = picked.map(\.2)
+        let messages: [Message?] = r.pool.messages(at: ks) ?? {
+            let all = r.messages
+            return ks.map { all.indices.contains($0) ? all[$0] : nil }
+        }()
+        // The id's key is "RECIPIENT|DAY|HH:MM|SEED".
+        let head = r.id + "|" + date.description + "|"
+        let tail = "|" + IDs.hex(s, digits: 16)
+        var out: [Event] = []
+        out.reserveCapacity(picked.count)
+        for ((t, at, _), m) in zip(picked, messages) {
+            guard let m else { continue }
+            out.append(Event(id: IDs.stable(head + t.description + tail), recipientID: r.id, date: date, time: t, at: at, messageID: m.id,
                              message: m.text, status: .pending, notification: .pending, error: nil))
         }
         return out
@@ -95,7 +110,17 @@ extension Playa {
     /// A draw's name: the same for the same events (ids, times, messages),
     /// so identical draws made on two devices are one batch.
     public static func batchID(_ evs: [Event]) -> String {
-        IDs.stable(evs.sorted { $0.id < $1.id }.map { "\($0.id) \($0.at.ms) \($0.messageID ?? "")" }.joined(separator: ","))
+        // "ID MS MESSAGE_ID" of each event by id, joined with ",".
+        var key = [UInt8]()
+        for (n, e) in evs.sorted(by: { $0.id < $1.id }).enumerated() {
+            if n > 0 { key.append(UInt8(ascii: ",")) }
+            key += e.id.utf8
+            key.append(UInt8(ascii: " "))
+            JSON.appendInt(e.at.ms, into: &key)
+            key.append(UInt8(ascii: " "))
+            key += (e.messageID ?? "").utf8
+        }
+        return IDs.stable(bytes: key)
     }
 
     /// A number in `r`, uniformly enough (the modulo's bias is below 2^-50

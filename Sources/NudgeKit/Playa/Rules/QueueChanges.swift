@@ -143,7 +143,7 @@ extension Playa {
         for e in evs {
             var line = saved(e)
             line["batch"] = .string(batch)
-            tx.record(line)
+            tx.record(line, line: savedLine(e, batch: batch))
         }
         tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(date.description), "batch": .string(batch)])
         var missed: [Event] = []
@@ -171,7 +171,13 @@ extension Playa {
             tx.record(["type": "missed_through", "date": .string(today.adding(days: -1).description)])
             for i in g.missed.indices { g.missed[i].status = .missed }
         }
-        for r in tx.state.activeRecipients {
+        let active = tx.state.activeRecipients
+        tx.state.reserve(events: active.reduce(0) { n, r in
+            if case .fixed(let ts) = r.schedule { return n + ts.count }
+            if case .random(let k) = r.schedule { return n + k }
+            return n
+        })
+        for r in active {
             let key = PlayaState.generatedKey(r.id, date)
             if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
             if r.messageCount == 0 { g.empty.append(r.name); continue }

@@ -104,4 +104,43 @@ final class JSONTests: XCTestCase {
             XCTAssertEqual(try JSON.parse(v.serialized), v, v.serialized)
         }
     }
+
+    /// Strings are written eight bytes at a time while they are plain: a
+    /// character to escape at any offset of a long string is escaped as the
+    /// writer does it scalar by scalar (quote, backslash, \n \r \t, and
+    /// `Text.needsEscape` as \uXXXX), and the rest is copied as it is.
+    func testStringsAreWrittenAsScalarByScalarAtEveryOffset() throws {
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case let v where Text.needsEscape(v):
+                    let h = String(v, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            return out + "\""
+        }
+        var rng = SeededRandom(seed: 9)
+        let plain = Array("abcXYZ019 ~{}:,[]/'")
+        let odd: [Character] = ["\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{061C}",
+                                "\u{0600}", "\u{200E}", "\u{2028}", "\u{202E}", "\u{2069}", "\u{2070}", "♣", "🃏", "日"]
+        for _ in 0..<6000 {
+            var chars = (0..<Int.random(in: 0...48, using: &rng)).map { _ in plain.randomElement(using: &rng)! }
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where !chars.isEmpty {
+                chars[Int.random(in: 0..<chars.count, using: &rng)] = odd.randomElement(using: &rng)!
+            }
+            let s = String(chars)
+            var out: [UInt8] = []
+            JSON.appendString(s, into: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), reference(s), s.debugDescription)
+            XCTAssertEqual(try JSON.parse(out), .string(s))
+        }
+    }
 }

@@ -182,4 +182,44 @@ final class PlausibleTimeTests: XCTestCase {
         XCTAssertEqual(read(.bool(true)), "\"at\" must be an RFC 3339 time or epoch seconds, not a boolean")
         XCTAssertEqual(read(.null), "\"at\" must be an RFC 3339 time or epoch seconds, not null")
     }
+
+    /// Times of day are read from bytes as they were read from an array of
+    /// parts: the same answer for any short text of digits and colons.
+    func testTimesOfDayReadAsBefore() {
+        func reference(_ s: String) -> TimeOfDay? {
+            let u = Array(s.utf8)
+            guard u.count == 5 || u.count == 8 || u.count == 4 else { return nil }
+            var parts: [Int] = []
+            var cur = -1
+            var width = 0
+            for c in u {
+                if c == UInt8(ascii: ":") {
+                    guard cur >= 0 else { return nil }
+                    parts.append(cur); cur = -1; width = 0
+                } else if c >= 48 && c <= 57 {
+                    cur = (cur < 0 ? 0 : cur) * 10 + Int(c - 48)
+                    width += 1
+                    if width > 2 { return nil }
+                } else { return nil }
+            }
+            guard cur >= 0, width == 2 else { return nil }
+            parts.append(cur)
+            guard parts.count >= 2, parts[0] < 24, parts[1] < 60 else { return nil }
+            let sec = parts.count == 3 ? parts[2] : 0
+            guard sec < 60 else { return nil }
+            return TimeOfDay(hour: parts[0], minute: parts[1], second: sec)
+        }
+        var rng = SeededRandom(seed: 1201)
+        let alphabet = Array("0123456789:::5x")
+        var parsed = 0
+        for _ in 0..<20000 {
+            let s = String((0..<Int.random(in: 0...9, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            XCTAssertEqual(TimeOfDay.parse(s), reference(s), s)
+            if reference(s) != nil { parsed += 1 }
+        }
+        for t in ["00:00", "23:59", "9:30", "12:34:56", "1:2:3:45", "24:00", "12:60", "12:30:60", "12:3", ""] {
+            XCTAssertEqual(TimeOfDay.parse(t), reference(t), t)
+        }
+        XCTAssertGreaterThan(parsed, 100)
+    }
 }
