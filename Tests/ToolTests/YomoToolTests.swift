@@ -41,6 +41,27 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("due").code, 0)
     }
 
+    /// `due`'s summary is made in the zone of the run that wrote it. After
+    /// TZ changes the next run reads everything once and, with nothing new
+    /// past the snapshot, still writes a summary for the new zone, so that
+    /// the runs after it answer from the summary again.
+    func testAfterTZChangesTheSummaryIsMadeAgainForTheNewZone() throws {
+        XCTAssertEqual(yomo("add", "stretch", "--date", "2026-11-22", "--time", "10:00", "-q").code, 0)
+        XCTAssertEqual(yomo("due").records.count, 1)
+        XCTAssertEqual(yomo("due").out, "")
+        func summaryZone() throws -> String? {
+            let text = try String(contentsOfFile: dataDir + "/snapshot.ndjson", encoding: .utf8)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{\"k\":\"summary\"") }),
+                  let r = line.range(of: "\"zone\":\"") else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        let before = try summaryZone()
+        XCTAssertNotNil(before)
+        let other = before == "Asia/Tokyo" ? "Europe/Berlin" : "Asia/Tokyo"
+        XCTAssertEqual(yomo("due", env: ["TZ": other]).out, "", "nothing new is due")
+        XCTAssertEqual(try summaryZone(), other, "a summary for the new zone, with nothing past the snapshot")
+    }
+
     func testEmptyListSaysHowToStart() {
         XCTAssertEqual(yomo("list").out, "")
         XCTAssertEqual(yomo("--format", "text").out, "No reminders yet.\nAdd one: yomo add water plants every tuesday at 3pm\n")

@@ -15,8 +15,9 @@ extension Store {
     /// permission, 74 otherwise) naming the path. Reading itself writes
     /// nothing; afterwards `upkeep` may, when nobody else is writing.
     /// `refresh`: whether the state read makes the snapshot worth writing
-    /// now, whatever the tail's length (a reader whose summary said "maybe"
-    /// and found nothing: the next run can answer from a new one).
+    /// now, whatever the tail's length, even with nothing past it (a reader
+    /// whose summary said "maybe", found nothing, and would write a summary
+    /// that says more: the next run can answer from the new one).
     /// `focus`: for a lazy reader that reads only a part of the state (a
     /// status bar's one day): set on the state before the snapshot is
     /// restored into it, so that the rest need not be. Never applied to a
@@ -27,7 +28,7 @@ extension Store {
         if !exists && (journalsAreLocal || !Sys.isDirectory(journalDir)) { return initialState(full: full) }
         if exists && hasLocalJournalsToAdopt() { try adoptWhenIdle() }
         let l = try load(full: full, lazy: lazy, focus: focus)
-        let force = l.tailEvents > 0 && (refresh?(l.state) ?? false)
+        let force = refresh?(l.state) ?? false
         if exists && !upkeep(after: l, full: full, force: force), let li = l.listing, let b = l.base {
             rememberListing(li, sum: b.sum, marks: b.marks)
         }

@@ -22,14 +22,20 @@ extension Yomo {
         // Most runs find nothing due: decide that from the snapshot's summary
         // and the journal tail, then from a full read, before taking the lock.
         let device = st.options.actor
-        // When the summary could not say, and nothing was due after all, the
-        // snapshot is written anew, so that the next run can.
+        // When the summary could not say, nothing was due after all, and a
+        // summary made now would differ, the snapshot is written anew, so
+        // that the next run can.
         // (A peer's late batch answers the same way when all it holds late is
         // the making of reminders nothing folded had named.)
         let head = try st.readHead(lateTail: true, fields: Yomo.dueSummaryFields)
         if let h = head, !mayBeDue(summary: h.hot.first, tail: h.tail, writers: h.writers, late: h.late, now: now,
                                            zone: ctx.zone.name, device: device) { return [] }
-        let state = try st.read(refresh: { head != nil && Yomo.due($0, now: now, zone: ctx.zone, device: device).isEmpty })
+        let state = try st.read(refresh: { s in
+            // Only when a new summary would say more (not when another device's
+            // pending occurrence is what it names: a new one would name it too).
+            guard let h = head, Yomo.due(s, now: now, zone: ctx.zone, device: device).isEmpty else { return false }
+            return s.summaryLine() != h.hot.first
+        })
         if Yomo.due(state, now: now, zone: ctx.zone, device: device).isEmpty { return [] }
         let list = try st.write(at: now, zone: ctx.zone) { (tx) throws(ToolError) -> [Announcement] in
             let found = Yomo.due(tx.state, now: now, zone: ctx.zone, device: device)

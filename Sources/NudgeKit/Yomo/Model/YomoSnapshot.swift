@@ -40,7 +40,8 @@ extension YomoState {
     /// How many of the earliest wake times the summary line keeps.
     public static let summarySize = 64
 
-    public func hotSnapshot() -> [JSONObject] {
+    /// The summary line a snapshot written now would open with.
+    public func summaryLine() -> JSONObject {
         let zone = (try? Zone.fromEnvironment()) ?? .utc
         let actors = announcers
         let soonest = reminders.values.compactMap { r in r.completed ? nil : Yomo.wake(r, devices: actors, zone: zone).map { ($0, r.id) } }
@@ -54,6 +55,12 @@ extension YomoState {
         let summary: JSONObject = ["k": "summary", "wake": .array(soonest.map { .array([.int($0.0.ms), .string($0.1)]) }),
                                    "devices": JSON(actors.sorted()), "forgotten": .object(forgot), "seen": .object(seen),
                                    "dangling": danglingMany ? "many" : JSON(dangling.sorted()), "zone": .string(zone.name)]
+        return summary
+    }
+
+    public func hotSnapshot() -> [JSONObject] {
+        let zone = (try? Zone.fromEnvironment()) ?? .utc
+        let summary = summaryLine()
         // Each reminder line carries its record as `list` prints it, so a lazy
         // read can print it without parsing: {"e":…,"c":…,"id":…,"z":…,"x":{…},"r":{record}}
         func times(_ d: [String: Instant]) -> JSON {
