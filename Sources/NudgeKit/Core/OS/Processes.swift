@@ -48,17 +48,32 @@ public enum Processes {
 
     /// Every process readable under `root` (default /proc), or those of `uids`.
     /// (Paths are made in one buffer, "PID/NAME", and names read into
-    /// another: a minute's cron over hundreds of processes allocates
-    /// little per process.)
+    /// another, both allocated once: a minute's cron over hundreds of
+    /// processes allocates a process its record and little more.)
     public static func list(root: String = "/proc", uids: Set<UInt32>? = nil) -> [RunningProcess] {
         guard let dir = opendir(root) else { return [] }
         defer { closedir(dir) }
         let dfd = dirfd(dir)
-        var buf = [UInt8](repeating: 0, count: 4096)
-        var link = [UInt8](repeating: 0, count: 4096)
-        var path = [CChar](repeating: 0, count: 32)
-        let deleted = Array(" (deleted)".utf8)
+        let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+        let link = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+        let path = UnsafeMutablePointer<CChar>.allocate(capacity: 32)
+        defer { buf.deallocate(); link.deallocate(); path.deallocate() }
+        let wanted = uids.map(Array.init)  // a few logins: a scan beats hashing
         var out: [RunningProcess] = []
+        // The path "PID/name", NUL-terminated, after the pid's `digits`.
+        func named(_ name: StaticString, _ digits: Int) {
+            let n = name.utf8CodeUnitCount
+            path[digits] = 0x2F
+            memcpy(path + digits + 1, name.utf8Start, n)
+            path[digits + 1 + n] = 0
+        }
+        // Up to 4 KiB of a small file into `buf`: the byte count (0 when it cannot be read).
+        func read(_ into: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            let fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd < 0 { return 0 }
+            defer { close(fd) }
+            return max(0, Glibc.read(fd, into.baseAddress, into.count))
+        }
         while let ent = readdir(dir) {
             var pid: Int32 = 0
             var digits = 0
@@ -73,64 +88,84 @@ public enum Processes {
                 return digits > 0 && pid > 0
             }
             guard isPid else { continue }
-            // The path "PID", or "PID/name" (`name`), NUL-terminated.
-            func named(_ name: StaticString) {
-                let n = name.utf8CodeUnitCount
-                path.withUnsafeMutableBytes { p in
-                    p[digits] = 0x2F
-                    memcpy(p.baseAddress! + digits + 1, name.utf8Start, n)
-                    p[digits + 1 + n] = 0
-                }
-            }
             path[digits] = 0
             var st = stat()
             guard fstatat(dfd, path, &st, 0) == 0 else { continue }
             let uid = UInt32(st.st_uid)
-            if let u = uids, !u.contains(uid) { continue }
-            named("comm")
-            let c = small(dfd, path, &buf)
-            let comm = String(decoding: buf[0..<(buf[0..<c].firstIndex(of: 0x0A) ?? c)], as: UTF8.self)
+            if let u = wanted, !u.contains(uid) { continue }
+            named("comm", digits)
+            let c = read(buf)
+            var end = 0
+            while end < c && buf[end] != 0x0A { end += 1 }
+            let comm = String(decoding: UnsafeBufferPointer(rebasing: buf[0..<end]), as: UTF8.self)
             var exe = ""
             if comm.utf8.count >= commLimit {
-                named("cmdline")
-                let n = small(dfd, path, &buf)
-                let argv0 = buf[0..<n].prefix { $0 != 0 }
-                exe = String(decoding: argv0.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
+                named("cmdline", digits)
+                let n = read(buf)
+                var e = 0
+                while e < n && buf[e] != 0 { e += 1 }
+                exe = baseName(UnsafeBufferPointer(rebasing: buf[0..<e]))
             }
             var p = RunningProcess(pid: pid, uid: uid, comm: comm, exe: exe)
-            named("exe")
-            let ln = link.withUnsafeMutableBytes { readlinkat(dfd, path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 4095) }
+            named("exe", digits)
+            let ln = readlinkat(dfd, path, UnsafeMutableRawPointer(link.baseAddress!).assumingMemoryBound(to: CChar.self), 4095)
             if ln > 0 {
-                // A replaced executable reads "/path (deleted)"; its base name, as split(separator: "/").last.
-                var end = ln
-                if ln >= deleted.count && link[(ln - deleted.count)..<ln].elementsEqual(deleted) { end -= deleted.count }
-                while end > 0 && link[end - 1] == 0x2F { end -= 1 }
-                let slash = link[0..<end].lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
-                p.binary = String(decoding: link[slash..<end], as: UTF8.self)
+                // A replaced executable reads "/path (deleted)"; its base name.
+                var e = ln
+                let deleted: StaticString = " (deleted)"
+                let d = deleted.utf8CodeUnitCount
+                if ln >= d && memcmp(link.baseAddress! + (ln - d), deleted.utf8Start, d) == 0 { e -= d }
+                p.binary = baseName(UnsafeBufferPointer(rebasing: link[0..<e]))
             }
-            if isInterpreter(p.binary.isEmpty ? comm : p.binary) {
-                named("cmdline")
-                let n = small(dfd, path, &buf)
-                p.script = scriptName(buf[0..<n])
+            let interpreter = p.binary.isEmpty ? isInterpreter(ascii: UnsafeBufferPointer(rebasing: buf[0..<end])) : isInterpreter(p.binary)
+            if interpreter ?? isInterpreter(comm) {
+                named("cmdline", digits)
+                let n = read(buf)
+                p.script = scriptName(UnsafeBufferPointer(rebasing: buf[0..<n]))
             }
             out.append(p)
         }
-        return out.sorted { $0.pid < $1.pid }
+        // In pid order: /proc lists them so; another folder is sorted by
+        // pid (indices, not the records, are moved).
+        var ordered = true
+        for i in out.indices.dropFirst() where out[i - 1].pid > out[i].pid { ordered = false; break }
+        if ordered { return out }
+        // Each pid with its index in one number: plain integers to sort.
+        var keys = out.indices.map { Int64(out[$0].pid) << 32 | Int64($0) }
+        keys.sort()
+        return keys.map { out[Int($0 & 0xFFFF_FFFF)] }
+    }
+
+    /// The last part of a path, as split(separator: "/").last: trailing
+    /// slashes ignored, "" for none.
+    static func baseName(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        var end = b.count
+        while end > 0 && b[end - 1] == 0x2F { end -= 1 }
+        var start = end
+        while start > 0 && b[start - 1] != 0x2F { start -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
     }
 
     /// Whether a program's name is an interpreter's: one of `interpreters`,
     /// or one followed by a version ("python3.12", "bash5").
     static func isInterpreter(_ base: String) -> Bool {
-        let b = base.utf8
-        guard let first = b.first, interpreterInitials.contains(first) else { return false }
-        // An ASCII name by its bytes (its digits are the only numbers in it).
-        if !b.contains(where: { $0 >= 0x80 }) {
-            return interpreterBytes.contains { name in
-                b.count >= name.count && b.prefix(name.count).elementsEqual(name)
-                    && b.dropFirst(name.count).allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
-            }
-        }
+        // A name's bytes where it keeps them (native strings do): no copy.
+        if let answer = base.utf8.withContiguousStorageIfAvailable({ isInterpreter(ascii: $0) }), let a = answer { return a }
         return interpreters.contains(where: { base == $0 || (base.hasPrefix($0) && base.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
+    }
+
+    /// The same for a name's bytes; nil when it is not ASCII (then the text
+    /// rule above decides: its digits may be other scripts').
+    static func isInterpreter(ascii b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let first = b.first else { return false }
+        // Most names are let go at the first byte.
+        guard first < 0x80, interpreterInitials[Int(first)] else { return false }
+        for c in b where c >= 0x80 { return nil }
+        // The name less its version ("python3.12": "python"), then one of the names.
+        var end = b.count
+        while end > 0 && ((b[end - 1] >= 0x30 && b[end - 1] <= 0x39) || b[end - 1] == 0x2E) { end -= 1 }
+        let stem = UnsafeBufferPointer(rebasing: b[0..<end])
+        return interpreterBytes.contains { $0.count == end && $0.withUnsafeBufferPointer { memcmp($0.baseAddress!, stem.baseAddress!, end) == 0 } }
     }
 
     /// The same processes with their parent and group read (/proc/PID/stat):
@@ -152,22 +187,35 @@ public enum Processes {
     /// Programs that run a script named on their command line.
     static let interpreters = ["python", "bash", "sh", "dash", "zsh", "ksh", "fish", "perl", "ruby", "node", "lua", "php", "tclsh", "wish"]
     /// Their first bytes: most names are let go at the first.
-    static let interpreterInitials = Set(interpreters.map { $0.utf8.first! })
+    static let interpreterInitials = (0..<128).map { c in interpreters.contains { $0.utf8.first! == c } }
     static let interpreterBytes = interpreters.map { Array($0.utf8) }
 
     /// The base name of the first operand after argv[0] (options skipped,
     /// and the value of -c, -m, -e: code, not a file).
     static func scriptName(_ cmdline: ArraySlice<UInt8>) -> String {
-        let args = cmdline.split(separator: 0, omittingEmptySubsequences: false).dropFirst()
-        var skipNext = false
-        for a in args where !a.isEmpty {
-            let s = String(decoding: a, as: UTF8.self)
-            if skipNext { skipNext = false; continue }
-            if s.hasPrefix("-") {
-                if s == "-c" || s == "-e" || s == "-m" || s == "-W" || s == "-X" { return "" }
+        cmdline.withUnsafeBufferPointer { scriptName($0) }
+    }
+
+    static func scriptName(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        var i = 0
+        while i < b.count && b[i] != 0 { i += 1 }  // argv[0]
+        while i < b.count {
+            i += 1
+            let start = i
+            while i < b.count && b[i] != 0 { i += 1 }
+            if i == start { continue }
+            let a = UnsafeBufferPointer(rebasing: b[start..<i])
+            if a[0] == 0x2D {  // "-"
+                // The value of -c, -e, -m, -W, -X is code or a module, not a file.
+                if a.count == 2 {
+                    switch a[1] {
+                    case 0x63, 0x65, 0x6D, 0x57, 0x58: return ""
+                    default: break
+                    }
+                }
                 continue
             }
-            return String(s.split(separator: "/").last ?? "")
+            return baseName(a)
         }
         return ""
     }
@@ -191,16 +239,6 @@ public enum Processes {
         return all.filter { chosen.contains($0.pid) } + matched.filter { m in !all.contains { $0.pid == m.pid } }
     }
 
-    /// Reads up to 4 KiB of a small /proc file into `buf`; the byte count (0
-    /// when it cannot be read).
-    static func small(_ dfd: Int32, _ path: UnsafePointer<CChar>, _ buf: inout [UInt8]) -> Int {
-        let fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 { return 0 }
-        defer { close(fd) }
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return max(0, n)
-    }
-
     /// The first 4 KiB of a small /proc file.
     static func small(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -215,8 +253,39 @@ public enum Processes {
     /// process: its kernel name, its full program name, its executable, or
     /// the script an interpreter runs.
     public static func matches(_ pattern: String, _ p: RunningProcess) -> Bool {
+        matches(Pattern(pattern), p)
+    }
+
+    /// A pattern made once to be matched against many processes.
+    public struct Pattern: Sendable {
+        let c: [CChar]
+        /// One without `*`, `?`, `[` or `\`: its bytes, which fnmatch
+        /// (FNM_CASEFOLD, in the C locale these tools run in) compares
+        /// ignoring ASCII case, as `matches` does then without it.
+        let literal: [UInt8]?
+
+        public init(_ text: String) {
+            c = Array(text.utf8CString)
+            literal = text.utf8.contains { $0 == 0x2A || $0 == 0x3F || $0 == 0x5B || $0 == 0x5C } ? nil : Array(text.utf8)
+        }
+    }
+
+    public static func matches(_ pattern: Pattern, _ p: RunningProcess) -> Bool {
         let flags: Int32 = 1 << 4  // FNM_CASEFOLD
-        func named(_ n: String) -> Bool { !n.isEmpty && fnmatch(pattern, n, flags) == 0 }
+        func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+        func named(_ n: String) -> Bool {
+            if n.isEmpty { return false }
+            if let l = pattern.literal {
+                guard n.utf8.count == l.count else { return false }
+                var i = 0
+                for b in n.utf8 {
+                    if lower(b) != lower(l[i]) { return false }
+                    i += 1
+                }
+                return true
+            }
+            return pattern.c.withUnsafeBufferPointer { fnmatch($0.baseAddress!, n, flags) == 0 }
+        }
         return named(p.comm) || named(p.exe) || named(p.binary) || named(p.script)
     }
 

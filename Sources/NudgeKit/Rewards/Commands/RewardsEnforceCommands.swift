@@ -15,7 +15,7 @@
 extension Rewards {
     /// What a run recorded, and is to do: the state after it, the actions,
     /// the notifications.
-    struct EnforcePlan { var state: RewardsState; var actions: [EnforceAction]; var notes: [JSONObject] }
+    struct EnforcePlan { var state: RewardsState; var procs: [RunningProcess]; var actions: [EnforceAction]; var notes: [JSONObject] }
 
     static func enforce(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
@@ -26,13 +26,9 @@ extension Rewards {
         let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
         let st = try store(ctx)
         let claim = IDs.make()
-        let pre = try current(st)
-        try requireParent(pre, ctx)
-        let uids = Set(pre.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
-        let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
-        let plan = try enforcePlan(ctx, st, procs: procs, interval: interval, dryRun: dry)
+        let plan = try enforcePlan(ctx, st, procRoot: procRoot, interval: interval, dryRun: dry)
         // Recorded; now acted on.
-        var code = try endApps(ctx, plan, procs: procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
+        var code = try endApps(ctx, plan, procs: plan.procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
         // Where devices share a sync folder, only the granting device hands over.
         guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
@@ -51,12 +47,16 @@ extension Rewards {
     /// usage (overlaps count once), and what is decided about it. The state
     /// is the hot part and the days the usage touches (read by the
     /// snapshot's index; in full when they cannot be): a run every minute
-    /// reads what changed, not the history.
-    static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procs: [RunningProcess], interval: Int,
+    /// reads what changed, not the history, and reads it once: the
+    /// children's processes are listed (under `procRoot`) from the state
+    /// the change is decided on.
+    static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procRoot: String, interval: Int,
                             dryRun dry: Bool) throws(ToolError) -> EnforcePlan {
         let now = ctx.now
         return try write(ctx, st) { (tx) throws(ToolError) -> EnforcePlan in
             try requireParent(tx.state, ctx)
+            let uids = Set(tx.state.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
+            let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
             let running = runningRewardApps(tx.state, procs)
             var intake = Intake()
             for (cid, apps) in running {
@@ -67,7 +67,7 @@ extension Rewards {
             let actions = enforceActions(tx.state, running: running, today: ctx.today)
             let records = enforceRecords(tx.state, actions, today: ctx.today, dryRun: dry)
             for e in records.events { tx.record(by(ctx, e)) }
-            return EnforcePlan(state: tx.state, actions: actions, notes: records.notifications)
+            return EnforcePlan(state: tx.state, procs: procs, actions: actions, notes: records.notifications)
         }
     }
 
@@ -139,13 +139,15 @@ extension Rewards {
 
     /// The reward apps each child with a login is running.
     static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
-        var byUID: [UInt32: RewardsState.Child] = [:]
-        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID[u] = c } }
+        // A few children: a scan beats hashing, for each of hundreds of processes.
+        var byUID: [(uid: UInt32, id: String)] = []
+        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID.removeAll { $0.uid == u }; byUID.append((u, c.id)) } }
         let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
+            .map { (name: $0.name, patterns: $0.processes.map(Processes.Pattern.init)) }
         var out: [String: [String: [RunningProcess]]] = [:]
         for p in procs {
-            guard let c = byUID[p.uid] else { continue }
-            for a in rewardApps where a.processes.contains(where: { Processes.matches($0, p) }) {
+            guard let c = byUID.first(where: { $0.uid == p.uid }) else { continue }
+            for a in rewardApps where a.patterns.contains(where: { Processes.matches($0, p) }) {
                 out[c.id, default: [:]][a.name, default: []].append(p)
                 break
             }

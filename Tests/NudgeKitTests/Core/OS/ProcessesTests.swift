@@ -66,6 +66,14 @@ final class ProcessesTests: XCTestCase {
             let textRule = Processes.interpreters.contains(where: { name == $0 || (name.hasPrefix($0) && name.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
             XCTAssertEqual(Processes.isInterpreter(name), textRule, name)
         }
+        // A pattern without wildcards is compared without fnmatch: the same answers.
+        let letters = ["m", "M", "c", "C", "é", "É", "1", "-", "_", "[", "*", "?", "\\"]
+        for _ in 0..<5_000 {
+            func word() -> String { (0..<Int.random(in: 0...4, using: &rng)).map { _ in letters[Int.random(in: 0..<letters.count, using: &rng)] }.joined() }
+            let (pattern, comm) = (word(), word())
+            let expected = !comm.isEmpty && fnmatch(pattern, comm, 1 << 4) == 0
+            XCTAssertEqual(Processes.matches(Processes.Pattern(pattern), RunningProcess(pid: 1, uid: 0, comm: comm, exe: "")), expected, "\(pattern) \(comm)")
+        }
     }
 
     /// A matched process's tree: its descendants and, when it leads its
@@ -82,6 +90,36 @@ final class ProcessesTests: XCTestCase {
         XCTAssertEqual(Processes.tree([all[8]], in: all).map(\.pid), [21], "a member that does not lead: its own tree only")
         XCTAssertEqual(Processes.scriptName(ArraySlice(Array("python3\0-u\0/home/a/game.py\0--x\0".utf8))), "game.py")
         XCTAssertEqual(Processes.scriptName(ArraySlice(Array("bash\0-c\0sleep 1\0".utf8))), "")
+    }
+
+    /// The byte readings a cron run over hundreds of processes uses agree
+    /// with the plain text rules, on names and command lines made of the
+    /// bytes that matter (NUL, "/", "-", digits, ".", interpreter names,
+    /// non-ASCII), from a seeded generator.
+    func testByteReadingsAgreeWithTheTextRules() {
+        var rng = SeededRandom(seed: 5)
+        let parts: [[UInt8]] = [[0], [0x2F], [0x2D], [0x2D, 0x63], [0x2D, 0x6D], [0x33], [0x2E], [0xC3, 0xA9], [0xFF], Array("python".utf8),
+                                Array("bash".utf8), Array("sh".utf8), Array("game.py".utf8), Array("x".utf8), Array(" (deleted)".utf8)]
+        func textScript(_ b: [UInt8]) -> String {
+            for a in b.split(separator: 0, omittingEmptySubsequences: false).dropFirst() where !a.isEmpty {
+                let s = String(decoding: a, as: UTF8.self)
+                if s.hasPrefix("-") {
+                    if ["-c", "-e", "-m", "-W", "-X"].contains(s) { return "" }
+                    continue
+                }
+                return String(s.split(separator: "/").last ?? "")
+            }
+            return ""
+        }
+        for _ in 0..<5_000 {
+            let b = (0..<Int.random(in: 0...8, using: &rng)).flatMap { _ in parts[Int.random(in: 0..<parts.count, using: &rng)] }
+            XCTAssertEqual(Processes.scriptName(ArraySlice(b)), textScript(b), "\(b)")
+            let base = b.withUnsafeBufferPointer { Processes.baseName($0) }
+            XCTAssertEqual(base, String(decoding: b.split(separator: 0x2F).last ?? [], as: UTF8.self), "\(b)")
+            let name = String(decoding: b.filter { $0 != 0 }, as: UTF8.self)
+            let textRule = Processes.interpreters.contains(where: { name == $0 || (name.hasPrefix($0) && name.dropFirst($0.count).allSatisfy { $0.isNumber || $0 == "." }) })
+            XCTAssertEqual(Processes.isInterpreter(name), textRule, name)
+        }
     }
 
     /// The real /proc: this process is there, under its own uid.
