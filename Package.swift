@@ -38,6 +38,9 @@ let package = Package(
         .executableTarget(name: "habitmatch", dependencies: ["NudgeKit"], swiftSettings: fast, linkerSettings: staticStdlib),
         // The yardstick for start-up time: a Swift program that does nothing.
         .executableTarget(name: "minimal", swiftSettings: fast),
+        // The same, built as the tools are (the runtime linked in): what a
+        // tool's own work costs above start-up, shown beside each ratio.
+        .executableTarget(name: "minimal-static", swiftSettings: fast, linkerSettings: staticStdlib),
         // Release-mode benchmarks: `swift build -c release && .build/release/nudge-bench`.
         .executableTarget(name: "nudge-bench", dependencies: ["NudgeKit"]),
         // What tests need beyond the toolchain (skip or, under CI, fail), and
