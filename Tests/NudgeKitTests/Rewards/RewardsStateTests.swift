@@ -148,6 +148,35 @@ final class RewardsStateTests: XCTestCase {
 
     // MARK: The ingest pipeline itself, as properties
 
+    /// Which child runs which reward app: by the process's uid and the
+    /// app's patterns (a process's kernel name, program, executable or
+    /// script); a login two children share goes to the first by id, whatever
+    /// order the state holds them in.
+    func testRunningRewardAppsByUidAndPattern() {
+        var s = RewardsState(full: true)
+        let events: [JSONObject] = [["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c2", "name": "Bo", "login": "shared"],
+                                  ["type": "child_added", "id": "c1", "name": "Alex", "login": "shared"], ["type": "child_added", "id": "c3", "name": "Cy", "login": "cy"],
+                                  ["type": "app_set", "name": "Minecraft", "category": "reward", "processes": JSON(["java", "mc*"])],
+                                  ["type": "app_set", "name": "Roblox", "category": "reward", "processes": JSON(["roblox"])],
+                                  ["type": "app_set", "name": "Duolingo", "category": "learning", "processes": JSON(["duo"])]]
+        for var e in events {
+            e["by"] = "mum"
+            s.apply(e)
+        }
+        func p(_ pid: Int32, _ uid: UInt32, _ comm: String, script: String = "") -> RunningProcess {
+            var r = RunningProcess(pid: pid, uid: uid, comm: comm, exe: "")
+            r.script = script
+            return r
+        }
+        let procs = [p(1, 1000, "JAVA"), p(2, 1000, "bash", script: "mcserver.sh"), p(3, 1001, "roblox"), p(4, 1002, "roblox"),
+                     p(5, 1000, "duo"), p(6, 1001, "java")]
+        let uids: [String: UInt32] = ["shared": 1000, "cy": 1001]
+        let running = Rewards.runningRewardApps(s, procs, uid: { uids[$0] })
+        XCTAssertEqual(running.mapValues { $0.mapValues { $0.map(\.pid) } },
+                       ["c1": ["Minecraft": [1, 2]], "c3": ["Roblox": [3], "Minecraft": [6]]],
+                       "no uid, no child (4); a learning app is not a reward app (5)")
+    }
+
     func family() -> RewardsState {
         var s = RewardsState(full: true)
         let events: [JSONObject] = [

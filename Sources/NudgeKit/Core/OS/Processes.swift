@@ -68,11 +68,11 @@ public enum Processes {
             path[digits + 1 + n] = 0
         }
         // Up to 4 KiB of a small file into `buf`: the byte count (0 when it cannot be read).
-        func read(_ into: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        func readSmall(_ into: UnsafeMutableBufferPointer<UInt8>) -> Int {
             let fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             if fd < 0 { return 0 }
             defer { close(fd) }
-            return max(0, Glibc.read(fd, into.baseAddress, into.count))
+            return max(0, read(fd, into.baseAddress, into.count))
         }
         while let ent = readdir(dir) {
             var pid: Int32 = 0
@@ -94,14 +94,14 @@ public enum Processes {
             let uid = UInt32(st.st_uid)
             if let u = wanted, !u.contains(uid) { continue }
             named("comm", digits)
-            let c = read(buf)
+            let c = readSmall(buf)
             var end = 0
             while end < c && buf[end] != 0x0A { end += 1 }
             let comm = String(decoding: UnsafeBufferPointer(rebasing: buf[0..<end]), as: UTF8.self)
             var exe = ""
             if comm.utf8.count >= commLimit {
                 named("cmdline", digits)
-                let n = read(buf)
+                let n = readSmall(buf)
                 var e = 0
                 while e < n && buf[e] != 0 { e += 1 }
                 exe = baseName(UnsafeBufferPointer(rebasing: buf[0..<e]))
@@ -120,7 +120,7 @@ public enum Processes {
             let interpreter = p.binary.isEmpty ? isInterpreter(ascii: UnsafeBufferPointer(rebasing: buf[0..<end])) : isInterpreter(p.binary)
             if interpreter ?? isInterpreter(comm) {
                 named("cmdline", digits)
-                let n = read(buf)
+                let n = readSmall(buf)
                 p.script = scriptName(UnsafeBufferPointer(rebasing: buf[0..<n]))
             }
             out.append(p)

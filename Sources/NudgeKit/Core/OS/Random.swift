@@ -18,14 +18,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 /// own habit's id, a folder's key. Not for secrets. Changing it changes
 /// stored data.
 public enum StableHash {
-    public static func fnv1a(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    public static func fnv1a(_ s: String) -> UInt64 { fnv1a(bytes: s.utf8) }
 
-    /// The same of bytes (a string's UTF-8).
-    public static func fnv1a(bytes: [UInt8]) -> UInt64 {
+    /// The same of bytes (a string's UTF-8: the same hash).
+    @inlinable public static func fnv1a<S: Sequence>(bytes: S) -> UInt64 where S.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h

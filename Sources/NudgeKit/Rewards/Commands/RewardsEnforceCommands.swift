@@ -136,22 +136,4 @@ extension Rewards {
         }
         return code
     }
-
-    /// The reward apps each child with a login is running.
-    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess]) -> [String: [String: [RunningProcess]]] {
-        // A few children: a scan beats hashing, for each of hundreds of processes.
-        var byUID: [(uid: UInt32, id: String)] = []
-        for c in s.children.values { if let l = c.login, let u = Users.uid(of: l) { byUID.removeAll { $0.uid == u }; byUID.append((u, c.id)) } }
-        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
-            .map { (name: $0.name, patterns: $0.processes.map(Processes.Pattern.init)) }
-        var out: [String: [String: [RunningProcess]]] = [:]
-        for p in procs {
-            guard let c = byUID.first(where: { $0.uid == p.uid }) else { continue }
-            for a in rewardApps where a.patterns.contains(where: { Processes.matches($0, p) }) {
-                out[c.id, default: [:]][a.name, default: []].append(p)
-                break
-            }
-        }
-        return out
-    }
 }

@@ -19,6 +19,31 @@ extension Rewards {
         case unauthorized(child: String, app: String)
     }
 
+    /// The reward apps each child with a login is running (child id → app →
+    /// processes): a process is a child's by its uid (`uid` looks a login
+    /// up; two children of one login: the first by id, on every run and
+    /// device), an app's when one of its process patterns names it (the
+    /// first app in order of name).
+    static func runningRewardApps(_ s: RewardsState, _ procs: [RunningProcess],
+                                  uid: (String) -> UInt32? = Users.uid(of:)) -> [String: [String: [RunningProcess]]] {
+        // A few children: a scan beats hashing, for each of hundreds of processes.
+        var byUID: [(uid: UInt32, id: String)] = []
+        for c in s.children.values.sorted(by: { $0.id < $1.id }) {
+            if let l = c.login, let u = uid(l), !byUID.contains(where: { $0.uid == u }) { byUID.append((u, c.id)) }
+        }
+        let rewardApps = s.apps.values.filter { $0.category == .reward && !$0.processes.isEmpty }.sorted { $0.name < $1.name }
+            .map { (name: $0.name, patterns: $0.processes.map(Processes.Pattern.init)) }
+        var out: [String: [String: [RunningProcess]]] = [:]
+        for p in procs {
+            guard let c = byUID.first(where: { $0.uid == p.uid }) else { continue }
+            for a in rewardApps where a.patterns.contains(where: { Processes.matches($0, p) }) {
+                out[c.id, default: [:]][a.name, default: []].append(p)
+                break
+            }
+        }
+        return out
+    }
+
     /// The decisions for the processes running now (child id → app → processes).
     public static func enforceActions(_ s: RewardsState, running: [String: [String: [RunningProcess]]], today: Day) -> [EnforceAction] {
         var out: [EnforceAction] = []
