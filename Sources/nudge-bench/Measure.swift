@@ -35,6 +35,7 @@ func median(_ xs: [Double]) -> Double {
 }
 
 func measure(_ argv: [String], env: [String: String], runs: Int) -> Double {
+    sync()  // (as versusMinimal)
     for _ in 0..<5 { _ = timeRun(argv, env: env) }  // warm the page cache
     return median((0..<runs).map { _ in timeRun(argv, env: env) })
 }
@@ -44,7 +45,12 @@ func measure(_ argv: [String], env: [String: String], runs: Int) -> Double {
 /// figures drift by a third within minutes; the ratio far less); and next
 /// to the same program built as the tools are (the Swift runtime linked in),
 /// which shows what the command's own work costs above start-up.
+/// What the steps before wrote is flushed first (sync): the kernel writing
+/// back hundreds of megabytes on this VM's two cores would otherwise be
+/// timed with whatever command comes next (a walk of /proc files or an
+/// fsync waits on it far more than a program that does nothing).
 func versusMinimal(_ argv: [String], env: [String: String], runs: Int) -> (ms: Double, minimal: Double, sameBuild: Double) {
+    sync()
     let minimalArgv = [Sys.join(productsDirectory(), "minimal")], sameArgv = [Sys.join(productsDirectory(), "minimal-static")]
     for _ in 0..<5 { _ = timeRun(argv, env: env); _ = timeRun(minimalArgv, env: [:]); _ = timeRun(sameArgv, env: [:]) }  // warm the page cache
     var a: [Double] = [], m: [Double] = [], s: [Double] = []

@@ -88,6 +88,44 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertTrue(rw("dashboard", "--format", "text").out.contains("Goal   ███████████████░░░░░ 45/60 min"))
     }
 
+    /// A name is the same name however a line writes it (plain, escaped,
+    /// after the app was first seen in another case); a blank one, a
+    /// missing one and one of the wrong type are named, and the lines
+    /// around them still count.
+    func testNamesAreReadTheSameHoweverALineWritesThem() {
+        setUpFamily()
+        let input = #"""
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21T16:00:00-05:00","duration_s":600}
+        {"child":"Al\u0065x","app":"duolingo","start":"2026-11-21T16:10:00-05:00","duration_s":600}
+        {"child":"Alex","app":"Duo\u006cingo","start":"2026-11-21T16:20:00-05:00","end":"2026-11-21T16:30:00-05:00"}
+        {"child":"Alex","app":"   ","start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":"Alex","app":"\t","start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":"Alex","app":7,"start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":"Alex","start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":" alex","app":"Duolingo","start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":"Zoë","app":"Duolingo","start":"2026-11-21T17:00:00-05:00","duration_s":60}
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21 17:30","duration_s":600}
+        {"child":"Alex","app":"Duolingo","start":"2026-11-21T17:4","duration_s":60}
+
+        """#
+        let r = rw("ingest", "--sessions", stdin: input)
+        XCTAssertEqual(r.code, 65)
+        XCTAssertEqual(r.err, """
+            rewards: stdin:4: "app" must not be empty
+            rewards: stdin:5: "app" must not be empty
+            rewards: stdin:6: "app" must be a string, not a number
+            rewards: stdin:7: missing "app"; need {"child","app","start","end"} (or "duration_s" for "end"), times in RFC 3339 or epoch seconds
+            rewards: stdin:9: no child named 'Zoë'; 'rewards child list' shows them
+            rewards: stdin:11: "start" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '2026-11-21T17:4'
+
+            """)
+        let s = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(s.map { $0["app"] as? String }, ["Duolingo", "Duolingo", "Duolingo", "Duolingo", "Duolingo"], "one app, named as first written")
+        XCTAssertEqual(s.map { $0["reason"] as? String }, ["counted", "counted", "counted", "too_short", "counted"], "' alex' is Alex, as 'child add' names match")
+        XCTAssertEqual(s.last?["start"] as? String, "2026-11-21T17:30:00-05:00", "a local time is read in the zone")
+        XCTAssertEqual(r.records.filter { $0["type"] as? String == "day" }.count, 1, "one child, one day")
+    }
+
     func testSessionsFromNDJSONWithBadLinesAndHeldOnes() {
         setUpFamily()
         let input = """

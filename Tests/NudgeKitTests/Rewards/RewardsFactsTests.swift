@@ -66,7 +66,7 @@ final class RewardsFactsTests: XCTestCase {
         XCTAssertEqual(s.balance["c1"], 10, "ten minutes at the keyboard")
         fold(&s, facts([("Duolingo", hour)]), at: stampMs + 1, device: "desk")
         XCTAssertEqual(s.balance["c1"], 10)
-        XCTAssertEqual(s.lastFold?.lines.map(\.outcome.reason), ["duplicate"])
+        XCTAssertEqual(s.lastFold?.lines.map(\.reason), ["duplicate"])
         XCTAssertEqual(s.totals("c1", day).learningSeconds, 600)
     }
 
@@ -111,10 +111,10 @@ final class RewardsFactsTests: XCTestCase {
         let s1 = E.Span(base + 86_400, base + 86_400 + 1800)
         var a = family()
         fold(&a, facts([("Duolingo", s1)]), at: (base + 86_400) * 1000, device: "laptop")
-        XCTAssertEqual(a.lastFold?.lines.first?.outcome.reason, "future")
+        XCTAssertEqual(a.lastFold?.lines.first?.reason, "future")
         var b = family()
         fold(&b, facts([("Duolingo", s1)]), at: (base + 86_400 + 1800) * 1000, device: "laptop")
-        XCTAssertEqual(b.lastFold?.lines.first?.outcome.reason, "counted")
+        XCTAssertEqual(b.lastFold?.lines.first?.reason, "counted")
     }
 
     /// A store written before facts: its usage_day events count once, and

@@ -54,6 +54,19 @@ extension Clock {
         return abs(n) < epochMillisecondsFrom ? Instant(ms: Int64((n * 1000).rounded())) : Instant(ms: Int64(n.rounded()))
     }
 
+    /// A time from a field's text (its UTF-8, as a line holds it) that
+    /// should be RFC 3339: the same checks and messages as `instant(_:)`
+    /// with the text as a JSON string, without making the string.
+    public static func instant(text u: UnsafeRawBufferPointer, field: String, zone: Zone, now: Instant,
+                               lead: Int64? = oneDay) -> Result<Instant, ToolError> {
+        guard let p = RFC3339.parse(u, allowLocal: true) else {
+            return .failure(.data("\(field) must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(String(decoding: u, as: UTF8.self))'"))
+        }
+        let t = p.offsetSeconds != nil ? p.instant : Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
+        if let e = plausible(t, now: now, what: field, zone: zone, lead: lead) { return .failure(e) }
+        return .success(t)
+    }
+
     /// Whether `t` is a plausible time: not before 2000-01-01T00:00:00Z, and,
     /// unless `lead` is nil (a time in the future is expected, as for a
     /// reminder), not more than `lead` milliseconds after `now` (default one
@@ -99,14 +112,8 @@ extension Clock {
         var reading = ""
         switch v {
         case .string(let s):
-            guard let p = RFC3339.parse(s, allowLocal: true) else {
-                return .failure(.data("\(field) must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(s)'"))
-            }
-            if p.offsetSeconds != nil {
-                t = p.instant
-            } else {
-                t = Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
-            }
+            var s = s
+            return s.withUTF8 { instant(text: UnsafeRawBufferPointer($0), field: field, zone: zone, now: now, lead: lead) }
         case .int, .double:
             let n = v.double!
             guard let e = instant(epoch: n) else { return .failure(.data(outOfRange(v, field: field, zone: zone, now: now, lead: lead))) }

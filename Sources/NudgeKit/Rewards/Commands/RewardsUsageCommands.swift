@@ -35,16 +35,12 @@ extension Rewards {
             let hint = "need {\"child\",\"app\",\"start\",\"end\"} (or \"duration_s\" for \"end\"), times in RFC 3339 or epoch seconds"
             let zone = ctx.zone
             let now = ctx.now
-            var f = [JSON?](repeating: nil, count: sessionFields.count)  // one for every line
+            var f = [ScannedField](repeating: .absent, count: sessionFields.count)  // one for every line
             for src in sources {
                 try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
                     do throws(ToolError) {
                         do throws(JSONParseError) { try JSON.scanObject(line, fields: sessionFields, into: &f) } catch { throw .data(error.message) }
-                        let session = try readSession(f, hint: hint, zone: zone, now: now)
-                        guard let ci = intake.child(session.child, in: pre) else {
-                            throw .data("no child named '\(session.child)'; 'rewards child list' shows them")
-                        }
-                        intake.raws.append(Raw(child: ci, app: intake.app(session.app), start: session.start.seconds, end: session.end.seconds))
+                        intake.raws.append(try readSession(f, line: line, intake: &intake, in: pre, hint: hint, zone: zone, now: now))
                     } catch {
                         bad += 1
                         if strict { throw ToolError(.dataError, "\(src.name):\(n): \(error.message) (--strict: nothing applied)") }

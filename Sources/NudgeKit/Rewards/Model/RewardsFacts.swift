@@ -101,11 +101,25 @@ extension RewardsState {
     /// in the order folded: for the command that recorded it to print.
     /// Not kept, not in the snapshot.
     public struct FoldedDay {
+        /// What one session came to: what a command prints of it (the
+        /// outcome's figures, not its spans: a day of a thousand sessions is
+        /// copied and dropped once, not with every span it counted).
         public struct Line {
-            public var app: String
-            public var span: RewardsEngine.Span
-            public var outcome: RewardsEngine.Outcome
-            public var flag: String?
+            public var reason: String
+            public var learningSeconds: Int64 = 0
+            public var rewardSeconds: Int64 = 0
+            public var points = 0
+            public var flag: String? = nil
+
+            init(_ o: RewardsEngine.Outcome, flag: String?) {
+                reason = o.reason
+                learningSeconds = o.learningSeconds
+                rewardSeconds = o.rewardSeconds
+                points = o.points
+                self.flag = flag
+            }
+
+            init(reason: String) { self.reason = reason }
         }
         public var lines: [Line] = []
         public var added = 0, duplicates = 0, held = 0
@@ -113,7 +127,7 @@ extension RewardsState {
 
         /// Adds what a later part of the same day came to.
         mutating func absorb(_ o: FoldedDay) {
-            lines += o.lines
+            if lines.isEmpty { lines = o.lines } else { lines += o.lines }
             added += o.added
             duplicates += o.duplicates
             held += o.held
@@ -206,7 +220,7 @@ extension RewardsState {
         var batch = Rewards.DayBatch(child: c, day: d)
         fold.lines.reserveCapacity(list.count)
         for (k, x) in list.enumerated() {
-            let o = outcomes[k]!
+            let o = outcomes[k].take()!  // (moved out: not copied)
             let name = f.apps[x.app]
             var flagID: String? = nil
             if o.reason == "duplicate" {
@@ -220,7 +234,7 @@ extension RewardsState {
             } else {
                 batch.add(app: name, key: keys[x.app], category: cats[x.app], o, reason: o.reason)
             }
-            fold.lines.append(FoldedDay.Line(app: name, span: x.span, outcome: o, flag: flagID))
+            fold.lines.append(FoldedDay.Line(o, flag: flagID))
         }
         addBatch(batch, ledger)
         fold.added = batch.added
@@ -267,7 +281,7 @@ extension RewardsState {
         batch.add(app: f.app, key: f.app.lowercased(), category: app?.category, o, reason: o.held ? "approved" : o.reason)
         addBatch(batch, ledger)
         var fold = FoldedDay()
-        fold.lines = [FoldedDay.Line(app: f.app, span: f.span, outcome: o, flag: id)]
+        fold.lines = [FoldedDay.Line(o, flag: id)]
         fold.added = 1
         fold.points = batch.points
         lastFold = fold

@@ -141,16 +141,18 @@ public enum RewardsEngine {
         if s.span.seconds > Int64(settings.maxSessionMinutes) * 60 { o.reason = "too_long"; return o }
         guard let cat = category, cat != .ignore else {
             o.reason = category == nil ? "uncategorized" : "ignored"
-            o.otherSeconds = (afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)).reduce(0) { $0 + $1.seconds }
+            o.otherSeconds = afk.isEmpty ? s.span.seconds : subtractSorted(s.span, afk).reduce(0) { $0 + $1.seconds }
             return o
         }
-        let active = afk.isEmpty ? [s.span] : subtractSorted(s.span, afk)
-        if active.isEmpty { o.reason = "afk"; return o }
+        // The session less the time away; nil when nothing was away (the
+        // session whole: no list made for it, once a session).
+        let away = afk.isEmpty ? nil : subtractSorted(s.span, afk)
+        if let a = away, a.isEmpty { o.reason = "afk"; return o }
         if cat == .reward {
             // Reward time is reward time, counted once however many reward
             // apps were open; learning time already counted under it earns
             // nothing after all, and is taken back.
-            let fresh = active.flatMap { subtractSorted($0, d.rewarded) }
+            let fresh = away.map { $0.flatMap { subtractSorted($0, d.rewarded) } } ?? subtractSorted(s.span, d.rewarded)
             o.rewardSeconds = fresh.reduce(0) { $0 + $1.seconds }
             for f in fresh { insertMerged(&d.rewarded, f) }
             d.rewardSeconds += o.rewardSeconds
@@ -165,13 +167,19 @@ public enum RewardsEngine {
             return o
         }
         let minimum = Int64(settings.minSessionMinutes) * 60
-        if active.reduce(0, { $0 + $1.seconds }) < minimum {
+        if (away?.reduce(0, { $0 + $1.seconds }) ?? s.span.seconds) < minimum {
             // Short alone; enough with the rest of its run (an alt-tab apart)?
             if runActive ?? runActiveSeconds(run, s.span, afk: afk) < minimum { o.reason = "too_short"; return o }
         }
         // Earlier sessions of the run, too short when they were ingested, count now.
-        let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
-        let unseen = mine.count == 1 ? subtractSorted(mine[0], d.counted) : mine.flatMap { subtractSorted($0, d.counted) }
+        let unseen: [Span]
+        if judged.isEmpty && away == nil {
+            unseen = subtractSorted(s.span, d.counted)
+        } else {
+            let active = away ?? [s.span]
+            let mine = judged.isEmpty ? active : union(active + judged.flatMap { afk.isEmpty ? [$0] : subtractSorted($0, afk) })
+            unseen = mine.count == 1 ? subtractSorted(mine[0], d.counted) : mine.flatMap { subtractSorted($0, d.counted) }
+        }
         if unseen.isEmpty { o.reason = "overlap"; return o }
         // Learning while a reward app is in use earns nothing.
         let fresh = d.rewarded.isEmpty ? unseen : unseen.flatMap { subtractSorted($0, d.rewarded) }

@@ -31,6 +31,31 @@ extension Rewards {
         /// costs less than hashing it, once a line.
         var fewChildren: [(String, Int32)] = []
         var fewApps: [(String, Int32)] = []
+        /// The same as bytes, for names compared where a line holds them.
+        var fewChildBytes: [([UInt8], Int32)] = []
+        var fewAppBytes: [([UInt8], Int32)] = []
+
+        /// A name's index among the few seen before, by its bytes.
+        static func few(_ u: UnsafeRawBufferPointer, _ list: [([UInt8], Int32)]) -> Int32? {
+            for (n, i) in list where n.count == u.count && n.withUnsafeBytes({ memcmp($0.baseAddress!, u.baseAddress!, u.count) == 0 }) {
+                return i
+            }
+            return nil
+        }
+
+        mutating func child(_ name: Either, in s: RewardsState) -> Int32? {
+            switch name {
+            case .text(let u): return Intake.few(u, fewChildBytes) ?? child(name.string, in: s)
+            case .string(let n): return child(n, in: s)
+            }
+        }
+
+        mutating func app(_ name: Either) -> Int32 {
+            switch name {
+            case .text(let u): return Intake.few(u, fewAppBytes) ?? app(name.string)
+            case .string(let n): return app(n)
+            }
+        }
 
         mutating func child(_ name: String, in s: RewardsState) -> Int32? {
             for (n, i) in fewChildren where n == name { return i }
@@ -41,7 +66,10 @@ extension Rewards {
                 return Int32(children.count - 1)
             }()
             childByName[name] = i
-            if fewChildren.count < 8 { fewChildren.append((name, i)) }
+            if fewChildren.count < 8 {
+                fewChildren.append((name, i))
+                fewChildBytes.append((Array(name.utf8), i))
+            }
             return i
         }
 
@@ -56,7 +84,10 @@ extension Rewards {
                 return Int32(apps.count - 1)
             }()
             appByName[name] = i
-            if fewApps.count < 16 { fewApps.append((name, i)) }
+            if fewApps.count < 16 {
+                fewApps.append((name, i))
+                fewAppBytes.append((Array(name.utf8), i))
+            }
             return i
         }
     }
@@ -74,11 +105,12 @@ extension Rewards {
         var rewardSeconds: Int64 = 0
         var points = 0
         var added = 0
-        /// The last app's session list (its key, and where it is in
-        /// `usage.sessions`): sessions of one app come in runs, and this
-        /// spares hashing its key per session.
-        private var lastKey: String? = nil
-        private var lastAt: Dictionary<String, [RewardsEngine.Span]>.Index? = nil
+        /// Where each app's session list is in `usage.sessions`, by its
+        /// key: a day has a few apps, and comparing a short key costs less
+        /// than hashing it once a session (windows switch apps all day, so
+        /// remembering only the last one seldom helps). Emptied when a key
+        /// is added, which may move the others.
+        private var places: [(key: String, at: Dictionary<String, [RewardsEngine.Span]>.Index)] = []
 
         init(child: String, day: Day) {
             self.child = child
@@ -89,14 +121,16 @@ extension Rewards {
         mutating func add(app: String, key: String, category: RewardsEngine.Category?, _ o: RewardsEngine.Outcome, reason: String) {
             added += 1
             let span = o.session.span
-            if let at = lastAt, lastKey == key {
-                usage.sessions.values[at].append(span)
+            if let p = places.first(where: { $0.key == key }) {
+                usage.sessions.values[p.at].append(span)
             } else {
-                if usage.sessions[key] == nil { usage.sessions[key] = [] }  // may move the others: look up after
+                if usage.sessions[key] == nil {
+                    usage.sessions[key] = []
+                    places.removeAll()
+                }
                 let at = usage.sessions.index(forKey: key)!
                 usage.sessions.values[at].append(span)
-                lastKey = key
-                lastAt = at
+                if places.count < 16 { places.append((key, at)) }
             }
             if category == .reward {
                 for f in o.counted { RewardsEngine.insertMerged(&usage.rewarded, f) }
@@ -245,35 +279,36 @@ extension Rewards {
                 let to = min(from + sessionsPerEvent, all.count)
                 facts.sessions = Array(all[from..<to])
                 tx.record(byline(facts.event()))
-                if let f = tx.state.lastFold { fold.absorb(f) }
+                if let f = tx.state.lastFold {
+                    tx.state.lastFold = nil  // (so that its lines are moved, not copied)
+                    fold.absorb(f)
+                }
                 from = to
             }
         }
         var out: [JSONObject] = []
         var reasons: [(String, Int)] = []  // few, so a list beats hashing each session's
-        var lines = fold.lines[...]
+        var next = 0  // the fold's next line
+        let duplicate = RewardsState.FoldedDay.Line(reason: "duplicate")
         for (k, r) in raws.enumerated() {
-            let span = RewardsEngine.Span(r.start, r.end)
-            let name = intake.apps[Int(r.app)]
             // What the fold came to, or (journalled before) a duplicate.
-            let line = (known[k] ? nil : lines.popFirst()) ?? RewardsState.FoldedDay.Line(
-                app: name, span: span,
-                outcome: RewardsEngine.Outcome(session: RewardsEngine.Session(child: child.id, app: name, span: span), category: nil,
-                                               reason: "duplicate", learningSeconds: 0, rewardSeconds: 0, points: 0, counted: []),
-                flag: nil)
-            let o = line.outcome
-            if let id = line.flag {
+            let fresh = !known[k] && next < fold.lines.count
+            if fresh { next += 1 }
+            let o = fresh ? fold.lines[next - 1] : duplicate
+            if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
+            guard o.flag != nil || each else { continue }
+            let name = intake.apps[Int(r.app)]
+            if let id = o.flag {
                 out.append(["type": "flag", "id": .string(id), "child": .string(child.name), "child_id": .string(child.id),
                             "app": .string(name), "start": .string(zone.format(Instant(seconds: r.start))),
                             "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason)])
             }
-            if let n = reasons.firstIndex(where: { $0.0 == o.reason }) { reasons[n].1 += 1 } else { reasons.append((o.reason, 1)) }
             if each {
                 var rec: JSONObject = ["type": "session", "child": .string(child.name), "child_id": .string(child.id), "app": .string(name),
                                        "date": .string(day.description), "start": .string(zone.format(Instant(seconds: r.start))),
                                        "end": .string(zone.format(Instant(seconds: r.end))), "reason": .string(o.reason),
                                        "learning_s": .int(o.learningSeconds), "reward_s": .int(o.rewardSeconds), "points": JSON(o.points)]
-                if let f = line.flag { rec["held"] = true; rec["flag"] = .string(f) }
+                if let f = o.flag { rec["held"] = true; rec["flag"] = .string(f) }
                 out.append(rec)
             }
         }
@@ -289,28 +324,47 @@ extension Rewards {
     static let sessionFields: [[UInt8]] = ["child", "app", "start", "end", "duration_s"].map { Array($0.utf8) }
 
     /// One session record's fields (child, app, start, end, duration_s, as
-    /// `sessionFields` reads them), each checked: a missing field, a field of
-    /// the wrong type and an implausible time (`Clock.instant`) are named.
-    static func readSession(_ f: [JSON?], hint: String, zone: Zone, now: Instant) throws(ToolError)
-        -> (child: String, app: String, start: Instant, end: Instant) {
-        func string(_ v: JSON?, _ key: String) throws(ToolError) -> String {
-            guard let v = v, !v.isNull else { throw .data("missing \"\(key)\"; \(hint)") }
-            guard let s = v.string else { throw .data("\"\(key)\" must be a string, not \(v.kindName)") }
-            // Not blank: at once when it starts with anything but a space (most names).
-            let first = s.utf8.first ?? 0x20
-            guard (first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D) || !s.trimmingSpaces.isEmpty else {
-                throw .data("\"\(key)\" must not be empty")
+    /// `sessionFields` reads them from `line`), each checked: a missing
+    /// field, a field of the wrong type, an implausible time
+    /// (`Clock.instant`) and a child the family does not have are named.
+    /// Names and times written as plain ASCII are compared and parsed
+    /// where they lie in the line (a String made only for a name not seen
+    /// before): what a million sessions cost is mostly this.
+    static func readSession(_ f: [ScannedField], line: UnsafeRawBufferPointer, intake: inout Intake, in state: RewardsState,
+                            hint: String, zone: Zone, now: Instant) throws(ToolError) -> Raw {
+        /// A name field: its text (not blank), or the string it holds.
+        func name(_ v: ScannedField, _ key: String) throws(ToolError) -> Either {
+            switch v {
+            case .text(let r):
+                // Printable ASCII: blank only when all spaces.
+                guard r.contains(where: { line[$0] != 0x20 }) else { throw .data("\"\(key)\" must not be empty") }
+                return .text(UnsafeRawBufferPointer(rebasing: line[r]))
+            case .absent: throw .data("missing \"\(key)\"; \(hint)")
+            case .value(let v):
+                guard !v.isNull else { throw .data("missing \"\(key)\"; \(hint)") }
+                guard let s = v.string else { throw .data("\"\(key)\" must be a string, not \(v.kindName)") }
+                // Not blank: at once when it starts with anything but a space (most names).
+                let first = s.utf8.first ?? 0x20
+                guard (first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D) || !s.trimmingSpaces.isEmpty else {
+                    throw .data("\"\(key)\" must not be empty")
+                }
+                return .string(s)
             }
-            return s
         }
-        let child = try string(f[0], "child")
-        let app = try string(f[1], "app")
-        guard let sj = f[2], !sj.isNull else { throw .data("missing \"start\"; \(hint)") }
-        let start = try Clock.instant(sj, field: "\"start\"", zone: zone, now: now).get()
+        func time(_ v: ScannedField, _ field: String) throws(ToolError) -> Instant? {
+            switch v {
+            case .absent: return nil
+            case .text(let r): return try Clock.instant(text: UnsafeRawBufferPointer(rebasing: line[r]), field: field, zone: zone, now: now).get()
+            case .value(let j): return j.isNull ? nil : try Clock.instant(j, field: field, zone: zone, now: now).get()
+            }
+        }
+        let child = try name(f[0], "child")
+        let app = try name(f[1], "app")
+        guard let start = try time(f[2], "\"start\"") else { throw .data("missing \"start\"; \(hint)") }
         let end: Instant
-        if let ej = f[3], !ej.isNull {
-            end = try Clock.instant(ej, field: "\"end\"", zone: zone, now: now).get()
-        } else if let dj = f[4], !dj.isNull {
+        if let e = try time(f[3], "\"end\"") {
+            end = e
+        } else if let dj = f[4].json(in: line), !dj.isNull {
             guard let d = dj.double else { throw .data("\"duration_s\" must be a number, not \(dj.kindName)") }
             guard d >= 0, d < 1e9 else { throw .data("\"duration_s\" must be 0 to 999999999 seconds") }
             end = Instant(ms: start.ms + Int64(d * 1000))
@@ -319,6 +373,22 @@ extension Rewards {
             throw .data("missing \"end\" (or \"duration_s\"); \(hint)")
         }
         guard end >= start else { throw .data("\"end\" must not be before \"start\"") }
-        return (child, app, start, end)
+        guard let ci = intake.child(child, in: state) else {
+            throw .data("no child named '\(child.string)'; 'rewards child list' shows them")
+        }
+        return Raw(child: ci, app: intake.app(app), start: start.seconds, end: end.seconds)
+    }
+
+    /// A name as a line holds it: its bytes, or (escaped, not ASCII) the string.
+    enum Either {
+        case text(UnsafeRawBufferPointer)
+        case string(String)
+
+        var string: String {
+            switch self {
+            case .text(let u): return String(decoding: u, as: UTF8.self)
+            case .string(let s): return s
+            }
+        }
     }
 }

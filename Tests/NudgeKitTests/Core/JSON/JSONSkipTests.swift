@@ -66,6 +66,70 @@ final class JSONSkipTests: XCTestCase {
         }
     }
 
+    /// A line's fields found in place (a plain ASCII string as where its
+    /// text lies) are the fields `scanObject` builds, and a line one
+    /// refuses the other refuses with the same error.
+    func testFieldsFoundInPlaceAreTheFieldsBuilt() {
+        var rng = SeededRandom(seed: 73)
+        let names = ["child", "app", "start", "end", "x"]
+        let wanted = names.map { Array($0.utf8) }
+        let alphabet = Array("ab Z09:-+T \"\\\n\u{1}\u{7F}é♣")
+        let odd: [UInt8] = [0x22, 0x5C, 0x2C, 0x3A, 0x7B, 0x7D, 0x20, 0x01, 0x7F, 0xC3, 0xFF]
+        for round in 0..<3000 {
+            var o = JSONObject()
+            for _ in 0..<Int.random(in: 0...5, using: &rng) {
+                let v: JSON
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: v = .int(Int64.random(in: -99...99, using: &rng))
+                case 1: v = .null
+                case 2: v = .array([.string("a")])
+                default: v = .string(String((0..<Int.random(in: 0...10, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
+                }
+                o[names.randomElement(using: &rng)!] = v
+            }
+            var text = Array(o.serialized.utf8)
+            if Int.random(in: 0..<3, using: &rng) == 0 && !text.isEmpty {
+                text[Int.random(in: 0..<text.count, using: &rng)] = odd.randomElement(using: &rng)!
+            }
+            text.withUnsafeBytes { b in
+                var built = [JSON?](repeating: nil, count: wanted.count)
+                var found = [ScannedField](repeating: .absent, count: wanted.count)
+                let r1: Result<[JSON?], JSONParseError>, r2: Result<[JSON?], JSONParseError>
+                do throws(JSONParseError) { try JSON.scanObject(b, fields: wanted, into: &built); r1 = .success(built) } catch { r1 = .failure(error) }
+                do throws(JSONParseError) {
+                    try JSON.scanObject(b, fields: wanted, into: &found)
+                    r2 = .success(found.map { $0.json(in: b) })
+                } catch { r2 = .failure(error) }
+                XCTAssertEqual(r1, r2, "round \(round): \(String(decoding: text, as: UTF8.self))")
+                if case .success = r2 {
+                    for f in found {
+                        guard case .text(let r) = f else { continue }
+                        XCTAssert(b[r].allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }, "round \(round): a text field must be plain ASCII")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A time read from a field's bytes is the time (or the error) read
+    /// from the same text as a string.
+    func testATimeFromItsBytesIsTheTimeFromTheString() {
+        var rng = SeededRandom(seed: 74)
+        let zone = try! Zone.named("America/New_York")
+        let now = Instant(ms: 1_795_399_200_000)
+        let parts = ["2026-11-22T08:15:00-05:00", "2026-11-22T08:15:00Z", "2026-11-22 08:15", "2026-03-08T02:30:00", "1999-12-31T23:59:59Z",
+                     "2026-11-24T08:15:00Z", "2026-02-30T08:00:00Z", "2026-11-22T08:15:00.250+0530", "soon", "", "2026-11-22T08:15:00-05"]
+        for _ in 0..<400 {
+            var t = Array(parts.randomElement(using: &rng)!.utf8)
+            if !t.isEmpty && Int.random(in: 0..<3, using: &rng) == 0 { t[Int.random(in: 0..<t.count, using: &rng)] = UInt8.random(in: 0x20...0x7E, using: &rng) }
+            let s = String(decoding: t, as: UTF8.self)
+            let a = Clock.instant(.string(s), field: "\"start\"", zone: zone, now: now)
+            let b = t.withUnsafeBytes { Clock.instant(text: $0, field: "\"start\"", zone: zone, now: now) }
+            XCTAssertEqual(try? a.get(), try? b.get(), s)
+            XCTAssertEqual(a.failureMessage, b.failureMessage, s)
+        }
+    }
+
     func testDoubleIsTheParsersNumber() {
         var rng = SeededRandom(seed: 72)
         var cases = ["0", "-0", "-0.0", "0.5", "25.0", "1e3", "1E-2", "2.5e1", "123456789012345", "1234567890123456", "12.5000000000000001",
@@ -95,4 +159,8 @@ final class JSONSkipTests: XCTestCase {
             }
         }
     }
+}
+
+extension Result where Failure == ToolError {
+    var failureMessage: String? { if case .failure(let e) = self { return e.message }; return nil }
 }

@@ -11,14 +11,14 @@ extension ToolSpec {
     /// ("recipient rm": ["recipient"]) completed from the store by `values`.
     public func completing(_ table: [String: [String]], values: @escaping ValueSource) -> ToolSpec {
         var t = self
-        func walk(_ cs: inout [CommandSpec], _ prefix: [String]) {
-            for i in cs.indices {
-                let path = prefix + [cs[i].name]
-                if let kinds = table[path.joined(separator: " ")] { cs[i].operandValues = kinds }
-                walk(&cs[i].subcommands, path)
-            }
+        // Each command the table names is found by its path; the others are
+        // not touched (a walk over every command, joining each one's path,
+        // was a few percent of every run of a tool: the spec is built at start).
+        func set(_ cs: inout [CommandSpec], _ path: ArraySlice<Substring>, _ kinds: [String]) {
+            guard let name = path.first, let i = cs.firstIndex(where: { $0.name == name }) else { return }
+            if path.count == 1 { cs[i].operandValues = kinds } else { set(&cs[i].subcommands, path.dropFirst(), kinds) }
         }
-        walk(&t.commands, [])
+        for (path, kinds) in table { set(&t.commands, path.split(separator: " ", omittingEmptySubsequences: false)[...], kinds) }
         t.values = values
         return t
     }
