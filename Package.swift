@@ -16,7 +16,17 @@ let fast: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-
 // development machine), and nothing to find in the toolchain's folder at
 // run time. Debug builds, which the tests link the tools into, keep the
 // shared runtime (XCTest has no static one).
-let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+// On Linux the C++ runtime under it is linked in too: `-lstdc++` finds
+// Sources/link/libstdc++.so first, a linker script naming the static
+// archive: the tools then load only the C library, and the dynamic
+// loader's relocating and binding of libstdc++.so is gone (callgrind,
+// `rewards enforce` on 500 processes: 5.31 M -> 3.66 M instructions, 377 ->
+// 344 page faults).
+let here = String(#filePath.dropLast("Package.swift".count))
+let staticStdlib: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+    .unsafeFlags(["-L", here + "Sources/link"], .when(platforms: [.linux], configuration: .release)),
+]
 
 let package = Package(
     name: "nudge-tools",

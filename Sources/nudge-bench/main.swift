@@ -352,6 +352,7 @@ for k in 0..<max(5, runs / 8) {
     try Sys.writeFileAtomically(phoneJournal, phoneBefore + lateBatch)
     var env = yearEnv
     env["YOMO_DATA_DIR"] = copy
+    sync()  // (as for playa generate: the copy flushed first)
     lateTimes.append(timeRun([Sys.join(bin, "yomo"), "due"], env: env))
     try Sys.writeFileAtomically(phoneJournal, phoneBefore)
 }
@@ -417,6 +418,7 @@ for k in 0..<pruns {
     _ = try? Subprocess.run(["cp", "-R", playaDir, copy], quiet: true)
     var env = penv
     env["PLAYA_DATA_DIR"] = copy
+    sync()  // the copy flushed: generate's fsync writes its own day only
     genTimes.append(timeRun([Sys.join(bin, "playa"), "generate", "--seed", "\(k)"], env: env))
 }
 _ = timeRun([Sys.join(bin, "playa"), "generate"], env: penv)

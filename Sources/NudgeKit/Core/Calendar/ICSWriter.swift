@@ -11,6 +11,9 @@ public enum ICS {
     /// TEXT escaping: backslash, semicolon, comma, newline (a CR is dropped,
     /// so CRLF is one newline); other controls and bidi controls as `\uXXXX`.
     public static func escape(_ s: String) -> String {
+        // Most values (titles, ids, times) need nothing: printable ASCII
+        // without a backslash, semicolon or comma is returned as it is.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x3B && $0 != 0x2C }) { return s }
         var out = ""
         for u in s.unicodeScalars {
             switch u {
@@ -34,20 +37,28 @@ public enum ICS {
     /// A content line folded at 75 octets (continuations start with a
     /// space), never inside a UTF-8 sequence; no line end added.
     public static func fold(_ line: String) -> String {
-        var out = ""
+        // Most lines fit; the others are cut between UTF-8 sequences (a
+        // sequence's length is in its first byte), on bytes, not scalars.
+        if line.utf8.count <= 75 { return line }
+        let b = Array(line.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + b.count / 24 + 3)
         var count = 0
-        var first = true
-        for u in line.unicodeScalars {
-            let n = String(u).utf8.count
-            if count + n > (first ? 75 : 74) {
-                out += "\r\n "
+        var limit = 75
+        var k = 0
+        while k < b.count {
+            let lead = b[k]
+            let n = min(lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4, b.count - k)
+            if count + n > limit {
+                out += [0x0D, 0x0A, 0x20]
                 count = 0
-                first = false
+                limit = 74
             }
-            out.unicodeScalars.append(u)
+            out += b[k..<(k + n)]
             count += n
+            k += n
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Content lines as a calendar's bytes: each folded, each ended by CRLF.

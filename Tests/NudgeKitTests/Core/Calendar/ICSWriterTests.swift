@@ -13,6 +13,44 @@ final class ICSWriterTests: XCTestCase {
         XCTAssertEqual(ICS.param("Ana \"A\"\n"), "\"Ana A\"")
     }
 
+    /// Folding and escaping on bytes (and their fast paths for lines that
+    /// fit and text that needs nothing) give what the scalar by scalar
+    /// rules give, kept here as the oracle.
+    func testFoldAndEscapeAreTheScalarRules() {
+        func foldByScalars(_ line: String) -> String {
+            var out = "", count = 0, first = true
+            for u in line.unicodeScalars {
+                let n = String(u).utf8.count
+                if count + n > (first ? 75 : 74) { out += "\r\n "; count = 0; first = false }
+                out.unicodeScalars.append(u)
+                count += n
+            }
+            return out
+        }
+        func escapeByScalars(_ s: String) -> String {
+            var out = ""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\\": out += "\\\\"
+                case ";": out += "\\;"
+                case ",": out += "\\,"
+                case "\n": out += "\\n"
+                case "\r": break
+                case "\t": out += "\t"
+                default: if Text.needsEscape(u.value) { out += "\\" + Text.terminalSafe(String(u)) } else { out.unicodeScalars.append(u) }
+                }
+            }
+            return out
+        }
+        var rng = SeededRandom(seed: 75)
+        let alphabet = Array("abc XYZ:;,\\\n\r\t\u{7F}\u{85}é€🃏\u{202E}\u{200F}ü")
+        for round in 0..<3000 {
+            let s = String((0..<Int.random(in: 0...(round % 3 == 0 ? 400 : 90), using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            XCTAssertEqual(ICS.fold(s), foldByScalars(s), "round \(round)")
+            XCTAssertEqual(ICS.escape(s), escapeByScalars(s), "round \(round)")
+        }
+    }
+
     func testFoldingNeverSplitsAUTF8Sequence() {
         let line = "SUMMARY:" + String(repeating: "日本", count: 40)
         let folded = ICS.fold(line)
