@@ -14,24 +14,28 @@ public enum ICS {
         // Most values (titles, ids, times) need nothing: printable ASCII
         // without a backslash, semicolon or comma is returned as it is.
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x3B && $0 != 0x2C }) { return s }
-        var out = ""
+        // Else scalar by scalar into bytes (a JSON value kept in an X-
+        // property has a comma in every one).
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 16)
         for u in s.unicodeScalars {
             switch u {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
+            case "\\": out += [0x5C, 0x5C]
+            case ";": out += [0x5C, 0x3B]
+            case ",": out += [0x5C, 0x2C]
+            case "\n": out += [0x5C, 0x6E]
             case "\r": break
-            case "\t": out += "\t"
+            case "\t": out.append(0x09)
             default:
                 if Text.needsEscape(u.value) {
-                    out += "\\" + Text.terminalSafe(String(u))  // the backslash itself escaped for TEXT
+                    out.append(0x5C)  // the backslash itself escaped for TEXT
+                    out += Text.terminalSafe(String(u)).utf8
                 } else {
-                    out.unicodeScalars.append(u)
+                    UTF8.encode(u) { out.append($0) }
                 }
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A content line folded at 75 octets (continuations start with a
