@@ -52,6 +52,31 @@ final class JSONTests: XCTestCase {
         XCTAssertThrowsError(try withUTF8Bytes(#"{"x":"\q"}"#) { (b) throws(JSONParseError) in try JSON.scanObject(b, fields: []) })
     }
 
+    /// A field named twice: the first counts, in both scans, whatever its
+    /// kind (a plain text, an escaped string, a number).
+    func testScanKeepsTheFirstOfAFieldNamedTwice() {
+        let wanted = [Array("child".utf8)]
+        func both(_ line: String) -> (JSON?, JSON?) {
+            Array(line.utf8).withUnsafeBytes { b -> (JSON?, JSON?) in
+                var built = [JSON?](repeating: nil, count: 1)
+                var found = [ScannedField](repeating: .absent, count: 1)
+                do throws(JSONParseError) {
+                    try JSON.scanObject(b, fields: wanted, into: &built)
+                    try JSON.scanObject(b, fields: wanted, into: &found)
+                } catch {
+                    return (nil, nil)
+                }
+                return (built[0] ?? nil, found[0].json(in: b))
+            }
+        }
+        for (line, first) in [(#"{"child":"A","child":"B"}"#, JSON.string("A")), (#"{"child":"\u0041","child":"B"}"#, .string("A")),
+                              (#"{"child":"A","x":1,"child":7}"#, .string("A")), (#"{"child":7,"child":"B"}"#, .int(7))] {
+            let (built, found) = both(line)
+            XCTAssertEqual(built, first, line)
+            XCTAssertEqual(found, first, line)
+        }
+    }
+
     /// Property: any generated value serialises and parses back to itself.
     func testRoundTripProperty() throws {
         var rng = SeededRandom(seed: 42)
