@@ -33,6 +33,7 @@ import NudgeKit
                 _ = Sys.writeAll(fd: fd, line)
                 close(fd)
             }
+            sync()  // the spool just written, flushed (as before every timed figure)
             times.append(timeRun([rewards, "enforce", "--dry-run", "-q"], env: fenv))
         }
         enforceMs.append(median(times))
@@ -61,6 +62,7 @@ import NudgeKit
         close(jfd)
         let lenv = ["REWARDS_DATA_DIR": ldir, "REWARDS_USER": "parent", "REWARDS_ACTOR": "bench", "TZ": zone, "REWARDS_NOW": now]
         _ = timeRun([rewards, "dashboard"], env: lenv)  // the first read makes the snapshot
+        sync()
         logMs.append(median((0..<3).map { _ in timeRun([rewards, "log"], env: lenv) }))
         logAllMs.append(median((0..<3).map { _ in timeRun([rewards, "log", "--limit", "\(n + 100)"], env: lenv) }))
     }
