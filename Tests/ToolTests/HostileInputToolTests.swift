@@ -33,7 +33,7 @@ final class TenclubHostileInputTests: HostileInputCase {
         // JSON escapes become real ESC and BEL in the value; stderr shows them escaped.
         let j = tenclub("ingest", "--now", now, stdin: #"{"at":"\u001b]0;x\u0007"}"# + "\n")
         XCTAssertEqual(j.code, 65)
-        XCTAssertEqual(j.err, "tenclub: stdin:1: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\\u001b]0;x\\u0007'\n")
+        XCTAssertEqual(j.err, "tenclub: stdin:1: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not '\\u001b]0;x\\u0007'\n")
         assertOneLineDiagnostics(j.err, tool: "tenclub")
         // Raw bytes in the line itself, not JSON escapes, are shown escaped too.
         let rawLine = tenclub("ingest", "--now", now, stdin: "{\"at\":\"\u{1B}[2J\u{202E}\r\"}\n")

@@ -116,7 +116,7 @@ final class RewardsToolTests: ToolTestCase {
             rewards: stdin:6: "app" must be a string, not a number
             rewards: stdin:7: missing "app"; need {"child","app","start","end"} (or "duration_s" for "end"), times in RFC 3339 or epoch seconds
             rewards: stdin:9: no child named 'Zoë'; 'rewards child list' shows them
-            rewards: stdin:11: "start" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '2026-11-21T17:4'
+            rewards: stdin:11: "start" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not '2026-11-21T17:4'
 
             """)
         let s = r.records.filter { $0["type"] as? String == "session" }
@@ -154,7 +154,7 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertEqual(rw("ingest", stdin: input).records.filter { $0["type"] as? String == "flag" }.count, 0, "a held session is held once")
         let bad = rw("ingest", stdin: "{\"child\":\"Alex\",\"app\":\"Duolingo\",\"start\":\"2026-11-21T16:00:00-05:00\",\"end\":\"soon\"}\nnot json\n")
         XCTAssertEqual(bad.code, 65)
-        XCTAssertTrue(bad.err.hasPrefix("rewards: stdin:1: \"end\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'soon'\nrewards: stdin:2: "), bad.err)
+        XCTAssertTrue(bad.err.hasPrefix("rewards: stdin:1: \"end\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not 'soon'\nrewards: stdin:2: "), bad.err)
         let flags = rw("flags").records
         XCTAssertEqual(flags.count, 1)
         XCTAssertEqual(flags[0]["reason"] as? String, "too_long")

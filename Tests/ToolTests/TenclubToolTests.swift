@@ -91,7 +91,7 @@ final class TenclubToolTests: ToolTestCase {
         XCTAssertEqual(r.err.split(separator: "\n").map(String.init), [
             "tenclub: \(file):2: not valid JSON: unexpected character 'n' at column 1",
             "tenclub: \(file):3: expected a JSON object, got an array",
-            "tenclub: \(file):5: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'tomorrow'",
+            "tenclub: \(file):5: \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not 'tomorrow'",
             "tenclub: \(file):6: missing \"at\": need an RFC 3339 time like 2026-11-22T08:15:00-05:00",
             "tenclub: \(file):8: \"at\" 2026-11-30T09:00:00-05:00 is in the future (now is 2026-11-22T21:00:00-05:00)",
         ])

@@ -60,7 +60,10 @@ extension Clock {
     public static func instant(text u: UnsafeRawBufferPointer, field: String, zone: Zone, now: Instant,
                                lead: Int64? = oneDay) -> Result<Instant, ToolError> {
         guard let p = RFC3339.parse(u, allowLocal: true) else {
-            return .failure(.data("\(field) must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not '\(String(decoding: u, as: UTF8.self))'"))
+            // What was written, quoted up to 60 characters (a line may hold megabytes).
+            let text = String(decoding: u, as: UTF8.self)
+            let shown = text.count > 60 ? text.prefix(60) + "…" : text
+            return .failure(.data("\(field) must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not '\(shown)'"))
         }
         let t = p.offsetSeconds != nil ? p.instant : Instant(ms: zone.resolve(p.local).ms + p.instant.ms - p.local.wallSeconds * 1000)
         if let e = plausible(t, now: now, what: field, zone: zone, lead: lead) { return .failure(e) }

@@ -43,14 +43,14 @@ extension Rewards {
             return nil
         }
 
-        mutating func child(_ name: Either, in s: RewardsState) -> Int32? {
+        mutating func child(_ name: LineName, in s: RewardsState) -> Int32? {
             switch name {
             case .text(let u): return Intake.few(u, fewChildBytes) ?? child(name.string, in: s)
             case .string(let n): return child(n, in: s)
             }
         }
 
-        mutating func app(_ name: Either) -> Int32 {
+        mutating func app(_ name: LineName) -> Int32 {
             switch name {
             case .text(let u): return Intake.few(u, fewAppBytes) ?? app(name.string)
             case .string(let n): return app(n)
@@ -333,7 +333,7 @@ extension Rewards {
     static func readSession(_ f: [ScannedField], line: UnsafeRawBufferPointer, intake: inout Intake, in state: RewardsState,
                             hint: String, zone: Zone, now: Instant) throws(ToolError) -> Raw {
         /// A name field: its text (not blank), or the string it holds.
-        func name(_ v: ScannedField, _ key: String) throws(ToolError) -> Either {
+        func name(_ v: ScannedField, _ key: String) throws(ToolError) -> LineName {
             switch v {
             case .text(let r):
                 // Printable ASCII: blank only when all spaces.
@@ -380,7 +380,7 @@ extension Rewards {
     }
 
     /// A name as a line holds it: its bytes, or (escaped, not ASCII) the string.
-    enum Either {
+    enum LineName {
         case text(UnsafeRawBufferPointer)
         case string(String)
 

@@ -178,7 +178,10 @@ final class PlausibleTimeTests: XCTestCase {
                        "\"at\" 2140-09-07T08:00:00-04:00 is more than a day after now (now is 2026-11-22T21:00:00-05:00) (read as epoch milliseconds)")
         XCTAssertEqual(read(.int(Int64(9e16))), "\"at\" 90000000000000000 is out of range: accepted are epoch seconds from 946684800 to 1795485600 or epoch milliseconds from 946684800000 to 1795485600000 (2000-01-01T00:00:00Z to 2026-11-23T21:00:00-05:00)")
         XCTAssertEqual(read(.int(Int64.min)), "\"at\" -9223372036854775808 is out of range: accepted are epoch seconds from 946684800 to 1795485600 or epoch milliseconds from 946684800000 to 1795485600000 (2000-01-01T00:00:00Z to 2026-11-23T21:00:00-05:00)")
-        XCTAssertEqual(read("tomorrow"), "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, not 'tomorrow'")
+        XCTAssertEqual(read("tomorrow"), "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not 'tomorrow'")
+        XCTAssertEqual(read(.string(String(repeating: "é", count: 100_000))),
+                       "\"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00 or epoch seconds (a number), not '\(String(repeating: "é", count: 60))…'",
+                       "a long text is quoted in part, cut between characters")
         XCTAssertEqual(read(.bool(true)), "\"at\" must be an RFC 3339 time or epoch seconds, not a boolean")
         XCTAssertEqual(read(.null), "\"at\" must be an RFC 3339 time or epoch seconds, not null")
     }
