@@ -38,6 +38,8 @@ let package = Package(
         .executable(name: "playa", targets: ["playa"]),
         .executable(name: "habitmatch", targets: ["habitmatch"]),
         .executable(name: "nudge-bench", targets: ["nudge-bench"]),
+        // For the fuzzer package (Tests/Fuzz), which builds it with libFuzzer.
+        .library(name: "NudgeFuzzTargets", targets: ["NudgeFuzzTargets"]),
     ],
     targets: [
         .target(name: "NudgeKit", swiftSettings: fast),
@@ -56,7 +58,10 @@ let package = Package(
         // What tests need beyond the toolchain (skip or, under CI, fail), and
         // running other programs from a test without pipes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit", "TestSupport"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures", "Tenclub/Fixtures", "Core/Messages/Fixtures"]),
+        // The fuzz targets: run by libFuzzer in the package beside this one
+        // (Tests/Fuzz, `.ci/fuzz`), replayed over their corpus by the tests.
+        .target(name: "NudgeFuzzTargets", dependencies: ["NudgeKit"], path: "Tests/Fuzz/Targets"),
+        .testTarget(name: "NudgeKitTests", dependencies: ["NudgeKit", "TestSupport", "NudgeFuzzTargets"], exclude: ["Rewards/Fixtures", "Yomo/Fixtures", "Tenclub/Fixtures", "Core/Messages/Fixtures"]),
         .testTarget(
             name: "ToolTests",
             dependencies: ["NudgeKit", "TestSupport", "tenclub", "yomo", "rewards", "playa", "habitmatch"]

@@ -50,6 +50,11 @@ public struct RRule: Equatable, Hashable, Sendable {
 
     public static let dayCodes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
 
+    /// The largest INTERVAL read (RFC 5545 sets none): a million periods is
+    /// past the year 9999 for every frequency but SECONDLY, where it is 11
+    /// days, and keeps every step of the expansion far from overflow.
+    public static let maxInterval = 1_000_000
+
     public struct ParseError: Error, Equatable, Sendable {
         public var message: String
         init(_ m: String) { message = m }
@@ -79,7 +84,9 @@ public struct RRule: Equatable, Hashable, Sendable {
             for x in v.split(separator: ",", omittingEmptySubsequences: false) {
                 var s = Substring(x)
                 if s.hasPrefix("+") { s = s.dropFirst() }
-                guard let n = Int(s), signed ? (n != 0 && range.contains(abs(n))) : range.contains(n) else {
+                // The magnitude, not abs(): abs(Int.min) traps.
+                guard let n = Int(s), signed ? (n != 0 && n.magnitude >= UInt(range.lowerBound) && n.magnitude <= UInt(range.upperBound))
+                                                : range.contains(n) else {
                     let what = signed ? "\(range.lowerBound) to \(range.upperBound) or -\(range.upperBound) to -\(range.lowerBound)"
                                       : "\(range.lowerBound) to \(range.upperBound)"
                     throw ParseError("RRULE \(name)=\(v): each value must be \(what)")
@@ -92,7 +99,9 @@ public struct RRule: Equatable, Hashable, Sendable {
             switch name {
             case "FREQ": break
             case "INTERVAL":
-                guard let n = Int(v), n >= 1 else { throw ParseError("RRULE INTERVAL=\(v) must be a whole number from 1") }
+                guard let n = Int(v), (1...RRule.maxInterval).contains(n) else {
+                    throw ParseError("RRULE INTERVAL=\(v) must be a whole number from 1 to \(RRule.maxInterval)")
+                }
                 r.interval = n
             case "COUNT":
                 guard let n = Int(v), n >= 0 else { throw ParseError("RRULE COUNT=\(v) must be a whole number from 0") }
@@ -118,7 +127,7 @@ public struct RRule: Equatable, Hashable, Sendable {
                     var ord = d.dropLast(2)
                     if ord.hasPrefix("+") { ord = ord.dropFirst() }
                     if ord.isEmpty { r.byDay.append(WeekdayNum(wd)); continue }
-                    guard let n = Int(ord), n != 0, abs(n) <= 53 else {
+                    guard let n = Int(ord), n != 0, n.magnitude <= 53 else {
                         throw ParseError("RRULE BYDAY=\(v): a weekday's number must be 1 to 53 or -1 to -53")
                     }
                     r.byDay.append(WeekdayNum(wd, n))

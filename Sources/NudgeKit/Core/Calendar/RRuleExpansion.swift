@@ -7,10 +7,15 @@
 // instants through the zone (`Zone.resolve`: a time in a spring-forward gap
 // moves forward by the gap's length, a repeated one is the first).
 //
-// Invariants: lazy (an iterator, one period at a time); bounded (a rule
-// that never matches, FEB 30, ends after 400 years of empty periods or the
-// year 9999, never spins); a rule without COUNT can start near any instant
-// without walking from its start (`starting(near:)`).
+// Invariants: lazy (an iterator, one period at a time); bounded by work,
+// not only by the calendar: a rule that never matches ends after
+// `emptyPeriodLimit` periods in a row without an occurrence (54 years of
+// days; for a month or a year, 400 years of them, as FEB 30 needs), and at
+// the year 9999; one whose BYSETPOS asks for more candidates than a period
+// can hold (a DAILY rule's second) is empty from the start; the interval
+// is taken as at most `RRule.maxInterval`, so no step can overflow. A rule
+// without COUNT can start near any instant without walking from its start
+// (`starting(near:)`).
 
 public struct RRuleExpansion: IteratorProtocol, Sendable {
     public let rule: RRule
@@ -26,6 +31,8 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
     let hasWeekday: Bool
     let timeset: [TimeOfDay]
     let wkst: Int
+    /// The rule's interval, within 1...RRule.maxInterval.
+    let interval: Int
     /// Nothing can come (dateutil refuses the rule): an hourly rule whose BYHOUR its interval never reaches.
     let empty: Bool
 
@@ -38,12 +45,19 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
     var remaining: Int?
     var finished = false
     var lastProductiveYear: Int
+    /// Periods walked since the last that had an occurrence.
+    var emptyPeriods = 0
+    /// Periods in a row without an occurrence after which a rule is taken
+    /// never to match again.
+    public static let emptyPeriodLimit = 20_000
 
     public init(rule: RRule, start: LocalDateTime, zone: Zone) {
         self.rule = rule
         self.start = start
         self.zone = zone
         let f = rule.freq
+        let iv = min(max(rule.interval, 1), RRule.maxInterval)
+        interval = iv
         wkst = (rule.wkst + 6) % 7
         var plain = [Bool](repeating: false, count: 7)
         var nth: [(Int, Int)] = []
@@ -73,7 +87,7 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
         byYearDay = Set(rule.byYearDay)
         var isEmpty = false
         func reachable(_ xs: [Int], from s: Int, base: Int) -> Set<Int> {
-            let g = RRuleExpansion.gcd(rule.interval, base)
+            let g = RRuleExpansion.gcd(iv, base)
             let set = Set(xs.filter { g == 1 || ((($0 - s) % g) + g) % g == 0 })
             if set.isEmpty { isEmpty = true }
             return set
@@ -87,6 +101,18 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
         if !rule.bySecond.isEmpty {
             bySecond = f == .secondly ? reachable(rule.bySecond, from: start.time.second, base: 60) : Set(rule.bySecond)
         } else { bySecond = f < .secondly ? [start.time.second] : nil }
+        // BYSETPOS beyond what one period can hold picks nothing, ever.
+        if !rule.bySetPos.isEmpty {
+            let days = f == .yearly ? 366 : f == .monthly ? 31 : f == .weekly ? 7 : 1
+            let times: Int
+            switch f {
+            case .hourly: times = (byMinute?.count ?? 1) * (bySecond?.count ?? 1)
+            case .minutely: times = bySecond?.count ?? 1
+            case .secondly: times = 1
+            default: times = (byHour?.count ?? 1) * (byMinute?.count ?? 1) * (bySecond?.count ?? 1)
+            }
+            if rule.bySetPos.allSatisfy({ $0.magnitude > UInt(days * times) }) { isEmpty = true }
+        }
         empty = isEmpty
         if f < .hourly, let h = byHour, let m = byMinute, let s = bySecond {
             var ts: [TimeOfDay] = []
@@ -140,7 +166,7 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
         guard rule.count == nil, !e.finished else { return e }
         let target = near.wallSeconds - 2 * 86400
         guard target > start.wallSeconds else { return e }
-        let n = rule.interval
+        let n = e.interval
         switch rule.freq {
         case .yearly:
             let k = (LocalDateTime(wallSeconds: target).day.year - start.day.year) / n
@@ -251,12 +277,14 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
                 }
                 buffer.append(l)
                 lastProductiveYear = year
+                emptyPeriods = 0
             }
         }
         if let r = remaining, r <= 0 { finished = true }
         if finished { return }
         advance(filtered: filtered)
-        if year > 9999 || year > lastProductiveYear + 400 { finished = true }
+        if buffer.isEmpty { emptyPeriods += 1 }
+        if year > 9999 || year > lastProductiveYear + 400 || emptyPeriods > RRuleExpansion.emptyPeriodLimit { finished = true }
     }
 
     /// The day indexes (from 1 January of `year`) of this period that every BYxxx allows.
@@ -308,7 +336,7 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
 
     /// On to the next period (dateutil's "handle frequency and interval").
     mutating func advance(filtered: Bool) {
-        let n = rule.interval
+        let n = interval
         var fixDay = false
         switch rule.freq {
         case .yearly:
@@ -409,7 +437,7 @@ public struct RRuleExpansion: IteratorProtocol, Sendable {
         var acc = 0
         var v = value
         for _ in 0..<base {
-            let (div, mod) = RRuleExpansion.floorDivMod(v + rule.interval, base)
+            let (div, mod) = RRuleExpansion.floorDivMod(v + interval, base)
             v = mod
             acc += div
             if set.contains(v) { return (acc, v) }

@@ -118,9 +118,17 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
 
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// The same names with the same values, in any order; a name given
+    /// twice counts with its first value, as on lookup (so an object is
+    /// always equal to itself).
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         guard a.keys.count == b.keys.count else { return false }
-        for i in a.keys.indices where b[a.keys[i]] != a.values[i] { return false }
+        if a.keys == b.keys {
+            for i in a.values.indices where a.values[i] != b.values[i] && !a.keys[..<i].contains(a.keys[i]) { return false }
+            return true
+        }
+        for i in a.keys.indices where b[a.keys[i]] != a.values[i] && !a.keys[..<i].contains(a.keys[i]) { return false }
+        for k in b.keys where a[k] == nil { return false }
         return true
     }
 }

@@ -181,7 +181,8 @@ struct JSONByteParser {
         }
         if isInt && !overflow { return .int(negative ? -intValue : intValue) }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-        guard let d = Double(text) else { throw error("number out of range") }
+        // Double(String) reads 1e400 as infinity, which no JSON text can say.
+        guard let d = Double(text), d.isFinite else { throw error("number out of range (a JSON number here is at most about 1.8e308)") }
         return .double(d)
     }
 

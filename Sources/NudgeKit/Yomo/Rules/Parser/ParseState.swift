@@ -106,6 +106,31 @@ extension ReminderParser {
             take(from, n)
         }
 
+        /// The farthest a phrase may reach ("in N …", "for N …"): 100 years.
+        static let reachDays = 36_525
+
+        /// Whether `n` of `unit` (minutes, hours, days, weeks, months,
+        /// years) is within `reachDays`. When it is not, the phrase of `len`
+        /// tokens from `from` is read (it stays out of the title) and the
+        /// sentence refused, saying so: a time that far is never meant.
+        mutating func withinReach(_ n: Int, _ unit: String, _ from: Int, _ len: Int) -> Bool {
+            let perDay: Double
+            switch unit {
+            case _ where ReminderLexicon.minuteWords.contains(unit): perDay = 1440
+            case "hour", "hours", "hr", "hrs", "h": perDay = 24
+            case "week", "weeks": perDay = 1.0 / 7
+            case "month", "months": perDay = 12.0 / 365.25
+            case "year", "years": perDay = 1.0 / 365.25
+            default: perDay = 1
+            }
+            if Double(n) <= Double(Self.reachDays) * perDay { return true }
+            if conflict == nil {
+                conflict = "'\(phrase(from, len))' is more than 100 years away: yomo reads times up to 100 years ahead"
+            }
+            take(from, len)
+            return false
+        }
+
         /// The date said by `n` tokens from `from`.
         mutating func setDate(_ d: Day, _ from: Int, _ n: Int) {
             let said = phrase(from, n)

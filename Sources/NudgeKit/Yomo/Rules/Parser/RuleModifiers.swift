@@ -82,6 +82,7 @@ extension ReminderParser.ParseState {
         guard word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour,
               rule.repeats || tokens[(i + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
         else { return false }
+        guard withinReach(n, word(i + 2), i, 3) else { i += 3; return true }
         let start = date ?? today
         let end: Day
         switch u {

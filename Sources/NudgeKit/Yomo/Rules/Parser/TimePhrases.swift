@@ -131,6 +131,9 @@ extension ReminderParser.ParseState {
     /// The rest of "in N …" with its unit at `k`.
     mutating func readAmountFromNow(_ n: Int, unitAt k: Int) -> Bool {
         let unit = word(k)
+        guard ReminderLexicon.minuteWords.contains(unit) || ["hour", "hours", "hr", "hrs", "day", "days", "week", "weeks", "month", "months"].contains(unit)
+        else { return false }
+        guard withinReach(n, unit, i, k + 1 - i) else { i = k + 1; return true }
         var seconds: Int64? = nil
         switch unit {
         case _ where ReminderLexicon.minuteWords.contains(unit): seconds = Int64(n) * 60
@@ -147,6 +150,7 @@ extension ReminderParser.ParseState {
         var total = s
         var end = k + 1
         if word(end) == "and", let m = ReminderLexicon.number(word(end + 1)), ReminderLexicon.minuteWords.contains(word(end + 2)) {
+            guard withinReach(m, "minutes", end + 1, 2) else { i = end + 3; return true }
             total += Int64(m) * 60
             end += 3
         }

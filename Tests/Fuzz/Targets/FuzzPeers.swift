@@ -1,0 +1,51 @@
+// What a peer writes: the events of a journal in a synced or shared folder
+// (a device, a parent, a pool member, a spool), folded by each tool's state
+// as the store folds them, then written to a snapshot and read back.
+//
+// The input's first byte picks the tool; the rest is NDJSON, one event a
+// line, each line a batch of its own from one of three writers, stamped in
+// line order (a peer can write any event with any stamp it likes; the
+// checksums that guard a batch are no barrier to one).
+import NudgeKit
+
+enum FuzzPeers {
+    static let actors = ["laptop", "phone", "mum"]
+
+    static func events(_ data: UnsafeRawBufferPointer) throws(FuzzFailure) {
+        guard data.count > 0 else { return }
+        let rest = UnsafeRawBufferPointer(rebasing: data[1...])
+        var stamped: [(Stamp, JSONObject)] = []
+        try? NDJSON.forEachLine(in: rest) { (n, line, _) throws(ToolError) in
+            if let o = try? JSON.parseObject(line) {
+                stamped.append((Stamp(ms: FuzzTargets.now.ms - 3_600_000 + Int64(n) * 1000, actor: actors[n % actors.count]), o))
+            }
+            return stamped.count < 200
+        }
+        switch data[0] % 5 {
+        case 0: try fold(TenclubState.self, stamped)
+        case 1: try fold(YomoState.self, stamped)
+        case 2: try fold(RewardsState.self, stamped)
+        case 3: try fold(PlayaState.self, stamped)
+        default: try fold(HabitmatchState.self, stamped)
+        }
+    }
+
+    /// Folds what no tombstone erases, in stamp order; the snapshot's lines
+    /// read into a new state give the same lines again.
+    static func fold<M: JournalModel>(_ type: M.Type, _ stamped: [(Stamp, JSONObject)]) throws(FuzzFailure) {
+        var s = M(full: true)
+        let tombstones = Erasure.tombstones(stamped)
+        for (stamp, e) in stamped where !Erasure.erased(e, at: stamp, by: tombstones, state: s) {
+            s.apply(e, stamp: stamp)
+        }
+        let hot = s.hotSnapshot()
+        let cold = s.coldSnapshot()
+        var back = M(full: true)
+        do throws(ToolError) {
+            for l in hot { try back.restoreHot(l) }
+            for l in cold { try back.restoreCold(l) }
+        } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message)") }
+        if back.hotSnapshot() != hot { throw FuzzFailure("\(M.self): the snapshot read back writes other hot lines") }
+        if back.coldSnapshot() != cold { throw FuzzFailure("\(M.self): the snapshot read back writes other cold lines") }
+    }
+}
