@@ -78,7 +78,7 @@ final class FuzzCorpusTests: XCTestCase {
                 do throws(FuzzFailure) { try run(b) } catch { failure = error }
             }
             if let f = failure {
-                print("fail\t\(k)\t\(f.description.prefix(500).replacingOccurrences(of: "\n", with: " "))")
+                print("fail\t\(k)\t\(f.description.prefix(4000).replacingOccurrences(of: "\n", with: " "))")
             } else {
                 print("ok\t\(k)")
             }

@@ -45,7 +45,19 @@ enum FuzzPeers {
             for l in hot { try back.restoreHot(l) }
             for l in cold { try back.restoreCold(l) }
         } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message)") }
-        if back.hotSnapshot() != hot { throw FuzzFailure("\(M.self): the snapshot read back writes other hot lines") }
-        if back.coldSnapshot() != cold { throw FuzzFailure("\(M.self): the snapshot read back writes other cold lines") }
+        try same(back.hotSnapshot(), hot, "\(M.self): the snapshot read back writes other hot lines")
+        try same(back.coldSnapshot(), cold, "\(M.self): the snapshot read back writes other cold lines")
+    }
+
+    static func same(_ a: [JSONObject], _ b: [JSONObject], _ what: String) throws(FuzzFailure) {
+        guard a != b else { return }
+        func line(_ o: JSONObject?) -> String {
+            guard let o else { return "(none)" }
+            var out: [UInt8] = []
+            o.write(into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        let k = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        throw FuzzFailure("\(what): line \(k + 1) was \(line(k < b.count ? b[k] : nil)), now \(line(k < a.count ? a[k] : nil))")
     }
 }

@@ -186,7 +186,8 @@ struct JSONByteParser {
         return .double(d)
     }
 
-    /// Skips a string starting at the opening quote; true when it had no escapes.
+    /// Skips a string starting at the opening quote; true when it had no
+    /// escapes and no byte past ASCII (else the caller checks it with `string()`).
     mutating func skipString() throws(JSONParseError) -> Bool {
         i += 1
         var plain = true
@@ -195,6 +196,7 @@ struct JSONByteParser {
             if c == UInt8(ascii: "\"") { i += 1; return plain }
             if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
             if c < 0x20 { throw error("control character in a string") }
+            if c >= 0x80 { plain = false }  // UTF-8 to check: the caller reads it with string()
             i += 1
         }
         throw error("unterminated string")

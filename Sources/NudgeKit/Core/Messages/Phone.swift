@@ -180,8 +180,14 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
         var national = String(digits.dropFirst(cc.count))
         // A trunk prefix copied from the national form (longest first): no
         // national number begins with one after the country code.
-        if let p = country.prefixes.first(where: { national.hasPrefix($0) && country.lengths.contains(national.count - $0.count) }) {
+        // One, once: a number that would lose a prefix again (`+92 00 45…`)
+        // could be either, and a stored number must read back as itself.
+        func trunk(_ n: String) -> String? { country.prefixes.first { n.hasPrefix($0) && country.lengths.contains(n.count - $0.count) } }
+        if let p = trunk(national) {
             national = String(national.dropFirst(p.count))
+            if let q = trunk(national) {
+                throw ToolError(.dataError, hint + " (after +\(cc) the trunk prefix \(p) is written, then \(q) again: write +\(cc) and the national number without them)")
+            }
         }
         guard country.lengths.contains(national.count) else {
             let ls = country.lengths.sorted().map(String.init)

@@ -300,7 +300,11 @@ public enum RFC3339 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func append(_ t: Instant, offsetSeconds off: Int, into out: inout [UInt8]) {
+    public static func append(_ t: Instant, offsetSeconds offset: Int, into out: inout [UInt8]) {
+        // RFC 3339 offsets are whole minutes: a zone's local mean time before
+        // standard time (New York's -04:56:02) is written with its minutes,
+        // and the wall time with it, so the text reads back as this instant.
+        let off = offset / 60 * 60
         let secs = t.seconds
         let ms = Int(t.ms - secs * 1000)
         let local = LocalDateTime(wallSeconds: secs + Int64(off))
