@@ -23,7 +23,14 @@ enum FuzzPeers {
         }
         switch data[0] % 5 {
         case 0: try fold(TenclubState.self, stamped)
-        case 1: try fold(YomoState.self, stamped)
+        case 1:
+            // Then what `yomo list`, `next` and `due` compute from each reminder.
+            let s = try fold(YomoState.self, stamped)
+            for r in s.reminders.values.sorted(by: { $0.id < $1.id }) {
+                _ = Yomo.occurrences(r, count: 3, zone: FuzzTargets.zone)
+                _ = Yomo.comeDue(r, now: FuzzTargets.now, zone: FuzzTargets.zone)
+                _ = Yomo.nextAfterDone(r, now: FuzzTargets.now, zone: FuzzTargets.zone)
+            }
         case 2: try fold(RewardsState.self, stamped)
         case 3: try fold(PlayaState.self, stamped)
         default: try fold(HabitmatchState.self, stamped)
@@ -32,7 +39,8 @@ enum FuzzPeers {
 
     /// Folds what no tombstone erases, in stamp order; the snapshot's lines
     /// read into a new state give the same lines again.
-    static func fold<M: JournalModel>(_ type: M.Type, _ stamped: [(Stamp, JSONObject)]) throws(FuzzFailure) {
+    @discardableResult
+    static func fold<M: JournalModel>(_ type: M.Type, _ stamped: [(Stamp, JSONObject)]) throws(FuzzFailure) -> M {
         var s = M(full: true)
         let tombstones = Erasure.tombstones(stamped)
         for (stamp, e) in stamped where !Erasure.erased(e, at: stamp, by: tombstones, state: s) {
@@ -47,6 +55,7 @@ enum FuzzPeers {
         } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message)") }
         try same(back.hotSnapshot(), hot, "\(M.self): the snapshot read back writes other hot lines")
         try same(back.coldSnapshot(), cold, "\(M.self): the snapshot read back writes other cold lines")
+        return s
     }
 
     static func same(_ a: [JSONObject], _ b: [JSONObject], _ what: String) throws(FuzzFailure) {

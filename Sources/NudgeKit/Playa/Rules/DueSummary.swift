@@ -38,7 +38,11 @@ extension Playa {
         }
         wake.sort { ($0.0, $0.1) < ($1.0, $1.1) }
         var drawn = JSONObject()
-        let days = Set(s.drawnBy.keys.compactMap { $0.split(separator: "|").last.flatMap { Day.parse(String($0)) } }).sorted().suffix(3)
+        // The days the snapshot keeps draws of (the week before the newest
+        // event's day): the summary read back says what it said when written.
+        let oldest = s.newestDay?.adding(days: -7)
+        let days = Set(s.drawnBy.keys.compactMap { $0.split(separator: "|").last.flatMap { Day.parse(String($0)) } })
+            .filter { d in oldest.map { d >= $0 } ?? true }.sorted().suffix(3)
         for d in days {
             var all: Set<String>? = nil
             for r in active {
