@@ -33,7 +33,7 @@ extension YomoState {
     static func foldMade(_ old: Reminder?, _ e: JSONObject, id: String, edit: Bool, at: Instant, by: String) -> Reminder? {
         guard let title = e["title"]?.string, let anchor = YomoState.anchor(e["anchor"]),
               let trigger = YomoState.instant(e["trigger_at"]) else { return nil }
-        let rec = Recurrence.from(type: e["recurrence"]?.object?["type"]?.string, rule: e["recurrence"]?.object) ?? .once
+        let rec = Recurrence.stored(e["recurrence"]?.object) ?? .once
         if edit && old == nil { return nil }
         var r = old ?? Reminder(id: id, title: title, anchor: anchor, recurrence: rec, triggerAt: trigger, createdAt: at)
         // The same reminder made again (an import of a backup, a vdir's copy)

@@ -115,7 +115,7 @@ extension YomoState {
             for f in j?.object?.fields ?? [] { if let ms = f.value.int { d[f.key] = Instant(ms: ms) } }
             return d
         }
-        let rec = Recurrence.from(type: l["recurrence"]?.object?["type"]?.string, rule: l["recurrence"]?.object) ?? .once
+        let rec = Recurrence.stored(l["recurrence"]?.object) ?? .once
         var r = Reminder(id: id, title: title, notes: l["notes"]?.string ?? "", anchor: anchor, recurrence: rec,
                          zoneName: x["zone"]?.string, triggerAt: trigger, createdAt: created)
         r.announcedBy = times(x["ann"])

@@ -383,6 +383,14 @@ public struct Recurrence: Equatable, Sendable {
         return .object(o)
     }
 
+    /// A rule as a journal or snapshot holds it: read back, and believed
+    /// only when the CLI would have taken it (`problem`); else none. A
+    /// peer's interval of 0 or 10^18 never reaches the arithmetic.
+    public static func stored(_ json: JSONObject?) -> Recurrence? {
+        guard let r = from(type: json?["type"]?.string, rule: json), r.problem == nil else { return nil }
+        return r
+    }
+
     /// Reads `json` (or a `recurrence_type` and a `recurrence_rule`) back.
     public static func from(type: String?, rule: JSONObject?) -> Recurrence? {
         guard let kind = Kind(rawValue: type ?? "none") else { return nil }

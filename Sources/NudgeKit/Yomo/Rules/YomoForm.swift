@@ -176,6 +176,8 @@ extension Yomo {
             throw usage("a reminder needs a title: the text held only a date, time or rule")
         }
         let rec = try ends(o, try recurrence(o, base: parsed.recurrence))
+        // What is stored must read back (`Recurrence.stored`).
+        if let p = rec.problem { throw usage(p) }
         var warnMinutes = 0
         if let w = o.warn, w != "0" {
             guard let m = parseDuration(w) else { throw usage("--warn must be a duration like 10m, 1h or 2d (up to 7d), or 0, not '\(w)'") }

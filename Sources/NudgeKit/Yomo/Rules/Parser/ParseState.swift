@@ -88,6 +88,9 @@ extension ReminderParser {
         /// The rule said by `n` tokens from `from`.
         mutating func setRule(_ r: Recurrence, _ from: Int, _ n: Int) {
             let said = phrase(from, n)
+            if r.kind == .custom && !(1...1000).contains(r.interval) && conflict == nil {
+                conflict = "'\(said)': yomo repeats a rule every 1 to 1000 \(r.unit.rawValue)s"
+            }
             if rule.repeats && r != rule && conflict == nil {
                 conflict = "two rules in one sentence ('\(ruleSaid ?? "")' and '\(said)'): one reminder holds one rule; add them one at a time"
             }

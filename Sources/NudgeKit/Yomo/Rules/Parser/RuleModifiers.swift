@@ -66,14 +66,20 @@ extension ReminderParser.ParseState {
     /// times a week" is not a count: left in the title, it is a warning.)
     mutating func readCount() -> Bool {
         if let n = ReminderLexicon.number(word(i)), n >= 1, word(i + 1) == "times", !(word(i + 2) == "a" || word(i + 2) == "per") {
-            count = n
+            setCount(n, 2)
             return consume(2)
         }
         if word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, word(i + 2) == "times" || word(i + 2) == "occurrences" {
-            count = n
+            setCount(n, 3)
             return consume(3)
         }
         return false
+    }
+
+    /// The rule's number of times, said by `len` tokens at `i`: 1000 at most.
+    mutating func setCount(_ n: Int, _ len: Int) {
+        count = n
+        if n > 1000 && conflict == nil { conflict = "'\(phrase(i, len))': yomo ends a rule after 1 to 1000 times" }
     }
 
     /// "for 3 weeks", when a rule is said before or after it: until the day
