@@ -180,9 +180,7 @@ extension Sys {
         defer { closedir(d) }
         var out: [DirEntry] = []
         while let e = readdir(d) {
-            let name = withUnsafePointer(to: e.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(cString: Sys.direntName(e))
             if name == "." || name == ".." { continue }
             if let s = suffix, !name.hasSuffix(s) { continue }
             if let k = keep, !k(name) { continue }

@@ -77,16 +77,19 @@ public enum Processes {
         while let ent = readdir(dir) {
             var pid: Int32 = 0
             var digits = 0
-            let isPid = withUnsafeBytes(of: ent.pointee.d_name) { raw -> Bool in
-                for c in raw {
-                    if c == 0 { break }
+            let isPid: Bool = {
+                let name = Sys.direntName(ent)
+                var k = 0
+                while name[k] != 0 {
+                    let c = UInt8(bitPattern: name[k])
                     guard c >= 0x30 && c <= 0x39, digits < 9 else { return false }
                     pid = pid * 10 + Int32(c - 0x30)
                     path[digits] = CChar(bitPattern: c)
                     digits += 1
+                    k += 1
                 }
                 return digits > 0 && pid > 0
-            }
+            }()
             guard isPid else { continue }
             path[digits] = 0
             var st = stat()

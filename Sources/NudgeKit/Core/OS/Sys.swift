@@ -146,15 +146,21 @@ public enum Sys {
         a.hasSuffix("/") ? a + b : a + "/" + b
     }
 
+    /// A directory entry's name, read where it lies: a `dirent` is only
+    /// `d_reclen` bytes long, so copying the struct (its 256-byte `d_name`
+    /// with it) reads past the entry, at a page's end past the buffer.
+    @inline(__always)
+    public static func direntName(_ e: UnsafeMutablePointer<dirent>) -> UnsafePointer<CChar> {
+        (UnsafeRawPointer(e) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
+    }
+
     /// Lists the names in a folder (no `.` or `..`), sorted.
     public static func listDirectory(_ path: String) -> [String] {
         guard let d = opendir(path) else { return [] }
         defer { closedir(d) }
         var names: [String] = []
         while let e = readdir(d) {
-            let name = withUnsafePointer(to: e.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(cString: direntName(e))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
@@ -168,9 +174,7 @@ public enum Sys {
         let fd = dirfd(d)
         var out: [(String, Int)] = []
         while let e = readdir(d) {
-            let name = withUnsafePointer(to: e.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(cString: direntName(e))
             guard name.hasSuffix(suffix) else { continue }
             var st = stat()
             if fstatat(fd, name, &st, 0) == 0 { out.append((name, Int(st.st_size))) }
