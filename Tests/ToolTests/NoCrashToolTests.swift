@@ -72,11 +72,14 @@ final class NoCrashToolTests: ToolTestCase {
             XCTAssertEqual(parsed.code, 0, parsed.err)
             XCTAssertNotNil(parsed.records.first?["conflict"], "\(phrase): \(parsed.out)")
         }
+        XCTAssertEqual(yomo("add", "renew passport in 200 years").code, 64)
         // Within a hundred years it is read.
         let r = yomo("add", "renew passport in 9 years")
-        XCTAssertEqual(r.code, 64, r.err)  // years are not an 'in' unit: said so, not read as the default
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.first?["title"] as? String, "renew passport")
+        XCTAssertEqual((r.records.first?["trigger_at"] as? String)?.prefix(10), "2035-11-24")
         XCTAssertEqual(yomo("add", "renew passport in 500 weeks").code, 0)
-        XCTAssertEqual(yomo("list").records.count, 1)
+        XCTAssertEqual(yomo("list").records.count, 2)
     }
 
     func testAVdirTakesEveryGoodFileAndNamesTheBadOneEachRun() throws {
@@ -107,7 +110,7 @@ final class NoCrashToolTests: ToolTestCase {
         for (k, interval) in [0, -3, 1_000_000_000_000_000_000].enumerated() {
             events.append(["type": "created", "id": .string("bad\(k)00000000"), "title": .string("forged \(k)"), "notes": "",
                            "anchor": "2026-12-01T21:00:00",
-                           "recurrence": ["type": "custom", "interval": .int(Int64(interval)), "unit": "month"],
+                           "recurrence": .object(["type": "custom", "interval": .int(Int64(interval)), "unit": "month"]),
                            "trigger_at": "2026-12-01T21:00:00-05:00", "zone": "America/New_York", "at": "2026-11-24T07:00:00-05:00"])
         }
         let ms: Int64 = 1_795_521_600_000  // 2026-11-24T07:00:00-05:00

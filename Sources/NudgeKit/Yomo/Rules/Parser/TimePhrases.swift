@@ -109,7 +109,8 @@ extension ReminderParser.ParseState {
 
     /// "in 20 minutes", "in an hour", "in half an hour", "in a couple of
     /// hours", "in 1 hour and 30 minutes": an instant from now; "in 3 days",
-    /// "in 2 weeks", "in a month": a day; "in the morning": a part of the day.
+    /// "in 2 weeks", "in a month", "in a year": a day; "in the morning": a
+    /// part of the day. Past 100 years the phrase is refused (`withinReach`).
     mutating func readIn() -> Bool {
         guard word(i) == "in" else { return false }
         var k = i + 1
@@ -131,7 +132,8 @@ extension ReminderParser.ParseState {
     /// The rest of "in N …" with its unit at `k`.
     mutating func readAmountFromNow(_ n: Int, unitAt k: Int) -> Bool {
         let unit = word(k)
-        guard ReminderLexicon.minuteWords.contains(unit) || ["hour", "hours", "hr", "hrs", "day", "days", "week", "weeks", "month", "months"].contains(unit)
+        guard ReminderLexicon.minuteWords.contains(unit)
+                || ["hour", "hours", "hr", "hrs", "day", "days", "week", "weeks", "month", "months", "year", "years"].contains(unit)
         else { return false }
         guard withinReach(n, unit, i, k + 1 - i) else { i = k + 1; return true }
         var seconds: Int64? = nil
@@ -141,6 +143,7 @@ extension ReminderParser.ParseState {
         case "day", "days": setDate(today.adding(days: n), i, k + 1 - i)
         case "week", "weeks": setDate(today.adding(days: 7 * n), i, k + 1 - i)
         case "month", "months": setDate(Self.monthsLater(n, from: today), i, k + 1 - i)
+        case "year", "years": setDate(Self.monthsLater(12 * n, from: today), i, k + 1 - i)
         default: return false
         }
         guard let s = seconds else {
