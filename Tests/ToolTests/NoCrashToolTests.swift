@@ -99,6 +99,24 @@ final class NoCrashToolTests: ToolTestCase {
         }
     }
 
+    /// A folder of a thousand files: every name is read where the kernel put
+    /// it (under AddressSanitizer, copying each entry's whole 256-byte name
+    /// field read past the last entry of a directory buffer).
+    func testAVdirOfAThousandFilesIsReadWhole() throws {
+        let vdir = tmp + "/tasks"
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: tmp + "/xdg/yomo", withIntermediateDirectories: true)
+        try "vdir = \(vdir)\n".write(toFile: tmp + "/xdg/yomo/config", atomically: true, encoding: .utf8)
+        for k in 0..<1000 {
+            // Names of every length a vdir holds, so entries end at every offset.
+            let name = "t\(k)-" + String(repeating: "x", count: k % 40)
+            try calendar(uid: "\(name)@t", rule: "FREQ=WEEKLY", summary: "task \(k)").write(toFile: vdir + "/\(name).ics", atomically: false, encoding: .utf8)
+        }
+        let r = yomo("vdir", "sync")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(yomo("list").records.count, 1000)
+    }
+
     /// A peer's journal in the sync folder, checksummed as the store writes
     /// it, holds a reminder whose rule no command could have made (an
     /// interval of 0 divided by zero in every list, due and next).
