@@ -220,5 +220,3 @@ extension Habitmatch.Pool {
         return Sys.join(dataDir, "state-\(user)-\(key)")
     }
 }
-
-
