@@ -117,6 +117,31 @@ final class NoCrashToolTests: ToolTestCase {
         XCTAssertEqual(yomo("list").records.count, 1000)
     }
 
+    /// A peer's reminders whose zone names a device, a FIFO, a rule with
+    /// offsets no clock has, or digits without end: every command answers
+    /// (each within the limit), the reminders fall back to the reader's zone.
+    func testAPeersZoneNameCannotStopOrHangACommand() throws {
+        let sync = tmp + "/sync"
+        try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(tmp + "/fifo", 0o600), 0)
+        XCTAssertEqual(run("yomo", ["--now", "2026-11-24T08:00:00-05:00", "--sync-dir", sync, "add", "water plants tomorrow at 9"]).code, 0)
+        let zones = ["/dev/zero", "/dev/urandom", tmp + "/fifo", "Amee934446Sequek", "EST99999999999999999999", "EST5EDT,M3.2.0/99999999999,M11.1.0"]
+        let events: [JSONObject] = zones.enumerated().map { (k, z) in
+            ["type": "created", "id": .string("zone\(k)0000000"), "title": .string("zone \(k)"), "notes": "",
+             "anchor": "2026-12-01T21:00:00", "recurrence": .object(["type": "none"]),
+             "trigger_at": "2026-12-01T21:00:00-05:00", "zone": .string(z), "at": "2026-11-24T07:00:00-05:00"]
+        }
+        let ms: Int64 = 1_795_521_600_000
+        let batch = Store<YomoState>.encodeBatch(events, stamp: Stamp(ms: ms, actor: "phone"), by: "phone", at: Instant(ms: ms), zone: .utc).bytes
+        XCTAssertTrue(FileManager.default.createFile(atPath: sync + "/phone.ndjson", contents: Data(batch)))
+        for args in [["list"], ["due"], ["next", "zone00000000"], ["export", "--format", "ics"]] {
+            let r = runLimited("yomo", ["--now", "2026-12-02T08:00:00-05:00", "--sync-dir", sync] + args, timeout: 20)
+            XCTAssertFalse(r.timedOut, "\(args) hangs")
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+        }
+        XCTAssertEqual(run("yomo", ["--now", "2026-11-24T08:00:00-05:00", "--sync-dir", sync, "list"]).records.count, 1 + zones.count)
+    }
+
     /// A peer's journal in the sync folder, checksummed as the store writes
     /// it, holds a reminder whose rule no command could have made (an
     /// interval of 0 divided by zero in every list, due and next).

@@ -49,23 +49,25 @@ enum FuzzPeers {
         let hot = s.hotSnapshot()
         let cold = s.coldSnapshot()
         var back = M(full: true)
-        do throws(ToolError) {
-            for l in hot { try back.restoreHot(l) }
-            for l in cold { try back.restoreCold(l) }
-        } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message)") }
+        for (l, isHot) in hot.map({ ($0, true) }) + cold.map({ ($0, false) }) {
+            do throws(ToolError) {
+                if isHot { try back.restoreHot(l) } else { try back.restoreCold(l) }
+            } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message): \(line(l))") }
+        }
         try same(back.hotSnapshot(), hot, "\(M.self): the snapshot read back writes other hot lines")
         try same(back.coldSnapshot(), cold, "\(M.self): the snapshot read back writes other cold lines")
         return s
     }
 
+    static func line(_ o: JSONObject?) -> String {
+        guard let o else { return "(none)" }
+        var out: [UInt8] = []
+        o.write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func same(_ a: [JSONObject], _ b: [JSONObject], _ what: String) throws(FuzzFailure) {
         guard a != b else { return }
-        func line(_ o: JSONObject?) -> String {
-            guard let o else { return "(none)" }
-            var out: [UInt8] = []
-            o.write(into: &out)
-            return String(decoding: out, as: UTF8.self)
-        }
         let k = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
         throw FuzzFailure("\(what): line \(k + 1) was \(line(k < b.count ? b[k] : nil)), now \(line(k < a.count ? a[k] : nil))")
     }

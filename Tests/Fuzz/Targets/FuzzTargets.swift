@@ -30,6 +30,7 @@ public enum FuzzTargets {
         ("phrase", FuzzYomo.phrase),
         ("phone", FuzzMessages.phone),
         ("peer-events", FuzzPeers.events),
+        ("zone", FuzzTime.zone),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name }?.run }

@@ -199,6 +199,19 @@ extension Sys {
         return DirEntry(name: name, stat: st)
     }
 
+    /// A small file by a name anybody may have written (a zone's path in
+    /// a peer's event, TZ): symlinks followed, as the system's own zone
+    /// files are linked, but nil unless it is a regular file of at most
+    /// `cap` bytes; never blocks on a FIFO or reads a device without end.
+    public static func readSmallRegularFile(_ path: String, cap: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= cap else { return nil }
+        return try? readAt(fd: fd, offset: 0, count: Int(st.st_size), path: path)
+    }
+
     /// Reads a file that may be hostile: never follows a symlink, never
     /// blocks on a FIFO, refuses anything but a regular file owned by
     /// `owner` (when given), and reads at most `cap` bytes from `offset`.

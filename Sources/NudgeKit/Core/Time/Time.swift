@@ -6,7 +6,8 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var ms: Int64
     public init(ms: Int64) { self.ms = ms }
     public init(seconds: Int64) { self.ms = seconds * 1000 }
-    public var seconds: Int64 { ms >= 0 ? ms / 1000 : (ms - 999) / 1000 }
+    /// Whole seconds, rounded down (without overflow at Int64.min).
+    public var seconds: Int64 { ms >= 0 ? ms / 1000 : -((-(ms + 1)) / 1000) - 1 }
     public static func < (a: Instant, b: Instant) -> Bool { a.ms < b.ms }
     public func adding(seconds s: Int64) -> Instant { Instant(ms: ms + s * 1000) }
     public func adding(minutes m: Int64) -> Instant { Instant(ms: ms + m * 60_000) }
@@ -300,11 +301,20 @@ public enum RFC3339 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func append(_ t: Instant, offsetSeconds offset: Int, into out: inout [UInt8]) {
+    /// The first and last instants RFC 3339 can write (years 0000 to 9999, in UTC).
+    static let writable = Instant(ms: -62_167_219_200_000)...Instant(ms: 253_402_300_799_999)
+
+    public static func append(_ instant: Instant, offsetSeconds offset: Int, into out: inout [UInt8]) {
         // RFC 3339 offsets are whole minutes: a zone's local mean time before
         // standard time (New York's -04:56:02) is written with its minutes,
         // and the wall time with it, so the text reads back as this instant.
-        let off = offset / 60 * 60
+        var off = offset / 60 * 60
+        // Four digits of year: a local time past 9999 (the last second of
+        // 9999 in a zone east of UTC) is written in UTC, and an instant
+        // outside years 0000-9999 as the nearest one inside, never as a year
+        // cut to its last four digits.
+        let t = min(max(instant, writable.lowerBound), writable.upperBound)
+        if !writable.contains(Instant(ms: t.ms + Int64(off) * 1000)) { off = 0 }
         let secs = t.seconds
         let ms = Int(t.ms - secs * 1000)
         let local = LocalDateTime(wallSeconds: secs + Int64(off))

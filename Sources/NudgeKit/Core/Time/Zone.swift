@@ -112,11 +112,14 @@ public struct DayLookup: Sendable {
 
 extension Zone {
     static let zoneDirectories = ["/usr/share/zoneinfo", "/usr/lib/zoneinfo", "/usr/share/lib/zoneinfo", "/var/db/timezone/zoneinfo"]
+    /// The largest zone file read (tzdata's largest is under 4 KB): a name
+    /// from a peer's event or TZ may point at a device or a FIFO.
+    static let maxTZifBytes = 1 << 20
 
     /// The zone the `TZ` variable names (unset: /etc/localtime; empty: UTC).
     public static func fromEnvironment(_ tz: String? = Sys.env("TZ")) throws(ToolError) -> Zone {
         guard let tz = tz else {
-            if let bytes = try? Sys.readFile("/etc/localtime"), let z = try? parseTZif(bytes, name: localZoneName()) {
+            if let bytes = Sys.readSmallRegularFile("/etc/localtime", cap: maxTZifBytes), let z = try? parseTZif(bytes, name: localZoneName()) {
                 return z
             }
             return .utc
@@ -149,13 +152,13 @@ extension Zone {
         if name.hasPrefix(":") { name.removeFirst() }
         if name == "UTC" || name == "Etc/UTC" || name == "Z" { return .utc }
         if name.hasPrefix("/") {
-            if let bytes = try? Sys.readFile(name), let z = try? parseTZif(bytes, name: name) { return z }
+            if let bytes = Sys.readSmallRegularFile(name, cap: maxTZifBytes), let z = try? parseTZif(bytes, name: name) { return z }
         } else if !name.isEmpty && !name.contains("..") {
             var dirs = zoneDirectories
             if let d = Sys.env("TZDIR"), !d.isEmpty { dirs.insert(d, at: 0) }
             for dir in dirs {
                 let path = Sys.join(dir, name)
-                if !Sys.isDirectory(path), let bytes = try? Sys.readFile(path), let z = try? parseTZif(bytes, name: name) {
+                if let bytes = Sys.readSmallRegularFile(path, cap: maxTZifBytes), let z = try? parseTZif(bytes, name: name) {
                     return z
                 }
             }
@@ -277,24 +280,36 @@ struct PosixTZ: Sendable, Equatable {
             while let c = u.first, (c >= 65 && c <= 90) || (c >= 97 && c <= 122) { u = u.dropFirst(); n += 1 }
             return n >= 3
         }
+        // At most three digits: no field is larger (a longer run of digits
+        // would overflow, and is no rule).
         func number() -> Int? {
             var v = 0
             var n = 0
-            while let c = u.first, c >= 48 && c <= 57 { v = v * 10 + Int(c - 48); u = u.dropFirst(); n += 1 }
+            while let c = u.first, c >= 48 && c <= 57 {
+                guard n < 3 else { return nil }
+                v = v * 10 + Int(c - 48); u = u.dropFirst(); n += 1
+            }
             return n > 0 ? v : nil
         }
-        func hms(signed: Bool) -> Int? {
+        // hh[:mm[:ss]], hours up to `maxHours` (24 for an offset, 167 for a
+        // transition's time, as tzfile(5) allows), minutes and seconds to 59.
+        func hms(signed: Bool, maxHours: Int) -> Int? {
             var sign = 1
             if let c = u.first, c == 43 || c == 45 {
                 guard signed else { return nil }
                 sign = c == 45 ? -1 : 1
                 u = u.dropFirst()
             }
-            guard let h = number() else { return nil }
+            guard let h = number(), h <= maxHours else { return nil }
             var total = h * 3600
-            if u.first == 58 { u = u.dropFirst(); guard let m = number() else { return nil }; total += m * 60 }
-            if u.first == 58 { u = u.dropFirst(); guard let sec = number() else { return nil }; total += sec }
+            if u.first == 58 { u = u.dropFirst(); guard let m = number(), m <= 59 else { return nil }; total += m * 60 }
+            if u.first == 58 { u = u.dropFirst(); guard let sec = number(), sec <= 59 else { return nil }; total += sec }
             return sign * total
+        }
+        // An offset a time can be written with (RFC 3339: under 24 hours).
+        func offset() -> Int? {
+            guard let o = hms(signed: true, maxHours: 24), abs(o) < 86400 else { return nil }
+            return o
         }
         func dayRule() -> DayRule? {
             if u.first == UInt8(ascii: "J") {
@@ -314,14 +329,15 @@ struct PosixTZ: Sendable, Equatable {
             guard let n = number(), (0...365).contains(n) else { return nil }
             return .zeroBased(n)
         }
-        guard name(), let std = hms(signed: true) else { return nil }
+        guard name(), let std = offset() else { return nil }
         var r = PosixTZ(stdOffset: -std, dstOffset: nil)
         if u.isEmpty { return r }
         guard name() else { return nil }
         if let c = u.first, c != 44 {
-            guard let d = hms(signed: true) else { return nil }
+            guard let d = offset() else { return nil }
             r.dstOffset = -d
         } else {
+            guard abs(-std + 3600) < 86400 else { return nil }
             r.dstOffset = -std + 3600
         }
         if u.isEmpty { return r }
@@ -329,12 +345,12 @@ struct PosixTZ: Sendable, Equatable {
         u = u.dropFirst()
         guard let s1 = dayRule() else { return nil }
         r.start = s1
-        if u.first == 47 { u = u.dropFirst(); guard let t = hms(signed: true) else { return nil }; r.startTime = t }
+        if u.first == 47 { u = u.dropFirst(); guard let t = hms(signed: true, maxHours: 167) else { return nil }; r.startTime = t }
         guard u.first == 44 else { return nil }
         u = u.dropFirst()
         guard let e1 = dayRule() else { return nil }
         r.end = e1
-        if u.first == 47 { u = u.dropFirst(); guard let t = hms(signed: true) else { return nil }; r.endTime = t }
+        if u.first == 47 { u = u.dropFirst(); guard let t = hms(signed: true, maxHours: 167) else { return nil }; r.endTime = t }
         return u.isEmpty ? r : nil
     }
 }
