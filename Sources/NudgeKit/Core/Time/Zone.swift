@@ -174,11 +174,11 @@ extension Zone {
     static func parseTZif(_ b: [UInt8], name: String) throws(TZifError) -> Zone {
         guard b.count >= 44, b[0] == 0x54, b[1] == 0x5A, b[2] == 0x69, b[3] == 0x66 else { throw TZifError() }
         func be32(_ i: Int) throws(TZifError) -> Int64 {
-            guard i + 4 <= b.count else { throw TZifError() }
+            guard i >= 0, i + 4 <= b.count else { throw TZifError() }
             return Int64(Int32(bitPattern: UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])))
         }
         func be64(_ i: Int) throws(TZifError) -> Int64 {
-            guard i + 8 <= b.count else { throw TZifError() }
+            guard i >= 0, i + 8 <= b.count else { throw TZifError() }
             var v: UInt64 = 0
             for k in 0..<8 { v = v << 8 | UInt64(b[i + k]) }
             return Int64(bitPattern: v)
@@ -193,13 +193,15 @@ extension Zone {
         var c = try counts(0)
         var timeSize = 4
         if version >= 0x32 {
+            guard c.allSatisfy({ $0 >= 0 && $0 <= b.count }) else { throw TZifError() }
             let v1 = c[3] * 4 + c[3] + c[4] * 6 + c[5] + c[2] * 8 + c[1] + c[0]
             at = 44 + v1
             c = try counts(at)
             timeSize = 8
         }
         let (isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt) = (c[0], c[1], c[2], c[3], c[4], c[5])
-        guard typecnt > 0 else { throw TZifError() }
+        // Counts as the file says them: none negative, none past its size.
+        guard typecnt > 0, c.allSatisfy({ $0 >= 0 && $0 <= b.count }) else { throw TZifError() }
         var p = at + 44
         var times: [Int64] = []
         times.reserveCapacity(timecnt)
@@ -209,7 +211,12 @@ extension Zone {
         let idx = Array(b[p..<(p + timecnt)])
         p += timecnt
         var typeOffsets: [Int32] = []
-        for k in 0..<typecnt { typeOffsets.append(Int32(try be32(p + 6 * k))) }
+        for k in 0..<typecnt {
+            // An offset a time can be written with (under 24 hours; RFC 8536 allows 26).
+            let o = try be32(p + 6 * k)
+            guard abs(o) < 86400 else { throw TZifError() }
+            typeOffsets.append(Int32(o))
+        }
         p += typecnt * 6 + charcnt + leapcnt * (timeSize + 4) + isstdcnt + isutcnt
         var rule: PosixTZ? = nil
         if timeSize == 8 && p < b.count && b[p] == 0x0A {
