@@ -124,8 +124,14 @@ final class NoCrashToolTests: ToolTestCase {
         let sync = tmp + "/sync"
         try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(tmp + "/fifo", 0o600), 0)
+        // A zone file planted in the synced folder, as the fuzzer wrote it
+        // (counts and offsets no real file has), its path named as a zone.
+        let crafted = TestSupport.packageRoot() + "/Tests/Fuzz/corpus/zone/crash-54b9eb666f984f246f46786c2367026d02fbb90d"
+        let planted = try Data(contentsOf: URL(fileURLWithPath: crafted)).dropFirst()
+        XCTAssertTrue(FileManager.default.createFile(atPath: sync + "/tz", contents: planted))
         XCTAssertEqual(run("yomo", ["--now", "2026-11-24T08:00:00-05:00", "--sync-dir", sync, "add", "water plants tomorrow at 9"]).code, 0)
-        let zones = ["/dev/zero", "/dev/urandom", tmp + "/fifo", "Amee934446Sequek", "EST99999999999999999999", "EST5EDT,M3.2.0/99999999999,M11.1.0"]
+        let zones = ["/dev/zero", "/dev/urandom", tmp + "/fifo", sync + "/tz", "Amee934446Sequek", "EST99999999999999999999",
+                     "EST5EDT,M3.2.0/99999999999,M11.1.0"]
         let events: [JSONObject] = zones.enumerated().map { (k, z) in
             ["type": "created", "id": .string("zone\(k)0000000"), "title": .string("zone \(k)"), "notes": "",
              "anchor": "2026-12-01T21:00:00", "recurrence": .object(["type": "none"]),

@@ -106,8 +106,8 @@ extension YomoState {
             return
         }
         guard let id = line["id"]?.string, let x = line["x"]?.object, let l = line["r"]?.object,
-              let title = l["title"]?.string, let anchor = YomoState.anchor(x["anchor"]),
-              let trigger = YomoState.instant(l["trigger_at"]), let created = YomoState.instant(l["created_at"]) else {
+              let title = l["title"]?.string, let anchor = YomoState.storedAnchor(x["anchor"]),
+              let trigger = YomoState.storedInstant(l["trigger_at"]), let created = YomoState.storedInstant(l["created_at"]) else {
             throw ToolError(.dataError, "bad snapshot line")
         }
         func times(_ j: JSON?) -> [String: Instant] {
@@ -120,12 +120,12 @@ extension YomoState {
                          zoneName: x["zone"]?.string, triggerAt: trigger, createdAt: created)
         r.announcedBy = times(x["ann"])
         r.snoozeAnnouncedBy = times(x["sann"])
-        r.snoozedUntil = YomoState.instant(l["snoozed_until"])
+        r.snoozedUntil = YomoState.storedInstant(l["snoozed_until"])
         r.snoozeOf = x["snooze_of"]?.int.map(Instant.init(ms:))
         r.handled = x["handled"]?.int.map(Instant.init(ms:))
         r.completed = l["status"]?.string == "completed"
-        r.updatedAt = YomoState.instant(l["updated_at"]) ?? created
-        r.completedAt = YomoState.instant(l["completed_at"])
+        r.updatedAt = YomoState.storedInstant(l["updated_at"]) ?? created
+        r.completedAt = YomoState.storedInstant(l["completed_at"])
         r.lastBy = x["by"]?.string ?? ""
         r.warnMinutes = l["warn_minutes"]?.int.map { Int($0) } ?? 0
         r.warnedBy = times(x["wann"])

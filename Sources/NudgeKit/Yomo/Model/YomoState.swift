@@ -42,8 +42,20 @@ public struct YomoState: JournalModel {
 
     public init(full: Bool) {}
 
-    static func instant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
-    static func anchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
+    /// A time or wall time an event states, nil unless plausible (from 2000
+    /// to 9999, as the CLI takes them): a peer's reminder due in the year
+    /// 1012 would make every `due` walk a thousand years of occurrences.
+    static func instant(_ j: JSON?) -> Instant? {
+        guard let t = j?.string.flatMap({ RFC3339.parse($0)?.instant }), t >= Clock.earliest, t < Clock.latest else { return nil }
+        return t
+    }
+    /// The same as the snapshot holds them: whatever the fold kept, read back as it is.
+    static func storedInstant(_ j: JSON?) -> Instant? { j?.string.flatMap { RFC3339.parse($0)?.instant } }
+    static func storedAnchor(_ j: JSON?) -> LocalDateTime? { j?.string.flatMap { RFC3339.parse($0, allowLocal: true)?.local } }
+    static func anchor(_ j: JSON?) -> LocalDateTime? {
+        guard let l = j?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }), (2000...9999).contains(l.day.year) else { return nil }
+        return l
+    }
 
     public mutating func apply(_ e: JSONObject) { apply(e, stamp: Stamp(ms: 0, actor: "")) }
 
@@ -81,7 +93,8 @@ public struct YomoState: JournalModel {
             dangling.insert(id)
             if dangling.count > YomoState.danglingLimit { dangling = []; danglingMany = true }
         }
-        let at = YomoState.instant(e["at"]) ?? Instant(ms: 0)
+        // When the event says it was written; else (absent, or implausible) its batch's stamp.
+        let at = YomoState.instant(e["at"]) ?? Instant(ms: stamp.ms)
         switch type {
         case "created", "edited":
             if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = r }
