@@ -30,6 +30,8 @@ final class NoCrashToolTests: ToolTestCase {
         "FREQ=MONTHLY;BYMONTHDAY=-9223372036854775808", "FREQ=YEARLY;BYYEARDAY=-9223372036854775808",
         "FREQ=YEARLY;BYWEEKNO=-9223372036854775808", "FREQ=MONTHLY;BYDAY=MO;BYSETPOS=-9223372036854775808",
         "FREQ=MONTHLY;BYDAY=-9223372036854775808MO",
+        // Counted rules are walked from their start: a billion minutes took a minute a lookup.
+        "FREQ=MINUTELY;COUNT=999999999",
     ] + RRule.Freq.allCases.map { "FREQ=\($0.name);INTERVAL=9223372036854775807" }
 
     func testACalendarRuleNoNumberCanHoldIsRefusedAndNothingIsLost() throws {
@@ -56,6 +58,20 @@ final class NoCrashToolTests: ToolTestCase {
         let all = yomo("list", "--all").records
         XCTAssertEqual(all.map { $0["title"] as? String }, ["never"], yomo("list", "--all").out)
         XCTAssertEqual(all.first?["status"] as? String, "completed")
+    }
+
+    /// The largest count, every second, come due: `due` and `list` walk it
+    /// once, not once for each occurrence that has passed.
+    func testTheLargestCountedRuleComeDueIsWalkedOnce() throws {
+        let path = tmp + "/many.ics"
+        try calendar(uid: "many@t", rule: "FREQ=SECONDLY;COUNT=\(RRule.maxCount)", summary: "many")
+            .replacingOccurrences(of: "DTSTART:20261201T090000", with: "DTSTART:20261124T070000")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(yomo("import", path).code, 0)
+        for args in [["due"], ["list"], ["snooze", "many"]] {
+            let r = runLimited("yomo", ["--now", "2026-11-24T09:00:00-05:00"] + args, timeout: 60)
+            XCTAssertFalse(r.timedOut, "\(args)")
+        }
     }
 
     func testAPhraseTooFarAheadIsRefusedWithItsWords() {

@@ -54,6 +54,10 @@ public struct RRule: Equatable, Hashable, Sendable {
     /// past the year 9999 for every frequency but SECONDLY, where it is 11
     /// days, and keeps every step of the expansion far from overflow.
     public static let maxInterval = 1_000_000
+    /// The largest COUNT read: a counted rule is walked from its start to
+    /// find where it is (the calendars' own limits are 999 or less), and a
+    /// billion minutes took a minute a lookup.
+    public static let maxCount = 10_000
 
     public struct ParseError: Error, Equatable, Sendable {
         public var message: String
@@ -104,7 +108,9 @@ public struct RRule: Equatable, Hashable, Sendable {
                 }
                 r.interval = n
             case "COUNT":
-                guard let n = Int(v), n >= 0 else { throw ParseError("RRULE COUNT=\(v) must be a whole number from 0") }
+                guard let n = Int(v), (0...RRule.maxCount).contains(n) else {
+                    throw ParseError("RRULE COUNT=\(v) must be a whole number from 0 to \(RRule.maxCount)")
+                }
                 r.count = n
             case "UNTIL":
                 guard let u = ICSValue.dateOrDateTime(v) else {

@@ -272,7 +272,9 @@ extension RewardsState {
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
         case "setting_set":
-            guard let k = e["key"]?.string, let v = e["value"]?.int else { return }
+            // A setting the CLI has, in its range: a peer's other keys count for nothing.
+            guard let k = e["key"]?.string, let v = e["value"]?.int,
+                  let known = RewardsEngine.Settings.ranges.first(where: { $0.key == k }), known.range.contains(Int(v)) else { return }
             let c = e["child"]?.string
             let before = c.flatMap { childSettings[$0]?[k] } ?? settings.value(k)
             if let c = c { childSettings[c, default: [:]][k] = Int(v) } else { try? settings.set(k, String(v)) }

@@ -16,16 +16,10 @@ extension Yomo {
     /// The occurrences before `occurrence`, from the pending one, that nobody
     /// saw: not announced on any device, not snoozed.
     static func missed(_ r: Reminder, before occurrence: Instant, zone: Zone) -> Int {
-        guard r.scheduled else { return 0 }
-        var n = 0
-        var o = r.triggerAt
-        var steps = 0
-        while o < occurrence && steps < 1_000_000 {
-            if r.handled.map({ o > $0 }) ?? true { n += 1 }
-            guard let next = r.recurrence.next(after: o, anchor: r.anchor, zone: zone) else { break }
-            o = next
-            steps += 1
-        }
+        guard r.scheduled, r.triggerAt < occurrence else { return 0 }
+        func counts(_ o: Instant) -> Bool { r.handled.map { o > $0 } ?? true }
+        var n = counts(r.triggerAt) ? 1 : 0
+        r.recurrence.walk(after: r.triggerAt, through: Instant(ms: occurrence.ms - 1), anchor: r.anchor, zone: zone) { if counts($0) { n += 1 } }
         return n
     }
 

@@ -42,13 +42,7 @@ extension Yomo {
         guard !r.completed, r.triggerAt <= now else { return nil }
         guard r.scheduled else { return r.triggerAt }
         let zone = r.zone(fallback)
-        var latest = r.triggerAt
-        var steps = 0
-        while steps < 1_000_000, let n = r.recurrence.next(after: latest, anchor: r.anchor, zone: zone), n <= now {
-            latest = n
-            steps += 1
-        }
-        return latest
+        return r.recurrence.latest(after: r.triggerAt, atOrBefore: now, anchor: r.anchor, zone: zone) ?? r.triggerAt
     }
 
     /// The event for snoozing the occurrence that has come due until
