@@ -438,8 +438,13 @@ final class ExampleTests: ToolTestCase {
                 if !cron.shell.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                     check("the example", shell(cron.shell, &run, env: e.env, keep: true), shown: e.text)
                 }
+                // Cron mails whatever an entry prints, on stdout or stderr:
+                // an entry is silent when all is well.
                 for entry in cron.entries {
-                    check("the crontab entry '\(entry.command)'", crond(entry.command, run, env: e.env + entry.env), shown: e.text)
+                    let r = crond(entry.command, run, env: e.env + entry.env)
+                    XCTAssertTrue(r.code == 0 && r.out.isEmpty && r.err.isEmpty,
+                                  "\(e.name): the crontab entry '\(entry.command)' would mail: it exited \(r.code)\n--- stderr:\n\(r.err)--- stdout:\n\(r.out.prefix(2000))",
+                                  file: file, line: line)
                 }
             } else {
                 check("the example", shell(Example.script(e.text), &run, env: e.env, keep: true), shown: e.text)

@@ -116,7 +116,7 @@ final class PlayaToolTests: ToolTestCase {
         _ = msg
     }
 
-    func testDueNotifiesOnceAndRecordsDelivery() {
+    func testDueNotifiesOnceAndRecordsDelivery() throws {
         setUpAna()
         playa("schedule", "Ana", "--fixed", "09:00,10:00")
         playa("generate")
@@ -130,10 +130,13 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(failing.code, 75)
         XCTAssertEqual(failing.records[0]["notification"] as? String, "failed")
         let retried = playa("due", "--now", "2026-11-23T10:01:00-05:00", "--command", "cat > '\(tmp)/n.json'")
-        XCTAssertEqual(retried.records[0]["notification"] as? String, "delivered")
-        XCTAssertTrue(try String(contentsOfFile: tmp + "/n.json", encoding: .utf8).contains("\"type\":\"notification\""))
+        XCTAssertEqual(retried.code, 0)
+        XCTAssertEqual(retried.out, "", "what the command took is not printed again (cron would mail it)")
+        let handed = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp + "/n.json"))) as? [String: Any]
+        XCTAssertEqual(handed?["type"] as? String, "notification")
+        XCTAssertEqual(playa("queue", "--now", "2026-11-23T10:01:30-05:00").records.first { $0["id"] as? String == handed?["id"] as? String }?["notification"] as? String, "delivered")
         XCTAssertEqual(playa("due", "--now", "2026-11-23T10:02:00-05:00", "--command", "true").out, "")
-        let test = playa("notify", "--test", retried.records[0]["id"] as! String)
+        let test = playa("notify", "--test", handed?["id"] as? String ?? "")
         XCTAssertEqual(test.records[0]["type"] as? String, "notification")
         XCTAssertEqual(playa("notify", "x").code, 64)
     }

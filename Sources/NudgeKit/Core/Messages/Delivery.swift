@@ -220,6 +220,18 @@ public struct Handover: Equatable, Sendable {
         n <= 1 ? 1 : min(backoffCapMinutes, 1 << min(n - 1, 20))
     }
 
+    /// The failure in a row after which tries wait `backoffCapMinutes`:
+    /// about an hour of tries have failed by then.
+    public static let firstHourlyFailure: Int = (1...64).first { backoffMinutes(failures: $0) == backoffCapMinutes } ?? 1
+
+    /// Whether the `failures`-th failure in a row is news for a person when
+    /// the run is quiet (`-q`, as from cron, which mails whatever is said):
+    /// a retry that is scheduled is not; the failure after which the command
+    /// has failed for about an hour is, and then once a day of hourly tries.
+    public static func failureIsNews(failures n: Int) -> Bool {
+        n >= firstHourlyFailure && (n - firstHourlyFailure) % 24 == 0
+    }
+
     /// When a record that has now failed `failures` times in a row (this
     /// failure counted) may be tried again, from the failure's time `at`.
     public static func nextTry(failures n: Int, at: Instant) -> Instant {

@@ -56,6 +56,8 @@ extension Habitmatch {
         let due = try ownerRun(ctx, p, quiet: false)
         var counts: [String: Int] = [:]
         for n in due { counts[n.event["type"]?.string ?? "", default: 0] += 1 }
+        // From cron every minute: a run that told nobody anything says nothing.
+        if counts.values.allSatisfy({ $0 == 0 }) { return .ok }
         let r: JSONObject = ["type": "pool_match", "matched": JSON(counts["matched", default: 0] / 2), "ended": JSON(counts["ended", default: 0] / 2),
                              "hidden": JSON(counts["hidden", default: 0]), "shown": JSON(counts["shown", default: 0])]
         ctx.out.emit(r, text: "\(counts["matched", default: 0] / 2) new matches, \(counts["ended", default: 0] / 2) ended, \(counts["hidden", default: 0]) blocks and \(counts["shown", default: 0]) unblocks told")

@@ -191,7 +191,7 @@ extension Playa {
         let due = s.due(at: ctx.now, today: ctx.today, retryUnknown: retry)
         if due.isEmpty { return .ok }
         let pre = prefix(ctx)
-        var failed = 0, unknown = 0
+        var failed = 0, unknown = 0, news = 0
         var nextTry: Instant? = nil
         var whyUnknown: String? = nil
         for e in due {
@@ -221,13 +221,19 @@ extension Playa {
             let next = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Instant? in
                 finish(&tx, ev, claim: claim, outcome: outcome, status: end.status, error: why, at: doneAt)
             }
-            var o = n
-            o["notification"] = .string(outcome.rawValue)
-            if let nt = next { o["retry_at"] = .string(ctx.zone.format(nt)) }
-            ctx.out.emit(o, text: "\(outcome == .delivered ? "notified" : outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)"
-                         + (next.map { " (next try \(ctx.zone.format($0).dropFirst(11).prefix(5)))" } ?? ""))
+            // The record went to the command: what was handed over is not
+            // printed again (cron would mail every notification); one the
+            // command did not take is, with how it ended.
+            if outcome != .delivered {
+                var o = n
+                o["notification"] = .string(outcome.rawValue)
+                if let nt = next { o["retry_at"] = .string(ctx.zone.format(nt)) }
+                ctx.out.emit(o, text: "\(outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)"
+                             + (next.map { " (next try \(ctx.zone.format($0).dropFirst(11).prefix(5)))" } ?? ""))
+            }
             if outcome == .failed {
                 failed += 1
+                if Handover.failureIsNews(failures: ev.handover.failures + 1) { news += 1 }
                 if let nt = next, nextTry.map({ nt < $0 }) ?? true { nextTry = nt }
             }
             if outcome == .unknown {
@@ -235,9 +241,13 @@ extension Playa {
                 whyUnknown = why
             }
         }
-        if failed > 0 {
+        // A retry that is scheduled is not news under -q (cron mails what is
+        // said); a command that has failed for an hour is.
+        if failed > 0, !ctx.out.quiet {
             let when = nextTry.map { " from \(ctx.zone.format($0))" } ?? ""
             ctx.warn("\(failed) notification\(failed == 1 ? "" : "s") failed; tried again\(when), waiting longer after each failure (at most \(Handover.backoffCapMinutes) minutes)")
+        } else if news > 0 {
+            ctx.warn("\(news) notification\(news == 1 ? "" : "s") not shown for about an hour or more (the notify command keeps failing); tried again every hour while the day lasts")
         }
         if unknown > 0 {
             ctx.warn("\(unknown) notification\(unknown == 1 ? "" : "s") may have shown (\(whyUnknown ?? "unknown")), so \(unknown == 1 ? "it is" : "they are") not repeated (--retry-unknown repeats \(unknown == 1 ? "it" : "them"))")

@@ -100,7 +100,7 @@ extension Tenclub {
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         if !Sys.isDirectory(ctx.dataDir) { return .ok }
-        var failed = 0, unknown = 0
+        var failed = 0, unknown = 0, news = 0
         var lastStatus: Int32 = 0
         for queued in try st.read().outbox {
             // Decide under the store lock, and record "sending" before the
@@ -125,6 +125,11 @@ extension Tenclub {
                 r["delivery"] = "dropped"
                 r["reason"] = .string(why)
                 ctx.out.emit(r, text: "dropped \(m.id) (\(m.kind)): \(why)")
+                // An alert that failed until its day was over is given up:
+                // news, even from cron. (Other drops are the buddy's answers.)
+                if m.handover.failures > 0, m.kind == "alert", let day = m.day, day < ctx.zone.day(of: t) {
+                    ctx.warn("gave up on \(m.kind) \(m.id) to \(m.to.display) after \(m.handover.failures) failed tr\(m.handover.failures == 1 ? "y" : "ies"): \(why)")
+                }
                 continue
             case .send:
                 break
@@ -152,11 +157,16 @@ extension Tenclub {
             if delivery == .failed {
                 failed += 1
                 lastStatus = end.status
+                if Handover.failureIsNews(failures: m.handover.failures + 1) { news += 1 }
             }
             if delivery == .unknown { unknown += 1 }
         }
-        if failed > 0 {
+        // A retry that is scheduled is not news under -q (cron mails what is
+        // said); a command that has failed for an hour is.
+        if failed > 0, !ctx.out.quiet {
             ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")
+        } else if news > 0 {
+            ctx.warn("\(news) message\(news == 1 ? "" : "s") not delivered for about an hour or more (the command exited \(lastStatus)); still queued, tried again every hour")
         }
         if unknown > 0 {
             ctx.warn("\(unknown) message\(unknown == 1 ? "" : "s") may or may not have gone out (the command ran past its timeout of \(timeout) s, or was killed); not sent again unless 'tenclub sms deliver --retry-unknown'")
