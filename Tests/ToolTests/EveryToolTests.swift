@@ -63,6 +63,23 @@ final class EveryToolTests: ToolTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: old + "/snapshot.ndjson.bad-1"), "yomo set tenclub's snapshot aside")
     }
 
+    /// The same fault, the same status in every tool: a bad value in the
+    /// environment is a configuration error (78), the same value as an
+    /// option a usage error (64).
+    func testABadSettingIsTheSameStatusInEveryTool() {
+        for tool in tools {
+            let p = tool.uppercased()
+            for (variable, value) in [("_FORMAT", "yaml"), ("_NOW", "soon"), ("_COLOR", "sometimes"), ("_LOCK_TIMEOUT", "abc")] {
+                let r = run(tool, [], env: [p + variable: value])
+                XCTAssertEqual(r.code, 78, "\(tool) with \(p + variable)=\(value): \(r.err)")
+                XCTAssertTrue(r.err.hasPrefix("\(tool): \(p + variable) must be"), r.err)
+            }
+            for (option, value) in [("--format", "yaml"), ("--now", "soon"), ("--color", "sometimes")] {
+                XCTAssertEqual(run(tool, [option, value]).code, 64, "\(tool) \(option) \(value)")
+            }
+        }
+    }
+
     /// --color (or TOOL_COLOR): always colours a text layout even into a
     /// pipe (watch -c, less -R), never and NO_COLOR do not; NDJSON never.
     func testColorAutoAlwaysNever() {
@@ -75,7 +92,7 @@ final class EveryToolTests: ToolTestCase {
             XCTAssertFalse(run(tool, ["--format", "text", "--color=never"]).out.contains(esc))
             XCTAssertFalse(run(tool, ["--color", "always"]).out.contains(esc), "\(tool): NDJSON coloured")
             let bad = run(tool, [], env: [tool.uppercased() + "_COLOR": "sometimes"])
-            XCTAssertEqual(bad.code, 64)
+            XCTAssertEqual(bad.code, 78, "a bad value in the environment is a configuration error")
             XCTAssertEqual(bad.err, "\(tool): \(tool.uppercased())_COLOR must be auto, always or never, not 'sometimes'\n")
         }
         XCTAssertTrue(tenclub("status", "--format", "text", "--color", "always").out.contains(esc), "tenclub's card has colour")

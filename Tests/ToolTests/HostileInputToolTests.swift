@@ -93,7 +93,7 @@ final class TenclubHostileInputTests: HostileInputCase {
 
     func testAnEnvironmentVariableIsNamedForItsBadValue() {
         let f = tenclub("status", env: ["TENCLUB_FORMAT": "yaml"])
-        XCTAssertEqual(f.code, 64)
+        XCTAssertEqual(f.code, 78, "a bad value in the environment is a configuration error")
         XCTAssertEqual(f.err, "tenclub: TENCLUB_FORMAT must be json or text, not 'yaml'\n")
         XCTAssertEqual(tenclub("status", "--format", "yaml").err,
                        "tenclub: --format must be one of json, text, not 'yaml'; see 'tenclub status --help'\n")
@@ -189,7 +189,7 @@ final class YomoHostileInputTests: HostileInputCase {
         XCTAssertEqual(r.code, 64)
         XCTAssertEqual(r.err, "yomo: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
         XCTAssertEqual(yomo("add", "party on 1999-12-31 at 23:00").err, "yomo: the date 1999-12-31 is before 2000-01-01: not a plausible day\n")
-        XCTAssertEqual(yomo("list", env: ["YOMO_FORMAT": "xml"]).err, "yomo: YOMO_FORMAT must be json or text, not 'xml'\n")
+        XCTAssertEqual(yomo("list", env: ["YOMO_FORMAT": "xml"]).err, "yomo: YOMO_FORMAT must be json or text (or ics, taskwarrior for the commands that have them), not 'xml'\n")
     }
 
     func testAModelAnswerWithAHostileTitleIsStoredExactlyAndShownEscaped() {
@@ -355,7 +355,7 @@ final class HabitmatchHostileInputTests: HostileInputCase {
         let r = hm("ana", "done", "--date", "1999-12-31")
         XCTAssertEqual(r.code, 64)
         XCTAssertEqual(r.err, "habitmatch: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
-        XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text, not 'html'\n")
+        XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text (or ics for the commands that have it), not 'html'\n")
     }
 }
 
@@ -487,7 +487,15 @@ final class RewardsHostileInputTests: HostileInputCase {
         XCTAssertTrue(rw("app", "list", "--format", "text").out.contains("Duo\\u001b[5mlingo\\u2067\\u009b"))
         XCTAssertEqual(rw("app", "list").records.first?["name"] as? String, app, "JSON keeps the exact name")
         XCTAssertEqual(rw("child", "list").records.first?["name"] as? String, kid)
-        XCTAssertEqual(rw("dashboard", env: ["REWARDS_FORMAT": "csv"]).err, "rewards: REWARDS_FORMAT must be json or text, not 'csv'\n")
+        // A default from the environment applies where it is valid: the
+        // dashboard has no CSV, so REWARDS_FORMAT=csv is left alone there.
+        let dashboard = rw("dashboard", env: ["REWARDS_FORMAT": "csv"])
+        XCTAssertEqual(dashboard.code, 0, dashboard.err)
+        XCTAssertEqual(dashboard.out, rw("dashboard").out)
+        XCTAssertEqual(rw("dashboard", "--format", "csv").code, 64, "an explicit --format still fails")
+        let yaml = rw("dashboard", env: ["REWARDS_FORMAT": "yaml"])
+        XCTAssertEqual(yaml.code, 78)
+        XCTAssertEqual(yaml.err, "rewards: REWARDS_FORMAT must be json or text (or csv for the commands that have it), not 'yaml'\n")
         XCTAssertEqual(rw("report", "--from", "1999-12-01").err, "rewards: --from 1999-12-01 is before 2000-01-01: not a plausible day\n")
     }
 }

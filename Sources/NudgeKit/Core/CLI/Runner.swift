@@ -427,11 +427,14 @@ public enum Runner {
             if let v = Sys.env(variable), !v.isEmpty { return (v, variable) }
             return nil
         }
+        // A bad value on the command line is a usage error (64); one in the
+        // environment is the configuration's (78), as a bad config file is.
+        func bad(_ name: String) -> ExitCode { name.hasPrefix("-") ? .usage : .config }
         if let (raw, name) = setting("now", p + "_NOW") {
             guard let t = Clock.parseTime(raw, zone: zone) else {
-                throw ToolError(.usage, "\(name) must be \(Clock.timeHint), not '\(raw)'")
+                throw ToolError(bad(name), "\(name) must be \(Clock.timeHint), not '\(raw)'")
             }
-            if let e = Clock.plausible(t, now: t, what: name, zone: zone) { throw ToolError(.usage, e.message) }
+            if let e = Clock.plausible(t, now: t, what: name, zone: zone) { throw ToolError(bad(name), e.message) }
             now = t
             pinned = true
         }
@@ -443,8 +446,15 @@ public enum Runner {
                 // A command may take formats of its own (report --format csv),
                 // from the variable as well as the option.
                 if !name.hasPrefix("--") { inv.set(own.long, f, as: name) }
+            } else if !name.hasPrefix("--"), spec.commands.contains(where: { $0.options.contains { $0.long == "format" && $0.choices.contains(f) } }) {
+                // A default from the environment (REWARDS_FORMAT=csv) applies
+                // where it is valid and is left alone elsewhere: cron's other
+                // lines run under the same variable.
             } else {
-                throw ToolError(.usage, "\(name) must be json or text, not '\(f)'")
+                let extra = spec.commands.flatMap { $0.options.filter { $0.long == "format" }.flatMap(\.choices) }
+                    .filter { OutputFormat(rawValue: $0) == nil }
+                let also = extra.isEmpty ? "" : " (or \(Array(Set(extra)).sorted().joined(separator: ", ")) for the commands that have \(Set(extra).count == 1 ? "it" : "them"))"
+                throw ToolError(bad(name), "\(name) must be json or text\(also), not '\(f)'")
             }
         }
         let lockTimeout = try Config.lockTimeoutMillis(tool: spec.name)
@@ -455,7 +465,7 @@ public enum Runner {
         var when = "auto"
         if let (c, name) = setting("color", p + "_COLOR") {
             guard ["auto", "always", "never"].contains(c) else {
-                throw ToolError(.usage, "\(name) must be auto, always or never, not '\(c)'")
+                throw ToolError(bad(name), "\(name) must be auto, always or never, not '\(c)'")
             }
             when = c
         }

@@ -36,7 +36,7 @@ extension Yomo {
         var path = ctx.operands.first.map(absolute)
         if path == nil { path = try configuredVdir(ctx) }
         guard let path else {
-            throw ToolError(.usage, "no vdir: name one (yomo vdir sync PATH) or set 'vdir = PATH' in \(Sys.join(ctx.configDir, "config"))")
+            throw ToolError(.config, "no vdir: name one (yomo vdir sync PATH) or set 'vdir = PATH' in \(Sys.join(ctx.configDir, "config"))")
         }
         let st = try store(ctx)
         let report = try vdirPass(ctx, st, path: path, now: ctx.now).run(scan: true, ids: nil)
