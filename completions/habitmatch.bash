@@ -30,6 +30,10 @@ _habitmatch() {
                 --bio) COMPREPLY=(); return ;;
                 --habit) COMPREPLY=(); return ;;
             esac ;;
+        "habit list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
         "profile set")
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
@@ -74,6 +78,10 @@ _habitmatch() {
             case "$prev" in
                 --group) COMPREPLY=(); return ;;
             esac ;;
+        "pool reports")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
@@ -90,7 +98,7 @@ _habitmatch() {
         join) words="--name --email --tz --bio --habit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         catalog) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         habit) words="list add rm remind --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "habit list") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit add") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
@@ -116,7 +124,7 @@ _habitmatch() {
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         pool) words="init reports match restamp --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "pool reports") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool reports") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool restamp") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;

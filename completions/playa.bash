@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -25,12 +25,17 @@ _playa() {
         queue)
             case "$prev" in
                 --date) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         "recipient add")
             case "$prev" in
                 --platform) _playa_reply < <(compgen -W "whatsapp sms instagram" -- "$cur"); return ;;
                 --phone) COMPREPLY=(); return ;;
                 --username) COMPREPLY=(); return ;;
+            esac ;;
+        "recipient list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         "recipient edit")
             case "$prev" in
@@ -43,6 +48,10 @@ _playa() {
             case "$prev" in
                 --random) COMPREPLY=(); return ;;
                 --fixed) COMPREPLY=(); return ;;
+            esac ;;
+        "message list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         generate)
             case "$prev" in
@@ -67,6 +76,10 @@ _playa() {
             case "$prev" in
                 --command) _playa_reply < <(compgen -f -- "$cur"); return ;;
             esac ;;
+        devices)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
@@ -78,10 +91,10 @@ _playa() {
     local words files=0 dyn=0
     case "$cmd" in
         "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        queue) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient edit") words="--name --platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
@@ -90,7 +103,7 @@ _playa() {
         schedule) words="--random --fixed --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         message) words="add list edit rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "message add") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        "message list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "message list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "message edit") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "message rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         clone) words="--schedule --messages --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
@@ -105,7 +118,7 @@ _playa() {
         open) words="--command --web --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         import) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         reset) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

@@ -11,7 +11,7 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --platform --phone --username --name --random --fixed --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --name --random --fixed --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
@@ -56,6 +56,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'reset' -d 'Erase everything (asks
 complete -c playa -n '__playa_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c playa -n '__playa_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c playa -n '__playa_at '\''queue'\''' -l date -x -d 'The day (default today)'
+complete -c playa -n '__playa_at '\''queue'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'add' -d 'Add a recipient'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'list' -d 'The dashboard (as '\''playa recipient'\'')'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'show' -d 'One recipient in full'
@@ -66,6 +67,7 @@ complete -c playa -n '__playa_at '\''recipient'\''' -a 'rm' -d 'Delete a recipie
 complete -c playa -n '__playa_at '\''recipient add'\''' -l platform -x -a 'whatsapp sms instagram' -d 'whatsapp, sms or instagram'
 complete -c playa -n '__playa_at '\''recipient add'\''' -l phone -x -d 'Phone number with country code, like +14155550132'
 complete -c playa -n '__playa_at '\''recipient add'\''' -l username -x -d 'Instagram username (a leading @ is dropped)'
+complete -c playa -n '__playa_at '\''recipient list'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient show'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -l name -x -d 'A new name'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -l platform -x -a 'whatsapp sms instagram' -d 'whatsapp, sms or instagram'
@@ -84,6 +86,7 @@ complete -c playa -n '__playa_at '\''message'\''' -a 'list' -d 'List someone'\''
 complete -c playa -n '__playa_at '\''message'\''' -a 'edit' -d 'Change a message (queued events show the new text)'
 complete -c playa -n '__playa_at '\''message'\''' -a 'rm' -d 'Remove a message (queued events get another)'
 complete -c playa -n '__playa_at '\''message add'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c playa -n '__playa_at '\''message list'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''message list'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''message edit'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''message rm'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
@@ -111,6 +114,7 @@ complete -c playa -n '__playa_at '\''open'\''' -l command -r -F -d 'The command 
 complete -c playa -n '__playa_at '\''open'\''' -l web -d 'A web link (https://wa.me/…, https://ig.me/m/…) instead of the app'\''s'
 complete -c playa -n '__playa_at '\''open'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''import'\''' -F
+complete -c playa -n '__playa_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''reset'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c playa -n '__playa_at '\''help'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''completion'\''' -a 'bash zsh fish'

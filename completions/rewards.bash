@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--minutes|--limit|-n|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -25,6 +25,14 @@ _rewards() {
         init)
             case "$prev" in
                 --group) COMPREPLY=(); return ;;
+            esac ;;
+        "parent list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        requests)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         "request approve")
             case "$prev" in
@@ -42,6 +50,10 @@ _rewards() {
             case "$prev" in
                 --user) COMPREPLY=(); return ;;
             esac ;;
+        "child list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
         "app set")
             case "$prev" in
                 --points-per-hour) COMPREPLY=(); return ;;
@@ -52,6 +64,7 @@ _rewards() {
             case "$prev" in
                 --category) _rewards_reply < <(compgen -W "learning reward ignore" -- "$cur"); return ;;
                 --search) COMPREPLY=(); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         settings)
             case "$prev" in
@@ -65,6 +78,10 @@ _rewards() {
             case "$prev" in
                 --activitywatch) _rewards_reply < <(compgen -f -- "$cur"); return ;;
                 --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+            esac ;;
+        flags)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         redeem)
             case "$prev" in
@@ -109,28 +126,28 @@ _rewards() {
         parent) words="invite join list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "parent invite") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "parent join") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "parent list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "parent list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "parent rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         ask) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
-        requests) words="--all --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        requests) words="--all --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         request) words="approve deny --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "request approve") words="--minutes --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "request deny") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         log) words="--limit -n --by --type --child --grep --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         child) words="add list rm export --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child add") words="--user --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "child list") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "child list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "child rm") words="--purge --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         "child export") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         app) words="set rm list import --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         "app rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
-        "app list") words="--category --search --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "app list") words="--category --search --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app import") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
         settings) words="set --child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "settings set") words="--child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
-        flags) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        flags) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         flag) words="approve reject --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "flag approve") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "flag reject") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;

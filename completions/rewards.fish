@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --family --note --group --minutes --limit -n --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
+            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -67,7 +67,9 @@ complete -c rewards -n '__rewards_at '\''parent'\''' -a 'invite' -d 'Make a one-
 complete -c rewards -n '__rewards_at '\''parent'\''' -a 'join' -d 'Join as a parent with the code, as your own login'
 complete -c rewards -n '__rewards_at '\''parent'\''' -a 'list' -d 'The parents, and any open invite'
 complete -c rewards -n '__rewards_at '\''parent'\''' -a 'rm' -d 'Remove the second parent (the owner only)'
+complete -c rewards -n '__rewards_at '\''parent list'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''requests'\''' -l all -d 'Decided ones too'
+complete -c rewards -n '__rewards_at '\''requests'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''request'\''' -a 'approve' -d 'Give the time asked (or --minutes N)'
 complete -c rewards -n '__rewards_at '\''request'\''' -a 'deny' -d 'Say no'
 complete -c rewards -n '__rewards_at '\''request approve'\''' -l minutes -x -d 'Give N minutes instead'
@@ -81,6 +83,7 @@ complete -c rewards -n '__rewards_at '\''child'\''' -a 'list' -d 'List the child
 complete -c rewards -n '__rewards_at '\''child'\''' -a 'rm' -d 'Remove a child; --purge erases every trace (asks on a terminal; --yes otherwise)'
 complete -c rewards -n '__rewards_at '\''child'\''' -a 'export' -d 'Everything held about a child, as NDJSON'
 complete -c rewards -n '__rewards_at '\''child add'\''' -l user -x -d 'The child'\''s login, so they can see their own data'
+complete -c rewards -n '__rewards_at '\''child list'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''child rm'\''' -l purge -d 'Erase all of the child'\''s data, history included'
 complete -c rewards -n '__rewards_at '\''child rm'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c rewards -n '__rewards_at '\''child rm'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
@@ -99,6 +102,7 @@ complete -c rewards -n '__rewards_at '\''app set'\''' -a '(rewards __complete (c
 complete -c rewards -n '__rewards_at '\''app rm'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l category -x -a 'learning reward ignore' -d 'learning, reward or ignore'
 complete -c rewards -n '__rewards_at '\''app list'\''' -l search -x -d 'Names containing TEXT'
+complete -c rewards -n '__rewards_at '\''app list'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''app import'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c rewards -n '__rewards_at '\''app import'\''' -F
 complete -c rewards -n '__rewards_at '\''settings'\''' -a 'set' -d 'Change a rule'
@@ -110,6 +114,7 @@ complete -c rewards -n '__rewards_at '\''ingest'\''' -l child -x -a '(rewards __
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l sessions -d 'Also print what each session came to'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -F
+complete -c rewards -n '__rewards_at '\''flags'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'approve' -d 'Count it'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'reject' -d 'Drop it'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -l app -x -d 'For this reward app'

@@ -42,10 +42,22 @@ _tenclub() {
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
             esac ;;
+        "sms outbox")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
         "sms deliver")
             case "$prev" in
                 --command) _tenclub_reply < <(compgen -f -- "$cur"); return ;;
                 --timeout) COMPREPLY=(); return ;;
+            esac ;;
+        "sms log")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        devices)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
     esac
     case "$prev" in
@@ -68,11 +80,11 @@ _tenclub() {
         "buddy set") words="--name --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "buddy rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         sms) words="outbox deliver receive log --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "sms outbox") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms outbox") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "sms receive") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
-        "sms log") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms log") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

@@ -62,10 +62,13 @@ complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'outbox' -d 'Print the queu
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'deliver' -d 'Hand each queued message to your sending command, at most once'
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'receive' -d 'Read inbound texts {"from","body","at"}: YES, STOP, START, HELP'
 complete -c tenclub -n '__tenclub_at '\''sms'\''' -a 'log' -d 'Print what was sent, failed or dropped, when, to whom, oldest first'
+complete -c tenclub -n '__tenclub_at '\''sms outbox'\''' -l limit -s n -x -d 'At most N records'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l command -r -F -d 'The sending command (default: sms_command in the config file)'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; sms_timeout in the config file)'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l retry-unknown -d 'Send again texts whose earlier send never finished'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
+complete -c tenclub -n '__tenclub_at '\''sms log'\''' -l limit -s n -x -d 'At most N records'
+complete -c tenclub -n '__tenclub_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a '(tenclub __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c tenclub -n '__tenclub_at '\''completion'\''' -a 'bash zsh fish'

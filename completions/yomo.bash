@@ -13,7 +13,7 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--limit|-n|--from) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--limit|-n|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -22,6 +22,10 @@ _yomo() {
         esac
     done
     case "$cmd" in
+        list)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
         add)
             case "$prev" in
                 --date) COMPREPLY=(); return ;;
@@ -74,6 +78,10 @@ _yomo() {
                 --from) _yomo_reply < <(compgen -W "yomo taskwarrior ical" -- "$cur"); return ;;
                 --tz) COMPREPLY=(); return ;;
             esac ;;
+        devices)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
@@ -85,7 +93,7 @@ _yomo() {
     local words files=0 dyn=0
     case "$cmd" in
         "") words="list add parse edit done snooze rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        list) words="--all -a --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        list) words="--all -a --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
@@ -96,7 +104,7 @@ _yomo() {
         next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        devices) words="forget --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        devices) words="forget --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         vdir) words="sync --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

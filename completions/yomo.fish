@@ -11,7 +11,7 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --limit -n --from
+            case --data-dir --now --format --color --sync-dir --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --from
                 set skip 1
             case '-*'
             case '*'
@@ -55,6 +55,7 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'watch' -d 'Stay running and print n
 complete -c yomo -n '__yomo_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c yomo -n '__yomo_at '\''list'\''' -l all -s a -d 'Include completed reminders'
+complete -c yomo -n '__yomo_at '\''list'\''' -l limit -s n -x -d 'At most N records'
 complete -c yomo -n '__yomo_at '\''add'\''' -l date -x -d 'The day: YYYY-MM-DD, today or tomorrow (default today)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l time -x -d 'The time, 24-hour (default the next full hour)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l notes -x -d 'Notes shown with the reminder'
@@ -99,6 +100,7 @@ complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics taskwar
 complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior ical' -d 'yomo, taskwarrior or ical (default: told by the content)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -d 'The zone for times without one (default TZ)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
+complete -c yomo -n '__yomo_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
 complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c yomo -n '__yomo_at '\''vdir'\''' -a 'sync' -d 'Read what other clients changed in the vdir, then write what yomo changed'
 complete -c yomo -n '__yomo_at '\''help'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

@@ -63,6 +63,41 @@ final class EveryToolTests: ToolTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: old + "/snapshot.ndjson.bad-1"), "yomo set tenclub's snapshot aside")
     }
 
+    /// One vocabulary: every command that lists things takes -n/--limit
+    /// (and the old --count), every zone option --tz (and --timezone).
+    func testEveryListingTakesLimitAndEveryZoneTz() {
+        let lists: Set<String> = ["list", "queue", "outbox", "log", "requests", "flags", "reports", "devices", "history", "next", "candidates"]
+        func walk(_ c: CommandSpec, _ path: String) {
+            let name = path + " " + c.name
+            if lists.contains(c.name) && c.run != nil {
+                let limit = c.options.first { $0.long == "limit" }
+                XCTAssertEqual(limit?.short, "n", "\(name) takes -n/--limit")
+            }
+            if let tz = c.options.first(where: { $0.long == "tz" }) {
+                XCTAssertTrue(tz.answers("timezone"), "\(name) --tz also as --timezone")
+            }
+            XCTAssertFalse(c.options.contains { $0.long == "timezone" }, "\(name): --tz is the word")
+            for s in c.subcommands { walk(s, name) }
+        }
+        for spec in toolSpecs { for c in spec.commands { walk(c, spec.name) } }
+        // As a person types them.
+        let now = "2026-11-22T10:00:00-05:00"
+        for i in 1...4 { XCTAssertEqual(run("yomo", ["add", "task \(i)", "--date", "2026-12-0\(i)", "--time", "09:00", "-q", "--now", now]).code, 0) }
+        XCTAssertEqual(run("yomo", ["list", "-n", "2", "--now", now]).records.map { $0["title"] as? String }, ["task 1", "task 2"])
+        XCTAssertEqual(run("yomo", ["list", "--count=3", "--now", now]).records.count, 3)
+        XCTAssertEqual(run("yomo", ["list", "--limit", "1", "--format", "text", "--now", now]).lines.count, 1)
+        let zero = run("yomo", ["list", "-n", "0"])
+        XCTAssertEqual(zero.code, 64)
+        XCTAssertEqual(zero.err, "yomo: -n must be a whole number from 1 to 1000000, not '0'\n")
+        XCTAssertEqual(run("yomo", ["add", "standup", "--date", "2026-12-01", "--time", "09:00", "--timezone", "Europe/Paris", "--now", now]).records.first?["tz"] as? String, "Europe/Paris")
+        XCTAssertEqual(run("playa", ["recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132", "-q", "--now", now]).code, 0)
+        XCTAssertEqual(run("playa", ["schedule", "Ana", "--fixed", "11:00,12:00,13:00", "-q", "--now", now]).code, 0)
+        XCTAssertEqual(run("playa", ["message", "add", "Ana", "hi", "-q", "--now", now]).code, 0)
+        XCTAssertEqual(run("playa", ["generate", "-q", "--now", now]).code, 0)
+        XCTAssertEqual(run("playa", ["queue", "--now", now]).records.count, 3)
+        XCTAssertEqual(run("playa", ["queue", "-n", "2", "--now", now]).records.map { $0["time"] as? String }, ["11:00", "12:00"])
+    }
+
     /// The same fault, the same status in every tool: a bad value in the
     /// environment is a configuration error (78), the same value as an
     /// option a usage error (64).

@@ -45,7 +45,7 @@ public enum Playa {
         name: "playa",
         summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
         commands: [
-            CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption], run: queueCommand),
+            CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption], run: queueCommand).listed(),
             CommandSpec("recipient", summary: "Show the dashboard: everyone with their strategy and next message",
                         subcommands: [
                             CommandSpec("add", summary: "Add a recipient", usage: "NAME",
@@ -53,7 +53,7 @@ public enum Playa {
                                                   OptionSpec("phone", value: "E164", help: "Phone number with country code, like +14155550132"),
                                                   OptionSpec("username", value: "NAME", help: "Instagram username (a leading @ is dropped)")],
                                         operands: .words, min: 1, max: 1, run: recipientAdd),
-                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')", run: dashboard),
+                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')", run: dashboard).listed(),
                             CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1, run: recipientShow),
                             CommandSpec("edit", summary: "Change a recipient's name, platform or address", usage: "NAME",
                                         options: [OptionSpec("name", value: "NAME", help: "A new name"),
@@ -75,7 +75,7 @@ public enum Playa {
             CommandSpec("message", summary: "Manage someone's message pool",
                         subcommands: [
                             CommandSpec("add", summary: "Add a message (at most 500 characters)", usage: "NAME TEXT...", operands: .words, min: 2, max: nil, run: messageAdd),
-                            CommandSpec("list", summary: "List someone's messages", usage: "NAME", operands: .words, min: 1, max: 1, run: messageList),
+                            CommandSpec("list", summary: "List someone's messages", usage: "NAME", operands: .words, min: 1, max: 1, run: messageList).listed(),
                             CommandSpec("edit", summary: "Change a message (queued events show the new text)", usage: "NAME ID TEXT...", operands: .words, min: 3, max: nil, run: messageEdit),
                             CommandSpec("rm", summary: "Remove a message (queued events get another)", usage: "NAME ID", operands: .words, min: 2, max: 2, run: messageRemove),
                         ], runnable: false),
@@ -108,7 +108,7 @@ public enum Playa {
             CommandSpec("import", summary: "Read a JSON document: all of it, or nothing if any part is bad", usage: "FILE",
                         operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
             CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
-                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }),
+                        run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }).listed(),
             CommandSpec("reset", summary: "Erase everything (asks on a terminal; --yes otherwise)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],

@@ -23,7 +23,7 @@ public enum Yomo {
         OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
         OptionSpec("times", value: "N", help: "How many occurrences in all"),
         OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
-        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York"),
+        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York").aliased("timezone"),
     ]
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
@@ -43,7 +43,7 @@ public enum Yomo {
         summary: "Reminders: natural-language entry, powerful recurrence, snooze and due notifications.",
         commands: [
             CommandSpec("list", summary: "Show active reminders, nearest first",
-                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")], run: list),
+                        options: [OptionSpec("all", short: "a", help: "Include completed reminders")], run: list).listed(),
             CommandSpec("add", summary: "Add a reminder from a sentence and options", usage: "TEXT...",
                         options: recurrenceOptions + [OptionSpec("literal", help: "Take TEXT as the title, parse nothing"), llmOption],
                         operands: .words, min: 1, max: nil,
@@ -77,7 +77,7 @@ public enum Yomo {
             CommandSpec("import", summary: "Add reminders from yomo NDJSON, Taskwarrior's export or iCalendar: all, or nothing", usage: "FILE|-",
                         options: [OptionSpec("from", value: "FORMAT", help: "yomo, taskwarrior or ical (default: told by the content)",
                                              choices: ["yomo", "taskwarrior", "ical"]),
-                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)")],
+                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)").aliased("timezone")],
                         operands: .words, min: 1, max: 1,
                         details: "Every problem is named (FILE:LINE, or the component); one problem and nothing is imported.",
                         records: ["reminder"], run: importCommand),
@@ -89,7 +89,7 @@ public enum Yomo {
                                         run: devicesForget),
                         ],
                         details: "A device silent for \(YomoDevices.silentDays) days is marked silent.",
-                        group: .admin, records: ["device"], run: devicesList),
+                        group: .admin, records: ["device"], run: devicesList).listed(),
             CommandSpec("purge", summary: "Erase every reminder and its history, on every device (asks on a terminal; --yes otherwise)",
                         options: [yesOption],
                         details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",

@@ -141,6 +141,9 @@ public final class Output {
     public let format: OutputFormat
     public let quiet: Bool
     public let color: Bool
+    /// At most this many records (a listing's `-n/--limit`); nil for all.
+    public var limit: Int? = nil
+    private var emitted = 0
     private var buffer: [UInt8] = []
     private let fd: Int32
 
@@ -163,7 +166,7 @@ public final class Output {
     /// format, `text` in text format: many records of one shape are written
     /// as bytes, without an object built for each.
     public func emit(writing record: (inout [UInt8]) -> Void, text: @autoclosure () -> String?) {
-        if quiet { return }
+        if quiet || !take() { return }
         if format == .json {
             record(&buffer)
             buffer.append(0x0A)
@@ -174,13 +177,21 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Whether one more record fits under the limit (and counts it).
+    private func take() -> Bool {
+        guard let l = limit else { return true }
+        if emitted >= l { return false }
+        emitted += 1
+        return true
+    }
+
     /// A record with no layout of its own: in text format its JSON line,
     /// terminal-safe.
     public func record(_ record: JSONObject) { emit(record, text: Text.terminalSafe(record.serialized)) }
 
     /// An already serialised record (JSON output only), with its newline added.
     public func rawRecord(_ bytes: Bytes) {
-        if quiet || format != .json { return }
+        if quiet || format != .json || !take() { return }
         bytes.withUnsafeBytes { buffer.append(contentsOf: $0) }
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
@@ -189,8 +200,14 @@ public final class Output {
     /// Already serialised records (JSON output only), each a range of
     /// `base` followed by a newline, written from where they lie (a mapped
     /// snapshot) with writev: no copy through the buffer.
-    public func rawRecords(_ base: UnsafeRawPointer, _ ranges: [Range<Int>]) {
-        if quiet || format != .json || ranges.isEmpty { return }
+    public func rawRecords(_ base: UnsafeRawPointer, _ all: [Range<Int>]) {
+        if quiet || format != .json || all.isEmpty { return }
+        var ranges = all
+        if let l = limit {
+            ranges = Array(all.prefix(max(0, l - emitted)))
+            emitted += ranges.count
+            if ranges.isEmpty { return }
+        }
         flush()
         let newline = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
         defer { newline.deallocate() }
@@ -471,9 +488,14 @@ public enum Runner {
         }
         let color = format == .text && (when == "always" || when == "auto" && stdoutIsTerminal
             && (Sys.env("NO_COLOR") ?? "").isEmpty && Sys.env("TERM") != "dumb")
-        return Context(spec: spec, invocation: inv, out: Output(format: format, quiet: quiet, color: color),
-                       clock: Clock(now: now, zone: zone), dataDir: dataDirectory(tool: spec.name, option: inv.value("data-dir")),
-                       configDir: configDirectory(tool: spec.name), pinned: pinned, lockTimeoutMillis: lockTimeout)
+        let out = Output(format: format, quiet: quiet, color: color)
+        let ctx = Context(spec: spec, invocation: inv, out: out,
+                          clock: Clock(now: now, zone: zone), dataDir: dataDirectory(tool: spec.name, option: inv.value("data-dir")),
+                          configDir: configDirectory(tool: spec.name), pinned: pinned, lockTimeoutMillis: lockTimeout)
+        if spec.command(inv.command)?.listing == true, let raw = inv.value("limit") {
+            out.limit = try ctx.int(raw, option: "--limit", range: 1...1_000_000)
+        }
+        return ctx
     }
 
     public typealias Handler = @Sendable (Context) throws(ToolError) -> ExitCode

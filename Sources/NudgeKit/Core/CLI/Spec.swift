@@ -113,6 +113,22 @@ public struct CommandSpec: Sendable {
         return c
     }
 
+    /// Whether it prints a list whose length `-n/--limit` bounds in the
+    /// runner (`Output.limit`); commands whose limit means something of
+    /// their own (days, occurrences, the last N) read it themselves.
+    public var listing = false
+
+    /// The same command as a listing: `-n N`/`--limit N` prints at most N
+    /// records, as on every listing of the family.
+    public func listed() -> CommandSpec {
+        var c = self
+        c.listing = true
+        if !c.options.contains(where: { $0.long == "limit" }) {
+            c.options.append(OptionSpec("limit", short: "n", value: "N", help: "At most N records").aliased("count"))
+        }
+        return c
+    }
+
     /// The same command, also accepted as `old` (hidden).
     public func aliased(_ old: String...) -> CommandSpec {
         var c = self
