@@ -11,6 +11,52 @@ final class SyncToolTests: ToolTestCase {
                                    "TENCLUB_ACTOR": device, "TENCLUB_NOW": now])
     }
 
+    /// `--data-dir DIR` keeps a run apart from your data: the sync folder
+    /// (and yomo's vdir, habitmatch's pool, rewards' family folder) named by
+    /// the configuration file is not touched unless asked for, and a note
+    /// says so; TOOL_DATA_DIR, a standing choice, keeps them.
+    func testADataDirRunLeavesTheConfiguredSharedFoldersAlone() throws {
+        let now = "2026-11-22T20:00:00-05:00"
+        let writes: [(tool: String, args: [String])] = [
+            ("tenclub", ["unlock", "--at", "2026-11-22 08:00"]),
+            ("yomo", ["add", "call mum", "--date", "2026-11-23", "--time", "09:00"]),
+            ("playa", ["recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132"]),
+            ("rewards", ["init"]),
+        ]
+        for (tool, args) in writes {
+            let shared = tmp + "/Sync/\(tool)-shared"
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: tmp + "/.config/\(tool)", withIntermediateDirectories: true)
+            var config = "sync_dir = \(shared)\n"
+            if tool == "yomo" {
+                try FileManager.default.createDirectory(atPath: tmp + "/vdir", withIntermediateDirectories: true)
+                config += "vdir = \(tmp)/vdir\n"
+            }
+            try config.write(toFile: tmp + "/.config/\(tool)/config", atomically: true, encoding: .utf8)
+            let apart = run(tool, ["--data-dir", tmp + "/\(tool)-try"] + args + ["--now", now], env: ["\(tool.uppercased())_DATA_DIR": ""])
+            XCTAssertEqual(apart.code, 0, "\(tool): \(apart.err)")
+            XCTAssertTrue(apart.err.contains("sync_dir \(shared) is not used with --data-dir (give --sync-dir to use it)"), "\(tool): \(apart.err)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared), [], "\(tool): nothing written to the configured sync folder")
+            if tool == "yomo" {
+                XCTAssertTrue(apart.err.contains("vdir \(tmp)/vdir is not used with --data-dir"), apart.err)
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/vdir"), [], "nothing written to the configured vdir")
+            }
+            let read = ["tenclub": ["status"], "yomo": ["list"], "playa": ["recipient", "list"], "rewards": ["parent", "list"]][tool]!
+            let quiet = run(tool, ["--data-dir", tmp + "/\(tool)-try", "-q"] + read + ["--now", now],
+                            env: ["\(tool.uppercased())_DATA_DIR": ""])
+            XCTAssertEqual(quiet.err, "", "\(tool): the note is not said with -q")
+            // Asked for: the option shares.
+            let asked = run(tool, ["--data-dir", tmp + "/\(tool)-try2", "--sync-dir", shared] + args + ["--now", now], env: ["\(tool.uppercased())_DATA_DIR": ""])
+            XCTAssertEqual(asked.code, 0, "\(tool): \(asked.err)")
+            XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: shared).isEmpty, "\(tool): --sync-dir shares")
+            // A standing TOOL_DATA_DIR keeps the configuration's folder.
+            let standing = run(tool, read + ["--now", now], env: ["\(tool.uppercased())_DATA_DIR": tmp + "/\(tool)-mine"])
+            XCTAssertEqual(standing.code, 0, "\(tool): \(standing.err)")
+            XCTAssertEqual(standing.err, "", "\(tool): TOOL_DATA_DIR keeps the configured folders")
+            XCTAssertFalse(standing.out.isEmpty, "\(tool): what --sync-dir shared is read through the configured sync_dir")
+        }
+    }
+
     func testTwoDevicesShareOneHistoryAndListEachOther() throws {
         XCTAssertEqual(on("laptop", "unlock", "--at", "2026-11-22 08:00").code, 0)
         XCTAssertEqual(on("phone", "unlock", "--at", "2026-11-22 09:00").code, 0)

@@ -379,12 +379,29 @@ public final class Context {
         return d
     }
 
+    /// Whether `--data-dir` was given: the run is kept apart from the data
+    /// the configuration file points at (`sync_dir`, yomo's `vdir`), which
+    /// apply only when asked for by option or variable. (`TOOL_DATA_DIR`
+    /// is a standing choice of where the data lives, and keeps them.)
+    public var keptApart: Bool { !(invocation.value("data-dir") ?? "").isEmpty }
+
+    /// A configured folder of shared data that a run with `--data-dir`
+    /// does not use: said once (a note: not with -q), nil returned.
+    public func setAside(_ key: String, _ value: String, instead: String) -> String? {
+        _ = memo("set-aside." + key) { () -> Bool in
+            note("\(Sys.join(configDir, "config")): \(key) \(value) is not used with --data-dir (\(instead) to use it)")
+            return true
+        }
+        return nil
+    }
+
     /// The folder of journals shared with this person's other devices:
     /// --sync-dir, TOOL_SYNC_DIR, or `sync_dir` in the config file; nil for none.
     public func syncDirectory() throws(ToolError) -> String? {
         if let d = option("sync-dir"), !d.isEmpty { return d }
         if let d = Sys.env(spec.envPrefix + "_SYNC_DIR"), !d.isEmpty { return d }
         guard var d = try Config.familyValue("sync_dir", directory: configDir) else { return nil }
+        if keptApart { return setAside("sync_dir", d, instead: "give --sync-dir") }
         if d.hasPrefix("~/") { d = Sys.join(Sys.homeDirectory(), String(d.dropFirst(2))) }
         guard d.hasPrefix("/") else {
             throw ToolError(.config, "\(Sys.join(configDir, "config")): sync_dir must be an absolute path (or start with ~/), not '\(d)'")

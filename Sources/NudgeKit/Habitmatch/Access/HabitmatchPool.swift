@@ -47,7 +47,10 @@ extension Habitmatch {
     /// --pool, HABITMATCH_POOL, `pool` in the configuration, or a private
     /// pool of one in the data directory.
     static func poolPath(_ ctx: Context) -> String {
-        let configured = (try? Config.load(directory: ctx.configDir, known: configKeys))?["pool"].flatMap { $0.isEmpty ? nil : $0 }
+        var configured = (try? Config.load(directory: ctx.configDir, known: configKeys))?["pool"].flatMap { $0.isEmpty ? nil : $0 }
+        if let c = configured, ctx.keptApart, ctx.option("pool") == nil, (Sys.env("HABITMATCH_POOL") ?? "").isEmpty {
+            configured = ctx.setAside("pool", c, instead: "give --pool")
+        }
         var p = ctx.option("pool") ?? Sys.env("HABITMATCH_POOL").flatMap { $0.isEmpty ? nil : $0 } ?? configured ?? Sys.join(ctx.dataDir, "pool")
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p

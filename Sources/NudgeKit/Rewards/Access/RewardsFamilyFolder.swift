@@ -50,6 +50,7 @@ extension Rewards {
         if let f = ctx.option("family"), !f.isEmpty { return trimSlash(f) }
         if let f = Sys.env("REWARDS_FAMILY"), !f.isEmpty { return trimSlash(f) }
         let c = try Config.load(directory: ctx.configDir, known: configKeys)
+        if let f = c["family"], ctx.keptApart { return ctx.setAside("family", f, instead: "give --family") }
         return c["family"].map(trimSlash)
     }
 

@@ -14,6 +14,7 @@ extension Yomo {
         try ctx.memoThrowing("yomo.vdir") { () throws(ToolError) -> String? in
             let config = try Config.load(directory: ctx.configDir, known: configKeys)
             guard var d = config["vdir"], !d.isEmpty else { return nil }
+            if ctx.keptApart { return ctx.setAside("vdir", d, instead: "name it: yomo vdir sync PATH") }
             if d.hasPrefix("~/") { d = Sys.join(Sys.homeDirectory(), String(d.dropFirst(2))) }
             guard d.hasPrefix("/") else { throw ToolError(.config, "\(config.path): vdir must be an absolute path (or start with ~/), not '\(d)'") }
             return d
