@@ -98,6 +98,76 @@ final class EveryToolTests: ToolTestCase {
         XCTAssertEqual(run("playa", ["queue", "-n", "2", "--now", now]).records.map { $0["time"] as? String }, ["11:00", "12:00"])
     }
 
+    /// One rule in the store for all five: a write with --now ahead of the
+    /// real clock keeps its pinned times in its events, but its stamp and
+    /// commit time are the real clock's (yomo's device list said it was
+    /// last seen in the future; later writes sorted behind it).
+    func testNoToolStampsAheadOfTheRealClock() throws {
+        let future = "2099-11-24T17:46:00-05:00"
+        let writes: [(String, [String])] = [
+            ("tenclub", ["unlock"]), ("yomo", ["add", "call mum", "--date", "2099-11-25", "--time", "09:00"]),
+            ("playa", ["recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132"]), ("rewards", ["init"]),
+            ("habitmatch", ["--user", "ana", "join", "--name", "Ana", "--habit", "exercise"]),
+        ]
+        for (tool, args) in writes {
+            let data = tmp + "/\(tool)-ahead"
+            let before = Int64(Date().timeIntervalSince1970 * 1000)
+            let r = run(tool, args + ["--now", future, "-q"], env: ["\(tool.uppercased())_DATA_DIR": data, "HABITMATCH_POOL": tmp + "/pool-ahead"])
+            XCTAssertEqual(r.code, 0, "\(tool): \(r.err)")
+            let after = Int64(Date().timeIntervalSince1970 * 1000)
+            var commits = 0
+            for root in [data, tmp + "/pool-ahead"] {
+                guard let files = FileManager.default.enumerator(atPath: root) else { continue }
+                for case let f as String in files where f.hasSuffix(".ndjson") && !f.contains("snapshot") {
+                    let text = (try? String(contentsOfFile: root + "/" + f, encoding: .utf8)) ?? ""
+                    for line in text.split(separator: "\n") where line.contains("\"type\":\"commit\"") {
+                        let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                        let stamp = ((o?["hlc"] as? [Any])?.first as? NSNumber)?.int64Value ?? 0
+                        XCTAssertTrue(stamp >= before - 1000 && stamp <= after, "\(tool): \(f) stamped \(stamp), the clock \(before)...\(after)")
+                        XCTAssertFalse((o?["at"] as? String ?? "").hasPrefix("2099"), "\(tool): \(line)")
+                        commits += 1
+                    }
+                }
+            }
+            XCTAssertGreaterThan(commits, 0, "\(tool) wrote a batch")
+        }
+    }
+
+    /// Everyday deletes nothing undoes ask on a terminal (script(1) gives
+    /// the tool one), as Taskwarrior and todoman do: "n" changes nothing and
+    /// exits 1, "y" deletes; -y does not ask; a script (no terminal) goes
+    /// ahead.
+    func testEverydayDeletesAskOnATerminal() throws {
+        let env = ["YOMO_DATA_DIR": tmp + "/yomo", "HABITMATCH_POOL": tmp + "/pool", "HABITMATCH_DATA_DIR": tmp + "/hm",
+                   "YOMO_NOW": "2026-11-22T10:00:00-05:00", "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"]
+        func onTerminal(_ answer: String, _ tool: String, _ args: String) -> RunResult {
+            sh("printf '\(answer)\\n' | script -qec '\(executable(tool)) \(args)' /dev/null", env: env)
+        }
+        let ids = (1...3).map { i in run("yomo", ["add", "call \(i)", "--date", "2026-12-01", "--time", "09:00"], env: env).records.first?["id"] as? String ?? "" }
+        let no = onTerminal("n", "yomo", "rm \(ids[0])")
+        XCTAssertEqual(no.code, 1, no.out)
+        XCTAssertTrue(no.out.contains("Delete 'call 1' (\(ids[0].prefix(6)))? [y/N]"), no.out)
+        XCTAssertEqual(run("yomo", ["list"], env: env).records.count, 3, "a no deletes nothing")
+        let yes = onTerminal("y", "yomo", "rm \(ids[0])")
+        XCTAssertEqual(yes.code, 0, yes.out)
+        XCTAssertEqual(run("yomo", ["list"], env: env).records.count, 2)
+        XCTAssertEqual(onTerminal("n", "yomo", "rm -y \(ids[1])").code, 0, "-y does not ask")
+        XCTAssertEqual(run("yomo", ["rm", ids[2]], env: env).code, 0, "a script goes ahead")
+        XCTAssertEqual(run("yomo", ["list"], env: env).records.count, 0)
+        for (u, n) in [("ana", "Ana"), ("cy", "Cy")] {
+            XCTAssertEqual(run("habitmatch", ["--user", u, "join", "--name", n, "--habit", "exercise"], env: env).code, 0)
+        }
+        XCTAssertEqual(run("habitmatch", ["--user", "ana", "like", "cy"], env: env).code, 0)
+        XCTAssertEqual(run("habitmatch", ["--user", "cy", "like", "ana"], env: env).code, 0)
+        let keep = onTerminal("no", "habitmatch", "--user ana unmatch cy")
+        XCTAssertEqual(keep.code, 1, keep.out)
+        XCTAssertTrue(keep.out.contains("Unmatch Cy? "), keep.out)
+        XCTAssertEqual(run("habitmatch", ["--user", "ana", "chat", "cy", "still here?"], env: env).code, 0, "still a match")
+        let part = onTerminal("yes", "habitmatch", "--user ana unmatch cy")
+        XCTAssertEqual(part.code, 0, part.out)
+        XCTAssertNotEqual(run("habitmatch", ["--user", "ana", "chat", "cy", "hello?"], env: env).code, 0, "no longer a match")
+    }
+
     /// The same fault, the same status in every tool: a bad value in the
     /// environment is a configuration error (78), the same value as an
     /// option a usage error (64).

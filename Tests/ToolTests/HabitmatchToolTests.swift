@@ -60,12 +60,26 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertTrue(ics.contains("ATTENDEE;CN=\"Cy\";RSVP=TRUE:mailto:cy@example.com\r\n"))
         XCTAssertTrue(ics.contains("RRULE:FREQ=WEEKLY\r\n"))
         XCTAssertTrue(ics.contains("DESCRIPTION:Check-in (30 minutes at most):\\n1. What did you get done"))
-        // A change is never stamped ahead of the real clock: --now that far
-        // ahead previews, and writes nothing.
-        let ahead = hm("cy", "done", "--now", "2099-11-24T17:46:00-05:00")
-        XCTAssertEqual(ahead.code, 64, ahead.err)
-        XCTAssertTrue(ahead.err.contains("a preview with --now writes nothing"), ahead.err)
+        // A change is never stamped ahead of the real clock, whatever --now
+        // says (the store's one rule): a bio written "in 2099" is stamped
+        // now, so it hides none of Cy's later changes from the others.
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        let ahead = hm("cy", "profile", "set", "--bio", "from 2099", "--now", "2099-11-24T17:46:00-05:00")
+        XCTAssertEqual(ahead.code, 0, ahead.err)
+        let after = Int64(Date().timeIntervalSince1970 * 1000)
+        let commit = try String(contentsOfFile: tmp + "/pool/journal/cy.ndjson", encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        let hlc = (try JSONSerialization.jsonObject(with: Data(commit.utf8)) as? [String: Any])?["hlc"] as? [Any]
+        let stamp = (hlc?.first as? NSNumber)?.int64Value ?? 0
+        XCTAssertTrue(stamp >= before - 60_000 && stamp <= after, "stamped \(stamp), the clock was \(before)...\(after): \(commit)")
+        XCTAssertEqual(hm("cy", "profile", "set", "--bio", "later", env: ["HABITMATCH_NOW": ""]).code, 0)
+        XCTAssertEqual(hm("ana", "profile", "cy", env: ["HABITMATCH_NOW": ""]).records.first?["bio"] as? String, "later", "nothing hidden")
         XCTAssertEqual(hm("cy", "meetings", "--now", "2099-11-24T17:46:00-05:00").code, 0, "reading is fine")
+        // remind --now ahead of the clock previews what cron will print then,
+        // and records nothing: the same again, and cron still tells it.
+        let preview = hm("cy", "remind", "--now", "2027-11-21T17:50:00-05:00")
+        XCTAssertEqual(preview.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], preview.err)
+        XCTAssertEqual(preview.err, "habitmatch: a preview: --now is ahead of this computer's clock, so nothing is recorded as told\n")
+        XCTAssertEqual(hm("cy", "remind", "--now", "2027-11-21T17:50:00-05:00").out, preview.out)
         let reminded = hm("cy", "remind", "--now", "2026-11-22T17:46:00-05:00")
         XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
         // Each member wrote only their own files: the profile in journal/, the

@@ -136,15 +136,15 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
     /// a week without a word from the laptop the desktop may take it.
     func testOnlyTheGrantingDeviceNamesAnother() throws {
         for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
-        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        XCTAssertEqual(on("laptop", at: "2026-11-14T09:00:00-05:00", "init").code, 0)
         try sync()
-        let r = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings", "set", "grant_device", "desktop")
+        let r = on("desktop", at: "2026-11-14T09:01:00-05:00", "settings", "set", "grant_device", "desktop")
         XCTAssertEqual(r.code, 77, r.err)
         XCTAssertTrue(r.err.contains("only laptop, the granting device, can name another"), r.err)
-        XCTAssertEqual(on("desktop", at: "2026-11-21T09:01:30-05:00", "child", "add", "Alex").code, 0)
+        XCTAssertEqual(on("desktop", at: "2026-11-14T09:01:30-05:00", "child", "add", "Alex").code, 0)
         // Planted as the desktop's own batch: the fold refuses it on both.
-        let forged = #"{"type":"grant_device","device":"desktop","by":"mum","at":"2026-11-21T09:02:00-05:00"}"# + "\n"
-            + #"{"type":"commit","n":1,"at":"2026-11-21T09:02:00-05:00","by":"mum","schema":5,"hlc":[1795269720000,0]}"# + "\n"
+        let forged = #"{"type":"grant_device","device":"desktop","by":"mum","at":"2026-11-14T09:02:00-05:00"}"# + "\n"
+            + #"{"type":"commit","n":1,"at":"2026-11-14T09:02:00-05:00","by":"mum","schema":5,"hlc":[1794664920000,0]}"# + "\n"
         let j = tmp + "/Sync-desktop/desktop.ndjson"
         let h = try FileHandle(forUpdating: URL(fileURLWithPath: j))
         h.seekToEndOfFile()
@@ -152,19 +152,19 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         try h.close()
         try sync()
         for d in ["laptop", "desktop"] {
-            let shown = on(d, at: "2026-11-21T09:03:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
+            let shown = on(d, at: "2026-11-14T09:03:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
             XCTAssertEqual(shown?["value"] as? String, "laptop", d)
         }
         // A week and a day later, nothing more from the laptop: the desktop takes the role.
-        let later = on("desktop", at: "2026-11-29T10:00:00-05:00", "settings", "set", "grant_device", "desktop")
+        let later = on("desktop", at: "2026-11-22T10:00:00-05:00", "settings", "set", "grant_device", "desktop")
         XCTAssertEqual(later.code, 0, later.err)
         try sync()
-        let shown = on("laptop", at: "2026-11-29T10:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
+        let shown = on("laptop", at: "2026-11-22T10:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
         XCTAssertEqual(shown?["value"] as? String, "desktop")
         // Names are exact: a name no device in the folder has is named with a warning.
-        let typo = on("laptop", at: "2026-11-29T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
+        let typo = on("laptop", at: "2026-11-22T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
         XCTAssertEqual(typo.code, 77, "the desktop grants now: \(typo.err)")
-        let warned = on("desktop", at: "2026-11-29T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
+        let warned = on("desktop", at: "2026-11-22T10:02:00-05:00", "settings", "set", "grant_device", "LAPTOP")
         XCTAssertEqual(warned.code, 0, warned.err)
         XCTAssertTrue(warned.err.contains("no device named 'LAPTOP' has written to the sync folder yet"), warned.err)
         XCTAssertTrue(warned.err.contains("seen: desktop, laptop"), warned.err)

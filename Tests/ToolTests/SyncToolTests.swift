@@ -156,6 +156,43 @@ final class PlayaSyncTests: ToolTestCase {
         }
     }
 
+    /// A journal its writer rewrote to carry out an erasure is expected,
+    /// not a copy in flight: a device that folded it between the erasure's
+    /// append and the rewrite (a sync engine quick enough to copy both)
+    /// folds the rewritten one again without a word (it warned on every
+    /// run, cron mailing it, until the erasing device wrote again).
+    func testARewriteCarryingAnErasureIsFoldedQuietly() throws {
+        XCTAssertEqual(on("q", "recipient", "add", "Ben", "--platform", "sms", "--phone", "+14155550133").code, 0)
+        XCTAssertEqual(on("q", "message", "add", "Ben", "Lunch?").code, 0)
+        XCTAssertEqual(on("q", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        let journal = tmp + "/Sync-q/q.ndjson"
+        let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+        let rm = on("q", "recipient", "rm", "Ben", "--yes")
+        XCTAssertEqual(rm.code, 0, rm.err)
+        let after = try Data(contentsOf: URL(fileURLWithPath: journal))
+        XCTAssertLessThan(after.count, before.count + 200, "the writer rewrote its journal without Ben")
+        // What a quick sync engine may have copied in between: the journal
+        // before, with the erasure's batch appended.
+        let lines = after.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        let commits = lines.indices.filter { lines[$0].starts(with: Data(#"{"type":"commit""#.utf8)) }
+        XCTAssertGreaterThanOrEqual(commits.count, 2)
+        let lastBatch = lines[(commits[commits.count - 2] + 1)...].map { $0 + Data([0x0A]) }.reduce(Data(), +)
+        try FileManager.default.createDirectory(atPath: tmp + "/Sync-p", withIntermediateDirectories: true)
+        try (before + lastBatch).write(to: URL(fileURLWithPath: tmp + "/Sync-p/q.ndjson"))
+        // p folds it, and writes (its snapshot marks how much of q's it folded).
+        XCTAssertEqual(on("p", "recipient", "add", "Cy", "--platform", "sms", "--phone", "+14155550134").code, 0)
+        let between = on("p", "recipient", "list")
+        XCTAssertEqual(between.code, 0, between.err)
+        XCTAssertEqual(between.records.compactMap { $0["name"] as? String }.sorted(), ["Ana", "Cy"], between.err)
+        try after.write(to: URL(fileURLWithPath: tmp + "/Sync-p/q.ndjson"))
+        for _ in 0..<2 {
+            let r = on("p", "recipient", "list")
+            XCTAssertEqual(r.code, 0)
+            XCTAssertEqual(r.err, "", "a rewrite carrying an erasure is no news")
+            XCTAssertEqual(r.records.compactMap { $0["name"] as? String }.sorted(), ["Ana", "Cy"])
+        }
+    }
+
     func testTwoDevicesDrawingTheSameDayKeepOneDraw() throws {
         XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
         XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)

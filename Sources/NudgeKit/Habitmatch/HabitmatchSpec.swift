@@ -108,8 +108,8 @@ public enum Habitmatch {
                                                   OptionSpec("tz", value: "ZONE", help: "The zone of --at (default the meeting's)").aliased("timezone")],
                                         operands: .words, min: 1, max: 1, run: meetingMove),
                         ], run: meetingsCommand),
-            CommandSpec("unmatch", summary: "Part ways with a match or buddy (no chat, no meetings, not offered again)", usage: "USER",
-                        operands: .words, min: 1, max: 1, run: unmatch),
+            CommandSpec("unmatch", summary: "Part ways with a match or buddy (no chat, no meetings, not offered again; asks on a terminal)", usage: "USER",
+                        options: [yesOption], operands: .words, min: 1, max: 1, run: unmatch),
             CommandSpec("block", summary: "Never see a member again; what they write about you is ignored", usage: "USER",
                         operands: .words, min: 1, max: 1, run: block),
             CommandSpec("unblock", summary: "Undo a block of yours (a match starts over with two likes)", usage: "USER",
@@ -152,8 +152,9 @@ public enum Habitmatch {
         let user = me(ctx)
         let dir = p.stateDirectory(dataDir: ctx.dataDir, user: user)
         let isOwner = p.kind == .host && p.owner == geteuid()
-        let o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms,
+        var o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms,
                                reads: p.kind == .host ? loadReads(dir) : .init(), isOwner: isOwner)
+        o.clockPinned = ctx.pinned
         return Store(dir: dir, options: o)
     }
 

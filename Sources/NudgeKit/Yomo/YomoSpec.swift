@@ -61,7 +61,7 @@ public enum Yomo {
                         operands: .words, min: 1, max: 1, run: done),
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
                         operands: .words, min: 1, max: 2, run: snooze),
-            CommandSpec("rm", summary: "Delete a reminder", usage: "ID", operands: .words, min: 1, max: 1, run: remove),
+            CommandSpec("rm", summary: "Delete a reminder (asks on a terminal; -y does not)", usage: "ID", options: [yesOption], operands: .words, min: 1, max: 1, run: remove),
             CommandSpec("rehome", summary: "Move reminders to another time zone, keeping their wall-clock times", usage: "ZONE [ID...]",
                         operands: .words, min: 1, max: nil,
                         details: "Without IDs, every active reminder moves. A 09:00 reminder stays at 09:00 in ZONE.",

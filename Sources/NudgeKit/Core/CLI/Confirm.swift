@@ -22,6 +22,19 @@ extension Context {
         guard Sys.isTerminal(0) && Sys.isTerminal(2) else {
             throw ToolError(.usage, "'\(command)' cannot be undone: run it with --yes (on a terminal it asks)")
         }
+        try ask(question)
+    }
+
+    /// Before an everyday delete nothing undoes (`yomo rm`, `habitmatch
+    /// unmatch`), as Taskwarrior and todoman do: on a terminal it asks
+    /// (unless --yes) and a "no" changes nothing and exits 1; a script (no
+    /// terminal) goes ahead.
+    public func confirmOnTerminal(_ question: String) throws(ToolError) {
+        if flag("yes") || !(Sys.isTerminal(0) && Sys.isTerminal(2)) { return }
+        try ask(question)
+    }
+
+    private func ask(_ question: String) throws(ToolError) {
         _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
         var buf = [UInt8](repeating: 0, count: 64)
         let n = read(0, &buf, 64)

@@ -45,7 +45,14 @@ extension Store {
             }
             l = try load(full: full, lazy: lazy)
         }
-        let stamp = Stamp.next(after: l.frontier, now: at.ms, actor: options.actor)
+        // A pinned clock ahead of the real one (--now, a what-if) never
+        // stamps a batch ahead of it: stamps order every copy's changes, and
+        // one from the future would sort after all written until then (and
+        // readers that wait for its time would hide it). Its events keep the
+        // pinned times; the commit line's time is the stamp's.
+        let real = Sys.nowMillis()
+        let written = options.clockPinned && at.ms > real ? Instant(ms: real) : at
+        let stamp = Stamp.next(after: l.frontier, now: written.ms, actor: options.actor)
         if stamp.ms > at.ms + 86_400_000 && !options.clockPinned {
             Store.warnOnce("this store's stamps run \((stamp.ms - at.ms) / 86_400_000) day(s) ahead of this clock (a clock that was ahead, here or on another device); changes are still kept in order")
         }
@@ -69,7 +76,7 @@ extension Store {
                 try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o2750 : 0o700)
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
-            let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: at, zone: zone)
+            let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: written, zone: zone)
             // Among strangers, a batch others could never read whole (they
             // read `peerReadCap` of a journal per run) is never written.
             if options.trust == .perUser && bytes.count > options.peerReadCap {

@@ -112,7 +112,12 @@ extension Store {
             if !mayRewrite(name) || isSyncFolder {
                 if let (e, i) = found[name], let folded = mark.last, let now = try lastCommit(e, index: i),
                    now.stamp.map({ $0 <= folded }) ?? true {
-                    inFlight.insert(name)
+                    // A copy arriving in place is a prefix of what was
+                    // folded: its last whole batch is an earlier one. The
+                    // batch folded last, now at a shorter length, is a
+                    // journal its writer rewrote (an erasure it carried
+                    // out): expected, folded again quietly.
+                    if now.stamp == folded { peerChanged = true } else { inFlight.insert(name) }
                 } else {
                     peerChanged = true
                 }

@@ -105,6 +105,7 @@ extension Habitmatch {
     /// folder alone (the owner's own copy never reads pairs' folders).
     static func writePairFolder(_ ctx: Context, _ p: Pool, _ f: String, _ event: JSONObject) throws(ToolError) {
         var o = p.storeOptions(user: Sys.loginName(), lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms)
+        o.clockPinned = ctx.pinned
         // The two's notices are read too, so this batch's stamp follows them.
         let users = (event["users"]?.array ?? []).compactMap(\.string)
         o.subfolders = ["pairs/" + f] + users.map { "notices/" + $0 }

@@ -35,11 +35,8 @@ extension Habitmatch {
     /// then keeps who may read this member's files in step.
     static func write<R>(_ ctx: Context, folder: String = "journal",
                          _ body: (inout Transaction<HabitmatchState>) throws(ToolError) -> R) throws(ToolError) -> R {
-        // A change stamped ahead of the real clock would hide this member's
-        // later changes from everyone until that time: --now previews only.
-        if ctx.pinned && ctx.now.ms > Sys.nowMillis() + clockSkewMillis {
-            throw ToolError(.usage, "--now \(ctx.zone.format(ctx.now)) is ahead of this computer's clock (\(ctx.zone.format(Instant(ms: Sys.nowMillis())))): a change is never stamped in the future, so a preview with --now writes nothing")
-        }
+        // (A --now ahead of the real clock stamps with the real clock: the
+        // store never stamps ahead of it, so nobody's later changes hide.)
         let p = try pool(ctx)
         if p.kind == .synced && !Sys.isDirectory(Sys.join(p.path, "journal")) { try initSyncedPool(p.path) }
         if p.kind == .host && folder == "spool" && !Sys.isDirectory(Sys.join(p.path, "spool")) {

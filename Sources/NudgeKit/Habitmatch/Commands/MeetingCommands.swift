@@ -9,9 +9,9 @@
 
 extension Habitmatch {
     static func meet(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard let raw = ctx.option("at") else { throw .usage("meet needs --at \"YYYY-MM-DD HH:MM\"") }
-        guard let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
-            throw .usage("--at must be a local time like \"2026-11-24 18:00\" (the zone comes from --tz)")
+        guard let raw = ctx.option("at") else { throw .usage("meet needs --at \"YYYY-MM-DD HH:MM\" (or \"tomorrow 18:00\")") }
+        guard localAt(raw, zone: .utc, now: ctx.now) != nil else {
+            throw .usage("--at must be a local time like \"2026-11-24 18:00\", \"today 18:00\" or \"tomorrow 18:00\" (the zone comes from --tz)")
         }
         let minutes = try ctx.option("minutes").map { (s) throws(ToolError) in
             guard let n = Int(s), (1...maxMeetingMinutes).contains(n) else { throw ToolError.usage("--minutes must be 1 to \(maxMeetingMinutes): a check-in takes no longer than 30 minutes") }
@@ -28,16 +28,31 @@ extension Habitmatch {
             let tz = ctx.option("tz") ?? m.timezone
             guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
             let zone = try Zone.named(tz)
-            try existingTime(p.local, zone, tz)
-            if zone.resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+            guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
+            try existingTime(local, zone, tz)
+            if zone.resolve(local) < ctx.now { throw .usage("--at \(local.day) \(local.time) (\(tz)) is in the past") }
             let id = IDs.make()
-            tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(p.local.description), "timezone": .string(tz),
+            tx.record(["type": "meeting", "id": .string(id), "with": .string(o.user), "start": .string(local.description), "timezone": .string(tz),
                        "minutes": JSON(minutes), "weekly": .bool(ctx.flag("weekly")), "description": .string(description)])
             guard let made = tx.state.meetings[id] else { throw ToolError(.software, "internal error: the meeting was not recorded") }
             return (made, [m.user: m.name, o.user: o.name])
         }
         ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Check-in with \((names[mt.attendee] ?? mt.attendee).terminalSafe) on \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))\(mt.weekly ? ", every week" : "") [\(mt.id)]. Calendar: habitmatch meetings --ics")
         return .ok
+    }
+
+    /// A meeting's local time: "2026-11-24 18:00", or "today 18:00" /
+    /// "tomorrow 18:00" in its zone (a walkthrough that works on any day).
+    static func localAt(_ raw: String, zone: Zone, now: Instant) -> LocalDateTime? {
+        if let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil { return p.local }
+        let words = raw.trimmingSpaces.lowercased().split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, let t = TimeOfDay.parse(String(words[1])) else { return nil }
+        let today = zone.day(of: now)
+        switch words[0] {
+        case "today": return LocalDateTime(day: today, time: t)
+        case "tomorrow": return LocalDateTime(day: today.adding(days: 1), time: t)
+        default: return nil
+        }
     }
 
     static func meetingsCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -78,8 +93,8 @@ extension Habitmatch {
     }
 
     static func meetingMove(_ ctx: Context) throws(ToolError) -> ExitCode {
-        guard let raw = ctx.option("at"), let p = RFC3339.parse(raw, allowLocal: true), p.offsetSeconds == nil else {
-            throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" (a local time; the zone comes from --tz)")
+        guard let raw = ctx.option("at"), localAt(raw, zone: .utc, now: ctx.now) != nil else {
+            throw .usage("meetings move needs --at \"YYYY-MM-DD HH:MM\" or \"tomorrow 18:00\" (a local time; the zone comes from --tz)")
         }
         let s0 = try view(ctx)
         let u = try member(s0, ctx).user
@@ -87,10 +102,12 @@ extension Habitmatch {
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
-        try existingTime(p.local, try Zone.named(tz), tz)
-        if (try Zone.named(tz)).resolve(p.local) < ctx.now { throw .usage("--at is in the past") }
+        let zone = try Zone.named(tz)
+        guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
+        try existingTime(local, zone, tz)
+        if zone.resolve(local) < ctx.now { throw .usage("--at \(local.day) \(local.time) (\(tz)) is in the past") }
         let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, u, other)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in
-            tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(p.local.description), "timezone": .string(tz)])
+            tx.record(["type": "meeting_move", "id": .string(m0.id), "start": .string(local.description), "timezone": .string(tz)])
             return (tx.state.meetings[m0.id] ?? m0, tx.state.members.mapValues(\.name))
         }
         ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Moved the check-in with \((names[other] ?? other).terminalSafe) to \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))")

@@ -13,6 +13,7 @@ extension Habitmatch {
         let m = try member(s, ctx)
         let o = try other(s, ctx.operands[0])
         guard s.isMatch(m.user, o.user) else { throw ToolError(.dataError, "\(o.user) is not a match of yours") }
+        try ctx.confirmOnTerminal("Unmatch \(o.name)? The chat and every meeting end for both of you, and a later like does not bring them back")
         try writeEnd(ctx, s, "unmatch", m.user, o.user)
         ctx.out.emit(["type": "unmatch", "user": .string(o.user)],
                      text: "Unmatched \(Text.terminalSafe(o.name)): no chat, no meetings, and they will not come round again")

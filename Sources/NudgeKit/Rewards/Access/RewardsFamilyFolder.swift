@@ -154,6 +154,7 @@ extension Rewards {
         let login = Sys.loginName()
         var o = StoreOptions(tool: "rewards", actor: login, user: login, lockTimeoutMillis: ctx.lockTimeoutMillis)
         o.nowMillis = ctx.now.ms
+        o.clockPinned = ctx.pinned
         o.journalFolder = h.path
         o.subfolders = ["journal"]
         o.sharedWithOthers = true

@@ -216,8 +216,11 @@ extension Yomo {
 
     static func remove(_ ctx: Context) throws(ToolError) -> ExitCode {
         let at = ctx.clock.format(ctx.now)
-        let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
-            let r = try tx.state.find(ctx.operands[0])
+        let st = try store(ctx)
+        let asked = try st.read().find(ctx.operands[0])
+        try ctx.confirmOnTerminal("Delete '\(asked.title)' (\(asked.id.prefix(6)))?")
+        let r = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let r = try tx.state.find(asked.id)
             tx.record(["type": "deleted", "id": .string(r.id), "at": .string(at)])
             return r
         }
