@@ -118,7 +118,7 @@ _habitmatch() {
         meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings move") words="--at --tz --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        unmatch) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        unmatch) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         block) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;

@@ -99,7 +99,7 @@ _yomo() {
         edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         done) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         snooze) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        rm) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        rm) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

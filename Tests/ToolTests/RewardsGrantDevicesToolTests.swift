@@ -86,6 +86,8 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
             XCTAssertTrue(log.contains { $0.contains("8 reward minutes for Alex (80 points) were reversed") }, "\(dev): \(log)")
             // The desktop never even tried: no claim of its own for the fold to refuse.
             XCTAssertFalse(log.contains { $0.contains("does not count") }, "\(dev): \(log)")
+            // One reversal, one line, one reason.
+            XCTAssertEqual(log.count, 1, "\(dev): \(log)")
         }
 
         // Later the desktop redeems again; the laptop's next cron run hands it over, once.

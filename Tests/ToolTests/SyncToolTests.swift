@@ -57,6 +57,53 @@ final class SyncToolTests: ToolTestCase {
         }
     }
 
+    /// A day that passes ten only when two devices' copies merge (6 on the
+    /// laptop, 6 on the phone, each offline) is busted: the buddy gets one
+    /// text, from whichever device sees the merge, and no second one at the
+    /// 13th unlock or on the other device.
+    func testADayBustedOnlyByTheMergeIsAlertedOnce() throws {
+        let sender = write("send.sh", "#!/bin/sh\ncat >> '\(tmp)/sent'; echo >> '\(tmp)/sent'\n")
+        chmodPath(sender, 0o755)
+        func dev(_ d: String, _ args: [String], at now: String) -> RunResult {
+            run("tenclub", args, env: ["TENCLUB_DATA_DIR": tmp + "/\(d)-data", "TENCLUB_SYNC_DIR": tmp + "/Sync-\(d)",
+                                       "TENCLUB_ACTOR": d, "TENCLUB_NOW": now])
+        }
+        func exchange() throws {
+            for (a, b) in [("laptop", "phone"), ("phone", "laptop")] {
+                let src = tmp + "/Sync-\(a)/\(a).ndjson"
+                guard FileManager.default.fileExists(atPath: src) else { continue }
+                try? FileManager.default.createDirectory(atPath: tmp + "/Sync-\(b)", withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(atPath: tmp + "/Sync-\(b)/\(a).ndjson")
+                try FileManager.default.copyItem(atPath: src, toPath: tmp + "/Sync-\(b)/\(a).ndjson")
+            }
+        }
+        XCTAssertEqual(dev("laptop", ["buddy", "set", "415-555-0132", "-q"], at: "2026-11-22T07:00:00-05:00").code, 0)
+        let yes = run("tenclub", ["sms", "receive"], stdin: #"{"from":"+14155550132","body":"YES","at":"2026-11-22T07:02:00-05:00"}"# + "\n",
+                      env: ["TENCLUB_DATA_DIR": tmp + "/laptop-data", "TENCLUB_SYNC_DIR": tmp + "/Sync-laptop", "TENCLUB_ACTOR": "laptop",
+                            "TENCLUB_NOW": "2026-11-22T07:02:00-05:00"])
+        XCTAssertEqual(yes.code, 0, yes.err)
+        try exchange()
+        for m in 10..<16 {
+            XCTAssertEqual(dev("laptop", ["unlock", "-q", "--at", "2026-11-22 08:\(m)"], at: "2026-11-22T08:30:00-05:00").code, 0)
+            XCTAssertEqual(dev("phone", ["unlock", "-q", "--at", "2026-11-22 09:\(m)"], at: "2026-11-22T09:30:00-05:00").code, 0)
+        }
+        XCTAssertEqual(dev("phone", ["status"], at: "2026-11-22T09:30:00-05:00").records.first?["unlocks"] as? Int, 6, "offline: its own six")
+        try exchange()
+        XCTAssertEqual(dev("phone", ["status"], at: "2026-11-22T09:31:00-05:00").records.first?["unlocks"] as? Int, 12)
+        // The phone's cron sees the merge: the alert goes out, once.
+        let d = dev("phone", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:31:00-05:00")
+        XCTAssertEqual(d.code, 0, d.err)
+        try exchange()
+        XCTAssertEqual(dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:32:00-05:00").code, 0)
+        XCTAssertEqual(dev("laptop", ["unlock", "-q", "--at", "2026-11-22 09:33"], at: "2026-11-22T09:33:00-05:00").code, 0)
+        XCTAssertEqual(dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:34:00-05:00").code, 0)
+        try exchange()
+        XCTAssertEqual(dev("phone", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:35:00-05:00").code, 0)
+        let sent = (try? String(contentsOfFile: tmp + "/sent", encoding: .utf8)) ?? ""
+        let alerts = sent.split(separator: "\n").filter { $0.contains("\"kind\":\"alert\"") }
+        XCTAssertEqual(alerts.count, 1, sent)
+    }
+
     func testTwoDevicesShareOneHistoryAndListEachOther() throws {
         XCTAssertEqual(on("laptop", "unlock", "--at", "2026-11-22 08:00").code, 0)
         XCTAssertEqual(on("phone", "unlock", "--at", "2026-11-22 09:00").code, 0)

@@ -94,7 +94,7 @@ public enum Habitmatch {
                                   OptionSpec("of", value: "USER", help: "A buddy's calendar").completing("buddy")],
                         operands: .words, max: 1, run: calendar),
             CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
-                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\", \"today HH:MM\" or \"tomorrow HH:MM\""),
                                   OptionSpec("tz", value: "ZONE", help: "The zone of --at (default yours)").aliased("timezone"),
                                   OptionSpec("minutes", value: "N", help: "1 to 30 (default 30)"),
                                   OptionSpec("weekly", help: "Every week"),
@@ -104,7 +104,7 @@ public enum Habitmatch {
                         subcommands: [
                             CommandSpec("cancel", summary: "Cancel a check-in (either of the two may)", usage: "ID", operands: .words, min: 1, max: 1, run: meetingCancel),
                             CommandSpec("move", summary: "Move a check-in to another time", usage: "ID",
-                                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\""),
+                                        options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\", \"today HH:MM\" or \"tomorrow HH:MM\""),
                                                   OptionSpec("tz", value: "ZONE", help: "The zone of --at (default the meeting's)").aliased("timezone")],
                                         operands: .words, min: 1, max: 1, run: meetingMove),
                         ], run: meetingsCommand),

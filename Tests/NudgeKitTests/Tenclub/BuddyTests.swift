@@ -83,9 +83,8 @@ final class BuddyTests: XCTestCase {
     func testAlertOnlyWhenTodayCrossesTenAndOnlyOnce() {
         var s = state(consent: .accepted)
         func unlock(_ d: Day, today t: Day) -> JSONObject? {
-            let before = s.unlocks(on: d)
             s.apply(["type": "unlock", "id": "u", "day": .string(d.description)])
-            let a = Tenclub.alert(s, day: d, before: before, today: t, at: "t", id: "a")
+            let a = Tenclub.alert(s, day: d, today: t, at: "t", id: "a")
             if let a = a { s.apply(a) }
             return a
         }
@@ -160,9 +159,8 @@ final class BuddyTests: XCTestCase {
                     let d = Int.random(in: 0..<6, using: &rng) == 0 ? day.adding(days: -1) : day
                     let (td, id) = (day, newID())
                     store.write(at: now) { tx in
-                        let n = tx.state.unlocks(on: d)
                         tx.record(["type": "unlock", "id": .string(id), "day": .string(d.description)])
-                        if let a = Tenclub.alert(tx.state, day: d, before: n, today: td, at: "t", id: id + "a") {
+                        if let a = Tenclub.alert(tx.state, day: d, today: td, at: "t", id: id + "a") {
                             XCTAssertEqual(d, td, "seed \(seed): an alert queued for a day that is not today")
                             tx.record(a)
                         }

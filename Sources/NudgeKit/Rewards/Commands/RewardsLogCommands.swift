@@ -11,7 +11,8 @@ extension Rewards {
         try requireParent(s, ctx)
         let n = try ctx.option("limit").map { (x) throws(ToolError) in try ctx.int(x, option: "--limit", range: 1...100_000) } ?? 50
         let logStore = Store<RewardsLogModel>(dir: st.dir, options: st.options)
-        var entries = try logStore.load(full: true, forceRebuild: true).state.entries
+        let folded = try logStore.load(full: true, forceRebuild: true).state
+        var entries = folded.entries.filter { $0.ref.map { !folded.state.superseded.contains($0) } ?? true }
         if let by = ctx.option("by") { entries = entries.filter { $0.by.lowercased() == by.lowercased() } }
         if let t = ctx.option("type") { entries = entries.filter { $0.action == t } }
         if let c = ctx.option("child") {

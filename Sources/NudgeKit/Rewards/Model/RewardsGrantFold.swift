@@ -104,9 +104,10 @@ extension RewardsState {
         g.seq = grantSeq
         if let why = lacks(g, limits: limits) {
             g.void = why
-            grants[g.id] = g
             let name = children[g.child]?.name ?? g.child
             noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) (\(g.points) points, by \(who)) were reversed: \(why)", conflict: true)
+            g.voidNote = conflicts.last?.id
+            grants[g.id] = g
             return
         }
         grants[g.id] = g
@@ -158,6 +159,9 @@ extension RewardsState {
     mutating func bind(_ id: String, stamp: Stamp, who: String) {
         guard let g = grants[id], g.void != nil else { return }
         let name = children[g.child]?.name ?? g.child
+        // Its reversal is taken back: one reversal, one line (the one that
+        // gives way below), not three.
+        if let note = g.voidNote { superseded.insert(note) }
         let limits = g.points > 0
         let week = g.day.adding(days: -((g.day.weekday + 6) % 7))
         let provisional = grants.values.filter { $0.child == g.child && $0.id != id && $0.void == nil && $0.handover.state == .pending }
@@ -177,6 +181,7 @@ extension RewardsState {
         }
         pay(id)
         let paid = grants[id]!
+        guard g.voidNote == nil || paid.short > 0 else { return }
         noteChange(stamp, who, "\(g.minutes) reward minutes for \(name) stand: they were handed over before other changes arrived\(paid.short > 0 ? "; \(paid.short) of their \(g.points) points were no longer there" : "")", conflict: true)
     }
 }

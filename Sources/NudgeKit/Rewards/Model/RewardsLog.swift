@@ -61,6 +61,8 @@ extension Rewards {
         public var before: JSON
         public var after: JSON
         public var note: String?
+        /// A conflict's id (a later fold may take it back).
+        var ref: String? = nil
     }
 
     /// What one event did, for people (none for bookkeeping events).
@@ -171,7 +173,7 @@ extension Rewards {
             break
         }
         for c in a.conflicts[new...] {
-            out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil))
+            out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil, ref: c.id))
         }
         return out
     }

@@ -73,7 +73,7 @@ extension RewardsState {
             l.append(["k": "grant", "id": .string(g.id), "child": .string(g.child), "minutes": JSON(g.minutes), "points": JSON(g.points),
                       "app": JSON(g.app), "day": .string(g.day.description), "applied": .bool(g.applied), "void": JSON(g.void),
                       "failures": JSON(g.failures), "claim": JSON(g.handover.claim), "claim_until": g.handover.claimUntil.map { JSON.int($0.ms) } ?? .null,
-                      "delivery": .string(g.handover.state.rawValue), "short": JSON(g.short), "seq": JSON(g.seq)])
+                      "delivery": .string(g.handover.state.rawValue), "short": JSON(g.short), "seq": JSON(g.seq), "void_note": JSON(g.voidNote)])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
@@ -85,7 +85,11 @@ extension RewardsState {
                       "status": .string(r.status), "reason": JSON(r.reason), "seq": JSON(r.seq)])
         }
         for (k, list) in [("conflict", conflicts), ("change", changes)] {
-            for c in list { l.append(["k": .string(k), "id": .string(c.id), "by": .string(c.by), "ms": .int(c.ms), "text": .string(c.text)]) }
+            for c in list {
+                var o: JSONObject = ["k": .string(k), "id": .string(c.id), "by": .string(c.by), "ms": .int(c.ms), "text": .string(c.text)]
+                if superseded.contains(c.id) { o["taken_back"] = true }
+                l.append(o)
+            }
         }
         for (who, r) in refused.sorted(by: { $0.key < $1.key }) {
             l.append(["k": "refused", "who": .string(who), "count": JSON(r.count), "why": .string(r.why)])
@@ -222,7 +226,7 @@ extension RewardsState {
             let state = l["delivery"]?.string.flatMap(DeliveryState.init(rawValue:))
                 ?? (l["applied"]?.bool == true ? .delivered : until != nil ? .sending : ints("failures") > 0 ? .failed : .pending)
             grants[id] = Grant(id: id, child: c, minutes: ints("minutes"), points: ints("points"), app: l["app"]?.string, day: d,
-                               void: l["void"]?.string, short: ints("short"), seq: ints("seq"), failures: ints("failures"),
+                               void: l["void"]?.string, voidNote: l["void_note"]?.string, short: ints("short"), seq: ints("seq"), failures: ints("failures"),
                                handover: Handover(state: state, claim: l["claim"]?.string, claimUntil: until))
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
@@ -240,6 +244,7 @@ extension RewardsState {
             guard let id = l["id"]?.string, let t = l["text"]?.string else { throw .data("bad snapshot line") }
             let c = Change(id: id, by: l["by"]?.string ?? "", ms: l["ms"]?.int ?? 0, text: t)
             if l["k"]?.string == "conflict" { conflicts.append(c) } else { changes.append(c) }
+            if l["taken_back"]?.bool == true { superseded.insert(id) }
         case "refused":
             if let w = l["who"]?.string { refused[w] = (ints("count"), l["why"]?.string ?? "") }
         case "cold_index", "cold_indexed":

@@ -39,6 +39,9 @@ public struct RewardsState: JournalModel {
         public var app: String?; public var day: Day
         /// Why the grant does not count (a redemption that lost a race), if so.
         public var void: String? = nil
+        /// The conflict that said it was reversed, while it is void: a hand-
+        /// over that makes it stand after all takes that word back.
+        public var voidNote: String? = nil
         /// Points it could not take: handed over when, as merged, the
         /// balance held less (see Model/RewardsGrantFold.swift).
         public var short = 0
@@ -123,6 +126,9 @@ public struct RewardsState: JournalModel {
     var requestSeq = 0
     /// Auto-resolved conflicts and changes by parents (the last 200 each).
     public internal(set) var conflicts: [Change] = []
+    /// Conflicts a later fold took back (a reversal whose grant stood after
+    /// all): neither told nor logged.
+    public internal(set) var superseded: Set<String> = []
     public internal(set) var changes: [Change] = []
     /// Events that did not count, per author, with the last reason.
     public internal(set) var refused: [String: (count: Int, why: String)] = [:]

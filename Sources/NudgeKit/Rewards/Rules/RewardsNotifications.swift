@@ -77,7 +77,7 @@ extension Rewards {
         for p in s.parents.sorted() {
             var lines: [String] = []
             var keys: [String] = []
-            for c in s.conflicts where !s.notified.contains("conflict|\(p)|\(c.id)") {
+            for c in s.conflicts where !s.notified.contains("conflict|\(p)|\(c.id)") && !s.superseded.contains(c.id) {
                 lines.append("Merged: " + c.text)
                 keys.append("conflict|\(p)|\(c.id)")
             }

@@ -45,9 +45,8 @@ extension Tenclub {
         // A full read: the dedupe index decides whether this instant is new.
         let (count, alerted, near) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool, Int64?) in
             if let n = tx.state.seenNear(at.ms, on: day, window: debounceMs) { return (tx.state.unlocks(on: day), false, n) }
-            let before = tx.state.unlocks(on: day)
             tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
-            let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make())
+            let a = alert(tx.state, day: day, today: today, at: nowText, id: IDs.make())
             if let a = a { tx.record(a) }
             return (tx.state.unlocks(on: day), a != nil, nil)
         }
@@ -150,9 +149,8 @@ extension Tenclub {
                     // Epoch milliseconds: what the dedupe index keeps, written
                     // and read back without formatting or parsing a time.
                     let ms = p.added[day]!.map { JSON.int($0) }
-                    let before = tx.state.unlocks(on: day)
                     tx.record(["type": "ingest", "day": .string(day.description), "ms": .array(ms)])
-                    if let a = alert(tx.state, day: day, before: before, today: today, at: nowText, id: IDs.make()) {
+                    if let a = alert(tx.state, day: day, today: today, at: nowText, id: IDs.make()) {
                         tx.record(a)
                         alerted.insert(day)
                     }

@@ -100,6 +100,16 @@ extension Tenclub {
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         if !Sys.isDirectory(ctx.dataDir) { return .ok }
+        // A day that passed ten only when copies merged has no alert yet:
+        // whichever device sees the merge queues it (one per day: the fold
+        // keeps the first).
+        let today = ctx.today
+        if let s = try? st.read(), alert(s, day: today, today: today, at: "", id: "") != nil {
+            let nowText = ctx.clock.format(ctx.now)
+            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
+                if let a = alert(tx.state, day: today, today: today, at: nowText, id: IDs.make()) { tx.record(a) }
+            }
+        }
         var failed = 0, unknown = 0, news = 0
         var lastStatus: Int32 = 0
         for queued in try st.read().outbox {

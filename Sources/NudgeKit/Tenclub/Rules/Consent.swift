@@ -250,11 +250,14 @@ extension Tenclub {
         }
     }
 
-    /// After unlocks were recorded for `day`: the alert to queue, if this is
-    /// the moment today's count went past ten and the buddy has said YES.
-    public static func alert(_ s: TenclubState, day: Day, before: Int, today: Day, at: String, id: String) -> JSONObject? {
+    /// The alert to queue for `day`, if it is today, its count is past ten
+    /// and no alert was queued for it on any device, and the buddy has said
+    /// YES: asked after unlocks are recorded, and by `sms deliver`, so a day
+    /// that passes ten only when two devices' copies merge (6 + 6) is
+    /// alerted by whichever sees the merge.
+    public static func alert(_ s: TenclubState, day: Day, today: Day, at: String, id: String) -> JSONObject? {
         let after = s.unlocks(on: day)
-        guard day == today, before <= limit, after > limit, !s.alertedDays.contains(day),
+        guard day == today, after > limit, !s.alertedDays.contains(day),
               let b = s.buddy, b.consent == .accepted, !s.suppressed.contains(b.number.e164) else { return nil }
         return queue("alert", to: b.number, body: alertText, day: day, at: at, id: id)
     }
