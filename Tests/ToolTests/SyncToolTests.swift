@@ -298,6 +298,57 @@ final class PlayaSyncTests: ToolTestCase {
         XCTAssertTrue(export.contains(first), "the message the user sent stays in the history")
     }
 
+    /// Three devices that run their first `due` in the same minute, before
+    /// any has seen another's copy, each take the role; none notifies until
+    /// the copies have had time to arrive, and then only the first (by
+    /// stamp, as every copy folds them): the 09:00 message goes out once.
+    func testThreeDevicesTakingTheRoleAtOnceNotifyOnce() throws {
+        let devices = ["p", "q", "r"]
+        func dev(_ d: String, _ args: [String], at now: String) -> RunResult {
+            run("playa", args, env: ["PLAYA_DATA_DIR": tmp + "/\(d)", "PLAYA_SYNC_DIR": tmp + "/Sync-\(d)", "PLAYA_ACTOR": d, "PLAYA_NOW": now])
+        }
+        func everyone() throws {
+            let fm = FileManager.default
+            for a in devices {
+                let src = tmp + "/Sync-\(a)/\(a).ndjson"
+                guard fm.fileExists(atPath: src) else { continue }
+                for b in devices where b != a {
+                    try? fm.createDirectory(atPath: tmp + "/Sync-\(b)", withIntermediateDirectories: true)
+                    try? fm.removeItem(atPath: tmp + "/Sync-\(b)/\(a).ndjson")
+                    try fm.copyItem(atPath: src, toPath: tmp + "/Sync-\(b)/\(a).ndjson")
+                }
+            }
+        }
+        let setup = "2026-11-23T08:00:00-05:00"
+        XCTAssertEqual(dev("p", ["recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132"], at: setup).code, 0)
+        XCTAssertEqual(dev("p", ["message", "add", "Ana", "Coffee soon?"], at: setup).code, 0)
+        XCTAssertEqual(dev("p", ["schedule", "Ana", "--fixed", "09:03"], at: setup).code, 0)
+        try everyone()
+        let log = tmp + "/notified"
+        // Each takes the role and draws the day, not having seen the others'.
+        for (i, d) in devices.enumerated() {
+            let r = dev(d, ["due", "--command", "echo \(d) >> \(log)"], at: "2026-11-23T09:00:\(10 + i)-05:00")
+            XCTAssertEqual(r.code, 0, "\(d): \(r.err)")
+        }
+        // 09:03 comes before the copies met: each still thinks it notifies.
+        for (i, d) in devices.enumerated() {
+            let r = dev(d, ["due", "--command", "echo \(d) >> \(log)"], at: "2026-11-23T09:03:\(10 + i)-05:00")
+            XCTAssertEqual(r.code, 0, "\(d): \(r.err)")
+            XCTAssertEqual(r.out, "")
+            XCTAssertTrue(r.err.contains("it notifies from 2026-11-23T09:05:"), r.err)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "nobody notifies while the role settles")
+        try everyone()
+        for (i, d) in devices.enumerated() {
+            _ = dev(d, ["due", "--command", "echo \(d) >> \(log)"], at: "2026-11-23T09:05:\(20 + i)-05:00")
+            try everyone()
+        }
+        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "p\n", "one device notified the 09:00 message, once")
+        for d in ["q", "r"] {
+            XCTAssertEqual(dev(d, ["due"], at: "2026-11-23T09:06:00-05:00").code, 77, "\(d) knows it is not the notifier")
+        }
+    }
+
     /// One device notifies: the first to run `due`; `due` elsewhere refuses,
     /// naming it and how to move the role, and `--take-over` moves it.
     func testDueRunsOnOneDeviceAndSaysHowToMoveIt() throws {
@@ -310,15 +361,18 @@ final class PlayaSyncTests: ToolTestCase {
         let refused = on("q", "due", now: "2026-11-23T09:01:00-05:00")
         XCTAssertEqual(refused.code, 77, refused.err)
         XCTAssertEqual(refused.out, "")
-        XCTAssertEqual(refused.err, "playa: notifications are sent from the device 'p', where 'playa due' ran first; this device is 'q': run 'playa due --take-over' here to send them from this one instead (nothing is notified twice)\n")
+        XCTAssertEqual(refused.err, "playa: notifications are sent from the device 'p', where 'playa due' ran first; this device is 'q': run 'playa due --take-over' here to send them from this one instead (it starts 5 minutes later, once the others have seen it)\n")
         let p = on("p", "due", now: "2026-11-23T09:01:00-05:00")
         XCTAssertEqual(p.records.map { $0["time"] as? String }, ["09:00"], p.err)
         try exchange()
         let moved = on("q", "due", "--take-over", now: "2026-11-23T18:00:30-05:00")
         XCTAssertEqual(moved.code, 0, moved.err)
-        XCTAssertEqual(moved.records.map { $0["time"] as? String }, ["18:00"], "the 09:00 one went out from p")
+        XCTAssertEqual(moved.out, "", "the device taking over waits for the others to see it")
+        XCTAssertTrue(moved.err.contains("it notifies from 2026-11-23T18:05:30-05:00"), moved.err)
         try exchange()
         XCTAssertEqual(on("p", "due", now: "2026-11-23T18:01:00-05:00").code, 77)
+        let settled = on("q", "due", now: "2026-11-23T18:05:30-05:00")
+        XCTAssertEqual(settled.records.map { $0["time"] as? String }, ["18:00"], "the 09:00 one went out from p: \(settled.err)")
         // notify_device in the configuration file decides where it is set.
         try FileManager.default.createDirectory(atPath: tmp + "/cfg/playa", withIntermediateDirectories: true)
         _ = write("cfg/playa/config", "notify_device = p\n")

@@ -61,6 +61,9 @@ public struct PlayaState: JournalModel {
     public private(set) var drawnBy: [String: Set<String>] = [:]
     /// The device whose `due` notifies, and whether it was moved there.
     public private(set) var notifyDevice: String?
+    /// When the role of notifying was last taken (its batch's stamp, ms):
+    /// the taker starts a settling time after it (`Playa.notifierSettleMillis`).
+    public private(set) var notifySince: Int64?
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -89,6 +92,9 @@ public struct PlayaState: JournalModel {
     }
 
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        if e["type"]?.string == "notify_device", e["device"]?.string != nil, notifyDevice == nil || e["moved"]?.bool == true {
+            notifySince = stamp.ms
+        }
         if e["type"]?.string == "generated", let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) {
             drawnBy[PlayaState.generatedKey(r, d), default: []].insert(stamp.actor)
         }
@@ -240,6 +246,7 @@ public struct PlayaState: JournalModel {
         let recentDrawn = drawnBy.filter { recentGenerated.contains($0.key) }
         if !recentDrawn.isEmpty { days["drawn_by"] = .object(JSONObject(recentDrawn.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) })) }
         if let d = notifyDevice { days["notify_device"] = .string(d) }
+        if let t = notifySince { days["notify_since"] = .int(t) }
         lines.append(days)
         for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
             lines.append(["k": "superseded", "v": .object(ev.json)])
@@ -279,6 +286,7 @@ public struct PlayaState: JournalModel {
             }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
             notifyDevice = l["notify_device"]?.string
+            notifySince = l["notify_since"]?.int
         case "superseded":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             superseded[ev.id] = ev

@@ -223,7 +223,7 @@ extension Playa {
         if takeOver { return (s.notifyDevice == me ? nil : ["type": "notify_device", "device": .string(me), "moved": true], nil) }
         guard let d = s.notifyDevice else { return (["type": "notify_device", "device": .string(me)], nil) }
         guard d == me else {
-            return (nil, "notifications are sent from the device '\(d)', where 'playa due' ran first; this device is '\(me)': run 'playa due --take-over' here to send them from this one instead (nothing is notified twice)")
+            return (nil, "notifications are sent from the device '\(d)', where 'playa due' ran first; this device is '\(me)': run 'playa due --take-over' here to send them from this one instead (it starts \(Playa.notifierSettleMillis / 60_000) minutes later, once the others have seen it)")
         }
         return (nil, nil)
     }
