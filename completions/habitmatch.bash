@@ -26,7 +26,7 @@ _habitmatch() {
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
                 --email) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --bio) COMPREPLY=(); return ;;
                 --habit) COMPREPLY=(); return ;;
             esac ;;
@@ -38,7 +38,7 @@ _habitmatch() {
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
                 --email) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --bio) COMPREPLY=(); return ;;
             esac ;;
         candidates)
@@ -56,12 +56,12 @@ _habitmatch() {
         calendar)
             case "$prev" in
                 --month) COMPREPLY=(); return ;;
-                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         meet)
             case "$prev" in
                 --at) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --minutes) COMPREPLY=(); return ;;
                 --description) COMPREPLY=(); return ;;
             esac ;;
@@ -72,7 +72,7 @@ _habitmatch() {
         "meetings move")
             case "$prev" in
                 --at) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         "pool init")
             case "$prev" in
@@ -123,7 +123,7 @@ _habitmatch() {
         unblock) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         report) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         pool) words="init reports match restamp --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "pool init") words="--group --synced --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; files=1 ;;
         "pool reports") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool restamp") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -131,10 +131,11 @@ _habitmatch() {
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
+    if [[ $cur != -* ]]; then local x rest=""; for x in $words; do [[ $x == -* ]] || rest+="$x "; done; words=$rest; fi
     _habitmatch_reply < <(compgen -W "$words" -- "$cur")
     if ((dyn)) && [[ $cur != -* ]]; then
         local known=("${COMPREPLY[@]}")
-        _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
         COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
     fi
     if ((files)) && [[ $cur != -* ]]; then

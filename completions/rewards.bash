@@ -43,7 +43,7 @@ _rewards() {
                 --limit|-n) COMPREPLY=(); return ;;
                 --by) COMPREPLY=(); return ;;
                 --type) COMPREPLY=(); return ;;
-                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --grep) COMPREPLY=(); return ;;
             esac ;;
         "child add")
@@ -68,16 +68,16 @@ _rewards() {
             esac ;;
         settings)
             case "$prev" in
-                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         "settings set")
             case "$prev" in
-                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         ingest)
             case "$prev" in
                 --activitywatch) _rewards_reply < <(compgen -f -- "$cur"); return ;;
-                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         flags)
             case "$prev" in
@@ -85,7 +85,7 @@ _rewards() {
             esac ;;
         redeem)
             case "$prev" in
-                --app) COMPREPLY=(); return ;;
+                --app) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --command) _rewards_reply < <(compgen -f -- "$cur"); return ;;
                 --timeout) COMPREPLY=(); return ;;
             esac ;;
@@ -95,7 +95,7 @@ _rewards() {
             esac ;;
         report)
             case "$prev" in
-                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null); return ;;
+                --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --from) COMPREPLY=(); return ;;
                 --to) COMPREPLY=(); return ;;
                 --by) _rewards_reply < <(compgen -W "day week app category" -- "$cur"); return ;;
@@ -162,10 +162,11 @@ _rewards() {
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
+    if [[ $cur != -* ]]; then local x rest=""; for x in $words; do [[ $x == -* ]] || rest+="$x "; done; words=$rest; fi
     _rewards_reply < <(compgen -W "$words" -- "$cur")
     if ((dyn)) && [[ $cur != -* ]]; then
         local known=("${COMPREPLY[@]}")
-        _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
         COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
     fi
     if ((files)) && [[ $cur != -* ]]; then

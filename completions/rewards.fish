@@ -117,7 +117,7 @@ complete -c rewards -n '__rewards_at '\''ingest'\''' -F
 complete -c rewards -n '__rewards_at '\''flags'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'approve' -d 'Count it'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'reject' -d 'Drop it'
-complete -c rewards -n '__rewards_at '\''redeem'\''' -l app -x -d 'For this reward app'
+complete -c rewards -n '__rewards_at '\''redeem'\''' -l app -x -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'For this reward app'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -l command -r -F -d 'Hand the grant to this command (e.g. timekpra)'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; grant_timeout in the config file)'
 complete -c rewards -n '__rewards_at '\''redeem'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

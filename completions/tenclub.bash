@@ -89,10 +89,11 @@ _tenclub() {
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
+    if [[ $cur != -* ]]; then local x rest=""; for x in $words; do [[ $x == -* ]] || rest+="$x "; done; words=$rest; fi
     _tenclub_reply < <(compgen -W "$words" -- "$cur")
     if ((dyn)) && [[ $cur != -* ]]; then
         local known=("${COMPREPLY[@]}")
-        _tenclub_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        _tenclub_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
         COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
     fi
     if ((files)) && [[ $cur != -* ]]; then

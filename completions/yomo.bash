@@ -40,7 +40,7 @@ _yomo() {
                 --until) COMPREPLY=(); return ;;
                 --times) COMPREPLY=(); return ;;
                 --warn) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --llm-command) _yomo_reply < <(compgen -f -- "$cur"); return ;;
             esac ;;
         parse)
@@ -62,7 +62,7 @@ _yomo() {
                 --until) COMPREPLY=(); return ;;
                 --times) COMPREPLY=(); return ;;
                 --warn) COMPREPLY=(); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --occurrence) COMPREPLY=(); return ;;
             esac ;;
         next)
@@ -76,7 +76,7 @@ _yomo() {
         import)
             case "$prev" in
                 --from) _yomo_reply < <(compgen -W "yomo taskwarrior ical" -- "$cur"); return ;;
-                --tz) COMPREPLY=(); return ;;
+                --tz) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         devices)
             case "$prev" in
@@ -103,21 +103,22 @@ _yomo() {
         rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="forget --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         vdir) words="sync --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "vdir sync") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "vdir sync") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         due) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;
     esac
+    if [[ $cur != -* ]]; then local x rest=""; for x in $words; do [[ $x == -* ]] || rest+="$x "; done; words=$rest; fi
     _yomo_reply < <(compgen -W "$words" -- "$cur")
     if ((dyn)) && [[ $cur != -* ]]; then
         local known=("${COMPREPLY[@]}")
-        _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+        _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
         COMPREPLY=("${known[@]}" "${COMPREPLY[@]}")
     fi
     if ((files)) && [[ $cur != -* ]]; then

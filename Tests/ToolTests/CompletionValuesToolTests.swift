@@ -40,6 +40,7 @@ final class CompletionValuesToolTests: ToolTestCase {
                                            "max_session_age_days", "max_session_minutes", "merge_gap_seconds", "min_session_minutes",
                                            "notify", "points_per_hour", "weekly_reward_limit_minutes"]),
          (["playa", "recipient", "rm"], ["Ana"]),
+         (["yomo", "add", "x", "--tz"], Zone.installedNames()),
          (["tenclub", "help", "buddy"], ["rm", "set"]),
          (["tenclub", "help", "sms"], ["deliver", "log", "outbox", "receive"])]
     }
@@ -58,6 +59,24 @@ final class CompletionValuesToolTests: ToolTestCase {
         XCTAssertEqual(got.count, qs.count, "\(shell): \(r.out) \(r.err)")
         for (q, g) in zip(qs, got) {
             XCTAssertEqual(Set(g.filter(keep)), Set(q.expected), "\(shell): \(q.words.joined(separator: " ")) <TAB>")
+        }
+    }
+
+    /// Zone names for --tz from the system's tzdata, only reward apps for
+    /// `redeem --app`, and file names for file operands.
+    func testZonesRewardAppsAndFilesComplete() throws {
+        XCTAssertTrue(Zone.installedNames().contains("Europe/Paris"), "tzdata lists zones")
+        let zones = run("yomo", ["__complete", "add", "x", "--tz", "Europe/Pa"]).out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(zones.contains("Europe/Paris"), "\(zones)")
+        XCTAssertTrue(zones.allSatisfy { $0.hasPrefix("Europe/Pa") }, "\(zones)")
+        XCTAssertEqual(run("habitmatch", ["__complete", "join", "--tz", "America/New_"]).out, "America/New_York\n")
+        let rw = ["REWARDS_USER": "mum"]
+        for c in [["init"], ["child", "add", "Alex"], ["app", "set", "Minecraft", "--reward"], ["app", "set", "Roblox", "--reward"],
+                  ["app", "set", "Duolingo", "--learning"]] { XCTAssertEqual(run("rewards", c, env: rw).code, 0) }
+        XCTAssertEqual(run("rewards", ["__complete", "redeem", "Alex", "2", "--app", ""], env: rw).out, "Minecraft\nRoblox\n")
+        for (tool, command) in [("yomo", "import"), ("yomo", "vdir sync"), ("habitmatch", "pool init")] {
+            XCTAssertEqual(toolSpecs.first { $0.name == tool }?.command(command.split(separator: " ").map(String.init))?.operandKind, .files,
+                           "\(tool) \(command) completes file names")
         }
     }
 
@@ -139,7 +158,11 @@ final class CompletionValuesToolTests: ToolTestCase {
         run("playa", ["generate"], env: playaNow)
         let pending = run("playa", ["queue"], env: playaNow).records.compactMap { $0["id"] as? String }
         XCTAssertEqual(pending.count, 2)
-        XCTAssertEqual(run("playa", ["__complete", "open", ""], env: playaNow).out, pending.map { $0 + "\n" }.joined())
+        // Each id with its time and recipient after a tab (zsh and fish show it; bash cuts it).
+        XCTAssertEqual(run("playa", ["__complete", "open", ""], env: playaNow).out,
+                       zip(pending, ["09:30", "18:00"]).map { "\($0)\t\($1) Ana\n" }.joined())
+        let titled = run("yomo", ["__complete", "done", ""]).out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(titled.map { $0.count == 2 ? $0[1] : "" }.sorted(), ["pay rent", "water plants"], "titles beside the ids")
         let bad = run("yomo", ["__complete", "--data-dir", tmp + "/nowhere/file/x", "done", ""])
         XCTAssertEqual(bad.code, 0)
         XCTAssertEqual(bad.err, "")

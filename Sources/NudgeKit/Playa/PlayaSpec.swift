@@ -43,7 +43,10 @@ public enum Playa {
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         switch kind {
         case "recipient": return try store(ctx).read().recipients.values.map(\.name).sorted()
-        case "event": return try store(ctx).read().events.values.filter { $0.status == .pending }.sorted { $0.at < $1.at }.map(\.id)
+        case "event":
+            let s = try store(ctx).read()
+            return s.events.values.filter { $0.status == .pending }.sorted { $0.at < $1.at }
+                .map { "\($0.id)\t\($0.time) \(s.recipients[$0.recipientID]?.name ?? "")" }
         default: return []
         }
     }

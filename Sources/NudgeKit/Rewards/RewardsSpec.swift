@@ -32,6 +32,7 @@ public enum Rewards {
         case "setting": return RewardsEngine.Settings.ranges.map(\.key) + ["grant_device"]
         case "child": return try store(ctx).read().children.values.map(\.name).sorted()
         case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
+        case "reward_app": return try store(ctx).read().apps.values.filter { $0.category == .reward }.map(\.name).sorted()
         default: return []
         }
     }
@@ -120,7 +121,7 @@ public enum Rewards {
                                                   run: { (c) throws(ToolError) in try decideFlag(c, approve: false) })],
                         runnable: false, group: .admin),
             CommandSpec("redeem", summary: "Convert points to reward minutes", usage: "CHILD MINUTES",
-                        options: [OptionSpec("app", value: "APP", help: "For this reward app"), commandOption, timeoutOption],
+                        options: [OptionSpec("app", value: "APP", help: "For this reward app").completing("reward_app"), commandOption, timeoutOption],
                         operands: .words, min: 2, max: 2, run: redeem),
             CommandSpec("allowance", summary: "Reward minutes granted, used and left today; exits 1 when none is left", usage: "[CHILD]",
                         operands: .words, max: 1, run: allowance),

@@ -23,7 +23,7 @@ public enum Yomo {
         OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
         OptionSpec("times", value: "N", help: "How many occurrences in all"),
         OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
-        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York").aliased("timezone"),
+        OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York").aliased("timezone").completing("zone"),
     ]
 
     static let llmOption = OptionSpec("llm-command", value: "CMD", help: "Ask this model command first (text on stdin, JSON out)", completion: .files)
@@ -35,7 +35,8 @@ public enum Yomo {
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         guard kind == "reminder" else { return [] }
-        return try store(ctx).read().reminders.values.filter { !$0.completed }.map(\.id).sorted()
+        // Each id with its title beside it (zsh and fish show it).
+        return try store(ctx).read().reminders.values.filter { !$0.completed }.sorted { $0.id < $1.id }.map { "\($0.id)\t\($0.title)" }
     }
 
     static let declared = ToolSpec(
@@ -77,8 +78,8 @@ public enum Yomo {
             CommandSpec("import", summary: "Add reminders from yomo NDJSON, Taskwarrior's export or iCalendar: all, or nothing", usage: "FILE|-",
                         options: [OptionSpec("from", value: "FORMAT", help: "yomo, taskwarrior or ical (default: told by the content)",
                                              choices: ["yomo", "taskwarrior", "ical"]),
-                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)").aliased("timezone")],
-                        operands: .words, min: 1, max: 1,
+                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)").aliased("timezone").completing("zone")],
+                        operands: .files, min: 1, max: 1,
                         details: "Every problem is named (FILE:LINE, or the component); one problem and nothing is imported.",
                         records: ["reminder"], run: importCommand),
             CommandSpec("devices", summary: "List the devices that share these reminders, with when each was last seen",
@@ -97,7 +98,7 @@ public enum Yomo {
             CommandSpec("vdir", summary: "Keep a vdir (a folder of .ics tasks, for vdirsyncer and todoman) in step with the reminders",
                         subcommands: [
                             CommandSpec("sync", summary: "Read what other clients changed in the vdir, then write what yomo changed", usage: "[PATH]",
-                                        operands: .words, min: 0, max: 1,
+                                        operands: .files, min: 0, max: 1,
                                         details: "PATH defaults to 'vdir' in the configuration. Run it from cron before and after 'vdirsyncer sync'.",
                                         records: ["vdir", "conflict", "dismiss"], run: vdirSync),
                         ],

@@ -112,6 +112,24 @@ public struct DayLookup: Sendable {
 
 extension Zone {
     static let zoneDirectories = ["/usr/share/zoneinfo", "/usr/lib/zoneinfo", "/usr/share/lib/zoneinfo", "/var/db/timezone/zoneinfo"]
+
+    /// The zone names the system's tzdata lists for people (zone1970.tab,
+    /// or zone.tab), with UTC: what `--tz` completes to. Empty without
+    /// tzdata.
+    public static func installedNames() -> [String] {
+        for dir in zoneDirectories {
+            for table in ["zone1970.tab", "zone.tab"] {
+                guard let bytes = try? Sys.readFile(Sys.join(dir, table)) else { continue }
+                var names: Set<String> = ["UTC"]
+                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+                    let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                    if fields.count >= 3 { names.insert(String(fields[2])) }
+                }
+                return names.sorted()
+            }
+        }
+        return []
+    }
     /// The largest zone file read (tzdata's largest is under 4 KB): a name
     /// from a peer's event or TZ may point at a device or a FIFO.
     static let maxTZifBytes = 1 << 20

@@ -31,7 +31,8 @@ extension ToolSpec {
         s += "                esac ;;\n"
         s += "        esac\n    done\n"
         // The tool itself answers real values (ids, names) and help topics.
-        let ask = "\"${COMP_WORDS[0]}\" __complete \"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null"
+        // (Its lines may carry a description after a tab: bash shows values only.)
+        let ask = "\"${COMP_WORDS[0]}\" __complete \"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null | cut -f1"
         func valueCases(_ os: [OptionSpec], indent: String) -> String {
             var s = ""
             for o in os where o.takesValue {
@@ -76,6 +77,8 @@ extension ToolSpec {
             s += " ;;\n"
         }
         s += "    esac\n"
+        // Options only once a word starts with -.
+        s += "    if [[ $cur != -* ]]; then local x rest=\"\"; for x in $words; do [[ $x == -* ]] || rest+=\"$x \"; done; words=$rest; fi\n"
         s += "    \(fn)_reply < <(compgen -W \"$words\" -- \"$cur\")\n"
         s += "    if ((dyn)) && [[ $cur != -* ]]; then\n"
         s += "        local known=(\"${COMPREPLY[@]}\")\n"

@@ -108,18 +108,28 @@ extension Runner {
         switch spec.completionAsk(words) {
         case .none: break
         case .names(let names): found = names
+        case .values("zone", _):
+            // Zone names for every --tz, from the system's tzdata.
+            found = Zone.installedNames()
         case .values(let kind, let inv):
             guard let source = spec.values,
                   let c = try? context(spec: spec, invocation: inv, stdoutIsTerminal: false),
                   (try? DataOwner.check(tool: spec.name, dir: c.dataDir)) != nil else { break }
             found = (try? source(c, kind)) ?? []
         }
+        // A value may carry a description after a tab (a reminder's title
+        // beside its id): zsh and fish show it, bash keeps the value.
         var seen = Set<String>()
         var out = ""
-        for v in found where v.hasPrefix(cur) && !v.isEmpty && !seen.contains(v)
-            && !v.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        func control(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) }
+        for line in found {
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            let v = String(parts[0])
+            guard v.hasPrefix(cur), !v.isEmpty, !seen.contains(v), !v.unicodeScalars.contains(where: control) else { continue }
             seen.insert(v)
-            out += v + "\n"
+            var d = parts.count > 1 ? String(String.UnicodeScalarView(parts[1].unicodeScalars.map { control($0) ? " " : $0 })) : ""
+            if d.count > 60 { d = String(d.prefix(59)) + "…" }
+            out += v + (d.isEmpty ? "" : "\t" + d) + "\n"
         }
         _ = Sys.writeAll(fd: 1, Array(out.utf8))
         return .ok
