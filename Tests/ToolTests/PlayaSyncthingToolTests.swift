@@ -4,8 +4,8 @@ import TestSupport
 import Glibc
 #endif
 
-/// playa on two devices, a laptop and a phone, whose sync folders real
-/// Syncthing keeps in step (Debian's `syncthing`): two instances on
+/// playa on two devices, a laptop and a phone (and, in one test, a tablet),
+/// whose sync folders real Syncthing keeps in step (Debian's `syncthing`): two instances on
 /// 127.0.0.1, each with its own configuration and home, discovery, relays,
 /// NAT, global announce and usage reporting off, the GUI (the REST API that
 /// asks for a rescan) on loopback ports, sharing playa's sync folder.
@@ -18,7 +18,7 @@ import Glibc
 /// for Syncthing is bounded (20 seconds; a copy usually takes one or two).
 final class PlayaSyncthingToolTests: ToolTestCase {
     let day = "2026-11-23"
-    let names = ["laptop", "phone"]
+    var names = ["laptop", "phone"]
     var instances: [Launched] = []
 
     override var baseEnvironment: [String: String] {
@@ -85,12 +85,14 @@ final class PlayaSyncthingToolTests: ToolTestCase {
             _ = runProgram(curl, ["-fsS", "-X", "POST", "-H", "X-API-Key: \(g.key)", "http://127.0.0.1:\(g.port)/rest/db/scan?folder=playa"],
                            timeout: 5)
         }
-        let ok = wait(20) { let a = journals(0); return !a.isEmpty && a == journals(1) }
-        XCTAssertTrue(ok, "Syncthing did not bring the folders in step within 20 s (\(what)): \(journals(0).mapValues(\.count)) vs \(journals(1).mapValues(\.count))",
+        let ok = wait(20) { let a = journals(0); return !a.isEmpty && (1..<names.count).allSatisfy { journals($0) == a } }
+        XCTAssertTrue(ok, "Syncthing did not bring the folders in step within 20 s (\(what)): \((0..<names.count).map { journals($0).mapValues(\.count) })",
                       file: file, line: line)
     }
 
-    func testTwoDevicesOverSyncthingNotifyEverySlotOnce() throws {
+    /// Starts one Syncthing instance per device, all sharing the folder
+    /// "playa" on loopback.
+    func startSyncthing() throws {
         try require(.syncthing)
         let syncthing = command("syncthing")
         let fm = FileManager.default
@@ -104,20 +106,21 @@ final class PlayaSyncthingToolTests: ToolTestCase {
             guard let l = idLine, let r = l.range(of: "Device ID: ") else { return XCTFail("no device id from syncthing generate: \(g.out) \(g.err)") }
             ids.append(String(l[r.upperBound...]).trimmingCharacters(in: .whitespaces))
         }
-        let listen = [freePort(), freePort()]
-        gui = [(freePort(), "nudge-test-key-laptop"), (freePort(), "nudge-test-key-phone")]
-        for d in 0..<2 {
+        let listen = names.map { _ in freePort() }
+        gui = names.map { (freePort(), "nudge-test-key-\($0)") }
+        for d in 0..<names.count {
             try fm.createDirectory(atPath: folder(d) + "/.stfolder", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Only the laptop dials: when both dial at once, Syncthing 1.19
-            // may reset both connections and wait before trying again.
-            let devices = (0..<2).map { k in
-                let address = d == 1 && k == 0 ? "dynamic" : "tcp://127.0.0.1:\(listen[k])"
+            // Only the first of two dials the other: when both dial at once,
+            // Syncthing 1.19 may reset both connections and wait before
+            // trying again.
+            let devices = (0..<names.count).map { k in
+                let address = k < d ? "dynamic" : "tcp://127.0.0.1:\(listen[k])"
                 return "<device id=\"\(ids[k])\" name=\"\(names[k])\"><address>\(address)</address></device>"
             }.joined(separator: "\n")
             let config = """
                 <configuration version="36">
                 <folder id="playa" label="playa" path="\(folder(d))" type="sendreceive" rescanIntervalS="2" fsWatcherEnabled="true" fsWatcherDelayS="1">
-                <device id="\(ids[0])"></device><device id="\(ids[1])"></device>
+                \(ids.map { "<device id=\"\($0)\"></device>" }.joined())
                 </folder>
                 \(devices)
                 <gui enabled="true" tls="false"><address>127.0.0.1:\(gui[d].port)</address><apikey>\(gui[d].key)</apikey></gui>
@@ -150,6 +153,65 @@ final class PlayaSyncthingToolTests: ToolTestCase {
             instances.append(Launched(process: p, outPath: out, errPath: out))
             _ = d
         }
+    }
+
+    /// Pauses or resumes every device in every instance (devices offline),
+    /// waiting for each instance's API to answer.
+    func setPaused(_ paused: Bool) {
+        guard let curl = Machine.current.find("curl") else { return XCTFail("no curl") }
+        for g in gui {
+            let ok = wait(20) {
+                runProgram(curl, ["-fsS", "-X", "POST", "-H", "X-API-Key: \(g.key)", "http://127.0.0.1:\(g.port)/rest/system/\(paused ? "pause" : "resume")"],
+                           timeout: 5).status == 0
+            }
+            XCTAssertTrue(ok, "Syncthing on port \(g.port) did not \(paused ? "pause" : "resume")")
+        }
+    }
+
+    /// Three devices over real Syncthing, offline from each other when each
+    /// runs its first `due` in the same minute: each takes the role, none
+    /// notifies while it settles, and once the copies meet only the first
+    /// (by stamp) notifies: the 09:03 message goes out once, not three times.
+    func testThreeDevicesOverSyncthingNotifyTheFirstMessageOnce() throws {
+        names = ["laptop", "phone", "tablet"]
+        try startSyncthing()
+        let log = tmp + "/notified.log"
+        let notify = { (d: Int) in "echo \"$PLAYA_ID \(self.names[d])\" >> \(log)" }
+        XCTAssertEqual(playa(0, "08:00", "recipient", "add", "Ana", "--platform", "whatsapp", "--phone", "+14155550132").code, 0)
+        playa(0, "08:00", "message", "add", "Ana", "Coffee this week?")
+        playa(0, "08:00", "schedule", "Ana", "--fixed", "09:03")
+        synced("the laptop's setup")
+        setPaused(true)
+        for d in 0..<3 {
+            let r = playa(d, "09:00", "due", "--command", notify(d))
+            XCTAssertEqual(r.code, 0, "\(names[d]): \(r.err)")
+        }
+        for d in 0..<3 {
+            let r = playa(d, "09:03", "due", "--command", notify(d))
+            XCTAssertEqual(r.code, 0, "\(names[d]): \(r.err)")
+            XCTAssertTrue(r.err.contains("it notifies from"), "\(names[d]) settles: \(r.err)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "nobody notified while the role settled")
+        setPaused(false)
+        synced("the three devices' roles")
+        var refused = 0
+        for d in 0..<3 {
+            let r = playa(d, "09:06", "due", "--command", notify(d))
+            if r.code == 77 { refused += 1 } else { XCTAssertEqual(r.code, 0, "\(names[d]): \(r.err)") }
+        }
+        XCTAssertEqual(refused, 2, "two devices know they are not the notifier")
+        synced("after the notification")
+        let lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        XCTAssertEqual(lines.count, 1, "the 09:03 message went out once: \(lines)")
+        XCTAssertEqual(lines.first?.split(separator: " ").last, "laptop", "the first by stamp")
+        for d in 0..<3 {
+            let q = playa(d, "09:07", "queue", "--format", "json")
+            XCTAssertTrue(q.records.allSatisfy { $0["notification"] as? String == "delivered" }, "\(names[d]): \(q.out)")
+        }
+    }
+
+    func testTwoDevicesOverSyncthingNotifyEverySlotOnce() throws {
+        try startSyncthing()
         let log = tmp + "/notified.log"
         let notify = { (d: Int) in "echo \"$PLAYA_ID \(self.names[d])\" >> \(log)" }
 
