@@ -99,6 +99,31 @@ extension ExampleTests {
         }
     }
 
+    /// The same crontab on a second device (one sync folder): the other
+    /// device notifies, and this one's cron run is silent every minute
+    /// (status 77 says why to a script; the message only without -q).
+    func testPlayaCronEntryIsSilentOnADeviceThatDoesNotNotify() throws {
+        for entry in try documentedEntries("playa due", tool: "playa") {
+            var run = try freshRun()
+            try install(entry.files, run)
+            let sync = run.root + "/Sync"
+            let setup = shell("""
+                export PLAYA_NOW=2026-11-23T08:00:00-05:00 PLAYA_SYNC_DIR=\(sync) PLAYA_ACTOR=laptop
+                playa recipient add Ana --platform whatsapp --phone +14155550132 -q
+                playa message add Ana 'Coffee this week?' -q
+                playa schedule Ana --fixed 09:00 -q
+                playa due -q --command true
+                """, &run)
+            XCTAssertEqual(setup.code, 0, setup.err)
+            let phone = [("PLAYA_SYNC_DIR", sync), ("PLAYA_ACTOR", "phone"), ("PLAYA_DATA_DIR", run.root + "/phone-data")]
+            let r = crond(entry.command, run, env: entry.env + phone + [("PLAYA_NOW", "2026-11-23T09:10:00-05:00")])
+            XCTAssertEqual(r.code, 77, "\(entry.source): \(r.err)")
+            XCTAssertEqual(r.out + r.err, "", "\(entry.source): the phone's cron mails nothing")
+            let asked = crond("playa due", run, env: phone + [("PLAYA_NOW", "2026-11-23T09:10:00-05:00"), ("PATH", "/usr/local/bin:/usr/bin:/bin")])
+            XCTAssertTrue(asked.err.contains("notifications are sent from the device 'laptop'"), "without -q it says why: \(asked.err)")
+        }
+    }
+
     /// playa due -q with a notifier that fails: the retries it schedules
     /// are not news; the failure after about an hour of them is, once.
     func testPlayaDueQuietSaysAFailureOnlyWhenItIsNews() throws {

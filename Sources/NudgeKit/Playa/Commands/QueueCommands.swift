@@ -176,7 +176,13 @@ extension Playa {
         var s = try st.read(lazy: true)
         // One device notifies: the first to run due, or where it was moved.
         let (role, refusal) = notifier(s, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
-        if let why = refusal { throw ToolError(.noPermission, why) }
+        if let why = refusal {
+            // From cron on every device (-q), another device's role is not
+            // news each minute: the status says it (77), the message only
+            // when asked.
+            if ctx.out.quiet { return .noPermission }
+            throw ToolError(.noPermission, why)
+        }
         if role != nil || needsDraws(s, device: me, today: ctx.today) {
             s = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> PlayaState in
                 let (r, why) = notifier(tx.state, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
