@@ -81,7 +81,7 @@ _tenclub() {
         "buddy rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         sms) words="outbox deliver receive log --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "sms outbox") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "sms deliver") words="--command --timeout --retry-unknown --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "sms deliver") words="--command --timeout --retry-unknown --take-over --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "sms receive") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         "sms log") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         devices) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

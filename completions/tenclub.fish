@@ -66,6 +66,7 @@ complete -c tenclub -n '__tenclub_at '\''sms outbox'\''' -l limit -s n -x -d 'At
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l command -r -F -d 'The sending command (default: sms_command in the config file)'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l timeout -x -d 'End CMD after SECONDS (default 60; sms_timeout in the config file)'
 complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l retry-unknown -d 'Send again texts whose earlier send never finished'
+complete -c tenclub -n '__tenclub_at '\''sms deliver'\''' -l take-over -d 'Send from this device from now on (one device sends; the first to run deliver)'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
 complete -c tenclub -n '__tenclub_at '\''sms log'\''' -l limit -s n -x -d 'At most N records'

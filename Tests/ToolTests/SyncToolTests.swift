@@ -59,8 +59,9 @@ final class SyncToolTests: ToolTestCase {
 
     /// A day that passes ten only when two devices' copies merge (6 on the
     /// laptop, 6 on the phone, each offline) is busted: the buddy gets one
-    /// text, from whichever device sees the merge, and no second one at the
-    /// 13th unlock or on the other device.
+    /// text, from the device that sends (the phone, the first to run
+    /// deliver) once it sees the merge, and no second one at the 13th unlock;
+    /// the laptop's deliver, from the same crontab line, exits 77 silently.
     func testADayBustedOnlyByTheMergeIsAlertedOnce() throws {
         let sender = write("send.sh", "#!/bin/sh\ncat >> '\(tmp)/sent'; echo >> '\(tmp)/sent'\n")
         chmodPath(sender, 0o755)
@@ -83,6 +84,10 @@ final class SyncToolTests: ToolTestCase {
                             "TENCLUB_NOW": "2026-11-22T07:02:00-05:00"])
         XCTAssertEqual(yes.code, 0, yes.err)
         try exchange()
+        // The phone runs deliver first: it sends, once the role has settled.
+        let first = dev("phone", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T07:03:00-05:00")
+        XCTAssertEqual(first.code, 0, first.err)
+        try exchange()
         for m in 10..<16 {
             XCTAssertEqual(dev("laptop", ["unlock", "-q", "--at", "2026-11-22 08:\(m)"], at: "2026-11-22T08:30:00-05:00").code, 0)
             XCTAssertEqual(dev("phone", ["unlock", "-q", "--at", "2026-11-22 09:\(m)"], at: "2026-11-22T09:30:00-05:00").code, 0)
@@ -94,9 +99,11 @@ final class SyncToolTests: ToolTestCase {
         let d = dev("phone", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:31:00-05:00")
         XCTAssertEqual(d.code, 0, d.err)
         try exchange()
-        XCTAssertEqual(dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:32:00-05:00").code, 0)
+        let other = dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:32:00-05:00")
+        XCTAssertEqual(other.code, 77, "the laptop does not send")
+        XCTAssertEqual(other.out + other.err, "", "and says nothing from cron")
         XCTAssertEqual(dev("laptop", ["unlock", "-q", "--at", "2026-11-22 09:33"], at: "2026-11-22T09:33:00-05:00").code, 0)
-        XCTAssertEqual(dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:34:00-05:00").code, 0)
+        XCTAssertEqual(dev("laptop", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:34:00-05:00").code, 77)
         try exchange()
         XCTAssertEqual(dev("phone", ["sms", "deliver", "-q", "--command", sender], at: "2026-11-22T09:35:00-05:00").code, 0)
         let sent = (try? String(contentsOfFile: tmp + "/sent", encoding: .utf8)) ?? ""
@@ -335,7 +342,7 @@ final class PlayaSyncTests: ToolTestCase {
             let r = dev(d, ["due", "--command", "echo \(d) >> \(log)"], at: "2026-11-23T09:03:\(10 + i)-05:00")
             XCTAssertEqual(r.code, 0, "\(d): \(r.err)")
             XCTAssertEqual(r.out, "")
-            XCTAssertTrue(r.err.contains("it notifies from 2026-11-23T09:05:"), r.err)
+            XCTAssertTrue(r.err.contains("it sends them from 2026-11-23T09:05:"), r.err)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: log), "nobody notifies while the role settles")
         try everyone()
@@ -368,7 +375,7 @@ final class PlayaSyncTests: ToolTestCase {
         let moved = on("q", "due", "--take-over", now: "2026-11-23T18:00:30-05:00")
         XCTAssertEqual(moved.code, 0, moved.err)
         XCTAssertEqual(moved.out, "", "the device taking over waits for the others to see it")
-        XCTAssertTrue(moved.err.contains("it notifies from 2026-11-23T18:05:30-05:00"), moved.err)
+        XCTAssertTrue(moved.err.contains("it sends them from 2026-11-23T18:05:30-05:00"), moved.err)
         try exchange()
         XCTAssertEqual(on("p", "due", now: "2026-11-23T18:01:00-05:00").code, 77)
         let settled = on("q", "due", now: "2026-11-23T18:05:30-05:00")

@@ -6,13 +6,6 @@
 /// queue, and deep links that open the conversation with the message filled in.
 public enum Playa {
     public static let maxRecipients = 50
-    /// With a sync folder, a device that takes the role of notifying (the
-    /// first to run `due`, or by --take-over) notifies only this long after
-    /// it took it: long enough for the other devices' copies to arrive, so
-    /// that of two devices that took it at once only the first (by stamp,
-    /// as every copy folds them) notifies, and an old notifier sees the
-    /// take-over before the new one starts.
-    public static let notifierSettleMillis: Int64 = 5 * 60_000
     public static let maxMessages = 100
     public static let maxMessageLength = 500
     /// A message's cap in bytes of UTF-8, so that no one "character" (a

@@ -41,8 +41,9 @@ public enum Tenclub {
                             CommandSpec("deliver", summary: "Hand each queued message to your sending command, at most once",
                                         options: [OptionSpec("command", value: "CMD", help: "The sending command (default: sms_command in the config file)", completion: .files),
                                                   OptionSpec("timeout", value: "SECONDS", help: "End CMD after SECONDS (default \(defaultSendTimeoutSeconds); sms_timeout in the config file)"),
-                                                  OptionSpec("retry-unknown", help: "Send again texts whose earlier send never finished")],
-                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. \"sending\" is recorded before CMD\nruns; a message is marked sent only when CMD exits 0, and stays queued when it exits\nanything else. A send that never finished (the run was killed, or CMD ran past its\ntimeout) is unknown: it is not sent again unless --retry-unknown.", records: ["sms"], run: smsDeliver),
+                                                  OptionSpec("retry-unknown", help: "Send again texts whose earlier send never finished"),
+                                                  OptionSpec("take-over", help: "Send from this device from now on (one device sends; the first to run deliver)")],
+                                        details: "CMD runs through /bin/sh with the sms record as JSON on its stdin and TENCLUB_SMS_TO,\nTENCLUB_SMS_BODY and TENCLUB_SMS_ID in its environment. \"sending\" is recorded before CMD\nruns; a message is marked sent only when CMD exits 0, and stays queued when it exits\nanything else. A send that never finished (the run was killed, or CMD ran past its\ntimeout) is unknown: it is not sent again unless --retry-unknown. With a sync folder one\ndevice sends, the first to run deliver (or sms_device in the config file); elsewhere it\nexits 77, silently with -q.", records: ["sms"], run: smsDeliver),
                             CommandSpec("receive", summary: "Read inbound texts {\"from\",\"body\",\"at\"}: YES, STOP, START, HELP",
                                         usage: "[FILE...]", options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
                                         operands: .files, max: nil, records: ["inbound"], run: smsReceive),
@@ -56,7 +57,7 @@ public enum Tenclub {
         footer: "Data: $XDG_DATA_HOME/tenclub (~/.local/share/tenclub)."
     )
 
-    static let configKeys = ["sms_command", "sms_timeout"]
+    static let configKeys = ["sms_command", "sms_timeout", "sms_device"]
 
     static func store(_ ctx: Context) throws(ToolError) -> Store<TenclubState> {
         Store(dir: ctx.dataDir, options: try ctx.storeOptions())

@@ -84,7 +84,7 @@ final class BuddyTests: XCTestCase {
         var s = state(consent: .accepted)
         func unlock(_ d: Day, today t: Day) -> JSONObject? {
             s.apply(["type": "unlock", "id": "u", "day": .string(d.description)])
-            let a = Tenclub.alert(s, day: d, today: t, at: "t", id: "a")
+            let a = Tenclub.alert(s, day: d, today: t, at: "t")
             if let a = a { s.apply(a) }
             return a
         }
@@ -160,7 +160,7 @@ final class BuddyTests: XCTestCase {
                     let (td, id) = (day, newID())
                     store.write(at: now) { tx in
                         tx.record(["type": "unlock", "id": .string(id), "day": .string(d.description)])
-                        if let a = Tenclub.alert(tx.state, day: d, today: td, at: "t", id: id + "a") {
+                        if let a = Tenclub.alert(tx.state, day: d, today: td, at: "t") {
                             XCTAssertEqual(d, td, "seed \(seed): an alert queued for a day that is not today")
                             tx.record(a)
                         }

@@ -197,10 +197,8 @@ extension Playa {
         let due = s.due(at: ctx.now, today: ctx.today, retryUnknown: retry)
         if due.isEmpty { return .ok }
         // Devices that share a sync folder: a role just taken settles first.
-        if (config["notify_device"] ?? "").isEmpty, s.notifyDevice == me, let since = s.notifySince,
-           ctx.now.ms - since < Playa.notifierSettleMillis, try ctx.syncDirectory() != nil {
-            let from = ctx.zone.format(Instant(ms: since + Playa.notifierSettleMillis))
-            ctx.note("this device took the role of notifying; it notifies from \(from), once the other devices' copies have had time to arrive (of two that took it at once, the first notifies)")
+        if let until = s.notifier.settling(device: me, configured: config["notify_device"], shared: try ctx.syncDirectory() != nil, now: ctx.now) {
+            ctx.note(DeviceRole.settlingNote(notifierWords, from: ctx.zone.format(until)))
             return .ok
         }
         let pre = prefix(ctx)

@@ -59,11 +59,10 @@ public struct PlayaState: JournalModel {
     var superseded: [String: Playa.Event] = [:]
     /// The devices (journal actors) that recorded a draw of each day.
     public private(set) var drawnBy: [String: Set<String>] = [:]
-    /// The device whose `due` notifies, and whether it was moved there.
-    public private(set) var notifyDevice: String?
-    /// When the role of notifying was last taken (its batch's stamp, ms):
-    /// the taker starts a settling time after it (`Playa.notifierSettleMillis`).
-    public private(set) var notifySince: Int64?
+    /// The device whose `due` notifies (`DeviceRole`: the first to run it,
+    /// or where it was moved, and since when).
+    public private(set) var notifier = DeviceRole()
+    public var notifyDevice: String? { notifier.device }
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -92,9 +91,7 @@ public struct PlayaState: JournalModel {
     }
 
     public mutating func apply(_ e: JSONObject, stamp: Stamp) {
-        if e["type"]?.string == "notify_device", e["device"]?.string != nil, notifyDevice == nil || e["moved"]?.bool == true {
-            notifySince = stamp.ms
-        }
+        if e["type"]?.string == "notify_device" { notifier.apply(e, stampMs: stamp.ms) }
         if e["type"]?.string == "generated", let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) {
             drawnBy[PlayaState.generatedKey(r, d), default: []].insert(stamp.actor)
         }
@@ -178,8 +175,7 @@ public struct PlayaState: JournalModel {
             ev.error = "its time had passed when the day's draw reached the device that notifies"
             events[id] = ev
         case "notify_device":
-            guard let d = e["device"]?.string else { return }
-            if notifyDevice == nil || e["moved"]?.bool == true { notifyDevice = d }
+            break  // folded with its stamp (`apply(_:stamp:)`)
         case "generated":
             guard let r = e["recipient_id"]?.string, let d = e["date"]?.string.flatMap(Day.parse) else { return }
             let key = PlayaState.generatedKey(r, d)
@@ -245,8 +241,8 @@ public struct PlayaState: JournalModel {
         }
         let recentDrawn = drawnBy.filter { recentGenerated.contains($0.key) }
         if !recentDrawn.isEmpty { days["drawn_by"] = .object(JSONObject(recentDrawn.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) })) }
-        if let d = notifyDevice { days["notify_device"] = .string(d) }
-        if let t = notifySince { days["notify_since"] = .int(t) }
+        if let d = notifier.device { days["notify_device"] = .string(d) }
+        if let t = notifier.since { days["notify_since"] = .int(t) }
         lines.append(days)
         for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
             lines.append(["k": "superseded", "v": .object(ev.json)])
@@ -285,8 +281,7 @@ public struct PlayaState: JournalModel {
                 if let ev = events[k] { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(k) }
             }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
-            notifyDevice = l["notify_device"]?.string
-            notifySince = l["notify_since"]?.int
+            notifier = DeviceRole(device: l["notify_device"]?.string, since: l["notify_since"]?.int)
         case "superseded":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             superseded[ev.id] = ev

@@ -207,25 +207,15 @@ extension Playa {
         s.activeRecipients.contains { $0.messageCount > 0 && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
     }
 
+    /// What playa's notifying role is called (`DeviceRole`).
+    public static let notifierWords = DeviceRole.Words(key: "notify_device", things: "notifications", command: "playa due")
+
     /// Which device notifies, as `due` on device `me` decides it:
     /// `configured` (`notify_device` in the config file) when set, else the
-    /// device the journal names. Returns the event to record (the role taken
-    /// by the first device to run `due`, or moved by `takeOver` or by the
-    /// configuration) and, when `me` may not notify, why and how to move it.
+    /// device the journal names (`DeviceRole.decide`).
     public static func notifier(_ s: PlayaState, device me: String, configured: String?, takeOver: Bool,
                                 configPath: String) -> (record: JSONObject?, refusal: String?) {
-        if let c = configured, !c.isEmpty, !takeOver {
-            guard c == me else {
-                return (nil, "notifications are sent from the device '\(c)' (notify_device in \(configPath)); this device is '\(me)': change notify_device there to send them from here")
-            }
-            return (s.notifyDevice == me ? nil : ["type": "notify_device", "device": .string(me), "moved": true], nil)
-        }
-        if takeOver { return (s.notifyDevice == me ? nil : ["type": "notify_device", "device": .string(me), "moved": true], nil) }
-        guard let d = s.notifyDevice else { return (["type": "notify_device", "device": .string(me)], nil) }
-        guard d == me else {
-            return (nil, "notifications are sent from the device '\(d)', where 'playa due' ran first; this device is '\(me)': run 'playa due --take-over' here to send them from this one instead (it starts \(Playa.notifierSettleMillis / 60_000) minutes later, once the others have seen it)")
-        }
-        return (nil, nil)
+        s.notifier.decide(device: me, configured: configured, takeOver: takeOver, words: notifierWords, configPath: configPath)
     }
 
     /// Claims event `id`'s notification for a run, if it may still be

@@ -46,7 +46,7 @@ extension Tenclub {
         let (count, alerted, near) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool, Int64?) in
             if let n = tx.state.seenNear(at.ms, on: day, window: debounceMs) { return (tx.state.unlocks(on: day), false, n) }
             tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
-            let a = alert(tx.state, day: day, today: today, at: nowText, id: IDs.make())
+            let a = alert(tx.state, day: day, today: today, at: nowText)
             if let a = a { tx.record(a) }
             return (tx.state.unlocks(on: day), a != nil, nil)
         }
@@ -150,7 +150,7 @@ extension Tenclub {
                     // and read back without formatting or parsing a time.
                     let ms = p.added[day]!.map { JSON.int($0) }
                     tx.record(["type": "ingest", "day": .string(day.description), "ms": .array(ms)])
-                    if let a = alert(tx.state, day: day, today: today, at: nowText, id: IDs.make()) {
+                    if let a = alert(tx.state, day: day, today: today, at: nowText) {
                         tx.record(a)
                         alerted.insert(day)
                     }

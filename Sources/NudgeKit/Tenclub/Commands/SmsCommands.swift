@@ -99,20 +99,43 @@ extension Tenclub {
         let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "sms_timeout", default: defaultSendTimeoutSeconds)
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
-        if !Sys.isDirectory(ctx.dataDir) { return .ok }
+        // Nothing here yet, and no folder shared with another device: nothing to send.
+        if !Sys.isDirectory(ctx.dataDir), try ctx.syncDirectory().map(Sys.isDirectory) != true { return .ok }
+        let me = try ctx.storeOptions().actor
+        let configured = config["sms_device"]
+        let takeOver = ctx.flag("take-over")
+        var s = try st.read()
+        // One device sends: the first to run deliver, or where it was moved.
+        let (role, refusal) = sender(s, device: me, configured: configured, takeOver: takeOver, configPath: config.path)
+        if let why = refusal {
+            // From cron on every device (-q), another device's role is not
+            // news each minute: the status says it (77), the message only
+            // when asked.
+            if ctx.out.quiet { return .noPermission }
+            throw ToolError(.noPermission, why)
+        }
         // A day that passed ten only when copies merged has no alert yet:
-        // whichever device sees the merge queues it (one per day: the fold
-        // keeps the first).
+        // whichever device sees the merge queues it (one per day, its id
+        // the day's: the fold keeps the first).
         let today = ctx.today
-        if let s = try? st.read(), alert(s, day: today, today: today, at: "", id: "") != nil {
+        if role != nil || alert(s, day: today, today: today, at: "") != nil {
             let nowText = ctx.clock.format(ctx.now)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                if let a = alert(tx.state, day: today, today: today, at: nowText, id: IDs.make()) { tx.record(a) }
+            s = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> TenclubState in
+                let (r, why) = sender(tx.state, device: me, configured: configured, takeOver: takeOver, configPath: config.path)
+                if let w = why { throw ToolError(.noPermission, w) }
+                if let r = r { tx.record(r) }
+                if let a = alert(tx.state, day: today, today: today, at: nowText) { tx.record(a) }
+                return tx.state
             }
+        }
+        // Devices that share a sync folder: a role just taken settles first.
+        if !s.outbox.isEmpty, let until = s.sender.settling(device: me, configured: configured, shared: try ctx.syncDirectory() != nil, now: ctx.now) {
+            ctx.note(DeviceRole.settlingNote(senderWords, from: ctx.zone.format(until)))
+            return .ok
         }
         var failed = 0, unknown = 0, news = 0
         var lastStatus: Int32 = 0
-        for queued in try st.read().outbox {
+        for queued in s.outbox {
             // Decide under the store lock, and record "sending" before the
             // command runs: a run killed from here on never sends it again.
             // The claim runs from now, however long earlier texts took.

@@ -13,6 +13,8 @@
 //                                                                 claim: the run's (older events name none)
 //   {"type":"inbound","key":"…"}                                  an inbound text already handled
 //   {"type":"day_closed","day":"…","unlocks":N}                   rollover
+//   {"type":"sms_device","device":"…","moved"?:true}             the device that sends texts (`DeviceRole`):
+//                                                                 the first to run sms deliver, or moved there
 //
 // The day is decided when the event is written, by the TZ in force then, so
 // history does not move when the machine travels.
@@ -48,6 +50,8 @@ public struct TenclubState: JournalModel {
     public private(set) var outbox: [Tenclub.OutMessage] = []
     public private(set) var alertedDays: Set<Day> = []
     public private(set) var closedThrough: Day?
+    /// The device whose `sms deliver` sends (`DeviceRole`).
+    public private(set) var sender = DeviceRole()
     public private(set) var inboundSeen: Set<String> = []
     /// What happened to each text handed over or dropped, oldest first. Cold.
     public private(set) var log: [Tenclub.LogEntry] = []
@@ -67,6 +71,10 @@ public struct TenclubState: JournalModel {
     /// The first tracked day. A day before 2000 (written before times were
     /// checked) is not one: rollover never walks from the year 1.
     public var firstDay: Day? { days.keys.filter { $0.year >= 2000 }.min() }
+
+    public mutating func apply(_ e: JSONObject, stamp: Stamp) {
+        if e["type"]?.string == "sms_device" { sender.apply(e, stampMs: stamp.ms) } else { apply(e) }
+    }
 
     public mutating func apply(_ e: JSONObject) {
         guard let type = e["type"]?.string else { return }
@@ -198,6 +206,7 @@ public struct TenclubState: JournalModel {
                           "consent": .string(b.consent.rawValue), "since": .string(b.since)])
         }
         if !suppressed.isEmpty { lines.append(["k": "suppressed", "numbers": JSON(suppressed.sorted())]) }
+        if let d = sender.device { lines.append(["k": "sms_device", "device": .string(d), "since": sender.since.map { .int($0) } ?? .null]) }
         for m in outbox {
             var o: JSONObject = ["k": "outbox", "id": .string(m.id), "to": .string(m.to.e164), "body": .string(m.body),
                                  "kind": .string(m.kind), "queued_at": .string(m.queuedAt), "attempts": JSON(m.attempts)]
@@ -251,6 +260,8 @@ public struct TenclubState: JournalModel {
                 alertedDays = Set((line["days"]?.array ?? []).compactMap { $0.string.flatMap(Day.parse) })
             case "closed_through":
                 closedThrough = line["day"]?.string.flatMap(Day.parse)
+            case "sms_device":
+                sender = DeviceRole(device: line["device"]?.string, since: line["since"]?.int)
             default:
                 break  // a newer kind of line: ignored by this version
             }

@@ -254,12 +254,28 @@ extension Tenclub {
     /// and no alert was queued for it on any device, and the buddy has said
     /// YES: asked after unlocks are recorded, and by `sms deliver`, so a day
     /// that passes ten only when two devices' copies merge (6 + 6) is
-    /// alerted by whichever sees the merge.
-    public static func alert(_ s: TenclubState, day: Day, today: Day, at: String, id: String) -> JSONObject? {
+    /// alerted by whichever sees the merge. Its id is the day's
+    /// (`alertID`): devices that each queued it before their copies met
+    /// queued one text, and a send recorded on one is the send of all.
+    public static func alert(_ s: TenclubState, day: Day, today: Day, at: String) -> JSONObject? {
         let after = s.unlocks(on: day)
         guard day == today, after > limit, !s.alertedDays.contains(day),
               let b = s.buddy, b.consent == .accepted, !s.suppressed.contains(b.number.e164) else { return nil }
-        return queue("alert", to: b.number, body: alertText, day: day, at: at, id: id)
+        return queue("alert", to: b.number, body: alertText, day: day, at: at, id: alertID(day))
+    }
+
+    /// A day's alert's id, the same on every device.
+    public static func alertID(_ day: Day) -> String { "alert-\(day)" }
+
+    /// What tenclub's sending role is called (`DeviceRole`).
+    public static let senderWords = DeviceRole.Words(key: "sms_device", things: "texts", command: "tenclub sms deliver")
+
+    /// Which device sends texts, as `sms deliver` on device `me` decides it
+    /// (`DeviceRole.decide`): `configured` (`sms_device`) when set, else
+    /// the first device to run it, or where it was moved.
+    public static func sender(_ s: TenclubState, device me: String, configured: String?, takeOver: Bool,
+                              configPath: String) -> (record: JSONObject?, refusal: String?) {
+        s.sender.decide(device: me, configured: configured, takeOver: takeOver, words: senderWords, configPath: configPath)
     }
 
     /// Whether a queued message may go out on `today`; nil means yes, else
