@@ -134,4 +134,58 @@ final class PlayaSyncthingToolTests: SyncthingToolTestCase {
             XCTAssertTrue(q.records.allSatisfy { $0["notification"] as? String == "delivered" }, "\(names[d]): \(q.out)")
         }
     }
+
+    /// An erasure reaches three devices over Syncthing without a word: the
+    /// laptop erases Ben (its journal rewritten without him); the phone and
+    /// the tablet, which had folded the longer journal, fold the rewritten
+    /// one on every run while Syncthing copies it, and none says anything
+    /// (cron would mail it every minute). Then no copy holds Ben's number
+    /// or message.
+    func testAnErasureReachesEveryDeviceWithoutAWord() throws {
+        names = ["laptop", "phone", "tablet"]
+        try startSyncthing()
+        XCTAssertEqual(playa(0, "08:00", "recipient", "add", "Ben", "--platform", "sms", "--phone", "+14155550133").code, 0)
+        playa(0, "08:00", "message", "add", "Ben", "Lunch on Friday?")
+        playa(0, "08:00", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132")
+        synced("the laptop's setup")
+        XCTAssertEqual(playa(1, "08:01", "recipient", "add", "Cy", "--platform", "sms", "--phone", "+14155550134").code, 0)
+        XCTAssertEqual(playa(2, "08:01", "message", "add", "Ana", "Coffee?").code, 0)
+        synced("the phone's and the tablet's writes")
+        for d in 0..<3 { XCTAssertEqual(playa(d, "08:02", "recipient", "list").records.count, 3, names[d]) }
+        let rm = playa(0, "08:05", "recipient", "rm", "Ben", "--yes")
+        XCTAssertEqual(rm.code, 0, rm.err)
+        // Every device's cron and its person, while Syncthing copies.
+        func round(_ at: String) {
+            for d in 0..<3 {
+                let list = playa(d, at, "recipient", "list")
+                XCTAssertEqual(list.code, 0, "\(names[d]) \(at): \(list.err)")
+                XCTAssertEqual(list.err, "", "\(names[d]) \(at): an erasure's rewrite is no news")
+                let due = playa(d, at, "due", "-q")
+                XCTAssertTrue(due.code == 0 || due.code == 77, "\(names[d]) \(at): \(due.err)")
+                XCTAssertEqual(due.out + due.err, "", "\(names[d]) \(at): cron would mail this")
+            }
+        }
+        let end = Date().addingTimeInterval(8)
+        var k = 0
+        while Date() < end {
+            round(String(format: "08:%02d", 6 + k / 6))
+            k += 1
+        }
+        synced("the erasure")
+        round("08:30")
+        round("08:31")
+        for d in 0..<3 {
+            XCTAssertEqual(playa(d, "08:32", "recipient", "list").records.compactMap { $0["name"] as? String }.sorted(), ["Ana", "Cy"], names[d])
+        }
+        // No trace of Ben in any copy: data directories and sync folders.
+        let fm = FileManager.default
+        for d in 0..<3 {
+            for dir in [tmp + "/\(names[d])-data", folder(d)] {
+                for f in (fm.enumerator(atPath: dir)?.allObjects as? [String]) ?? [] where !f.hasPrefix(".st") {
+                    guard let bytes = fm.contents(atPath: dir + "/" + f), let text = String(data: bytes, encoding: .utf8) else { continue }
+                    XCTAssertFalse(text.contains("14155550133") || text.contains("Lunch on Friday"), "\(dir)/\(f) still holds Ben")
+                }
+            }
+        }
+    }
 }

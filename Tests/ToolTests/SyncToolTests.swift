@@ -247,6 +247,36 @@ final class PlayaSyncTests: ToolTestCase {
         }
     }
 
+    /// A device that drew an erased recipient's day before the erasure
+    /// reached it wrote their message after the tombstone: that goes too,
+    /// from its journal once it sees the tombstone, and from the erasing
+    /// device's fold (a tail past everything it had folded) at once.
+    func testWhatADeviceDrewBeforeAnErasureReachedItIsErasedToo() throws {
+        XCTAssertEqual(on("q", "recipient", "add", "Ben", "--platform", "sms", "--phone", "+14155550133").code, 0)
+        XCTAssertEqual(on("q", "message", "add", "Ben", "Lunch on Friday?").code, 0)
+        XCTAssertEqual(on("q", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        try exchange()
+        XCTAssertEqual(on("p", "recipient", "list").records.count, 2)
+        XCTAssertEqual(on("q", "recipient", "rm", "Ben", "--yes", now: "2026-11-23T08:05:00-05:00").code, 0)
+        // p, not knowing, draws the day (Ben's message in its journal).
+        XCTAssertEqual(on("p", "generate", "-q", now: "2026-11-23T08:06:00-05:00").code, 0)
+        XCTAssertTrue(try String(contentsOfFile: tmp + "/Sync-p/p.ndjson", encoding: .utf8).contains("Lunch on Friday?"))
+        try exchange()
+        let q = on("q", "queue", now: "2026-11-23T08:07:00-05:00")
+        XCTAssertEqual(q.code, 0, q.err)
+        XCTAssertFalse(q.out.contains("Lunch"), "q does not fold what p drew for Ben: \(q.out)")
+        let p = on("p", "recipient", "list", now: "2026-11-23T08:07:00-05:00")
+        XCTAssertEqual(p.records.compactMap { $0["name"] as? String }, ["Ana"], p.err)
+        try exchange()
+        XCTAssertEqual(on("q", "recipient", "list", now: "2026-11-23T08:08:00-05:00").err, "")
+        for dir in ["Sync-p", "Sync-q", "p", "q"] {
+            for f in (FileManager.default.enumerator(atPath: tmp + "/" + dir)?.allObjects as? [String]) ?? [] {
+                let text = (try? String(contentsOfFile: tmp + "/\(dir)/\(f)", encoding: .utf8)) ?? ""
+                XCTAssertFalse(text.contains("Lunch on Friday") || text.contains("14155550133"), "\(dir)/\(f) still holds Ben")
+            }
+        }
+    }
+
     func testTwoDevicesDrawingTheSameDayKeepOneDraw() throws {
         XCTAssertEqual(on("p", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
         XCTAssertEqual(on("p", "message", "add", "Ana", "Coffee soon?").code, 0)

@@ -8,7 +8,8 @@
 // replaced atomically, and drops set-aside debris and refused snapshots too.
 
 /// The erasure rule, written once: an event counts unless a tombstone
-/// stamped after it erases it (the model's `erases`); a tombstone counts
+/// stamped after it erases it (the model's `erases`; or one stamped before it
+/// that the model says erases later events too, `erasesLaterEvents`); a tombstone counts
 /// unless the model says a later one took it back (`counts`).
 public enum Erasure {
     /// The tombstones among stamped events.
@@ -18,7 +19,7 @@ public enum Erasure {
 
     /// Whether `event`, stamped `stamp`, is erased by one of `tombstones`.
     public static func erased<M: JournalModel>(_ event: JSONObject, at stamp: Stamp, by tombstones: [(Stamp, JSONObject)], in model: M.Type) -> Bool {
-        !tombstones.isEmpty && event["type"]?.string != "erase" && tombstones.contains { $0.0 > stamp && M.erases($0.1, event) }
+        !tombstones.isEmpty && event["type"]?.string != "erase" && tombstones.contains { ($0.0 > stamp || M.erasesLaterEvents($0.1)) && M.erases($0.1, event) }
     }
 
     /// The same, judged by `state` (the fold so far): the model may weigh
@@ -28,7 +29,7 @@ public enum Erasure {
         guard !tombstones.isEmpty else { return false }
         if event["type"]?.string == "erase" { return !state.counts(tombstone: event, stamped: stamp, among: tombstones) }
         return tombstones.contains {
-            $0.0 > stamp && state.erases($0.1, stamped: $0.0, event, stamped: stamp) && state.counts(tombstone: $0.1, stamped: $0.0, among: tombstones)
+            ($0.0 > stamp || M.erasesLaterEvents($0.1)) && state.erases($0.1, stamped: $0.0, event, stamped: stamp) && state.counts(tombstone: $0.1, stamped: $0.0, among: tombstones)
         }
     }
 }

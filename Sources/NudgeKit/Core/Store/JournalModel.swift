@@ -22,6 +22,12 @@ public protocol JournalModel {
     /// `event`, an event stamped before it. Erased events are skipped by the
     /// fold on every copy and removed from journals by their writers.
     static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool
+    /// Whether `tombstone` also erases the events it names that are stamped
+    /// after it: those a device wrote before the tombstone reached it (a
+    /// day's draw for a recipient erased elsewhere). By default false: a
+    /// tombstone erases what came before it (a reset keeps what is written
+    /// after it). A tombstone naming ids only may say true.
+    static func erasesLaterEvents(_ tombstone: JSONObject) -> Bool
     /// The same with both stamps, judged by the state folded up to `event`
     /// (so a tombstone's author can be checked against who may erase what):
     /// by default `erases(_:_:)`. The journal rewrite, which has no state,
@@ -78,6 +84,7 @@ extension JournalModel {
     public func hotSnapshot(cold: UnsafeRawBufferPointer) -> [JSONObject] { hotSnapshot() }
     public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }
+    public static func erasesLaterEvents(_ tombstone: JSONObject) -> Bool { false }
     public func erases(_ tombstone: JSONObject, stamped tombstoneStamp: Stamp, _ event: JSONObject, stamped stamp: Stamp) -> Bool {
         Self.erases(tombstone, event)
     }

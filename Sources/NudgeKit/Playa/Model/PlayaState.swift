@@ -62,6 +62,10 @@ public struct PlayaState: JournalModel {
     /// The device whose `due` notifies (`DeviceRole`: the first to run it,
     /// or where it was moved, and since when).
     public private(set) var notifier = DeviceRole()
+    /// Recipients erased here (their ids only): an event naming one that
+    /// arrives later, from a device that drew their day before the erasure
+    /// reached it, is not folded.
+    public private(set) var erasedRecipients: Set<String> = []
     public var notifyDevice: String? { notifier.device }
     let full: Bool
 
@@ -76,17 +80,28 @@ public struct PlayaState: JournalModel {
         batchOf.reserveCapacity(batchOf.count + extra)
     }
 
+    /// A recipient's tombstone erases every event naming them whenever it
+    /// was stamped: a device that drew their day before the erasure reached
+    /// it wrote their messages after the tombstone, and those go too. A
+    /// reset's erases what came before it only.
+    public static func erasesLaterEvents(_ t: JSONObject) -> Bool { t["all"]?.bool != true }
+
     /// Whether the tombstone `t` erases `e`: everything (reset), or every
     /// event naming one recipient (recipient rm).
     public static func erases(_ t: JSONObject, _ e: JSONObject) -> Bool {
         if t["all"]?.bool == true { return true }
         guard let id = t["recipient_id"]?.string else { return false }
+        return recipientID(of: e) == id
+    }
+
+    /// The recipient an event is about, for the events an erasure removes.
+    static func recipientID(of e: JSONObject) -> String? {
         switch e["type"]?.string {
-        case "recipient_saved": return e["recipient"]?.object?["id"]?.string == id
-        case "recipient_removed": return e["id"]?.string == id
-        case "event_saved": return e["event"]?.object?["recipient_id"]?.string == id
-        case "generated", "notify_claimed", "notified", "slot_missed": return e["recipient_id"]?.string == id
-        default: return false
+        case "recipient_saved": return e["recipient"]?.object?["id"]?.string
+        case "recipient_removed": return e["id"]?.string
+        case "event_saved": return e["event"]?.object?["recipient_id"]?.string
+        case "generated", "notify_claimed", "notified", "slot_missed": return e["recipient_id"]?.string
+        default: return nil
         }
     }
 
@@ -104,6 +119,7 @@ public struct PlayaState: JournalModel {
     }
 
     public mutating func apply(_ e: JSONObject) {
+        if !erasedRecipients.isEmpty, let r = PlayaState.recipientID(of: e), erasedRecipients.contains(r) { return }
         switch e["type"]?.string {
         case "recipient_saved":
             if let o = e["recipient"]?.object, case .success(let r) = Playa.Recipient.from(o, trusted: true) { recipients[r.id] = r }
@@ -116,6 +132,7 @@ public struct PlayaState: JournalModel {
             if e["all"]?.bool == true {
                 self = PlayaState(full: full)
             } else if let id = e["recipient_id"]?.string {
+                erasedRecipients.insert(id)
                 recipients[id] = nil
                 events = events.filter { $0.value.recipientID != id }
                 generated = generated.filter { !$0.hasPrefix(id + "|") }
@@ -243,6 +260,7 @@ public struct PlayaState: JournalModel {
         if !recentDrawn.isEmpty { days["drawn_by"] = .object(JSONObject(recentDrawn.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) })) }
         if let d = notifier.device { days["notify_device"] = .string(d) }
         if let t = notifier.since { days["notify_since"] = .int(t) }
+        if !erasedRecipients.isEmpty { days["erased"] = JSON(erasedRecipients.sorted()) }
         lines.append(days)
         for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
             lines.append(["k": "superseded", "v": .object(ev.json)])
@@ -282,6 +300,7 @@ public struct PlayaState: JournalModel {
             }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
             notifier = DeviceRole(device: l["notify_device"]?.string, since: l["notify_since"]?.int)
+            erasedRecipients = Set((l["erased"]?.array ?? []).compactMap(\.string))
         case "superseded":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             superseded[ev.id] = ev
