@@ -6,7 +6,12 @@ import XCTest
 /// appends each record it is handed to a file. Only the granting device
 /// (the laptop, which made the family) runs it; a redemption that loses the
 /// merge is shown void on both, and the file holds exactly the grants paid.
-final class RewardsGrantDevicesToolTests: ToolTestCase {
+final class RewardsGrantDevicesToolTests: SyncthingToolTestCase {
+    /// Real Syncthing between the two folders instead of copies by hand.
+    var realSync = false
+    override var folderID: String { "rewards" }
+    override func folder(_ d: Int) -> String { tmp + "/Sync-\(names[d])" }
+
     override var baseEnvironment: [String: String] {
         var e = super.baseEnvironment
         e["REWARDS_USER"] = "mum"
@@ -40,8 +45,10 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
     }
 
     /// Copies each device's journal into the other's sync folder (the sync
-    /// engine: a temporary name, then a rename).
-    func sync() throws {
+    /// engine: a temporary name, then a rename); with real Syncthing, waits
+    /// until it has.
+    func sync(file: StaticString = #filePath, line: UInt = #line) throws {
+        if realSync { return synced("a sync", file: file, line: line) }
         for (from, to) in [("laptop", "desktop"), ("desktop", "laptop")] {
             let src = tmp + "/Sync-\(from)/\(from).ndjson"
             guard let bytes = FileManager.default.contents(atPath: src) else { continue }
@@ -51,13 +58,36 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         }
     }
 
+    /// The devices stop hearing from each other (by hand: nothing is copied
+    /// until `sync`; with Syncthing, every device paused) and meet again.
+    func offline() { if realSync { setPaused(true) } }
+    func online() throws {
+        if realSync { setPaused(false) }
+        try sync()
+    }
+
     func testGrantsAreHandedOverOnceByTheGrantingDeviceAndALosingRedemptionIsVoidOnBoth() throws {
+        try grantsScenario()
+    }
+
+    /// The same over real Syncthing: the two redeem while paused, and the
+    /// reversed grant is one line with one reason in both logs.
+    func testGrantsOverSyncthingAreHandedOverOnceAndTheReversalIsOneLine() throws {
+        names = ["laptop", "desktop"]
+        realSync = true
+        for d in 0..<2 { try FileManager.default.createDirectory(atPath: folder(d), withIntermediateDirectories: true) }
+        try startSyncthing()
+        try grantsScenario()
+    }
+
+    func grantsScenario() throws {
         let (script, handed) = try grantCommand()
         try familyOnTheLaptop()
         let shown = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings").records.first { $0["key"] as? String == "grant_device" }
         XCTAssertEqual(shown?["value"] as? String, "laptop", "the device that made the family hands grants over")
 
         // Both redeem 80 of the 100 before they meet; the desktop's is stamped first.
+        offline()
         let d = on("desktop", at: "2026-11-21T10:00:00-05:00", "redeem", "Alex", "8", "--command", script)
         XCTAssertEqual(d.code, 0, d.err)
         XCTAssertEqual(d.records.first?["granted_by"] as? String, "laptop")
@@ -69,7 +99,7 @@ final class RewardsGrantDevicesToolTests: ToolTestCase {
         XCTAssertEqual(l.records.first?["applied"] as? Bool, true)
         let laptopGrant = l.records.first?["id"] as? String ?? "?"
         let desktopGrant = d.records.first?["id"] as? String ?? "?"
-        try sync()
+        try online()
 
         // Each device's cron: the laptop has nothing left to hand over (the desktop's lost), the desktop hands over nothing.
         for dev in ["laptop", "desktop"] {
