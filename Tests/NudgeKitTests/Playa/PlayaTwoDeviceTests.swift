@@ -117,7 +117,7 @@ final class PlayaTwoDeviceTests: XCTestCase {
             try store(laptop, t).write(at: Instant(ms: t), zone: zone) { (tx) throws(ToolError) in tx.record(Playa.saved(r)) }
         }
         try store(laptop, t).write(at: Instant(ms: t), zone: zone) { (tx) throws(ToolError) in
-            if let r = Playa.notifier(tx.state, device: "laptop", configured: nil, takeOver: false, configPath: "").record { tx.record(r) }
+            if let r = Playa.notifier(tx.state, device: "laptop", configured: nil, takeOver: false, configPath: "", now: Instant(ms: t)).record { tx.record(r) }
         }
         try syncAll()
 
@@ -198,8 +198,9 @@ final class PlayaTwoDeviceTests: XCTestCase {
                     !Playa.mayBeDue(summary: $0.hot.first, tail: $0.tail, now: now, today: today, device: names[d])
                 } ?? false
                 var s = try st.read(lazy: true)  // as the command reads
-                let (role, refusal) = Playa.notifier(s, device: names[d], configured: nil, takeOver: false, configPath: "")
-                if refusal != nil {
+                let v = Playa.notifier(s, device: names[d], configured: nil, takeOver: false, configPath: "", now: now)
+                let role = v.record
+                if v.refusal != nil {
                     XCTAssertEqual(d, phone, "seed \(seed): the laptop was refused")
                     XCTAssertFalse(quiet, "seed \(seed): the summary let the phone pass")
                     totals.refusals += 1

@@ -20,30 +20,40 @@
 public struct DeviceRole: Equatable, Sendable {
     /// The holder: the first to claim it, or the last to move it to itself.
     public private(set) var device: String?
-    /// When the holder took it (its claim's stamp, milliseconds).
+    /// When the holder took it, by its own clock (the claim's
+    /// `claimed_ms`, at most its stamp; else the stamp), milliseconds.
     public private(set) var since: Int64?
+    /// Whether the holder moved it to itself (rather than ran first).
+    public private(set) var moved: Bool
+    /// The holder before the current one.
+    public private(set) var previous: String?
 
     /// How long a device that took the role waits before it acts, where
     /// devices share a sync folder.
     public static let settleMillis: Int64 = 5 * 60_000
 
-    public init(device: String? = nil, since: Int64? = nil) {
+    public init(device: String? = nil, since: Int64? = nil, moved: Bool = false, previous: String? = nil) {
         self.device = device
         self.since = since
+        self.moved = moved
+        self.previous = previous
     }
 
     /// A recorded claim, folded in stamp order: the first stands; a move
-    /// takes it over.
-    public mutating func claimed(by d: String, moved: Bool, stampMs: Int64) {
-        guard device == nil || moved else { return }
+    /// takes it over. `claimedMs` (the claimer's clock) counts only up to
+    /// the stamp: a peer's clock ahead does not hold the role up for longer.
+    public mutating func claimed(by d: String, moved m: Bool, stampMs: Int64, claimedMs: Int64? = nil) {
+        guard device == nil || m else { return }
+        if let cur = device, cur != d { previous = cur }
         device = d
-        since = stampMs
+        since = claimedMs.map { min(max($0, 0), stampMs) } ?? stampMs
+        moved = m
     }
 
-    /// A recorded claim (an event of `type`), folded.
+    /// A recorded claim (an event of the role's type), folded.
     public mutating func apply(_ e: JSONObject, stampMs: Int64) {
         guard let d = e["device"]?.string else { return }
-        claimed(by: d, moved: e["moved"]?.bool == true, stampMs: stampMs)
+        claimed(by: d, moved: e["moved"]?.bool == true, stampMs: stampMs, claimedMs: e["claimed_ms"]?.int)
     }
 
     /// What a role's tool says about it: the event it records, the thing
@@ -63,38 +73,65 @@ public struct DeviceRole: Equatable, Sendable {
         }
     }
 
-    /// Whether device `me` may hand records over, before anything is
-    /// written: `configured` (the configuration key) names the device when
-    /// set; otherwise the journal's holder, or `me` when nobody holds it yet.
-    /// Returns the claim to record (nil when the journal already says so)
-    /// and, when `me` may not, why and how to move it.
+    /// What `decide` says: the claim to record (nil when the journal
+    /// already says so) and, when this device may not act, why and whether
+    /// that needs a person even from cron (`news`: the configuration and the
+    /// journal disagree), else it is the normal answer on every other device.
+    public struct Verdict: Equatable, Sendable {
+        public var record: JSONObject?
+        public var refusal: String?
+        public var news: Bool
+    }
+
+    /// Whether device `me` may hand records over at `now`, before anything
+    /// is written: `configured` (the configuration key) names the device
+    /// when set; otherwise the journal's holder, or `me` when nobody holds
+    /// it yet.
     public func decide(device me: String, configured: String?, takeOver: Bool, words: Words,
-                       configPath: String) -> (record: JSONObject?, refusal: String?) {
-        let moveHere: JSONObject? = device == me ? nil : ["type": .string(words.key), "device": .string(me), "moved": true]
+                       configPath: String, now: Instant) -> Verdict {
+        let moveHere: JSONObject? = device == me
+            ? nil : ["type": .string(words.key), "device": .string(me), "moved": true, "claimed_ms": .int(now.ms)]
         if let c = configured, !c.isEmpty, !takeOver {
             guard c == me else {
-                return (nil, "\(words.things) are sent from the device '\(c)' (\(words.key) in \(configPath)); this device is '\(me)': change \(words.key) there to send them from here")
+                return Verdict(record: nil, refusal: "\(words.things) are sent from the device '\(c)' (\(words.key) in \(configPath)); this device is '\(me)': change \(words.key) there to send them from here", news: false)
             }
-            return (moveHere, nil)
+            // Named here, but another device took the role over from this
+            // one since: not fought over (two devices each named in their
+            // own configuration would take it in turns and never act).
+            if let d = device, d != me, moved, previous == me {
+                return Verdict(record: nil, refusal: "\(words.things) are sent from the device '\(d)', which took the role over from this one, though \(words.key) in \(configPath) names this device '\(me)': remove \(words.key) there (or name '\(d)'), or run '\(words.command) --take-over' here to send them from this one again", news: true)
+            }
+            return Verdict(record: moveHere, refusal: nil, news: false)
         }
-        if takeOver { return (moveHere, nil) }
-        guard let d = device else { return (["type": .string(words.key), "device": .string(me)], nil) }
+        if takeOver { return Verdict(record: moveHere, refusal: nil, news: false) }
+        guard let d = device else {
+            return Verdict(record: ["type": .string(words.key), "device": .string(me), "claimed_ms": .int(now.ms)], refusal: nil, news: false)
+        }
         guard d == me else {
-            return (nil, "\(words.things) are sent from the device '\(d)', where '\(words.command)' ran first; this device is '\(me)': run '\(words.command) --take-over' here to send them from this one instead (it starts \(DeviceRole.settleMillis / 60_000) minutes later, once the others have seen it)")
+            let how = moved ? "which took the role over" : "where '\(words.command)' ran first"
+            return Verdict(record: nil, refusal: "\(words.things) are sent from the device '\(d)', \(how); this device is '\(me)': run '\(words.command) --take-over' here to send them from this one instead (it starts \(DeviceRole.settleMillis / 60_000) minutes later, once the others have seen it)", news: false)
         }
-        return (nil, nil)
+        return Verdict(record: nil, refusal: nil, news: false)
     }
 
     /// Until when device `me`, the holder, waits before it acts at `now`:
-    /// nil when it may act. Only where devices share a sync folder and the
-    /// configuration does not name the device (then nothing is in doubt).
-    public func settling(device me: String, configured: String?, shared: Bool, now: Instant) -> Instant? {
-        guard shared, (configured ?? "").isEmpty, device == me, let t = since, now.ms - t < DeviceRole.settleMillis else { return nil }
+    /// nil when it may act. Only where devices share a sync folder (else
+    /// there is nobody to wait for); a device named in the configuration
+    /// waits too, for a take-over elsewhere to be seen.
+    public func settling(device me: String, shared: Bool, now: Instant) -> Instant? {
+        guard shared, device == me, let t = since, now.ms - t < DeviceRole.settleMillis else { return nil }
         return Instant(ms: t + DeviceRole.settleMillis)
     }
 
     /// The note a settling holder gives.
     public static func settlingNote(_ words: Words, from: String) -> String {
         "this device took the role of sending \(words.things); it sends them from \(from), once the other devices' copies have had time to arrive (of two that took it at once, the first sends)"
+    }
+
+    /// The refusal when `configured` names a device that has written
+    /// nothing where this copy can see it (a misspelt name, a device never
+    /// set up): records wait for a device that will never hand them over.
+    public static func unknownDevice(_ configured: String, words: Words, configPath: String, known: [String]) -> String {
+        "\(words.key) = \(configured) in \(configPath) names no device sharing this folder (devices: \(known.sorted().joined(separator: ", "))): \(words.things) wait for it"
     }
 }

@@ -175,19 +175,28 @@ extension Playa {
         }
         var s = try st.read(lazy: true)
         // One device notifies: the first to run due, or where it was moved.
-        let (role, refusal) = notifier(s, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
-        if let why = refusal {
+        let configured = config["notify_device"]
+        let verdict = notifier(s, device: me, configured: configured, takeOver: ctx.flag("take-over"), configPath: config.path, now: ctx.now)
+        if let why = verdict.refusal {
+            // Notifications waiting for a device that is not there (a
+            // misspelt notify_device) need a person, even from cron.
+            if let c = configured, !c.isEmpty, c != me, !s.due(at: ctx.now, today: ctx.today, retryUnknown: retry).isEmpty {
+                let known = try st.journals().map(\.actor)
+                if !known.contains(c) {
+                    throw ToolError(.config, DeviceRole.unknownDevice(c, words: notifierWords, configPath: config.path, known: known))
+                }
+            }
             // From cron on every device (-q), another device's role is not
             // news each minute: the status says it (77), the message only
-            // when asked.
-            if ctx.out.quiet { return .noPermission }
+            // when asked or when it needs a person.
+            if ctx.out.quiet && !verdict.news { return .noPermission }
             throw ToolError(.noPermission, why)
         }
-        if role != nil || needsDraws(s, device: me, today: ctx.today) {
+        if verdict.record != nil || needsDraws(s, device: me, today: ctx.today) {
             s = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> PlayaState in
-                let (r, why) = notifier(tx.state, device: me, configured: config["notify_device"], takeOver: ctx.flag("take-over"), configPath: config.path)
-                if let w = why { throw ToolError(.noPermission, w) }
-                if let r = r { tx.record(r) }
+                let v = notifier(tx.state, device: me, configured: configured, takeOver: ctx.flag("take-over"), configPath: config.path, now: ctx.now)
+                if let w = v.refusal { throw ToolError(.noPermission, w) }
+                if let r = v.record { tx.record(r) }
                 // The day's draw as this device's own: a slot already past
                 // when the draw reached it is missed, never notified late.
                 _ = adoptDraws(&tx, device: me, now: ctx.now, today: ctx.today, zone: ctx.zone)
@@ -197,7 +206,7 @@ extension Playa {
         let due = s.due(at: ctx.now, today: ctx.today, retryUnknown: retry)
         if due.isEmpty { return .ok }
         // Devices that share a sync folder: a role just taken settles first.
-        if let until = s.notifier.settling(device: me, configured: config["notify_device"], shared: try ctx.syncDirectory() != nil, now: ctx.now) {
+        if let until = s.notifier.settling(device: me, shared: try ctx.syncDirectory() != nil, now: ctx.now) {
             ctx.note(DeviceRole.settlingNote(notifierWords, from: ctx.zone.format(until)))
             return .ok
         }

@@ -260,6 +260,8 @@ public struct PlayaState: JournalModel {
         if !recentDrawn.isEmpty { days["drawn_by"] = .object(JSONObject(recentDrawn.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value.sorted())) })) }
         if let d = notifier.device { days["notify_device"] = .string(d) }
         if let t = notifier.since { days["notify_since"] = .int(t) }
+        if notifier.moved { days["notify_moved"] = true }
+        if let p = notifier.previous { days["notify_previous"] = .string(p) }
         if !erasedRecipients.isEmpty { days["erased"] = JSON(erasedRecipients.sorted()) }
         lines.append(days)
         for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
@@ -299,7 +301,8 @@ public struct PlayaState: JournalModel {
                 if let ev = events[k] { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(k) }
             }
             for (k, v) in l["drawn_by"]?.object?.fields ?? [] { drawnBy[k] = Set((v.array ?? []).compactMap(\.string)) }
-            notifier = DeviceRole(device: l["notify_device"]?.string, since: l["notify_since"]?.int)
+            notifier = DeviceRole(device: l["notify_device"]?.string, since: l["notify_since"]?.int,
+                                  moved: l["notify_moved"]?.bool ?? false, previous: l["notify_previous"]?.string)
             erasedRecipients = Set((l["erased"]?.array ?? []).compactMap(\.string))
         case "superseded":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }

@@ -210,12 +210,12 @@ extension Playa {
     /// What playa's notifying role is called (`DeviceRole`).
     public static let notifierWords = DeviceRole.Words(key: "notify_device", things: "notifications", command: "playa due")
 
-    /// Which device notifies, as `due` on device `me` decides it:
+    /// Which device notifies, as `due` on device `me` decides it at `now`:
     /// `configured` (`notify_device` in the config file) when set, else the
     /// device the journal names (`DeviceRole.decide`).
     public static func notifier(_ s: PlayaState, device me: String, configured: String?, takeOver: Bool,
-                                configPath: String) -> (record: JSONObject?, refusal: String?) {
-        s.notifier.decide(device: me, configured: configured, takeOver: takeOver, words: notifierWords, configPath: configPath)
+                                configPath: String, now: Instant) -> DeviceRole.Verdict {
+        s.notifier.decide(device: me, configured: configured, takeOver: takeOver, words: notifierWords, configPath: configPath, now: now)
     }
 
     /// Claims event `id`'s notification for a run, if it may still be

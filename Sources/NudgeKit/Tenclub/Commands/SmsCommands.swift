@@ -93,46 +93,62 @@ extension Tenclub {
 
     static func smsDeliver(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        guard let command = ctx.option("command") ?? config["sms_command"], !command.isEmpty else {
-            throw ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
-        }
+        let command = (ctx.option("command") ?? config["sms_command"]).flatMap { $0.isEmpty ? nil : $0 }
+        let noCommand = ToolError(.config, "no sending command: use --command CMD or set sms_command in \(config.path)")
         let timeout = try Handover.timeout(option: ctx.option("timeout"), config: config, key: "sms_timeout", default: defaultSendTimeoutSeconds)
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
         // Nothing here yet, and no folder shared with another device: nothing to send.
-        if !Sys.isDirectory(ctx.dataDir), try ctx.syncDirectory().map(Sys.isDirectory) != true { return .ok }
+        if !Sys.isDirectory(ctx.dataDir), try ctx.syncDirectory().map(Sys.isDirectory) != true {
+            if command == nil { throw noCommand }
+            return .ok
+        }
         let me = try ctx.storeOptions().actor
         let configured = config["sms_device"]
         let takeOver = ctx.flag("take-over")
         var s = try st.read()
         // One device sends: the first to run deliver, or where it was moved.
-        let (role, refusal) = sender(s, device: me, configured: configured, takeOver: takeOver, configPath: config.path)
-        if let why = refusal {
+        let verdict = sender(s, device: me, configured: configured, takeOver: takeOver, configPath: config.path, now: ctx.now)
+        if let why = verdict.refusal {
+            // Texts waiting for a device that is not there (a misspelt
+            // sms_device) need a person, even from cron.
+            if let c = configured, !c.isEmpty, c != me, !s.outbox.isEmpty {
+                let known = try st.journals().map(\.actor)
+                if !known.contains(c) { throw ToolError(.config, DeviceRole.unknownDevice(c, words: senderWords, configPath: config.path, known: known)) }
+            }
             // From cron on every device (-q), another device's role is not
             // news each minute: the status says it (77), the message only
-            // when asked.
-            if ctx.out.quiet { return .noPermission }
+            // when asked or when it needs a person. (Such a device needs no
+            // sending command.)
+            if ctx.out.quiet && !verdict.news { return .noPermission }
             throw ToolError(.noPermission, why)
+        }
+        // A device that cannot send does not take the role.
+        if verdict.record != nil, command == nil {
+            if s.outbox.isEmpty, alert(s, day: ctx.today, today: ctx.today, at: "") == nil { return .ok }
+            throw noCommand
         }
         // A day that passed ten only when copies merged has no alert yet:
         // whichever device sees the merge queues it (one per day, its id
         // the day's: the fold keeps the first).
         let today = ctx.today
-        if role != nil || alert(s, day: today, today: today, at: "") != nil {
+        if verdict.record != nil || alert(s, day: today, today: today, at: "") != nil {
             let nowText = ctx.clock.format(ctx.now)
             s = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> TenclubState in
-                let (r, why) = sender(tx.state, device: me, configured: configured, takeOver: takeOver, configPath: config.path)
-                if let w = why { throw ToolError(.noPermission, w) }
-                if let r = r { tx.record(r) }
+                let v = sender(tx.state, device: me, configured: configured, takeOver: takeOver, configPath: config.path, now: ctx.now)
+                if let w = v.refusal { throw ToolError(.noPermission, w) }
+                if let r = v.record { tx.record(r) }
                 if let a = alert(tx.state, day: today, today: today, at: nowText) { tx.record(a) }
                 return tx.state
             }
         }
+        if s.outbox.isEmpty { return .ok }
         // Devices that share a sync folder: a role just taken settles first.
-        if !s.outbox.isEmpty, let until = s.sender.settling(device: me, configured: configured, shared: try ctx.syncDirectory() != nil, now: ctx.now) {
+        if let until = s.sender.settling(device: me, shared: try ctx.syncDirectory() != nil, now: ctx.now) {
             ctx.note(DeviceRole.settlingNote(senderWords, from: ctx.zone.format(until)))
             return .ok
         }
+        guard let command = command else { throw noCommand }
         var failed = 0, unknown = 0, news = 0
         var lastStatus: Int32 = 0
         for queued in s.outbox {

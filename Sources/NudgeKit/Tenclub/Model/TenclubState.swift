@@ -206,7 +206,10 @@ public struct TenclubState: JournalModel {
                           "consent": .string(b.consent.rawValue), "since": .string(b.since)])
         }
         if !suppressed.isEmpty { lines.append(["k": "suppressed", "numbers": JSON(suppressed.sorted())]) }
-        if let d = sender.device { lines.append(["k": "sms_device", "device": .string(d), "since": sender.since.map { .int($0) } ?? .null]) }
+        if let d = sender.device {
+            lines.append(["k": "sms_device", "device": .string(d), "since": sender.since.map { .int($0) } ?? .null,
+                          "moved": .bool(sender.moved), "previous": JSON(sender.previous)])
+        }
         for m in outbox {
             var o: JSONObject = ["k": "outbox", "id": .string(m.id), "to": .string(m.to.e164), "body": .string(m.body),
                                  "kind": .string(m.kind), "queued_at": .string(m.queuedAt), "attempts": JSON(m.attempts)]
@@ -261,7 +264,8 @@ public struct TenclubState: JournalModel {
             case "closed_through":
                 closedThrough = line["day"]?.string.flatMap(Day.parse)
             case "sms_device":
-                sender = DeviceRole(device: line["device"]?.string, since: line["since"]?.int)
+                sender = DeviceRole(device: line["device"]?.string, since: line["since"]?.int, moved: line["moved"]?.bool ?? false,
+                                    previous: line["previous"]?.string)
             default:
                 break  // a newer kind of line: ignored by this version
             }

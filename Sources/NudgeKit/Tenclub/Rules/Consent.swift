@@ -271,11 +271,11 @@ extension Tenclub {
     public static let senderWords = DeviceRole.Words(key: "sms_device", things: "texts", command: "tenclub sms deliver")
 
     /// Which device sends texts, as `sms deliver` on device `me` decides it
-    /// (`DeviceRole.decide`): `configured` (`sms_device`) when set, else
-    /// the first device to run it, or where it was moved.
+    /// at `now` (`DeviceRole.decide`): `configured` (`sms_device`) when set,
+    /// else the first device to run it, or where it was moved.
     public static func sender(_ s: TenclubState, device me: String, configured: String?, takeOver: Bool,
-                              configPath: String) -> (record: JSONObject?, refusal: String?) {
-        s.sender.decide(device: me, configured: configured, takeOver: takeOver, words: senderWords, configPath: configPath)
+                              configPath: String, now: Instant) -> DeviceRole.Verdict {
+        s.sender.decide(device: me, configured: configured, takeOver: takeOver, words: senderWords, configPath: configPath, now: now)
     }
 
     /// Whether a queued message may go out on `today`; nil means yes, else

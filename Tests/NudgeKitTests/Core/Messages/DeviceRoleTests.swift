@@ -20,7 +20,7 @@ final class DeviceRoleTests: XCTestCase {
 
     func testTheFirstClaimStandsAndAMoveTakesIt() {
         XCTAssertEqual(role([("b", false, t0 + 1), ("a", false, t0)]), DeviceRole(device: "a", since: t0), "first by stamp")
-        XCTAssertEqual(role([("a", false, t0), ("b", true, t0 + 5)]), DeviceRole(device: "b", since: t0 + 5), "moved")
+        XCTAssertEqual(role([("a", false, t0), ("b", true, t0 + 5)]), DeviceRole(device: "b", since: t0 + 5, moved: true, previous: "a"), "moved")
         XCTAssertEqual(role([("a", false, t0), ("b", true, t0 + 5), ("c", false, t0 + 9)]).device, "b", "a later first claim counts for nothing")
         var r = DeviceRole()
         r.apply(["type": "thing_device"], stampMs: t0)
@@ -28,36 +28,67 @@ final class DeviceRoleTests: XCTestCase {
     }
 
     func testWhoMayActAndWhyNot() {
-        let none = DeviceRole()
-        XCTAssertEqual(none.decide(device: "a", configured: nil, takeOver: false, words: words, configPath: "cfg").record,
-                       ["type": "thing_device", "device": "a"])
+        let now = Instant(ms: t0 + 1000)
+        func decide(_ r: DeviceRole, _ me: String, configured: String? = nil, takeOver: Bool = false) -> DeviceRole.Verdict {
+            r.decide(device: me, configured: configured, takeOver: takeOver, words: words, configPath: "cfg", now: now)
+        }
+        XCTAssertEqual(decide(DeviceRole(), "a").record, ["type": "thing_device", "device": "a", "claimed_ms": .int(now.ms)])
         let held = DeviceRole(device: "a", since: t0)
-        let (r0, w0) = held.decide(device: "a", configured: nil, takeOver: false, words: words, configPath: "cfg")
-        XCTAssertNil(r0)
-        XCTAssertNil(w0)
-        let (r1, w1) = held.decide(device: "b", configured: nil, takeOver: false, words: words, configPath: "cfg")
-        XCTAssertNil(r1)
-        XCTAssertEqual(w1, "things are sent from the device 'a', where 'tool send' ran first; this device is 'b': run 'tool send --take-over' here to send them from this one instead (it starts 5 minutes later, once the others have seen it)")
-        XCTAssertEqual(held.decide(device: "b", configured: nil, takeOver: true, words: words, configPath: "cfg").record,
-                       ["type": "thing_device", "device": "b", "moved": true])
-        let (r2, w2) = held.decide(device: "a", configured: "b", takeOver: false, words: words, configPath: "cfg")
-        XCTAssertNil(r2)
-        XCTAssertEqual(w2, "things are sent from the device 'b' (thing_device in cfg); this device is 'a': change thing_device there to send them from here")
-        XCTAssertEqual(held.decide(device: "b", configured: "b", takeOver: false, words: words, configPath: "cfg").record,
-                       ["type": "thing_device", "device": "b", "moved": true], "the configuration moves it")
-        XCTAssertNil(held.decide(device: "a", configured: "", takeOver: false, words: words, configPath: "cfg").refusal, "an empty key names nobody")
+        XCTAssertEqual(decide(held, "a"), DeviceRole.Verdict(record: nil, refusal: nil, news: false))
+        let other = decide(held, "b")
+        XCTAssertNil(other.record)
+        XCTAssertFalse(other.news, "another device's role is the normal answer")
+        XCTAssertEqual(other.refusal, "things are sent from the device 'a', where 'tool send' ran first; this device is 'b': run 'tool send --take-over' here to send them from this one instead (it starts 5 minutes later, once the others have seen it)")
+        XCTAssertEqual(decide(DeviceRole(device: "a", since: t0, moved: true), "b").refusal?.contains("'a', which took the role over;"), true)
+        XCTAssertEqual(decide(held, "b", takeOver: true).record, ["type": "thing_device", "device": "b", "moved": true, "claimed_ms": .int(now.ms)])
+        let named = decide(held, "a", configured: "b")
+        XCTAssertNil(named.record)
+        XCTAssertEqual(named.refusal, "things are sent from the device 'b' (thing_device in cfg); this device is 'a': change thing_device there to send them from here")
+        XCTAssertEqual(decide(held, "b", configured: "b").record, ["type": "thing_device", "device": "b", "moved": true, "claimed_ms": .int(now.ms)],
+                       "the configuration moves it")
+        XCTAssertNil(decide(held, "a", configured: "").refusal, "an empty key names nobody")
+        // Named in this device's configuration, but taken over from it since:
+        // not taken back (two devices each named in their own configuration
+        // would take it in turns); said as news.
+        var r = DeviceRole()
+        r.claimed(by: "a", moved: false, stampMs: t0)
+        r.claimed(by: "b", moved: true, stampMs: t0 + 10)
+        XCTAssertEqual(r.previous, "a")
+        let conflict = decide(r, "a", configured: "a")
+        XCTAssertNil(conflict.record)
+        XCTAssertTrue(conflict.news)
+        XCTAssertEqual(conflict.refusal, "things are sent from the device 'b', which took the role over from this one, though thing_device in cfg names this device 'a': remove thing_device there (or name 'b'), or run 'tool send --take-over' here to send them from this one again")
+        XCTAssertNotNil(decide(r, "a", configured: "a", takeOver: true).record, "--take-over still takes it")
+        XCTAssertNotNil(decide(r, "c", configured: "c").record, "a device named that never held it takes it")
     }
 
     func testAHolderSettlesOnlyWhereDevicesShareAFolder() {
         let held = DeviceRole(device: "a", since: t0)
         let now = Instant(ms: t0 + 60_000)
-        XCTAssertEqual(held.settling(device: "a", configured: nil, shared: true, now: now), Instant(ms: t0 + DeviceRole.settleMillis))
-        XCTAssertNil(held.settling(device: "a", configured: nil, shared: false, now: now), "no sync folder: nobody to wait for")
-        XCTAssertNil(held.settling(device: "a", configured: "a", shared: true, now: now), "named in the configuration: nothing in doubt")
-        XCTAssertNil(held.settling(device: "b", configured: nil, shared: true, now: now), "not the holder")
-        XCTAssertNotNil(held.settling(device: "a", configured: nil, shared: true, now: Instant(ms: t0 + DeviceRole.settleMillis - 1)))
-        XCTAssertNil(held.settling(device: "a", configured: nil, shared: true, now: Instant(ms: t0 + DeviceRole.settleMillis)), "then it acts")
+        XCTAssertEqual(held.settling(device: "a", shared: true, now: now), Instant(ms: t0 + DeviceRole.settleMillis))
+        XCTAssertNil(held.settling(device: "a", shared: false, now: now), "no sync folder: nobody to wait for")
+        XCTAssertNil(held.settling(device: "b", shared: true, now: now), "not the holder")
+        XCTAssertNotNil(held.settling(device: "a", shared: true, now: Instant(ms: t0 + DeviceRole.settleMillis - 1)))
+        XCTAssertNil(held.settling(device: "a", shared: true, now: Instant(ms: t0 + DeviceRole.settleMillis)), "then it acts")
         XCTAssertTrue(DeviceRole.settlingNote(words, from: "09:05").contains("sends them from 09:05"))
+    }
+
+    /// The settling time runs on the claimer's own clock: a claim stamped a
+    /// day ahead (a peer's clock ahead, carried by the stamps) settles 5
+    /// minutes after it was made here, not a day later; a claimed time is
+    /// never past its stamp, nor before 0, however it was written.
+    func testTheSettlingTimeRunsOnTheClaimersClock() {
+        let day: Int64 = 86_400_000
+        var r = DeviceRole()
+        r.apply(["type": "thing_device", "device": "a", "claimed_ms": .int(t0)], stampMs: t0 + day)
+        XCTAssertEqual(r.since, t0)
+        XCTAssertNil(r.settling(device: "a", shared: true, now: Instant(ms: t0 + DeviceRole.settleMillis)))
+        for forged in [Int64.max, Int64.min, -1, t0 + 2 * day] {
+            var f = DeviceRole()
+            f.apply(["type": "thing_device", "device": "a", "claimed_ms": .int(forged)], stampMs: t0)
+            XCTAssertTrue((0...t0).contains(f.since ?? -1), "\(forged)")
+            _ = f.settling(device: "a", shared: true, now: Instant(ms: t0))
+        }
     }
 
     /// Devices that each run the command every minute, some starting in the
@@ -87,14 +118,14 @@ final class DeviceRoleTests: XCTestCase {
                     for j in 0..<n where j != i { seen += written[j].filter { $0.2 - t0 + delay[j][i] <= now - t0 } }
                     let r = role(seen)
                     let takeOver = i == takeOverBy && now - t0 >= takeOverAt && !written[i].contains { $0.1 }
-                    let (record, refusal) = r.decide(device: devices[i], configured: nil, takeOver: takeOver, words: words, configPath: "")
-                    if refusal != nil { continue }
+                    let v = r.decide(device: devices[i], configured: nil, takeOver: takeOver, words: words, configPath: "", now: Instant(ms: now))
+                    if v.refusal != nil { continue }
                     var mine = r
-                    if let e = record {
+                    if let e = v.record {
                         written[i].append((devices[i], e["moved"]?.bool == true, now))
                         mine = role(seen + [written[i].last!])
                     }
-                    if mine.settling(device: devices[i], configured: nil, shared: true, now: Instant(ms: now)) == nil {
+                    if mine.settling(device: devices[i], shared: true, now: Instant(ms: now)) == nil {
                         acted.append((i, now))
                     }
                 }
