@@ -33,11 +33,11 @@ extension Rewards {
         // Where devices share a sync folder, only the granting device hands over.
         guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
-        // A grant the command failed too often is not tried again: said on
-        // every run of its day, never dropped silently.
+        // A grant the command failed too often is not tried again, never
+        // dropped silently: said by the run that gives up (even from cron,
+        // -q), and on every run of its day that is not quiet; the log keeps it.
         for g in grantsGivenUp(plan.state, today: ctx.today) {
-            let who = plan.state.children[g.child]?.name ?? g.child
-            ctx.warn("\(who.terminalSafe)'s \(g.minutes) reward minutes: the grant command failed \(g.failures) times and no run tries again; give the time by hand, or give the points back with 'rewards adjust \(who.terminalSafe) +\(g.points)'")
+            if !ctx.out.quiet { ctx.warn(givenUpMessage(plan.state, g)) }
             code = .tempFail
         }
         return code
@@ -107,6 +107,12 @@ extension Rewards {
         return code
     }
 
+    /// What is said of a grant no run tries again.
+    static func givenUpMessage(_ s: RewardsState, _ g: RewardsState.Grant) -> String {
+        let who = s.children[g.child]?.name ?? g.child
+        return "\(who.terminalSafe)'s \(g.minutes) reward minutes: the grant command failed \(g.failures) times and no run tries again; give the time by hand, or give the points back with 'rewards adjust \(who.terminalSafe) +\(g.points)'"
+    }
+
     /// Today's grants not yet applied, each claimed by this run just before
     /// its command runs (a claim lives from its own time, however long the
     /// grants before it took) and handed over: temporary failure if one was
@@ -127,7 +133,15 @@ extension Rewards {
             var rec = grantRecord(g, c)
             if let why = try handOver(ctx, st, g, c, command: cmd, claim: claim, timeout: timeout) {
                 rec["error"] = .string(why)
-                ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
+                // A retry that is scheduled is not news under -q (cron mails
+                // what is said); the failure after which no run tries is.
+                if g.failures + 1 >= grantTries {
+                    var last = g
+                    last.failures += 1
+                    ctx.warn(givenUpMessage(s, last))
+                } else if !ctx.out.quiet {
+                    ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
+                }
                 code = .tempFail
             } else {
                 rec["applied"] = true
