@@ -215,7 +215,7 @@ final class RewardsToolTests: ToolTestCase {
         let log = tmp + "/granted.log"
         let hung = rw("redeem", "Alex", "5", "--command", "echo started >> '\(log)'; sleep 30", "--timeout", "1")
         XCTAssertEqual(hung.code, 75)
-        XCTAssertEqual(hung.err, "rewards: the grant command ran past 1 s and was ended; the grant stands, and 'rewards enforce' tries it again\n")
+        XCTAssertEqual(hung.err, "rewards: the grant command ran past its timeout of 1 s and was ended; the grant stands, and 'rewards enforce' tries it again\n")
         XCTAssertEqual(hung.records.first?["applied"] as? Bool, false)
         let enforce = rw("enforce", "--command", "echo again >> '\(log)'")
         XCTAssertEqual(enforce.code, 0, enforce.err)

@@ -155,9 +155,13 @@ extension Playa {
     /// Hands a notification to the command (JSON on stdin, its fields in
     /// PLAYA_*); how the command ended.
     static func deliver(_ n: JSONObject, command: String, timeout: Int) throws(ToolError) -> Subprocess.Ending {
-        try Handover.run(command, record: n, env: ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
-                                                   "PLAYA_URL": n["url"]?.string ?? "", "PLAYA_ID": n["id"]?.string ?? ""],
-                         timeoutSeconds: timeout)
+        try Handover.run(command, record: n, env: notificationEnv(n), timeoutSeconds: timeout)
+    }
+
+    /// A notification's fields in PLAYA_* for the notify command.
+    static func notificationEnv(_ n: JSONObject) -> [String: String] {
+        ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
+         "PLAYA_URL": n["url"]?.string ?? "", "PLAYA_ID": n["id"]?.string ?? ""]
     }
 
     static func due(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -211,68 +215,68 @@ extension Playa {
             return .ok
         }
         let pre = prefix(ctx)
-        var failed = 0, unknown = 0, news = 0
-        var nextTry: Instant? = nil
-        var whyUnknown: String? = nil
-        for e in due {
-            // Claim it before anything is handed over, so two runs never
-            // announce the same event; the claim outlives the command's
-            // timeout by a margin from now (however long earlier events
-            // took), then expires (the run died). The day is the day now.
-            let claim = IDs.make()
-            let t = ctx.current
-            let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
-            let claimed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
-                guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: t, retryUnknown: retry, today: ctx.zone.day(of: t)),
-                      let r = tx.state.recipients[ev.recipientID] else { return nil }
-                if command == nil { finish(&tx, ev, claim: claim, outcome: .delivered, status: nil, error: nil) }
-                return (ev, r)
-            }
-            guard let (ev, r) = claimed else { continue }
-            let n = notification(ev, r, commandPrefix: pre)
-            guard let cmd = command else {
+        guard let cmd = command else {
+            // No notify command: each notification is printed, marked as
+            // handed over when it is claimed.
+            for e in due {
+                let t = ctx.current
+                let claim = IDs.make()
+                let printed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
+                    guard let ev = Playa.claim(&tx, e.id, claim: claim, until: Handover.expiry(claimedAt: t, timeoutSeconds: timeout), now: t,
+                                               retryUnknown: retry, today: ctx.zone.day(of: t)),
+                          let r = tx.state.recipients[ev.recipientID] else { return nil }
+                    finish(&tx, ev, claim: claim, outcome: .delivered, status: nil, error: nil)
+                    return (ev, r)
+                }
+                guard let (ev, r) = printed else { continue }
+                let n = notification(ev, r, commandPrefix: pre)
                 ctx.out.emit(n, text: "\(ev.time)  \(r.name.terminalSafe): \((n["body"]?.string ?? "").terminalSafe)\n  \((n["url"]?.string ?? "").terminalSafe)")
-                continue
             }
-            let end = try deliver(n, command: cmd, timeout: timeout)
-            let outcome = Handover.outcome(of: end)
-            let why = Handover.why(end, command: "the notify command", timeoutSeconds: timeout)
-            let doneAt = ctx.current
-            let next = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Instant? in
-                finish(&tx, ev, claim: claim, outcome: outcome, status: end.status, error: why, at: doneAt)
-            }
+            return .ok
+        }
+        var run = HandoverRun(command: cmd, what: "the notify command", timeoutSeconds: timeout)
+        for e in due {
+            // Claimed before anything is handed over, so two runs never
+            // announce the same event; the claim expires (the run died)
+            // a margin after the command's timeout. The day is the day now.
+            let handed = try run.handOver(clock: { ctx.current }, claim: { (claim, t, until) throws(ToolError) -> HandoverRun.Claimed<(Event, Recipient, JSONObject)>? in
+                let claimed = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, Recipient)? in
+                    guard let ev = Playa.claim(&tx, e.id, claim: claim, until: until, now: t, retryUnknown: retry, today: ctx.zone.day(of: t)),
+                          let r = tx.state.recipients[ev.recipientID] else { return nil }
+                    return (ev, r)
+                }
+                guard let (ev, r) = claimed else { return nil }
+                let n = notification(ev, r, commandPrefix: pre)
+                return HandoverRun.Claimed((ev, r, n), record: n, env: notificationEnv(n), failuresBefore: ev.handover.failures)
+            }, finish: { (v, claim, ended) throws(ToolError) -> Instant? in
+                try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Instant? in
+                    finish(&tx, v.0, claim: claim, outcome: ended.outcome, status: ended.end.status, error: ended.why, at: ended.at)
+                }
+            })
             // The record went to the command: what was handed over is not
             // printed again (cron would mail every notification); one the
             // command did not take is, with how it ended.
-            if outcome != .delivered {
-                var o = n
-                o["notification"] = .string(outcome.rawValue)
-                if let nt = next { o["retry_at"] = .string(ctx.zone.format(nt)) }
-                ctx.out.emit(o, text: "\(outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)"
-                             + (next.map { " (next try \(ctx.zone.format($0).dropFirst(11).prefix(5)))" } ?? ""))
-            }
-            if outcome == .failed {
-                failed += 1
-                if Handover.failureIsNews(failures: ev.handover.failures + 1) { news += 1 }
-                if let nt = next, nextTry.map({ nt < $0 }) ?? true { nextTry = nt }
-            }
-            if outcome == .unknown {
-                unknown += 1
-                whyUnknown = why
-            }
+            guard let ((ev, r, n), ended) = handed, ended.outcome != .delivered else { continue }
+            var o = n
+            o["notification"] = .string(ended.outcome.rawValue)
+            if let nt = ended.next { o["retry_at"] = .string(ctx.zone.format(nt)) }
+            ctx.out.emit(o, text: "\(ended.outcome == .failed ? "FAILED" : "UNKNOWN") \(ev.time) \(r.name.terminalSafe)"
+                         + (ended.next.map { " (next try \(ctx.zone.format($0).dropFirst(11).prefix(5)))" } ?? ""))
         }
-        // A retry that is scheduled is not news under -q (cron mails what is
-        // said); a command that has failed for an hour is.
-        if failed > 0, !ctx.out.quiet {
-            let when = nextTry.map { " from \(ctx.zone.format($0))" } ?? ""
-            ctx.warn("\(failed) notification\(failed == 1 ? "" : "s") failed; tried again\(when), waiting longer after each failure (at most \(Handover.backoffCapMinutes) minutes)")
-        } else if news > 0 {
-            ctx.warn("\(news) notification\(news == 1 ? "" : "s") not shown for about an hour or more (the notify command keeps failing); tried again every hour while the day lasts")
-        }
-        if unknown > 0 {
-            ctx.warn("\(unknown) notification\(unknown == 1 ? "" : "s") may have shown (\(whyUnknown ?? "unknown")), so \(unknown == 1 ? "it is" : "they are") not repeated (--retry-unknown repeats \(unknown == 1 ? "it" : "them"))")
-        }
-        return failed + unknown > 0 ? .tempFail : .ok
+        for message in run.tally.messages(quiet: ctx.out.quiet, words: tallyWords(zone: ctx.zone)) { ctx.warn(message) }
+        return run.tally.exitCode
+    }
+
+    /// What `due` says of notifications not handed over (`Tally`).
+    static func tallyWords(zone: Zone) -> Tally.Words {
+        Tally.Words(
+            failed: { t in
+                "\(Tally.count(t.failed, "notification", "notifications")) failed; tried again\(t.nextTry.map { " from \(zone.format($0))" } ?? ""), waiting longer after each failure (at most \(Handover.backoffCapMinutes) minutes)"
+            },
+            news: { "\(Tally.count($0.news, "notification", "notifications")) not shown for about an hour or more (the notify command keeps failing); tried again every hour while the day lasts" },
+            unknown: { t in
+                "\(Tally.count(t.unknown, "notification", "notifications")) may have shown (\(t.whyUnknown ?? "unknown")), so \(t.unknown == 1 ? "it is" : "they are") not repeated (--retry-unknown repeats \(t.unknown == 1 ? "it" : "them"))"
+            })
     }
 
     static func notifyTest(_ ctx: Context) throws(ToolError) -> ExitCode {

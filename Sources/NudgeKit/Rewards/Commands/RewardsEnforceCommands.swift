@@ -25,14 +25,13 @@ extension Rewards {
         let dry = ctx.flag("dry-run")
         let procRoot = Sys.env("REWARDS_PROC").flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
         let st = try store(ctx)
-        let claim = IDs.make()
         let plan = try enforcePlan(ctx, st, procRoot: procRoot, interval: interval, dryRun: dry)
         // Recorded; now acted on.
         var code = try endApps(ctx, plan, procs: plan.procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
         // Where devices share a sync folder, only the granting device hands over.
         guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
-        if try handOverGrants(ctx, st, plan.state, command: cmd, claim: claim, timeout: timeout) != .ok { code = .tempFail }
+        if try handOverGrants(ctx, st, plan.state, command: cmd, timeout: timeout) != .ok { code = .tempFail }
         // A grant the command failed too often is not tried again, never
         // dropped silently: said by the run that gives up (even from cron,
         // -q), and on every run of its day that is not quiet; the log keeps it.
@@ -117,21 +116,23 @@ extension Rewards {
     /// its command runs (a claim lives from its own time, however long the
     /// grants before it took) and handed over: temporary failure if one was
     /// not applied.
-    static func handOverGrants(_ ctx: Context, _ st: Store<RewardsState>, _ s: RewardsState, command cmd: String, claim: String,
+    static func handOverGrants(_ ctx: Context, _ st: Store<RewardsState>, _ s: RewardsState, command cmd: String,
                                timeout: Int) throws(ToolError) -> ExitCode {
-        var code = ExitCode.ok
+        var run = grantRun(cmd, timeout: timeout)
         for candidate in grantsToHandOver(s, today: ctx.today, at: ctx.current) {
-            let t = ctx.current
-            let held = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child)? in
-                guard let g = tx.state.grants[candidate.id], g.day == ctx.today, g.mayHandOver(at: t),
-                      let c = tx.state.children[g.child] else { return nil }
-                tx.record(by(ctx, claimEvent(g.id, claim: claim, at: t, timeout: timeout)))
-                guard let mine = tx.state.grants[g.id], mine.handover.claim == claim, mine.handover.state == .sending else { return nil }
-                return (mine, c)
-            }
-            guard let (g, c) = held else { continue }
+            let handed = try run.handOver(clock: { ctx.current }, claim: { (claim, t, _) throws(ToolError) -> HandoverRun.Claimed<RewardsState.Grant>? in
+                let held = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child)? in
+                    guard let g = tx.state.grants[candidate.id], g.day == ctx.today, g.mayHandOver(at: t),
+                          let c = tx.state.children[g.child] else { return nil }
+                    tx.record(by(ctx, claimEvent(g.id, claim: claim, at: t, timeout: timeout)))
+                    guard let mine = tx.state.grants[g.id], mine.handover.claim == claim, mine.handover.state == .sending else { return nil }
+                    return (mine, c)
+                }
+                return held.map { grantClaimed($0.0, $0.1) }
+            }, finish: { (g, claim, ended) throws(ToolError) -> Instant? in try finishGrant(ctx, st, g, claim: claim, ended) })
+            guard let (g, ended) = handed, let c = s.children[g.child] else { continue }
             var rec = grantRecord(g, c)
-            if let why = try handOver(ctx, st, g, c, command: cmd, claim: claim, timeout: timeout) {
+            if let why = ended.why {
                 rec["error"] = .string(why)
                 // A retry that is scheduled is not news under -q (cron mails
                 // what is said); the failure after which no run tries is.
@@ -142,12 +143,11 @@ extension Rewards {
                 } else if !ctx.out.quiet {
                     ctx.warn("\(c.name.terminalSafe)'s \(g.minutes) minutes: \(why); tried again next run")
                 }
-                code = .tempFail
             } else {
                 rec["applied"] = true
             }
             ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes \(rec["applied"] == true ? "applied" : "not applied")")
         }
-        return code
+        return run.tally.exitCode
     }
 }

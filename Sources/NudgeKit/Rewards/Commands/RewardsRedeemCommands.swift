@@ -15,48 +15,65 @@ extension Rewards {
         if let h = try childSide(ctx) { return try childAsk(ctx, h, kind: "redeem", minutes: minutes) }
         let (command, timeout) = try grantCommand(ctx, Config.load(directory: ctx.configDir, known: configKeys))
         let st = try store(ctx)
-        let claimID = IDs.make()
-        let t = ctx.current
         var elsewhere: String? = nil
-        let (g, c) = try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
-            let c = try childID(tx.state, ctx.operands[0])
-            try requireSelfOrParent(tx.state, ctx, child: c.id)
-            if let a = ctx.option("app"), tx.state.apps[a.lowercased()]?.category != .reward {
-                throw ToolError(.dataError, "'\(a)' is not a reward app; 'rewards app list --category reward' shows them")
-            }
-            let set = tx.state.settings(for: c.id)
-            switch RewardsEngine.redeem(minutes: minutes, balance: tx.state.balance[c.id] ?? 0,
-                                        grantedToday: tx.state.totals(c.id, ctx.today).grantedMinutes,
-                                        grantedThisWeek: tx.state.grantedThisWeek(c.id, ctx.today), settings: set) {
-            case .failure(let e): throw e
-            case .success(let r):
-                let id = IDs.make()
-                tx.record(by(ctx, ["type": "grant", "id": .string(id), "child": .string(c.id), "minutes": JSON(r.minutes), "points": JSON(r.points),
-                                   "app": JSON(ctx.option("app")), "day": .string(ctx.today.description)]))
-                if command != nil {
-                    if try handsOverHere(ctx, st, tx.state) {
-                        tx.record(by(ctx, claimEvent(id, claim: claimID, at: t, timeout: timeout)))
-                        // Handed over only when the fold counts the claim (it is the granting device's).
-                        if tx.state.grants[id]?.handover.claim != claimID { elsewhere = tx.state.granter ?? "another device" }
-                    } else {
-                        elsewhere = tx.state.granter
-                    }
+        // The grant, and this run's claim on it when it hands it over.
+        func make(claim: (id: String, at: Instant)?) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) {
+            try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
+                let c = try childID(tx.state, ctx.operands[0])
+                try requireSelfOrParent(tx.state, ctx, child: c.id)
+                if let a = ctx.option("app"), tx.state.apps[a.lowercased()]?.category != .reward {
+                    throw ToolError(.dataError, "'\(a)' is not a reward app; 'rewards app list --category reward' shows them")
                 }
-                return (tx.state.grants[id]!, c)
+                let set = tx.state.settings(for: c.id)
+                switch RewardsEngine.redeem(minutes: minutes, balance: tx.state.balance[c.id] ?? 0,
+                                            grantedToday: tx.state.totals(c.id, ctx.today).grantedMinutes,
+                                            grantedThisWeek: tx.state.grantedThisWeek(c.id, ctx.today), settings: set) {
+                case .failure(let e): throw e
+                case .success(let r):
+                    let id = IDs.make()
+                    tx.record(by(ctx, ["type": "grant", "id": .string(id), "child": .string(c.id), "minutes": JSON(r.minutes), "points": JSON(r.points),
+                                       "app": JSON(ctx.option("app")), "day": .string(ctx.today.description)]))
+                    if let cl = claim {
+                        if try handsOverHere(ctx, st, tx.state) {
+                            tx.record(by(ctx, claimEvent(id, claim: cl.id, at: cl.at, timeout: timeout)))
+                            // Handed over only when the fold counts the claim (it is the granting device's).
+                            if tx.state.grants[id]?.handover.claim != cl.id { elsewhere = tx.state.granter ?? "another device" }
+                        } else {
+                            elsewhere = tx.state.granter
+                        }
+                    }
+                    return (tx.state.grants[id]!, c)
+                }
             }
         }
-        var rec = grantRecord(g, c)
+        var made: (RewardsState.Grant, RewardsState.Child)? = nil
         var code = ExitCode.ok
+        var applied = false
+        if let cmd = command {
+            var run = grantRun(cmd, timeout: timeout)
+            let handed = try run.handOver(clock: { ctx.current }, claim: { (claim, t, _) throws(ToolError) -> HandoverRun.Claimed<RewardsState.Grant>? in
+                let (g, c) = try make(claim: (claim, t))
+                made = (g, c)
+                guard elsewhere == nil else { return nil }
+                return grantClaimed(g, c)
+            }, finish: { (g, claim, ended) throws(ToolError) -> Instant? in try finishGrant(ctx, st, g, claim: claim, ended) })
+            if let (_, ended) = handed {
+                if let why = ended.why {
+                    ctx.warn("\(why); the grant stands, and 'rewards enforce' tries it again")
+                    code = .tempFail
+                } else {
+                    applied = true
+                }
+            }
+        } else {
+            made = try make(claim: nil)
+        }
+        guard let (g, c) = made else { return code }
+        var rec = grantRecord(g, c)
+        if applied { rec["applied"] = true }
         if let device = elsewhere {
             rec["granted_by"] = .string(device)
             ctx.warn("grants are handed to the grant command on \(device.terminalSafe), the family's granting device: its next 'rewards redeem' or 'rewards enforce' hands this one over ('rewards settings set grant_device NAME' names another)")
-        } else if let cmd = command {
-            if let why = try handOver(ctx, st, g, c, command: cmd, claim: claimID, timeout: timeout) {
-                ctx.warn("\(why); the grant stands, and 'rewards enforce' tries it again")
-                code = .tempFail
-            } else {
-                rec["applied"] = true
-            }
         }
         ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(g.minutes) reward minutes for \(g.points) points\(rec["applied"] == true ? " (applied)" : "")")
         return code
@@ -118,24 +135,31 @@ extension Rewards {
         return handsOver(s, device: st.options.actor, shared: shared)
     }
 
-    /// Runs the grant command for a grant this run holds the claim on, and
-    /// records how it went: nil when applied, else why not (failed, or ended
-    /// at its timeout: tried again by the next run either way).
-    static func handOver(_ ctx: Context, _ st: Store<RewardsState>, _ g: RewardsState.Grant, _ c: RewardsState.Child,
-                         command: String, claim: String, timeout: Int) throws(ToolError) -> String? {
+    /// A run's hand-overs to the grant command: a grant the command failed
+    /// `grantTries` times is given up, and that failure is news.
+    static func grantRun(_ command: String, timeout: Int) -> HandoverRun {
+        HandoverRun(command: command, what: "the grant command", timeoutSeconds: timeout, isNews: { $0 >= grantTries })
+    }
+
+    /// What the grant command gets for a grant this run has claimed.
+    static func grantClaimed(_ g: RewardsState.Grant, _ c: RewardsState.Child) -> HandoverRun.Claimed<RewardsState.Grant> {
         var rec = grantRecord(g, c)
         rec["applied"] = true
-        let end = try Handover.run(command, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "",
-                                                              "REWARDS_MINUTES": "\(g.minutes)"], timeoutSeconds: timeout)
-        let outcome = Handover.outcome(of: end)
-        if outcome == .delivered {
-            try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, ["type": "grant_applied", "id": .string(g.id)])) }
-            return nil
+        return HandoverRun.Claimed(g, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_MINUTES": "\(g.minutes)"],
+                                   failuresBefore: g.failures)
+    }
+
+    /// Records how the grant command ended for a grant this run held
+    /// (applied, or failed or unknown: tried again by the next run, up to
+    /// `grantTries` times). A failed grant is tried again at the next run.
+    static func finishGrant(_ ctx: Context, _ st: Store<RewardsState>, _ g: RewardsState.Grant, claim: String,
+                            _ ended: HandoverRun.Ended) throws(ToolError) -> Instant? {
+        var e: JSONObject = ["type": "grant_applied", "id": .string(g.id)]
+        if let why = ended.why {
+            e = ["type": "grant_failed", "id": .string(g.id), "claim": .string(claim), "error": .string(why)]
+            if ended.outcome == .unknown { e["outcome"] = "unknown" }
         }
-        let why = end == .timedOut ? "the grant command ran past \(timeout) s and was ended" : "the grant command exited \(end.status)"
-        var e: JSONObject = ["type": "grant_failed", "id": .string(g.id), "claim": .string(claim), "error": .string(why)]
-        if outcome == .unknown { e["outcome"] = "unknown" }
         try write(ctx, st) { (tx) throws(ToolError) in tx.record(by(ctx, e)) }
-        return why
+        return nil
     }
 }

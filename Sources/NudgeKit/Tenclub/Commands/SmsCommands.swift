@@ -149,78 +149,66 @@ extension Tenclub {
             return .ok
         }
         guard let command = command else { throw noCommand }
-        var failed = 0, unknown = 0, news = 0
-        var lastStatus: Int32 = 0
+        var run = HandoverRun(command: command, what: "the command", timeoutSeconds: timeout)
         for queued in s.outbox {
-            // Decide under the store lock, and record "sending" before the
+            // Decided under the store lock, "sending" recorded before the
             // command runs: a run killed from here on never sends it again.
-            // The claim runs from now, however long earlier texts took.
-            let t = ctx.current
-            let at = ctx.clock.format(t)
-            let claim = IDs.make()
-            let until = Handover.expiry(claimedAt: t, timeoutSeconds: timeout)
-            let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
-                guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.zone.day(of: t),
-                                            retryUnknown: retry, at: at, zone: ctx.zone) else { return nil }
-                for e in c.events { tx.record(e) }
-                return (c.delivery, c.message)
-            }
-            guard let (d, m) = decision else { continue }
-            switch d {
-            case .skip:
-                continue
-            case .drop(let why):
+            var dropped: (OutMessage, String)? = nil
+            let sent = try run.handOver(clock: { ctx.current }, claim: { (claim, t, until) throws(ToolError) -> HandoverRun.Claimed<OutMessage>? in
+                let decision = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Delivery, OutMessage)? in
+                    guard let c = Tenclub.claim(tx.state, queued.id, claim: claim, until: until, now: t, today: ctx.zone.day(of: t),
+                                                retryUnknown: retry, at: ctx.clock.format(t), zone: ctx.zone) else { return nil }
+                    for e in c.events { tx.record(e) }
+                    return (c.delivery, c.message)
+                }
+                guard let (d, m) = decision else { return nil }
+                switch d {
+                case .skip: return nil
+                case .drop(let why): dropped = (m, why); return nil
+                case .send:
+                    return HandoverRun.Claimed(m, record: m.record, env: ["TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id],
+                                               failuresBefore: m.handover.failures)
+                }
+            }, finish: { (m, claim, ended) throws(ToolError) -> Instant? in
+                let e = outcome(m.id, ended.end, at: ctx.clock.format(ended.at), claim: claim, failures: m.handover.failures, now: ended.at,
+                                timeoutSeconds: timeout)
+                try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in tx.record(e) }
+                return e["retry_at"]?.string.flatMap { RFC3339.parse($0)?.instant }
+            })
+            if let (m, why) = dropped {
                 var r = m.record
                 r["delivery"] = "dropped"
                 r["reason"] = .string(why)
                 ctx.out.emit(r, text: "dropped \(m.id) (\(m.kind)): \(why)")
                 // An alert that failed until its day was over is given up:
                 // news, even from cron. (Other drops are the buddy's answers.)
-                if m.handover.failures > 0, m.kind == "alert", let day = m.day, day < ctx.zone.day(of: t) {
+                if m.handover.failures > 0, m.kind == "alert", let day = m.day, day < ctx.zone.day(of: ctx.current) {
                     ctx.warn("gave up on \(m.kind) \(m.id) to \(m.to.display) after \(m.handover.failures) failed tr\(m.handover.failures == 1 ? "y" : "ies"): \(why)")
                 }
-                continue
-            case .send:
-                break
             }
-            let end = try Handover.run(command, record: m.record, env: [
-                "TENCLUB_SMS_TO": m.to.e164, "TENCLUB_SMS_BODY": m.body, "TENCLUB_SMS_ID": m.id,
-            ], timeoutSeconds: timeout)
-            let done = ctx.current
-            let doneAt = ctx.clock.format(done)
-            try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
-                tx.record(outcome(m.id, end, at: doneAt, claim: claim, failures: m.handover.failures, now: done, timeoutSeconds: timeout))
-            }
-            let delivery = Handover.outcome(of: end)
+            guard let (m, ended) = sent else { continue }
             var r = m.record
-            r["delivery"] = .string(word(delivery))
-            r["exit_status"] = .int(Int64(end.status))
+            r["delivery"] = .string(word(ended.outcome))
+            r["exit_status"] = .int(Int64(ended.end.status))
             r["attempts"] = JSON(m.attempts + 1)
             let text: String
-            switch delivery {
+            switch ended.outcome {
             case .delivered: text = "sent \(m.id) (\(m.kind)) to \(m.to.display)"
-            case .unknown: text = "unknown \(m.id) (\(m.kind)): \(Handover.why(end, command: "the command", timeoutSeconds: timeout) ?? ""); not sent again unless --retry-unknown"
-            case .failed: text = "failed \(m.id) (\(m.kind)): the command exited \(end.status)"
+            case .unknown: text = "unknown \(m.id) (\(m.kind)): \(ended.why ?? ""); not sent again unless --retry-unknown"
+            case .failed: text = "failed \(m.id) (\(m.kind)): the command exited \(ended.end.status)"
             }
             ctx.out.emit(r, text: text)
-            if delivery == .failed {
-                failed += 1
-                lastStatus = end.status
-                if Handover.failureIsNews(failures: m.handover.failures + 1) { news += 1 }
-            }
-            if delivery == .unknown { unknown += 1 }
         }
-        // A retry that is scheduled is not news under -q (cron mails what is
-        // said); a command that has failed for an hour is.
-        if failed > 0, !ctx.out.quiet {
-            ctx.warn("\(failed) message\(failed == 1 ? "" : "s") not delivered (the command exited \(lastStatus)); queued for the next run")
-        } else if news > 0 {
-            ctx.warn("\(news) message\(news == 1 ? "" : "s") not delivered for about an hour or more (the command exited \(lastStatus)); still queued, tried again every hour")
-        }
-        if unknown > 0 {
-            ctx.warn("\(unknown) message\(unknown == 1 ? "" : "s") may or may not have gone out (the command ran past its timeout of \(timeout) s, or was killed); not sent again unless 'tenclub sms deliver --retry-unknown'")
-        }
-        return failed + unknown > 0 ? .tempFail : .ok
+        for message in run.tally.messages(quiet: ctx.out.quiet, words: tallyWords(timeout: timeout)) { ctx.warn(message) }
+        return run.tally.exitCode
+    }
+
+    /// What `sms deliver` says of texts not handed over (`Tally`).
+    static func tallyWords(timeout: Int) -> Tally.Words {
+        Tally.Words(
+            failed: { "\(Tally.count($0.failed, "message", "messages")) not delivered (the command exited \($0.lastStatus)); queued for the next run" },
+            news: { "\(Tally.count($0.news, "message", "messages")) not delivered for about an hour or more (the command exited \($0.lastStatus)); still queued, tried again every hour" },
+            unknown: { "\(Tally.count($0.unknown, "message", "messages")) may or may not have gone out (the command ran past its timeout of \(timeout) s, or was killed); not sent again unless 'tenclub sms deliver --retry-unknown'" })
     }
 
     struct Inbound {
