@@ -48,6 +48,41 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         XCTAssertEqual(others().map { "\($0.comm) \($0.binary) \($0.script)" }, [], "every game and what it started was ended")
     }
 
+    /// With enforce_command, that command gets each app to end (the
+    /// `enforced` record on its standard input), run as every hand-over
+    /// command is: a failure, a kill, are said as such.
+    func testTheEnforceCommandGetsTheRecordAndItsEndIsSaid() throws {
+        setUpFamily()
+        XCTAssertEqual(rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "mcgame").code, 0)
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: bin + "/mcgame")
+        let p = Process()
+        let argv = logins!.asLogin("alex")
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst()) + [bin + "/mcgame", "300"]
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let alex = logins!.uid("alex")
+        let deadline = Date().addingTimeInterval(5)
+        while !Processes.list(uids: [alex]).contains(where: { $0.comm == "mcgame" }) && Date() < deadline { usleep(50_000) }
+        try FileManager.default.createDirectory(atPath: tmp + "/root-config/rewards", withIntermediateDirectories: true)
+        let got = tmp + "/enforced.ndjson"
+        let cases: [(String, Int32, String?)] = [
+            ("cat >> '\(got)'; exit 3", 75, "Alex's Minecraft: the enforce command exited 3"),
+            ("cat >> '\(got)'; kill -9 $$", 75, "Alex's Minecraft: the enforce command was killed by signal 9 (SIGKILL)"),
+            ("cat >> '\(got)'", 0, nil),
+        ]
+        for (cmd, code, said) in cases {
+            try "enforce_command = \(cmd)\n".write(toFile: tmp + "/root-config/rewards/config", atomically: true, encoding: .utf8)
+            let r = asRoot("enforce")
+            XCTAssertEqual(r.code, code, r.err)
+            if let s = said { XCTAssertTrue(r.err.contains(s), r.err) } else { XCTAssertEqual(r.err, "") }
+        }
+        let records = try String(contentsOfFile: got, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(records.count, 3, "each run handed the app over")
+        XCTAssertTrue(records.allSatisfy { $0.contains("\"type\":\"enforced\"") && $0.contains("\"app\":\"Minecraft\"") }, "\(records)")
+        XCTAssertTrue(p.isRunning, "the command decides what to do; enforce ends nothing itself")
+    }
+
     func testRootsCronInUTCCountsTheFamilysDay() throws {
         // The family lives in New York (mum's TZ when she made it); cron runs in UTC.
         let ny = ["TZ": "America/New_York"], utc = ["TZ": "UTC"]

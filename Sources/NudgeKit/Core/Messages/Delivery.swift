@@ -33,7 +33,9 @@
 //   when that is: a command that always fails does not run every minute.
 //
 // Pure: every decision takes the instant it is made at and the values it
-// needs. `Handover.run` is the one function that runs a command.
+// needs. `Handover.run` is the one function that runs a command; a run's
+// hand-overs go through one driver (HandoverDriver.swift: `HandoverRun`,
+// and `Tally` for what the run says).
 
 /// Where a record is on its way to the user's command.
 public enum DeliveryState: String, Sendable, CaseIterable {

@@ -70,6 +70,9 @@ extension Rewards {
         }
     }
 
+    /// How long `enforce_command` may run before it is ended.
+    static let enforceTimeoutSeconds = 60
+
     /// Ends the apps whose time is up (or hands each to `enforce_command`),
     /// printing a record for each: temporary failure if the command failed.
     static func endApps(_ ctx: Context, _ plan: EnforcePlan, procs: [RunningProcess], command endCommand: String?, dryRun dry: Bool,
@@ -86,15 +89,15 @@ extension Rewards {
                                    "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
             if !dry {
                 if let cmd = endCommand {
-                    var input = [UInt8]()
-                    rec.write(into: &input)
-                    input.append(0x0A)
-                    let status = try Subprocess.shell(cmd, stdin: input, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app,
-                                                                               "REWARDS_PIDS": pids.map(String.init).joined(separator: " ")],
-                                                      quiet: true, timeoutMillis: 60_000)
-                    if status != 0 {
-                        rec["error"] = .string("the enforce command exited \(status)")
-                        ctx.warn("\(c.name.terminalSafe)'s \(app.terminalSafe): the enforce command exited \(status)")
+                    // Run as every hand-over command is (Handover.run): its
+                    // timeout ends it with what it started, a kill is not an
+                    // exit status.
+                    let end = try Handover.run(cmd, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app,
+                                                                      "REWARDS_PIDS": pids.map(String.init).joined(separator: " ")],
+                                               timeoutSeconds: enforceTimeoutSeconds)
+                    if let why = Handover.why(end, command: "the enforce command", timeoutSeconds: enforceTimeoutSeconds) {
+                        rec["error"] = .string(why)
+                        ctx.warn("\(c.name.terminalSafe)'s \(app.terminalSafe): \(why)")
                         code = .tempFail
                     }
                 } else {
