@@ -1,7 +1,7 @@
 // Erasing: an "erase" tombstone event that every copy's fold honours (the
 // model's `erases`), after which each copy rewrites the journals it may
-// rewrite without the erased events; and `purge`, which rewrites a local
-// store's journals directly.
+// rewrite without the erased events, by the one journal rewrite
+// (`rewritten`).
 //
 // Invariants: an erased event counts on no copy once the tombstone is folded;
 // a copy rewrites only its own journals (all of them in a local store), each
@@ -75,90 +75,58 @@ extension Store {
     /// Rewrites one journal without the events erased by `tombstones`
     /// (batches left empty go too; commit lines keep their stamps).
     func rewriteJournal(_ name: String, bytes: [UInt8], tombstones: [(Stamp, JSONObject)]) throws(ToolError) {
-        let actor = Store.actorOf(name)
-        var out = [UInt8]()
-        var batch: [[UInt8]] = []
-        var last: Stamp? = nil
-        try withBytes(bytes) { (raw) throws(ToolError) in
-            try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
-                guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
-                if o["type"]?.string == "commit" {
-                    let eff = Store.effectiveStamp(Store.declaredStamp(o, actor: actor), previous: last, actor: actor)
-                    last = eff
-                    let schema = Int(o["schema"]?.int ?? 1)
-                    var kept: [[UInt8]] = []
-                    for b in batch {
-                        guard let ev0 = try? JSON.parseObject(bytes: b) else { continue }
-                        let ev = schema == M.schemaVersion ? ev0 : M.migrate(ev0, from: schema)
-                        if Erasure.erased(ev, at: eff, by: tombstones, in: M.self) { continue }
-                        kept.append(b)
-                    }
-                    if !kept.isEmpty {
-                        var body = [UInt8]()
-                        for b in kept { body += b; body.append(0x0A) }
-                        var c = o
-                        c["n"] = .int(Int64(kept.count))
-                        c["hlc"] = eff.clockJSON
-                        c["sum"] = .string(Checksum.hex(Checksum.hash(body)))
-                        out += body
-                        c.write(into: &out)
-                        out.append(0x0A)
-                    }
-                    batch.removeAll()
-                } else {
-                    batch.append(Array(line))
-                }
-                return true
-            }
-        }
+        let (out, _) = try Store.rewritten(bytes, actor: Store.actorOf(name)) { !Erasure.erased($0, at: $1, by: tombstones, in: M.self) }
         try Sys.writeFileAtomically(Sys.join(journalDir, name), out, mode: fileMode(for: name))
     }
 
-    /// Rewrites every journal this copy may rewrite without the events `drop`
-    /// selects (and batches left empty), removes the snapshot and set-aside
-    /// debris, and rebuilds. For erasing on request in a store that does not
-    /// sync; a synced store erases with a tombstone event ("erase") instead.
-    /// Each file is replaced atomically; returns how many events went.
-    @discardableResult
-    public func purge(at: Instant, _ drop: (JSONObject) -> Bool) throws(ToolError) -> Int {
-        try Sys.makeDirectories(dir)
-        let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis,
-                                        what: "the \(options.tool) data directory \(dir)")
-        defer { lock.release() }
+    /// The one journal rewrite: `bytes`, a journal of `actor`, with only the
+    /// committed events `keep` keeps (each as this version reads it, with its
+    /// batch's stamp as the fold takes it); a batch left empty goes, and each
+    /// commit line keeps its stamp (`hlc`, as taken) with its count and
+    /// checksum made anew. What no commit line closes (a batch cut short)
+    /// goes, and so do lines that are not JSON. Returns the bytes and how
+    /// many events went.
+    static func rewritten(_ bytes: [UInt8], actor: String,
+                          keep: (_ event: JSONObject, _ stamp: Stamp) -> Bool) throws(ToolError) -> (bytes: [UInt8], removed: Int) {
+        var out = [UInt8]()
+        var batch: [[UInt8]] = []
+        var last: Stamp? = nil
         var removed = 0
-        for e in try journalEntries() where mayRewrite(e.name) {
-            let path = Sys.join(journalDir, e.name)
-            guard let got = try Sys.readPeerFile(path, from: 0, cap: Int.max, owner: e.uid) else { continue }
-            Sys.removeFile(Sys.join(journalDir, String(e.name.dropLast(7)) + ".corrupt"))
-            var out = [UInt8]()
-            var batch: [[UInt8]] = []
-            try withBytes(got.bytes) { (raw) throws(ToolError) in
-                try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
-                    guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
-                    if o["type"]?.string == "commit" {
-                        if !batch.isEmpty {
-                            var body = [UInt8]()
-                            for b in batch { body += b; body.append(0x0A) }
-                            var c = o
-                            c["n"] = .int(Int64(batch.count))
-                            if c["sum"] != nil { c["sum"] = .string(Checksum.hex(Checksum.hash(body))) }
-                            out += body
-                            c.write(into: &out)
-                            out.append(0x0A)
-                        }
-                        batch.removeAll()
-                    } else if drop(o) {
-                        removed += 1
-                    } else {
-                        batch.append(Array(line))
-                    }
+        try withBytes(bytes) { (raw) throws(ToolError) in
+            try NDJSON.forEachLine(in: raw) { (_, line, next) throws(ToolError) -> Bool in
+                guard next >= 0, let o = try? JSON.parseObject(line) else { return true }
+                guard o["type"]?.string == "commit" else {
+                    batch.append(Array(line))
                     return true
                 }
+                let eff = Store.effectiveStamp(Store.declaredStamp(o, actor: actor), previous: last, actor: actor)
+                last = eff
+                let schema = Int(o["schema"]?.int ?? 1)
+                var body = [UInt8]()
+                var kept = 0
+                for b in batch {
+                    guard let ev0 = try? JSON.parseObject(bytes: b) else { continue }
+                    let ev = schema == M.schemaVersion ? ev0 : M.migrate(ev0, from: schema)
+                    guard keep(ev, eff) else {
+                        removed += 1
+                        continue
+                    }
+                    body += b
+                    body.append(0x0A)
+                    kept += 1
+                }
+                batch.removeAll()
+                guard kept > 0 else { return true }
+                var c = o
+                c["n"] = .int(Int64(kept))
+                c["hlc"] = eff.clockJSON
+                c["sum"] = .string(Checksum.hex(Checksum.hash(body)))
+                out += body
+                c.write(into: &out)
+                out.append(0x0A)
+                return true
             }
-            try Sys.writeFileAtomically(path, out, mode: fileMode(for: e.name))
         }
-        Sys.removeFile(snapshotPath)
-        dropCheckpoint()
-        return removed
+        return (out, removed)
     }
 }
