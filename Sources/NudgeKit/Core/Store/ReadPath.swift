@@ -259,9 +259,11 @@ extension Store {
             return l
         }
         var reads: [JournalRead] = []
-        for (i, e) in entries.enumerated() {
+        for e in entries {
             let folded = snap?.snapshot.marks[e.name]?.end ?? 0
-            if let r = try readJournal(e, index: i, from: 0, tag: nil, folded: folded) { reads.append(r) }
+            // A batch names its journal by its place among the reads (a
+            // journal refused on the way, a FIFO planted by a peer, has none).
+            if let r = try readJournal(e, index: reads.count, from: 0, tag: nil, folded: folded) { reads.append(r) }
         }
         var l = fold(reads, full: full)
         l.badSnapshot = refused
@@ -273,14 +275,12 @@ extension Store {
     func foldTails(_ reads: [JournalRead], onto s: Snapshot, state start: M, entries: [DirEntry]) -> Loaded {
         var state = start
         var marks = s.marks
-        var frontier = s.frontier
-        var events = 0
+        let frontier = s.frontier
         var bytes = 0
         var own: [String: OwnFile] = [:]
         for e in entries where isOwn(e.name) {
             own[e.name] = OwnFile(committedEnd: s.marks[e.name]?.end ?? 0, size: e.size, badRanges: [])
         }
-        var batches: [Batch] = []
         for r in reads {
             let before = marks[r.name]
             if r.committedEnd > (before?.end ?? 0) || before == nil {
@@ -289,18 +289,13 @@ extension Store {
                                             bad: (before?.bad ?? 0) + r.bad, last: grew ? r.last : before?.last)
             }
             bytes += r.committedEnd - (before?.end ?? 0)
-            batches += r.batches
             if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
             if r.deferred > 0 { warnDeferred(r) }
         }
-        if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
-        for b in batches {
-            for e in b.events { state.apply(e, stamp: b.stamp) }
-            events += b.events.count
-            if frontier.map({ b.stamp > $0 }) ?? true { frontier = b.stamp }
-        }
+        // A tail holds no erasure (an erasing batch makes the reader refold).
+        let folded = Store.fold(Store.inStampOrder(reads), onto: &state, tombstones: [], journals: reads, frontier: frontier)
         reportBad(marks)
-        return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
+        return Loaded(state: state, marks: marks, frontier: folded.frontier, tailEvents: folded.events, tailBytes: bytes,
                       snapshotUsable: true, badSnapshot: nil, own: own, erased: [:],
                       capped: reads.contains { $0.capped })
     }
@@ -316,38 +311,54 @@ extension Store {
     /// Folds whole journals in stamp order, skipping erased events.
     func fold(_ reads: [JournalRead], full: Bool) -> Loaded {
         var state = initialState(full: full)
-        var batches: [Batch] = []
         var marks: [String: JournalMark] = [:]
         var own: [String: OwnFile] = [:]
         var bytes = 0
         for r in reads {
-            batches += r.batches
             marks[r.name] = JournalMark(end: r.committedEnd, tag: r.tag, bad: r.bad, last: r.last)
             bytes += r.committedEnd
             if isOwn(r.name) { own[r.name] = OwnFile(committedEnd: r.committedEnd, size: r.size, badRanges: r.badRanges) }
             if r.deferred > 0 { warnDeferred(r) }
         }
-        if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
+        let batches = Store.inStampOrder(reads)
         var tombstones: [(Stamp, JSONObject)] = []
         for b in batches where b.hasErase { tombstones += Erasure.tombstones(b.events.map { (b.stamp, $0) }) }
+        let folded = Store.fold(batches, onto: &state, tombstones: tombstones, journals: reads, frontier: nil)
+        reportBad(marks)
+        return Loaded(state: state, marks: marks, frontier: folded.frontier, tailEvents: folded.events, tailBytes: bytes,
+                      snapshotUsable: false, badSnapshot: nil, own: own, erased: folded.erased,
+                      capped: reads.contains { $0.capped })
+    }
+
+    /// Every journal's batches in stamp order: the order every copy folds
+    /// them in, whichever journal each came from and whenever it arrived.
+    static func inStampOrder(_ reads: [JournalRead]) -> [Batch] {
+        var batches = reads.flatMap(\.batches)
+        if reads.count > 1 { batches.sort { $0.stamp < $1.stamp } }
+        return batches
+    }
+
+    /// The one fold: `batches` (in stamp order) applied to `state`, each
+    /// event unless one of `tombstones` erases it (counted per journal of
+    /// `journals` in `erased`). Returns how many events counted and the
+    /// newest stamp folded, from `frontier` on.
+    static func fold(_ batches: [Batch], onto state: inout M, tombstones: [(Stamp, JSONObject)], journals: [JournalRead],
+                     frontier start: Stamp?) -> (events: Int, frontier: Stamp?, erased: [String: Int]) {
         var erased: [String: Int] = [:]
         var events = 0
-        var frontier: Stamp? = nil
+        var frontier = start
         for b in batches {
             for e in b.events {
-                if Erasure.erased(e, at: b.stamp, by: tombstones, state: state) {
-                    erased[reads[b.journal].name, default: 0] += 1
+                if !tombstones.isEmpty, Erasure.erased(e, at: b.stamp, by: tombstones, state: state) {
+                    erased[journals[b.journal].name, default: 0] += 1
                     continue
                 }
                 state.apply(e, stamp: b.stamp)
                 events += 1
             }
-            frontier = b.stamp
+            if frontier.map({ b.stamp > $0 }) ?? true { frontier = b.stamp }
         }
-        reportBad(marks)
-        return Loaded(state: state, marks: marks, frontier: frontier, tailEvents: events, tailBytes: bytes,
-                      snapshotUsable: false, badSnapshot: nil, own: own, erased: erased,
-                      capped: reads.contains { $0.capped })
+        return (events, frontier, erased)
     }
 
     /// The first hot line of the snapshot and the committed events written
@@ -381,8 +392,7 @@ extension Store {
             reads = r
         }
         guard !reads.contains(where: { $0.bad > 0 || $0.deferred > 0 || $0.capped }) else { return nil }
-        var batches = reads.flatMap(\.batches)
-        batches.sort { $0.stamp < $1.stamp }
+        let batches = Store.inStampOrder(reads)
         let isLate = { (b: Batch) in head.frontier.map { b.stamp <= $0 } ?? false }
         return (head.hot, batches.flatMap(\.events), batches.flatMap { b in b.events.map { _ in b.stamp.actor } },
                 batches.flatMap { b in b.events.map { _ in isLate(b) } })
