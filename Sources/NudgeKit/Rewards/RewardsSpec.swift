@@ -184,20 +184,29 @@ public enum Rewards {
     /// Runs a change: in a family folder, the requests waiting in the spool
     /// are recorded first, in the same batch, and the folder is brought in
     /// step after. A change that began without the cold part and met usage
-    /// facts it could not fold begins again in full, having written nothing.
+    /// facts it could not fold gives its batch up (`Transaction.abandon`)
+    /// and begins again in full.
     static func write<R>(_ ctx: Context, full: Bool = false, _ given: Store<RewardsState>? = nil,
                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
-        var cold = false
-        do {
-            return try change(ctx, full: full, given, cold: &cold, body)
-        } catch {
-            guard cold else { throw error }
-            return try change(ctx, full: true, given, cold: &cold, body)
+        switch try change(ctx, full: full, given, body) {
+        case .done(let r):
+            return r
+        case .againInFull:
+            guard case .done(let r) = try change(ctx, full: true, given, body) else {
+                throw ToolError(.software, "internal error: a change read in full asked to begin again")
+            }
+            return r
         }
     }
 
-    static func change<R>(_ ctx: Context, full: Bool, _ given: Store<RewardsState>?, cold: inout Bool,
-                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
+    /// How a change went: done, or given up to begin again in full.
+    enum Change<R> {
+        case done(R)
+        case againInFull
+    }
+
+    static func change<R>(_ ctx: Context, full: Bool, _ given: Store<RewardsState>?,
+                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> Change<R> {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
         let h = try familyFolder(ctx)
@@ -212,24 +221,25 @@ public enum Rewards {
         } ?? []
         defer { for l in family.reversed() { l.release() } }
         var final: RewardsState? = nil
-        let r = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
+        let verdict = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Change<R> in
             if !full && tx.state.needsFull {
-                cold = true
-                throw ToolError(.software, "internal error: usage facts left unfolded")
+                tx.abandon()
+                return .againInFull
             }
             if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
             let r = try body(&tx)
             // (A usage fact this change records may need a day the index cannot give.)
             if !full && tx.state.needsFull {
-                cold = true
-                throw ToolError(.software, "internal error: usage facts left unfolded")
+                tx.abandon()
+                return .againInFull
             }
             final = tx.state
-            return r
+            return .done(r)
         }
+        guard case .done = verdict else { return verdict }
         if let h = h, let s = final { settle(ctx, h, s, store: st) }
         warnRefused(final)
-        return r
+        return verdict
     }
 
     /// One warning per author whose changes did not count.

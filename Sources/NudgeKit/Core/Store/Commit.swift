@@ -60,6 +60,7 @@ extension Store {
         if options.tagActor { tx.actor = options.actor }
         if options.tagScope { tx.scopeTag = Store.scopeOf(ownName) }
         let result = try body(&tx)
+        if tx.abandoned { return result }
         var erased = l.erased.keys.contains { mayRewrite($0) }
         // The tail before this batch: one large batch (a day's draw) does not
         // make its own writer rewrite the snapshot; the next run does.

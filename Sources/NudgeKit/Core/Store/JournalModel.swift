@@ -116,6 +116,8 @@ public struct Transaction<M: JournalModel> {
         didSet { if let f = folder, scopeTag != nil { scopeTag = f } }
     }
     var scopeTag: String? = nil
+    /// Set by `abandon()`: the store writes nothing of this batch.
+    public private(set) var abandoned = false
 
     init(state: M, stamp: Stamp = Stamp(ms: 0, actor: "")) {
         self.state = state
@@ -126,11 +128,22 @@ public struct Transaction<M: JournalModel> {
         record(event, line: nil)
     }
 
+    /// Gives the batch up, as a verdict the store honours: nothing recorded
+    /// in it is written (nor recorded after), and the write returns what the
+    /// change returned. For a change that finds it must begin again with
+    /// more of the state (rewards: usage facts a partial read cannot fold).
+    public mutating func abandon() {
+        abandoned = true
+        events.removeAll()
+        lines.removeAll()
+    }
+
     /// Records `event` with `line`, the bytes `event.write(into:)` writes,
     /// made by the recorder from the values the event was made of (a day's
     /// draw writes hundreds): the batch holds them instead of writing the
     /// object again. (Checked in debug builds: the tests run them.)
     public mutating func record(_ event: JSONObject, line: [UInt8]?) {
+        guard !abandoned else { return }
         #if DEBUG
         if let l = line {
             var written: [UInt8] = []

@@ -58,6 +58,24 @@ final class StoreTests: XCTestCase {
 
     var journal: String { dir + "/journal/host-a.ndjson" }
 
+    /// A batch given up (`Transaction.abandon`) writes nothing, not what
+    /// was recorded before nor after; the write returns the change's value.
+    func testAnAbandonedBatchWritesNothing() throws {
+        try add(5)
+        let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+        let said = try store().write(at: Instant(ms: 0)) { (tx: inout Transaction<Counter>) throws(ToolError) -> String in
+            tx.record(["type": "add", "n": 1])
+            tx.abandon()
+            tx.record(["type": "add", "n": 2])
+            XCTAssertTrue(tx.abandoned)
+            XCTAssertTrue(tx.events.isEmpty)
+            return "again"
+        }
+        XCTAssertEqual(said, "again")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: journal)), before, "nothing appended")
+        XCTAssertEqual(try store().read().total, 5)
+    }
+
     func testEmptyStoreReadsEmptyWithoutCreatingAnything() throws {
         XCTAssertEqual(try store().read().total, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
