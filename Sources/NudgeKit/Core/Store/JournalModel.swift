@@ -132,11 +132,7 @@ public struct Transaction<M: JournalModel> {
     /// in it is written (nor recorded after), and the write returns what the
     /// change returned. For a change that finds it must begin again with
     /// more of the state (rewards: usage facts a partial read cannot fold).
-    public mutating func abandon() {
-        abandoned = true
-        events.removeAll()
-        lines.removeAll()
-    }
+    public mutating func abandon() { abandoned = true }
 
     /// Records `event` with `line`, the bytes `event.write(into:)` writes,
     /// made by the recorder from the values the event was made of (a day's
