@@ -186,7 +186,7 @@ final class CorruptionReliabilityTests: ReliabilityCase {
     func testEditedSnapshotPlaya() { editedSnapshot(.playa) }
     func testEditedSnapshotHabitmatch() { editedSnapshot(.habitmatch) }
 
-    /// Regression (issue 10: "editing one number in snapshot.ndjson is
+    /// Regression (found in review: "editing one number in snapshot.ndjson is
     /// served as fact; tenclub counted 514 extra unlocks"): the count edited
     /// in the snapshot is refused, and the journals' count stands.
     func testRegressionSnapshotCountEditedTenclub() {

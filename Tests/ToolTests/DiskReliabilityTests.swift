@@ -78,7 +78,7 @@ final class DiskReliabilityTests: ReliabilityCase {
 
     /// The data directory on a 256 KB tmpfs, filled up:
     /// 1. A write whose journal append fits but whose snapshot cannot be
-    ///    written (ENOSPC) succeeds with a warning (issue 10: a failure after
+    ///    written (ENOSPC) succeeds with a warning (found in review: a failure after
     ///    the change is durable is not an error), and counts once.
     /// 2. Writes go on until one fails: exit 74 or 73 with a message naming
     ///    the path and the cause; readers still answer the earlier truth.

@@ -58,10 +58,16 @@ final class LayoutTests: ToolTestCase {
         }
     }
 
-    /// Comments and pages cite what a reader can open, not a planning document.
+    /// Comments, tests and pages cite what a reader can open, not a planning
+    /// document, however it is capitalised. (A random seed is not one; a
+    /// format's "v1" is not a version of the product.)
     func testNothingCitesWhatAReaderCannotOpen() throws {
-        let pattern = try NSRegularExpression(pattern: #"\b(the seed('s)?|CONVENTIONS\.md|Epic [0-9]+|issue [0-9]+|V[1-3]\b)"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"\b(the seed('s| says| asks| describes| document)|the PRD|CONVENTIONS\.md|Epic [0-9]+|issue [0-9]+|(?-i:V[1-3])\b)"#,
+            options: [.caseInsensitive])
         var files = swiftFiles(sources).map { "Sources/" + $0 }
+        let tests = ToolTestCase.packageRoot + "/Tests"
+        files += swiftFiles(tests).filter { !$0.hasPrefix("Fuzz/corpus") && !$0.contains(".build/") && !$0.hasSuffix("LayoutTests.swift") }.map { "Tests/" + $0 }
         files += toolSpecs.map { "man/\($0.name).1" } + ["README.md"]
         for f in files {
             let t = text(ToolTestCase.packageRoot + "/" + f)
@@ -72,6 +78,29 @@ final class LayoutTests: ToolTestCase {
                 }
             }
         }
+    }
+
+    /// Every option a tool's code reads by name (`ctx.option("x")`,
+    /// `ctx.flag("x")`) is declared by one of its commands or globally: a
+    /// misspelt name would read nil whatever the user typed. (In a debug
+    /// build, `Context` also says so when a command reads an option it does
+    /// not itself declare, so the tests see it where they run it.)
+    func testEveryOptionReadByNameIsDeclared() throws {
+        let read = try NSRegularExpression(pattern: #"ctx\.(option|flag|optionIfDeclared)\("([a-z0-9-]+)"\)"#)
+        func names(_ c: CommandSpec) -> [String] { c.options.map(\.long) + c.subcommands.flatMap(names) }
+        let everyTool = Set(toolSpecs.flatMap { $0.commands.flatMap(names) + $0.globalOptions.map(\.long) })
+        var checked = 0
+        for f in swiftFiles(sources + "/NudgeKit") {
+            let tool = toolSpecs.first { f.hasPrefix($0.name.prefix(1).uppercased() + $0.name.dropFirst() + "/") }
+            let declared = tool.map { Set($0.commands.flatMap(names) + $0.globalOptions.map(\.long)) } ?? everyTool
+            let t = text(sources + "/NudgeKit/" + f)
+            for m in read.matches(in: t, range: NSRange(t.startIndex..., in: t)) {
+                let name = (t as NSString).substring(with: m.range(at: 2))
+                checked += 1
+                XCTAssertTrue(declared.contains(name), "Sources/NudgeKit/\(f) reads --\(name), which no command of \(tool?.name ?? "any tool") declares")
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
     }
 
     /// Each planted bug of .ci/mutants still names a file and a text found

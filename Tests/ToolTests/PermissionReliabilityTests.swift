@@ -140,7 +140,7 @@ final class PermissionReliabilityTests: ReliabilityCase {
     func testSudoRunLeavesNothingBehindPlaya() { sudoRunLeavesNothingBehind(.playa) }
     func testSudoRunLeavesNothingBehindHabitmatch() { sudoRunLeavesNothingBehind(.habitmatch) }
 
-    /// Regression (issue 10, "a failure reported after the change is
+    /// Regression (found in review, "a failure reported after the change is
     /// durable"): once the commit line is fsynced, failing to write the
     /// snapshot (here EACCES: the snapshot's folder is read-only for the
     /// user) is a warning; the command's status and record stand, and a
@@ -226,7 +226,7 @@ final class PermissionReliabilityTests: ReliabilityCase {
     /// Regression (found by this suite, fixed in Core/Store/). Somebody
     /// else's store that this user may read (0755, journals 0644): the
     /// journals are ignored as untrusted, and the answer is empty with exit
-    /// 0: `tenclub check` says "not busted" about a busted day. Issue 10
+    /// 0: `tenclub check` says "not busted" about a busted day. A review
     /// lists "a data directory owned by someone else" among the stores that
     /// must not read as empty. A warning is printed, but the answer is a lie.
     ///   (as root) for i in $(seq 11); do tenclub --data-dir d unlock; done; chmod -R go+rX d

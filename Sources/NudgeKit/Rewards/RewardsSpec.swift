@@ -254,7 +254,9 @@ public enum Rewards {
     /// --note (the same for every event of the run).
     static func by(_ ctx: Context, _ e: JSONObject) -> JSONObject { byline(ctx)(e) }
 
+    static let bylineKey = MemoKey<Byline>("rewards.by")
+
     static func byline(_ ctx: Context) -> Byline {
-        ctx.memo("rewards.by") { Byline(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
+        ctx.memo(bylineKey) { Byline(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
     }
 }

@@ -135,8 +135,10 @@ public enum Yomo {
     /// The configuration file, checked by every command that opens the
     /// store, on a terminal or piped or from cron alike: a typo is 78
     /// everywhere, not only where a theme is drawn.
+    static let configChecked = MemoKey<Bool>("yomo.config")
+
     static func checkConfig(_ ctx: Context) throws(ToolError) {
-        _ = try ctx.memoThrowing("yomo.config") { () throws(ToolError) -> Bool in
+        _ = try ctx.memoThrowing(configChecked) { () throws(ToolError) -> Bool in
             let config = try Config.load(directory: ctx.configDir, known: configKeys)
             _ = try llmTimeoutMillis(config)
             if let v = config["theme"], YomoTheme.parse(v) == nil { throw ToolError(.config, "\(YomoTheme.hint), not '\(v)'") }

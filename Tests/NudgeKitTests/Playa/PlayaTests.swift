@@ -1,7 +1,7 @@
 import XCTest
 @testable import NudgeKit
 
-/// The seed's ten correctness properties, with a seeded generator.
+/// playa's ten correctness properties, with a seeded generator.
 final class PlayaTests: XCTestCase {
     let zone = try! Zone.named("America/New_York")
     let day = Day(year: 2026, month: 11, day: 23)

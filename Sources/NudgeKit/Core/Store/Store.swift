@@ -35,11 +35,14 @@
 //   snapshot) can fail the command: such problems are warnings.
 //
 // The store's parts, each in its own file here: JournalModel (what a tool
-// gives), StoreOptions (how it is opened, trust), Journals (which files are
-// believed), JournalReading (one journal cut into batches), ReadPath (the
-// snapshot and the fold), Snapshot (its format and checks), Commit (the lock,
-// the append, setting damage aside), Erasing (tombstones, purge),
-// Checkpoint (the older snapshot a late batch folds from).
+// gives, the transaction), StoreOptions (how it is opened, trust), Stamp
+// (the order of batches), Journals (which files are believed),
+// JournalReading (one journal cut into batches), ReadPath (the snapshot and
+// the one fold), Snapshot (its format and checks), Commit (the lock, the
+// append, setting damage aside), Erasing (tombstones, the one journal
+// rewrite), Checkpoint (the older snapshot a late batch folds from),
+// Restamping (batches stamped ahead of the clock), Listing (a folder's
+// listing kept between runs), Devices (`TOOL devices`).
 
 /// What a store knows of one journal: for `TOOL devices` and the like.
 public struct JournalInfo: Sendable, Equatable {

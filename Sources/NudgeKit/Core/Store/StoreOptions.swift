@@ -113,17 +113,6 @@ public struct StoreOptions: Sendable {
         self.snapshotEvery = snapshotEvery
     }
 
-    /// Journals in a folder several people share (each appends only to
-    /// their own journal); kept for callers that set it directly.
-    public var sharedJournals: String? {
-        get { sharedWithOthers ? journalFolder : nil }
-        set {
-            journalFolder = newValue
-            sharedWithOthers = newValue != nil
-            if newValue != nil && trust == .owner { trust = .transport }
-        }
-    }
-
     /// Letters, digits, `-`, `_` and `.`; anything else becomes `_`.
     public static func sanitize(_ s: String) -> String {
         var out = ""

@@ -60,9 +60,11 @@ extension Rewards {
         return p
     }
 
+    static let familyFolderKey = MemoKey<FamilyFolder?>("rewards.family-folder")
+
     /// The family folder this command works on, if any.
     static func familyFolder(_ ctx: Context) throws(ToolError) -> FamilyFolder? {
-        try ctx.memoThrowing("rewards.family-folder") { () throws(ToolError) -> FamilyFolder? in
+        try ctx.memoThrowing(familyFolderKey) { () throws(ToolError) -> FamilyFolder? in
             guard let path = try familyPath(ctx) else { return nil }
             var st = stat()
             guard stat(path, &st) == 0 else {

@@ -11,7 +11,7 @@ extension Rewards {
         let owner = me(ctx)
         if let path = try familyPath(ctx), !Sys.fileExists(Sys.join(path, "family.conf")) {
             _ = try familyInit(ctx, path)
-            ctx.memoReset("rewards.family-folder")
+            ctx.memoReset(familyFolderKey)
         } else if ctx.option("group") != nil {
             throw .usage("--group is for a new family folder: rewards --family DIR init --group GROUP")
         } else if let h = try familyFolder(ctx), UInt32(geteuid()) != h.owner {

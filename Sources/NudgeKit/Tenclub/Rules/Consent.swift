@@ -12,11 +12,11 @@
 //   itself (the lifecycle is Core/Delivery.swift's).
 
 extension Tenclub {
-    /// The seed's invitation, word for word (straight quotes, so it stays a
+    /// The invitation, word for word as the product gives it (straight quotes, so it stays a
     /// plain GSM-7 text message).
     public static let invitationText = "Hi there, your friend has requested that you help them manage their screentime by acting as their Tenclub accountability buddy. You will receive a text each time they fail to stay within the limit of ten unlocks per day. To accept this request, respond with \"YES\", otherwise ignore and you will not be texted. You can text \"STOP\" at any time to no longer receive messages."
 
-    /// The seed's alert, with its typo ("yourhkh friend") fixed.
+    /// The alert as the product gives it, with its typo ("yourhkh friend") fixed.
     public static let alertText = "This is the Tenclub accountabilitybot - your friend has exceeded their limit for today - don't be too hard on them! (Text STOP to unsubscribe)"
 
     /// Sent once after YES (or START): the opt-in confirmation.

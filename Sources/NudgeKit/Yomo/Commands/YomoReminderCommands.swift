@@ -8,7 +8,7 @@
 extension Yomo {
     static func formOptions(_ ctx: Context) -> ReminderFormOptions {
         var o = ReminderFormOptions()
-        o.title = ctx.option("title")
+        o.title = ctx.optionIfDeclared("title")
         o.date = ctx.option("date")
         o.time = ctx.option("time")
         o.notes = ctx.option("notes")

@@ -9,9 +9,11 @@
 // cron run that finds it unchanged costs one stat and one short read.
 
 extension Yomo {
+    static let vdirKey = MemoKey<String?>("yomo.vdir")
+
     /// The vdir of the configuration (`vdir = PATH`), nil for none.
     static func configuredVdir(_ ctx: Context) throws(ToolError) -> String? {
-        try ctx.memoThrowing("yomo.vdir") { () throws(ToolError) -> String? in
+        try ctx.memoThrowing(vdirKey) { () throws(ToolError) -> String? in
             let config = try Config.load(directory: ctx.configDir, known: configKeys)
             guard var d = config["vdir"], !d.isEmpty else { return nil }
             if ctx.keptApart { return ctx.setAside("vdir", d, instead: "name it: yomo vdir sync PATH") }
