@@ -233,6 +233,20 @@ extension RewardsState {
     /// What one ingest added to one child's day: its totals, the points on
     /// the balance, the last five sessions, and (in a full read) the cold part.
     mutating func applyUsageDay(_ e: JSONObject, child c: String, day d: Day) {
+        addTotals(e, child: c, day: d)
+        addRecent(c, (e["recent"]?.array ?? []).compactMap(SessionLine.init))
+        if full {
+            materialize(c, d)
+            usage[c, default: [:]][d, default: UsageDay()].merge(e)
+        } else {
+            coldLeftBehind()
+        }
+    }
+
+    /// What a usage event (a day's, or one session's as schema 1 wrote
+    /// it) adds to the day's totals and the balance; the points.
+    @discardableResult
+    mutating func addTotals(_ e: JSONObject, child c: String, day d: Day) -> Int {
         var t = totals(c, d)
         t.learningSeconds += e["learning_s"]?.int ?? 0
         t.rewardSeconds += e["reward_s"]?.int ?? 0
@@ -243,13 +257,7 @@ extension RewardsState {
         days.set(c, d, t)
         balance[c, default: 0] += p
         earned[c, default: 0] += p
-        addRecent(c, (e["recent"]?.array ?? []).compactMap(SessionLine.init))
-        if full {
-            materialize(c, d)
-            usage[c, default: [:]][d, default: UsageDay()].merge(e)
-        } else {
-            coldLeftBehind()
-        }
+        return p
     }
 
     /// The last five sessions by start, wherever in time these fell.
@@ -262,20 +270,10 @@ extension RewardsState {
     /// One session, as schema 1 recorded it: the same totals, one line of
     /// the last sessions, and its part of the cold day.
     mutating func applyUsage(_ e: JSONObject, child c: String, day d: Day) {
-        var t = totals(c, d)
-        t.learningSeconds += e["learning_s"]?.int ?? 0
-        t.rewardSeconds += e["reward_s"]?.int ?? 0
-        let p = Int(e["points"]?.int ?? 0)
-        t.points += p
-        if let carry = e["carry"]?.int { t.carry = carry }
-        days.set(c, d, t)
-        balance[c, default: 0] += p
-        earned[c, default: 0] += p
+        let p = addTotals(e, child: c, day: d)
         let app = e["app"]?.string ?? ""
         if let s = RewardsState.span(e) {
-            var r = recent[c] ?? []
-            r.append(SessionLine(app: app, start: s.start, end: s.end, reason: e["reason"]?.string ?? "", points: p))
-            recent[c] = Array(r.suffix(5))
+            addRecent(c, [SessionLine(app: app, start: s.start, end: s.end, reason: e["reason"]?.string ?? "", points: p)])
         }
         if full {
             materialize(c, d)
