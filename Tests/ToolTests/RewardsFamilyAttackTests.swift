@@ -150,7 +150,16 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         p.arguments = Array(argv.dropFirst()) + ["/usr/bin/flock", "--no-fork", family + "/journal/.lock", "/bin/sleep", "60"]
         try p.run()
         defer { p.terminate(); p.waitUntilExit() }
-        usleep(300_000)
+        // Held once a try of our own fails (flock(1) took it), not after a guess.
+        let fd = open(family + "/journal/.lock", O_RDONLY)
+        defer { close(fd) }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 { break }
+            flock(fd, LOCK_UN)
+            usleep(20_000)
+        }
+        XCTAssertNotEqual(flock(fd, LOCK_EX | LOCK_NB), 0, "dad's flock holds the family's lock")
         let wait = ["REWARDS_LOCK_TIMEOUT": "1"]
         let mum = rwAs("mum", "adjust", "Alex", "+5", "--reason", "x", env: wait)
         XCTAssertEqual(mum.code, 0, mum.err)

@@ -122,6 +122,9 @@ class RewardsFamilyTestCase: RealLoginsCase {
             try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: game)
             _ = chmod(game, 0o755)
         }
+        let uid = u.map { logins!.uid($0) } ?? getuid()
+        func games() -> Int { Processes.list(uids: [uid]).filter { $0.comm == "mcgame" }.count }
+        let before = games()
         let p = Process()
         if let u = u {
             let argv = logins!.asLogin(u)
@@ -132,7 +135,10 @@ class RewardsFamilyTestCase: RealLoginsCase {
             p.arguments = ["300"]
         }
         try p.run()
-        usleep(200_000)
+        // Running as itself (past setpriv's exec) before anyone reads /proc.
+        let deadline = Date().addingTimeInterval(5)
+        while games() <= before && Date() < deadline { usleep(20_000) }
+        XCTAssertGreaterThan(games(), before, "the game did not start within 5 s")
         return p
     }
 

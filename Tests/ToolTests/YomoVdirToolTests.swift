@@ -332,7 +332,6 @@ final class YomoVdirToolTests: ToolTestCase {
         toPhone()
         // Both sides change the title before the next sync; the phone's is newer.
         XCTAssertEqual(yomo(nil, "edit", rid, "--title", "report (laptop)").code, 0)
-        sleep(1)
         guard let f = phoneFile("report"), let text = try? String(contentsOfFile: f, encoding: .utf8) else { return XCTFail("no phone file: \(phoneListing)") }
         let later = ISO8601DateFormatter.string(from: Date().addingTimeInterval(60), timeZone: TimeZone(identifier: "UTC")!,
                                                 formatOptions: [.withYear, .withMonth, .withDay, .withTime])
