@@ -134,4 +134,14 @@ public struct DeviceRole: Equatable, Sendable {
     public static func unknownDevice(_ configured: String, words: Words, configPath: String, known: [String]) -> String {
         "\(words.key) = \(configured) in \(configPath) names no device sharing this folder (devices: \(known.sorted().joined(separator: ", "))): \(words.things) wait for it"
     }
+
+    /// The configuration error when `configured` names another device that
+    /// no journal here belongs to (`known`, read only when asked) while
+    /// records wait; nil otherwise.
+    public static func misnamed(_ configured: String?, device me: String, waiting: Bool, words: Words, configPath: String,
+                                known: () throws(ToolError) -> [String]) throws(ToolError) -> ToolError? {
+        guard let c = configured, !c.isEmpty, c != me, waiting else { return nil }
+        let k = try known()
+        return k.contains(c) ? nil : ToolError(.config, unknownDevice(c, words: words, configPath: configPath, known: k))
+    }
 }

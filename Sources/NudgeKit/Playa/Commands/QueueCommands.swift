@@ -184,11 +184,9 @@ extension Playa {
         if let why = verdict.refusal {
             // Notifications waiting for a device that is not there (a
             // misspelt notify_device) need a person, even from cron.
-            if let c = configured, !c.isEmpty, c != me, !s.due(at: ctx.now, today: ctx.today, retryUnknown: retry).isEmpty {
-                let known = try st.journals().map(\.actor)
-                if !known.contains(c) {
-                    throw ToolError(.config, DeviceRole.unknownDevice(c, words: notifierWords, configPath: config.path, known: known))
-                }
+            if let e = try DeviceRole.misnamed(configured, device: me, waiting: !s.due(at: ctx.now, today: ctx.today, retryUnknown: retry).isEmpty,
+                                               words: notifierWords, configPath: config.path, known: { () throws(ToolError) in try st.journals().map(\.actor) }) {
+                throw e
             }
             // From cron on every device (-q), another device's role is not
             // news each minute: the status says it (77), the message only

@@ -112,9 +112,9 @@ extension Tenclub {
         if let why = verdict.refusal {
             // Texts waiting for a device that is not there (a misspelt
             // sms_device) need a person, even from cron.
-            if let c = configured, !c.isEmpty, c != me, !s.outbox.isEmpty {
-                let known = try st.journals().map(\.actor)
-                if !known.contains(c) { throw ToolError(.config, DeviceRole.unknownDevice(c, words: senderWords, configPath: config.path, known: known)) }
+            if let e = try DeviceRole.misnamed(configured, device: me, waiting: !s.outbox.isEmpty, words: senderWords, configPath: config.path,
+                                               known: { () throws(ToolError) in try st.journals().map(\.actor) }) {
+                throw e
             }
             // From cron on every device (-q), another device's role is not
             // news each minute: the status says it (77), the message only

@@ -62,6 +62,22 @@ final class DeviceRoleTests: XCTestCase {
         XCTAssertNotNil(decide(r, "c", configured: "c").record, "a device named that never held it takes it")
     }
 
+    /// A configured name that no journal here belongs to, while records
+    /// wait, is a configuration error naming the devices; the journals are
+    /// listed only then.
+    func testAMisnamedDeviceIsAConfigurationError() throws {
+        var listed = 0
+        let known = { () throws(ToolError) -> [String] in listed += 1; return ["b", "a"] }
+        let e = try DeviceRole.misnamed("\"b\"", device: "a", waiting: true, words: words, configPath: "cfg", known: known)
+        XCTAssertEqual(e?.message, "thing_device = \"b\" in cfg names no device sharing this folder (devices: a, b): things wait for it")
+        XCTAssertNil(try DeviceRole.misnamed("b", device: "a", waiting: true, words: words, configPath: "cfg", known: known))
+        XCTAssertEqual(listed, 2)
+        for (c, waiting) in [("zz", false), ("a", true), ("", true)] {
+            XCTAssertNil(try DeviceRole.misnamed(c, device: "a", waiting: waiting, words: words, configPath: "cfg", known: known))
+        }
+        XCTAssertEqual(listed, 2, "nothing listed when nothing could be wrong")
+    }
+
     func testAHolderSettlesOnlyWhereDevicesShareAFolder() {
         let held = DeviceRole(device: "a", since: t0)
         let now = Instant(ms: t0 + 60_000)
