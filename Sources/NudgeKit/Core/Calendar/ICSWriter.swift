@@ -67,7 +67,36 @@ public enum ICS {
 
     /// Content lines as a calendar's bytes: each folded, each ended by CRLF.
     public static func text(_ lines: [String]) -> String {
-        lines.map { fold($0) + "\r\n" }.joined()
+        String(decoding: bytes(lines), as: UTF8.self)
+    }
+
+    /// The same as bytes, written into one buffer (a vdir sync writes ten
+    /// thousand files: no string per line).
+    public static func bytes(_ lines: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
+        for line in lines {
+            // Most lines fit: appended whole. The others are cut before the
+            // 76th (then the 75th) octet, never inside a UTF-8 sequence.
+            let u = line.utf8
+            if u.count <= 75 {
+                out.append(contentsOf: u)
+            } else {
+                let b = Array(u)
+                var start = 0, limit = 75
+                while start < b.count {
+                    var end = min(start + limit, b.count)
+                    // Back to the start of the sequence the cut would split.
+                    if end < b.count { while end > start && b[end] & 0xC0 == 0x80 { end -= 1 } }
+                    if start > 0 { out += [0x0D, 0x0A, 0x20] }
+                    out.append(contentsOf: b[start..<end])
+                    start = end
+                    limit = 74
+                }
+            }
+            out += [0x0D, 0x0A]
+        }
+        return out
     }
 
     /// A property read by ICSReader as a content line again: its value as
@@ -97,8 +126,31 @@ public enum ICS {
     /// A local DATE-TIME: 20261122T083000.
     public static func local(_ l: LocalDateTime) -> String {
         let d = l.day, t = l.time
-        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(p(d.year, 4))\(p(d.month, 2))\(p(d.day, 2))T\(p(t.hour, 2))\(p(t.minute, 2))\(p(t.second, 2))"
+        // Digits into one small buffer (a vdir sync formats tens of
+        // thousands); each field zero-padded to its width.
+        var out: [UInt8] = []
+        out.reserveCapacity(15)
+        func p(_ v: Int, _ w: Int) {
+            if v < 0 {
+                let s = Array(String(v).utf8)
+                out += Array(repeating: 0x30, count: max(0, w - s.count))
+                out += s
+                return
+            }
+            var n = 1, pow = 1
+            while v / pow >= 10 { pow *= 10; n += 1 }
+            for _ in n..<max(n, w) { out.append(0x30) }
+            var rest = v
+            while pow >= 1 {
+                out.append(0x30 + UInt8(rest / pow))
+                rest %= pow
+                pow /= 10
+            }
+        }
+        p(d.year, 4); p(d.month, 2); p(d.day, 2)
+        out.append(0x54)  // T
+        p(t.hour, 2); p(t.minute, 2); p(t.second, 2)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A DATE: 20261122.

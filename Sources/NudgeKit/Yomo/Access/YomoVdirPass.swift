@@ -200,7 +200,8 @@ struct VdirPass {
         let targets: [Reminder] = ids.map { $0.compactMap { state.reminders[$0] } } ?? Array(state.reminders.values)
         for r in targets.sorted(by: { $0.id < $1.id }) {
             let z = r.zone(zone)
-            let fp = YomoVdir.fingerprint(r, zone: z)
+            let core = YomoVdir.core(r, zone: z)
+            let fp = YomoVdir.fingerprint(core)
             let file = fileOf[r.id] ?? YomoVdir.fileName(r)
             let last = seen[file]
             if let l = last, l.fingerprint == fp, isOnDisk(file) { continue }
@@ -217,7 +218,7 @@ struct VdirPass {
                     sequence = max(sequence, f.sequence)
                 }
             }
-            let bytes = YomoVdir.render(r, zone: z, now: now, sequence: sequence + 1, old: old, vtimezone: vtimezone)
+            let bytes = YomoVdir.render(r, zone: z, now: now, sequence: sequence + 1, old: old, core: core, vtimezone: vtimezone)
             writes.append((file, bytes))
             pending[file] = YomoVdir.Seen(file: file, uid: YomoVdir.uid(r), id: r.id, size: 0, mtime: 0, inode: 0,
                                           hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: sequence + 1, version: fp)

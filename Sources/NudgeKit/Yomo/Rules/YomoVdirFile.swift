@@ -45,7 +45,9 @@ public enum YomoVdir {
     /// What yomo writes of a reminder, without the stamp and the version:
     /// the VTODO's lines, its alarms, its moved and cancelled occurrences.
     /// Two reminders with the same lines are the same item to a client.
-    static func core(_ r: Reminder, zone z: Zone) -> (master: [String], alarms: [String], overrides: [String]) {
+    public typealias Core = (master: [String], alarms: [String], overrides: [String])
+
+    static func core(_ r: Reminder, zone z: Zone) -> Core {
         var ignored: [String] = []
         var (master, alarms, overrides) = YomoInterchange.vtodoParts(r, zone: z, stamp: "", warnings: &ignored)
         let uidLine = "UID:\(r.id)@yomo"
@@ -70,18 +72,21 @@ public enum YomoVdir {
     /// needs rewriting.
     public static func fingerprint(_ r: Reminder, zone: Zone) -> String { fingerprint(core(r, zone: zone)) }
 
-    static func fingerprint(_ c: (master: [String], alarms: [String], overrides: [String])) -> String {
+    static func fingerprint(_ c: Core) -> String {
         var bytes: [UInt8] = []
-        for l in c.master + c.alarms + c.overrides { bytes += l.utf8; bytes.append(10) }
+        bytes.reserveCapacity(1024)
+        for list in [c.master, c.alarms, c.overrides] { for l in list { bytes += l.utf8; bytes.append(10) } }
         return Checksum.hex(Checksum.hash(bytes))
     }
 
     /// The file for `r`: version `sequence`, stamped `now`, keeping what
     /// `old` (the file it replaces, read) holds that yomo does not write.
     /// `vtimezone` gives the VTIMEZONE lines of a zone (cached by the caller).
+    /// `core`, when the caller has it already (`core(r, zone: z)`), is not
+    /// made again.
     public static func render(_ r: Reminder, zone z: Zone, now: Instant, sequence: Int, old: ICSComponent?,
-                              vtimezone: (Zone, Int) -> [String]) -> [UInt8] {
-        let c = core(r, zone: z)
+                              core known: Core? = nil, vtimezone: (Zone, Int) -> [String]) -> [UInt8] {
+        let c = known ?? core(r, zone: z)
         let stamp = ICS.utc(now)
         var out = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//nudge tools//yomo//EN", "CALSCALE:GREGORIAN"]
         let uid = self.uid(r)
@@ -116,7 +121,7 @@ public enum YomoVdir {
         out += c.overrides.map { $0 == "DTSTAMP:" ? "DTSTAMP:" + stamp : $0 }
         out += keptComponents
         out.append("END:VCALENDAR")
-        return Array(ICS.text(out).utf8)
+        return ICS.bytes(out)
     }
 
     static func isCompleted(_ c: ICSComponent) -> Bool {

@@ -49,6 +49,21 @@ final class ICSWriterTests: XCTestCase {
             XCTAssertEqual(ICS.fold(s), foldByScalars(s), "round \(round)")
             XCTAssertEqual(ICS.escape(s), escapeByScalars(s), "round \(round)")
         }
+        // A calendar's bytes are its lines folded one by one, each ended by CRLF.
+        for round in 0..<500 {
+            let lines = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
+                String((0..<Int.random(in: 0...(round % 2 == 0 ? 300 : 80), using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            }
+            XCTAssertEqual(ICS.bytes(lines), Array(lines.map { foldByScalars($0) + "\r\n" }.joined().utf8), "round \(round)")
+        }
+    }
+
+    func testALocalTimeIsItsFieldsZeroPadded() {
+        XCTAssertEqual(ICS.local(LocalDateTime(day: Day(year: 2026, month: 3, day: 8), time: TimeOfDay(hour: 2, minute: 5, second: 9))), "20260308T020509")
+        XCTAssertEqual(ICS.local(LocalDateTime(day: Day(year: 987, month: 12, day: 31), time: TimeOfDay(hour: 23, minute: 59, second: 59))), "09871231T235959")
+        XCTAssertEqual(ICS.local(LocalDateTime(day: Day(year: 10000, month: 1, day: 1), time: TimeOfDay(hour: 0, minute: 0))), "100000101T000000")
+        XCTAssertEqual(ICS.utc(Instant(seconds: 0)), "19700101T000000Z")
+        XCTAssertEqual(ICS.date(Day(year: 2026, month: 11, day: 22)), "20261122")
     }
 
     func testFoldingNeverSplitsAUTF8Sequence() {
