@@ -26,8 +26,8 @@ let fast: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-
 // (so a crash report can name the runtime's functions), which put every
 // public symbol of NudgeKit, about 5,000, into the dynamic symbol table;
 // the runtime's start-up looks its own path up with dladdr, which walks
-// that table: 190,000 instructions of every run (callgrind, `tenclub
-// status`: 1.91 M -> 1.72 M). Nothing loads the tools as a library.
+// that table: 180,000 instructions of every run (callgrind, `tenclub
+// status`: 1.55 M -> 1.36 M). Nothing loads the tools as a library.
 // Position-independent they stay: a fixed address would save the loader's
 // relocating (0.2 ms a run here) but give up address randomization for
 // programs that read what peers write.

@@ -124,15 +124,18 @@ func fmt(_ v: Double, _ digits: Int = 2) -> String {
 #endif
 
 /// Writes the files into a new folder as a plain program would (each
-/// created and written, then one flush of the file system for them all);
-/// milliseconds, after flushing what was written before.
-func writeFilesPlainly(_ dir: String, _ files: [(String, [UInt8])]) -> Double {
+/// created and written, then one flush of the file system for them all;
+/// `safely`: each under a temporary name first, renamed after the flush, so
+/// that no reader sees half a file); milliseconds, after flushing what was
+/// written before.
+func writeFilesPlainly(_ dir: String, _ files: [(String, [UInt8])], safely: Bool) -> Double {
     try? Sys.makeDirectories(dir)
     sync()
     let start = Sys.monotonicNanos()
     for (name, bytes) in files {
-        let fd = open(Sys.join(dir, name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd < 0 { fail("cannot create \(Sys.join(dir, name))") }
+        let path = Sys.join(dir, safely ? "." + name + ".tmp" : name)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd < 0 { fail("cannot create \(path)") }
         _ = Sys.writeAll(fd: fd, bytes)
         close(fd)
     }
@@ -143,5 +146,8 @@ func writeFilesPlainly(_ dir: String, _ files: [(String, [UInt8])]) -> Double {
     _ = fsync(dfd)
     #endif
     close(dfd)
+    if safely {
+        for (name, _) in files where rename(Sys.join(dir, "." + name + ".tmp"), Sys.join(dir, name)) != 0 { fail("cannot rename into \(dir)") }
+    }
     return Double(Sys.monotonicNanos() - start) / 1e6
 }
