@@ -13,11 +13,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--style|--limit|-n|--name|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--style|--limit|-n|--period|--name|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|widget|history|report|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -37,6 +37,11 @@ _tenclub() {
         history)
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        report)
+            case "$prev" in
+                --period) _tenclub_reply < <(compgen -W "day week month" -- "$cur"); return ;;
+                --date) COMPREPLY=(); return ;;
             esac ;;
         "buddy set")
             case "$prev" in
@@ -69,12 +74,13 @@ _tenclub() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="status unlock ingest widget history check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="status unlock ingest widget history report check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         unlock) words="--at --undo --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         widget) words="--style --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         history) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        report) words="--period --date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         check) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         buddy) words="set rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "buddy set") words="--name --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

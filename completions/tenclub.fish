@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --at --style --limit -n --name --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --at --style --limit -n --period --name --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'report' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -41,6 +41,7 @@ complete -c tenclub -n '__tenclub_at '\'''\''' -a 'unlock' -d 'Record one screen
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'ingest' -d 'Record unlocks from NDJSON records with an '\''at'\'' time'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'widget' -d 'Print a status-bar module (waybar, tmux or plain)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'history' -d 'Show one record per day, oldest first, with the streak'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'report' -d 'Pickups over a day, week or month: per hour, first unlock, average, runs'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'check' -d 'Exit 0 while today is within ten, 1 once busted'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'buddy' -d 'Show the accountability buddy and whether they said YES'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'sms' -d 'Text messages: the outbox, delivery, and replies'
@@ -55,6 +56,8 @@ complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'
 complete -c tenclub -n '__tenclub_at '\''history'\''' -l limit -s n -x -d 'How many days up to today (default 7)'
+complete -c tenclub -n '__tenclub_at '\''report'\''' -l period -x -a 'day week month' -d 'day, week (Monday to Sunday) or month (default week)'
+complete -c tenclub -n '__tenclub_at '\''report'\''' -l date -x -d 'A day in the period (default today)'
 complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'set' -d 'Set the buddy'\''s US number and text them the invitation'
 complete -c tenclub -n '__tenclub_at '\''buddy'\''' -a 'rm' -d 'Remove the buddy (nothing more is sent to them)'
 complete -c tenclub -n '__tenclub_at '\''buddy set'\''' -l name -x -d 'The buddy'\''s name'

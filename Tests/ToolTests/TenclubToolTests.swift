@@ -40,6 +40,46 @@ final class TenclubToolTests: ToolTestCase {
         for line in text.lines { XCTAssertFalse(line.hasSuffix(" "), "trailing spaces: '\(line)'") }
     }
 
+    /// The pickups report as a person and jq read it: a week against the
+    /// last, per hour and first unlock; history carries the first unlock;
+    /// the chart is ASCII without a UTF-8 locale; bad options are refused.
+    func testReportIsTheWeekAgainstTheLast() {
+        let log = write("week.ndjson", (0..<12).map { "{\"at\":\"2026-11-16T07:\(10 + $0):00-05:00\"}\n" }.joined()
+            + (0..<3).map { "{\"at\":\"2026-11-17T22:0\($0):00-05:00\"}\n" }.joined()
+            + (0..<7).map { "{\"at\":\"2026-11-\($0 == 0 ? "09" : "\(9 + $0)")T12:00:00-05:00\"}\n" }.joined())
+        XCTAssertEqual(tenclub("ingest", "-q", log, "--now", now).code, 0)
+        let r = tenclub("report", "--date", "2026-11-17", "--now", now)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.records.map { $0["type"] as? String }, ["report"] + Array(repeating: "report_day", count: 7))
+        let head = r.records[0]
+        XCTAssertEqual(head["from"] as? String, "2026-11-16")
+        XCTAssertEqual(head["unlocks"] as? Int, 15)
+        XCTAssertEqual(head["busiest_hour"] as? Int, 7)
+        XCTAssertEqual(head["previous_daily_average"] as? Double, 1)
+        XCTAssertEqual(head["busted_days"] as? Int, 1)
+        XCTAssertEqual(head["longest_run"] as? Int, 6)
+        XCTAssertEqual((head["hours"] as? [Int])?[22], 3)
+        XCTAssertEqual(r.records[1]["first_unlock"] as? String, "07:10")
+        XCTAssertTrue(r.records[3]["first_unlock"] is NSNull)
+        let busiest = sh("tenclub report --date 2026-11-17 --now \(now) | jq -r 'select(.type == \"report\") | .busiest_hour'")
+        XCTAssertEqual(busiest.out, "7\n", busiest.err)
+        XCTAssertEqual(tenclub("history", "-n", "7", "--now", now).records.first?["first_unlock"] as? String, "07:10")
+
+        let text = tenclub("report", "--date", "2026-11-17", "--format", "text", "--now", now, env: ["LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
+        XCTAssertTrue(text.out.hasPrefix("Week of 2026-11-16 to 2026-11-22: 15 unlocks, 2.1 a day (up 114% from 1.0 a day the week before)\n"), text.out)
+        XCTAssertTrue(text.out.contains("█"), text.out)
+        XCTAssertTrue(text.out.contains("2026-11-16       12  JOKER  07:10  BUSTED!\n"), text.out)
+        for line in text.lines { XCTAssertFalse(line.hasSuffix(" "), "trailing spaces: '\(line)'") }
+        let ascii = tenclub("report", "--date", "2026-11-17", "--format", "text", "--now", now, env: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""])
+        XCTAssertTrue(ascii.out.unicodeScalars.allSatisfy(\.isASCII), ascii.out)
+        XCTAssertTrue(ascii.out.contains("@"), ascii.out)
+
+        let bad = tenclub("report", "--period", "year", "--now", now)
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertTrue(bad.err.contains("day, week, month"), bad.err)
+        XCTAssertEqual(tenclub("report", "--date", "soon", "--now", now).code, 64)
+    }
+
     func testUnlockPrintsTheNewCountAndTextDrawsTheCard() {
         let r = tenclub("unlock", "--now", now)
         XCTAssertEqual(r.records.first?["unlocks"] as? Int, 1)

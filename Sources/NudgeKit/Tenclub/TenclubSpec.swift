@@ -26,6 +26,12 @@ public enum Tenclub {
                                              choices: ["waybar", "tmux", "plain"])], run: widgetCommand),
             CommandSpec("history", summary: "Show one record per day, oldest first, with the streak",
                         options: [OptionSpec("limit", short: "n", value: "N", help: "How many days up to today (default 7)").aliased("days")], run: historyCommand),
+            CommandSpec("report", summary: "Pickups over a day, week or month: per hour, first unlock, average, runs",
+                        options: [OptionSpec("period", value: "PERIOD", help: "day, week (Monday to Sunday) or month (default week)",
+                                             choices: ["day", "week", "month"]),
+                                  OptionSpec("date", value: "DAY", help: "A day in the period (default today)")],
+                        details: "Counts tracked days only: from the first day with an unlock up to today. The hours and each\nday's first unlock are read in the zone in force now; the change is the daily average's\nagainst the period before.",
+                        records: ["report", "report_day"], run: reportCommand),
             CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted", run: check),
             CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",
                         subcommands: [

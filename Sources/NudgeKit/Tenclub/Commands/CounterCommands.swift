@@ -182,24 +182,50 @@ extension Tenclub {
 
     static func historyCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         let n = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...3660) } ?? 7
-        let state = try store(ctx).read(lazy: true)
+        // In full: each day's first unlock is in the counted instants (cold).
+        let state = try store(ctx).read(full: true)
         // From the first day with an unlock on: days before it are not
         // history (they would read as ten-or-under days, and pull averages down).
         let first = state.days.keys.min()
         let rows = history(state.days, today: ctx.today, count: n).filter { r in first.map { r.date >= $0 } ?? false }
         if ctx.out.isJSON {
-            for r in rows { ctx.out.record(r.record) }
-        } else {
-            var t = "DATE        UNLOCKS  CARD\n"
             for r in rows {
-                let c = card(for: r.unlocks)
-                let count = String(r.unlocks)
-                t += "\(r.date)  \(String(repeating: " ", count: max(0, 7 - count.count)))\(count)  \(c.code)\(isBusted(r.unlocks) ? "  BUSTED!" : "")\n"
+                var rec = r.record
+                rec["first_unlock"] = firstUnlock(state.seen, r.date, zone: ctx.zone).map { .string(clock($0)) } ?? .null
+                ctx.out.record(rec)
             }
+        } else {
+            var t = dayLinesHeader
+            for r in rows { t += dayLine(r.date, unlocks: r.unlocks, first: firstUnlock(state.seen, r.date, zone: ctx.zone)) }
             let streak = rows.last?.streak ?? 0
             t += "Current streak: \(streak) day\(streak == 1 ? "" : "s") at ten or under.\n"
             ctx.out.raw(t)
         }
         return .ok
+    }
+}
+
+extension Tenclub {
+    static func reportCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let period = Period(rawValue: ctx.option("period") ?? "week") ?? .week
+        let date = try ctx.option("date").map { (s) throws(ToolError) in try ctx.day(s, option: "--date") } ?? ctx.today
+        // The counted instants are the cold part: a full read.
+        let state = try store(ctx).read(full: true)
+        let r = report(period, holding: date, today: ctx.today, days: state.days, seen: state.seen, zone: ctx.zone)
+        if ctx.out.isJSON {
+            ctx.out.record(r.record)
+            for d in r.days { ctx.out.record(d.record) }
+        } else {
+            ctx.out.raw(reportText(r, unicode: utf8Locale()))
+        }
+        return .ok
+    }
+
+    /// Whether the locale's character set is UTF-8 (LC_ALL, else LC_CTYPE,
+    /// else LANG, the first set); without one, the C locale: ASCII.
+    static func utf8Locale() -> Bool {
+        guard let v = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ Sys.env($0) }).first(where: { !$0.isEmpty }) else { return false }
+        let l = v.lowercased()
+        return l.contains("utf-8") || l.contains("utf8")
     }
 }

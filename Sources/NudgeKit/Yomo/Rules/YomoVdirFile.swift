@@ -42,11 +42,13 @@ public enum YomoVdir {
         return (safe && !u.hasPrefix(".") ? u : Checksum.hex(Checksum.hash(Array(u.utf8)))) + ".ics"
     }
 
+    /// A reminder's lines as yomo writes them: the VTODO's, its alarms, its
+    /// moved and cancelled occurrences (`core`).
+    public typealias Core = (master: [String], alarms: [String], overrides: [String])
+
     /// What yomo writes of a reminder, without the stamp and the version:
     /// the VTODO's lines, its alarms, its moved and cancelled occurrences.
     /// Two reminders with the same lines are the same item to a client.
-    public typealias Core = (master: [String], alarms: [String], overrides: [String])
-
     static func core(_ r: Reminder, zone z: Zone) -> Core {
         var ignored: [String] = []
         var (master, alarms, overrides) = YomoInterchange.vtodoParts(r, zone: z, stamp: "", warnings: &ignored)
