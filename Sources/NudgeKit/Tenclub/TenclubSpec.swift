@@ -30,7 +30,7 @@ public enum Tenclub {
                         options: [OptionSpec("period", value: "PERIOD", help: "day, week (Monday to Sunday) or month (default week)",
                                              choices: ["day", "week", "month"]),
                                   OptionSpec("date", value: "DAY", help: "A day in the period (default today)")],
-                        details: "Counts tracked days only: from the first day with an unlock up to today. The hours and each\nday's first unlock are read in the zone in force now; the change is the daily average's\nagainst the period before.",
+                        details: "Counts tracked days only: from the first day counted up to today. The daily average is over\nthe finished days, its change against the period before; the hours and each day's first\nunlock are read in the zone in force now.",
                         records: ["report", "report_day"], run: reportCommand),
             CommandSpec("check", summary: "Exit 0 while today is within ten, 1 once busted", run: check),
             CommandSpec("buddy", summary: "Show the accountability buddy and whether they said YES",

@@ -48,7 +48,7 @@ final class ReportTests: XCTestCase {
             let date = today.adding(days: -Int.random(in: 0...40, using: &rng))
             let p = Tenclub.Period.allCases[round % 3]
             let r = Tenclub.report(p, holding: date, today: today, days: days, seen: seen, zone: ny)
-            let first = days.filter { $0.value > 0 }.keys.min()
+            let first = days.keys.min()
             for d in r.days {
                 XCTAssertTrue(r.span.contains(d.date))
                 XCTAssertLessThanOrEqual(d.date, today)
@@ -81,9 +81,9 @@ final class ReportTests: XCTestCase {
                                days: days, seen: seen, zone: ny)
         XCTAssertEqual(r.days.map(\.date.description), ["2026-11-16", "2026-11-17"])  // the rest of the week has not come
         XCTAssertEqual(r.unlocks, 16)
-        XCTAssertEqual(r.average, 8)
+        XCTAssertEqual(r.average, 12)  // the finished days: today's count is not over
         XCTAssertEqual(r.previousAverage, 2)
-        XCTAssertEqual(r.changePercent, 300)
+        XCTAssertEqual(r.changePercent, 500)
         XCTAssertEqual(r.busiestHour, 7)
         XCTAssertEqual(r.bustedDays, 1)
         XCTAssertEqual(r.longestRun, 1)
@@ -93,9 +93,25 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(o["to"]?.string, "2026-11-22")
         XCTAssertEqual(o["hours"]?.array?.count, 24)
         let text = Tenclub.reportText(r, unicode: true)
-        XCTAssertTrue(text.hasPrefix("Week of 2026-11-16 to 2026-11-22: 16 unlocks, 8.0 a day (up 300% from 2.0 a day the week before)\n"), text)
+        XCTAssertTrue(text.hasPrefix("Week of 2026-11-16 to 2026-11-22: 16 unlocks so far, 12.0 a day before today (up 500% from 2.0 a day the week before)\n"), text)
         XCTAssertTrue(text.contains("2026-11-16       12  JOKER  07:05  BUSTED!\n"), text)
         XCTAssertTrue(text.contains("2026-11-17        4  4C     07:05\n"), text)
+        // Today alone: its count so far, and no change against a whole day.
+        let monday = Tenclub.report(.day, holding: Day(year: 2026, month: 11, day: 16), today: Day(year: 2026, month: 11, day: 16), days: days, seen: seen, zone: ny)
+        XCTAssertNil(monday.changePercent)
+        XCTAssertTrue(Tenclub.reportText(monday, unicode: true).hasPrefix("2026-11-16: 12 unlocks so far\n"))
+        // A finished day against the one before, in whole unlocks; equal ones about the same.
+        let tuesday = Tenclub.report(.day, holding: Day(year: 2026, month: 11, day: 17), today: Day(year: 2026, month: 11, day: 20), days: days, seen: seen, zone: ny)
+        XCTAssertTrue(Tenclub.reportText(tuesday, unicode: true).hasPrefix("2026-11-17: 4 unlocks (down 67% from 12 the day before)\n"))
+        days[Day(year: 2026, month: 11, day: 18)] = 4
+        let wednesday = Tenclub.report(.day, holding: Day(year: 2026, month: 11, day: 18), today: Day(year: 2026, month: 11, day: 20), days: days, seen: seen, zone: ny)
+        XCTAssertTrue(Tenclub.reportText(wednesday, unicode: true).hasPrefix("2026-11-18: 4 unlocks (about the same as the day before)\n"))
+        // A day whose only unlock was taken back is tracked, as history has it.
+        let undone = Tenclub.report(.day, holding: Day(year: 2026, month: 1, day: 1), today: Day(year: 2026, month: 1, day: 1),
+                                    days: [Day(year: 2026, month: 1, day: 1): 0], seen: [:], zone: ny)
+        XCTAssertEqual(undone.days.map(\.unlocks), [0])
+        // No period runs past the last day a date can name.
+        XCTAssertEqual(Tenclub.span(.week, holding: Day(year: 9999, month: 12, day: 31)).upperBound, Day(year: 9999, month: 12, day: 31))
         // Nothing tracked: said in a line.
         XCTAssertEqual(Tenclub.reportText(Tenclub.report(.day, holding: Day(year: 2026, month: 1, day: 1), today: Day(year: 2026, month: 1, day: 1),
                                                          days: [:], seen: [:], zone: ny), unicode: true), "2026-01-01: no unlocks tracked.\n")

@@ -17,16 +17,18 @@ extension Tenclub {
 
     /// The days of the period holding `date`: that day; its week, Monday to
     /// Sunday; its month.
+    /// (No period runs past 9999-12-31, the last day a date can name.)
     public static func span(_ p: Period, holding date: Day) -> ClosedRange<Day> {
+        let last = Day(year: 9999, month: 12, day: 31)
         switch p {
         case .day: return date...date
         case .week:
             let monday = date.adding(days: -((date.weekday + 6) % 7))
-            return monday...monday.adding(days: 6)
+            return monday...min(last, monday.adding(days: 6))
         case .month:
             let first = Day(year: date.year, month: date.month, day: 1)
             let next = date.month == 12 ? Day(year: date.year + 1, month: 1, day: 1) : Day(year: date.year, month: date.month + 1, day: 1)
-            return first...next.adding(days: -1)
+            return first...min(last, next.adding(days: -1))
         }
     }
 
@@ -56,7 +58,20 @@ extension Tenclub {
         /// Unlocks per hour of the day (0–23), of those whose instant is known.
         public var hours: [Int]
         public var unlocks: Int { days.reduce(0) { $0 + $1.unlocks } }
-        public var average: Double? { days.isEmpty ? nil : Double(unlocks) / Double(days.count) }
+        /// Today, when the period holds it: a day not over yet.
+        public var today: Day? = nil
+        /// The days the average is over: the finished ones, or today when
+        /// it is the only one (the change is then not given).
+        var averaged: [ReportDay] {
+            let finished = days.filter { $0.date != today }
+            return finished.isEmpty ? days : finished
+        }
+        /// Unlocks a day, over the finished tracked days (today's count
+        /// would pull a week down every morning).
+        public var average: Double? {
+            let a = averaged
+            return a.isEmpty ? nil : Double(a.reduce(0) { $0 + $1.unlocks }) / Double(a.count)
+        }
         public var previousAverage: Double?
         /// The hour with the most unlocks (the earliest of equals); nil without any.
         public var busiestHour: Int? {
@@ -78,7 +93,7 @@ extension Tenclub {
         /// whole percent; nil when either has no tracked day or the one
         /// before averaged zero.
         public var changePercent: Int? {
-            guard let a = average, let p = previousAverage, p > 0 else { return nil }
+            guard let a = average, let p = previousAverage, p > 0, !averaged.contains(where: { $0.date == today }) else { return nil }
             return Int(((a - p) / p * 100).rounded())
         }
 
@@ -107,7 +122,8 @@ extension Tenclub {
 
     /// The report of the period holding `date`.
     public static func report(_ p: Period, holding date: Day, today: Day, days: [Day: Int], seen: [Day: [Int64]], zone: Zone) -> Report {
-        let first = days.filter { $0.value > 0 }.keys.min()
+        // From the first day with a count, as history has it.
+        let first = days.keys.min()
         let r = span(p, holding: date)
         var hours = [Int](repeating: 0, count: 24)
         var rows: [ReportDay] = []
@@ -117,7 +133,7 @@ extension Tenclub {
         }
         let before = tracked(previous(p, before: r), first: first, today: today)
         let previousAverage = before.isEmpty ? nil : Double(before.reduce(0) { $0 + (days[$1] ?? 0) }) / Double(before.count)
-        return Report(period: p, span: r, days: rows, hours: hours, previousAverage: previousAverage)
+        return Report(period: p, span: r, days: rows, hours: hours, today: r.contains(today) ? today : nil, previousAverage: previousAverage)
     }
 
     /// 07:05.
@@ -131,17 +147,18 @@ extension Tenclub {
     public static func reportText(_ r: Report, unicode: Bool) -> String {
         let name = r.period == .day ? "\(r.span.lowerBound)" : "\(r.period == .week ? "Week" : "Month") of \(r.span.lowerBound) to \(r.span.upperBound)"
         guard let avg = r.average else { return "\(name): no unlocks tracked.\n" }
-        func one(_ v: Double) -> String { "\((v * 10).rounded() / 10)" }
+        func one(_ v: Double) -> String { r.period == .day ? "\(Int(v.rounded()))" : "\((v * 10).rounded() / 10)" }
         var t = "\(name): \(r.unlocks) unlock\(r.unlocks == 1 ? "" : "s")"
-        if r.period != .day { t += ", \(one(avg)) a day" }
+        if r.today != nil { t += " so far" }
+        if r.period != .day { t += ", \(one(avg)) a day" + (r.today != nil && r.days.count > 1 ? " before today" : "") }
         if let c = r.changePercent, let p = r.previousAverage {
             let before = r.period == .day ? "the day before" : "the \(r.period.rawValue) before"
-            t += c == 0 ? " (as \(before))" : " (\(c > 0 ? "up" : "down") \(abs(c))% from \(one(p)) \(r.period == .day ? "" : "a day ")\(before))"
+            t += c == 0 ? " (about the same as \(before))" : " (\(c > 0 ? "up" : "down") \(abs(c))% from \(one(p)) \(r.period == .day ? "" : "a day ")\(before))"
         }
         t += "\n"
         if let h = r.busiestHour { t += "Busiest hour \(h < 10 ? "0" : "")\(h):00. " }
         t += "Busted \(r.bustedDays) of \(r.days.count) day\(r.days.count == 1 ? "" : "s"); longest run at ten or under: \(r.longestRun) day\(r.longestRun == 1 ? "" : "s").\n\n"
-        t += "  " + chart(r.hours, unicode: unicode) + "\n"
+        t += "  " + chart(r.hours, unicode: unicode) + "  top \(r.hours.max() ?? 0)\n"
         t += "  0     6     12    18   23\n\n"
         t += dayLinesHeader
         for d in r.days { t += dayLine(d.date, unlocks: d.unlocks, first: d.first) }
