@@ -4,11 +4,11 @@
 // the busted days and the longest run of days at ten or under. Pure: it
 // takes the counts, the counted instants and the zone.
 //
-// Invariants: only tracked days count (from the first day with an unlock,
-// up to today), so days not yet come or before tenclub was used pull no
-// average down; a day's count is its count (`days`), the hours and the
-// first unlock come from the instants counted (`seen`), read in the zone
-// in force now.
+// Invariants: only tracked days count (from the first day counted, as
+// history has it, up to today), so days not yet come or before tenclub was
+// used pull no average down; the average is over finished days; a day's
+// count is its count (`days`), the hours and the first unlock come from
+// the instants counted (`seen`), read in the zone in force now.
 
 extension Tenclub {
     public enum Period: String, CaseIterable, Sendable {
@@ -90,8 +90,8 @@ extension Tenclub {
             return best
         }
         /// The change of the daily average against the period before, in
-        /// whole percent; nil when either has no tracked day or the one
-        /// before averaged zero.
+        /// whole percent; nil when either has no tracked day, the one before
+        /// averaged zero, or the average is today's alone.
         public var changePercent: Int? {
             guard let a = average, let p = previousAverage, p > 0, !averaged.contains(where: { $0.date == today }) else { return nil }
             return Int(((a - p) / p * 100).rounded())
@@ -108,7 +108,7 @@ extension Tenclub {
         }
     }
 
-    /// The tracked days of `r`: from the first day with an unlock to today.
+    /// The tracked days of `r`: from the first day counted to today.
     static func tracked(_ r: ClosedRange<Day>, first: Day?, today: Day) -> [Day] {
         guard let f = first else { return [] }
         var out: [Day] = []
