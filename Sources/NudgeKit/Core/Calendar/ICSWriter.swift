@@ -41,27 +41,9 @@ public enum ICS {
     /// A content line folded at 75 octets (continuations start with a
     /// space), never inside a UTF-8 sequence; no line end added.
     public static func fold(_ line: String) -> String {
-        // Most lines fit; the others are cut between UTF-8 sequences (a
-        // sequence's length is in its first byte), on bytes, not scalars.
         if line.utf8.count <= 75 { return line }
-        let b = Array(line.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(b.count + b.count / 24 + 3)
-        var count = 0
-        var limit = 75
-        var k = 0
-        while k < b.count {
-            let lead = b[k]
-            let n = min(lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4, b.count - k)
-            if count + n > limit {
-                out += [0x0D, 0x0A, 0x20]
-                count = 0
-                limit = 74
-            }
-            out += b[k..<(k + n)]
-            count += n
-            k += n
-        }
+        appendFolded(line, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -76,27 +58,33 @@ public enum ICS {
         var out: [UInt8] = []
         out.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
         for line in lines {
-            // Most lines fit: appended whole. The others are cut before the
-            // 76th (then the 75th) octet, never inside a UTF-8 sequence.
-            let u = line.utf8
-            if u.count <= 75 {
-                out.append(contentsOf: u)
-            } else {
-                let b = Array(u)
-                var start = 0, limit = 75
-                while start < b.count {
-                    var end = min(start + limit, b.count)
-                    // Back to the start of the sequence the cut would split.
-                    if end < b.count { while end > start && b[end] & 0xC0 == 0x80 { end -= 1 } }
-                    if start > 0 { out += [0x0D, 0x0A, 0x20] }
-                    out.append(contentsOf: b[start..<end])
-                    start = end
-                    limit = 74
-                }
-            }
+            appendFolded(line, to: &out)
             out += [0x0D, 0x0A]
         }
         return out
+    }
+
+    /// The one folding rule: a line appended whole when it fits, else cut
+    /// before its 76th (then, after the leading space, 75th) octet, never
+    /// inside a UTF-8 sequence.
+    static func appendFolded(_ line: String, to out: inout [UInt8]) {
+        let u = line.utf8
+        if u.count <= 75 {
+            out.append(contentsOf: u)
+            return
+        }
+        let b = Array(u)
+        out.reserveCapacity(out.count + b.count + b.count / 24 + 3)
+        var start = 0, limit = 75
+        while start < b.count {
+            var end = min(start + limit, b.count)
+            // Back to the start of the sequence the cut would split.
+            if end < b.count { while end > start && b[end] & 0xC0 == 0x80 { end -= 1 } }
+            if start > 0 { out += [0x0D, 0x0A, 0x20] }
+            out.append(contentsOf: b[start..<end])
+            start = end
+            limit = 74
+        }
     }
 
     /// A property read by ICSReader as a content line again: its value as

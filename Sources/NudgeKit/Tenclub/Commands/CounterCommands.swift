@@ -216,16 +216,8 @@ extension Tenclub {
             ctx.out.record(r.record)
             for d in r.days { ctx.out.record(d.record) }
         } else {
-            ctx.out.raw(reportText(r, unicode: utf8Locale()))
+            ctx.out.raw(reportText(r, unicode: Chart.unicode(env: Sys.env)))
         }
         return .ok
-    }
-
-    /// Whether the locale's character set is UTF-8 (LC_ALL, else LC_CTYPE,
-    /// else LANG, the first set); without one, the C locale: ASCII.
-    static func utf8Locale() -> Bool {
-        guard let v = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ Sys.env($0) }).first(where: { !$0.isEmpty }) else { return false }
-        let l = v.lowercased()
-        return l.contains("utf-8") || l.contains("utf8")
     }
 }

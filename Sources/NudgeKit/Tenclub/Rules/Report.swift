@@ -136,10 +136,8 @@ extension Tenclub {
         return Report(period: p, span: r, days: rows, hours: hours, today: r.contains(today) ? today : nil, previousAverage: previousAverage)
     }
 
-    /// 07:05.
-    static func clock(_ t: TimeOfDay) -> String {
-        (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
-    }
+    /// 07:05: to the minute.
+    static func clock(_ t: TimeOfDay) -> String { TimeOfDay(hour: t.hour, minute: t.minute).description }
 
     /// The report for a terminal: the summary, the hours as a 24-column
     /// chart, and one line a day. Block characters, or ASCII where the
@@ -158,7 +156,7 @@ extension Tenclub {
         t += "\n"
         if let h = r.busiestHour { t += "Busiest hour \(h < 10 ? "0" : "")\(h):00. " }
         t += "Busted \(r.bustedDays) of \(r.days.count) day\(r.days.count == 1 ? "" : "s"); longest run at ten or under: \(r.longestRun) day\(r.longestRun == 1 ? "" : "s").\n\n"
-        t += "  " + chart(r.hours, unicode: unicode) + "  top \(r.hours.max() ?? 0)\n"
+        t += "  " + Chart.columns(r.hours, unicode: unicode) + "  top \(r.hours.max() ?? 0)\n"
         t += "  0     6     12    18   23\n\n"
         t += dayLinesHeader
         for d in r.days { t += dayLine(d.date, unlocks: d.unlocks, first: d.first) }
@@ -179,14 +177,5 @@ extension Tenclub {
     /// A day's first counted unlock, in `zone`.
     static func firstUnlock(_ seen: [Day: [Int64]], _ d: Day, zone: Zone) -> TimeOfDay? {
         seen[d]?.first.map { zone.local(Instant(ms: $0)).time }
-    }
-
-    /// One column a value, its height against the largest, a dot for none
-    /// (no column is blank, so no line ends in spaces); `:-=+*#%@` without
-    /// Unicode.
-    static func chart(_ xs: [Int], unicode: Bool) -> String {
-        let levels: [Character] = unicode ? Array("·▁▂▃▄▅▆▇█") : Array(".:-=+*#%@")
-        let top = max(1, xs.max() ?? 1)
-        return String(xs.map { v in v == 0 ? levels[0] : levels[max(1, (v * (levels.count - 1) + top - 1) / top)] })
     }
 }
