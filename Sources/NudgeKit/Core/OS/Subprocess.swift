@@ -82,6 +82,21 @@ public enum Subprocess {
         }
     }
 
+    /// This process's environment with `env` added (replacing a variable
+    /// of the same name), as `NAME=value` strings for exec.
+    static func environment(adding env: [String: String]) -> [String] {
+        var list: [String] = []
+        var i = 0
+        while let p = environ[i] {
+            let s = String(cString: p)
+            let key = s.split(separator: "=", maxSplits: 1).first.map(String.init) ?? s
+            if env[key] == nil { list.append(s) }
+            i += 1
+        }
+        for (k, v) in env.sorted(by: { $0.key < $1.key }) { list.append("\(k)=\(v)") }
+        return list
+    }
+
     /// How a child's raw wait status ended it.
     static func ending(_ raw: Int32) -> Ending {
         let sig = raw & 0x7F
@@ -129,16 +144,7 @@ public enum Subprocess {
             posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)
         }
 
-        var envList: [String] = []
-        var i = 0
-        while let p = environ[i] {
-            let s = String(cString: p)
-            let key = s.split(separator: "=", maxSplits: 1).first.map(String.init) ?? s
-            if env[key] == nil { envList.append(s) }
-            i += 1
-        }
-        for (k, v) in env.sorted(by: { $0.key < $1.key }) { envList.append("\(k)=\(v)") }
-
+        let envList = environment(adding: env)
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = envList.map { strdup($0) } + [nil]
         defer {

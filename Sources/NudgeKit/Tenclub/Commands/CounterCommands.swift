@@ -37,13 +37,23 @@ extension Tenclub {
         if let raw = ctx.option("at") {
             at = try ctx.time(raw, option: "--at", lead: skewMs)
         }
+        let (r, text) = try recordUnlock(ctx, at: at, now: ctx.now)
+        ctx.out.emit(r, text: text)
+        return .ok
+    }
+
+    /// Counts one unlock at `at` (it is `now`, or given), unless one less
+    /// than a second away was counted (by unlock, ingest or watch), and
+    /// queues the day's alert when it passes ten: the `unlock` record and
+    /// its text.
+    static func recordUnlock(_ ctx: Context, at: Instant, now: Instant) throws(ToolError) -> (JSONObject, String) {
         let day = ctx.zone.day(of: at)
         let id = IDs.make()
         let atText = ctx.clock.format(at)
-        let nowText = ctx.clock.format(ctx.now)
-        let today = ctx.today
+        let nowText = ctx.clock.format(now)
+        let today = ctx.zone.day(of: now)
         // A full read: the dedupe index decides whether this instant is new.
-        let (count, alerted, near) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool, Int64?) in
+        let (count, alerted, near) = try store(ctx).write(full: true, at: now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Bool, Int64?) in
             if let n = tx.state.seenNear(at.ms, on: day, window: debounceMs) { return (tx.state.unlocks(on: day), false, n) }
             tx.record(["type": "unlock", "id": .string(id), "at": .string(atText), "day": .string(day.description)])
             let a = alert(tx.state, day: day, today: today, at: nowText)
@@ -57,11 +67,9 @@ extension Tenclub {
         r["alert_queued"] = .bool(alerted)
         if let n = near {
             r["id"] = nil
-            ctx.out.emit(r, text: "Already counted: an unlock at \(ctx.zone.format(Instant(ms: n))) is less than a second away. \(count) today (\(s.card.name)).")
-        } else {
-            ctx.out.emit(r, text: "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
+            return (r, "Already counted: an unlock at \(ctx.zone.format(Instant(ms: n))) is less than a second away. \(count) today (\(s.card.name)).")
         }
-        return .ok
+        return (r, "Unlock recorded: \(count) today (\(s.card.name)). \(s.message)")
     }
 
     /// `unlock --undo`: today's last counted unlock is taken back.
