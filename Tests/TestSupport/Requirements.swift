@@ -33,6 +33,10 @@ public enum Requirement: String, CaseIterable, Sendable {
     case remind
     /// A CalDAV server, the sync engine and a task client: yomo's vdir against the real parts.
     case radicale, vdirsyncer, todoman
+    /// A real message bus, its monitor and senders: tenclub watch against
+    /// the signals GNOME, KDE and logind send (python3's dbus owns logind's name).
+    case dbusDaemon = "dbus-daemon", dbusMonitor = "dbus-monitor", gdbus
+    case pythonDbus = "dbus"
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -40,7 +44,7 @@ public enum Requirement: String, CaseIterable, Sendable {
     public var what: String {
         switch self {
         case .acl: return "getfacl"
-        case .icalendar, .dateutil, .recurringIcalEvents: return "python3 module \(rawValue)"
+        case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return "python3 module \(rawValue)"
         case .taskwarrior: return "task (Taskwarrior)"
         case .root: return "root (real logins through useradd and setpriv, tmpfs mounts)"
         default: return rawValue
@@ -53,6 +57,9 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .icalendar: return "python3-icalendar"
         case .dateutil: return "python3-dateutil"
         case .recurringIcalEvents: return "python3-recurring-ical-events"
+        case .dbusMonitor: return "dbus-bin"
+        case .gdbus: return "libglib2.0-bin"
+        case .pythonDbus: return "python3-dbus"
         case .root: return "run the suite as root, as CI does"
         default: return rawValue
         }
@@ -65,7 +72,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     var commands: [String] {
         switch self {
         case .acl: return ["getfacl"]
-        case .icalendar, .dateutil, .recurringIcalEvents: return ["python3"]
+        case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return ["python3"]
+        case .dbusMonitor: return ["dbus-monitor", "dbus-send"]
         case .taskwarrior: return ["task"]
         case .root: return ["useradd", "userdel", "groupadd", "groupdel", "setpriv", "mount", "umount"]
         default: return [rawValue]
@@ -122,7 +130,7 @@ public struct Machine: Sendable {
     /// Whether `need` is met here.
     public func has(_ need: Requirement) -> Bool {
         switch need {
-        case .icalendar, .dateutil, .recurringIcalEvents: return python(importing: [need.rawValue]) != nil
+        case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return python(importing: [need.rawValue]) != nil
         case .root: return isRoot && need.commands.allSatisfy { find($0) != nil }
         default: return need.commands.allSatisfy { find($0) != nil }
         }

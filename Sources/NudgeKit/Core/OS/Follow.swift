@@ -41,7 +41,18 @@ public final class Followed {
         sigemptyset(&defaults)
         for s in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF))
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attr, &none)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // The signals that end us wait until the child is in the table
+        // their handler reads: none of them leaves it running unseen.
+        Follow.installHandlers()
+        var ending = sigset_t(), before = sigset_t()
+        sigemptyset(&ending)
+        for s in Follow.endingSignals { sigaddset(&ending, s) }
+        pthread_sigmask(SIG_BLOCK, &ending, &before)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = Subprocess.environment(adding: env).map { strdup($0) } + [nil]
         defer {
@@ -102,7 +113,6 @@ public enum Follow {
     /// than `maxLine` bytes is handed over in pieces of that size.
     public static func lines(_ children: [Followed], maxLine: Int = 65536,
                              _ line: (Int, Substring) throws(ToolError) -> Void) throws(ToolError) -> End {
-        installHandlers()
         var chunk = [UInt8](repeating: 0, count: 65536)
         defer { for c in children where c.outOpen || c.errOpen { _ = c.stop() } }
         while true {
@@ -179,13 +189,19 @@ public enum Follow {
         for i in 0..<tableSize where table[i] == pid { table[i] = 0 }
     }
 
-    static func installHandlers() {
-        for s in [SIGTERM, SIGINT, SIGHUP] {
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Once: the handlers that end the children with us.
+    static let installed: Bool = {
+        for s in endingSignals {
             _ = signal(s) { sig in
                 for i in 0..<Follow.tableSize where Follow.table[i] > 0 { _ = kill(Follow.table[i], SIGTERM) }
                 _ = signal(sig, SIG_DFL)
                 _ = raise(sig)
             }
         }
-    }
+        return true
+    }()
+
+    static func installHandlers() { _ = installed }
 }
