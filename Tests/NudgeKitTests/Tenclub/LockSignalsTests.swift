@@ -1,0 +1,132 @@
+import XCTest
+@testable import NudgeKit
+
+/// What `tenclub watch` reads from dbus-monitor, and what it counts.
+final class LockSignalsTests: XCTestCase {
+    typealias T = Tenclub
+
+    func read(_ text: String, session: String? = "2") -> [T.LockSignal] {
+        var r = T.MonitorReader(sessionPath: session.map(T.logindSessionPath))
+        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { r.feed($0) }
+    }
+
+    /// dbus-monitor 1.14's own output (captured on a bus with GNOME's,
+    /// KDE's and logind's signals sent to it), byte for byte.
+    static let transcript = """
+        signal time=1795883691.241995 sender=org.freedesktop.DBus -> destination=:1.0 serial=2 path=/org/freedesktop/DBus; interface=org.freedesktop.DBus; member=NameAcquired
+           string ":1.0"
+        signal time=1795883691.242027 sender=org.freedesktop.DBus -> destination=:1.0 serial=4 path=/org/freedesktop/DBus; interface=org.freedesktop.DBus; member=NameLost
+           string ":1.0"
+        signal time=1795883691.745256 sender=:1.1 -> destination=(null destination) serial=2 path=/org/gnome/ScreenSaver; interface=org.gnome.ScreenSaver; member=ActiveChanged
+           boolean true
+        signal time=1795883691.745256 sender=:1.1 -> destination=(null destination) serial=3 path=/org/gnome/ScreenSaver; interface=org.gnome.ScreenSaver; member=ActiveChanged
+           boolean false
+        signal time=1795883691.752168 sender=:1.3 -> destination=(null destination) serial=2 path=/org/freedesktop/login1/session/_32; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged
+           string "org.freedesktop.login1.Session"
+           array [
+              dict entry(
+                 string "IdleHint"
+                 variant             boolean true
+              )
+              dict entry(
+                 string "LockedHint"
+                 variant             boolean false
+              )
+           ]
+           array [
+           ]
+        signal time=1795883691.752170 sender=:1.3 -> destination=(null destination) serial=3 path=/org/freedesktop/login1/session/_33; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged
+           string "org.freedesktop.login1.Session"
+           array [
+              dict entry(
+                 string "LockedHint"
+                 variant             boolean true
+              )
+           ]
+           array [
+           ]
+        signal time=1795883691.752171 sender=:1.3 -> destination=(null destination) serial=4 path=/org/freedesktop/login1/session/_32; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged
+           string "org.freedesktop.login1.Session"
+           array [
+           ]
+           array [
+              string "LockedHint"
+           ]
+        signal time=1795883692.1 sender=:1.4 -> destination=(null destination) serial=9 path=/ScreenSaver; interface=org.freedesktop.ScreenSaver; member=ActiveChanged
+           boolean false
+        method call time=1795883692.2 sender=:1.4 -> destination=org.gnome.ScreenSaver serial=10 path=/org/gnome/ScreenSaver; interface=org.gnome.ScreenSaver; member=ActiveChanged
+           boolean false
+        signal time=1795883692.3 sender=:1.4 -> destination=(null destination) serial=11 path=/org/gnome/ScreenSaver; interface=org.gnome.ScreenSaver; member=WakeUpScreen
+        signal time=1795883692.4 sender=:1.4 -> destination=(null destination) serial=12 path=/x; interface=org.mate.ScreenSaver; member=ActiveChanged
+           string "boolean false"
+        signal time=1795883692.5 sender=:1.4 -> destination=(null destination) serial=13 path=/x; interface=org.xfce.ScreenSaver; member=ActiveChanged
+           boolean true
+        """
+
+    func testReadsDbusMonitorsOwnOutput() {
+        XCTAssertEqual(read(Self.transcript), [
+            T.LockSignal(.gnome, locked: true), T.LockSignal(.gnome, locked: false),
+            // IdleHint is passed over; another session's hint is not ours;
+            // a hint only invalidated carries no value.
+            T.LockSignal(.logind, locked: false),
+            T.LockSignal(.freedesktop, locked: false),
+            // A method call is not a signal; a string that reads like a boolean is not one.
+            T.LockSignal(.xfce, locked: true),
+        ])
+        // Without a session to follow, logind is not read at all.
+        XCTAssertFalse(read(Self.transcript, session: nil).contains { $0.source == .logind })
+    }
+
+    func testLogindsPathsAsSdBusEscapesThem() {
+        XCTAssertEqual(T.logindSessionPath("2"), "/org/freedesktop/login1/session/_32")
+        XCTAssertEqual(T.logindSessionPath("12"), "/org/freedesktop/login1/session/_312")
+        XCTAssertEqual(T.logindSessionPath("c1"), "/org/freedesktop/login1/session/c1")
+        XCTAssertEqual(T.logindSessionPath("a-b_c"), "/org/freedesktop/login1/session/a_2db_5fc")
+        for ok in ["2", "c1", "12", "a-b_c"] { XCTAssertTrue(T.isSessionID(ok), ok) }
+        for bad in ["", "../2", "2 3", "a'b", "é", String(repeating: "1", count: 65)] { XCTAssertFalse(T.isSessionID(bad), bad) }
+        // The match rules name logind as the sender: nobody else's signal is delivered.
+        XCTAssertTrue(T.systemBusRule(sessionPath: T.logindSessionPath("2")).hasPrefix("type='signal',sender='org.freedesktop.login1',path='/org/freedesktop/login1/session/_32',"))
+        XCTAssertEqual(T.sessionBusRules.count, 5)
+    }
+
+    /// Over random streams from several sources: the unlocks counted are the
+    /// stretches of "unlocked" in the stream — one per return from locked,
+    /// plus one when the stream starts unlocked — however many sources
+    /// repeat them.
+    func testEachReturnFromLockedIsCountedOnce() {
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<2000 {
+            let n = Int.random(in: 0...30, using: &rng)
+            let stream = (0..<n).map { _ in
+                T.LockSignal(T.LockSource.allCases.randomElement(using: &rng)!, locked: Bool.random(using: &rng))
+            }
+            var tracker = T.LockTracker()
+            let counted = stream.filter { tracker.heard($0) }.count
+            // The stream as runs of one state: locked, unlocked, locked…
+            var runs: [Bool] = []
+            for s in stream where runs.last != s.locked { runs.append(s.locked) }
+            XCTAssertEqual(counted, runs.filter { !$0 }.count, "\(stream.map { $0.locked ? "L" : "u" }.joined())")
+            XCTAssertLessThanOrEqual(counted, stream.filter(\.locked).count + 1)
+        }
+    }
+
+    /// Lines of every shape, cut anywhere: the reader never fails, and a
+    /// signal comes only from a screen saver's or logind's own header.
+    func testAnyLinesAreReadWithoutHarm() {
+        var rng = SeededRandom(seed: 11)
+        let pieces = Self.transcript.split(separator: "\n").map(String.init) + ["", " ", "signal", "signal member=ActiveChanged", "   boolean", "\u{0}\u{FF}"]
+        for _ in 0..<500 {
+            var r = T.MonitorReader(sessionPath: T.logindSessionPath("2"))
+            var header = ""
+            for _ in 0..<40 {
+                var line = pieces.randomElement(using: &rng)!
+                if Bool.random(using: &rng), !line.isEmpty { line = String(line.prefix(Int.random(in: 0...line.count, using: &rng))) }
+                if line.first != " " { header = line }
+                if let s = r.feed(Substring(line)) {
+                    XCTAssertTrue(header.hasPrefix("signal "), header)
+                    XCTAssertTrue(header.contains(s.source == .logind ? "member=PropertiesChanged" : "member=ActiveChanged"), header)
+                }
+            }
+        }
+    }
+}
