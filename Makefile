@@ -22,6 +22,9 @@ MANDIR     ?= $(PREFIX)/share/man/man1
 BASHDIR    ?= $(PREFIX)/share/bash-completion/completions
 ZSHDIR     ?= $(PREFIX)/share/zsh/site-functions
 FISHDIR    ?= $(PREFIX)/share/fish/vendor_completions.d
+# systemd's folder for user units: tenclub-watch.service (`systemctl --user
+# enable --now tenclub-watch` counts unlocks on GNOME, KDE and logind).
+UNITDIR    ?= $(PREFIX)/lib/systemd/user
 
 SWIFT      ?= swift
 CONFIG     ?= release
@@ -68,12 +71,19 @@ install: $(BIN)
 		$(INSTALL) -m 644 completions/_$$t '$(DESTDIR)$(ZSHDIR)'/_$$t && \
 		$(INSTALL) -m 644 completions/$$t.fish '$(DESTDIR)$(FISHDIR)'/$$t.fish || exit 1; \
 	done
+	$(INSTALL) -d '$(DESTDIR)$(UNITDIR)'
+	printf '%s\n' '[Unit]' 'Description=Count screen unlocks for tenclub (GNOME, KDE, logind over D-Bus)' \
+		'Documentation=man:tenclub(1)' 'PartOf=graphical-session.target' 'After=graphical-session.target' '' \
+		'[Service]' 'ExecStart=$(BINDIR)/tenclub watch -q' 'Restart=on-failure' 'RestartSec=5' '' \
+		'[Install]' 'WantedBy=graphical-session.target' > '$(DESTDIR)$(UNITDIR)/tenclub-watch.service'
+	chmod 644 '$(DESTDIR)$(UNITDIR)/tenclub-watch.service'
 
 uninstall:
 	for t in $(TOOLS); do \
 		rm -f '$(DESTDIR)$(BINDIR)'/$$t '$(DESTDIR)$(MANDIR)'/$$t.1 '$(DESTDIR)$(BASHDIR)'/$$t \
 			'$(DESTDIR)$(ZSHDIR)'/_$$t '$(DESTDIR)$(FISHDIR)'/$$t.fish; \
 	done
+	rm -f '$(DESTDIR)$(UNITDIR)/tenclub-watch.service'
 
 check:
 	$(SWIFT) test

@@ -13,11 +13,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--style|--limit|-n|--period|--name|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--logind-session|--style|--limit|-n|--period|--name|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|widget|history|report|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|watch|widget|history|report|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -29,6 +29,10 @@ _tenclub() {
         unlock)
             case "$prev" in
                 --at) COMPREPLY=(); return ;;
+            esac ;;
+        watch)
+            case "$prev" in
+                --logind-session) COMPREPLY=(); return ;;
             esac ;;
         widget)
             case "$prev" in
@@ -74,10 +78,11 @@ _tenclub() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="status unlock ingest widget history report check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="status unlock ingest watch widget history report check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         unlock) words="--at --undo --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        watch) words="--logind-session --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         widget) words="--style --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         history) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         report) words="--period --date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --at --style --limit -n --period --name --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --at --logind-session --style --limit -n --period --name --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'widget' 'history' 'report' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'watch' 'widget' 'history' 'report' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -39,6 +39,7 @@ complete -c tenclub -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share 
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'status' -d 'Show a day'\''s unlock count as a playing card'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'unlock' -d 'Record one screen unlock'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'ingest' -d 'Record unlocks from NDJSON records with an '\''at'\'' time'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'watch' -d 'Count unlocks as the desktop announces them on D-Bus (GNOME, KDE, logind)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'widget' -d 'Print a status-bar module (waybar, tmux or plain)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'history' -d 'Show one record per day, oldest first, with the streak'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'report' -d 'Pickups over a day, week or month: per hour, first unlock, average, runs'
@@ -54,6 +55,7 @@ complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l at -x -d 'When it happen
 complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l undo -d 'Remove today'\''s last counted unlock'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
+complete -c tenclub -n '__tenclub_at '\''watch'\''' -l logind-session -x -d 'Also follow logind'\''s LockedHint of session ID (default $XDG_SESSION_ID; none: off)'
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'
 complete -c tenclub -n '__tenclub_at '\''history'\''' -l limit -s n -x -d 'How many days up to today (default 7)'
 complete -c tenclub -n '__tenclub_at '\''report'\''' -l period -x -a 'day week month' -d 'day, week (Monday to Sunday) or month (default week)'

@@ -45,7 +45,12 @@ final class InstallToolTests: ToolTestCase {
             expected += ["bin/\(t)", "share/man/man1/\(t).1", "share/bash-completion/completions/\(t)",
                          "share/zsh/site-functions/_\(t)", "share/fish/vendor_completions.d/\(t).fish"]
         }
+        expected.append("lib/systemd/user/tenclub-watch.service")
         XCTAssertEqual(files(under: root), expected.sorted())
+        // The unit systemd starts tenclub watch with: the installed path, restarted when the bus comes back.
+        let unit = try String(contentsOfFile: root + "/lib/systemd/user/tenclub-watch.service", encoding: .utf8)
+        XCTAssertTrue(unit.contains("\nExecStart=/usr/local/bin/tenclub watch -q\nRestart=on-failure\n"), unit)
+        XCTAssertEqual(mode(root + "/lib/systemd/user/tenclub-watch.service"), 0o644)
         XCTAssertEqual(files(under: stage), expected.map { "usr/local/" + $0 }.sorted(), "everything lands under DESTDIR/PREFIX")
         for t in Self.tools {
             let bin = root + "/bin/" + t
