@@ -33,6 +33,10 @@ public enum Requirement: String, CaseIterable, Sendable {
     case remind
     /// A CalDAV server, the sync engine and a task client: yomo's vdir against the real parts.
     case radicale, vdirsyncer, todoman
+    /// gammu, whose dummy phone (a folder) stands for a GSM modem: tenclub's texts through a real SMS stack.
+    case gammu
+    /// gammu-smsd, the daemon that sends from its outbox and runs RunOnReceive, and gammu-smsd-inject, which fills the outbox.
+    case gammuSmsd = "gammu-smsd"
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -67,6 +71,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .acl: return ["getfacl"]
         case .icalendar, .dateutil, .recurringIcalEvents: return ["python3"]
         case .taskwarrior: return ["task"]
+        case .gammuSmsd: return ["gammu-smsd", "gammu-smsd-inject"]
         case .root: return ["useradd", "userdel", "groupadd", "groupdel", "setpriv", "mount", "umount"]
         default: return [rawValue]
         }

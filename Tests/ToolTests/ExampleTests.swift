@@ -256,7 +256,7 @@ final class ExampleTests: ToolTestCase {
     static var fakes: [String: String] {
         let consume = "#!/bin/sh\n# A stand-in for the example tests: takes its input, succeeds.\n[ -t 0 ] || cat >/dev/null\nexit 0\n"
         return [
-            "notify-send": consume, "kdeconnect-cli": consume, "gammu": consume, "xdg-open": consume, "open": consume,
+            "notify-send": consume, "kdeconnect-cli": consume, "gammu-smsd-inject": consume, "xdg-open": consume, "open": consume,
             "adb": consume, "timekpra": consume,
             "sudo": "#!/bin/sh\n# A stand-in: runs the command as this user.\nwhile [ $# -gt 0 ]; do case $1 in -u) shift 2 ;; -*) shift ;; *) break ;; esac; done\nexec env \"$@\"\n",
             "curl": """
