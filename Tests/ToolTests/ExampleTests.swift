@@ -262,11 +262,11 @@ final class ExampleTests: ToolTestCase {
             "curl": """
                 #!/bin/sh
                 # A stand-in for curl: ActivityWatch's export and Twilio's list of
-                # messages answer from fixtures; anything else is accepted.
+                # messages (a GET: -G) answer from fixtures; anything else is accepted.
                 for a in "$@"; do
                   case $a in
                     *localhost:5600/api/0/export*) exec cat '\(activityWatchExport)' ;;
-                    *api.twilio.com*/Messages.json\\?*) echo '{"messages":[{"sid":"SM0001","from":"+14155550132","body":"YES"}]}'; exit 0 ;;
+                    -G) echo '{"messages":[{"sid":"SM0001","from":"+14155550132","body":"YES"}]}'; exit 0 ;;
                   esac
                 done
                 [ -t 0 ] || cat >/dev/null

@@ -483,4 +483,31 @@ final class TenclubSmsStackToolTests: ToolTestCase {
         }
         XCTAssertEqual(s.requests.count, cases.count)
     }
+
+    /// The man page's poll for replies: Twilio's list of the messages to
+    /// the account's number brings the buddy's YES in, and reading it again
+    /// changes nothing (the message id). The number is sent URL-encoded
+    /// (`-G --data-urlencode`): in a query a bare `+` reads as a space.
+    func testTheManPagesTwilioPollBringsEachReplyInOnce() throws {
+        try require(.jq)
+        let s = try standIn()
+        s.receive(from: buddy, body: "YES", sid: "SM" + String(repeating: "5", count: 32))
+        let man = Self.unroff(try Self.document("man/tenclub.1")).components(separatedBy: "\n")
+        let start = try XCTUnwrap(man.firstIndex { $0.hasPrefix("curl -sS ") })
+        let end = try XCTUnwrap(man[start...].firstIndex { $0.contains("tenclub sms receive") })
+        let poll = man[start...end].joined(separator: "\n").replacingOccurrences(of: "https://api.twilio.com", with: s.base)
+        XCTAssertEqual(tc("buddy", "set", "415-555-0132", "-q").code, 0)
+        for run in 1...2 {
+            let o = launchShell("set -o pipefail\n" + poll, env: twilioEnv).finish(timeout: 30)
+            XCTAssertFalse(o.timedOut)
+            XCTAssertEqual(o.code, 0, o.err)
+            XCTAssertEqual(o.out + o.err, "", "run \(run)")
+            XCTAssertEqual(s.requests.count, run)
+            XCTAssertEqual(s.requests.last?.method, "GET")
+            XCTAssertEqual(s.requests.last?.status, 200)
+            XCTAssertEqual(s.requests.last?.fields["To"], twilioFrom, "run \(run): the query's To")
+            XCTAssertEqual(buddyState(), "accepted", "run \(run)")
+            XCTAssertEqual(tc("sms", "outbox").records.filter { $0["body"] as? String == Tenclub.welcomeText }.count, 1, "run \(run)")
+        }
+    }
 }
