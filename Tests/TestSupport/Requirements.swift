@@ -33,6 +33,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     case remind
     /// A CalDAV server, the sync engine and a task client: yomo's vdir against the real parts.
     case radicale, vdirsyncer, todoman
+    /// curl, the HTTP client of the README's Twilio line (run against a local stand-in).
+    case curl
     /// gammu, whose dummy phone (a folder) stands for a GSM modem: tenclub's texts through a real SMS stack.
     case gammu
     /// gammu-smsd, the daemon that sends from its outbox and runs RunOnReceive, and gammu-smsd-inject, which fills the outbox.
