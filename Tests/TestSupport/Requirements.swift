@@ -37,6 +37,12 @@ public enum Requirement: String, CaseIterable, Sendable {
     /// the signals GNOME, KDE and logind send (python3's dbus owns logind's name).
     case dbusDaemon = "dbus-daemon", dbusMonitor = "dbus-monitor", gdbus
     case pythonDbus = "dbus"
+    /// curl, the HTTP client of the README's Twilio line (run against a local stand-in).
+    case curl
+    /// gammu, whose dummy phone (a folder) stands for a GSM modem: tenclub's texts through a real SMS stack.
+    case gammu
+    /// gammu-smsd, the daemon that sends from its outbox and runs RunOnReceive, and gammu-smsd-inject, which fills the outbox.
+    case gammuSmsd = "gammu-smsd"
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -75,6 +81,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return ["python3"]
         case .dbusMonitor: return ["dbus-monitor", "dbus-send"]
         case .taskwarrior: return ["task"]
+        case .gammuSmsd: return ["gammu-smsd", "gammu-smsd-inject"]
         case .root: return ["useradd", "userdel", "groupadd", "groupdel", "setpriv", "mount", "umount"]
         default: return [rawValue]
         }

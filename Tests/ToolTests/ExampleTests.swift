@@ -256,17 +256,17 @@ final class ExampleTests: ToolTestCase {
     static var fakes: [String: String] {
         let consume = "#!/bin/sh\n# A stand-in for the example tests: takes its input, succeeds.\n[ -t 0 ] || cat >/dev/null\nexit 0\n"
         return [
-            "notify-send": consume, "kdeconnect-cli": consume, "gammu": consume, "xdg-open": consume, "open": consume,
+            "notify-send": consume, "kdeconnect-cli": consume, "gammu-smsd-inject": consume, "xdg-open": consume, "open": consume,
             "adb": consume, "timekpra": consume,
             "sudo": "#!/bin/sh\n# A stand-in: runs the command as this user.\nwhile [ $# -gt 0 ]; do case $1 in -u) shift 2 ;; -*) shift ;; *) break ;; esac; done\nexec env \"$@\"\n",
             "curl": """
                 #!/bin/sh
                 # A stand-in for curl: ActivityWatch's export and Twilio's list of
-                # messages answer from fixtures; anything else is accepted.
+                # messages (a GET: -G) answer from fixtures; anything else is accepted.
                 for a in "$@"; do
                   case $a in
                     *localhost:5600/api/0/export*) exec cat '\(activityWatchExport)' ;;
-                    *api.twilio.com*/Messages.json\\?*) echo '{"messages":[{"sid":"SM0001","from":"+14155550132","body":"YES"}]}'; exit 0 ;;
+                    -G) echo '{"messages":[{"sid":"SM0001","from":"+14155550132","body":"YES"}]}'; exit 0 ;;
                   esac
                 done
                 [ -t 0 ] || cat >/dev/null
