@@ -169,14 +169,24 @@ public enum Follow {
         }
     }
 
-    // The children a signal must end with us: a fixed table the handler
-    // can read without allocating.
-    nonisolated(unsafe) static let table: UnsafeMutablePointer<pid_t> = {
-        let p = UnsafeMutablePointer<pid_t>.allocate(capacity: tableSize)
-        p.initialize(repeating: 0, count: tableSize)
-        return p
-    }()
+    /// The children a signal must end with us: a fixed table of whole
+    /// words the handler reads without allocating or locking (a handler
+    /// may not take a lock, so `Locked` cannot hold it). Entries are
+    /// written while the ending signals are blocked (`Followed.init`) or
+    /// cleared after the child is reaped.
+    final class PidTable: @unchecked Sendable {
+        let slots: UnsafeMutablePointer<pid_t>
+        init(_ n: Int) {
+            slots = .allocate(capacity: n)
+            slots.initialize(repeating: 0, count: n)
+        }
+        subscript(i: Int) -> pid_t {
+            get { slots[i] }
+            set { slots[i] = newValue }
+        }
+    }
     static let tableSize = 8
+    static let table = PidTable(tableSize)
 
     static func remember(_ pid: pid_t) {
         for i in 0..<tableSize where table[i] == 0 {
