@@ -178,10 +178,10 @@ extension ExampleTests {
             }
             XCTAssertEqual(said.count, 1, "\(entry.source): said once, after an hour: \(said)")
             XCTAssertTrue(said.first?.hasSuffix("not delivered for about an hour or more (the command exited 7); still queued, tried again every hour\n") == true, "\(said)")
-            // Given up: the day's alert could not go out while its day lasted.
-            let r = crond(entry.command, run, env: entry.env + [("TENCLUB_NOW", "2026-11-24T00:05:00-05:00")])
+            // Given up: the day's alert could not go out on its day or the day after.
+            let r = crond(entry.command, run, env: entry.env + [("TENCLUB_NOW", "2026-11-25T00:05:00-05:00")])
             XCTAssertEqual(r.out, "")
-            XCTAssertTrue(r.err.hasPrefix("tenclub: gave up on alert ") && r.err.hasSuffix("after 9 failed tries: expired: an alert is for its day only\n"), r.err)
+            XCTAssertTrue(r.err.hasPrefix("tenclub: gave up on alert ") && r.err.hasSuffix("after 9 failed tries: expired: an alert goes out on its day or the day after, not later\n"), r.err)
         }
     }
 

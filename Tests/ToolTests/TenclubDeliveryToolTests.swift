@@ -1,4 +1,5 @@
 import XCTest
+import NudgeKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,10 +135,11 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         receive("START")
         tenclub("sms", "deliver", "--command", sender)
         XCTAssertEqual(sent().map { $0["kind"] as? String }, ["invite", "welcome", "welcome"])
-        // An alert expires at the end of its day.
-        let tomorrow = "2026-11-23T09:00:00-05:00"
+        // One alert a day: today's was dropped at STOP.
         for i in 0..<11 { tenclub("unlock", "-q", "--at", "2026-11-22 09:\(10 + i)", "--now", "2026-11-22T23:00:00-05:00") }
         XCTAssertEqual(tenclub("sms", "outbox", "--now", "2026-11-22T23:00:00-05:00").records.count, 0, "one alert a day, and today's was dropped")
+        // An alert not handed over on its day goes out the next day naming
+        // its day, and is dropped after that.
         let other = tmp + "/other"
         let env = ["TENCLUB_DATA_DIR": other]
         run("tenclub", ["buddy", "set", "415-555-0132"], env: env)
@@ -145,11 +147,47 @@ final class TenclubDeliveryToolTests: ToolTestCase {
         run("tenclub", ["sms", "receive"], stdin: "{\"from\":\"\(buddy)\",\"body\":\"Yes.\"}\n", env: env)
         run("tenclub", ["sms", "deliver", "--command", "true"], env: env)
         for i in 0..<11 { run("tenclub", ["unlock", "-q", "--at", "2026-11-22 20:\(10 + i)", "--now", "2026-11-22T21:00:00-05:00"], env: env) }
+        let late = "This is the Tenclub accountabilitybot - your friend exceeded their limit on Sunday, November 22 - don't be too hard on them! (Text STOP to unsubscribe)"
+        let tomorrow = "2026-11-23T09:00:00-05:00"
         let queued = run("tenclub", ["sms", "outbox", "--now", tomorrow], env: env)
-        XCTAssertEqual(queued.records.first?["will_drop"] as? String, "expired: an alert is for its day only")
-        let d = run("tenclub", ["sms", "deliver", "--command", sender, "--now", tomorrow], env: env)
-        XCTAssertEqual(d.records.first?["delivery"] as? String, "dropped")
-        XCTAssertEqual(sent().count, 3, "no alert for a past day")
+        XCTAssertNil(queued.records.first?["will_drop"], queued.out)
+        XCTAssertEqual(queued.records.first?["body"] as? String, late, "the outbox shows the words that will go")
+        // The gateway fails on the day after too: still the day's words, once sent.
+        XCTAssertEqual(run("tenclub", ["sms", "deliver", "--command", "exit 7", "--now", tomorrow], env: env).code, 75)
+        let d = run("tenclub", ["sms", "deliver", "--command", sender, "--now", "2026-11-23T23:59:00-05:00"], env: env)
+        XCTAssertEqual(d.records.first?["delivery"] as? String, "sent", d.err)
+        XCTAssertEqual(sent().last?["body"] as? String, late)
+        XCTAssertEqual(run("tenclub", ["sms", "log"], env: env).records.last?["body"] as? String, late, "the log keeps the words that went")
+        // A day later than that, an alert is dropped, said with why.
+        for i in 0..<11 { run("tenclub", ["unlock", "-q", "--at", "2026-11-24 20:\(10 + i)", "--now", "2026-11-24T21:00:00-05:00"], env: env) }
+        let dayAfter = "2026-11-26T00:00:00-05:00"
+        XCTAssertEqual(run("tenclub", ["sms", "outbox", "--now", dayAfter], env: env).records.first?["will_drop"] as? String,
+                       "expired: an alert goes out on its day or the day after, not later")
+        let dropped = run("tenclub", ["sms", "deliver", "--command", sender, "--now", dayAfter], env: env)
+        XCTAssertEqual(dropped.records.first?["delivery"] as? String, "dropped")
+        XCTAssertEqual(sent().count, 4, "no alert two days late")
+    }
+
+    /// A buddy who says YES on a day already past ten hears of that day:
+    /// the welcome, then the day's alert, from the next deliver.
+    func testAYesOnABustedDayBringsTheWelcomeThenThatDaysAlert() {
+        tenclub("buddy", "set", "415-555-0132")
+        tenclub("sms", "deliver", "--command", sender)
+        for i in 0..<12 { tenclub("unlock", "-q", "--at", "2026-11-22 08:\(10 + i)") }
+        XCTAssertEqual(tenclub("sms", "outbox").records.count, 0, "no alert to a number that has not said YES")
+        receive("YES")
+        let d = tenclub("sms", "deliver", "--command", sender)
+        XCTAssertEqual(d.records.map { $0["kind"] as? String }, ["welcome", "alert"], d.err)
+        XCTAssertEqual(sent().last?["body"] as? String, Tenclub.alertText)
+        // A YES the day after a busted day brings no alert for it.
+        let other = tmp + "/other"
+        let env = ["TENCLUB_DATA_DIR": other]
+        run("tenclub", ["buddy", "set", "415-555-0132"], env: env)
+        run("tenclub", ["sms", "deliver", "--command", "true"], env: env)
+        for i in 0..<12 { run("tenclub", ["unlock", "-q", "--at", "2026-11-21 08:\(10 + i)"], env: env) }
+        run("tenclub", ["sms", "receive"], stdin: "{\"from\":\"\(buddy)\",\"body\":\"YES\"}\n", env: env)
+        let e = run("tenclub", ["sms", "deliver", "--command", sender], env: env)
+        XCTAssertEqual(e.records.map { $0["kind"] as? String }, ["welcome"], e.err)
     }
 
     /// Replies as phones send them, and HELP before YES.

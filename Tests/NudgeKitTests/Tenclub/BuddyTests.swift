@@ -222,9 +222,12 @@ final class BuddyTests: XCTestCase {
                         case "help": break
                         default: XCTAssertTrue(accepted, "seed \(seed): \(m.kind) without YES")
                         }
-                        if m.kind == "alert" {
-                            XCTAssertEqual(m.day, day, "seed \(seed): an alert for another day")
-                            alertDays[m.day!, default: 0] += 1
+                        if m.kind == "alert", let d = m.day {
+                            // On its day in the day's words, or the day after naming it; never later.
+                            XCTAssertTrue(d == day || d.adding(days: 1) == day, "seed \(seed): an alert for \(d) handed over on \(day)")
+                            XCTAssertEqual(m.body, d == day ? Tenclub.alertText : Tenclub.lateAlertText(d), "seed \(seed)")
+                            if d != day { totals["late", default: 0] += 1 }
+                            alertDays[d, default: 0] += 1
                         }
                         break
                     }
@@ -246,6 +249,7 @@ final class BuddyTests: XCTestCase {
         for k in ["invite", "welcome", "help", "alert", "failed", "killed", "dropped", "unknown"] {
             XCTAssertGreaterThan(totals[k] ?? 0, 10, "\(k): \(totals)")
         }
+        XCTAssertGreaterThan(totals["late"] ?? 0, 2, "alerts handed over the day after: \(totals)")
     }
 
     func testSnapshotRoundTripKeepsBuddyAndOutbox() throws {

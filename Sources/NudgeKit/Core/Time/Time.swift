@@ -342,4 +342,9 @@ extension Day {
     /// English month names, January first, for text layouts.
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
                                     "September", "October", "November", "December"]
+    /// English weekday names, Sunday first (as `weekday` counts).
+    public static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// "Sunday, November 22": the day as a text message names it.
+    public var spelledOut: String { "\(Day.weekdayNames[weekday]), \(Day.monthNames[month - 1]) \(day)" }
 }

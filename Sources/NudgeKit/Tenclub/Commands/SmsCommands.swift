@@ -62,7 +62,9 @@ extension Tenclub {
 
     static func smsOutbox(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
-        for m in s.outbox {
+        for var m in s.outbox {
+            // An alert waiting past its day will go out naming the day.
+            if m.kind == "alert", let d = m.day, d < ctx.today { m.body = lateAlertText(d) }
             var r = m.record
             let state = m.handover.state(at: ctx.now)
             r["delivery"] = .string(word(state))

@@ -8,7 +8,7 @@
 //   {"type":"buddy_set","number":"+1…","name":…}  {"type":"buddy_removed"}
 //   {"type":"consent","number":"+1…","state":"accepted|stopped","keyword":"YES"}
 //   {"type":"sms_queued","id","to","body","kind","day"?}
-//   {"type":"sms_sending","id","claim","until"}                  recorded before the command runs
+//   {"type":"sms_sending","id","claim","until","body"?}          recorded before the command runs (body: a late alert's words)
 //   {"type":"sms_sent"|"sms_failed"|"sms_unknown"|"sms_dropped","id","status"?,"reason"?,"claim"?}
 //                                                                 claim: the run's (older events name none)
 //   {"type":"inbound","key":"…"}                                  an inbound text already handled
@@ -168,6 +168,8 @@ public struct TenclubState: JournalModel {
         case "sms_sending":
             // A claim on a text another run has counts only as a retry.
             guard let id = e["id"]?.string, let i = outbox.firstIndex(where: { $0.id == id }) else { return }
+            // A late alert goes out in words naming its day.
+            if outbox[i].kind == "alert", let body = e["body"]?.string { outbox[i].body = body }
             outbox[i].handover.claimed(e["claim"]?.string ?? "", until: e["until"]?.string.flatMap { RFC3339.parse($0)?.instant },
                                        retry: e["retry"]?.bool == true)
         case "sms_sent", "sms_dropped", "sms_failed", "sms_unknown":

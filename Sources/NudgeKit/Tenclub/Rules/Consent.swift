@@ -6,7 +6,8 @@
 // - Nothing but the invitation and answers to HELP goes to a number that has
 //   not said YES (or START); nothing at all after STOP.
 // - STOP, removing the buddy and changing it drop what is queued for that
-//   number; an alert is for its day only and is dropped once the day is over.
+//   number; an alert is queued on its day only, goes out on its day or the
+//   day after (then naming its day), and is dropped after that.
 // - Each text is handed to the sending command at most once: "sending" is
 //   recorded first, and an unfinished send is `unknown`, never repeated by
 //   itself (the lifecycle is Core/Delivery.swift's).
@@ -18,6 +19,21 @@ extension Tenclub {
 
     /// The alert as the product gives it, with its typo ("yourhkh friend") fixed.
     public static let alertText = "This is the Tenclub accountabilitybot - your friend has exceeded their limit for today - don't be too hard on them! (Text STOP to unsubscribe)"
+
+    /// The alert handed over after its day (the gateway was down that
+    /// evening): the same words, naming the day instead of "today".
+    public static func lateAlertText(_ day: Day) -> String {
+        "This is the Tenclub accountabilitybot - your friend exceeded their limit on \(day.spelledOut) - don't be too hard on them! (Text STOP to unsubscribe)"
+    }
+
+    /// How long after its day an alert may still go out: to the end of the next day.
+    public static let lateAlertDays = 1
+
+    /// Whether an alert of `day` may no longer go out on `today`.
+    static func alertExpired(_ day: Day, today: Day) -> Bool { today - day > lateAlertDays }
+
+    /// Why an expired alert was dropped.
+    public static let alertExpiredReason = "expired: an alert goes out on its day or the day after, not later"
 
     /// Sent once after YES (or START): the opt-in confirmation.
     public static let welcomeText = "Thanks! You are now a Tenclub accountability buddy. You will get a text when your friend goes past ten screen unlocks in a day. Text STOP at any time to stop, HELP for help."
@@ -284,7 +300,7 @@ extension Tenclub {
         if s.suppressed.contains(m.to.e164) { return "the number texted STOP" }
         if m.beforeStop { return "queued before the number texted STOP: nothing from before STOP goes out" }
         guard let b = s.buddy, b.number == m.to else { return "no longer your buddy" }
-        if m.kind == "alert", let d = m.day, d < today { return "expired: an alert is for its day only" }
+        if m.kind == "alert", let d = m.day, alertExpired(d, today: today) { return alertExpiredReason }
         switch (m.kind, b.consent) {
         case ("invite", .invited): return nil
         case ("invite", _): return "already answered the invitation"
@@ -336,6 +352,13 @@ extension Tenclub {
             var e: JSONObject = ["type": "sms_sending", "id": .string(id), "claim": .string(claim), "until": .string(until.description),
                                  "at": .string(at)]
             if m.handover.isRetry(at: now) { e["retry"] = true }
+            // An alert handed over after its day names the day; the log
+            // keeps the words that went.
+            var m = m
+            if m.kind == "alert", let day = m.day, day < today, m.body != lateAlertText(day) {
+                m.body = lateAlertText(day)
+                e["body"] = .string(m.body)
+            }
             return (events + [e], d, m)
         }
     }
@@ -364,13 +387,13 @@ extension Tenclub {
         return e
     }
 
-    /// `rollover`: alerts of finished days still queued are dropped.
+    /// `rollover`: alerts still queued past the day after their day are dropped.
     public static func expiredAlerts(_ s: TenclubState, today: Day, at: String, now: Instant? = nil) -> [JSONObject] {
         s.outbox.filter { m in
-            m.kind == "alert" && (m.day.map { $0 < today } ?? false)
+            m.kind == "alert" && (m.day.map { alertExpired($0, today: today) } ?? false)
                 && (now.map { m.handover.state(at: $0) != .sending } ?? (m.handover.state != .sending))
         }.map {
-            ["type": "sms_dropped", "id": .string($0.id), "reason": "expired: an alert is for its day only", "at": .string(at)]
+            ["type": "sms_dropped", "id": .string($0.id), "reason": .string(alertExpiredReason), "at": .string(at)]
         }
     }
 
