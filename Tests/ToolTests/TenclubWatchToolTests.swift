@@ -96,6 +96,8 @@ final class TenclubWatchToolTests: ToolTestCase {
         gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
         waitForRecords(w, 1)
         pause()
+        // Still unlocked more than a second later: no lock between, no new unlock.
+        gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
         // KDE's ksmserver announces on both of its object paths.
         for path in ["/ScreenSaver", "/org/freedesktop/ScreenSaver"] {
             dbusSend(bus, path: path, signal: "org.freedesktop.ScreenSaver.ActiveChanged", ["boolean:true"])
@@ -125,27 +127,51 @@ final class TenclubWatchToolTests: ToolTestCase {
     func testLogindsLockedHintCountsForThisSessionFromLogindAlone() throws {
         try require(.dbusDaemon, .dbusMonitor, .gdbus, .pythonDbus)
         let session = try startBus("session"), system = try startBus("system")
-        // logind, as far as a bus can tell: the owner of org.freedesktop.login1.
-        let logind = write("logind.py", """
-            import sys, time, dbus, dbus.lowlevel
+        // logind, as far as a bus can tell: the owner of org.freedesktop.login1,
+        // for the whole test (as logind is for a session: gdbus learns the
+        // owner once), sending each step read from its stdin.
+        let script = write("logind.py", """
+            import sys, dbus, dbus.lowlevel
             bus = dbus.bus.BusConnection(sys.argv[1])
             bus.request_name('org.freedesktop.login1')
-            for step in sys.argv[2:]:
-                if step.startswith('sleep:'):
-                    time.sleep(float(step[6:])); continue
-                path, value = step.split('=')
+            print('ready', flush=True)
+            for step in sys.stdin:
+                path, value = step.strip().split('=')
                 m = dbus.lowlevel.SignalMessage(path, 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
                 m.append('org.freedesktop.login1.Session', dbus.Dictionary({'IdleHint': dbus.Boolean(False), 'LockedHint': dbus.Boolean(value == 'true')}, signature='sv'),
                          dbus.Array([], signature='s'), signature='sa{sv}as')
                 bus.send_message(m)
                 bus.flush()
-                time.sleep(0.2)
+                print('sent', flush=True)
 
             """)
+        let logind = Process()
+        logind.executableURL = URL(fileURLWithPath: Machine.current.python(importing: ["dbus"]) ?? "/usr/bin/python3")
+        logind.arguments = [script, system]
+        let toLogind = Pipe(), fromLogind = Pipe()
+        logind.standardInput = toLogind
+        logind.standardOutput = fromLogind
+        try logind.run()
+        defer {
+            try? toLogind.fileHandleForWriting.close()
+            logind.waitUntilExit()
+        }
+        var said = ""
+        func readLine() {
+            while !said.contains("\n") {
+                let d = fromLogind.fileHandleForReading.availableData
+                if d.isEmpty { break }
+                said += String(decoding: d, as: UTF8.self)
+            }
+            if let nl = said.firstIndex(of: "\n") { said = String(said[said.index(after: nl)...]) }
+        }
+        readLine()  // ready
         func asLogind(_ steps: String...) {
-            let py = Machine.current.python(importing: ["dbus"]) ?? "python3"
-            let r = runProgram(py, [logind, system] + steps, timeout: 30)
-            XCTAssertEqual(r.status, 0, r.err)
+            for step in steps {
+                toLogind.fileHandleForWriting.write(Data((step + "\n").utf8))
+                readLine()
+                usleep(200_000)
+            }
         }
         let w = launch("tenclub", ["watch"], env: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": system,
                                                    "XDG_SESSION_ID": "2"])
@@ -157,6 +183,16 @@ final class TenclubWatchToolTests: ToolTestCase {
         asLogind("\(other)=true", "\(other)=false")
         gdbusEmit("system", system, path: mine, signal: "org.freedesktop.DBus.Properties.PropertiesChanged",
                   ["'org.freedesktop.login1.Session'", "{'LockedHint': <false>}", "@as []"])
+        // Nor one sent straight to each connection on the bus, watch's monitor among them.
+        let names = runProgram(command("gdbus"), ["call", "--address", system, "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                  "--method", "org.freedesktop.DBus.ListNames"], timeout: 20).out
+        let unique = names.split(separator: "'").filter { $0.hasPrefix(":1.") }.map(String.init)
+        XCTAssertFalse(unique.isEmpty, names)
+        for n in unique {
+            _ = runProgram(command("gdbus"), ["emit", "--address", system, "--dest", n, "--object-path", mine, "--signal",
+                                              "org.freedesktop.DBus.Properties.PropertiesChanged",
+                                              "'org.freedesktop.login1.Session'", "{'LockedHint': <false>}", "@as []"], timeout: 20)
+        }
         usleep(300_000)
         XCTAssertEqual(records(w).count, 0, w.outSoFar)
         asLogind("\(mine)=false")
@@ -188,22 +224,30 @@ final class TenclubWatchToolTests: ToolTestCase {
         }
         XCTAssertEqual(children.count, 1, "one dbus-monitor for the session bus")
         w.send(SIGTERM)
+        // Gone, or dead and waiting to be reaped by whoever inherited it.
+        let ended = { (p: Int32) in ["gone", "Z"].contains(self.state(of: p)) }
+        for _ in 0..<250 where !(children + [w.pid]).allSatisfy(ended) { usleep(20_000) }
+        for c in children where !ended(c) {
+            XCTFail("dbus-monitor \(c) outlived watch: \(state(of: c))")
+            kill(c, SIGKILL)
+        }
         let o = w.finish(timeout: 10)
         XCTAssertEqual(o.signal, SIGTERM)
         XCTAssertEqual(o.out, "")
-        usleep(200_000)
-        // Gone, or dead and waiting to be reaped by whoever inherited it.
-        for c in children { XCTAssertTrue(["gone", "Z"].contains(state(of: c)), "dbus-monitor \(c) outlived watch: \(state(of: c))") }
     }
 
     func testWithoutItsMonitorOrWithABadSessionWatchSaysWhatItNeeds() throws {
         let none = tenclub("watch", env: ["PATH": tmp + "/empty", "XDG_SESSION_ID": ""])
         XCTAssertEqual(none.code, 78)
-        XCTAssertTrue(none.err.hasPrefix("tenclub: cannot run dbus-monitor ("), none.err)
+        XCTAssertTrue(none.err.hasPrefix("tenclub: cannot run dbus-monitor: "), none.err)
         XCTAssertTrue(none.err.hasSuffix("tenclub watch needs it (Debian and Ubuntu: dbus-bin; Fedora: dbus-tools)\n"), none.err)
         let bad = tenclub("watch", "--logind-session", "../2")
         XCTAssertEqual(bad.code, 64)
         XCTAssertEqual(bad.err, "tenclub: --logind-session must be a login session id as loginctl lists it (letters, digits, '_' and '-'), or none; got '../2'\n")
+        let env = tenclub("watch", env: ["XDG_SESSION_ID": "a b"])
+        XCTAssertEqual(env.code, 78)
+        XCTAssertEqual(env.err, "tenclub: XDG_SESSION_ID must be a login session id as loginctl lists it (letters, digits, '_' and '-'); got 'a b'\n")
+        XCTAssertEqual(tenclub("watch", "--logind-session", "self").code, 64)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dataDir + "/journal"), "nothing written")
     }
 

@@ -5,8 +5,8 @@ import XCTest
 final class LockSignalsTests: XCTestCase {
     typealias T = Tenclub
 
-    func read(_ text: String, session: String? = "2") -> [T.LockSignal] {
-        var r = T.MonitorReader(sessionPath: session.map(T.logindSessionPath))
+    func read(_ text: String) -> [T.LockSignal] {
+        var r = T.MonitorReader()
         return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { r.feed($0) }
     }
 
@@ -61,20 +61,50 @@ final class LockSignalsTests: XCTestCase {
            string "boolean false"
         signal time=1795883692.5 sender=:1.4 -> destination=(null destination) serial=13 path=/x; interface=org.xfce.ScreenSaver; member=ActiveChanged
            boolean true
+        signal time=1795883692.6 sender=:1.9 -> destination=:1.0 serial=14 path=/org/gnome/ScreenSaver; interface=org.gnome.ScreenSaver; member=ActiveChanged
+           boolean false
+        signal time=1795883692.7 sender=:1.4 -> destination=(null destination) serial=15 path=/x; interface=org.gnome.ScreenSaver; member=ActiveChanged
+           variant       boolean false
         """
 
     func testReadsDbusMonitorsOwnOutput() {
         XCTAssertEqual(read(Self.transcript), [
             T.LockSignal(.gnome, locked: true), T.LockSignal(.gnome, locked: false),
-            // IdleHint is passed over; another session's hint is not ours;
-            // a hint only invalidated carries no value.
-            T.LockSignal(.logind, locked: false),
+            // logind is not read from dbus-monitor (gdbus reads it).
             T.LockSignal(.freedesktop, locked: false),
-            // A method call is not a signal; a string that reads like a boolean is not one.
+            // A method call is not a signal; a string that reads like a
+            // boolean is not one; a signal sent to the monitor alone is not
+            // an announcement; a boolean deeper down is not the argument.
             T.LockSignal(.xfce, locked: true),
         ])
-        // Without a session to follow, logind is not read at all.
-        XCTAssertFalse(read(Self.transcript, session: nil).contains { $0.source == .logind })
+    }
+
+    /// `gdbus monitor --dest org.freedesktop.login1` as GLib 2.74 prints it.
+    func testLogindsHintAsGdbusPrintsIt() {
+        let mine = T.logindSessionPath("3")
+        func hint(_ line: String, _ path: String = T.logindSessionPath("3")) -> Bool? { T.lockedHint(gdbusLine: Substring(line), sessionPath: path) }
+        XCTAssertEqual(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'LockedHint': <false>}, @as [])"), false)
+        XCTAssertEqual(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'IdleHint': <true>, 'LockedHint': <true>}, @as [])"), true)
+        // Captured: a string property that spells out the hint, then the hint itself.
+        XCTAssertEqual(hint(#"/org/freedesktop/login1/session/_33: org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'IdleHint': <true>, 'Name': <"x', 'LockedHint': <false>\n/x">, 'LockedHint': <true>}, @as [])"#), true)
+        XCTAssertNil(hint(#"/org/freedesktop/login1/session/_33: org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'Name': <"x', 'LockedHint': <false>">}, @as [])"#))
+        XCTAssertNil(hint(#"/org/freedesktop/login1/session/_33: org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'Name': <'x\', \'LockedHint\': <false>'>}, @as [])"#))
+        // Deeper down, only invalidated, another session, another interface, gdbus's own words: nothing.
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'X': <{'LockedHint': <false>}>}, @as [])"))
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {}, ['LockedHint'])"))
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'LockedHint': <false>}, @as [])", T.logindSessionPath("2")))
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.User', {'LockedHint': <false>}, @as [])"))
+        XCTAssertNil(hint("The name org.freedesktop.login1 is owned by :1.1"))
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'LockedHint': <'false'>}, @as [])"))
+        XCTAssertNil(hint("\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'Name': <'unterminated"))
+        // Any bytes: no failure.
+        var rng = SeededRandom(seed: 5)
+        let alphabet = Array("'\"\\{}[]()<>: ,LockedHint<true><false>x".utf8)
+        let prefix = "\(mine): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {"
+        for _ in 0..<3000 {
+            let tail = (0..<Int.random(in: 0...60, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            _ = hint(prefix + String(decoding: tail, as: UTF8.self))
+        }
     }
 
     func testLogindsPathsAsSdBusEscapesThem() {
@@ -84,8 +114,9 @@ final class LockSignalsTests: XCTestCase {
         XCTAssertEqual(T.logindSessionPath("a-b_c"), "/org/freedesktop/login1/session/a_2db_5fc")
         for ok in ["2", "c1", "12", "a-b_c"] { XCTAssertTrue(T.isSessionID(ok), ok) }
         for bad in ["", "../2", "2 3", "a'b", "é", String(repeating: "1", count: 65)] { XCTAssertFalse(T.isSessionID(bad), bad) }
-        // The match rules name logind as the sender: nobody else's signal is delivered.
-        XCTAssertTrue(T.systemBusRule(sessionPath: T.logindSessionPath("2")).hasPrefix("type='signal',sender='org.freedesktop.login1',path='/org/freedesktop/login1/session/_32',"))
+        // gdbus follows logind's own name: nobody else's signal is passed on.
+        XCTAssertEqual(T.systemBusArguments(sessionPath: T.logindSessionPath("2")),
+                       ["monitor", "--system", "--dest", "org.freedesktop.login1", "--object-path", "/org/freedesktop/login1/session/_32"])
         XCTAssertEqual(T.sessionBusRules.count, 5)
     }
 
@@ -116,15 +147,15 @@ final class LockSignalsTests: XCTestCase {
         var rng = SeededRandom(seed: 11)
         let pieces = Self.transcript.split(separator: "\n").map(String.init) + ["", " ", "signal", "signal member=ActiveChanged", "   boolean", "\u{0}\u{FF}"]
         for _ in 0..<500 {
-            var r = T.MonitorReader(sessionPath: T.logindSessionPath("2"))
+            var r = T.MonitorReader()
             var header = ""
             for _ in 0..<40 {
                 var line = pieces.randomElement(using: &rng)!
                 if Bool.random(using: &rng), !line.isEmpty { line = String(line.prefix(Int.random(in: 0...line.count, using: &rng))) }
                 if line.first != " " { header = line }
                 if let s = r.feed(Substring(line)) {
-                    XCTAssertTrue(header.hasPrefix("signal "), header)
-                    XCTAssertTrue(header.contains(s.source == .logind ? "member=PropertiesChanged" : "member=ActiveChanged"), header)
+                    XCTAssertTrue(header.hasPrefix("signal ") && header.contains("destination=(null destination)"), header)
+                    XCTAssertTrue(header.contains("member=ActiveChanged") && s.source != .logind, header)
                 }
             }
         }

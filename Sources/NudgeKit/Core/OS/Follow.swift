@@ -34,6 +34,9 @@ public final class Followed {
         posix_spawn_file_actions_adddup2(&fa, outFds[1], 1)
         posix_spawn_file_actions_adddup2(&fa, errFds[1], 2)
         for fd in outFds + errFds { posix_spawn_file_actions_addclose(&fa, fd) }
+        // Nothing else of ours goes with it: a monitor left running must not
+        // hold a pipe or file that tells another process we still live.
+        Follow.closeFrom3(&fa)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -200,6 +203,20 @@ public enum Follow {
     }
 
     static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later),
+    /// looked up at run time: Swift's Glibc module does not declare it.
+    static let closeFrom: CloseFrom? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(sym, to: CloseFrom.self)
+    }()
+
+    /// Every descriptor from 3 on is closed in the child, where the C
+    /// library can say so (elsewhere the child keeps what was not close-on-exec).
+    static func closeFrom3(_ fa: inout posix_spawn_file_actions_t) {
+        if let f = closeFrom { _ = f(&fa, 3) }
+    }
 
     /// Once: the handlers that end the children with us.
     static let installed: Bool = {

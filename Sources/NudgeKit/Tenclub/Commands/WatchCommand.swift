@@ -1,7 +1,7 @@
 // `tenclub watch`: counts unlocks as the desktop announces them on D-Bus,
 // for GNOME, KDE and the others where no lock-screen hook applies. No D-Bus
-// library: dbus-monitor runs as a child (one on the session bus, one on the
-// system bus for logind) and its lines are read as they come
+// library: dbus-monitor runs as a child on the session bus, and gdbus
+// monitor on the system bus for logind, and their lines are read as they come
 // (Core/OS/Follow.swift); the rules of what counts are in
 // Rules/LockSignals.swift.
 
@@ -12,14 +12,24 @@ extension Tenclub {
     static let busGone = ExitCode.tempFail
 
     static func watch(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let raw = ctx.option("logind-session") ?? Sys.env("XDG_SESSION_ID").flatMap { $0.isEmpty ? nil : $0 } ?? "none"
-        var sessionPath: String? = nil
-        if raw != "none" {
-            guard isSessionID(raw) else {
+        var raw = "none"
+        if let o = ctx.option("logind-session") {
+            raw = o
+            if raw != "none", !isSessionID(raw) {
                 throw .usage("--logind-session must be a login session id as loginctl lists it (letters, digits, '_' and '-'), or none; got '\(raw)'")
             }
-            sessionPath = logindSessionPath(raw)
+        } else if let e = Sys.env("XDG_SESSION_ID"), !e.isEmpty {
+            guard isSessionID(e) else {
+                throw ToolError(.config, "XDG_SESSION_ID must be a login session id as loginctl lists it (letters, digits, '_' and '-'); got '\(e)'")
+            }
+            raw = e
         }
+        // logind's names for "the caller's session" have no object of their
+        // own that signals: it would never hear a thing.
+        if raw == "self" || raw == "auto" {
+            throw .usage("'\(raw)' is logind's name for the caller's session, which sends no signals: give its id as loginctl lists it")
+        }
+        let sessionPath = raw == "none" ? nil : logindSessionPath(raw)
         let monitor = "dbus-monitor"
         // The clock keeps ticking from --now when pinned.
         let start = Sys.monotonicNanos()
@@ -28,7 +38,7 @@ extension Tenclub {
         var argvs = [[monitor, "--session"] + sessionBusRules]
         var buses = ["session"]
         if let p = sessionPath {
-            argvs.append([monitor, "--system", systemBusRule(sessionPath: p)])
+            argvs.append(["gdbus"] + systemBusArguments(sessionPath: p))
             buses.append("system")
         }
         var children: [Followed] = []
@@ -37,10 +47,11 @@ extension Tenclub {
                 children.append(try Followed(a))
             } catch {
                 for c in children { _ = c.stop() }
-                throw ToolError(.config, "cannot run \(monitor) (\(error.message)): tenclub watch needs it (Debian and Ubuntu: dbus-bin; Fedora: dbus-tools)")
+                let package = a[0] == monitor ? "Debian and Ubuntu: dbus-bin; Fedora: dbus-tools" : "Debian and Ubuntu: libglib2.0-bin; Fedora: glib2"
+                throw ToolError(.config, "\(error.message): tenclub watch needs it (\(package))")
             }
         }
-        var readers = children.indices.map { _ in MonitorReader(sessionPath: sessionPath) }
+        var readers = children.indices.map { _ in MonitorReader() }
         var heardFrom = Set<Int>()
         var tracker = LockTracker()
         let end = try Follow.lines(children) { (i, line) throws(ToolError) in
@@ -50,7 +61,9 @@ extension Tenclub {
                 let logind = raw == "none" ? "" : " and logind's session \(raw)"
                 ctx.note("watching for unlocks: the session bus (GNOME, KDE, Cinnamon, MATE, Xfce)\(logind)")
             }
-            guard let signal = readers[i].feed(line), tracker.heard(signal) else { return }
+            let heard = i == 0 ? readers[i].feed(line)
+                : lockedHint(gdbusLine: line, sessionPath: sessionPath ?? "").map { LockSignal(.logind, locked: $0) }
+            guard let signal = heard, tracker.heard(signal) else { return }
             let t = now()
             let (r, text) = try recordUnlock(ctx, at: t, now: t)
             var record = r
@@ -60,7 +73,7 @@ extension Tenclub {
         }
         let bus = buses[children.firstIndex { $0 === end.child } ?? 0]
         let said = end.child.lastSaid.map { ": \($0)" } ?? ""
-        throw ToolError(busGone, "the \(bus) bus went away (\(monitor) \(describe(end.ending))\(said)); watch again once it is back (systemd's Restart=on-failure does)")
+        throw ToolError(busGone, "the \(bus) bus went away (\(end.child.name) \(describe(end.ending))\(said)); watch again once it is back (systemd's Restart=on-failure does)")
     }
 
     /// "exited 1", "was killed by SIGKILL".

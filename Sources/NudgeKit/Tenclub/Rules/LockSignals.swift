@@ -9,9 +9,14 @@
 //   and the same signal of Cinnamon, MATE and Xfce. false is the shield
 //   going down.
 // - systemd-logind's `LockedHint` property of this login session, which
-//   desktops set as they lock and unlock (a PropertiesChanged signal on the
-//   system bus, sent by org.freedesktop.login1 only: the match rule names
-//   that sender, so the bus itself drops a forgery by another login).
+//   desktops set as they lock and unlock: a PropertiesChanged signal on the
+//   system bus, followed with `gdbus monitor --dest org.freedesktop.login1`.
+//   gdbus (GLib 2.74.6 and later: CVE-2024-34397) passes on only what the
+//   name's owner sent — another login sending a look-alike, even straight to
+//   the monitor, is dropped — and prints strings escaped, one signal a line,
+//   so no argument can pass for another. (dbus-monitor, on the system bus,
+//   would do neither: it prints strings raw, newlines and all, and a plain
+//   user's monitor is an ordinary connection anyone may send to.)
 //   logind's `Unlock` signal is not followed: it asks the locker to unlock,
 //   and the locker's own signals say when it did.
 
@@ -49,10 +54,48 @@ extension Tenclub {
         LockSource.allCases.compactMap(\.interface).map { "type='signal',interface='\($0)',member='ActiveChanged'" }
     }
 
-    /// The match rule for dbus-monitor on the system bus: logind's property
-    /// changes of one session object, from logind alone.
-    public static func systemBusRule(sessionPath: String) -> String {
-        "type='signal',sender='org.freedesktop.login1',path='\(sessionPath)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='org.freedesktop.login1.Session'"
+    /// gdbus's arguments on the system bus: what logind sends about one session object.
+    public static func systemBusArguments(sessionPath: String) -> [String] {
+        ["monitor", "--system", "--dest", "org.freedesktop.login1", "--object-path", sessionPath]
+    }
+
+    /// LockedHint's new value in one line of `gdbus monitor`, if the line is
+    /// logind's PropertiesChanged of the session at `sessionPath` and names
+    /// it among the changed properties (at the top of the dictionary: a
+    /// string or a nested value that spells it out does not count).
+    public static func lockedHint(gdbusLine line: Substring, sessionPath: String) -> Bool? {
+        let prefix = sessionPath + ": org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {"
+        guard line.hasPrefix(prefix) else { return nil }
+        let c = Array(line.utf8.dropFirst(prefix.utf8.count))
+        var depth = 0
+        var i = 0
+        while i < c.count {
+            let b = c[i]
+            if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
+                // A string, to its closing quote (a backslash escapes the next byte).
+                let start = i + 1
+                i += 1
+                while i < c.count && c[i] != b { i += c[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard i < c.count else { return nil }
+                let text = c[start..<i]
+                i += 1
+                if depth == 0, text.elementsEqual("LockedHint".utf8) {
+                    let rest = c[i...]
+                    if rest.starts(with: ": <true>".utf8) { return true }
+                    if rest.starts(with: ": <false>".utf8) { return false }
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("), UInt8(ascii: "<"): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"), UInt8(ascii: ">"):
+                if depth == 0 { return nil }  // the end of the changed properties
+                depth -= 1
+            default: break
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// What a login session id may be (logind's ids: "2", "c1", "12").
@@ -79,74 +122,43 @@ extension Tenclub {
         return "/org/freedesktop/login1/session/" + String(decoding: label, as: UTF8.self)
     }
 
-    /// Reads dbus-monitor's default output one line at a time. A message is
-    /// a header line (`signal time=… sender=… -> destination=… serial=…
-    /// path=…; interface=…; member=…`) and its arguments on the lines under
-    /// it, indented. Anything else — other messages, other signals, a
-    /// signal's arguments in another shape — is passed over.
+    /// Reads dbus-monitor's default output on the session bus one line at a
+    /// time. A message is a header line (`signal time=… sender=… ->
+    /// destination=… serial=… path=…; interface=…; member=…`) and its
+    /// arguments on the lines under it, indented. Anything else — other
+    /// messages, other signals, a signal's arguments in another shape — is
+    /// passed over. (Strings are printed raw, so a string can spell out a
+    /// header: on the session bus only this login can send, who could as
+    /// well run `tenclub unlock`.)
     public struct MonitorReader: Sendable {
-        /// logind's object path of the session followed (nil: none).
-        public var sessionPath: String?
+        /// The screen saver whose ActiveChanged header came last, until its argument.
+        var expect: LockSource? = nil
 
-        enum Expect: Sendable {
-            case nothing
-            /// ActiveChanged's one boolean.
-            case active(LockSource)
-            /// PropertiesChanged: the interface name first.
-            case interfaceName
-            /// Then the changed properties, until LockedHint's name.
-            case lockedHintName
-            /// And its value on the next line.
-            case lockedHintValue
-        }
-        var expect = Expect.nothing
-
-        public init(sessionPath: String? = nil) {
-            self.sessionPath = sessionPath
-        }
+        public init() {}
 
         /// The signal `line` completes, if any.
         public mutating func feed(_ line: Substring) -> LockSignal? {
             if line.first != " " && line.first != "\t" {
-                expect = Self.header(line, sessionPath: sessionPath)
+                expect = Self.header(line)
                 return nil
             }
+            guard let source = expect else { return nil }
+            expect = nil
+            // dbus-monitor indents three spaces a level: a signal's own
+            // arguments are at three.
             let arg = line.drop { $0 == " " || $0 == "\t" }
-            switch expect {
-            case .nothing:
-                return nil
-            case .active(let source):
-                expect = .nothing
-                return Self.boolean(arg).map { LockSignal(source, locked: $0) }
-            case .interfaceName:
-                expect = arg == "string \"org.freedesktop.login1.Session\"" ? .lockedHintName : .nothing
-                return nil
-            case .lockedHintName:
-                // The changed properties are a dict of name and variant; the
-                // invalidated list (names only) ends the dict with "]".
-                if arg == "string \"LockedHint\"" { expect = .lockedHintValue }
-                else if arg == "]" { expect = .nothing }
-                return nil
-            case .lockedHintValue:
-                expect = .lockedHintName
-                guard arg.hasPrefix("variant") else { return nil }
-                let value = arg.dropFirst("variant".count).drop { $0 == " " || $0 == "\t" }
-                return Self.boolean(value).map { LockSignal(.logind, locked: $0) }
-            }
-        }
-
-        /// `boolean true` / `boolean false`.
-        static func boolean(_ s: Substring) -> Bool? {
-            switch s {
-            case "boolean true": return true
-            case "boolean false": return false
+            guard line.count - arg.count == 3 else { return nil }
+            switch arg {
+            case "boolean true": return LockSignal(source, locked: true)
+            case "boolean false": return LockSignal(source, locked: false)
             default: return nil
             }
         }
 
-        /// What a header line leads to expect.
-        static func header(_ line: Substring, sessionPath: String?) -> Expect {
-            guard line.hasPrefix("signal ") else { return .nothing }
+        /// The screen saver a header line announces ActiveChanged for.
+        static func header(_ line: Substring) -> LockSource? {
+            // A signal to everyone: one sent to the monitor alone is nobody's announcement.
+            guard line.hasPrefix("signal "), line.contains(" -> destination=(null destination) ") else { return nil }
             // The header's fields are "name=value", split at spaces and
             // ';' (values in it have neither: paths, names, members).
             let words = line.split { $0 == " " || $0 == ";" }
@@ -154,15 +166,8 @@ extension Tenclub {
                 let key = name + "="
                 return words.first { $0.hasPrefix(key) }.map { $0.dropFirst(key.count) }
             }
-            guard let interface = field("interface"), let member = field("member") else { return .nothing }
-            if member == "ActiveChanged" {
-                return LockSource.allCases.first { $0.interface.map { $0[...] == interface } ?? false }.map { .active($0) } ?? .nothing
-            }
-            if member == "PropertiesChanged", interface == "org.freedesktop.DBus.Properties", let want = sessionPath,
-               let path = field("path"), path == want[...] {
-                return .interfaceName
-            }
-            return .nothing
+            guard let interface = field("interface"), field("member") == "ActiveChanged" else { return nil }
+            return LockSource.allCases.first { $0.interface.map { $0[...] == interface } ?? false }
         }
     }
 
