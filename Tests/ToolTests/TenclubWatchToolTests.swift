@@ -129,47 +129,60 @@ final class TenclubWatchToolTests: ToolTestCase {
         let session = try startBus("session"), system = try startBus("system")
         // logind, as far as a bus can tell: the owner of org.freedesktop.login1,
         // for the whole test (as logind is for a session: gdbus learns the
-        // owner once), sending each step read from its stdin.
+        // owner once), sending each step the test appends to a file (no pipe
+        // to a child: one that died would take the runner with it) and
+        // counting what it sent in another.
+        let steps = write("logind.steps", ""), done = write("logind.done", "")
         let script = write("logind.py", """
-            import sys, dbus, dbus.lowlevel
+            import sys, time, dbus, dbus.lowlevel
             bus = dbus.bus.BusConnection(sys.argv[1])
             bus.request_name('org.freedesktop.login1')
-            print('ready', flush=True)
-            for step in sys.stdin:
-                path, value = step.strip().split('=')
-                m = dbus.lowlevel.SignalMessage(path, 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
-                m.append('org.freedesktop.login1.Session', dbus.Dictionary({'IdleHint': dbus.Boolean(False), 'LockedHint': dbus.Boolean(value == 'true')}, signature='sv'),
-                         dbus.Array([], signature='s'), signature='sa{sv}as')
-                bus.send_message(m)
-                bus.flush()
-                print('sent', flush=True)
+            open(sys.argv[3], 'a').write('ready\\n')
+            seen = 0
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                lines = open(sys.argv[2]).read().split('\\n')[:-1]
+                for step in lines[seen:]:
+                    if step == 'quit':
+                        sys.exit(0)
+                    path, value = step.split('=')
+                    m = dbus.lowlevel.SignalMessage(path, 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
+                    m.append('org.freedesktop.login1.Session', dbus.Dictionary({'IdleHint': dbus.Boolean(False), 'LockedHint': dbus.Boolean(value == 'true')}, signature='sv'),
+                             dbus.Array([], signature='s'), signature='sa{sv}as')
+                    bus.send_message(m)
+                    bus.flush()
+                    open(sys.argv[3], 'a').write('sent\\n')
+                seen = len(lines)
+                time.sleep(0.02)
 
             """)
         let logind = Process()
         logind.executableURL = URL(fileURLWithPath: Machine.current.python(importing: ["dbus"]) ?? "/usr/bin/python3")
-        logind.arguments = [script, system]
-        let toLogind = Pipe(), fromLogind = Pipe()
-        logind.standardInput = toLogind
-        logind.standardOutput = fromLogind
-        try logind.run()
+        logind.arguments = [script, system, steps, done]
+        let standIn = start(logind)
         defer {
-            try? toLogind.fileHandleForWriting.close()
-            logind.waitUntilExit()
+            standIn.send(SIGTERM)
+            _ = standIn.finish(timeout: 5)
         }
-        var said = ""
-        func readLine() {
-            while !said.contains("\n") {
-                let d = fromLogind.fileHandleForReading.availableData
-                if d.isEmpty { break }
-                said += String(decoding: d, as: UTF8.self)
+        var acknowledged = 0
+        func waitForDone(_ n: Int) {
+            for _ in 0..<500 {
+                let lines = ((try? String(contentsOfFile: done, encoding: .utf8)) ?? "").split(separator: "\n").count
+                if lines >= n { return }
+                usleep(10_000)
             }
-            if let nl = said.firstIndex(of: "\n") { said = String(said[said.index(after: nl)...]) }
+            XCTFail("logind's stand-in did not answer: \(standIn.finish(timeout: 1).err)")
         }
-        readLine()  // ready
+        waitForDone(1)  // ready
+        acknowledged = 1
         func asLogind(_ steps: String...) {
             for step in steps {
-                toLogind.fileHandleForWriting.write(Data((step + "\n").utf8))
-                readLine()
+                let h = FileHandle(forUpdatingAtPath: self.tmp + "/logind.steps")!
+                h.seekToEndOfFile()
+                h.write(Data((step + "\n").utf8))
+                try? h.close()
+                acknowledged += 1
+                waitForDone(acknowledged)
                 usleep(200_000)
             }
         }
