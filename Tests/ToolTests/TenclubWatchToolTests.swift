@@ -215,6 +215,7 @@ final class TenclubWatchToolTests: ToolTestCase {
         gdbusEmit("session", session, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["true"])
         asLogind("\(mine)=true")
         gdbusEmit("session", session, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
+        pause()  // however late the second word comes
         asLogind("\(mine)=false")
         waitForRecords(w, 2)
         usleep(300_000)
@@ -280,5 +281,23 @@ final class TenclubWatchToolTests: ToolTestCase {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == pid
         }
+    }
+}
+
+/// `tenclub watch` run by a login that cannot write its data folder: said at
+/// once, before listening, not at the first unlock (which would be lost).
+final class TenclubWatchLoginTests: RealLoginsCase {
+    override class var loginNames: [String] { ["ana"] }
+    override class var groupPrefix: String { "ntw" }
+    override class var tool: String { "tenclub" }
+
+    func testAFolderThisLoginCannotWriteIsSaidBeforeListening() throws {
+        let data = tmp + "/roots-data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let r = runAs(logins!, "ana", [bin + "/tenclub", "watch"],
+                      env: ["TENCLUB_DATA_DIR": data, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(tmp)/no-bus", "XDG_SESSION_ID": ""])
+        XCTAssertEqual(r.code, 77, r.err)
+        XCTAssertEqual(r.err, "tenclub: cannot write \(data) (Permission denied): watch would count nothing\n")
+        XCTAssertEqual(r.out, "")
     }
 }

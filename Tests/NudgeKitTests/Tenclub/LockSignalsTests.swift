@@ -68,7 +68,7 @@ final class LockSignalsTests: XCTestCase {
         """
 
     func testReadsDbusMonitorsOwnOutput() {
-        XCTAssertEqual(read(Self.transcript), [
+        XCTAssertEqual(read(Self.transcript).map { T.LockSignal($0.source, locked: $0.locked) }, [
             T.LockSignal(.gnome, locked: true), T.LockSignal(.gnome, locked: false),
             // logind is not read from dbus-monitor (gdbus reads it).
             T.LockSignal(.freedesktop, locked: false),
@@ -77,6 +77,27 @@ final class LockSignalsTests: XCTestCase {
             // an announcement; a boolean deeper down is not the argument.
             T.LockSignal(.xfce, locked: true),
         ])
+    }
+
+    /// An unlock is stamped when the monitor heard it (its header's time),
+    /// on this run's clock, and never outside the run.
+    func testTheMonitorsTimeIsTheUnlocksTime() {
+        let got = read(Self.transcript)
+        XCTAssertEqual(got.first?.atMs, 1_795_883_691_745)
+        XCTAssertEqual(got.last?.atMs, 1_795_883_692_500)
+        XCTAssertEqual(T.MonitorReader.milliseconds("1795883692.1"), 1_795_883_692_100)
+        XCTAssertEqual(T.MonitorReader.milliseconds("1795883692"), 1_795_883_692_000)
+        for bad in ["", ".5", "1.2.3", "-1", "12x", "99999999999999", "1e9", "１２"] { XCTAssertNil(T.MonitorReader.milliseconds(Substring(bad)), bad) }
+        let start: Int64 = 1_795_883_690_000, pinned = Instant(ms: 1_000_000_000_000), fallback = Instant(ms: 7)
+        func at(_ ms: Int64?) -> Int64 {
+            T.unlockInstant(T.LockSignal(.gnome, locked: false, atMs: ms), startMs: start, startInstant: pinned,
+                            realNowMs: start + 10_000, fallback: fallback).ms
+        }
+        XCTAssertEqual(at(start + 2_500), pinned.ms + 2_500, "read on the run's clock")
+        XCTAssertEqual(at(start - 500), pinned.ms, "just before the start: at the start")
+        XCTAssertEqual(at(start - 5_000), 7, "before the run: the time it was read")
+        XCTAssertEqual(at(start + 60_000), 7, "in the future: the time it was read")
+        XCTAssertEqual(at(nil), 7)
     }
 
     /// `gdbus monitor --dest org.freedesktop.login1` as GLib 2.74 prints it.

@@ -3,7 +3,8 @@
 // come back through pipes; its lines are handed over as they arrive, and the
 // first child to end ends the following (the others are stopped), with how
 // it ended and the last thing it said on stderr. A signal that ends this
-// process (SIGTERM from systemd, SIGINT, SIGHUP) ends the children too.
+// process (SIGTERM from systemd, SIGINT, SIGHUP and the others a handler can
+// catch) ends the children too; after SIGKILL a child ends at its next write.
 
 public final class Followed {
     /// What the child is called in messages (its program's name).
@@ -42,7 +43,7 @@ public final class Followed {
         defer { posix_spawnattr_destroy(&attr) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, s) }
+        for s in [SIGPIPE] + Follow.endingSignals { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
         var none = sigset_t()
         sigemptyset(&none)
@@ -202,7 +203,8 @@ public enum Follow {
         for i in 0..<tableSize where table[i] == pid { table[i] = 0 }
     }
 
-    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+    /// The signals whose default ends a process, that a handler can catch.
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
     typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later),

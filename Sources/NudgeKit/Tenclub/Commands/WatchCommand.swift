@@ -32,8 +32,13 @@ extension Tenclub {
         let sessionPath = raw == "none" ? nil : logindSessionPath(raw)
         let monitor = "dbus-monitor"
         // The clock keeps ticking from --now when pinned.
-        let start = Sys.monotonicNanos()
+        let start = Sys.monotonicNanos(), startMs = Sys.nowMillis()
+        let startInstant = ctx.pinned ? ctx.now : Instant(ms: startMs)
         func now() -> Instant { ctx.pinned ? Instant(ms: ctx.now.ms + Int64((Sys.monotonicNanos() - start) / 1_000_000)) : ctx.current }
+        // A data folder this login cannot write would count nothing: said now, not at the first unlock.
+        if Sys.isDirectory(ctx.dataDir), access(ctx.dataDir, W_OK) != 0 {
+            throw ToolError(.noPermission, "cannot write \(ctx.dataDir) (\(Sys.errnoString())): watch would count nothing")
+        }
 
         var argvs = [[monitor, "--session"] + sessionBusRules]
         var buses = ["session"]
@@ -64,7 +69,9 @@ extension Tenclub {
             let heard = i == 0 ? readers[i].feed(line)
                 : lockedHint(gdbusLine: line, sessionPath: sessionPath ?? "").map { LockSignal(.logind, locked: $0) }
             guard let signal = heard, tracker.heard(signal) else { return }
-            let t = now()
+            // When the monitor heard it, not when this run got to it (a
+            // locked data folder or a backlog delays the reading, not the unlock).
+            let t = unlockInstant(signal, startMs: startMs, startInstant: startInstant, realNowMs: Sys.nowMillis(), fallback: now())
             let (r, text) = try recordUnlock(ctx, at: t, now: t)
             var record = r
             record["source"] = .string(signal.source.rawValue)

@@ -42,10 +42,24 @@ extension Tenclub {
     public struct LockSignal: Equatable, Sendable {
         public var source: LockSource
         public var locked: Bool
-        public init(_ source: LockSource, locked: Bool) {
+        /// When the monitor received it, in milliseconds since 1970 (its
+        /// header's `time=`), where the monitor says.
+        public var atMs: Int64?
+        public init(_ source: LockSource, locked: Bool, atMs: Int64? = nil) {
             self.source = source
             self.locked = locked
+            self.atMs = atMs
         }
+    }
+
+    /// When an unlock happened: the monitor's time of it, read on the clock
+    /// of this run (which ticks on from --now when pinned: `startMs` is the
+    /// real time that `startInstant` stands for), or `fallback` (the time
+    /// it was read) when the monitor gave none or one outside the run — a
+    /// time= field never moves an unlock before the run or into the future.
+    public static func unlockInstant(_ signal: LockSignal, startMs: Int64, startInstant: Instant, realNowMs: Int64, fallback: Instant) -> Instant {
+        guard let at = signal.atMs, at >= startMs - 1000, at <= realNowMs else { return fallback }
+        return Instant(ms: startInstant.ms + max(0, at - startMs))
     }
 
     /// The match rules for dbus-monitor on the session bus: every screen
@@ -131,15 +145,17 @@ extension Tenclub {
     /// header: on the session bus only this login can send, who could as
     /// well run `tenclub unlock`.)
     public struct MonitorReader: Sendable {
-        /// The screen saver whose ActiveChanged header came last, until its argument.
+        /// The screen saver whose ActiveChanged header came last, until its
+        /// argument, and the header's time.
         var expect: LockSource? = nil
+        var atMs: Int64? = nil
 
         public init() {}
 
         /// The signal `line` completes, if any.
         public mutating func feed(_ line: Substring) -> LockSignal? {
             if line.first != " " && line.first != "\t" {
-                expect = Self.header(line)
+                (expect, atMs) = Self.header(line)
                 return nil
             }
             guard let source = expect else { return nil }
@@ -149,16 +165,17 @@ extension Tenclub {
             let arg = line.drop { $0 == " " || $0 == "\t" }
             guard line.count - arg.count == 3 else { return nil }
             switch arg {
-            case "boolean true": return LockSignal(source, locked: true)
-            case "boolean false": return LockSignal(source, locked: false)
+            case "boolean true": return LockSignal(source, locked: true, atMs: atMs)
+            case "boolean false": return LockSignal(source, locked: false, atMs: atMs)
             default: return nil
             }
         }
 
-        /// The screen saver a header line announces ActiveChanged for.
-        static func header(_ line: Substring) -> LockSource? {
+        /// The screen saver a header line announces ActiveChanged for, and
+        /// the header's time (`time=1795883691.745256`, seconds).
+        static func header(_ line: Substring) -> (LockSource?, Int64?) {
             // A signal to everyone: one sent to the monitor alone is nobody's announcement.
-            guard line.hasPrefix("signal "), line.contains(" -> destination=(null destination) ") else { return nil }
+            guard line.hasPrefix("signal "), line.contains(" -> destination=(null destination) ") else { return (nil, nil) }
             // The header's fields are "name=value", split at spaces and
             // ';' (values in it have neither: paths, names, members).
             let words = line.split { $0 == " " || $0 == ";" }
@@ -166,8 +183,26 @@ extension Tenclub {
                 let key = name + "="
                 return words.first { $0.hasPrefix(key) }.map { $0.dropFirst(key.count) }
             }
-            guard let interface = field("interface"), field("member") == "ActiveChanged" else { return nil }
-            return LockSource.allCases.first { $0.interface.map { $0[...] == interface } ?? false }
+            guard let interface = field("interface"), field("member") == "ActiveChanged" else { return (nil, nil) }
+            let source = LockSource.allCases.first { $0.interface.map { $0[...] == interface } ?? false }
+            return (source, field("time").flatMap(milliseconds))
+        }
+
+        /// "1795883691.745256" as milliseconds; nil for anything else or
+        /// past the year 9999.
+        static func milliseconds(_ s: Substring) -> Int64? {
+            let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= 12,
+                  whole.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(whole) else { return nil }
+            var ms = seconds * 1000
+            if parts.count == 2 {
+                let frac = parts[1]
+                guard frac.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+                var f: Int64 = 0
+                for (i, ch) in frac.prefix(3).enumerated() { f += Int64(ch.wholeNumberValue ?? 0) * [100, 10, 1][i] }
+                ms += f
+            }
+            return ms <= 253_402_300_799_999 ? ms : nil
         }
     }
 
