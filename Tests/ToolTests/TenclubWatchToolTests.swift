@@ -1,5 +1,6 @@
 import XCTest
 import TestSupport
+import NudgeKit
 
 /// `tenclub watch` on real message buses: each test starts its own
 /// dbus-daemon (a session bus, and a system bus for logind), runs watch on
@@ -222,6 +223,32 @@ final class TenclubWatchToolTests: ToolTestCase {
         let rs = records(w)
         XCTAssertEqual(rs.map { $0["source"] as? String }, ["logind", "gnome"], w.outSoFar)
         XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 2)
+        w.send(SIGTERM)
+        _ = w.finish(timeout: 10)
+    }
+
+    /// Another run holding the data folder's lock past its timeout: the
+    /// unlock waits for it, and keeps the time it was heard.
+    func testAnUnlockWaitsOutALockedDataFolderAndKeepsItsTime() throws {
+        try require(.dbusDaemon, .dbusMonitor, .gdbus)
+        let bus = try startBus("session")
+        let w = launch("tenclub", ["watch", "--now", "2026-11-22T09:00:00-05:00"],
+                       env: ["DBUS_SESSION_BUS_ADDRESS": bus, "XDG_SESSION_ID": "", "TENCLUB_LOCK_TIMEOUT": "1"])
+        try waitUntilWatching(w)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dataDir + "/lock"), "the folder is made and checked before listening")
+        let holder = launchShell("exec flock '\(dataDir)/lock' sleep 3")
+        usleep(300_000)
+        gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["true"])
+        gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
+        _ = holder.finish(timeout: 10)
+        for _ in 0..<500 where records(w).isEmpty { usleep(20_000) }
+        let r = records(w).first
+        let err = (try? String(contentsOfFile: w.errPath, encoding: .utf8)) ?? ""
+        XCTAssertEqual(r?["counted"] as? Bool, true, w.outSoFar + err)
+        // Heard about 0.3 s after the start (the clock ticks on from --now), written about 3 s after.
+        let at = (r?["at"] as? String).flatMap { RFC3339.parse($0)?.instant.ms } ?? 0
+        let start = RFC3339.parse("2026-11-22T09:00:00-05:00")!.instant.ms
+        XCTAssertLessThan(at - start, 2_500, "stamped when it was heard, not when the lock was let go: \(r ?? [:])")
         w.send(SIGTERM)
         _ = w.finish(timeout: 10)
     }

@@ -4,7 +4,8 @@
 // first child to end ends the following (the others are stopped), with how
 // it ended and the last thing it said on stderr. A signal that ends this
 // process (SIGTERM from systemd, SIGINT, SIGHUP and the others a handler can
-// catch) ends the children too; after SIGKILL a child ends at its next write.
+// catch), or exit() from anywhere, ends the children too; after SIGKILL a
+// child ends at its next write.
 
 public final class Followed {
     /// What the child is called in messages (its program's name).
@@ -204,7 +205,8 @@ public enum Follow {
     }
 
     /// The signals whose default ends a process, that a handler can catch.
-    static let endingSignals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGIO, SIGSYS, SIGSTKFLT]
 
     typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later),
@@ -220,11 +222,13 @@ public enum Follow {
         if let f = closeFrom { _ = f(&fa, 3) }
     }
 
-    /// Once: the handlers that end the children with us.
+    /// Once: the handlers that end the children with us, on a signal and
+    /// on exit() (the output's reader gone, a write failed).
     static let installed: Bool = {
+        atexit { Follow.endChildren() }
         for s in endingSignals {
             _ = signal(s) { sig in
-                for i in 0..<Follow.tableSize where Follow.table[i] > 0 { _ = kill(Follow.table[i], SIGTERM) }
+                Follow.endChildren()
                 _ = signal(sig, SIG_DFL)
                 _ = raise(sig)
             }
@@ -233,4 +237,9 @@ public enum Follow {
     }()
 
     static func installHandlers() { _ = installed }
+
+    /// SIGTERM to every child still in the table (safe in a signal handler).
+    static func endChildren() {
+        for i in 0..<tableSize where table[i] > 0 { _ = kill(table[i], SIGTERM) }
+    }
 }

@@ -19,7 +19,7 @@ extension Tenclub {
                 throw .usage("--logind-session must be a login session id as loginctl lists it (letters, digits, '_' and '-'), or none; got '\(raw)'")
             }
         } else if let e = Sys.env("XDG_SESSION_ID"), !e.isEmpty {
-            guard isSessionID(e) else {
+            guard isSessionID(e), e != "self", e != "auto" else {
                 throw ToolError(.config, "XDG_SESSION_ID must be a login session id as loginctl lists it (letters, digits, '_' and '-'); got '\(e)'")
             }
             raw = e
@@ -35,10 +35,6 @@ extension Tenclub {
         let start = Sys.monotonicNanos(), startMs = Sys.nowMillis()
         let startInstant = ctx.pinned ? ctx.now : Instant(ms: startMs)
         func now() -> Instant { ctx.pinned ? Instant(ms: ctx.now.ms + Int64((Sys.monotonicNanos() - start) / 1_000_000)) : ctx.current }
-        // A data folder this login cannot write would count nothing: said now, not at the first unlock.
-        if Sys.isDirectory(ctx.dataDir), access(ctx.dataDir, W_OK) != 0 {
-            throw ToolError(.noPermission, "cannot write \(ctx.dataDir) (\(Sys.errnoString())): watch would count nothing")
-        }
 
         var argvs = [[monitor, "--session"] + sessionBusRules]
         var buses = ["session"]
@@ -56,6 +52,18 @@ extension Tenclub {
                 throw ToolError(.config, "\(error.message): tenclub watch needs it (\(package))")
             }
         }
+        // A data folder this login cannot write would count nothing: said
+        // now, not at the first unlock. (A write that records nothing: the
+        // folder and its lock are made and opened as for an unlock.)
+        do throws(ToolError) {
+            if Sys.isDirectory(ctx.dataDir), access(ctx.dataDir, W_OK) != 0 {
+                throw ToolError(.noPermission, "cannot write \(ctx.dataDir) (\(Sys.errnoString())): watch would count nothing")
+            }
+            try store(ctx).write(at: ctx.now, zone: ctx.zone) { (_) throws(ToolError) in }
+        } catch {
+            for c in children { _ = c.stop() }
+            throw error
+        }
         var readers = children.indices.map { _ in MonitorReader() }
         var heardFrom = Set<Int>()
         var tracker = LockTracker()
@@ -72,7 +80,20 @@ extension Tenclub {
             // When the monitor heard it, not when this run got to it (a
             // locked data folder or a backlog delays the reading, not the unlock).
             let t = unlockInstant(signal, startMs: startMs, startInstant: startInstant, realNowMs: Sys.nowMillis(), fallback: now())
-            let (r, text) = try recordUnlock(ctx, at: t, now: t)
+            // A data folder locked by another run past the lock's timeout:
+            // the unlock waits (its time kept), up to five minutes.
+            var waited = 0
+            var recorded: (JSONObject, String)? = nil
+            while recorded == nil {
+                do throws(ToolError) {
+                    recorded = try recordUnlock(ctx, at: t, now: t)
+                } catch {
+                    guard error.code == .tempFail && waited < 300 else { throw error }
+                    Sys.sleepMillis(1000)
+                    waited += 1
+                }
+            }
+            guard let (r, text) = recorded else { return }
             var record = r
             record["source"] = .string(signal.source.rawValue)
             ctx.out.emit(record, text: text)
