@@ -58,19 +58,8 @@ public final class Followed {
         for s in Follow.endingSignals { sigaddset(&ending, s) }
         pthread_sigmask(SIG_BLOCK, &ending, &before)
         defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = Subprocess.environment(adding: env).map { strdup($0) } + [nil]
-        defer {
-            for p in cArgs { free(p) }
-            for p in cEnv { free(p) }
-        }
         var child: pid_t = 0
-        let rc = cArgs.withUnsafeBufferPointer { a in
-            cEnv.withUnsafeBufferPointer { e in
-                posix_spawnp(&child, argv[0], &fa, &attr, UnsafeMutablePointer(mutating: a.baseAddress!),
-                             UnsafeMutablePointer(mutating: e.baseAddress!))
-            }
-        }
+        let rc = Subprocess.spawn(&child, argv, env: env, &fa, &attr)
         close(outFds[1])
         close(errFds[1])
         if rc != 0 {

@@ -97,6 +97,24 @@ public enum Subprocess {
         return list
     }
 
+    /// posix_spawnp of `argv` (argv[0] looked up in PATH) with this
+    /// process's environment plus `env`: 0, or the error number.
+    static func spawn(_ pid: inout pid_t, _ argv: [String], env: [String: String],
+                      _ fa: inout posix_spawn_file_actions_t, _ attr: inout posix_spawnattr_t) -> Int32 {
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = environment(adding: env).map { strdup($0) } + [nil]
+        defer {
+            for p in cArgs { free(p) }
+            for p in cEnv { free(p) }
+        }
+        return cArgs.withUnsafeBufferPointer { a in
+            cEnv.withUnsafeBufferPointer { e in
+                posix_spawnp(&pid, argv[0], &fa, &attr, UnsafeMutablePointer(mutating: a.baseAddress!),
+                             UnsafeMutablePointer(mutating: e.baseAddress!))
+            }
+        }
+    }
+
     /// How a child's raw wait status ended it.
     static func ending(_ raw: Int32) -> Ending {
         let sig = raw & 0x7F
@@ -144,20 +162,8 @@ public enum Subprocess {
             posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)
         }
 
-        let envList = environment(adding: env)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = envList.map { strdup($0) } + [nil]
-        defer {
-            for p in cArgs { free(p) }
-            for p in cEnv { free(p) }
-        }
         var pid: pid_t = 0
-        let rc = cArgs.withUnsafeBufferPointer { a in
-            cEnv.withUnsafeBufferPointer { e in
-                posix_spawnp(&pid, argv[0], &fa, &attr, UnsafeMutablePointer(mutating: a.baseAddress!),
-                             UnsafeMutablePointer(mutating: e.baseAddress!))
-            }
-        }
+        let rc = spawn(&pid, argv, env: env, &fa, &attr)
         if stdin != nil { close(fds[0]) }
         if capture != nil { close(outFds[1]) }
         if rc != 0 {
