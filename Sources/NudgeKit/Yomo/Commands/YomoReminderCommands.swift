@@ -83,11 +83,15 @@ extension Yomo {
         }
         let opts = formOptions(ctx)
         if let c = parsed.conflict { throw ToolError(.usage, c) }
-        if let w = parsed.warnings.first {
+        if let w = parsed.unread.first, opts.date == nil && opts.time == nil {
+            throw ToolError(.usage, "\(w); say it another way ('at 8:30', 'on dec 15'), give --date and --time, or add --literal to keep the text as the title")
+        }
+        let ruleWarnings = parsed.warnings.filter { !parsed.unread.contains($0) }
+        if let w = ruleWarnings.first {
             guard opts.touchesRecurrence else {
                 throw ToolError(.usage, "\(w); say the rule with options (--repeat, --every, --unit, --days), or add --literal to keep the text as the title")
             }
-            for w in parsed.warnings { ctx.warn("warning: \(w); the options set the rule") }
+            for w in ruleWarnings { ctx.warn("warning: \(w); the options set the rule") }
         }
         let zone = try reminderZone(ctx)
         let f = try form(parsed: parsed, options: opts, now: ctx.now, zone: zone)

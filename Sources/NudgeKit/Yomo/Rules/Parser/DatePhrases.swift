@@ -48,15 +48,20 @@ extension ReminderParser.ParseState {
         var k = i
         if word(k) == "on" { k += 1 }
         if word(k) == "the" { k += 1 }
+        if word(k) == "every" || word(k) == "each" { k += 1 }
+        if word(k) == "the" { k += 1 }
         guard word(k) == "last" && word(k + 1) == "day" && word(k + 2) == "of" && word(k + 4) == "month" else { return false }
+        if ["every", "each"].contains(word(i)) || ["every", "each"].contains(word(k + 3)) {
+            var r = RRule(freq: .monthly)
+            r.byMonthDay = [-1]
+            setRule(Self.rfcRule(r), i, k + 5 - i)
+            i = k + 5
+            return true
+        }
         if ["the", "this"].contains(word(k + 3)) {
             setDate(lastDayOfThisMonth, i, k + 5 - i)
             i = k + 5
             return true
-        }
-        if ["every", "each"].contains(word(k + 3)) {
-            warnings.append("'\(phrase(i, k + 5 - i))': a monthly rule falls on a day of the month or a weekday like 'last friday'; try --unit month --date with the 31st (shorter months take their last day)")
-            return consume(k + 5 - i)
         }
         return false
     }
@@ -161,7 +166,13 @@ extension ReminderParser.ParseState {
         if word(k) == "on" { k += 1 }
         guard word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
               let d = nextDayOfMonth(o) else { return false }
+        // A spelled ordinal before a noun is a title ("watch the fifth element"): "on the fifth", "the fifth of …" are dates.
+        if Int(word(k + 1).prefix(1)) == nil && k == i && !tokens[k + 1].commaAfter
+            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till"].contains(word(k + 2)) || writtenTime(at: k + 2) != nil) {
+            return false
+        }
         setDate(d, i, k + 2 - i)
+        dayOfMonthSaid = o
         i = k + 2
         if rule.repeats && rule.unit == .month { return true }
         if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }
@@ -231,6 +242,11 @@ extension ReminderParser.ParseState {
     /// "tuesdays"; the days in week order, and how many tokens it used. A
     /// comma or "and"/"&"/"or" goes on to the next day.
     func dayList(at k: Int) -> ([Int], Int)? {
+        if let r = Self.dayRange(word(k)) { return (r, 1) }
+        if let a = ReminderLexicon.weekday(word(k)), ["to", "through", "thru", "-", "\u{2013}"].contains(word(k + 1)),
+           let b = ReminderLexicon.weekday(word(k + 2)), a != b {
+            return (Self.days(from: a, to: b), 3)
+        }
         var days: [Int] = []
         var j = k
         while j < tokens.count, let d = ReminderLexicon.weekday(tokens[j].word) {
@@ -244,6 +260,28 @@ extension ReminderParser.ParseState {
             }
         }
         return days.isEmpty ? nil : (Weekdays.sorted(days), j - k)
+    }
+
+    /// "mon-fri", "tue–thu", "mon/wed/fri": the days in one word.
+    static func dayRange(_ w: String) -> [Int]? {
+        for sep: Character in ["-", "\u{2013}"] where w.contains(sep) {
+            let p = w.split(separator: sep).map(String.init)
+            if p.count == 2, let a = ReminderLexicon.weekday(p[0]), let b = ReminderLexicon.weekday(p[1]), a != b { return days(from: a, to: b) }
+        }
+        if w.contains("/") {
+            let p = w.split(separator: "/").map(String.init)
+            let ds = p.compactMap(ReminderLexicon.weekday)
+            if p.count >= 2 && ds.count == p.count { return Weekdays.sorted(ds) }
+        }
+        return nil
+    }
+
+    /// The weekdays from `a` to `b`, both in, round the end of the week ("fri to mon").
+    static func days(from a: Int, to b: Int) -> [Int] {
+        var out = [a]
+        var d = a
+        while d != b { d = (d + 1) % 7; out.append(d) }
+        return Weekdays.sorted(out)
     }
 
     /// The next day that is weekday `wd`: a week on when today is one.

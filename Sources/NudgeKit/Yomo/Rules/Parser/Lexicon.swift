@@ -17,11 +17,28 @@ enum ReminderLexicon {
         var commaAfter: Bool
     }
 
-    static let numberWords = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                              "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-                              "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
-                              "ninety": 90]
-    static let ordinalWords = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1]
+    static let numberWords: [String: Int] = {
+        var w = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+                 "sixty": 60, "ninety": 90]
+        for (tens, t) in [("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50)] {
+            for (unit, u) in [("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
+                              ("eight", 8), ("nine", 9)] { w["\(tens)-\(unit)"] = t + u }
+        }
+        return w
+    }()
+    /// "first" to "thirty-first" (and "twenty first" once tokenized), "last" is -1.
+    static let ordinalWords: [String: Int] = {
+        let units = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+        var w = ["last": -1, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+                 "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30]
+        for (k, u) in units.enumerated() { w[u] = k + 1; w["twenty-" + u] = 21 + k }
+        w["thirty-first"] = 31
+        return w
+    }()
+    /// "twenty", "thirty"…: the first word of a number or ordinal written in two ("twenty first").
+    static let tensWords: Set<String> = ["twenty", "thirty", "forty", "fifty"]
     static let months = ["january", "february", "march", "april", "may", "june", "july", "august",
                          "september", "october", "november", "december"]
     /// Common misspellings, read as the word meant (and said so).
@@ -71,7 +88,7 @@ enum ReminderLexicon {
         for piece in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
             var raw = String(piece)
             var comma = false
-            var word = raw.lowercased()
+            var word = raw.lowercased().replacingAll("\u{2019}", "'")
             while let last = word.last, ",.;!?".contains(last) {
                 if last == "," { comma = true }
                 word.removeLast()
@@ -101,6 +118,12 @@ enum ReminderLexicon {
             if let split = splitUnit(word) {
                 out.append(Token(raw: raw, word: split.0, commaAfter: false))
                 out.append(Token(raw: "", word: split.1, commaAfter: comma))
+                continue
+            }
+            // "twenty first", "thirty one": one number or ordinal in two words.
+            if let prev = out.last, tensWords.contains(prev.word), !prev.commaAfter, !prev.raw.isEmpty,
+               ordinalWords[prev.word + "-" + word] != nil || numberWords[prev.word + "-" + word] != nil {
+                out[out.count - 1] = Token(raw: prev.raw + " " + raw, word: prev.word + "-" + word, commaAfter: comma)
                 continue
             }
             out.append(Token(raw: raw, word: word, commaAfter: comma))

@@ -52,7 +52,19 @@ extension ReminderParser.ParseState {
             if word(j) == "and" || word(j) == "&" { j += 1 } else if !tokens[j - 1].commaAfter { break }
         }
         while j > k && ReminderLexicon.month(word(j - 1)) == nil { j -= 1 }
-        guard months.count >= 2 else { return false }
+        guard !months.isEmpty else { return false }
+        if months.count == 1 {
+            // "the first monday in january": that day, once.
+            let m = months[0]
+            for y in today.year...(today.year + 1) {
+                if let d = Recurrence.nthWeekday(year: y, month: m, ordinal: o, weekday: wd), d >= today {
+                    setDate(d, i, j - i)
+                    i = j
+                    return true
+                }
+            }
+            return false
+        }
         var r = RRule(freq: .yearly)
         r.byMonth = Array(Set(months)).sorted()
         r.byDay = [RRule.WeekdayNum(wd, o)]
@@ -70,5 +82,120 @@ extension ReminderParser.ParseState {
         guard word(k) == "last", ReminderLexicon.weekday(word(k + 1)) != nil, ofMonth(at: k + 2) == 0 else { return false }
         warnings.append("could not place '\(phrase(i, k + 2 - i))': the one gone by, or the month's last? say 'on friday' or 'every month on the last friday'")
         return consume(k + 2 - i)
+    }
+}
+
+// Rules of several times in a period, also RFC 5545 rules: "every 2nd and
+// 4th tuesday" (BYDAY=2TU,4TU), "twice daily" (BYHOUR=9,21, said so), "the
+// last day of every month" (BYMONTHDAY=-1), "the last weekday of the month"
+// (BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1), "every 15 minutes" (FREQ=MINUTELY).
+extension ReminderParser.ParseState {
+    static func rfcRule(_ r: RRule) -> Recurrence { Recurrence.rfc(RecurrenceSet(start: anyStart, rrules: [r])) }
+
+    /// "(every|on the) 2nd and 4th tuesday (of the month)", from `k` (after
+    /// "every", or at `i`): a monthly rule on each of those weekdays.
+    mutating func readOrdinalWeekdayList(at k0: Int) -> Bool {
+        var k = k0
+        if k == i && word(k) == "on" { k += 1 }
+        if word(k) == "the" { k += 1 }
+        var ords: [Int] = []
+        var j = k
+        while let o = ReminderLexicon.ordinal(word(j)), o <= 5, o != 0 {
+            ords.append(o)
+            j += 1
+            if word(j) == "and" || word(j) == "&" || word(j) == "or" { j += 1 } else if !tokens[j - 1].commaAfter { break }
+            if word(j) == "the" { j += 1 }
+        }
+        guard ords.count >= 2, let wd = ReminderLexicon.weekday(word(j)) else { return false }
+        j += 1
+        j += ofMonth(at: j)
+        var r = RRule(freq: .monthly)
+        r.byDay = Array(Set(ords)).sorted { ($0 < 0 ? 6 : $0) < ($1 < 0 ? 6 : $1) }.map { RRule.WeekdayNum(wd, $0) }
+        setRule(Self.rfcRule(r), i, j - i)
+        i = j
+        return true
+    }
+
+    /// "twice daily", "twice a day", "3 times a day", "three times daily":
+    /// every day at set hours (09:00 and 21:00; 08:00, 14:00 and 20:00; 08:00,
+    /// 12:00, 16:00 and 20:00), said in `assumptions`.
+    mutating func readTimesADay() -> Bool {
+        var n: Int? = nil
+        var k = i
+        if word(k) == "twice" { n = 2; k += 1 } else if word(k) == "thrice" { n = 3; k += 1 }
+        else if let m = ReminderLexicon.number(word(k)), word(k + 1) == "times" { n = m; k += 2 }
+        guard let count = n, (2...4).contains(count) else { return false }
+        if word(k) == "daily" { k += 1 } else if ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "day" { k += 2 } else { return false }
+        let hours = [2: [9, 21], 3: [8, 14, 20], 4: [8, 12, 16, 20]][count]!
+        var r = RRule(freq: .daily)
+        r.byHour = hours
+        r.byMinute = [0]
+        assumptions.append("'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", "))
+        setRule(Self.rfcRule(r), i, k - i)
+        i = k
+        return true
+    }
+
+    /// "(on) the last/first weekday (working day, business day) of the
+    /// month / of every month": once this month, or a monthly rule.
+    mutating func readWorkdayOfMonth() -> Bool {
+        var k = i
+        if word(k) == "every" || word(k) == "each" { k += 1 }
+        if word(k) == "on" { k += 1 }
+        if word(k) == "the" { k += 1 }
+        guard word(k) == "last" || word(k) == "first", let o = ReminderLexicon.ordinal(word(k)) else { return false }
+        var j = k + 1
+        if word(j) == "weekday" { j += 1 } else if ["working", "business", "work"].contains(word(j)) && word(j + 1) == "day" { j += 2 } else { return false }
+        let every = k > i && (word(i) == "every" || word(i) == "each")
+        let of = ofMonth(at: j)
+        guard of > 0 || every else { return false }
+        let thisMonth = !every && word(j) == "of" && ["the", "this"].contains(word(j + 1))
+        if thisMonth {
+            var d = o < 0 ? lastDayOfThisMonth : Day(year: today.year, month: today.month, day: 1)
+            while d.weekday == 0 || d.weekday == 6 { d = d.adding(days: o < 0 ? -1 : 1) }
+            if d >= today {
+                setDate(d, i, j + of - i)
+                i = j + of
+                return true
+            }
+        }
+        var r = RRule(freq: .monthly)
+        r.byDay = [1, 2, 3, 4, 5].map { RRule.WeekdayNum($0) }
+        r.bySetPos = [o < 0 ? -1 : 1]
+        if thisMonth { assumptions.append("'\(phrase(k, j - k)) of the month' has passed this month: read as every month") }
+        setRule(Self.rfcRule(r), i, j + of - i)
+        i = j + of
+        return true
+    }
+
+    /// Once read, a monthly rule on the 29th, 30th or 31st is the RFC rule
+    /// that falls on the month's last day when it is shorter, this month
+    /// too ("on the 31st of every month" from November 28th is November
+    /// 30th first); and an RFC rule takes the sentence's end ("until", "10
+    /// times") into its RRULE.
+    mutating func settleRFC() {
+        if rule.kind == .custom && rule.unit == .month && rule.monthOrdinal == nil, let d = date, d.day >= 29, dayOfMonthSaid == d.day {
+            var r = RRule(freq: .monthly)
+            r.interval = rule.interval
+            r.byMonthDay = Array(28...d.day)
+            r.bySetPos = [-1]
+            assumptions.append("'\(d.day.ordinalText)' of the month read as the month's last day when it is shorter")
+            let (u, c) = (rule.until, rule.count)
+            rule = Self.rfcRule(r)
+            (rule.until, rule.count) = (u, c)
+            date = nil
+        }
+        guard rule.kind == .rrule, var set = rule.set, set.rrules.count == 1 else { return }
+        if let u = rule.until { set.rrules[0].until = .date(u); rule.until = nil }
+        if let c = rule.count { set.rrules[0].count = c; rule.count = nil }
+        rule.set = set
+    }
+}
+
+extension Int {
+    /// "1st", "22nd", "31st".
+    var ordinalText: String {
+        let suffix = (11...13).contains(self % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][self % 10] ?? "th"
+        return "\(self)\(suffix)"
     }
 }

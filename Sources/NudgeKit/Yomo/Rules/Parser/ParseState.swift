@@ -55,13 +55,22 @@ extension ReminderParser {
         var assumptions: [String]
         var warnings: [String] = []
         var conflict: String? = nil
+        /// Words that carry a time but were not read: `add` refuses them.
+        var unread: [String] = []
+        /// The reminder's zone, which decides the UK's or the US's named days.
+        let zoneName: String
+        /// A named day said alone ("christmas shopping"): (date, token, length, note).
+        var pendingNamedDay: (Day, Int, Int, String)? = nil
+        /// The day of the month a "the 31st" gave `date`, for a monthly rule.
+        var dayOfMonthSaid: Int? = nil
 
-        init(text: String, now: Instant, today: Day) {
+        init(text: String, now: Instant, today: Day, zoneName: String = "") {
             let (tokens, typoNotes) = ReminderLexicon.tokenize(text)
             self.tokens = tokens
             self.used = [Bool](repeating: false, count: tokens.count)
             self.now = now
             self.today = today
+            self.zoneName = zoneName
             self.assumptions = typoNotes
         }
 

@@ -21,6 +21,13 @@ extension ReminderParser.ParseState {
         if word(j) == "single" { j += 1 }
         var n = 1
         var counted = false  // "every other …", "every 3 …"
+        // "every quarter hour", "every quarter of an hour", "every half hour", "every half an hour"
+        if word(j) == "quarter" || word(j) == "half" {
+            let m = word(j) == "quarter" ? 15 : 30
+            var u = j + 1
+            if word(u) == "of" && ["an", "a"].contains(word(u + 1)) { u += 2 } else if word(j) == "half" && ["an", "a"].contains(word(u)) { u += 1 }
+            if word(u) == "hour" || word(u) == "hr" { return everyMinutes(m, unitAt: u) }
+        }
         if word(j) == "other" {
             n = 2
             j += 1
@@ -29,9 +36,15 @@ extension ReminderParser.ParseState {
             n = k
             j += 1
             counted = true
+        } else if let o = ReminderLexicon.ordinal(word(j)), o >= 2, ReminderLexicon.unitWords[word(j + 1)] != nil {
+            // "every second day", "every 3rd week"
+            n = o
+            j += 1
+            counted = true
         }
         if readEveryMinutes(n, at: j) || readEveryUnit(n, counted: counted, at: j)
-            || (!counted && readEveryNamedDay(at: j)) || (!counted && readEveryOrdinalWeekday(at: j))
+            || (!counted && readEveryNamedDay(at: j)) || (!counted && readOrdinalWeekdayList(at: j))
+            || (!counted && readEveryOrdinalWeekday(at: j)) || (!counted && readEveryNamedHoliday(at: j))
             || readEveryDayList(n, counted: counted, at: j) {
             return true
         }
@@ -44,15 +57,25 @@ extension ReminderParser.ParseState {
     /// what to write instead.
     mutating func readEveryMinutes(_ n: Int, at j: Int) -> Bool {
         guard ReminderLexicon.minuteWords.contains(word(j)) else { return false }
+        return everyMinutes(n, unitAt: j)
+    }
+
+    /// The rule of "every N minutes" whose unit is at `j`.
+    mutating func everyMinutes(_ n: Int, unitAt j: Int) -> Bool {
         if n % 60 == 0 {
             var r = Recurrence(kind: .custom, interval: n / 60, unit: .hour)
             let len = j + 1 - i + hourRangeOfRule(&r, at: j + 1)
             setRule(r, i, len)
             i += len
-        } else {
-            warnings.append("'\(phrase(i, j + 1 - i))': yomo repeats in whole hours, days, weeks, months or years; try 'every \(max(1, (n + 30) / 60)) hours' or --unit hour")
+        } else if hourRange(at: j + 1) != nil || !(1...1439).contains(n) {
+            warnings.append("'\(phrase(i, j + 1 - i))': yomo repeats every 1 to 1439 minutes, and in a range of hours only in whole hours; try 'every \(max(1, (n + 30) / 60)) hours'")
             _ = consume(j + 1 - i)
             if let (_, _, len) = hourRange(at: i) { _ = consume(len) }
+        } else {
+            var r = RRule(freq: .minutely)
+            r.interval = n
+            setRule(Self.rfcRule(r), i, j + 1 - i)
+            i = j + 1
         }
         return true
     }
@@ -110,9 +133,41 @@ extension ReminderParser.ParseState {
         }
         if k > end, let o = ReminderLexicon.ordinal(word(k)), o >= 1, let d = nextDayOfMonth(o) {
             setDate(d, k, 1)
+            dayOfMonthSaid = o
             return k + 1
         }
+        if k > end, word(k) == "last", word(k + 1) == "day" {
+            var rr = RRule(freq: .monthly)
+            rr.interval = r.interval
+            rr.byMonthDay = [-1]
+            r = Self.rfcRule(rr)
+            return k + 2
+        }
         return end
+    }
+
+    /// "every christmas", "every thanksgiving": a yearly rule from the next
+    /// one. A day counted from Easter moves in a way no yearly rule follows:
+    /// a warning.
+    mutating func readEveryNamedHoliday(at j: Int) -> Bool {
+        guard let (d, len, note) = namedDay(at: j) else { return false }
+        let entry = Self.namedDays.first { e in e.names.contains { n in
+            n.split(separator: " ").enumerated().allSatisfy { Self.plain(word(j + $0.offset)) == Self.plain(String($0.element)) } } }
+        var r = Recurrence(kind: .custom, interval: 1, unit: .year)
+        switch (uk ? entry?.uk : nil) ?? entry?.rule {
+        case .easter?:
+            warnings.append("could not place '\(phrase(i, j + len - i))' as a rule: Easter moves each year; add each year's on its own")
+            return consume(j + len - i)
+        case .nth(_, let o, let wd)?:
+            r.monthOrdinal = o
+            r.monthWeekday = wd
+        default: break
+        }
+        assumptions.append(note)
+        setDate(d, j, len)
+        setRule(r, i, j + len - i)
+        i = j + len
+        return true
     }
 
     /// "every weekday", "every weekend", "every morning" (daily, in the morning).
@@ -272,6 +327,12 @@ extension ReminderParser.ParseState {
                 setRule(Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: o, monthWeekday: wd), i, k + len + extra - i)
                 i = k + len + extra
                 return true
+            }
+            // "monthly review on the 2nd friday": the monthly rule's day.
+            if rule.repeats && rule.unit == .month && rule.kind == .custom && rule.monthOrdinal == nil {
+                rule.monthOrdinal = o
+                rule.monthWeekday = wd
+                return consume(k + len - i)
             }
             if o >= 1, let d = Recurrence.nextNthWeekday(ordinal: o, weekday: wd, from: today) {
                 assumptions.append("'\(phrase(k, len))' read as \(d), once")

@@ -31,6 +31,9 @@ public struct ParsedReminder: Equatable, Sendable {
     public var conflict: String? = nil
     /// A relative time ("in 20 minutes"): the exact instant.
     public var exact: Instant? = nil
+    /// Words that carry a time or date but were not read (also among
+    /// `warnings`): `add` refuses them unless --date or --time say when.
+    public var unread: [String] = []
 
     public init(title: String, date: Day?, time: TimeOfDay?, recurrence: Recurrence, assumptions: [String],
                 warnings: [String] = [], conflict: String? = nil, exact: Instant? = nil) {
@@ -59,7 +62,7 @@ public struct ParsedReminder: Equatable, Sendable {
 
 public enum ReminderParser {
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
-        var state = ParseState(text: text, now: now, today: zone.day(of: now))
+        var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
         // "remind me to …"
         if state.word(0) == "remind" && state.word(1) == "me" { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
         while state.i < state.tokens.count {
@@ -76,15 +79,19 @@ extension ReminderParser.ParseState {
     /// The phrase readers, in the order they are tried.
     static let readers: [Reader] = [
         // Rules, and what bends them.
+        { $0.readWorkdayOfMonth() },       // "the last weekday of every month"
+        { $0.readLastDayOfMonth() },       // "the last day of every month", "the last day of the month"
         { $0.readEvery() },                // "every 2 weeks on tuesday", "each morning"
         { $0.readRuleWord() },             // "daily", "biweekly", "bimonthly"
         { $0.readOnce() },                 // "once a week"
+        { $0.readTimesADay() },            // "twice daily"
         { $0.readWeekdaysOrWeekends() },   // "on weekdays"
         { $0.readPluralPartOfDay() },      // "mornings"
         { $0.readExcept() },               // "except fridays"
         { $0.readUntil() },                // "until dec 24"
         { $0.readCount() },                // "10 times"
         { $0.readForDuration() },          // "for 3 weeks"
+        { $0.readOrdinalWeekdayList(at: $0.i) }, // "on the 1st and 3rd monday"
         { $0.readMonthDayList() },         // "on the 5th and 20th each month"
         { $0.readOrdinalWeekdayInMonths() }, // "the 2nd tuesday of feb, may, aug and nov"
         { $0.readOrdinalWeekday() },       // "the 2nd tuesday of the month"
@@ -92,15 +99,16 @@ extension ReminderParser.ParseState {
         { $0.readAfterCompletion() },      // "after I finish it"
         // Times of day.
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
+        { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
         { $0.readAtNight() },              // "at night"
         { $0.readClockTime() },            // "at 3pm"
         { $0.readBareTime() },             // "14:30", "noon"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         // Dates.
+        { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
         { $0.readByDay() },                // the "by" of "by friday"
-        { $0.readLastDayOfMonth() },       // "the last day of the month"
         { $0.readWeekend() },              // "this weekend"
         { $0.readNextPeriod() },           // "next month"
         { $0.readEndOfMonth() },           // "end of the month"
@@ -120,12 +128,25 @@ extension ReminderParser.ParseState {
     /// time placed, and the unread words made into the title (a recurrence
     /// word among them is a warning).
     mutating func result(zone: Zone) -> ParsedReminder {
+        settlePendingNamedDay()
         var time = settledTime()
         settleRuleHours()
         applyExceptions()
         applyEnds()
+        settleRFC()
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
+        // "every other friday": the first is the nearest Friday, and the weeks count from it.
+        if rule.kind == .custom && rule.unit == .week && rule.interval > 1 && !rule.days.isEmpty && date == nil && relative == nil {
+            let clock = zone.local(now)
+            var d = today
+            while !rule.days.contains(d.weekday) || (d == today && time.map { $0 <= clock.time } == true) { d = d.adding(days: 1) }
+            date = d
+        }
+        // "every 15 minutes": the first is 15 minutes from now.
+        if rule.kind == .rrule, let r = rule.set?.rrules.first, r.freq == .minutely, date == nil && time == nil && relative == nil {
+            relative = Instant(ms: now.ms + Int64(r.interval) * 60_000)
+        }
         var exact: Instant? = nil
         if let r = relative {
             let l = zone.local(r)
@@ -144,13 +165,16 @@ extension ReminderParser.ParseState {
         for k in tokens.indices.dropLast() where !used[k] && tokens[k].word == "by" && used[k + 1] && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true {
             used[k] = true
         }
+        findUnreadTimeWords()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
         var title = zip(tokens, used).filter { !$0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
         while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
         title = title.trimmingSpaces
-        return ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
-                              warnings: warnings, conflict: conflict, exact: exact)
+        var p = ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
+                               warnings: warnings + unread, conflict: conflict, exact: exact)
+        p.unread = unread
+        return p
     }
 
     /// A word that promised a repeat but was not read ("twice a week",

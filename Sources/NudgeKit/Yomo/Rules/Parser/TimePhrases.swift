@@ -108,19 +108,22 @@ extension ReminderParser.ParseState {
     }
 
     /// "in 20 minutes", "in an hour", "in half an hour", "in a couple of
-    /// hours", "in 1 hour and 30 minutes": an instant from now; "in 3 days",
-    /// "in 2 weeks", "in a month", "in a year": a day; "in the morning": a
-    /// part of the day. Past 100 years the phrase is refused (`withinReach`).
+    /// hours", "in 1 hour and 30 minutes", "in 1.5 hours", "in 2 and a half
+    /// hours", "in an hour and a half": an instant from now; "in 3 days",
+    /// "in 2 weeks", "in a month", "in a year": a day (half a day or week is
+    /// hours from now); "in the morning": a part of the day. Past 100 years
+    /// the phrase is refused (`withinReach`), and so is half a month or year.
     mutating func readIn() -> Bool {
-        guard word(i) == "in" else { return false }
+        guard word(i) == "in" || word(i) == "within" else { return false }
         var k = i + 1
-        if word(k) == "half" && (word(k + 1) == "an" || word(k + 1) == "a") && word(k + 2) == "hour" {
-            relative = Instant(ms: now.ms + 30 * 60_000)
-            return consume(4)
+        if word(k) == "half" && (word(k + 1) == "an" || word(k + 1) == "a") && ["hour", "day", "week"].contains(word(k + 2)) {
+            return readAmountFromNow(0.5, unitAt: k + 2)
         }
-        var n: Int? = nil
-        if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = m; k += 1 }
+        var n: Double? = nil
+        if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = Double(m); k += 1 }
+        else if let x = Self.decimal(word(k)) { n = x; k += 1 }
         if word(k) == "couple" && word(k + 1) == "of" { n = 2; k += 2 }
+        if n != nil, word(k) == "and" && word(k + 1) == "a" && word(k + 2) == "half" { n! += 0.5; k += 3 }
         if let n = n, readAmountFromNow(n, unitAt: k) { return true }
         if word(i + 1) == "the", ["morning", "afternoon", "evening"].contains(word(i + 2)) {
             partOfDay = word(i + 2)
@@ -129,29 +132,46 @@ extension ReminderParser.ParseState {
         return false
     }
 
-    /// The rest of "in N …" with its unit at `k`.
-    mutating func readAmountFromNow(_ n: Int, unitAt k: Int) -> Bool {
+    /// "1.5", "2.25": a decimal amount (up to a million).
+    static func decimal(_ w: String) -> Double? {
+        let parts = w.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0].count <= 6, parts[1].count <= 3,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let x = Double(w) else { return nil }
+        return x
+    }
+
+    /// The rest of "in N …" with its unit at `k`; "and a half" after the
+    /// unit adds half of it ("in an hour and a half").
+    mutating func readAmountFromNow(_ amount: Double, unitAt k: Int) -> Bool {
         let unit = word(k)
-        guard ReminderLexicon.minuteWords.contains(unit)
-                || ["hour", "hours", "hr", "hrs", "day", "days", "week", "weeks", "month", "months", "year", "years"].contains(unit)
-        else { return false }
-        guard withinReach(n, unit, i, k + 1 - i) else { i = k + 1; return true }
-        var seconds: Int64? = nil
-        switch unit {
-        case _ where ReminderLexicon.minuteWords.contains(unit): seconds = Int64(n) * 60
-        case "hour", "hours", "hr", "hrs": seconds = Int64(n) * 3600
-        case "day", "days": setDate(today.adding(days: n), i, k + 1 - i)
-        case "week", "weeks": setDate(today.adding(days: 7 * n), i, k + 1 - i)
-        case "month", "months": setDate(Self.monthsLater(n, from: today), i, k + 1 - i)
-        case "year", "years": setDate(Self.monthsLater(12 * n, from: today), i, k + 1 - i)
-        default: return false
+        let unitSeconds: [String: Double] = ["hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "day": 86_400, "days": 86_400,
+                                             "week": 604_800, "weeks": 604_800, "month": 0, "months": 0, "year": 0, "years": 0]
+        guard ReminderLexicon.minuteWords.contains(unit) || unitSeconds[unit] != nil else { return false }
+        var n = amount
+        var end = k + 1
+        if word(end) == "and" && word(end + 1) == "a" && word(end + 2) == "half" && n == n.rounded() && ["a", "an", "1", "one"].contains(word(k - 1)) {
+            n += 0.5
+            end += 3
         }
-        guard let s = seconds else {
-            i = k + 1
+        guard withinReach(Int(n.rounded(.up)), unit, i, end - i) else { i = end; return true }
+        let whole = n == n.rounded()
+        let perUnit = ReminderLexicon.minuteWords.contains(unit) ? 60 : unitSeconds[unit]!
+        if perUnit == 0 && !whole {
+            if conflict == nil { conflict = "'\(phrase(i, end - i))': say half a month or year in weeks or days ('in 2 weeks')" }
+            return consume(end - i)
+        }
+        if whole && perUnit >= 86_400 || perUnit == 0 {
+            let m = Int(n)
+            switch unit {
+            case "day", "days": setDate(today.adding(days: m), i, end - i)
+            case "week", "weeks": setDate(today.adding(days: 7 * m), i, end - i)
+            case "month", "months": setDate(Self.monthsLater(m, from: today), i, end - i)
+            default: setDate(Self.monthsLater(12 * m, from: today), i, end - i)
+            }
+            i = end
             return true
         }
-        var total = s
-        var end = k + 1
+        var total = Int64((n * perUnit).rounded())
         if word(end) == "and", let m = ReminderLexicon.number(word(end + 1)), ReminderLexicon.minuteWords.contains(word(end + 2)) {
             guard withinReach(m, "minutes", end + 1, 2) else { i = end + 3; return true }
             total += Int64(m) * 60
@@ -161,6 +181,42 @@ extension ReminderParser.ParseState {
         return consume(end - i)
     }
 
+    /// "half past 8", "quarter to 4", "twenty past 3", "at 10 past 9", "5
+    /// minutes to 6 pm": a clock time in words. A bare hour is settled as
+    /// "at 8" is; "N to H" with a plain number needs "at" or "minutes"
+    /// before it ("from 5 to 6" is a range).
+    mutating func readSpokenTime() -> Bool {
+        var k = i
+        if word(k) == "at" || word(k) == "@" { k += 1 }
+        var minutes: Int
+        switch word(k) {
+        case "half": minutes = 30
+        case "quarter": minutes = 15
+        case "a" where word(k + 1) == "quarter": minutes = 15; k += 1
+        default:
+            guard let m = ReminderLexicon.number(word(k)), (1...59).contains(m) else { return false }
+            minutes = m
+        }
+        var j = k + 1
+        let numeric = Int(word(k)) != nil
+        if ReminderLexicon.minuteWords.contains(word(j)) && minutes != 30 && word(k) != "quarter" { j += 1 }
+        let way = word(j)
+        guard ["past", "after", "to", "till", "before"].contains(way) else { return false }
+        if numeric && way != "past" && k == i && j == k + 1 { return false }
+        if way == "half" || (word(k) == "half" && way != "past") { return false }
+        guard let (t, n) = writtenTime(at: j + 1), !tokens[j + 1].word.contains(":"), t.hour <= 12 || t.sure else { return false }
+        guard t.minute == 0 else { return false }
+        var hour = t.hour
+        if way != "past" && way != "after" {
+            minutes = 60 - minutes
+            hour = (hour + 23) % 24
+            if !t.sure && hour == 0 { hour = 12 }
+        }
+        let said = phrase(i, j + 1 + n - i)
+        setTime(WrittenTime(hour: hour, minute: minutes, sure: t.sure, text: said), i, j + 1 + n - i)
+        i = j + 1 + n
+        return true
+    }
     /// "at night".
     mutating func readAtNight() -> Bool {
         guard word(i) == "at" && word(i + 1) == "night" else { return false }
@@ -195,7 +251,7 @@ extension ReminderParser.ParseState {
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
         // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
-        if !t.sure && !(w.contains(":") && i > 0 && used[i - 1] && dateSaid != nil) { return false }
+        if !t.sure && !(w.contains(":") && i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) { return false }
         setTime(t, i, n)
         i += n
         return true

@@ -1,0 +1,126 @@
+// Named days in a sentence: holidays people set reminders by ("on
+// Thanksgiving", "by Christmas", "Mother's Day brunch"), fixed ones and
+// those a rule gives (the 4th Thursday of November, Easter and the days
+// counted from it). The table is the US's and the UK's common days; where
+// the two differ (Mother's Day) the reminder's zone decides: Europe/London
+// reads the UK's, any other zone the US's.
+//
+// Invariants: a named day is always the next one, today or later, and its
+// reading is said in `assumptions` ("'thanksgiving' read as Thursday
+// 2027-11-25"). With "on", "by", "until", "for", "this" or "next" before it,
+// it is the date. Alone ("christmas shopping"), it is the date only when
+// the sentence names no other date and no rule other than a yearly one;
+// otherwise it is a word of the title.
+
+extension ReminderParser.ParseState {
+    enum NamedDayRule {
+        case fixed(month: Int, day: Int)
+        case nth(month: Int, ordinal: Int, weekday: Int)
+        case easter(offset: Int)
+    }
+
+    /// Names (lower case, apostrophes dropped) and their rule; the UK's
+    /// rule where it differs.
+    static let namedDays: [(names: [String], rule: NamedDayRule, uk: NamedDayRule?)] = [
+        (["christmas eve", "xmas eve"], .fixed(month: 12, day: 24), nil),
+        (["christmas day", "christmas", "xmas day", "xmas"], .fixed(month: 12, day: 25), nil),
+        (["boxing day"], .fixed(month: 12, day: 26), nil),
+        (["new years eve", "nye"], .fixed(month: 12, day: 31), nil),
+        (["new years day", "new years"], .fixed(month: 1, day: 1), nil),
+        (["valentines day", "valentines", "st valentines day", "saint valentines day"], .fixed(month: 2, day: 14), nil),
+        (["groundhog day"], .fixed(month: 2, day: 2), nil),
+        (["st patricks day", "saint patricks day", "st paddys day", "paddys day"], .fixed(month: 3, day: 17), nil),
+        (["april fools day", "april fools"], .fixed(month: 4, day: 1), nil),
+        (["earth day"], .fixed(month: 4, day: 22), nil),
+        (["juneteenth"], .fixed(month: 6, day: 19), nil),
+        (["independence day", "fourth of july", "july fourth"], .fixed(month: 7, day: 4), nil),
+        (["halloween", "hallowe'en"], .fixed(month: 10, day: 31), nil),
+        (["bonfire night", "guy fawkes night", "guy fawkes day"], .fixed(month: 11, day: 5), nil),
+        (["veterans day", "remembrance day", "armistice day"], .fixed(month: 11, day: 11), nil),
+        (["thanksgiving day", "thanksgiving"], .nth(month: 11, ordinal: 4, weekday: 4), nil),
+        (["mothers day", "mothering sunday"], .nth(month: 5, ordinal: 2, weekday: 0), .easter(offset: -21)),
+        (["fathers day"], .nth(month: 6, ordinal: 3, weekday: 0), nil),
+        (["memorial day"], .nth(month: 5, ordinal: -1, weekday: 1), nil),
+        (["labor day", "labour day"], .nth(month: 9, ordinal: 1, weekday: 1), nil),
+        (["martin luther king day", "martin luther king jr day", "mlk day"], .nth(month: 1, ordinal: 3, weekday: 1), nil),
+        (["presidents day", "washingtons birthday"], .nth(month: 2, ordinal: 3, weekday: 1), nil),
+        (["columbus day", "indigenous peoples day"], .nth(month: 10, ordinal: 2, weekday: 1), nil),
+        (["easter sunday", "easter day", "easter"], .easter(offset: 0), nil),
+        (["good friday"], .easter(offset: -2), nil),
+        (["easter monday"], .easter(offset: 1), nil),
+        (["palm sunday"], .easter(offset: -7), nil),
+        (["ash wednesday"], .easter(offset: -46), nil),
+        (["shrove tuesday", "pancake day", "mardi gras"], .easter(offset: -47), nil),
+    ]
+
+    /// The word as the table spells it: lower case, no apostrophe.
+    static func plain(_ w: String) -> String { String(w.filter { $0 != "'" }) }
+
+    /// A named day at `k`: its next date (today or later), how many tokens,
+    /// and the assumption that says how it was read.
+    func namedDay(at k: Int) -> (Day, Int, String)? {
+        var best: (rule: NamedDayRule, len: Int, differs: Bool)? = nil
+        for entry in Self.namedDays {
+            for name in entry.names {
+                let parts = name.split(separator: " ").map { Self.plain(String($0)) }
+                guard parts.count > (best?.len ?? 0),
+                      parts.enumerated().allSatisfy({ Self.plain(word(k + $0.offset)) == $0.element }) else { continue }
+                best = ((uk ? entry.uk : nil) ?? entry.rule, parts.count, entry.uk != nil)
+            }
+        }
+        guard let (rule, len, differs) = best else { return nil }
+        for y in today.year...(today.year + 1) {
+            guard let d = Self.date(of: rule, year: y), d >= today else { continue }
+            let whose = differs ? (uk ? " (UK)" : " (US)") : ""
+            return (d, len, "'\(phrase(k, len))' read as \(Weekdays.display(d.weekday)) \(d)\(whose)")
+        }
+        return nil
+    }
+
+    /// Whether the reminder's zone reads the UK's named days.
+    var uk: Bool { ["Europe/London", "Europe/Belfast", "GB", "GB-Eire"].contains(zoneName) }
+
+    static func date(of rule: NamedDayRule, year: Int) -> Day? {
+        switch rule {
+        case .fixed(let m, let d): return Day(year: year, month: m, day: d)
+        case .nth(let m, let o, let wd): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)
+        case .easter(let offset): return easter(year).adding(days: offset)
+        }
+    }
+
+    /// Easter Sunday in the Gregorian calendar (the anonymous algorithm, as
+    /// in Meeus).
+    static func easter(_ y: Int) -> Day {
+        let a = y % 19, b = y / 100, c = y % 100, d = b / 4, e = b % 4
+        let f = (b + 8) / 25, g = (b - f + 1) / 3, h = (19 * a + b - d - g + 15) % 30
+        let i = c / 4, k = c % 4, l = (32 + 2 * e + 2 * i - h - k) % 7
+        let m = (a + 11 * h + 22 * l) / 451
+        let month = (h + l - 7 * m + 114) / 31, day = (h + l - 7 * m + 114) % 31 + 1
+        return Day(year: y, month: month, day: day)
+    }
+
+    /// "on thanksgiving", "for christmas", "this halloween", "next easter":
+    /// the date; a named day alone is kept aside for the end (`pendingNamedDay`).
+    mutating func readNamedHoliday() -> Bool {
+        let prep = ["on", "for", "this", "next", "at"].contains(word(i))
+        let k = prep ? i + 1 : i
+        guard let (d, len, note) = namedDay(at: k) else { return false }
+        if prep || (i > 0 && used[i - 1] && ["by", "until", "till", "before"].contains(word(i - 1))) {
+            assumptions.append(note)
+            setDate(d, i, k + len - i)
+        } else if pendingNamedDay == nil {
+            pendingNamedDay = (d, i, len, note)
+        }
+        i = k + len
+        return true
+    }
+
+    /// A named day said alone is the date when nothing else gave one.
+    mutating func settlePendingNamedDay() {
+        guard let (d, k, len, note) = pendingNamedDay, date == nil,
+              !rule.repeats || (rule.unit == .year && rule.kind == .custom) else { return }
+        assumptions.append(note)
+        setDate(d, k, len)
+        pendingNamedDay = nil
+    }
+}
