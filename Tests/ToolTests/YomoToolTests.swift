@@ -93,6 +93,28 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("add", "call mom tomorrow at 9").err, "yomo: assumed: '9' read as 09:00\n")
     }
 
+    /// A time phrase the parser could not read is refused naming its words,
+    /// nothing stored; --date/--time or --literal say what to do instead.
+    func testUnreadTimeWordsAreRefusedNotLeftInTheTitle() {
+        let r = yomo("add", "meet Sam at half 8")
+        XCTAssertEqual(r.code, 64)
+        XCTAssertEqual(r.err, "yomo: could not read 'at half 8' as a date or time; say it another way ('at 8:30', 'on dec 15'), give --date and --time, or add --literal to keep the text as the title\n")
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(yomo("list").out, "", "nothing stored")
+        let p = yomo("parse", "meet Sam at half 8")
+        XCTAssertEqual(p.code, 0)
+        XCTAssertEqual(p.records.first?["warnings"] as? [String], ["could not read 'at half 8' as a date or time"])
+        let timed = yomo("add", "meet Sam at half 8", "--time", "08:30")
+        XCTAssertEqual(timed.code, 0, timed.err)
+        XCTAssertEqual(timed.records.first?["trigger_at"] as? String, "2026-11-23T08:30:00-05:00")
+        XCTAssertEqual(yomo("add", "--literal", "meet Sam at half 8").code, 0)
+        let read = yomo("add", "meet Sam half past 8 tomorrow")
+        XCTAssertEqual(read.code, 0, read.err)
+        XCTAssertEqual(read.err, "yomo: assumed: 'half past 8' read as 08:30\n")
+        XCTAssertEqual(read.records.first?["title"] as? String, "meet Sam")
+        XCTAssertEqual(read.records.first?["trigger_at"] as? String, "2026-11-23T08:30:00-05:00")
+    }
+
     func testBadOptionsSayWhatIsAccepted() {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),

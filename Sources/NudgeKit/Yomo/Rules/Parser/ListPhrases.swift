@@ -179,7 +179,7 @@ extension ReminderParser.ParseState {
             r.interval = rule.interval
             r.byMonthDay = Array(28...d.day)
             r.bySetPos = [-1]
-            assumptions.append("'\(d.day.ordinalText)' of the month read as the month's last day when it is shorter")
+            assumptions.append("'\(d.day.ordinalText)' read as the month's last day in shorter months")
             let (u, c) = (rule.until, rule.count)
             rule = Self.rfcRule(r)
             (rule.until, rule.count) = (u, c)

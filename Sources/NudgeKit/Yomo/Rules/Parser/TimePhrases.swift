@@ -153,7 +153,7 @@ extension ReminderParser.ParseState {
             n += 0.5
             end += 3
         }
-        guard withinReach(Int(n.rounded(.up)), unit, i, end - i) else { i = end; return true }
+        guard withinReach(n < 1e15 ? Int(n.rounded(.up)) : Int(1e15), unit, i, end - i) else { i = end; return true }
         let whole = n == n.rounded()
         let perUnit = ReminderLexicon.minuteWords.contains(unit) ? 60 : unitSeconds[unit]!
         if perUnit == 0 && !whole {

@@ -1,0 +1,185 @@
+import XCTest
+@testable import NudgeKit
+
+/// Issue 38's classes: what a person types is read, or refused with the
+/// words named; never left in the title to fire at the default hour. Pinned
+/// to Saturday 2026-11-28 10:00 in New York, as the issue tried them.
+final class ReadOrRefuseTests: XCTestCase {
+    let ny = try! Zone.named("America/New_York")
+    let now = RFC3339.parse("2026-11-28T10:00:00-05:00")!.instant
+
+    func parse(_ s: String, zone: Zone? = nil) -> ParsedReminder { ReminderParser.parse(s, now: now, zone: zone ?? ny) }
+
+    /// The first `n` occurrences of what `add` would store, as local "YYYY-MM-DD HH:MM".
+    func occurrences(_ s: String, _ n: Int, zone: Zone? = nil) throws -> [String] {
+        let z = zone ?? ny
+        let p = parse(s, zone: z)
+        XCTAssertNil(p.conflict, s)
+        XCTAssertEqual(p.warnings, [], s)
+        let f = try Yomo.form(parsed: p, options: ReminderFormOptions(), now: now, zone: z)
+        var out: [String] = []
+        guard var t = f.exact ?? Yomo.firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: now, zone: z) else { return [] }
+        while out.count < n {
+            out.append(String(z.format(t).prefix(16)).replacingAll("T", " "))
+            guard let x = f.recurrence.next(after: t, anchor: f.anchor, zone: z) else { break }
+            t = x
+        }
+        return out
+    }
+
+    func testSpokenClockTimes() {
+        XCTAssertEqual(parse("call mom half past 8").time?.description, "08:30")
+        XCTAssertEqual(parse("call mom half past 8").title, "call mom")
+        XCTAssertEqual(parse("standup quarter to 4").time?.description, "15:45")
+        XCTAssertEqual(parse("meds at quarter past 10 pm").time?.description, "22:15")
+        XCTAssertEqual(parse("bus at 10 to 6").time?.description, "17:50")
+        XCTAssertEqual(parse("lunch quarter to 1").time?.description, "12:45")
+        XCTAssertEqual(parse("leave at twenty past 7 in the evening").time?.description, "19:20")
+        // "from 5 to 6" is a range, not 17:55.
+        XCTAssertNil(parse("shift from 5 to 6").time)
+    }
+
+    func testFractionsOfAnHourAreElapsedTime() throws {
+        XCTAssertEqual(try occurrences("call in 1.5 hours", 1), ["2026-11-28 11:30"])
+        XCTAssertEqual(try occurrences("tea in 2 and a half hours", 1), ["2026-11-28 12:30"])
+        XCTAssertEqual(try occurrences("stretch in an hour and a half", 1), ["2026-11-28 11:30"])
+        XCTAssertEqual(try occurrences("check in half a day", 1), ["2026-11-28 22:00"])
+        XCTAssertEqual(parse("renew in a year").date?.description, "2027-11-28")
+        XCTAssertNotNil(parse("move in 1.5 months").conflict, "half a month is not a length yomo guesses")
+    }
+
+    func testClockTimeAfterARuleAndWeekdayRanges() throws {
+        XCTAssertEqual(try occurrences("piano every Tuesday 2:30", 2), ["2026-12-01 14:30", "2026-12-08 14:30"])
+        XCTAssertEqual(try occurrences("standup mon-fri 9:45", 3), ["2026-11-30 09:45", "2026-12-01 09:45", "2026-12-02 09:45"])
+        XCTAssertEqual(parse("standup monday through friday at 9").recurrence.days, [1, 2, 3, 4, 5])
+        XCTAssertEqual(parse("gym every Mon/Wed/Fri at 7am").recurrence.days, [1, 3, 5])
+        XCTAssertEqual(parse("weekend hike sat-sun").recurrence.days, [6, 0])
+    }
+
+    func testSpelledOrdinalsAndOneMonthsOrdinalWeekday() {
+        XCTAssertEqual(parse("pay on the fifteenth").date?.description, "2026-12-15")
+        XCTAssertEqual(parse("party on the twenty first of december").date?.description, "2026-12-21")
+        XCTAssertEqual(parse("party on the twenty-first").date?.description, "2026-12-21")
+        XCTAssertEqual(parse("dentist the first Monday in January").date?.description, "2027-01-04")
+        XCTAssertEqual(parse("concert second sunday of december").date?.description, "2026-12-13")
+        let film = parse("watch the fifth element")
+        XCTAssertEqual(film.title, "watch the fifth element")
+        XCTAssertNil(film.date)
+        XCTAssertEqual(film.unread, [])
+    }
+
+    func testEveryOtherWeekdayStartsAtTheNearestOne() throws {
+        // Made on a Saturday: the nearest Friday is six days away, not thirteen.
+        XCTAssertEqual(try occurrences("date night every other friday at 7pm", 3),
+                       ["2026-12-04 19:00", "2026-12-18 19:00", "2027-01-01 19:00"])
+        XCTAssertEqual(try occurrences("bins every other saturday at 9am", 2), ["2026-12-05 09:00", "2026-12-19 09:00"],
+                       "today's 9:00 has passed: the nearest is next week's")
+        XCTAssertEqual(try occurrences("bins every other saturday at 6pm", 2), ["2026-11-28 18:00", "2026-12-12 18:00"])
+    }
+
+    func testMonthlyOnTheLastDaysFallsOnShorterMonthsLastDayThisMonthToo() throws {
+        XCTAssertEqual(try occurrences("pay rent on the 31st of every month at 9am", 4),
+                       ["2026-11-30 09:00", "2026-12-31 09:00", "2027-01-31 09:00", "2027-02-28 09:00"])
+        XCTAssertEqual(try occurrences("pay rent every month on the 30th at 9am", 4),
+                       ["2026-11-30 09:00", "2026-12-30 09:00", "2027-01-30 09:00", "2027-02-28 09:00"])
+        XCTAssertEqual(try occurrences("pay rent on the 31st of every month at 9am 3 times", 5).count, 3, "its end goes into the rule")
+        XCTAssertEqual(try occurrences("report on the last day of every month at 5pm", 3),
+                       ["2026-11-30 17:00", "2026-12-31 17:00", "2027-01-31 17:00"])
+        XCTAssertEqual(try occurrences("invoice on the last weekday of every month at 9am", 3),
+                       ["2026-11-30 09:00", "2026-12-31 09:00", "2027-01-29 09:00"])
+    }
+
+    func testMonthlyOrdinalWeekdayIsTheRuleNotOnce() throws {
+        let p = parse("monthly review on the 2nd Friday")
+        XCTAssertEqual(p.recurrence.monthOrdinal, 2)
+        XCTAssertEqual(p.recurrence.monthWeekday, 5)
+        XCTAssertFalse(p.assumptions.contains { $0.contains("once") }, "\(p.assumptions)")
+        XCTAssertEqual(try occurrences("team lunch monthly on the first tuesday at noon", 2), ["2026-12-01 12:00", "2027-01-05 12:00"])
+    }
+
+    func testSeveralTimesInAPeriod() throws {
+        XCTAssertEqual(try occurrences("recycling every 2nd and 4th Tuesday at 7am", 3),
+                       ["2026-12-08 07:00", "2026-12-22 07:00", "2027-01-12 07:00"])
+        XCTAssertEqual(try occurrences("meds twice daily", 3), ["2026-11-28 21:00", "2026-11-29 09:00", "2026-11-29 21:00"])
+        XCTAssertEqual(try occurrences("water every second day at 8am", 2), ["2026-11-30 08:00", "2026-12-02 08:00"],
+                       "every N days counts from today, as 'every 3 days' does")
+        XCTAssertEqual(try occurrences("drink water every quarter hour", 3), ["2026-11-28 10:15", "2026-11-28 10:30", "2026-11-28 10:45"])
+        XCTAssertEqual(try occurrences("stretch every 45 minutes", 2), ["2026-11-28 10:45", "2026-11-28 11:30"])
+        XCTAssertFalse(parse("drink every 90 minutes from 9 to 5").warnings.isEmpty, "minutes within hours are not a rule yomo has")
+        XCTAssertFalse(parse("gym twice a week").warnings.isEmpty, "which days is not a guess")
+    }
+
+    func testNamedDays() throws {
+        XCTAssertEqual(parse("dinner on Thanksgiving").date?.description, "2027-11-25", "this year's has passed")
+        XCTAssertEqual(parse("call mom on mother’s day").date?.description, "2027-05-09")
+        XCTAssertEqual(parse("call mom on mother's day", zone: try Zone.named("Europe/London")).date?.description, "2027-03-07",
+                       "Mothering Sunday in the UK")
+        XCTAssertEqual(parse("egg hunt on easter").date?.description, "2027-03-28")
+        XCTAssertEqual(parse("hot cross buns good friday").date?.description, "2027-03-26")
+        XCTAssertEqual(parse("party new year's eve at 9pm").date?.description, "2026-12-31")
+        XCTAssertEqual(parse("buy presents by christmas").date?.description, "2026-12-25")
+        XCTAssertEqual(parse("costume for halloween").date?.description, "2027-10-31")
+        XCTAssertEqual(parse("bbq labor day").date?.description, "2027-09-06")
+        XCTAssertEqual(parse("parade on memorial day").date?.description, "2027-05-31")
+        let p = parse("buy christmas presents tomorrow")
+        XCTAssertEqual(p.date?.description, "2026-11-29")
+        XCTAssertEqual(p.title, "buy christmas presents")
+        XCTAssertEqual(try occurrences("call grandma every christmas at 10am", 2), ["2026-12-25 10:00", "2027-12-25 10:00"])
+        XCTAssertEqual(try occurrences("pie every thanksgiving at 3pm", 2), ["2027-11-25 15:00", "2028-11-23 15:00"])
+        XCTAssertFalse(parse("eggs every easter").warnings.isEmpty)
+        for (y, m, d) in [(2024, 3, 31), (2025, 4, 20), (2026, 4, 5), (2038, 4, 25), (2285, 3, 22)] {
+            XCTAssertEqual(ReminderParser.ParseState.easter(y), Day(year: y, month: m, day: d))
+        }
+    }
+
+    func testTimeWordsNotReadAreRefusedNamingThem() {
+        for (phrase, said) in [("meet Sam at half 8", "at half 8"), ("dentist yesterday", "yesterday"), ("lunch at 13pm", "at 13pm"),
+                               ("meeting at 25:00", "at 25:00"), ("call at 7ish", "at 7ish"), ("feb 30 party", "feb")] {
+            let p = parse(phrase)
+            XCTAssertTrue(p.unread.contains { $0.contains("'\(said)'") }, "\(phrase): \(p.unread)")
+        }
+        // Title words that only look like it.
+        for phrase in ["read chapter 5", "buy 2 dozen eggs", "call room 101", "watch the fifth element", "first things first",
+                       "may the force be with you", "review the second draft", "fix the 404 page", "book 3 tickets"] {
+            XCTAssertEqual(parse(phrase).unread, [], phrase)
+        }
+    }
+
+    /// Property: a spoken clock time said anywhere among title words, with
+    /// or without a day, is read to the minute, or the sentence carries a
+    /// warning; its words never stay in the title unread.
+    func testSpokenTimesAnywhereAreReadOrRefused() {
+        var g = SeededRandom(seed: 38)
+        let titles = ["call mom", "water the plants", "pay the bill", "standup", "take out bins", "read chapter 5"]
+        let days: [(String, String?)] = [("", nil), ("tomorrow", "2026-11-29"), ("on friday", "2026-12-04"), ("on dec 3", "2026-12-03")]
+        for _ in 0..<600 {
+            let h = Int(g.next() % 12) + 1
+            let (said, minute, hourDelta): (String, Int, Int) = {
+                switch g.next() % 5 {
+                case 0: return ("half past \(h)", 30, 0)
+                case 1: return ("quarter past \(h)", 15, 0)
+                case 2: return ("quarter to \(h)", 45, -1)
+                case 3: return ("\(["five", "ten", "twenty", "25"][Int(g.next() % 4)]) past \(h)", -1, 0)
+                default: return ("at 10 to \(h)", 50, -1)
+                }
+            }()
+            let pm = g.next() % 3 == 0
+            let time = said + (pm ? " pm" : "")
+            let title = titles[Int(g.next() % UInt64(titles.count))]
+            let (day, dayWant) = days[Int(g.next() % UInt64(days.count))]
+            let parts = g.next() % 2 == 0 ? [title, time, day] : [day, title, time]
+            let phrase = parts.filter { !$0.isEmpty }.joined(separator: " ")
+            let p = parse(phrase)
+            if !p.warnings.isEmpty || p.conflict != nil { continue }
+            XCTAssertEqual(p.title, title, phrase)
+            XCTAssertEqual(p.date?.description, dayWant, phrase)
+            guard let t = p.time else { XCTFail("\(phrase): no time"); continue }
+            var hour = (h + hourDelta + 12) % 12
+            if pm { hour += 12 }
+            XCTAssertEqual(t.hour % 12, hour % 12, phrase)
+            // "quarter to 12 pm" is a quarter to noon.
+            if pm && !(hourDelta == -1 && h == 12) { XCTAssertGreaterThanOrEqual(t.hour, 12, phrase) }
+            if minute >= 0 { XCTAssertEqual(t.minute, minute, phrase) }
+        }
+    }
+}
