@@ -115,6 +115,32 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(read.records.first?["trigger_at"] as? String, "2026-11-23T08:30:00-05:00")
     }
 
+    /// `edit` with nothing to change is refused with a hint; a new title
+    /// alone keeps a due, snoozed reminder's time and its snooze.
+    func testEditWithoutAChangeIsRefusedAndATitleKeepsTheSnooze() {
+        let id = yomo("add", "stand up", "--date", "today", "--time", "10:00").records[0]["id"] as! String
+        let snoozed = yomo("snooze", id, "30")
+        XCTAssertEqual(snoozed.code, 0, snoozed.err)
+        let before = yomo("list").records[0]
+        let none = yomo("edit", id)
+        XCTAssertEqual(none.code, 64)
+        XCTAssertEqual(none.err, "yomo: nothing to change: give --title, --notes, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'\n")
+        XCTAssertEqual(yomo("list").records[0]["snoozed_until"] as? String, before["snoozed_until"] as? String)
+        let renamed = yomo("edit", id, "--title", "stand up and stretch")
+        XCTAssertEqual(renamed.code, 0, renamed.err)
+        let after = renamed.records[0]
+        XCTAssertEqual(after["title"] as? String, "stand up and stretch")
+        XCTAssertEqual(after["trigger_at"] as? String, before["trigger_at"] as? String, "the due occurrence stays due")
+        XCTAssertEqual(after["snoozed_until"] as? String, "2026-11-22T10:37:00-05:00")
+        let same = yomo("edit", id, "--title", "stand up and stretch")
+        XCTAssertEqual(same.code, 0)
+        XCTAssertEqual(same.err, "yomo: reminder \(id) already says that: nothing changed\n")
+        // A new time is a new schedule: the snooze of the old one ends.
+        let moved = yomo("edit", id, "--time", "11:00")
+        XCTAssertEqual(moved.records[0]["snoozed_until"] as? NSNull, NSNull())
+        XCTAssertEqual(moved.records[0]["trigger_at"] as? String, "2026-11-22T11:00:00-05:00")
+    }
+
     func testBadOptionsSayWhatIsAccepted() {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),

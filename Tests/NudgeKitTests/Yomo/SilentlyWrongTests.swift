@@ -124,6 +124,19 @@ final class SilentlyWrongTests: XCTestCase {
         XCTAssertEqual(importedOcc("DTSTART;TZID=america/new_york:20261201T090000\nRRULE:FREQ=DAILY;COUNT=1", 1), ["2026-12-01T09:00:00-05:00"])
     }
 
+    /// Outlook names a custom zone with commas: escaped in the VTIMEZONE's
+    /// TZID (a text value, RFC 5545 3.3.11), quoted in the DTSTART's parameter.
+    func testOutlookCustomZoneWithCommasInItsName() {
+        let tz = "BEGIN:VTIMEZONE\r\nTZID:(UTC+01:00) Amsterdam\\, Berlin\\, Bern\\, Rome\r\n"
+            + "BEGIN:STANDARD\r\nDTSTART:16011028T030000\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n"
+            + "BEGIN:DAYLIGHT\r\nDTSTART:16010325T020000\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT\r\n"
+            + "END:VTIMEZONE\r\n"
+        let list = importedOcc("DTSTART;TZID=\"(UTC+01:00) Amsterdam, Berlin, Bern, Rome\":20261201T090000\nRRULE:FREQ=DAILY;COUNT=1", 1, vtimezone: tz)
+        XCTAssertEqual(list.map { RFC3339.parse($0)!.instant.description }, ["2026-12-01T08:00:00Z"])
+        let summer = importedOcc("DTSTART;TZID=\"(UTC+01:00) Amsterdam, Berlin, Bern, Rome\":20270701T090000\nRRULE:FREQ=DAILY;COUNT=1", 1, vtimezone: tz)
+        XCTAssertEqual(summer.map { RFC3339.parse($0)!.instant.description }, ["2027-07-01T07:00:00Z"])
+    }
+
     // 8
     func testExportStartsAtTheRulesFirstOccurrence() {
         let r = Reminder(id: "tue0", title: "tuesdays", anchor: l("2026-11-23T09:00"), recurrence: Recurrence(kind: .weekly, days: [2]),

@@ -27,7 +27,7 @@ public struct ICSZones {
     public init(calendar: ICSComponent?) {
         var d: [String: ICSComponent] = [:]
         for c in calendar?.children ?? [] where c.name == "VTIMEZONE" {
-            if let id = c.first("TZID")?.value.trimmingSpaces { d[id] = c }
+            if let id = c.first("TZID")?.value.trimmingSpaces { d[ICSZones.unescaped(id)] = c }
         }
         definitions = d
         var zone: Zone? = nil
@@ -46,13 +46,26 @@ public struct ICSZones {
     public func zone(_ tzid: String) -> Result<Zone, RRule.ParseError> {
         let id = tzid.trimmingSpaces
         if let z = ICSZones.known(id) { return .success(z) }
-        if let def = definitions[id] {
+        if let def = definitions[ICSZones.unescaped(id)] {
             switch ICSZones.fromDefinition(def) {
             case .success(let rule): if let z = try? Zone.named(rule) { return .success(z) }
             case .failure(let e): return .failure(e)
             }
         }
         return .failure(RRule.ParseError("TZID '\(id)' is not an IANA zone (America/New_York), a Windows zone name (Eastern Standard Time), nor defined by a VTIMEZONE in the file"))
+    }
+
+    /// A TZID as its zone is named: a VTIMEZONE's TZID is a text value, so
+    /// Outlook's custom zones escape their commas ("Amsterdam\\, Berlin")
+    /// where the DTSTART's TZID parameter, quoted, does not.
+    static func unescaped(_ id: String) -> String {
+        guard id.contains("\\") else { return id }
+        var out = ""
+        var escaped = false
+        for c in id {
+            if escaped { out.append(c == "n" || c == "N" ? " " : c); escaped = false } else if c == "\\" { escaped = true } else { out.append(c) }
+        }
+        return out
     }
 
     /// An IANA name in any case, a Windows name, or a path ending in an IANA name.

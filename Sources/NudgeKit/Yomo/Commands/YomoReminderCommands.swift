@@ -114,13 +114,22 @@ extension Yomo {
         if let when = ctx.option("occurrence") { return try editOccurrence(ctx, when: when) }
         if ctx.flag("cancel") { throw ToolError(.usage, "--cancel goes with --occurrence WHEN") }
         let opts = formOptions(ctx)
+        if opts.isEmpty && ctx.option("tz") == nil {
+            throw ToolError(.usage, "nothing to change: give --title, --notes, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'")
+        }
         var notes: [String] = []
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             let old = try tx.state.find(ctx.operands[0])
             let zone = try reminderZone(ctx, current: old)
             let f = try editForm(old, options: opts, now: ctx.now, zone: zone)
-            guard let trigger = firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
+            // A new title or notes leave the time alone: a due or snoozed reminder stays so.
+            let keep = !opts.touchesSchedule && zone.name == old.zone(ctx.zone).name && !old.completed
+            guard let trigger = keep ? old.triggerAt : firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
                 throw ToolError(.usage, "that rule never comes due")
+            }
+            if keep && f.title == old.title && f.notes == old.notes {
+                notes.append("reminder \(old.id) already says that: nothing changed")
+                return old
             }
             notes = f.assumptions.map { "assumed: \($0)" }
             if !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }

@@ -39,7 +39,8 @@ extension YomoState {
         // The same reminder made again (an import of a backup, a vdir's copy)
         // on the same schedule: what was announced of it stays announced.
         let warn = e["warn_minutes"]?.int.map { Int($0) } ?? 0
-        let again = !edit && old.map { o in
+        // So does an edit of its title or notes alone: a snooze and what was announced stand.
+        let again = (!edit || e["reopen"]?.bool != true) && old.map { o in
             !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false

@@ -28,6 +28,12 @@ public struct ReminderFormOptions: Equatable, Sendable {
     public var touchesRecurrence: Bool {
         repeatKind != nil || days != nil || every != nil || unit != nil || between != nil || on != nil || afterCompletion
     }
+
+    /// Whether the options move the reminder in time (not only its title or notes).
+    public var touchesSchedule: Bool { touchesRecurrence || date != nil || time != nil || until != nil || times != nil || warn != nil }
+
+    /// Whether any option is given.
+    public var isEmpty: Bool { self == ReminderFormOptions() }
 }
 
 public struct ReminderForm: Equatable, Sendable {

@@ -116,9 +116,10 @@ extension ReminderParser.ParseState {
     /// Several days without a rule word are said to be read as every week.
     mutating func readWeekdayPhrase() -> Bool {
         var k = i
-        if ["on", "next", "this", "coming"].contains(word(k)) { k += 1 }
+        if ["on", "next", "this", "coming", "for"].contains(word(k)) { k += 1 }
         if word(k) == "on" { k += 1 }
         guard let (days, len) = dayList(at: k) else { return false }
+        if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {
             rule.days = days

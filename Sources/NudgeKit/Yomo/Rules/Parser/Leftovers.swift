@@ -41,6 +41,12 @@ extension ReminderParser.ParseState {
             return nil
         }
         if (w == "at" || w == "@" || w == "by"), let c = next.first, c.isNumber { return 2 }
+        // "between 9 and 5", "from 2 to 4": hours the reminder has no place for.
+        if (w == "between" || w == "from"), writtenTime(at: k + 1) != nil, ["and", "to", "till", "until", "-"].contains(word(k + 2)),
+           writtenTime(at: k + 3) != nil { return 4 }
+        // "2 days before", "3 weeks after": counted from something yomo does not know.
+        if ReminderLexicon.number(w) != nil || w == "a", ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
+           ["before", "after", "from", "ago", "prior"].contains(word(k + 2)) { return 3 }
         if ["next", "this", "coming"].contains(w) && (Self.periodWords.contains(next) || ReminderLexicon.weekday(next) != nil) { return 2 }
         let lead = Self.leadWords.contains(prev) || (prev == "the" && Self.leadWords.contains(word(k - 2)))
         if let _ = ReminderLexicon.weekday(w) ?? Self.dayRange(w)?.first {

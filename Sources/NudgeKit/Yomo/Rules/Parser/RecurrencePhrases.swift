@@ -42,6 +42,18 @@ extension ReminderParser.ParseState {
             j += 1
             counted = true
         }
+        // "every 15th of the month", "every fifteenth day of the month": monthly on that day.
+        if !counted, let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil {
+            let day = word(j + 1) == "day" ? 1 : 0
+            let of = ofMonth(at: j + 1 + day)
+            if of > 0, let d = nextDayOfMonth(o) {
+                setDate(d, j, 1)
+                dayOfMonthSaid = o
+                setRule(Recurrence(kind: .custom, interval: 1, unit: .month), i, j + 1 + day + of - i)
+                i = j + 1 + day + of
+                return true
+            }
+        }
         if readEveryMinutes(n, at: j) || readEveryUnit(n, counted: counted, at: j)
             || (!counted && readEveryNamedDay(at: j)) || (!counted && readOrdinalWeekdayList(at: j))
             || (!counted && readEveryOrdinalWeekday(at: j)) || (!counted && readEveryNamedHoliday(at: j))

@@ -231,12 +231,21 @@ extension ReminderParser.ParseState {
     mutating func readClockTime() -> Bool {
         let w = word(i)
         guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) else { return false }
-        if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") {
+        if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
         }
-        setTime(t, i, 1 + n)
-        i += 1 + n
+        var time = t
+        var len = 1 + n
+        // "at 7 thirty", "at 9 fifteen": the minutes in words.
+        if n == 1 && t.minute == 0 && !tokens[i + 1].word.contains(":"), Int(word(i + 2)) == nil,
+           let m = ReminderLexicon.number(word(i + 2)), (10...59).contains(m) {
+            time.minute = m
+            time.text += " " + word(i + 2)
+            len += 1
+        }
+        setTime(time, i, len)
+        i += len
         if let (a, b, len) = hourRange(at: i), rule.unit == .hour && rule.repeats {
             ruleHours = (a, b)
             _ = consume(len)
@@ -251,7 +260,11 @@ extension ReminderParser.ParseState {
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
         // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
-        if !t.sure && !(w.contains(":") && i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) { return false }
+        // An h:mm without am/pm only right after a day or a rule ("fri 3:45", "every tuesday 2:30"), or right
+        // before a day ("12:30 tomorrow"): elsewhere it may be a verse or a score, and is left to be refused.
+        let dayNext = ["today", "tomorrow", "tonight"].contains(word(i + n)) || ReminderLexicon.weekday(word(i + n)) != nil
+            || (["on", "next", "this"].contains(word(i + n)) && ReminderLexicon.weekday(word(i + n + 1)) != nil)
+        if !t.sure && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
         setTime(t, i, n)
         i += n
         return true
