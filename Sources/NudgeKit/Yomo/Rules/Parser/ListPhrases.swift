@@ -126,14 +126,38 @@ extension ReminderParser.ParseState {
         else if let m = ReminderLexicon.number(word(k)), word(k + 1) == "times" { n = m; k += 2 }
         guard let count = n, (2...4).contains(count) else { return false }
         if word(k) == "daily" { k += 1 } else if ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "day" { k += 2 } else { return false }
-        let hours = [2: [9, 21], 3: [8, 14, 20], 4: [8, 12, 16, 20]][count]!
+        var hours = [2: [9, 21], 3: [8, 14, 20], 4: [8, 12, 16, 20]][count]!
+        var minute = 0
+        var end = k
+        // "twice daily at 8am and 8pm": the times said, as many as the count.
+        if word(k) == "at", let (times, len) = timeList(at: k + 1), times.count == count, Set(times.map(\.minute)).count == 1 {
+            hours = times.map(\.hour).sorted()
+            minute = times[0].minute
+            end = k + 1 + len
+        } else {
+            assumptions.append("'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", "))
+        }
         var r = RRule(freq: .daily)
         r.byHour = hours
-        r.byMinute = [0]
-        assumptions.append("'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", "))
-        setRule(Self.rfcRule(r), i, k - i)
-        i = k
+        r.byMinute = [minute]
+        setRule(Self.rfcRule(r), i, end - i)
+        i = end
         return true
+    }
+
+    /// "8am and 8pm", "9, 1 and 5": clock times in a list, settled as
+    /// "at 9" is (said in `assumptions`), and how many tokens.
+    mutating func timeList(at k0: Int) -> ([TimeOfDay], Int)? {
+        var out: [TimeOfDay] = []
+        var k = k0
+        while let (t, n) = writtenTime(at: k) {
+            let (tm, note) = t.settled(partOfDay: nil)
+            if let note = note { assumptions.append(note) }
+            out.append(tm)
+            k += n
+            if word(k) == "and" || word(k) == "&" { k += 1 } else if !tokens[k - 1].commaAfter { break }
+        }
+        return out.count >= 2 ? (out, k - k0) : nil
     }
 
     /// "(on) the last/first weekday (working day, business day) of the

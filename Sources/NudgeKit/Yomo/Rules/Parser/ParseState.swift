@@ -61,6 +61,8 @@ extension ReminderParser {
         let zoneName: String
         /// A named day said alone ("christmas shopping"): (date, token, length, note).
         var pendingNamedDay: (Day, Int, Int, String)? = nil
+        /// Whether the rule so far is one word ("weekly"), which a later phrase may say in full.
+        var ruleFromWord = false
         /// The day of the month a "the 31st" gave `date`, for a monthly rule.
         var dayOfMonthSaid: Int? = nil
 
@@ -100,7 +102,9 @@ extension ReminderParser {
             if r.kind == .custom && !(1...1000).contains(r.interval) && conflict == nil {
                 conflict = "'\(said)': yomo repeats a rule every 1 to 1000 \(r.unit.rawValue)s"
             }
-            if rule.repeats && r != rule && conflict == nil {
+            // "weekly groceries every saturday": a rule word that a later phrase says in full is one rule.
+            let refines = ruleFromWord && rule.effective.unit == r.effective.unit && rule.effective.interval == r.effective.interval
+            if rule.repeats && r != rule && !refines && conflict == nil {
                 conflict = "two rules in one sentence ('\(ruleSaid ?? "")' and '\(said)'): one reminder holds one rule; add them one at a time"
             }
             rule = r

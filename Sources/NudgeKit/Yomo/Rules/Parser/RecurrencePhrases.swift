@@ -46,7 +46,11 @@ extension ReminderParser.ParseState {
         if !counted, let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil {
             let day = word(j + 1) == "day" ? 1 : 0
             let of = ofMonth(at: j + 1 + day)
-            if of > 0, let d = nextDayOfMonth(o) {
+            // "every 31st", "every 1st": a day of the month ("every 2nd", "every 3rd" could be every other or third anything).
+            let next = word(j + 1)
+            let bare = of == 0 && day == 0 && (o == 1 || o >= 4) && Int(word(j).prefix(1)) != nil && ReminderLexicon.unitWords[next] == nil
+                && !ReminderLexicon.minuteWords.contains(next) && next != "of" && next != "and"
+            if of > 0 || bare, let d = nextDayOfMonth(o) {
                 setDate(d, j, 1)
                 dayOfMonthSaid = o
                 setRule(Recurrence(kind: .custom, interval: 1, unit: .month), i, j + 1 + day + of - i)
@@ -251,7 +255,9 @@ extension ReminderParser.ParseState {
             return consume(1)
         }
         if rule.repeats && rule.effective == r.effective { return consume(1) }
+        let first = !rule.repeats
         setRule(r, i, 1)
+        ruleFromWord = first
         i += 1
         return true
     }
@@ -334,6 +340,14 @@ extension ReminderParser.ParseState {
         if word(k) == "on" { k += 1 }
         if word(k) == "the" { k += 1 }
         if let (o, wd, len) = ordinalWeekday(at: k) {
+            // "the first tuesday of next month"
+            if word(k + len) == "of" && word(k + len + 1) == "next" && word(k + len + 2) == "month" {
+                let idx = today.year * 12 + today.month
+                guard let d = Recurrence.nthWeekday(year: idx / 12, month: idx % 12 + 1, ordinal: o, weekday: wd) else { return false }
+                setDate(d, i, k + len + 3 - i)
+                i = k + len + 3
+                return true
+            }
             let extra = ofMonth(at: k + len)
             if extra > 0 {
                 setRule(Recurrence(kind: .custom, interval: 1, unit: .month, monthOrdinal: o, monthWeekday: wd), i, k + len + extra - i)

@@ -168,13 +168,26 @@ extension ReminderParser.ParseState {
         findUnreadTimeWords()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
-        var title = zip(tokens, used).filter { !$0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
+        // "daily standup", "monthly review": a rule word before a word of the title is also the title's.
+        var shown = used.map { !$0 }
+        for k in tokens.indices.dropLast() where used[k] && !used[k + 1] && !tokens[k].raw.isEmpty && tokens[k].raw.first?.isLetter == true
+            && (ReminderLexicon.ruleWords[tokens[k].word] != nil || tokens[k].word == "bimonthly") && Self.titleWord(tokens[k + 1].word) {
+            shown[k] = true
+        }
+        var title = zip(tokens, shown).filter { $0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
         while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
         title = title.trimmingSpaces
         var p = ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
                                warnings: warnings + unread, conflict: conflict, exact: exact)
         p.unread = unread
         return p
+    }
+
+    /// A word that can be a noun of the title: not a joining or time word.
+    static func titleWord(_ w: String) -> Bool {
+        guard let c = w.first, c.isLetter else { return false }
+        return !["and", "or", "at", "on", "in", "by", "from", "to", "until", "for", "the", "a", "an", "every", "each", "with"].contains(w)
+            && ReminderLexicon.weekday(w) == nil && ReminderLexicon.month(w) == nil
     }
 
     /// A word that promised a repeat but was not read ("twice a week",

@@ -88,6 +88,14 @@ extension ReminderParser.ParseState {
 
     func writtenTime(at k: Int) -> (WrittenTime, Int)? { Self.writtenTime(tokens, k) }
 
+    /// "three", "three pm", "eleven o'clock": an hour in words, 1 to 12.
+    func hourInWords(at k: Int) -> (WrittenTime, Int)? {
+        guard Int(word(k)) == nil, let h = ReminderLexicon.number(word(k)), (1...12).contains(h) else { return nil }
+        let parts = [Token(raw: String(h), word: String(h), commaAfter: tokens[k].commaAfter)] + tokens[(k + 1)...].prefix(1)
+        guard let (t, n) = Self.writtenTime(Array(parts), 0) else { return nil }
+        return (WrittenTime(hour: t.hour, minute: t.minute, sure: t.sure, text: phrase(k, n)), n)
+    }
+
     /// "from 9 to 6", "between 22:00 and 06:00" at `k`: an hour range, and its length.
     func hourRange(at k: Int) -> (WrittenTime, WrittenTime, Int)? {
         guard word(k) == "from" || word(k) == "between", let (a, na) = writtenTime(at: k + 1) else { return nil }
@@ -187,7 +195,7 @@ extension ReminderParser.ParseState {
     /// before it ("from 5 to 6" is a range).
     mutating func readSpokenTime() -> Bool {
         var k = i
-        if word(k) == "at" || word(k) == "@" { k += 1 }
+        if word(k) == "at" || word(k) == "@" || word(k) == "by" { k += 1 }
         var minutes: Int
         switch word(k) {
         case "half": minutes = 30
@@ -204,7 +212,7 @@ extension ReminderParser.ParseState {
         guard ["past", "after", "to", "till", "before"].contains(way) else { return false }
         if numeric && way != "past" && k == i && j == k + 1 { return false }
         if way == "half" || (word(k) == "half" && way != "past") { return false }
-        guard let (t, n) = writtenTime(at: j + 1), !tokens[j + 1].word.contains(":"), t.hour <= 12 || t.sure else { return false }
+        guard let (t, n) = writtenTime(at: j + 1) ?? hourInWords(at: j + 1), !tokens[j + 1].word.contains(":"), t.hour <= 12 || t.sure else { return false }
         guard t.minute == 0 else { return false }
         var hour = t.hour
         if way != "past" && way != "after" {
