@@ -17,12 +17,16 @@ _yomo() {
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|show|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
     case "$cmd" in
         list)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        show)
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
@@ -92,8 +96,9 @@ _yomo() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="list add parse edit done snooze rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        list) words="--all -a --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list show add parse edit done snooze rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        list) words="--all -a --today --overdue --upcoming --done-today --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        show) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

@@ -16,7 +16,7 @@ function __yomo_cmd
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'show' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -37,6 +37,7 @@ complete -c yomo -l help -s h -d 'Show help and exit'
 complete -c yomo -l version -d 'Show the version and exit'
 complete -c yomo -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env YOMO_SYNC_DIR)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'list' -d 'Show active reminders, nearest first'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'show' -d 'Show one reminder whole: its rule, next occurrences and last changes'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'add' -d 'Add a reminder from a sentence and options'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'parse' -d 'Print what the parser understood, without saving'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'edit' -d 'Change a reminder, or one occurrence of it'
@@ -55,7 +56,12 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'watch' -d 'Stay running and print n
 complete -c yomo -n '__yomo_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
 complete -c yomo -n '__yomo_at '\''list'\''' -l all -s a -d 'Include completed reminders'
+complete -c yomo -n '__yomo_at '\''list'\''' -l today -d 'Due by the end of today, overdue ones too'
+complete -c yomo -n '__yomo_at '\''list'\''' -l overdue -d 'Due and not done'
+complete -c yomo -n '__yomo_at '\''list'\''' -l upcoming -d 'Due in the next seven days'
+complete -c yomo -n '__yomo_at '\''list'\''' -l done-today -d 'Done today (a reminder or one of its occurrences)'
 complete -c yomo -n '__yomo_at '\''list'\''' -l limit -s n -x -d 'At most N records'
+complete -c yomo -n '__yomo_at '\''show'\''' -l limit -s n -x -d 'How many next occurrences (default 5)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l date -x -d 'The day: YYYY-MM-DD, today or tomorrow (default today)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l time -x -d 'The time, 24-hour (default the next full hour)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l notes -x -d 'Notes shown with the reminder'

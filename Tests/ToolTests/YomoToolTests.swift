@@ -141,6 +141,43 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(moved.records[0]["trigger_at"] as? String, "2026-11-22T11:00:00-05:00")
     }
 
+    /// The views: today (overdue too), overdue, upcoming (seven days), done
+    /// today; and `show`, one reminder whole with its history.
+    func testViewsAndShow() {
+        let water = yomo("add", "water plants every day at 9am").records[0]["id"] as! String
+        yomo("add", "pay bill", "--date", "today", "--time", "08:00")
+        yomo("add", "call mom at 8pm")
+        yomo("add", "dentist", "--date", "2026-11-27", "--time", "10:00")
+        yomo("add", "renew passport", "--date", "2026-12-20", "--time", "10:00")
+        let later = "2026-11-23T09:30:00-05:00"
+        XCTAssertEqual(yomo("done", water, "--now", later).code, 0)
+        func titles(_ args: String...) -> [String] { run("yomo", ["list"] + args + ["--now", later]).records.compactMap { $0["title"] as? String } }
+        XCTAssertEqual(titles("--overdue"), ["pay bill", "call mom"])
+        XCTAssertEqual(titles("--today"), ["pay bill", "call mom"])
+        XCTAssertEqual(titles("--upcoming"), ["water plants", "dentist"])
+        XCTAssertEqual(titles("--done-today"), ["water plants"])
+        XCTAssertEqual(run("yomo", ["list", "--done-today", "--format", "text", "--now", later]).out.hasPrefix("done 09:30  "), true)
+        XCTAssertEqual(run("yomo", ["list", "--done-today", "--format", "text", "--now", "2026-11-24T09:00:00-05:00"]).out, "Nothing done today yet.\n")
+        let both = yomo("list", "--today", "--overdue")
+        XCTAssertEqual(both.code, 64)
+        XCTAssertEqual(both.err, "yomo: --today, --overdue, --upcoming, --done-today and --all are views of their own: give one\n")
+        yomo("edit", water, "--title", "water the plants", "--now", "2026-11-23T09:40:00-05:00")
+        let show = run("yomo", ["show", water, "-n", "2", "--now", "2026-11-23T10:00:00-05:00"])
+        XCTAssertEqual(show.code, 0, show.err)
+        let d = show.records[0]
+        XCTAssertEqual(d["type"] as? String, "reminder_detail")
+        XCTAssertEqual(d["title"] as? String, "water the plants")
+        XCTAssertEqual(d["next"] as? [String], ["2026-11-24T09:00:00-05:00", "2026-11-25T09:00:00-05:00"])
+        XCTAssertEqual(d["last_done_at"] as? String, later)
+        let history = (d["history"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(history.map { $0["type"] as? String }, ["created", "completed", "edited"])
+        XCTAssertEqual(history[1]["occurrence"] as? String, "2026-11-23T09:00:00-05:00", "which occurrence was done")
+        let text = run("yomo", ["show", water, "--format", "text", "--now", "2026-11-23T10:00:00-05:00"]).out
+        XCTAssertTrue(text.contains("  last done: Mon 2026-11-23 09:30\n"), text)
+        XCTAssertTrue(text.contains("Mon 2026-11-23 09:30  done (Mon 2026-11-23 09:00)  by "), text)
+        XCTAssertEqual(yomo("show", "nosuch").code, 65)
+    }
+
     func testBadOptionsSayWhatIsAccepted() {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),

@@ -6,6 +6,11 @@
 
 extension Yomo {
     static func list(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let views = ["today", "overdue", "upcoming", "done-today"].filter { ctx.flag($0) }
+        if views.count + (ctx.flag("all") ? 1 : 0) > 1 {
+            throw ToolError(.usage, "--today, --overdue, --upcoming, --done-today and --all are views of their own: give one")
+        }
+        if let view = views.first { return try listView(ctx, view) }
         // The common case, JSON of the active reminders, prints the stored
         // records of untouched reminders without parsing them.
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
@@ -63,6 +68,80 @@ extension Yomo {
                 return ctx.out.style(l, code)
             }())
         }
+        return .ok
+    }
+
+    /// The views people live in, as Todoist and Reminders have them, in the
+    /// reader's day: `today` (due by the end of today, overdue ones too),
+    /// `overdue` (due and not done), `upcoming` (due after now, within the
+    /// next seven days), `done-today` (a reminder or one of its occurrences
+    /// done today).
+    static func listView(_ ctx: Context, _ view: String) throws(ToolError) -> ExitCode {
+        let s = try store(ctx).read()
+        let zone = ctx.zone
+        let today = zone.day(of: ctx.now)
+        let endOfToday = zone.resolve(LocalDateTime(day: today.adding(days: 1), time: TimeOfDay(hour: 0, minute: 0)))
+        let rs: [Reminder]
+        switch view {
+        case "today": rs = s.active.filter { $0.effectiveTrigger < endOfToday }
+        case "overdue": rs = s.active.filter { $0.effectiveTrigger <= ctx.now }
+        case "upcoming":
+            let end = zone.resolve(LocalDateTime(day: today.adding(days: 8), time: TimeOfDay(hour: 0, minute: 0)))
+            rs = s.active.filter { $0.effectiveTrigger > ctx.now && $0.effectiveTrigger < end }
+        default:
+            rs = s.reminders.values.filter { r in (r.completed ? r.completedAt : r.lastDoneAt).map { zone.day(of: $0) == today } ?? false }
+                .sorted { ($0.completedAt ?? $0.lastDoneAt!, $0.id) < ($1.completedAt ?? $1.lastDoneAt!, $1.id) }
+        }
+        if rs.isEmpty && !ctx.out.isJSON {
+            let says = ["today": "Nothing due today.", "overdue": "Nothing overdue.", "upcoming": "Nothing in the next seven days.",
+                        "done-today": "Nothing done today yet."]
+            ctx.out.raw(says[view]! + "\n")
+        }
+        for r in rs {
+            let done = view == "done-today" ? (r.completedAt ?? r.lastDoneAt).map { "done " + zone.local($0).time.description + "  " } ?? "" : ""
+            ctx.out.emit(r.record(zone: zone), text: done + line(r, zone: zone))
+        }
+        return .ok
+    }
+
+    /// `show ID`: one reminder whole: what it says, its rule, where it
+    /// stands, its next occurrences and its last changes.
+    static func show(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let count = try ctx.option("limit").map { (s) throws(ToolError) in try ctx.int(s, option: "--limit", range: 1...1000) } ?? 5
+        let r = try store(ctx).read().find(ctx.operands[0])
+        let zone = r.zone(ctx.zone)
+        let next = r.completed ? [] : occurrences(r, count: count, zone: zone)
+        var rec = r.record(zone: ctx.zone)
+        rec["type"] = "reminder_detail"
+        rec["rule"] = .string(r.recurrence.summary)
+        rec["next"] = JSON(next.map(zone.format))
+        rec["history"] = .array(r.history.map { c in
+            var o: JSONObject = ["type": .string(c.type), "at": .string(zone.format(c.at)), "by": .string(c.by)]
+            if let occ = c.occurrence { o["occurrence"] = .string(zone.format(occ)) }
+            return .object(o)
+        })
+        if let src = r.source { rec["source"] = .string(src) }
+        func when(_ i: Instant) -> String {
+            let l = zone.local(i)
+            return "\(Weekdays.display(l.day.weekday)) \(l.day) \(l.time)"
+        }
+        var text = """
+            \(r.title.terminalSafe)  (\(r.id))
+              status:    \(r.status)\(r.snoozedUntil.map { ", snoozed until " + when($0) } ?? "")
+              rule:      \(r.recurrence.summary)\(r.zoneName.map { " in " + $0 } ?? "")
+              next:      \(r.completed ? "-" : when(r.effectiveTrigger))
+            """
+        if !r.notes.isEmpty { text += "\n  notes:     " + r.notes.terminalSafe }
+        if let d = r.lastDoneAt ?? r.completedAt { text += "\n  last done: " + when(d) }
+        if next.count > 1 { text += "\n  then:      " + next.dropFirst().map(when).joined(separator: "\n             ") }
+        if !r.history.isEmpty {
+            let verbs = ["created": "made", "edited": "changed", "occurrence": "one occurrence changed", "rezoned": "moved to another zone",
+                         "snoozed": "snoozed", "completed": "done"]
+            text += "\n  history:   " + r.history.reversed().map { c in
+                "\(when(c.at))  \(verbs[c.type] ?? c.type)\(c.occurrence.map { " (" + when($0) + ")" } ?? "")  by \(c.by.terminalSafe)"
+            }.joined(separator: "\n             ")
+        }
+        ctx.out.emit(rec, text: text)
         return .ok
     }
 

@@ -48,6 +48,27 @@ public struct Reminder: Equatable, Sendable {
     /// (iCalendar's SEQUENCE): a higher one updates it.
     public var source: String? = nil
     public var sequence: Int = 0
+    /// When an occurrence, or the reminder, was last done.
+    public var lastDoneAt: Instant? = nil
+    /// Its last changes, newest last (at most `historyLimit`).
+    public var history: [Change] = []
+
+    /// A change in its history: what (the event's type), when, by which
+    /// device (or "vdir:NAME"), and for a done or moved occurrence which.
+    public struct Change: Equatable, Sendable {
+        public var type: String
+        public var at: Instant
+        public var by: String
+        public var occurrence: Instant?
+    }
+
+    public static let historyLimit = 8
+
+    mutating func note(_ c: Change) {
+        if c.type == "completed" { lastDoneAt = c.at }
+        history.append(c)
+        if history.count > Reminder.historyLimit { history.removeFirst(history.count - Reminder.historyLimit) }
+    }
 
     public init(id: String, title: String, notes: String = "", anchor: LocalDateTime, recurrence: Recurrence, zoneName: String? = nil,
                 triggerAt: Instant, createdAt: Instant) {
@@ -94,6 +115,7 @@ public struct Reminder: Equatable, Sendable {
                              "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format)),
                              "tz": .string(zone.name)]
         if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
+        if let d = lastDoneAt, !completed { o["last_done_at"] = .string(zone.format(d)) }
         return o
     }
 

@@ -78,6 +78,12 @@ extension YomoState {
             if !r.warnedBy.isEmpty { x["wann"] = times(r.warnedBy) }
             if r.revision != r.createdAt { x["rev"] = .int(r.revision.ms) }
             if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
+            if !r.history.isEmpty {
+                x["hist"] = .array(r.history.map { c in
+                    .array([.string(c.type), .int(c.at.ms), .string(c.by)] + (c.occurrence.map { [.int($0.ms)] } ?? []))
+                })
+            }
+            if let d = r.lastDoneAt { x["done"] = .int(d.ms) }
             if let src = r.source { x["src"] = .string(src); x["seq"] = JSON(r.sequence) }
             // z: the reader's zone the record was rendered in; "" when it has its own.
             // n: the record's length in bytes, so that a lazy read finds it
@@ -132,6 +138,11 @@ extension YomoState {
         r.revision = x["rev"]?.int.map(Instant.init(ms:)) ?? created
         r.source = x["src"]?.string
         r.sequence = Int(x["seq"]?.int ?? 0)
+        r.lastDoneAt = x["done"]?.int.map(Instant.init(ms:))
+        for h in x["hist"]?.array?.prefix(Reminder.historyLimit) ?? [] {
+            guard let a = h.array, a.count >= 3, let t = a[0].string, let ms = a[1].int, let by = a[2].string else { continue }
+            r.history.append(Reminder.Change(type: t, at: Instant(ms: ms), by: by, occurrence: a.count > 3 ? a[3].int.map(Instant.init(ms:)) : nil))
+        }
         reminders[id] = r
     }
 

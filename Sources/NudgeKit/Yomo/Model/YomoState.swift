@@ -95,19 +95,31 @@ public struct YomoState: JournalModel {
         }
         // When the event says it was written; else (absent, or implausible) its batch's stamp.
         let at = YomoState.instant(e["at"]) ?? Instant(ms: stamp.ms)
+        // A change a person made, kept in the reminder's short history (`show`).
+        func noted(_ r: Reminder) -> Reminder {
+            var r = r
+            r.note(Reminder.Change(type: type, at: at, by: by, occurrence: YomoState.instant(e["trigger_at"])))
+            return r
+        }
         switch type {
         case "created", "edited":
-            if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = r }
+            if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = noted(r) }
         case "occurrence":
-            if let r = YomoState.foldOccurrence(reminders[id], e, at: at, by: by) { reminders[id] = r }
+            if let r = YomoState.foldOccurrence(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "rezoned":
-            if let r = YomoState.foldRezoned(reminders[id], e, at: at, by: by) { reminders[id] = r }
+            if let r = YomoState.foldRezoned(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "snoozed":
-            if let r = YomoState.foldSnoozed(reminders[id], e, at: at, by: by) { reminders[id] = r }
+            if let r = YomoState.foldSnoozed(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "announced":
             if let r = YomoState.foldAnnounced(reminders[id], e, by: by) { reminders[id] = r }
         case "completed":
-            if let r = YomoState.foldCompleted(reminders[id], e, at: at, by: by) { reminders[id] = r }
+            if let r = YomoState.foldCompleted(reminders[id], e, at: at, by: by) {
+                var c = Reminder.Change(type: type, at: at, by: by, occurrence: reminders[id]?.triggerAt)
+                if r.completed { c.occurrence = nil }
+                var n = r
+                n.note(c)
+                reminders[id] = n
+            }
         case "deleted":
             reminders[id] = nil
         default:
