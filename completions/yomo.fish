@@ -11,7 +11,7 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --from
+            case --data-dir --now --format --color --sync-dir --list --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --from
                 set skip 1
             case '-*'
             case '*'
@@ -60,8 +60,10 @@ complete -c yomo -n '__yomo_at '\''list'\''' -l today -d 'Due by the end of toda
 complete -c yomo -n '__yomo_at '\''list'\''' -l overdue -d 'Due and not done'
 complete -c yomo -n '__yomo_at '\''list'\''' -l upcoming -d 'Due in the next seven days'
 complete -c yomo -n '__yomo_at '\''list'\''' -l done-today -d 'Done today (a reminder or one of its occurrences)'
+complete -c yomo -n '__yomo_at '\''list'\''' -l list -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'Only the reminders of this list'
 complete -c yomo -n '__yomo_at '\''list'\''' -l limit -s n -x -d 'At most N records'
 complete -c yomo -n '__yomo_at '\''show'\''' -l limit -s n -x -d 'How many next occurrences (default 5)'
+complete -c yomo -n '__yomo_at '\''show'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l date -x -d 'The day: YYYY-MM-DD, today or tomorrow (default today)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l time -x -d 'The time, 24-hour (default the next full hour)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l notes -x -d 'Notes shown with the reminder'
@@ -75,6 +77,7 @@ complete -c yomo -n '__yomo_at '\''add'\''' -l after-completion -d 'Repeat N uni
 complete -c yomo -n '__yomo_at '\''add'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
 complete -c yomo -n '__yomo_at '\''add'\''' -l times -x -d 'How many occurrences in all'
 complete -c yomo -n '__yomo_at '\''add'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''add'\''' -l list -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The list it belongs to (groceries, work); "" for none'
 complete -c yomo -n '__yomo_at '\''add'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''add'\''' -l literal -d 'Take TEXT as the title, parse nothing'
 complete -c yomo -n '__yomo_at '\''add'\''' -l llm-command -r -F -d 'Ask this model command first (text on stdin, JSON out)'
@@ -93,6 +96,7 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l after-completion -d 'Repeat N un
 complete -c yomo -n '__yomo_at '\''edit'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrences in all'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l list -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The list it belongs to (groceries, work); "" for none'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l occurrence -x -d 'Change only this occurrence (its day or time): with --date, --time or --cancel'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l cancel -d 'With --occurrence: that occurrence does not happen'

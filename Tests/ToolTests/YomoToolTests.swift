@@ -178,6 +178,34 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("show", "nosuch").code, 65)
     }
 
+    /// Lists: "#groceries" in the sentence or --list; `list --list` (any
+    /// case); iCalendar's CATEGORIES and Taskwarrior's project carry them.
+    func testListsFromTheSentenceOrTheOptionAndThroughExports() {
+        let eggs = yomo("add", "buy eggs #groceries tomorrow at 9am")
+        XCTAssertEqual(eggs.records.first?["title"] as? String, "buy eggs")
+        XCTAssertEqual(eggs.records.first?["list"] as? String, "groceries")
+        let boss = yomo("add", "call boss", "--list", "#Work").records[0]["id"] as! String
+        yomo("add", "water plants")
+        XCTAssertEqual(yomo("list", "--list", "work").records.map { $0["title"] as? String }, ["call boss"])
+        XCTAssertEqual(yomo("list", "--list", "groceries", "--format", "text").out.hasSuffix("buy eggs  #groceries\n"), true)
+        XCTAssertEqual(yomo("list", "--list", "nosuch", "--format", "text").out, "No reminders in that list.\n")
+        let ics = yomo("export", "--format", "ics").out
+        XCTAssertTrue(ics.contains("CATEGORIES:groceries\r\n"), ics)
+        let tw = yomo("export", "--format", "taskwarrior").out
+        XCTAssertTrue(tw.contains(#""project":"Work""#), tw)
+        // Back in through another copy: the lists are kept.
+        let file = write("r.ics", ics)
+        let other = tmp + "/other"
+        XCTAssertEqual(run("yomo", ["--data-dir", other, "import", file]).code, 0)
+        XCTAssertEqual(Set(run("yomo", ["--data-dir", other, "list"]).records.compactMap { $0["list"] as? String }), ["groceries", "Work"])
+        // Off a list, and a name that is not one.
+        XCTAssertNil(yomo("edit", boss, "--list", "").records.first?["list"] as? String)
+        XCTAssertEqual(yomo("list", "--list", "work").records.count, 0)
+        let bad = yomo("add", "x", "--list", String(repeating: "a", count: 65))
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertTrue(bad.err.hasPrefix("yomo: --list takes a name of 1 to 64 characters"), bad.err)
+    }
+
     func testBadOptionsSayWhatIsAccepted() {
         let cases: [([String], Int32, String)] = [
             (["add", "x", "--time", "25:00"], 64, "yomo: --time must be HH:MM on a 24-hour clock like 15:30, not '25:00'\n"),

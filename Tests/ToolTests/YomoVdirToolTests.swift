@@ -307,6 +307,36 @@ final class YomoVdirToolTests: ToolTestCase {
         XCTAssertTrue(mine.contains("DESCRIPTION:in the small room"), mine)
     }
 
+    /// A reminder's list is the first of its CATEGORIES: a phone's other
+    /// categories (Tasks.org's tags) stay when yomo writes the file again,
+    /// and a list changed on the phone is changed in yomo.
+    func testListsTravelAsCategoriesAndThePhonesOtherCategoriesStay() throws {
+        try pair()
+        let rid = id(yomo("08:00:00", "add", "buy eggs #groceries", "--date", day, "--time", "17:00"))
+        toPhone()
+        guard let f = phoneFile("buy eggs"), let text = try? String(contentsOfFile: f, encoding: .utf8) else { return XCTFail("no phone file: \(phoneListing)") }
+        XCTAssertTrue(lines(f).contains("CATEGORIES:groceries"), text)
+        try replace(f, text.replacingOccurrences(of: "CATEGORIES:groceries", with: "CATEGORIES:groceries,urgent"))
+        fromPhone()
+        XCTAssertEqual(yomo("08:10:00", "vdir", "sync").code, 0)
+        XCTAssertEqual(yomo("08:10:00", "list").records.first?["list"] as? String, "groceries")
+        XCTAssertEqual(yomo("08:11:00", "edit", rid, "--notes", "a dozen").code, 0)
+        toPhone()
+        guard let again = phoneFile("buy eggs") else { return XCTFail("no phone file: \(phoneListing)") }
+        let phone = lines(again)
+        XCTAssertEqual(phone.filter { $0.hasPrefix("CATEGORIES") }, ["CATEGORIES:groceries,urgent"], phone.joined(separator: "\n"))
+        XCTAssertTrue(phone.contains("DESCRIPTION:a dozen"))
+        let shown = todo("list")
+        XCTAssertEqual(shown.code, 0, shown.err)
+        XCTAssertTrue(shown.out.contains("buy eggs"), shown.out)
+        // Moved to another list on the phone.
+        let moved = try String(contentsOfFile: again, encoding: .utf8).replacingOccurrences(of: "CATEGORIES:groceries,urgent", with: "CATEGORIES:home")
+        try replace(again, moved)
+        fromPhone()
+        XCTAssertEqual(yomo("08:20:00", "vdir", "sync").code, 0)
+        XCTAssertEqual(yomo("08:20:00", "list").records.first?["list"] as? String, "home")
+    }
+
     func testDeletedOnEitherSideIsGoneOnBoth() throws {
         try pair()
         _ = yomo("08:00:00", "add", "alpha", "--date", day, "--time", "11:00")

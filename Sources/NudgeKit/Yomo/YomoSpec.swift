@@ -23,6 +23,7 @@ public enum Yomo {
         OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
         OptionSpec("times", value: "N", help: "How many occurrences in all"),
         OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
+        OptionSpec("list", value: "NAME", help: "The list it belongs to (groceries, work); \"\" for none").completing("list"),
         OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York").aliased("timezone").completing("zone"),
     ]
 
@@ -30,10 +31,13 @@ public enum Yomo {
 
     /// Reminder ids complete from the store.
     public static let spec = declared.completing(
-        ["edit": ["reminder"], "done": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"]],
+        ["edit": ["reminder"], "done": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"], "show": ["reminder"]],
         values: completionValues)
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
+        if kind == "list" {
+            return Array(Set(try store(ctx).read().reminders.values.compactMap(\.list))).sorted()
+        }
         guard kind == "reminder" else { return [] }
         // Each id with its title beside it (zsh and fish show it).
         return try store(ctx).read().reminders.values.filter { !$0.completed }.sorted { $0.id < $1.id }.map { "\($0.id)\t\($0.title)" }
@@ -48,7 +52,8 @@ public enum Yomo {
                                   OptionSpec("today", help: "Due by the end of today, overdue ones too"),
                                   OptionSpec("overdue", help: "Due and not done"),
                                   OptionSpec("upcoming", help: "Due in the next seven days"),
-                                  OptionSpec("done-today", help: "Done today (a reminder or one of its occurrences)")], run: list).listed(),
+                                  OptionSpec("done-today", help: "Done today (a reminder or one of its occurrences)"),
+                                  OptionSpec("list", value: "NAME", help: "Only the reminders of this list").completing("list")], run: list).listed(),
             CommandSpec("show", summary: "Show one reminder whole: its rule, next occurrences and last changes", usage: "ID",
                         options: [OptionSpec("limit", short: "n", value: "N", help: "How many next occurrences (default 5)")],
                         operands: .words, min: 1, max: 1, records: ["reminder_detail"], run: show),

@@ -1,9 +1,10 @@
 import XCTest
 @testable import NudgeKit
 
-/// Issue 38's classes: what a person types is read, or refused with the
-/// words named; never left in the title to fire at the default hour. Pinned
-/// to Saturday 2026-11-28 10:00 in New York, as the issue tried them.
+/// The classes of phrase people type that a parser reads wrong without a
+/// word: each is read, or refused with its words named; never left in the
+/// title to fire at the default hour. Pinned to Saturday 2026-11-28 10:00 in
+/// New York.
 final class ReadOrRefuseTests: XCTestCase {
     let ny = try! Zone.named("America/New_York")
     let now = RFC3339.parse("2026-11-28T10:00:00-05:00")!.instant

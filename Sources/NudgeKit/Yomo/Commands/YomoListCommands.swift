@@ -11,6 +11,7 @@ extension Yomo {
             throw ToolError(.usage, "--today, --overdue, --upcoming, --done-today and --all are views of their own: give one")
         }
         if let view = views.first { return try listView(ctx, view) }
+        if ctx.option("list") != nil { return try listView(ctx, "all") }
         // The common case, JSON of the active reminders, prints the stored
         // records of untouched reminders without parsing them.
         if ctx.out.isJSON && !ctx.flag("all") && !ctx.out.quiet {
@@ -81,8 +82,10 @@ extension Yomo {
         let zone = ctx.zone
         let today = zone.day(of: ctx.now)
         let endOfToday = zone.resolve(LocalDateTime(day: today.adding(days: 1), time: TimeOfDay(hour: 0, minute: 0)))
-        let rs: [Reminder]
+        let only = try ctx.option("list").map { (l) throws(ToolError) in try listName(l) }
+        var rs: [Reminder]
         switch view {
+        case "all": rs = s.active
         case "today": rs = s.active.filter { $0.effectiveTrigger < endOfToday }
         case "overdue": rs = s.active.filter { $0.effectiveTrigger <= ctx.now }
         case "upcoming":
@@ -92,9 +95,10 @@ extension Yomo {
             rs = s.reminders.values.filter { r in (r.completed ? r.completedAt : r.lastDoneAt).map { zone.day(of: $0) == today } ?? false }
                 .sorted { ($0.completedAt ?? $0.lastDoneAt!, $0.id) < ($1.completedAt ?? $1.lastDoneAt!, $1.id) }
         }
+        if let l = only??.lowercased() { rs = rs.filter { $0.list?.lowercased() == l } }
         if rs.isEmpty && !ctx.out.isJSON {
             let says = ["today": "Nothing due today.", "overdue": "Nothing overdue.", "upcoming": "Nothing in the next seven days.",
-                        "done-today": "Nothing done today yet."]
+                        "done-today": "Nothing done today yet.", "all": "No reminders in that list."]
             ctx.out.raw(says[view]! + "\n")
         }
         for r in rs {

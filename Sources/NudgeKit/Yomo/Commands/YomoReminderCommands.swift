@@ -22,6 +22,7 @@ extension Yomo {
         o.until = ctx.option("until")
         o.times = ctx.option("times")
         o.warn = ctx.option("warn")
+        o.list = ctx.option("list")
         return o
     }
 
@@ -127,7 +128,7 @@ extension Yomo {
             guard let trigger = keep ? old.triggerAt : firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
                 throw ToolError(.usage, "that rule never comes due")
             }
-            if keep && f.title == old.title && f.notes == old.notes {
+            if keep && f.title == old.title && f.notes == old.notes && f.list == old.list {
                 notes.append("reminder \(old.id) already says that: nothing changed")
                 return old
             }

@@ -42,6 +42,7 @@ extension YomoState {
         // So does an edit of its title or notes alone: a snooze and what was announced stand.
         let again = (!edit || e["reopen"]?.bool != true) && old.map { o in
             !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
+                && o.list == e["list"]?.string.flatMap({ $0.isEmpty ? nil : String($0.prefix(64)) })
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
         r.title = title
@@ -52,6 +53,7 @@ extension YomoState {
         r.triggerAt = trigger
         if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
         r.warnMinutes = warn
+        r.list = e["list"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
         if let src = e["source"]?.string { r.source = src; r.sequence = Int(e["sequence"]?.int ?? 0) }
         if again {
             r.updatedAt = at

@@ -48,6 +48,8 @@ public struct Reminder: Equatable, Sendable {
     /// (iCalendar's SEQUENCE): a higher one updates it.
     public var source: String? = nil
     public var sequence: Int = 0
+    /// The list it belongs to ("groceries"), if any.
+    public var list: String? = nil
     /// When an occurrence, or the reminder, was last done.
     public var lastDoneAt: Instant? = nil
     /// Its last changes, newest last (at most `historyLimit`).
@@ -116,6 +118,7 @@ public struct Reminder: Equatable, Sendable {
                              "tz": .string(zone.name)]
         if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
         if let d = lastDoneAt, !completed { o["last_done_at"] = .string(zone.format(d)) }
+        if let l = list { o["list"] = .string(l) }
         return o
     }
 

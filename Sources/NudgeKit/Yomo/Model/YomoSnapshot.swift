@@ -139,6 +139,7 @@ extension YomoState {
         r.source = x["src"]?.string
         r.sequence = Int(x["seq"]?.int ?? 0)
         r.lastDoneAt = x["done"]?.int.map(Instant.init(ms:))
+        r.list = l["list"]?.string
         for h in x["hist"]?.array?.prefix(Reminder.historyLimit) ?? [] {
             guard let a = h.array, a.count >= 3, let t = a[0].string, let ms = a[1].int, let by = a[2].string else { continue }
             r.history.append(Reminder.Change(type: t, at: Instant(ms: ms), by: by, occurrence: a.count > 3 ? a[3].int.map(Instant.init(ms:)) : nil))

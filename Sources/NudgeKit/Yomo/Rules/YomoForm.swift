@@ -23,6 +23,8 @@ public struct ReminderFormOptions: Equatable, Sendable {
     public var until: String?
     public var times: String?
     public var warn: String?
+    /// The list it belongs to ("" for none).
+    public var list: String?
     public init() {}
 
     public var touchesRecurrence: Bool {
@@ -47,10 +49,24 @@ public struct ReminderForm: Equatable, Sendable {
     public var exact: Instant? = nil
     /// Announce this many minutes before each occurrence too (0: not).
     public var warnMinutes: Int = 0
+    /// The list it belongs to, if any.
+    public var list: String? = nil
 }
 
 extension Yomo {
     static func usage(_ m: String) -> ToolError { ToolError(.usage, m) }
+
+    /// A list's name as given: "#" before it dropped, 1 to 64 characters,
+    /// no control characters; "" is none (nil).
+    public static func listName(_ s: String) throws(ToolError) -> String? {
+        var n = s.trimmingSpaces
+        if n.hasPrefix("#") { n.removeFirst() }
+        if n.isEmpty { return nil }
+        guard n.count <= 64, !n.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
+            throw usage("--list takes a name of 1 to 64 characters without control characters, not '\(s.prefix(70).terminalSafe)'")
+        }
+        return n
+    }
 
     /// "2nd-tue", "last-fri", "first-monday".
     public static func parseOrdinalWeekday(_ s: String) -> (Int, Int)? {
@@ -218,8 +234,10 @@ extension Yomo {
         }
         var exact: Instant? = nil
         if let x = parsed.exact, !rec.repeats, o.date == nil, o.time == nil { exact = x }
+        var list = parsed.list
+        if let l = o.list { list = try Yomo.listName(l) }
         return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions, exact: exact,
-                            warnMinutes: warnMinutes)
+                            warnMinutes: warnMinutes, list: list)
     }
 
     /// Builds the form for `edit` from an existing reminder.
@@ -229,6 +247,7 @@ extension Yomo {
         var opts = o
         opts.notes = o.notes ?? r.notes
         if opts.warn == nil && r.warnMinutes > 0 { opts.warn = "\(r.warnMinutes)" }
+        if opts.list == nil { opts.list = r.list ?? "" }
         return try form(parsed: base, options: opts, now: now, zone: zone)
     }
 
@@ -239,6 +258,7 @@ extension Yomo {
                              "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
                              "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(at)]
         if f.warnMinutes > 0 { e["warn_minutes"] = JSON(f.warnMinutes) }
+        if let l = f.list { e["list"] = .string(l) }
         return e
     }
 }

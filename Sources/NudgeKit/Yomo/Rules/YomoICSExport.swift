@@ -51,6 +51,7 @@ extension YomoInterchange {
         out.append("LAST-MODIFIED:\(ICS.utc(r.updatedAt))")
         out.append("SUMMARY:\(ICS.escape(r.title))")
         if !r.notes.isEmpty { out.append("DESCRIPTION:\(ICS.escape(r.notes))") }
+        if let l = r.list { out.append("CATEGORIES:\(ICS.escape(l))") }
         // A rule from completion has no fixed schedule: its start is the
         // pending occurrence. Any other starts at its first occurrence, so
         // that no calendar shows an instance the rule does not have.

@@ -108,7 +108,7 @@ extension YomoInterchange {
             let completed = status == "COMPLETED" || c.first("COMPLETED") != nil
             items.append(Item(id: id, title: title, notes: ICSValue.text(c.first("DESCRIPTION")?.value ?? ""), anchor: anchor, recurrence: rec,
                               zone: zone.name, warnMinutes: warn, completed: completed, source: source,
-                              sequence: sequence(c)))
+                              sequence: sequence(c), list: c.first("CATEGORIES").flatMap { firstCategory($0.value) }))
         }
         if allDay > 0 {
             warnings.append("\(name): \(allDay) all-day item\(allDay == 1 ? " is" : "s are") reminded at \(allDayTime) on \(allDay == 1 ? "its day" : "their days")")
@@ -221,5 +221,23 @@ extension YomoInterchange {
             }
         }
         return warn
+    }
+}
+
+extension YomoInterchange {
+    /// The first of a CATEGORIES list ("Groceries,Home"; a comma escaped as
+    /// "\\," is part of a name): the reminder's list, 64 characters at most.
+    static func firstCategory(_ v: String) -> String? {
+        var out = ""
+        var escaped = false
+        for c in v {
+            if escaped { out.append(c); escaped = false; continue }
+            if c == "\\" { escaped = true; out.append(c); continue }
+            if c == "," { break }
+            out.append(c)
+        }
+        let name = ICSValue.text(out).trimmingSpaces
+        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return nil }
+        return String(name.prefix(64))
     }
 }

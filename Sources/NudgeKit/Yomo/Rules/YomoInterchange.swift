@@ -26,6 +26,8 @@ public enum YomoInterchange {
         public var source: String? = nil
         /// iCalendar's SEQUENCE: a higher one is a newer version of the same item.
         public var sequence: Int = 0
+        /// The list it belongs to (iCalendar's first CATEGORIES, Taskwarrior's project).
+        public var list: String? = nil
     }
 
     public struct Problem: Error, Equatable, Sendable {
@@ -101,7 +103,8 @@ public enum YomoInterchange {
             if let i = id, !isID(i) { id = nil }
             let warn = Int(o["warn_minutes"]?.int ?? 0)
             items.append(Item(id: id, title: title, notes: o["notes"]?.string ?? "", anchor: anchor, recurrence: rec, zone: zoneName,
-                              warnMinutes: (0...10080).contains(warn) ? warn : 0, completed: o["status"]?.string == "completed"))
+                              warnMinutes: (0...10080).contains(warn) ? warn : 0, completed: o["status"]?.string == "completed",
+                              list: o["list"]?.string.flatMap { try? Yomo.listName($0) }))
         }
         return (items, problems)
     }
@@ -181,12 +184,12 @@ public enum YomoInterchange {
             var notes: [String] = []
             for a in t["annotations"]?.array ?? [] { if let d = a.object?["description"]?.string { notes.append(d) } }
             if let tags = t["tags"]?.array?.compactMap(\.string), !tags.isEmpty { notes.append(tags.map { "+" + $0 }.joined(separator: " ")) }
-            if let p = t["project"]?.string { notes.insert("project: \(p)", at: 0) }
+            let project = t["project"]?.string.flatMap { try? Yomo.listName($0) }
             // Known again by its UUID; a later "modified" is a newer version.
             let modified = t["modified"]?.string.flatMap(taskTime).map { Int($0.seconds) } ?? 0
             items.append(Item(id: nil, title: desc, notes: notes.joined(separator: "\n"), anchor: anchor, recurrence: rec, zone: zone.name,
                               warnMinutes: 0, completed: status == "completed", source: t["uuid"]?.string.map { "taskwarrior:" + $0 },
-                              sequence: modified))
+                              sequence: modified, list: project))
         }
         return (items, problems, skipped)
     }
@@ -309,7 +312,7 @@ extension YomoInterchange {
     public static func events(for p: Planned, at: String) -> [JSONObject] {
         let item = p.item
         let f = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
-                             warnMinutes: item.warnMinutes)
+                             warnMinutes: item.warnMinutes, list: item.list)
         var e = Yomo.createdEvent(p.id, f, trigger: p.trigger ?? p.zone.resolve(item.anchor), zone: p.zone,
                                   type: p.update ? "edited" : "created", at: at)
         if let s = item.source { e["source"] = .string(s); e["sequence"] = JSON(item.sequence) }

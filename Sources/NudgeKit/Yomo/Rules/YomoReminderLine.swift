@@ -13,6 +13,7 @@ extension Yomo {
         let mark = r.recurrence.repeats ? "↻" : " "
         var s = "\(r.id.prefix(6).terminalSafe)  \(when)  \(mark)  \(r.title.terminalSafe)"
         if r.recurrence.repeats { s += "  (\(r.recurrence.summary))" }
+        if let list = r.list { s += "  #\(list.terminalSafe)" }
         if r.snoozedUntil != nil { s += "  [snoozed]" }
         if r.completed { s += "  [done]" }
         return s

@@ -34,6 +34,7 @@ extension YomoInterchange {
                                  "entry": .string(taskDate(r.createdAt)), "modified": .string(taskDate(r.updatedAt))]
             t["due"] = .string(taskDate(r.effectiveTrigger))
             if r.completed { t["end"] = .string(taskDate(r.completedAt ?? r.updatedAt)) }
+            if let l = r.list { t["project"] = .string(l) }
             if !r.notes.isEmpty { t["annotations"] = .array([.object(["entry": .string(taskDate(r.createdAt)), "description": .string(r.notes)])]) }
             if r.recurrence.repeats && !r.completed {
                 warnings.append("'\(r.title.terminalSafe)' (\(r.id)): Taskwarrior gets its next occurrence; its rule (\(r.recurrence.summary)) is not kept")

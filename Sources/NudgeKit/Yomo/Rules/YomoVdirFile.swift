@@ -23,7 +23,7 @@ public enum YomoVdir {
     /// anything else on it is another client's and is kept.
     static let ownProperties: Set<String> = ["UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "SUMMARY", "DESCRIPTION", "DTSTART", "DUE",
                                              "DURATION", "RRULE", "EXRULE", "RDATE", "EXDATE", "STATUS", "COMPLETED", "PERCENT-COMPLETE",
-                                             "SEQUENCE", "RECURRENCE-ID"]
+                                             "SEQUENCE", "RECURRENCE-ID", "CATEGORIES"]
 
     /// The UID a reminder's file carries: the one it came with, else ID@yomo.
     public static func uid(_ r: Reminder) -> String {
@@ -95,6 +95,7 @@ public enum YomoVdir {
         var keptMaster: [String] = []
         var keptChildren: [String] = []
         var keptComponents: [String] = []
+        var keptCategories: [String]? = nil
         if let cal = old {
             for p in cal.props where !["VERSION", "PRODID", "CALSCALE"].contains(p.name) { out.append(ICS.line(p)) }
             let ours = Set(c.overrides.filter { $0.hasPrefix("RECURRENCE-ID") })
@@ -107,12 +108,17 @@ public enum YomoVdir {
                     continue
                 }
                 for p in comp.props where !ownProperties.contains(p.name) && !p.name.hasPrefix("X-YOMO-") { keptMaster.append(ICS.line(p)) }
+                // Another client's categories, whose first is still the list: kept whole (its other tags too).
+                if let first = comp.first("CATEGORIES"), YomoInterchange.firstCategory(first.value) == r.list {
+                    keptCategories = comp.all("CATEGORIES").map(ICS.line)
+                }
                 for child in comp.children where !(child.name == "VALARM" && yomoReads(child)) { keptChildren += ICS.lines(child) }
             }
         }
         if z.name != "UTC" { out += vtimezone(z, r.anchor.day.year) }
         for l in c.master {
             if l == "DTSTAMP:" { out.append("DTSTAMP:" + stamp); out.append("SEQUENCE:\(sequence)"); continue }
+            if l.hasPrefix("CATEGORIES:"), let kept = keptCategories { out += kept; continue }
             out.append(l)
         }
         out.append("X-YOMO-VERSION:" + fingerprint(c))

@@ -34,6 +34,8 @@ public struct ParsedReminder: Equatable, Sendable {
     /// Words that carry a time or date but were not read (also among
     /// `warnings`): `add` refuses them unless --date or --time say when.
     public var unread: [String] = []
+    /// "#groceries": the list it belongs to, as Todoist's quick add says it.
+    public var list: String? = nil
 
     public init(title: String, date: Day?, time: TimeOfDay?, recurrence: Recurrence, assumptions: [String],
                 warnings: [String] = [], conflict: String? = nil, exact: Instant? = nil) {
@@ -55,6 +57,7 @@ public struct ParsedReminder: Equatable, Sendable {
                              "recurrence_type": .string(recurrence.kind.rawValue), "recurrence_rule": recurrence.ruleJSON,
                              "assumptions": JSON(assumptions)]
         if !warnings.isEmpty { o["warnings"] = JSON(warnings) }
+        if let l = list { o["list"] = .string(l) }
         if let c = conflict { o["conflict"] = .string(c) }
         return o
     }
@@ -180,6 +183,15 @@ extension ReminderParser.ParseState {
         var p = ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
                                warnings: warnings + unread, conflict: conflict, exact: exact)
         p.unread = unread
+        // "#groceries": the last such word names the list, and leaves the title.
+        if let k = tokens.indices.last(where: { !used[$0] && tokens[$0].word.hasPrefix("#") && tokens[$0].word.count > 1
+                                               && tokens[$0].word.dropFirst().first?.isLetter == true }),
+           let name = try? Yomo.listName(tokens[k].raw) {
+            p.list = name
+            p.title = zip(tokens.indices, tokens).filter { (shown[$0.0] && $0.0 != k) && !$0.1.raw.isEmpty }.map { $0.1.raw }.joined(separator: " ")
+            while let last = p.title.last, ",;:-.".contains(last) { p.title.removeLast() }
+            p.title = p.title.trimmingSpaces
+        }
         return p
     }
 
