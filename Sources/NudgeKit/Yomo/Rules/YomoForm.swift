@@ -228,6 +228,9 @@ extension Yomo {
             anchor.day = anchor.day.adding(days: 1)
             assumptions.append("\(anchor.time) has passed today: set for tomorrow")
         }
+        if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
+            assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
+        }
         if rec.repeats && rec.unit == .hour && rec.rangeStart != nil && time == nil, let s = rec.rangeStart {
             anchor.time = s  // an hourly range starts at its start
             if date == nil { anchor.day = zone.day(of: now) }

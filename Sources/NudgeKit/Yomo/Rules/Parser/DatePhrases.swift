@@ -147,6 +147,8 @@ extension ReminderParser.ParseState {
         }
         let d = nextWeekday(days[0])
         if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
+        // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
+        else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
         setDate(d, i, k + 1 - i)
         i = k + 1
         return true
@@ -167,13 +169,17 @@ extension ReminderParser.ParseState {
         if word(k) == "on" { k += 1 }
         guard word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
               let d = nextDayOfMonth(o) else { return false }
-        // A spelled ordinal before a noun is a title ("watch the fifth element"): "on the fifth", "the fifth of …" are dates.
-        if Int(word(k + 1).prefix(1)) == nil && k == i && !tokens[k + 1].commaAfter
+        // An ordinal before a noun is a title ("watch the fifth element", "fix the 2nd floor sink"): "on the fifth",
+        // "the 5th", "the fifth of …", "the 5th at 3pm" are dates.
+        if k == i && !tokens[k + 1].commaAfter
             && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till"].contains(word(k + 2)) || writtenTime(at: k + 2) != nil) {
             return false
         }
         setDate(d, i, k + 2 - i)
         dayOfMonthSaid = o
+        if d == today && !(rule.repeats && rule.unit == .month) && !(word(k + 2) == "of" && ["every", "each"].contains(word(k + 3))) {
+            assumptions.append("'the \(word(k + 1))' read as today, \(d)")
+        }
         i = k + 2
         if rule.repeats && rule.unit == .month { return true }
         if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }

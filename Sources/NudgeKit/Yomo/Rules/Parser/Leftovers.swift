@@ -28,6 +28,11 @@ extension ReminderParser.ParseState {
             return n
         }
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
+        // Vague times: no moment to remind at.
+        if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap"].contains(w) { return 1 }
+        // "the day after my birthday", "on the next blue moon": counted from something yomo does not know.
+        if w == "day" && prev == "the" && ["after", "before"].contains(next) { return 2 }
+        if w == "next" && prev == "the" && word(k - 2) == "on" && !next.isEmpty { return 2 }
         if ["half", "quarter"].contains(w) && ["past", "to", "after", "till"].contains(next) { return 2 }
         if w == "half" && ReminderLexicon.number(next) != nil { return 2 }  // "half 8": 8:30 in Britain, 7:30 in Germany
         if ["in", "within", "after"].contains(w) {

@@ -37,6 +37,27 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// "every 1st and 15th (of the month)": monthly on those days, after "every" at `j`.
+    mutating func readEveryMonthDays(at j0: Int) -> Bool {
+        var j = j0
+        if word(j) == "the" { j += 1 }
+        var days: [Int] = []
+        while let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil, ReminderLexicon.unitWords[word(j + 1)] == nil {
+            days.append(o)
+            j += 1
+            if word(j) == "and" || word(j) == "&" { j += 1 } else if !tokens[j - 1].commaAfter { break }
+            if word(j) == "the" { j += 1 }
+        }
+        while j > j0 && ReminderLexicon.ordinal(word(j - 1)) == nil { j -= 1 }
+        guard days.count >= 2 else { return false }
+        let of = ofMonth(at: j)
+        var r = RRule(freq: .monthly)
+        r.byMonthDay = Array(Set(days)).sorted()
+        setRule(Self.rfcRule(r), i, j + of - i)
+        i = j + of
+        return true
+    }
+
     /// "(on) the 2nd tuesday of feb, may, aug and nov": that weekday's place
     /// in each of those months, every year. One month alone is a date.
     mutating func readOrdinalWeekdayInMonths() -> Bool {

@@ -61,6 +61,8 @@ extension ReminderParser {
         let zoneName: String
         /// A named day said alone ("christmas shopping"): (date, token, length, note).
         var pendingNamedDay: (Day, Int, Int, String)? = nil
+        /// More times after the first ("at 7am and 9pm"): a daily or weekly rule's.
+        var moreTimes: [(WrittenTime, String)] = []
         /// Whether the rule so far is one word ("weekly"), which a later phrase may say in full.
         var ruleFromWord = false
         /// The day of the month a "the 31st" gave `date`, for a monthly rule.

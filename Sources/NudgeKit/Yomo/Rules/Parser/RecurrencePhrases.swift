@@ -42,6 +42,8 @@ extension ReminderParser.ParseState {
             j += 1
             counted = true
         }
+        // "every 1st and 15th": a monthly rule on those days.
+        if !counted, readEveryMonthDays(at: j) { return true }
         // "every 15th of the month", "every fifteenth day of the month": monthly on that day.
         if !counted, let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil {
             let day = word(j + 1) == "day" ? 1 : 0

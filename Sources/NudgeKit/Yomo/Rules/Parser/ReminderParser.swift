@@ -132,10 +132,14 @@ extension ReminderParser.ParseState {
     /// word among them is a warning).
     mutating func result(zone: Zone) -> ParsedReminder {
         settlePendingNamedDay()
-        var time = settledTime()
+        var time = moreTimes.isEmpty ? settledTime() : nil
         settleRuleHours()
         applyExceptions()
         applyEnds()
+        if !moreTimes.isEmpty {
+            settleMoreTimes(&time)
+            if timeWritten != nil { time = settledTime() }  // not a rule of several times: the first time, and the conflict
+        }
         settleRFC()
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }

@@ -254,6 +254,7 @@ extension ReminderParser.ParseState {
         }
         setTime(time, i, len)
         i += len
+        readMoreTimes()
         if let (a, b, len) = hourRange(at: i), rule.unit == .hour && rule.repeats {
             ruleHours = (a, b)
             _ = consume(len)
@@ -275,7 +276,57 @@ extension ReminderParser.ParseState {
         if !t.sure && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
         setTime(t, i, n)
         i += n
+        readMoreTimes()
         return true
+    }
+
+    /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
+    /// times of the same rule ("every day at 7am and 9pm"), settled at the end.
+    mutating func readMoreTimes() {
+        while ["and", "&"].contains(word(i)) || (i > 0 && tokens[i - 1].commaAfter) {
+            let from = ["and", "&"].contains(word(i)) ? i + 1 : i
+            var k = from
+            if word(k) == "at" || word(k) == "@" { k += 1 }
+            // A bare number right after a time and "and" or a comma is a time too ("at 8, 2 and 8").
+            guard let (t, n) = writtenTime(at: k) else { return }
+            moreTimes.append((t, phrase(from, k + n - from)))
+            take(i, k + n - i)
+            i = k + n
+        }
+    }
+
+    /// Several times with a daily or weekly rule: one RFC rule at those
+    /// hours (their minutes must agree); without such a rule, a conflict.
+    mutating func settleMoreTimes(_ time: inout TimeOfDay?) {
+        guard !moreTimes.isEmpty, let (first, firstSaid) = timeWritten else { return }
+        let all = [(first, firstSaid)] + moreTimes
+        let settled = all.map { (t, _) -> TimeOfDay in
+            let (tm, note) = t.settled(partOfDay: partOfDay)
+            if let n = note { assumptions.append(n) }
+            return tm
+        }
+        let weekly = rule.repeats && (rule.kind == .weekly || (rule.kind == .custom && rule.unit == .week))
+        let daily = rule.repeats && (rule.kind == .daily || (rule.kind == .custom && rule.unit == .day))
+        guard daily || weekly, rule.rangeStart == nil, !rule.basedOnCompletion else {
+            if conflict == nil {
+                conflict = "two times in one sentence ('\(firstSaid)' and '\(moreTimes[0].1)'): one reminder holds one rule; add them one at a time"
+            }
+            return
+        }
+        guard Set(settled.map(\.minute)).count == 1 else {
+            if conflict == nil { conflict = "several times in one rule share their minutes ('\(all.map(\.1).joined(separator: "', '"))'): add them one at a time" }
+            return
+        }
+        var r = RRule(freq: weekly ? .weekly : .daily)
+        r.interval = rule.interval
+        r.byHour = Array(Set(settled.map(\.hour))).sorted()
+        r.byMinute = [settled[0].minute]
+        if weekly { r.byDay = (rule.days.isEmpty ? [date?.weekday ?? today.weekday] : rule.days).map { RRule.WeekdayNum($0) } }
+        let (u, c) = (rule.until, rule.count)
+        rule = Self.rfcRule(r)
+        (rule.until, rule.count) = (u, c)
+        time = nil
+        timeWritten = nil
     }
 
     /// "9-17", "from 9 to 5", "between 22:00 and 06:00" after an hourly rule:
