@@ -124,7 +124,7 @@ final class YomoToolTests: ToolTestCase {
         let before = yomo("list").records[0]
         let none = yomo("edit", id)
         XCTAssertEqual(none.code, 64)
-        XCTAssertEqual(none.err, "yomo: nothing to change: give --title, --notes, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'\n")
+        XCTAssertEqual(none.err, "yomo: nothing to change: give --title, --notes, --list, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'\n")
         XCTAssertEqual(yomo("list").records[0]["snoozed_until"] as? String, before["snoozed_until"] as? String)
         let renamed = yomo("edit", id, "--title", "stand up and stretch")
         XCTAssertEqual(renamed.code, 0, renamed.err)
@@ -132,6 +132,9 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(after["title"] as? String, "stand up and stretch")
         XCTAssertEqual(after["trigger_at"] as? String, before["trigger_at"] as? String, "the due occurrence stays due")
         XCTAssertEqual(after["snoozed_until"] as? String, "2026-11-22T10:37:00-05:00")
+        let listed = yomo("edit", id, "--list", "home")
+        XCTAssertEqual(listed.records.first?["snoozed_until"] as? String, "2026-11-22T10:37:00-05:00", "a list is not a new time")
+        XCTAssertEqual(listed.err, "", "nothing about the time is said: it did not change")
         let same = yomo("edit", id, "--title", "stand up and stretch")
         XCTAssertEqual(same.code, 0)
         XCTAssertEqual(same.err, "yomo: reminder \(id) already says that: nothing changed\n")
@@ -204,6 +207,23 @@ final class YomoToolTests: ToolTestCase {
         let bad = yomo("add", "x", "--list", String(repeating: "a", count: 65))
         XCTAssertEqual(bad.code, 64)
         XCTAssertTrue(bad.err.hasPrefix("yomo: --list takes a name of 1 to 64 characters"), bad.err)
+    }
+
+    /// At the calendar's edge and with a zone written as an offset, a clear
+    /// refusal: never a trap, never a sign guessed.
+    func testTheYear9999AndOffsetZonesAreRefusedNotTrapped() {
+        for (now, text) in [("9999-12-31T23:59:59Z", "x tomorrow"), ("9999-06-30T10:00:00Z", "x in 1 year"), ("9999-12-30T10:00:00Z", "x next week")] {
+            let r = yomo("add", text, "--now", now)
+            XCTAssertEqual(r.code, 64, "\(text) at \(now): \(r.err)")
+            XCTAssertTrue(r.err.contains("not a plausible"), r.err)
+        }
+        XCTAssertEqual(yomo("list").out, "")
+        for tz in ["UTC+11", "GMT-3", "utc+5:30"] {
+            let r = yomo("add", "x at 9pm", "--tz", tz)
+            XCTAssertEqual(r.code, 64, tz)
+            XCTAssertTrue(r.err.contains("opposite signs"), r.err)
+        }
+        XCTAssertEqual(yomo("add", "x at 9pm", "--tz", "Etc/GMT-11").records.first?["trigger_at"] as? String, "2026-11-23T21:00:00+11:00")
     }
 
     func testBadOptionsSayWhatIsAccepted() {

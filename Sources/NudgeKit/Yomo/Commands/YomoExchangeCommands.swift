@@ -54,7 +54,7 @@ extension Yomo {
             let at = ctx.clock.format(ctx.now)
             for p in plan {
                 for e in YomoInterchange.events(for: p, at: at) { tx.record(e) }
-                out.append(tx.state.reminders[p.id]!)
+                out.append(try stored(tx.state, p.id))
             }
             return out
         }

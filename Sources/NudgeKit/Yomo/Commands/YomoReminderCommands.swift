@@ -26,9 +26,23 @@ extension Yomo {
         return o
     }
 
+    /// The reminder an event just recorded, or why the event could not be
+    /// kept (its times out of what the store reads back): never a trap.
+    static func stored(_ s: YomoState, _ id: String) throws(ToolError) -> Reminder {
+        guard let r = s.reminders[id] else {
+            throw ToolError(.usage, "reminder \(id) cannot be kept: its time is not a plausible one (2000 to 9998)")
+        }
+        return r
+    }
+
     /// The zone a new or edited reminder lives in: --tz, else its own, else TZ.
     static func reminderZone(_ ctx: Context, current: Reminder? = nil) throws(ToolError) -> Zone {
         if let tz = ctx.option("tz") {
+            // "UTC+11" means 11 hours behind UTC to POSIX and ahead to a person: neither is guessed.
+            let upper = tz.uppercased()
+            if ["UTC", "GMT", "UT"].contains(where: { upper.hasPrefix($0) && upper.count > $0.count && "+-".contains(upper[upper.index(upper.startIndex, offsetBy: $0.count)]) }) {
+                throw ToolError(.usage, "--tz: '\(tz.terminalSafe)' is read with opposite signs by POSIX and by people; name the zone (Asia/Tokyo) or Etc/GMT-11 for 11 hours ahead of UTC")
+            }
             do throws(ToolError) { return try Zone.named(tz) } catch { throw ToolError(.usage, "--tz: \(error.message)") }
         }
         return current?.zone(ctx.zone) ?? ctx.zone
@@ -104,7 +118,7 @@ extension Yomo {
         let id = IDs.make()
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
             tx.record(createdEvent(id, f, trigger: trigger, zone: zone, type: "created", at: ctx.clock.format(ctx.now)))
-            return tx.state.reminders[id]!
+            return try stored(tx.state, id)
         }
         keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Added " + line(r, zone: ctx.zone))
@@ -116,7 +130,7 @@ extension Yomo {
         if ctx.flag("cancel") { throw ToolError(.usage, "--cancel goes with --occurrence WHEN") }
         let opts = formOptions(ctx)
         if opts.isEmpty && ctx.option("tz") == nil {
-            throw ToolError(.usage, "nothing to change: give --title, --notes, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'")
+            throw ToolError(.usage, "nothing to change: give --title, --notes, --list, --date, --time, a rule (--repeat, --every, --days...) or --tz; see 'yomo edit --help'")
         }
         var notes: [String] = []
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
@@ -133,14 +147,14 @@ extension Yomo {
                 return old
             }
             notes = f.assumptions.map { "assumed: \($0)" }
-            if !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }
+            if !keep && !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }
             var e = createdEvent(old.id, f, trigger: trigger, zone: zone, type: "edited", at: ctx.clock.format(ctx.now))
             if old.completed {
                 e["reopen"] = true
                 notes.append("reminder \(old.id) was completed; the edit makes it active again")
             }
             tx.record(e)
-            return tx.state.reminders[old.id]!
+            return try stored(tx.state, old.id)
         }
         for n in notes { if n.hasPrefix("assumed: ") { ctx.note(n) } else { ctx.warn(n) } }
         keepVdir(ctx, ids: [r.id])
@@ -158,7 +172,7 @@ extension Yomo {
             let old = try tx.state.find(ctx.operands[0])
             tx.record(try occurrenceEvent(old, when: when, date: opts.date, time: opts.time, cancel: ctx.flag("cancel"), now: ctx.now,
                                           zone: ctx.zone, at: ctx.clock.format(ctx.now)))
-            return tx.state.reminders[old.id]!
+            return try stored(tx.state, old.id)
         }
         keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Changed one occurrence: " + line(r, zone: ctx.zone))
@@ -181,7 +195,7 @@ extension Yomo {
             var out: [Reminder] = []
             for r in list where r.zone(ctx.zone).name != zone.name || r.zoneName == nil {
                 tx.record(rezoneEvent(r, to: zone, fallback: ctx.zone, now: ctx.now))
-                out.append(tx.state.reminders[r.id]!)
+                out.append(try stored(tx.state, r.id))
             }
             return out
         }
@@ -197,7 +211,7 @@ extension Yomo {
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is already completed") }
             let next = nextAfterDone(r, now: ctx.now, zone: ctx.zone)
             tx.record(completedEvent(r, next: next, zone: ctx.zone, at: at))
-            return tx.state.reminders[r.id]!
+            return try stored(tx.state, r.id)
         }
         keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: r.completed ? "Completed: \(r.title.terminalSafe)" : "Done; next: " + line(r, zone: ctx.zone))
@@ -221,7 +235,7 @@ extension Yomo {
                 throw ToolError(.dataError, "reminder \(r.id) is not due until \(z.format(r.triggerAt)); snooze acts on a reminder that has come due, nothing changed ('yomo edit' moves it)")
             }
             tx.record(e)
-            return tx.state.reminders[r.id]!
+            return try stored(tx.state, r.id)
         }
         keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(r.zone(ctx.zone).local(until).time)")

@@ -42,7 +42,6 @@ extension YomoState {
         // So does an edit of its title or notes alone: a snooze and what was announced stand.
         let again = (!edit || e["reopen"]?.bool != true) && old.map { o in
             !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
-                && o.list == e["list"]?.string.flatMap({ $0.isEmpty ? nil : String($0.prefix(64)) })
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
         r.title = title

@@ -98,7 +98,9 @@ public struct YomoState: JournalModel {
         // A change a person made, kept in the reminder's short history (`show`).
         func noted(_ r: Reminder) -> Reminder {
             var r = r
-            r.note(Reminder.Change(type: type, at: at, by: by, occurrence: YomoState.instant(e["trigger_at"])))
+            // The occurrence it concerns: a moved or cancelled one's own, else the pending one after the change.
+            let occurrence = type == "occurrence" ? YomoState.anchor(e["occurrence"]).map { r.zone(.utc).resolve($0) } : YomoState.instant(e["trigger_at"])
+            r.note(Reminder.Change(type: type, at: at, by: by, occurrence: occurrence))
             return r
         }
         switch type {

@@ -60,9 +60,9 @@ extension Yomo {
     /// no control characters; "" is none (nil).
     public static func listName(_ s: String) throws(ToolError) -> String? {
         var n = s.trimmingSpaces
-        if n.hasPrefix("#") { n.removeFirst() }
         if n.isEmpty { return nil }
-        guard n.count <= 64, !n.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
+        if n.hasPrefix("#") { n = String(n.dropFirst()).trimmingSpaces }
+        guard !n.isEmpty, n.count <= 64, !n.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
             throw usage("--list takes a name of 1 to 64 characters without control characters, not '\(s.prefix(70).terminalSafe)'")
         }
         return n
@@ -234,6 +234,9 @@ extension Yomo {
         if rec.repeats && rec.unit == .hour && rec.rangeStart != nil && time == nil, let s = rec.rangeStart {
             anchor.time = s  // an hourly range starts at its start
             if date == nil { anchor.day = zone.day(of: now) }
+        }
+        if anchor.day.year > 9998 {
+            throw usage("\(anchor.day) is after the year 9998: not a plausible day")
         }
         var exact: Instant? = nil
         if let x = parsed.exact, !rec.repeats, o.date == nil, o.time == nil { exact = x }

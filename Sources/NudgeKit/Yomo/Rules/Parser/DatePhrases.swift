@@ -197,9 +197,8 @@ extension ReminderParser.ParseState {
     mutating func datePhrase(at k0: Int) -> (Day, Int)? {
         var k = k0
         if word(k) == "on" { k += 1 }
-        if word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, word(k + 2) == "of", let m = ReminderLexicon.month(word(k + 3)),
-           let d = nextDate(month: m, day: o) {
-            return (d, k + 4 - k0)
+        if word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, word(k + 2) == "of", let m = ReminderLexicon.month(word(k + 3)) {
+            if let (d, n) = dated(month: m, day: o, yearAt: k + 4) { return (d, k + 4 + n - k0) }
         }
         if let d = Day.parse(word(k)) { return (d, k + 1 - k0) }
         if let (d, note) = slashDate(word(k)) {
@@ -207,20 +206,33 @@ extension ReminderParser.ParseState {
             return (d, k + 1 - k0)
         }
         if let m = ReminderLexicon.month(word(k)), word(k).count >= 3, let dd = Self.dayOfMonth(word(k + 1)) {
-            if let y = Int(word(k + 2)), (2000...2200).contains(y) {
-                let d = Day(year: y, month: m, day: dd)
-                if d.isValid { return (d, k + 3 - k0) }
-            }
-            if let d = nextDate(month: m, day: dd) { return (d, k + 2 - k0) }
+            if let (d, n) = dated(month: m, day: dd, yearAt: k + 2) { return (d, k + 2 + n - k0) }
         }
         if let dd = Self.dayOfMonth(word(k)) {
             var mk = k + 1
             if word(mk) == "of" { mk += 1 }
-            if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, let d = nextDate(month: m, day: dd) {
-                return (d, mk + 1 - k0)
+            if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, let (d, n) = dated(month: m, day: dd, yearAt: mk + 1) {
+                return (d, mk + 1 + n - k0)
             }
         }
         return nil
+    }
+
+    /// `month`/`day` with the year written at `k` ("march 5 2028", "5 march
+    /// 2028"; a comma between is fine), or the next such day; and how many
+    /// tokens the year took. A year outside 2000-2200 is refused with its words.
+    mutating func dated(month m: Int, day d: Int, yearAt k: Int) -> (Day, Int)? {
+        let w = word(k)
+        if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let y = Int(w) {
+            guard (2000...2200).contains(y) else {
+                if conflict == nil { conflict = "'\(w)': yomo reads years 2000 to 2200" }
+                take(k, 1)
+                return nextDate(month: m, day: d).map { ($0, 1) }
+            }
+            let day = Day(year: y, month: m, day: d)
+            return day.isValid ? (day, 1) : nil
+        }
+        return nextDate(month: m, day: d).map { ($0, 0) }
     }
 
     /// A day of the month as written: "24th", "24" (1-31); "last" is -1.
@@ -232,17 +244,24 @@ extension ReminderParser.ParseState {
     /// assumption that says how it was read.
     func slashDate(_ w: String) -> (Day, String)? {
         let parts = w.split(separator: "/")
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
-              let m = Int(parts[0]), let d = Int(parts[1]), (1...12).contains(m), (1...31).contains(d) else { return nil }
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isNumber) }),
+              let a = Int(parts[0]), let b = Int(parts[1]) else { return nil }
+        // Month first in the Americas' zones (12/05 is December 5), day first elsewhere (05/12); whichever
+        // is the only one possible ("31/12", "12/31") anywhere. Said in `assumptions` either way.
+        let monthFirst = zoneName.isEmpty || zoneName.hasPrefix("America/") || zoneName.hasPrefix("US/") || zoneName == "Pacific/Honolulu"
+        var (m, d) = monthFirst ? (a, b) : (b, a)
+        if !(1...12).contains(m) && (1...12).contains(d) { (m, d) = (d, m) }
+        guard (1...12).contains(m), (1...31).contains(d) else { return nil }
+        let order = (m, d) == (a, b) ? "month/day" : "day/month"
         let name = ReminderLexicon.months[m - 1].prefix(1).uppercased() + ReminderLexicon.months[m - 1].dropFirst()
         if parts.count == 3, var y = Int(parts[2]) {
             if y < 100 { y += 2000 }
             let day = Day(year: y, month: m, day: d)
             guard day.isValid else { return nil }
-            return (day, "'\(w)' read as \(name) \(d), \(y) (month/day)")
+            return (day, "'\(w)' read as \(name) \(d), \(y) (\(order))")
         }
         guard let day = nextDate(month: m, day: d) else { return nil }
-        return (day, "'\(w)' read as \(name) \(d) (month/day)")
+        return (day, "'\(w)' read as \(name) \(d) (\(order))")
     }
 
     /// A list of weekdays at `k`: "mon, wed and fri", "monday and thursday",

@@ -16,6 +16,17 @@
 // and an ordinal before a noun ("the fifth element") are title words.
 
 extension ReminderParser.ParseState {
+    /// Time zones' abbreviations as people write them after a time ("3pm PST").
+    static let zoneWords: Set<String> = ["PST", "PDT", "PT", "MST", "MDT", "MT", "CST", "CDT", "CT", "EST", "EDT", "ET", "AKST", "AKDT", "HST",
+                                         "UTC", "GMT", "BST", "IST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "JST", "KST", "AEST",
+                                         "AEDT", "ACST", "AWST", "NZST", "NZDT", "SGT", "HKT", "Z", "Zulu"]
+
+    /// A unit of time, or a word that counts days ("weekdays", "business days").
+    static func unitLike(_ w: String) -> Bool {
+        ReminderLexicon.unitWords[w] != nil || ReminderLexicon.minuteWords.contains(w)
+            || ["weekdays", "weekday", "business", "working", "nights", "fortnight", "fortnights", "decade", "decades", "seconds", "second", "secs", "sec"].contains(w)
+    }
+
     static let leadWords: Set<String> = ["on", "every", "each", "next", "this", "coming", "by", "until", "till", "before", "after", "from", "since"]
     static let periodWords: Set<String> = ["week", "month", "year", "weekend", "morning", "afternoon", "evening", "night", "day",
                                            "quarter", "fortnight"]
@@ -36,15 +47,47 @@ extension ReminderParser.ParseState {
         if ["half", "quarter"].contains(w) && ["past", "to", "after", "till"].contains(next) { return 2 }
         if w == "half" && ReminderLexicon.number(next) != nil { return 2 }  // "half 8": 8:30 in Britain, 7:30 in Germany
         if ["in", "within", "after"].contains(w) {
+            // "in 2 hours", "in -5 minutes", "in NaN hours", "in 2 weekdays": an amount of time not read.
             var j = k + 1
-            if ["a", "an", "half", "couple"].contains(word(j)) || ReminderLexicon.number(word(j)) != nil || Self.decimal(word(j)) != nil {
-                while j < tokens.count && j <= k + 5 {
-                    if ReminderLexicon.unitWords[word(j)] != nil || ReminderLexicon.minuteWords.contains(word(j)) { return j + 1 - k }
-                    j += 1
-                }
+            while j < tokens.count && j <= k + 4 {
+                if Self.unitLike(word(j)) { return j + 1 - k }
+                j += 1
             }
-            return nil
+            // "call bob in 5": in five minutes, hours, or at five?
+            if let c = next.first, c.isNumber, word(k + 2).isEmpty || !Self.titleWord(word(k + 2)) { return 2 }
         }
+        // A number too long to be one, an ordinal past 31 or of 0: never a title's by accident.
+        if w.count > 6 && w.allSatisfy({ $0.isASCII && $0.isNumber }) && (Self.unitLike(next) || next == "times" || prev == "the" || Self.leadWords.contains(prev)) { return 1 }
+        if ["st", "nd", "rd", "th"].contains(where: { w.hasSuffix($0) }), w.dropLast(2).allSatisfy({ $0.isASCII && $0.isNumber }), w.count > 2,
+           ReminderLexicon.ordinal(w) == nil, prev == "the" || Self.leadWords.contains(prev) { return 1 }
+        // "31/12", "25/12": a date in a form not read.
+        if w.contains("/"), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
+        // "8ish", "noonish", "at5pm", "@5", "17h", "5p", "2-3pm", "2nite": clock shapes not read.
+        if w.hasSuffix("ish"), let c = w.first, c.isNumber || w.hasPrefix("noon") || w.hasPrefix("midnight") { return 1 }
+        if (w.hasPrefix("at") || w.hasPrefix("@")), w.count > (w.hasPrefix("@") ? 1 : 2), let c = w.dropFirst(w.hasPrefix("@") ? 1 : 2).first, c.isNumber { return 1 }
+        if ["around", "about", "approx", "approximately", "circa", "~"].contains(w), ReminderLexicon.number(next) != nil || writtenTime(at: k + 1) != nil { return 2 }
+        // "17h" (a 24-hour clock's hour, as in French) when no "in" or "for" counts it.
+        if let n = Int(w), (0...24).contains(n), next == "hours", k + 1 < tokens.count, tokens[k + 1].raw.isEmpty,
+           !["in", "for", "every", "within", "after"].contains(prev) { return 2 }
+        // Named days of other calendars, which move against the Gregorian one: not read, so not guessed.
+        if ["hanukkah", "chanukah", "diwali", "ramadan", "eid", "passover", "purim", "kippur", "hashanah", "vesak", "holi", "navratri"].contains(w) { return 1 }
+        if ["lunar", "chinese"].contains(w) && next == "new" { return 3 }
+        if w.first?.isNumber == true, ["h", "p", "a", "pm", "am", "nite", "tonite"].contains(where: { w.hasSuffix($0) }),
+           w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
+        // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
+        if Self.zoneWords.contains(tokens[k].raw) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+                                                      && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
+        // Vague or borrowed times: no moment to remind at.
+        if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }
+        if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this"].contains(word(k + 2)) { return 3 }
+        if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise"].contains(next) { return 2 }
+        // "tuesday after next", "tuesday week", "a week on friday", "this time tomorrow".
+        if w == "after" && next == "next" { return 2 }
+        if w == "week" && k > 0 && ReminderLexicon.weekday(word(k - 1)) != nil && used[k - 1] { return 1 }
+        if w == "week" && prev == "a" && next == "on" { return 2 }
+        if w == "time" && prev == "this" { return 1 }
+        // "on election day", "on tax day": a named day yomo does not know.
+        if w == "day" && k >= 2 && word(k - 2) == "on" && !used[k - 1] { return 1 }
         if (w == "at" || w == "@" || w == "by"), let c = next.first, c.isNumber { return 2 }
         // "between 9 and 5", "from 2 to 4": hours the reminder has no place for.
         if (w == "between" || w == "from"), writtenTime(at: k + 1) != nil, ["and", "to", "till", "until", "-"].contains(word(k + 2)),
@@ -84,7 +127,8 @@ extension ReminderParser.ParseState {
                     && start > k - 2 { start -= 1 }
             var end = k + n
             while end < tokens.count && !used[end] && unreadTimeWord(at: end) != nil && end < k + n + 2 { end += 1 }
-            let said = (start..<min(end, tokens.count)).map { tokens[$0].raw.isEmpty ? tokens[$0].word : tokens[$0].raw }.joined(separator: " ")
+            // (A word split in two, "17h" as "17 hours", is quoted once, as typed.)
+            let said = (start..<min(end, tokens.count)).filter { !tokens[$0].raw.isEmpty }.map { tokens[$0].raw }.joined(separator: " ")
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
                 unread.append("could not read '\(said)' as a date or time")
             }

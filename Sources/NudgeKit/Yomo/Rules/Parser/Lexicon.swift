@@ -85,7 +85,8 @@ enum ReminderLexicon {
     static func tokenize(_ text: String) -> ([Token], [String]) {
         var out: [Token] = []
         var notes: [String] = []
-        for piece in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+        let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        for (k, piece) in pieces.enumerated() {
             var raw = String(piece)
             var comma = false
             var word = raw.lowercased().replacingAll("\u{2019}", "'")
@@ -108,11 +109,18 @@ enum ReminderLexicon {
                 continue
             }
             // "9.30pm", "9.30": a clock time with a dot.
-            if let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty {
+            // (Not before a unit: "2.75 hours" is an amount.)
+            if let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
+               !(k + 1 < pieces.count && unitWords[pieces[k + 1].lowercased()] != nil) {
                 let rest = word[word.index(after: dot)...]
                 if rest.count >= 2, rest.prefix(2).allSatisfy(\.isNumber), ["", "am", "pm"].contains(String(rest.dropFirst(2))) {
                     word = String(word[..<dot]) + ":" + rest
                 }
+            }
+            // "2h30": hours and minutes glued.
+            if let parts = splitHoursMinutes(word) {
+                for (k, p) in parts.enumerated() { out.append(Token(raw: k == 0 ? raw : "", word: p, commaAfter: k == 3 && comma)) }
+                continue
             }
             // "2h", "30min", "3d": a number glued to its unit.
             if let split = splitUnit(word) {
@@ -140,6 +148,16 @@ enum ReminderLexicon {
                      "d": "days", "w": "weeks", "wk": "weeks", "wks": "weeks"]
         guard let u = units[unit] else { return nil }
         return (String(digits), u)
+    }
+
+    /// "2h30", "1h45m": hours and minutes glued, as four tokens' words.
+    static func splitHoursMinutes(_ w: String) -> [String]? {
+        guard let h = w.firstIndex(of: "h") else { return nil }
+        let hours = w[..<h], rest = w[w.index(after: h)...]
+        let mins = rest.hasSuffix("m") ? rest.dropLast() : rest.hasSuffix("min") ? rest.dropLast(3) : rest
+        guard !hours.isEmpty, hours.count <= 4, hours.allSatisfy({ $0.isASCII && $0.isNumber }), !mins.isEmpty, mins.count <= 2,
+              mins.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return [String(hours), "hours", String(mins), "minutes"]
     }
 
     /// "3", "three".

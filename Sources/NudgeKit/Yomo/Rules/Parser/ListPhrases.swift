@@ -194,7 +194,8 @@ extension ReminderParser.ParseState {
         let every = k > i && (word(i) == "every" || word(i) == "each")
         let of = ofMonth(at: j)
         guard of > 0 || every else { return false }
-        let thisMonth = !every && word(j) == "of" && ["the", "this"].contains(word(j + 1))
+        // "of the month" is every month, as "the last friday of the month" is; "of this month" is this month's.
+        let thisMonth = !every && word(j) == "of" && word(j + 1) == "this"
         if thisMonth {
             var d = o < 0 ? lastDayOfThisMonth : Day(year: today.year, month: today.month, day: 1)
             while d.weekday == 0 || d.weekday == 6 { d = d.adding(days: o < 0 ? -1 : 1) }

@@ -17,6 +17,8 @@ extension ReminderParser.ParseState {
         case fixed(month: Int, day: Int)
         case nth(month: Int, ordinal: Int, weekday: Int)
         case easter(offset: Int)
+        /// Days after an ordinal weekday (Black Friday: the day after the 4th Thursday of November).
+        case afterNth(month: Int, ordinal: Int, weekday: Int, days: Int)
     }
 
     /// Names (lower case, apostrophes dropped) and their rule; the UK's
@@ -38,6 +40,10 @@ extension ReminderParser.ParseState {
         (["bonfire night", "guy fawkes night", "guy fawkes day"], .fixed(month: 11, day: 5), nil),
         (["veterans day", "remembrance day", "armistice day"], .fixed(month: 11, day: 11), nil),
         (["thanksgiving day", "thanksgiving"], .nth(month: 11, ordinal: 4, weekday: 4), nil),
+        (["black friday"], .afterNth(month: 11, ordinal: 4, weekday: 4, days: 1), nil),
+        (["cyber monday"], .afterNth(month: 11, ordinal: 4, weekday: 4, days: 4), nil),
+        (["election day"], .afterNth(month: 11, ordinal: 1, weekday: 1, days: 1), nil),
+        (["tax day"], .fixed(month: 4, day: 15), nil),
         (["mothers day", "mothering sunday"], .nth(month: 5, ordinal: 2, weekday: 0), .easter(offset: -21)),
         (["fathers day"], .nth(month: 6, ordinal: 3, weekday: 0), nil),
         (["memorial day"], .nth(month: 5, ordinal: -1, weekday: 1), nil),
@@ -85,6 +91,7 @@ extension ReminderParser.ParseState {
         case .fixed(let m, let d): return Day(year: year, month: m, day: d)
         case .nth(let m, let o, let wd): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)
         case .easter(let offset): return easter(year).adding(days: offset)
+        case .afterNth(let m, let o, let wd, let days): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)?.adding(days: days)
         }
     }
 

@@ -173,8 +173,8 @@ extension ReminderParser.ParseState {
             n.split(separator: " ").enumerated().allSatisfy { Self.plain(word(j + $0.offset)) == Self.plain(String($0.element)) } } }
         var r = Recurrence(kind: .custom, interval: 1, unit: .year)
         switch (uk ? entry?.uk : nil) ?? entry?.rule {
-        case .easter?:
-            warnings.append("could not place '\(phrase(i, j + len - i))' as a rule: Easter moves each year; add each year's on its own")
+        case .easter?, .afterNth?:
+            warnings.append("could not place '\(phrase(i, j + len - i))' as a rule: it moves each year in a way no yearly rule follows; add each year's on its own")
             return consume(j + len - i)
         case .nth(_, let o, let wd)?:
             r.monthOrdinal = o
@@ -284,7 +284,8 @@ extension ReminderParser.ParseState {
     mutating func readWeekdaysOrWeekends() -> Bool {
         let on = word(i) == "on"
         let w = on ? word(i + 1) : word(i)
-        guard w == "weekdays" || w == "weekends" else { return false }
+        // ("in 2 weekdays" is a count of days, not a rule.)
+        guard w == "weekdays" || w == "weekends", on || (ReminderLexicon.number(word(i - 1)) == nil && Int(word(i - 1)) == nil) else { return false }
         let days = w == "weekdays" ? [1, 2, 3, 4, 5] : [6, 0]
         let len = on ? 2 : 1
         if rule.repeats && rule.unit == .hour {

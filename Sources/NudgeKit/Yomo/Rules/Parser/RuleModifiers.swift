@@ -85,7 +85,8 @@ extension ReminderParser.ParseState {
     /// "for 3 weeks", when a rule is said before or after it: until the day
     /// before the same day 3 weeks on, counted from the date or today.
     mutating func readForDuration() -> Bool {
-        guard word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour,
+        guard word(i) == "for", let n = ["a": 1, "an": 1][word(i + 1)] ?? ReminderLexicon.number(word(i + 1)), n >= 1,
+              let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour,
               rule.repeats || tokens[(i + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
         else { return false }
         guard withinReach(n, word(i + 2), i, 3) else { i += 3; return true }

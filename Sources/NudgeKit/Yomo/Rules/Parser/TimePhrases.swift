@@ -130,6 +130,7 @@ extension ReminderParser.ParseState {
         var n: Double? = nil
         if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = Double(m); k += 1 }
         else if let x = Self.decimal(word(k)) { n = x; k += 1 }
+        else if let x = ["1/2": 0.5, "1/4": 0.25, "3/4": 0.75][word(k)] { n = x; k += 1 }
         if word(k) == "couple" && word(k + 1) == "of" { n = 2; k += 2 }
         if n != nil, word(k) == "and" && word(k + 1) == "a" && word(k + 2) == "half" { n! += 0.5; k += 3 }
         if let n = n, readAmountFromNow(n, unitAt: k) { return true }
@@ -180,10 +181,11 @@ extension ReminderParser.ParseState {
             return true
         }
         var total = Int64((n * perUnit).rounded())
-        if word(end) == "and", let m = ReminderLexicon.number(word(end + 1)), ReminderLexicon.minuteWords.contains(word(end + 2)) {
-            guard withinReach(m, "minutes", end + 1, 2) else { i = end + 3; return true }
+        let and = word(end) == "and" ? 1 : 0
+        if perUnit == 3600, let m = ReminderLexicon.number(word(end + and)), ReminderLexicon.minuteWords.contains(word(end + and + 1)) {
+            guard withinReach(m, "minutes", end + and, 2) else { i = end + and + 2; return true }
             total += Int64(m) * 60
-            end += 3
+            end += and + 2
         }
         relative = Instant(ms: now.ms + total * 1000)
         return consume(end - i)
@@ -238,7 +240,7 @@ extension ReminderParser.ParseState {
     /// on its own ("by 5 dec" is a date).
     mutating func readClockTime() -> Bool {
         let w = word(i)
-        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) else { return false }
+        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? nil : hourInWords(at: i + 1)) else { return false }
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
