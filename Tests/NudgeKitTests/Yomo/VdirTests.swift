@@ -185,10 +185,19 @@ final class VdirTests: XCTestCase {
     func testWhatYomoDoesNotWriteIsKept() {
         let r = reminder("a", "alpha", wall(25, 9))
         let theirs = edited(file(r)) { lines in
-            lines.flatMap { $0 == "END:VTODO" ? ["CATEGORIES:home", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER;RELATED=END:PT5M", "END:VALARM", $0] : [$0] }
+            lines.flatMap { $0 == "END:VTODO" ? ["PRIORITY:1", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER;RELATED=END:PT5M", "END:VALARM", $0] : [$0] }
         }
         let again = String(decoding: file(r, now: "2026-11-24T09:00:00-05:00", old: read(theirs).calendar), as: UTF8.self)
-        XCTAssertTrue(again.contains("CATEGORIES:home") && again.contains("TRIGGER;RELATED=END:PT5M"), again)
+        XCTAssertTrue(again.contains("PRIORITY:1") && again.contains("TRIGGER;RELATED=END:PT5M"), again)
+        // CATEGORIES says the list (its first): a client's other categories stay while the list is the same.
+        var listed = r
+        listed.list = "home"
+        let tagged = edited(file(listed)) { $0.map { $0 == "CATEGORIES:home" ? "CATEGORIES:home,urgent" : $0 } }
+        let kept = String(decoding: file(listed, now: "2026-11-24T09:00:00-05:00", old: read(tagged).calendar), as: UTF8.self)
+        XCTAssertTrue(kept.contains("CATEGORIES:home,urgent"), kept)
+        listed.list = "work"
+        let moved = String(decoding: file(listed, now: "2026-11-24T09:00:00-05:00", old: read(tagged).calendar), as: UTF8.self)
+        XCTAssertTrue(moved.contains("CATEGORIES:work") && !moved.contains("urgent"), moved)
         XCTAssertEqual(again.components(separatedBy: "BEGIN:VALARM").count - 1, 2, "yomo's alarm once, theirs once")
         XCTAssertEqual(again.components(separatedBy: "UID:").count - 1, 1)
     }
