@@ -50,6 +50,11 @@ extension ReminderParser.ParseState {
         if word(k) == "the" { k += 1 }
         if word(k) == "every" || word(k) == "each" { k += 1 }
         if word(k) == "the" { k += 1 }
+        if word(k) == "last" && word(k + 1) == "day" && word(k + 2) == "of" && word(k + 3) == "month" {  // "last day of month"
+            setDate(lastDayOfThisMonth, i, k + 4 - i)
+            i = k + 4
+            return true
+        }
         guard word(k) == "last" && word(k + 1) == "day" && word(k + 2) == "of" && word(k + 4) == "month" else { return false }
         if ["every", "each"].contains(word(i)) || ["every", "each"].contains(word(k + 3)) {
             var r = RRule(freq: .monthly)
@@ -104,6 +109,13 @@ extension ReminderParser.ParseState {
         let w = word(i)
         guard (w == "end" && word(i + 1) == "of") || (w == "the" && word(i + 1) == "end" && word(i + 2) == "of") else { return false }
         let k = w == "the" ? i + 2 : i + 1
+        if ["every", "each"].contains(word(k + 1)) && word(k + 2) == "month" {
+            var r = RRule(freq: .monthly)
+            r.byMonthDay = [-1]
+            setRule(Self.rfcRule(r), i, k + 3 - i)
+            i = k + 3
+            return true
+        }
         guard ["the", "this"].contains(word(k + 1)) && word(k + 2) == "month" else { return false }
         setDate(lastDayOfThisMonth, i, k + 3 - i)
         i = k + 3
@@ -167,7 +179,12 @@ extension ReminderParser.ParseState {
     mutating func readDayOfMonth() -> Bool {
         var k = i
         if word(k) == "on" { k += 1 }
-        guard word(k) == "the", let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
+        // "15th of every month", "1st monthly": a numeric ordinal that a month's rule follows needs no "the".
+        if word(k) != "the", let o = ReminderLexicon.ordinal(word(k)), o >= 1, Int(word(k).prefix(1)) != nil,
+           ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each"].contains(word(k + 2))) {
+            k -= 1
+        } else if word(k) != "the" { return false }
+        guard let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
               let d = nextDayOfMonth(o) else { return false }
         // An ordinal before a noun is a title ("watch the fifth element", "fix the 2nd floor sink"): "on the fifth",
         // "the 5th", "the fifth of …", "the 5th at 3pm" are dates.

@@ -27,6 +27,33 @@ extension ReminderParser.ParseState {
             || ["weekdays", "weekday", "business", "working", "nights", "fortnight", "fortnights", "decade", "decades", "seconds", "second", "secs", "sec"].contains(w)
     }
 
+    /// Words that name a day ("friday", "tomorrow", "christmas").
+    static func dayWord(_ w: String) -> Bool {
+        ReminderLexicon.weekday(w) != nil || ["today", "tomorrow", "tonight", "christmas", "xmas", "easter", "thanksgiving", "halloween"].contains(w)
+    }
+
+    /// Within two letters' change of a weekday's, a month's or a day's name
+    /// ("tuseday", "decmber", "tomorrrow"), and none of them.
+    static func nearTimeWord(_ w: String) -> Bool {
+        guard ReminderLexicon.weekday(w) == nil, ReminderLexicon.month(w) == nil, !["today", "tomorrow", "tonight"].contains(w) else { return false }
+        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "tonight"] + ReminderLexicon.months
+        return names.contains { n in abs(n.count - w.count) <= 1 && oneEditApart(Array(w), Array(n)) }
+    }
+
+    /// Whether `a` becomes `b` by one letter added, dropped, changed, or two
+    /// neighbours swapped ("tuseday", "decmber", "tomorrrow"; not "night").
+    static func oneEditApart(_ a: [Character], _ b: [Character]) -> Bool {
+        if a == b { return false }
+        var i = 0
+        while i < a.count && i < b.count && a[i] == b[i] { i += 1 }
+        let ra = Array(a[i...]), rb = Array(b[i...])
+        if ra.count == rb.count {
+            if ra.dropFirst() == rb.dropFirst() { return true }
+            return ra.count >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra.dropFirst(2) == rb.dropFirst(2)
+        }
+        return ra.dropFirst() == rb[...] || ra[...] == rb.dropFirst()
+    }
+
     static let leadWords: Set<String> = ["on", "every", "each", "next", "this", "coming", "by", "until", "till", "before", "after", "from", "since"]
     static let periodWords: Set<String> = ["week", "month", "year", "weekend", "morning", "afternoon", "evening", "night", "day",
                                            "quarter", "fortnight"]
@@ -86,6 +113,32 @@ extension ReminderParser.ParseState {
         if w == "week" && k > 0 && ReminderLexicon.weekday(word(k - 1)) != nil && used[k - 1] { return 1 }
         if w == "week" && prev == "a" && next == "on" { return 2 }
         if w == "time" && prev == "this" { return 1 }
+        // A day or a month misspelt beyond the known typos ("tuseday", "decmber", "tomorrrow"): not a guess.
+        if w.count >= 5, tokens[k].raw.first?.isLetter == true, Self.nearTimeWord(w) { return 1 }
+        // "12-04", "2026-12-4", "4-dec", "dec-4", "'27": dates in forms not read.
+        if w.contains("-") {
+            let p = w.split(separator: "-").map(String.init)
+            if p.count >= 2, p.allSatisfy({ !$0.isEmpty && ($0.allSatisfy(\.isNumber) || ReminderLexicon.month($0) != nil) }),
+               p.contains(where: { $0.allSatisfy(\.isNumber) }) { return 1 }
+        }
+        if w.count == 3, w.hasPrefix("'"), w.dropFirst().allSatisfy(\.isNumber) { return 1 }
+        // "0930", "1530" at the end or beside a day: a clock time in a form not read.
+        if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60,
+           !(k > 0 && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
+           w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+        // A bare hour beside a day ("dentist fri 9", "9 fri"): a time, or a count?
+        if let n = Int(w), (1...12).contains(n), w.count <= 2,
+           (k > 0 && used[k - 1] && Self.dayWord(word(k - 1))) || (k + 1 < tokens.count && used[k + 1] && Self.dayWord(next)) { return 1 }
+        // "second to last friday", "penultimate": a place in the month yomo does not read.
+        if w == "penultimate" || (["second", "2nd", "next"].contains(w) && (next == "last" || (next == "to" && word(k + 2) == "last"))) { return 1 }
+        if w == "to" && word(k + 1) == "last" && ["second", "2nd", "next"].contains(word(k - 1)) { return 2 }
+        // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
+        if w == "weekend" || w == "weekends" { return 1 }
+        if w == "first" && next == "thing" { return 2 }
+        if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)) { return 1 }
+        if ["am", "pm", "a.m", "p.m"].contains(w) && k > 0 && used[k - 1] { return 1 }
+        if w == "mid" || w.hasPrefix("mid-") { return ReminderLexicon.month(next) != nil || ["month", "week", "year", "morning", "afternoon"].contains(next) ? 2 : nil }
+        if ReminderLexicon.partsOfDay.contains(w) && k > 0 && used[k - 1] && Self.dayWord(word(k - 1)) { return 1 }
         // "on election day", "on tax day": a named day yomo does not know.
         if w == "day" && k >= 2 && word(k - 2) == "on" && !used[k - 1] { return 1 }
         if (w == "at" || w == "@" || w == "by"), let c = next.first, c.isNumber { return 2 }

@@ -85,16 +85,27 @@ enum ReminderLexicon {
     static func tokenize(_ text: String) -> ([Token], [String]) {
         var out: [Token] = []
         var notes: [String] = []
-        let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        // Punctuation that joins words ("tomorrow,5pm", "mom...tomorrow", "mom;friday") parts them; brackets and
+        // quotes around a word ("(5pm)", "[tomorrow]", "\"tomorrow\"") and a colon after one ("Friday:") are not part of it.
+        var spaced = ""
+        var prev: Character = " "
+        for c in text {
+            if c == "@" && prev.isLetter { spaced += " @ "; prev = " "; continue }
+            if (c == "," || c == ";") && !prev.isNumber { spaced.append(c); spaced.append(" "); prev = " "; continue }
+            spaced.append(c)
+            prev = c
+        }
+        spaced = spaced.replacingAll("...", " ").replacingAll("\u{2026}", " ")
+        let pieces = spaced.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
         for (k, piece) in pieces.enumerated() {
             var raw = String(piece)
             var comma = false
             var word = raw.lowercased().replacingAll("\u{2019}", "'")
-            while let last = word.last, ",.;!?".contains(last) {
-                if last == "," { comma = true }
+            while let last = word.last, ",.;!?:)]}\"".contains(last) {
+                if last == "," || last == ";" || last == ":" { comma = true }
                 word.removeLast()
             }
-            while let first = word.first, "(\"'".contains(first), word.count > 1 { word.removeFirst() }
+            while let first = word.first, "([{\"~".contains(first) || (first == "'" && !word.hasPrefix("'til") && !(word.count == 3 && word.dropFirst().allSatisfy(\.isNumber))), word.count > 1 { word.removeFirst() }
             if word.isEmpty {
                 if !out.isEmpty { out[out.count - 1].commaAfter = out[out.count - 1].commaAfter || comma }
                 continue

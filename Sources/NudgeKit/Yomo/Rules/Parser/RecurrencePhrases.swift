@@ -149,7 +149,7 @@ extension ReminderParser.ParseState {
             r.monthWeekday = wd
             return k + len
         }
-        if k > end, let o = ReminderLexicon.ordinal(word(k)), o >= 1, let d = nextDayOfMonth(o) {
+        if k > end || Int(word(k).prefix(1)) != nil, let o = ReminderLexicon.ordinal(word(k)), o >= 1, let d = nextDayOfMonth(o) {
             setDate(d, k, 1)
             dayOfMonthSaid = o
             return k + 1

@@ -92,6 +92,7 @@ extension ReminderParser.ParseState {
         { $0.readPluralPartOfDay() },      // "mornings"
         { $0.readExcept() },               // "except fridays"
         { $0.readUntil() },                // "until dec 24"
+        { $0.readRestOf() },               // "for the rest of the year"
         { $0.readCount() },                // "10 times"
         { $0.readForDuration() },          // "for 3 weeks"
         { $0.readOrdinalWeekdayList(at: $0.i) }, // "on the 1st and 3rd monday"
@@ -141,6 +142,16 @@ extension ReminderParser.ParseState {
             if timeWritten != nil { time = settledTime() }  // not a rule of several times: the first time, and the conflict
         }
         settleRFC()
+        // "tomorrow night at 2", "friday night at 12:30": after midnight is the next day's early hours.
+        if partOfDay == "night", let t = time, t.hour < 5, let d = date, !rule.repeats, timeWritten?.time.text != "midnight" {
+            date = d.adding(days: 1)
+            assumptions.append("'\(dateSaid ?? "") night at \(t)' read as \(Weekdays.display(d.adding(days: 1).weekday)) \(d.adding(days: 1)) \(t)")
+        }
+        // "friday midnight", "by midnight friday": the end of that day, said so.
+        if let (w, _) = timeWritten, w.text == "midnight", let d = date, !rule.repeats {
+            date = d.adding(days: 1)
+            assumptions.append("'midnight' with \(dateSaid ?? "a day") read as its end: \(Weekdays.display(d.adding(days: 1).weekday)) \(d.adding(days: 1)) 00:00")
+        }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
         // "every other friday": the first is the nearest Friday, and the weeks count from it.

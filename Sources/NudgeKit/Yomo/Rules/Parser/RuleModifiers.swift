@@ -44,22 +44,50 @@ extension ReminderParser.ParseState {
     /// "until dec 24", "till friday", "through the end of the month": the
     /// rule's last day.
     mutating func readUntil() -> Bool {
-        guard ["until", "till", "through"].contains(word(i)) else { return false }
-        if let (d, len) = datePhrase(at: i + 1) {
-            until = d
-            return consume(1 + len)
+        // "until", "till", "til", "thru", "up to", "ending", and "by"/"before" after a rule already said.
+        var w = 1
+        switch word(i) {
+        case "until", "till", "through", "til", "'til", "thru", "ending", "ends", "stopping", "untill": w = 1
+        case "up" where ["to", "until", "till", "through", "til"].contains(word(i + 1)): w = 2
+        case "by" where rule.repeats, "before" where rule.repeats: w = 1
+        default: return false
         }
-        let next = word(i + 1)
+        let k = i + w
+        if let (d, len) = datePhrase(at: k) {
+            until = word(i) == "before" ? d.adding(days: -1) : d
+            return consume(w + len)
+        }
+        let next = word(k)
         if let wd = ReminderLexicon.weekday(next), !next.hasSuffix("s") || Weekdays.parse(next) != nil {
             until = nextWeekday(wd)
-            return consume(2)
+            return consume(w + 1)
         }
-        if word(i + 1) == "the" && word(i + 2) == "end" && word(i + 3) == "of" && ["the", "this"].contains(word(i + 4))
-            && ["month", "year"].contains(word(i + 5)) {
-            until = word(i + 5) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
-            return consume(6)
+        // "through january": that month's last day.
+        if let m = ReminderLexicon.month(next), next.count >= 3, ReminderLexicon.ordinal(word(k + 1)) == nil, Int(word(k + 1)) == nil {
+            let y = m >= today.month ? today.year : today.year + 1
+            until = Day(year: y, month: m, day: Day.daysInMonth(year: y, month: m))
+            assumptions.append("'\(phrase(i, w + 1))' read as until \(until!)")
+            return consume(w + 1)
+        }
+        if word(k) == "the" && word(k + 1) == "end" && word(k + 2) == "of" && ["the", "this"].contains(word(k + 3))
+            && ["month", "year"].contains(word(k + 4)) {
+            until = word(k + 4) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
+            return consume(w + 5)
         }
         return false
+    }
+
+    /// "for the rest of the year/month", after or before a rule: until its last day.
+    mutating func readRestOf() -> Bool {
+        guard word(i) == "for" && word(i + 1) == "the" && word(i + 2) == "rest" && word(i + 3) == "of" && word(i + 4) == "the",
+              ["year", "month", "week"].contains(word(i + 5)) else { return false }
+        switch word(i + 5) {
+        case "year": until = Day(year: today.year, month: 12, day: 31)
+        case "month": until = lastDayOfThisMonth
+        default: until = today.adding(days: (7 - today.weekday) % 7)
+        }
+        assumptions.append("'\(phrase(i, 6))' read as until \(until!)")
+        return consume(6)
     }
 
     /// "10 times", "for 5 occurrences": how many times the rule fires. ("3

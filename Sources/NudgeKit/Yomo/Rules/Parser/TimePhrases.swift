@@ -270,6 +270,8 @@ extension ReminderParser.ParseState {
         let w = word(i)
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
+        // "the 8pm show": a time that names a thing, not when to remind; left to be refused.
+        if i > 0 && !used[i - 1] && ["the", "a", "an"].contains(word(i - 1)) && w != "noon" && w != "midnight" { return false }
         // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
         // An h:mm without am/pm only right after a day or a rule ("fri 3:45", "every tuesday 2:30"), or right
         // before a day ("12:30 tomorrow"): elsewhere it may be a verse or a score, and is left to be refused.
