@@ -146,6 +146,43 @@ final class ReadOrRefuseTests: XCTestCase {
         }
     }
 
+    /// The views, decided on a state in memory: today has the overdue ones,
+    /// upcoming stops at seven days, done today has recurring reminders by
+    /// their last done time, a list is any case.
+    func testViewsAreDecidedOnTheStateAlone() {
+        var s = YomoState(full: true)
+        func add(_ id: String, _ title: String, _ text: String, list: String? = nil, done: String? = nil) {
+            var f = try! Yomo.form(parsed: parse(title + " " + text), options: ReminderFormOptions(), now: now, zone: ny)
+            f.list = list
+            let trigger = Yomo.firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: now, zone: ny)!
+            s.apply(Yomo.createdEvent(id, f, trigger: trigger, zone: ny, type: "created", at: ny.format(now)), stamp: Stamp(ms: now.ms, actor: "d"))
+            if let d = done, let r = s.reminders[id] {
+                let t = RFC3339.parse(d)!.instant
+                s.apply(Yomo.completedEvent(r, next: Yomo.nextAfterDone(r, now: t, zone: ny), zone: ny, at: ny.format(t)),
+                        stamp: Stamp(ms: t.ms, actor: "d"))
+            }
+        }
+        add("pills", "pills", "every day at 8am", done: "2026-11-28T08:05:00-05:00")
+        add("mom", "call mom", "at 8pm", list: "Family")
+        add("dentist", "dentist", "on dec 4 at 9am")
+        add("passport", "passport", "on dec 20 at 9am")
+        func ids(_ v: String, list: String? = nil) -> [String] { Yomo.view(v, of: s, list: list, now: now, zone: ny).map(\.id) }
+        XCTAssertEqual(ids("today"), ["mom"])
+        XCTAssertEqual(ids("overdue"), [])
+        XCTAssertEqual(ids("upcoming"), ["mom", "pills", "dentist"])
+        XCTAssertEqual(ids("done-today"), ["pills"])
+        XCTAssertEqual(ids("all", list: "family"), ["mom"])
+        XCTAssertEqual(Yomo.view("overdue", of: s, list: nil, now: RFC3339.parse("2026-11-28T21:00:00-05:00")!.instant, zone: ny).map(\.id), ["mom"])
+        // A zone written as an offset is never guessed; names and Etc/GMT are fine.
+        for name in ["UTC+11", "gmt-3", "UT+5:30"] { XCTAssertTrue(Yomo.isOffsetName(name), name) }
+        for name in ["UTC", "Etc/GMT-11", "America/New_York", "GMT"] { XCTAssertFalse(Yomo.isOffsetName(name), name) }
+        // A zone's abbreviation is refused only right after a time: "PT" is also a physiotherapist.
+        XCTAssertEqual(parse("PT appointment tomorrow at 3").unread, [])
+        XCTAssertFalse(parse("meeting at 3pm PST tomorrow").unread.isEmpty)
+        XCTAssertEqual(parse("buy eggs #groceries tomorrow").list, "groceries")
+        XCTAssertEqual(parse("buy eggs #groceries tomorrow").title, "buy eggs")
+    }
+
     /// Property: a spoken clock time said anywhere among title words, with
     /// or without a day, is read to the minute, or the sentence carries a
     /// warning; its words never stay in the title unread.

@@ -80,22 +80,8 @@ extension Yomo {
     static func listView(_ ctx: Context, _ view: String) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
         let zone = ctx.zone
-        let today = zone.day(of: ctx.now)
-        let endOfToday = zone.resolve(LocalDateTime(day: today.adding(days: 1), time: TimeOfDay(hour: 0, minute: 0)))
-        let only = try ctx.option("list").map { (l) throws(ToolError) in try listName(l) }
-        var rs: [Reminder]
-        switch view {
-        case "all": rs = s.active
-        case "today": rs = s.active.filter { $0.effectiveTrigger < endOfToday }
-        case "overdue": rs = s.active.filter { $0.effectiveTrigger <= ctx.now }
-        case "upcoming":
-            let end = zone.resolve(LocalDateTime(day: today.adding(days: 8), time: TimeOfDay(hour: 0, minute: 0)))
-            rs = s.active.filter { $0.effectiveTrigger > ctx.now && $0.effectiveTrigger < end }
-        default:
-            rs = s.reminders.values.filter { r in (r.completed ? r.completedAt : r.lastDoneAt).map { zone.day(of: $0) == today } ?? false }
-                .sorted { ($0.completedAt ?? $0.lastDoneAt!, $0.id) < ($1.completedAt ?? $1.lastDoneAt!, $1.id) }
-        }
-        if let l = only??.lowercased() { rs = rs.filter { $0.list?.lowercased() == l } }
+        let only = try ctx.option("list").map { (l) throws(ToolError) in try listName(l) } ?? nil
+        let rs = Yomo.view(view, of: s, list: only, now: ctx.now, zone: zone)
         if rs.isEmpty && !ctx.out.isJSON {
             let says = ["today": "Nothing due today.", "overdue": "Nothing overdue.", "upcoming": "Nothing in the next seven days.",
                         "done-today": "Nothing done today yet.", "all": "No reminders in that list."]
@@ -132,7 +118,7 @@ extension Yomo {
         var text = """
             \(r.title.terminalSafe)  (\(r.id))
               status:    \(r.status)\(r.snoozedUntil.map { ", snoozed until " + when($0) } ?? "")
-              rule:      \(r.recurrence.summary)\(r.zoneName.map { " in " + $0 } ?? "")
+              rule:      \(r.recurrence.summary)\(r.zoneName.map { " in " + $0.terminalSafe } ?? "")
               next:      \(r.completed ? "-" : when(r.effectiveTrigger))
             """
         if !r.notes.isEmpty { text += "\n  notes:     " + r.notes.terminalSafe }

@@ -38,9 +38,7 @@ extension Yomo {
     /// The zone a new or edited reminder lives in: --tz, else its own, else TZ.
     static func reminderZone(_ ctx: Context, current: Reminder? = nil) throws(ToolError) -> Zone {
         if let tz = ctx.option("tz") {
-            // "UTC+11" means 11 hours behind UTC to POSIX and ahead to a person: neither is guessed.
-            let upper = tz.uppercased()
-            if ["UTC", "GMT", "UT"].contains(where: { upper.hasPrefix($0) && upper.count > $0.count && "+-".contains(upper[upper.index(upper.startIndex, offsetBy: $0.count)]) }) {
+            if isOffsetName(tz) {
                 throw ToolError(.usage, "--tz: '\(tz.terminalSafe)' is read with opposite signs by POSIX and by people; name the zone (Asia/Tokyo) or Etc/GMT-11 for 11 hours ahead of UTC")
             }
             do throws(ToolError) { return try Zone.named(tz) } catch { throw ToolError(.usage, "--tz: \(error.message)") }

@@ -68,6 +68,13 @@ extension Yomo {
         return n
     }
 
+    /// "UTC+11", "gmt-3", "UT+5:30": a zone written as an offset, which
+    /// POSIX reads with the sign a person does not mean; never guessed.
+    public static func isOffsetName(_ tz: String) -> Bool {
+        let u = Array(tz.uppercased())
+        return [Array("UTC"), Array("GMT"), Array("UT")].contains { p in u.count > p.count && Array(u.prefix(p.count)) == p && "+-".contains(u[p.count]) }
+    }
+
     /// "2nd-tue", "last-fri", "first-monday".
     public static func parseOrdinalWeekday(_ s: String) -> (Int, Int)? {
         let parts = s.lowercased().split(separator: "-")

@@ -19,3 +19,28 @@ extension Yomo {
         return s
     }
 }
+
+extension Yomo {
+    /// A view's reminders, in its order, in the reader's day (`zone`):
+    /// "all" (active), "today" (due by the end of today, overdue too),
+    /// "overdue" (due, not done), "upcoming" (after now, within seven days),
+    /// "done-today" (it or one of its occurrences done today, by when);
+    /// `list` keeps one list's (any case).
+    public static func view(_ view: String, of s: YomoState, list: String?, now: Instant, zone: Zone) -> [Reminder] {
+        let today = zone.day(of: now)
+        func midnight(_ days: Int) -> Instant { zone.resolve(LocalDateTime(day: today.adding(days: days), time: TimeOfDay(hour: 0, minute: 0))) }
+        var rs: [Reminder]
+        switch view {
+        case "today": rs = s.active.filter { $0.effectiveTrigger < midnight(1) }
+        case "overdue": rs = s.active.filter { $0.effectiveTrigger <= now }
+        case "upcoming": rs = s.active.filter { $0.effectiveTrigger > now && $0.effectiveTrigger < midnight(8) }
+        case "done-today":
+            func done(_ r: Reminder) -> Instant? { r.completed ? r.completedAt : r.lastDoneAt }
+            rs = s.reminders.values.filter { done($0).map { zone.day(of: $0) == today } ?? false }
+                .sorted { (done($0)!, $0.id) < (done($1)!, $1.id) }
+        default: rs = s.active
+        }
+        if let l = list?.lowercased() { rs = rs.filter { $0.list?.lowercased() == l } }
+        return rs
+    }
+}

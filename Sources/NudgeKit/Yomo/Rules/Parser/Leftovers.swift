@@ -102,7 +102,7 @@ extension ReminderParser.ParseState {
         if w.first?.isNumber == true, ["h", "p", "a", "pm", "am", "nite", "tonite"].contains(where: { w.hasSuffix($0) }),
            w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
-        if Self.zoneWords.contains(tokens[k].raw) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+        if (Self.zoneWords.contains(tokens[k].raw) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }

@@ -186,8 +186,13 @@ extension ReminderParser.ParseState {
         findUnreadTimeWords()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
+        // "#groceries": the last such word names the list, and leaves the title.
+        let tag = tokens.indices.last { !used[$0] && tokens[$0].word.hasPrefix("#") && tokens[$0].word.count > 1
+                                        && tokens[$0].word.dropFirst().first?.isLetter == true }
+        let list = tag.flatMap { try? Yomo.listName(tokens[$0].raw) }
         // "daily standup", "monthly review": a rule word before a word of the title is also the title's.
         var shown = used.map { !$0 }
+        if let k = tag, list != nil { shown[k] = false }
         for k in tokens.indices.dropLast() where used[k] && !used[k + 1] && !tokens[k].raw.isEmpty && tokens[k].raw.first?.isLetter == true
             && (ReminderLexicon.ruleWords[tokens[k].word] != nil || tokens[k].word == "bimonthly") && Self.titleWord(tokens[k + 1].word) {
             shown[k] = true
@@ -198,15 +203,7 @@ extension ReminderParser.ParseState {
         var p = ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
                                warnings: warnings + unread, conflict: conflict, exact: exact)
         p.unread = unread
-        // "#groceries": the last such word names the list, and leaves the title.
-        if let k = tokens.indices.last(where: { !used[$0] && tokens[$0].word.hasPrefix("#") && tokens[$0].word.count > 1
-                                               && tokens[$0].word.dropFirst().first?.isLetter == true }),
-           let name = try? Yomo.listName(tokens[k].raw) {
-            p.list = name
-            p.title = zip(tokens.indices, tokens).filter { (shown[$0.0] && $0.0 != k) && !$0.1.raw.isEmpty }.map { $0.1.raw }.joined(separator: " ")
-            while let last = p.title.last, ",;:-.".contains(last) { p.title.removeLast() }
-            p.title = p.title.trimmingSpaces
-        }
+        p.list = list ?? nil
         return p
     }
 
