@@ -183,6 +183,33 @@ final class ReadOrRefuseTests: XCTestCase {
         XCTAssertEqual(parse("buy eggs #groceries tomorrow").title, "buy eggs")
     }
 
+    /// A title edited on one device while another completes the occurrence
+    /// that came due: in either fold order, the new title and the completion
+    /// both stand (the edit that kept its time never brings the done
+    /// occurrence back).
+    func testATitleEditAndAConcurrentCompletionBothStandInEitherOrder() throws {
+        var base = YomoState(full: true)
+        let made = RFC3339.parse("2026-11-28T08:00:00-05:00")!.instant
+        var f = try Yomo.form(parsed: parse("pills every day at 9am"), options: ReminderFormOptions(), now: made, zone: ny)
+        f.list = nil
+        base.apply(Yomo.createdEvent("p", f, trigger: Yomo.firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: made, zone: ny)!,
+                                     zone: ny, type: "created", at: ny.format(made)), stamp: Stamp(ms: made.ms, actor: "a"))
+        let old = base.reminders["p"]!
+        var edit = Yomo.createdEvent("p", ReminderForm(title: "pills with food", notes: "", anchor: old.anchor, recurrence: old.recurrence,
+                                                       assumptions: []), trigger: old.triggerAt, zone: ny, type: "edited", at: ny.format(now))
+        edit["keeps_time"] = true
+        let done = Yomo.completedEvent(old, next: Yomo.nextAfterDone(old, now: now, zone: ny), zone: ny, at: ny.format(now))
+        var one = base, two = base
+        one.apply(edit, stamp: Stamp(ms: now.ms, actor: "a"))
+        one.apply(done, stamp: Stamp(ms: now.ms + 1, actor: "b"))
+        two.apply(done, stamp: Stamp(ms: now.ms, actor: "b"))
+        two.apply(edit, stamp: Stamp(ms: now.ms + 1, actor: "a"))
+        for s in [one, two] {
+            XCTAssertEqual(s.reminders["p"]?.title, "pills with food")
+            XCTAssertEqual(s.reminders["p"].map { ny.format($0.triggerAt) }, "2026-11-29T09:00:00-05:00", "the done occurrence stays done")
+        }
+    }
+
     /// Property: a spoken clock time said anywhere among title words, with
     /// or without a day, is read to the minute, or the sentence carries a
     /// warning; its words never stay in the title unread.

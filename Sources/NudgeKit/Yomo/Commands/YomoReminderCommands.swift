@@ -147,6 +147,7 @@ extension Yomo {
             notes = f.assumptions.map { "assumed: \($0)" }
             if !keep && !f.recurrence.repeats && trigger < ctx.now { notes.append("\(zone.format(trigger)) has passed: the reminder is due now") }
             var e = createdEvent(old.id, f, trigger: trigger, zone: zone, type: "edited", at: ctx.clock.format(ctx.now))
+            if keep { e["keeps_time"] = true }
             if old.completed {
                 e["reopen"] = true
                 notes.append("reminder \(old.id) was completed; the edit makes it active again")

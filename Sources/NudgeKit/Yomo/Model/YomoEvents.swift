@@ -44,6 +44,19 @@ extension YomoState {
             !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
+        // An edit that kept the time (a new title, notes or list): on every device the pending occurrence,
+        // a snooze and a completion stand as that device has them, whichever of them folded first.
+        let keptTime = edit && e["keeps_time"]?.bool == true && old.map { o in
+            o.anchor == anchor && o.recurrence == rec && o.warnMinutes == warn && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
+        } ?? false
+        if keptTime, var o = old {
+            o.title = title
+            o.notes = e["notes"]?.string ?? ""
+            o.list = e["list"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+            o.updatedAt = at
+            o.lastBy = by
+            return o
+        }
         r.title = title
         r.notes = e["notes"]?.string ?? ""
         r.anchor = anchor
