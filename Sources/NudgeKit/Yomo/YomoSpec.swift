@@ -22,7 +22,8 @@ public enum Yomo {
         OptionSpec("after-completion", help: "Repeat N units after each completion"),
         OptionSpec("until", value: "DAY", help: "The last day it may fall on, YYYY-MM-DD"),
         OptionSpec("times", value: "N", help: "How many occurrences in all"),
-        OptionSpec("warn", value: "DURATION", help: "Also announce this long before each occurrence: 10m, 1h, 2d"),
+        OptionSpec("warn", value: "DURATIONS", help: "Also announce this long before each occurrence: 10m, 1h, or 1d,15m for two alerts"),
+        OptionSpec("nag", value: "DURATION", help: "Announce again every 5m, 1h… until done, snoozed or dismissed (0: once)"),
         OptionSpec("list", value: "NAME", help: "The list it belongs to (groceries, work); \"\" for none").completing("list"),
         OptionSpec("tz", value: "ZONE", help: "The reminder's time zone (default TZ): America/New_York").aliased("timezone").completing("zone"),
     ]
@@ -31,7 +32,7 @@ public enum Yomo {
 
     /// Reminder ids complete from the store.
     public static let spec = declared.completing(
-        ["edit": ["reminder"], "done": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"], "show": ["reminder"]],
+        ["edit": ["reminder"], "done": ["reminder"], "dismiss": ["reminder"], "snooze": ["reminder", ""], "rm": ["reminder"], "next": ["reminder"], "show": ["reminder"]],
         values: completionValues)
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
@@ -74,6 +75,8 @@ public enum Yomo {
                         operands: .words, min: 1, max: 1, run: done),
             CommandSpec("snooze", summary: "Snooze a reminder for 1 to 60 minutes (default 15)", usage: "ID [MINUTES]",
                         operands: .words, min: 1, max: 2, run: snooze),
+            CommandSpec("dismiss", summary: "Stop a nagging reminder repeating; it stays to be done", usage: "ID",
+                        operands: .words, min: 1, max: 1, run: dismiss),
             CommandSpec("rm", summary: "Delete a reminder (asks on a terminal; -y does not)", usage: "ID", options: [yesOption], operands: .words, min: 1, max: 1, run: remove),
             CommandSpec("rehome", summary: "Move reminders to another time zone, keeping their wall-clock times", usage: "ZONE [ID...]",
                         operands: .words, min: 1, max: nil,

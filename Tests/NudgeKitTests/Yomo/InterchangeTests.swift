@@ -13,7 +13,7 @@ final class InterchangeTests: XCTestCase {
         let z = zone ?? ny
         var r = Reminder(id: id, title: title ?? "task \(id)", anchor: anchor, recurrence: rec, zoneName: z.name,
                          triggerAt: Yomo.firstTrigger(anchor: anchor, recurrence: rec, now: now, zone: z) ?? z.resolve(anchor), createdAt: now)
-        r.warnMinutes = warn
+        r.alerts = warn > 0 ? [warn] : []
         return r
     }
 
@@ -53,7 +53,7 @@ final class InterchangeTests: XCTestCase {
             XCTAssertEqual(i.title, r.title)
             XCTAssertEqual(i.notes, r.notes)
             XCTAssertEqual(i.zone, r.zone(ny).name)
-            XCTAssertEqual(i.warnMinutes, r.warnMinutes)
+            XCTAssertEqual(i.alerts, r.alerts)
             XCTAssertEqual(i.recurrence.json, r.recurrence.json, r.recurrence.summary)
             // The start is the rule's first occurrence (an anchor the rule skips is no instance).
             if !r.recurrence.basedOnCompletion {

@@ -56,7 +56,8 @@ final class VdirTests: XCTestCase {
             var r = reminder("r\(k)", titles[Int(g.next() % 7)] + " \(k)", wall(25 + Int(g.next() % 5), Int(g.next() % 24), Int(g.next() % 4) * 15),
                              rec, zone: zones[Int(g.next() % 4)])
             if g.next() % 3 == 0 { r.notes = titles[Int(g.next() % 7)] }
-            if g.next() % 4 == 0 { r.warnMinutes = 10 }
+            if g.next() % 4 == 0 { r.alerts = g.next() % 2 == 0 ? [10] : [1440, 10] }
+            if g.next() % 5 == 0 { r.nagMinutes = 5 }
             if g.next() % 5 == 0 { r.completed = true; r.completedAt = at("2026-11-24T09:00:00-05:00") }
             if !r.completed && g.next() % 5 == 0 { r.snoozedUntil = at("2026-11-24T09:20:00-05:00"); r.snoozeOf = r.triggerAt }
             let f = read(file(r), zone: r.zone(zone))
@@ -66,7 +67,8 @@ final class VdirTests: XCTestCase {
             XCTAssertEqual(item.notes, r.notes)
             XCTAssertEqual(item.recurrence, r.recurrence, r.title)
             XCTAssertEqual(item.zone, r.zone(zone).name)
-            XCTAssertEqual(item.warnMinutes, r.warnMinutes)
+            XCTAssertEqual(item.alerts, r.alerts)
+            XCTAssertEqual(item.nagMinutes, r.nagMinutes)
             XCTAssertEqual(item.completed, r.completed)
             XCTAssertEqual(f.snooze, r.snoozedUntil)
             XCTAssertEqual(f.version, YomoVdir.fingerprint(r, zone: r.zone(zone)))

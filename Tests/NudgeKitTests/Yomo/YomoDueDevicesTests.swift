@@ -21,7 +21,7 @@ final class YomoDueDevicesTests: XCTestCase {
     }
 
     func testSummaryNeverHidesADueReminderAcrossDevicesThatHaveNotSeenEachOther() {
-        let (quiet, checked, _) = devicesRun(seeds: seeds(30), offlinePhone: false)
+        let (quiet, checked, _) = devicesRun(seeds: seeds(45), offlinePhone: false)
         XCTAssertGreaterThan(quiet, 300, "the fast path should answer often (\(quiet) of \(checked))")
     }
 
@@ -31,7 +31,7 @@ final class YomoDueDevicesTests: XCTestCase {
     /// they folded — late copies, answered from the summary when they only
     /// make reminders nothing folded had named.
     func testSummaryNeverHidesADueReminderWhenAPhoneCatchesUpLate() {
-        let (quiet, checked, late) = devicesRun(seeds: seeds(30), offlinePhone: true)
+        let (quiet, checked, late) = devicesRun(seeds: seeds(45), offlinePhone: true)
         XCTAssertGreaterThan(quiet, 200, "the fast path should answer often (\(quiet) of \(checked))")
         XCTAssertGreaterThan(late, 8, "late copies should answer from the summary often (\(late))")
     }
@@ -91,6 +91,8 @@ final class YomoDueDevicesTests: XCTestCase {
                                          "zone": .string(zone.name), "recurrence": rule.json, "trigger_at": .string(zone.format(trig)),
                                          "at": .string(zone.format(t))]
                     if Bool.random(using: &rng) { e["warn_minutes"] = JSON(Int.random(in: 1...45, using: &rng)) }
+                    if let w = e["warn_minutes"]?.int, Bool.random(using: &rng) { e["alerts"] = .array([.int(w), .int(w / 3 + 1)]) }
+                    if Int.random(in: 0..<8, using: &rng) == 0 { e["nag_minutes"] = JSON(Int.random(in: 5...60, using: &rng)) }
                     write(d, [e])
                 case 1, 2, 3:
                     if let r = live.randomElement(using: &rng),
@@ -125,8 +127,13 @@ final class YomoDueDevicesTests: XCTestCase {
                                              "zone": .string(zone.name), "recurrence": rule.json, "trigger_at": .string(zone.format(trig)),
                                              "at": .string(zone.format(t))]
                         if Bool.random(using: &rng) { e["warn_minutes"] = JSON(Int.random(in: 1...90, using: &rng)) }
+                        if let w = e["warn_minutes"]?.int, Bool.random(using: &rng) { e["alerts"] = .array([.int(w), .int(w / 4 + 1)]) }
+                        if Int.random(in: 0..<8, using: &rng) == 0 { e["nag_minutes"] = JSON(Int.random(in: 5...60, using: &rng)) }
                         write(d, [e])
                     }
+                case 11:
+                    // Dismissed: no more nags of what came due, on any device.
+                    if let r = live.randomElement(using: &rng), let e = Yomo.dismissEvent(r, zone: zone, at: t, device: devices[d]) { write(d, [e]) }
                 case 6, 7, 8:
                     // Sync: d receives more of another device's journal (a prefix, as written).
                     let x = Int.random(in: 0..<devices.count, using: &rng)

@@ -122,11 +122,13 @@ extension Yomo {
               next:      \(r.completed ? "-" : when(r.effectiveTrigger))
             """
         if !r.notes.isEmpty { text += "\n  notes:     " + r.notes.terminalSafe }
+        if !r.alerts.isEmpty { text += "\n  alerts:    " + r.alerts.map { durationText([$0]) + " before" }.joined(separator: ", ") }
+        if r.nagMinutes > 0 { text += "\n  nags:      every \(durationText([r.nagMinutes])) until done, snoozed or dismissed" }
         if let d = r.lastDoneAt ?? r.completedAt { text += "\n  last done: " + when(d) }
         if next.count > 1 { text += "\n  then:      " + next.dropFirst().map(when).joined(separator: "\n             ") }
         if !r.history.isEmpty {
             let verbs = ["created": "made", "edited": "changed", "occurrence": "one occurrence changed", "rezoned": "moved to another zone",
-                         "snoozed": "snoozed", "completed": "done"]
+                         "snoozed": "snoozed", "completed": "done", "dismissed": "dismissed"]
             text += "\n  history:   " + r.history.reversed().map { c in
                 "\(when(c.at))  \(verbs[c.type] ?? c.type)\(c.occurrence.map { " (" + when($0) + ")" } ?? "")  by \(c.by.terminalSafe)"
             }.joined(separator: "\n             ")

@@ -1,5 +1,5 @@
 // yomo's commands that make and change reminders: `add`, `parse`, `edit`,
-// `done`, `snooze`, `rm` and `rehome`. Handlers only: each reads the call,
+// `done`, `snooze`, `dismiss`, `rm` and `rehome`. Handlers only: each reads the call,
 // asks the rules (the parser, the form, the occurrence rules), records its
 // events in one transaction and prints the reminders it changed. The model
 // command of `--llm-command` is run here; what it is asked and how its
@@ -22,6 +22,7 @@ extension Yomo {
         o.until = ctx.option("until")
         o.times = ctx.option("times")
         o.warn = ctx.option("warn")
+        o.nag = ctx.option("nag")
         o.list = ctx.option("list")
         return o
     }
@@ -238,6 +239,22 @@ extension Yomo {
         }
         keepVdir(ctx, ids: [r.id])
         ctx.out.emit(r.record(zone: ctx.zone), text: "Snoozed \(minutes) min: \(r.title.terminalSafe) at \(r.zone(ctx.zone).local(until).time)")
+        return .ok
+    }
+
+    static func dismiss(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let st = try store(ctx)
+        let r = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
+            let r = try tx.state.find(ctx.operands[0])
+            if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to dismiss") }
+            guard let e = dismissEvent(r, zone: ctx.zone, at: ctx.now, device: st.options.actor) else {
+                let z = r.zone(ctx.zone)
+                throw ToolError(.dataError, "reminder \(r.id) is not due until \(z.format(r.snoozedUntil ?? r.triggerAt)); dismiss acts on a reminder that has come due, nothing changed")
+            }
+            tx.record(e)
+            return try stored(tx.state, r.id)
+        }
+        ctx.out.emit(r.record(zone: ctx.zone), text: "Dismissed: \(r.title.terminalSafe) (still to do; 'yomo done \(r.id.prefix(8))' when it is)")
         return .ok
     }
 

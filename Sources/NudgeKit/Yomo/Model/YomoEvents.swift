@@ -6,14 +6,18 @@
 // Events (each with "id" and "at"); the batch's stamp names the device
 // (its journal's actor), which is how announcements stay per device:
 //   created / edited  {"title","notes","anchor":"YYYY-MM-DDTHH:MM:SS","recurrence":{…},"trigger_at","zone",
-//                     "warn_minutes"?,"source"?,"sequence"?}   edited may add "reopen":true (a completed one
-//                     is active again); source: where an import found it ("ical:UID"), sequence its version
+//                     "warn_minutes"?,"alerts"?,"nag_minutes"?,"source"?,"sequence"?}   edited may add
+//                     "reopen":true (a completed one is active again); alerts: the advance alerts' leads in
+//                     minutes (warn_minutes, the largest, alone before there could be several); source: where
+//                     an import found it ("ical:UID"), sequence its version
 //   occurrence        {"occurrence":"YYYY-MM-DDTHH:MM:SS","to":"…"|null,"trigger_at"}  one occurrence (its wall
 //                     time in the reminder's zone) moved, or cancelled (null); the rule is otherwise unchanged
 //   snoozed           {"until","occurrence","wake"}  the occurrence that had come due, put off until `until`
-//   announced         {"trigger_at","occurrence","snooze":bool,"warning"?,"device","wake"}  this device
-//                     notified an occurrence (or a snooze of one, or warned ahead); wake: when it may
+//   announced         {"trigger_at","occurrence","snooze":bool,"warning"?,"alert_at"?,"nag"?,"device","wake"}
+//                     this device notified an occurrence (or a snooze of one, or warned ahead: alert_at the
+//                     alert's moment, or nagged again: occurrence the nag's moment); wake: when it may
 //                     speak again
+//   dismissed         {"occurrence"}                  no more nags of that occurrence (or snooze end)
 //   completed         {"next":"…"|null}              null: a one-time reminder is done
 //   rezoned           {"zone","trigger_at"}           the reminder moves to another time zone
 //   deleted
@@ -38,16 +42,17 @@ extension YomoState {
         var r = old ?? Reminder(id: id, title: title, anchor: anchor, recurrence: rec, triggerAt: trigger, createdAt: at)
         // The same reminder made again (an import of a backup, a vdir's copy)
         // on the same schedule: what was announced of it stays announced.
-        let warn = e["warn_minutes"]?.int.map { Int($0) } ?? 0
+        let warn = Reminder.alerts(e)
+        let nag = Reminder.nag(e)
         // So does an edit of its title or notes alone: a snooze and what was announced stand.
         let again = (!edit || e["reopen"]?.bool != true) && old.map { o in
-            !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.warnMinutes == warn
+            !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.alerts == warn && o.nagMinutes == nag
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
         // An edit that kept the time (a new title, notes or list): on every device the pending occurrence,
         // a snooze and a completion stand as that device has them, whichever of them folded first.
         let keptTime = edit && e["keeps_time"]?.bool == true && old.map { o in
-            o.anchor == anchor && o.recurrence == rec && o.warnMinutes == warn && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
+            o.anchor == anchor && o.recurrence == rec && o.alerts == warn && o.nagMinutes == nag && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
         if keptTime, var o = old {
             o.title = title
@@ -64,7 +69,8 @@ extension YomoState {
         if let z = e["zone"]?.string { r.zoneName = z }
         r.triggerAt = trigger
         if edit && e["reopen"]?.bool == true { r.completed = false; r.completedAt = nil }
-        r.warnMinutes = warn
+        r.alerts = warn
+        r.nagMinutes = nag
         r.list = e["list"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
         if let src = e["source"]?.string { r.source = src; r.sequence = Int(e["sequence"]?.int ?? 0) }
         if again {
@@ -131,7 +137,12 @@ extension YomoState {
             r.snoozeAnnouncedBy[by] = occ
         } else if e["warning"]?.bool == true {
             guard occ >= r.triggerAt else { return nil }
-            r.warnedBy[by] = max(r.warnedBy[by] ?? occ, occ)
+            // Before alerts were several, the occurrence stood for all of its alerts.
+            let a = YomoState.instant(e["alert_at"]).map { min($0, occ) } ?? occ
+            r.warnedBy[by] = max(r.warnedBy[by] ?? a, a)
+        } else if e["nag"]?.bool == true {
+            guard occ >= r.triggerAt else { return nil }  // done meanwhile
+            r.naggedAt = max(r.naggedAt ?? occ, occ)
         } else {
             guard occ >= r.triggerAt else { return nil }  // completed meanwhile
             r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
@@ -144,6 +155,16 @@ extension YomoState {
                 r.snoozeAnnouncedBy = [:]
             }
         }
+        return r
+    }
+
+    /// "dismissed": the occurrence (or snooze end) that came due is seen;
+    /// it is not nagged again. It stays pending until done.
+    static func foldDismissed(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
+        guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]), occ >= r.triggerAt else { return nil }
+        r.dismissedOf = max(r.dismissedOf ?? occ, occ)
+        r.updatedAt = at
+        r.lastBy = by
         return r
     }
 

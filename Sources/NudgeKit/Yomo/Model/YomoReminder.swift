@@ -36,10 +36,21 @@ public struct Reminder: Equatable, Sendable {
     public var completedAt: Instant?
     /// The device that made the last change (done, snooze, edit).
     public var lastBy: String
-    /// Announce this many minutes before each occurrence too (0: not).
-    public var warnMinutes: Int = 0
-    /// Per device: the latest occurrence it warned of ahead.
+    /// Also announce this many minutes before each occurrence, largest
+    /// first ([1440, 15]: a day before and a quarter of an hour before).
+    public var alerts: [Int] = []
+    /// Per device: the latest advance alert it gave, as the moment it was
+    /// for (the occurrence less the alert's lead; an occurrence itself for
+    /// a device that wrote before alerts were several: all of its alerts).
     public var warnedBy: [String: Instant] = [:]
+    /// Announce the pending occurrence again every this many minutes until
+    /// it is done, snoozed or dismissed (0: once).
+    public var nagMinutes: Int = 0
+    /// The latest nag any device gave (a moment on the nag's grid), so that
+    /// the devices together nag at most once an interval.
+    public var naggedAt: Instant? = nil
+    /// The occurrence (or snooze end) someone dismissed: no more nags of it.
+    public var dismissedOf: Instant? = nil
     /// When it was last made, edited or moved: a notification shown for an
     /// earlier revision no longer stands.
     public var revision: Instant
@@ -94,6 +105,23 @@ public struct Reminder: Equatable, Sendable {
         revision = createdAt
     }
 
+    /// The earliest advance alert's lead in minutes (0: none).
+    public var warnMinutes: Int { alerts.first ?? 0 }
+
+    /// Alert leads as an event or a record states them: "alerts" (a list
+    /// of minutes) or, as written before there could be several,
+    /// "warn_minutes"; each 1 minute to 7 days, largest first, at most 5.
+    public static func alerts(_ o: JSONObject) -> [Int] {
+        let listed = o["alerts"]?.array.map { $0.compactMap { $0.int } } ?? (o["warn_minutes"]?.int).map { [$0] } ?? []
+        return Array(Set(listed.filter { (1...10080).contains($0) }.map { Int($0) })).sorted(by: >).prefix(5).map { $0 }
+    }
+
+    /// A nag interval as stated: 1 minute to 1 day, else none.
+    public static func nag(_ o: JSONObject) -> Int {
+        guard let n = o["nag_minutes"]?.int, (1...1440).contains(n) else { return 0 }
+        return Int(n)
+    }
+
     /// When it next wants attention: the snooze if any, else the trigger.
     public var effectiveTrigger: Instant { snoozedUntil ?? triggerAt }
     public var status: String { completed ? "completed" : "active" }
@@ -116,7 +144,8 @@ public struct Reminder: Equatable, Sendable {
                              "snoozed_until": JSON(snoozedUntil.map(zone.format)), "created_at": .string(zone.format(createdAt)),
                              "updated_at": .string(zone.format(updatedAt)), "completed_at": JSON(completedAt.map(zone.format)),
                              "tz": .string(zone.name)]
-        if warnMinutes > 0 { o["warn_minutes"] = JSON(warnMinutes) }
+        if let w = alerts.first { o["warn_minutes"] = JSON(w); o["alerts"] = .array(alerts.map { .int(Int64($0)) }) }
+        if nagMinutes > 0 { o["nag_minutes"] = JSON(nagMinutes) }
         if let d = lastDoneAt, !completed { o["last_done_at"] = .string(zone.format(d)) }
         if let l = list { o["list"] = .string(l) }
         return o
@@ -129,6 +158,8 @@ public struct Reminder: Equatable, Sendable {
         announcedBy = [:]
         snoozeAnnouncedBy = [:]
         warnedBy = [:]
+        naggedAt = nil
+        dismissedOf = nil
         snoozedUntil = nil
         snoozeOf = nil
         handled = nil

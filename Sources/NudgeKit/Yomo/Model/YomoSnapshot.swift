@@ -76,6 +76,8 @@ extension YomoState {
             if let h = r.handled { x["handled"] = .int(h.ms) }
             if let z = r.zoneName { x["zone"] = .string(z) }
             if !r.warnedBy.isEmpty { x["wann"] = times(r.warnedBy) }
+            if let n = r.naggedAt { x["nagged"] = .int(n.ms) }
+            if let d = r.dismissedOf { x["dism"] = .int(d.ms) }
             if r.revision != r.createdAt { x["rev"] = .int(r.revision.ms) }
             if !r.lastBy.isEmpty { x["by"] = .string(r.lastBy) }
             if !r.history.isEmpty {
@@ -133,8 +135,11 @@ extension YomoState {
         r.updatedAt = YomoState.storedInstant(l["updated_at"]) ?? created
         r.completedAt = YomoState.storedInstant(l["completed_at"])
         r.lastBy = x["by"]?.string ?? ""
-        r.warnMinutes = l["warn_minutes"]?.int.map { Int($0) } ?? 0
+        r.alerts = Reminder.alerts(l)
+        r.nagMinutes = Reminder.nag(l)
         r.warnedBy = times(x["wann"])
+        r.naggedAt = x["nagged"]?.int.map(Instant.init(ms:))
+        r.dismissedOf = x["dism"]?.int.map(Instant.init(ms:))
         r.revision = x["rev"]?.int.map(Instant.init(ms:)) ?? created
         r.source = x["src"]?.string
         r.sequence = Int(x["seq"]?.int ?? 0)

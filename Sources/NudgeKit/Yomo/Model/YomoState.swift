@@ -112,6 +112,8 @@ public struct YomoState: JournalModel {
             if let r = YomoState.foldRezoned(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "snoozed":
             if let r = YomoState.foldSnoozed(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
+        case "dismissed":
+            if let r = YomoState.foldDismissed(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "announced":
             if let r = YomoState.foldAnnounced(reminders[id], e, by: by) { reminders[id] = r }
         case "completed":

@@ -41,11 +41,41 @@ extension Yomo {
         let occ = upcoming(r, device: device, zone: fallback)
         var best = occ
         if let u = r.snoozedUntil, r.snoozeAnnouncedBy[device] != u, best.map({ u < $0 }) ?? true { best = u }
-        if let o = occ, r.warnMinutes > 0, r.warnedBy[device].map({ $0 < o }) ?? true {
-            let w = Instant(ms: o.ms - Int64(r.warnMinutes) * 60_000)
-            if best.map({ w < $0 }) ?? true { best = w }
-        }
+        if let o = occ, let w = alertsPending(r, of: o, device: device).first, best.map({ w < $0 }) ?? true { best = w }
+        if let n = nextNag(r), best.map({ n < $0 }) ?? true { best = n }
         return best
+    }
+
+    /// The moments of the advance alerts of occurrence `o` that `device`
+    /// has not given, earliest first.
+    static func alertsPending(_ r: Reminder, of o: Instant, device: String) -> [Instant] {
+        r.alerts.map { Instant(ms: o.ms - Int64($0) * 60_000) }.filter { a in r.warnedBy[device].map { a > $0 } ?? true }
+    }
+
+    /// What nags count from: the pending occurrence, or the end of its
+    /// snooze; nil when there is nothing to nag (no nag, done, dismissed).
+    static func nagBase(_ r: Reminder) -> Instant? {
+        guard r.nagMinutes > 0, !r.completed else { return nil }
+        let base = r.snoozedUntil ?? r.triggerAt
+        if let d = r.dismissedOf, d >= base { return nil }
+        return base
+    }
+
+    /// The next nag: a whole number of intervals after the base, after the
+    /// last nag any device gave.
+    static func nextNag(_ r: Reminder) -> Instant? {
+        guard let b = nagBase(r) else { return nil }
+        let step = Int64(r.nagMinutes) * 60_000
+        let last = max(r.naggedAt ?? b, b)
+        return Instant(ms: b.ms + ((last.ms - b.ms) / step + 1) * step)
+    }
+
+    /// The latest nag that has come by `now` and was not given; the ones
+    /// before it are passed over.
+    static func nagDue(_ r: Reminder, now: Instant) -> Instant? {
+        guard let n = nextNag(r), n <= now, let b = nagBase(r) else { return nil }
+        let step = Int64(r.nagMinutes) * 60_000
+        return Instant(ms: b.ms + (now.ms - b.ms) / step * step)
     }
 
     /// The next occurrence `device` has not announced and nobody dismissed.
@@ -74,6 +104,11 @@ extension Yomo {
         public var missed: Int
         /// An advance warning (`--warn`) of an occurrence still to come.
         public var warning: Bool = false
+        /// For a warning, the alert's moment (the occurrence less its lead).
+        public var alertAt: Instant? = nil
+        /// A nag (`--nag`): the occurrence came, was announced and is not
+        /// done; `occurrence` is the nag's moment, `trigger` the occurrence.
+        public var nag: Bool = false
     }
 
     /// What `due` on `device` announces at `now`: each occurrence and each
@@ -90,9 +125,12 @@ extension Yomo {
                                         missed: missed(r, before: l, zone: r.zone(zone))))
             } else if let u = r.snoozedUntil, u <= now, r.snoozeAnnouncedBy[device] != u {
                 out.append(Announcement(reminder: r, occurrence: u, trigger: r.snoozeOf ?? r.triggerAt, snooze: true, missed: 0))
-            } else if r.warnMinutes > 0, let o = upcoming(r, device: device, zone: zone), o > now,
-                      o.ms - Int64(r.warnMinutes) * 60_000 <= now.ms, r.warnedBy[device].map({ $0 < o }) ?? true {
-                out.append(Announcement(reminder: r, occurrence: o, trigger: o, snooze: false, missed: 0, warning: true))
+            } else if let o = upcoming(r, device: device, zone: zone), o > now,
+                      let a = alertsPending(r, of: o, device: device).last(where: { $0 <= now }) {
+                // Alerts that came together (a device asleep): the latest one only.
+                out.append(Announcement(reminder: r, occurrence: o, trigger: o, snooze: false, missed: 0, warning: true, alertAt: a))
+            } else if let n = nagDue(r, now: now) {
+                out.append(Announcement(reminder: r, occurrence: n, trigger: r.snoozeOf ?? r.triggerAt, snooze: false, missed: 0, nag: true))
             }
         }
         return out.sorted { ($0.occurrence, $0.reminder.id) < ($1.occurrence, $1.reminder.id) }
@@ -104,6 +142,8 @@ extension Yomo {
         var e: JSONObject = ["type": "announced", "id": .string(a.reminder.id), "trigger_at": .string(zone.format(a.trigger)),
                              "occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "device": .string(device)]
         if a.warning { e["warning"] = true }
+        if let t = a.alertAt { e["alert_at"] = .string(zone.format(t)) }
+        if a.nag { e["nag"] = true }
         let after = YomoState.folding(a.reminder, e, by: device)
         e["wake"] = JSON(after.flatMap { nextAttention($0, device: device, zone: zone) }.map(zone.format))
         e["at"] = .string(zone.format(at))
@@ -112,7 +152,7 @@ extension Yomo {
 
     /// The fields of an event `mayBeDue` reads ("type" first).
     public static let dueSummaryFields = ["type", "id", "wake", "trigger_at", "warn_minutes", "until", "next", "source",
-                                          "occurrence", "snooze", "warning"]
+                                          "occurrence", "snooze", "warning", "nag"]
 
     /// Whether anything may be due on `device` at `now`, from the snapshot's
     /// summary (the earliest wake times over the devices that announce) and
@@ -136,6 +176,7 @@ extension Yomo {
     /// YomoEvents.swift). A wake an event states is believed only up to
     /// what its own fields say (the trigger less the warning, the snooze's
     /// end, the next occurrence): a peer cannot push its change out of sight.
+    /// Two devices' changes of one reminder's schedule in the tail: maybe.
     /// The summary holds for the zone it was made in (reminders without a
     /// zone of their own follow `TZ`): in another, maybe.
     ///
@@ -167,8 +208,16 @@ extension Yomo {
         }
         var own = Set<String>()
         var last: [String: [String: Point]] = [:]  // reminder -> writer -> its last event's wake
+        // Two devices that changed one reminder's schedule unaware of each
+        // other (an edit here, a move to another zone there) fold into a
+        // schedule neither event's wake speaks for: maybe.
+        var scheduledBy: [String: String] = [:]
         for (e, by) in zip(tail, writers) {
             guard let id = e["id"]?.string else { return true }
+            if ["edited", "rezoned"].contains(e["type"]?.string ?? "") {
+                if let w = scheduledBy[id], w != by { return true }
+                scheduledBy[id] = by
+            }
             var p = Point()
             // What this device's event shows it has seen of a making elsewhere.
             var covers: (Instant) -> Bool = { _ in true }
@@ -183,7 +232,7 @@ extension Yomo {
                 p.snoozedUntil = u
                 p.wake = stated(e, bound: u)
                 covers = { _ in false }
-            case "completed": p.wake = stated(e, bound: YomoState.instant(e["next"]))
+            case "completed", "dismissed": p.wake = stated(e, bound: YomoState.instant(e["next"]))
             case "announced":
                 if by != device { continue }
                 p.wake = YomoState.instant(e["wake"])
@@ -191,7 +240,8 @@ extension Yomo {
                     for (w, q) in others where w != device && q.snoozedUntil == u { others[w] = nil }
                     last[id] = others
                 }
-                let occurrence = e["snooze"]?.bool == true || e["warning"]?.bool == true ? nil : YomoState.instant(e["occurrence"])
+                let occurrence = e["snooze"]?.bool == true || e["warning"]?.bool == true || e["nag"]?.bool == true
+                    ? nil : YomoState.instant(e["occurrence"])
                 covers = { t in occurrence.map { $0 >= t } ?? false }
             case "deleted": p.wake = nil
             default: return true

@@ -23,6 +23,7 @@ public struct ReminderFormOptions: Equatable, Sendable {
     public var until: String?
     public var times: String?
     public var warn: String?
+    public var nag: String?
     /// The list it belongs to ("" for none).
     public var list: String?
     public init() {}
@@ -32,7 +33,7 @@ public struct ReminderFormOptions: Equatable, Sendable {
     }
 
     /// Whether the options move the reminder in time (not only its title or notes).
-    public var touchesSchedule: Bool { touchesRecurrence || date != nil || time != nil || until != nil || times != nil || warn != nil }
+    public var touchesSchedule: Bool { touchesRecurrence || date != nil || time != nil || until != nil || times != nil || warn != nil || nag != nil }
 
     /// Whether any option is given.
     public var isEmpty: Bool { self == ReminderFormOptions() }
@@ -47,8 +48,10 @@ public struct ReminderForm: Equatable, Sendable {
     /// The exact first trigger ("in 20 minutes": elapsed time), when the
     /// wall time alone could be ambiguous.
     public var exact: Instant? = nil
-    /// Announce this many minutes before each occurrence too (0: not).
-    public var warnMinutes: Int = 0
+    /// Also announce this many minutes before each occurrence, largest first.
+    public var alerts: [Int] = []
+    /// Announce again every this many minutes until done (0: once).
+    public var nagMinutes: Int = 0
     /// The list it belongs to, if any.
     public var list: String? = nil
 }
@@ -207,10 +210,13 @@ extension Yomo {
         let rec = try ends(o, try recurrence(o, base: parsed.recurrence))
         // What is stored must read back (`Recurrence.stored`).
         if let p = rec.problem { throw usage(p) }
-        var warnMinutes = 0
-        if let w = o.warn, w != "0" {
-            guard let m = parseDuration(w) else { throw usage("--warn must be a duration like 10m, 1h or 2d (up to 7d), or 0, not '\(w)'") }
-            warnMinutes = m
+        let alerts = try Yomo.alerts(o.warn)
+        var nagMinutes = 0
+        if let n = o.nag, n != "0" {
+            guard let m = parseDuration(n), (1...1440).contains(m) else {
+                throw usage("--nag must be a duration from 1m to 1d like 5m or 1h, or 0 for none, not '\(n.prefix(40).terminalSafe)'")
+            }
+            nagMinutes = m
         }
         var date = parsed.date
         var dateExplicit = date != nil
@@ -250,7 +256,27 @@ extension Yomo {
         var list = parsed.list
         if let l = o.list { list = try Yomo.listName(l) }
         return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions, exact: exact,
-                            warnMinutes: warnMinutes, list: list)
+                            alerts: alerts, nagMinutes: nagMinutes, list: list)
+    }
+
+    /// `--warn`'s leads: durations separated by commas ("1d,15m"), each from
+    /// 1 minute to 7 days, at most five; "0" (or nothing) for none.
+    public static func alerts(_ w: String?) throws(ToolError) -> [Int] {
+        guard let w = w, w != "0", !w.isEmpty else { return [] }
+        var leads: [Int] = []
+        for part in w.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let m = parseDuration(String(part).trimmingSpaces), (1...10080).contains(m) else {
+                throw usage("--warn takes durations from 1m to 7d like 10m, 1h or 1d,15m (at most five), or 0 for none, not '\(w.prefix(40).terminalSafe)'")
+            }
+            if !leads.contains(m) { leads.append(m) }
+        }
+        guard leads.count <= 5 else { throw usage("--warn takes at most five durations, not \(leads.count)") }
+        return leads.sorted(by: >)
+    }
+
+    /// `--warn` as a person writes it: "1d,15m" for [1440, 15].
+    public static func durationText(_ minutes: [Int]) -> String {
+        minutes.map { m in m % 1440 == 0 ? "\(m / 1440)d" : m % 60 == 0 ? "\(m / 60)h" : "\(m)m" }.joined(separator: ",")
     }
 
     /// Builds the form for `edit` from an existing reminder.
@@ -259,7 +285,8 @@ extension Yomo {
         if o.title != nil { base.title = o.title! }
         var opts = o
         opts.notes = o.notes ?? r.notes
-        if opts.warn == nil && r.warnMinutes > 0 { opts.warn = "\(r.warnMinutes)" }
+        if opts.warn == nil && !r.alerts.isEmpty { opts.warn = durationText(r.alerts) }
+        if opts.nag == nil && r.nagMinutes > 0 { opts.nag = durationText([r.nagMinutes]) }
         if opts.list == nil { opts.list = r.list ?? "" }
         return try form(parsed: base, options: opts, now: now, zone: zone)
     }
@@ -270,7 +297,11 @@ extension Yomo {
         var e: JSONObject = ["type": .string(type), "id": .string(id), "title": .string(f.title), "notes": .string(f.notes),
                              "anchor": .string(f.anchor.description), "recurrence": f.recurrence.json,
                              "trigger_at": .string(z.format(trigger)), "zone": .string(z.name), "at": .string(at)]
-        if f.warnMinutes > 0 { e["warn_minutes"] = JSON(f.warnMinutes) }
+        if let w = f.alerts.first {
+            e["warn_minutes"] = JSON(w)  // what a yomo from before several alerts reads
+            if f.alerts.count > 1 { e["alerts"] = .array(f.alerts.map { .int(Int64($0)) }) }
+        }
+        if f.nagMinutes > 0 { e["nag_minutes"] = JSON(f.nagMinutes) }
         if let l = f.list { e["list"] = .string(l) }
         return e
     }

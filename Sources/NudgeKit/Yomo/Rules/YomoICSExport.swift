@@ -90,9 +90,14 @@ extension YomoInterchange {
         } else {
             out.append("STATUS:NEEDS-ACTION")
         }
-        var alarms = ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M", "END:VALARM"]
-        if r.warnMinutes > 0 {
-            alarms += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(r.warnMinutes)M", "END:VALARM"]
+        var alarms = ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:PT0M"]
+        if r.nagMinutes > 0 {
+            // A nag as iCalendar says it: the alarm repeats (a day's worth; yomo itself nags until done).
+            alarms += ["REPEAT:\(max(1, min(1440 / r.nagMinutes, 96)))", "DURATION:PT\(r.nagMinutes)M"]
+        }
+        alarms.append("END:VALARM")
+        for lead in r.alerts {
+            alarms += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(ICS.escape(r.title))", "TRIGGER:-PT\(lead)M", "END:VALARM"]
         }
         let master = out
         out = []

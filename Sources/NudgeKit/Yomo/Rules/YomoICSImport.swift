@@ -98,7 +98,7 @@ extension YomoInterchange {
                 case .failure(let p): problems.append(p); continue
                 }
             }
-            let warn = alarms(c, place: place, problems: &problems, warnings: &warnings)
+            let (warn, nag) = alarms(c, place: place, problems: &problems, warnings: &warnings)
             if problems.last?.place == place { continue }
             var id: String? = nil
             var source: String? = nil
@@ -107,8 +107,8 @@ extension YomoInterchange {
             }
             let completed = status == "COMPLETED" || c.first("COMPLETED") != nil
             items.append(Item(id: id, title: title, notes: ICSValue.text(c.first("DESCRIPTION")?.value ?? ""), anchor: anchor, recurrence: rec,
-                              zone: zone.name, warnMinutes: warn, completed: completed, source: source,
-                              sequence: sequence(c), list: c.first("CATEGORIES").flatMap { firstCategory($0.value) }))
+                              zone: zone.name, alerts: warn, completed: completed, source: source,
+                              sequence: sequence(c), list: c.first("CATEGORIES").flatMap { firstCategory($0.value) }, nagMinutes: nag))
         }
         if allDay > 0 {
             warnings.append("\(name): \(allDay) all-day item\(allDay == 1 ? " is" : "s are") reminded at \(allDayTime) on \(allDay == 1 ? "its day" : "their days")")
@@ -204,8 +204,12 @@ extension YomoInterchange {
     }
 
     /// The warning before each occurrence that the item's alarms ask for, in minutes.
-    static func alarms(_ c: ICSComponent, place: String, problems: inout [Problem], warnings: inout [String]) -> Int {
-        var warn = 0
+    /// The advance alerts (leads in minutes, largest first, at most five)
+    /// and the nag interval: an alarm at the start that REPEATs every
+    /// DURATION (1 minute to a day), as yomo writes its nag.
+    static func alarms(_ c: ICSComponent, place: String, problems: inout [Problem], warnings: inout [String]) -> ([Int], Int) {
+        var warn: [Int] = []
+        var nag = 0
         for a in c.children where a.name == "VALARM" {
             guard let t = a.first("TRIGGER") else { continue }
             if t.param("VALUE")?.uppercased() == "DATE-TIME" {
@@ -216,11 +220,16 @@ extension YomoInterchange {
             guard let m = icsDuration(t.value) else {
                 problems.append(Problem(place: place, message: "VALARM TRIGGER '\(t.value)' is not a duration like -PT10M")); continue
             }
-            if m < 0 && -m <= 10080 { warn = max(warn, -m) } else if m != 0 {
+            if m == 0, let r = a.first("REPEAT").flatMap({ Int($0.value.trimmingSpaces) }), r > 0,
+               let d = a.first("DURATION").flatMap({ icsDuration($0.value) }), (1...1440).contains(d) {
+                nag = d
+            }
+            if m < 0 && -m <= 10080 { if !warn.contains(-m) { warn.append(-m) } } else if m != 0 {
                 warnings.append("\(place): an alarm \(m > 0 ? "after" : "more than a week before") the start is not kept")
             }
         }
-        return warn
+        if warn.count > 5 { warnings.append("\(place): \(warn.count) alarms before the start: the five earliest are kept") }
+        return (Array(warn.sorted(by: >).prefix(5)), nag)
     }
 }
 

@@ -20,7 +20,8 @@ public enum YomoInterchange {
         public var anchor: LocalDateTime
         public var recurrence: Recurrence
         public var zone: String
-        public var warnMinutes: Int
+        /// Advance alerts' leads in minutes, largest first.
+        public var alerts: [Int]
         public var completed: Bool
         /// Where it came from, to know it again: "ical:UID", "taskwarrior:UUID".
         public var source: String? = nil
@@ -28,6 +29,8 @@ public enum YomoInterchange {
         public var sequence: Int = 0
         /// The list it belongs to (iCalendar's first CATEGORIES, Taskwarrior's project).
         public var list: String? = nil
+        /// Announce again every this many minutes until done (0: once).
+        public var nagMinutes: Int = 0
     }
 
     public struct Problem: Error, Equatable, Sendable {
@@ -101,10 +104,9 @@ public enum YomoInterchange {
             if let e = Clock.plausible(day: anchor.day, what: "the date") { problems.append(Problem(place: place, message: e.message)); continue }
             var id = o["id"]?.string
             if let i = id, !isID(i) { id = nil }
-            let warn = Int(o["warn_minutes"]?.int ?? 0)
             items.append(Item(id: id, title: title, notes: o["notes"]?.string ?? "", anchor: anchor, recurrence: rec, zone: zoneName,
-                              warnMinutes: (0...10080).contains(warn) ? warn : 0, completed: o["status"]?.string == "completed",
-                              list: o["list"]?.string.flatMap { try? Yomo.listName($0) }))
+                              alerts: Reminder.alerts(o), completed: o["status"]?.string == "completed",
+                              list: o["list"]?.string.flatMap { try? Yomo.listName($0) }, nagMinutes: Reminder.nag(o)))
         }
         return (items, problems)
     }
@@ -188,7 +190,7 @@ public enum YomoInterchange {
             // Known again by its UUID; a later "modified" is a newer version.
             let modified = t["modified"]?.string.flatMap(taskTime).map { Int($0.seconds) } ?? 0
             items.append(Item(id: nil, title: desc, notes: notes.joined(separator: "\n"), anchor: anchor, recurrence: rec, zone: zone.name,
-                              warnMinutes: 0, completed: status == "completed", source: t["uuid"]?.string.map { "taskwarrior:" + $0 },
+                              alerts: [], completed: status == "completed", source: t["uuid"]?.string.map { "taskwarrior:" + $0 },
                               sequence: modified, list: project))
         }
         return (items, problems, skipped)
@@ -312,7 +314,7 @@ extension YomoInterchange {
     public static func events(for p: Planned, at: String) -> [JSONObject] {
         let item = p.item
         let f = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
-                             warnMinutes: item.warnMinutes, list: item.list)
+                             alerts: item.alerts, nagMinutes: item.nagMinutes, list: item.list)
         var e = Yomo.createdEvent(p.id, f, trigger: p.trigger ?? p.zone.resolve(item.anchor), zone: p.zone,
                                   type: p.update ? "edited" : "created", at: at)
         if let s = item.source { e["source"] = .string(s); e["sequence"] = JSON(item.sequence) }

@@ -13,6 +13,10 @@ extension Yomo {
         let when = zone.local(a.occurrence)
         var body = a.snooze ? "Snoozed until \(when.time)" : "Due \(when.day) \(when.time)"
         if a.warning { body = "Coming up at \(when.time) (\(when.day))" }
+        if a.nag {
+            let due = zone.local(a.trigger)
+            body = "Still not done: due \(due.day) \(due.time)"
+        }
         if r.recurrence.repeats { body += " · \(r.recurrence.summary)" }
         if a.missed > 0 { body += " · \(a.missed) earlier missed" }
         if !r.notes.isEmpty { body += "\n" + r.notes }
@@ -22,6 +26,11 @@ extension Yomo {
         }
         actions.append(NotificationAction(id: "complete", label: "Complete", command: "\(commandPrefix) done \(r.id)"))
         var extra: JSONObject = ["occurrence": .string(zone.format(a.occurrence)), "snooze": .bool(a.snooze), "missed": JSON(a.missed)]
+        if a.nag {
+            extra["nag"] = true
+            extra["dismiss_command"] = .string("\(commandPrefix) dismiss \(r.id)")
+            actions.append(NotificationAction(id: "dismiss", label: "Stop reminding", command: "\(commandPrefix) dismiss \(r.id)"))
+        }
         if a.warning {
             extra["warning"] = true
         } else {
@@ -52,11 +61,12 @@ extension Yomo {
     }
 
     /// Why a shown notification no longer stands, or nil if it does:
-    /// "completed", "snoozed", "changed" or "deleted".
+    /// "completed", "snoozed", "dismissed", "changed" or "deleted".
     public static func dismissal(_ n: Shown, in s: YomoState) -> String? {
         guard let r = s.reminders[n.id] else { return "deleted" }
         if r.completed { return "completed" }
         if r.revision != n.revision { return "changed" }
+        if let d = r.dismissedOf, d >= r.triggerAt, n.occurrence >= r.triggerAt, !n.snooze || d >= n.occurrence { return "dismissed" }
         if n.snooze {
             if r.snoozedUntil == n.occurrence { return nil }
             if r.snoozedUntil != nil { return "snoozed" }

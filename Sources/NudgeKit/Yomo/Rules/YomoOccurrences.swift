@@ -61,6 +61,30 @@ extension Yomo {
                 "wake": .string(zone.format(wake)), "at": .string(zone.format(at))]
     }
 
+    /// The event for dismissing what came due (the latest occurrence, or
+    /// the end of its snooze): no more nags of it, on any device; it stays
+    /// to be done. Nil when nothing has come due. `next`: the schedule's
+    /// next occurrence; `wake`: when `device` may next speak of it.
+    public static func dismissEvent(_ r: Reminder, zone fallback: Zone, at: Instant, device: String) -> JSONObject? {
+        let zone = r.zone(fallback)
+        let occ: Instant
+        if let u = r.snoozedUntil {
+            guard u <= at else { return nil }
+            occ = u
+        } else {
+            guard let c = comeDue(r, now: at, zone: fallback) else { return nil }
+            occ = c
+        }
+        var e: JSONObject = ["type": "dismissed", "id": .string(r.id), "occurrence": .string(zone.format(occ)),
+                             "trigger_at": .string(zone.format(r.snoozeOf ?? occ))]
+        let next = r.scheduled ? r.recurrence.next(after: r.snoozeOf ?? occ, anchor: r.anchor, zone: zone) : nil
+        e["next"] = JSON(next.map(zone.format))
+        let after = YomoState.folding(r, e, by: device)
+        e["wake"] = JSON(after.flatMap { nextAttention($0, device: device, zone: fallback) }.map(zone.format))
+        e["at"] = .string(zone.format(at))
+        return e
+    }
+
     /// The event that moves a reminder to `zone`, keeping its wall-clock
     /// times: the pending occurrence at the same wall time there (for a
     /// scheduled rule, the rule's occurrence from that wall time on).

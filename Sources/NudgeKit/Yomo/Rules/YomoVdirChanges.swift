@@ -74,7 +74,7 @@ extension YomoVdir {
     /// Whether two items promise the same reminder (status aside).
     static func same(_ a: YomoInterchange.Item, _ b: YomoInterchange.Item) -> Bool {
         a.title == b.title && a.notes == b.notes && a.anchor == b.anchor && a.recurrence == b.recurrence && a.zone == b.zone
-            && a.warnMinutes == b.warnMinutes && a.list == b.list
+            && a.alerts == b.alerts && a.nagMinutes == b.nagMinutes && a.list == b.list
     }
 
     /// A short account of an item or a reminder, for a conflict's record.
@@ -117,7 +117,7 @@ extension YomoVdir {
                 let iz = ZoneCache.named(item.zone) ?? z
                 let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: iz) ?? iz.resolve(item.anchor)
                 let form = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
-                                        warnMinutes: item.warnMinutes, list: item.list)
+                                        alerts: item.alerts, nagMinutes: item.nagMinutes, list: item.list)
                 var e = Yomo.createdEvent(r.id, form, trigger: trigger, zone: iz, type: "edited", at: at)
                 if r.completed && !item.completed { e["reopen"] = true }
                 record(e)
