@@ -13,11 +13,11 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--list|--limit|-n|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--tz|--llm-command|--title|--occurrence|--from) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--list|--limit|-n|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--nag|--tz|--llm-command|--title|--occurrence|--from) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|show|add|parse|edit|done|snooze|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|show|add|parse|edit|done|snooze|dismiss|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -45,6 +45,7 @@ _yomo() {
                 --until) COMPREPLY=(); return ;;
                 --times) COMPREPLY=(); return ;;
                 --warn) COMPREPLY=(); return ;;
+                --nag) COMPREPLY=(); return ;;
                 --list) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --tz) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --llm-command) _yomo_reply < <(compgen -f -- "$cur"); return ;;
@@ -68,6 +69,7 @@ _yomo() {
                 --until) COMPREPLY=(); return ;;
                 --times) COMPREPLY=(); return ;;
                 --warn) COMPREPLY=(); return ;;
+                --nag) COMPREPLY=(); return ;;
                 --list) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --tz) _yomo_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
                 --occurrence) COMPREPLY=(); return ;;
@@ -99,14 +101,15 @@ _yomo() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="list show add parse edit done snooze rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list show add parse edit done snooze dismiss rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --today --overdue --upcoming --done-today --list --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         show) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --list --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --list --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         done) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         snooze) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        dismiss) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         rm) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

@@ -11,12 +11,12 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --list --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --tz --llm-command --title --occurrence --from
+            case --data-dir --now --format --color --sync-dir --list --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --nag --tz --llm-command --title --occurrence --from
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'show' 'add' 'parse' 'edit' 'done' 'snooze' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'show' 'add' 'parse' 'edit' 'done' 'snooze' 'dismiss' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -43,6 +43,7 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'parse' -d 'Print what the parser un
 complete -c yomo -n '__yomo_at '\'''\''' -a 'edit' -d 'Change a reminder, or one occurrence of it'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'done' -d 'Complete a reminder (a recurring one moves to its next time)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'snooze' -d 'Snooze a reminder for 1 to 60 minutes (default 15)'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'dismiss' -d 'Stop a nagging reminder repeating; it stays to be done'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rm' -d 'Delete a reminder (asks on a terminal; -y does not)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'rehome' -d 'Move reminders to another time zone, keeping their wall-clock times'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next occurrences'
@@ -76,7 +77,8 @@ complete -c yomo -n '__yomo_at '\''add'\''' -l on -x -d 'Months or years only: 2
 complete -c yomo -n '__yomo_at '\''add'\''' -l after-completion -d 'Repeat N units after each completion'
 complete -c yomo -n '__yomo_at '\''add'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
 complete -c yomo -n '__yomo_at '\''add'\''' -l times -x -d 'How many occurrences in all'
-complete -c yomo -n '__yomo_at '\''add'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''add'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, or 1d,15m for two alerts'
+complete -c yomo -n '__yomo_at '\''add'\''' -l nag -x -d 'Announce again every 5m, 1h… until done, snoozed or dismissed (0: once)'
 complete -c yomo -n '__yomo_at '\''add'\''' -l list -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The list it belongs to (groceries, work); "" for none'
 complete -c yomo -n '__yomo_at '\''add'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''add'\''' -l literal -d 'Take TEXT as the title, parse nothing'
@@ -95,7 +97,8 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l on -x -d 'Months or years only: 
 complete -c yomo -n '__yomo_at '\''edit'\''' -l after-completion -d 'Repeat N units after each completion'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l until -x -d 'The last day it may fall on, YYYY-MM-DD'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l times -x -d 'How many occurrences in all'
-complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, 2d'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l warn -x -d 'Also announce this long before each occurrence: 10m, 1h, or 1d,15m for two alerts'
+complete -c yomo -n '__yomo_at '\''edit'\''' -l nag -x -d 'Announce again every 5m, 1h… until done, snoozed or dismissed (0: once)'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l list -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The list it belongs to (groceries, work); "" for none'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l occurrence -x -d 'Change only this occurrence (its day or time): with --date, --time or --cancel'
@@ -103,6 +106,7 @@ complete -c yomo -n '__yomo_at '\''edit'\''' -l cancel -d 'With --occurrence: th
 complete -c yomo -n '__yomo_at '\''edit'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''done'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''snooze'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c yomo -n '__yomo_at '\''dismiss'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''rm'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c yomo -n '__yomo_at '\''rm'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''next'\''' -l limit -s n -x -d 'How many (default 5)'

@@ -74,7 +74,7 @@ final class YomoShapeToolTests: ToolTestCase {
         XCTAssertEqual(yomo("due", "--now", "2026-11-22T10:55:00-05:00").out, "", "warned once")
         let on = yomo("due", "--now", "2026-11-22T11:00:00-05:00").records
         XCTAssertEqual(on.map { $0["warning"] as? Bool }, [nil], "then the occurrence itself")
-        XCTAssertEqual(yomo("add", "x", "--warn", "soon").err, "yomo: --warn must be a duration like 10m, 1h or 2d (up to 7d), or 0, not 'soon'\n")
+        XCTAssertEqual(yomo("add", "x", "--warn", "soon").err, "yomo: --warn takes durations from 1m to 7d like 10m, 1h or 1d,15m (at most five), or 0 for none, not 'soon'\n")
     }
 
     func testEditSaysWhatItDoes() {

@@ -307,6 +307,109 @@ final class YomoVdirToolTests: ToolTestCase {
         XCTAssertTrue(mine.contains("DESCRIPTION:in the small room"), mine)
     }
 
+    /// `day` moved by `n` days, as YYYY-MM-DD (`compact`: YYYYMMDD).
+    func day(_ n: Int, compact: Bool = false) -> String {
+        let f = DateFormatter()
+        f.dateFormat = compact ? "yyyyMMdd" : "yyyy-MM-dd"
+        f.timeZone = TimeZone(identifier: "America/New_York")
+        let d = DateFormatter()
+        d.dateFormat = "yyyy-MM-dd HH:mm"
+        d.timeZone = f.timeZone
+        return f.string(from: d.date(from: day + " 12:00")!.addingTimeInterval(Double(n) * 86_400))
+    }
+
+    /// The phone's tasks titled `title` (todoman's JSON: id, due, completed).
+    func phoneTasks(_ title: String) -> [[String: Any]] {
+        let r = todo("--porcelain", "list", "--status", "ANY")
+        let list = (try? JSONSerialization.jsonObject(with: Data(r.out.utf8))) as? [[String: Any]] ?? []
+        return list.filter { ($0["summary"] as? String) == title }
+    }
+
+    /// The Unix time of a wall time in New York.
+    func epoch(_ date: String, _ time: String) -> Int {
+        let d = DateFormatter()
+        d.dateFormat = "yyyy-MM-dd HH:mm"
+        d.timeZone = TimeZone(identifier: "America/New_York")
+        return Int(d.date(from: date + " " + time)!.timeIntervalSince1970)
+    }
+
+    /// todoman's `done` on a recurring task completes that task and makes a
+    /// copy, with a new UID, due at the next occurrence: yomo takes both as
+    /// one completion, the copy as the series' file from then on, and the
+    /// phone shows the next time (the series is written due at its pending
+    /// occurrence, not its first).
+    func testTodomansDoneOnARecurringTaskIsOneCompletion() throws {
+        try pair()
+        // Made the day before: its pending occurrence is not its first.
+        let rid = id(yomo("08:00:00", "add", "standup", "--date", day(-1), "--time", "09:00", "--repeat", "daily"))
+        toPhone()
+        XCTAssertEqual(phoneTasks("standup").map { $0["due"] as? Int }, [epoch(day, "09:00")], "the phone shows the pending occurrence")
+        XCTAssertEqual(yomo("09:00:30", "due").records.count, 1)
+        guard let n = phoneID("standup") else { return XCTFail("todoman does not list it: \(todo("list").out)") }
+        let done = todo("done", n)
+        XCTAssertEqual(done.code, 0, done.err)
+        fromPhone()
+        let sync = yomo("09:05:00", "vdir", "sync")
+        XCTAssertEqual(sync.code, 0, sync.err)
+        XCTAssertEqual(sync.records.filter { $0["direction"] as? String == "in" }.compactMap { $0["change"] as? String }, ["completed", "continued"], sync.out)
+        var list = yomo("09:05:00", "list").records
+        XCTAssertEqual(list.count, 1, "one reminder, not two: \(list)")
+        XCTAssertEqual(list.first?["id"] as? String, rid)
+        XCTAssertEqual(list.first?["trigger_at"] as? String, "\(day(1))T09:00:00-05:00")
+        XCTAssertEqual(yomo("09:06:00", "due").out, "", "the day's occurrence is done")
+        toPhone()
+        var phone = phoneTasks("standup")
+        XCTAssertEqual(phone.filter { $0["completed"] as? Bool == true }.count, 1, "\(phone)")
+        XCTAssertEqual(phone.filter { $0["completed"] as? Bool == false }.map { $0["due"] as? Int }, [epoch(day(1), "09:00")], "\(phone)")
+        // Done again on the phone (its copy this time), then changed in yomo: still one series, written to the phone's newest copy.
+        guard let n2 = phone.first(where: { $0["completed"] as? Bool == false }).flatMap({ $0["id"] }) else { return XCTFail("\(phone)") }
+        XCTAssertEqual(todo("done", "\(n2)").code, 0)
+        fromPhone()
+        XCTAssertEqual(yomo("09:10:00", "vdir", "sync").code, 0)
+        XCTAssertEqual(yomo("09:11:00", "edit", rid, "--notes", "room 4").code, 0)
+        list = yomo("09:12:00", "list").records
+        XCTAssertEqual(list.count, 1, "\(list)")
+        XCTAssertEqual(list.first?["trigger_at"] as? String, "\(day(2))T09:00:00-05:00")
+        let history = (yomo("09:12:00", "show", rid).records.first?["history"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+        XCTAssertEqual(history.filter { $0 == "completed" }.count, 2, "\(history)")
+        toPhone()
+        phone = phoneTasks("standup")
+        XCTAssertEqual(phone.count, 3, "two done, one to do: \(phone)")
+        let open = phone.filter { $0["completed"] as? Bool == false }
+        XCTAssertEqual(open.map { $0["due"] as? Int }, [epoch(day(2), "09:00")])
+        XCTAssertEqual(open.first?["description"] as? String, "room 4")
+        XCTAssertEqual(yomo("09:13:00", "vdir", "sync").out, "", "nothing more to do")
+    }
+
+    /// Tasks.org and Apple's Reminders complete an occurrence by moving the
+    /// task on in place (DTSTART and DUE at the next occurrence; Apple drops
+    /// properties it does not know): a completion, not an edit.
+    func testAPhoneThatMovesASeriesOnInPlaceCompletedAnOccurrence() throws {
+        try pair()
+        let rid = id(yomo("08:00:00", "add", "stretch", "--date", day(-1), "--time", "09:00", "--repeat", "daily"))
+        toPhone()
+        for (k, keepOurs) in [(0, true), (1, false)] {
+            guard let f = phoneFile("stretch") else { return XCTFail("no phone file: \(phoneListing)") }
+            let from = day(k, compact: true) + "T090000", to = day(k + 1, compact: true) + "T090000"
+            let moved = lines(f).compactMap { l -> String? in
+                if !keepOurs && l.hasPrefix("X-YOMO-") { return nil }
+                if l.hasPrefix("DTSTART;TZID=America/New_York:") || l.hasPrefix("DUE;") { return l.replacingOccurrences(of: from, with: to) }
+                return l.hasPrefix("SEQUENCE:") ? "SEQUENCE:\(5 + k)" : l
+            }
+            XCTAssertTrue(moved.contains("DUE;TZID=America/New_York:\(to)"), moved.joined(separator: "\n"))
+            try replace(f, moved.joined(separator: "\r\n") + "\r\n")
+            fromPhone()
+            let sync = yomo("08:30:00", "vdir", "sync")
+            XCTAssertEqual(sync.records.filter { $0["direction"] as? String == "in" }.compactMap { $0["change"] as? String }, ["completed"],
+                           (keepOurs ? "Tasks.org: " : "Apple: ") + sync.out + sync.err)
+            let list = yomo("08:30:00", "list").records
+            XCTAssertEqual(list.map { $0["id"] as? String }, [rid])
+            XCTAssertEqual(list.first?["trigger_at"] as? String, "\(day(k + 1))T09:00:00-05:00")
+            toPhone()
+        }
+        XCTAssertEqual(yomo("09:00:30", "due").out, "", "today's was done on the phone")
+    }
+
     /// A reminder's list is the first of its CATEGORIES: a phone's other
     /// categories (Tasks.org's tags) stay when yomo writes the file again,
     /// and a list changed on the phone is changed in yomo.

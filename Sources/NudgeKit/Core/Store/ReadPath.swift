@@ -213,10 +213,11 @@ extension Store {
             entries = listing!.entries
         }
         var inFlight = Set<String>()
+        var refolding = false
         if let (s, _) = snap, remembered == nil {
             switch try checkMarks(s.marks, against: entries) {
             case .hold(let f): inFlight = f
-            case .peerChanged: snap = nil
+            case .peerChanged: snap = nil; refolding = true
             case .refused(let why):
                 // Another run wrote a new snapshot while this one read: read again.
                 if attempt < 3 && Sys.fileIdentity(snapshotPath) != identity {
@@ -238,6 +239,7 @@ extension Store {
                 l.base = (s.sum, s.marks)
                 return l
             case .refold(let why):
+                refolding = true
                 if let why {
                     refused = why
                     Store.warnOnce("\(snapshotPath) was refused: \(why); the state is rebuilt from the journals")
@@ -268,6 +270,7 @@ extension Store {
         var l = fold(reads, full: full)
         l.badSnapshot = refused
         l.listing = listing
+        l.refolded = refolding || refused != nil
         return l
     }
 

@@ -325,9 +325,9 @@ extension Store {
             var k = 0
             for r in ranges { for i in r { headerBytes[i] = digits[k]; k += 1 } }
         }
-        // (A fold that erased something keeps no checkpoint: an older one may
-        // hold what was erased.)
-        if keepCheckpoint && l.erased.isEmpty { promoteToCheckpoint(before: l.frontier) } else { dropCheckpoint() }
+        // (A fold that erased something, or folded a peer's rewrite again,
+        // keeps no checkpoint: an older one may hold what was erased.)
+        if keepCheckpoint && l.erased.isEmpty && !l.refolded { promoteToCheckpoint(before: l.frontier) } else { dropCheckpoint() }
         try Sys.writeFileAtomically(snapshotPath, headerBytes + hot + cold)
         return sum
     }

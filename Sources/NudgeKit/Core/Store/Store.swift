@@ -218,6 +218,11 @@ public struct Store<M: JournalModel> {
         var erased: [String: Int]
         /// Whether a peer's journal was read only up to the per-run cap.
         var capped = false
+        /// Folded again from the journals while a snapshot stood (a peer
+        /// rewrote its journal, an erasing batch arrived, the snapshot was
+        /// refused): the snapshot it replaces may hold what an erasure took
+        /// out, so it becomes no checkpoint.
+        var refolded = false
         /// A full listing made by this load, and the snapshot it read
         /// (checksum, marks): what a later run may remember it against.
         var listing: Listing? = nil

@@ -101,12 +101,21 @@ struct VdirPass {
             for r in tx.state.reminders.values { byUID[YomoVdir.uid(r)] = r.id }
             var fresh: [(VdirFolder.Entry, [UInt8], YomoVdir.FileRead)] = []
             var taken = Set<String>()
+            // Series one of whose occurrences a client completed in this pass, with their files.
+            var doneHere: [(id: String, file: String)] = []
             for (e, bytes, f) in changed {
                 guard taken.insert(f.uid).inserted else {
                     report.warnings.append("vdir: \(e.name): UID \(f.uid) is in another file too; left alone")
                     continue
                 }
                 let last = seen[e.name].flatMap { $0.uid == f.uid ? $0 : nil }
+                if let l = last, l.retired, byUID[f.uid] == nil {
+                    // A completed occurrence the client keeps as a task of its own: left alone.
+                    var l = l
+                    (l.size, l.mtime, l.inode, l.hash) = (e.size, e.mtime, e.inode, Checksum.hex(Checksum.hash(bytes)))
+                    seen[e.name] = l
+                    continue
+                }
                 guard let id = byUID[f.uid], let r = tx.state.reminders[id] else {
                     if let l = last, !l.id.isEmpty {
                         // Deleted here, changed there: the deletion stands, and says what it dropped.
@@ -127,10 +136,30 @@ struct VdirPass {
                 apply(d, r, file: e.name, tx: &tx, report: &report)
                 if d.rewrite { rewrite.insert(r.id) }
                 let after = tx.state.reminders[r.id]
+                if r.scheduled, after.map({ !$0.completed }) ?? false, d.events.contains(where: { $0["type"] == "completed" }) {
+                    doneHere.append((r.id, e.name))
+                }
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: r.id, size: e.size, mtime: e.mtime, inode: e.inode,
                                              hash: Checksum.hex(Checksum.hash(bytes)),
                                              fingerprint: d.rewrite ? "" : after.map { YomoVdir.fingerprint($0, zone: $0.zone(zone)) } ?? "",
-                                             sequence: max(last?.sequence ?? 0, f.sequence), version: f.version ?? "")
+                                             sequence: max(last?.sequence ?? 0, f.sequence), version: f.version ?? "", due: f.due)
+            }
+            // todoman completes an occurrence of a series by completing its task and
+            // making a copy, with a new UID, for the next: that copy is the series'
+            // file from now on, and the completed task the client's to keep.
+            fresh = fresh.filter { (e, bytes, f) in
+                guard let item = f.item, let k = doneHere.firstIndex(where: { d in
+                    tx.state.reminders[d.id].map { YomoVdir.continues($0, item: item, zone: zone) } ?? false
+                }), let r = tx.state.reminders[doneHere[k].id] else { return true }
+                let original = doneHere.remove(at: k).file
+                tx.record(YomoVdir.adoptEvent(r, uid: f.uid, sequence: f.sequence, zone: zone, at: zone.format(now), by: by))
+                if var o = seen[original] { o.id = ""; o.retired = true; o.fingerprint = ""; seen[original] = o }
+                seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: r.id, size: e.size, mtime: e.mtime, inode: e.inode,
+                                             hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: "", sequence: f.sequence, version: f.version ?? "")
+                rewrite.insert(r.id)
+                report.changes.append(["type": "vdir", "direction": "in", "change": "continued", "id": .string(r.id), "file": .string(e.name),
+                                       "by": .string(by)])
+                return false
             }
             // New items: planned together (ids, triggers), as an import plans them.
             let items = fresh.compactMap { $0.2.item }
@@ -151,7 +180,8 @@ struct VdirPass {
                 let id = planned[f.uid] ?? ""
                 let fp = tx.state.reminders[id].map { YomoVdir.fingerprint($0, zone: $0.zone(zone)) } ?? ""
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: id, size: e.size, mtime: e.mtime, inode: e.inode,
-                                             hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: f.sequence, version: f.version ?? "")
+                                             hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: f.sequence, version: f.version ?? "",
+                                             due: f.due)
             }
             for s in gone {
                 seen[s.file] = nil
@@ -200,11 +230,12 @@ struct VdirPass {
         let targets: [Reminder] = ids.map { $0.compactMap { state.reminders[$0] } } ?? Array(state.reminders.values)
         for r in targets.sorted(by: { $0.id < $1.id }) {
             let z = r.zone(zone)
-            let core = YomoVdir.core(r, zone: z)
-            let fp = YomoVdir.fingerprint(core)
+            let fp = YomoVdir.fingerprint(r, zone: z)
+            let due = YomoVdir.due(r, zone: z)
             let file = fileOf[r.id] ?? YomoVdir.fileName(r)
             let last = seen[file]
-            if let l = last, l.fingerprint == fp, isOnDisk(file) { continue }
+            if let l = last, l.fingerprint == fp, l.due == due?.ms, isOnDisk(file) { continue }
+            let core = due == nil ? nil : YomoVdir.core(r, zone: z)
             var old: ICSComponent? = nil
             var sequence = last?.sequence ?? 0
             if isOnDisk(file), let bytes = try VdirFolder.read(path, file) {
@@ -220,8 +251,10 @@ struct VdirPass {
             }
             let bytes = YomoVdir.render(r, zone: z, now: now, sequence: sequence + 1, old: old, core: core, vtimezone: vtimezone)
             writes.append((file, bytes))
-            pending[file] = YomoVdir.Seen(file: file, uid: YomoVdir.uid(r), id: r.id, size: 0, mtime: 0, inode: 0,
-                                          hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: sequence + 1, version: fp)
+            var s = YomoVdir.Seen(file: file, uid: YomoVdir.uid(r), id: r.id, size: 0, mtime: 0, inode: 0,
+                                  hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: fp, sequence: sequence + 1, version: fp)
+            s.due = due?.ms
+            pending[file] = s
             report.changes.append(["type": "vdir", "direction": "out", "change": last == nil ? "written" : "updated", "id": .string(r.id), "file": .string(file)])
         }
         let written = try VdirFolder.write(path, writes)

@@ -58,6 +58,8 @@ extension YomoState {
             o.title = title
             o.notes = e["notes"]?.string ?? ""
             o.list = e["list"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+            // A client's copy taken as its file (the series goes on under the copy's UID).
+            if let src = e["source"]?.string { o.source = src; o.sequence = Int(e["sequence"]?.int ?? 0) }
             o.updatedAt = at
             o.lastBy = by
             return o

@@ -105,7 +105,11 @@ public struct YomoState: JournalModel {
         }
         switch type {
         case "created", "edited":
-            if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) { reminders[id] = noted(r) }
+            if let r = YomoState.foldMade(reminders[id], e, id: id, edit: type == "edited", at: at, by: by) {
+                // A client's copy taken as its file is no change a person made.
+                let adopted = e["keeps_time"]?.bool == true && e["source"] != nil
+                reminders[id] = adopted ? r : noted(r)
+            }
         case "occurrence":
             if let r = YomoState.foldOccurrence(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "rezoned":

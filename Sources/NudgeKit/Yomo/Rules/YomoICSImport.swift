@@ -212,7 +212,11 @@ extension YomoInterchange {
         var nag = 0
         for a in c.children where a.name == "VALARM" {
             guard let t = a.first("TRIGGER") else { continue }
+            let repeats = a.first("REPEAT").flatMap { Int($0.value.trimmingSpaces) }.map { $0 > 0 } ?? false
+            let every = a.first("DURATION").flatMap { icsDuration($0.value) }
             if t.param("VALUE")?.uppercased() == "DATE-TIME" {
+                // yomo's alarm at the due time, moved to a snooze's end: its nag goes with it.
+                if repeats, let d = every, (1...1440).contains(d) { nag = d }
                 warnings.append("\(place): an alarm at a fixed time is not kept")
                 continue
             }
@@ -220,10 +224,7 @@ extension YomoInterchange {
             guard let m = icsDuration(t.value) else {
                 problems.append(Problem(place: place, message: "VALARM TRIGGER '\(t.value)' is not a duration like -PT10M")); continue
             }
-            if m == 0, let r = a.first("REPEAT").flatMap({ Int($0.value.trimmingSpaces) }), r > 0,
-               let d = a.first("DURATION").flatMap({ icsDuration($0.value) }), (1...1440).contains(d) {
-                nag = d
-            }
+            if m == 0, repeats, let d = every, (1...1440).contains(d) { nag = d }
             if m < 0 && -m <= 10080 { if !warn.contains(-m) { warn.append(-m) } } else if m != 0 {
                 warnings.append("\(place): an alarm \(m > 0 ? "after" : "more than a week before") the start is not kept")
             }

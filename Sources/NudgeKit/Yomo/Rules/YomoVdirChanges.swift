@@ -31,16 +31,27 @@ extension YomoVdir {
         /// The file's X-YOMO-VERSION then ("" none): the version of yomo's
         /// that `fingerprint` stands for.
         public var version: String
+        /// A completed occurrence a client keeps as a task of its own (the
+        /// series went on in a copy with a new UID): yomo leaves it alone.
+        public var retired = false
+        /// The occurrence the file starts and is due at, in ms, when not the
+        /// series' first (`YomoVdir.due`): a pending occurrence moved on is
+        /// written out, though the version stays.
+        public var due: Int64? = nil
 
         public init(file: String, uid: String, id: String, size: Int, mtime: Int64, inode: UInt64, hash: String, fingerprint: String, sequence: Int,
-                    version: String = "") {
+                    version: String = "", due: Instant? = nil) {
             (self.file, self.uid, self.id, self.size, self.mtime, self.inode) = (file, uid, id, size, mtime, inode)
-            (self.hash, self.fingerprint, self.sequence, self.version) = (hash, fingerprint, sequence, version)
+            (self.hash, self.fingerprint, self.sequence, self.version, self.due) = (hash, fingerprint, sequence, version, due?.ms)
         }
 
         public var record: JSONObject {
-            ["f": .string(file), "u": .string(uid), "id": .string(id), "s": JSON(size), "m": .int(mtime), "i": .int(Int64(bitPattern: inode)),
-             "h": .string(hash), "c": .string(fingerprint), "q": JSON(sequence), "v": .string(version)]
+            var o: JSONObject = ["f": .string(file), "u": .string(uid), "id": .string(id), "s": JSON(size), "m": .int(mtime),
+                                 "i": .int(Int64(bitPattern: inode)), "h": .string(hash), "c": .string(fingerprint), "q": JSON(sequence),
+                                 "v": .string(version)]
+            if retired { o["r"] = true }
+            if let d = due { o["d"] = .int(d) }
+            return o
         }
 
         public init?(_ o: JSONObject) {
@@ -48,6 +59,8 @@ extension YomoVdir {
                   let i = o["i"]?.int, let h = o["h"]?.string, let c = o["c"]?.string else { return nil }
             self.init(file: f, uid: u, id: id, size: Int(s), mtime: m, inode: UInt64(bitPattern: i), hash: h, fingerprint: c,
                       sequence: Int(o["q"]?.int ?? 0), version: o["v"]?.string ?? "")
+            retired = o["r"]?.bool == true
+            due = o["d"]?.int
         }
     }
 
@@ -69,6 +82,49 @@ extension YomoVdir {
         }
         guard case .success(let f) = read(bytes, name: "", fallback: z) else { return nil }
         return f.item
+    }
+
+    /// The occurrence of `r`'s schedule an item of a client is due at, when
+    /// the item is `r`'s series (its rule gives `r`'s next occurrences from
+    /// there, whether read from yomo's X-YOMO-RECURRENCE or from RRULE
+    /// alone): how a client that moves a recurring task on writes it
+    /// (Tasks.org and Apple's Reminders move DUE in place; todoman copies it
+    /// under a new UID). Nil for anything else.
+    public static func seriesDue(_ r: Reminder, item: YomoInterchange.Item, zone fallback: Zone) -> Instant? {
+        guard r.scheduled, item.recurrence.repeats, !item.recurrence.basedOnCompletion else { return nil }
+        let z = r.zone(fallback)
+        let iz = ZoneCache.named(item.zone) ?? z
+        let o = iz.resolve(item.anchor)
+        guard r.recurrence.next(after: Instant(ms: o.ms - 1), anchor: r.anchor, zone: z) == o else { return nil }
+        var (a, b) = (o, o)
+        for _ in 0..<4 {
+            let x = r.recurrence.next(after: a, anchor: r.anchor, zone: z)
+            guard x == item.recurrence.next(after: b, anchor: item.anchor, zone: iz) else { return nil }
+            guard let n = x else { break }
+            (a, b) = (n, n)
+        }
+        return o
+    }
+
+    /// Whether a new file is a client's copy of `r` that goes on with the
+    /// series after it completed one occurrence (todoman's `done`): the same
+    /// title, not completed, due at an occurrence of `r`'s schedule.
+    public static func continues(_ r: Reminder, item: YomoInterchange.Item, zone fallback: Zone) -> Bool {
+        !r.completed && !item.completed && item.title == r.title && seriesDue(r, item: item, zone: fallback) != nil
+    }
+
+    /// The event by which `r` takes a client's copy as its file: the
+    /// reminder as it is, from now on under the copy's UID.
+    public static func adoptEvent(_ r: Reminder, uid: String, sequence: Int, zone fallback: Zone, at: String, by: String) -> JSONObject {
+        let z = r.zone(fallback)
+        let f = ReminderForm(title: r.title, notes: r.notes, anchor: r.anchor, recurrence: r.recurrence, assumptions: [],
+                             alerts: r.alerts, nagMinutes: r.nagMinutes, list: r.list)
+        var e = Yomo.createdEvent(r.id, f, trigger: r.triggerAt, zone: z, type: "edited", at: at)
+        e["keeps_time"] = true
+        e["source"] = .string("ical:" + uid)
+        e["sequence"] = JSON(sequence)
+        e["by"] = .string(by)
+        return e
     }
 
     /// Whether two items promise the same reminder (status aside).
@@ -112,8 +168,20 @@ extension YomoVdir {
         }
         let at = z.format(now)
         if let item = f.item, apply {
-            let moved = expected(r, zone: z, now: now).map { !same($0, item) } ?? true
+            let exp = expected(r, zone: z, now: now)
+            // The occurrence of the series the file is due at: as yomo writes it
+            // (from X-YOMO-ANCHOR), or moved on by a client that keeps RRULE alone.
+            var due = f.due
+            var asSeries = item
+            var sameSeries = false
+            if due == nil, let e = exp, let o = seriesDue(r, item: item, zone: fallback) {
+                (due, sameSeries) = (o, true)
+                (asSeries.anchor, asSeries.recurrence, asSeries.zone) = (e.anchor, e.recurrence, e.zone)
+            }
+            let moved = exp.map { !same($0, asSeries) } ?? true
             if moved || (r.completed && !item.completed) {
+                var item = item
+                if sameSeries { (item.anchor, item.recurrence, item.zone) = (r.anchor, r.recurrence, z.name) }  // the series keeps its start
                 let iz = ZoneCache.named(item.zone) ?? z
                 let trigger = Yomo.firstTrigger(anchor: item.anchor, recurrence: item.recurrence, now: now, zone: iz) ?? iz.resolve(item.anchor)
                 let form = ReminderForm(title: item.title, notes: item.notes, anchor: item.anchor, recurrence: item.recurrence, assumptions: [],
@@ -121,6 +189,10 @@ extension YomoVdir {
                 var e = Yomo.createdEvent(r.id, form, trigger: trigger, zone: iz, type: "edited", at: at)
                 if r.completed && !item.completed { e["reopen"] = true }
                 record(e)
+            } else if let o = due, !item.completed, !cur.completed, o > cur.triggerAt {
+                // Moved on in place to a later occurrence (Tasks.org, Apple): the ones before it are done.
+                record(Yomo.completedEvent(cur, next: o, zone: z, at: at))
+                out.dismiss = "completed"
             }
         } else if f.item == nil, f.cancelled, apply {
             record(["type": "deleted", "id": .string(r.id), "at": .string(at)])

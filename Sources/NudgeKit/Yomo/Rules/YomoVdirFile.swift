@@ -6,7 +6,8 @@
 //
 // Invariants: the file is the VTODO of `export --format ics` with what a
 // task client needs beside it: DUE (the same time as DTSTART: task clients
-// show and move DUE), SEQUENCE (one more than the last version either side
+// show and move DUE; for a series, its pending occurrence, the first in
+// X-YOMO-ANCHOR), SEQUENCE (one more than the last version either side
 // wrote), PERCENT-COMPLETE for a completed one, and a snooze as the alarm
 // moved to a fixed time (TRIGGER;VALUE=DATE-TIME) with X-YOMO-SNOOZE, and
 // X-YOMO-VERSION, the fingerprint of what yomo wrote, so that a file
@@ -49,7 +50,25 @@ public enum YomoVdir {
     /// What yomo writes of a reminder, without the stamp and the version:
     /// the VTODO's lines, its alarms, its moved and cancelled occurrences.
     /// Two reminders with the same lines are the same item to a client.
-    static func core(_ r: Reminder, zone z: Zone) -> Core {
+    /// The occurrence an active series' file starts and is due at, when it
+    /// is not the series' first: its pending one, while that is one of the
+    /// rule's (a pending occurrence moved off the rule stays a RECURRENCE-ID
+    /// component); never for a rule with a number of times (COUNT counts
+    /// from the start) or one from completion (whose start is its pending
+    /// occurrence already).
+    public static func due(_ r: Reminder, zone z: Zone) -> Instant? {
+        let rec = r.recurrence
+        guard rec.repeats, !r.completed, rec.count == nil, !rec.basedOnCompletion, rec.kind != .rrule,
+              let first = rec.ruleNext(after: Instant(ms: z.resolve(r.anchor).ms - 1), anchor: r.anchor, zone: z), r.triggerAt > first,
+              rec.ruleNext(after: Instant(ms: r.triggerAt.ms - 1), anchor: r.anchor, zone: z) == r.triggerAt else { return nil }
+        return r.triggerAt
+    }
+
+    /// `reanchored`: as written, the series starting at its pending
+    /// occurrence (`due`); else at its first, as its version is counted (a
+    /// pending occurrence moved on by announcing or completing is no change
+    /// of what the reminder promises, so no conflict).
+    static func core(_ r: Reminder, zone z: Zone, reanchored: Bool = true) -> Core {
         var ignored: [String] = []
         var (master, alarms, overrides) = YomoInterchange.vtodoParts(r, zone: z, stamp: "", warnings: &ignored)
         let uidLine = "UID:\(r.id)@yomo"
@@ -59,6 +78,19 @@ public enum YomoVdir {
             overrides = overrides.map { $0 == uidLine ? own : $0 }
         }
         if let start = master.firstIndex(where: { $0.hasPrefix("DTSTART") }) {
+            // An active series starts and is due at its pending occurrence, as
+            // task clients show it and count the next one from it (Tasks.org and
+            // Apple's Reminders move both on; todoman copies the task due at the
+            // next one); its first occurrence, where yomo counts from, travels
+            // in X-YOMO-ANCHOR. A rule with a number of times stays at the start
+            // its COUNT counts from, and a pending occurrence moved off the rule
+            // at the rule's first (the move is its RECURRENCE-ID component).
+            if reanchored, let d = due(r, zone: z) {
+                let first = master[start]
+                master[start] = first.hasSuffix("Z") ? YomoInterchange.dateLine("DTSTART", .utc(d), zone: z)
+                                                     : YomoInterchange.dateLine("DTSTART", .local(z.local(d)), zone: z)
+                master.insert("X-YOMO-ANCHOR" + first.dropFirst("DTSTART".count), at: start + 1)
+            }
             master.insert("DUE" + master[start].dropFirst("DTSTART".count), at: start + 1)
         }
         if r.completed { master.append("PERCENT-COMPLETE:100") }
@@ -72,7 +104,7 @@ public enum YomoVdir {
 
     /// A hash of what yomo writes of `r`: it changes exactly when the file
     /// needs rewriting.
-    public static func fingerprint(_ r: Reminder, zone: Zone) -> String { fingerprint(core(r, zone: zone)) }
+    public static func fingerprint(_ r: Reminder, zone: Zone) -> String { fingerprint(core(r, zone: zone, reanchored: false)) }
 
     static func fingerprint(_ c: Core) -> String {
         var bytes: [UInt8] = []
@@ -121,7 +153,7 @@ public enum YomoVdir {
             if l.hasPrefix("CATEGORIES:"), let kept = keptCategories { out += kept; continue }
             out.append(l)
         }
-        out.append("X-YOMO-VERSION:" + fingerprint(c))
+        out.append("X-YOMO-VERSION:" + (due(r, zone: z) == nil ? fingerprint(c) : fingerprint(r, zone: z)))
         // The pending occurrence of a rule (its start stays the series'): not
         // part of the fingerprint, since announcing moves it too.
         if r.recurrence.repeats && !r.completed { out.append("X-YOMO-TRIGGER:" + ICS.utc(r.triggerAt)) }
@@ -163,6 +195,9 @@ public enum YomoVdir {
         public var version: String?
         /// X-YOMO-TRIGGER: the pending occurrence of a rule as the writer had it.
         public var pending: Instant?
+        /// The occurrence a series is due at, when it starts at one after its
+        /// first (X-YOMO-ANCHOR): the item is anchored at its first.
+        public var due: Instant? = nil
         public var warnings: [String]
         public var calendar: ICSComponent
     }
@@ -201,6 +236,23 @@ public enum YomoVdir {
             i.zone = fallback.name
             item = i
         }
+        var due: Instant? = nil
+        // A series yomo wrote due at its pending occurrence: anchored at its first again.
+        if var i = item, i.recurrence.repeats, !i.recurrence.basedOnCompletion, let x = master.first("X-YOMO-ANCHOR"),
+           let v = ICSValue.dateOrDateTime(x.value.trimmingSpaces), let iz = ZoneCache.named(i.zone) {
+            var first: LocalDateTime? = nil
+            switch v {
+            case .local(let l): first = l
+            case .utc(let u): first = iz.local(u)
+            case .date: break
+            }
+            let d = iz.resolve(i.anchor)
+            if let a = first, a < i.anchor, i.recurrence.next(after: Instant(ms: d.ms - 1), anchor: a, zone: iz) == d {
+                i.anchor = a
+                item = i
+                due = d
+            }
+        }
         var done: [Instant] = []
         let zone = item.flatMap { ZoneCache.named($0.zone) } ?? fallback
         for c in todos where isCompleted(c) {
@@ -227,6 +279,6 @@ public enum YomoVdir {
         return .success(FileRead(uid: uid, item: item, cancelled: status == "CANCELLED", completedOccurrences: done.sorted(),
                                  snooze: snooze, lastModified: modified, sequence: YomoInterchange.sequence(master),
                                  version: master.first("X-YOMO-VERSION").map { $0.value.trimmingSpaces }, pending: pending,
-                                 warnings: own, calendar: cal))
+                                 due: due, warnings: own, calendar: cal))
     }
 }

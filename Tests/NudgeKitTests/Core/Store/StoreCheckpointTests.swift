@@ -267,6 +267,30 @@ final class StoreCheckpointTests: XCTestCase {
         }
     }
 
+    /// Found by the three-device Syncthing test: a peer that erased
+    /// rewrites its journal; the copy that folds the rewrite again erases
+    /// nothing itself, but the snapshot it replaces held the erased value,
+    /// and must not be kept as the next checkpoint.
+    func testAPeersErasureLeavesNoCheckpointHoldingTheErasedValue() throws {
+        let base = root + "/p"
+        let laptop = device("laptop", base: base), phone = device("phone", base: base)
+        try write(laptop, ["type": "set", "key": "ben", "value": "secret"], at: t0)
+        try write(laptop, ["type": "set", "key": "ana", "value": "1"], at: t0 + 1000)
+        deliver(laptop, to: phone)
+        for k in 0..<3 { try write(phone, ["type": "set", "key": .string("p\(k)"), "value": "1"], at: t0 + 2000 + Int64(k)) }
+        XCTAssertEqual(try phone.read(full: true).values["ben"], "secret")
+        try write(laptop, ["type": "erase", "key": "ben"], at: t0 + 3000)
+        _ = try laptop.read(full: true)  // the eraser rewrites its journal
+        XCTAssertFalse(String(decoding: fm.contents(atPath: laptop.journalDir + "/laptop.ndjson") ?? Data(), as: UTF8.self).contains("secret"))
+        deliver(laptop, to: phone)
+        XCTAssertNil(try phone.read(full: true).values["ben"])
+        try write(phone, ["type": "set", "key": "p9", "value": "1"], at: t0 + 4000)
+        for f in (try? fm.contentsOfDirectory(atPath: base + "/phone/data")) ?? [] {
+            let text = String(decoding: fm.contents(atPath: base + "/phone/data/" + f) ?? Data(), as: UTF8.self)
+            XCTAssertFalse(text.contains("secret"), "phone/data/\(f) holds the erased value")
+        }
+    }
+
     func testFailingToKeepACheckpointLosesNothing() throws {
         let base = root + "/s"
         let desk = device("desk", base: base)
