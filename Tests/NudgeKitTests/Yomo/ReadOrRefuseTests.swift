@@ -102,8 +102,10 @@ final class ReadOrRefuseTests: XCTestCase {
         XCTAssertEqual(try occurrences("recycling every 2nd and 4th Tuesday at 7am", 3),
                        ["2026-12-08 07:00", "2026-12-22 07:00", "2027-01-12 07:00"])
         XCTAssertEqual(try occurrences("meds twice daily", 3), ["2026-11-28 21:00", "2026-11-29 09:00", "2026-11-29 21:00"])
-        XCTAssertEqual(try occurrences("water every second day at 8am", 2), ["2026-11-30 08:00", "2026-12-02 08:00"],
-                       "every N days counts from today, as 'every 3 days' does")
+        XCTAssertEqual(try occurrences("water every second day at 8am", 2), ["2026-11-29 08:00", "2026-12-01 08:00"],
+                       "every N days starts at the nearest one (today's 08:00 has passed: tomorrow's), as 'every other tuesday' does")
+        let moved = try Yomo.form(parsed: parse("water every second day at 8am"), options: ReminderFormOptions(), now: now, zone: ny)
+        XCTAssertEqual(moved.assumptions, ["08:00 has passed today: every 2 days from tomorrow"], "and says so")
         XCTAssertEqual(try occurrences("drink water every quarter hour", 3), ["2026-11-28 10:15", "2026-11-28 10:30", "2026-11-28 10:45"])
         XCTAssertEqual(try occurrences("stretch every 45 minutes", 2), ["2026-11-28 10:45", "2026-11-28 11:30"])
         XCTAssertFalse(parse("drink every 90 minutes from 9 to 5").warnings.isEmpty, "minutes within hours are not a rule yomo has")

@@ -241,6 +241,12 @@ extension Yomo {
             anchor.day = anchor.day.adding(days: 1)
             assumptions.append("\(anchor.time) has passed today: set for tomorrow")
         }
+        // "every 3 days at 9am" once 09:00 has passed: the nearest first occurrence is tomorrow's, and the phase follows.
+        if rec.repeats && !rec.basedOnCompletion && rec.kind == .custom && rec.unit == .day && rec.interval > 1 && !dateExplicit && time != nil
+            && zone.resolve(anchor) < now {
+            anchor.day = anchor.day.adding(days: 1)
+            assumptions.append("\(anchor.time) has passed today: every \(rec.interval) days from tomorrow")
+        }
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
             assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
         }

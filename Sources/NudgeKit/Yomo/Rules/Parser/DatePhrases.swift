@@ -28,9 +28,39 @@ extension ReminderParser.ParseState {
         case "day" where word(i + 1) == "after" && word(i + 2) == "tomorrow":
             setDate(today.adding(days: 2), i, 3)
             i += 3
+        case "the" where word(i + 1) == "day" && word(i + 2) == "after" && word(i + 3) == "tomorrow":
+            setDate(today.adding(days: 2), i, 4)
+            i += 4
         default:
             return false
         }
+        return true
+    }
+
+    /// "a week from today", "two weeks from tomorrow", "a fortnight from
+    /// now", "3 days from now"; "2 hours from now" is "in 2 hours".
+    mutating func readFromDay() -> Bool {
+        var k = i
+        let n: Int
+        if ["a", "an"].contains(word(k)) { n = 1 } else if let m = ReminderLexicon.number(word(k)), (1...1000).contains(m) { n = m } else { return false }
+        k += 1
+        guard word(k + 1) == "from", ["today", "now", "tomorrow"].contains(word(k + 2)) else { return false }
+        if word(k + 2) == "now", ReminderLexicon.minuteWords.contains(word(k)) || ["hour", "hours", "hr", "hrs"].contains(word(k)) {
+            guard readAmountFromNow(Double(n), unitAt: k) else { return false }
+            return consume(2)
+        }
+        let base = word(k + 2) == "tomorrow" ? today.adding(days: 1) : today
+        let d: Day
+        switch word(k) {
+        case "day", "days": d = base.adding(days: n)
+        case "week", "weeks": d = base.adding(days: 7 * n)
+        case "fortnight", "fortnights": d = base.adding(days: 14 * n)
+        case "month", "months": d = Self.monthsLater(n, from: base)
+        case "year", "years": d = Self.monthsLater(12 * n, from: base)
+        default: return false
+        }
+        setDate(d, i, k + 3 - i)
+        i = k + 3
         return true
     }
 
@@ -128,9 +158,12 @@ extension ReminderParser.ParseState {
     /// Several days without a rule word are said to be read as every week.
     mutating func readWeekdayPhrase() -> Bool {
         var k = i
+        if word(k) == "this" && word(k + 1) == "coming" { k += 1 }  // "this coming thursday"
         if ["on", "next", "this", "coming", "for"].contains(word(k)) { k += 1 }
         if word(k) == "on" { k += 1 }
         guard let (days, len) = dayList(at: k) else { return false }
+        // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing.
+        if k == i && namesAThing(at: k, len: len) { return false }
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {
@@ -295,7 +328,7 @@ extension ReminderParser.ParseState {
         while j < tokens.count, let d = ReminderLexicon.weekday(tokens[j].word) {
             days.append(d)
             j += 1
-            if j < tokens.count && ["and", "&", "or"].contains(tokens[j].word) && j + 1 < tokens.count
+            if j < tokens.count && ["and", "&"].contains(tokens[j].word) && j + 1 < tokens.count
                 && ReminderLexicon.weekday(tokens[j + 1].word) != nil {
                 j += 1
             } else if !tokens[j - 1].commaAfter && !(j < tokens.count && Weekdays.parse(tokens[j].word) != nil) {

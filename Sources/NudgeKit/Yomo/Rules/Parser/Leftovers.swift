@@ -27,6 +27,28 @@ extension ReminderParser.ParseState {
             || ["weekdays", "weekday", "business", "working", "nights", "fortnight", "fortnights", "decade", "decades", "seconds", "second", "secs", "sec"].contains(w)
     }
 
+    /// Whether the day or time words at `k..<k+len` name a thing, not when
+    /// to remind: after "the" and before a word that is no time ("the
+    /// Sunday paper", "the monday meeting"), or capitalised among
+    /// capitalised words that are none ("Friday Night Lights", "High Noon").
+    /// Left unread, they are refused, never read as a date.
+    func namesAThing(at k: Int, len: Int) -> Bool {
+        let after = k + len
+        func timeish(_ j: Int) -> Bool {
+            let w = word(j)
+            return w.isEmpty || ReminderLexicon.partsOfDay.contains(w) || Self.dayWord(w) || ReminderLexicon.month(w) != nil || Int(w) != nil
+                || writtenTime(at: j) != nil || Self.leadWords.contains(w) || Self.periodWords.contains(w)
+                || ["at", "@", "to", "and", "or", "of", "in", "noon", "midnight", "next", "this", "coming", "week"].contains(w)
+        }
+        func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].raw.first?.isUppercase == true }
+        if k > 0 && word(k - 1) == "the" && !used[k - 1] && !timeish(after) { return true }
+        guard capital(k) else { return false }
+        var j = after
+        if ReminderLexicon.partsOfDay.contains(word(j)) && capital(j) { j += 1 }
+        if capital(j) && !timeish(j) { return true }
+        return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
+    }
+
     /// Words that name a day ("friday", "tomorrow", "christmas").
     static func dayWord(_ w: String) -> Bool {
         ReminderLexicon.weekday(w) != nil || ["today", "tomorrow", "tonight", "christmas", "xmas", "easter", "thanksgiving", "halloween"].contains(w)
@@ -68,6 +90,17 @@ extension ReminderParser.ParseState {
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
         // Vague times: no moment to remind at.
         if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap"].contains(w) { return 1 }
+        // "one of these days", "a few days after", "a couple of weeks", "several days": no moment.
+        if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2)) && ["days", "weeks", "months"].contains(word(k + 3)) { return 4 }
+        if ["few", "couple", "several"].contains(w), ReminderLexicon.unitWords[next] != nil || (next == "of" && ReminderLexicon.unitWords[word(k + 2)] != nil) {
+            return next == "of" ? 3 : 2
+        }
+        // "once the weather warms up", "once I'm home": an event, not a time.
+        if w == "once" && ["the", "i", "i'm", "im", "we", "we're", "you", "it", "it's", "he", "she", "they", "my", "our", "your", "his", "her", "their"].contains(next) {
+            return 1
+        }
+        // "thursday or friday", "3 or 4pm": a choice yomo cannot make.
+        if w == "or" && (Self.dayWord(prev) || Self.dayWord(next) || (k > 0 && writtenTime(at: k - 1) != nil) || writtenTime(at: k + 1) != nil) { return 1 }
         // "the day after my birthday", "on the next blue moon": counted from something yomo does not know.
         if w == "day" && prev == "the" && ["after", "before"].contains(next) { return 2 }
         if w == "next" && prev == "the" && word(k - 2) == "on" && !next.isEmpty { return 2 }

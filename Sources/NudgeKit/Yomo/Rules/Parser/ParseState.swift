@@ -152,6 +152,13 @@ extension ReminderParser {
         /// The date said by `n` tokens from `from`.
         mutating func setDate(_ d: Day, _ from: Int, _ n: Int) {
             let said = phrase(from, n)
+            // A weekday and a date that agree ("Tues 12/8"): the date.
+            func weekday(_ s: String?) -> Int? { s.flatMap { ReminderLexicon.weekday($0.hasPrefix("on ") ? String($0.dropFirst(3)) : $0) } }
+            if let old = date, old != d, weekday(dateSaid) == d.weekday || weekday(said) == old.weekday {
+                if weekday(said) == nil { date = d; dateSaid = said }
+                take(from, n)
+                return
+            }
             if let old = date, old != d, conflict == nil {
                 conflict = "two dates in one sentence ('\(dateSaid ?? "")' and '\(said)'): one reminder holds one rule; add them one at a time"
             }

@@ -44,6 +44,21 @@ extension ReminderParser.ParseState {
         }
         // "every 1st and 15th": a monthly rule on those days.
         if !counted, readEveryMonthDays(at: j) { return true }
+        // "every July 22nd", "each 25th of december", "every 12/25": once a year on that date.
+        if !counted, let (d, len) = datePhrase(at: j), (j..<(j + len)).contains(where: { ReminderLexicon.month(word($0)) != nil || word($0).contains("/") }) {
+            setRule(Recurrence(kind: .custom, interval: 1, unit: .year), i, j - i)
+            setDate(d, j, len)
+            i = j + len
+            return true
+        }
+        // "every weeknight": Monday to Friday, at night (said: some mean Sunday to Thursday).
+        if !counted, ["weeknight", "weeknights"].contains(word(j)) {
+            setRule(Recurrence(kind: .weekly, days: [1, 2, 3, 4, 5]), i, j + 1 - i)
+            if partOfDay == nil { partOfDay = "night" }
+            assumptions.append("'\(phrase(i, j + 1 - i))' read as Monday to Friday")
+            i = j + 1
+            return true
+        }
         // "every 15th of the month", "every fifteenth day of the month": monthly on that day.
         if !counted, let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil {
             let day = word(j + 1) == "day" ? 1 : 0

@@ -110,6 +110,7 @@ extension ReminderParser.ParseState {
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         // Dates.
+        { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
         { $0.readByDay() },                // the "by" of "by friday"

@@ -127,6 +127,11 @@ extension ReminderParser.ParseState {
         if word(k) == "half" && (word(k + 1) == "an" || word(k + 1) == "a") && ["hour", "day", "week"].contains(word(k + 2)) {
             return readAmountFromNow(0.5, unitAt: k + 2)
         }
+        // "in a quarter of an hour", "in three quarters of an hour".
+        let quarter = word(k) == "a" && word(k + 1) == "quarter" ? 1 : ["three", "3"].contains(word(k)) && word(k + 1) == "quarters" ? 3 : 0
+        if quarter > 0 && word(k + 2) == "of" && ["an", "a"].contains(word(k + 3)) && word(k + 4) == "hour" {
+            return readAmountFromNow(0.25 * Double(quarter), unitAt: k + 4)
+        }
         var n: Double? = nil
         if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = Double(m); k += 1 }
         else if let x = Self.decimal(word(k)) { n = x; k += 1 }
@@ -139,6 +144,13 @@ extension ReminderParser.ParseState {
             return consume(3)
         }
         return false
+    }
+
+    /// "0930", "2115" after "at": a 24-hour clock time in four digits.
+    func fourDigits(at k: Int) -> (WrittenTime, Int)? {
+        let w = word(k)
+        guard w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60 else { return nil }
+        return (WrittenTime(hour: v / 100, minute: v % 100, sure: true, text: w), 1)
     }
 
     /// "1.5", "2.25": a decimal amount (up to a million).
@@ -240,13 +252,16 @@ extension ReminderParser.ParseState {
     /// on its own ("by 5 dec" is a date).
     mutating func readClockTime() -> Bool {
         let w = word(i)
-        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? nil : hourInWords(at: i + 1)) else { return false }
+        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? nil : hourInWords(at: i + 1) ?? fourDigits(at: i + 1))
+        else { return false }
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
         }
         var time = t
         var len = 1 + n
+        // "at 12 noon", "at 12 midnight".
+        if word(i + 1) == "12", n == 1, ["noon", "midnight"].contains(word(i + 2)), let (x, _) = writtenTime(at: i + 2) { time = x; len += 1 }
         // "at 7 thirty", "at 9 fifteen": the minutes in words.
         if n == 1 && t.minute == 0 && !tokens[i + 1].word.contains(":"), Int(word(i + 2)) == nil,
            let m = ReminderLexicon.number(word(i + 2)), (10...59).contains(m) {
@@ -268,6 +283,13 @@ extension ReminderParser.ParseState {
     /// "at", when it can be nothing else (a bare "9" can be a count or a day).
     mutating func readBareTime() -> Bool {
         let w = word(i)
+        // "12 noon", "12 midnight".
+        if w == "12", ["noon", "midnight"].contains(word(i + 1)), !namesAThing(at: i + 1, len: 1), let (t, _) = writtenTime(at: i + 1) {
+            setTime(t, i, 2)
+            i += 2
+            return true
+        }
+        if (w == "noon" || w == "midnight") && namesAThing(at: i, len: 1) { return false }  // "High Noon"
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
         // "the 8pm show": a time that names a thing, not when to remind; left to be refused.
