@@ -80,6 +80,19 @@ final class YomoNagToolTests: ToolTestCase {
         XCTAssertEqual(yomo("laptop", "due", at: "09:00").records.count, 1)
         XCTAssertEqual(yomo("laptop", "due", at: "09:30").out, "", "no nag once it is off")
 
+        // Turning nagging off after it was announced announces nothing again.
+        let nagging = try XCTUnwrap(yomo("laptop", "add", "pills at 9pm", "--nag", "10m", "--warn", "15m", at: "20:00").records.first?["id"] as? String)
+        XCTAssertEqual(yomo("laptop", "due", at: "21:00").records.count, 1)
+        let off = yomo("laptop", "edit", nagging, "--nag", "0", at: "21:02")
+        XCTAssertEqual(off.code, 0, off.err)
+        XCTAssertEqual(off.err, "")
+        XCTAssertEqual(yomo("laptop", "due", at: "21:03").out, "", "not announced again")
+        XCTAssertEqual(yomo("laptop", "due", at: "21:20").out, "", "and no nag")
+        XCTAssertEqual(yomo("laptop", "dismiss", nagging, at: "21:21").code, 0)
+        let again = yomo("laptop", "dismiss", nagging, at: "21:22")
+        XCTAssertEqual(again.code, 65)
+        XCTAssertEqual(again.err, "yomo: reminder \(nagging) is dismissed already (it stays to be done): nothing changed\n")
+
         let early = yomo("laptop", "dismiss", id, at: "06:03")
         XCTAssertEqual(early.code, 65)
         XCTAssertEqual(early.err, "yomo: reminder \(id) is not due until 2026-11-23T09:00:00-05:00; dismiss acts on a reminder that has come due, nothing changed\n")

@@ -144,6 +144,20 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(moved.records[0]["trigger_at"] as? String, "2026-11-22T11:00:00-05:00")
     }
 
+    /// A nagging reminder is dismissed once it has come due; before, nothing changes.
+    func testDismissStopsANagOnlyOnceItHasComeDue() throws {
+        let id = try XCTUnwrap(yomo("add", "stretch", "--date", "2026-11-22", "--time", "10:30", "--nag", "5m").records.first?["id"] as? String)
+        let early = yomo("dismiss", id)
+        XCTAssertEqual(early.code, 65)
+        XCTAssertEqual(early.err, "yomo: reminder \(id) is not due until 2026-11-22T10:30:00-05:00; dismiss acts on a reminder that has come due, nothing changed\n")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T10:30:00-05:00").records.count, 1)
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T10:35:00-05:00").records.first?["nag"] as? Bool, true)
+        let d = yomo("dismiss", id, "--now", "2026-11-22T10:36:00-05:00", "--format", "text")
+        XCTAssertEqual(d.code, 0, d.err)
+        XCTAssertEqual(d.out, "Dismissed: stretch (still to do; 'yomo done \(id.prefix(8))' when it is)\n")
+        XCTAssertEqual(yomo("due", "--now", "2026-11-22T11:30:00-05:00").out, "")
+    }
+
     /// The views: today (overdue too), overdue, upcoming (seven days), done
     /// today; and `show`, one reminder whole with its history.
     func testViewsAndShow() {

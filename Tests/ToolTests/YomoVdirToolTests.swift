@@ -318,6 +318,12 @@ final class YomoVdirToolTests: ToolTestCase {
         return f.string(from: d.date(from: day + " 12:00")!.addingTimeInterval(Double(n) * 86_400))
     }
 
+    /// Every task todoman lists, done or not, on the phone or in yomo's vdir.
+    func phoneTasksIn(yomoSide: Bool) -> [[String: Any]] {
+        let r = todo("--porcelain", "list", "--status", "ANY", yomoSide: yomoSide)
+        return (try? JSONSerialization.jsonObject(with: Data(r.out.utf8))) as? [[String: Any]] ?? []
+    }
+
     /// The phone's tasks titled `title` (todoman's JSON: id, due, completed).
     func phoneTasks(_ title: String) -> [[String: Any]] {
         let r = todo("--porcelain", "list", "--status", "ANY")
@@ -379,6 +385,64 @@ final class YomoVdirToolTests: ToolTestCase {
         XCTAssertEqual(open.map { $0["due"] as? Int }, [epoch(day(2), "09:00")])
         XCTAssertEqual(open.first?["description"] as? String, "room 4")
         XCTAssertEqual(yomo("09:13:00", "vdir", "sync").out, "", "nothing more to do")
+    }
+
+    /// todoman's open task titled `title` in yomo's own vdir.
+    func openTask(_ title: String) -> String? {
+        let r = todo("--porcelain", "list", yomoSide: true)
+        let list = (try? JSONSerialization.jsonObject(with: Data(r.out.utf8))) as? [[String: Any]] ?? []
+        return list.first { ($0["summary"] as? String) == title }.flatMap { $0["id"] }.map { "\($0)" }
+    }
+
+    /// Found by an adversary: several `todoman done` before yomo's next pass
+    /// (each on the copy the last one made) are as many completions, and
+    /// the copies completed on the way stay the client's; done in yomo and
+    /// in todoman alike, the same occurrence counts once.
+    func testSeveralDonesBetweenPassesAndADoneOnBothSides() throws {
+        try pair()
+        let rid = id(yomo("08:00:00", "add", "standup", "--date", day(-1), "--time", "09:00", "--repeat", "daily"))
+        for _ in 0..<3 {
+            guard let n = openTask("standup") else { return XCTFail("no open task: \(todo("list", yomoSide: true).out)") }
+            XCTAssertEqual(todo("done", n, yomoSide: true).code, 0)
+        }
+        let sync = yomo("09:05:00", "vdir", "sync")
+        XCTAssertEqual(sync.code, 0, sync.err)
+        var list = yomo("09:05:00", "list", "--all").records
+        XCTAssertEqual(list.map { $0["id"] as? String }, [rid], "no reminder made of the completed copies: \(list)")
+        XCTAssertEqual(list.first?["trigger_at"] as? String, "\(day(3))T09:00:00-05:00", "three done")
+        var mine = phoneTasksIn(yomoSide: true)
+        XCTAssertEqual(mine.filter { $0["completed"] as? Bool == false }.map { $0["due"] as? Int }, [epoch(day(3), "09:00")], "\(mine)")
+        XCTAssertEqual(mine.filter { $0["completed"] as? Bool == true }.count, 3)
+        // Done in todoman, and in yomo before its pass: one completion.
+        guard let n = openTask("standup") else { return XCTFail("no open task") }
+        XCTAssertEqual(todo("done", n, yomoSide: true).code, 0)
+        XCTAssertEqual(yomo("09:10:00", "done", rid).code, 0)
+        list = yomo("09:11:00", "list", "--all").records
+        XCTAssertEqual(list.map { $0["trigger_at"] as? String }, ["\(day(4))T09:00:00-05:00"], "\(list)")
+        mine = phoneTasksIn(yomoSide: true)
+        XCTAssertEqual(mine.filter { $0["completed"] as? Bool == false }.map { $0["due"] as? Int }, [epoch(day(4), "09:00")], "\(mine)")
+    }
+
+    /// A file renamed in the vdir is the same reminder; a second file with a
+    /// reminder's UID (a conflict copy, a forged one) is left alone, and
+    /// removing it removes nothing of the reminder's.
+    func testARenamedFileAndASecondFileWithTheSameUID() throws {
+        try pair()
+        let rid = id(yomo("08:00:00", "add", "dentist", "--date", day, "--time", "15:00"))
+        let fm = FileManager.default
+        XCTAssertEqual(rename(yomoVdir + "/\(rid).ics", yomoVdir + "/moved.ics"), 0)
+        XCTAssertEqual(yomo("08:01:00", "vdir", "sync").out, "")
+        XCTAssertEqual(yomo("08:01:00", "list").records.map { $0["id"] as? String }, [rid])
+        XCTAssertTrue(fm.fileExists(atPath: yomoVdir + "/moved.ics"))
+        let text = try String(contentsOfFile: yomoVdir + "/moved.ics", encoding: .utf8)
+        try text.replacingOccurrences(of: "SUMMARY:dentist", with: "SUMMARY:EVIL").write(toFile: yomoVdir + "/evil.ics", atomically: true, encoding: .utf8)
+        let dupe = yomo("08:02:00", "vdir", "sync")
+        XCTAssertEqual(dupe.err, "yomo: vdir: evil.ics: UID \(rid)@yomo is moved.ics's; left alone\n")
+        XCTAssertEqual(yomo("08:02:00", "list").records.first?["title"] as? String, "dentist")
+        try fm.removeItem(atPath: yomoVdir + "/evil.ics")
+        XCTAssertEqual(yomo("08:03:00", "vdir", "sync").out, "")
+        XCTAssertEqual(yomo("08:03:00", "list").records.map { $0["id"] as? String }, [rid])
+        XCTAssertTrue(fm.fileExists(atPath: yomoVdir + "/moved.ics"))
     }
 
     /// Tasks.org and Apple's Reminders complete an occurrence by moving the

@@ -140,6 +140,22 @@ final class NagAndAlertsTests: XCTestCase {
         XCTAssertEqual(due(&s, t("2026-03-03T09:35"), on: "laptop", stamp: &stamp).map(\.kind), ["nag"])
     }
 
+    /// Found by an adversary: a device that first looks late announces the
+    /// occurrence, and that is the nag of the interval it falls in (no nag
+    /// a minute later); an alert whose moment passed when the reminder was
+    /// made is not given.
+    func testALateAnnouncementIsItsIntervalsNagAndAPastAlertIsNotGiven() {
+        var s = made(create("r", anchor: "2026-03-03T09:00:00", nag: 10))
+        var stamp: Int64 = 0
+        XCTAssertEqual(due(&s, t("2026-03-03T09:35"), on: "laptop", stamp: &stamp).map(\.kind), ["due"])
+        XCTAssertEqual(due(&s, t("2026-03-03T09:36"), on: "laptop", stamp: &stamp), [])
+        XCTAssertEqual(due(&s, t("2026-03-03T09:40"), on: "laptop", stamp: &stamp).map(\.kind), ["nag"])
+        // Made at 08:00 (the state's making) for 09:00 with alerts a day and a quarter of an hour ahead.
+        var w = made(create("w", anchor: "2026-03-01T21:00:00", alerts: [1440, 15]))
+        XCTAssertEqual(due(&w, t("2026-03-01T08:01"), on: "laptop", stamp: &stamp), [], "the day-ahead alert's moment had passed when it was made")
+        XCTAssertEqual(due(&w, t("2026-03-01T20:45"), on: "laptop", stamp: &stamp).map(\.kind), ["alert"])
+    }
+
     /// Devices that see each other's journals (one sync folder) run `due`
     /// at random minutes, and now and then someone completes, snoozes or
     /// dismisses: each nag interval is nagged at most once over all of

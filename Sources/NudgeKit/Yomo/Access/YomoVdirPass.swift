@@ -99,6 +99,9 @@ struct VdirPass {
         return try store.write(at: now, zone: zone) { (tx) throws(ToolError) -> YomoState in
             var byUID: [String: String] = [:]
             for r in tx.state.reminders.values { byUID[YomoVdir.uid(r)] = r.id }
+            // Each reminder's file as the index knows it, and whether it is still there.
+            var fileOf: [String: String] = [:]
+            for s in seen.values where !s.id.isEmpty && !s.retired { fileOf[s.id] = s.file }
             var fresh: [(VdirFolder.Entry, [UInt8], YomoVdir.FileRead)] = []
             var taken = Set<String>()
             // Series one of whose occurrences a client completed in this pass, with their files.
@@ -114,6 +117,12 @@ struct VdirPass {
                     var l = l
                     (l.size, l.mtime, l.inode, l.hash) = (e.size, e.mtime, e.inode, Checksum.hex(Checksum.hash(bytes)))
                     seen[e.name] = l
+                    continue
+                }
+                // A second file with a reminder's UID while its own file is still there (a sync
+                // engine's conflict copy, a forged file): left alone, never the reminder's.
+                if let id = byUID[f.uid], let own = fileOf[id], own != e.name, present.contains(own) {
+                    report.warnings.append("vdir: \(e.name): UID \(f.uid) is \(own)'s; left alone")
                     continue
                 }
                 guard let id = byUID[f.uid], let r = tx.state.reminders[id] else {
@@ -136,7 +145,8 @@ struct VdirPass {
                 apply(d, r, file: e.name, tx: &tx, report: &report)
                 if d.rewrite { rewrite.insert(r.id) }
                 let after = tx.state.reminders[r.id]
-                if r.scheduled, after.map({ !$0.completed }) ?? false, d.events.contains(where: { $0["type"] == "completed" }) {
+                // (Its completion may count for nothing here: done already, as here, where the copy stays the series' too.)
+                if r.scheduled, after.map({ !$0.completed }) ?? false, f.item?.completed == true || d.events.contains(where: { $0["type"] == "completed" }) {
                     doneHere.append((r.id, e.name))
                 }
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: r.id, size: e.size, mtime: e.mtime, inode: e.inode,
@@ -147,12 +157,30 @@ struct VdirPass {
             // todoman completes an occurrence of a series by completing its task and
             // making a copy, with a new UID, for the next: that copy is the series'
             // file from now on, and the completed task the client's to keep.
+            // Done several times before this pass: the copies it completed on the way are the
+            // client's to keep, as the first task is; the open one says how far the series went.
+            fresh = fresh.filter { (e, bytes, f) in
+                guard let item = f.item, item.completed, doneHere.contains(where: { d in
+                    tx.state.reminders[d.id].map { YomoVdir.completedCopy($0, item: item, zone: zone) } ?? false
+                }) else { return true }
+                var s = YomoVdir.Seen(file: e.name, uid: f.uid, id: "", size: e.size, mtime: e.mtime, inode: e.inode,
+                                      hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: "", sequence: f.sequence)
+                s.retired = true
+                seen[e.name] = s
+                return false
+            }
             fresh = fresh.filter { (e, bytes, f) in
                 guard let item = f.item, let k = doneHere.firstIndex(where: { d in
                     tx.state.reminders[d.id].map { YomoVdir.continues($0, item: item, zone: zone) } ?? false
                 }), let r = tx.state.reminders[doneHere[k].id] else { return true }
                 let original = doneHere.remove(at: k).file
                 tx.record(YomoVdir.adoptEvent(r, uid: f.uid, sequence: f.sequence, zone: zone, at: zone.format(now), by: by))
+                // Due later than the next occurrence: the ones before it were done too.
+                if let cur = tx.state.reminders[r.id], let o = YomoVdir.seriesDue(cur, item: item, zone: zone), o > cur.triggerAt {
+                    var done = Yomo.completedEvent(cur, next: o, zone: cur.zone(zone), at: zone.format(now))
+                    done["by"] = .string(by)
+                    tx.record(done)
+                }
                 if var o = seen[original] { o.id = ""; o.retired = true; o.fingerprint = ""; seen[original] = o }
                 seen[e.name] = YomoVdir.Seen(file: e.name, uid: f.uid, id: r.id, size: e.size, mtime: e.mtime, inode: e.inode,
                                              hash: Checksum.hex(Checksum.hash(bytes)), fingerprint: "", sequence: f.sequence, version: f.version ?? "")
@@ -185,6 +213,8 @@ struct VdirPass {
             }
             for s in gone {
                 seen[s.file] = nil
+                // Renamed: its UID is in another file now, which stands for it.
+                if taken.contains(s.uid) { continue }
                 guard !s.id.isEmpty, let r = tx.state.reminders[s.id] else { continue }
                 let d = YomoVdir.removed(r, file: s.file, seenFingerprint: s.fingerprint, now: now, zone: zone, by: by)
                 apply(d, r, file: s.file, tx: &tx, report: &report)

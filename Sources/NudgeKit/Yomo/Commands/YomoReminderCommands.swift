@@ -136,12 +136,12 @@ extension Yomo {
             let old = try tx.state.find(ctx.operands[0])
             let zone = try reminderZone(ctx, current: old)
             let f = try editForm(old, options: opts, now: ctx.now, zone: zone)
-            // A new title or notes leave the time alone: a due or snoozed reminder stays so.
+            // A new title, notes, list, alerts or nagging leave the time alone: a due or snoozed reminder stays so.
             let keep = !opts.touchesSchedule && zone.name == old.zone(ctx.zone).name && !old.completed
             guard let trigger = keep ? old.triggerAt : firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
                 throw ToolError(.usage, "that rule never comes due")
             }
-            if keep && f.title == old.title && f.notes == old.notes && f.list == old.list {
+            if keep && f.title == old.title && f.notes == old.notes && f.list == old.list && f.alerts == old.alerts && f.nagMinutes == old.nagMinutes {
                 notes.append("reminder \(old.id) already says that: nothing changed")
                 return old
             }
@@ -165,7 +165,8 @@ extension Yomo {
     /// `edit ID --occurrence WHEN (--date D | --time T | --cancel)`: one occurrence moved or cancelled.
     static func editOccurrence(_ ctx: Context, when: String) throws(ToolError) -> ExitCode {
         let opts = formOptions(ctx)
-        if opts.touchesRecurrence || opts.title != nil || opts.notes != nil || opts.until != nil || opts.times != nil || opts.warn != nil || ctx.option("tz") != nil {
+        if opts.touchesRecurrence || opts.title != nil || opts.notes != nil || opts.until != nil || opts.times != nil || opts.warn != nil || opts.nag != nil
+            || ctx.option("tz") != nil {
             throw ToolError(.usage, "--occurrence changes one occurrence: it takes only --date, --time or --cancel")
         }
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
@@ -249,6 +250,9 @@ extension Yomo {
             if r.completed { throw ToolError(.dataError, "reminder \(r.id) is completed; nothing to dismiss") }
             guard let e = dismissEvent(r, zone: ctx.zone, at: ctx.now, device: st.options.actor) else {
                 let z = r.zone(ctx.zone)
+                if let d = r.dismissedOf, d >= r.triggerAt {
+                    throw ToolError(.dataError, "reminder \(r.id) is dismissed already (it stays to be done): nothing changed")
+                }
                 throw ToolError(.dataError, "reminder \(r.id) is not due until \(z.format(r.snoozedUntil ?? r.triggerAt)); dismiss acts on a reminder that has come due, nothing changed")
             }
             tx.record(e)

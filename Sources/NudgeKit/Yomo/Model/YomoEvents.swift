@@ -49,12 +49,15 @@ extension YomoState {
             !o.completed && o.anchor == anchor && o.recurrence == rec && o.triggerAt == trigger && o.alerts == warn && o.nagMinutes == nag
                 && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
-        // An edit that kept the time (a new title, notes or list): on every device the pending occurrence,
-        // a snooze and a completion stand as that device has them, whichever of them folded first.
+        // An edit that kept the time (a new title, notes, list, alerts or nagging): on every device the pending
+        // occurrence, a snooze, a completion and what was announced stand as that device has them, whichever
+        // of them folded first.
         let keptTime = edit && e["keeps_time"]?.bool == true && old.map { o in
-            o.anchor == anchor && o.recurrence == rec && o.alerts == warn && o.nagMinutes == nag && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
+            o.anchor == anchor && o.recurrence == rec && (e["zone"]?.string).map { $0 == o.zoneName } ?? true
         } ?? false
         if keptTime, var o = old {
+            o.alerts = warn
+            o.nagMinutes = nag
             o.title = title
             o.notes = e["notes"]?.string ?? ""
             o.list = e["list"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
@@ -134,9 +137,12 @@ extension YomoState {
     /// brings a device's next attention forward.
     static func foldAnnounced(_ old: Reminder?, _ e: JSONObject, by: String) -> Reminder? {
         guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]) ?? YomoState.instant(e["trigger_at"]) else { return nil }
+        // An occurrence or a snooze's end announced counts as the nag of the interval it was announced in.
+        func nagged() { if let t = YomoState.instant(e["at"]), t >= occ { r.naggedAt = max(r.naggedAt ?? t, t) } }
         if e["snooze"]?.bool == true {
             guard r.snoozedUntil == occ else { return nil }
             r.snoozeAnnouncedBy[by] = occ
+            nagged()
         } else if e["warning"]?.bool == true {
             guard occ >= r.triggerAt else { return nil }
             // Before alerts were several, the occurrence stood for all of its alerts.
@@ -149,6 +155,7 @@ extension YomoState {
             guard occ >= r.triggerAt else { return nil }  // completed meanwhile
             r.announcedBy[by] = max(r.announcedBy[by] ?? occ, occ)
             r.handled = max(r.handled ?? occ, occ)
+            nagged()
             guard onSchedule(r, occ) else { return r }
             r.triggerAt = occ
             if let so = r.snoozeOf, so < occ {  // a newer occurrence replaces the snooze

@@ -48,8 +48,9 @@ extension Yomo {
 
     /// The moments of the advance alerts of occurrence `o` that `device`
     /// has not given, earliest first.
+    /// (One whose moment had passed when the reminder was made or changed is not given.)
     static func alertsPending(_ r: Reminder, of o: Instant, device: String) -> [Instant] {
-        r.alerts.map { Instant(ms: o.ms - Int64($0) * 60_000) }.filter { a in r.warnedBy[device].map { a > $0 } ?? true }
+        r.alerts.map { Instant(ms: o.ms - Int64($0) * 60_000) }.filter { a in r.warnedBy[device].map { a > $0 } ?? true }.filter { $0 > r.revision }
     }
 
     /// What nags count from: the pending occurrence, or the end of its
@@ -144,9 +145,9 @@ extension Yomo {
         if a.warning { e["warning"] = true }
         if let t = a.alertAt { e["alert_at"] = .string(zone.format(t)) }
         if a.nag { e["nag"] = true }
+        e["at"] = .string(zone.format(at))
         let after = YomoState.folding(a.reminder, e, by: device)
         e["wake"] = JSON(after.flatMap { nextAttention($0, device: device, zone: zone) }.map(zone.format))
-        e["at"] = .string(zone.format(at))
         return e
     }
 

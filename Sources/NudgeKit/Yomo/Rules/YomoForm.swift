@@ -32,8 +32,9 @@ public struct ReminderFormOptions: Equatable, Sendable {
         repeatKind != nil || days != nil || every != nil || unit != nil || between != nil || on != nil || afterCompletion
     }
 
-    /// Whether the options move the reminder in time (not only its title or notes).
-    public var touchesSchedule: Bool { touchesRecurrence || date != nil || time != nil || until != nil || times != nil || warn != nil || nag != nil }
+    /// Whether the options move the reminder in time (not only its title,
+    /// notes, list, alerts or nagging).
+    public var touchesSchedule: Bool { touchesRecurrence || date != nil || time != nil || until != nil || times != nil }
 
     /// Whether any option is given.
     public var isEmpty: Bool { self == ReminderFormOptions() }
@@ -241,11 +242,13 @@ extension Yomo {
             anchor.day = anchor.day.adding(days: 1)
             assumptions.append("\(anchor.time) has passed today: set for tomorrow")
         }
-        // "every 3 days at 9am" once 09:00 has passed: the nearest first occurrence is tomorrow's, and the phase follows.
-        if rec.repeats && !rec.basedOnCompletion && rec.kind == .custom && rec.unit == .day && rec.interval > 1 && !dateExplicit && time != nil
-            && zone.resolve(anchor) < now {
-            anchor.day = anchor.day.adding(days: 1)
-            assumptions.append("\(anchor.time) has passed today: every \(rec.interval) days from tomorrow")
+        // "every 3 days at 9am" once 09:00 has passed: the nearest first occurrence is tomorrow's, and the
+        // phase follows; "every 2 weeks at 9am" on a Saturday: next Saturday's.
+        if rec.repeats && !rec.basedOnCompletion && rec.kind == .custom && rec.interval > 1 && !dateExplicit && time != nil
+            && zone.resolve(anchor) < now && (rec.unit == .day || (rec.unit == .week && rec.days.isEmpty)) {
+            let week = rec.unit == .week
+            anchor.day = anchor.day.adding(days: week ? 7 : 1)
+            assumptions.append("\(anchor.time) has passed today: every \(rec.interval) \(week ? "weeks" : "days") from \(week ? "\(Weekdays.display(anchor.day.weekday)) \(anchor.day)" : "tomorrow")")
         }
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
             assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")

@@ -75,6 +75,7 @@ extension Yomo {
             guard let c = comeDue(r, now: at, zone: fallback) else { return nil }
             occ = c
         }
+        if let d = r.dismissedOf, d >= occ { return nil }
         var e: JSONObject = ["type": "dismissed", "id": .string(r.id), "occurrence": .string(zone.format(occ)),
                              "trigger_at": .string(zone.format(r.snoozeOf ?? occ))]
         let next = r.scheduled ? r.recurrence.next(after: r.snoozeOf ?? occ, anchor: r.anchor, zone: zone) : nil

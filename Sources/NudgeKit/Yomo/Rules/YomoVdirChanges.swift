@@ -113,6 +113,16 @@ extension YomoVdir {
         !r.completed && !item.completed && item.title == r.title && seriesDue(r, item: item, zone: fallback) != nil
     }
 
+    /// Whether a new file is a copy of `r` a client made and completed on
+    /// the way (todoman's `done` on its own copy): completed, the same
+    /// title, due at an occurrence of `r`'s schedule (its rule dropped).
+    public static func completedCopy(_ r: Reminder, item: YomoInterchange.Item, zone fallback: Zone) -> Bool {
+        guard item.completed, item.title == r.title, r.scheduled else { return false }
+        let z = r.zone(fallback)
+        let o = (ZoneCache.named(item.zone) ?? z).resolve(item.anchor)
+        return r.recurrence.next(after: Instant(ms: o.ms - 1), anchor: r.anchor, zone: z) == o
+    }
+
     /// The event by which `r` takes a client's copy as its file: the
     /// reminder as it is, from now on under the copy's UID.
     public static func adoptEvent(_ r: Reminder, uid: String, sequence: Int, zone fallback: Zone, at: String, by: String) -> JSONObject {
@@ -189,6 +199,8 @@ extension YomoVdir {
                 var e = Yomo.createdEvent(r.id, form, trigger: trigger, zone: iz, type: "edited", at: at)
                 if r.completed && !item.completed { e["reopen"] = true }
                 record(e)
+                // What the reminder became (a DUE off the rule moves it to the rule's next occurrence) is written back.
+                if let after = expected(cur, zone: z, now: now), !same(after, item) { out.rewrite = true }
             } else if let o = due, !item.completed, !cur.completed, o > cur.triggerAt {
                 // Moved on in place to a later occurrence (Tasks.org, Apple): the ones before it are done.
                 record(Yomo.completedEvent(cur, next: o, zone: z, at: at))
@@ -201,8 +213,13 @@ extension YomoVdir {
         }
         // Done on the other side: the reminder, or one occurrence of it.
         if let item = f.item, item.completed, !cur.completed {
-            record(Yomo.completedEvent(cur, next: Yomo.nextAfterDone(cur, now: now, zone: fallback), zone: z, at: at))
-            out.dismiss = "completed"
+            // An occurrence of the series before the pending one was done already (here too, or
+            // by a client that completed an older copy): not a second completion.
+            let done = f.due ?? seriesDue(cur, item: item, zone: fallback)
+            if done.map({ $0 >= cur.triggerAt }) ?? true {
+                record(Yomo.completedEvent(cur, next: Yomo.nextAfterDone(cur, now: now, zone: fallback), zone: z, at: at))
+                out.dismiss = "completed"
+            }
             if !cur.completed { out.rewrite = true }  // a recurring one goes on
         }
         if cur.recurrence.repeats && !cur.recurrence.basedOnCompletion {

@@ -37,6 +37,17 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// The "starting" of "every 3 days starting monday": the day read next
+    /// is where the rule starts.
+    mutating func readStarting() -> Bool {
+        guard ["starting", "beginning"].contains(word(i)), rule.repeats else { return false }
+        var k = i + 1
+        if word(k) == "on" || word(k) == "from" { k += 1 }
+        guard ReminderLexicon.weekday(word(k)) != nil || ["today", "tomorrow"].contains(word(k)) || datePhrase(at: k) != nil
+                || (word(k) == "next" && ReminderLexicon.weekday(word(k + 1)) != nil) else { return false }
+        return consume(k - i)
+    }
+
     /// "a week from today", "two weeks from tomorrow", "a fortnight from
     /// now", "3 days from now"; "2 hours from now" is "in 2 hours".
     mutating func readFromDay() -> Bool {
@@ -105,14 +116,15 @@ extension ReminderParser.ParseState {
     /// "this weekend" is today.
     mutating func readWeekend() -> Bool {
         let w = word(i)
-        guard (w == "this" || w == "next") && word(i + 1) == "weekend" else { return false }
+        let coming = w == "this" && word(i + 1) == "coming" ? 1 : 0  // "this coming weekend"
+        guard (w == "this" || w == "next") && word(i + 1 + coming) == "weekend" else { return false }
         var ahead = (6 - today.weekday + 7) % 7
         if w == "next" { ahead += 7 }
         var d = today.adding(days: ahead)
         if w == "this" && today.weekday == 0 { d = today }
-        assumptions.append("'\(w) weekend' read as \(Weekdays.display(d.weekday)) \(d)")
-        setDate(d, i, 2)
-        i += 2
+        assumptions.append("'\(phrase(i, 2 + coming))' read as \(Weekdays.display(d.weekday)) \(d)")
+        setDate(d, i, 2 + coming)
+        i += 2 + coming
         return true
     }
 

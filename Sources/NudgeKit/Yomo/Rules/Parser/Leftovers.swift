@@ -42,6 +42,11 @@ extension ReminderParser.ParseState {
         }
         func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].raw.first?.isUppercase == true }
         if k > 0 && word(k - 1) == "the" && !used[k - 1] && !timeish(after) { return true }
+        // "Maundy Thursday", "Super Bowl Sunday", "Cyber Monday", "Man Friday", "Thank God It's Friday".
+        if len == 1, ReminderLexicon.weekday(word(k)) != nil, k > 0, !used[k - 1],
+           ["maundy", "fat", "super", "giving", "cyber", "holy", "bloody", "manic", "ruby", "man", "girl", "it's", "its", "bowl", "spy"].contains(word(k - 1)) {
+            return true
+        }
         guard capital(k) else { return false }
         var j = after
         if ReminderLexicon.partsOfDay.contains(word(j)) && capital(j) { j += 1 }
@@ -91,7 +96,24 @@ extension ReminderParser.ParseState {
         // Vague times: no moment to remind at.
         if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap"].contains(w) { return 1 }
         // "one of these days", "a few days after", "a couple of weeks", "several days": no moment.
-        if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2)) && ["days", "weeks", "months"].contains(word(k + 3)) { return 4 }
+        if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2))
+            && ["days", "weeks", "months", "mornings", "evenings", "nights", "afternoons", "weekends"].contains(word(k + 3)) { return 4 }
+        // "some day", "any day now", "one day", "one fine day", "the other day".
+        if (w == "some" || w == "any") && next == "day" { return 2 }
+        if w == "one" && (next == "day" || (next == "fine" && word(k + 2) == "day")) && !(k > 0 && used[k - 1]) { return next == "day" ? 2 : 3 }
+        if w == "other" && next == "day" && prev == "the" { return 2 }
+        // "from now" not read ("a quarter of an hour from now"), "a week today", "a quarter of a day".
+        if w == "from" && next == "now" { return 2 }
+        if ["week", "fortnight"].contains(w) && ["today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                                "sunday"].contains(next) && prev == "a" { return 1 }
+        if w == "quarter" && next == "of" { return 2 }
+        // "and a half" or "and 23rd" left over after what was read.
+        if w == "and" && k > 0 && used[k - 1] && ((next == "a" && word(k + 2) == "half") || ReminderLexicon.ordinal(next) != nil) {
+            return next == "a" ? 3 : 2
+        }
+        // "or so", "a day or two", "friday-ish": no moment.
+        if w == "or" && (next == "so" || ReminderLexicon.unitWords[prev] != nil || ReminderLexicon.number(next) != nil) { return next == "so" ? 2 : 1 }
+        if w.hasSuffix("ish"), Self.dayWord(String(w.dropLast(w.hasSuffix("-ish") ? 4 : 3))) { return 1 }
         if ["few", "couple", "several"].contains(w), ReminderLexicon.unitWords[next] != nil || (next == "of" && ReminderLexicon.unitWords[word(k + 2)] != nil) {
             return next == "of" ? 3 : 2
         }

@@ -155,7 +155,11 @@ extension ReminderParser {
             // A weekday and a date that agree ("Tues 12/8"): the date.
             func weekday(_ s: String?) -> Int? { s.flatMap { ReminderLexicon.weekday($0.hasPrefix("on ") ? String($0.dropFirst(3)) : $0) } }
             if let old = date, old != d, weekday(dateSaid) == d.weekday || weekday(said) == old.weekday {
-                if weekday(said) == nil { date = d; dateSaid = said }
+                if weekday(said) == nil {
+                    if let was = dateSaid { assumptions.removeAll { $0.hasPrefix("'\(was)'") } }  // "'sat' read as next week's": the date says which
+                    date = d
+                    dateSaid = said
+                }
                 take(from, n)
                 return
             }

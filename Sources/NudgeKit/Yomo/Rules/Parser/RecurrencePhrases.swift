@@ -52,7 +52,7 @@ extension ReminderParser.ParseState {
             return true
         }
         // "every weeknight": Monday to Friday, at night (said: some mean Sunday to Thursday).
-        if !counted, ["weeknight", "weeknights"].contains(word(j)) {
+        if !counted, ["weeknight", "weeknights"].contains(word(j)), !ReminderLexicon.partsOfDay.contains(word(j + 1)) {
             setRule(Recurrence(kind: .weekly, days: [1, 2, 3, 4, 5]), i, j + 1 - i)
             if partOfDay == nil { partOfDay = "night" }
             assumptions.append("'\(phrase(i, j + 1 - i))' read as Monday to Friday")
@@ -300,8 +300,14 @@ extension ReminderParser.ParseState {
         let on = word(i) == "on"
         let w = on ? word(i + 1) : word(i)
         // ("in 2 weekdays" is a count of days, not a rule.)
-        guard w == "weekdays" || w == "weekends", on || (ReminderLexicon.number(word(i - 1)) == nil && Int(word(i - 1)) == nil) else { return false }
-        let days = w == "weekdays" ? [1, 2, 3, 4, 5] : [6, 0]
+        guard w == "weekdays" || w == "weekends" || w == "weeknights", on || (ReminderLexicon.number(word(i - 1)) == nil && Int(word(i - 1)) == nil)
+        else { return false }
+        let days = w == "weekends" ? [6, 0] : [1, 2, 3, 4, 5]
+        if w == "weeknights" {
+            if ReminderLexicon.partsOfDay.contains(word(i + (on ? 2 : 1))) { return false }  // "weeknights morning": refused
+            if partOfDay == nil { partOfDay = "night" }
+            assumptions.append("'weeknights' read as Monday to Friday")
+        }
         let len = on ? 2 : 1
         if rule.repeats && rule.unit == .hour {
             rule.days = days
@@ -318,7 +324,7 @@ extension ReminderParser.ParseState {
     /// instead, and the date is dropped: "every monday morning".
     mutating func readPluralPartOfDay() -> Bool {
         let w = word(i)
-        guard ["mornings", "evenings", "nights", "afternoons"].contains(w) else { return false }
+        guard ["mornings", "evenings", "nights", "afternoons"].contains(w), !["these", "those"].contains(word(i - 1)) else { return false }
         partOfDay = String(w.dropLast())
         let before = word(i - 1)
         if !rule.repeats, i > 0, used[i - 1], let wd = ReminderLexicon.weekday(before), dateSaid == before || dateSaid == "on " + before {

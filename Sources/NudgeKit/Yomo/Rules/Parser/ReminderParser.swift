@@ -111,6 +111,7 @@ extension ReminderParser.ParseState {
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         // Dates.
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
+        { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
         { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
         { $0.readByDay() },                // the "by" of "by friday"

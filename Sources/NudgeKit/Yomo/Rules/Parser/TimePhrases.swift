@@ -128,9 +128,19 @@ extension ReminderParser.ParseState {
             return readAmountFromNow(0.5, unitAt: k + 2)
         }
         // "in a quarter of an hour", "in three quarters of an hour".
-        let quarter = word(k) == "a" && word(k + 1) == "quarter" ? 1 : ["three", "3"].contains(word(k)) && word(k + 1) == "quarters" ? 3 : 0
-        if quarter > 0 && word(k + 2) == "of" && ["an", "a"].contains(word(k + 3)) && word(k + 4) == "hour" {
-            return readAmountFromNow(0.25 * Double(quarter), unitAt: k + 4)
+        var q = k
+        if word(q) == "a" { q += 1 }
+        let quarter = word(q) == "quarter" ? 1 : ["three", "3"].contains(word(k)) && word(k + 1) == "quarters" ? 3 : 0
+        if quarter == 3 { q = k + 1 }
+        if quarter > 0 && word(q + 1) == "of" && ["an", "a"].contains(word(q + 2)) && word(q + 3) == "hour" {
+            return readAmountFromNow(0.25 * Double(quarter), unitAt: q + 3)
+        }
+        if quarter == 1 && word(q + 1) == "hour" { return readAmountFromNow(0.25, unitAt: q + 1) }  // "in a quarter hour"
+        // "in a fortnight", "in 2 fortnights": two weeks each.
+        if ["fortnight", "fortnights"].contains(word(k + 1)), let m = word(k) == "a" ? 1 : ReminderLexicon.number(word(k)), (1...500).contains(m) {
+            setDate(today.adding(days: 14 * m), i, k + 2 - i)
+            i = k + 2
+            return true
         }
         var n: Double? = nil
         if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = Double(m); k += 1 }
@@ -260,6 +270,8 @@ extension ReminderParser.ParseState {
         }
         var time = t
         var len = 1 + n
+        // "at 1700 hours".
+        if n == 1, tokens[i + 1].word.count == 4, fourDigits(at: i + 1) != nil, ["hours", "hrs", "h"].contains(word(i + 2)) { len += 1 }
         // "at 12 noon", "at 12 midnight".
         if word(i + 1) == "12", n == 1, ["noon", "midnight"].contains(word(i + 2)), let (x, _) = writtenTime(at: i + 2) { time = x; len += 1 }
         // "at 7 thirty", "at 9 fifteen": the minutes in words.
