@@ -15,10 +15,7 @@ final class HeldOutPhrasesTests: XCTestCase {
     let now = RFC3339.parse("2026-11-28T10:00:00-05:00")!.instant
 
     /// The phrases still silently wrong, with why they are left.
-    static let known: [String: String] = [
-        // An event, not a time ("when"): too common in titles ("ask Bob when he's free") to refuse.
-        "check the mailbox when the package arrives": "an event clause",
-    ]
+    static let known: [String: String] = [:]
 
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
 
@@ -62,7 +59,7 @@ final class HeldOutPhrasesTests: XCTestCase {
     }
 
     func testNoHeldOutPhraseIsSilentlyWrong() {
-        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv"] {
+        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

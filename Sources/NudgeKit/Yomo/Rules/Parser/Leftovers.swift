@@ -94,7 +94,13 @@ extension ReminderParser.ParseState {
         }
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
         // Vague times: no moment to remind at.
-        if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap"].contains(w) { return 1 }
+        if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap", "whenever"].contains(w) { return 1 }
+        // "in a bit", "in a while", "in a moment": no moment.
+        if w == "in" && next == "a" && ["bit", "while", "moment", "sec", "jiffy", "tick"].contains(word(k + 2)) { return 3 }
+        // "after the game", "when the package arrives", "before my shift": an event, when nothing else says when.
+        if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
+           ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
+            "class", "practice", "church", "dinner", "lunch", "breakfast"].contains(next) { return 2 }
         // "one of these days", "a few days after", "a couple of weeks", "several days": no moment.
         if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2))
             && ["days", "weeks", "months", "mornings", "evenings", "nights", "afternoons", "weekends"].contains(word(k + 3)) { return 4 }
@@ -190,7 +196,8 @@ extension ReminderParser.ParseState {
         // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
         if w == "weekend" || w == "weekends" { return 1 }
         if w == "first" && next == "thing" { return 2 }
-        if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)) { return 1 }
+        if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
+                                             || (["next", "this"].contains(next) && Self.periodWords.contains(word(k + 2)))) { return 1 }
         if ["am", "pm", "a.m", "p.m"].contains(w) && k > 0 && used[k - 1] { return 1 }
         if w == "mid" || w.hasPrefix("mid-") { return ReminderLexicon.month(next) != nil || ["month", "week", "year", "morning", "afternoon"].contains(next) ? 2 : nil }
         if ReminderLexicon.partsOfDay.contains(w) && k > 0 && used[k - 1] && Self.dayWord(word(k - 1)) { return 1 }

@@ -51,6 +51,8 @@ enum ReminderLexicon {
         "sundya": "sunday", "minuts": "minutes", "mintues": "minutes", "minutues": "minutes", "hourse": "hours",
         "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
+        // Shorthands people type.
+        "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
     ]
     /// Words that promise a repeat: left in the title, they mean "not understood".
     static let recurrenceWords: Set<String> = [

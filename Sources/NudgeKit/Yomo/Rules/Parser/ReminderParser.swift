@@ -67,12 +67,16 @@ public enum ReminderParser {
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
         // "remind me to …"
-        if state.word(0) == "remind" && state.word(1) == "me" { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
+        let remindMe = state.word(0) == "remind" && state.word(1) == "me"
+        if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
         while state.i < state.tokens.count {
             if state.used[state.i] { state.i += 1; continue }
             if !state.readPhrase() { state.i += 1 }  // a word of the title
         }
-        return state.result(zone: zone)
+        var p = state.result(zone: zone)
+        // "remind me in 25 mins to turn the oven off": the "to" went with "remind me".
+        if remindMe, p.title.lowercased().hasPrefix("to "), p.title.count > 3 { p.title = String(p.title.dropFirst(3)) }
+        return p
     }
 }
 

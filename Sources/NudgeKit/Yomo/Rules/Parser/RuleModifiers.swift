@@ -57,6 +57,12 @@ extension ReminderParser.ParseState {
             until = word(i) == "before" ? d.adding(days: -1) : d
             return consume(w + len)
         }
+        // "until christmas", "till thanksgiving": that day, said.
+        if let (d, len, name) = namedDay(at: k) {
+            until = word(i) == "before" ? d.adding(days: -1) : d
+            assumptions.append(name)
+            return consume(w + len)
+        }
         let next = word(k)
         if let wd = ReminderLexicon.weekday(next), !next.hasSuffix("s") || Weekdays.parse(next) != nil {
             until = nextWeekday(wd)

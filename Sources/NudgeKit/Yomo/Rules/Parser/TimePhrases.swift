@@ -326,7 +326,7 @@ extension ReminderParser.ParseState {
             var k = from
             if word(k) == "at" || word(k) == "@" { k += 1 }
             // A bare number right after a time and "and" or a comma is a time too ("at 8, 2 and 8").
-            guard let (t, n) = writtenTime(at: k) else { return }
+            guard let (t, n) = writtenTime(at: k), !["times", "x"].contains(word(k + n)) else { return }  // ", 5 times" is a count
             moreTimes.append((t, phrase(from, k + n - from)))
             take(i, k + n - i)
             i = k + n
