@@ -156,6 +156,19 @@ final class NagAndAlertsTests: XCTestCase {
         XCTAssertEqual(due(&w, t("2026-03-01T20:45"), on: "laptop", stamp: &stamp).map(\.kind), ["alert"])
     }
 
+    /// A peer's nag or dismissal of a moment long after its batch was
+    /// written (a forged event) silences nothing.
+    func testAForgedFutureNagOrDismissalSilencesNothing() {
+        var s = made(create("r", anchor: "2026-03-03T09:00:00", nag: 10))
+        var stamp: Int64 = 0
+        _ = due(&s, t("2026-03-03T09:00"), on: "laptop", stamp: &stamp)
+        let written = Stamp(ms: t("2026-03-03T09:01").ms, actor: "phone")
+        s.apply(["type": "announced", "id": "r", "trigger_at": "2026-03-03T09:00:00-05:00", "occurrence": "2030-01-01T09:00:00-05:00",
+                 "snooze": false, "nag": true, "device": "phone", "at": "2030-01-01T09:00:00-05:00"], stamp: written)
+        s.apply(["type": "dismissed", "id": "r", "occurrence": "2030-01-01T09:00:00-05:00", "at": "2026-03-03T09:01:00-05:00"], stamp: written)
+        XCTAssertEqual(due(&s, t("2026-03-03T09:10"), on: "laptop", stamp: &stamp).map(\.kind), ["nag"])
+    }
+
     /// Devices that see each other's journals (one sync folder) run `due`
     /// at random minutes, and now and then someone completes, snoozes or
     /// dismisses: each nag interval is nagged at most once over all of

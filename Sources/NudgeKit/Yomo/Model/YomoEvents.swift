@@ -135,10 +135,15 @@ extension YomoState {
     /// stands for its own device only: the others owe the schedule's
     /// occurrences, not that one. So another device's announcement never
     /// brings a device's next attention forward.
-    static func foldAnnounced(_ old: Reminder?, _ e: JSONObject, by: String) -> Reminder? {
+    /// A nag's moment (or an announcement's) later than its batch was
+    /// written, give or take a clock's skew, is a peer's word against the
+    /// clock: it silences nothing.
+    static let skew: Int64 = 10 * 60_000
+
+    static func foldAnnounced(_ old: Reminder?, _ e: JSONObject, by: String, written: Instant = Instant(ms: Int64.max)) -> Reminder? {
         guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]) ?? YomoState.instant(e["trigger_at"]) else { return nil }
         // An occurrence or a snooze's end announced counts as the nag of the interval it was announced in.
-        func nagged() { if let t = YomoState.instant(e["at"]), t >= occ { r.naggedAt = max(r.naggedAt ?? t, t) } }
+        func nagged() { if let t = YomoState.instant(e["at"]), t >= occ, t.ms - skew <= written.ms { r.naggedAt = max(r.naggedAt ?? t, t) } }
         if e["snooze"]?.bool == true {
             guard r.snoozedUntil == occ else { return nil }
             r.snoozeAnnouncedBy[by] = occ
@@ -149,7 +154,7 @@ extension YomoState {
             let a = YomoState.instant(e["alert_at"]).map { min($0, occ) } ?? occ
             r.warnedBy[by] = max(r.warnedBy[by] ?? a, a)
         } else if e["nag"]?.bool == true {
-            guard occ >= r.triggerAt else { return nil }  // done meanwhile
+            guard occ >= r.triggerAt, occ.ms - skew <= written.ms else { return nil }  // done meanwhile, or not yet
             r.naggedAt = max(r.naggedAt ?? occ, occ)
         } else {
             guard occ >= r.triggerAt else { return nil }  // completed meanwhile
@@ -169,8 +174,9 @@ extension YomoState {
 
     /// "dismissed": the occurrence (or snooze end) that came due is seen;
     /// it is not nagged again. It stays pending until done.
-    static func foldDismissed(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String) -> Reminder? {
-        guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]), occ >= r.triggerAt else { return nil }
+    static func foldDismissed(_ old: Reminder?, _ e: JSONObject, at: Instant, by: String, written: Instant = Instant(ms: Int64.max)) -> Reminder? {
+        // What had not come when the batch was written cannot have been dismissed.
+        guard var r = old, !r.completed, let occ = YomoState.instant(e["occurrence"]), occ >= r.triggerAt, occ.ms - skew <= written.ms else { return nil }
         r.dismissedOf = max(r.dismissedOf ?? occ, occ)
         r.updatedAt = at
         r.lastBy = by

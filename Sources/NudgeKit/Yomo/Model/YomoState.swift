@@ -117,9 +117,9 @@ public struct YomoState: JournalModel {
         case "snoozed":
             if let r = YomoState.foldSnoozed(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
         case "dismissed":
-            if let r = YomoState.foldDismissed(reminders[id], e, at: at, by: by) { reminders[id] = noted(r) }
+            if let r = YomoState.foldDismissed(reminders[id], e, at: at, by: by, written: Instant(ms: stamp.ms)) { reminders[id] = noted(r) }
         case "announced":
-            if let r = YomoState.foldAnnounced(reminders[id], e, by: by) { reminders[id] = r }
+            if let r = YomoState.foldAnnounced(reminders[id], e, by: by, written: Instant(ms: stamp.ms)) { reminders[id] = r }
         case "completed":
             if let r = YomoState.foldCompleted(reminders[id], e, at: at, by: by) {
                 var c = Reminder.Change(type: type, at: at, by: by, occurrence: reminders[id]?.triggerAt)
