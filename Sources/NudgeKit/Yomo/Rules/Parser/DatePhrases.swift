@@ -40,9 +40,9 @@ extension ReminderParser.ParseState {
     /// The "starting" of "every 3 days starting monday": the day read next
     /// is where the rule starts.
     mutating func readStarting() -> Bool {
-        guard ["starting", "beginning"].contains(word(i)), rule.repeats else { return false }
+        guard ["starting", "beginning", "commencing", "from"].contains(word(i)), rule.repeats else { return false }
         var k = i + 1
-        if word(k) == "on" || word(k) == "from" { k += 1 }
+        if word(i) != "from" && (word(k) == "on" || word(k) == "from") { k += 1 }
         guard ReminderLexicon.weekday(word(k)) != nil || ["today", "tomorrow"].contains(word(k)) || datePhrase(at: k) != nil
                 || (word(k) == "next" && ReminderLexicon.weekday(word(k + 1)) != nil) else { return false }
         return consume(k - i)
@@ -263,7 +263,7 @@ extension ReminderParser.ParseState {
             if let (d, n) = dated(month: m, day: o, yearAt: k + 4) { return (d, k + 4 + n - k0) }
         }
         if let d = Day.parse(word(k)) { return (d, k + 1 - k0) }
-        if let (d, note) = slashDate(word(k)) {
+        if !Self.measureWords.contains(word(k + 1)), let (d, note) = slashDate(word(k)) {
             assumptions.append(note)
             return (d, k + 1 - k0)
         }
@@ -301,6 +301,12 @@ extension ReminderParser.ParseState {
     static func dayOfMonth(_ w: String) -> Int? {
         ReminderLexicon.ordinal(w) ?? Int(w).flatMap { (1...31).contains($0) ? $0 : nil }
     }
+
+    /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.
+    static let measureWords: Set<String> = ["inch", "inches", "in", "\"", "ft", "foot", "feet", "yd", "yard", "yards", "mile", "miles",
+                                            "mm", "cm", "m", "km", "cup", "cups", "tsp", "tbsp", "teaspoon", "teaspoons", "tablespoon",
+                                            "tablespoons", "oz", "lb", "lbs", "pound", "pounds", "kg", "g", "gram", "grams", "litre", "liter",
+                                            "litres", "liters", "l", "ml", "gallon", "gallons", "pint", "pints", "dozen", "size", "scale"]
 
     /// "12/05" (month/day, as in the US), "12/05/2026", "12/5/27", and the
     /// assumption that says how it was read.

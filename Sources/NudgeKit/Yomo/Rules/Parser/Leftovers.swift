@@ -48,10 +48,32 @@ extension ReminderParser.ParseState {
             return true
         }
         guard capital(k) else { return false }
+        if inMediaTitle(k) { return true }
         var j = after
         if ReminderLexicon.partsOfDay.contains(word(j)) && capital(j) { j += 1 }
         if capital(j) && !timeish(j) { return true }
         return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
+    }
+
+    /// Whether the word at `k` is inside a capitalised name after a verb
+    /// that takes one ("read Tuesdays with Morrie", "watch 28 Days Later",
+    /// "listen to Sunday Morning by Maroon 5"), and not a day word ending it
+    /// ("watch Arsenal Friday" is Friday).
+    func inMediaTitle(_ k: Int) -> Bool {
+        func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && (tokens[j].raw.first?.isUppercase == true || tokens[j].raw.first?.isNumber == true) }
+        let connectors: Set<String> = ["with", "of", "in", "the", "a", "an", "and", "on", "at", "to", "for"]
+        guard capital(k) else { return false }
+        var s = k, e = k
+        while capital(s - 1) || (s >= 2 && connectors.contains(word(s - 1)) && !used[s - 1] && capital(s - 2)) { s -= capital(s - 1) ? 1 : 2 }
+        while capital(e + 1) || (connectors.contains(word(e + 1)) && !used[e + 1] && capital(e + 2)) { e += capital(e + 1) ? 1 : 2 }
+        let verb = word(s - 1) == "to" ? word(s - 2) : word(s - 1)
+        guard e > s, s > 0, ["read", "reread", "watch", "rewatch", "listen", "stream", "binge", "play", "see", "finish", "start", "add"].contains(verb) else { return false }
+        let dayish = Self.dayWord(word(k)) || ReminderLexicon.month(word(k)) != nil || ReminderLexicon.partsOfDay.contains(word(k))
+        // "watch Monday Night Football": a show named for when it is on may mean that day; left to be refused.
+        let slot = (ReminderLexicon.weekday(word(k)) != nil && ReminderLexicon.partsOfDay.contains(word(k + 1)))
+            || (ReminderLexicon.partsOfDay.contains(word(k)) && ReminderLexicon.weekday(word(k - 1)) != nil)
+        if slot && ["watch", "see", "stream"].contains(verb) { return false }
+        return k < e || !dayish
     }
 
     /// Words that name a day ("friday", "tomorrow", "christmas").
@@ -89,6 +111,9 @@ extension ReminderParser.ParseState {
     /// tokens from `k` say it.
     func unreadTimeWord(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
+        if inMediaTitle(k) { return nil }
+        // "the 5 o'clock shadow", "a 9 to 5 job": sayings, not times.
+        if (next == "o'clock" && word(k + 2) == "shadow") || (w == "o'clock" && next == "shadow") { return nil }
         if let (_, n) = writtenTime(at: k), w.contains(":") || w.hasSuffix("m") || ["am", "pm", "a.m", "p.m", "o'clock", "oclock"].contains(next) {
             return n
         }
@@ -100,7 +125,11 @@ extension ReminderParser.ParseState {
         // "after the game", "when the package arrives", "before my shift": an event, when nothing else says when.
         if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
            ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
-            "class", "practice", "church", "dinner", "lunch", "breakfast"].contains(next) { return 2 }
+            "class", "practice", "church", "dinner", "lunch", "breakfast"].contains(next)
+            // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
+            || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
+                                || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
+                                    "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends"].contains(word(k + 2)))) { return 2 }
         // "one of these days", "a few days after", "a couple of weeks", "several days": no moment.
         if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2))
             && ["days", "weeks", "months", "mornings", "evenings", "nights", "afternoons", "weekends"].contains(word(k + 3)) { return 4 }
@@ -112,7 +141,7 @@ extension ReminderParser.ParseState {
         if w == "from" && next == "now" { return 2 }
         if ["week", "fortnight"].contains(w) && ["today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                                                 "sunday"].contains(next) && prev == "a" { return 1 }
-        if w == "quarter" && next == "of" { return 2 }
+        if w == "quarter" && next == "of" { return ReminderLexicon.number(word(k + 2)) != nil ? 3 : 2 }
         // "and a half" or "and 23rd" left over after what was read.
         if w == "and" && k > 0 && used[k - 1] && ((next == "a" && word(k + 2) == "half") || ReminderLexicon.ordinal(next) != nil) {
             return next == "a" ? 3 : 2
@@ -132,7 +161,7 @@ extension ReminderParser.ParseState {
         // "the day after my birthday", "on the next blue moon": counted from something yomo does not know.
         if w == "day" && prev == "the" && ["after", "before"].contains(next) { return 2 }
         if w == "next" && prev == "the" && word(k - 2) == "on" && !next.isEmpty { return 2 }
-        if ["half", "quarter"].contains(w) && ["past", "to", "after", "till"].contains(next) { return 2 }
+        if ["half", "quarter"].contains(w) && ["past", "to", "after", "till", "of"].contains(next) { return ReminderLexicon.number(word(k + 2)) != nil ? 3 : 2 }
         if w == "half" && ReminderLexicon.number(next) != nil { return 2 }  // "half 8": 8:30 in Britain, 7:30 in Germany
         if ["in", "within", "after"].contains(w) {
             // "in 2 hours", "in -5 minutes", "in NaN hours", "in 2 weekdays": an amount of time not read.
@@ -149,7 +178,7 @@ extension ReminderParser.ParseState {
         if ["st", "nd", "rd", "th"].contains(where: { w.hasSuffix($0) }), w.dropLast(2).allSatisfy({ $0.isASCII && $0.isNumber }), w.count > 2,
            ReminderLexicon.ordinal(w) == nil, prev == "the" || Self.leadWords.contains(prev) { return 1 }
         // "31/12", "25/12": a date in a form not read.
-        if w.contains("/"), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
+        if w.contains("/"), !Self.measureWords.contains(next), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
         // "8ish", "noonish", "at5pm", "@5", "17h", "5p", "2-3pm", "2nite": clock shapes not read.
         if w.hasSuffix("ish"), let c = w.first, c.isNumber || w.hasPrefix("noon") || w.hasPrefix("midnight") { return 1 }
         if (w.hasPrefix("at") || w.hasPrefix("@")), w.count > (w.hasPrefix("@") ? 1 : 2), let c = w.dropFirst(w.hasPrefix("@") ? 1 : 2).first, c.isNumber { return 1 }
@@ -168,6 +197,8 @@ extension ReminderParser.ParseState {
         // Vague or borrowed times: no moment to remind at.
         if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }
         if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this"].contains(word(k + 2)) { return 3 }
+        // "at the end of my shift": an event's end, not a time.
+        if w == "end" && next == "of" && ["my", "our", "his", "her", "their", "your"].contains(word(k + 2)) && !word(k + 3).isEmpty { return 4 }
         if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise"].contains(next) { return 2 }
         // "tuesday after next", "tuesday week", "a week on friday", "this time tomorrow".
         if w == "after" && next == "next" { return 2 }

@@ -53,6 +53,8 @@ enum ReminderLexicon {
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
         "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
+        // Australian.
+        "arvo": "afternoon", "arvos": "afternoons",
     ]
     /// Words that promise a repeat: left in the title, they mean "not understood".
     static let recurrenceWords: Set<String> = [
@@ -121,6 +123,11 @@ enum ReminderLexicon {
                 }
                 continue
             }
+            // "3pm-ish", "11ish", "noonish": about that time, read as that time (and said so).
+            if let about = aboutTime(word) {
+                notes.append("'\(word)' read as '\(about)'")
+                word = about
+            }
             // "9.30pm", "9.30": a clock time with a dot.
             // (Not before a unit: "2.75 hours" is an amount.)
             if let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
@@ -150,6 +157,22 @@ enum ReminderLexicon {
             out.append(Token(raw: raw, word: word, commaAfter: comma))
         }
         return (out, notes)
+    }
+
+    /// "3pm-ish" as "3pm", "11ish" as "11:00", "noonish" as "noon": a time
+    /// of day with "ish" after it; nil for anything else ("8ish" alone is
+    /// "8:00", so that it is read only beside a day, as "fri 8:00" is).
+    static func aboutTime(_ w: String) -> String? {
+        guard w.hasSuffix("ish"), w.count > 3 else { return nil }
+        var t = String(w.dropLast(3))
+        if t.hasSuffix("-") { t.removeLast() }
+        if t == "noon" || t == "midnight" { return t }
+        var digits = t
+        for s in ["am", "pm"] where digits.hasSuffix(s) { digits = String(digits.dropLast(2)) }
+        let parts = digits.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), h <= 23, parts.count == 1 || (Int(parts[1]) ?? 60) < 60 else { return nil }
+        return digits == t && parts.count == 1 ? t + ":00" : t
     }
 
     /// "2h" as ("2", "hours"): a number and the unit glued to it.

@@ -73,6 +73,12 @@ extension ReminderParser.ParseState {
             if word(j) == "and" || word(j) == "&" { j += 1 } else if !tokens[j - 1].commaAfter { break }
         }
         while j > k && ReminderLexicon.month(word(j - 1)) == nil { j -= 1 }
+        // "the first monday of each quarter": of January, April, July and October (said so).
+        if months.isEmpty, ["each", "every", "the"].contains(word(k + len + 1)), word(k + len + 2) == "quarter" {
+            months = [1, 4, 7, 10]
+            j = k + len + 3
+            assumptions.append("'\(phrase(k + len, 3))' read as of January, April, July and October")
+        }
         guard !months.isEmpty else { return false }
         if months.count == 1 {
             // "the first monday in january": that day, once.
@@ -146,6 +152,27 @@ extension ReminderParser.ParseState {
         if word(k) == "twice" { n = 2; k += 1 } else if word(k) == "thrice" { n = 3; k += 1 }
         else if let m = ReminderLexicon.number(word(k)), word(k + 1) == "times" { n = m; k += 2 }
         guard let count = n, (2...4).contains(count) else { return false }
+        // "twice a month, 1st and 15th", "twice monthly on the 5th and 20th": those days, each month.
+        let month = word(k) == "monthly" ? 1 : ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "month" ? 2 : 0
+        if month > 0 {
+            var j = k + month
+            if word(j) == "on" { j += 1 }
+            if word(j) == "the" { j += 1 }
+            var days: [Int] = []
+            while let o = ReminderLexicon.ordinal(word(j)), o >= 1, ReminderLexicon.weekday(word(j + 1)) == nil {
+                days.append(o)
+                j += 1
+                if word(j) == "and" || word(j) == "&" { j += 1 } else if !tokens[j - 1].commaAfter { break }
+                if word(j) == "the" { j += 1 }
+            }
+            while j > k && ReminderLexicon.ordinal(word(j - 1)) == nil { j -= 1 }
+            guard days.count == count, Set(days).count == count else { return false }
+            var r = RRule(freq: .monthly)
+            r.byMonthDay = days.sorted()
+            setRule(Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r])), i, j - i)
+            i = j
+            return true
+        }
         if word(k) == "daily" { k += 1 } else if ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "day" { k += 2 } else { return false }
         var hours = [2: [9, 21], 3: [8, 14, 20], 4: [8, 12, 16, 20]][count]!
         var minute = 0

@@ -111,6 +111,7 @@ extension ReminderParser.ParseState {
         { $0.readAtNight() },              // "at night"
         { $0.readClockTime() },            // "at 3pm"
         { $0.readBareTime() },             // "14:30", "noon"
+        { $0.readGluedSpan() },            // "2-4pm"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         // Dates.
@@ -189,6 +190,7 @@ extension ReminderParser.ParseState {
         for k in tokens.indices.dropLast() where !used[k] && tokens[k].word == "by" && used[k + 1] && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true {
             used[k] = true
         }
+        acceptOwnZoneWord(time: time, zone: zone)
         findUnreadTimeWords()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
@@ -203,7 +205,14 @@ extension ReminderParser.ParseState {
             && (ReminderLexicon.ruleWords[tokens[k].word] != nil || tokens[k].word == "bimonthly") && Self.titleWord(tokens[k + 1].word) {
             shown[k] = true
         }
-        var title = zip(tokens, shown).filter { $0.1 && !$0.0.raw.isEmpty }.map { $0.0.raw }.joined(separator: " ")
+        // "3/1 - Ortho appt", "Staff meeting | Tue, Dec 8 | 2 PM": separators left by the words read go too.
+        var words: [String] = []
+        for (t, show) in zip(tokens, shown) where show && !t.raw.isEmpty {
+            if Self.separator(t.raw) && (words.isEmpty || Self.separator(words[words.count - 1])) { continue }
+            words.append(t.raw)
+        }
+        while let last = words.last, Self.separator(last) { words.removeLast() }
+        var title = words.joined(separator: " ")
         while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
         title = title.trimmingSpaces
         var p = ParsedReminder(title: title, date: date, time: time, recurrence: rule, assumptions: assumptions,
@@ -212,6 +221,32 @@ extension ReminderParser.ParseState {
         p.list = list ?? nil
         return p
     }
+
+    /// "-", "|", "–", "—", "•": a word that only separates others.
+    static func separator(_ w: String) -> Bool {
+        !w.isEmpty && w.allSatisfy { "-|\u{2013}\u{2014}\u{2022}\u{00B7}/:".contains($0) }
+    }
+
+    /// "2:00 PM EST" where EST is the reminder's own zone's offset then:
+    /// the abbreviation says nothing new and is read. Another zone's is left
+    /// unread, and the sentence refused (yomo's times are its zone's, --tz).
+    mutating func acceptOwnZoneWord(time: TimeOfDay?, zone: Zone) {
+        guard let t = time, timeWritten != nil else { return }
+        let day = date ?? today
+        let offset = zone.offset(at: zone.resolve(LocalDateTime(day: day, time: t)))
+        for k in tokens.indices.dropFirst() where !used[k] && used[k - 1] {
+            if let hours = Self.zoneOffsets[tokens[k].raw], hours.contains(Double(offset) / 3600) { used[k] = true }
+        }
+    }
+
+    /// Offsets from UTC, in hours, of the zone abbreviations people write
+    /// after a time ("ET" is either of Eastern's; "IST" is three zones, so none).
+    static let zoneOffsets: [String: [Double]] = [
+        "EST": [-5], "EDT": [-4], "ET": [-5, -4], "CST": [-6], "CDT": [-5], "CT": [-6, -5], "MST": [-7], "MDT": [-6], "MT": [-7, -6],
+        "PST": [-8], "PDT": [-7], "PT": [-8, -7], "AKST": [-9], "AKDT": [-8], "HST": [-10], "UTC": [0], "GMT": [0], "Z": [0],
+        "BST": [1], "CET": [1], "CEST": [2], "EET": [2], "EEST": [3], "WET": [0], "WEST": [1], "JST": [9], "KST": [9],
+        "AEST": [10], "AEDT": [11], "ACST": [9.5], "AWST": [8], "NZST": [12], "NZDT": [13], "SGT": [8], "HKT": [8],
+    ]
 
     /// A word that can be a noun of the title: not a joining or time word.
     static func titleWord(_ w: String) -> Bool {
@@ -227,7 +262,7 @@ extension ReminderParser.ParseState {
         var k = 0
         while k < tokens.count {
             let w = tokens[k].word
-            guard !used[k] && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
+            guard !used[k] && !inMediaTitle(k) && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
                                || (w == "other" && word(k - 1) == "every")) else {
                 k += 1
                 continue

@@ -107,6 +107,14 @@ extension ReminderParser.ParseState {
             setCount(n, 3)
             return consume(3)
         }
+        // "… 1st of every month 9am x3": "x3" right after the rule's words is its count (said so);
+        // elsewhere ("batteries x3") it is a quantity of the title.
+        if rule.repeats, i > 0, used[i - 1], word(i + 1).isEmpty || tokens[i].commaAfter,
+           let x = word(i).first, x == "x" || x == "\u{00D7}", let n = Int(word(i).dropFirst()), n >= 1 {
+            setCount(n, 1)
+            assumptions.append("'\(tokens[i].raw)' read as \(n) times")
+            return consume(1)
+        }
         return false
     }
 

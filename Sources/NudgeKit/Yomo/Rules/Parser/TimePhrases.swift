@@ -53,7 +53,9 @@ extension ReminderParser.ParseState {
         if w == "midnight" { return (WrittenTime(hour: 0, minute: 0, sure: true, text: w), 1) }
         var used = 1
         var suffix: String? = nil
-        for s in ["am", "pm", "a.m", "p.m"] where w.hasSuffix(s) && w.count > s.count {
+        // "9:40a", "9:40p": a clock time with am/pm shortened (only with minutes: "5p" may be pence).
+        let short = w.count > 4 && w.dropLast().contains(":") && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
+        for s in ["am", "pm", "a.m", "p.m"] + short where w.hasSuffix(s) && w.count > s.count {
             suffix = String(s.prefix(1))
             w = String(w.dropLast(s.count))
             break
@@ -220,6 +222,16 @@ extension ReminderParser.ParseState {
     mutating func readSpokenTime() -> Bool {
         var k = i
         if word(k) == "at" || word(k) == "@" || word(k) == "by" { k += 1 }
+        // "at half 7", "tomorrow half six": half past, as Britain, Ireland and Australia say it (said so).
+        if word(k) == "half", Int(word(k + 1)).map({ (1...12).contains($0) }) ?? (hourInWords(at: k + 1) != nil),
+           let h = ReminderLexicon.number(word(k + 1)), (1...12).contains(h),
+           k > i || (i > 0 && used[i - 1]) || Self.dayWord(word(k + 2)) || ["this", "next", "on"].contains(word(k + 2)),
+           !["past", "to", "after", "till", "hour", "hours", "an", "a"].contains(word(k + 2)), !Self.unitLike(word(k + 2)) {
+            let said = phrase(i, k + 2 - i)
+            setTime(WrittenTime(hour: h, minute: 30, sure: false, text: said), i, k + 2 - i)
+            i = k + 2
+            return true
+        }
         var minutes: Int
         switch word(k) {
         case "half": minutes = 30
@@ -262,7 +274,9 @@ extension ReminderParser.ParseState {
     /// on its own ("by 5 dec" is a date).
     mutating func readClockTime() -> Bool {
         let w = word(i)
-        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? nil : hourInWords(at: i + 1) ?? fourDigits(at: i + 1))
+        // "by 0700", "by 1730": a 24-hour clock; not "by 2027", a year.
+        let byClock = w == "by" ? fourDigits(at: i + 1).flatMap { word(i + 1).hasPrefix("0") || !(19...21).contains($0.0.hour) ? $0 : nil } : nil
+        guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? byClock : hourInWords(at: i + 1) ?? fourDigits(at: i + 1))
         else { return false }
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
@@ -284,6 +298,7 @@ extension ReminderParser.ParseState {
         setTime(time, i, len)
         i += len
         readMoreTimes()
+        readSpanEnd()
         if let (a, b, len) = hourRange(at: i), rule.unit == .hour && rule.repeats {
             ruleHours = (a, b)
             _ = consume(len)
@@ -311,11 +326,51 @@ extension ReminderParser.ParseState {
         // before a day ("12:30 tomorrow"): elsewhere it may be a verse or a score, and is left to be refused.
         let dayNext = ["today", "tomorrow", "tonight"].contains(word(i + n)) || ReminderLexicon.weekday(word(i + n)) != nil
             || (["on", "next", "this"].contains(word(i + n)) && ReminderLexicon.weekday(word(i + n + 1)) != nil)
+            // "10:00 - 10:30": the start of a span, as a calendar pastes it.
+            || (["-", "\u{2013}", "\u{2014}"].contains(word(i + n)) && tokens.count > i + n + 1 && tokens[i + n + 1].word.contains(":")
+                && writtenTime(at: i + n + 1) != nil)
         if !t.sure && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
         setTime(t, i, n)
         i += n
         readMoreTimes()
+        readSpanEnd()
         return true
+    }
+
+    /// "2-4pm", "9:00-10:30": a span glued in one word, outside an hourly
+    /// rule (whose hours it would be): the reminder is at its start, said so.
+    mutating func readGluedSpan() -> Bool {
+        guard !(rule.unit == .hour && rule.repeats), word(i).contains("-") else { return false }
+        let parts = word(i).split(separator: "-", omittingEmptySubsequences: false).map { Token(raw: String($0), word: String($0), commaAfter: false) }
+        guard parts.count == 2, let (a, na) = Self.writtenTime(parts, 0), let (b, nb) = Self.writtenTime(parts, 1), na == 1, nb == 1,
+              b.sure && (parts[1].word.hasSuffix("m") || (parts[0].word.contains(":") && parts[1].word.contains(":"))) else { return false }
+        setTime(Self.spanStart(a, end: b), i, 1)
+        assumptions.append("'\(tokens[i].raw)' read as its start")
+        i += 1
+        return true
+    }
+
+    /// "2 - 3pm" starts at 14:00: a bare start takes the end's half of the day
+    /// when that makes the span a few hours long.
+    static func spanStart(_ a: WrittenTime, end b: WrittenTime) -> WrittenTime {
+        guard !a.sure else { return a }
+        var s = a
+        if b.hour >= 12 && a.hour < 12 && a.hour + 12 <= b.hour { s.hour += 12 }
+        s.sure = true
+        return s
+    }
+
+    /// "2:00 PM – 3:00 PM", "9am - 10am", "2pm to 3pm" right after a time (a
+    /// meeting's span, as a calendar pastes it): the reminder is at its
+    /// start, said so. Not in an hourly rule, where a range is its hours.
+    mutating func readSpanEnd() {
+        guard !(rule.unit == .hour && rule.repeats), let (start, said) = timeWritten, moreTimes.isEmpty,
+              ["-", "\u{2013}", "\u{2014}", "to"].contains(word(i)), let (end, n) = writtenTime(at: i + 1),
+              end.sure || (word(i) != "to" && tokens[i + 1].word.contains(":")) else { return }
+        timeWritten = (Self.spanStart(start, end: end), said)
+        assumptions.append("'\(said) \(phrase(i, 1 + n))' read as its start")
+        take(i, 1 + n)
+        i += 1 + n
     }
 
     /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
