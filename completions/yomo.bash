@@ -104,7 +104,7 @@ _yomo() {
         "") words="list show add parse edit done snooze dismiss rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --today --overdue --upcoming --done-today --list --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         show) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --literal --llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --literal --llm-command --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         parse) words="--llm-command --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         edit) words="--title --date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --occurrence --cancel --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         done) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

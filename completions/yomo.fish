@@ -83,6 +83,7 @@ complete -c yomo -n '__yomo_at '\''add'\''' -l list -x -a '(yomo __complete (com
 complete -c yomo -n '__yomo_at '\''add'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The reminder'\''s time zone (default TZ): America/New_York'
 complete -c yomo -n '__yomo_at '\''add'\''' -l literal -d 'Take TEXT as the title, parse nothing'
 complete -c yomo -n '__yomo_at '\''add'\''' -l llm-command -r -F -d 'Ask this model command first (text on stdin, JSON out)'
+complete -c yomo -n '__yomo_at '\''add'\''' -l yes -s y -d 'Keep a reading with a guess in it without asking (on a terminal it asks)'
 complete -c yomo -n '__yomo_at '\''parse'\''' -l llm-command -r -F -d 'Ask this model command first (text on stdin, JSON out)'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l title -x -d 'A new title'
 complete -c yomo -n '__yomo_at '\''edit'\''' -l date -x -d 'The day: YYYY-MM-DD, today or tomorrow (default today)'

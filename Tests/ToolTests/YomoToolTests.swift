@@ -93,6 +93,33 @@ final class YomoToolTests: ToolTestCase {
         XCTAssertEqual(yomo("add", "call mom tomorrow at 9").err, "yomo: assumed: '9' read as 09:00\n")
     }
 
+    /// On a terminal a reading with a guess in it is shown and asked about,
+    /// as Todoist's quick add shows its reading: "n" stores nothing and
+    /// exits 1, Enter keeps it; -y and a pipe never ask, nor does a reading
+    /// with no guess in it.
+    func testAGuessIsAskedAboutOnATerminal() {
+        func onTerminal(_ answer: String, _ args: String) -> RunResult {
+            sh("printf '\(answer)\\n' | script -qec '\(executable("yomo")) \(args)' /dev/null", env: baseEnvironment)
+        }
+        let no = onTerminal("n", "add call mom at 4")
+        XCTAssertEqual(no.code, 1, no.out)
+        XCTAssertTrue(no.out.contains("'call mom' Sun 2026-11-22 16:00 (assumed: '4' read as 16:00). Add it? [Y/n]"), no.out)
+        XCTAssertTrue(no.out.contains("yomo: nothing changed"), no.out)
+        XCTAssertEqual(yomo("list").out, "", "a no stores nothing")
+        let enter = onTerminal("", "add call mom at 4")
+        XCTAssertEqual(enter.code, 0, enter.out)
+        XCTAssertFalse(enter.out.contains("yomo: assumed:"), "asked about, not said again: \(enter.out)")
+        XCTAssertEqual(yomo("list").records.map { $0["title"] as? String }, ["call mom"])
+        let sure = onTerminal("n", "add call dad at 16:00")
+        XCTAssertEqual(sure.code, 0, sure.out)
+        XCTAssertFalse(sure.out.contains("[Y/n]"), "no guess, no question: \(sure.out)")
+        XCTAssertEqual(onTerminal("n", "add -y call ana at 4").code, 0, "-y does not ask")
+        let piped = yomo("add", "call bo at 4", stdin: "n\n")
+        XCTAssertEqual(piped.code, 0, piped.err)
+        XCTAssertEqual(piped.err, "yomo: assumed: '4' read as 16:00\n", "a pipe never asks")
+        XCTAssertEqual(yomo("list").records.count, 4)
+    }
+
     /// A time phrase the parser could not read is refused naming its words,
     /// nothing stored; --date/--time or --literal say what to do instead.
     func testUnreadTimeWordsAreRefusedNotLeftInTheTitle() {

@@ -34,6 +34,22 @@ extension Context {
         try ask(question)
     }
 
+    /// Before keeping what was read from a person's words with a guess in
+    /// it (`yomo add` "at 4": 16:00?), as Todoist's quick add shows its
+    /// reading: on a terminal (unless --yes) it asks, Enter or "y" keeps it,
+    /// "n" changes nothing and exits 1; a script (no terminal) goes ahead.
+    /// Returns whether it asked.
+    @discardableResult
+    public func confirmReadingOnTerminal(_ question: String) throws(ToolError) -> Bool {
+        if flag("yes") || !(Sys.isTerminal(0) && Sys.isTerminal(2)) { return false }
+        _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [Y/n] ".utf8))
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = read(0, &buf, 64)
+        let answer = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingSpaces.lowercased() : ""
+        guard n > 0, answer.isEmpty || answer == "y" || answer == "yes" else { throw ToolError(.no, "nothing changed") }
+        return true
+    }
+
     private func ask(_ question: String) throws(ToolError) {
         _ = Sys.writeAll(fd: 2, Array("\(Text.terminalSafe(question)) [y/N] ".utf8))
         var buf = [UInt8](repeating: 0, count: 64)

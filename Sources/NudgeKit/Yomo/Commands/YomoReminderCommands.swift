@@ -112,7 +112,15 @@ extension Yomo {
         guard let trigger = f.exact ?? firstTrigger(anchor: f.anchor, recurrence: f.recurrence, now: ctx.now, zone: zone) else {
             throw ToolError(.usage, "that rule never comes due")
         }
-        for a in f.assumptions { ctx.note("assumed: \(a)") }
+        var asked = false
+        if !f.assumptions.isEmpty {
+            // On a terminal a guess is shown and asked about, as Todoist's quick add shows its reading.
+            let when = zone.local(trigger)
+            let rule = f.recurrence.repeats ? ", \(f.recurrence.summary)" : ""
+            asked = try ctx.confirmReadingOnTerminal("'\(f.title)' \(Weekdays.display(when.day.weekday)) \(when.day) \(when.time.description.prefix(5))\(rule) "
+                                             + "(assumed: \(f.assumptions.joined(separator: "; "))). Add it?")
+        }
+        if !asked { for a in f.assumptions { ctx.note("assumed: \(a)") } }
         if !f.recurrence.repeats && trigger < ctx.now { ctx.warn("\(zone.format(trigger)) has passed: the reminder is due now") }
         let id = IDs.make()
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Reminder in
