@@ -40,9 +40,12 @@ extension ReminderParser.ParseState {
     /// The "starting" of "every 3 days starting monday": the day read next
     /// is where the rule starts.
     mutating func readStarting() -> Bool {
-        guard ["starting", "beginning", "commencing", "from"].contains(word(i)), rule.repeats else { return false }
+        guard ["starting", "beginning", "commencing", "from"].contains(word(i)), rule.repeats || word(i) != "from" else { return false }
         var k = i + 1
         if word(i) != "from" && (word(k) == "on" || word(k) == "from") { k += 1 }
+        // "starting next week", "starting next month": the rule starts then (read next).
+        if word(i) != "from" && word(k) == "next" && ["week", "month"].contains(word(k + 1)) { return consume(k - i) }
+        guard rule.repeats || tokens.dropFirst(k).contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil }) else { return false }
         guard ReminderLexicon.weekday(word(k)) != nil || ["today", "tomorrow"].contains(word(k)) || datePhrase(at: k) != nil
                 || (word(k) == "next" && ReminderLexicon.weekday(word(k + 1)) != nil) else { return false }
         return consume(k - i)
@@ -52,6 +55,11 @@ extension ReminderParser.ParseState {
     /// now", "3 days from now"; "2 hours from now" is "in 2 hours".
     mutating func readFromDay() -> Bool {
         var k = i
+        // "half an hour from now".
+        if word(k) == "half" && ["an", "a"].contains(word(k + 1)) && word(k + 2) == "hour" && word(k + 3) == "from" && word(k + 4) == "now" {
+            guard readAmountFromNow(0.5, unitAt: k + 2) else { return false }
+            return consume(2)
+        }
         let n: Int
         if ["a", "an"].contains(word(k)) { n = 1 } else if let m = ReminderLexicon.number(word(k)), (1...1000).contains(m) { n = m } else { return false }
         k += 1
@@ -106,6 +114,14 @@ extension ReminderParser.ParseState {
         }
         if ["the", "this"].contains(word(k + 3)) {
             setDate(lastDayOfThisMonth, i, k + 5 - i)
+            i = k + 5
+            return true
+        }
+        // "the last day of next month".
+        if word(k + 3) == "next" {
+            let first = Day(year: today.year + (today.month == 12 ? 1 : 0), month: today.month % 12 + 1, day: 1)
+            let next = Day(year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1)
+            setDate(next.adding(days: -1), i, k + 5 - i)
             i = k + 5
             return true
         }
@@ -173,6 +189,8 @@ extension ReminderParser.ParseState {
         if word(k) == "this" && word(k + 1) == "coming" { k += 1 }  // "this coming thursday"
         if ["on", "next", "this", "coming", "for"].contains(word(k)) { k += 1 }
         if word(k) == "on" { k += 1 }
+        // "at friday 5pm": "at" a day, as some say it.
+        if k == i && word(k) == "at" && ReminderLexicon.weekday(word(k + 1)) != nil && !word(k + 1).hasSuffix("s") { k += 1 }
         guard let (days, len) = dayList(at: k) else { return false }
         // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing.
         if k == i && namesAThing(at: k, len: len) { return false }
@@ -226,7 +244,7 @@ extension ReminderParser.ParseState {
         if word(k) == "on" { k += 1 }
         // "15th of every month", "1st monthly": a numeric ordinal that a month's rule follows needs no "the".
         if word(k) != "the", let o = ReminderLexicon.ordinal(word(k)), o >= 1, Int(word(k).prefix(1)) != nil,
-           ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each"].contains(word(k + 2))) {
+           ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each", "next"].contains(word(k + 2))) {
             k -= 1
         } else if word(k) != "the" { return false }
         guard let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
@@ -245,9 +263,27 @@ extension ReminderParser.ParseState {
         i = k + 2
         if rule.repeats && rule.unit == .month { return true }
         if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }
+        // "1st of month": the next one, said (a rule says "every month").
+        if word(i) == "of" && word(i + 1) == "month" {
+            assumptions.append("'\(word(k + 1)) of month' read as once, \(d)")
+            _ = consume(2)
+        }
+        // "the 1st of next month".
+        if word(i) == "of" && word(i + 1) == "next" && word(i + 2) == "month" {
+            let first = Day(year: today.year + (today.month == 12 ? 1 : 0), month: today.month % 12 + 1, day: 1)
+            let last = Day(year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1).adding(days: -1)
+            date = Day(year: first.year, month: first.month, day: min(o, last.day))
+            if o > last.day { assumptions.append("'the \(word(k + 1)) of next month' read as \(last), its last day") }
+            _ = consume(3)
+        }
         if word(i) == "of" && (word(i + 1) == "every" || word(i + 1) == "each") && word(i + 2) == "month" {
             setRule(Recurrence(kind: .custom, interval: 1, unit: .month), i, 3)
             i += 3
+        }
+        // "the 1st of every other month".
+        if word(i) == "of" && word(i + 1) == "every" && word(i + 2) == "other" && word(i + 3) == "month" {
+            setRule(Recurrence(kind: .custom, interval: 2, unit: .month), i, 4)
+            i += 4
         }
         return true
     }
@@ -263,7 +299,16 @@ extension ReminderParser.ParseState {
             if let (d, n) = dated(month: m, day: o, yearAt: k + 4) { return (d, k + 4 + n - k0) }
         }
         if let d = Day.parse(word(k)) { return (d, k + 1 - k0) }
-        if !Self.measureWords.contains(word(k + 1)), let (d, note) = slashDate(word(k)) {
+        if let (d, note) = dotDate(word(k), trailingDot: tokens.indices.contains(k) && tokens[k].raw.hasSuffix(".")) {
+            assumptions.append(note)
+            return (d, k + 1 - k0)
+        }
+        // "december the 5th".
+        if let m = ReminderLexicon.month(word(k)), word(k).count >= 3, word(k + 1) == "the", let o = ReminderLexicon.ordinal(word(k + 2)), o >= 1,
+           let (d, n) = dated(month: m, day: o, yearAt: k + 3) {
+            return (d, k + 3 + n - k0)
+        }
+        if !Self.measureWords.contains(word(k + 1)), word(k) != "24/7", let (d, note) = slashDate(word(k)) {
             assumptions.append(note)
             return (d, k + 1 - k0)
         }
@@ -300,6 +345,21 @@ extension ReminderParser.ParseState {
     /// A day of the month as written: "24th", "24" (1-31); "last" is -1.
     static func dayOfMonth(_ w: String) -> Int? {
         ReminderLexicon.ordinal(w) ?? Int(w).flatMap { (1...31).contains($0) ? $0 : nil }
+    }
+
+    /// "03.12." (with its dot after), "15.04.2027": day first, as every
+    /// country that writes dates with dots does; "2026.12.03": year first.
+    func dotDate(_ w: String, trailingDot: Bool) -> (Day, String)? {
+        let p = w.split(separator: ".", omittingEmptySubsequences: false)
+        guard (2...3).contains(p.count), p.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        let n = p.compactMap { Int($0) }
+        if p.count == 2 {
+            guard trailingDot, p[0].count <= 2, p[1].count <= 2, (1...12).contains(n[1]), let d = nextDate(month: n[1], day: n[0]) else { return nil }
+            return (d, "'\(w).' read as \(d) (day.month)")
+        }
+        let day = p[0].count == 4 ? Day(year: n[0], month: n[1], day: n[2]) : Day(year: n[2] < 100 ? n[2] + 2000 : n[2], month: n[1], day: n[0])
+        guard day.isValid, (2000...2200).contains(day.year) else { return nil }
+        return (day, "'\(w)' read as \(day) (\(p[0].count == 4 ? "year.month.day" : "day.month.year"))")
     }
 
     /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.

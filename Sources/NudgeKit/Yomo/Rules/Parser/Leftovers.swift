@@ -44,9 +44,16 @@ extension ReminderParser.ParseState {
         if k > 0 && word(k - 1) == "the" && !used[k - 1] && !timeish(after) { return true }
         // "Maundy Thursday", "Super Bowl Sunday", "Cyber Monday", "Man Friday", "Thank God It's Friday".
         if len == 1, ReminderLexicon.weekday(word(k)) != nil, k > 0, !used[k - 1],
-           ["maundy", "fat", "super", "giving", "cyber", "holy", "bloody", "manic", "ruby", "man", "girl", "it's", "its", "bowl", "spy"].contains(word(k - 1)) {
+           ["maundy", "fat", "super", "giving", "cyber", "holy", "bloody", "manic", "ruby", "man", "girl", "it's", "its", "bowl", "spy",
+            "remembrance", "whit", "holiday", "trinity", "white", "low", "pentecost", "plough", "laetare", "rogation"].contains(word(k - 1)) {
             return true
         }
+        // "SAT practice", "the SUN": an acronym in capitals among lower-case words is no day.
+        if len == 1, ["SAT", "SUN"].contains(tokens[k].raw), !timeish(k + 1) || word(k + 1).isEmpty,
+           tokens.contains(where: { $0.raw.contains(where: { $0.isLowercase }) }) { return true }
+        // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title.
+        if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)),
+           !ReminderLexicon.partsOfDay.contains(word(k + 1)), !(k > 0 && Self.leadWords.contains(word(k - 1))) { return true }
         guard capital(k) else { return false }
         if inMediaTitle(k) { return true }
         var j = after
@@ -60,14 +67,21 @@ extension ReminderParser.ParseState {
     /// "listen to Sunday Morning by Maroon 5"), and not a day word ending it
     /// ("watch Arsenal Friday" is Friday).
     func inMediaTitle(_ k: Int) -> Bool {
-        func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && (tokens[j].raw.first?.isUppercase == true || tokens[j].raw.first?.isNumber == true) }
+        // A capitalised word; or a number that is no time, right beside one ("28 Days Later", "John 3:16" is not).
+        func letter(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && tokens[j].raw.first?.isUppercase == true }
+        func member(_ j: Int) -> Bool {
+            letter(j) || (j >= 0 && j < tokens.count && !used[j] && tokens[j].raw.first?.isNumber == true && writtenTime(at: j) == nil
+                          && !tokens[j].raw.contains("/") && !tokens[j].raw.contains(".") && (letter(j - 1) || letter(j + 1)))
+        }
         let connectors: Set<String> = ["with", "of", "in", "the", "a", "an", "and", "on", "at", "to", "for"]
-        guard capital(k) else { return false }
+        guard member(k), k < tokens.count, tokens[k].raw.count > 1 || letter(k) else { return false }
         var s = k, e = k
-        while capital(s - 1) || (s >= 2 && connectors.contains(word(s - 1)) && !used[s - 1] && capital(s - 2)) { s -= capital(s - 1) ? 1 : 2 }
-        while capital(e + 1) || (connectors.contains(word(e + 1)) && !used[e + 1] && capital(e + 2)) { e += capital(e + 1) ? 1 : 2 }
+        while member(s - 1) || (s >= 2 && connectors.contains(word(s - 1)) && !used[s - 1] && letter(s - 2)) { s -= member(s - 1) ? 1 : 2 }
+        while member(e + 1) || (connectors.contains(word(e + 1)) && !used[e + 1] && letter(e + 2)) { e += member(e + 1) ? 1 : 2 }
         let verb = word(s - 1) == "to" ? word(s - 2) : word(s - 1)
         guard e > s, s > 0, ["read", "reread", "watch", "rewatch", "listen", "stream", "binge", "play", "see", "finish", "start", "add"].contains(verb) else { return false }
+        // "watch The Day After Tomorrow": a name that starts with an article is one whole.
+        if ["the", "a", "an"].contains(word(s)) { return true }
         let dayish = Self.dayWord(word(k)) || ReminderLexicon.month(word(k)) != nil || ReminderLexicon.partsOfDay.contains(word(k))
         // "watch Monday Night Football": a show named for when it is on may mean that day; left to be refused.
         let slot = (ReminderLexicon.weekday(word(k)) != nil && ReminderLexicon.partsOfDay.contains(word(k + 1)))
@@ -112,6 +126,8 @@ extension ReminderParser.ParseState {
     func unreadTimeWord(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
         if inMediaTitle(k) { return nil }
+        // "x morning and evening" with no rule: two times for one reminder.
+        if ReminderLexicon.partsOfDay.contains(w) && next == "and" && ReminderLexicon.partsOfDay.contains(word(k + 2)) && !used[k + 2] { return 3 }
         // "the 5 o'clock shadow", "a 9 to 5 job": sayings, not times.
         if (next == "o'clock" && word(k + 2) == "shadow") || (w == "o'clock" && next == "shadow") { return nil }
         if let (_, n) = writtenTime(at: k), w.contains(":") || w.hasSuffix("m") || ["am", "pm", "a.m", "p.m", "o'clock", "oclock"].contains(next) {
@@ -178,7 +194,9 @@ extension ReminderParser.ParseState {
         if ["st", "nd", "rd", "th"].contains(where: { w.hasSuffix($0) }), w.dropLast(2).allSatisfy({ $0.isASCII && $0.isNumber }), w.count > 2,
            ReminderLexicon.ordinal(w) == nil, prev == "the" || Self.leadWords.contains(prev) { return 1 }
         // "31/12", "25/12": a date in a form not read.
-        if w.contains("/"), !Self.measureWords.contains(next), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
+        // "20261203": a date run together.
+        if w.count == 8, w.hasPrefix("20"), w.allSatisfy({ $0.isASCII && $0.isNumber }), Day.parse(String(w.prefix(4)) + "-" + String(w.dropFirst(4).prefix(2)) + "-" + String(w.suffix(2))) != nil { return 1 }
+        if w.contains("/"), w != "24/7", !Self.measureWords.contains(next), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
         // "8ish", "noonish", "at5pm", "@5", "17h", "5p", "2-3pm", "2nite": clock shapes not read.
         if w.hasSuffix("ish"), let c = w.first, c.isNumber || w.hasPrefix("noon") || w.hasPrefix("midnight") { return 1 }
         if (w.hasPrefix("at") || w.hasPrefix("@")), w.count > (w.hasPrefix("@") ? 1 : 2), let c = w.dropFirst(w.hasPrefix("@") ? 1 : 2).first, c.isNumber { return 1 }
@@ -196,7 +214,22 @@ extension ReminderParser.ParseState {
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }
-        if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this"].contains(word(k + 2)) { return 3 }
+        if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this", "next"].contains(word(k + 2)) { return 3 }
+        if w == "close" && next == "of" && word(k + 2) == "business" { return 3 }
+        // "in 3 days and 2 hours": the rest of an amount not read.
+        if w == "and" && k > 0 && used[k - 1] && ReminderLexicon.number(next) != nil && Self.unitLike(word(k + 2)) { return 3 }
+        // "every 2 hours for 6 hours": a rule's end in hours, which yomo does not keep.
+        if w == "for" && rule.repeats && ReminderLexicon.number(next) != nil && (ReminderLexicon.minuteWords.contains(word(k + 2))
+                                                                                || ["hour", "hours", "hr", "hrs"].contains(word(k + 2))) { return 3 }
+        // "on his birthday", "before our anniversary": a day yomo does not know.
+        if ["birthday", "anniversary", "wedding", "graduation", "funeral"].contains(w) && k >= 2
+            && (["my", "his", "her", "their", "our", "your"].contains(word(k - 1)) || word(k - 1).hasSuffix("'s"))
+            && ["on", "by", "before", "after", "until", "till"].contains(word(k - 2)) { return 1 }
+        // "the bank holiday", "bank holiday monday": which one?
+        if w == "bank" && next == "holiday" { return 2 }
+        // "the 15th pay rent", "rent 15th", "pay the rent on 15": a day of the month not read.
+        if let o = ReminderLexicon.ordinal(w), o >= 1, w.first?.isNumber == true, k == tokens.count - 1 || (prev == "the" && k == 1) { return 1 }
+        if prev == "on", k == tokens.count - 1, let n = Int(w), (1...31).contains(n) { return 1 }
         // "at the end of my shift": an event's end, not a time.
         if w == "end" && next == "of" && ["my", "our", "his", "her", "their", "your"].contains(word(k + 2)) && !word(k + 3).isEmpty { return 4 }
         if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise"].contains(next) { return 2 }

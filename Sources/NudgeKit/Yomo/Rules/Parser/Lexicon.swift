@@ -55,13 +55,17 @@ enum ReminderLexicon {
         "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
         // Australian.
         "arvo": "afternoon", "arvos": "afternoons",
+        "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",
+        "2day": "today", "2nite": "tonight", "2night": "tonight",
+        "bi-weekly": "biweekly", "bi-monthly": "bimonthly", "semi-annually": "semiannually", "bi-annually": "biannually",
     ]
     /// Words that promise a repeat: left in the title, they mean "not understood".
     static let recurrenceWords: Set<String> = [
         "every", "each", "daily", "weekly", "monthly", "yearly", "annually", "hourly", "nightly", "biweekly", "fortnightly",
         "bimonthly", "quarterly", "weekdays", "weekends", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
         "saturdays", "sundays", "except", "twice", "thrice", "repeat", "repeating", "recurring", "alternate", "until",
-        "mornings", "evenings", "nights", "afternoons", "semiannually", "biannually",
+        "mornings", "evenings", "nights", "afternoons", "semiannually", "biannually", "semimonthly", "semi-monthly", "semiweekly",
+        "semi-weekly",
     ]
     /// Single words that are a whole rule ("bimonthly" is read apart: it is ambiguous).
     static let ruleWords: [String: Recurrence] = [
@@ -123,6 +127,37 @@ enum ReminderLexicon {
                 }
                 continue
             }
+            let before = k > 0 ? pieces[k - 1].lowercased() : "", after = k + 1 < pieces.count ? pieces[k + 1].lowercased() : ""
+            // "2026-12-01T15:00", "2026-12-01T15:00:00": a date and a time (with a zone after it, not read).
+            if let t = word.firstIndex(of: "t"), word.distance(from: word.startIndex, to: t) == 10, let time = isoTime(word[word.index(after: t)...]) {
+                out.append(Token(raw: raw, word: String(word[..<t]), commaAfter: false))
+                out.append(Token(raw: "", word: time, commaAfter: comma))
+                continue
+            }
+            // "15h30" after "at", or past 12: a clock time, as French and others write it (else hours and minutes).
+            if let parts = splitHoursMinutes(word), let h = Int(parts[0]), h <= 23, parts[2].count == 2,
+               ["at", "@", "by", "from", "until", "till", "to", "-"].contains(before) || h > 12 {
+                out.append(Token(raw: raw, word: parts[0] + ":" + parts[2], commaAfter: comma))
+                continue
+            }
+            // "friday5pm", "5pmfriday", "tmrw9am": a day and a time glued.
+            if let (a, b) = splitDayAndTime(word) {
+                for (n, p) in [a, b].enumerated() {
+                    let fixed = typos[p] ?? p
+                    if fixed != p { notes.append("'\(p)' read as '\(fixed)'") }
+                    out.append(Token(raw: n == 0 ? raw : "", word: fixed, commaAfter: n == 1 && comma))
+                }
+                continue
+            }
+            // "2x daily", "3x a day": that many times.
+            if word.count >= 2, word.hasSuffix("x"), let n = Int(word.dropLast()), (2...9).contains(n),
+               ["daily", "a", "per", "each", "every", "weekly", "monthly"].contains(after) {
+                out.append(Token(raw: raw, word: String(n), commaAfter: false))
+                out.append(Token(raw: "", word: "times", commaAfter: comma))
+                continue
+            }
+            // "03.12.", "15.04.2027": a date with dots (a trailing dot keeps "03.12." from being 03:12).
+            let dotDate = raw.hasSuffix(".") && !["at", "@", "by"].contains(before) && word.split(separator: ".").count == 2
             // "3pm-ish", "11ish", "noonish": about that time, read as that time (and said so).
             if let about = aboutTime(word) {
                 notes.append("'\(word)' read as '\(about)'")
@@ -130,7 +165,7 @@ enum ReminderLexicon {
             }
             // "9.30pm", "9.30": a clock time with a dot.
             // (Not before a unit: "2.75 hours" is an amount.)
-            if let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
+            if !dotDate, let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
                !(k + 1 < pieces.count && unitWords[pieces[k + 1].lowercased()] != nil) {
                 let rest = word[word.index(after: dot)...]
                 if rest.count >= 2, rest.prefix(2).allSatisfy(\.isNumber), ["", "am", "pm"].contains(String(rest.dropFirst(2))) {
@@ -157,6 +192,33 @@ enum ReminderLexicon {
             out.append(Token(raw: raw, word: word, commaAfter: comma))
         }
         return (out, notes)
+    }
+
+    /// "15:00", "15:00:00" after an ISO date's "T", as "15:00"; nil for
+    /// anything else (a zone after it too: that is not read).
+    static func isoTime(_ s: Substring) -> String? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
+        return parts[0] + ":" + parts[1]
+    }
+
+    /// "friday5pm" as ("friday", "5pm"), "5pmfriday" as ("5pm", "friday"),
+    /// "tmrw9am": a day's name and a time with am/pm glued together.
+    static func splitDayAndTime(_ w: String) -> (String, String)? {
+        let letters = w.prefix { $0.isLetter }, rest = w.dropFirst(letters.count)
+        func day(_ x: Substring) -> Bool {
+            x.count >= 3 && (Weekdays.parse(String(x)) != nil || ["today", "tomorrow", "tonight", "tmrw", "tmr"].contains(String(x)))
+        }
+        func time(_ x: Substring) -> Bool {
+            (x.hasSuffix("am") || x.hasSuffix("pm")) && x.count >= 3 && x.dropLast(2).allSatisfy { $0.isNumber || $0 == ":" } && x.first?.isNumber == true
+        }
+        if day(letters) && time(rest) { return (String(letters), String(rest)) }
+        let chars = Array(w)
+        guard let m = chars.indices.dropFirst().first(where: { chars[$0] == "m" && (chars[$0 - 1] == "a" || chars[$0 - 1] == "p") }) else { return nil }
+        let t = w.prefix(m + 1), d = w.dropFirst(m + 1)
+        if time(t) && day(d) { return (String(t), String(d)) }
+        return nil
     }
 
     /// "3pm-ish" as "3pm", "11ish" as "11:00", "noonish" as "noon": a time

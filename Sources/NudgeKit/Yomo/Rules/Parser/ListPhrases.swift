@@ -32,6 +32,7 @@ extension ReminderParser.ParseState {
         }
         var r = RRule(freq: .monthly)
         r.byMonthDay = days.sorted()
+        noteShortMonths(days)
         setRule(Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r])), i, m + monthly - i)
         i = m + monthly
         return true
@@ -53,6 +54,7 @@ extension ReminderParser.ParseState {
         let of = ofMonth(at: j)
         var r = RRule(freq: .monthly)
         r.byMonthDay = Array(Set(days)).sorted()
+        noteShortMonths(days)
         setRule(Self.rfcRule(r), i, j + of - i)
         i = j + of
         return true
@@ -85,6 +87,7 @@ extension ReminderParser.ParseState {
             let m = months[0]
             for y in today.year...(today.year + 1) {
                 if let d = Recurrence.nthWeekday(year: y, month: m, ordinal: o, weekday: wd), d >= today {
+                    ordinalInMonth = (o, wd, m)
                     setDate(d, i, j - i)
                     i = j
                     return true
@@ -98,6 +101,28 @@ extension ReminderParser.ParseState {
         setRule(Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r])), i, j - i)
         i = j
         return true
+    }
+
+    /// Several days of the month, one of them past the 28th: months without
+    /// it skip it (one day alone falls on a shorter month's last), said.
+    mutating func noteShortMonths(_ days: [Int]) {
+        for d in Set(days).sorted() where d > 28 {
+            assumptions.append("the \(d)\(d == 29 ? "th" : d == 30 ? "th" : "st") is skipped in months without it")
+        }
+    }
+
+    /// "every year on the last thursday of november": a yearly rule on that
+    /// place in the month, not on the date it falls on this year.
+    mutating func settleYearlyOrdinal() {
+        guard let (o, wd, m) = ordinalInMonth, rule.repeats, rule.kind == .custom, rule.unit == .year, rule.interval == 1,
+              rule.set == nil else { return }
+        var r = RRule(freq: .yearly)
+        r.byMonth = [m]
+        r.byDay = [RRule.WeekdayNum(wd, o)]
+        let (u, c) = (rule.until, rule.count)
+        rule = Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r]))
+        (rule.until, rule.count) = (u, c)
+        date = nil
     }
 
     /// "last friday", "on the last friday" with no month after it: a
@@ -169,6 +194,7 @@ extension ReminderParser.ParseState {
             guard days.count == count, Set(days).count == count else { return false }
             var r = RRule(freq: .monthly)
             r.byMonthDay = days.sorted()
+        noteShortMonths(days)
             setRule(Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r])), i, j - i)
             i = j
             return true

@@ -50,6 +50,10 @@ extension ReminderParser {
         /// skips: applied to the rule when the result is built.
         var until: Day? = nil
         var count: Int? = nil
+        /// "for 3 weeks": counted once the time is known.
+        var forDuration: (Int, Recurrence.Unit, String)? = nil
+        /// "the last thursday of november": its place, should a yearly rule come with it.
+        var ordinalInMonth: (ordinal: Int, weekday: Int, month: Int)? = nil
         var exceptDays: [Int] = []
 
         var assumptions: [String]

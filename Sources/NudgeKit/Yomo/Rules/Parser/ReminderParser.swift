@@ -114,6 +114,7 @@ extension ReminderParser.ParseState {
         { $0.readGluedSpan() },            // "2-4pm"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
+        { $0.readAndPartOfDay() },         // the "and evening" of "every morning and evening"
         // Dates.
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
@@ -130,6 +131,7 @@ extension ReminderParser.ParseState {
 
     /// Reads the phrase at `i` with the first reader that recognises one.
     mutating func readPhrase() -> Bool {
+        if inMediaTitle(i) { return false }  // "watch Tomorrow Never Dies"
         for read in Self.readers where read(&self) { return true }
         return false
     }
@@ -143,6 +145,8 @@ extension ReminderParser.ParseState {
         var time = moreTimes.isEmpty ? settledTime() : nil
         settleRuleHours()
         applyExceptions()
+        settleForDuration(time: time, zone: zone)
+        settleYearlyOrdinal()
         applyEnds()
         if !moreTimes.isEmpty {
             settleMoreTimes(&time)

@@ -21,9 +21,11 @@ extension ReminderParser.ParseState {
     /// "except friday", "excluding weekends", "but not on sundays".
     mutating func readExcept() -> Bool {
         let w = word(i)
-        guard w == "except" || w == "excluding" || (w == "but" && word(i + 1) == "not") else { return false }
+        // "every day but saturday": "but" before days, after a rule.
+        let butDays = w == "but" && rule.repeats && i > 0 && used[i - 1] && dayList(at: i + 1) != nil
+        guard w == "except" || w == "excluding" || (w == "but" && word(i + 1) == "not") || butDays else { return false }
         var k = i + 1
-        if w == "but" { k += 1 }
+        if w == "but" && !butDays { k += 1 }
         if word(k) == "on" { k += 1 }
         if let (days, len) = dayList(at: k) {
             exceptDays += days
@@ -127,12 +129,25 @@ extension ReminderParser.ParseState {
     /// "for 3 weeks", when a rule is said before or after it: until the day
     /// before the same day 3 weeks on, counted from the date or today.
     mutating func readForDuration() -> Bool {
-        guard word(i) == "for", let n = ["a": 1, "an": 1][word(i + 1)] ?? ReminderLexicon.number(word(i + 1)), n >= 1,
-              let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour,
-              rule.repeats || tokens[(i + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
+        // "for the next 3 weeks" is "for 3 weeks".
+        let k = word(i + 1) == "the" && word(i + 2) == "next" ? i + 2 : i
+        guard word(i) == "for", let n = ["a": 1, "an": 1][word(k + 1)] ?? ReminderLexicon.number(word(k + 1)), n >= 1,
+              let u = ReminderLexicon.unitWords[word(k + 2)], u != .hour,
+              rule.repeats || tokens[(k + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
         else { return false }
-        guard withinReach(n, word(i + 2), i, 3) else { i += 3; return true }
-        let start = date ?? today
+        guard withinReach(n, word(k + 2), i, k + 3 - i) else { i = k + 3; return true }
+        forDuration = (n, u, "for \(n) \(word(k + 2))")
+        return consume(k + 3 - i)
+    }
+
+    /// "for 3 weeks", once the sentence is read: until the day before the
+    /// same day 3 weeks on, counted from the date, or from the first day
+    /// whose time has not passed ("daily at 8am for 7 days" said at 10:00
+    /// is seven mornings from tomorrow).
+    mutating func settleForDuration(time: TimeOfDay?, zone: Zone) {
+        guard let (n, u, said) = forDuration else { return }
+        var start = date ?? today
+        if date == nil, let t = time, t <= zone.local(now).time, relative == nil { start = today.adding(days: 1) }
         let end: Day
         switch u {
         case .day: end = start.adding(days: n - 1)
@@ -141,8 +156,7 @@ extension ReminderParser.ParseState {
         case .hour: end = start
         }
         until = end
-        assumptions.append("'for \(n) \(word(i + 2))' read as until \(end)")
-        return consume(3)
+        assumptions.append("'\(said)' read as until \(end)")
     }
 
     /// "after I finish it", "from completion", "after the last one", when a

@@ -93,6 +93,9 @@ extension ReminderParser.ParseState {
     /// "three", "three pm", "eleven o'clock": an hour in words, 1 to 12.
     func hourInWords(at k: Int) -> (WrittenTime, Int)? {
         guard Int(word(k)) == nil, let h = ReminderLexicon.number(word(k)), (1...12).contains(h) else { return nil }
+        // "Five Guys", "Seven Dials": a capitalised number in a name.
+        if tokens[k].raw.first?.isUppercase == true, k + 1 < tokens.count, tokens[k + 1].raw.first?.isUppercase == true,
+           !["am", "pm", "a.m", "p.m", "o'clock", "oclock"].contains(word(k + 1)) { return nil }
         let parts = [Token(raw: String(h), word: String(h), commaAfter: tokens[k].commaAfter)] + tokens[(k + 1)...].prefix(1)
         guard let (t, n) = Self.writtenTime(Array(parts), 0) else { return nil }
         return (WrittenTime(hour: t.hour, minute: t.minute, sure: t.sure, text: phrase(k, n)), n)
@@ -317,6 +320,16 @@ extension ReminderParser.ParseState {
             return true
         }
         if (w == "noon" || w == "midnight") && namesAThing(at: i, len: 1) { return false }  // "High Noon"
+        // "5 in the afternoon", "friday morning 7", "9 tonight": a bare hour the part of the day settles.
+        if let h = Int(w), (1...12).contains(h), w.count <= 2,
+           (word(i + 1) == "in" && word(i + 2) == "the" && ReminderLexicon.partsOfDay.contains(word(i + 3)))
+            || (word(i + 1) == "at" && word(i + 2) == "night") || word(i + 1) == "tonight"
+            || (word(i + 1) == "this" && ReminderLexicon.partsOfDay.contains(word(i + 2)))
+            || (i > 0 && used[i - 1] && ReminderLexicon.partsOfDay.contains(word(i - 1)) && !rule.repeats) {
+            setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
+            i += 1
+            return true
+        }
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
         // "the 8pm show": a time that names a thing, not when to remind; left to be refused.
@@ -461,9 +474,20 @@ extension ReminderParser.ParseState {
     /// by the part of the day, else the part of the day's usual hour
     /// ("tonight" is 20:00), said in `assumptions`.
     mutating func settledTime() -> TimeOfDay? {
-        if let (t, _) = timeWritten {
+        if let (t, said) = timeWritten {
+            // "dinner at 7", "wake up at 6": the title's words settle a bare hour, said.
+            if partOfDay == nil, !t.sure, (5...11).contains(t.hour), let (p, because) = contextPartOfDay() {
+                let (tm, _) = t.settled(partOfDay: p)
+                assumptions.append("'\(t.text)' read as \(tm) ('\(because)')")
+                return tm
+            }
             let (tm, note) = t.settled(partOfDay: partOfDay)
             if let n = note { assumptions.append(n) }
+            // "this morning at 8pm", "tonight at 9am", "tomorrow afternoon at 9": one of them is wrong.
+            if let p = partOfDay, !Self.fits(tm, p), conflict == nil {
+                let part = p == "night" && tokens.contains(where: { $0.word == "tonight" }) ? "tonight" : "the \(p)"
+                conflict = "'\(said)' is not in \(part): say one of them"
+            }
             return tm
         }
         guard let p = partOfDay else { return nil }
@@ -471,6 +495,43 @@ extension ReminderParser.ParseState {
         let tm = TimeOfDay(hour: p == "night" && tonight ? 20 : Self.usualHours[p]!, minute: 0)
         assumptions.append("'\(tonight ? "tonight" : p)' read as \(tm)")
         return tm
+    }
+
+    /// Whether a time of day lies in a part of the day, generously
+    /// ("tonight at 5:30" is; "this morning at 8pm" is not).
+    static func fits(_ t: TimeOfDay, _ part: String) -> Bool {
+        switch part {
+        case "morning": return t.hour < 12
+        case "afternoon": return (12..<19).contains(t.hour)
+        case "evening": return t.hour >= 15 || t.hour == 0
+        case "night": return t.hour >= 17 || t.hour < 6
+        default: return true
+        }
+    }
+
+    /// A word of the title that says which half of the day a bare hour is in.
+    func contextPartOfDay() -> (String, String)? {
+        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater"]
+        let morning: Set<String> = ["breakfast", "brekkie", "wake"]
+        for k in tokens.indices where !used[k] {
+            if evening.contains(tokens[k].word) { return ("evening", tokens[k].word) }
+            if morning.contains(tokens[k].word) { return ("morning", tokens[k].word) }
+        }
+        return nil
+    }
+
+    /// "every morning and evening": the second part of the day is a second
+    /// time of the same rule (at the usual hours, said).
+    mutating func readAndPartOfDay() -> Bool {
+        guard word(i) == "and", i > 0, used[i - 1], rule.repeats, let first = Self.usualHours[word(i - 1)],
+              let second = Self.usualHours[word(i + 1)], first != second else { return false }
+        if timeWritten == nil {
+            timeWritten = (WrittenTime(hour: first, minute: 0, sure: true, text: word(i - 1)), word(i - 1))
+            partOfDay = nil
+        }
+        moreTimes.append((WrittenTime(hour: second, minute: 0, sure: true, text: word(i + 1)), word(i + 1)))
+        assumptions.append("'\(word(i - 1)) and \(word(i + 1))' read as \(TimeOfDay(hour: first, minute: 0)) and \(TimeOfDay(hour: second, minute: 0))")
+        return consume(2)
     }
 
     /// The hourly rule's hours once the sentence is read. Bare hours read as
