@@ -55,6 +55,20 @@ extension ReminderParser.ParseState {
     /// now", "3 days from now"; "2 hours from now" is "in 2 hours".
     mutating func readFromDay() -> Bool {
         var k = i
+        // "a week today", "a fortnight tomorrow" (Britain's): that many days on, said.
+        if ["a", "one"].contains(word(k)), ["week", "fortnight"].contains(word(k + 1)), ["today", "tomorrow"].contains(word(k + 2)) {
+            let d = (word(k + 2) == "tomorrow" ? today.adding(days: 1) : today).adding(days: word(k + 1) == "week" ? 7 : 14)
+            assumptions.append("'\(phrase(k, 3))' read as \(Weekdays.display(d.weekday)) \(d)")
+            setDate(d, i, 3)
+            i += 3
+            return true
+        }
+        // "an hour and a half from now".
+        if ["a", "an", "one"].contains(word(k)) && word(k + 1) == "hour" && word(k + 2) == "and" && word(k + 3) == "a" && word(k + 4) == "half"
+            && word(k + 5) == "from" && word(k + 6) == "now" {
+            guard readAmountFromNow(1, unitAt: k + 1) else { return false }
+            return consume(2)
+        }
         // "half an hour from now".
         if word(k) == "half" && ["an", "a"].contains(word(k + 1)) && word(k + 2) == "hour" && word(k + 3) == "from" && word(k + 4) == "now" {
             guard readAmountFromNow(0.5, unitAt: k + 2) else { return false }
@@ -172,6 +186,12 @@ extension ReminderParser.ParseState {
             r.byMonthDay = [-1]
             setRule(Self.rfcRule(r), i, k + 3 - i)
             i = k + 3
+            return true
+        }
+        // "end of month": this month's last day, as "end of the month".
+        if word(k + 1) == "month" {
+            setDate(lastDayOfThisMonth, i, k + 2 - i)
+            i = k + 2
             return true
         }
         guard ["the", "this"].contains(word(k + 1)) && word(k + 2) == "month" else { return false }
@@ -374,6 +394,11 @@ extension ReminderParser.ParseState {
         let parts = w.split(separator: "/")
         guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isNumber) }),
               let a = Int(parts[0]), let b = Int(parts[1]) else { return nil }
+        // "2026/12/01": year first, as ISO 8601 with slashes.
+        if parts.count == 3, parts[0].count == 4, let c = Int(parts[2]) {
+            let day = Day(year: a, month: b, day: c)
+            return day.isValid && (2000...2200).contains(a) ? (day, "'\(w)' read as \(day) (year/month/day)") : nil
+        }
         // Month first in the Americas' zones (12/05 is December 5), day first elsewhere (05/12); whichever
         // is the only one possible ("31/12", "12/31") anywhere. Said in `assumptions` either way.
         let monthFirst = zoneName.isEmpty || zoneName.hasPrefix("America/") || zoneName.hasPrefix("US/") || zoneName == "Pacific/Honolulu"
@@ -422,8 +447,8 @@ extension ReminderParser.ParseState {
             let p = w.split(separator: sep).map(String.init)
             if p.count == 2, let a = ReminderLexicon.weekday(p[0]), let b = ReminderLexicon.weekday(p[1]), a != b { return days(from: a, to: b) }
         }
-        if w.contains("/") {
-            let p = w.split(separator: "/").map(String.init)
+        for sep: Character in ["/", "+"] where w.contains(sep) {
+            let p = w.split(separator: sep).map(String.init)
             let ds = p.compactMap(ReminderLexicon.weekday)
             if p.count >= 2 && ds.count == p.count { return Weekdays.sorted(ds) }
         }
@@ -437,6 +462,39 @@ extension ReminderParser.ParseState {
         while d != b { d = (d + 1) % 7; out.append(d) }
         return Weekdays.sorted(out)
     }
+
+    /// A weekday counted in weeks, as people say it (said, for each can be
+    /// heard two ways): "tuesday after next", "the friday after next",
+    /// "monday week" and "a week on monday" (Britain's: the Monday after the
+    /// coming one), "a week from friday", "2 weeks from friday", "thursday
+    /// next week" and "next week thursday" (that day in the week from the
+    /// coming Monday).
+    mutating func readWeekdayInWeeks() -> Bool {
+        var k = i
+        if word(k) == "the" { k += 1 }
+        func day(_ j: Int) -> Int? { word(j).hasSuffix("s") ? nil : ReminderLexicon.weekday(word(j)) }
+        var found: (Day, Int)? = nil
+        if let wd = day(k), word(k + 1) == "after", word(k + 2) == "next" {
+            found = (nextWeekday(wd).adding(days: 7), k + 3)
+        } else if k == i, let wd = day(k), word(k + 1) == "week", !Self.titleWord(word(k + 2)) || word(k + 2).isEmpty {
+            found = (nextWeekday(wd).adding(days: 7), k + 2)
+        } else if k == i, let n = ["a": 1, "an": 1][word(k)] ?? ReminderLexicon.number(word(k)), (1...52).contains(n),
+                  ["week", "weeks"].contains(word(k + 1)), ["on", "from"].contains(word(k + 2)), let wd = day(k + 3) {
+            found = (nextWeekday(wd).adding(days: 7 * n), k + 4)
+        } else if k == i, let wd = day(k), word(k + 1) == "next", word(k + 2) == "week" {
+            found = (mondayNextWeek.adding(days: (wd + 6) % 7), k + 3)
+        } else if k == i, word(k) == "next", word(k + 1) == "week", let wd = day(k + 2) {
+            found = (mondayNextWeek.adding(days: (wd + 6) % 7), k + 3)
+        }
+        guard let (d, end) = found else { return false }
+        assumptions.append("'\(phrase(i, end - i))' read as \(Weekdays.display(d.weekday)) \(d)")
+        setDate(d, i, end - i)
+        i = end
+        return true
+    }
+
+    /// The Monday that starts next week.
+    var mondayNextWeek: Day { today.adding(days: 7 - (today.weekday + 6) % 7) }
 
     /// The next day that is weekday `wd`: a week on when today is one.
     func nextWeekday(_ wd: Int) -> Day {

@@ -97,14 +97,21 @@ enum ReminderLexicon {
         // quotes around a word ("(5pm)", "[tomorrow]", "\"tomorrow\"") and a colon after one ("Friday:") are not part of it.
         var spaced = ""
         var prev: Character = " "
-        for c in text {
-            if c == "@" && prev.isLetter { spaced += " @ "; prev = " "; continue }
+        let chars = Array(text)
+        for (n, c) in chars.enumerated() {
+            // "dentist@3pm", "@5pm": "@" before a time stands apart.
+            if c == "@" && (prev.isLetter || (n + 1 < chars.count && chars[n + 1].isNumber)) { spaced += " @ "; prev = " "; continue }
             if (c == "," || c == ";") && !prev.isNumber { spaced.append(c); spaced.append(" "); prev = " "; continue }
             spaced.append(c)
             prev = c
         }
         spaced = spaced.replacingAll("...", " ").replacingAll("\u{2026}", " ")
-        let pieces = spaced.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        var pieces = spaced.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        // "9 o clock": "o'clock" in two words.
+        for k in pieces.indices.dropLast().reversed() where pieces[k].lowercased() == "o" && pieces[k + 1].lowercased().hasPrefix("clock") {
+            pieces[k] = Substring("o'" + pieces[k + 1])
+            pieces.remove(at: k + 1)
+        }
         for (k, piece) in pieces.enumerated() {
             var raw = String(piece)
             var comma = false

@@ -26,13 +26,16 @@ extension ReminderParser.ParseState {
         var m = j
         if word(m) == "of" { m += 1 }
         let monthly = (["each", "every"].contains(word(m)) && word(m + 1) == "month") ? 2 : word(m) == "monthly" ? 1 : 0
-        if monthly == 0 {
+        // "monthly on the 1st and 15th": the rule word came first.
+        let ruleBefore = monthly == 0 && rule.repeats && rule.kind == .custom && rule.unit == .month && rule.interval == 1 && ruleFromWord
+        if monthly == 0 && !ruleBefore {
             warnings.append("could not place '\(phrase(i, j - i))': several days of the month are a rule; say 'each month' after them")
             return consume(j - i)
         }
         var r = RRule(freq: .monthly)
         r.byMonthDay = days.sorted()
         noteShortMonths(days)
+        if ruleBefore { rule = .once; ruleSaid = nil }  // "monthly" said in full
         setRule(Recurrence.rfc(RecurrenceSet(start: Self.anyStart, rrules: [r])), i, m + monthly - i)
         i = m + monthly
         return true

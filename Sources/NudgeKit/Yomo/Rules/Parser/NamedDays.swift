@@ -98,6 +98,17 @@ extension ReminderParser.ParseState {
         return nil
     }
 
+    /// The rule of the named day at `k`, `len` tokens long.
+    func namedRule(at k: Int, len: Int) -> NamedDayRule? {
+        for entry in Self.namedDays {
+            for name in entry.names where name.split(separator: " ").count == len {
+                let parts = name.split(separator: " ").map { Self.plain(String($0)) }
+                if parts.enumerated().allSatisfy({ Self.plain(word(k + $0.offset)) == $0.element }) { return (uk ? entry.uk : nil) ?? entry.rule }
+            }
+        }
+        return nil
+    }
+
     /// Whether the reminder's zone reads the UK's named days.
     var uk: Bool { ["Europe/London", "Europe/Belfast", "GB", "GB-Eire"].contains(zoneName) }
 
@@ -126,7 +137,27 @@ extension ReminderParser.ParseState {
     mutating func readNamedHoliday() -> Bool {
         let prep = ["on", "for", "this", "next", "at"].contains(word(i))
         let k = prep ? i + 1 : i
-        guard let (d, len, note) = namedDay(at: k) else { return false }
+        guard var (d, len, note) = namedDay(at: k) else { return false }
+        // "new year's day 2027", "black friday 2027": that year's.
+        if let y = Int(word(k + len)), word(k + len).count == 4, y >= d.year, y <= today.year + 100, let rule = namedRule(at: k, len: len),
+           let other = Self.date(of: rule, year: y) {
+            d = other
+            note = "'\(phrase(k, len + 1))' read as \(Weekdays.display(d.weekday)) \(d)"
+            len += 1
+        }
+        // "christmas morning", "halloween night": that day, at that part of it.
+        if ReminderLexicon.partsOfDay.contains(word(k + len)), partOfDay == nil {
+            partOfDay = word(k + len)
+            take(k + len, 1)
+            if prep || (i > 0 && used[i - 1] && ["by", "until", "till", "before"].contains(word(i - 1))) {
+                assumptions.append(note)
+                setDate(d, i, k + len - i)
+            } else {
+                pendingNamedDay = (d, i, k + len - i, note)
+            }
+            i = k + len + 1
+            return true
+        }
         if prep || (i > 0 && used[i - 1] && ["by", "until", "till", "before"].contains(word(i - 1))) {
             assumptions.append(note)
             setDate(d, i, k + len - i)

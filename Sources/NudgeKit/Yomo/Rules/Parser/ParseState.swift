@@ -153,6 +153,20 @@ extension ReminderParser {
             return false
         }
 
+        /// "03/12" read the other way round from `slashDate`'s reading, if it is a date.
+        func otherOrder(_ said: String) -> Day? {
+            let p = said.split(separator: "/").compactMap { Int($0) }
+            guard p.count == 2 || p.count == 3, said.split(separator: "/").count == p.count else { return nil }
+            let monthFirst = zoneName.isEmpty || zoneName.hasPrefix("America/") || zoneName.hasPrefix("US/") || zoneName == "Pacific/Honolulu"
+            let (m, d) = monthFirst ? (p[1], p[0]) : (p[0], p[1])
+            guard (1...12).contains(m) else { return nil }
+            if p.count == 3 {
+                let day = Day(year: p[2] < 100 ? p[2] + 2000 : p[2], month: m, day: d)
+                return day.isValid ? day : nil
+            }
+            return nextDate(month: m, day: d)
+        }
+
         /// The date said by `n` tokens from `from`.
         mutating func setDate(_ d: Day, _ from: Int, _ n: Int) {
             let said = phrase(from, n)
@@ -164,6 +178,15 @@ extension ReminderParser {
                     date = d
                     dateSaid = said
                 }
+                take(from, n)
+                return
+            }
+            // "Thu 03/12": the slash date's other order, when that is the day said.
+            if date != nil, date != d, let wd = weekday(dateSaid), let alt = otherOrder(said), alt.weekday == wd {
+                assumptions.removeAll { $0.hasPrefix("'\(said)'") }
+                assumptions.append("'\(said)' read as \(alt), a \(Weekdays.display(wd)) as said")
+                date = alt
+                dateSaid = said
                 take(from, n)
                 return
             }

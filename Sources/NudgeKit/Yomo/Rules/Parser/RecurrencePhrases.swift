@@ -28,6 +28,12 @@ extension ReminderParser.ParseState {
             if word(u) == "of" && ["an", "a"].contains(word(u + 1)) { u += 2 } else if word(j) == "half" && ["an", "a"].contains(word(u)) { u += 1 }
             if word(u) == "hour" || word(u) == "hr" { return everyMinutes(m, unitAt: u) }
         }
+        // "every fortnight", "every quarter": two weeks, three months.
+        if word(j) == "fortnight" || (word(j) == "quarter" && !["hour", "hr", "of"].contains(word(j + 1))) {
+            setRule(Recurrence(kind: .custom, interval: word(j) == "fortnight" ? 2 : 3, unit: word(j) == "fortnight" ? .week : .month), i, j + 1 - i)
+            i = j + 1
+            return true
+        }
         if word(j) == "other" {
             n = 2
             j += 1
@@ -296,6 +302,21 @@ extension ReminderParser.ParseState {
 
     /// "weekdays", "on weekends": a weekly rule on those days, or the days of
     /// an hourly rule already read.
+    /// "alternate days", "on alternate mondays": every other one.
+    mutating func readAlternate() -> Bool {
+        let k = word(i) == "on" ? i + 1 : i
+        guard word(k) == "alternate" else { return false }
+        if let u = ReminderLexicon.unitWords[word(k + 1)], u != .hour, word(k + 1).hasSuffix("s") {
+            setRule(Recurrence(kind: .custom, interval: 2, unit: u), i, k + 2 - i)
+        } else if word(k + 1).hasSuffix("s"), let wd = ReminderLexicon.weekday(word(k + 1)) {
+            setRule(Recurrence(kind: .custom, interval: 2, unit: .week, days: [wd]), i, k + 2 - i)
+        } else {
+            return false
+        }
+        i = k + 2
+        return true
+    }
+
     mutating func readWeekdaysOrWeekends() -> Bool {
         let on = word(i) == "on"
         let w = on ? word(i + 1) : word(i)

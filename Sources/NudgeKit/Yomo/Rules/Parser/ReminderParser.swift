@@ -93,6 +93,7 @@ extension ReminderParser.ParseState {
         { $0.readOnce() },                 // "once a week"
         { $0.readTimesADay() },            // "twice daily"
         { $0.readWeekdaysOrWeekends() },   // "on weekdays"
+        { $0.readAlternate() },            // "alternate days"
         { $0.readPluralPartOfDay() },      // "mornings"
         { $0.readExcept() },               // "except fridays"
         { $0.readUntil() },                // "until dec 24"
@@ -108,15 +109,18 @@ extension ReminderParser.ParseState {
         // Times of day.
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
         { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
+        { $0.readAboutTime() },            // "around 3pm"
         { $0.readAtNight() },              // "at night"
         { $0.readClockTime() },            // "at 3pm"
         { $0.readBareTime() },             // "14:30", "noon"
         { $0.readGluedSpan() },            // "2-4pm"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
+        { $0.readFromSpan() },             // "from 2 to 3pm" with no hourly rule: its start
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         { $0.readAndPartOfDay() },         // the "and evening" of "every morning and evening"
         // Dates.
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
+        { $0.readWeekdayInWeeks() },       // "tuesday after next", "monday week", "thursday next week"
         { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
         { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"

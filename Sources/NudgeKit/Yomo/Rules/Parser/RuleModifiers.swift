@@ -70,17 +70,23 @@ extension ReminderParser.ParseState {
             until = nextWeekday(wd)
             return consume(w + 1)
         }
-        // "through january": that month's last day.
-        if let m = ReminderLexicon.month(next), next.count >= 3, ReminderLexicon.ordinal(word(k + 1)) == nil, Int(word(k + 1)) == nil {
-            let y = m >= today.month ? today.year : today.year + 1
+        // "through january", "until feb 2027": that month's last day.
+        if let m = ReminderLexicon.month(next), next.count >= 3, ReminderLexicon.ordinal(word(k + 1)) == nil,
+           Int(word(k + 1)) == nil || (word(k + 1).count == 4 && (today.year...(today.year + 100)).contains(Int(word(k + 1))!)) {
+            let year = Int(word(k + 1))
+            let y = year ?? (m >= today.month ? today.year : today.year + 1)
             until = Day(year: y, month: m, day: Day.daysInMonth(year: y, month: m))
-            assumptions.append("'\(phrase(i, w + 1))' read as until \(until!)")
-            return consume(w + 1)
+            assumptions.append("'\(phrase(i, w + (year == nil ? 1 : 2)))' read as until \(until!)")
+            return consume(w + (year == nil ? 1 : 2))
         }
-        if word(k) == "the" && word(k + 1) == "end" && word(k + 2) == "of" && ["the", "this"].contains(word(k + 3))
-            && ["month", "year"].contains(word(k + 4)) {
-            until = word(k + 4) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
-            return consume(w + 5)
+        // "until the end of the month", "until end of year".
+        let the = word(k) == "the" ? 1 : 0
+        if word(k + the) == "end" && word(k + the + 1) == "of" {
+            let this = ["the", "this"].contains(word(k + the + 2)) ? 1 : 0
+            if ["month", "year"].contains(word(k + the + 2 + this)) {
+                until = word(k + the + 2 + this) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
+                return consume(w + the + 3 + this)
+            }
         }
         return false
     }

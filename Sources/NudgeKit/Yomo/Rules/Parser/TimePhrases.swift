@@ -54,7 +54,11 @@ extension ReminderParser.ParseState {
         var used = 1
         var suffix: String? = nil
         // "9:40a", "9:40p": a clock time with am/pm shortened (only with minutes: "5p" may be pence).
-        let short = w.count > 4 && w.dropLast().contains(":") && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
+        // "at 5p", "7p sat": after "at" or beside a day, without minutes too.
+        let beside = (i > 0 && ["at", "@"].contains(t[i - 1].word))
+            || [i - 1, i + 1].contains { $0 >= 0 && $0 < t.count && (Weekdays.parse(t[$0].word) != nil || ["today", "tomorrow", "tonight"].contains(t[$0].word)) }
+        let short = (w.count > 4 && w.dropLast().contains(":") || (beside && (2...3).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
+            && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
         for s in ["am", "pm", "a.m", "p.m"] + short where w.hasSuffix(s) && w.count > s.count {
             suffix = String(s.prefix(1))
             w = String(w.dropLast(s.count))
@@ -330,8 +334,10 @@ extension ReminderParser.ParseState {
             i += 1
             return true
         }
+        let oclock = ["o'clock", "oclock"].contains(word(i + 1))
         guard let (t, n) = writtenTime(at: i),
-              w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm" else { return false }
+              w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm"
+                || (t.sure && (w.hasSuffix("a") || w.hasSuffix("p"))) || oclock else { return false }
         // "the 8pm show": a time that names a thing, not when to remind; left to be refused.
         if i > 0 && !used[i - 1] && ["the", "a", "an"].contains(word(i - 1)) && w != "noon" && w != "midnight" { return false }
         // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
@@ -342,7 +348,7 @@ extension ReminderParser.ParseState {
             // "10:00 - 10:30": the start of a span, as a calendar pastes it.
             || (["-", "\u{2013}", "\u{2014}"].contains(word(i + n)) && tokens.count > i + n + 1 && tokens[i + n + 1].word.contains(":")
                 && writtenTime(at: i + n + 1) != nil)
-        if !t.sure && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
+        if !t.sure && !oclock && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
         setTime(t, i, n)
         i += n
         readMoreTimes()
@@ -360,6 +366,29 @@ extension ReminderParser.ParseState {
         setTime(Self.spanStart(a, end: b), i, 1)
         assumptions.append("'\(tokens[i].raw)' read as its start")
         i += 1
+        return true
+    }
+
+    /// "from 2 to 3pm", "from 9:30 to 10:30" with no hourly rule in the
+    /// sentence: a meeting's span, and the reminder is at its start, said.
+    mutating func readFromSpan() -> Bool {
+        guard word(i) == "from", let (a, b, len) = hourRange(at: i), b.sure || tokens[i + len - 1].word.contains(":"),
+              !tokens.contains(where: { ["hour", "hours", "hourly", "hr", "hrs", "minutes", "mins", "min"].contains($0.word) }) else { return false }
+        setTime(Self.spanStart(a, end: b), i, len)
+        assumptions.append("'\(phrase(i, len))' read as its start")
+        i += len
+        return true
+    }
+
+    /// "around 3pm", "about 10:30", "~9am": that time, said. Only a time
+    /// that is sure of itself ("about 5 people" is no time).
+    mutating func readAboutTime() -> Bool {
+        guard ["around", "about", "approx", "approximately", "circa", "roughly", "~"].contains(word(i)) else { return false }
+        let k = word(i + 1) == "at" ? i + 2 : i + 1
+        guard let (t, n) = writtenTime(at: k), t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") else { return false }
+        setTime(t, i, k + n - i)
+        assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
+        i = k + n
         return true
     }
 
