@@ -45,6 +45,15 @@ extension ReminderParser.ParseState {
         if word(i) != "from" && (word(k) == "on" || word(k) == "from") { k += 1 }
         // "starting next week", "starting next month": the rule starts then (read next).
         if word(i) != "from" && word(k) == "next" && ["week", "month"].contains(word(k + 1)) { return consume(k - i) }
+        // "starting march": the 1st of the next March (said).
+        if word(i) != "from", let m = ReminderLexicon.month(word(k)), word(k).count >= 3, Self.dayOfMonth(word(k + 1)) == nil,
+           rule.repeats || tokens.dropFirst(k).contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil }),
+           let d = nextDate(month: m, day: 1) {
+            assumptions.append("'\(phrase(i, k + 1 - i))' read as from \(d)")
+            setDate(d, i, k + 1 - i)
+            i = k + 1
+            return true
+        }
         guard rule.repeats || tokens.dropFirst(k).contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil }) else { return false }
         guard ReminderLexicon.weekday(word(k)) != nil || ["today", "tomorrow"].contains(word(k)) || datePhrase(at: k) != nil
                 || (word(k) == "next" && ReminderLexicon.weekday(word(k + 1)) != nil) else { return false }
@@ -56,8 +65,9 @@ extension ReminderParser.ParseState {
     mutating func readFromDay() -> Bool {
         var k = i
         // "a week today", "a fortnight tomorrow" (Britain's): that many days on, said.
-        if ["a", "one"].contains(word(k)), ["week", "fortnight"].contains(word(k + 1)), ["today", "tomorrow"].contains(word(k + 2)) {
-            let d = (word(k + 2) == "tomorrow" ? today.adding(days: 1) : today).adding(days: word(k + 1) == "week" ? 7 : 14)
+        if let n = ["a": 1, "one": 1][word(k)] ?? ReminderLexicon.number(word(k)), (1...52).contains(n),
+           ["week", "fortnight", "weeks", "fortnights"].contains(word(k + 1)), ["today", "tomorrow"].contains(word(k + 2)) {
+            let d = (word(k + 2) == "tomorrow" ? today.adding(days: 1) : today).adding(days: n * (word(k + 1).hasPrefix("week") ? 7 : 14))
             assumptions.append("'\(phrase(k, 3))' read as \(Weekdays.display(d.weekday)) \(d)")
             setDate(d, i, 3)
             i += 3
@@ -267,7 +277,11 @@ extension ReminderParser.ParseState {
            ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each", "next"].contains(word(k + 2))) {
             k -= 1
         } else if word(k) != "the" { return false }
-        guard let o = ReminderLexicon.ordinal(word(k + 1)), o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
+        // "on the 21", "by the 15", "due the 3": a day of the month without its suffix.
+        let bare = (k > i || ["by", "due", "until", "till", "before"].contains(word(i - 1))) && word(k) == "the"
+            ? Int(word(k + 1)).flatMap { (1...31).contains($0) && word(k + 1).count <= 2 && !Self.unitLike(word(k + 2))
+                                        && !Self.measureWords.contains(word(k + 2)) ? $0 : nil } : nil
+        guard let o = ReminderLexicon.ordinal(word(k + 1)) ?? bare, o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
               let d = nextDayOfMonth(o) else { return false }
         // An ordinal before a noun is a title ("watch the fifth element", "fix the 2nd floor sink"): "on the fifth",
         // "the 5th", "the fifth of …", "the 5th at 3pm" are dates.
@@ -328,7 +342,7 @@ extension ReminderParser.ParseState {
            let (d, n) = dated(month: m, day: o, yearAt: k + 3) {
             return (d, k + 3 + n - k0)
         }
-        if !Self.measureWords.contains(word(k + 1)), word(k) != "24/7", let (d, note) = slashDate(word(k)) {
+        if !Self.measureWords.contains(word(k + 1)), word(k) != "24/7", !fraction(at: k), let (d, note) = slashDate(word(k)) {
             assumptions.append(note)
             return (d, k + 1 - k0)
         }
@@ -382,11 +396,21 @@ extension ReminderParser.ParseState {
         return (day, "'\(w)' read as \(day) (\(p[0].count == 4 ? "year.month.day" : "day.month.year"))")
     }
 
+    /// "1/2 tablet", "take 1 1/2 pills", "3/4 of the cake": a common
+    /// fraction before a word of the title, or after a whole number.
+    func fraction(at k: Int) -> Bool {
+        let p = word(k).split(separator: "/")
+        guard p.count == 2, let a = Int(p[0]), let b = Int(p[1]), [2, 3, 4, 8].contains(b), a < b else { return false }
+        return Int(word(k - 1)) != nil || word(k + 1) == "of" || (Self.titleWord(word(k + 1)) && ReminderLexicon.partsOfDay.contains(word(k + 1)) == false
+                                                               && !Self.dayWord(word(k + 1)))
+    }
+
     /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.
     static let measureWords: Set<String> = ["inch", "inches", "in", "\"", "ft", "foot", "feet", "yd", "yard", "yards", "mile", "miles",
                                             "mm", "cm", "m", "km", "cup", "cups", "tsp", "tbsp", "teaspoon", "teaspoons", "tablespoon",
                                             "tablespoons", "oz", "lb", "lbs", "pound", "pounds", "kg", "g", "gram", "grams", "litre", "liter",
-                                            "litres", "liters", "l", "ml", "gallon", "gallons", "pint", "pints", "dozen", "size", "scale"]
+                                            "litres", "liters", "l", "ml", "gallon", "gallons", "pint", "pints", "dozen", "size", "scale",
+                                            "tablet", "tablets", "pill", "pills", "capsule", "capsules", "dose", "doses", "mg"]
 
     /// "12/05" (month/day, as in the US), "12/05/2026", "12/5/27", and the
     /// assumption that says how it was read.
@@ -443,6 +467,10 @@ extension ReminderParser.ParseState {
 
     /// "mon-fri", "tue–thu", "mon/wed/fri": the days in one word.
     static func dayRange(_ w: String) -> [Int]? {
+        // "MWF", "M/W/F", "MW", "TTh", "Tu/Th": class timetables' letters.
+        let letters: [String: [Int]] = ["mwf": [1, 3, 5], "m/w/f": [1, 3, 5], "mw": [1, 3], "m/w": [1, 3], "tth": [2, 4], "t/th": [2, 4],
+                                        "tuth": [2, 4], "tu/th": [2, 4], "mtwthf": [1, 2, 3, 4, 5], "m-f": [1, 2, 3, 4, 5]]
+        if let d = letters[w] { return d }
         for sep: Character in ["-", "\u{2013}"] where w.contains(sep) {
             let p = w.split(separator: sep).map(String.init)
             if p.count == 2, let a = ReminderLexicon.weekday(p[0]), let b = ReminderLexicon.weekday(p[1]), a != b { return days(from: a, to: b) }

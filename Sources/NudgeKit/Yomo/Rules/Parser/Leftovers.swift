@@ -49,8 +49,10 @@ extension ReminderParser.ParseState {
             return true
         }
         // "SAT practice", "the SUN": an acronym in capitals among lower-case words is no day.
-        if len == 1, ["SAT", "SUN"].contains(tokens[k].raw), !timeish(k + 1) || word(k + 1).isEmpty,
-           tokens.contains(where: { $0.raw.contains(where: { $0.isLowercase }) }) { return true }
+        if len == 1, ["SAT", "SUN"].contains(tokens[k].raw), writtenTime(at: k + 1) == nil, !ReminderLexicon.partsOfDay.contains(word(k + 1)),
+           !(k > 0 && Self.leadWords.contains(word(k - 1))), tokens.contains(where: { $0.raw.contains(where: { $0.isLowercase }) }) { return true }
+        // "buy sun cream" yes, "sat am" no: a day with am/pm after it is a day.
+        if len == 1, ["am", "pm", "a.m", "p.m"].contains(word(k + 1)) { return false }
         // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title.
         if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)),
            !ReminderLexicon.partsOfDay.contains(word(k + 1)), !(k > 0 && Self.leadWords.contains(word(k - 1))) { return true }
@@ -90,6 +92,24 @@ extension ReminderParser.ParseState {
         return k < e || !dayish
     }
 
+    /// Day and time words of Spanish, French, German, Italian and Portuguese,
+    /// which yomo does not read.
+    static let foreignTimeWords: Set<String> = [
+        "mañana", "manana", "hoy", "lunes", "martes", "miércoles", "miercoles", "jueves", "viernes", "sábado", "sabado", "domingo",
+        "demain", "aujourd'hui", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+        "morgen", "heute", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag", "uhr",
+        "domani", "oggi", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "amanhã", "hoje", "明天", "今天", "后天",
+    ]
+
+    /// "5 May Street", "18 April Lane", "at 12 June Ave": a number and a
+    /// name before a street's word, at `k` (the number).
+    func address(at k: Int) -> Bool {
+        guard let n = Int(word(k)), n >= 1 else { return false }
+        let streets: Set<String> = ["street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "dr", "close", "way", "court",
+                                    "ct", "place", "pl", "crescent", "boulevard", "blvd", "terrace", "square", "sq", "gardens", "grove"]
+        return streets.contains(word(k + 1)) || (tokens.indices.contains(k + 1) && tokens[k + 1].raw.first?.isUppercase == true && streets.contains(word(k + 2)))
+    }
+
     /// Words that name a day ("friday", "tomorrow", "christmas").
     static func dayWord(_ w: String) -> Bool {
         ReminderLexicon.weekday(w) != nil || ["today", "tomorrow", "tonight", "christmas", "xmas", "easter", "thanksgiving", "halloween"].contains(w)
@@ -126,6 +146,39 @@ extension ReminderParser.ParseState {
     func unreadTimeWord(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
         if inMediaTitle(k) { return nil }
+        if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
+        // "the friday before christmas", "day before thanksgiving": counted from a named day.
+        if ["before", "after"].contains(w), k > 0, Self.dayWord(word(k - 1)) || ["day", "night", "week", "weekend", "morning", "evening"].contains(word(k - 1)),
+           namedDay(at: k + 1) != nil { return 2 }
+        // "call after tomorrow", "this past friday", "same time tomorrow", "call mom now": no day ahead, or no time read.
+        if w == "after" && next == "tomorrow" && prev != "day" { return 2 }
+        if w == "past" && prev == "this" && (ReminderLexicon.weekday(next) != nil || ["week", "weekend", "month"].contains(next)) { return 2 }
+        if w == "same" && next == "time" { return 2 }
+        if w == "now" && (prev.isEmpty || prev == "right" || k == tokens.count - 1) { return 1 }
+        if w == "earlier" && prev == "no" { return 1 }
+        // "before 5", "before 9": a bare hour as a deadline.
+        if w == "before", Int(next) != nil { return 2 }
+        // "at morning", "on the night of saturday": a part of the day not read.
+        if ReminderLexicon.partsOfDay.contains(w) && (prev == "at" || (prev == "the" && ["at", "on"].contains(word(k - 2)))) { return 1 }
+        // Seasons and loose parts of a month or year.
+        if ["winter", "spring", "summer", "autumn", "fall"].contains(w) && ["this", "next", "in", "by", "until", "last"].contains(prev) { return 1 }
+        if (w.hasPrefix("mid-") && w.count > 4) || ["midweek", "mid-week", "midmonth", "mid-month"].contains(w) { return 1 }
+        if ["early", "late"].contains(w) && ReminderLexicon.month(next) != nil && next.count >= 3 { return 2 }
+        if ["q1", "q2", "q3", "q4", "h1", "h2"].contains(w) && ["of", "in", "by", "end", "for", "next", "this"].contains(prev) { return 1 }
+        if w == "next" && next == "weekday" { return 2 }
+        if w == "business" && next == "day" && prev == "of" { return 2 }
+        // Days and times in other languages: not read, so not guessed.
+        if Self.foreignTimeWords.contains(w) { return 1 }
+        // "dec 32": a day past any month's.
+        if ReminderLexicon.month(w) != nil && w.count >= 3, let n = Int(next), (32...99).contains(n) { return 2 }
+        // "3 nights a week", "for 2 nights", "2 days a week": counted, not a rule or a date.
+        if ReminderLexicon.number(w) != nil, ["nights", "mornings", "evenings", "afternoons", "weekends"].contains(next) { return 2 }
+        if ReminderLexicon.number(w) != nil, ["days", "day", "nights", "times"].contains(next), ["a", "per", "each"].contains(word(k + 2)),
+           ["week", "month", "fortnight"].contains(word(k + 3)) { return 4 }
+        // "take antibiotics for 7 days" with no rule: every day? "x 5": 5 what?
+        if w == "for", !rule.repeats, let n = ReminderLexicon.number(next), n >= 1, ["days", "weeks", "nights"].contains(word(k + 2)) { return 3 }
+        // "pills 9 and 9": two bare hours.
+        if let a = Int(w), (1...12).contains(a), next == "and", let b = Int(word(k + 2)), (1...12).contains(b), !used[k + 2] { return 3 }
         // "x morning and evening" with no rule: two times for one reminder.
         if ReminderLexicon.partsOfDay.contains(w) && next == "and" && ReminderLexicon.partsOfDay.contains(word(k + 2)) && !used[k + 2] { return 3 }
         // "the 5 o'clock shadow", "a 9 to 5 job": sayings, not times.
@@ -196,7 +249,7 @@ extension ReminderParser.ParseState {
         // "31/12", "25/12": a date in a form not read.
         // "20261203": a date run together.
         if w.count == 8, w.hasPrefix("20"), w.allSatisfy({ $0.isASCII && $0.isNumber }), Day.parse(String(w.prefix(4)) + "-" + String(w.dropFirst(4).prefix(2)) + "-" + String(w.suffix(2))) != nil { return 1 }
-        if w.contains("/"), w != "24/7", !Self.measureWords.contains(next), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
+        if w.contains("/"), w != "24/7", !Self.measureWords.contains(next), !fraction(at: k), w.split(separator: "/").count >= 2, w.split(separator: "/").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) { return 1 }
         // "8ish", "noonish", "at5pm", "@5", "17h", "5p", "2-3pm", "2nite": clock shapes not read.
         if w.hasSuffix("ish"), let c = w.first, c.isNumber || w.hasPrefix("noon") || w.hasPrefix("midnight") { return 1 }
         if (w.hasPrefix("at") || w.hasPrefix("@")), w.count > (w.hasPrefix("@") ? 1 : 2), let c = w.dropFirst(w.hasPrefix("@") ? 1 : 2).first, c.isNumber { return 1 }
@@ -210,7 +263,8 @@ extension ReminderParser.ParseState {
         if w.first?.isNumber == true, ["h", "p", "a", "pm", "am", "nite", "tonite"].contains(where: { w.hasSuffix($0) }),
            w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
-        if (Self.zoneWords.contains(tokens[k].raw) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+        if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
+            (Self.zoneWords.contains(tokens[k].raw) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }

@@ -58,6 +58,11 @@ enum ReminderLexicon {
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",
         "2day": "today", "2nite": "tonight", "2night": "tonight",
         "bi-weekly": "biweekly", "bi-monthly": "bimonthly", "semi-annually": "semiannually", "bi-annually": "biannually",
+        "bi-yearly": "biannually", "semi-yearly": "semiannually", "mos": "months",
+        "tomorrow's": "tomorrow", "today's": "today", "tonight's": "tonight",
+        "monday's": "monday", "tuesday's": "tuesday", "wednesday's": "wednesday", "thursday's": "thursday", "friday's": "friday",
+        "saturday's": "saturday", "sunday's": "sunday", "wednesdy": "wednesday", "sundy": "sunday", "monay": "monday",
+        "tuesay": "tuesday", "tmorrow": "tomorrow", "janurary": "january", "decemeber": "december",
     ]
     /// Words that promise a repeat: left in the title, they mean "not understood".
     static let recurrenceWords: Set<String> = [
@@ -107,6 +112,14 @@ enum ReminderLexicon {
         }
         spaced = spaced.replacingAll("...", " ").replacingAll("\u{2026}", " ")
         var pieces = spaced.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        // "bi weekly", "semi annually", "to morrow": one word in two.
+        for k in pieces.indices.dropLast().reversed() {
+            let a = pieces[k].lowercased(), b = pieces[k + 1].lowercased()
+            if (["bi", "semi"].contains(a) && ["weekly", "monthly", "annually", "annual", "yearly"].contains(b)) || (a == "to" && b == "morrow") {
+                pieces[k] = Substring(a == "to" ? "tomorrow" : a + "-" + b)
+                pieces.remove(at: k + 1)
+            }
+        }
         // "9 o clock": "o'clock" in two words.
         for k in pieces.indices.dropLast().reversed() where pieces[k].lowercased() == "o" && pieces[k + 1].lowercased().hasPrefix("clock") {
             pieces[k] = Substring("o'" + pieces[k + 1])
@@ -156,6 +169,15 @@ enum ReminderLexicon {
                 }
                 continue
             }
+            // "10am/10pm": two times in one word.
+            if word.contains("/"), word.split(separator: "/").count == 2,
+               word.split(separator: "/").allSatisfy({ ($0.hasSuffix("am") || $0.hasSuffix("pm")) && $0.first?.isNumber == true }) {
+                let parts = word.split(separator: "/").map(String.init)
+                out.append(Token(raw: raw, word: parts[0], commaAfter: false))
+                out.append(Token(raw: "", word: "and", commaAfter: false))
+                out.append(Token(raw: "", word: parts[1], commaAfter: comma))
+                continue
+            }
             // "2x daily", "3x a day": that many times.
             if word.count >= 2, word.hasSuffix("x"), let n = Int(word.dropLast()), (2...9).contains(n),
                ["daily", "a", "per", "each", "every", "weekly", "monthly"].contains(after) {
@@ -172,7 +194,11 @@ enum ReminderLexicon {
             }
             // "9.30pm", "9.30": a clock time with a dot.
             // (Not before a unit: "2.75 hours" is an amount.)
-            if !dotDate, let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
+            // (Not a version: "python 3.12", "node 20.11"; a time with a dot has "at" before it, am/pm, or minutes in fives.)
+            let clockLike = ["at", "@", "by", "from", "until", "till", "to", "around", "-"].contains(before) || word.hasSuffix("m")
+                || (word.split(separator: ".").last.flatMap { Int($0.prefix(2)) }.map { $0 % 5 == 0 } ?? false)
+                    && !versioned.contains(before)
+            if !dotDate, clockLike, let dot = word.firstIndex(of: "."), word[..<dot].allSatisfy(\.isNumber), !word[..<dot].isEmpty,
                !(k + 1 < pieces.count && unitWords[pieces[k + 1].lowercased()] != nil) {
                 let rest = word[word.index(after: dot)...]
                 if rest.count >= 2, rest.prefix(2).allSatisfy(\.isNumber), ["", "am", "pm"].contains(String(rest.dropFirst(2))) {
@@ -200,6 +226,12 @@ enum ReminderLexicon {
         }
         return (out, notes)
     }
+
+    /// Words before a number with a dot that make it a version, not a time.
+    static let versioned: Set<String> = ["python", "node", "nodejs", "ios", "ipados", "macos", "android", "version", "v", "ver", "release",
+                                         "firefox", "chrome", "java", "swift", "ruby", "go", "rust", "php", "perl", "ubuntu", "debian",
+                                         "fedora", "kernel", "linux", "windows", "xcode", "app", "update", "build", "chapter", "section",
+                                         "verse", "psalm", "psalms", "page", "pp", "exercise", "problem", "question", "lesson", "unit"]
 
     /// "15:00", "15:00:00" after an ISO date's "T", as "15:00"; nil for
     /// anything else (a zone after it too: that is not read).

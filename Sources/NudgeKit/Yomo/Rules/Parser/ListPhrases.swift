@@ -207,10 +207,11 @@ extension ReminderParser.ParseState {
         var minute = 0
         var end = k
         // "twice daily at 8am and 8pm": the times said, as many as the count.
-        if word(k) == "at", let (times, len) = timeList(at: k + 1), times.count == count, Set(times.map(\.minute)).count == 1 {
+        let at = word(k) == "at" ? 1 : 0
+        if let (times, len) = timeList(at: k + at), times.count == count, Set(times.map(\.minute)).count == 1, Set(times.map(\.hour)).count == count {
             hours = times.map(\.hour).sorted()
             minute = times[0].minute
-            end = k + 1 + len
+            end = k + at + len
         } else {
             assumptions.append("'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", "))
         }
@@ -225,16 +226,20 @@ extension ReminderParser.ParseState {
     /// "8am and 8pm", "9, 1 and 5": clock times in a list, settled as
     /// "at 9" is (said in `assumptions`), and how many tokens.
     mutating func timeList(at k0: Int) -> ([TimeOfDay], Int)? {
-        var out: [TimeOfDay] = []
+        var written: [WrittenTime] = []
         var k = k0
         while let (t, n) = writtenTime(at: k) {
-            let (tm, note) = t.settled(partOfDay: nil)
-            if let note = note { assumptions.append(note) }
-            out.append(tm)
+            written.append(t)
             k += n
             if word(k) == "and" || word(k) == "&" { k += 1 } else if !tokens[k - 1].commaAfter { break }
         }
-        return out.count >= 2 ? (out, k - k0) : nil
+        guard written.count >= 2 else { return nil }
+        if ["and", "&"].contains(word(k - 1)) { k -= 1 }
+        let out = Self.forward(written, partOfDay: nil).map { (tm, note) -> TimeOfDay in
+            if let note = note { assumptions.append(note) }
+            return tm
+        }
+        return (out, k - k0)
     }
 
     /// "(on) the last/first weekday (working day, business day) of the

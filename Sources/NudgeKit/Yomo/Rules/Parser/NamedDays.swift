@@ -138,6 +138,12 @@ extension ReminderParser.ParseState {
         let prep = ["on", "for", "this", "next", "at"].contains(word(i))
         let k = prep ? i + 1 : i
         guard var (d, len, note) = namedDay(at: k) else { return false }
+        // "christmas tree farm", "the 12 days of christmas", "halloween costume": a thing, not the day.
+        if !prep, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
+                   "carol", "carols", "decorations", "costume", "costumes", "candy", "pudding", "cake", "special", "episode", "album"].contains(word(k + len))
+            || word(k - 1) == "of" {
+            return false
+        }
         // "new year's day 2027", "black friday 2027": that year's.
         if let y = Int(word(k + len)), word(k + len).count == 4, y >= d.year, y <= today.year + 100, let rule = namedRule(at: k, len: len),
            let other = Self.date(of: rule, year: y) {

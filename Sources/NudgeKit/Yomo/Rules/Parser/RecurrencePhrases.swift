@@ -345,7 +345,8 @@ extension ReminderParser.ParseState {
     /// instead, and the date is dropped: "every monday morning".
     mutating func readPluralPartOfDay() -> Bool {
         let w = word(i)
-        guard ["mornings", "evenings", "nights", "afternoons"].contains(w), !["these", "those"].contains(word(i - 1)) else { return false }
+        guard ["mornings", "evenings", "nights", "afternoons"].contains(w), !["these", "those"].contains(word(i - 1)),
+              ReminderLexicon.number(word(i - 1)) == nil else { return false }  // "3 nights": counted
         partOfDay = String(w.dropLast())
         let before = word(i - 1)
         if !rule.repeats, i > 0, used[i - 1], let wd = ReminderLexicon.weekday(before), dateSaid == before || dateSaid == "on " + before {

@@ -136,6 +136,11 @@ extension ReminderParser.ParseState {
     /// Reads the phrase at `i` with the first reader that recognises one.
     mutating func readPhrase() -> Bool {
         if inMediaTitle(i) { return false }  // "watch Tomorrow Never Dies"
+        // "deliver to 5 May Street", "party at 18 April Lane": an address.
+        if address(at: i) || (["at", "@", "on", "to"].contains(word(i)) && address(at: i + 1)) {
+            i += address(at: i) ? 2 : 1
+            return true
+        }
         for read in Self.readers where read(&self) { return true }
         return false
     }
@@ -194,8 +199,9 @@ extension ReminderParser.ParseState {
             for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word) { used[k] = true }
         }
         warnUnplacedRecurrenceWords()
-        // "pay by 5 dec": the "by" of a date read after it.
-        for k in tokens.indices.dropLast() where !used[k] && tokens[k].word == "by" && used[k + 1] && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true {
+        // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it.
+        for k in tokens.indices.dropLast() where !used[k] && ["by", "before"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
+            && ((date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true) || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
             used[k] = true
         }
         acceptOwnZoneWord(time: time, zone: zone)
@@ -241,17 +247,29 @@ extension ReminderParser.ParseState {
     mutating func acceptOwnZoneWord(time: TimeOfDay?, zone: Zone) {
         guard let t = time, timeWritten != nil else { return }
         let day = date ?? today
-        let offset = zone.offset(at: zone.resolve(LocalDateTime(day: day, time: t)))
+        let instant = zone.resolve(LocalDateTime(day: day, time: t))
+        let offset = zone.offset(at: instant)
         for k in tokens.indices.dropFirst() where !used[k] && used[k - 1] {
+            // "ET", "Pacific", "central time": the region's zone, at that moment.
+            if let region = Self.regionZones[tokens[k].raw] ?? Self.regionZones[tokens[k].word] {
+                let len = word(k + 1) == "time" ? 2 : 1
+                if let z = try? Zone.named(region), z.offset(at: instant) == offset { for j in k..<min(tokens.count, k + len) { used[j] = true } }
+                continue
+            }
             if let hours = Self.zoneOffsets[tokens[k].raw], hours.contains(Double(offset) / 3600) { used[k] = true }
         }
     }
 
+    /// The regions people name after a time, as the zone that keeps their clocks.
+    static let regionZones: [String: String] = [
+        "ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
+        "eastern": "America/New_York", "central": "America/Chicago", "mountain": "America/Denver", "pacific": "America/Los_Angeles",
+    ]
+
     /// Offsets from UTC, in hours, of the zone abbreviations people write
     /// after a time ("ET" is either of Eastern's; "IST" is three zones, so none).
     static let zoneOffsets: [String: [Double]] = [
-        "EST": [-5], "EDT": [-4], "ET": [-5, -4], "CST": [-6], "CDT": [-5], "CT": [-6, -5], "MST": [-7], "MDT": [-6], "MT": [-7, -6],
-        "PST": [-8], "PDT": [-7], "PT": [-8, -7], "AKST": [-9], "AKDT": [-8], "HST": [-10], "UTC": [0], "GMT": [0], "Z": [0],
+        "EST": [-5], "EDT": [-4], "CST": [-6], "CDT": [-5], "MST": [-7], "MDT": [-6], "PST": [-8], "PDT": [-7], "AKST": [-9], "AKDT": [-8], "HST": [-10], "UTC": [0], "GMT": [0], "Z": [0],
         "BST": [1], "CET": [1], "CEST": [2], "EET": [2], "EEST": [3], "WET": [0], "WEST": [1], "JST": [9], "KST": [9],
         "AEST": [10], "AEDT": [11], "ACST": [9.5], "AWST": [8], "NZST": [12], "NZDT": [13], "SGT": [8], "HKT": [8],
     ]

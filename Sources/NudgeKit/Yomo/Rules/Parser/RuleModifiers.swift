@@ -115,6 +115,18 @@ extension ReminderParser.ParseState {
             setCount(n, 3)
             return consume(3)
         }
+        // "daily x 7 days", "every 3 days x 5": "x" and a count, or a span, after the rule.
+        if word(i) == "x", rule.repeats, i > 0, used[i - 1], let n = ReminderLexicon.number(word(i + 1)), n >= 1 {
+            if let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour {
+                forDuration = (n, u, "x \(n) \(word(i + 2))")
+                return consume(3)
+            }
+            if word(i + 2).isEmpty || tokens[i + 1].commaAfter {
+                setCount(n, 2)
+                assumptions.append("'x \(n)' read as \(n) times")
+                return consume(2)
+            }
+        }
         // "… 1st of every month 9am x3": "x3" right after the rule's words is its count (said so);
         // elsewhere ("batteries x3") it is a quantity of the title.
         if rule.repeats, i > 0, used[i - 1], word(i + 1).isEmpty || tokens[i].commaAfter,

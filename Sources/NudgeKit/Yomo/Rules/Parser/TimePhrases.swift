@@ -13,6 +13,15 @@
 // that it is right in a repeated fall-back hour too.
 
 extension ReminderParser.ParseState {
+    /// Nouns a number follows as a name, not a time ("chapter 5", "gate 12").
+    static let numberedNouns: Set<String> = [
+        "chapter", "chapters", "set", "unit", "lesson", "aisle", "gate", "extension", "ext", "season", "episode", "ep", "take", "lane",
+        "room", "page", "pages", "pp", "hw", "homework", "level", "grade", "floor", "bus", "route", "platform", "table", "row", "seat",
+        "step", "part", "vol", "volume", "book", "no", "number", "question", "problem", "exercise", "section", "verse", "psalm", "track",
+        "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
+        "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
+    ]
+
     /// A time of day as the sentence wrote it, before a bare hour's am/pm is
     /// settled (not the tools' `Clock`, which tells the current time).
     struct WrittenTime {
@@ -325,10 +334,13 @@ extension ReminderParser.ParseState {
         }
         if (w == "noon" || w == "midnight") && namesAThing(at: i, len: 1) { return false }  // "High Noon"
         // "5 in the afternoon", "friday morning 7", "9 tonight": a bare hour the part of the day settles.
+        // "set 4 this afternoon", "chapter 7 tonight" keep their numbers: "this"/"tonight" only after a day
+        // read or at the start; "in the afternoon" also after a word that does not number things.
+        let afterDay = i == 0 || used[i - 1]
         if let h = Int(w), (1...12).contains(h), w.count <= 2,
-           (word(i + 1) == "in" && word(i + 2) == "the" && ReminderLexicon.partsOfDay.contains(word(i + 3)))
-            || (word(i + 1) == "at" && word(i + 2) == "night") || word(i + 1) == "tonight"
-            || (word(i + 1) == "this" && ReminderLexicon.partsOfDay.contains(word(i + 2)))
+           (word(i + 1) == "in" && word(i + 2) == "the" && ReminderLexicon.partsOfDay.contains(word(i + 3))
+                && (afterDay || !Self.numberedNouns.contains(word(i - 1)))) || (word(i + 1) == "at" && word(i + 2) == "night" && afterDay)
+            || (word(i + 1) == "tonight" && afterDay) || (word(i + 1) == "this" && ReminderLexicon.partsOfDay.contains(word(i + 2)) && afterDay)
             || (i > 0 && used[i - 1] && ReminderLexicon.partsOfDay.contains(word(i - 1)) && !rule.repeats) {
             setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
             i += 1
@@ -356,64 +368,6 @@ extension ReminderParser.ParseState {
         return true
     }
 
-    /// "2-4pm", "9:00-10:30": a span glued in one word, outside an hourly
-    /// rule (whose hours it would be): the reminder is at its start, said so.
-    mutating func readGluedSpan() -> Bool {
-        guard !(rule.unit == .hour && rule.repeats), word(i).contains("-") else { return false }
-        let parts = word(i).split(separator: "-", omittingEmptySubsequences: false).map { Token(raw: String($0), word: String($0), commaAfter: false) }
-        guard parts.count == 2, let (a, na) = Self.writtenTime(parts, 0), let (b, nb) = Self.writtenTime(parts, 1), na == 1, nb == 1,
-              b.sure && (parts[1].word.hasSuffix("m") || (parts[0].word.contains(":") && parts[1].word.contains(":"))) else { return false }
-        setTime(Self.spanStart(a, end: b), i, 1)
-        assumptions.append("'\(tokens[i].raw)' read as its start")
-        i += 1
-        return true
-    }
-
-    /// "from 2 to 3pm", "from 9:30 to 10:30" with no hourly rule in the
-    /// sentence: a meeting's span, and the reminder is at its start, said.
-    mutating func readFromSpan() -> Bool {
-        guard word(i) == "from", let (a, b, len) = hourRange(at: i), b.sure || tokens[i + len - 1].word.contains(":"),
-              !tokens.contains(where: { ["hour", "hours", "hourly", "hr", "hrs", "minutes", "mins", "min"].contains($0.word) }) else { return false }
-        setTime(Self.spanStart(a, end: b), i, len)
-        assumptions.append("'\(phrase(i, len))' read as its start")
-        i += len
-        return true
-    }
-
-    /// "around 3pm", "about 10:30", "~9am": that time, said. Only a time
-    /// that is sure of itself ("about 5 people" is no time).
-    mutating func readAboutTime() -> Bool {
-        guard ["around", "about", "approx", "approximately", "circa", "roughly", "~"].contains(word(i)) else { return false }
-        let k = word(i + 1) == "at" ? i + 2 : i + 1
-        guard let (t, n) = writtenTime(at: k), t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") else { return false }
-        setTime(t, i, k + n - i)
-        assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
-        i = k + n
-        return true
-    }
-
-    /// "2 - 3pm" starts at 14:00: a bare start takes the end's half of the day
-    /// when that makes the span a few hours long.
-    static func spanStart(_ a: WrittenTime, end b: WrittenTime) -> WrittenTime {
-        guard !a.sure else { return a }
-        var s = a
-        if b.hour >= 12 && a.hour < 12 && a.hour + 12 <= b.hour { s.hour += 12 }
-        s.sure = true
-        return s
-    }
-
-    /// "2:00 PM – 3:00 PM", "9am - 10am", "2pm to 3pm" right after a time (a
-    /// meeting's span, as a calendar pastes it): the reminder is at its
-    /// start, said so. Not in an hourly rule, where a range is its hours.
-    mutating func readSpanEnd() {
-        guard !(rule.unit == .hour && rule.repeats), let (start, said) = timeWritten, moreTimes.isEmpty,
-              ["-", "\u{2013}", "\u{2014}", "to"].contains(word(i)), let (end, n) = writtenTime(at: i + 1),
-              end.sure || (word(i) != "to" && tokens[i + 1].word.contains(":")) else { return }
-        timeWritten = (Self.spanStart(start, end: end), said)
-        assumptions.append("'\(said) \(phrase(i, 1 + n))' read as its start")
-        take(i, 1 + n)
-        i += 1 + n
-    }
 
     /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
     /// times of the same rule ("every day at 7am and 9pm"), settled at the end.
@@ -435,8 +389,7 @@ extension ReminderParser.ParseState {
     mutating func settleMoreTimes(_ time: inout TimeOfDay?) {
         guard !moreTimes.isEmpty, let (first, firstSaid) = timeWritten else { return }
         let all = [(first, firstSaid)] + moreTimes
-        let settled = all.map { (t, _) -> TimeOfDay in
-            let (tm, note) = t.settled(partOfDay: partOfDay)
+        let settled = Self.forward(all.map(\.0), partOfDay: partOfDay).map { (tm, note) -> TimeOfDay in
             if let n = note { assumptions.append(n) }
             return tm
         }
@@ -464,6 +417,27 @@ extension ReminderParser.ParseState {
         timeWritten = nil
     }
 
+    /// The times of one day's list, settled so that they go forward: "at 8
+    /// and 8" is 08:00 and 20:00, "at 8, 2 and 8" 08:00, 14:00 and 20:00,
+    /// "6 and 6" 06:00 and 18:00 (each bare hour said).
+    static func forward(_ ts: [WrittenTime], partOfDay: String?) -> [(TimeOfDay, String?)] {
+        var out: [(TimeOfDay, String?)] = []
+        for (n, t) in ts.enumerated() {
+            var (tm, note) = t.settled(partOfDay: partOfDay)
+            // A first bare hour that a later one repeats or comes before is the morning's.
+            if n == 0, !t.sure, partOfDay == nil, tm.hour >= 12, t.hour < 12, ts.dropFirst().contains(where: { !$0.sure && $0.hour <= t.hour }) {
+                tm = TimeOfDay(hour: t.hour, minute: t.minute)
+                note = "'\(t.text)' read as \(tm)"
+            }
+            if let prev = out.last?.0, !t.sure, partOfDay == nil, tm <= prev, t.hour < 12, TimeOfDay(hour: t.hour + 12, minute: t.minute) > prev {
+                tm = TimeOfDay(hour: t.hour + 12, minute: t.minute)
+                note = "'\(t.text)' read as \(tm), after \(prev)"
+            }
+            out.append((tm, note))
+        }
+        return out
+    }
+
     /// "9-17", "from 9 to 5", "between 22:00 and 06:00" after an hourly rule:
     /// the hours it runs. A range without an hourly rule before it belongs to
     /// nothing and stays in the title.
@@ -485,6 +459,11 @@ extension ReminderParser.ParseState {
     /// right after a day already read ("monday morning", "today evening").
     mutating func readPartOfDay() -> Bool {
         let w = word(i)
+        // "sat am", "tomorrow pm": the morning or the afternoon of that day.
+        if ["am", "pm", "a.m", "p.m"].contains(w), i > 0, used[i - 1], Self.dayWord(word(i - 1)), timeWritten == nil, partOfDay == nil {
+            partOfDay = w.hasPrefix("a") ? "morning" : "afternoon"
+            return consume(1)
+        }
         if w == "this" || w == "tomorrow", ReminderLexicon.partsOfDay.contains(word(i + 1)) {
             setDate(w == "tomorrow" ? today.adding(days: 1) : today, i, 1)
             partOfDay = word(i + 1)
@@ -526,42 +505,6 @@ extension ReminderParser.ParseState {
         return tm
     }
 
-    /// Whether a time of day lies in a part of the day, generously
-    /// ("tonight at 5:30" is; "this morning at 8pm" is not).
-    static func fits(_ t: TimeOfDay, _ part: String) -> Bool {
-        switch part {
-        case "morning": return t.hour < 12
-        case "afternoon": return (12..<19).contains(t.hour)
-        case "evening": return t.hour >= 15 || t.hour == 0
-        case "night": return t.hour >= 17 || t.hour < 6
-        default: return true
-        }
-    }
-
-    /// A word of the title that says which half of the day a bare hour is in.
-    func contextPartOfDay() -> (String, String)? {
-        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater"]
-        let morning: Set<String> = ["breakfast", "brekkie", "wake"]
-        for k in tokens.indices where !used[k] {
-            if evening.contains(tokens[k].word) { return ("evening", tokens[k].word) }
-            if morning.contains(tokens[k].word) { return ("morning", tokens[k].word) }
-        }
-        return nil
-    }
-
-    /// "every morning and evening": the second part of the day is a second
-    /// time of the same rule (at the usual hours, said).
-    mutating func readAndPartOfDay() -> Bool {
-        guard word(i) == "and", i > 0, used[i - 1], rule.repeats, let first = Self.usualHours[word(i - 1)],
-              let second = Self.usualHours[word(i + 1)], first != second else { return false }
-        if timeWritten == nil {
-            timeWritten = (WrittenTime(hour: first, minute: 0, sure: true, text: word(i - 1)), word(i - 1))
-            partOfDay = nil
-        }
-        moreTimes.append((WrittenTime(hour: second, minute: 0, sure: true, text: word(i + 1)), word(i + 1)))
-        assumptions.append("'\(word(i - 1)) and \(word(i + 1))' read as \(TimeOfDay(hour: first, minute: 0)) and \(TimeOfDay(hour: second, minute: 0))")
-        return consume(2)
-    }
 
     /// The hourly rule's hours once the sentence is read. Bare hours read as
     /// a day-time range: "from 9 to 6" is 09:00-18:00, "from 8 to 7"
