@@ -500,7 +500,7 @@ extension ReminderParser.ParseState {
     mutating func readWeekdayInWeeks() -> Bool {
         var k = i
         if word(k) == "the" { k += 1 }
-        func day(_ j: Int) -> Int? { word(j).hasSuffix("s") ? nil : ReminderLexicon.weekday(word(j)) }
+        func day(_ j: Int) -> Int? { Weekdays.parse(word(j)) }  // one day, not "tuesdays"
         var found: (Day, Int)? = nil
         if let wd = day(k), word(k + 1) == "after", word(k + 2) == "next" {
             found = (nextWeekday(wd).adding(days: 7), k + 3)

@@ -88,7 +88,8 @@ extension ReminderParser.ParseState {
         // "watch Monday Night Football": a show named for when it is on may mean that day; left to be refused.
         let slot = (ReminderLexicon.weekday(word(k)) != nil && ReminderLexicon.partsOfDay.contains(word(k + 1)))
             || (ReminderLexicon.partsOfDay.contains(word(k)) && ReminderLexicon.weekday(word(k - 1)) != nil)
-        if slot && ["watch", "see", "stream"].contains(verb) { return false }
+        let series = ["season", "series", "episode", "ep", "s1", "s2", "s3", "s4", "s5"].contains(word(e + 1))
+        if slot && !series && ["watch", "see", "stream"].contains(verb) { return false }
         return k < e || !dayish
     }
 
@@ -321,7 +322,8 @@ extension ReminderParser.ParseState {
         if ReminderLexicon.partsOfDay.contains(w) && k > 0 && used[k - 1] && Self.dayWord(word(k - 1)) { return 1 }
         // "on election day", "on tax day": a named day yomo does not know.
         if w == "day" && k >= 2 && word(k - 2) == "on" && !used[k - 1] { return 1 }
-        if (w == "at" || w == "@" || w == "by"), let c = next.first, c.isNumber { return 2 }
+        if (w == "at" || w == "@" || w == "by"), let c = next.first, c.isNumber,
+           !next.contains(where: { $0.isLetter && !"apmh".contains($0) }) { return 2 }  // not "at 7-Eleven"
         // "between 9 and 5", "from 2 to 4": hours the reminder has no place for.
         if (w == "between" || w == "from"), writtenTime(at: k + 1) != nil, ["and", "to", "till", "until", "-"].contains(word(k + 2)),
            writtenTime(at: k + 3) != nil { return 4 }

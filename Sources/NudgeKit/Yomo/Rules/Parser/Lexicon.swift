@@ -187,6 +187,9 @@ enum ReminderLexicon {
             }
             // "03.12.", "15.04.2027": a date with dots (a trailing dot keeps "03.12." from being 03:12).
             let dotDate = raw.hasSuffix(".") && !["at", "@", "by"].contains(before) && word.split(separator: ".").count == 2
+            // "20:00h": a 24-hour clock with its "h"; "weeks'": the plural's apostrophe.
+            if word.hasSuffix("h"), word.dropLast().contains(":"), isoTime(word.dropLast()) != nil { word.removeLast() }
+            if word.hasSuffix("s'") && word.count > 3 { word.removeLast() }
             // "3pm-ish", "11ish", "noonish": about that time, read as that time (and said so).
             if let about = aboutTime(word) {
                 notes.append("'\(word)' read as '\(about)'")

@@ -202,6 +202,16 @@ extension ReminderParser.ParseState {
             i = j
             return true
         }
+        // "twice a week on tue and fri", "twice weekly, mon and thu": those days, each week.
+        let week = word(k) == "weekly" ? 1 : ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "week" ? 2 : 0
+        if week > 0 {
+            var j = k + week
+            if word(j) == "on" { j += 1 }
+            guard let (days, len) = dayList(at: j), days.count == count else { return false }
+            setRule(Recurrence(kind: .weekly, days: days), i, j + len - i)
+            i = j + len
+            return true
+        }
         if word(k) == "daily" { k += 1 } else if ["a", "per", "each", "every"].contains(word(k)) && word(k + 1) == "day" { k += 2 } else { return false }
         var hours = [2: [9, 21], 3: [8, 14, 20], 4: [8, 12, 16, 20]][count]!
         var minute = 0

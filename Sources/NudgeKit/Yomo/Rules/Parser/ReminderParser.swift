@@ -200,7 +200,7 @@ extension ReminderParser.ParseState {
         }
         warnUnplacedRecurrenceWords()
         // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it.
-        for k in tokens.indices.dropLast() where !used[k] && ["by", "before"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
+        for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
             && ((date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true) || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
             used[k] = true
         }

@@ -217,6 +217,8 @@ extension ReminderParser.ParseState {
             case "month", "months": setDate(Self.monthsLater(m, from: today), i, end - i)
             default: setDate(Self.monthsLater(12 * m, from: today), i, end - i)
             }
+            // "in two weeks' time".
+            if word(end) == "time" { take(end, 1); end += 1 }
             i = end
             return true
         }
@@ -346,15 +348,37 @@ extension ReminderParser.ParseState {
             i += 1
             return true
         }
+        // "review slides 0730", "1530 tomorrow": a 24-hour clock in four digits, with its zero or beside a day.
+        if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),
+           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
+            setTime(t, i, 1)
+            i += 1
+            return true
+        }
+        // "tmrw 11", "dentist fri 9" at the end: a bare hour after a day (its am/pm said).
+        if let h = Int(w), (1...12).contains(h), w.count <= 2, i > 0, used[i - 1], Self.dayWord(word(i - 1)),
+           i == tokens.count - 1 || tokens[i].commaAfter || Self.separator(tokens[i + 1].raw) {
+            setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
+            i += 1
+            return true
+        }
+        // "every morning take thyroid tablet 7:30": an h:mm with a rule and no time yet.
+        if w.contains(":"), rule.repeats, timeWritten == nil, rule.unit != .hour, let (t, tn) = writtenTime(at: i), tn == 1,
+           !Self.numberedNouns.contains(word(i - 1)), !ReminderLexicon.versioned.contains(word(i - 1)) {
+            setTime(t, i, 1)
+            i += 1
+            return true
+        }
         let oclock = ["o'clock", "oclock"].contains(word(i + 1))
         guard let (t, n) = writtenTime(at: i),
               w.contains(":") || w.hasSuffix("m") || w == "noon" || w == "midnight" || word(i + 1) == "am" || word(i + 1) == "pm"
-                || (t.sure && (w.hasSuffix("a") || w.hasSuffix("p"))) || oclock else { return false }
+                || (t.sure && (w.hasSuffix("a") || w.hasSuffix("p"))) || oclock || ["a.m", "p.m"].contains(word(i + 1)) else { return false }
         // "the 8pm show": a time that names a thing, not when to remind; left to be refused.
         if i > 0 && !used[i - 1] && ["the", "a", "an"].contains(word(i - 1)) && w != "noon" && w != "midnight" { return false }
         // An h:mm without am/pm only right after a day ("fri 3:45"), read as "at 3:45" is.
         // An h:mm without am/pm only right after a day or a rule ("fri 3:45", "every tuesday 2:30"), or right
         // before a day ("12:30 tomorrow"): elsewhere it may be a verse or a score, and is left to be refused.
+        if word(i + 1) == "a.m" || word(i + 1) == "p.m" { setTime(t, i, n); i += n; return true }
         let dayNext = ["today", "tomorrow", "tonight"].contains(word(i + n)) || ReminderLexicon.weekday(word(i + n)) != nil
             || (["on", "next", "this"].contains(word(i + n)) && ReminderLexicon.weekday(word(i + n + 1)) != nil)
             // "10:00 - 10:30": the start of a span, as a calendar pastes it.
@@ -449,6 +473,12 @@ extension ReminderParser.ParseState {
                 ruleHours = (a, b)
                 return consume(1)
             }
+        }
+        // "every hour 9 to 5": the range without "from".
+        if ruleHours == nil, let (a, na) = writtenTime(at: i), ["to", "-", "till", "until"].contains(word(i + na)),
+           let (b, nb) = writtenTime(at: i + na + 1) {
+            ruleHours = (a, b)
+            return consume(na + 1 + nb)
         }
         guard let (a, b, len) = hourRange(at: i) else { return false }
         ruleHours = (a, b)
