@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--name|--random|--fixed|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -29,9 +29,10 @@ _playa() {
             esac ;;
         "recipient add")
             case "$prev" in
-                --platform) _playa_reply < <(compgen -W "whatsapp sms instagram" -- "$cur"); return ;;
+                --platform) _playa_reply < <(compgen -W "whatsapp sms instagram telegram signal email" -- "$cur"); return ;;
                 --phone) COMPREPLY=(); return ;;
                 --username) COMPREPLY=(); return ;;
+                --email) COMPREPLY=(); return ;;
             esac ;;
         "recipient list")
             case "$prev" in
@@ -40,9 +41,10 @@ _playa() {
         "recipient edit")
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
-                --platform) _playa_reply < <(compgen -W "whatsapp sms instagram" -- "$cur"); return ;;
+                --platform) _playa_reply < <(compgen -W "whatsapp sms instagram telegram signal email" -- "$cur"); return ;;
                 --phone) COMPREPLY=(); return ;;
                 --username) COMPREPLY=(); return ;;
+                --email) COMPREPLY=(); return ;;
             esac ;;
         schedule)
             case "$prev" in
@@ -93,10 +95,10 @@ _playa() {
         "") words="queue recipient schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient add") words="--platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient add") words="--platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        "recipient edit") words="--name --platform --phone --username --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "recipient edit") words="--name --platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient resume") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

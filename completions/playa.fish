@@ -11,7 +11,7 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --name --random --fixed --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --random --fixed --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
@@ -64,15 +64,17 @@ complete -c playa -n '__playa_at '\''recipient'\''' -a 'edit' -d 'Change a recip
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'pause' -d 'Stop generating messages for someone (cancels what is queued from today)'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'resume' -d 'Start again (draws the rest of today)'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'rm' -d 'Delete a recipient and erase every trace (asks on a terminal; --yes otherwise)'
-complete -c playa -n '__playa_at '\''recipient add'\''' -l platform -x -a 'whatsapp sms instagram' -d 'whatsapp, sms or instagram'
+complete -c playa -n '__playa_at '\''recipient add'\''' -l platform -x -a 'whatsapp sms instagram telegram signal email' -d 'whatsapp, sms, instagram, telegram, signal or email'
 complete -c playa -n '__playa_at '\''recipient add'\''' -l phone -x -d 'Phone number with country code, like +14155550132'
-complete -c playa -n '__playa_at '\''recipient add'\''' -l username -x -d 'Instagram username (a leading @ is dropped)'
+complete -c playa -n '__playa_at '\''recipient add'\''' -l username -x -d 'Instagram or Telegram username (a leading @ is dropped)'
+complete -c playa -n '__playa_at '\''recipient add'\''' -l email -x -d 'E-mail address, for --platform email'
 complete -c playa -n '__playa_at '\''recipient list'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient show'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -l name -x -d 'A new name'
-complete -c playa -n '__playa_at '\''recipient edit'\''' -l platform -x -a 'whatsapp sms instagram' -d 'whatsapp, sms or instagram'
+complete -c playa -n '__playa_at '\''recipient edit'\''' -l platform -x -a 'whatsapp sms instagram telegram signal email' -d 'whatsapp, sms, instagram, telegram, signal or email'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -l phone -x -d 'A new phone number'
-complete -c playa -n '__playa_at '\''recipient edit'\''' -l username -x -d 'A new Instagram username'
+complete -c playa -n '__playa_at '\''recipient edit'\''' -l username -x -d 'A new Instagram or Telegram username'
+complete -c playa -n '__playa_at '\''recipient edit'\''' -l email -x -d 'A new e-mail address'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient pause'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient resume'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

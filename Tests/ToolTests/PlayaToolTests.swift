@@ -32,7 +32,12 @@ final class PlayaToolTests: ToolTestCase {
             (["recipient", "add", "Bo", "--platform", "instagram", "--username", "bad name!"], "playa: an Instagram username is 1 to 30 letters, digits, '_' or '.'\n"),
             (["recipient", "add", "Bo", "--platform", "sms"], "playa: sms needs --phone with a country code, like +14155550132\n"),
             (["recipient", "add", "  ", "--platform", "sms", "--phone", phone], "playa: a name must not be empty\n"),
-            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, not 'fax'; see 'playa recipient add --help'\n"),
+            (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, telegram, signal, email, not 'fax'; see 'playa recipient add --help'\n"),
+            (["recipient", "add", "Bo", "--platform", "email", "--email", "bo@localhost"], "playa: an e-mail address is like ana@example.org: letters, digits, '.', '_', '+' or '-' before the @, a domain after it\n"),
+            (["recipient", "add", "Bo", "--platform", "email", "--phone", phone], "playa: e-mail takes --email, not --phone\n"),
+            (["recipient", "add", "Bo", "--platform", "signal", "--username", "bo_cat"], "playa: Signal takes --phone, not --username\n"),
+            (["recipient", "add", "Bo", "--platform", "telegram", "--username", "bo"], "playa: a Telegram username is 5 to 32 letters, digits or '_', starting with a letter and not ending with '_'\n"),
+            (["recipient", "add", "Bo", "--platform", "telegram", "--username", "bo_cat", "--phone", phone], "playa: Telegram takes --phone or --username, not both\n"),
         ]
         for (args, err) in cases {
             let r = run("playa", args)
@@ -217,6 +222,46 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(playa("recipient", "rm", "Ana", "--yes").records[0]["removed"] as? Bool, true)
         XCTAssertEqual(playa("queue").out, "")
         XCTAssertEqual(playa("recipient", "show", "Anna").err, "playa: no recipient named 'Anna'; add one with 'playa recipient add'\n")
+    }
+
+    /// Telegram (by username or by number), Signal and e-mail: each gets
+    /// its platform's documented link, the message in it where the platform
+    /// takes one, and an edit to another platform asks for what that needs.
+    func testTelegramSignalAndEmailLinks() {
+        XCTAssertEqual(playa("recipient", "add", "Tia", "--platform", "telegram", "--username", "@tia_b").code, 0)
+        XCTAssertEqual(playa("recipient", "add", "Tom", "--platform", "telegram", "--phone", "+447700900123").code, 0)
+        XCTAssertEqual(playa("recipient", "add", "Sam", "--platform", "signal", "--phone", phone).code, 0)
+        let em = playa("recipient", "add", "Eve", "--platform", "email", "--email", "eve+news@example.org")
+        XCTAssertEqual(em.records.first?["email"] as? String, "eve+news@example.org")
+        for n in ["Tia", "Tom", "Sam", "Eve"] {
+            playa("message", "add", n, "See you at 5 & bring cake?")
+            playa("schedule", n, "--fixed", "18:00")
+        }
+        let events = playa("generate").records
+        func url(_ who: String, web: Bool = false) -> String? {
+            let id = events.first { $0["recipient"] as? String == who }?["id"] as? String ?? ""
+            return (web ? playa("link", id, "--web") : playa("link", id)).records.first?["url"] as? String
+        }
+        let text = "See%20you%20at%205%20%26%20bring%20cake%3F"
+        XCTAssertEqual(url("Tia"), "tg://resolve?domain=tia_b&text=\(text)")
+        XCTAssertEqual(url("Tia", web: true), "https://t.me/tia_b?text=\(text)")
+        XCTAssertEqual(url("Tom"), "tg://resolve?phone=447700900123&text=\(text)")
+        XCTAssertEqual(url("Tom", web: true), "https://t.me/+447700900123?text=\(text)")
+        XCTAssertEqual(url("Sam"), "sgnl://signal.me/#p/+14155550132")
+        XCTAssertEqual(url("Sam", web: true), "https://signal.me/#p/+14155550132")
+        XCTAssertEqual(url("Eve"), "mailto:eve+news@example.org?body=\(text)")
+        // Signal's link cannot carry the message: open puts it on the clipboard.
+        try? FileManager.default.createDirectory(atPath: tmp + "/config/playa", withIntermediateDirectories: true)
+        _ = write("config/playa/config", "clipboard_command = cat > '\(tmp)/clip'\n")
+        let sam = events.first { $0["recipient"] as? String == "Sam" }?["id"] as? String ?? ""
+        let opened = playa("open", sam, "--command", "true")
+        XCTAssertEqual(opened.records.first?["copied_to_clipboard"] as? Bool, true, opened.err)
+        XCTAssertEqual(try? String(contentsOfFile: tmp + "/clip", encoding: .utf8), "See you at 5 & bring cake?")
+        // An edit to e-mail needs an address; to Telegram, a phone already there is kept.
+        XCTAssertEqual(playa("recipient", "edit", "Sam", "--platform", "email").err, "playa: e-mail needs --email ADDRESS, like ana@example.org\n")
+        let tg = playa("recipient", "edit", "Sam", "--platform", "telegram")
+        XCTAssertEqual(tg.records.first?["phone"] as? String, phone, tg.err)
+        XCTAssertEqual(playa("recipient", "show", "Eve", "--format", "text").out.contains("platform: email eve+news@example.org"), true)
     }
 
     func testEditPauseAndResume() {

@@ -45,9 +45,10 @@ final class PlayaLifecycleTests: XCTestCase {
             let platform = Playa.Platform.allCases.randomElement(using: &rng)!
             let r = Playa.Recipient(
                 id: IDs.make(using: &rng), name: "R\(names)", platform: platform,
-                phone: platform == .instagram ? nil : PhoneNumber(e164: "+4420794609\(String(format2: names % 100))"),
+                phone: [.instagram, .email].contains(platform) ? nil : PhoneNumber(e164: "+4420794609\(String(format2: names % 100))"),
                 username: platform == .instagram ? "user_\(names)" : nil, paused: false, schedule: schedule(),
-                messages: (0..<Int.random(in: 0...4, using: &rng)).map { _ in Playa.Message(id: IDs.make(using: &rng), text: text()) })
+                messages: (0..<Int.random(in: 0...4, using: &rng)).map { _ in Playa.Message(id: IDs.make(using: &rng), text: text()) },
+                email: platform == .email ? "r\(names)@example.org" : nil)
             store.write(at: now) { $0.record(Playa.saved(r)) }
         }
 

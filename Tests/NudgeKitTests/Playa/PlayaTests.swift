@@ -20,12 +20,15 @@ final class PlayaTests: XCTestCase {
             ? .random(Int.random(in: 1...10, using: &rng))
             : .fixed(Set((0..<Int.random(in: 1...6, using: &rng)).map { _ in TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng)) }).sorted())
         let count = messages ?? Int.random(in: 0...12, using: &rng)
-        return Playa.Recipient(id: IDs.make(using: &rng), name: "R\(Int.random(in: 0...999, using: &rng))", platform: platform,
-                               phone: platform == .instagram ? nil : PhoneNumber(e164: ["+4420794", "+4474001", "+3361234", "+4915123456", "+8131234", "+6141234", "+551191234", "+683", "+1415555"]
-                                   .randomElement(using: &rng)! + String(Int.random(in: 1000...9999, using: &rng))),
-                               username: platform == .instagram ? "user_\(Int.random(in: 0...9999, using: &rng))" : nil,
+        // Telegram by username half the time; e-mail by address.
+        let byName = platform == .instagram || (platform == .telegram && Bool.random(using: &rng))
+        let phone = byName || platform == .email ? nil : PhoneNumber(e164: ["+4420794", "+4474001", "+3361234", "+4915123456", "+8131234", "+6141234", "+551191234", "+683", "+1415555"]
+            .randomElement(using: &rng)! + String(Int.random(in: 1000...9999, using: &rng)))
+        return Playa.Recipient(id: IDs.make(using: &rng), name: "R\(Int.random(in: 0...999, using: &rng))", platform: platform, phone: phone,
+                               username: byName ? "user_\(Int.random(in: 1000...9999, using: &rng))" : nil,
                                paused: false, schedule: sched,
-                               messages: (0..<count).map { _ in Playa.Message(id: IDs.make(using: &rng), text: randomText(&rng)) })
+                               messages: (0..<count).map { _ in Playa.Message(id: IDs.make(using: &rng), text: randomText(&rng)) },
+                               email: platform == .email ? ["ana", "b.o+x", "c_d-e"].randomElement(using: &rng)! + "@example.org" : nil)
     }
 
     /// 1, 2, 3: N events a day in random mode, all within 09:00–21:00, each
@@ -112,19 +115,36 @@ final class PlayaTests: XCTestCase {
                 XCTAssertFalse(url.contains(" "))
                 guard let p = Playa.parseLink(url) else { XCTFail("unparsable: \(url)"); continue }
                 XCTAssertEqual(p.platform, r.platform)
-                switch r.platform {
-                case .instagram:
-                    XCTAssertEqual(p.address, r.username)
-                default:
-                    XCTAssertEqual(p.address, r.phone?.e164)
-                    XCTAssertEqual(p.text, text)
-                }
+                XCTAssertEqual(p.address, r.email ?? r.username ?? r.phone?.e164)
+                // Instagram's and Signal's links carry no text (it goes to the clipboard); the others carry it whole.
+                XCTAssertEqual(p.text, r.platform.carriesText ? text : nil)
             }
         }
         XCTAssertEqual(Playa.percentEncode("a b&c=d?e#f+g%h/é"), "a%20b%26c%3Dd%3Fe%23f%2Bg%25h%2F%C3%A9")
         let sms = Playa.Recipient(id: "x", name: "x", platform: .sms, phone: PhoneNumber(e164: "+14155550132"), username: nil,
                                   paused: false, schedule: .random(1), messages: [])
         XCTAssertEqual(Playa.link(sms, message: "hi there"), "sms:+14155550132?body=hi%20there")
+        // Telegram's, Signal's and mailto:'s documented forms.
+        var tg = sms
+        tg.platform = .telegram
+        XCTAssertEqual(Playa.link(tg, message: "hi&x"), "tg://resolve?phone=14155550132&text=hi%26x")
+        XCTAssertEqual(Playa.link(tg, message: "hi&x", web: true), "https://t.me/+14155550132?text=hi%26x")
+        tg.phone = nil
+        tg.username = "ana_b"
+        XCTAssertEqual(Playa.link(tg, message: "hi"), "tg://resolve?domain=ana_b&text=hi")
+        XCTAssertEqual(Playa.link(tg, message: "hi", web: true), "https://t.me/ana_b?text=hi")
+        var signal = sms
+        signal.platform = .signal
+        XCTAssertEqual(Playa.link(signal, message: "hi"), "sgnl://signal.me/#p/+14155550132")
+        XCTAssertEqual(Playa.link(signal, message: "hi", web: true), "https://signal.me/#p/+14155550132")
+        let mail = Playa.Recipient(id: "y", name: "y", platform: .email, phone: nil, username: nil, paused: false, schedule: .random(1),
+                                   messages: [], email: "ana+news@example.org")
+        XCTAssertEqual(Playa.link(mail, message: "see you?\nA"), "mailto:ana+news@example.org?body=see%20you%3F%0AA")
+        for bad in ["ana", "a b@x.org", "ana@x", "ana@-x.org", ".a@x.org", "a@x..org", "a%40b@x.org", "a@x.org?cc=evil@y.org"] {
+            XCTAssertNotNil(Playa.validateEmail(bad), bad)
+        }
+        for bad in ["abcd", "1abcde", "abcde_", "ab cde", "abcdé"] { XCTAssertNotNil(Playa.validateTelegramUsername(bad), bad) }
+        XCTAssertNil(Playa.validateTelegramUsername("ana_b"))
     }
 
     /// 6: recipients and events survive JSON and the store's snapshot.

@@ -331,9 +331,9 @@ extension Playa {
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let url = link(r, message: e.message, web: ctx.flag("web"))
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        // Instagram cannot carry the text: it goes to the clipboard, to paste.
+        // Instagram's and Signal's links cannot carry the text: it goes to the clipboard, to paste.
         var copied: Bool? = nil
-        if r.platform == .instagram {
+        if !r.platform.carriesText {
             copied = false
             if let clip = clipboardCommand(config) {
                 copied = try Subprocess.shell(clip, stdin: Array(e.message.utf8), quiet: true, timeoutMillis: 5000) == 0

@@ -11,21 +11,46 @@ extension Playa {
         do throws(ToolError) { return try PhoneNumber.parseE164(raw, what: "--phone") } catch { throw ToolError(.usage, error.message) }
     }
 
-    static func username(_ raw: String) throws(ToolError) -> String {
-        let u = normalizeUsername(raw)
-        if let e = validateUsername(u) { throw .usage(e) }
-        return u
-    }
-
-    static func address(_ ctx: Context, platform: Platform) throws(ToolError) -> (PhoneNumber?, String?) {
-        if platform == .instagram {
-            guard let u = ctx.option("username") else { throw .usage("Instagram needs --username NAME") }
-            if ctx.option("phone") != nil { throw .usage("Instagram takes --username, not --phone") }
-            return (nil, try username(u))
+    /// The address a platform needs, from what was typed (and, for an edit,
+    /// what the recipient had): a phone for WhatsApp, SMS and Signal, a
+    /// username for Instagram, either for Telegram, an e-mail address for
+    /// e-mail. What the platform does not use is dropped; what it cannot use
+    /// is refused, naming the option it takes.
+    static func address(_ ctx: Context, platform: Platform, had: Recipient? = nil) throws(ToolError) -> (PhoneNumber?, String?, String?) {
+        let newPhone = try ctx.option("phone").map { (p) throws(ToolError) in try phone(p) }
+        let newUser = ctx.option("username").map(normalizeUsername)
+        let newEmail = ctx.option("email").map { $0.trimmingSpaces }
+        let name = [Platform.instagram: "Instagram", .telegram: "Telegram", .signal: "Signal", .email: "e-mail"][platform] ?? platform.rawValue
+        func refuse(_ option: String, _ takes: String) throws(ToolError) { throw .usage("\(name) takes \(takes), not \(option)") }
+        switch platform.address {
+        case .phone:
+            if newUser != nil { try refuse("--username", "--phone") }
+            if newEmail != nil { try refuse("--email", "--phone") }
+            guard let p = newPhone ?? had?.phone else { throw .usage("\(platform.rawValue) needs --phone with a country code, like +14155550132") }
+            return (p, nil, nil)
+        case .username:
+            if newPhone != nil { try refuse("--phone", "--username") }
+            if newEmail != nil { try refuse("--email", "--username") }
+            guard let u = newUser ?? (had?.platform == .instagram ? had?.username : nil) else { throw .usage("Instagram needs --username NAME") }
+            if let e = validateUsername(u) { throw .usage(e) }
+            return (nil, u, nil)
+        case .phoneOrUsername:
+            if newEmail != nil { try refuse("--email", "--phone or --username") }
+            if newPhone != nil && newUser != nil { throw .usage("Telegram takes --phone or --username, not both") }
+            if let u = newUser {
+                if let e = validateTelegramUsername(u) { throw .usage(e) }
+                return (nil, u, nil)
+            }
+            if let p = newPhone ?? had?.phone { return (p, nil, nil) }
+            if let u = had?.username, validateTelegramUsername(u) == nil { return (nil, u, nil) }
+            throw .usage("Telegram needs --phone with a country code, or --username NAME")
+        case .email:
+            if newPhone != nil { try refuse("--phone", "--email") }
+            if newUser != nil { try refuse("--username", "--email") }
+            guard let e = newEmail ?? had?.email else { throw .usage("e-mail needs --email ADDRESS, like ana@example.org") }
+            if let problem = validateEmail(e) { throw .usage(problem) }
+            return (nil, nil, e)
         }
-        guard let p = ctx.option("phone") else { throw .usage("\(platform.rawValue) needs --phone with a country code, like +14155550132") }
-        if ctx.option("username") != nil { throw .usage("\(platform.rawValue) takes --phone, not --username") }
-        return (try phone(p), nil)
     }
 
     static func dashboardRecord(_ r: Recipient, _ s: PlayaState, now: Instant, zone: Zone) -> JSONObject {
@@ -64,9 +89,9 @@ extension Playa {
         let name = ctx.operands[0].trimmingSpaces
         if let e = validateName(name) { throw .usage(e) }
         guard let ps = ctx.option("platform"), let platform = Platform(rawValue: ps) else {
-            throw .usage("recipient add needs --platform whatsapp, sms or instagram")
+            throw .usage("recipient add needs --platform \(Platform.names)")
         }
-        let (phone, username) = try address(ctx, platform: platform)
+        let (phone, username, email) = try address(ctx, platform: platform)
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Recipient in
             if tx.state.recipients.values.contains(where: { $0.name.lowercased() == name.lowercased() }) {
                 throw ToolError(.dataError, "there is already a recipient named '\(name)'")
@@ -76,7 +101,7 @@ extension Playa {
             }
             var g = SystemRandomNumberGenerator()
             let r = Recipient(id: IDs.make(), name: name, platform: platform, phone: phone, username: username, paused: false,
-                              schedule: .random(1), messages: [], drawSeed: g.next())
+                              schedule: .random(1), messages: [], drawSeed: g.next(), email: email)
             tx.record(saved(r))
             return r
         }
@@ -98,10 +123,9 @@ extension Playa {
         // is refused, never ignored.
         let newName = ctx.option("name")?.trimmingSpaces
         if let n = newName, let e = validateName(n) { throw .usage(e) }
-        let newPhone = try ctx.option("phone").map { (p) throws(ToolError) in try phone(p) }
-        let newUsername = try ctx.option("username").map { (u) throws(ToolError) in try username(u) }
-        if newName == nil && ctx.option("platform") == nil && newPhone == nil && newUsername == nil {
-            throw .usage("recipient edit needs --name, --platform, --phone or --username")
+        _ = try ctx.option("phone").map { (p) throws(ToolError) in try phone(p) }
+        if newName == nil && ctx.option("platform") == nil && ctx.option("phone") == nil && ctx.option("username") == nil && ctx.option("email") == nil {
+            throw .usage("recipient edit needs --name, --platform, --phone, --username or --email")
         }
         let r = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Recipient in
             var r = try tx.state.recipient(ctx.operands[0])
@@ -112,17 +136,7 @@ extension Playa {
                 r.name = n
             }
             if let ps = ctx.option("platform") { r.platform = Platform(rawValue: ps)! }
-            if r.platform == .instagram {
-                if newPhone != nil { throw .usage("Instagram takes --username, not --phone") }
-                if let u = newUsername { r.username = u }
-                guard r.username != nil else { throw .usage("Instagram needs --username NAME") }
-                r.phone = nil
-            } else {
-                if newUsername != nil { throw .usage("\(r.platform.rawValue) takes --phone, not --username") }
-                if let p = newPhone { r.phone = p }
-                guard r.phone != nil else { throw .usage("\(r.platform.rawValue) needs --phone with a country code, like +14155550132") }
-                r.username = nil
-            }
+            (r.phone, r.username, r.email) = try address(ctx, platform: r.platform, had: r)
             tx.record(saved(r))
             return r
         }

@@ -4,7 +4,23 @@
 // (`from(_:trusted:)`), never trusted.
 
 extension Playa {
-    public enum Platform: String, Sendable, CaseIterable { case whatsapp, sms, instagram }
+    public enum Platform: String, Sendable, CaseIterable {
+        case whatsapp, sms, instagram, telegram, signal, email
+
+        /// What reaches someone there: a phone number, a username, or an e-mail address.
+        public enum Address { case phone, username, phoneOrUsername, email }
+        public var address: Address {
+            switch self {
+            case .whatsapp, .sms, .signal: return .phone
+            case .instagram: return .username
+            case .telegram: return .phoneOrUsername
+            case .email: return .email
+            }
+        }
+        /// Whether its link can carry the message (Instagram's and Signal's cannot: it goes to the clipboard).
+        public var carriesText: Bool { self != .instagram && self != .signal }
+        public static let names = "whatsapp, sms, instagram, telegram, signal or email"
+    }
 
     public enum Schedule: Equatable, Sendable {
         case random(Int)  // N a day, 1...10
@@ -51,6 +67,8 @@ extension Playa {
         public var platform: Platform
         public var phone: PhoneNumber?
         public var username: String?
+        /// The e-mail address of an `email` recipient.
+        public var email: String? = nil
         public var paused: Bool
         public var schedule: Schedule
         /// The message pool, decoded when read (see `MessagePool`).
@@ -68,7 +86,8 @@ extension Playa {
         public var drawSeed: UInt64? = nil
 
         public init(id: String, name: String, platform: Platform, phone: PhoneNumber?, username: String?, paused: Bool,
-                    schedule: Schedule, messages: [Message], drawSeed: UInt64? = nil) {
+                    schedule: Schedule, messages: [Message], drawSeed: UInt64? = nil, email: String? = nil) {
+            self.email = email
             self.id = id
             self.name = name
             self.platform = platform
@@ -84,13 +103,18 @@ extension Playa {
         public var seed: UInt64 { drawSeed ?? StableHash.fnv1a(id) }
 
         /// The handle shown to people; never logged.
-        public var address: String { platform == .instagram ? "@" + (username ?? "") : (phone?.e164 ?? "") }
+        public var address: String {
+            if let e = email, platform == .email { return e }
+            if let u = username, platform.address != .phone { return "@" + u }
+            return phone?.e164 ?? ""
+        }
 
         public var json: JSONObject {
             var o: JSONObject = ["type": "recipient", "id": .string(id), "name": .string(name), "platform": .string(platform.rawValue),
                                  "phone": JSON(phone?.e164), "username": JSON(username), "paused": .bool(paused), "schedule": schedule.json,
                                  "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
             if let d = drawSeed { o["draw_seed"] = .string(IDs.hex(d, digits: 16)) }
+            if let e = email { o["email"] = .string(e) }
             return o
         }
 
@@ -99,7 +123,7 @@ extension Playa {
         /// `trusted` data from the journal skips the costly checks.
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Recipient, ToolError> {
             func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
-            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "draw_seed"], bools: ["paused"],
+            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "email", "draw_seed"], bools: ["paused"],
                                              arrays: ["messages"], objects: ["schedule"]) {
                 return bad("recipient: \(e)")
             }
@@ -107,20 +131,38 @@ extension Playa {
             guard let name = o["name"]?.string else { return bad("recipient \(id): \"name\" must be a string") }
             if !trusted, let e = validateName(name) { return bad("recipient \(id): \(e)") }
             guard let p = o["platform"]?.string.flatMap(Platform.init(rawValue:)) else {
-                return bad("recipient \(id): \"platform\" must be whatsapp, sms or instagram")
+                return bad("recipient \(id): \"platform\" must be \(Platform.names)")
             }
             var phone: PhoneNumber? = nil
             var username: String? = nil
-            if p == .instagram {
+            var email: String? = nil
+            func readPhone() -> String? {
+                guard let s = o["phone"]?.string, let ph = trusted ? PhoneNumber(e164: s) : try? PhoneNumber.parseE164(s) else {
+                    return "recipient \(id): \"phone\" must be in E.164 form like +14155550132"
+                }
+                phone = ph
+                return nil
+            }
+            switch p.address {
+            case .username:
                 guard let u = o["username"]?.string, trusted || validateUsername(u) == nil else {
                     return bad("recipient \(id): \"username\" must be an Instagram username: 1 to 30 letters, digits, '_' or '.', not starting or ending with '.', no '..'")
                 }
                 username = u
-            } else {
-                guard let s = o["phone"]?.string, let ph = trusted ? PhoneNumber(e164: s) : try? PhoneNumber.parseE164(s) else {
-                    return bad("recipient \(id): \"phone\" must be in E.164 form like +14155550132")
+            case .phoneOrUsername:
+                if let u = o["username"]?.string {
+                    if !trusted, let e = validateTelegramUsername(u) { return bad("recipient \(id): \"username\": \(e)") }
+                    username = u
+                } else if let e = readPhone() {
+                    return bad(e + ", or \"username\" a Telegram username")
                 }
-                phone = ph
+            case .email:
+                guard let e = o["email"]?.string, trusted || validateEmail(e) == nil else {
+                    return bad("recipient \(id): \"email\" must be an e-mail address like ana@example.org")
+                }
+                email = e
+            case .phone:
+                if let e = readPhone() { return bad(e) }
             }
             guard let sched = Schedule.from(o["schedule"]) else {
                 return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10} or {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]}")
@@ -147,7 +189,7 @@ extension Playa {
                 seed = v
             }
             return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
-                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed))
+                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed, email: email))
         }
     }
 

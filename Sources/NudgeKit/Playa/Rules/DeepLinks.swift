@@ -1,5 +1,6 @@
-// Deep links that open WhatsApp, SMS or Instagram with the message
-// filled in (RFC 3986 percent-encoding, RFC 5724 sms:), and the notification
+// Deep links that open WhatsApp, SMS, Instagram, Telegram, Signal or the
+// mail program with the message filled in where the platform allows (RFC
+// 3986 percent-encoding, RFC 5724 sms:, RFC 6068 mailto:), and the notification
 // record a due event becomes.
 //
 // Invariant: `parseLink(link(r, message: m))` gives back the address and m.
@@ -59,6 +60,20 @@ extension Playa {
         case .instagram:
             return web ? "https://ig.me/m/\(percentEncode(r.username ?? ""))"
                        : "instagram://user?username=\(percentEncode(r.username ?? ""))"
+        case .telegram:
+            // Telegram's documented links, with the text as the chat's draft: by username, or by phone number.
+            if let u = r.username {
+                return web ? "https://t.me/\(percentEncode(u))?text=\(percentEncode(message))"
+                           : "tg://resolve?domain=\(percentEncode(u))&text=\(percentEncode(message))"
+            }
+            let digits = String(r.phone?.e164.dropFirst() ?? "")
+            return web ? "https://t.me/+\(digits)?text=\(percentEncode(message))" : "tg://resolve?phone=\(digits)&text=\(percentEncode(message))"
+        case .signal:
+            // Signal's link opens the chat; it takes no text (the message goes to the clipboard, as Instagram's).
+            return (web ? "https://signal.me/#p/" : "sgnl://signal.me/#p/") + (r.phone?.e164 ?? "")
+        case .email:
+            // RFC 6068: the address as it is (validateEmail keeps it to characters a mailto: takes), the message as the body.
+            return "mailto:\(r.email ?? "")?body=\(percentEncode(message))"
         }
     }
 
@@ -100,6 +115,21 @@ extension Playa {
         if url.hasPrefix("https://ig.me/m/"), let u = percentDecode(String(url.dropFirst("https://ig.me/m/".count))), !u.isEmpty, !u.contains("/") {
             return ParsedLink(platform: .instagram, address: u, text: nil)
         }
+        if url.hasPrefix("tg://resolve?"), let q = query(url.dropFirst("tg://resolve?".count)), q.count == 2, let t = q["text"] {
+            if let u = q["domain"] { return ParsedLink(platform: .telegram, address: u, text: t) }
+            if let p = q["phone"] { return ParsedLink(platform: .telegram, address: "+" + p, text: t) }
+        }
+        if url.hasPrefix("https://t.me/"), let (who, qs) = split(url.dropFirst("https://t.me/".count)), let q = query(qs), q.count == 1,
+           let t = q["text"], let w = percentDecode(String(who)), !w.isEmpty, !w.contains("/") {
+            return ParsedLink(platform: .telegram, address: w, text: t)
+        }
+        for prefix in ["sgnl://signal.me/#p/", "https://signal.me/#p/"] where url.hasPrefix(prefix) {
+            let p = url.dropFirst(prefix.count)
+            if p.hasPrefix("+"), p.count > 1, p.dropFirst().allSatisfy(\.isNumber) { return ParsedLink(platform: .signal, address: String(p), text: nil) }
+        }
+        if url.hasPrefix("mailto:"), let (to, qs) = split(url.dropFirst("mailto:".count)), let q = query(qs), q.count == 1, let t = q["body"] {
+            return ParsedLink(platform: .email, address: String(to), text: t)
+        }
         return nil
     }
 
@@ -110,7 +140,8 @@ extension Playa {
         let n = NotificationRecord(
             tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue) at \(e.time)", body: preview,
             url: link(r, message: e.message),
-            actions: [NotificationAction(id: "open", label: "Open \(r.platform.rawValue)", command: "\(commandPrefix) open \(e.id)"),
+            actions: [NotificationAction(id: "open", label: r.platform == .email ? "Write the e-mail" : "Open \(r.platform.rawValue)",
+                                         command: "\(commandPrefix) open \(e.id)"),
                       NotificationAction(id: "cancel", label: "Skip", command: "\(commandPrefix) cancel \(e.id)")],
             extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "date": .string(e.date.description),
                     "time": .string(e.time.description)])

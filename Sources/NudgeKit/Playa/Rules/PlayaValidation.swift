@@ -24,6 +24,34 @@ extension Playa {
         return nil
     }
 
+    /// Telegram's rules: 5 to 32 letters, digits and `_`, starting with a
+    /// letter, not ending with `_`.
+    public static func validateTelegramUsername(_ s: String) -> String? {
+        let hint = "a Telegram username is 5 to 32 letters, digits or '_', starting with a letter and not ending with '_'"
+        let u = Array(s.unicodeScalars)
+        func letter(_ c: Unicode.Scalar) -> Bool { (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") }
+        guard (5...32).contains(u.count), letter(u[0]), u.last != "_", u.allSatisfy({ letter($0) || ($0 >= "0" && $0 <= "9") || $0 == "_" }) else {
+            return hint
+        }
+        return nil
+    }
+
+    /// An e-mail address as a mailto: link carries it unencoded (RFC 6068's
+    /// addr-spec, kept to the characters every mail program takes): a local
+    /// part of letters, digits and `.`, `_`, `+`, `-`; a domain of two or
+    /// more labels of letters, digits and `-`; 254 characters at most.
+    public static func validateEmail(_ s: String) -> String? {
+        let hint = "an e-mail address is like ana@example.org: letters, digits, '.', '_', '+' or '-' before the @, a domain after it"
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        guard s.utf8.count <= 254, parts.count == 2, (1...64).contains(parts[0].count), !parts[0].hasPrefix("."), !parts[0].hasSuffix("."),
+              parts[0].unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._+-".unicodeScalars.contains($0)) })
+        else { return hint }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ (1...63).contains($0.count) && !$0.hasPrefix("-") && !$0.hasSuffix("-")
+            && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") } }) else { return hint }
+        return nil
+    }
+
     /// A username as typed, with the `@` people write before it dropped.
     public static func normalizeUsername(_ s: String) -> String {
         let t = s.trimmingSpaces
