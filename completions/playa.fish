@@ -110,10 +110,10 @@ complete -c playa -n '__playa_at '\''notify'\''' -l test -d 'Required: this is a
 complete -c playa -n '__playa_at '\''notify'\''' -l command -r -F -d 'The command to run'
 complete -c playa -n '__playa_at '\''notify'\''' -l timeout -x -d 'End the command after SECONDS (default 600; notify_timeout in the config file)'
 complete -c playa -n '__playa_at '\''notify'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
-complete -c playa -n '__playa_at '\''link'\''' -l web -d 'A web link (https://wa.me/…, https://ig.me/m/…) instead of the app'\''s'
+complete -c playa -n '__playa_at '\''link'\''' -l web -d 'A web link (https://wa.me/…, https://ig.me/m/…, https://t.me/…, https://signal.me/…; e-mail'\''s is the same mailto:) instead of the app'\''s'
 complete -c playa -n '__playa_at '\''link'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''open'\''' -l command -r -F -d 'The command to run'
-complete -c playa -n '__playa_at '\''open'\''' -l web -d 'A web link (https://wa.me/…, https://ig.me/m/…) instead of the app'\''s'
+complete -c playa -n '__playa_at '\''open'\''' -l web -d 'A web link (https://wa.me/…, https://ig.me/m/…, https://t.me/…, https://signal.me/…; e-mail'\''s is the same mailto:) instead of the app'\''s'
 complete -c playa -n '__playa_at '\''open'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''import'\''' -F
 complete -c playa -n '__playa_at '\''devices'\''' -l limit -s n -x -d 'At most N records'

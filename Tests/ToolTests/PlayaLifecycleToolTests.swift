@@ -257,7 +257,7 @@ final class PlayaLifecycleToolTests: ToolTestCase {
         XCTAssertEqual(playa("message", "add", "Bo", "\u{00A0}\u{200B} \u{3000}").err, "playa: a message must not be only spaces or invisible characters\n")
         let heavy = "e" + String(repeating: "\u{0301}", count: 3000)
         XCTAssertEqual(playa("message", "add", "Bo", heavy).err, "playa: a message must be at most 4000 bytes of UTF-8 (this one has 6001)\n")
-        XCTAssertEqual(playa("recipient", "edit", "Bo", "--username", "bo").err, "playa: sms takes --phone, not --username\n")
+        XCTAssertEqual(playa("recipient", "edit", "Bo", "--username", "bo").err, "playa: SMS takes --phone, not --username\n")
         XCTAssertEqual(playa("recipient", "edit", "Jo", "--phone", phone).err, "playa: Instagram takes --username, not --phone\n")
         XCTAssertEqual(playa("recipient", "edit", "Jo").code, 64, "nothing to change is a usage error")
         // Random times at least 30 minutes apart.

@@ -30,7 +30,7 @@ final class PlayaToolTests: ToolTestCase {
         let cases: [([String], String)] = [
             (["recipient", "add", "Bo", "--platform", "whatsapp", "--phone", "4155550132"], "playa: --phone must be in international E.164 form like +14155550132\n"),
             (["recipient", "add", "Bo", "--platform", "instagram", "--username", "bad name!"], "playa: an Instagram username is 1 to 30 letters, digits, '_' or '.'\n"),
-            (["recipient", "add", "Bo", "--platform", "sms"], "playa: sms needs --phone with a country code, like +14155550132\n"),
+            (["recipient", "add", "Bo", "--platform", "sms"], "playa: SMS needs --phone with a country code, like +14155550132\n"),
             (["recipient", "add", "  ", "--platform", "sms", "--phone", phone], "playa: a name must not be empty\n"),
             (["recipient", "add", "Bo", "--platform", "fax"], "playa: --platform must be one of whatsapp, sms, instagram, telegram, signal, email, not 'fax'; see 'playa recipient add --help'\n"),
             (["recipient", "add", "Bo", "--platform", "email", "--email", "bo@localhost"], "playa: an e-mail address is like ana@example.org: letters, digits, '.', '_', '+' or '-' before the @, a domain after it\n"),
@@ -262,6 +262,37 @@ final class PlayaToolTests: ToolTestCase {
         let tg = playa("recipient", "edit", "Sam", "--platform", "telegram")
         XCTAssertEqual(tg.records.first?["phone"] as? String, phone, tg.err)
         XCTAssertEqual(playa("recipient", "show", "Eve", "--format", "text").out.contains("platform: email eve+news@example.org"), true)
+        // A blank --command would run the link itself as a program: refused.
+        let tia = events.first { $0["recipient"] as? String == "Tia" }?["id"] as? String ?? ""
+        XCTAssertEqual(playa("open", tia, "--command", " ").err, "playa: --command must not be empty: give a command, or leave it out to use open_command\n")
+        XCTAssertEqual(playa("due", "--command", "").code, 64)
+        // An import with another platform's address field is refused whole.
+        let doc = playa("export").out.replacingOccurrences(of: "\"email\":\"eve+news@example.org\"",
+                                                           with: "\"email\":\"eve+news@example.org\",\"phone\":\"\(phone)\"")
+            .replacingOccurrences(of: "\"phone\":null,\"username\":null,\"paused\":false,\"schedule\":{\"mode\":\"fixed\",\"times\":[\"18:00\"]},\"messages\":[{\"id\"", with: "\"paused\":false,\"schedule\":{\"mode\":\"fixed\",\"times\":[\"18:00\"]},\"messages\":[{\"id\"")
+        let imp = playa("import", write("doc.json", doc))
+        XCTAssertEqual(imp.code, 65, imp.err)
+        XCTAssertTrue(imp.err.contains("e-mail takes no \"phone\""), imp.err)
+    }
+
+    /// A peer's journal (a synced folder anyone may write to) cannot put an
+    /// address into a link that `recipient add` would refuse: the record is
+    /// not read, and the links stay as they were.
+    func testAForgedAddressFromAPeerNeverReachesALink() throws {
+        let sync = tmp + "/sync"
+        try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
+        XCTAssertEqual(playa("--sync-dir", sync, "recipient", "add", "Eve", "--platform", "email", "--email", "eve@example.org").code, 0)
+        let id = playa("--sync-dir", sync, "recipient", "show", "Eve").records.first?["id"] as? String ?? ""
+        let forged = "{\"type\":\"recipient_saved\",\"recipient\":{\"type\":\"recipient\",\"id\":\"\(id)\",\"name\":\"Eve\",\"platform\":\"email\",\"phone\":null,\"username\":null,\"paused\":false,\"schedule\":{\"mode\":\"fixed\",\"times\":[\"18:00\"]},\"messages\":[{\"id\":\"m1\",\"text\":\"hi\"}],\"email\":\"a@b.com?cc=evil@x.com&bcc=y@z.com\"}}\n{\"type\":\"commit\",\"n\":1,\"at\":\"2026-11-23T05:00:00Z\",\"by\":\"mallory\",\"schema\":1,\"hlc\":[1795410000001,0]}\n"
+        _ = write("sync/mallory.ndjson", forged)
+        playa("--sync-dir", sync, "message", "add", "Eve", "hello")
+        playa("--sync-dir", sync, "schedule", "Eve", "--fixed", "18:00")
+        let events = playa("--sync-dir", sync, "generate").records
+        for e in events {
+            let url = playa("--sync-dir", sync, "link", e["id"] as? String ?? "").records.first?["url"] as? String ?? ""
+            XCTAssertFalse(url.contains("evil") || url.contains("cc="), url)
+        }
+        XCTAssertEqual(playa("--sync-dir", sync, "recipient", "show", "Eve").records.first?["email"] as? String, "eve@example.org")
     }
 
     func testEditPauseAndResume() {
@@ -272,7 +303,7 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertEqual(e.records[0]["platform"] as? String, "instagram")
         XCTAssertTrue(e.records[0]["phone"] is NSNull)
         XCTAssertEqual(playa("recipient", "edit", "Ana B", "--platform", "sms").err,
-                       "playa: sms needs --phone with a country code, like +14155550132\n")
+                       "playa: SMS needs --phone with a country code, like +14155550132\n")
         XCTAssertEqual(playa("recipient", "pause", "Ana B").records[0]["paused"] as? Bool, true)
         XCTAssertEqual(playa("generate").out, "", "paused: no events")
         XCTAssertEqual(playa("recipient", "resume", "Ana B").records[0]["paused"] as? Bool, false)

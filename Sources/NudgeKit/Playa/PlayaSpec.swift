@@ -21,7 +21,7 @@ public enum Playa {
     static let commandOption = OptionSpec("command", value: "CMD", help: "The command to run", completion: .files)
     static let timeoutOption = OptionSpec("timeout", value: "SECONDS",
                                           help: "End the command after SECONDS (default \(defaultNotifyTimeoutSeconds); notify_timeout in the config file)")
-    static let webOption = OptionSpec("web", help: "A web link (https://wa.me/…, https://ig.me/m/…) instead of the app's")
+    static let webOption = OptionSpec("web", help: "A web link (https://wa.me/…, https://ig.me/m/…, https://t.me/…, https://signal.me/…; e-mail's is the same mailto:) instead of the app's")
 
     /// Recipients' names complete from the store.
     public static let spec = declared.completing(
@@ -46,7 +46,7 @@ public enum Playa {
 
     static let declared = ToolSpec(
         name: "playa",
-        summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS or Instagram pre-filled.",
+        summary: "Keep in touch: message pools and schedules per person, a daily queue, and deep links that open WhatsApp, SMS, Instagram, Telegram, Signal or e-mail pre-filled.",
         commands: [
             CommandSpec("queue", summary: "Show the day's pending messages in time order", options: [dateOption], run: queueCommand).listed(),
             CommandSpec("recipient", summary: "Show the dashboard: everyone with their strategy and next message",

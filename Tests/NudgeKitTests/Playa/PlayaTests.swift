@@ -117,7 +117,7 @@ final class PlayaTests: XCTestCase {
                 XCTAssertEqual(p.platform, r.platform)
                 XCTAssertEqual(p.address, r.email ?? r.username ?? r.phone?.e164)
                 // Instagram's and Signal's links carry no text (it goes to the clipboard); the others carry it whole.
-                XCTAssertEqual(p.text, r.platform.carriesText ? text : nil)
+                XCTAssertEqual(p.text, r.platform == .email ? Playa.mailBody(text) : r.platform.carriesText ? text : nil)
             }
         }
         XCTAssertEqual(Playa.percentEncode("a b&c=d?e#f+g%h/é"), "a%20b%26c%3Dd%3Fe%23f%2Bg%25h%2F%C3%A9")
@@ -139,8 +139,18 @@ final class PlayaTests: XCTestCase {
         XCTAssertEqual(Playa.link(signal, message: "hi", web: true), "https://signal.me/#p/+14155550132")
         let mail = Playa.Recipient(id: "y", name: "y", platform: .email, phone: nil, username: nil, paused: false, schedule: .random(1),
                                    messages: [], email: "ana+news@example.org")
-        XCTAssertEqual(Playa.link(mail, message: "see you?\nA"), "mailto:ana+news@example.org?body=see%20you%3F%0AA")
-        for bad in ["ana", "a b@x.org", "ana@x", "ana@-x.org", ".a@x.org", "a@x..org", "a%40b@x.org", "a@x.org?cc=evil@y.org"] {
+        // RFC 6068: line breaks in a body are CR LF.
+        XCTAssertEqual(Playa.link(mail, message: "see you?\nA\r\nB\rC"), "mailto:ana+news@example.org?body=see%20you%3F%0D%0AA%0D%0AB%0D%0AC")
+        // An address that is not one never reaches a link, whoever wrote it.
+        var forged = mail
+        forged.email = "a@b.com?cc=evil@x.com"
+        XCTAssertEqual(Playa.link(forged, message: "hi"), "mailto:?body=hi")
+        var forgedPhone = tg
+        forgedPhone.username = nil
+        forgedPhone.phone = PhoneNumber(e164: "+1415&text=evil")
+        XCTAssertEqual(Playa.link(forgedPhone, message: "hi"), "tg://resolve?phone=&text=hi")
+        for bad in ["ana", "a b@x.org", "ana@x", "ana@-x.org", ".a@x.org", "a@x..org", "a%40b@x.org", "a@x.org?cc=evil@y.org",
+                    "a..b@x.org", "a@1.2.3.4", "a@b.123"] {
             XCTAssertNotNil(Playa.validateEmail(bad), bad)
         }
         for bad in ["abcd", "1abcde", "abcde_", "ab cde", "abcdé"] { XCTAssertNotNil(Playa.validateTelegramUsername(bad), bad) }

@@ -18,6 +18,14 @@ public struct PhoneNumber: Hashable, Sendable, CustomStringConvertible {
 
     public static let usFormHint = "a US number like 415-555-0132"
 
+    /// The shape of E.164 alone, without the costly metadata check: "+" and
+    /// 4 to 15 digits, the first not 0. Enough to keep anything else out of a link.
+    public static func plausibleE164(_ s: String) -> Bool {
+        let d = s.utf8.dropFirst()
+        return s.utf8.first == UInt8(ascii: "+") && (4...15).contains(d.count) && d.first != UInt8(ascii: "0")
+            && d.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// What a North American area code is, by the table of PhoneTables.swift
     /// (libphonenumber's metadata): a region's (the US, one of its
     /// territories, Canada, a Caribbean country), toll-free, premium-rate,

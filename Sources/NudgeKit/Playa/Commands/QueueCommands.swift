@@ -158,6 +158,18 @@ extension Playa {
         try Handover.run(command, record: n, env: notificationEnv(n), timeoutSeconds: timeout)
     }
 
+    /// The command given with --command, else the configuration's `key`:
+    /// a blank --command is refused (it would run the link itself), a
+    /// blank setting is no setting.
+    static func commandSetting(_ ctx: Context, _ config: Config, key: String) throws(ToolError) -> String? {
+        if let c = ctx.option("command") {
+            guard !c.trimmingSpaces.isEmpty else { throw .usage("--command must not be empty: give a command, or leave it out to use \(key)") }
+            return c
+        }
+        guard let c = config[key], !c.trimmingSpaces.isEmpty else { return nil }
+        return c
+    }
+
     /// A notification's fields in PLAYA_* for the notify command.
     static func notificationEnv(_ n: JSONObject) -> [String: String] {
         ["PLAYA_TITLE": n["title"]?.string ?? "", "PLAYA_BODY": n["body"]?.string ?? "",
@@ -166,7 +178,7 @@ extension Playa {
 
     static func due(_ ctx: Context) throws(ToolError) -> ExitCode {
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        let command = ctx.option("command") ?? config["notify_command"]
+        let command = try commandSetting(ctx, config, key: "notify_command")
         let timeout = try notifyTimeout(ctx, config)
         let retry = ctx.flag("retry-unknown")
         let st = try store(ctx)
@@ -284,7 +296,7 @@ extension Playa {
         guard let r = s.recipients[e.recipientID] else { throw ToolError(.dataError, "event \(e.id) has no recipient any more") }
         let n = notification(e, r, commandPrefix: prefix(ctx))
         let config = try Config.load(directory: ctx.configDir, known: configKeys)
-        if let cmd = ctx.option("command") ?? config["notify_command"] {
+        if let cmd = try commandSetting(ctx, config, key: "notify_command") {
             let timeout = try notifyTimeout(ctx, config)
             let end = try deliver(n, command: cmd, timeout: timeout)
             if let why = Handover.why(end, command: "the notify command", timeoutSeconds: timeout) { throw ToolError(.tempFail, why) }
@@ -339,7 +351,7 @@ extension Playa {
                 copied = try Subprocess.shell(clip, stdin: Array(e.message.utf8), quiet: true, timeoutMillis: 5000) == 0
             }
         }
-        let opener = ctx.option("command") ?? config["open_command"] ?? defaultOpener()
+        let opener = try commandSetting(ctx, config, key: "open_command") ?? defaultOpener()
         let status = try Subprocess.shell(opener + " " + ToolSpec.shQuote(url), env: ["PLAYA_URL": url], quiet: true,
                                           timeoutMillis: defaultNotifyTimeoutSeconds * 1000)
         if status != 0 {
@@ -365,8 +377,9 @@ extension Playa {
         var text = "Opened \(r.platform.rawValue) for \(r.name.terminalSafe); marked sent"
         if let c = copied {
             o["copied_to_clipboard"] = .bool(c)
-            text += c ? "\nInstagram cannot pre-fill a message: it is on the clipboard, paste it in the chat"
-                      : "\nInstagram cannot pre-fill a message, and no clipboard tool (wl-copy, xclip, pbcopy) was found: type it yourself:\n  \(e.message.terminalSafe)"
+            let tool = clipboardCommand(config) == nil ? "no clipboard tool (wl-copy, xclip, pbcopy) was found" : "the clipboard command failed"
+            text += c ? "\n\(r.platform.display) cannot pre-fill a message: it is on the clipboard, paste it in the chat"
+                      : "\n\(r.platform.display) cannot pre-fill a message, and \(tool): type it yourself:\n  \(e.message.terminalSafe)"
         }
         ctx.out.emit(o, text: text)
         return .ok

@@ -20,13 +20,13 @@ extension Playa {
         let newPhone = try ctx.option("phone").map { (p) throws(ToolError) in try phone(p) }
         let newUser = ctx.option("username").map(normalizeUsername)
         let newEmail = ctx.option("email").map { $0.trimmingSpaces }
-        let name = [Platform.instagram: "Instagram", .telegram: "Telegram", .signal: "Signal", .email: "e-mail"][platform] ?? platform.rawValue
+        let name = platform.display
         func refuse(_ option: String, _ takes: String) throws(ToolError) { throw .usage("\(name) takes \(takes), not \(option)") }
         switch platform.address {
         case .phone:
             if newUser != nil { try refuse("--username", "--phone") }
             if newEmail != nil { try refuse("--email", "--phone") }
-            guard let p = newPhone ?? had?.phone else { throw .usage("\(platform.rawValue) needs --phone with a country code, like +14155550132") }
+            guard let p = newPhone ?? had?.phone else { throw .usage("\(name) needs --phone with a country code, like +14155550132") }
             return (p, nil, nil)
         case .username:
             if newPhone != nil { try refuse("--phone", "--username") }

@@ -20,6 +20,10 @@ extension Playa {
         /// Whether its link can carry the message (Instagram's and Signal's cannot: it goes to the clipboard).
         public var carriesText: Bool { self != .instagram && self != .signal }
         public static let names = "whatsapp, sms, instagram, telegram, signal or email"
+        /// Its name in messages: "WhatsApp", "SMS", "e-mail".
+        public var display: String {
+            [Platform.whatsapp: "WhatsApp", .sms: "SMS", .instagram: "Instagram", .telegram: "Telegram", .signal: "Signal", .email: "e-mail"][self]!
+        }
     }
 
     public enum Schedule: Equatable, Sendable {
@@ -114,7 +118,7 @@ extension Playa {
                                  "phone": JSON(phone?.e164), "username": JSON(username), "paused": .bool(paused), "schedule": schedule.json,
                                  "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
             if let d = drawSeed { o["draw_seed"] = .string(IDs.hex(d, digits: 16)) }
-            if let e = email { o["email"] = .string(e) }
+            o["email"] = JSON(email)
             return o
         }
 
@@ -136,28 +140,44 @@ extension Playa {
             var phone: PhoneNumber? = nil
             var username: String? = nil
             var email: String? = nil
+            // A peer's record is trusted with the costly phone check, never with an address's shape: it goes into links.
             func readPhone() -> String? {
-                guard let s = o["phone"]?.string, let ph = trusted ? PhoneNumber(e164: s) : try? PhoneNumber.parseE164(s) else {
+                guard let s = o["phone"]?.string, trusted ? PhoneNumber.plausibleE164(s) : true,
+                      let ph = trusted ? PhoneNumber(e164: s) : try? PhoneNumber.parseE164(s) else {
                     return "recipient \(id): \"phone\" must be in E.164 form like +14155550132"
                 }
                 phone = ph
                 return nil
             }
+            // Fields of another platform are refused, not dropped: an import says what it keeps.
+            if !trusted {
+                let given = ["phone", "username", "email"].filter { o[$0] != nil && o[$0] != .null }
+                let takes: Set<String> = switch p.address {
+                case .phone: ["phone"]
+                case .username: ["username"]
+                case .phoneOrUsername: ["phone", "username"]
+                case .email: ["email"]
+                }
+                if let extra = given.first(where: { !takes.contains($0) }) {
+                    return bad("recipient \(id): \(p.display) takes no \"\(extra)\"")
+                }
+                if given.count > 1 { return bad("recipient \(id): Telegram takes \"phone\" or \"username\", not both") }
+            }
             switch p.address {
             case .username:
-                guard let u = o["username"]?.string, trusted || validateUsername(u) == nil else {
+                guard let u = o["username"]?.string, validateUsername(u) == nil else {
                     return bad("recipient \(id): \"username\" must be an Instagram username: 1 to 30 letters, digits, '_' or '.', not starting or ending with '.', no '..'")
                 }
                 username = u
             case .phoneOrUsername:
                 if let u = o["username"]?.string {
-                    if !trusted, let e = validateTelegramUsername(u) { return bad("recipient \(id): \"username\": \(e)") }
+                    if let e = validateTelegramUsername(u) { return bad("recipient \(id): \"username\": \(e)") }
                     username = u
                 } else if let e = readPhone() {
                     return bad(e + ", or \"username\" a Telegram username")
                 }
             case .email:
-                guard let e = o["email"]?.string, trusted || validateEmail(e) == nil else {
+                guard let e = o["email"]?.string, validateEmail(e) == nil else {
                     return bad("recipient \(id): \"email\" must be an e-mail address like ana@example.org")
                 }
                 email = e

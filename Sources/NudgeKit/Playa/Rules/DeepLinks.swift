@@ -50,6 +50,10 @@ extension Playa {
     }
 
     public static func link(_ r: Recipient, message: String, web: Bool = false) -> String {
+        // Addresses are checked where they enter (typed, imported or a peer's); a link never carries one that is not.
+        var r = r
+        if let p = r.phone, !PhoneNumber.plausibleE164(p.e164) { r.phone = nil }
+        if let e = r.email, validateEmail(e) != nil { r.email = nil }
         switch r.platform {
         case .whatsapp:
             let digits = String(r.phone?.e164.dropFirst() ?? "")
@@ -73,8 +77,13 @@ extension Playa {
             return (web ? "https://signal.me/#p/" : "sgnl://signal.me/#p/") + (r.phone?.e164 ?? "")
         case .email:
             // RFC 6068: the address as it is (validateEmail keeps it to characters a mailto: takes), the message as the body.
-            return "mailto:\(r.email ?? "")?body=\(percentEncode(message))"
+            return "mailto:\(r.email ?? "")?body=\(percentEncode(mailBody(message)))"
         }
+    }
+
+    /// RFC 6068 section 5: a line break in a mailto: body is CR LF, whatever the message had.
+    public static func mailBody(_ message: String) -> String {
+        message.replacingAll("\r\n", "\n").replacingAll("\r", "\n").replacingAll("\n", "\r\n")
     }
 
     public struct ParsedLink: Equatable, Sendable {
@@ -140,8 +149,7 @@ extension Playa {
         let n = NotificationRecord(
             tool: "playa", id: e.id, title: "Message \(r.name) on \(r.platform.rawValue) at \(e.time)", body: preview,
             url: link(r, message: e.message),
-            actions: [NotificationAction(id: "open", label: r.platform == .email ? "Write the e-mail" : "Open \(r.platform.rawValue)",
-                                         command: "\(commandPrefix) open \(e.id)"),
+            actions: [NotificationAction(id: "open", label: "Open \(r.platform.rawValue)", command: "\(commandPrefix) open \(e.id)"),
                       NotificationAction(id: "cancel", label: "Skip", command: "\(commandPrefix) cancel \(e.id)")],
             extra: ["recipient": .string(r.name), "platform": .string(r.platform.rawValue), "date": .string(e.date.description),
                     "time": .string(e.time.description)])

@@ -44,11 +44,13 @@ extension Playa {
         let hint = "an e-mail address is like ana@example.org: letters, digits, '.', '_', '+' or '-' before the @, a domain after it"
         let parts = s.split(separator: "@", omittingEmptySubsequences: false)
         guard s.utf8.count <= 254, parts.count == 2, (1...64).contains(parts[0].count), !parts[0].hasPrefix("."), !parts[0].hasSuffix("."),
+              !parts[0].contains(".."),
               parts[0].unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._+-".unicodeScalars.contains($0)) })
         else { return hint }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, labels.allSatisfy({ (1...63).contains($0.count) && !$0.hasPrefix("-") && !$0.hasSuffix("-")
-            && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") } }) else { return hint }
+            && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") } }),
+              let top = labels.last, top.count >= 2, top.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) else { return hint }
         return nil
     }
 
