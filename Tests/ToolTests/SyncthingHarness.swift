@@ -71,8 +71,8 @@ class SyncthingToolTestCase: ToolTestCase {
             _ = runProgram(curl, ["-fsS", "-X", "POST", "-H", "X-API-Key: \(g.key)", "http://127.0.0.1:\(g.port)/rest/db/scan?folder=\(folderID)"],
                            timeout: 5)
         }
-        let ok = wait(20) { let a = journals(0); return !a.isEmpty && (1..<names.count).allSatisfy { journals($0) == a } }
-        XCTAssertTrue(ok, "Syncthing did not bring the folders in step within 20 s (\(what)): \((0..<names.count).map { journals($0).mapValues(\.count) })",
+        let ok = wait(60) { let a = journals(0); return !a.isEmpty && (1..<names.count).allSatisfy { journals($0) == a } }
+        XCTAssertTrue(ok, "Syncthing did not bring the folders in step within 60 s (\(what)): \((0..<names.count).map { journals($0).mapValues(\.count) })",
                       file: file, line: line)
     }
 

@@ -136,8 +136,8 @@ final class ReadOrRefuseTests: XCTestCase {
     }
 
     func testTimeWordsNotReadAreRefusedNamingThem() {
-        for (phrase, said) in [("meet Sam at half 8", "at half 8"), ("dentist yesterday", "yesterday"), ("lunch at 13pm", "at 13pm"),
-                               ("meeting at 25:00", "at 25:00"), ("call at 7ish", "at 7ish"), ("feb 30 party", "feb")] {
+        for (phrase, said) in [("meet Sam at quarter of 8", "at quarter of 8"), ("dentist yesterday", "yesterday"), ("lunch at 13pm", "at 13pm"),
+                               ("meeting at 25:00", "at 25:00"), ("call at 7 or so", "or so"), ("feb 30 party", "feb")] {
             let p = parse(phrase)
             XCTAssertTrue(p.unread.contains { $0.contains("'\(said)'") }, "\(phrase): \(p.unread)")
         }
