@@ -11,12 +11,12 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --random --fixed --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --at --via --note --random --fixed --every --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'schedule' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
+                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -38,7 +38,8 @@ complete -c playa -l version -d 'Show the version and exit'
 complete -c playa -l sync-dir -r -a '(__fish_complete_directories)' -d 'Share journals with your other devices through DIR (env PLAYA_SYNC_DIR)'
 complete -c playa -n '__playa_at '\'''\''' -a 'queue' -d 'Show the day'\''s pending messages in time order'
 complete -c playa -n '__playa_at '\'''\''' -a 'recipient' -d 'Show the dashboard: everyone with their strategy and next message'
-complete -c playa -n '__playa_at '\'''\''' -a 'schedule' -d 'Set when someone gets messages: N random times or fixed times'
+complete -c playa -n '__playa_at '\'''\''' -a 'contacted' -d 'Record that you were in touch with someone (a call, a coffee, a message sent elsewhere)'
+complete -c playa -n '__playa_at '\'''\''' -a 'schedule' -d 'Set when someone gets messages: N random times, fixed times, or a cadence after the last contact'
 complete -c playa -n '__playa_at '\'''\''' -a 'message' -d 'Manage someone'\''s message pool'
 complete -c playa -n '__playa_at '\'''\''' -a 'clone' -d 'Copy the schedule and/or messages from one recipient to another'
 complete -c playa -n '__playa_at '\'''\''' -a 'generate' -d 'Make the day'\''s events and mark past days'\'' missed (for cron at 00:00; safe to re-run)'
@@ -58,7 +59,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'completion' -d 'Print the bash, z
 complete -c playa -n '__playa_at '\''queue'\''' -l date -x -d 'The day (default today)'
 complete -c playa -n '__playa_at '\''queue'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'add' -d 'Add a recipient'
-complete -c playa -n '__playa_at '\''recipient'\''' -a 'list' -d 'The dashboard (as '\''playa recipient'\'')'
+complete -c playa -n '__playa_at '\''recipient'\''' -a 'list' -d 'The dashboard (as '\''playa recipient'\''): the most overdue first'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'show' -d 'One recipient in full'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'edit' -d 'Change a recipient'\''s name, platform or address'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'pause' -d 'Stop generating messages for someone (cancels what is queued from today)'
@@ -80,8 +81,13 @@ complete -c playa -n '__playa_at '\''recipient pause'\''' -a '(playa __complete 
 complete -c playa -n '__playa_at '\''recipient resume'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient rm'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c playa -n '__playa_at '\''recipient rm'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c playa -n '__playa_at '\''contacted'\''' -l at -x -d 'When (default now): a time like 2026-11-22T08:15:00-05:00 or '\''2026-11-22 08:15'\'''
+complete -c playa -n '__playa_at '\''contacted'\''' -l via -x -a 'whatsapp sms instagram telegram signal email call in-person other' -d 'whatsapp, sms, instagram, telegram, signal, email, call, in-person, other'
+complete -c playa -n '__playa_at '\''contacted'\''' -l note -x -d 'A note (at most 500 characters)'
+complete -c playa -n '__playa_at '\''contacted'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''schedule'\''' -l random -x -d '1 to 10 a day at random times 09:00-21:00, at least 30 minutes apart'
 complete -c playa -n '__playa_at '\''schedule'\''' -l fixed -x -d 'Fixed times, like 09:30,18:00'
+complete -c playa -n '__playa_at '\''schedule'\''' -l every -x -d 'One reminder a cadence after the last contact: 14d, 2w, 3m (days, weeks, months)'
 complete -c playa -n '__playa_at '\''schedule'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''message'\''' -a 'add' -d 'Add a message (at most 500 characters)'
 complete -c playa -n '__playa_at '\''message'\''' -a 'list' -d 'List someone'\''s messages'

@@ -25,7 +25,7 @@ public enum Playa {
 
     /// Recipients' names complete from the store.
     public static let spec = declared.completing(
-        ["recipient show": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
+        ["recipient show": ["recipient"], "contacted": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
          "recipient resume": ["recipient"], "recipient rm": ["recipient"], "schedule": ["recipient"],
          "message add": ["recipient", ""], "message list": ["recipient"], "message edit": ["recipient", ""],
          "message rm": ["recipient", ""], "clone": ["recipient"],
@@ -57,7 +57,7 @@ public enum Playa {
                                                   OptionSpec("username", value: "NAME", help: "Instagram or Telegram username (a leading @ is dropped)"),
                                                   OptionSpec("email", value: "ADDRESS", help: "E-mail address, for --platform email")],
                                         operands: .words, min: 1, max: 1, run: recipientAdd),
-                            CommandSpec("list", summary: "The dashboard (as 'playa recipient')", run: dashboard).listed(),
+                            CommandSpec("list", summary: "The dashboard (as 'playa recipient'): the most overdue first", run: dashboard).listed(),
                             CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1, run: recipientShow),
                             CommandSpec("edit", summary: "Change a recipient's name, platform or address", usage: "NAME",
                                         options: [OptionSpec("name", value: "NAME", help: "A new name"),
@@ -73,9 +73,15 @@ public enum Playa {
                             CommandSpec("rm", summary: "Delete a recipient and erase every trace (asks on a terminal; --yes otherwise)", usage: "NAME",
                                         options: [yes], operands: .words, min: 1, max: 1, run: recipientRemove),
                         ], run: dashboard),
-            CommandSpec("schedule", summary: "Set when someone gets messages: N random times or fixed times", usage: "NAME",
+            CommandSpec("contacted", summary: "Record that you were in touch with someone (a call, a coffee, a message sent elsewhere)", usage: "NAME",
+                        options: [OptionSpec("at", value: "TIME", help: "When (default now): \(Clock.timeHint)"),
+                                  OptionSpec("via", value: "WAY", help: contactWays.joined(separator: ", "), choices: contactWays),
+                                  OptionSpec("note", value: "TEXT", help: "A note (at most \(maxContactNote) characters)")],
+                        operands: .words, min: 1, max: 1, records: ["contact"], run: contacted),
+            CommandSpec("schedule", summary: "Set when someone gets messages: N random times, fixed times, or a cadence after the last contact", usage: "NAME",
                         options: [OptionSpec("random", value: "N", help: "1 to 10 a day at random times 09:00-21:00, at least \(minimumSpacingMinutes) minutes apart"),
-                                  OptionSpec("fixed", value: "TIMES", help: "Fixed times, like 09:30,18:00")],
+                                  OptionSpec("fixed", value: "TIMES", help: "Fixed times, like 09:30,18:00"),
+                                  OptionSpec("every", value: "CADENCE", help: "One reminder a cadence after the last contact: 14d, 2w, 3m (days, weeks, months)")],
                         operands: .words, min: 1, max: 1, run: scheduleCommand),
             CommandSpec("message", summary: "Manage someone's message pool",
                         subcommands: [

@@ -16,7 +16,11 @@ final class PlayaTests: XCTestCase {
 
     func randomRecipient(_ rng: inout SeededRandom, messages: Int? = nil) -> Playa.Recipient {
         let platform = Playa.Platform.allCases.randomElement(using: &rng)!
-        let sched: Playa.Schedule = Bool.random(using: &rng)
+        let units: [Playa.Cadence.Unit] = [.day, .week, .month]
+        let sched: Playa.Schedule = Int.random(in: 0..<5, using: &rng) == 0
+            ? .every(Playa.Cadence(count: Int.random(in: 1...3, using: &rng), unit: units.randomElement(using: &rng)!,
+                                   since: day.adding(days: -Int.random(in: 0...40, using: &rng))))
+            : Bool.random(using: &rng)
             ? .random(Int.random(in: 1...10, using: &rng))
             : .fixed(Set((0..<Int.random(in: 1...6, using: &rng)).map { _ in TimeOfDay(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng)) }).sorted())
         let count = messages ?? Int.random(in: 0...12, using: &rng)
@@ -49,6 +53,10 @@ final class PlayaTests: XCTestCase {
                 for e in evs { XCTAssertTrue(e.time >= Playa.windowStart && e.time <= Playa.windowEnd, "\(e.time)") }
             case .fixed(let ts):
                 XCTAssertEqual(evs.map(\.time), ts)
+            case .every(let c):
+                // Never contacted: one reminder on the days a cadence after it was set, none on others.
+                XCTAssertEqual(evs.count, c.isDue(day, last: nil) ? 1 : 0, "\(c) on \(day)")
+                for e in evs { XCTAssertTrue(e.time >= Playa.windowStart && e.time <= Playa.windowEnd, "\(e.time)") }
             }
             for e in evs {
                 XCTAssertTrue(r.messages.contains { $0.id == e.messageID && $0.text == e.message })
@@ -276,7 +284,7 @@ final class PlayaTests: XCTestCase {
             (nil, "25:00", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not '25:00'"),
             (nil, "9am", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not '9am'"),
             (nil, "09:00,", "--fixed takes times like 09:30,18:00 (HH:MM, 24-hour), not ''"),
-            (nil, nil, "schedule needs --random N (1-10 a day) or --fixed HH:MM[,HH:MM…]"),
+            (nil, nil, "schedule needs --random N (1-10 a day), --fixed HH:MM[,HH:MM…] or --every 2w (days, weeks or months after the last contact)"),
             ("2", "09:00", "use --random or --fixed, not both"),
         ]
         for (r, f, message) in bad {

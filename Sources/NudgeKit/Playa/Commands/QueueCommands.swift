@@ -99,6 +99,8 @@ extension Playa {
         return .ok
     }
 
+    /// Moves event `id` to `status`; a message sent (`open`) is also a
+    /// contact with its recipient, by its platform, now.
     static func move(_ ctx: Context, _ id: String, to status: Status, error: String? = nil) throws(ToolError) -> (Event, PlayaState) {
         try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Event, PlayaState) in
             var e = try tx.state.event(id)
@@ -108,6 +110,9 @@ extension Playa {
             e.status = status
             e.error = error
             tx.record(saved(e))
+            if status == .sent, let r = tx.state.recipients[e.recipientID] {
+                tx.record(saved(Contact(id: IDs.make(), recipientID: r.id, at: ctx.now, date: ctx.today, via: r.platform.rawValue, eventID: e.id)))
+            }
             return (e, tx.state)
         }
     }

@@ -60,12 +60,12 @@ extension Playa {
         o["strategy"] = .string(r.schedule.summary)
         o["templates"] = JSON(r.messages.count)
         o["next_message"] = JSON(next.map { zone.format($0.at) })
-        return o
+        return o.merging(contactFields(r, s, today: zone.day(of: now), zone: zone))
     }
 
     static func dashboard(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try store(ctx).read()
-        let all = s.recipients.values.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        let all = dashboardOrder(Array(s.recipients.values), s)
         if all.isEmpty {
             if !ctx.out.isJSON { ctx.out.raw("Playa\nNo recipients yet. Add one:\n  playa recipient add Ana --platform whatsapp --phone +14155550132\n") }
             return .ok
@@ -80,7 +80,8 @@ extension Playa {
         for r in all {
             let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
             let next = rec["next_message"]?.string.map { " · next \($0.dropFirst(11).prefix(5))" } ?? ""
-            ctx.out.emit(rec, text: "  \(pad(who(r), wName))  \(pad(r.platform.rawValue, wPlatform))  \(pad(r.schedule.summary, wStrategy))  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)")
+            ctx.out.emit(rec, text: "  \(pad(who(r), wName))  \(pad(r.platform.rawValue, wPlatform))  \(pad(r.schedule.summary, wStrategy))  \(r.messages.count) message\(r.messages.count == 1 ? "" : "s")\(next)"
+                         + contactNote(rec, today: ctx.today))
         }
         return .ok
     }
@@ -110,11 +111,25 @@ extension Playa {
     }
 
     static func recipientShow(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try store(ctx).read()
+        let s = try store(ctx).read(full: true)
         let r = try s.recipient(ctx.operands[0])
-        var text = "\(r.name.terminalSafe)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address.terminalSafe)\n  schedule: \(r.schedule.summary)\n  messages:\n"
+        let rec = dashboardRecord(r, s, now: ctx.now, zone: ctx.zone)
+        var text = "\(r.name.terminalSafe)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address.terminalSafe)\n  schedule: \(r.schedule.summary)"
+            + contactNote(rec, today: ctx.today).replacingFirstDot + "\n  messages:\n"
         for m in r.messages { text += "    \(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)\n" }
-        ctx.out.emit(dashboardRecord(r, s, now: ctx.now, zone: ctx.zone).merging(r.json), text: text)
+        let log = contactLog(r, s)
+        if !log.isEmpty {
+            text += "  in touch:\n"
+            for c in log.prefix(10) { text += contactLine(c, zone: ctx.zone) + "\n" }
+            if log.count > 10 { text += "    and \(log.count - 10) earlier (--json lists them all)\n" }
+        }
+        var o = rec.merging(r.json)
+        o["contacts"] = .array(log.map { c in
+            var j = c.json
+            j["at"] = .string(ctx.zone.format(c.at))
+            return .object(j)
+        })
+        ctx.out.emit(o, text: text)
         return .ok
     }
 
@@ -184,21 +199,29 @@ extension Playa {
     }
 
     static func scheduleCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let sched = try parseSchedule(random: ctx.option("random"), fixed: ctx.option("fixed"))
-        let (r, redone, kept) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Recipient, [Day], [Day]) in
+        let sched = try parseSchedule(random: ctx.option("random"), fixed: ctx.option("fixed"), every: ctx.option("every"), today: ctx.today)
+        let (r, redone, kept, last) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Recipient, [Day], [Day], Contact?) in
             var r = try tx.state.recipient(ctx.operands[0])
-            guard r.schedule != sched else { return (r, [], []) }  // unchanged: today's draw and its edits stay
+            // A new cadence counts from when the first was set (before any contact).
+            var sched = sched
+            if let old = r.schedule.cadence, let new = sched.cadence { sched = .every(Cadence(count: new.count, unit: new.unit, since: old.since)) }
+            guard r.schedule != sched else { return (r, [], [], tx.state.lastContact[r.id]) }  // unchanged: today's draw and its edits stay
             r.schedule = sched
             tx.record(saved(r))
             var rng = SystemRandomNumberGenerator()
             let (a, b) = replan(&tx, r, days: plannedDays(tx.state, r.id, today: ctx.today), now: ctx.now, today: ctx.today,
                                 zone: ctx.zone, reason: "replaced by a new schedule", rng: &rng)
-            return (r, a, b)
+            return (r, a, b, tx.state.lastContact[r.id])
         }
         var o = r.json
         o["regenerated"] = JSON(redone.map(\.description))
         o["unchanged_confirmed"] = JSON(kept.map(\.description))
-        var text = "\(r.name.terminalSafe): \(sched.summary)"
+        var text = "\(r.name.terminalSafe): \(r.schedule.summary)"
+        if let c = r.schedule.cadence {
+            o["due"] = .string(c.firstDue(last: last?.date).description)
+            text += last.map { " after the last contact (\($0.date))" } ?? " from \(c.since == ctx.today ? "today" : c.since.description)"
+            text += "; due \(c.firstDue(last: last?.date))"
+        }
         if !redone.isEmpty { text += "; regenerated " + redone.map(\.description).joined(separator: ", ") }
         if !kept.isEmpty { text += "; \(kept.map(\.description).joined(separator: ", ")) already confirmed: the new schedule applies from the next day" }
         ctx.out.emit(o, text: text)
@@ -311,4 +334,9 @@ extension Playa {
         ctx.out.emit(o, text: "Copied \(what) from \(ctx.operands[0].terminalSafe) to \(r.name.terminalSafe)")
         return .ok
     }
+}
+
+private extension String {
+    /// The dashboard's " · a · b" as ", a · b" after a line's first part.
+    var replacingFirstDot: String { hasPrefix(" · ") ? "\n  contact: " + dropFirst(3) : self }
 }

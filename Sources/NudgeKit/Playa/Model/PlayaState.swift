@@ -7,6 +7,7 @@
 //   {"type":"notified","id","recipient_id","claim","outcome","status"?,"retry_at"?}
 //   {"type":"notify_device","device","moved"?}   which device's `due` notifies
 //   {"type":"missed_through","date"}             every pending event up to that day is missed
+//   {"type":"contacted","contact":{…}}           in touch (Model/PlayaContacts.swift): a cadence's reminder it satisfies is cancelled
 //   {"type":"erase","recipient_id"} / {"type":"erase","all":true}
 // An erase is a tombstone holding ids only: the store skips every event it
 // names on every copy and removes them from the writer's journal (`erases`).
@@ -30,7 +31,8 @@
 // marker in stamp order wins the day, and the other draw's events go while
 // nobody has touched them. One that was notified (or claimed), sent,
 // cancelled or edited stays: a later claim or save brings it back, so a
-// notified event never disappears.
+// notified event never disappears. A cadence's draws unite instead
+// (`drawsUnite`): a device that knows of a later contact counts other days due.
 //
 // Which device notifies: the first `notify_device` in stamp order, until
 // one with "moved" (`due --take-over`) replaces it. Each device's own draw
@@ -67,6 +69,10 @@ public struct PlayaState: JournalModel {
     /// reached it, is not folded.
     public private(set) var erasedRecipients: Set<String> = []
     public var notifyDevice: String? { notifier.device }
+    /// Each recipient's latest contact (hot), and every contact (the full
+    /// log: complete in a full read).
+    public private(set) var lastContact: [String: Playa.Contact] = [:]
+    public private(set) var contacts: [String: Playa.Contact] = [:]
     let full: Bool
 
     public init(full: Bool) { self.full = full }
@@ -101,6 +107,7 @@ public struct PlayaState: JournalModel {
         case "recipient_removed": return e["id"]?.string
         case "event_saved": return e["event"]?.object?["recipient_id"]?.string
         case "generated", "notify_claimed", "notified", "slot_missed": return e["recipient_id"]?.string
+        case "contacted": return e["contact"]?.object?["recipient_id"]?.string
         default: return nil
         }
     }
@@ -141,6 +148,8 @@ public struct PlayaState: JournalModel {
                 batchOf = batchOf.filter { events[$0.key] != nil }
                 batchedByKey = batchedByKey.filter { !$0.key.hasPrefix(id + "|") }
                 superseded = superseded.filter { $0.value.recipientID != id }
+                lastContact[id] = nil
+                contacts = contacts.filter { $0.value.recipientID != id }
             }
         case "notify_claimed":
             if let id = e["id"]?.string { revive(id) }
@@ -175,7 +184,7 @@ public struct PlayaState: JournalModel {
                     batchedByKey[PlayaState.generatedKey(cur.recipientID, cur.date), default: []].insert(ev.id)
                     return
                 }
-                if let w = winners[key], w != b {
+                if let w = winners[key], w != b, !drawsUnite(ev.recipientID) {
                     if superseded[ev.id] == nil { superseded[ev.id] = ev }
                     return
                 }
@@ -186,6 +195,7 @@ public struct PlayaState: JournalModel {
                 if batchOf[ev.id] != nil { batchedByKey[PlayaState.generatedKey(ev.recipientID, ev.date), default: []].insert(ev.id) }
             }
             events[ev.id] = ev
+            voidIfSatisfied(ev.id, ev)
         case "slot_missed":
             guard let id = e["id"]?.string, var ev = events[id], ev.status == .pending, ev.handover.state == .pending else { return }
             ev.status = .missed
@@ -200,6 +210,7 @@ public struct PlayaState: JournalModel {
             guard winners[key] == nil else { return }
             let b = e["batch"]?.string ?? ""
             winners[key] = b
+            if drawsUnite(r) { return }
             for id in batchedByKey[key] ?? [] {
                 guard let bs = batchOf[id], !bs.contains(b), let ev = events[id], ev.recipientID == r, ev.date == d else { continue }
                 batchOf[id] = nil
@@ -210,11 +221,38 @@ public struct PlayaState: JournalModel {
             }
         case "day_confirmed":
             if let d = e["date"]?.string.flatMap(Day.parse) { confirmed.insert(d) }
+        case "contacted":
+            guard let o = e["contact"]?.object, case .success(let c) = Playa.Contact.from(o, trusted: true) else { return }
+            contacts[c.id] = c
+            if let cur = lastContact[c.recipientID], !c.isLater(than: cur) { return }
+            lastContact[c.recipientID] = c
+            for (k, ev) in events where ev.recipientID == c.recipientID { voidIfSatisfied(k, ev) }
         case "reset":
             self = PlayaState(full: full)
         default:
             break
         }
+    }
+
+    /// Whether the draws of a day unite rather than one winning: a cadence's
+    /// are at most one reminder a day, the same slot (the same id) on every
+    /// device that counts the day due; devices that know different contacts
+    /// count different days due, and a reminder one of them drew is kept,
+    /// to be cancelled by a contact that makes it not due (`voidIfSatisfied`).
+    /// A lost draw would drop a due reminder because a peer did not yet know
+    /// of an older contact.
+    func drawsUnite(_ rid: String) -> Bool { recipients[rid]?.schedule.cadence != nil }
+
+    /// A cadence's pending reminder that the recipient's last contact makes
+    /// not due is cancelled, whichever of the two was folded first: it is
+    /// never notified on a copy that knows the contact.
+    mutating func voidIfSatisfied(_ id: String, _ ev: Playa.Event) {
+        guard ev.status == .pending, let c = lastContact[ev.recipientID], let cadence = recipients[ev.recipientID]?.schedule.cadence,
+              cadence.contactSatisfies(c.date, reminderOn: ev.date) else { return }
+        var v = ev
+        v.status = .cancelled
+        v.error = "in touch on \(c.date)"
+        events[id] = v
     }
 
     /// Pending events are always hot (queue and due read only the hot
@@ -264,6 +302,7 @@ public struct PlayaState: JournalModel {
         if let p = notifier.previous { days["notify_previous"] = .string(p) }
         if !erasedRecipients.isEmpty { days["erased"] = JSON(erasedRecipients.sorted()) }
         lines.append(days)
+        for c in lastContact.values.sorted(by: { $0.recipientID < $1.recipientID }) { lines.append(["k": "last_contact", "v": .object(c.json)]) }
         for ev in superseded.values.sorted(by: { $0.id < $1.id }) where ev.date >= (newest ?? ev.date).adding(days: -2) {
             lines.append(["k": "superseded", "v": .object(ev.json)])
         }
@@ -277,6 +316,7 @@ public struct PlayaState: JournalModel {
             lines.append(["k": "event", "v": .object(ev.json)])
         }
         lines.append(["k": "generated", "v": JSON(generated.sorted())])
+        for c in contacts.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { lines.append(["k": "contact", "v": .object(c.json)]) }
         return lines
     }
 
@@ -307,6 +347,9 @@ public struct PlayaState: JournalModel {
         case "superseded":
             guard let o = l["v"]?.object, case .success(let ev) = Playa.Event.from(o, trusted: true) else { throw .data("bad snapshot line") }
             superseded[ev.id] = ev
+        case "last_contact":
+            guard let o = l["v"]?.object, case .success(let c) = Playa.Contact.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            lastContact[c.recipientID] = c
         default:
             break
         }
@@ -367,6 +410,9 @@ public struct PlayaState: JournalModel {
             events[ev.id] = ev
         case "generated":
             for g in l["v"]?.array ?? [] { if let s = g.string { generated.insert(s) } }
+        case "contact":
+            guard let o = l["v"]?.object, case .success(let c) = Playa.Contact.from(o, trusted: true) else { throw .data("bad snapshot line") }
+            contacts[c.id] = c
         default:
             break
         }

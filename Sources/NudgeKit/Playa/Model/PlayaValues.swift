@@ -29,9 +29,17 @@ extension Playa {
     public enum Schedule: Equatable, Sendable {
         case random(Int)  // N a day, 1...10
         case fixed([TimeOfDay])
+        /// One reminder when due: a cadence after the last contact (Model/PlayaContacts.swift).
+        case every(Cadence)
+
+        public var cadence: Cadence? {
+            if case .every(let c) = self { return c }
+            return nil
+        }
 
         public var json: JSON {
             switch self {
+            case .every(let c): return c.json
             case .random(let n): return .object(["mode": "random", "per_day": JSON(n)])
             case .fixed(let ts): return .object(["mode": "fixed", "times": JSON(ts.map(\.description))])
             }
@@ -48,6 +56,8 @@ extension Playa {
                 var ts: [TimeOfDay] = []
                 for t in arr { guard let s = t.string, let tt = TimeOfDay.parse(s) else { return nil }; ts.append(tt) }
                 return .fixed(ts)
+            case "every":
+                return Cadence.from(o).map { .every($0) }
             default: return nil
             }
         }
@@ -56,6 +66,7 @@ extension Playa {
             switch self {
             case .random(let n): return "random \(n)/day"
             case .fixed(let ts): return "fixed " + ts.map(\.description).joined(separator: ",")
+            case .every(let c): return c.summary
             }
         }
     }
@@ -185,7 +196,7 @@ extension Playa {
                 if let e = readPhone() { return bad(e) }
             }
             guard let sched = Schedule.from(o["schedule"]) else {
-                return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10} or {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]}")
+                return bad("recipient \(id): \"schedule\" must be {\"mode\":\"random\",\"per_day\":1-10}, {\"mode\":\"fixed\",\"times\":[\"HH:MM\",…]} or {\"mode\":\"every\",\"count\":N,\"unit\":\"day\"|\"week\"|\"month\",\"since\":\"YYYY-MM-DD\"}")
             }
             var messages: [Message] = []
             var messageIDs = Set<String>()

@@ -8,7 +8,9 @@
 // and a 03:30 are one event).
 //
 // The day's draw (`draw`) is a pure function of the recipient (id, schedule,
-// pool, draw seed), the day and the zone: not of when or where it is made.
+// pool, draw seed), the day, the zone and, for a cadence, the day of the
+// last contact: not of when or where it is made. A cadence draws one random
+// time on a day it is due (`Cadence.isDue`), nothing on other days.
 // Two devices that draw the same day independently draw the same events with
 // the same ids, so a merge of their journals has nothing to choose.
 
@@ -17,16 +19,22 @@ extension Playa {
     /// at least `minimumSpacingMinutes` apart (fewer when a late run has less
     /// of the window left), or the fixed times, each with a message drawn from
     /// the pool. Times before `notBefore` are not scheduled (a late run).
-    /// Empty pool: nothing. Pure given the generator.
-    public static func plan<G: RandomNumberGenerator>(_ r: Recipient, date: Day, zone: Zone, notBefore: Instant?,
+    /// Empty pool: nothing. A cadence: one random time on a day it is due
+    /// after `last`, the last contact's day. Pure given the generator.
+    public static func plan<G: RandomNumberGenerator>(_ r: Recipient, date: Day, zone: Zone, notBefore: Instant?, last: Day? = nil,
                                                       rng: inout G) -> [Event] {
         let pool = r.messages
         guard !pool.isEmpty, !r.paused else { return [] }
         var times: [TimeOfDay]
+        var n = 1
         switch r.schedule {
         case .fixed(let ts):
             times = ts
-        case .random(let n):
+        case .every(let c):
+            guard c.isDue(date, last: last) else { return [] }
+            fallthrough
+        case .random:
+            if case .random(let k) = r.schedule { n = k }
             var lo = windowStart.secondsOfDay / 60
             let hi = windowEnd.secondsOfDay / 60
             if let nb = notBefore, zone.day(of: nb) == date {
@@ -67,17 +75,24 @@ extension Playa {
     /// the day and the zone: every device that draws the day draws these
     /// same events. Slots already past when a draw is made are for the
     /// caller to mark missed; they are drawn all the same, so that draws
-    /// made at different times agree. Empty pool or paused: nothing.
-    public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil) -> [Event] {
+    /// made at different times agree. Empty pool or paused: nothing. A
+    /// cadence draws one slot on a day it is due after `last`, the day of
+    /// the recipient's last contact (`PlayaState.lastContact`), else none.
+    public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil, last: Day? = nil) -> [Event] {
         let count = r.messageCount
         guard count > 0, !r.paused else { return [] }
         let s = seed ?? r.seed
         var rng = SeededRandom(seed: s ^ StableHash.fnv1a(r.id + "|" + date.description))
         let times: [TimeOfDay]
+        var n = 1
         switch r.schedule {
         case .fixed(let ts):
             times = ts
-        case .random(let n):
+        case .every(let c):
+            guard c.isDue(date, last: last) else { return [] }  // the day's draw
+            fallthrough
+        case .random:
+            if case .random(let k) = r.schedule { n = k }
             times = spacedMinutes(n, lo: windowStart.secondsOfDay / 60, hi: windowEnd.secondsOfDay / 60, gap: minimumSpacingMinutes,
                                   rng: &rng).map { TimeOfDay(hour: $0 / 60, minute: $0 % 60) }
         }

@@ -22,7 +22,9 @@ extension Playa {
                 "recipients": .array(s.recipients.values.sorted { $0.id < $1.id }.map { .object($0.json) }),
                 "events": .array(events.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map { .object($0.json) }),
                 "confirmed": JSON(s.confirmed.sorted().map(\.description)),
-                "generated": JSON(generated.sorted())]
+                "generated": JSON(generated.sorted()),
+                "contacts": .array(s.contacts.values.filter { s.recipients[$0.recipientID] != nil }
+                    .sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map { .object($0.json) })]
     }
 
     /// Checks a whole export document against the current state: the events
@@ -42,7 +44,7 @@ extension Playa {
                 problem("\"version\" must be a number, not \(v.kindName)")
             }
         }
-        for k in ["recipients", "events", "confirmed", "generated"] {
+        for k in ["recipients", "events", "confirmed", "generated", "contacts"] {
             if let v = o[k], v.array == nil { problem("\"\(k)\" must be an array, not \(v.kindName)") }
         }
         var out: [JSONObject] = []
@@ -99,6 +101,20 @@ extension Playa {
             }
             if let e = Clock.plausible(day: d, what: "generated[\(n)]") { problem(e.message); continue }
             out.append(["type": "generated", "recipient_id": .string(String(parts[0])), "date": .string(d.description)])
+        }
+        var seenContacts = Set<String>()
+        for (n, j) in (o["contacts"]?.array ?? []).enumerated() {
+            guard let co = j.object else { problem("contacts[\(n)]: must be an object, not \(j.kindName)"); continue }
+            switch Contact.from(co) {
+            case .failure(let e): problem("contacts[\(n)]: \(e.message)")
+            case .success(let c):
+                if !seenContacts.insert(c.id).inserted { problem("contacts[\(n)]: the id \(c.id) is used twice"); continue }
+                guard recipients[c.recipientID] != nil else {
+                    problem("contacts[\(n)]: contact \(c.id): no recipient \(c.recipientID) in the document or here")
+                    continue
+                }
+                if s.contacts[c.id] == nil { out.append(saved(c)) }
+            }
         }
         return problems.isEmpty ? .success(out) : .failure(ImportProblems(problems))
     }

@@ -70,7 +70,11 @@ extension Playa {
         return nil
     }
 
-    public static func parseSchedule(random: String?, fixed: String?) throws(ToolError) -> Schedule {
+    public static func parseSchedule(random: String?, fixed: String?, every: String? = nil, today: Day? = nil) throws(ToolError) -> Schedule {
+        if let e = every {
+            guard random == nil, fixed == nil else { throw .usage("use one of --random, --fixed and --every") }
+            return .every(try Cadence.parse(e, since: today ?? Day(year: 2000, month: 1, day: 1)))
+        }
         switch (random, fixed) {
         case (let r?, nil):
             guard let n = Int(r), (1...10).contains(n) else { throw .usage("--random must be 1 to 10 messages a day, not '\(r)'") }
@@ -85,7 +89,7 @@ extension Playa {
             }
             guard !ts.isEmpty else { throw .usage("--fixed needs at least one time, like 09:30") }
             return .fixed(ts.sorted())
-        case (nil, nil): throw .usage("schedule needs --random N (1-10 a day) or --fixed HH:MM[,HH:MM…]")
+        case (nil, nil): throw .usage("schedule needs --random N (1-10 a day), --fixed HH:MM[,HH:MM…] or --every 2w (days, weeks or months after the last contact)")
         default: throw .usage("use --random or --fixed, not both")
         }
     }

@@ -65,7 +65,8 @@ extension Playa {
                 c.error = reason
                 tx.record(saved(c))
             }
-            for ev in plan(r, date: d, zone: zone, notBefore: d == today ? now : nil, rng: &rng) where !stays.contains(ev.time) {
+            for ev in plan(r, date: d, zone: zone, notBefore: d == today ? now : nil, last: tx.state.lastContact[r.id]?.date, rng: &rng)
+            where !stays.contains(ev.time) {
                 tx.record(saved(ev))
             }
             if !tx.state.generated.contains(PlayaState.generatedKey(r.id, d)) {
@@ -138,7 +139,7 @@ extension Playa {
     /// Returns the events drawn still pending, and those just missed.
     public static func recordDraw(_ tx: inout Transaction<PlayaState>, _ r: Recipient, date: Day, now: Instant, zone: Zone,
                                   seed: UInt64?) -> (made: [Event], missed: [Event]) {
-        let evs = draw(r, date: date, zone: zone, seed: seed)
+        let evs = draw(r, date: date, zone: zone, seed: seed, last: tx.state.lastContact[r.id]?.date)
         let batch = batchID(evs)
         for e in evs {
             var line = saved(e)
@@ -175,7 +176,7 @@ extension Playa {
         tx.state.reserve(events: active.reduce(0) { n, r in
             if case .fixed(let ts) = r.schedule { return n + ts.count }
             if case .random(let k) = r.schedule { return n + k }
-            return n
+            return n + 1
         })
         for r in active {
             let key = PlayaState.generatedKey(r.id, date)

@@ -1,0 +1,94 @@
+// playa's contact log: `contacted` records that you were in touch, and what
+// the dashboard and `recipient show` say of it (last contact, how long ago,
+// when the person is due). The rules are Model/PlayaContacts.swift's.
+
+extension Playa {
+    /// How far ahead of now a contact's --at may be (a clock a little ahead).
+    static let contactLeadMillis: Int64 = 5 * 60_000
+
+    static func contacted(_ ctx: Context) throws(ToolError) -> ExitCode {
+        let at = try ctx.option("at").map { (s) throws(ToolError) in try ctx.time(s, option: "--at", lead: contactLeadMillis) } ?? ctx.now
+        let via = ctx.option("via")
+        if let v = via, !contactWays.contains(v) { throw .usage("--via must be one of \(contactWays.joined(separator: ", ")), not '\(v)'") }
+        let note = ctx.option("note")
+        if let n = note, let e = validateContactNote(n) { throw .usage(e) }
+        let (r, c, later, cancelled, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) {
+            (tx) throws(ToolError) -> (Recipient, Contact, Contact?, [Event], PlayaState) in
+            let r = try tx.state.recipient(ctx.operands[0])
+            let before = tx.state.events.values.filter { $0.recipientID == r.id && $0.status == .pending }
+            let c = Contact(id: IDs.make(), recipientID: r.id, at: at, date: ctx.zone.day(of: at), via: via, note: note)
+            tx.record(saved(c))
+            let last = tx.state.lastContact[r.id]
+            let gone = before.compactMap { tx.state.events[$0.id] }.filter { $0.status == .cancelled }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+            return (r, c, last?.id == c.id ? nil : last, gone, tx.state)
+        }
+        var o = c.json
+        o["recipient"] = .string(r.name)
+        o["at"] = .string(ctx.zone.format(c.at))
+        let due = r.schedule.cadence.map { $0.firstDue(last: s.lastContact[r.id]?.date) }
+        o["next_due"] = JSON(due?.description)
+        o["cancelled"] = JSON(cancelled.map(\.id))
+        var text = "In touch with \(r.name.terminalSafe) on \(c.date)" + (via.map { " (\($0))" } ?? "")
+        if let l = later { text += "; the last contact is later, on \(l.date)" }
+        if let d = due { text += "; next due \(d)" }
+        if !cancelled.isEmpty {
+            text += "; cancelled the reminder" + (cancelled.count == 1 ? "" : "s") + " of " + Set(cancelled.map(\.date.description)).sorted().joined(separator: ", ")
+        }
+        ctx.out.emit(o, text: text)
+        return .ok
+    }
+
+    /// What the dashboard says of contact with `r` on `today`: the last
+    /// contact (local time), days since, the cadence's due day and how many
+    /// days overdue (0 when not yet due).
+    static func contactFields(_ r: Recipient, _ s: PlayaState, today: Day, zone: Zone) -> JSONObject {
+        let last = s.lastContact[r.id]
+        var o: JSONObject = ["last_contact": JSON(last.map { zone.format($0.at) }), "last_contact_via": JSON(last?.via),
+                             "days_since_contact": JSON(last.map { today - $0.date })]
+        let due = r.schedule.cadence.map { $0.firstDue(last: last?.date) }
+        o["due"] = JSON(due?.description)
+        o["overdue_days"] = JSON(due.map { max(0, today - $0) })
+        return o
+    }
+
+    /// The dashboard's note on contact: "in touch 2026-11-20 (9 days ago)",
+    /// "due 2026-12-04" or "overdue 3 days".
+    static func contactNote(_ f: JSONObject, today: Day) -> String {
+        var parts: [String] = []
+        if let d = f["days_since_contact"]?.int, let at = f["last_contact"]?.string {
+            parts.append("in touch \(at.prefix(10)) (\(d == 0 ? "today" : d == 1 ? "yesterday" : "\(d) days ago"))")
+        }
+        if let due = f["due"]?.string, let late = f["overdue_days"]?.int {
+            parts.append(late > 0 ? "overdue \(late) day\(late == 1 ? "" : "s") (due \(due))" : due == today.description ? "due today" : "due \(due)")
+        }
+        return parts.map { " · " + $0 }.joined()
+    }
+
+    /// The dashboard's order: people with a cadence first, most overdue (the
+    /// earliest due day) first, then everyone else by name.
+    static func dashboardOrder(_ rs: [Recipient], _ s: PlayaState) -> [Recipient] {
+        func due(_ r: Recipient) -> Day? { r.schedule.cadence?.firstDue(last: s.lastContact[r.id]?.date) }
+        return rs.map { ($0, due($0), $0.name.lowercased()) }.sorted { a, b in
+            switch (a.1, b.1) {
+            case (let x?, let y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return (a.2, a.0.id) < (b.2, b.0.id)
+            }
+        }.map(\.0)
+    }
+
+    /// The contact log of `r`, latest first, as `recipient show` lists it.
+    static func contactLog(_ r: Recipient, _ s: PlayaState) -> [Contact] {
+        s.contacts.values.filter { $0.recipientID == r.id }.sorted { $0.isLater(than: $1) }
+    }
+
+    static func contactLine(_ c: Contact, zone: Zone) -> String {
+        "    \(zone.format(c.at).prefix(16).replacingT)" + (c.via.map { "  \($0)" } ?? "") + (c.note.map { "  \($0.terminalSafe)" } ?? "")
+    }
+}
+
+private extension Substring {
+    /// `2026-11-20T18:05` as `2026-11-20 18:05`.
+    var replacingT: String { String(map { $0 == "T" ? " " : $0 }) }
+}

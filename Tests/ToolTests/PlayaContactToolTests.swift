@@ -1,0 +1,147 @@
+import XCTest
+
+/// playa's contact log and cadences as a user meets them: `contacted`, the
+/// dashboard's last contact and overdue order, a cadence's reminder drawn
+/// on the due day and cancelled by a contact, `open` counting as contact,
+/// and the log through export and import.
+final class PlayaContactToolTests: ToolTestCase {
+    let now = "2026-11-23T10:00:00-05:00"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["PLAYA_DATA_DIR"] = dataDir
+        e["PLAYA_NOW"] = now
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    @discardableResult
+    func playa(_ args: String...) -> RunResult { run("playa", args) }
+
+    func add(_ name: String, phone: String) {
+        XCTAssertEqual(playa("recipient", "add", name, "--platform", "sms", "--phone", phone).code, 0)
+        XCTAssertEqual(playa("message", "add", name, "Coffee soon?").code, 0)
+    }
+
+    func testContactedAndTheDashboardPutsTheMostOverdueFirst() {
+        add("Ana", phone: "+14155550132")
+        add("Bo", phone: "+14155550133")
+        add("Cy", phone: "+14155550134")
+        XCTAssertEqual(playa("schedule", "Ana", "--every", "2w", "--now", "2026-11-01T09:00:00-05:00").records.first?["due"] as? String, "2026-11-15")
+        let bo = playa("schedule", "Bo", "--every", "1 week", "--now", "2026-11-20T09:00:00-05:00", "--format", "text")
+        XCTAssertEqual(bo.out, "Bo: every 1 week from today; due 2026-11-27\n")
+        var d = playa("recipient", "list").records
+        XCTAssertEqual(d.map { $0["name"] as? String }, ["Ana", "Bo", "Cy"])
+        XCTAssertEqual(d[0]["overdue_days"] as? Int, 8)
+        XCTAssertEqual(d[1]["overdue_days"] as? Int, 0)
+        XCTAssertTrue(d[2]["due"] is NSNull, "no cadence, no due day")
+
+        // Refused, naming what is accepted; nothing recorded.
+        let refusals: [([String], Int32, String)] = [
+            (["contacted", "Ana", "--via", "pigeon"], 64, "playa: --via must be one of whatsapp, sms, instagram, telegram, signal, email, call, in-person, other, not 'pigeon'; see 'playa contacted --help'\n"),
+            (["contacted", "Ana", "--at", "2026-11-24 09:00"], 64, "playa: --at 2026-11-24T09:00:00-05:00 is in the future (now is 2026-11-23T10:00:00-05:00)\n"),
+            (["contacted", "Ana", "--at", "last tuesday"], 64, "playa: --at must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'last tuesday'\n"),
+            (["contacted", "Ana", "--note", "   "], 64, "playa: a note must not be empty or only spaces\n"),
+            (["contacted", "Ana", "--note", String(repeating: "n", count: 501)], 64, "playa: a note must be at most 500 characters\n"),
+            (["contacted", "Anna"], 65, "playa: no recipient named 'Anna' (did you mean 'Ana'?)\n"),
+            (["schedule", "Ana", "--every", "fortnightly"], 64, "playa: --every takes a count and a unit: days (14d), weeks (2w) or months (3m), not 'fortnightly'\n"),
+            (["schedule", "Ana", "--every", "30m"], 64, "playa: --every takes 1 to 24 months, not 30\n"),
+        ]
+        for (args, code, err) in refusals {
+            let r = run("playa", args)
+            XCTAssertEqual(r.code, code, "\(args)")
+            XCTAssertEqual(r.err, err, "\(args)")
+        }
+        XCTAssertEqual((playa("recipient", "show", "Ana").records[0]["contacts"] as? [Any])?.count, 0)
+
+        let c = playa("contacted", "ana", "--via", "call", "--note", "coffee at Luigi's", "--at", "2026-11-22 18:05")
+        XCTAssertEqual(c.code, 0, c.err)
+        XCTAssertEqual(c.records[0]["type"] as? String, "contact")
+        XCTAssertEqual(c.records[0]["recipient"] as? String, "Ana")
+        XCTAssertEqual(c.records[0]["at"] as? String, "2026-11-22T18:05:00-05:00")
+        XCTAssertEqual(c.records[0]["date"] as? String, "2026-11-22")
+        XCTAssertEqual(c.records[0]["next_due"] as? String, "2026-12-06")
+        XCTAssertEqual(c.err, "")
+        // An older contact is logged and moves nothing.
+        let older = playa("contacted", "Ana", "--at", "2026-11-10", "--format", "text")
+        XCTAssertEqual(older.out, "In touch with Ana on 2026-11-10; the last contact is later, on 2026-11-22; next due 2026-12-06\n")
+        d = playa("recipient").records
+        XCTAssertEqual(d.map { $0["name"] as? String }, ["Bo", "Ana", "Cy"], "Bo is due first now")
+        XCTAssertEqual(d[1]["last_contact"] as? String, "2026-11-22T18:05:00-05:00")
+        XCTAssertEqual(d[1]["last_contact_via"] as? String, "call")
+        XCTAssertEqual(d[1]["days_since_contact"] as? Int, 1)
+        XCTAssertEqual(d[1]["overdue_days"] as? Int, 0)
+        let text = playa("recipient", "--format", "text").out
+        XCTAssertTrue(text.contains("every 2 weeks  1 message · in touch 2026-11-22 (yesterday) · due 2026-12-06\n"), text)
+        XCTAssertTrue(text.contains("  Bo   sms  every 1 week   1 message · due 2026-11-27\n"), text)
+        let show = playa("recipient", "show", "Ana", "--format", "text").out
+        XCTAssertTrue(show.contains("  contact: in touch 2026-11-22 (yesterday) · due 2026-12-06\n"), show)
+        XCTAssertTrue(show.contains("  in touch:\n    2026-11-22 18:05  call  coffee at Luigi's\n    2026-11-10 00:00\n"), show)
+        XCTAssertEqual((playa("recipient", "show", "Ana").records[0]["contacts"] as? [[String: Any]])?.map { $0["date"] as? String },
+                       ["2026-11-22", "2026-11-10"])
+    }
+
+    /// A cadence draws one reminder on the due day; a contact first cancels
+    /// it and pushes the next one back; `open` of a reminder is a contact.
+    func testACadenceRemindsOnTheDueDayAndAContactPushesItBack() {
+        add("Ana", phone: "+14155550132")
+        playa("schedule", "Ana", "--every", "1w", "--now", "2026-11-16T09:00:00-05:00")
+        // Not due the day before: nothing drawn.
+        XCTAssertEqual(playa("generate", "--now", "2026-11-22T00:00:10-05:00").records.count, 0)
+        let g = playa("generate", "--now", "2026-11-23T00:00:10-05:00").records
+        XCTAssertEqual(g.count, 1)
+        let id = g[0]["id"] as! String
+        let at = g[0]["at"] as! String
+        // In touch before the reminder's time: it is cancelled, never notified.
+        let c = playa("contacted", "Ana", "--now", "2026-11-23T08:00:00-05:00", "--format", "text")
+        XCTAssertEqual(c.out, "In touch with Ana on 2026-11-23; next due 2026-11-30; cancelled the reminder of 2026-11-23\n")
+        XCTAssertEqual(playa("due", "--now", at).out, "")
+        XCTAssertEqual(playa("due", "--now", "2026-11-23T21:30:00-05:00").out, "")
+        XCTAssertEqual(playa("queue", "--now", "2026-11-23T21:30:00-05:00").records.count, 0)
+        XCTAssertEqual(playa("export").records[0]["events"].flatMap { ($0 as? [[String: Any]])?.first { $0["id"] as? String == id }?["error"] as? String },
+                       "in touch on 2026-11-23")
+        // A week later it is due again, notified once, and opening it is a contact.
+        for day in 24...29 { XCTAssertEqual(playa("generate", "--now", "2026-11-\(day)T00:00:10-05:00").records.count, 0, "11-\(day)") }
+        let g2 = playa("generate", "--now", "2026-11-30T00:00:10-05:00").records
+        XCTAssertEqual(g2.count, 1)
+        let at2 = g2[0]["at"] as! String
+        let n = playa("due", "--now", at2)
+        XCTAssertEqual(n.records.count, 1)
+        XCTAssertEqual(n.records[0]["type"] as? String, "notification")
+        XCTAssertEqual(playa("due", "--now", at2).out, "", "once")
+        let o = playa("open", g2[0]["id"] as! String, "--command", "true", "--now", "2026-11-30T21:00:00-05:00")
+        XCTAssertEqual(o.code, 0, o.err)
+        let d = playa("recipient", "--now", "2026-11-30T21:01:00-05:00").records[0]
+        XCTAssertEqual(d["last_contact_via"] as? String, "sms")
+        XCTAssertEqual(d["due"] as? String, "2026-12-07")
+        // Ignored reminders come again a cadence later, not every day.
+        XCTAssertEqual(playa("generate", "--now", "2026-12-01T00:00:10-05:00").records.count, 0)
+        XCTAssertEqual(playa("generate", "--now", "2026-12-07T00:00:10-05:00").records.count, 1)
+        for day in 8...13 {
+            XCTAssertEqual(playa("generate", "--now", "2026-12-\(String(format: "%02d", day))T00:00:10-05:00").records.filter { $0["status"] as? String == "pending" }.count, 0)
+        }
+        XCTAssertEqual(playa("generate", "--now", "2026-12-14T00:00:10-05:00").records.filter { $0["status"] as? String == "pending" }.count, 1)
+    }
+
+    func testTheContactLogGoesThroughExportAndImport() {
+        add("Ana", phone: "+14155550132")
+        playa("schedule", "Ana", "--every", "3m")
+        playa("contacted", "Ana", "--via", "in-person", "--note", "lunch")
+        let doc = playa("export").out
+        XCTAssertTrue(doc.contains("\"contacts\":[{\"type\":\"contact\""), doc)
+        let file = write("backup.json", doc)
+        XCTAssertEqual(playa("reset", "--yes").code, 0)
+        XCTAssertEqual(playa("import", file).code, 0)
+        let r = playa("recipient", "show", "Ana").records[0]
+        XCTAssertEqual((r["contacts"] as? [[String: Any]])?.first?["note"] as? String, "lunch")
+        XCTAssertEqual(r["due"] as? String, "2027-02-23")
+        // An import checks each contact and names its place.
+        let bad = write("bad.json", doc.replacingOccurrences(of: "\"via\":\"in-person\"", with: "\"via\":\"telepathy\""))
+        XCTAssertEqual(playa("reset", "--yes").code, 0)
+        let i = playa("import", bad)
+        XCTAssertEqual(i.code, 65)
+        XCTAssertTrue(i.err.contains("contacts[0]: contact "), i.err)
+        XCTAssertTrue(i.err.contains("\"via\" must be one of whatsapp, sms, instagram, telegram, signal, email, call, in-person, other"), i.err)
+        XCTAssertEqual(playa("recipient").records.count, 0, "all or nothing")
+    }
+}
