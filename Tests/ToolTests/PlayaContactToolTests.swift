@@ -42,7 +42,7 @@ final class PlayaContactToolTests: ToolTestCase {
             (["contacted", "Ana", "--at", "2026-11-24 09:00"], 64, "playa: --at 2026-11-24T09:00:00-05:00 is in the future (now is 2026-11-23T10:00:00-05:00)\n"),
             (["contacted", "Ana", "--at", "last tuesday"], 64, "playa: --at must be a time like 2026-11-22T08:15:00-05:00 or '2026-11-22 08:15', not 'last tuesday'\n"),
             (["contacted", "Ana", "--note", "   "], 64, "playa: a note must not be empty or only spaces\n"),
-            (["contacted", "Ana", "--note", String(repeating: "n", count: 501)], 64, "playa: a note must be at most 500 characters\n"),
+            (["contacted", "Ana", "--note", String(repeating: "n", count: 501)], 64, "playa: a note must be at most 500 characters (this one has 501)\n"),
             (["contacted", "Anna"], 65, "playa: no recipient named 'Anna' (did you mean 'Ana'?)\n"),
             (["schedule", "Ana", "--every", "fortnightly"], 64, "playa: --every takes a count and a unit: days (14d), weeks (2w) or months (3m), not 'fortnightly'\n"),
             (["schedule", "Ana", "--every", "30m"], 64, "playa: --every takes 1 to 24 months, not 30\n"),
@@ -143,5 +143,74 @@ final class PlayaContactToolTests: ToolTestCase {
         XCTAssertTrue(i.err.contains("contacts[0]: contact "), i.err)
         XCTAssertTrue(i.err.contains("\"via\" must be one of whatsapp, sms, instagram, telegram, signal, email, call, in-person, other"), i.err)
         XCTAssertEqual(playa("recipient").records.count, 0, "all or nothing")
+    }
+
+    /// What an adversary found: each stays fixed.
+    func testWhatAnAdversaryFound() throws {
+        add("Ana", phone: "+14155550132")
+        playa("schedule", "Ana", "--every", "1w", "--now", "2026-11-09T09:00:00-05:00")
+        // A contact after the reminder was notified leaves it to be opened.
+        let g = playa("generate", "--now", "2026-11-16T00:00:10-05:00").records
+        XCTAssertEqual(g.count, 1)
+        let id = g[0]["id"] as! String
+        XCTAssertEqual(playa("due", "--now", g[0]["at"] as! String).records.count, 1)
+        let c = playa("contacted", "Ana", "--now", "2026-11-16T21:00:00-05:00")
+        XCTAssertEqual(c.records[0]["cancelled"] as? [String], [])
+        XCTAssertEqual(playa("open", id, "--command", "true", "--now", "2026-11-16T21:01:00-05:00").code, 0)
+        // Pausing and resuming on the day does not draw a second reminder.
+        let g2 = playa("generate", "--now", "2026-11-23T00:00:10-05:00").records
+        XCTAssertEqual(g2.count, 1)
+        XCTAssertEqual(playa("due", "--now", g2[0]["at"] as! String).records.count, 1)
+        playa("recipient", "pause", "Ana", "--now", "2026-11-23T20:00:00-05:00")
+        playa("recipient", "resume", "Ana", "--now", "2026-11-23T20:00:00-05:00")
+        XCTAssertEqual(playa("due", "--now", "2026-11-23T21:00:00-05:00").out, "")
+        // A backdated contact that makes a day already drawn due draws its reminder.
+        XCTAssertEqual(playa("generate", "--now", "2026-11-25T00:00:10-05:00").records.filter { $0["status"] as? String == "pending" }.count, 0)
+        let back = playa("contacted", "Ana", "--at", "2026-11-18 10:00", "--now", "2026-11-25T08:00:00-05:00")
+        XCTAssertEqual(back.records[0]["next_due"] as? String, "2026-11-25")
+        XCTAssertEqual(playa("queue", "--now", "2026-11-25T08:01:00-05:00").records.count, 1, "today's reminder drawn")
+        // Implausible times are refused, not stored and lost.
+        let old = playa("contacted", "Ana", "--at", "1999-12-31T23:00:00-05:00")
+        XCTAssertEqual(old.code, 64)
+        XCTAssertEqual(old.err, "playa: --at 1999-12-31T23:00:00-05:00 is before 2000-01-01 here: not a plausible time\n")
+        XCTAssertEqual(playa("contacted", "Ana", "--note", String(repeating: "👨‍👩‍👧‍👦", count: 161)).err,
+                       "playa: a note must be at most 4000 bytes of UTF-8 (this one has 4025)\n")
+        // clone --schedule: the copy's cadence counts from today.
+        add("Bo", phone: "+14155550133")
+        let cl = playa("clone", "Ana", "Bo", "--schedule", "--now", "2026-11-25T09:00:00-05:00")
+        XCTAssertEqual(cl.code, 0, cl.err)
+        XCTAssertEqual(playa("recipient", "show", "Bo", "--now", "2026-11-25T09:00:00-05:00").records[0]["due"] as? String, "2026-12-02")
+        // An import's contacts may not lie ahead.
+        let doc = playa("export").out.replacingOccurrences(of: "\"contacts\":[", with: "\"contacts\":[{\"type\":\"contact\",\"id\":\"future000001\",\"recipient_id\":\"\(g[0]["recipient_id"] as! String)\",\"at\":\"2099-01-01T00:00:00Z\",\"date\":\"2098-12-31\",\"via\":null,\"note\":null},")
+        let i = playa("import", write("future.json", doc))
+        XCTAssertEqual(i.code, 65)
+        XCTAssertTrue(i.err.contains("contacts[0]: contact future000001: \"at\" 2099-01-01T00:00:00Z is in the future"), i.err)
+    }
+
+    /// A peer's journal with a forged commit clock (a counter at the top of
+    /// Int64): the other device keeps writing.
+    func testAForgedPeerClockDoesNotStopWrites() throws {
+        let sync = tmp + "/sync"
+        try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
+        func on(_ device: String, _ args: String...) -> RunResult {
+            run("playa", args, env: ["PLAYA_SYNC_DIR": sync, "PLAYA_ACTOR": device, "PLAYA_DATA_DIR": tmp + "/" + device])
+        }
+        XCTAssertEqual(on("laptop", "recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        let rid = on("phone", "recipient").records.first?["id"] as? String ?? ""
+        XCTAssertFalse(rid.isEmpty)
+        let forged = [
+            "{\"type\":\"contacted\",\"contact\":{\"type\":\"contact\",\"id\":\"forged000001\",\"recipient_id\":\"\(rid)\",\"at\":\"2026-11-09T13:00:00Z\",\"date\":\"2026-11-09\",\"via\":\"call\",\"note\":null}}",
+            "{\"type\":\"commit\",\"n\":1,\"at\":\"2026-11-09T08:00:00-05:00\",\"by\":\"root\",\"schema\":1,\"hlc\":[1894142900000,9223372036854775807]}",
+        ].joined(separator: "\n") + "\n"
+        let h = try FileHandle(forWritingTo: URL(fileURLWithPath: sync + "/laptop.ndjson"))
+        h.seekToEndOfFile()
+        h.write(forged.data(using: .utf8)!)
+        h.closeFile()
+        let c = on("phone", "contacted", "Ana", "--via", "call")
+        XCTAssertEqual(c.code, 0, c.err)
+        XCTAssertEqual(on("phone", "generate").code, 0)
+        let d = on("phone", "recipient").records[0]
+        XCTAssertEqual(d["last_contact"] as? String, now)
+        XCTAssertEqual(on("laptop", "contacted", "Ana").code, 0)
     }
 }

@@ -46,9 +46,17 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
         return Stamp(ms: s.ms, counter: s.counter + 1, actor: actor)
     }
 
-    /// Parses `[ms, counter]` from a commit line.
+    /// The largest counter a commit line may declare: far above what any
+    /// writer reaches (one a batch within one millisecond of clock), far
+    /// below where adding to it could overflow.
+    public static let maxCounter: Int64 = 1 << 40
+
+    /// Parses `[ms, counter]` from a commit line; nil for a clock before
+    /// 1970 or from the year 10000 on, or a counter past `maxCounter` (a
+    /// forged line: the line reads as one with no clock).
     public static func clock(_ j: JSON?, actor: String) -> Stamp? {
-        guard let a = j?.array, a.count == 2, let ms = a[0].int, let c = a[1].int, c >= 0 else { return nil }
+        guard let a = j?.array, a.count == 2, let ms = a[0].int, let c = a[1].int, c >= 0, c <= maxCounter,
+              ms >= 0, ms < Clock.latest.ms else { return nil }
         return Stamp(ms: ms, counter: c, actor: actor)
     }
 }

@@ -21,8 +21,8 @@ extension Playa {
             }
             throw ToolError(.dataError, "\(name):\(line):\(column): not valid JSON: \(reason); nothing imported")
         }
-        let (r, e) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int) in
-            switch importEvents(doc, into: tx.state) {
+        let (r, e, c) = try store(ctx).write(full: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Int, Int, Int) in
+            switch importEvents(doc, into: tx.state, now: ctx.now) {
             case .failure(let problems):
                 // Each problem on its own line; the last says nothing was applied.
                 let lines = problems.lines
@@ -30,10 +30,12 @@ extension Playa {
                 throw ToolError(.dataError, "\(name): \(lines.last ?? "bad document"); nothing imported")
             case .success(let evs):
                 for ev in evs { tx.record(ev) }
-                return (evs.filter { $0["type"]?.string == "recipient_saved" }.count, evs.filter { $0["type"]?.string == "event_saved" }.count)
+                func count(_ t: String) -> Int { evs.filter { $0["type"]?.string == t }.count }
+                return (count("recipient_saved"), count("event_saved"), count("contacted"))
             }
         }
-        ctx.out.emit(["type": "import", "recipients": JSON(r), "events": JSON(e)], text: "Imported \(r) recipients and \(e) events")
+        ctx.out.emit(["type": "import", "recipients": JSON(r), "events": JSON(e), "contacts": JSON(c)],
+                     text: "Imported \(r) recipients, \(e) events and \(c) contacts")
         return .ok
     }
 

@@ -8,6 +8,10 @@ extension Playa {
 
     static func contacted(_ ctx: Context) throws(ToolError) -> ExitCode {
         let at = try ctx.option("at").map { (s) throws(ToolError) in try ctx.time(s, option: "--at", lead: contactLeadMillis) } ?? ctx.now
+        // The day counts where you are: one before 2000 there is as implausible as before 2000 in UTC.
+        if ctx.zone.day(of: at).year < 2000 || ctx.zone.day(of: at).year > maxYear {
+            throw .usage("--at \(ctx.zone.format(at)) is before 2000-01-01 here: not a plausible time")
+        }
         let via = ctx.option("via")
         if let v = via, !contactWays.contains(v) { throw .usage("--via must be one of \(contactWays.joined(separator: ", ")), not '\(v)'") }
         let note = ctx.option("note")
@@ -19,8 +23,17 @@ extension Playa {
             let c = Contact(id: IDs.make(), recipientID: r.id, at: at, date: ctx.zone.day(of: at), via: via, note: note)
             tx.record(saved(c))
             let last = tx.state.lastContact[r.id]
+            // A contact that makes a day already drawn due (a backdated
+            // one) draws that day's reminder now, as a schedule change would.
+            if last?.id == c.id, let cad = r.schedule.cadence, !r.paused {
+                let days = plannedDays(tx.state, r.id, today: ctx.today).filter { d in
+                    cad.isDue(d, last: c.date) && !tx.state.events.values.contains { $0.recipientID == r.id && $0.date == d && $0.status != .cancelled }
+                }
+                var rng = SystemRandomNumberGenerator()
+                replan(&tx, r, days: days, now: ctx.now, today: ctx.today, zone: ctx.zone, reason: "replaced after a contact", rng: &rng)
+            }
             let gone = before.compactMap { tx.state.events[$0.id] }.filter { $0.status == .cancelled }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
-            return (r, c, last?.id == c.id ? nil : last, gone, tx.state)
+            return (r, c, last.flatMap { $0.id != c.id && $0.at > c.at ? $0 : nil }, gone, tx.state)
         }
         var o = c.json
         o["recipient"] = .string(r.name)
@@ -44,7 +57,7 @@ extension Playa {
     static func contactFields(_ r: Recipient, _ s: PlayaState, today: Day, zone: Zone) -> JSONObject {
         let last = s.lastContact[r.id]
         var o: JSONObject = ["last_contact": JSON(last.map { zone.format($0.at) }), "last_contact_via": JSON(last?.via),
-                             "days_since_contact": JSON(last.map { today - $0.date })]
+                             "days_since_contact": JSON(last.map { max(0, today - $0.date) })]
         let due = r.schedule.cadence.map { $0.firstDue(last: last?.date) }
         o["due"] = JSON(due?.description)
         o["overdue_days"] = JSON(due.map { max(0, today - $0) })

@@ -121,7 +121,7 @@ extension Playa {
         if !log.isEmpty {
             text += "  in touch:\n"
             for c in log.prefix(10) { text += contactLine(c, zone: ctx.zone) + "\n" }
-            if log.count > 10 { text += "    and \(log.count - 10) earlier (--json lists them all)\n" }
+            if log.count > 10 { text += "    and \(log.count - 10) earlier (--format json lists them all)\n" }
         }
         var o = rec.merging(r.json)
         o["contacts"] = .array(log.map { c in
@@ -318,7 +318,9 @@ extension Playa {
             let a = try tx.state.recipient(ctx.operands[0])
             let b = try tx.state.recipient(ctx.operands[1])
             guard a.id != b.id else { throw .usage("clone needs two different recipients") }
-            let r = cloned(from: a, to: b, schedule: copySchedule, messages: copyMessages)
+            var r = cloned(from: a, to: b, schedule: copySchedule, messages: copyMessages)
+            // A cadence copied counts from today for its new recipient, not from when the first was set.
+            if copySchedule, let c = a.schedule.cadence, b.schedule.cadence == nil { r.schedule = .every(Cadence(count: c.count, unit: c.unit, since: ctx.today)) }
             tx.record(saved(r))
             var rng = SystemRandomNumberGenerator()
             if copyMessages { syncPool(&tx, r, rng: &rng) }

@@ -89,7 +89,7 @@ extension Playa {
 
         public static func from(_ o: JSONObject) -> Cadence? {
             guard let u = o["unit"]?.string.flatMap(Unit.init(rawValue:)), let n = o["count"]?.int, limits[u]!.contains(Int(n)),
-                  let s = o["since"]?.string.flatMap(Day.parse), s.year >= 2000 else { return nil }
+                  let s = o["since"]?.string.flatMap(Day.parse), (2000...maxYear).contains(s.year) else { return nil }
             return Cadence(count: Int(n), unit: u, since: s)
         }
 
@@ -106,8 +106,8 @@ extension Playa {
             case "m", "mo", "month", "months": unit = .month
             default: throw .usage(hint)
             }
-            guard digits.count <= 4, let n = Int(digits) else { throw .usage(hint) }
             let range = limits[unit]!
+            guard let n = Int(digits) ?? (digits.isEmpty ? nil : Int.max) else { throw .usage(hint) }
             guard range.contains(n) else {
                 throw .usage("--every takes \(range.lowerBound) to \(range.upperBound) \(unit.rawValue)s, not \(n)")
             }
@@ -118,6 +118,9 @@ extension Playa {
     /// How one was in touch, besides the platforms.
     public static let contactWays = Platform.allCases.map(\.rawValue) + ["call", "in-person", "other"]
     public static let maxContactNote = 500
+    /// The last year a contact's day or a cadence's start may fall in: due
+    /// days are counted from them, and stay within the calendar (to 9999).
+    public static let maxYear = 9000
 
     /// A time you were in touch with someone.
     public struct Contact: Equatable, Sendable {
@@ -161,14 +164,15 @@ extension Playa {
             guard let at = o["at"]?.string.flatMap({ RFC3339.parse($0)?.instant }), Clock.plausible(at, now: at, what: "", lead: nil) == nil else {
                 return bad("contact \(id): \"at\" must be an RFC 3339 time like 2026-11-22T08:15:00-05:00, from 2000 on")
             }
-            guard let date = o["date"]?.string.flatMap(Day.parse), date.year >= 2000,
+            guard let date = o["date"]?.string.flatMap(Day.parse), (2000...maxYear).contains(date.year),
                   abs(date.daysSinceEpoch - Int(at.ms / 86_400_000)) <= 1 else {
                 return bad("contact \(id): \"date\" must be the day of \"at\" (YYYY-MM-DD)")
             }
             let via = o["via"]?.string
             if let v = via, !contactWays.contains(v) { return bad("contact \(id): \"via\" must be one of \(contactWays.joined(separator: ", "))") }
             let note = o["note"]?.string
-            if !trusted, let n = note, let e = validateContactNote(n) { return bad("contact \(id): \(e)") }
+            // A peer's note is checked as a typed one: every export imports.
+            if let n = note, let e = validateContactNote(n) { return bad("contact \(id): \(e)") }
             return .success(Contact(id: id, recipientID: rid, at: at, date: date, via: via, note: note, eventID: o["event_id"]?.string))
         }
     }
@@ -176,7 +180,8 @@ extension Playa {
     /// A contact's note: like a message, at most 500 characters.
     public static func validateContactNote(_ s: String) -> String? {
         if Text.isBlank(s) { return "a note must not be empty or only spaces" }
-        if s.utf8.count > maxMessageBytes || s.count > maxContactNote { return "a note must be at most \(maxContactNote) characters" }
+        if s.utf8.count > maxMessageBytes { return "a note must be at most \(maxMessageBytes) bytes of UTF-8 (this one has \(s.utf8.count))" }
+        if s.count > maxContactNote { return "a note must be at most \(maxContactNote) characters (this one has \(s.count))" }
         return nil
     }
 

@@ -222,7 +222,8 @@ public struct PlayaState: JournalModel {
         case "day_confirmed":
             if let d = e["date"]?.string.flatMap(Day.parse) { confirmed.insert(d) }
         case "contacted":
-            guard let o = e["contact"]?.object, case .success(let c) = Playa.Contact.from(o, trusted: true) else { return }
+            guard let o = e["contact"]?.object, case .success(let c) = Playa.Contact.from(o, trusted: true), contacts[c.id] == nil,
+                  lastContact[c.recipientID]?.id != c.id else { return }
             contacts[c.id] = c
             if let cur = lastContact[c.recipientID], !c.isLater(than: cur) { return }
             lastContact[c.recipientID] = c
@@ -245,9 +246,11 @@ public struct PlayaState: JournalModel {
 
     /// A cadence's pending reminder that the recipient's last contact makes
     /// not due is cancelled, whichever of the two was folded first: it is
-    /// never notified on a copy that knows the contact.
+    /// never notified on a copy that knows the contact. One whose
+    /// notification went out (or may have) stays, to be opened.
     mutating func voidIfSatisfied(_ id: String, _ ev: Playa.Event) {
-        guard ev.status == .pending, let c = lastContact[ev.recipientID], let cadence = recipients[ev.recipientID]?.schedule.cadence,
+        guard ev.status == .pending, ev.handover.state.isWaiting, let c = lastContact[ev.recipientID],
+              let cadence = recipients[ev.recipientID]?.schedule.cadence,
               cadence.contactSatisfies(c.date, reminderOn: ev.date) else { return }
         var v = ev
         v.status = .cancelled

@@ -29,7 +29,7 @@ extension Playa {
 
     /// Checks a whole export document against the current state: the events
     /// to record, or every problem found (each one line, naming its place).
-    public static func importEvents(_ doc: JSON, into s: PlayaState) -> Result<[JSONObject], ImportProblems> {
+    public static func importEvents(_ doc: JSON, into s: PlayaState, now: Instant? = nil) -> Result<[JSONObject], ImportProblems> {
         var problems: [String] = []
         func problem(_ m: String) { problems.append(m) }
         guard let o = doc.object, o["type"]?.string == "playa_export" else {
@@ -109,6 +109,10 @@ extension Playa {
             case .failure(let e): problem("contacts[\(n)]: \(e.message)")
             case .success(let c):
                 if !seenContacts.insert(c.id).inserted { problem("contacts[\(n)]: the id \(c.id) is used twice"); continue }
+                if let t = now, c.at.ms > t.ms + contactLeadMillis {
+                    problem("contacts[\(n)]: contact \(c.id): \"at\" \(c.at) is in the future (now is \(t))")
+                    continue
+                }
                 guard recipients[c.recipientID] != nil else {
                     problem("contacts[\(n)]: contact \(c.id): no recipient \(c.recipientID) in the document or here")
                     continue

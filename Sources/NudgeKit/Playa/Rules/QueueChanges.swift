@@ -65,8 +65,10 @@ extension Playa {
                 c.error = reason
                 tx.record(saved(c))
             }
-            for ev in plan(r, date: d, zone: zone, notBefore: d == today ? now : nil, last: tx.state.lastContact[r.id]?.date, rng: &rng)
-            where !stays.contains(ev.time) {
+            // A cadence's one reminder a day: one already notified is that day's.
+            let planned = r.schedule.cadence != nil && !stays.isEmpty ? []
+                : plan(r, date: d, zone: zone, notBefore: d == today ? now : nil, last: tx.state.lastContact[r.id]?.date, rng: &rng)
+            for ev in planned where !stays.contains(ev.time) {
                 tx.record(saved(ev))
             }
             if !tx.state.generated.contains(PlayaState.generatedKey(r.id, d)) {
