@@ -13,11 +13,11 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--name|--at|--via|--note|--random|--fixed|--every|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--name|--at|--via|--note|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|date|"date add"|"date list"|"date rm"|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -57,6 +57,15 @@ _playa() {
                 --random) COMPREPLY=(); return ;;
                 --fixed) COMPREPLY=(); return ;;
                 --every) COMPREPLY=(); return ;;
+            esac ;;
+        "date add")
+            case "$prev" in
+                --before) COMPREPLY=(); return ;;
+                --message) COMPREPLY=(); return ;;
+            esac ;;
+        "date list")
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
             esac ;;
         "message list")
             case "$prev" in
@@ -99,7 +108,7 @@ _playa() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="queue recipient contacted schedule message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="queue recipient contacted schedule date message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -111,6 +120,10 @@ _playa() {
         "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         contacted) words="--at --via --note --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         schedule) words="--random --fixed --every --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        date) words="add list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "date add") words="--before --message --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "date list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        "date rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         message) words="add list edit rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "message add") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "message list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

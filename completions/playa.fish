@@ -11,12 +11,12 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --at --via --note --random --fixed --every --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --at --via --note --random --fixed --every --before --message --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
+                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'date' 'date add' 'date list' 'date rm' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -40,6 +40,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'queue' -d 'Show the day'\''s pend
 complete -c playa -n '__playa_at '\'''\''' -a 'recipient' -d 'Show the dashboard: everyone with their strategy and next message'
 complete -c playa -n '__playa_at '\'''\''' -a 'contacted' -d 'Record that you were in touch with someone (a call, a coffee, a message sent elsewhere)'
 complete -c playa -n '__playa_at '\'''\''' -a 'schedule' -d 'Set when someone gets messages: N random times, fixed times, or a cadence after the last contact'
+complete -c playa -n '__playa_at '\'''\''' -a 'date' -d 'Birthdays, anniversaries and other days, each with a reminder and messages of its own'
 complete -c playa -n '__playa_at '\'''\''' -a 'message' -d 'Manage someone'\''s message pool'
 complete -c playa -n '__playa_at '\'''\''' -a 'clone' -d 'Copy the schedule and/or messages from one recipient to another'
 complete -c playa -n '__playa_at '\'''\''' -a 'generate' -d 'Make the day'\''s events and mark past days'\'' missed (for cron at 00:00; safe to re-run)'
@@ -89,6 +90,15 @@ complete -c playa -n '__playa_at '\''schedule'\''' -l random -x -d '1 to 10 a da
 complete -c playa -n '__playa_at '\''schedule'\''' -l fixed -x -d 'Fixed times, like 09:30,18:00'
 complete -c playa -n '__playa_at '\''schedule'\''' -l every -x -d 'One reminder a cadence after the last contact: 14d, 2w, 3m (days, weeks, months)'
 complete -c playa -n '__playa_at '\''schedule'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c playa -n '__playa_at '\''date'\''' -a 'add' -d 'Add a date, or change one (the same label)'
+complete -c playa -n '__playa_at '\''date'\''' -a 'list' -d 'Everyone'\''s dates (or one person'\''s), the next first'
+complete -c playa -n '__playa_at '\''date'\''' -a 'rm' -d 'Remove a date'
+complete -c playa -n '__playa_at '\''date add'\''' -l before -x -d 'Remind DAYS before (0 to 60; default on the day)'
+complete -c playa -n '__playa_at '\''date add'\''' -l message -x -d 'Add a message to the occasion'\''s pool'
+complete -c playa -n '__playa_at '\''date add'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c playa -n '__playa_at '\''date list'\''' -l limit -s n -x -d 'At most N records'
+complete -c playa -n '__playa_at '\''date list'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c playa -n '__playa_at '\''date rm'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''message'\''' -a 'add' -d 'Add a message (at most 500 characters)'
 complete -c playa -n '__playa_at '\''message'\''' -a 'list' -d 'List someone'\''s messages'
 complete -c playa -n '__playa_at '\''message'\''' -a 'edit' -d 'Change a message (queued events show the new text)'

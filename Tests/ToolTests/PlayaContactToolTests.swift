@@ -213,4 +213,50 @@ final class PlayaContactToolTests: ToolTestCase {
         XCTAssertEqual(d["last_contact"] as? String, now)
         XCTAssertEqual(on("laptop", "contacted", "Ana").code, 0)
     }
+
+    /// Dates that matter: added, listed, reminded on their day (or days
+    /// before) with their own message, Feb 29 on Feb 28, removed, erased.
+    func testBirthdaysAndOtherDates() throws {
+        XCTAssertEqual(playa("recipient", "add", "Ana", "--platform", "sms", "--phone", "+14155550132").code, 0)
+        let a = playa("date", "add", "Ana", "birthday", "1990-03-14", "--before", "2", "--message", "Happy birthday, Ana! 🎂")
+        XCTAssertEqual(a.code, 0, a.err)
+        XCTAssertEqual(a.records[0]["next"] as? String, "2027-03-14")
+        XCTAssertEqual(a.records[0]["days_until"] as? Int, 111)
+        XCTAssertEqual(a.records[0]["years"] as? Int, 37)
+        XCTAssertEqual(a.records[0]["remind_on"] as? String, "2027-03-12")
+        XCTAssertEqual(playa("date", "add", "Ana", "leap day", "02-29", "--format", "text").out, "Added 2027-02-28  Ana's leap day, in 97 days\n")
+        let refusals: [([String], Int32, String)] = [
+            (["date", "add", "Ana", "birthday", "1990-02-30"], 64, "playa: a date is like 1990-03-14, or 03-14 without the year, not '1990-02-30'\n"),
+            (["date", "add", "Ana", "bday!", "03-14"], 64, "playa: a date's label is 1 to 40 letters, digits, spaces, '-' or '_', like birthday or anniversary\n"),
+            (["date", "add", "Ana", "birthday", "03-14", "--before", "61"], 64, "playa: --before takes 0 to 60 days, not '61'\n"),
+            (["date", "add", "Bo", "birthday", "03-14"], 65, "playa: no recipient named 'Bo'; 'playa recipient list' shows them\n"),
+            (["date", "rm", "Ana", "wedding"], 65, "playa: Ana has no date 'wedding'; 'playa date list Ana' shows them\n"),
+        ]
+        for (args, code, err) in refusals {
+            let r = run("playa", args)
+            XCTAssertEqual(r.code, code, "\(args)")
+            XCTAssertEqual(r.err, err, "\(args)")
+        }
+        XCTAssertEqual(playa("date", "list").records.map { $0["label"] as? String }, ["leap day", "birthday"])
+        // The reminder: two days ahead, at 09:00, with the occasion's message; no schedule or pool needed.
+        XCTAssertEqual(playa("generate", "--now", "2027-03-11T00:00:10-05:00").records.count, 0)
+        let g = playa("generate", "--now", "2027-03-12T00:00:10-05:00")
+        XCTAssertEqual(g.records.map { $0["message"] as? String }, ["Happy birthday, Ana! 🎂"])
+        XCTAssertEqual(g.records.first?["at"] as? String, "2027-03-12T09:00:00-05:00")
+        XCTAssertEqual(g.err, "", "no warning of an empty pool when the day holds a date")
+        let n = playa("due", "--now", "2027-03-12T09:00:00-05:00")
+        XCTAssertEqual(n.records.first?["body"] as? String, "Happy birthday, Ana! 🎂")
+        // Feb 29 in a common year, with the default greeting.
+        XCTAssertEqual(playa("generate", "--now", "2027-02-28T00:00:10-05:00").records.map { $0["message"] as? String }, ["Thinking of you today!"])
+        XCTAssertEqual(playa("date", "rm", "Ana", "Leap Day").code, 0)
+        XCTAssertEqual(playa("date", "list", "Ana").records.count, 1)
+        // Erased with their recipient.
+        XCTAssertEqual(playa("recipient", "rm", "Ana", "--yes").code, 0)
+        let grep = Process()
+        grep.executableURL = URL(fileURLWithPath: "/bin/sh")
+        grep.arguments = ["-c", "grep -rl 'Happy birthday, Ana' '\(dataDir)'"]
+        try grep.run()
+        grep.waitUntilExit()
+        XCTAssertEqual(grep.terminationStatus, 1, "no trace of the birthday message")
+    }
 }

@@ -25,7 +25,7 @@ public enum Playa {
 
     /// Recipients' names complete from the store.
     public static let spec = declared.completing(
-        ["recipient show": ["recipient"], "contacted": ["recipient"], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
+        ["recipient show": ["recipient"], "contacted": ["recipient"], "date add": ["recipient", ""], "date list": ["recipient"], "date rm": ["recipient", ""], "recipient edit": ["recipient"], "recipient pause": ["recipient"],
          "recipient resume": ["recipient"], "recipient rm": ["recipient"], "schedule": ["recipient"],
          "message add": ["recipient", ""], "message list": ["recipient"], "message edit": ["recipient", ""],
          "message rm": ["recipient", ""], "clone": ["recipient"],
@@ -83,6 +83,16 @@ public enum Playa {
                                   OptionSpec("fixed", value: "TIMES", help: "Fixed times, like 09:30,18:00"),
                                   OptionSpec("every", value: "CADENCE", help: "One reminder a cadence after the last contact: 14d, 2w, 3m (days, weeks, months)")],
                         operands: .words, min: 1, max: 1, run: scheduleCommand),
+            CommandSpec("date", summary: "Birthdays, anniversaries and other days, each with a reminder and messages of its own",
+                        subcommands: [
+                            CommandSpec("add", summary: "Add a date, or change one (the same label)", usage: "NAME LABEL DATE",
+                                        options: [OptionSpec("before", value: "DAYS", help: "Remind DAYS before (0 to \(Occasion.maxBefore); default on the day)"),
+                                                  OptionSpec("message", value: "TEXT", help: "Add a message to the occasion's pool")],
+                                        operands: .words, min: 3, max: 3, records: ["date"], run: dateAdd),
+                            CommandSpec("list", summary: "Everyone's dates (or one person's), the next first", usage: "[NAME]",
+                                        operands: .words, min: 0, max: 1, records: ["date"], run: dateList).listed(),
+                            CommandSpec("rm", summary: "Remove a date", usage: "NAME LABEL", operands: .words, min: 2, max: 2, run: dateRemove),
+                        ], runnable: false),
             CommandSpec("message", summary: "Manage someone's message pool",
                         subcommands: [
                             CommandSpec("add", summary: "Add a message (at most 500 characters)", usage: "NAME TEXT...", operands: .words, min: 2, max: nil, run: messageAdd),

@@ -117,6 +117,10 @@ extension Playa {
         var text = "\(r.name.terminalSafe)\(r.paused ? " (paused)" : "")\n  platform: \(r.platform.rawValue) \(r.address.terminalSafe)\n  schedule: \(r.schedule.summary)"
             + contactNote(rec, today: ctx.today).replacingFirstDot + "\n  messages:\n"
         for m in r.messages { text += "    \(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)\n" }
+        if !r.dates.isEmpty {
+            text += "  dates:\n"
+            for o in r.dates { text += "    " + dateLine(dateRecord(o, r, today: ctx.today)).split(separator: " ", maxSplits: 2).dropFirst(2).joined() + " (\(o.dateText))\n" }
+        }
         let log = contactLog(r, s)
         if !log.isEmpty {
             text += "  in touch:\n"

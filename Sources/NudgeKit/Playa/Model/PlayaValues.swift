@@ -99,6 +99,10 @@ extension Playa {
         /// in the journal with it, so every device draws the same events.
         /// Recipients from before it draw from their id.
         public var drawSeed: UInt64? = nil
+        /// Birthdays, anniversaries and other days (Model/PlayaDates.swift).
+        public var dates: [Occasion] = []
+        /// Whether a day's draw can hold anything: messages, or dates.
+        public var draws: Bool { messageCount > 0 || !dates.isEmpty }
 
         public init(id: String, name: String, platform: Platform, phone: PhoneNumber?, username: String?, paused: Bool,
                     schedule: Schedule, messages: [Message], drawSeed: UInt64? = nil, email: String? = nil) {
@@ -130,6 +134,7 @@ extension Playa {
                                  "messages": .array(messages.map { .object(["id": .string($0.id), "text": .string($0.text)]) })]
             if let d = drawSeed { o["draw_seed"] = .string(IDs.hex(d, digits: 16)) }
             o["email"] = JSON(email)
+            if !dates.isEmpty { o["dates"] = .array(dates.map(\.json)) }
             return o
         }
 
@@ -139,7 +144,7 @@ extension Playa {
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Recipient, ToolError> {
             func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
             if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "email", "draw_seed"], bools: ["paused"],
-                                             arrays: ["messages"], objects: ["schedule"]) {
+                                             arrays: ["messages", "dates"], objects: ["schedule"]) {
                 return bad("recipient: \(e)")
             }
             guard let id = o["id"]?.string, !id.isEmpty else { return bad("a recipient needs an \"id\"") }
@@ -219,8 +224,18 @@ extension Playa {
                 guard s.utf8.count == 16, let v = UInt64(s, radix: 16) else { return bad("recipient \(id): \"draw_seed\" must be 16 hex digits") }
                 seed = v
             }
-            return .success(Recipient(id: id, name: name, platform: p, phone: phone, username: username,
-                                      paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed, email: email))
+            var dates: [Occasion] = []
+            for (n, d) in (o["dates"]?.array ?? []).enumerated() {
+                guard let oc = Occasion.from(d), !dates.contains(where: { $0.label.lowercased() == oc.label.lowercased() }) else {
+                    return bad("recipient \(id): dates[\(n)] must be {\"label\",\"month\",\"day\",\"year\"?,\"before\":0-\(Occasion.maxBefore),\"messages\":[…]} with a label used once")
+                }
+                dates.append(oc)
+            }
+            if dates.count > Occasion.maxPerRecipient { return bad("recipient \(id): at most \(Occasion.maxPerRecipient) dates") }
+            var r = Recipient(id: id, name: name, platform: p, phone: phone, username: username,
+                              paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed, email: email)
+            r.dates = dates
+            return .success(r)
         }
     }
 

@@ -79,6 +79,11 @@ extension Playa {
     /// cadence draws one slot on a day it is due after `last`, the day of
     /// the recipient's last contact (`PlayaState.lastContact`), else none.
     public static func draw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64? = nil, last: Day? = nil) -> [Event] {
+        scheduleDraw(r, date: date, zone: zone, seed: seed, last: last) + occasionEvents(r, date: date, zone: zone, seed: seed)
+    }
+
+    /// The schedule's part of the day's draw (`draw` adds the dates').
+    static func scheduleDraw(_ r: Recipient, date: Day, zone: Zone, seed: UInt64?, last: Day?) -> [Event] {
         let count = r.messageCount
         guard count > 0, !r.paused else { return [] }
         let s = seed ?? r.seed

@@ -30,7 +30,7 @@ extension Playa {
 
     /// The summary line `mayBeDue` answers from (first among the hot lines).
     static func dueSummary(_ s: PlayaState) -> JSONObject {
-        let active = s.recipients.values.filter { !$0.paused && $0.messageCount > 0 }
+        let active = s.recipients.values.filter { !$0.paused && $0.draws }
         var wake: [(Instant, String, Day)] = []
         for e in s.events.values {
             guard let r = s.recipients[e.recipientID], !r.paused, let t = earliestDue(e) else { continue }

@@ -58,7 +58,10 @@ extension Playa {
         for d in days.sorted() where d >= today {
             if tx.state.confirmed.contains(d) { kept.append(d); continue }
             var stays: [TimeOfDay] = []
+            // A date's reminder is not the schedule's: a schedule change leaves it.
+            let dated = Set(occasionEvents(r, date: d, zone: zone).map(\.id))
             for ev in tx.state.events.values.sorted(by: { $0.id < $1.id }) where ev.recipientID == r.id && ev.date == d && ev.status == .pending {
+                if dated.contains(ev.id) { continue }
                 guard untouched(ev, at: now) else { stays.append(ev.time); continue }
                 var c = ev
                 c.status = .cancelled
@@ -183,7 +186,7 @@ extension Playa {
         for r in active {
             let key = PlayaState.generatedKey(r.id, date)
             if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
-            if r.messageCount == 0 { g.empty.append(r.name); continue }
+            if !r.draws { g.empty.append(r.name); continue }
             let (made, missed) = recordDraw(&tx, r, date: date, now: now, zone: zone, seed: seed)
             g.made += made
             g.missed += missed
@@ -198,7 +201,7 @@ extension Playa {
     /// device is missed, never notified late. Returns the slots missed.
     public static func adoptDraws(_ tx: inout Transaction<PlayaState>, device me: String, now: Instant, today: Day, zone: Zone) -> [Event] {
         var missed: [Event] = []
-        for r in tx.state.activeRecipients where r.messageCount > 0
+        for r in tx.state.activeRecipients where r.draws
         && !(tx.state.drawnBy[PlayaState.generatedKey(r.id, today)]?.contains(me) ?? false) {
             missed += recordDraw(&tx, r, date: today, now: now, zone: zone, seed: nil).missed
         }
@@ -207,7 +210,7 @@ extension Playa {
 
     /// Whether `due` on device `me` has draws to record first (`adoptDraws`).
     public static func needsDraws(_ s: PlayaState, device me: String, today: Day) -> Bool {
-        s.activeRecipients.contains { $0.messageCount > 0 && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
+        s.activeRecipients.contains { $0.draws && !(s.drawnBy[PlayaState.generatedKey($0.id, today)]?.contains(me) ?? false) }
     }
 
     /// What playa's notifying role is called (`DeviceRole`).
