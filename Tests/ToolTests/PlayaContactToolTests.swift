@@ -227,7 +227,7 @@ final class PlayaContactToolTests: ToolTestCase {
         XCTAssertEqual(playa("date", "add", "Ana", "leap day", "02-29", "--format", "text").out, "Added 2027-02-28  Ana's leap day, in 97 days\n")
         let refusals: [([String], Int32, String)] = [
             (["date", "add", "Ana", "birthday", "1990-02-30"], 64, "playa: a date is like 1990-03-14, or 03-14 without the year, not '1990-02-30'\n"),
-            (["date", "add", "Ana", "bday!", "03-14"], 64, "playa: a date's label is 1 to 40 letters, digits, spaces, '-' or '_', like birthday or anniversary\n"),
+            (["date", "add", "Ana", "bday!", "03-14"], 64, "playa: a date's label is 1 to 40 letters, digits, spaces, '-', '_' or \"'\", like birthday or anniversary\n"),
             (["date", "add", "Ana", "birthday", "03-14", "--before", "61"], 64, "playa: --before takes 0 to 60 days, not '61'\n"),
             (["date", "add", "Bo", "birthday", "03-14"], 65, "playa: no recipient named 'Bo'; 'playa recipient list' shows them\n"),
             (["date", "rm", "Ana", "wedding"], 65, "playa: Ana has no date 'wedding'; 'playa date list Ana' shows them\n"),
@@ -258,5 +258,46 @@ final class PlayaContactToolTests: ToolTestCase {
         try grep.run()
         grep.waitUntilExit()
         XCTAssertEqual(grep.terminationStatus, 1, "no trace of the birthday message")
+    }
+
+    /// What a second adversary found in dates: each stays fixed.
+    func testDatesAfterAnAdversary() throws {
+        add("Bo", phone: "+14155550133")
+        playa("schedule", "Bo", "--fixed", "12:00")
+        playa("generate", "--now", "2026-11-23T00:00:10-05:00")
+        let early = "2026-11-23T08:00:00-05:00"
+        // Moving a date on its reminder day cancels the reminder already drawn: one reminder, on the new day.
+        XCTAssertNotNil(playa("date", "add", "Bo", "birthday", "11-23", "--now", early).records.first?["drawn"] as? String)
+        XCTAssertEqual(playa("date", "add", "Bo", "birthday", "11-24", "--now", early).code, 0)
+        XCTAssertEqual(playa("due", "--now", "2026-11-23T09:00:00-05:00").records.count, 0)
+        XCTAssertEqual(playa("generate", "--now", "2026-11-24T00:00:10-05:00").records.filter { $0["time"] as? String == "09:00" }.count, 1)
+        // Removing it on its day does too.
+        XCTAssertEqual(playa("date", "add", "Bo", "name day", "11-24", "--now", "2026-11-24T08:00:00-05:00").code, 0)
+        XCTAssertEqual(playa("date", "rm", "Bo", "name day", "--now", "2026-11-24T08:00:01-05:00").code, 0)
+        XCTAssertEqual(playa("due", "--now", "2026-11-24T09:00:00-05:00").records.map { $0["body"] as? String }, ["Happy birthday!"])
+        // Pause and resume before 09:00 keep the date's reminder.
+        XCTAssertEqual(playa("date", "add", "Bo", "anniversary", "11-25", "--now", "2026-11-24T10:00:00-05:00").code, 0)
+        playa("generate", "--now", "2026-11-25T00:00:10-05:00")
+        playa("recipient", "pause", "Bo", "--now", "2026-11-25T08:00:00-05:00")
+        playa("recipient", "resume", "Bo", "--now", "2026-11-25T08:00:01-05:00")
+        XCTAssertEqual(playa("due", "--now", "2026-11-25T09:00:00-05:00").records.map { $0["body"] as? String }, ["Happy anniversary!"])
+        // A contact cancels a cadence's reminder, never a birthday's.
+        playa("schedule", "Bo", "--every", "1w", "--now", "2026-11-25T10:00:00-05:00")
+        XCTAssertEqual(playa("date", "add", "Bo", "saint's day", "11-27", "--now", "2026-11-25T10:00:00-05:00").code, 0)
+        playa("generate", "--now", "2026-11-27T00:00:10-05:00")
+        XCTAssertEqual(playa("contacted", "Bo", "--now", "2026-11-27T08:00:00-05:00").records.first?["cancelled"] as? [String], [])
+        XCTAssertEqual(playa("due", "--now", "2026-11-27T09:00:00-05:00").records.map { $0["body"] as? String }, ["Thinking of you today!"])
+        // A date with a year ahead: its first occurrence is that day, never a negative age.
+        let f = playa("date", "add", "Bo", "wedding", "2028-06-10", "--now", "2026-11-27T10:00:00-05:00").records[0]
+        XCTAssertEqual(f["next"] as? String, "2028-06-10")
+        XCTAssertEqual(f["years"] as? Int, 0)
+        // An import with a wrongly typed "before" or "messages" is refused, not read as a default.
+        let doc = playa("export").out
+        for (from, to) in [("\"before\":0", "\"before\":\"7\""), ("\"messages\":[]", "\"messages\":\"HELLO\"")] {
+            let i = playa("import", write("typed.json", doc.replacingOccurrences(of: from, with: to)))
+            XCTAssertEqual(i.code, 65, "\(to)")
+            XCTAssertTrue(i.err.contains("dates[0] must be"), i.err)
+        }
+        XCTAssertEqual(playa("date", "add", "Bo", "नमस्ते", "01-01").code, 0, "labels with combining marks")
     }
 }

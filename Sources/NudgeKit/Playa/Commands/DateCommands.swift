@@ -23,6 +23,24 @@ extension Playa {
             + ((rec["before"]?.int ?? 0) > 0 ? "; reminder \(rec["remind_on"]?.string ?? "")" : "")
     }
 
+    /// After a date changed or went: its reminders already drawn for days
+    /// from today on that it no longer has are cancelled (those whose
+    /// notification went out stay).
+    static func dropStaleReminders(_ tx: inout Transaction<PlayaState>, was: Recipient, now: Recipient, label: String, today: Day, at: Instant,
+                                   zone: Zone, why: String) {
+        for d in plannedDays(tx.state, was.id, today: today) {
+            let keep = Set(occasionEvents(now, date: d, zone: zone).map(\.id))
+            var only = was
+            only.dates = was.dates.filter { $0.label.lowercased() == label.lowercased() }
+            for ev in occasionEvents(only, date: d, zone: zone) where !keep.contains(ev.id) {
+                guard var cur = tx.state.events[ev.id], untouched(cur, at: at) else { continue }
+                cur.status = .cancelled
+                cur.error = why
+                tx.record(saved(cur))
+            }
+        }
+    }
+
     static func dateAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
         let label = ctx.operands[1].trimmingSpaces
         if let e = validateLabel(label) { throw .usage(e) }
@@ -38,6 +56,7 @@ extension Playa {
         if let t = message, let e = validateMessage(t) { throw .usage(e) }
         let (r, o, drawn) = try store(ctx).write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Recipient, Occasion, Event?) in
             var r = try tx.state.recipient(ctx.operands[0])
+            let old = r
             var o = Occasion(label: label, month: m, day: d, year: y, before: before)
             if let i = r.dates.firstIndex(where: { $0.label.lowercased() == label.lowercased() }) {
                 // The same label again: the day and the reminder change, the messages stay (and grow).
@@ -56,6 +75,7 @@ extension Playa {
                 o = r.dates[i]
             }
             tx.record(saved(r))
+            dropStaleReminders(&tx, was: old, now: r, label: label, today: ctx.today, at: ctx.now, zone: ctx.zone, why: "the date was changed")
             // Today drawn already and its reminder due today: it is drawn now.
             var drawn: Event? = nil
             var only = r
@@ -90,8 +110,10 @@ extension Playa {
             guard let i = r.dates.firstIndex(where: { $0.label.lowercased() == label.lowercased() }) else {
                 throw ToolError(.dataError, "\(r.name) has no date '\(label)'; 'playa date list \(r.name)' shows them")
             }
+            let old = r
             r.dates.remove(at: i)
             tx.record(saved(r))
+            dropStaleReminders(&tx, was: old, now: r, label: label, today: ctx.today, at: ctx.now, zone: ctx.zone, why: "the date was removed")
             return r
         }
         ctx.out.emit(["type": "date", "recipient": .string(r.name), "label": .string(label), "removed": true],

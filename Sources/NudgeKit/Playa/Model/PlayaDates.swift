@@ -47,8 +47,9 @@ extension Playa {
             Day(year: y, month: month, day: min(day, Day.daysInMonth(year: y, month: month)))
         }
 
-        /// The first occurrence on or after `d`.
+        /// The first occurrence on or after `d` (with a year, not before it).
         public func next(onOrAfter d: Day) -> Day {
+            if let y = year, d.year <= y { return on(year: y) }
             let this = on(year: d.year)
             return this < d ? on(year: d.year + 1) : this
         }
@@ -85,8 +86,12 @@ extension Playa {
                 guard let v = y.int, (1800...9000).contains(v), Int(d) <= Day.daysInMonth(year: Int(v), month: Int(m)) else { return nil }
                 year = Int(v)
             }
-            let before = o["before"]?.int ?? 0
-            guard (0...Int64(maxBefore)).contains(before) else { return nil }
+            var before: Int64 = 0
+            if let b = o["before"], !b.isNull {
+                guard let v = b.int, (0...Int64(maxBefore)).contains(v) else { return nil }
+                before = v
+            }
+            if let m = o["messages"], !m.isNull, m.array == nil { return nil }
             var messages: [String] = []
             for t in o["messages"]?.array ?? [] {
                 guard let s = t.string, validateMessage(s) == nil else { return nil }
@@ -124,10 +129,21 @@ extension Playa {
     public static func validateLabel(_ s: String) -> String? {
         let t = s.trimmingSpaces
         guard (1...40).contains(t.count), t == s, !Text.isBlank(t),
-              t.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -'_".unicodeScalars.contains($0) }) else {
-            return "a date's label is 1 to 40 letters, digits, spaces, '-' or '_', like birthday or anniversary"
+              t.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType == .decimal || $0.properties.generalCategory == .nonspacingMark
+                  || $0.properties.generalCategory == .spacingMark || " -'_".unicodeScalars.contains($0) }) else {
+            return "a date's label is 1 to 40 letters, digits, spaces, '-', '_' or \"'\", like birthday or anniversary"
         }
         return nil
+    }
+
+    /// "RECIPIENT|DAY|date:LABEL|SEED": what a date reminder's id is made from.
+    static func occasionKey(_ r: Recipient, date: Day, label: String, seed: UInt64) -> String {
+        r.id + "|" + date.description + "|date:" + label.lowercased() + "|" + IDs.hex(seed, digits: 16)
+    }
+
+    /// Whether `e` is the reminder of one of `r`'s dates (not the schedule's).
+    static func isOccasionEvent(_ e: Event, of r: Recipient) -> Bool {
+        r.dates.contains { IDs.stable(occasionKey(r, date: e.date, label: $0.label, seed: r.seed)) == e.id }
     }
 
     /// The reminders of `r`'s dates that fall on `date`: one each, at 09:00,
@@ -138,7 +154,7 @@ extension Playa {
         let s = seed ?? r.seed
         var out: [Event] = []
         for o in r.dates where o.occurrence(remindedOn: date) != nil {
-            let key = r.id + "|" + date.description + "|date:" + o.label.lowercased() + "|" + IDs.hex(s, digits: 16)
+            let key = occasionKey(r, date: date, label: o.label, seed: s)
             var rng = SeededRandom(seed: s ^ StableHash.fnv1a(key))
             let text = o.messages.isEmpty ? o.defaultMessage : o.messages[uniform(0...(o.messages.count - 1), &rng)]
             guard let (t, at) = slots([Occasion.remindAt], date: date, zone: zone).first else { continue }

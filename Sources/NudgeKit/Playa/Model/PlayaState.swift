@@ -252,6 +252,7 @@ public struct PlayaState: JournalModel {
         guard ev.status == .pending, ev.handover.state.isWaiting, let c = lastContact[ev.recipientID],
               let cadence = recipients[ev.recipientID]?.schedule.cadence,
               cadence.contactSatisfies(c.date, reminderOn: ev.date) else { return }
+        if let r = recipients[ev.recipientID], !r.dates.isEmpty, Playa.isOccasionEvent(ev, of: r) { return }  // a birthday is not a cadence's
         var v = ev
         v.status = .cancelled
         v.error = "in touch on \(c.date)"

@@ -74,6 +74,11 @@ extension Playa {
             for ev in planned where !stays.contains(ev.time) {
                 tx.record(saved(ev))
             }
+            // A date's reminder that pausing cancelled (or that a pause kept from being drawn) comes back while it is ahead.
+            for ev in occasionEvents(r, date: d, zone: zone) where d > today || ev.at > now {
+                let cur = tx.state.events[ev.id]
+                if cur == nil || (cur?.status == .cancelled && cur?.error == "the recipient is paused") { tx.record(saved(ev)) }
+            }
             if !tx.state.generated.contains(PlayaState.generatedKey(r.id, d)) {
                 tx.record(["type": "generated", "recipient_id": .string(r.id), "date": .string(d.description)])
             }
