@@ -41,6 +41,17 @@ extension Playa {
         }
     }
 
+    /// Today drawn already and `o`'s reminder due later today: it is drawn now.
+    @discardableResult
+    static func drawDateToday(_ tx: inout Transaction<PlayaState>, _ r: Recipient, _ o: Occasion, now: Instant, today: Day, zone: Zone) -> Event? {
+        var only = r
+        only.dates = [o]
+        guard tx.state.generated.contains(PlayaState.generatedKey(r.id, today)), let ev = occasionEvents(only, date: today, zone: zone).first,
+              tx.state.events[ev.id] == nil, ev.at > now else { return nil }
+        tx.record(saved(ev))
+        return ev
+    }
+
     static func dateAdd(_ ctx: Context) throws(ToolError) -> ExitCode {
         let label = ctx.operands[1].trimmingSpaces
         if let e = validateLabel(label) { throw .usage(e) }
@@ -77,15 +88,7 @@ extension Playa {
             tx.record(saved(r))
             dropStaleReminders(&tx, was: old, now: r, label: label, today: ctx.today, at: ctx.now, zone: ctx.zone, why: "the date was changed")
             // Today drawn already and its reminder due today: it is drawn now.
-            var drawn: Event? = nil
-            var only = r
-            only.dates = [o]
-            if tx.state.generated.contains(PlayaState.generatedKey(r.id, ctx.today)), let ev = occasionEvents(only, date: ctx.today, zone: ctx.zone).first,
-               tx.state.events[ev.id] == nil, ev.at > ctx.now {
-                tx.record(saved(ev))
-                drawn = ev
-            }
-            return (r, o, drawn)
+            return (r, o, drawDateToday(&tx, r, o, now: ctx.now, today: ctx.today, zone: ctx.zone))
         }
         var rec = dateRecord(o, r, today: ctx.today)
         rec["drawn"] = JSON(drawn?.id)

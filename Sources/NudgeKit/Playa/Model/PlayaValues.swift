@@ -101,6 +101,12 @@ extension Playa {
         public var drawSeed: UInt64? = nil
         /// Birthdays, anniversaries and other days (Model/PlayaDates.swift).
         public var dates: [Occasion] = []
+        /// The UID of the vCard it was imported from (`recipient import`):
+        /// importing the card again updates this recipient.
+        public var card: String? = nil
+        /// Every e-mail address the address book has for them (any
+        /// platform), preferred first: what `contacted --mail` matches.
+        public var emails: [String] = []
         /// Whether a day's draw can hold anything: messages, or dates.
         public var draws: Bool { messageCount > 0 || !dates.isEmpty }
 
@@ -135,6 +141,8 @@ extension Playa {
             if let d = drawSeed { o["draw_seed"] = .string(IDs.hex(d, digits: 16)) }
             o["email"] = JSON(email)
             if !dates.isEmpty { o["dates"] = .array(dates.map(\.json)) }
+            if let c = card { o["card"] = .string(c) }
+            if !emails.isEmpty { o["emails"] = JSON(emails) }
             return o
         }
 
@@ -143,8 +151,8 @@ extension Playa {
         /// `trusted` data from the journal skips the costly checks.
         public static func from(_ o: JSONObject, trusted: Bool = false) -> Result<Recipient, ToolError> {
             func bad(_ m: String) -> Result<Recipient, ToolError> { .failure(.data(m)) }
-            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "email", "draw_seed"], bools: ["paused"],
-                                             arrays: ["messages", "dates"], objects: ["schedule"]) {
+            if !trusted, let e = typeProblem(o, strings: ["id", "name", "platform", "phone", "username", "email", "draw_seed", "card"], bools: ["paused"],
+                                             arrays: ["messages", "dates", "emails"], objects: ["schedule"]) {
                 return bad("recipient: \(e)")
             }
             guard let id = o["id"]?.string, !id.isEmpty else { return bad("a recipient needs an \"id\"") }
@@ -235,6 +243,17 @@ extension Playa {
             var r = Recipient(id: id, name: name, platform: p, phone: phone, username: username,
                               paused: o["paused"]?.bool ?? false, schedule: sched, messages: messages, drawSeed: seed, email: email)
             r.dates = dates
+            if let c = o["card"]?.string {
+                if !trusted, let e = validateCardUID(c) { return bad("recipient \(id): \"card\" \(e)") }
+                r.card = c
+            }
+            for (n, e) in (o["emails"]?.array ?? []).enumerated() {
+                guard let s = e.string, trusted || validateEmail(s) == nil else {
+                    return bad("recipient \(id): emails[\(n)] must be an e-mail address like ana@example.org")
+                }
+                r.emails.append(s)
+            }
+            if r.emails.count > maxCardEmails { return bad("recipient \(id): at most \(maxCardEmails) \"emails\"") }
             return .success(r)
         }
     }
