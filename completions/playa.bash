@@ -13,11 +13,11 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--name|--at|--via|--note|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--country|--name|--at|--via|--note|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    queue|recipient|"recipient add"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|date|"date add"|"date list"|"date rm"|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    queue|recipient|"recipient add"|"recipient import"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|date|"date add"|"date list"|"date rm"|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -33,6 +33,11 @@ _playa() {
                 --phone) COMPREPLY=(); return ;;
                 --username) COMPREPLY=(); return ;;
                 --email) COMPREPLY=(); return ;;
+            esac ;;
+        "recipient import")
+            case "$prev" in
+                --platform) _playa_reply < <(compgen -W "whatsapp sms telegram signal email" -- "$cur"); return ;;
+                --country) COMPREPLY=(); return ;;
             esac ;;
         "recipient list")
             case "$prev" in
@@ -110,8 +115,9 @@ _playa() {
     case "$cmd" in
         "") words="queue recipient contacted schedule date message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        recipient) words="add list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        recipient) words="add import list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "recipient import") words="--platform --country --paused --dry-run --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         "recipient list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient edit") words="--name --platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

@@ -11,12 +11,12 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --name --at --via --note --random --fixed --every --before --message --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --country --name --at --via --note --random --fixed --every --before --message --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'date' 'date add' 'date list' 'date rm' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
+                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient import' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'date' 'date add' 'date list' 'date rm' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -60,6 +60,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'completion' -d 'Print the bash, z
 complete -c playa -n '__playa_at '\''queue'\''' -l date -x -d 'The day (default today)'
 complete -c playa -n '__playa_at '\''queue'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'add' -d 'Add a recipient'
+complete -c playa -n '__playa_at '\''recipient'\''' -a 'import' -d 'Add or update recipients from vCards: .vcf files, vdirs (khard, vdirsyncer) or stdin'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'list' -d 'The dashboard (as '\''playa recipient'\''): the most overdue first'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'show' -d 'One recipient in full'
 complete -c playa -n '__playa_at '\''recipient'\''' -a 'edit' -d 'Change a recipient'\''s name, platform or address'
@@ -70,6 +71,11 @@ complete -c playa -n '__playa_at '\''recipient add'\''' -l platform -x -a 'whats
 complete -c playa -n '__playa_at '\''recipient add'\''' -l phone -x -d 'Phone number with country code, like +14155550132'
 complete -c playa -n '__playa_at '\''recipient add'\''' -l username -x -d 'Instagram or Telegram username (a leading @ is dropped)'
 complete -c playa -n '__playa_at '\''recipient add'\''' -l email -x -d 'E-mail address, for --platform email'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l platform -x -a 'whatsapp sms telegram signal email' -d 'For new recipients (default whatsapp with a phone, else email)'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l country -x -d 'Country calling code of numbers written without one, like 44'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l paused -d 'Add new recipients paused (not counted among the 50 active)'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l dry-run -d 'Say what each card would do; change nothing'
+complete -c playa -n '__playa_at '\''recipient import'\''' -F
 complete -c playa -n '__playa_at '\''recipient list'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient show'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''recipient edit'\''' -l name -x -d 'A new name'

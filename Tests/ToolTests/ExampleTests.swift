@@ -78,7 +78,8 @@ struct Example {
         text.split(separator: "\n").contains { $0.hasPrefix("$ ") } ? .transcript : .shell
     }
 
-    /// Fenced blocks marked sh, bash or crontab, with the markers above them.
+    /// Fenced blocks marked sh, bash or crontab (or of any language marked
+    /// as a file), with the markers above them.
     static func fromMarkdown(_ text: String, source: String) -> [Example] {
         var out: [Example] = []
         var markers: [String] = []
@@ -87,7 +88,8 @@ struct Example {
             let line = raw
             if var b = block {
                 if line.hasPrefix("```") {
-                    if ["sh", "bash", "shell", "crontab"].contains(b.lang) {
+                    // Any block marked as a file (a vCard, a config) is that file.
+                    if ["sh", "bash", "shell", "crontab"].contains(b.lang) || markers.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("file ") }) {
                         var e = Example(source: source, line: b.start, kind: .shell, text: b.lines.joined(separator: "\n") + "\n")
                         e.kind = kind(of: e.text)
                         for m in markers { e.mark(m) }

@@ -44,13 +44,8 @@ extension Playa {
     }
 
     static func recipientImport(_ ctx: Context) throws(ToolError) -> ExitCode {
-        var platform: Platform? = nil
-        if let ps = ctx.option("platform") {
-            guard let p = Platform(rawValue: ps), p.address != .username else {
-                throw .usage("recipient import takes --platform whatsapp, sms, telegram, signal or email (a vCard has no Instagram username), not '\(ps)'")
-            }
-            platform = p
-        }
+        // The choices are checked by the parser: no Instagram (a vCard has no username).
+        let platform = ctx.option("platform").flatMap(Platform.init(rawValue:))
         if let c = ctx.option("country"), let e = validateCountry(c) { throw .usage(e) }
         let options = CardOptions(platform: platform, country: ctx.option("country"), paused: ctx.flag("paused"))
         let cards = try readCards(ctx, ctx.operands.isEmpty ? ["-"] : ctx.operands)
