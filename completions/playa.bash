@@ -13,7 +13,7 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--country|--name|--at|--via|--note|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--country|--name|--at|--via|--note|--mail|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -56,6 +56,7 @@ _playa() {
                 --at) COMPREPLY=(); return ;;
                 --via) _playa_reply < <(compgen -W "whatsapp sms instagram telegram signal email call in-person other" -- "$cur"); return ;;
                 --note) COMPREPLY=(); return ;;
+                --mail) _playa_reply < <(compgen -f -- "$cur"); return ;;
             esac ;;
         schedule)
             case "$prev" in
@@ -124,7 +125,7 @@ _playa() {
         "recipient pause") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient resume") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient rm") words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
-        contacted) words="--at --via --note --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
+        contacted) words="--at --via --note --mail --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         schedule) words="--random --fixed --every --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         date) words="add list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "date add") words="--before --message --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

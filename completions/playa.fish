@@ -11,7 +11,7 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --country --name --at --via --note --random --fixed --every --before --message --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --country --name --at --via --note --mail --random --fixed --every --before --message --seed --command --timeout
                 set skip 1
             case '-*'
             case '*'
@@ -91,6 +91,7 @@ complete -c playa -n '__playa_at '\''recipient rm'\''' -a '(playa __complete (co
 complete -c playa -n '__playa_at '\''contacted'\''' -l at -x -d 'When (default now): a time like 2026-11-22T08:15:00-05:00 or '\''2026-11-22 08:15'\'''
 complete -c playa -n '__playa_at '\''contacted'\''' -l via -x -a 'whatsapp sms instagram telegram signal email call in-person other' -d 'whatsapp, sms, instagram, telegram, signal, email, call, in-person, other'
 complete -c playa -n '__playa_at '\''contacted'\''' -l note -x -d 'A note (at most 500 characters)'
+complete -c playa -n '__playa_at '\''contacted'\''' -l mail -r -F -d 'Record the last mail from or to each recipient (NAME: one) in an mbox file or Maildir'
 complete -c playa -n '__playa_at '\''contacted'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''schedule'\''' -l random -x -d '1 to 10 a day at random times 09:00-21:00, at least 30 minutes apart'
 complete -c playa -n '__playa_at '\''schedule'\''' -l fixed -x -d 'Fixed times, like 09:30,18:00'

@@ -33,6 +33,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     case remind
     /// A CalDAV server, the sync engine and a task client: yomo's vdir against the real parts.
     case radicale, vdirsyncer, todoman
+    /// python3, whose mailbox module writes the mbox and Maildir playa's contacted --mail reads.
+    case python3
     /// khard, the address book whose vCards (3.0 and 4.0) playa's recipient import reads.
     case khard
     /// A real message bus, its monitor and senders: tenclub watch against

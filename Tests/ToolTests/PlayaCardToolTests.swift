@@ -110,4 +110,66 @@ final class PlayaCardToolTests: ToolTestCase {
         }
         XCTAssertEqual(playa("recipient", "list").records.map { $0["name"] as? String }, ["Ana Lima"], "what was stored stays")
     }
+
+    /// Past contact from mail as Python's mailbox module writes it (an mbox
+    /// with `>From ` escaping, a Maildir of cur/ and new/): the last mail
+    /// from or to each recipient's addresses is logged by e-mail and moves
+    /// their cadence; reading the same mail again logs nothing.
+    func testContactsFromAnMboxAndAMaildir() throws {
+        try require(.python3)
+        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana Lima\r\nTEL;TYPE=CELL:+14155550132\r\nEMAIL;TYPE=HOME:ana.lima@example.org\r\nEMAIL;TYPE=WORK:ana@work.example\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Chloé Martin\r\nEMAIL:chloe@example.fr\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bo\r\nTEL;TYPE=CELL:+14155550133\r\nEND:VCARD\r\n"
+        XCTAssertEqual(playa("recipient", "import", stdin: cards).code, 0)
+        XCTAssertEqual(playa("schedule", "Ana Lima", "--every", "1w", "--now", "2026-11-01T09:00:00-05:00").code, 0)
+        _ = write("mail.py", """
+            import mailbox, email.message, email.utils, datetime, sys
+            tz = datetime.timezone(datetime.timedelta(hours=-5))
+            def msg(frm, to, when, subject):
+                m = email.message.EmailMessage()
+                m['From'], m['To'], m['Subject'] = frm, to, subject
+                m['Date'] = email.utils.format_datetime(when)
+                m.set_content("Hi!\\n\\nFrom the train, more soon.\\n")
+                return m
+            box = mailbox.mbox(sys.argv[1] + '/Sent')
+            box.add(msg('Me <me@example.net>', '"Lima, Ana" <Ana.Lima@example.org>', datetime.datetime(2026, 11, 10, 9, 0, tzinfo=tz), 'Lunch'))
+            box.add(msg('Chloé Martin <chloe@example.fr>', 'me@example.net', datetime.datetime(2026, 11, 20, 18, 5, tzinfo=tz), 'Re: Lunch'))
+            box.add(msg('Me <me@example.net>', 'ana@work.example, someone@else.org', datetime.datetime(2026, 11, 21, 8, 0, tzinfo=tz), 'Later'))
+            box.add(msg('Me <me@example.net>', 'ana@work.example', datetime.datetime(2027, 1, 1, 8, 0, tzinfo=tz), 'From a clock ahead'))
+            box.flush()
+            md = mailbox.Maildir(sys.argv[1] + '/Maildir', create=True)
+            md.add(msg('Ana <ana.lima@example.org>', 'me@example.net', datetime.datetime(2026, 11, 22, 7, 30, tzinfo=tz), 'Morning'))
+            """)
+        XCTAssertEqual(sh("python3 \(tmp)/mail.py \(tmp)").code, 0)
+
+        var r = playa("contacted", "--mail", tmp + "/Sent", "--format", "text")
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, "In touch with Chloé Martin on 2026-11-20 (email)\nIn touch with Ana Lima on 2026-11-21 (email); next due 2026-11-28\nRead 4 messages; 2 contacts recorded\n")
+        XCTAssertEqual(r.err, "playa: \(tmp)/Sent: 1 message without a plausible Date (missing, unreadable, ahead of now or before 2000) left out\n")
+        r = playa("contacted", "--mail", tmp + "/Sent", "--format", "text")
+        XCTAssertEqual(r.out, "Read 4 messages; 0 contacts recorded (none later than the log)\n", "the same mail again logs nothing")
+        // One person only, from a Maildir.
+        r = playa("contacted", "--mail", tmp + "/Maildir", "Chloé Martin")
+        XCTAssertEqual(r.records.count, 0, "Ana's mail is not Chloé's")
+        r = playa("contacted", "--mail", tmp + "/Maildir")
+        XCTAssertEqual(r.records.first?["recipient"] as? String, "Ana Lima")
+        XCTAssertEqual(r.records.first?["at"] as? String, "2026-11-22T07:30:00-05:00")
+        let ana = playa("recipient", "show", "Ana Lima").records.first
+        XCTAssertEqual(ana?["last_contact_via"] as? String, "email")
+        XCTAssertEqual(ana?["due"] as? String, "2026-11-29")
+        XCTAssertEqual((ana?["contacts"] as? [Any])?.count, 2)
+
+        let refusals: [([String], Int32, String)] = [
+            (["contacted", "--mail", tmp + "/Sent", "--via", "call"], 64, "playa: --mail takes the time from each message: not --via\n"),
+            (["contacted", "--mail", tmp + "/mail.py"], 65, "playa: \(tmp)/mail.py: not an mbox file (no message starts with a 'From ' line) nor a Maildir folder\n"),
+            (["contacted", "--mail", tmp], 65, "playa: \(tmp): not a Maildir (it has no cur/ or new/ folder) nor an mbox file\n"),
+            (["contacted", "--mail", tmp + "/Sent", "Bo"], 65, "playa: Bo has no e-mail address; 'playa recipient import' brings them from your address book\n"),
+            (["contacted"], 64, "playa: contacted needs NAME (or --mail MAILBOX)\n"),
+        ]
+        for (args, code, err) in refusals {
+            let r = run("playa", args)
+            XCTAssertEqual(r.code, code, args.joined(separator: " "))
+            XCTAssertEqual(r.err, err, args.joined(separator: " "))
+        }
+    }
 }

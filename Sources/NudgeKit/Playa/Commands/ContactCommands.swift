@@ -6,7 +6,29 @@ extension Playa {
     /// How far ahead of now a contact's --at may be (a clock a little ahead).
     static let contactLeadMillis: Int64 = 5 * 60_000
 
+    /// Records `c` with `r`: the reminders it makes not due are cancelled
+    /// (in the fold), and a day already drawn that it makes due (a
+    /// backdated contact) has its reminder drawn now, as a schedule change
+    /// would. Returns the contact, a later one already logged, and the
+    /// reminders cancelled.
+    static func record(_ tx: inout Transaction<PlayaState>, _ c: Contact, _ r: Recipient, _ ctx: Context) -> (Contact, Contact?, [Event]) {
+        let before = tx.state.events.values.filter { $0.recipientID == r.id && $0.status == .pending }
+        tx.record(saved(c))
+        let last = tx.state.lastContact[r.id]
+        if last?.id == c.id, let cad = r.schedule.cadence, !r.paused {
+            let days = plannedDays(tx.state, r.id, today: ctx.today).filter { d in
+                cad.isDue(d, last: c.date) && !tx.state.events.values.contains { $0.recipientID == r.id && $0.date == d && $0.status != .cancelled }
+            }
+            var rng = SystemRandomNumberGenerator()
+            replan(&tx, r, days: days, now: ctx.now, today: ctx.today, zone: ctx.zone, reason: "replaced after a contact", rng: &rng)
+        }
+        let gone = before.compactMap { tx.state.events[$0.id] }.filter { $0.status == .cancelled }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        return (c, last.flatMap { $0.id != c.id && $0.at > c.at ? $0 : nil }, gone)
+    }
+
     static func contacted(_ ctx: Context) throws(ToolError) -> ExitCode {
+        if let mail = ctx.option("mail") { return try mailContacts(ctx, mail) }
+        guard !ctx.operands.isEmpty else { throw .usage("contacted needs NAME (or --mail MAILBOX)") }
         let at = try ctx.option("at").map { (s) throws(ToolError) in try ctx.time(s, option: "--at", lead: contactLeadMillis) } ?? ctx.now
         // The day counts where you are: one before 2000 there is as implausible as before 2000 in UTC.
         if ctx.zone.day(of: at).year < 2000 || ctx.zone.day(of: at).year > maxYear {
@@ -19,35 +41,72 @@ extension Playa {
         let (r, c, later, cancelled, s) = try store(ctx).write(at: ctx.now, zone: ctx.zone) {
             (tx) throws(ToolError) -> (Recipient, Contact, Contact?, [Event], PlayaState) in
             let r = try tx.state.recipient(ctx.operands[0])
-            let before = tx.state.events.values.filter { $0.recipientID == r.id && $0.status == .pending }
-            let c = Contact(id: IDs.make(), recipientID: r.id, at: at, date: ctx.zone.day(of: at), via: via, note: note)
-            tx.record(saved(c))
-            let last = tx.state.lastContact[r.id]
-            // A contact that makes a day already drawn due (a backdated
-            // one) draws that day's reminder now, as a schedule change would.
-            if last?.id == c.id, let cad = r.schedule.cadence, !r.paused {
-                let days = plannedDays(tx.state, r.id, today: ctx.today).filter { d in
-                    cad.isDue(d, last: c.date) && !tx.state.events.values.contains { $0.recipientID == r.id && $0.date == d && $0.status != .cancelled }
-                }
-                var rng = SystemRandomNumberGenerator()
-                replan(&tx, r, days: days, now: ctx.now, today: ctx.today, zone: ctx.zone, reason: "replaced after a contact", rng: &rng)
-            }
-            let gone = before.compactMap { tx.state.events[$0.id] }.filter { $0.status == .cancelled }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
-            return (r, c, last.flatMap { $0.id != c.id && $0.at > c.at ? $0 : nil }, gone, tx.state)
+            let (c, later, gone) = record(&tx, Contact(id: IDs.make(), recipientID: r.id, at: at, date: ctx.zone.day(of: at), via: via, note: note), r, ctx)
+            return (r, c, later, gone, tx.state)
         }
+        emitContact(ctx, r, c, later: later, cancelled: cancelled, s)
+        return .ok
+    }
+
+    /// A recorded contact as `contacted` prints it.
+    static func emitContact(_ ctx: Context, _ r: Recipient, _ c: Contact, later: Contact?, cancelled: [Event], _ s: PlayaState) {
         var o = c.json
         o["recipient"] = .string(r.name)
         o["at"] = .string(ctx.zone.format(c.at))
         let due = r.schedule.cadence.map { $0.firstDue(last: s.lastContact[r.id]?.date) }
         o["next_due"] = JSON(due?.description)
         o["cancelled"] = JSON(cancelled.map(\.id))
-        var text = "In touch with \(r.name.terminalSafe) on \(c.date)" + (via.map { " (\($0))" } ?? "")
+        var text = "In touch with \(r.name.terminalSafe) on \(c.date)" + (c.via.map { " (\($0))" } ?? "")
         if let l = later { text += "; the last contact is later, on \(l.date)" }
         if let d = due { text += "; next due \(d)" }
         if !cancelled.isEmpty {
             text += "; cancelled the reminder" + (cancelled.count == 1 ? "" : "s") + " of " + Set(cancelled.map(\.date.description)).sorted().joined(separator: ", ")
         }
         ctx.out.emit(o, text: text)
+    }
+
+    /// `contacted --mail MAILBOX [NAME]`: the last mail from or to each
+    /// recipient's addresses (their `email` and the address book's
+    /// `emails`), recorded as a contact by e-mail when it is later than the
+    /// last contact logged. Its id comes from the recipient and the time,
+    /// so the same mailbox read on two devices logs it once.
+    static func mailContacts(_ ctx: Context, _ path: String) throws(ToolError) -> ExitCode {
+        for o in ["at", "via", "note"] where ctx.option(o) != nil { throw .usage("--mail takes the time from each message: not --\(o)") }
+        let s0 = try store(ctx).read()
+        let only = try ctx.operands.first.map { (n) throws(ToolError) in try s0.recipient(n) }
+        var who: [String: String] = [:]
+        for r in s0.recipients.values where only == nil || r.id == only?.id {
+            for a in r.emails + [r.email].compactMap({ $0 }) { who[a.lowercased()] = r.id }
+        }
+        if who.isEmpty {
+            throw ToolError(.dataError, (only.map { "\($0.name) has no e-mail address" } ?? "no recipient has an e-mail address") + "; 'playa recipient import' brings them from your address book")
+        }
+        var latest: [String: Instant] = [:]
+        var undated = 0
+        let newest = Instant(ms: ctx.now.ms + contactLeadMillis)
+        let read = try MailHeaders.scan(path) { m in
+            guard let d = m.date, d <= newest, ctx.zone.day(of: d).year >= 2000 else { undated += 1; return }
+            for a in m.from + m.to {
+                if let id = who[a], latest[id].map({ d > $0 }) ?? true { latest[id] = d }
+            }
+        }
+        if undated > 0 { ctx.warn("\(path): \(undated) message\(undated == 1 ? "" : "s") without a plausible Date (missing, unreadable, ahead of now or before 2000) left out") }
+        let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) {
+            (tx) throws(ToolError) -> [(Recipient, Contact, [Event])] in
+            var done: [(Recipient, Contact, [Event])] = []
+            for (id, at) in latest.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+                guard let r = tx.state.recipients[id], (tx.state.lastContact[id].map { at > $0.at } ?? true) else { continue }
+                let cid = String(IDs.hex(StableHash.fnv1a("mail|\(id)|\(at.ms)"), digits: 16).suffix(12))
+                let (c, _, gone) = record(&tx, Contact(id: cid, recipientID: id, at: at, date: ctx.zone.day(of: at), via: "email", note: nil), r, ctx)
+                done.append((r, c, gone))
+            }
+            return done
+        }
+        let s = try store(ctx).read()
+        for (r, c, gone) in done { emitContact(ctx, r, c, later: nil, cancelled: gone, s) }
+        if !ctx.out.isJSON {
+            ctx.out.raw("Read \(read) message\(read == 1 ? "" : "s"); \(done.count) contact\(done.count == 1 ? "" : "s") recorded\(done.isEmpty ? " (none later than the log)" : "")\n")
+        }
         return .ok
     }
 
