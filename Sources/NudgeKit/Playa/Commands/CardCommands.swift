@@ -83,8 +83,10 @@ extension Playa {
             let rec = cardRecord(p)
             let action = rec["action"]?.string ?? ""
             counts[action, default: 0] += 1
-            if case .skipped(let why) = p.outcome { ctx.warn("\(p.source):\(p.card.line): \(p.card.name.isEmpty ? "a card" : p.card.name.terminalSafe) skipped: \(why)") }
-            for n in p.notes { ctx.warn("\(p.source):\(p.card.line): \(p.card.name.terminalSafe): \(n)") }
+            // File names and what a card says reach the terminal made safe.
+            let at = "\(p.source.terminalSafe):\(p.card.line): "
+            if case .skipped(let why) = p.outcome { ctx.warn(at + "\(p.card.name.isEmpty ? "a card" : p.card.name.terminalSafe) skipped: \(why.terminalSafe)") }
+            for n in p.notes { ctx.warn(at + "\(p.card.name.terminalSafe): \(n.terminalSafe)") }
             if ctx.out.isJSON { ctx.out.emit(rec, text: nil) }
         }
         func n(_ k: String) -> Int { counts[k] ?? 0 }

@@ -72,6 +72,21 @@ extension Playa {
     public static func planCards(_ cards: [(VCard, String)], state: PlayaState, options: CardOptions,
                                  newID: () -> String, newSeed: () -> UInt64) -> [CardPlan] {
         var recipients = state.recipients
+        // Indexes by card UID and by lower-cased name, kept as cards are planned.
+        var idByCard: [String: String] = [:], idByName: [String: String] = [:]
+        for r in recipients.values {
+            if let c = r.card { idByCard[c] = r.id }
+            idByName[r.name.lowercased()] = r.id
+        }
+        func keep(_ r: Recipient, was: Recipient?) {
+            if let w = was {
+                if let c = w.card, idByCard[c] == w.id { idByCard[c] = nil }
+                if idByName[w.name.lowercased()] == w.id { idByName[w.name.lowercased()] = nil }
+            }
+            recipients[r.id] = r
+            if let c = r.card { idByCard[c] = r.id }
+            idByName[r.name.lowercased()] = r.id
+        }
         var active = state.activeRecipients.count
         var plans: [CardPlan] = []
         let cc = options.country.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
@@ -121,8 +136,8 @@ extension Playa {
                 dates.append(Occasion(label: label, month: m, day: d, year: y))
             }
             // Which recipient the card is.
-            let byCard = card.uid.flatMap { uid in recipients.values.first { $0.card == uid } }
-            let byName = recipients.values.first { $0.name.lowercased() == name.lowercased() }
+            let byCard = card.uid.flatMap { idByCard[$0] }.flatMap { recipients[$0] }
+            let byName = idByName[name.lowercased()].flatMap { recipients[$0] }
             if byCard == nil, let other = byName, let a = other.card, let b = card.uid, a != b {
                 skip("there is already a recipient named '\(other.name)', from another card"); continue
             }
@@ -141,7 +156,7 @@ extension Playa {
                 r.emails = emails
                 r.dates = Array(dates.prefix(Occasion.maxPerRecipient))
                 if !r.paused { active += 1 }
-                recipients[r.id] = r
+                keep(r, was: nil)
                 plan.outcome = .added
                 plan.recipient = r
                 plans.append(plan)
@@ -150,7 +165,7 @@ extension Playa {
             var r = had
             var changed: [String] = []
             if byCard != nil, r.name != name {
-                if recipients.values.contains(where: { $0.id != r.id && $0.name.lowercased() == name.lowercased() }) {
+                if let other = idByName[name.lowercased()], other != r.id {
                     plan.notes.append("the name '\(name)' is another recipient's; the name stays '\(r.name)'")
                 } else {
                     r.name = name
@@ -186,7 +201,7 @@ extension Playa {
                 }
                 changed.append(o.label)
             }
-            recipients[r.id] = r
+            keep(r, was: had)
             plan.was = had
             plan.recipient = r
             plan.outcome = changed.isEmpty ? .unchanged : .updated(changed)
