@@ -101,6 +101,7 @@ final class PlayaCardToolTests: ToolTestCase {
             (["recipient", "import", "--country", "999"], google, 64, "playa: --country takes a country calling code like 44 or +1, not '999'\n"),
             (["recipient", "import"], "not a card\n", 65, "playa: stdin: no vCard in it (BEGIN:VCARD … END:VCARD)\nplaya: no vCard to import (BEGIN:VCARD … END:VCARD); nothing imported\n"),
             (["recipient", "import", tmp + "/missing.vcf"], nil, 66, "playa: cannot open \(tmp)/missing.vcf: No such file or directory\n"),
+            (["recipient", "import", "/dev/zero"], nil, 65, "playa: /dev/zero: not a regular file\n"),
             (["recipient", "import"], "BEGIN:VCARD\nFN:Nobody\nEND:VCARD\n", 65, "playa: stdin:1: Nobody skipped: the card has no phone number or e-mail address\n"),
         ]
         for (args, input, code, err) in refusals {
@@ -145,7 +146,7 @@ final class PlayaCardToolTests: ToolTestCase {
         var r = playa("contacted", "--mail", tmp + "/Sent", "--format", "text")
         XCTAssertEqual(r.code, 0, r.err)
         XCTAssertEqual(r.out, "In touch with Chloé Martin on 2026-11-20 (email)\nIn touch with Ana Lima on 2026-11-21 (email); next due 2026-11-28\nRead 4 messages; 2 contacts recorded\n")
-        XCTAssertEqual(r.err, "playa: \(tmp)/Sent: 1 message without a plausible Date (missing, unreadable, ahead of now or before 2000) left out\n")
+        XCTAssertEqual(r.err, "playa: \(tmp)/Sent: 1 message without a plausible Date (missing, unreadable, more than 5 minutes ahead or before 2000) left out\n")
         r = playa("contacted", "--mail", tmp + "/Sent", "--format", "text")
         XCTAssertEqual(r.out, "Read 4 messages; 0 contacts recorded (none later than the log)\n", "the same mail again logs nothing")
         // One person only, from a Maildir.
@@ -158,6 +159,11 @@ final class PlayaCardToolTests: ToolTestCase {
         XCTAssertEqual(ana?["last_contact_via"] as? String, "email")
         XCTAssertEqual(ana?["due"] as? String, "2026-11-29")
         XCTAssertEqual((ana?["contacts"] as? [Any])?.count, 2)
+
+        // A shared address credits everyone who has it.
+        XCTAssertEqual(playa("recipient", "add", "Family", "--platform", "email", "--email", "Chloe@Example.fr").code, 0)
+        r = playa("contacted", "--mail", tmp + "/Sent")
+        XCTAssertEqual(r.records.map { $0["recipient"] as? String }, ["Family"])
 
         let refusals: [([String], Int32, String)] = [
             (["contacted", "--mail", tmp + "/Sent", "--via", "call"], 64, "playa: --mail takes the time from each message: not --via\n"),

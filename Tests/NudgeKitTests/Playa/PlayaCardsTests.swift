@@ -68,6 +68,15 @@ final class PlayaCardsTests: XCTestCase {
         XCTAssertTrue(a.phones[1].mobile && a.phones[1].preferred)
         XCTAssertEqual(a.dates, [VCard.DateField(label: "birthday", value: "1604-07-02", omitYear: 1604), VCard.DateField(label: "name day", value: "2012-09-08")])
 
+        // Latin-1 (said), quoted-printable Latin-1, and UTF-16 with its mark.
+        let latin: [UInt8] = Array("BEGIN:VCARD\nVERSION:2.1\nN;CHARSET=ISO-8859-1:M".utf8) + [0xFC] + Array("ller;Zo".utf8) + [0xEB] + Array(";;;\nEND:VCARD\n".utf8)
+        let (lc, lp) = VCardReader.parse(latin)
+        XCTAssertEqual(lc.map(\.name), ["Zoë Müller"])
+        XCTAssertEqual(lp.map(\.message), ["not UTF-8: read as Latin-1 (ISO-8859-1)"])
+        XCTAssertEqual(cards("BEGIN:VCARD\nFN;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:Zo=EB\nEND:VCARD\n").map(\.name), ["Zoë"])
+        let u16: [UInt8] = [0xFF, 0xFE] + "BEGIN:VCARD\r\nFN:Łukasz\r\nEND:VCARD\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        XCTAssertEqual(VCardReader.parse(u16).0.map(\.name), ["Łukasz"])
+
         let d = cards(Self.android)[0]
         XCTAssertEqual(d.name, "Jürgen Dörte")
         XCTAssertEqual(d.phones.first?.types, ["cell", "pref"])
@@ -152,6 +161,15 @@ final class PlayaCardsTests: XCTestCase {
         apply(plan(Self.khard4, s), to: &s)
         let twin = Self.khard4.replacingOccurrences(of: "UID:xx6q", with: "UID:zz6q")
         XCTAssertEqual(outcomes(plan(twin, s)), [.skipped("there is already a recipient named 'Chloé Martin', from another card")])
+        // A card without a UID does not update the recipient another card
+        // brought in, and two cards of one name in one import: the first only.
+        let noUID = Self.khard4.replacingOccurrences(of: "UID:xx6qh8r6eiv6jfj19ow0rbtwdtxw0iogq4qq\r\n", with: "")
+        XCTAssertEqual(outcomes(plan(noUID, s)), [.skipped("there is already a recipient named 'Chloé Martin', from another card")])
+        let twice = "BEGIN:VCARD\nFN:Ben\nTEL:+14155550199\nEND:VCARD\nBEGIN:VCARD\nFN:BEN\nTEL:+14155550111\nEND:VCARD\n"
+        XCTAssertEqual(outcomes(plan(twice, s)), [.added, .skipped("another card in this import is also 'Ben'")])
+        // Placeholder years: Apple's 1604 without its marker, 1900 on a birthday.
+        let placeholders = plan("BEGIN:VCARD\nFN:Old Pal\nTEL:+14155550134\nBDAY:1900-05-06\nitem1.X-ABDATE:1604-09-09\nitem1.X-ABLabel:met\nEND:VCARD\n", s)
+        XCTAssertEqual(placeholders[0].recipient?.dates.map(\.dateText), ["--05-06", "--09-09"])
         // An unreadable birthday is left out and said; the card still comes in.
         let odd = plan("BEGIN:VCARD\nFN:Old Friend\nTEL:+14155550133\nBDAY;VALUE=text:circa 1960\nEND:VCARD\n", s)
         XCTAssertEqual(odd[0].outcome, .added)

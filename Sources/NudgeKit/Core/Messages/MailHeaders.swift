@@ -16,6 +16,8 @@ public enum MailHeaders {
         public var from: [String]
         /// To, Cc and Bcc.
         public var to: [String]
+        /// Its header block was longer than 256 KB and read that far.
+        public var truncated = false
     }
 
     static let headerCap = 256 * 1024
@@ -29,8 +31,10 @@ public enum MailHeaders {
                 guard let entries = try Sys.scanDirectory(Sys.join(path, sub)) else { continue }
                 any = true
                 for e in entries where e.kind == .regular && !e.name.hasPrefix(".") {
-                    guard let head = try headOfFile(Sys.join(Sys.join(path, sub), e.name)) else { continue }
-                    each(message(head))
+                    guard let (head, cut) = try headOfFile(Sys.join(Sys.join(path, sub), e.name)) else { continue }
+                    var m = message(head)
+                    m.truncated = cut
+                    each(m)
                     n += 1
                 }
             }
@@ -40,7 +44,8 @@ public enum MailHeaders {
         return try scanMbox(path, each: each)
     }
 
-    static func headOfFile(_ path: String) throws(ToolError) -> [UInt8]? {
+    /// A file's header block, and whether it was cut at `headerCap`.
+    static func headOfFile(_ path: String) throws(ToolError) -> ([UInt8], Bool)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 { if errno == ENOENT { return nil }; throw Sys.accessError(path) }
         defer { close(fd) }
@@ -49,9 +54,9 @@ public enum MailHeaders {
             let chunk = try Sys.readAt(fd: fd, offset: out.count, count: 16384, path: path)
             if chunk.isEmpty { break }
             out += chunk
-            if let end = headerEnd(out) { return Array(out[..<end]) }
+            if let end = headerEnd(out) { return (Array(out[..<end]), false) }
         }
-        return out
+        return (out, out.count >= headerCap)
     }
 
     /// Where the header block ends (the first empty line), if it does.
@@ -69,7 +74,8 @@ public enum MailHeaders {
 
     /// An mbox read in chunks: a message starts at a `From ` line at the
     /// start of the file or after an empty line; its headers run to the
-    /// first empty line; the body is skipped.
+    /// first empty line; the body is skipped. Linear in the file, however
+    /// long its lines: a line is kept only as far as a header block can go.
     static func scanMbox(_ path: String, each: (Message) -> Void) throws(ToolError) -> Int {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
@@ -81,50 +87,72 @@ public enum MailHeaders {
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             throw ToolError(.dataError, "\(path): not an mbox file or a Maildir folder")
         }
-        var offset = 0
-        var carry: [UInt8] = []
+        if st.st_size == 0 { return 0 }  // an empty folder, as mutt leaves it
         var head: [UInt8]? = nil
+        var cut = false
         var previousEmpty = true
         var count = 0
         var sawFrom = false
+        func finish() {
+            if let h = head {
+                var m = message(h)
+                m.truncated = cut
+                each(m)
+                count += 1
+            }
+            head = nil
+            cut = false
+        }
         func line(_ l: ArraySlice<UInt8>) {
             let text = l.last == 0x0D ? l.dropLast() : l
             if previousEmpty && text.starts(with: Array("From ".utf8)) {
-                if let h = head { each(message(h)); count += 1 }
+                finish()
                 head = []
                 sawFrom = true
                 previousEmpty = false
                 return
             }
-            if var h = head {
+            if head != nil {
                 if text.isEmpty {
-                    each(message(h))
-                    count += 1
-                    head = nil
-                } else if h.count < headerCap {
-                    h += l
-                    h.append(0x0A)
-                    head = h
+                    finish()
+                } else if head!.count + l.count < headerCap {
+                    head! += l
+                    head!.append(0x0A)
+                } else {
+                    cut = true
                 }
             }
             previousEmpty = text.isEmpty
         }
+        var offset = 0
+        var pending: [UInt8] = []  // the line read so far, as far as headerCap
+        var pendingLong = false
         while true {
             let chunk = try Sys.readAt(fd: fd, offset: offset, count: 1 << 20, path: path)
             if chunk.isEmpty { break }
             offset += chunk.count
-            carry += chunk
             var start = 0
-            while let nl = carry[start...].firstIndex(of: 0x0A) {
-                line(carry[start..<nl])
+            while let nl = chunk[start...].firstIndex(of: 0x0A) {
+                if pending.isEmpty && !pendingLong {
+                    line(chunk[start..<nl])
+                } else {
+                    pending += chunk[start..<min(nl, start + max(0, headerCap - pending.count))]
+                    line(pending[...])
+                    pending = []
+                    pendingLong = false
+                }
                 start = nl + 1
             }
-            carry.removeFirst(start)
+            let rest = chunk[start...]
+            if pending.count + rest.count <= headerCap { pending += rest } else {
+                pending += rest.prefix(max(0, headerCap - pending.count))
+                pendingLong = true
+            }
             // An mbox starts with a `From ` line: anything else is not read further.
-            if !sawFrom { break }
+            if !sawFrom && !pending.starts(with: Array("From ".utf8)) { break }
         }
-        if !carry.isEmpty { line(carry[...]) }
-        if let h = head { each(message(h)); count += 1 }
+        if !pending.isEmpty { line(pending[...]) }
+        finish()
         if !sawFrom { throw ToolError(.dataError, "\(path): not an mbox file (no message starts with a 'From ' line) nor a Maildir folder") }
         return count
     }

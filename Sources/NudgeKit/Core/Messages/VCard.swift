@@ -60,8 +60,26 @@ public enum VCardReader {
         return out
     }
 
-    /// A quoted-printable value decoded as UTF-8 (`=C3=A9` is é).
-    static func quotedPrintable(_ s: String) -> String {
+    /// The file as UTF-8: UTF-16 with its byte order mark (as Windows
+    /// writes it) transcoded, and a file that is not UTF-8 read as Latin-1
+    /// (ISO-8859-1, what old phones declare with CHARSET), said as a problem.
+    static func utf8(_ bytes: [UInt8]) -> ([UInt8], ICSProblem?) {
+        if bytes.count >= 2, (bytes[0], bytes[1]) == (0xFF, 0xFE) || (bytes[0], bytes[1]) == (0xFE, 0xFF) {
+            let little = bytes[0] == 0xFF
+            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { i in
+                little ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])
+            }
+            return (Array(String(decoding: units, as: UTF16.self).utf8), nil)
+        }
+        if String(validating: bytes, as: UTF8.self) != nil { return (bytes, nil) }
+        return (latin1(bytes[...]), ICSProblem(line: nil, message: "not UTF-8: read as Latin-1 (ISO-8859-1)"))
+    }
+
+    static func latin1(_ b: ArraySlice<UInt8>) -> [UInt8] { Array(String(String.UnicodeScalarView(b.map { Unicode.Scalar($0) })).utf8) }
+
+    /// A quoted-printable value decoded as UTF-8 (`=C3=A9` is é), or as
+    /// Latin-1 when its CHARSET says so.
+    static func quotedPrintable(_ s: String, charset: String? = nil) -> String {
         var bytes: [UInt8] = []
         let u = Array(s.utf8)
         var i = 0
@@ -81,6 +99,10 @@ public enum VCardReader {
                 bytes.append(u[i])
                 i += 1
             }
+        }
+        if let c = charset?.uppercased(), ["ISO-8859-1", "LATIN1", "ISO8859-1", "WINDOWS-1252", "CP1252"].contains(c),
+           String(validating: bytes, as: UTF8.self) == nil {
+            return String(decoding: latin1(bytes[...]), as: UTF8.self)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -153,6 +175,8 @@ public enum VCardReader {
         var problems: [ICSProblem] = []
         var props: [(String?, ICSProperty)]? = nil
         var start = 0
+        let (bytes, encoding) = utf8(bytes)
+        if let e = encoding { problems.append(e) }
         for (text, no) in lines(bytes) {
             guard let (group, p) = property(text, line: no) else {
                 if props != nil { problems.append(ICSProblem(line: no, message: "not a vCard content line (NAME:value)")) }
@@ -170,13 +194,13 @@ public enum VCardReader {
             }
         }
         if props != nil { problems.append(ICSProblem(line: start, message: "BEGIN:VCARD is never closed")) }
-        if cards.isEmpty && problems.isEmpty { problems.append(ICSProblem(line: nil, message: "no vCard in it (BEGIN:VCARD … END:VCARD)")) }
+        if cards.isEmpty && problems.allSatisfy({ $0 == encoding }) { problems.append(ICSProblem(line: nil, message: "no vCard in it (BEGIN:VCARD … END:VCARD)")) }
         return (cards, problems)
     }
 
     /// A value as text: quoted-printable decoded, escapes undone.
     static func text(_ p: ICSProperty) -> String {
-        let raw = (p.params["ENCODING"]?.uppercased() == "QUOTED-PRINTABLE") ? quotedPrintable(p.value) : p.value
+        let raw = (p.params["ENCODING"]?.uppercased() == "QUOTED-PRINTABLE") ? quotedPrintable(p.value, charset: p.params["CHARSET"]) : p.value
         return ICSValue.text(raw).trimmingSpaces
     }
 
@@ -185,7 +209,7 @@ public enum VCardReader {
         var name = first("FN").map(text) ?? ""
         if name.isEmpty, let n = first("N") {
             // family;given;additional;prefix;suffix → "given additional family"
-            let raw = (n.params["ENCODING"]?.uppercased() == "QUOTED-PRINTABLE") ? quotedPrintable(n.value) : n.value
+            let raw = (n.params["ENCODING"]?.uppercased() == "QUOTED-PRINTABLE") ? quotedPrintable(n.value, charset: n.params["CHARSET"]) : n.value
             let c = components(raw).map { String($0.map { $0 == "," ? " " : $0 }).trimmingSpaces }
             name = [c.count > 1 ? c[1] : "", c.count > 2 ? c[2] : "", c[0]].filter { !$0.isEmpty }.joined(separator: " ")
         }

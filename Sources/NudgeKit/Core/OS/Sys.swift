@@ -253,7 +253,7 @@ public enum Sys {
     }
 
     /// Reads a stream (a pipe, a terminal) to its end.
-    public static func readStream(fd: Int32, name: String) throws(ToolError) -> [UInt8] {
+    public static func readStream(fd: Int32, name: String, cap: Int = Int.max) throws(ToolError) -> [UInt8] {
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -264,7 +264,28 @@ public enum Sys {
             }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<n])
+            if out.count > cap { throw ToolError(.dataError, "\(name): larger than \(cap >> 20) MB, more than is read; split it") }
         }
+    }
+
+    /// An input operand read whole as `readInput` does, but only a regular
+    /// file (or standard input) of at most `cap` bytes: a FIFO, a device
+    /// or a file too large is refused before it is read.
+    public static func readInput(_ path: String, cap: Int) throws(ToolError) -> (bytes: [UInt8], name: String) {
+        if path == "-" { return (try readStream(fd: 0, name: "stdin", cap: cap), "stdin") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 {
+            if errno == ENOENT { throw ToolError(.noInput, "cannot open \(path): No such file or directory") }
+            throw accessError(path)
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw accessError(path) }
+        if (st.st_mode & S_IFMT) != S_IFREG { throw ToolError(.dataError, "\(path): not a regular file") }
+        if Int(st.st_size) > cap { throw ToolError(.dataError, "\(path): larger than \(cap >> 20) MB, more than is read; split it") }
+        let b = try readAll(fd: fd, from: 0, path: path)
+        if b.count > cap { throw ToolError(.dataError, "\(path): larger than \(cap >> 20) MB, more than is read; split it") }
+        return (b, path)
     }
 
     /// Writes all bytes to an fd, retrying short writes.

@@ -3,13 +3,17 @@
 // is Rules/CardImport.swift; here are the files and the one transaction.
 
 extension Playa {
+    /// The most a vCard file (or standard input) may hold: 64 MB, some
+    /// 400,000 cards.
+    static let maxCardBytes = 64 << 20
+
     /// The cards of each operand: a .vcf file, a folder of them (a vdir),
     /// or standard input for "-". Lines that are not vCard are warned of.
     static func readCards(_ ctx: Context, _ paths: [String]) throws(ToolError) -> [(VCard, String)] {
         var out: [(VCard, String)] = []
         func read(_ bytes: [UInt8], _ name: String) {
             let (cards, problems) = VCardReader.parse(bytes)
-            for p in problems { ctx.warn("\(name)\(p.line.map { ":\($0)" } ?? ""): \(p.message)") }
+            for p in problems { ctx.warn("\(name.terminalSafe)\(p.line.map { ":\($0)" } ?? ""): \(p.message)") }
             out += cards.map { ($0, name) }
         }
         for path in paths {
@@ -17,13 +21,12 @@ extension Playa {
                 let entries = try Sys.scanDirectory(path, suffix: ".vcf") ?? []
                 for e in entries {
                     let file = Sys.join(path, e.name)
-                    guard e.kind == .regular else { ctx.warn("\(file): not a regular file (\(e.kindName)); skipped"); continue }
-                    guard let b = try Sys.readFile(file) else { continue }
-                    read(b, file)
+                    guard e.kind == .regular else { ctx.warn("\(file.terminalSafe): not a regular file (\(e.kindName)); skipped"); continue }
+                    do throws(ToolError) { read(try Sys.readInput(file, cap: maxCardBytes).bytes, file) } catch { ctx.warn(error.message + "; skipped") }
                 }
-                if entries.isEmpty { ctx.warn("\(path): no .vcf files in it") }
+                if entries.isEmpty { ctx.warn("\(path.terminalSafe): no .vcf files in it") }
             } else {
-                let (b, name) = try Sys.readInput(path)
+                let (b, name) = try Sys.readInput(path, cap: maxCardBytes)
                 read(b, name)
             }
         }
@@ -79,16 +82,23 @@ extension Playa {
             }
         }
         var counts: [String: Int] = [:]
+        var said = 0
         for p in plans {
             let rec = cardRecord(p)
             let action = rec["action"]?.string ?? ""
             counts[action, default: 0] += 1
             // File names and what a card says reach the terminal made safe.
             let at = "\(p.source.terminalSafe):\(p.card.line): "
-            if case .skipped(let why) = p.outcome { ctx.warn(at + "\(p.card.name.isEmpty ? "a card" : p.card.name.terminalSafe) skipped: \(why.terminalSafe)") }
-            for n in p.notes { ctx.warn(at + "\(p.card.name.terminalSafe): \(n.terminalSafe)") }
+            // The first few on stderr; the records hold them all.
+            var lines = p.notes.map { at + "\(p.card.name.terminalSafe): \($0.terminalSafe)" }
+            if case .skipped(let why) = p.outcome { lines.insert(at + "\(p.card.name.isEmpty ? "a card" : p.card.name.terminalSafe) skipped: \(why.terminalSafe)", at: 0) }
+            for l in lines {
+                said += 1
+                if said <= maxProblemsShown { ctx.warn(l) }
+            }
             if ctx.out.isJSON { ctx.out.emit(rec, text: nil) }
         }
+        if said > maxProblemsShown { ctx.warn("and \(said - maxProblemsShown) more about the cards (--format json gives each card's reason and notes)") }
         func n(_ k: String) -> Int { counts[k] ?? 0 }
         if !ctx.out.isJSON {
             ctx.out.raw((dry ? "Would import" : "Imported") + " \(plans.count) card\(plans.count == 1 ? "" : "s"): \(n("added")) added, \(n("updated")) updated, \(n("unchanged")) unchanged, \(n("skipped")) skipped\n")

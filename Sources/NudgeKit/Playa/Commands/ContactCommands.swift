@@ -74,23 +74,27 @@ extension Playa {
         for o in ["at", "via", "note"] where ctx.option(o) != nil { throw .usage("--mail takes the time from each message: not --\(o)") }
         let s0 = try store(ctx).read()
         let only = try ctx.operands.first.map { (n) throws(ToolError) in try s0.recipient(n) }
-        var who: [String: String] = [:]
+        // An address may be several people's (a shared family address): each is credited.
+        var who: [String: Set<String>] = [:]
         for r in s0.recipients.values where only == nil || r.id == only?.id {
-            for a in r.emails + [r.email].compactMap({ $0 }) { who[a.lowercased()] = r.id }
+            for a in r.emails + [r.email].compactMap({ $0 }) { who[a.lowercased(), default: []].insert(r.id) }
         }
         if who.isEmpty {
             throw ToolError(.dataError, (only.map { "\($0.name) has no e-mail address" } ?? "no recipient has an e-mail address") + "; 'playa recipient import' brings them from your address book")
         }
         var latest: [String: Instant] = [:]
-        var undated = 0
+        var undated = 0, cut = 0
         let newest = Instant(ms: ctx.now.ms + contactLeadMillis)
         let read = try MailHeaders.scan(path) { m in
+            if m.truncated { cut += 1 }
             guard let d = m.date, d <= newest, ctx.zone.day(of: d).year >= 2000 else { undated += 1; return }
             for a in m.from + m.to {
-                if let id = who[a], latest[id].map({ d > $0 }) ?? true { latest[id] = d }
+                for id in who[a] ?? [] where latest[id].map({ d > $0 }) ?? true { latest[id] = d }
             }
         }
-        if undated > 0 { ctx.warn("\(path): \(undated) message\(undated == 1 ? "" : "s") without a plausible Date (missing, unreadable, ahead of now or before 2000) left out") }
+        let shown = path.terminalSafe
+        if undated > 0 { ctx.warn("\(shown): \(undated) message\(undated == 1 ? "" : "s") without a plausible Date (missing, unreadable, more than 5 minutes ahead or before 2000) left out") }
+        if cut > 0 { ctx.warn("\(shown): \(cut) message\(cut == 1 ? "'s" : "s'") headers longer than 256 KB read only that far; an address after that is not seen") }
         let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) {
             (tx) throws(ToolError) -> [(Recipient, Contact, [Event])] in
             var done: [(Recipient, Contact, [Event])] = []
@@ -105,7 +109,7 @@ extension Playa {
         let s = try store(ctx).read()
         for (r, c, gone) in done { emitContact(ctx, r, c, later: nil, cancelled: gone, s) }
         if !ctx.out.isJSON {
-            ctx.out.raw("Read \(read) message\(read == 1 ? "" : "s"); \(done.count) contact\(done.count == 1 ? "" : "s") recorded\(done.isEmpty ? " (none later than the log)" : "")\n")
+            ctx.out.raw("Read \(read) message\(read == 1 ? "" : "s"); \(done.count) contact\(done.count == 1 ? "" : "s") recorded\(!done.isEmpty ? "" : latest.isEmpty ? " (no mail from or to their addresses)" : " (none later than the log)")\n")
         }
         return .ok
     }

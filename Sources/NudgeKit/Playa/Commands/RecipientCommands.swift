@@ -119,7 +119,8 @@ extension Playa {
         for m in r.messages { text += "    \(m.id.prefix(6).terminalSafe)  \(m.text.terminalSafe)\n" }
         if !r.dates.isEmpty {
             text += "  dates:\n"
-            for o in r.dates { text += "    " + dateLine(dateRecord(o, r, today: ctx.today)).split(separator: " ", maxSplits: 2).dropFirst(2).joined() + " (\(o.dateText))\n" }
+            // The line without its leading date (the name may have spaces).
+            for o in r.dates { text += "    " + dateLine(dateRecord(o, r, today: ctx.today)).drop { $0 != " " }.drop { $0 == " " } + " (\(o.dateText))\n" }
         }
         let log = contactLog(r, s)
         if !log.isEmpty {

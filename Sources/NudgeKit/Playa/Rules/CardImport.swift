@@ -84,10 +84,12 @@ extension Playa {
                 if idByName[w.name.lowercased()] == w.id { idByName[w.name.lowercased()] = nil }
             }
             recipients[r.id] = r
+            touched.insert(r.id)
             if let c = r.card { idByCard[c] = r.id }
             idByName[r.name.lowercased()] = r.id
         }
         var active = state.activeRecipients.count
+        var touched = Set<String>()
         var plans: [CardPlan] = []
         let cc = options.country.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
         for (card, source) in cards {
@@ -117,13 +119,18 @@ extension Playa {
             var emails: [String] = []
             for e in card.emails {
                 if validateEmail(e) != nil { plan.notes.append("e-mail '\(e)' is not an address like ana@example.org"); continue }
-                if emails.count < maxCardEmails, !emails.contains(where: { $0.lowercased() == e.lowercased() }) { emails.append(e) }
+                if emails.contains(where: { $0.lowercased() == e.lowercased() }) { continue }
+                if emails.count == maxCardEmails { plan.notes.append("e-mail '\(e)' is left out: at most \(maxCardEmails) addresses are kept"); continue }
+                emails.append(e)
             }
             var dates: [Occasion] = []
             for f in card.dates {
                 let v = f.value.split(separator: "T", maxSplits: 1).first.map(String.init) ?? ""
                 // Apple's year to omit (1604) is outside what a date may have: read the rest.
-                let yearless = f.omitYear != nil && v.hasPrefix(String(f.omitYear ?? 0) + "-")
+                // A placeholder year is no year: Apple's 1604 (with or without
+                // X-APPLE-OMIT-YEAR), and 1900 on a birthday (khard's advice for 3.0).
+                let placeholder = [f.omitYear.map { String($0) }, "1604", f.label == "birthday" ? "1900" : nil].compactMap { $0 }
+                let yearless = v.utf8.count == 10 && placeholder.contains { v.hasPrefix($0 + "-") }
                 guard let (m, d, y) = yearless ? Occasion.parseDate("--" + v.dropFirst(5)) : Occasion.parseDate(v) else {
                     plan.notes.append("\(f.label) '\(f.value)' is not a date like 1990-03-14 or --03-14")
                     continue
@@ -138,7 +145,12 @@ extension Playa {
             // Which recipient the card is.
             let byCard = card.uid.flatMap { idByCard[$0] }.flatMap { recipients[$0] }
             let byName = idByName[name.lowercased()].flatMap { recipients[$0] }
-            if byCard == nil, let other = byName, let a = other.card, let b = card.uid, a != b {
+            // A recipient linked to a card is updated by that card alone, and
+            // by one card of an import: another of the same name is skipped.
+            if let other = byCard ?? byName, touched.contains(other.id) {
+                skip("another card in this import is also '\(other.name)'"); continue
+            }
+            if byCard == nil, let other = byName, other.card != nil {
                 skip("there is already a recipient named '\(other.name)', from another card"); continue
             }
             guard let had = byCard ?? byName else {

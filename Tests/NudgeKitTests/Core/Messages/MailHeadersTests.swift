@@ -59,6 +59,17 @@ final class MailHeadersTests: XCTestCase {
         XCTAssertEqual(got.map { $0.date?.description }, ["2026-11-10T14:00:00Z", "2026-11-11T10:00:00Z"])
         _ = FileManager.default.createFile(atPath: dir + "/not", contents: Data("hello\n".utf8))
         XCTAssertThrowsError(try MailHeaders.scan(dir + "/not") { _ in })
+        _ = FileManager.default.createFile(atPath: dir + "/empty", contents: Data())
+        XCTAssertEqual(try MailHeaders.scan(dir + "/empty") { _ in }, 0, "an empty folder, as mutt leaves it")
+        // A header block past 256 KB is read that far and said; a long line
+        // (header or body) costs its length once.
+        let long = "From x Mon Nov 23 09:00:00 2026\nX-Long: " + String(repeating: "a", count: 3_000_000) + "\nTo: cy@example.net\nDate: Mon, 23 Nov 2026 09:00:00 -0500\n\n"
+            + String(repeating: "b", count: 5_000_000) + "\n"
+        _ = FileManager.default.createFile(atPath: dir + "/long", contents: Data(long.utf8))
+        got = []
+        XCTAssertEqual(try MailHeaders.scan(dir + "/long") { got.append($0) }, 1)
+        XCTAssertEqual(got.first?.to, ["cy@example.net"])
+        XCTAssertEqual(got.first?.truncated, true)
     }
 
     /// Random header blocks and mboxes: never a crash.
