@@ -77,6 +77,27 @@ final class PlayaCardsTests: XCTestCase {
         let u16: [UInt8] = [0xFF, 0xFE] + "BEGIN:VCARD\r\nFN:Łukasz\r\nEND:VCARD\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         XCTAssertEqual(VCardReader.parse(u16).0.map(\.name), ["Łukasz"])
 
+        // Dates under other names: Android's events, Outlook's and Evolution's
+        // anniversaries; a card of an address alone is named by it.
+        let others = cards("""
+            BEGIN:VCARD
+            VERSION:2.1
+            FN:Panos
+            X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;Panos;1;;;;;;;;;;;;;
+            X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;2012-09-29;1;;;;;;;;;;;;;
+            X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;--08-15;0;Name day;;;;;;;;;;;;
+            X-MS-ANNIVERSARY:20090613
+            X-EVOLUTION-ANNIVERSARY:2009-07-25
+            END:VCARD
+            BEGIN:VCARD
+            VERSION:4.0
+            EMAIL;PREF=1:chidi.okafor@example.net
+            END:VCARD
+
+            """)
+        XCTAssertEqual(others[0].dates.map(\.label), ["anniversary", "Name day", "anniversary", "anniversary"])
+        XCTAssertEqual(others[1].name, "chidi.okafor@example.net")
+
         let d = cards(Self.android)[0]
         XCTAssertEqual(d.name, "Jürgen Dörte")
         XCTAssertEqual(d.phones.first?.types, ["cell", "pref"])

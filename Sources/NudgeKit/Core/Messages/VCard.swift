@@ -214,6 +214,8 @@ public enum VCardReader {
             name = [c.count > 1 ? c[1] : "", c.count > 2 ? c[2] : "", c[0]].filter { !$0.isEmpty }.joined(separator: " ")
         }
         if name.isEmpty, let o = first("ORG") { name = components(o.value).first?.trimmingSpaces ?? "" }
+        // A card of an address alone (Thunderbird's collected addresses) is named by it.
+        if name.isEmpty, let e = first("EMAIL").map(text) { name = e.lowercased().hasPrefix("mailto:") ? String(e.dropFirst(7)) : e }
         var card = VCard(uid: (first("UID") ?? first("X-ABUID")).map(text).flatMap { $0.isEmpty ? nil : $0 }, name: name, line: line)
         func types(_ p: ICSProperty) -> Set<String> {
             var t = Set((p.params["TYPE"] ?? "").lowercased().split(separator: ",").map { String($0).trimmingSpaces })
@@ -241,8 +243,17 @@ public enum VCardReader {
             let l: String
             switch p.name {
             case "BDAY": l = "birthday"
-            case "ANNIVERSARY", "X-ANNIVERSARY": l = "anniversary"
+            case "ANNIVERSARY", "X-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY": l = "anniversary"
             case "X-ABDATE": l = label(group: group) ?? "date"
+            case "X-ANDROID-CUSTOM":
+                // Android's events: contact_event;DATE;TYPE;LABEL (0 custom, 1 anniversary, 2 other, 3 birthday).
+                let raw = (p.params["ENCODING"]?.uppercased() == "QUOTED-PRINTABLE") ? quotedPrintable(p.value, charset: p.params["CHARSET"]) : p.value
+                let c = components(raw)
+                guard c.count >= 3, c[0] == "vnd.android.cursor.item/contact_event" else { continue }
+                let custom = c.count > 3 ? c[3].trimmingSpaces : ""
+                let named = ["1": "anniversary", "2": "other", "3": "birthday"][c[2].trimmingSpaces] ?? (custom.isEmpty ? "date" : custom)
+                card.dates.append(VCard.DateField(label: named, value: c[1].trimmingSpaces, omitYear: nil))
+                continue
             default: continue
             }
             // VALUE=text ("circa 1990") is kept as written; the caller says it cannot be read.

@@ -136,6 +136,8 @@ extension Playa {
                     continue
                 }
                 let label = f.label.trimmingSpaces
+                // The same date twice (Nextcloud's X-ABDATE and X-ANNIVERSARY): once.
+                if dates.contains(where: { $0.label.lowercased() == label.lowercased() && ($0.month, $0.day, $0.year) == (m, d, y) }) { continue }
                 if validateLabel(label) != nil || dates.contains(where: { $0.label.lowercased() == label.lowercased() }) {
                     plan.notes.append("the date '\(f.label)' is left out: its label is used twice or is not a label playa keeps")
                     continue
