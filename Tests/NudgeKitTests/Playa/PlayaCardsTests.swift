@@ -173,6 +173,9 @@ final class PlayaCardsTests: XCTestCase {
         // With it, the trunk 0 goes.
         XCTAssertEqual(plan(Self.apple.replacingOccurrences(of: "+44 7400 123456", with: "07400 123456"), s, .init(country: "+44"))[0].recipient?.phone?.e164,
                        "+447400123456")
+        // The mobile number over a preferred landline.
+        XCTAssertEqual(plan("BEGIN:VCARD\nFN:Landline Larry\nTEL;TYPE=HOME;TYPE=pref:+1 415 555 0199\nTEL;TYPE=CELL:+1 415-555-0132\nEND:VCARD\n", s)[0]
+            .recipient?.phone?.e164, "+14155550132")
         // E-mail only: an e-mail recipient; --platform sms: skipped, naming why.
         let mailOnly = "BEGIN:VCARD\nFN:Rita\nEMAIL:rita@example.org\nEND:VCARD\n"
         XCTAssertEqual(plan(mailOnly, s)[0].recipient?.platform, .email)

@@ -40,7 +40,7 @@ final class MailHeadersTests: XCTestCase {
 
             Hi
             >From the body, not a message
-            From: this is a body line too, not after an empty line
+            From the body too: not after an empty line, not a message
 
             From MAILER-DAEMON Sun Nov 29 10:25:00 2026
             From: Bo <bo@example.org>
