@@ -29,6 +29,8 @@ public enum FuzzTargets {
         ("rrule", FuzzYomo.rrule),
         ("phrase", FuzzYomo.phrase),
         ("phone", FuzzMessages.phone),
+        ("vcard", FuzzMessages.vcard),
+        ("mail-headers", FuzzMessages.mailHeaders),
         ("peer-events", FuzzPeers.events),
         ("zone", FuzzTime.zone),
     ]
