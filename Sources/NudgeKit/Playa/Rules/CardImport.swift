@@ -92,8 +92,14 @@ extension Playa {
         var touched = Set<String>()
         var plans: [CardPlan] = []
         let cc = options.country.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
-        for (card, source) in cards {
+        for (read, source) in cards {
+            var card = read
             var plan = CardPlan(source: source, card: card, outcome: .unchanged)
+            // A UID playa cannot keep (control characters, over 255 bytes) is no UID.
+            if let uid = card.uid, let e = validateCardUID(uid) {
+                plan.notes.append("its UID is left out: a UID \(e)")
+                card.uid = nil
+            }
             func skip(_ why: String) {
                 plan.outcome = .skipped(why)
                 plan.notes.removeAll { $0 == "phone: " + why }
