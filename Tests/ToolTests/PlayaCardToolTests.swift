@@ -112,6 +112,18 @@ final class PlayaCardToolTests: ToolTestCase {
         XCTAssertEqual(playa("recipient", "list").records.map { $0["name"] as? String }, ["Ana Lima"], "what was stored stays")
     }
 
+    /// Someone imported after the day's `generate` whose birthday is today:
+    /// the reminder is drawn at once, for 09:00, and notified then.
+    func testABirthdayTodayImportedAfterGenerateIsDrawn() {
+        XCTAssertEqual(playa("recipient", "add", "Zed", "--platform", "sms", "--phone", "+14155550140").code, 0)
+        XCTAssertEqual(run("playa", ["generate"], env: ["PLAYA_NOW": "2026-11-23T00:05:00-05:00"]).code, 0)
+        let card = "BEGIN:VCARD\nVERSION:3.0\nFN:Ana Lima\nTEL;TYPE=CELL:+14155550132\nBDAY:1990-11-23\nEND:VCARD\n"
+        XCTAssertEqual(run("playa", ["recipient", "import"], stdin: card, env: ["PLAYA_NOW": "2026-11-23T08:00:00-05:00"]).code, 0)
+        let q = run("playa", ["queue"], env: ["PLAYA_NOW": "2026-11-23T08:00:00-05:00"]).records
+        XCTAssertEqual(q.map { "\($0["recipient"] as? String ?? "") \($0["time"] as? String ?? "") \($0["status"] as? String ?? "")" }, ["Ana Lima 09:00 pending"])
+        XCTAssertEqual(q.first?["message"] as? String, "Happy birthday!")
+    }
+
     /// Past contact from mail as Python's mailbox module writes it (an mbox
     /// with `>From ` escaping, a Maildir of cur/ and new/): the last mail
     /// from or to each recipient's addresses is logged by e-mail and moves

@@ -74,6 +74,11 @@ final class PlayaCardsTests: XCTestCase {
         XCTAssertEqual(lc.map(\.name), ["Zoë Müller"])
         XCTAssertEqual(lp.map(\.message), ["not UTF-8: read as Latin-1 (ISO-8859-1)"])
         XCTAssertEqual(cards("BEGIN:VCARD\nFN;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:Zo=EB\nEND:VCARD\n").map(\.name), ["Zoë"])
+        // One bad line does not make the rest of a UTF-8 file Latin-1.
+        let mixed: [UInt8] = Array("BEGIN:VCARD\nFN:José Müller\nEND:VCARD\nBEGIN:VCARD\nFN:Zo".utf8) + [0xEB] + Array("\nEND:VCARD\n".utf8)
+        let (mc, mp) = VCardReader.parse(mixed)
+        XCTAssertEqual(mc.map(\.name), ["José Müller", "Zoë"])
+        XCTAssertEqual(mp.map(\.line), [5])
         let u16: [UInt8] = [0xFF, 0xFE] + "BEGIN:VCARD\r\nFN:Łukasz\r\nEND:VCARD\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         XCTAssertEqual(VCardReader.parse(u16).0.map(\.name), ["Łukasz"])
 
@@ -162,6 +167,11 @@ final class PlayaCardsTests: XCTestCase {
         XCTAssertEqual(after.messages, ben.messages)
         XCTAssertEqual(after.schedule, .random(3))
         XCTAssertEqual(after.dates.first?.dateText, "--07-03")
+        // Every address gone from a card matched by UID: none kept.
+        apply(again, to: &s)
+        let noMail = changed.replacingOccurrences(of: "item1.EMAIL;type=INTERNET;type=pref:ben@example.com\r\n", with: "")
+            .replacingOccurrences(of: "EMAIL;type=INTERNET;type=WORK:ben.okafor@work.example\r\n", with: "")
+        XCTAssertEqual(plan(noMail, s).first?.recipient?.emails, [])
     }
 
     func testWhatIsSkippedAndWhy() {
@@ -190,10 +200,12 @@ final class PlayaCardsTests: XCTestCase {
         let noUID = Self.khard4.replacingOccurrences(of: "UID:xx6qh8r6eiv6jfj19ow0rbtwdtxw0iogq4qq\r\n", with: "")
         XCTAssertEqual(outcomes(plan(noUID, s)), [.skipped("there is already a recipient named 'Chloé Martin', from another card")])
         let twice = "BEGIN:VCARD\nFN:Ben\nTEL:+14155550199\nEND:VCARD\nBEGIN:VCARD\nFN:BEN\nTEL:+14155550111\nEND:VCARD\n"
-        XCTAssertEqual(outcomes(plan(twice, s)), [.added, .skipped("another card in this import is also 'Ben'")])
+        XCTAssertEqual(outcomes(plan(twice, s)), [.added, .skipped("another card in this import is the same recipient ('Ben')")])
         // Placeholder years: Apple's 1604 without its marker, 1900 on a birthday.
         let placeholders = plan("BEGIN:VCARD\nFN:Old Pal\nTEL:+14155550134\nBDAY:1900-05-06\nitem1.X-ABDATE:1604-09-09\nitem1.X-ABLabel:met\nEND:VCARD\n", s)
         XCTAssertEqual(placeholders[0].recipient?.dates.map(\.dateText), ["--05-06", "--09-09"])
+        let basic = plan("BEGIN:VCARD\nFN:Old Pal 2\nTEL:+14155550135\nBDAY:19000506\nANNIVERSARY;X-APPLE-OMIT-YEAR=1604:16040909\nEND:VCARD\n", s)
+        XCTAssertEqual(basic[0].recipient?.dates.map(\.dateText), ["--05-06", "--09-09"], "in basic format too")
         // An unreadable birthday is left out and said; the card still comes in.
         let odd = plan("BEGIN:VCARD\nFN:Old Friend\nTEL:+14155550133\nBDAY;VALUE=text:circa 1960\nEND:VCARD\n", s)
         XCTAssertEqual(odd[0].outcome, .added)

@@ -72,7 +72,14 @@ public enum VCardReader {
             return (Array(String(decoding: units, as: UTF16.self).utf8), nil)
         }
         if String(validating: bytes, as: UTF8.self) != nil { return (bytes, nil) }
-        return (latin1(bytes[...]), ICSProblem(line: nil, message: "not UTF-8: read as Latin-1 (ISO-8859-1)"))
+        // Line by line: a valid UTF-8 line stays as it is.
+        var out: [UInt8] = []
+        var first: Int? = nil
+        for (n, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if n > 0 { out.append(0x0A) }
+            if String(validating: line, as: UTF8.self) != nil { out += line } else { out += latin1(line); first = first ?? n + 1 }
+        }
+        return (out, ICSProblem(line: first, message: "not UTF-8: read as Latin-1 (ISO-8859-1)"))
     }
 
     static func latin1(_ b: ArraySlice<UInt8>) -> [UInt8] { Array(String(String.UnicodeScalarView(b.map { Unicode.Scalar($0) })).utf8) }

@@ -69,7 +69,11 @@ extension Playa {
                     case .unchanged, .skipped: continue
                     }
                     tx.record(saved(r))
-                    guard let was = p.was else { continue }
+                    guard let was = p.was else {
+                        // Someone new whose date is today: its reminder is drawn now.
+                        for o in r.dates { drawDateToday(&tx, r, o, now: ctx.now, today: ctx.today, zone: ctx.zone) }
+                        continue
+                    }
                     // A date the card moved: its reminder drawn for the old day goes, today's is drawn.
                     for o in r.dates where was.dates.contains(where: { $0.label.lowercased() == o.label.lowercased() && $0 != o }) {
                         dropStaleReminders(&tx, was: was, now: r, label: o.label, today: ctx.today, at: ctx.now, zone: ctx.zone, why: "the date was changed")

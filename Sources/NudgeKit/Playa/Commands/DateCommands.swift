@@ -41,13 +41,20 @@ extension Playa {
         }
     }
 
-    /// Today drawn already and `o`'s reminder due later today: it is drawn now.
+    /// `o`'s reminder due later today is drawn now: alone when the day was
+    /// drawn already, with the rest of the day from now (as resume draws
+    /// it) when it was not, as for someone just added or imported after
+    /// the day's `generate`.
     @discardableResult
     static func drawDateToday(_ tx: inout Transaction<PlayaState>, _ r: Recipient, _ o: Occasion, now: Instant, today: Day, zone: Zone) -> Event? {
         var only = r
         only.dates = [o]
-        guard tx.state.generated.contains(PlayaState.generatedKey(r.id, today)), let ev = occasionEvents(only, date: today, zone: zone).first,
-              tx.state.events[ev.id] == nil, ev.at > now else { return nil }
+        guard !r.paused, let ev = occasionEvents(only, date: today, zone: zone).first, ev.at > now, tx.state.events[ev.id] == nil else { return nil }
+        if !tx.state.generated.contains(PlayaState.generatedKey(r.id, today)) {
+            var rng = SystemRandomNumberGenerator()
+            replan(&tx, r, days: [today], now: now, today: today, zone: zone, reason: "replaced when a date was added", rng: &rng)
+            return tx.state.events[ev.id]
+        }
         tx.record(saved(ev))
         return ev
     }

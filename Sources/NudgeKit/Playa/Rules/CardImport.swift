@@ -131,7 +131,10 @@ extension Playa {
             }
             var dates: [Occasion] = []
             for f in card.dates {
-                let v = f.value.split(separator: "T", maxSplits: 1).first.map(String.init) ?? ""
+                var v = f.value.split(separator: "T", maxSplits: 1).first.map(String.init) ?? ""
+                if v.utf8.count == 8, v.allSatisfy({ $0.isASCII && $0.isNumber }) {  // 19900314 as 1990-03-14
+                    v = v.prefix(4) + "-" + v.dropFirst(4).prefix(2) + "-" + v.suffix(2)
+                }
                 // Apple's year to omit (1604) is outside what a date may have: read the rest.
                 // A placeholder year is no year: Apple's 1604 (with or without
                 // X-APPLE-OMIT-YEAR), and 1900 on a birthday (khard's advice for 3.0).
@@ -156,7 +159,7 @@ extension Playa {
             // A recipient linked to a card is updated by that card alone, and
             // by one card of an import: another of the same name is skipped.
             if let other = byCard ?? byName, touched.contains(other.id) {
-                skip("another card in this import is also '\(other.name)'"); continue
+                skip("another card in this import is the same recipient ('\(other.name)')"); continue
             }
             if byCard == nil, let other = byName, other.card != nil {
                 skip("there is already a recipient named '\(other.name)', from another card"); continue
@@ -201,7 +204,8 @@ extension Playa {
                 r.email = first
                 changed.append("email")
             }
-            if !emails.isEmpty && r.emails != emails {
+            // The card's addresses: all gone from a card matched by UID empties them too.
+            if r.emails != emails && (!emails.isEmpty || byCard != nil) {
                 r.emails = emails
                 changed.append("emails")
             }
