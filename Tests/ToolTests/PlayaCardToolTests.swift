@@ -161,6 +161,9 @@ final class PlayaCardToolTests: ToolTestCase {
         XCTAssertEqual(r.err, "playa: \(tmp)/Sent: 1 message without a plausible Date (missing, unreadable, more than 5 minutes ahead or before 2000) left out\n")
         r = playa("contacted", "--mail", tmp + "/Sent", "--format", "text")
         XCTAssertEqual(r.out, "Read 4 messages; 0 contacts recorded (none later than the log)\n", "the same mail again logs nothing")
+        // From cron (-q): nothing new, nothing said, not even the old mail's bad Date.
+        r = playa("contacted", "--mail", tmp + "/Sent", "-q")
+        XCTAssertEqual([r.out, r.err, "\(r.code)"], ["", "", "0"])
         // One person only, from a Maildir.
         r = playa("contacted", "--mail", tmp + "/Maildir", "Chloé Martin")
         XCTAssertEqual(r.records.count, 0, "Ana's mail is not Chloé's")

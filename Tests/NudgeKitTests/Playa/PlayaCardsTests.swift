@@ -280,4 +280,36 @@ final class PlayaCardsTests: XCTestCase {
             _ = Playa.planCards(cards.map { ($0, "f") }, state: PlayaState(full: true), options: .init(country: "1"), newID: { "x" }, newSeed: { 1 })
         }
     }
+
+    /// `contacted --mail`'s decisions without a disk: the latest message
+    /// per recipient whatever the mailbox's order, a shared address credits
+    /// each who has it, implausible dates count for nobody, and only what
+    /// is later than the log is logged, with the same id on every device.
+    func testMailTally() {
+        let zone = try! Zone.named("America/New_York")
+        let now = Instant(seconds: 1_795_446_000)  // 2026-11-23T10:00:00-05:00
+        var a = Playa.Recipient(id: "a", name: "Ana", platform: .whatsapp, phone: try! PhoneNumber.parseE164("+14155550132"), username: nil,
+                                paused: false, schedule: .random(1), messages: [])
+        a.emails = ["ana@example.org", "family@example.org"]
+        let b = Playa.Recipient(id: "b", name: "Bo", platform: .email, phone: nil, username: nil, paused: false, schedule: .random(1), messages: [],
+                                email: "Family@Example.org")
+        func m(_ from: [String], _ to: [String], _ at: Int64?) -> MailHeaders.Message {
+            MailHeaders.Message(date: at.map { Instant(seconds: now.seconds + $0) }, from: from, to: to)
+        }
+        var t = Playa.MailTally([a, b], now: now, zone: zone)
+        t.add(m(["me@x.org"], ["ana@example.org"], -3600))
+        t.add(m(["ana@example.org"], ["me@x.org"], -7200))  // earlier, after: the later one stays
+        t.add(m(["family@example.org"], [], -86_400))
+        t.add(m(["ana@example.org"], [], 600))  // 10 minutes ahead
+        t.add(m(["ana@example.org"], [], nil))
+        t.add(m(["ana@example.org"], [], -Int64(30 * 365 * 86_400)))  // before 2000
+        XCTAssertEqual(t.read, 6)
+        XCTAssertEqual(t.undated, 3)
+        XCTAssertEqual(t.latest, ["a": Instant(seconds: now.seconds - 3600), "b": Instant(seconds: now.seconds - 86_400)])
+        let all = t.contacts { _ in nil }
+        XCTAssertEqual(all.map(\.recipientID), ["b", "a"], "earliest first")
+        XCTAssertEqual(all.map(\.id), t.contacts { _ in nil }.map(\.id))
+        XCTAssertEqual(Set(all.map(\.id)).count, 2)
+        XCTAssertEqual(t.contacts { $0 == "a" ? Instant(seconds: now.seconds - 3600) : nil }.map(\.recipientID), ["b"], "not later than the log")
+    }
 }

@@ -22,7 +22,7 @@ extension Playa {
                 for e in entries {
                     let file = Sys.join(path, e.name)
                     guard e.kind == .regular else { ctx.warn("\(file.terminalSafe): not a regular file (\(e.kindName)); skipped"); continue }
-                    do throws(ToolError) { read(try Sys.readInput(file, cap: maxCardBytes).bytes, file) } catch { ctx.warn(error.message + "; skipped") }
+                    do throws(ToolError) { read(try Sys.readInput(file, cap: maxCardBytes).bytes, file) } catch { ctx.warn(error.message.terminalSafe + "; skipped") }
                 }
                 if entries.isEmpty { ctx.warn("\(path.terminalSafe): no .vcf files in it") }
             } else {

@@ -74,34 +74,26 @@ extension Playa {
         for o in ["at", "via", "note"] where ctx.option(o) != nil { throw .usage("--mail takes the time from each message: not --\(o)") }
         let s0 = try store(ctx).read()
         let only = try ctx.operands.first.map { (n) throws(ToolError) in try s0.recipient(n) }
-        // An address may be several people's (a shared family address): each is credited.
-        var who: [String: Set<String>] = [:]
-        for r in s0.recipients.values where only == nil || r.id == only?.id {
-            for a in r.emails + [r.email].compactMap({ $0 }) { who[a.lowercased(), default: []].insert(r.id) }
-        }
-        if who.isEmpty {
+        var tally = MailTally(s0.recipients.values.filter { only == nil || $0.id == only?.id }, now: ctx.now, zone: ctx.zone)
+        if tally.who.isEmpty {
             throw ToolError(.dataError, (only.map { "\($0.name) has no e-mail address" } ?? "no recipient has an e-mail address") + "; 'playa recipient import' brings them from your address book")
         }
-        var latest: [String: Instant] = [:]
-        var undated = 0, cut = 0
-        let newest = Instant(ms: ctx.now.ms + contactLeadMillis)
-        let read = try MailHeaders.scan(path) { m in
-            if m.truncated { cut += 1 }
-            guard let d = m.date, d <= newest, ctx.zone.day(of: d).year >= 2000 else { undated += 1; return }
-            for a in m.from + m.to {
-                for id in who[a] ?? [] where latest[id].map({ d > $0 }) ?? true { latest[id] = d }
-            }
-        }
+        _ = try MailHeaders.scan(path) { tally.add($0) }
+        // Said once a run; -q (as from cron) keeps a mailbox's old oddities from mailing every run.
         let shown = path.terminalSafe
-        if undated > 0 { ctx.warn("\(shown): \(undated) message\(undated == 1 ? "" : "s") without a plausible Date (missing, unreadable, more than 5 minutes ahead or before 2000) left out") }
-        if cut > 0 { ctx.warn("\(shown): \(cut) message\(cut == 1 ? "'s" : "s'") headers longer than 256 KB read only that far; an address after that is not seen") }
+        if tally.undated > 0 && !ctx.out.quiet {
+            ctx.warn("\(shown): \(tally.undated) message\(tally.undated == 1 ? "" : "s") without a plausible Date (missing, unreadable, more than 5 minutes ahead or before 2000) left out")
+        }
+        if tally.cut > 0 && !ctx.out.quiet {
+            ctx.warn("\(shown): \(tally.cut) message\(tally.cut == 1 ? "'s" : "s'") headers longer than 256 KB read only that far; an address after that is not seen")
+        }
         let done = try store(ctx).write(at: ctx.now, zone: ctx.zone) {
             (tx) throws(ToolError) -> [(Recipient, Contact, [Event])] in
             var done: [(Recipient, Contact, [Event])] = []
-            for (id, at) in latest.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-                guard let r = tx.state.recipients[id], (tx.state.lastContact[id].map { at > $0.at } ?? true) else { continue }
-                let cid = String(IDs.hex(StableHash.fnv1a("mail|\(id)|\(at.ms)"), digits: 16).suffix(12))
-                let (c, _, gone) = record(&tx, Contact(id: cid, recipientID: id, at: at, date: ctx.zone.day(of: at), via: "email", note: nil), r, ctx)
+            let state = tx.state
+            for m in tally.contacts(last: { state.lastContact[$0]?.at }) {
+                guard let r = tx.state.recipients[m.recipientID] else { continue }
+                let (c, _, gone) = record(&tx, Contact(id: m.id, recipientID: r.id, at: m.at, date: ctx.zone.day(of: m.at), via: "email", note: nil), r, ctx)
                 done.append((r, c, gone))
             }
             return done
@@ -109,7 +101,7 @@ extension Playa {
         let s = try store(ctx).read()
         for (r, c, gone) in done { emitContact(ctx, r, c, later: nil, cancelled: gone, s) }
         if !ctx.out.isJSON {
-            ctx.out.raw("Read \(read) message\(read == 1 ? "" : "s"); \(done.count) contact\(done.count == 1 ? "" : "s") recorded\(!done.isEmpty ? "" : latest.isEmpty ? " (no mail from or to their addresses)" : " (none later than the log)")\n")
+            ctx.out.raw("Read \(tally.read) message\(tally.read == 1 ? "" : "s"); \(done.count) contact\(done.count == 1 ? "" : "s") recorded\(!done.isEmpty ? "" : tally.latest.isEmpty ? " (no mail from or to their addresses)" : " (none later than the log)")\n")
         }
         return .ok
     }
