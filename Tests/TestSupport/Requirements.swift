@@ -47,6 +47,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     case gammu
     /// gammu-smsd, the daemon that sends from its outbox and runs RunOnReceive, and gammu-smsd-inject, which fills the outbox.
     case gammuSmsd = "gammu-smsd"
+    /// util-linux's script, a pseudo-terminal: the progress meter as a person at a terminal sees it.
+    case script
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -70,6 +72,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .dbusMonitor: return "dbus-bin"
         case .gdbus: return "libglib2.0-bin"
         case .pythonDbus: return "python3-dbus"
+        case .script: return "bsdutils"
         case .root: return "run the suite as root, as CI does"
         default: return rawValue
         }

@@ -62,7 +62,7 @@ public enum Playa {
                                                              choices: Platform.allCases.filter { $0.address != .username }.map(\.rawValue)),
                                                   OptionSpec("country", value: "CODE", help: "Country calling code of numbers written without one, like 44"),
                                                   OptionSpec("paused", help: "Add new recipients paused (not counted among the \(maxRecipients) active)"),
-                                                  OptionSpec("dry-run", help: "Say what each card would do; change nothing")],
+                                                  OptionSpec("dry-run", help: "Say what each card would do; change nothing")] + ToolSpec.progressOptions,
                                         operands: .files, min: 0, max: nil, records: ["card"], run: recipientImport),
                             CommandSpec("list", summary: "The dashboard (as 'playa recipient'): the most overdue first", run: dashboard).listed(),
                             CommandSpec("show", summary: "One recipient in full", usage: "NAME", operands: .words, min: 1, max: 1, run: recipientShow),

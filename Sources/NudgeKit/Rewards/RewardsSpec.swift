@@ -111,7 +111,7 @@ public enum Rewards {
                         usage: "[FILE...]",
                         options: [OptionSpec("activitywatch", value: "EXPORT", help: "An ActivityWatch export (JSON)", completion: .files),
                                   childOption, OptionSpec("strict", help: "Apply nothing if any line is bad"),
-                                  OptionSpec("sessions", help: "Also print what each session came to")],
+                                  OptionSpec("sessions", help: "Also print what each session came to")] + ToolSpec.progressOptions,
                         operands: .files, max: nil, group: .plumbing, records: ["day", "session", "flag", "badge"], run: ingest),
             CommandSpec("flags", summary: "Sessions held for review", group: .admin, run: flagsList).listed(),
             CommandSpec("flag", summary: "Decide a held session",

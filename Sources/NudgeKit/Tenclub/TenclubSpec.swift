@@ -18,7 +18,7 @@ public enum Tenclub {
                         details: "Meant for a lock-screen hook, e.g. swayidle -w unlock 'tenclub unlock'.\nUnlocks less than a second apart count once, from unlock and ingest alike.", run: unlock),
             CommandSpec("ingest", summary: "Record unlocks from NDJSON records with an 'at' time",
                         usage: "[FILE...]",
-                        options: [OptionSpec("strict", help: "Apply nothing if any line is bad")],
+                        options: [OptionSpec("strict", help: "Apply nothing if any line is bad")] + ToolSpec.progressOptions,
                         operands: .files, max: nil,
                         details: "Each record needs \"at\": an RFC 3339 time, or epoch seconds (milliseconds from 10^11 on),\nfrom 2000-01-01 up to now; other fields are ignored.\nThe same instant is counted once, so a whole log can be fed again safely, and an instant\nless than a second from one already counted (by unlock or ingest) is the same unlock.", group: .plumbing, records: ["day"], run: ingest),
             CommandSpec("watch", summary: "Count unlocks as the desktop announces them on D-Bus (GNOME, KDE, logind)",

@@ -94,7 +94,8 @@ public enum Yomo {
             CommandSpec("import", summary: "Add reminders from yomo NDJSON, Taskwarrior's export or iCalendar: all, or nothing", usage: "FILE|-",
                         options: [OptionSpec("from", value: "FORMAT", help: "yomo, taskwarrior or ical (default: told by the content)",
                                              choices: ["yomo", "taskwarrior", "ical"]),
-                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)").aliased("timezone").completing("zone")],
+                                  OptionSpec("tz", value: "ZONE", help: "The zone for times without one (default TZ)").aliased("timezone").completing("zone")]
+                            + ToolSpec.progressOptions,
                         operands: .files, min: 1, max: 1,
                         details: "Every problem is named (FILE:LINE, or the component); one problem and nothing is imported.",
                         records: ["reminder"], run: importCommand),
@@ -114,7 +115,7 @@ public enum Yomo {
             CommandSpec("vdir", summary: "Keep a vdir (a folder of .ics tasks, for vdirsyncer and todoman) in step with the reminders",
                         subcommands: [
                             CommandSpec("sync", summary: "Read what other clients changed in the vdir, then write what yomo changed", usage: "[PATH]",
-                                        operands: .files, min: 0, max: 1,
+                                        options: ToolSpec.progressOptions, operands: .files, min: 0, max: 1,
                                         details: "PATH defaults to 'vdir' in the configuration. Run it from cron before and after 'vdirsyncer sync'.",
                                         records: ["vdir", "conflict", "dismiss"], run: vdirSync),
                         ],

@@ -152,8 +152,13 @@ public enum Diagnostics {
     /// `TOOL: message` on stderr, always one line: whatever the message
     /// quotes (file names, values from input) is shown terminal-safe.
     public static func error(_ message: String) {
-        _ = Sys.writeAll(fd: 2, Array("\(tool): \(Text.terminalSafe(message))\n".utf8))
+        // A progress meter drawn on the line is cleared first (it is drawn
+        // again at its next redraw), so the message stands on a line of its own.
+        let clear = meterShown.withLock { shown in defer { shown = false }; return shown } ? "\r\u{1B}[K" : ""
+        _ = Sys.writeAll(fd: 2, Array("\(clear)\(tool): \(Text.terminalSafe(message))\n".utf8))
     }
+    /// Whether a progress meter stands on stderr's current line.
+    static let meterShown = Locked(false)
 }
 
 /// The key of a value a run computes once (`Context.memo`): it names the
@@ -236,6 +241,12 @@ public final class Context {
     /// words): nil where this command does not declare it.
     public func optionIfDeclared(_ long: String) -> String? {
         declared.contains(long) ? invocation.value(long) : nil
+    }
+
+    /// A flag some commands sharing this code declare and others do not:
+    /// false where this command does not declare it.
+    public func flagIfDeclared(_ long: String) -> Bool {
+        declared.contains(long) && invocation.flag(long)
     }
 
     /// The options this run's command declares, its own and the global ones.

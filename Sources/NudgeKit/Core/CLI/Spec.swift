@@ -198,6 +198,13 @@ public struct ToolSpec: Sendable {
     /// Commands the runner answers itself, with no handler.
     public static let builtinPaths: [[String]] = [["help"], ["completion"]]
 
+    /// The options of a command that can run long (an ingest, an import,
+    /// a first sync): its progress meter forced or silenced, as in git.
+    public static let progressOptions: [OptionSpec] = [
+        OptionSpec("progress", help: "Show a progress meter even where stderr is not a terminal, or with -q"),
+        OptionSpec("no-progress", help: "Never show a progress meter"),
+    ]
+
     static func standardGlobals(_ tool: String) -> [OptionSpec] {
         let p = tool.uppercased()
         return [

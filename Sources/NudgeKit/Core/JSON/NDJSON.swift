@@ -10,6 +10,24 @@ public struct InputSource: Sendable {
 
     public static let stdin = InputSource(name: "stdin", fd: 0, owned: false)
 
+    /// The size of a regular file (stdin redirected from one too); nil for
+    /// a pipe or a terminal, whose length is not known ahead.
+    public var size: Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return max(0, Int(st.st_size) - Int(lseek(fd, 0, SEEK_CUR)))
+    }
+
+    /// What all of `sources` hold, when every one's size is known.
+    public static func totalSize(_ sources: [InputSource]) -> Int? {
+        var sum = 0
+        for s in sources {
+            guard let n = s.size else { return nil }
+            sum += n
+        }
+        return sum
+    }
+
     /// Opens every operand up front (`-` is stdin; none means stdin), so that a
     /// missing file is reported (exit 66) before anything is applied.
     public static func openAll(_ operands: [String]) throws(ToolError) -> [InputSource] {
@@ -45,6 +63,7 @@ public enum NDJSON {
     /// grow with the input, only with the longest line.
     public static func forEachLine(
         _ source: InputSource,
+        progress: ProgressMeter? = nil,
         _ body: (Int, UnsafeRawBufferPointer) throws(ToolError) -> Void
     ) throws(ToolError) {
         let chunkSize = 1 << 20
@@ -59,7 +78,7 @@ public enum NDJSON {
                 if errno == EINTR { continue }
                 throw ToolError(.ioError, "cannot read \(source.name): \(Sys.errnoString())")
             }
-            if n == 0 { eof = true } else { filled += n }
+            if n == 0 { eof = true } else { filled += n; progress?.add(n) }
             var consumed = 0
             try withBytes(buf) { (raw) throws(ToolError) in
                 let base = raw.baseAddress!

@@ -43,6 +43,13 @@ public enum Sys {
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The width of the terminal on `fd`, when it is one that knows it.
+    public static func terminalColumns(_ fd: Int32) -> Int? {
+        var ws = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 else { return nil }
+        return Int(ws.ws_col)
+    }
+
     /// Wall-clock time in milliseconds since the Unix epoch.
     public static func nowMillis() -> Int64 {
         var ts = timespec()

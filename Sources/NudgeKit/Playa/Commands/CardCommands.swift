@@ -19,7 +19,10 @@ extension Playa {
         for path in paths {
             if path != "-", case .directory = try Sys.pathState(path) {
                 let entries = try Sys.scanDirectory(path, suffix: ".vcf") ?? []
+                let meter = ctx.progress("reading \(path)", total: entries.count, unit: .items("files"))
+                defer { meter.finish() }
                 for e in entries {
+                    meter.add()
                     let file = Sys.join(path, e.name)
                     guard e.kind == .regular else { ctx.warn("\(file.terminalSafe): not a regular file (\(e.kindName)); skipped"); continue }
                     do throws(ToolError) { read(try Sys.readInput(file, cap: maxCardBytes).bytes, file) } catch { ctx.warn(error.message.terminalSafe + "; skipped") }

@@ -36,8 +36,10 @@ extension Rewards {
             let zone = ctx.zone
             let now = ctx.now
             var f = [ScannedField](repeating: .absent, count: sessionFields.count)  // one for every line
+            let meter = ctx.progress(sources.count == 1 ? "reading \(sources[0].name)" : "reading", total: InputSource.totalSize(sources))
+            defer { meter.finish() }
             for src in sources {
-                try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
+                try NDJSON.forEachLine(src, progress: meter) { (n, line) throws(ToolError) in
                     do throws(ToolError) {
                         do throws(JSONParseError) { try JSON.scanObject(line, fields: sessionFields, into: &f) } catch { throw .data(error.message) }
                         intake.raws.append(try readSession(f, line: line, intake: &intake, in: pre, hint: hint, zone: zone, now: now))
@@ -48,6 +50,7 @@ extension Rewards {
                     }
                 }
             }
+            meter.finish()
         }
         let each = ctx.flag("sessions")
         let source = ctx.option("activitywatch") == nil ? "ndjson" : "activitywatch"

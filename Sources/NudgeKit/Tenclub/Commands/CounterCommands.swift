@@ -123,8 +123,10 @@ extension Tenclub {
         var days = DayLookup(zone)
         // The day being filled, kept out of the dictionary while lines stay on it.
         var current: (day: Day, ms: [Int64])? = nil
+        let meter = ctx.progress(sources.count == 1 ? "reading \(sources[0].name)" : "reading", total: InputSource.totalSize(sources))
+        defer { meter.finish() }
         for src in sources {
-            try NDJSON.forEachLine(src) { (n, line) throws(ToolError) in
+            try NDJSON.forEachLine(src, progress: meter) { (n, line) throws(ToolError) in
                 let reason: String
                 switch instant(ofRecord: line, zone: zone, now: now, fields: &fields) {
                 case .success(let t):
@@ -143,6 +145,7 @@ extension Tenclub {
                 ctx.warn("\(src.name):\(n): \(reason)")
             }
         }
+        meter.finish()
         if let c = current { batch[c.day] = c.ms }
         var plan = IngestPlan()
         var alertDays = Set<Day>()

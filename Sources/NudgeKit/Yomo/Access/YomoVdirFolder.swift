@@ -57,11 +57,17 @@ enum VdirFolder {
 
     /// Writes each file as a temporary one, makes them durable together,
     /// then renames each over its name; returns their new entries.
-    static func write(_ dir: String, _ files: [(name: String, bytes: [UInt8])]) throws(ToolError) -> [String: Entry] {
+    static func write(_ dir: String, _ files: [(name: String, bytes: [UInt8])],
+                      meter: ((String, Int) -> ProgressMeter)? = nil) throws(ToolError) -> [String: Entry] {
         guard !files.isEmpty else { return [:] }
         var temps: [(String, String)] = []
         defer { for (t, _) in temps { unlink(t) } }
+        // Two steps a person may wait on (the first sync writes thousands):
+        // writing the files, then flushing and putting them in place.
+        let writing = meter?("writing \(dir)", files.count) ?? .none
+        defer { writing.finish() }
         for f in files {
+            writing.add()
             let tmp = Sys.join(dir, ".\(f.name).yomo-tmp-\(getpid())")
             let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if fd < 0 { throw Sys.accessError(tmp, verb: "create") }
@@ -74,6 +80,9 @@ enum VdirFolder {
             temps.append((tmp, f.name))
             if !ok { throw ToolError(.ioError, "cannot write \(tmp): \(Sys.errnoString(e))") }
         }
+        writing.finish()
+        let saving = meter?("saving \(dir)", files.count) ?? .none
+        defer { saving.finish() }
         // One flush for the lot: ten thousand fsyncs would take longer than the sync itself.
         #if canImport(Glibc)
         let dfd = open(dir, O_RDONLY | O_CLOEXEC)
@@ -81,6 +90,7 @@ enum VdirFolder {
         #endif
         var out: [String: Entry] = [:]
         for (tmp, name) in temps {
+            saving.add()
             let path = Sys.join(dir, name)
             if rename(tmp, path) != 0 { throw ToolError(.ioError, "cannot replace \(path): \(Sys.errnoString())") }
             var st = stat()

@@ -19,6 +19,8 @@ struct VdirPass {
     let now: Instant
     /// This device (whose notifications a dismissal closes).
     let device: String
+    /// The progress meters of long steps (`vdir sync`'s), by label and total.
+    var meter: ((String, Int) -> ProgressMeter)? = nil
 
     /// "vdir:NAME": who the events from the vdir are by.
     var by: String { "vdir:" + (path.split(separator: "/").last.map(String.init) ?? "vdir") }
@@ -75,7 +77,10 @@ struct VdirPass {
                  rewrite: inout Set<String>) throws(ToolError) -> YomoState {
         var changed: [(VdirFolder.Entry, [UInt8], YomoVdir.FileRead)] = []
         var present = Set<String>()
+        let reading = meter?("reading \(path)", entries.count) ?? .none
+        defer { reading.finish() }
         for e in entries {
+            reading.add()
             present.insert(e.name)
             if let s = seen[e.name], s.size == e.size, s.mtime == e.mtime, s.inode == e.inode { continue }
             guard let bytes = try VdirFolder.read(path, e.name) else {
@@ -93,6 +98,7 @@ struct VdirPass {
             case .success(let f): changed.append((e, bytes, f))
             }
         }
+        reading.finish()
         let gone = seen.values.filter { !present.contains($0.file) }.sorted { $0.file < $1.file }
         if changed.isEmpty && gone.isEmpty { return try store.read() }
         let by = self.by
@@ -287,7 +293,7 @@ struct VdirPass {
             pending[file] = s
             report.changes.append(["type": "vdir", "direction": "out", "change": last == nil ? "written" : "updated", "id": .string(r.id), "file": .string(file)])
         }
-        let written = try VdirFolder.write(path, writes)
+        let written = try VdirFolder.write(path, writes, meter: meter)
         for (name, var s) in pending {
             if let e = written[name] { (s.size, s.mtime, s.inode) = (e.size, e.mtime, e.inode) }
             seen[name] = s

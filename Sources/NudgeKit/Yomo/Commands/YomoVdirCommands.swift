@@ -42,7 +42,9 @@ extension Yomo {
             throw ToolError(.config, "no vdir: name one (yomo vdir sync PATH) or set 'vdir = PATH' in \(Sys.join(ctx.configDir, "config"))")
         }
         let st = try store(ctx)
-        let report = try vdirPass(ctx, st, path: path, now: ctx.now).run(scan: true, ids: nil)
+        var pass = vdirPass(ctx, st, path: path, now: ctx.now)
+        pass.meter = { (label, total) in ctx.progress(label, total: total, unit: .items("files")) }
+        let report = try pass.run(scan: true, ids: nil)
         show(report, ctx: ctx, changes: true)
         return .ok
     }
@@ -71,7 +73,10 @@ extension Yomo {
     static func keepVdir(_ ctx: Context, ids: Set<String>?) {
         do throws(ToolError) {
             guard let path = try configuredVdir(ctx) else { return }
-            let report = try vdirPass(ctx, try store(ctx), path: path, now: ctx.now).run(scan: false, ids: ids)
+            var pass = vdirPass(ctx, try store(ctx), path: path, now: ctx.now)
+            // An import of thousands writes thousands of files.
+            pass.meter = { (label, total) in ctx.progress(label, total: total, unit: .items("files")) }
+            let report = try pass.run(scan: false, ids: ids)
             show(report, ctx: ctx, changes: false)
         } catch {
             ctx.warn("vdir: \(error.message); the change is saved, and the next 'yomo vdir sync' writes it there")
