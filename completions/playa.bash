@@ -118,7 +118,7 @@ _playa() {
         queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add import list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "recipient import") words="--platform --country --paused --dry-run --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        "recipient import") words="--platform --country --paused --dry-run --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         "recipient list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient show") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         "recipient edit") words="--name --platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;

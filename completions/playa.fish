@@ -75,6 +75,8 @@ complete -c playa -n '__playa_at '\''recipient import'\''' -l platform -x -a 'wh
 complete -c playa -n '__playa_at '\''recipient import'\''' -l country -x -d 'Country calling code of numbers written without one, like 44'
 complete -c playa -n '__playa_at '\''recipient import'\''' -l paused -d 'Add new recipients paused (not counted among the 50 active)'
 complete -c playa -n '__playa_at '\''recipient import'\''' -l dry-run -d 'Say what each card would do; change nothing'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'
+complete -c playa -n '__playa_at '\''recipient import'\''' -l no-progress -d 'Never show a progress meter'
 complete -c playa -n '__playa_at '\''recipient import'\''' -F
 complete -c playa -n '__playa_at '\''recipient list'\''' -l limit -s n -x -d 'At most N records'
 complete -c playa -n '__playa_at '\''recipient show'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

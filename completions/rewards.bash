@@ -146,7 +146,7 @@ _rewards() {
         "app import") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
         settings) words="set --child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "settings set") words="--child --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
-        ingest) words="--activitywatch --child --strict --sessions --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
+        ingest) words="--activitywatch --child --strict --sessions --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;
         flags) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         flag) words="approve reject --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "flag approve") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;

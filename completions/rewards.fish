@@ -113,6 +113,8 @@ complete -c rewards -n '__rewards_at '\''ingest'\''' -l activitywatch -r -F -d '
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l child -x -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'One child'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -l sessions -d 'Also print what each session came to'
+complete -c rewards -n '__rewards_at '\''ingest'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'
+complete -c rewards -n '__rewards_at '\''ingest'\''' -l no-progress -d 'Never show a progress meter'
 complete -c rewards -n '__rewards_at '\''ingest'\''' -F
 complete -c rewards -n '__rewards_at '\''flags'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''flag'\''' -a 'approve' -d 'Count it'

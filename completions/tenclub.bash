@@ -81,7 +81,7 @@ _tenclub() {
         "") words="status unlock ingest watch widget history report check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         unlock) words="--at --undo --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        ingest) words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        ingest) words="--strict --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         watch) words="--logind-session --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         widget) words="--style --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         history) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;

@@ -54,6 +54,8 @@ complete -c tenclub -n '__tenclub_at '\''status'\''' -l date -x -d 'The day to s
 complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l at -x -d 'When it happened (default now)'
 complete -c tenclub -n '__tenclub_at '\''unlock'\''' -l undo -d 'Remove today'\''s last counted unlock'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l strict -d 'Apply nothing if any line is bad'
+complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'
+complete -c tenclub -n '__tenclub_at '\''ingest'\''' -l no-progress -d 'Never show a progress meter'
 complete -c tenclub -n '__tenclub_at '\''ingest'\''' -F
 complete -c tenclub -n '__tenclub_at '\''watch'\''' -l logind-session -x -d 'Also follow logind'\''s LockedHint of session ID (default $XDG_SESSION_ID; none: off)'
 complete -c tenclub -n '__tenclub_at '\''widget'\''' -l style -x -a 'waybar tmux plain' -d 'waybar, tmux or plain (default plain)'

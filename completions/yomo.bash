@@ -114,12 +114,12 @@ _yomo() {
         rehome) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         next) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         export) words="--format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        import) words="--from --tz --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        import) words="--from --tz --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="forget --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         vdir) words="sync --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
-        "vdir sync") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
+        "vdir sync") words="--progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         due) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         watch) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;

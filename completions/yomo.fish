@@ -115,11 +115,15 @@ complete -c yomo -n '__yomo_at '\''next'\''' -a '(yomo __complete (commandline -
 complete -c yomo -n '__yomo_at '\''export'\''' -l format -x -a 'json ics taskwarrior' -d 'json (NDJSON, the default), ics (iCalendar) or taskwarrior (task import)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l from -x -a 'yomo taskwarrior ical' -d 'yomo, taskwarrior or ical (default: told by the content)'
 complete -c yomo -n '__yomo_at '\''import'\''' -l tz -x -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The zone for times without one (default TZ)'
+complete -c yomo -n '__yomo_at '\''import'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'
+complete -c yomo -n '__yomo_at '\''import'\''' -l no-progress -d 'Never show a progress meter'
 complete -c yomo -n '__yomo_at '\''import'\''' -F
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
 complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c yomo -n '__yomo_at '\''vdir'\''' -a 'sync' -d 'Read what other clients changed in the vdir, then write what yomo changed'
+complete -c yomo -n '__yomo_at '\''vdir sync'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'
+complete -c yomo -n '__yomo_at '\''vdir sync'\''' -l no-progress -d 'Never show a progress meter'
 complete -c yomo -n '__yomo_at '\''vdir sync'\''' -F
 complete -c yomo -n '__yomo_at '\''help'\''' -a '(yomo __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c yomo -n '__yomo_at '\''completion'\''' -a 'bash zsh fish'
