@@ -59,6 +59,31 @@ final class RewardsToolTests: ToolTestCase {
         }
     }
 
+    /// By day the text report is a picture in the width asked for, in ASCII
+    /// under the C locale, coloured only when asked.
+    func testReportByDayIsAPictureInTheWidthAndCharactersOfTheTerminal() {
+        setUpFamily()
+        rw("ingest", stdin: #"{"child":"Alex","app":"Duolingo","start":"2026-11-20T16:00:00-05:00","duration_s":4500}"# + "\n"
+                          + #"{"child":"Alex","app":"Minecraft","start":"2026-11-21T18:00:00-05:00","duration_s":1200}"# + "\n")
+        let r = run("rewards", ["report", "--from", "2026-11-15", "--format", "text"], env: ["COLUMNS": "40", "LANG": "C"])
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, """
+            Alex, 15 Nov 2026 to 21 Nov 2026
+            | goal 60 min learning, cap 120 reward
+                       learning    reward      pts
+                       . 5 empty days to 19 Nov
+            Fri 20 Nov ######  75  .    |   0   75
+            Sat 21 Nov .   |    0  #    |  20    0
+            total              75          20   75
+
+            """)
+        let painted = run("rewards", ["report", "--from", "2026-11-15", "--format", "text", "--color", "always"], env: ["COLUMNS": "40"])
+        XCTAssertTrue(painted.out.contains("\u{1B}[32m"), painted.out)
+        XCTAssertTrue(painted.out.contains("█"), "block characters under a UTF-8 locale")
+        let plain = run("rewards", ["report", "--from", "2026-11-15", "--format", "text"], env: ["COLUMNS": "40", "NO_COLOR": "1"])
+        XCTAssertFalse(plain.out.contains("\u{1B}"))
+    }
+
     func testActivityWatchPipelineAndIdempotentIngest() {
         setUpFamily()
         let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--sessions")

@@ -147,6 +147,28 @@ extension Rewards {
             for r in rows { ctx.out.rawForced("\(csv(r.0)),\(csv(r.1)),\(r.2 / 60),\(r.3 / 60),\(r.4)\(other ? ",\(r.5 / 60)" : "")\r\n") }
             return .ok
         }
+        // By day, the text layout is a picture: a bar a day against the
+        // goal and the cap, in the terminal's width (COLUMNS, else the
+        // terminal's, else 80).
+        if format == "text" && by == "day" {
+            let width = Sys.env("COLUMNS").flatMap { Int($0) }.flatMap { (20...1000).contains($0) ? $0 : nil }
+                ?? Sys.terminalColumns(1) ?? 80
+            var charts: [String] = []
+            for c in kids {
+                var days: [ChartDay] = []
+                var d = from
+                while d <= to {
+                    let t = s.totals(c.id, d)
+                    days.append(ChartDay(day: d, learning: Int(t.learningSeconds) / 60, reward: Int(t.rewardSeconds) / 60, points: t.points))
+                    d = d.adding(days: 1)
+                }
+                let rules = s.settings(for: c.id)
+                charts.append(reportChart(child: c.name, days: days, goal: rules.dailyGoalMinutes, cap: rules.dailyRewardLimitMinutes,
+                                          width: width, unicode: Chart.unicode(env: Sys.env), color: ctx.out.color))
+            }
+            ctx.out.raw(charts.joined(separator: "\n"))
+            return .ok
+        }
         // The text layout's columns line up: names padded to the widest,
         // numbers right-aligned.
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
