@@ -13,7 +13,7 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--date|--month|--of|--at|--minutes|--description|--group) ((i++)) ;;
+            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--date|--month|--year|--of|--at|--minutes|--description|--group) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -56,6 +56,7 @@ _habitmatch() {
         calendar)
             case "$prev" in
                 --month) COMPREPLY=(); return ;;
+                --year) COMPREPLY=(); return ;;
                 --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         meet)
@@ -113,7 +114,7 @@ _habitmatch() {
         "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
-        calendar) words="--month --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        calendar) words="--month --year --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;

@@ -11,7 +11,7 @@ function __habitmatch_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --date --month --of --at --minutes --description --group
+            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --date --month --year --of --at --minutes --description --group
                 set skip 1
             case '-*'
             case '*'
@@ -50,7 +50,7 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'chat' -d 'Read or write
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'buddy' -d 'Your buddies'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'done' -d 'Mark a habit done for a day'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'undo' -d 'Unmark a day'
-complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'calendar' -d 'A month of progress'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'calendar' -d 'A month of progress, or a year at a glance'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meet' -d 'Schedule a check-in (30 minutes at most) with a match or buddy'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meetings' -d 'Upcoming meetings'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unmatch' -d 'Part ways with a match or buddy (no chat, no meetings, not offered again; asks on a terminal)'
@@ -90,6 +90,7 @@ complete -c habitmatch -n '__habitmatch_at '\''done'\''' -a '(habitmatch __compl
 complete -c habitmatch -n '__habitmatch_at '\''undo'\''' -l date -x -d 'The day (default today)'
 complete -c habitmatch -n '__habitmatch_at '\''undo'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l month -x -d 'The month (default this one)'
+complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l year -x -d 'A year as a heat map, weeks as columns (this: this year)'
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l of -x -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'A buddy'\''s calendar'
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l at -x -d '"YYYY-MM-DD HH:MM", "today HH:MM" or "tomorrow HH:MM"'

@@ -19,6 +19,36 @@ final class HabitmatchToolTests: ToolTestCase {
         run("habitmatch", ["--user", user] + args, env: env)
     }
 
+    /// `calendar --year`: a record a day of the year with Loop's strength
+    /// from the first day done, the heat map in the width asked for, and
+    /// clear refusals.
+    func testAYearAtAGlance() {
+        XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "read").code, 0)
+        for d in ["2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"] { XCTAssertEqual(hm("ana", "done", "read", "--date", d).code, 0) }
+        let year = hm("ana", "calendar", "--year", "this")
+        XCTAssertEqual(year.code, 0, year.err)
+        XCTAssertEqual(year.records.count, 365)
+        let byDate = Dictionary(uniqueKeysWithValues: year.records.map { ($0["date"] as! String, $0) })
+        XCTAssertNil(byDate["2026-11-17"]?["strength"], "no strength before the first day done")
+        XCTAssertEqual((byDate["2026-11-18"]?["strength"] as? Double) ?? -1, 0.052, accuracy: 0.0005)
+        XCTAssertEqual(byDate["2026-11-23"]?["future"] as? Bool, true)
+        XCTAssertNil(byDate["2026-11-23"]?["strength"])
+
+        let map = hm("ana", "calendar", "--year", "2026", "--format", "text", env: ["COLUMNS": "40", "LANG": "C"])
+        XCTAssertEqual(map.code, 0, map.err)
+        let lines = map.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "Read every day — Ana, 2026", "no room to say how many weeks")
+        XCTAssertEqual(lines.count, 10)
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 39 }, map.out)
+        // Wednesday to Saturday of the last week column, done and shaded; Sunday the 22nd today, not done.
+        XCTAssertEqual(lines[2..<9].map { String($0.suffix(1)) }, [".", ".", "-", "-", "-", "-", "."], map.out)
+
+        XCTAssertEqual(hm("ana", "calendar", "--year", "1999").err,
+                       "habitmatch: --year must be a year from 2000 to 2100 (or this), not '1999'\n")
+        XCTAssertEqual(hm("ana", "calendar", "--year", "2026", "--month", "2026-11").code, 64)
+        XCTAssertEqual(hm("ana", "calendar", "--year", "20x6").code, 64)
+    }
+
     func testAPoolFromJoinToCalendarInvite() throws {
         XCTAssertEqual(hm("ana", "candidates", "--format", "text").err, "habitmatch: ana has not joined the pool \(tmp)/pool yet: habitmatch join --name NAME --habit exercise\n")
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--email", "ana@example.com", "--habit", "exercise", "--habit", "read").code, 0)

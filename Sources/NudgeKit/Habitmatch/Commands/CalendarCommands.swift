@@ -79,6 +79,13 @@ extension Habitmatch {
         let h = try ownHabit(m, ctx.operands.first)
         let t = today(m, ctx)
         var year = t.year, month = t.month
+        if let y = ctx.option("year") {
+            if ctx.option("month") != nil { throw .usage("--year and --month are one or the other") }
+            guard y == "this" || (y.utf8.count == 4 && Int(y).map { (2000...2100).contains($0) } == true) else {
+                throw .usage("--year must be a year from 2000 to 2100 (or this), not '\(y)'")
+            }
+            return try yearCalendar(ctx, s, m, h, year: y == "this" ? t.year : Int(y)!, today: t)
+        }
         if let mo = ctx.option("month") {
             guard let d = Day.parse(mo + "-01") else { throw .usage("--month must be YYYY-MM, not '\(mo)'") }
             year = d.year
@@ -112,6 +119,28 @@ extension Habitmatch {
         }
         out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
         ctx.out.raw(out)
+        return .ok
+    }
+
+    /// `calendar --year`: a day record for each day of the year, or on a
+    /// terminal the heat map in its width (COLUMNS, else the terminal's, else 80).
+    static func yearCalendar(_ ctx: Context, _ s: HabitmatchState, _ m: Member, _ h: Habit, year: Int, today t: Day) throws(ToolError) -> ExitCode {
+        let days = s.doneDays(m.user, h.id)
+        if ctx.out.isJSON {
+            let strength = strengths(days, from: Day(year: year, month: 1, day: 1), to: min(t, Day(year: year, month: 12, day: 31)))
+            var d = Day(year: year, month: 1, day: 1)
+            while d.year == year {
+                var r: JSONObject = ["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
+                                     "done": .bool(days.contains(d)), "future": .bool(d > t)]
+                if let x = strength[d] { r["strength"] = .double((x * 1000).rounded() / 1000) }
+                ctx.out.record(r)
+                d = d.adding(days: 1)
+            }
+            return .ok
+        }
+        let width = Sys.env("COLUMNS").flatMap { Int($0) }.flatMap { (20...1000).contains($0) ? $0 : nil } ?? Sys.terminalColumns(1) ?? 80
+        ctx.out.raw(yearMap(title: "\(h.name) — \(m.name)", year: year, done: days, today: t, width: width,
+                            unicode: Chart.unicode(env: Sys.env), color: ctx.out.color))
         return .ok
     }
 }

@@ -1,0 +1,88 @@
+// A year of a habit at a glance (`habitmatch calendar --year`): a heat map
+// with weeks as columns and weekdays as rows, as Loop Habit Tracker and
+// GitHub draw one; a done day shaded by the habit's strength that day,
+// scored as Loop scores it. Pure: the width, the locale and the colour are
+// given.
+//
+// Invariants: every day of the year shown stands in its week's column and
+// its weekday's row; no line is wider than `width` - 1 or ends in a space;
+// a done day is never drawn as a day not done; strength stays in 0...1.
+
+extension Habitmatch {
+    /// Loop Habit Tracker's habit strength after each day from `from` (or
+    /// the first day done) to `to`: yesterday's times a multiplier, plus the rest for a day done
+    /// (a daily habit: 0.5^(1/13), so thirteen days halve what a day adds).
+    static func strengths(_ done: Set<Day>, from: Day, to: Day) -> [Day: Double] {
+        let m = 0.9480775143
+        var score = 0.0
+        var out: [Day: Double] = [:]
+        guard let first = done.min(), first <= to else { return out }
+        var d = min(first, from)
+        while d <= to {
+            score = score * m + (done.contains(d) ? 1 - m : 0)
+            if d >= from && d >= first { out[d] = min(1, max(0, score)) }
+            d = d.adding(days: 1)
+        }
+        return out
+    }
+
+    /// The shade of a done day by its strength: four steps.
+    static func shade(_ strength: Double, unicode: Bool) -> Character {
+        let levels: [Character] = unicode ? ["░", "▒", "▓", "█"] : ["-", "+", "*", "#"]
+        return levels[min(3, max(0, Int(strength * 4)))]
+    }
+
+    static func yearMap(title: String, year: Int, done: Set<Day>, today: Day, width: Int, unicode: Bool, color: Bool) -> String {
+        let width = min(max(width, 20), 1000)
+        let jan1 = Day(year: year, month: 1, day: 1), dec31 = Day(year: year, month: 12, day: 31)
+        let start = jan1.adding(days: -((jan1.weekday + 6) % 7))  // the Monday of Jan 1's week
+        let weeks = ((dec31) - start) / 7 + 1
+        // The columns that fit, ending with the week of today (or the year's last).
+        let fit = max(1, width - 1 - 3)
+        let end = today < jan1 ? 0 : min(weeks - 1, (min(today, dec31) - start) / 7)
+        let first = max(0, min(weeks - fit, end - fit + 1))
+        let shown = first..<min(weeks, first + fit)
+        let strength = strengths(done, from: jan1, to: min(today, dec31))
+        let none: Character = unicode ? "·" : "."
+        func paint(_ c: Character) -> String { color ? "\u{1B}[32m\(c)\u{1B}[0m" : String(c) }
+
+        let name = title.terminalSafe + ", \(year)"
+        let part = shown.count < weeks ? ["(\(shown.count) of \(weeks) weeks; a wider terminal shows all)", "(\(shown.count) of \(weeks) weeks)"] : []
+        let heads = part.map { name + " " + $0 } + [name]
+        var out = (heads.first { $0.count <= width - 1 } ?? String(name.prefix(width - 1))) + "\n"
+        // Month names over the column of the week their first day falls in.
+        var months = [Character](repeating: " ", count: 3 + shown.count)
+        var free = 3
+        for mo in 1...12 {
+            let col = (Day(year: year, month: mo, day: 1) - start) / 7
+            guard shown.contains(col) else { continue }
+            let at = 3 + col - shown.lowerBound
+            let name = Array(Day.monthNames[mo - 1].prefix(3))
+            if at >= free && at + name.count <= months.count {
+                for (i, ch) in name.enumerated() { months[at + i] = ch }
+                free = at + name.count + 1
+            }
+        }
+        out += String(String(months).reversed().drop { $0 == " " }.reversed()) + "\n"
+        for row in 0..<7 {
+            var line = ["Mo ", "Tu ", "We ", "Th ", "Fr ", "Sa ", "Su "][row]
+            for w in shown {
+                let d = start.adding(days: w * 7 + row)
+                if d < jan1 || d > dec31 || d > today { line += " " }
+                else if done.contains(d) { line += paint(shade(strength[d] ?? 0, unicode: unicode)) }
+                else { line += String(none) }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        let levels = unicode ? "░▒▓█" : "-+*#"
+        let st = streaks(done, today: today)
+        let pct = strength[min(today, dec31)].map { Int(($0 * 100).rounded()) }
+        let streak = "streak \(st.current), best \(st.longest)"
+        let legend = ["\(none) not done  \(levels) done, by strength" + (pct.map { "; strength \($0)%, " } ?? "; ") + streak,
+                      "\(levels) by strength" + (pct.map { ", \($0)% now; " } ?? "; ") + streak,
+                      (pct.map { "strength \($0)%, " } ?? "") + streak, streak]
+        out += (legend.first { $0.count <= width - 1 } ?? String(legend.last!.prefix(width - 1))) + "\n"
+        return out
+    }
+}
