@@ -13,7 +13,7 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--title|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
@@ -58,6 +58,7 @@ _rewards() {
             case "$prev" in
                 --points-per-hour) COMPREPLY=(); return ;;
                 --process) COMPREPLY=(); return ;;
+                --title) COMPREPLY=(); return ;;
                 --site) COMPREPLY=(); return ;;
             esac ;;
         "app list")
@@ -140,7 +141,7 @@ _rewards() {
         "child rm") words="--purge --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         "child export") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         app) words="set rm list import --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
-        "app set") words="--learning --points-per-hour --reward --process --ignore --site --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        "app set") words="--learning --points-per-hour --reward --process --title --ignore --site --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         "app rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         "app list") words="--category --search --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "app import") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; files=1 ;;

@@ -11,7 +11,7 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
+            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --title --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
@@ -95,7 +95,8 @@ complete -c rewards -n '__rewards_at '\''app'\''' -a 'import' -d 'Categorise man
 complete -c rewards -n '__rewards_at '\''app set'\''' -l learning -d 'Learning: earns points'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l points-per-hour -x -d 'Points an hour for this learning app'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l reward -d 'Reward: costs reward time'
-complete -c rewards -n '__rewards_at '\''app set'\''' -l process -x -d 'With --reward: a process name that is this app running (for enforce); repeatable'
+complete -c rewards -n '__rewards_at '\''app set'\''' -l process -x -d 'A process name that is this app running (what enforce ends, what ActivityWatch reports); repeatable'
+complete -c rewards -n '__rewards_at '\''app set'\''' -l title -x -d 'A window title that is this app (a game in a browser, one of java'\''s apps); repeatable'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l ignore -d 'Neither'
 complete -c rewards -n '__rewards_at '\''app set'\''' -l site -x -d 'A web site that is this app, with the hosts under it (again for more)'
 complete -c rewards -n '__rewards_at '\''app set'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'

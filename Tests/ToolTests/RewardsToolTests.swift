@@ -84,6 +84,39 @@ final class RewardsToolTests: ToolTestCase {
         XCTAssertFalse(plain.out.contains("\u{1B}"))
     }
 
+    /// ActivityWatch reports the window's app: Minecraft is `java`, a game in
+    /// a browser is the browser with a title. The app's process and title
+    /// patterns say which app each window is, and it is charged as that app.
+    func testActivityWatchWindowsAreTheAppsTheirProcessesAndTitlesName() {
+        setUpFamily()
+        rw("app", "set", "Minecraft", "--reward", "--process", "java")
+        XCTAssertEqual(rw("app", "set", "Krunker", "--reward", "--title", "*krunker.io*").code, 0)
+        XCTAssertEqual(rw("app", "set", "Scratch", "--learning", "--process", "java", "--title", "Scratch*").code, 0)
+        XCTAssertEqual(rw("app", "list").records.first { $0["name"] as? String == "Scratch" }?["titles"] as? [String], ["Scratch*"])
+        let export = write("aw.json", """
+            {"buckets":{"aw-watcher-window_kids-pc":{"type":"currentwindow","events":[
+             {"timestamp":"2026-11-21T15:00:00-05:00","duration":2400,"data":{"app":"java","title":"Minecraft 1.20.1"}},
+             {"timestamp":"2026-11-21T16:00:00-05:00","duration":1800,"data":{"app":"java","title":"Scratch Desktop"}},
+             {"timestamp":"2026-11-21T17:00:00-05:00","duration":1200,"data":{"app":"Firefox","title":"Krunker.io - Mozilla Firefox"}}
+            ]}}}
+            """)
+        let r = rw("ingest", "--activitywatch", export, "--child", "Alex", "--sessions")
+        XCTAssertEqual(r.code, 0, r.err)
+        let sessions = r.records.filter { $0["type"] as? String == "session" }
+        XCTAssertEqual(sessions.map { $0["app"] as? String }, ["Minecraft", "Scratch", "Krunker"])
+        XCTAssertEqual(sessions.map { $0["reason"] as? String }, ["counted", "counted", "counted"])
+        let day = r.records.first { $0["type"] as? String == "day" }
+        XCTAssertEqual(day?["reward_s"] as? Int, 3600, "java's 40 minutes are Minecraft's, the browser's 20 Krunker's")
+        XCTAssertEqual(day?["learning_s"] as? Int, 1800)
+
+        for (bad, why) in [("*", "--title '*' would match every window; name the app's own"),
+                           ("a*b*c*d*e*f", "--title is a window-title pattern like 'Minecraft*' or '*krunker.io*' (1 to 128 characters, at most 4 '*'), not 'a*b*c*d*e*f'")] {
+            let e = rw("app", "set", "X", "--reward", "--title", bad)
+            XCTAssertEqual(e.code, 64)
+            XCTAssertEqual(e.err, "rewards: \(why)\n")
+        }
+    }
+
     func testActivityWatchPipelineAndIdempotentIngest() {
         setUpFamily()
         let first = rw("ingest", "--activitywatch", fixture, "--child", "Alex", "--sessions")

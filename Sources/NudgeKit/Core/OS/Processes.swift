@@ -274,22 +274,25 @@ public enum Processes {
     }
 
     public static func matches(_ pattern: Pattern, _ p: RunningProcess) -> Bool {
+        matches(pattern, name: p.comm) || matches(pattern, name: p.exe) || matches(pattern, name: p.binary) || matches(pattern, name: p.script)
+    }
+
+    /// Whether a name (a process's, or one ActivityWatch reports, or a
+    /// window's title) matches the pattern, ignoring ASCII case.
+    public static func matches(_ pattern: Pattern, name n: String) -> Bool {
         let flags: Int32 = 1 << 4  // FNM_CASEFOLD
         func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-        func named(_ n: String) -> Bool {
-            if n.isEmpty { return false }
-            if let l = pattern.literal {
-                guard n.utf8.count == l.count else { return false }
-                var i = 0
-                for b in n.utf8 {
-                    if lower(b) != lower(l[i]) { return false }
-                    i += 1
-                }
-                return true
+        if n.isEmpty { return false }
+        if let l = pattern.literal {
+            guard n.utf8.count == l.count else { return false }
+            var i = 0
+            for b in n.utf8 {
+                if lower(b) != lower(l[i]) { return false }
+                i += 1
             }
-            return pattern.c.withUnsafeBufferPointer { fnmatch($0.baseAddress!, n, flags) == 0 }
+            return true
         }
-        return named(p.comm) || named(p.exe) || named(p.binary) || named(p.script)
+        return pattern.c.withUnsafeBufferPointer { fnmatch($0.baseAddress!, n, flags) == 0 }
     }
 
     /// Whether `pid` is still the process `p` (same owner and name): a pid

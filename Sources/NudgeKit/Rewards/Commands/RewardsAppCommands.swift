@@ -21,6 +21,7 @@ extension Rewards {
         let name = ctx.operands[0].trimmingSpaces
         guard !name.isEmpty else { throw .usage("an app name must not be empty") }
         let patterns = try processPatterns(ctx.invocation.all("process"), cat)
+        let titles = try titlePatterns(ctx.invocation.all("title"))
         var given: [String] = []
         for raw in ctx.invocation.all("site") {
             guard let site = checkSite(raw) else { throw .usage("--site must be \(siteHint), not '\(raw)'") }
@@ -29,7 +30,8 @@ extension Rewards {
         let (before, app) = try write(ctx) { (tx) throws(ToolError) -> (RewardsState.App?, RewardsState.App) in
             try requireParent(tx.state, ctx)
             let before = tx.state.apps[name.lowercased()]
-            let e = appEvent(name: name, category: cat, rate: pph, sites: given.isEmpty ? nil : given, processes: patterns, before: before)
+            let e = appEvent(name: name, category: cat, rate: pph, sites: given.isEmpty ? nil : given, processes: patterns, titles: titles,
+                             before: before)
             if let m = siteConflict(e, in: tx.state) { throw ToolError(.dataError, m) }
             tx.record(by(ctx, e))
             return (before, tx.state.apps[name.lowercased()]!)
@@ -40,6 +42,7 @@ extension Rewards {
         }
         var o: JSONObject = ["type": "app", "name": .string(name), "category": .string(cat.rawValue), "points_per_hour": JSON(pph)]
         if !app.processes.isEmpty { o["processes"] = JSON(app.processes) }
+        if !app.titles.isEmpty { o["titles"] = JSON(app.titles) }
         if !app.sites.isEmpty { o["sites"] = JSON(app.sites) }
         o["previous_category"] = JSON(before?.category.rawValue)
         ctx.out.emit(o, text: "\(name.terminalSafe): \(cat.rawValue)" + (app.sites.isEmpty ? "" : " (\(app.sites.joined(separator: ", ")))")
@@ -69,9 +72,11 @@ extension Rewards {
             var o: JSONObject = ["type": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(pph)]
             if !a.sites.isEmpty { o["sites"] = JSON(a.sites) }
             if !a.processes.isEmpty { o["processes"] = JSON(a.processes) }
+            if !a.titles.isEmpty { o["titles"] = JSON(a.titles) }
             ctx.out.emit(o, text: "\(a.name.terminalSafe)  \(a.category.rawValue)\(pph.map { "  \($0) points/hour" } ?? "")"
                             + (a.sites.isEmpty ? "" : "  " + a.sites.joined(separator: " "))
-                            + (a.processes.isEmpty ? "" : "  processes: " + a.processes.joined(separator: " ").terminalSafe))
+                            + (a.processes.isEmpty ? "" : "  processes: " + a.processes.joined(separator: " ").terminalSafe)
+                            + (a.titles.isEmpty ? "" : "  titles: " + a.titles.map { "'\($0)'" }.joined(separator: " ").terminalSafe))
         }
         return .ok
     }

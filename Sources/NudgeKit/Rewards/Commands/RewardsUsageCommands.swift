@@ -18,7 +18,10 @@ extension Rewards {
             _ = try childID(pre, name)
             guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
             guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
-            switch ActivityWatch.read(bytes: bytes, now: ctx.now) {
+            // Windows by the names the family knows them (java: Minecraft).
+            let apps = pre.apps.values.sorted { $0.name < $1.name }
+            let titles = apps.contains { !$0.titles.isEmpty }
+            switch ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: { appForWindow($0, title: $1, apps: apps) }) {
             case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
             case .success(let u):
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }

@@ -267,6 +267,7 @@ extension RewardsState {
             guard let n = e["name"]?.string, let c = e["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) else { return }
             apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: e["points_per_hour"]?.int.map(Int.init),
                                        processes: (e["processes"]?.array ?? []).compactMap(\.string),
+                                       titles: Rewards.checkedTitles((e["titles"]?.array ?? []).compactMap(\.string)),
                                        sites: (e["sites"]?.array ?? []).compactMap(\.string))
             noteChange(stamp, who, "\(who) categorized '\(n)' as \(c.rawValue)\(e["points_per_hour"]?.int.map { " (\($0) pts/hr)" } ?? "")")
         case "app_removed":

@@ -38,6 +38,7 @@ extension RewardsState {
         for a in apps.values.sorted(by: { $0.name < $1.name }) {
             var o: JSONObject = ["k": "app", "name": .string(a.name), "category": .string(a.category.rawValue), "points_per_hour": JSON(a.pointsPerHour)]
             if !a.processes.isEmpty { o["processes"] = JSON(a.processes) }
+            if !a.titles.isEmpty { o["titles"] = JSON(a.titles) }
             if !a.sites.isEmpty { o["sites"] = JSON(a.sites) }
             l.append(o)
         }
@@ -196,6 +197,7 @@ extension RewardsState {
             if let n = l["name"]?.string, let c = l["category"]?.string.flatMap(RewardsEngine.Category.init(rawValue:)) {
                 apps[n.lowercased()] = App(name: n, category: c, pointsPerHour: l["points_per_hour"]?.int.map(Int.init),
                                            processes: (l["processes"]?.array ?? []).compactMap(\.string),
+                                           titles: Rewards.checkedTitles((l["titles"]?.array ?? []).compactMap(\.string)),
                                            sites: (l["sites"]?.array ?? []).compactMap(\.string))
             }
         case "settings":

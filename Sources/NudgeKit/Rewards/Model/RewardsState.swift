@@ -19,8 +19,12 @@ public struct RewardsState: JournalModel {
     public struct Child: Equatable, Sendable { public var id: String; public var name: String; public var login: String? }
     public struct App: Equatable, Sendable {
         public var name: String; public var category: RewardsEngine.Category; public var pointsPerHour: Int?
-        /// Process-name patterns that are this app running (for `enforce`).
+        /// Process-name patterns that are this app running (for `enforce`),
+        /// and the names ActivityWatch reports for its window.
         public var processes: [String] = []
+        /// Window-title patterns that are this app (a game in a browser, or
+        /// one of several apps one process runs: `java`): for ActivityWatch.
+        public var titles: [String] = []
         /// Web sites that are this app (`app set --site`): each matches its
         /// host and the hosts under it.
         public var sites: [String] = []

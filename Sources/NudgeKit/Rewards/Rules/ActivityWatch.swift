@@ -39,11 +39,16 @@ public enum ActivityWatch {
     /// Every timestamp must be plausible (`Clock.plausible`: from 2000 on, at
     /// most a day after `now`); the first event that is not, or that has a
     /// field of the wrong type, is named.
-    public static func read(_ doc: JSON, now: Instant, gap: Int64 = 5) -> Result<Usage, ToolError> {
+    ///
+    /// `naming` gives a window's app (and, with `titles`, its title) the
+    /// name the family knows it by (`Rewards.appForWindow`: `java` with
+    /// "Minecraft 1.20" is Minecraft); by default the name as reported.
+    public static func read(_ doc: JSON, now: Instant, gap: Int64 = 5, titles: Bool = false,
+                            naming: @escaping (String, String?) -> String = { a, _ in a }) -> Result<Usage, ToolError> {
         guard let buckets = doc.object?["buckets"]?.object else {
             return .failure(.data("not an ActivityWatch export: need {\"buckets\":{…}} as /api/0/export writes it"))
         }
-        var seen = Observed()
+        var seen = Observed(titles: titles, naming: naming)
         let need = "need \"timestamp\" (RFC 3339) and \"duration\" (seconds)"
         for (id, b) in zip(buckets.keys, buckets.values) {
             guard let bo = b.object else { continue }
@@ -61,7 +66,9 @@ public enum ActivityWatch {
                 guard let dur = dj.double else { return bad("\"duration\" must be a number, not \(dj.kindName)") }
                 guard dur >= 0, dur < 1e9 else { return bad("\"duration\" must be 0 to 999999999 seconds") }
                 let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
-                if kind.isWindow, let app = eo["data"]?.object?["app"]?.string { seen.windows.append((app, span)) }
+                if kind.isWindow, let data = eo["data"]?.object, let app = data["app"]?.string {
+                    seen.window(app, titles ? data["title"]?.string : nil, span)
+                }
                 if kind.isAFK, eo["data"]?.object?["status"]?.string == "afk" { seen.afk.append(span) }
                 if kind.isWeb, let url = eo["data"]?.object?["url"]?.string, let host = host(ofURL: url) { seen.tabs.append((host, span, kind.browser)) }
             }
@@ -71,7 +78,20 @@ public enum ActivityWatch {
 
     /// What the events of an export say, before sessions and visits are made of them.
     struct Observed {
+        /// Whether window titles are read (some app is known by its titles).
+        var titles = false
+        var naming: (String, String?) -> String = { a, _ in a }
         var windows: [(String, RewardsEngine.Span)] = []
+        /// The names given, by app and title: a few apps and titles, many events.
+        var named: [String: [String: String]] = [:]
+
+        mutating func window(_ app: String, _ title: String?, _ span: RewardsEngine.Span) {
+            let t = title ?? ""
+            if let n = named[app]?[t] { windows.append((n, span)); return }
+            let n = naming(app, title)
+            if named.count < 4096 { named[app, default: [:]][t] = n }
+            windows.append((n, span))
+        }
         var afk: [RewardsEngine.Span] = []
         var tabs: [(host: String, span: RewardsEngine.Span, browser: [String])] = []
 
@@ -121,21 +141,24 @@ public enum ActivityWatch {
     /// On anything the in-place reader does not take as it comes (bad
     /// JSON, a field of the wrong type, a bad time), the document is parsed
     /// and read the general way, for the same error.
-    public static func read(bytes: [UInt8], now: Instant, gap: Int64 = 5) -> Result<Usage, ToolError> {
+    public static func read(bytes: [UInt8], now: Instant, gap: Int64 = 5, titles: Bool = false,
+                            naming: @escaping (String, String?) -> String = { a, _ in a }) -> Result<Usage, ToolError> {
         let skip = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-        let fast = bytes.withUnsafeBytes { (raw) -> Observed? in try? scan(UnsafeRawBufferPointer(rebasing: raw[skip...]), now: now) }
+        let fast = bytes.withUnsafeBytes { (raw) -> Observed? in
+            try? scan(UnsafeRawBufferPointer(rebasing: raw[skip...]), now: now, into: Observed(titles: titles, naming: naming))
+        }
         if let seen = fast { return .success(seen.usage(gap: gap)) }
         let doc: JSON
         do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { return .failure(.data(error.message)) }
-        return read(doc, now: now, gap: gap)
+        return read(doc, now: now, gap: gap, titles: titles, naming: naming)
     }
 
     /// The export's events, read in place; throws on anything but what
     /// `read(_:now:gap:)` reads without an error. Field names count by
     /// their first occurrence, as a parsed object's lookup does.
-    static func scan(_ raw: UnsafeRawBufferPointer, now: Instant) throws(JSONParseError) -> Observed {
+    static func scan(_ raw: UnsafeRawBufferPointer, now: Instant, into start: Observed = Observed()) throws(JSONParseError) -> Observed {
         let no = JSONParseError(message: "not read in place")
-        var seen = Observed()
+        var seen = start
         var p = JSONByteParser(raw)
         p.skipSpace()
         guard p.i < p.end, p.b[p.i] == UInt8(ascii: "{") else { throw no }
@@ -188,7 +211,7 @@ public enum ActivityWatch {
             var at: Instant? = nil, sawTime = false
             var duration: Double? = nil, sawDuration = false
             var sawData = false
-            var app: String? = nil, afk = false, url: String? = nil
+            var app: String? = nil, afk = false, url: String? = nil, title: String? = nil
             try p.fields(depth: 4) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
                 if !sawTime && key.is("timestamp") {
                     sawTime = true
@@ -208,12 +231,15 @@ public enum ActivityWatch {
                 } else if !sawData && key.is("data") {
                     sawData = true
                     guard p.b[p.i] == UInt8(ascii: "{") else { return try p.skip(depth: 5) }
-                    var sawApp = false, sawStatus = false, sawURL = false
+                    var sawApp = false, sawStatus = false, sawURL = false, sawTitle = false
                     try p.fields(depth: 5) { (p: inout JSONByteParser, key: JSONKey) throws(JSONParseError) in
                         let isString = p.b[p.i] == UInt8(ascii: "\"")
                         if kind.isWindow && !sawApp && key.is("app") {
                             sawApp = true
                             if isString { app = try p.string() } else { try p.skip(depth: 6) }
+                        } else if kind.isWindow && seen.titles && !sawTitle && key.is("title") {
+                            sawTitle = true
+                            if isString { title = try p.string() } else { try p.skip(depth: 6) }
                         } else if kind.isAFK && !sawStatus && key.is("status") {
                             sawStatus = true
                             if isString { afk = try p.string() == "afk" } else { try p.skip(depth: 6) }
@@ -230,7 +256,7 @@ public enum ActivityWatch {
             }
             guard let t = at, Clock.plausible(t, now: now, what: "\"timestamp\"") == nil, let dur = duration, dur >= 0, dur < 1e9 else { throw no }
             let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
-            if let a = app { seen.windows.append((a, span)) }
+            if let a = app { seen.window(a, title, span) }
             if afk { seen.afk.append(span) }
             if let u = url, let host = host(ofURL: u) { seen.tabs.append((host, span, kind.browser)) }
         }

@@ -34,7 +34,6 @@ extension Rewards {
     static func processPatterns(_ raw: [String], _ cat: RewardsEngine.Category) throws(ToolError) -> [String]? {
         let given = raw.flatMap { $0.split(separator: ",").map { String($0).trimmingSpaces } }
         guard !given.isEmpty else { return nil }
-        guard cat == .reward else { throw .usage("--process goes with --reward: it names the processes 'rewards enforce' ends") }
         for p in given where p.isEmpty || p.utf8.count > 64 || p.unicodeScalars.contains(where: { Text.needsEscape($0.value) || $0 == "/" }) {
             throw .usage("--process is a process-name pattern like 'minecraft*' or 'java' (1 to 64 characters, no '/'), not '\(Text.terminalSafe(p))'")
         }
@@ -42,6 +41,33 @@ extension Rewards {
             throw .usage("--process '\(p)' would match every process; name the app's own")
         }
         return given
+    }
+
+    /// The window-title patterns of `--title` (again for more): 1 to 128
+    /// characters, no control characters, at most 4 `*` (a match costs
+    /// little whatever a window's title), not a pattern every title
+    /// matches; at most 16. Nil when none is given.
+    static func titlePatterns(_ raw: [String]) throws(ToolError) -> [String]? {
+        let given = raw.map(\.trimmingSpaces)
+        guard !given.isEmpty else { return nil }
+        let hint = "--title is a window-title pattern like 'Minecraft*' or '*krunker.io*' (1 to 128 characters, at most 4 '*')"
+        for p in given where !isTitlePattern(p) { throw .usage("\(hint), not '\(Text.terminalSafe(p))'") }
+        for p in given where p.allSatisfy({ $0 == "*" || $0 == "?" }) { throw .usage("--title '\(p)' would match every window; name the app's own") }
+        guard given.count <= 16 else { throw .usage("at most 16 --title patterns an app") }
+        var out: [String] = []
+        for p in given where !out.contains(p) { out.append(p) }
+        return out
+    }
+
+    static func isTitlePattern(_ p: String) -> Bool {
+        !p.isEmpty && p.utf8.count <= 128 && !p.unicodeScalars.contains(where: { Text.needsEscape($0.value) })
+            && p.filter({ $0 == "*" }).count <= 4
+    }
+
+    /// Title patterns as another copy's event or the snapshot holds them:
+    /// those `--title` would take, at most 16.
+    static func checkedTitles(_ raw: [String]) -> [String] {
+        Array(raw.filter { isTitlePattern($0) && !$0.allSatisfy({ $0 == "*" || $0 == "?" }) }.prefix(16))
     }
 
     /// A site as `--site` and `app import` take it: a domain name like
