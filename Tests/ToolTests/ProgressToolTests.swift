@@ -63,6 +63,19 @@ final class ProgressToolTests: ToolTestCase {
         XCTAssertEqual(onTTY.split(separator: "\n").count, 7, "a line for each of the seven days")
     }
 
+    /// Ended by a signal (Ctrl-C, a kill) while the meter stands, the run
+    /// clears its line before it ends, so no meter is left on the screen.
+    func testASignalClearsTheMeterBeforeTheRunEnds() throws {
+        let input = write("unlocks.ndjson", unlocks())
+        // The meter is drawn once the first line arrives; the rest never comes.
+        let line = "(sleep 1.2; cat \(input); sleep 3) | tenclub --data-dir \(tmp)/sig ingest > /dev/null & "
+            + "sleep 2.2; pkill -TERM -x tenclub; wait"
+        let (screen, _) = try onTerminal(line)
+        XCTAssertTrue(screen.contains("tenclub: reading stdin: "), screen.debugDescription)
+        XCTAssertTrue(screen.hasSuffix("\r\u{1B}[K") || screen.hasSuffix("\r\u{1B}[K\n"), "cleared: \(screen.debugDescription)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp + "/sig/journal"), "nothing was written")
+    }
+
     func testAShortIngestOnATerminalShowsNothing() throws {
         let input = write("unlocks.ndjson", unlocks())
         let (screen, code) = try onTerminal("tenclub ingest \(input) > /dev/null")
@@ -94,7 +107,7 @@ final class ProgressToolTests: ToolTestCase {
         XCTAssertEqual(forced.code, 0)
         XCTAssertGreaterThan(size, 1024)
         let kb = String(format: "%.1f", Double(size / 102) / 10)
-        XCTAssertEqual(forced.err, "tenclub: reading \(input): 100% (\(kb) of \(kb) KB)\n")
+        XCTAssertEqual(forced.err, "tenclub: reading \(input): 100% (\(kb) of \(kb) KiB)\n")
         let plain = tenclub("--data-dir", tmp + "/b", "ingest", "-q", input)
         XCTAssertEqual(plain.err, "")
         XCTAssertEqual(forced.out, plain.out)

@@ -39,7 +39,7 @@ final class HabitmatchYearTests: XCTestCase {
 
     func testFortyColumnsShowTheLatestWeeks() {
         XCTAssertEqual(map(width: 40, unicode: true), """
-            Exercise — Ann, 2026 (36 of 53 weeks)
+            Exercise — Ann, 2026 (from 23 Mar)
                 Apr May  Jun Jul Aug  Sep Oct Nov
             Mo ▒·······················▒▓▓█·······░
             Tu ·▒·····················░▒▓▓█·······▒
@@ -68,7 +68,7 @@ final class HabitmatchYearTests: XCTestCase {
 
             """)
         XCTAssertEqual(map(width: 40, unicode: false), """
-            Exercise — Ann, 2026 (36 of 53 weeks)
+            Exercise — Ann, 2026 (from 23 Mar)
                 Apr May  Jun Jul Aug  Sep Oct Nov
             Mo +.......................+**#.......-
             Tu .+.....................-+**#.......+

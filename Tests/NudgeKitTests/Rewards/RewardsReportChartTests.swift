@@ -69,7 +69,7 @@ final class RewardsReportChartTests: XCTestCase {
             Mon  9 Nov .               |            0  .                     |      0    0
             Tue 10 Nov .               |            0  .                     |      0    0
             Wed 11 Nov ##########      |           35  .                     |      0   35
-            Thu 12 Nov ################|           60  ####                  |     20   60
+            Thu 12 Nov #################           60  ####                  |     20   60
             Fri 13 Nov ##########################  95  ########################## 140  142
             Sat 14 Nov #               |            1  .                     |      0    1
                        . 4 days with nothing, 15 Nov to 18 Nov
@@ -98,6 +98,31 @@ final class RewardsReportChartTests: XCTestCase {
             total             314         265  366
 
             """)
+    }
+
+    /// The goal's mark shows while a day is short of it, however little,
+    /// and is covered once it is reached: 59 of 60 and 60 never look alike.
+    func testTheMarkTellsAMissedGoalFromAMetOne() {
+        for unicode in [true, false] {
+            for width in [40, 80] {
+                let days = [59, 60, 0].enumerated().map { i, m in
+                    Rewards.ChartDay(day: Day(year: 2026, month: 11, day: 20 + i), learning: m, reward: 0, points: 0) }
+                let text = Rewards.reportChart(child: "A", days: days, goal: 60, cap: 120, width: width, unicode: unicode, color: false)
+                let rows = text.split(separator: "\n").filter { ["Fri", "Sat", "Sun"].contains($0.prefix(3)) }
+                // The learning bar: from the label to the learning minutes.
+                let learning = rows.map { String($0.dropFirst(11).prefix { !$0.isNumber }) }
+                let mark: Character = unicode ? "│" : "|"
+                XCTAssertEqual(learning.count, 3, text)
+                XCTAssertTrue(learning[0].contains(mark), "59 of 60: the mark shows (\(width), \(unicode)):\n\(text)")
+                XCTAssertFalse(learning[1].contains(mark), "60 of 60: covered:\n\(text)")
+                XCTAssertTrue(learning[2].contains(mark), "nothing: the mark shows:\n\(text)")
+            }
+        }
+        // A goal so small that its cell is the first: the mark stands in the second.
+        let tiny = Rewards.reportChart(child: "A", days: [Rewards.ChartDay(day: Day(year: 2026, month: 11, day: 20), learning: 0, reward: 0, points: 0),
+                                                          Rewards.ChartDay(day: Day(year: 2026, month: 11, day: 21), learning: 300, reward: 0, points: 0)],
+                                       goal: 1, cap: 1, width: 40, unicode: true, color: false)
+        XCTAssertTrue(tiny.contains("Fri 20 Nov ·│"), tiny)
     }
 
     func testColourPaintsTheBarsOnlyAndTimePastTheCapRed() {

@@ -28,7 +28,7 @@ public enum ProgressDisplay: Equatable, Sendable {
 }
 
 public final class ProgressMeter {
-    /// What is counted: bytes (shown in MB) or things with a name ("files").
+    /// What is counted: bytes (shown in KiB or MiB) or things with a name ("files").
     public enum Unit: Equatable, Sendable {
         case bytes
         case items(String)
@@ -42,6 +42,9 @@ public final class ProgressMeter {
     public static let largeItems = 2_000
 
     public let display: ProgressDisplay
+    /// Whether the terminal takes ANSI's erase-line (not TERM=dumb, where
+    /// the line is blanked with spaces instead).
+    let ansi: Bool
     let prefix: String
     let unit: Unit
     public private(set) var total: Int?
@@ -53,18 +56,22 @@ public final class ProgressMeter {
     private var lastDrawn: UInt64 = 0
     private var drawn = false
     private var drawnDone = 0
+    private var drawnColumns = 0
     private let width: Int
     private let write: (String) -> Void
 
     /// A meter for `label` ("reading export.ndjson"); `write` receives what
     /// goes to stderr (tests give their own).
     public init(tool: String, label: String, total: Int?, unit: Unit, display: ProgressDisplay,
-                width: Int = 80, write: @escaping (String) -> Void = { _ = Sys.writeAll(fd: 2, Array($0.utf8)) }) {
+                width: Int = 80, ansi: Bool = true, write: @escaping (String) -> Void = { _ = Sys.writeAll(fd: 2, Array($0.utf8)) }) {
         self.display = display
+        self.ansi = ansi
         self.prefix = "\(tool): \(Text.terminalSafe(label)): "
         self.unit = unit
         self.total = total.map { max(0, $0) }
-        self.step = unit == .bytes ? 1 << 18 : 1
+        // A look at the clock at each count: counts come a read or a file
+        // at a time, each far dearer than the clock (a vDSO call).
+        self.step = 1
         self.nextLook = display == .off ? Int.max : 0
         self.started = Sys.monotonicNanos()
         self.width = max(20, width)
@@ -97,9 +104,18 @@ public final class ProgressMeter {
         lastDrawn = now
         drawn = true
         drawnDone = done
-        Diagnostics.meterShown.withLock { $0 = display == .terminal }
         let line = ProgressMeter.line(prefix: prefix, done: done, total: total, unit: unit, width: width)
-        write(display == .terminal ? "\r" + line + "\u{1B}[K" : line + "\n")
+        if display == .terminal {
+            let clear = clearing
+            Diagnostics.meterShown.withLock { $0 = clear }
+            ProgressMeter.clearOnSignal(clear)
+            let cols = Text.columns(line)
+            // Without erase-line, spaces over what the last drawing left.
+            write("\r" + line + (ansi ? "\u{1B}[K" : String(repeating: " ", count: max(0, drawnColumns - cols))))
+            drawnColumns = cols
+        } else {
+            write(line + "\n")
+        }
     }
 
     /// Whether to draw now: never when off; at most every tenth of a second;
@@ -114,11 +130,11 @@ public final class ProgressMeter {
         return unit == .bytes ? t >= largeBytes : t >= largeItems
     }
 
-    /// The meter's text: "tenclub: reading x.ndjson: 45% (4.5 of 10.0 MB)",
-    /// "yomo: writing the vdir: 45% (450 of 1,000 files)", "… 4.5 MB" when
+    /// The meter's text: "tenclub: reading x.ndjson: 45% (4.5 of 10.0 MiB)",
+    /// "yomo: writing the vdir: 45% (450 of 1,000 files)", "… 4.5 MiB" when
     /// the total is not known; cut to `width` so that it never wraps.
     public static func line(prefix: String, done: Int, total: Int?, unit: Unit, width: Int) -> String {
-        var s = prefix
+        var s = ""
         switch (unit, total) {
         case (.bytes, let t?):
             s += "\(percent(done, t)) (\(size(done, scale: t, unit: false)) of \(size(t, scale: t, unit: true)))"
@@ -129,8 +145,13 @@ public final class ProgressMeter {
         case (.items(let noun), nil):
             s += "\(grouped(done)) \(noun)"
         }
+        // The count always shows: where the line is too long, the label
+        // gives way (with an ellipsis), then the rest is cut.
         let limit = max(1, width - 1)
-        return s.count > limit ? String(s.prefix(limit)) : s
+        if Text.columns(prefix + s) <= limit { return prefix + s }
+        let room = limit - Text.columns(s) - 2
+        if prefix.hasSuffix(": "), room >= 8 { return Text.fitted(String(prefix.dropLast(2)), columns: room) + ": " + s }
+        return Text.prefix(s, columns: limit)
     }
 
     static func percent(_ done: Int, _ total: Int) -> String {
@@ -139,12 +160,12 @@ public final class ProgressMeter {
         return String(repeating: " ", count: max(0, 3 - text.count)) + text + "%"
     }
 
-    /// A size in the unit `scale` calls for: bytes under a kilobyte, then
-    /// tenths of a KB or MB (of 1,024): "512 bytes", "4.5 KB", "16.6 MB".
+    /// A size in the unit `scale` calls for: bytes under a KiB, then
+    /// tenths of a KiB or MiB: "512 bytes", "4.5 KiB", "16.6 MiB".
     static func size(_ n: Int, scale: Int, unit: Bool) -> String {
         let n = max(0, n)
         if scale < 1024 { return unit ? "\(grouped(n)) bytes" : grouped(n) }
-        let (div, name) = scale < 1 << 20 ? (1024, "KB") : (1 << 20, "MB")
+        let (div, name) = scale < 1 << 20 ? (1024, "KiB") : (1 << 20, "MiB")
         let tenths = n / (div / 10)
         return "\(grouped(tenths / 10)).\(tenths % 10)" + (unit ? " " + name : "")
     }
@@ -163,18 +184,51 @@ public final class ProgressMeter {
     /// Clears the meter (a terminal's line) at the end of the work, or, forced
     /// into a pipe, writes the count it ended at; safe to call more than
     /// once, and when nothing was drawn.
+    /// What clears the line the meter stands on.
+    var clearing: String { ansi ? "\r\u{1B}[K" : "\r" + String(repeating: " ", count: drawnColumns) + "\r" }
+
     public func finish() {
-        if drawn && display == .terminal { write("\r\u{1B}[K") }
+        if drawn && display == .terminal { write(clearing); ProgressMeter.clearOnSignal(nil) }
         // Where the lines stay (a log), the last of them says where it ended.
         if drawn && display == .lines && drawnDone != done {
             write(ProgressMeter.line(prefix: prefix, done: done, total: total, unit: unit, width: width) + "\n")
         }
-        if drawn { Diagnostics.meterShown.withLock { $0 = false } }
+        if drawn { Diagnostics.meterShown.withLock { $0 = nil } }
         drawn = false
         nextLook = Int.max
     }
 
-    deinit { if drawn && display == .terminal { write("\r\u{1B}[K"); Diagnostics.meterShown.withLock { $0 = false } } }
+    deinit {
+        if drawn && display == .terminal {
+            write(clearing)
+            ProgressMeter.clearOnSignal(nil)
+            Diagnostics.meterShown.withLock { $0 = nil }
+        }
+    }
+
+    /// The bytes a signal that ends the run writes first (the meter's line
+    /// cleared, so no half-drawn meter stays on the terminal): set while a
+    /// meter stands, nil when none does.
+    nonisolated(unsafe) static var onSignal: UnsafeMutableBufferPointer<UInt8>? = nil
+    nonisolated(unsafe) static var handling = false
+
+    static func clearOnSignal(_ text: String?) {
+        if let old = onSignal { onSignal = nil; old.deallocate() }
+        guard let text else { return }
+        let b = Array(text.utf8)
+        let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: b.count)
+        _ = buf.initialize(from: b)
+        onSignal = buf
+        guard !handling else { return }
+        handling = true
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            signal(sig) { sig in
+                if let b = ProgressMeter.onSignal, let base = b.baseAddress { _ = Glibc.write(2, base, b.count) }
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }
 }
 
 extension Context {
@@ -187,7 +241,10 @@ extension Context {
         let display = ProgressDisplay.decide(stderrIsTerminal: Sys.isTerminal(2), quiet: out.quiet, forced: forced)
         if display == .off { return .none }
         // Cut to the terminal's width (a wrapped line cannot be drawn over); whole in a log.
-        let width = display == .terminal ? Sys.terminalColumns(2) ?? 80 : Int.max
-        return ProgressMeter(tool: tool, label: label, total: total, unit: unit, display: display, width: width)
+        let columns = Sys.terminalColumns(2)
+        if display == .terminal, let c = columns, c < 20 { return .none }  // no room for a meter
+        let width = display == .terminal ? columns ?? 80 : Int.max
+        return ProgressMeter(tool: tool, label: label, total: total, unit: unit, display: display, width: width,
+                             ansi: Sys.env("TERM") != "dumb")
     }
 }

@@ -154,11 +154,11 @@ public enum Diagnostics {
     public static func error(_ message: String) {
         // A progress meter drawn on the line is cleared first (it is drawn
         // again at its next redraw), so the message stands on a line of its own.
-        let clear = meterShown.withLock { shown in defer { shown = false }; return shown } ? "\r\u{1B}[K" : ""
+        let clear = meterShown.withLock { shown in defer { shown = nil }; return shown } ?? ""
         _ = Sys.writeAll(fd: 2, Array("\(clear)\(tool): \(Text.terminalSafe(message))\n".utf8))
     }
-    /// Whether a progress meter stands on stderr's current line.
-    static let meterShown = Locked(false)
+    /// What clears the progress meter standing on stderr's current line, if one does.
+    static let meterShown = Locked<String?>(nil)
 }
 
 /// The key of a value a run computes once (`Context.memo`): it names the

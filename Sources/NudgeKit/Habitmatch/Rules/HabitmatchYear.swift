@@ -46,10 +46,14 @@ extension Habitmatch {
         let none: Character = unicode ? "·" : "."
         func paint(_ c: Character) -> String { color ? "\u{1B}[32m\(c)\u{1B}[0m" : String(c) }
 
-        let name = title.terminalSafe + ", \(year)"
-        let part = shown.count < weeks ? ["(\(shown.count) of \(weeks) weeks; a wider terminal shows all)", "(\(shown.count) of \(weeks) weeks)"] : []
-        let heads = part.map { name + " " + $0 } + [name]
-        var out = (heads.first { $0.count <= width - 1 } ?? String(name.prefix(width - 1))) + "\n"
+        let name = title.terminalSafe, yearText = ", \(year)"
+        // Weeks before the first shown are said (those after today hold nothing).
+        let from = start.adding(days: shown.lowerBound * 7)
+        let since = "\(from.day) \(Day.monthNames[from.month - 1].prefix(3))"
+        let part = shown.lowerBound > 0 ? [" (from \(since); a wider terminal shows all)", " (from \(since))"] : []
+        let heads = part.map { name + yearText + $0 } + [name + yearText]
+        var out = (heads.first { Text.columns($0) <= width - 1 }
+            ?? Text.fitted(name, columns: width - 1 - Text.columns(yearText + (part.last ?? ""))) + yearText + (part.last ?? "")) + "\n"
         // Month names over the column of the week their first day falls in.
         var months = [Character](repeating: " ", count: 3 + shown.count)
         var free = 3
@@ -82,7 +86,7 @@ extension Habitmatch {
         let legend = ["\(none) not done  \(levels) done, by strength" + (pct.map { "; strength \($0)%, " } ?? "; ") + streak,
                       "\(levels) by strength" + (pct.map { ", \($0)% now; " } ?? "; ") + streak,
                       (pct.map { "strength \($0)%, " } ?? "") + streak, streak]
-        out += (legend.first { $0.count <= width - 1 } ?? String(legend.last!.prefix(width - 1))) + "\n"
+        out += (legend.first { Text.columns($0) <= width - 1 } ?? Text.fitted(legend.last!, columns: width - 1)) + "\n"
         return out
     }
 }

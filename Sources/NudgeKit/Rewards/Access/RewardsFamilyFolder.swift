@@ -233,6 +233,13 @@ extension Rewards {
         }
         let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
         let changed = Sys.ctimeNanos(st)
+        // A file with a second name is not its owner's request: another
+        // login may have linked a file of theirs (left writable) in here.
+        guard st.st_nlink == 1 else {
+            return SpoolFile(id: id, from: from, object: nil,
+                             problem: "a request file has one name; this one has \(st.st_nlink) (a hard link to another file), so it counts for nothing",
+                             changed: changed)
+        }
         guard st.st_size <= 4096 else {
             return SpoolFile(id: id, from: from, object: nil, problem: "a request is at most 4096 bytes", changed: changed)
         }

@@ -8,7 +8,8 @@
 // Invariants: no line is wider than `width` - 1 (a line that reaches the
 // last column wraps on some terminals) and none ends in a space; a day with
 // minutes above zero never draws as none; the goal's and the cap's marks
-// stand where the bar of exactly the goal or the cap would end.
+// stand in the cell where the bar of exactly the goal or the cap ends (never
+// the first), shown while the day's bar is short of it, covered once reached.
 
 extension Rewards {
     /// One day of the picture, in whole minutes.
@@ -59,9 +60,15 @@ extension Rewards {
             } else {
                 cells = Array(repeating: "#", count: max(1, (eighths + 4) / 8))
             }
+            // The limit's cell (never the first, where every bar begins):
+            // a bar short of the limit ends before it and the mark shows; a
+            // bar at or past it covers it.
+            let at = max(min(1, bar - 1), min(bar - 1, limit * bar / scale))
+            let full: Character = unicode ? "█" : "#"
+            if limit > 0 && value < limit && value > 0 && cells.count > at { cells = Array(cells.prefix(at)) }
+            if limit > 0 && value >= limit && cells.count <= at { cells += Array(repeating: full, count: at + 1 - cells.count) }
             let filled = cells.count
             cells += Array(repeating: " ", count: max(0, bar - cells.count))
-            let at = min(bar - 1, limit * bar / scale)
             if limit > 0, at >= filled { cells[at] = mark }
             // The painted part: the bar, split where it passes the limit.
             let barText = String(cells[0..<filled]), rest = String(cells[filled...])
@@ -88,7 +95,7 @@ extension Rewards {
         let first = days.first?.day, last = days.last?.day
         /// The first of `forms` that fits the width, else the last cut to it.
         func fit(_ forms: [String]) -> String {
-            forms.first { $0.count <= width - 1 } ?? String(forms.last!.prefix(width - 1))
+            forms.first { Text.columns($0) <= width - 1 } ?? Text.fitted(forms.last!, columns: width - 1)
         }
         let name = child.terminalSafe
         let span = first.map { f in last.map { "\(short(f)) \(f.year) to \(short($0)) \($0.year)" } ?? "" } ?? ""

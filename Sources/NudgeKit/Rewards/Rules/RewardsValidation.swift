@@ -132,6 +132,12 @@ extension Rewards {
             b["reason"] = .string(why)
             return b
         }
+        // The spool is a trust boundary: a field named twice (which value
+        // counts?) makes the request nothing.
+        var names = Set<String>()
+        for k in o.keys where !names.insert(k).inserted {
+            return bad("a request names each field once; \"\(Text.terminalSafe(String(k.prefix(40))))\" is named twice")
+        }
         switch kind {
         case "redeem", "more_time":
             guard let m = o["minutes"]?.int, (1...1440).contains(m) else { return bad("minutes must be a whole number from 1 to 1440") }

@@ -43,13 +43,13 @@ final class ProgressMeterTests: XCTestCase {
     func testItsText() {
         let p = "tenclub: reading x.ndjson: "
         XCTAssertEqual(ProgressMeter.line(prefix: p, done: 4_718_592, total: 10 << 20, unit: .bytes, width: 80),
-                       "tenclub: reading x.ndjson:  45% (4.5 of 10.0 MB)")
+                       "tenclub: reading x.ndjson:  45% (4.5 of 10.0 MiB)")
         XCTAssertEqual(ProgressMeter.line(prefix: p, done: 0, total: 300, unit: .bytes, width: 80),
                        "tenclub: reading x.ndjson:   0% (0 of 300 bytes)")
         XCTAssertEqual(ProgressMeter.line(prefix: p, done: 3 << 10, total: 6 << 10, unit: .bytes, width: 80),
-                       "tenclub: reading x.ndjson:  50% (3.0 of 6.0 KB)")
+                       "tenclub: reading x.ndjson:  50% (3.0 of 6.0 KiB)")
         XCTAssertEqual(ProgressMeter.line(prefix: p, done: 1_572_864, total: nil, unit: .bytes, width: 80),
-                       "tenclub: reading x.ndjson: 1.5 MB")
+                       "tenclub: reading x.ndjson: 1.5 MiB")
         XCTAssertEqual(ProgressMeter.line(prefix: "yomo: writing v: ", done: 4_500, total: 10_000, unit: .items("files"), width: 80),
                        "yomo: writing v:  45% (4,500 of 10,000 files)")
         XCTAssertEqual(ProgressMeter.line(prefix: "playa: reading d: ", done: 1_234_567, total: nil, unit: .items("files"), width: 80),
@@ -61,6 +61,34 @@ final class ProgressMeterTests: XCTestCase {
         let long = ProgressMeter.line(prefix: "yomo: writing /" + String(repeating: "d", count: 100) + ": ", done: 1, total: 2,
                                  unit: .items("files"), width: 40)
         XCTAssertEqual(long.count, 39)
+    }
+
+    /// Cut by terminal columns, the label giving way first: a wide (CJK)
+    /// name never wraps the line, and the count always shows.
+    func testTheCountAlwaysShowsAndWideNamesDoNotWrap() {
+        let cjk = "tenclub: reading " + String(repeating: "日本語", count: 20) + ".ndjson: "
+        let l = ProgressMeter.line(prefix: cjk, done: 1 << 20, total: 2 << 20, unit: .bytes, width: 40)
+        XCTAssertLessThanOrEqual(Text.columns(l), 39, l)
+        XCTAssertTrue(l.hasSuffix(":  50% (1.0 of 2.0 MiB)"), l)
+        XCTAssertTrue(l.contains("…"), "the cut is shown")
+        XCTAssertEqual(Text.columns("日本"), 4)
+        XCTAssertEqual(Text.columns("e\u{301}"), 1, "a combining mark takes no column")
+        XCTAssertEqual(Text.fitted("日本語", columns: 5), "日本…")
+        XCTAssertEqual(Text.fitted("abc", columns: 3), "abc")
+    }
+
+    /// On a terminal without erase-line (TERM=dumb) the meter blanks with
+    /// spaces what a longer drawing left.
+    func testADumbTerminalIsClearedWithSpaces() {
+        var drawn: [String] = []
+        let m = ProgressMeter(tool: "t", label: "r", total: 2_000_000, unit: .items("files"), display: .terminal, ansi: false,
+                              write: { drawn.append($0) })
+        m.add(1_999_999)
+        m.finish()
+        XCTAssertEqual(drawn.count, 2)
+        XCTAssertFalse(drawn.joined().contains("\u{1B}"), "no escape sequence")
+        let width = Text.columns("t: r:  99% (1,999,999 of 2,000,000 files)")
+        XCTAssertEqual(drawn[1], "\r" + String(repeating: " ", count: width) + "\r")
     }
 
     func testItDrawsInPlaceAndClearsWhatItDrew() {
