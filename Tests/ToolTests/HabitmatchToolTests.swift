@@ -43,6 +43,11 @@ final class HabitmatchToolTests: ToolTestCase {
         // Wednesday to Saturday of the last week column, done and shaded; Sunday the 22nd today, not done.
         XCTAssertEqual(lines[2..<9].map { String($0.suffix(1)) }, [".", ".", "-", "-", "-", "-", "."], map.out)
 
+        // With the clock pinned years ahead, a day that has not come by the
+        // real clock is refused, not silently left out.
+        let ahead = hm("ana", "done", "read", env: ["HABITMATCH_NOW": "2031-03-01T10:00:00-05:00"])
+        XCTAssertEqual(ahead.code, 64)
+        XCTAssertTrue(ahead.err.hasPrefix("habitmatch: 2031-03-01 has not come yet by this machine's clock (today is "), ahead.err)
         XCTAssertEqual(hm("ana", "calendar", "--year", "1999").err,
                        "habitmatch: --year must be a year from 2000 to 2100 (or this), not '1999'\n")
         XCTAssertEqual(hm("ana", "calendar", "--year", "2026", "--month", "2026-11").code, 64)

@@ -56,6 +56,13 @@ extension Habitmatch {
                 s == "today" ? t : s == "yesterday" ? t.adding(days: -1) : try ctx.day(s, option: "--date")
             } ?? t
             if d > t { throw .usage("--date cannot be in the future: today is \(t)") }
+            // Changes are stamped by the real clock whatever --now says, and a
+            // day more than one after its stamp counts for nothing (a day is
+            // not marked before it comes): say so rather than record nothing.
+            let real = ((try? Zone.named(m.timezone)) ?? .utc).day(of: Instant(ms: Sys.nowMillis()))
+            if d > real.adding(days: 1) {
+                throw .usage("\(d) has not come yet by this machine's clock (today is \(real) there); a day is marked once it comes")
+            }
             let has = tx.state.doneDays(m.user, h.id).contains(d)
             if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]) }
             return (h, d, streaks(tx.state.doneDays(m.user, h.id), today: t))
