@@ -85,11 +85,15 @@ public enum ActivityWatch {
         /// The names given, by app and title: a few apps and titles, many events.
         var named: [String: [String: String]] = [:]
 
+        /// The last window named: runs of events of one window are common.
+        var last: (app: String, title: String?, name: String)? = nil
+
         mutating func window(_ app: String, _ title: String?, _ span: RewardsEngine.Span) {
+            if let l = last, l.app == app, l.title == title { windows.append((l.name, span)); return }
             let t = title ?? ""
-            if let n = named[app]?[t] { windows.append((n, span)); return }
-            let n = naming(app, title)
+            let n = named[app]?[t] ?? naming(app, title)
             if named.count < 4096 { named[app, default: [:]][t] = n }
+            last = (app, title, n)
             windows.append((n, span))
         }
         var afk: [RewardsEngine.Span] = []
