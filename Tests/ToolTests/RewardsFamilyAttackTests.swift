@@ -39,6 +39,27 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertTrue(rwAs("mum", "log", "--type", "refused").out.contains("who owns the family folder"), "the forgery is in the log")
     }
 
+    /// A request is its file's owner's only when the file has no other
+    /// name: a child who hard-links a sibling's file (left writable) into
+    /// the spool does not spend the sibling's points; and a request that
+    /// names a field twice is nothing (which value would count?).
+    func testAHardLinkedOrAmbiguousRequestCountsForNothing() throws {
+        setUpFamily()
+        let bait = "/tmp/\(Self.groupPrefix)-bait-\(UUID().uuidString).json"
+        defer { unlink(bait) }
+        XCTAssertEqual(shell("sam", "printf '{\"kind\":\"redeem\",\"minutes\":4}\\n' > \(bait) && chmod 666 \(bait)").code, 0)
+        let linked = shell("alex", "ln \(bait) \(family)/requests/00000000beef.json")
+        XCTAssertEqual(linked.code, 0, "the kernel lets a login link a file it may write: \(linked.err)")
+        XCTAssertEqual(shell("alex", "printf '{\"kind\":\"redeem\",\"minutes\":1,\"minutes\":10}\\n' > \(family)/requests/00000000cafe.json").code, 0)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0)
+        XCTAssertEqual(balances(), [100, 40], "nobody's points were spent")
+        let all = rwAs("mum", "requests", "--all").records
+        let byID = Dictionary(all.compactMap { r in (r["id"] as? String).map { ($0, r) } }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byID["00000000beef"]?["from"] as? String, name("sam"), "the file is Sam's: \(all)")
+        XCTAssertTrue((byID["00000000beef"]?["reason"] as? String ?? "").contains("hard link"), "\(all)")
+        XCTAssertTrue((byID["00000000cafe"]?["reason"] as? String ?? "").contains("\"minutes\" is named twice"), "\(all)")
+    }
+
     func testAChildsLoginCannotJoinAsAParentAndRequestsGoInTheOrderTheyWereMade() throws {
         setUpFamily()
         let code = try XCTUnwrap(rwAs("mum", "parent", "invite").records.first?["code"] as? String)
