@@ -206,27 +206,24 @@ public final class ProgressMeter {
         }
     }
 
-    /// The bytes a signal that ends the run writes first (the meter's line
-    /// cleared, so no half-drawn meter stays on the terminal): set while a
-    /// meter stands, nil when none does.
-    nonisolated(unsafe) static var onSignal: UnsafeMutableBufferPointer<UInt8>? = nil
-    nonisolated(unsafe) static var handling = false
-
+    /// While a meter stands on a terminal, a signal that ends the run
+    /// (Ctrl-C, a kill, a hang-up) clears its line first, then ends the run
+    /// as that signal would: with erase-line, or (TERM=dumb) with spaces.
+    /// No state: the handler is the one that clears as this terminal needs,
+    /// and the default action comes back when the meter is gone.
     static func clearOnSignal(_ text: String?) {
-        if let old = onSignal { onSignal = nil; old.deallocate() }
-        guard let text else { return }
-        let b = Array(text.utf8)
-        let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: b.count)
-        _ = buf.initialize(from: b)
-        onSignal = buf
-        guard !handling else { return }
-        handling = true
+        let ansi: @convention(c) (Int32) -> Void = { sig in
+            _ = Glibc.write(2, "\r\u{1B}[K", 4)
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+        let dumb: @convention(c) (Int32) -> Void = { sig in
+            _ = Glibc.write(2, "\r                                                                               \r", 81)
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(sig) { sig in
-                if let b = ProgressMeter.onSignal, let base = b.baseAddress { _ = Glibc.write(2, base, b.count) }
-                signal(sig, SIG_DFL)
-                raise(sig)
-            }
+            signal(sig, text == nil ? SIG_DFL : text!.contains("\u{1B}") ? ansi : dumb)
         }
     }
 }
