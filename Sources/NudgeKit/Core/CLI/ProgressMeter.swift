@@ -106,13 +106,13 @@ public final class ProgressMeter {
         drawnDone = done
         let line = ProgressMeter.line(prefix: prefix, done: done, total: total, unit: unit, width: width)
         if display == .terminal {
-            let clear = clearing
-            Diagnostics.meterShown.withLock { $0 = clear }
-            ProgressMeter.clearOnSignal(clear)
             let cols = Text.columns(line)
             // Without erase-line, spaces over what the last drawing left.
             write("\r" + line + (ansi ? "\u{1B}[K" : String(repeating: " ", count: max(0, drawnColumns - cols))))
-            drawnColumns = cols
+            drawnColumns = max(drawnColumns, cols)
+            let clear = clearing
+            Diagnostics.meterShown.withLock { $0 = clear }
+            ProgressMeter.clearOnSignal(clear)
         } else {
             write(line + "\n")
         }
@@ -181,12 +181,12 @@ public final class ProgressMeter {
         return out
     }
 
-    /// Clears the meter (a terminal's line) at the end of the work, or, forced
-    /// into a pipe, writes the count it ended at; safe to call more than
-    /// once, and when nothing was drawn.
     /// What clears the line the meter stands on.
     var clearing: String { ansi ? "\r\u{1B}[K" : "\r" + String(repeating: " ", count: drawnColumns) + "\r" }
 
+    /// Clears the meter (a terminal's line) at the end of the work, or, forced
+    /// into a pipe, writes the count it ended at; safe to call more than
+    /// once, and when nothing was drawn.
     public func finish() {
         if drawn && display == .terminal { write(clearing); ProgressMeter.clearOnSignal(nil) }
         // Where the lines stay (a log), the last of them says where it ended.
