@@ -68,8 +68,8 @@ final class ProgressToolTests: ToolTestCase {
     func testASignalClearsTheMeterBeforeTheRunEnds() throws {
         let input = write("unlocks.ndjson", unlocks())
         // The meter is drawn once the first line arrives; the rest never comes.
-        let line = "(sleep 1.2; cat \(input); sleep 3) | tenclub --data-dir \(tmp)/sig ingest > /dev/null & "
-            + "sleep 2.2; pkill -TERM -x tenclub; wait"
+        let line = "(sleep 1.2; cat \(input); sleep 3) | tenclub --data-dir \(tmp)/sig ingest > /dev/null & p=$!; "
+            + "sleep 2.2; kill -TERM $p; wait"
         let (screen, _) = try onTerminal(line)
         XCTAssertTrue(screen.contains("tenclub: reading stdin: "), screen.debugDescription)
         XCTAssertTrue(screen.hasSuffix("\r\u{1B}[K") || screen.hasSuffix("\r\u{1B}[K\n"), "cleared: \(screen.debugDescription)")
