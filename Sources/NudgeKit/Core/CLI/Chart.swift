@@ -15,6 +15,13 @@ public enum Chart {
         return l.contains("utf-8") || l.contains("utf8")
     }
 
+    /// The width a picture is drawn in: COLUMNS when it is a positive
+    /// number (as shells and `watch` set it), else the terminal's, else 80.
+    /// Each picture clamps it to what it can draw in.
+    public static func width(columns: String?, terminal: Int?) -> Int {
+        columns.flatMap { Int($0.trimmingSpaces) }.flatMap { $0 > 0 ? $0 : nil } ?? terminal ?? 80
+    }
+
     /// One column a value, its height against the largest, a dot for none;
     /// `:-=+*#%@` without Unicode.
     public static func columns(_ xs: [Int], unicode: Bool) -> String {

@@ -145,7 +145,7 @@ extension Habitmatch {
             }
             return .ok
         }
-        let width = Sys.env("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? Sys.terminalColumns(1) ?? 80
+        let width = Chart.width(columns: Sys.env("COLUMNS"), terminal: Sys.terminalColumns(1))
         ctx.out.raw(yearMap(title: "\(h.name) — \(m.name)", year: year, done: days, today: t, width: width,
                             unicode: Chart.unicode(env: Sys.env), color: ctx.out.color))
         return .ok

@@ -151,7 +151,7 @@ extension Rewards {
         // goal and the cap, in the terminal's width (COLUMNS, else the
         // terminal's, else 80).
         if format == "text" && by == "day" {
-            let width = Sys.env("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? Sys.terminalColumns(1) ?? 80
+            let width = Chart.width(columns: Sys.env("COLUMNS"), terminal: Sys.terminalColumns(1))
             var charts: [String] = []
             for c in kids {
                 var days: [ChartDay] = []

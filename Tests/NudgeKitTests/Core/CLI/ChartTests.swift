@@ -13,6 +13,13 @@ final class ChartTests: XCTestCase {
         XCTAssertTrue(unicode(["LANG": "en_US.UTF-8", "LC_ALL": ""]))  // an empty variable is not set
     }
 
+    func testAPicturesWidthIsColumnsElseTheTerminalsElseEighty() {
+        XCTAssertEqual(Chart.width(columns: "64", terminal: 120), 64)
+        XCTAssertEqual(Chart.width(columns: " 100 ", terminal: nil), 100)
+        for bad in ["0", "-5", "wide", "", "99999999999999999999"] { XCTAssertEqual(Chart.width(columns: bad, terminal: 120), 120, bad) }
+        XCTAssertEqual(Chart.width(columns: nil, terminal: nil), 80)
+    }
+
     func testColumnsNeverDrawACountAsNothingNorEndInABlank() {
         var rng = SeededRandom(seed: 24)
         for _ in 0..<1000 {
