@@ -24,12 +24,12 @@ public enum Rewards {
     /// Children's names, apps and settings keys complete from the store.
     public static let spec = declared.completing(
         ["dashboard": ["child"], "allowance": ["child"], "badges": ["child"], "redeem": ["child", ""], "adjust": ["child", ""],
-         "child rm": ["child"], "child export": ["child"], "app set": ["app"], "app rm": ["app"], "settings set": ["setting", ""]],
+         "child rm": ["child"], "lock": ["child"], "unlock": ["child"], "bonus": ["child", ""], "widget": ["child"], "child export": ["child"], "app set": ["app"], "app rm": ["app"], "settings set": ["setting", ""]],
         values: completionValues)
 
     static func completionValues(_ ctx: Context, _ kind: String) throws(ToolError) -> [String] {
         switch kind {
-        case "setting": return RewardsEngine.Settings.ranges.map(\.key) + ["grant_device"]
+        case "setting": return RewardsEngine.Settings.ranges.filter { $0.kind != .lock }.map(\.key) + ["grant_device"]
         case "child": return try store(ctx).read().children.values.map(\.name).sorted()
         case "app": return try store(ctx).read().apps.values.map(\.name).sorted()
         case "reward_app": return try store(ctx).read().apps.values.filter { $0.category == .reward }.map(\.name).sorted()
@@ -129,6 +129,16 @@ public enum Rewards {
                         operands: .words, max: 1, run: allowance),
             CommandSpec("adjust", summary: "A bonus or a correction", usage: "CHILD +N|-N",
                         options: [OptionSpec("reason", value: "TEXT", help: "Why (required)")], operands: .words, min: 2, max: 2, group: .admin, run: adjust),
+            CommandSpec("lock", summary: "End a child's reward time at once: until a time, for a while, or until unlocked", usage: "CHILD",
+                        options: [OptionSpec("for", value: "DURATION", help: "For this long (30m, 2h, 1d)"),
+                                  OptionSpec("until", value: "TIME", help: "Until this time (18:00, 6pm: the next one; or a date-time)")],
+                        operands: .words, min: 1, max: 1, group: .admin, run: lock),
+            CommandSpec("unlock", summary: "Lift a lock", usage: "CHILD", operands: .words, min: 1, max: 1, group: .admin, run: unlock),
+            CommandSpec("bonus", summary: "More reward minutes today, costing no points", usage: "CHILD MINUTES",
+                        options: [OptionSpec("reason", value: "TEXT", help: "Why (required)")], operands: .words, min: 2, max: 2, group: .admin, run: bonus),
+            CommandSpec("widget", summary: "One line for a status bar: reward minutes left, downtime, balance", usage: "[CHILD]",
+                        options: [OptionSpec("style", value: "STYLE", help: "plain, waybar or tmux", choices: ["plain", "waybar", "tmux"])],
+                        operands: .words, max: 1, run: widgetCommand),
             CommandSpec("report", summary: "Learning and reward time and points, grouped",
                         options: [childOption, OptionSpec("from", value: "DAY", help: "First day (default 30 days ago)"),
                                   OptionSpec("to", value: "DAY", help: "Last day (default today)"),

@@ -63,7 +63,7 @@ extension Rewards {
                 for app in apps.keys { intake.raws.append(Raw(child: ci, app: intake.app(app), start: now.seconds - Int64(interval), end: now.seconds)) }
             }
             if !intake.raws.isEmpty { _ = evaluate(intake, tx: &tx, zone: ctx.zone, source: "enforce", byline: byline(ctx), each: false) }
-            let actions = enforceActions(tx.state, running: running, today: ctx.today)
+            let actions = enforceActions(tx.state, running: running, today: ctx.today, now: now, zone: ctx.zone)
             let records = enforceRecords(tx.state, actions, today: ctx.today, dryRun: dry)
             for e in records.events { tx.record(by(ctx, e)) }
             return EnforcePlan(state: tx.state, procs: procs, actions: actions, notes: records.notifications)
@@ -80,19 +80,20 @@ extension Rewards {
         var code = ExitCode.ok
         var lineage: [RunningProcess]? = nil
         for a in plan.actions {
-            guard case .end(let cid, let app, let pids) = a, let c = plan.state.children[cid] else { continue }
+            guard case .end(let cid, let app, let pids, let why) = a, let c = plan.state.children[cid] else { continue }
             // The matched processes and what they started (their tree).
             if lineage == nil && !dry && endCommand == nil { lineage = Processes.withLineage(procs, root: procRoot) }
             let all = lineage ?? procs
             let ps = Processes.tree(all.filter { pids.contains($0.pid) }, in: all)
             var rec: JSONObject = ["type": "enforced", "child": .string(c.name), "login": JSON(c.login), "app": .string(app),
-                                   "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over")]
+                                   "pids": .array(pids.map { JSON.int(Int64($0)) }), "action": .string(dry ? "would_end" : endCommand == nil ? "ended" : "handed_over"),
+                                   "reason": .string(why.rawValue)]
             if !dry {
                 if let cmd = endCommand {
                     // Run as every hand-over command is (Handover.run): its
                     // timeout ends it with what it started, a kill is not an
                     // exit status.
-                    let end = try Handover.run(cmd, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app,
+                    let end = try Handover.run(cmd, record: rec, env: ["REWARDS_CHILD": c.name, "REWARDS_LOGIN": c.login ?? "", "REWARDS_APP": app, "REWARDS_REASON": why.rawValue,
                                                                       "REWARDS_PIDS": pids.map(String.init).joined(separator: " ")],
                                                timeoutSeconds: enforceTimeoutSeconds)
                     if let why = Handover.why(end, command: "the enforce command", timeoutSeconds: enforceTimeoutSeconds) {
@@ -104,7 +105,8 @@ extension Rewards {
                     Processes.end(ps, graceMillis: grace * 1000, root: procRoot)
                 }
             }
-            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): reward time is up")
+            let because = why == .time ? "reward time is up" : why == .downtime ? "it is downtime" : "a parent paused reward time"
+            ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(app.terminalSafe) \(dry ? "would be ended" : "ended"): \(because)")
         }
         return code
     }

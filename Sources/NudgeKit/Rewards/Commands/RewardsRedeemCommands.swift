@@ -24,7 +24,7 @@ extension Rewards {
                 if let a = ctx.option("app"), tx.state.apps[a.lowercased()]?.category != .reward {
                     throw ToolError(.dataError, "'\(a)' is not a reward app; 'rewards app list --category reward' shows them")
                 }
-                let set = tx.state.settings(for: c.id)
+                let set = tx.state.settings(for: c.id).on(ctx.today)
                 switch RewardsEngine.redeem(minutes: minutes, balance: tx.state.balance[c.id] ?? 0,
                                             grantedToday: tx.state.totals(c.id, ctx.today).grantedMinutes,
                                             grantedThisWeek: tx.state.grantedThisWeek(c.id, ctx.today), settings: set) {
@@ -85,8 +85,18 @@ extension Rewards {
         let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
         let r = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
-        ctx.out.emit(r, text: "\(c.name.terminalSafe) today: \(r["granted_minutes"]!.int!) min granted, \(r["used_minutes"]!.int!) used, \(r["left_minutes"]!.int!) left")
-        return r["left_minutes"]!.int! > 0 ? .ok : .no
+        ctx.out.emit(r, text: allowanceText(r))
+        return r["left_minutes"]!.int! > 0 && r["blocked"] == nil ? .ok : .no
+    }
+
+    /// The allowance line: minutes granted, used and left, and what stops reward time.
+    static func allowanceText(_ a: JSONObject, now w: Widget? = nil) -> String {
+        var t = "\(Text.terminalSafe(a["child"]?.string ?? "")) today: \(a["granted_minutes"]?.int ?? 0) min granted, \(a["used_minutes"]?.int ?? 0) used, \(a["left_minutes"]?.int ?? 0) left"
+        let state = w?.state ?? a["blocked"]?.string
+        if state == "locked" { t += "; locked" + (a["locked_until"]?.string.map { " until \($0)" } ?? " until a parent unlocks it") }
+        else if state == "downtime" { t += "; downtime until \(a["downtime_end"]?.string ?? "?")" }
+        else if let s = a["downtime_start"]?.string { t += "; downtime from \(s)" }
+        return t
     }
 
     /// `allowance` for a child in a family folder: from their status file.
@@ -96,8 +106,9 @@ extension Rewards {
         if let n = ctx.operands.first, n.lowercased() != a["child"]?.string?.lowercased() {
             throw ToolError(.noPermission, "only a parent or the child may see that (you are \(Sys.loginName()))")
         }
-        ctx.out.emit(a, text: "\(Text.terminalSafe(a["child"]?.string ?? "")) today: \(a["granted_minutes"]?.int ?? 0) min granted, \(a["used_minutes"]?.int ?? 0) used, \(a["left_minutes"]?.int ?? 0) left")
-        return (a["left_minutes"]?.int ?? 0) > 0 ? .ok : .no
+        let w = Widget(a, now: ctx.now)
+        ctx.out.emit(a, text: allowanceText(a, now: w))
+        return (a["left_minutes"]?.int ?? 0) > 0 && (w.state == "ok" || w.state == "low") ? .ok : .no
     }
 
     static func adjust(_ ctx: Context) throws(ToolError) -> ExitCode {

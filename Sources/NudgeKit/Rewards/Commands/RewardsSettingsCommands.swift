@@ -12,17 +12,20 @@ extension Rewards {
         try requireFamily(s)
         let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
         let set = cid.map { s.settings(for: $0) } ?? s.settings
-        for r in RewardsEngine.Settings.ranges {
+        // A weekday's own key shows once it is set; the lock is 'rewards lock''s.
+        for r in RewardsEngine.Settings.ranges where r.kind != .lock {
             let v = set.value(r.key) ?? 0
-            ctx.out.emit(["type": "setting", "key": .string(r.key), "value": JSON(v), "min": JSON(r.range.lowerBound), "max": JSON(r.range.upperBound),
-                          "help": .string(r.help), "child": JSON(cid), "overridden": .bool(cid.flatMap { s.childSettings[$0]?[r.key] } != nil)],
-                         text: "\(r.key.padding(28))\(v)  (\(r.help))")
+            if (r.kind == .weekdayWindow || r.kind == .weekdayNumber) && v < 0 { continue }
+            var o: JSONObject = ["type": "setting", "key": .string(r.key), "value": JSON(v), "help": .string(r.help), "child": JSON(cid),
+                                 "overridden": .bool(cid.flatMap { s.childSettings[$0]?[r.key] } != nil)]
+            if r.kind == .number || r.kind == .weekdayNumber { o["min"] = JSON(max(0, r.range.lowerBound)); o["max"] = JSON(r.range.upperBound) } else { o["text"] = .string(set.display(r.key)) }
+            ctx.out.emit(o, text: "\(r.key.padding(34))\(set.display(r.key))  (\(r.help))")
         }
         if cid == nil {
             let help = "the device that hands grants over, where devices share a sync folder"
             ctx.out.emit(["type": "setting", "key": "grant_device", "value": JSON(s.granter), "help": .string(help),
                           "overridden": .bool(s.grantDevice != nil)],
-                         text: "\("grant_device".padding(28))\((s.granter ?? "any").terminalSafe)  (\(help))")
+                         text: "\("grant_device".padding(34))\((s.granter ?? "any").terminalSafe)  (\(help))")
         }
         return .ok
     }
@@ -61,17 +64,18 @@ extension Rewards {
     static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         let key = ctx.operands[0], raw = ctx.operands[1]
         if key == "grant_device" { return try setGrantDevice(ctx, raw) }
-        var probe = RewardsEngine.Settings()
-        try probe.set(key, raw)
+        let v = try RewardsEngine.Settings.parse(key, raw)
         let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in
             try requireParent(tx.state, ctx)
             let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(tx.state, n).id }
             let old = (cid.map { tx.state.settings(for: $0) } ?? tx.state.settings).value(key) ?? 0
-            tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(probe.value(key)!), "child": JSON(cid)]))
+            tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(v), "child": JSON(cid)]))
             return (old, cid)
         }
-        ctx.out.emit(["type": "setting", "key": .string(key), "value": JSON(probe.value(key)!), "previous": JSON(old), "child": JSON(cid)],
-                     text: "\(key): \(old) → \(probe.value(key)!)")
+        let show = { (x: Int) in RewardsEngine.Settings.display(key, x) }
+        var rec: JSONObject = ["type": "setting", "key": .string(key), "value": JSON(v), "previous": JSON(old), "child": JSON(cid)]
+        if show(v) != String(v) { rec["text"] = .string(show(v)) }
+        ctx.out.emit(rec, text: "\(key): \(show(old)) → \(show(v))")
         return .ok
     }
 }

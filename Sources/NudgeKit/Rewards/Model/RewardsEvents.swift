@@ -277,9 +277,12 @@ extension RewardsState {
             guard let k = e["key"]?.string, let v = e["value"]?.int,
                   let known = RewardsEngine.Settings.ranges.first(where: { $0.key == k }), known.range.contains(Int(v)) else { return }
             let c = e["child"]?.string
+            var probe = RewardsEngine.Settings()
+            guard probe.put(k, Int(v)) else { return }
             let before = c.flatMap { childSettings[$0]?[k] } ?? settings.value(k)
-            if let c = c { childSettings[c, default: [:]][k] = Int(v) } else { try? settings.set(k, String(v)) }
-            noteChange(stamp, who, "\(who) updated \(k)\(c.map { " for " + (children[$0]?.name ?? $0) } ?? "") from \(before.map(String.init) ?? "unset") to \(v)")
+            if let c = c { childSettings[c, default: [:]][k] = Int(v) } else { settings.put(k, Int(v)) }
+            noteChange(stamp, who, RewardsEngine.Settings.describe(who: who, key: k, child: c.map { children[$0]?.name ?? $0 }, before: before, after: Int(v),
+                                                                          local: e["until"]?.string))
         default:
             break
         }
@@ -342,7 +345,7 @@ extension RewardsState {
             }
             guard let m = r.minutes, (1...1440).contains(m) else { r.status = "refused"; r.reason = "minutes must be 1 to 1440"; break }
             if kind == "more_time" { break }
-            let set = settings(for: c.id)
+            let set = settings(for: c.id).on(day)
             switch RewardsEngine.redeem(minutes: m, balance: balance[c.id] ?? 0, grantedToday: totals(c.id, day).grantedMinutes,
                                         grantedThisWeek: grantedThisWeek(c.id, day), settings: set) {
             case .failure(let err):

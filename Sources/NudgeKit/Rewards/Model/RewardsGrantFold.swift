@@ -117,7 +117,7 @@ extension RewardsState {
     /// Why `g` cannot be paid at this point (nil: it can).
     func lacks(_ g: Grant, limits: Bool) -> String? {
         let bal = balance[g.child] ?? 0
-        let set = settings(for: g.child)
+        let set = settings(for: g.child).on(g.day)
         let today = totals(g.child, g.day).grantedMinutes, week = grantedThisWeek(g.child, g.day)
         if g.points > bal { return "the balance was \(bal) when it was merged, less than its \(g.points) points" }
         if limits && today + g.minutes > set.dailyRewardLimitMinutes {
@@ -166,7 +166,7 @@ extension RewardsState {
         let week = g.day.adding(days: -((g.day.weekday + 6) % 7))
         let provisional = grants.values.filter { $0.child == g.child && $0.id != id && $0.void == nil && $0.handover.state == .pending }
             .sorted { $0.seq > $1.seq }
-        let set = settings(for: g.child)
+        let set = settings(for: g.child).on(g.day)
         for p in provisional {
             guard lacks(g, limits: limits) != nil else { break }
             // Only a redemption whose reversal gives back what lacks.

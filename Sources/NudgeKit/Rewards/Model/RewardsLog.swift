@@ -104,7 +104,8 @@ extension Rewards {
         case "setting_set":
             let k = e["key"]?.string ?? "?"
             let old = cid.flatMap { b.childSettings[$0]?[k] } ?? b.settings.value(k)
-            out.append(entry("\(who) updated \(k)\(cid.map { " for " + name($0) } ?? "") from \(old.map(String.init) ?? "unset") to \(e["value"]?.int ?? 0)",
+            out.append(entry(RewardsEngine.Settings.describe(who: who, key: k, child: cid.map(name), before: old, after: Int(e["value"]?.int ?? 0),
+                                                                  local: e["until"]?.string),
                              child: cid.map(name), before: JSON(old), after: e["value"] ?? .null))
         case "adjust":
             guard let c = cid else { break }
@@ -115,6 +116,7 @@ extension Rewards {
         case "grant":
             guard let c = cid, let id = e["id"]?.string, let g = a.grants[id] else { break }
             let text = g.void != nil ? "\(name(c))'s \(g.minutes) reward minutes (by \(who)) were reversed: \(g.void!)"
+                                     : g.points == 0 ? "\(who) gave \(name(c)) \(g.minutes) bonus reward minutes\(e["reason"]?.string.map { " (\($0))" } ?? "")"
                                      : who == a.children[c]?.login ? "\(name(c)) redeemed \(g.minutes) reward minutes (\(g.points) points)"
                                      : "\(who) redeemed \(g.minutes) reward minutes for \(name(c)) (\(g.points) points)"
             out.append(entry(text, child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))

@@ -201,7 +201,7 @@ extension RewardsState {
                                            sites: (l["sites"]?.array ?? []).compactMap(\.string))
             }
         case "settings":
-            for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { try? settings.set(r.key, String(v)) } }
+            for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { settings.put(r.key, Int(v)) } }
         case "child_settings":
             if let c = l["child"]?.string {
                 for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { childSettings[c, default: [:]][r.key] = Int(v) } }

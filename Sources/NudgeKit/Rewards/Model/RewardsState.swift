@@ -160,7 +160,7 @@ public struct RewardsState: JournalModel {
     public func settings(for child: String) -> RewardsEngine.Settings {
         var s = settings
         s.notify = 1
-        for (k, v) in childSettings[child] ?? [:] { try? s.set(k, String(v)) }
+        for (k, v) in childSettings[child] ?? [:] { s.put(k, v) }
         return s
     }
 

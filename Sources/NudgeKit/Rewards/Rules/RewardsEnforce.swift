@@ -11,13 +11,17 @@ extension Rewards {
     /// What enforce does about one child, decided from the state after the
     /// run's usage is counted.
     public enum EnforceAction: Equatable, Sendable {
-        /// Few minutes left: tell the child (once a day).
-        case warn(child: String, leftMinutes: Int)
-        /// Time is up (or none was granted): end the app's processes.
-        case end(child: String, app: String, pids: [Int32])
+        /// Five minutes or one left (of the time granted, or before downtime
+        /// starts, `why`): tell the child (once each).
+        case warn(child: String, leftMinutes: Int, why: Blocked)
+        /// Time is up (or none was granted), downtime, or a parent's lock (`why`): end the app's processes.
+        case end(child: String, app: String, pids: [Int32], why: Blocked)
         /// A reward app running with no time granted today: tell the parents (once a day per app).
         case unauthorized(child: String, app: String)
     }
+
+    /// Why reward apps may not run.
+    public enum Blocked: String, Sendable { case time, downtime, locked }
 
     /// The reward apps each child with a login is running (child id → app →
     /// processes): a process is a child's by its uid (`uid` looks a login
@@ -45,18 +49,28 @@ extension Rewards {
     }
 
     /// The decisions for the processes running now (child id → app → processes).
-    public static func enforceActions(_ s: RewardsState, running: [String: [String: [RunningProcess]]], today: Day) -> [EnforceAction] {
+    /// In downtime or locked, the apps end whatever the balance; else when
+    /// the time granted is spent. A warning comes at five minutes and at one
+    /// before either end (the nearer).
+    public static func enforceActions(_ s: RewardsState, running: [String: [String: [RunningProcess]]], today: Day,
+                                      now: Instant, zone: Zone) -> [EnforceAction] {
         var out: [EnforceAction] = []
         for (cid, apps) in running.sorted(by: { $0.key < $1.key }) where !apps.isEmpty {
             let t = s.totals(cid, today)
+            let set = s.settings(for: cid)
             let left = Int64(t.grantedMinutes) * 60 - t.rewardSeconds
-            if left <= 0 {
+            if let b = set.blocked(at: now, zone: zone) {
+                let why: Blocked = b.why == "locked" ? .locked : .downtime
+                for (app, ps) in apps.sorted(by: { $0.key < $1.key }) { out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: why)) }
+            } else if left <= 0 {
                 for (app, ps) in apps.sorted(by: { $0.key < $1.key }) {
-                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid)))
+                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: .time))
                     if t.grantedMinutes == 0 { out.append(.unauthorized(child: cid, app: app)) }
                 }
-            } else if left <= 300 {
-                out.append(.warn(child: cid, leftMinutes: Int((left + 59) / 60)))
+            } else {
+                let toDowntime = set.downtimeAround(now, zone: zone).map { ($0.start.ms - now.ms) / 1000 } ?? .max
+                let (soonest, why) = toDowntime < left ? (toDowntime, Blocked.downtime) : (left, Blocked.time)
+                if soonest <= 300 { out.append(.warn(child: cid, leftMinutes: Int((soonest + 59) / 60), why: why)) }
             }
         }
         return out
@@ -73,23 +87,38 @@ extension Rewards {
         var notes: [JSONObject] = []
         for a in actions {
             switch a {
-            case .warn(let cid, let left):
-                let key = "enforce-warn|\(cid)|\(today)"
+            case .warn(let cid, let left, let why):
+                // Once at five minutes and once at one, for each end: the
+                // time granted so far today (more granted, a new end), or
+                // the downtime of that start.
+                let mark = left <= 1 ? 1 : 5
+                let end = why == .time ? "granted \(s.totals(cid, today).grantedMinutes)" : "downtime"
+                let key = "enforce-warn|\(cid)|\(today)|\(end)|\(mark)"
                 guard !s.notified.contains(key), let c = s.children[cid] else { continue }
                 events.append(["type": "notified", "key": .string(key)])
-                notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(today)", title: "\(left) minute\(left == 1 ? "" : "s") of reward time left",
-                                                body: "Save your game, \(c.name): reward time ends in \(left) minute\(left == 1 ? "" : "s").",
-                                                extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
-            case .end(let cid, let app, let pids):
+                let mins = "\(left) minute\(left == 1 ? "" : "s")"
+                notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(today)-\(why == .time ? "time" : "downtime")-\(mark)-\(digest([key]))",
+                                                title: why == .time ? "\(mins) of reward time left" : "Downtime in \(mins)",
+                                                body: why == .time ? "Save your game, \(c.name): reward time ends in \(mins)."
+                                                    : "Save your game, \(c.name): downtime starts in \(mins), and reward apps close.",
+                                                extra: ["to": .string(c.login ?? c.name), "role": "child", "minutes_left": JSON(left),
+                                                        "reason": .string(why.rawValue)]).record)
+            case .end(let cid, let app, let pids, let why):
                 guard let c = s.children[cid] else { continue }
                 events.append(["type": "enforced", "child": .string(cid), "app": .string(app), "pids": .array(pids.map { JSON.int(Int64($0)) }),
-                               "dry_run": .bool(dry), "day": .string(today.description)])
-                let key = "enforce-over|\(cid)|\(today)|\(app.lowercased())"
+                               "dry_run": .bool(dry), "day": .string(today.description), "reason": .string(why.rawValue)])
+                let tag = why == .time ? "" : "-\(why.rawValue)"
+                let key = "enforce-over|\(cid)|\(today)|\(app.lowercased())" + (why == .time ? "" : "|\(why.rawValue)")
                 if !s.notified.contains(key) {
                     events.append(["type": "notified", "key": .string(key)])
-                    notes.append(NotificationRecord(tool: "rewards", id: "enforce-over-\(cid)-\(today)-\(app.lowercased())", title: "Reward time is over",
-                                                    body: "\(app) was closed: today's reward time is used up. Learning earns more points.",
-                                                    extra: ["to": .string(c.login ?? c.name), "role": "child"]).record)
+                    let (title, body): (String, String)
+                    switch why {
+                    case .time: (title, body) = ("Reward time is over", "\(app) was closed: today's reward time is used up. Learning earns more points.")
+                    case .downtime: (title, body) = ("Downtime", "\(app) was closed: it is downtime, when reward apps do not run.")
+                    case .locked: (title, body) = ("Reward time is paused", "\(app) was closed: a parent paused reward time.")
+                    }
+                    notes.append(NotificationRecord(tool: "rewards", id: "enforce-over-\(cid)-\(today)-\(app.lowercased())\(tag)", title: title, body: body,
+                                                    extra: ["to": .string(c.login ?? c.name), "role": "child", "reason": .string(why.rawValue)]).record)
                 }
             case .unauthorized(let cid, let app):
                 let key = "enforce-unauth|\(cid)|\(today)|\(app.lowercased())"

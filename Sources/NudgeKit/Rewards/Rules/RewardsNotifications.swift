@@ -18,7 +18,7 @@ extension Rewards {
             let t = s.totals(c.id, today)
             let k1 = "points|\(c.id)|\(today)|\(t.points)"
             if t.points > 0 && !s.notified.contains(k1) { lines.append("You earned \(t.points) points today."); keys.append(k1) }
-            let set = s.settings(for: c.id)
+            let set = s.settings(for: c.id).on(today)
             let affordable = min((s.balance[c.id] ?? 0) / set.conversionRate, max(0, set.dailyRewardLimitMinutes - t.grantedMinutes))
             let k2 = "available|\(c.id)|\(today)"
             let redeem = "\(prefix) redeem \(c.name) \(affordable)"
@@ -46,7 +46,7 @@ extension Rewards {
         var keys: [String] = []
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             let t = s.totals(c.id, today)
-            let set = s.settings(for: c.id)
+            let set = s.settings(for: c.id).on(today)
             let k = "limit|\(c.id)|\(today)"
             if t.grantedMinutes >= set.dailyRewardLimitMinutes && set.dailyRewardLimitMinutes > 0 && !s.notified.contains(k) {
                 lines.append("\(c.name) reached today's reward limit (\(set.dailyRewardLimitMinutes) min)."); keys.append(k)

@@ -84,13 +84,25 @@ extension Rewards {
     static func allowanceRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
         let t = s.totals(c.id, today)
         let used = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
-        return ["type": "allowance", "child": .string(c.name), "date": .string(today.description), "granted_minutes": JSON(t.grantedMinutes),
-                "used_minutes": JSON(used), "left_minutes": JSON(max(0, t.grantedMinutes - used)), "balance": JSON(s.balance[c.id] ?? 0)]
+        let set = s.settings(for: c.id)
+        var o: JSONObject = ["type": "allowance", "child": .string(c.name), "date": .string(today.description), "granted_minutes": JSON(t.grantedMinutes),
+                             "used_minutes": JSON(used), "left_minutes": JSON(max(0, t.grantedMinutes - used)), "balance": JSON(s.balance[c.id] ?? 0),
+                             "as_of": .string(zone.format(now)), "locked": .bool(set.lockedUntil > Int(now.seconds))]
+        // When reward apps may not run: a parent's lock, the downtime now or next.
+        if set.lockedUntil > Int(now.seconds) && set.lockedUntil < RewardsEngine.lockedForever {
+            o["locked_until"] = .string(zone.format(Instant(seconds: Int64(set.lockedUntil))))
+        }
+        if let d = set.downtimeAround(now, zone: zone) {
+            o["downtime_start"] = .string(zone.format(d.start))
+            o["downtime_end"] = .string(zone.format(d.end))
+        }
+        if let b = set.blocked(at: now, zone: zone) { o["blocked"] = .string(b.why) }
+        return o
     }
 
     /// One child's dashboard, as a record (also what the child's status file holds).
     static func dashboardRecord(_ s: RewardsState, _ c: RewardsState.Child, today: Day, zone: Zone, now: Instant) -> JSONObject {
-        let set = s.settings(for: c.id)
+        let set = s.settings(for: c.id).on(today)
         let t = s.totals(c.id, today)
         let learning = Int(t.learningSeconds / 60), reward = Int(rewardUsedSeconds(s, c.id, day: today, zone: zone, now: now) / 60)
         let week = (0..<7).map { today.adding(days: $0 - 6) }

@@ -1,0 +1,145 @@
+// Downtime, limits by weekday and a parent's lock: when reward apps may not
+// run at all, whatever the balance, as Family Link's bedtime, Screen Time's
+// downtime and timekpr-nExT's allowed hours have it. A downtime window
+// belongs to the day it starts on ("20:30-07:00" on Sunday ends Monday at
+// seven); `downtime` is every day's, `downtime_mon` … `downtime_sun` one
+// weekday's instead; the same for `daily_reward_limit_minutes_mon` … . All
+// in the family's zone, by its wall clock (a DST day's window keeps its
+// times).
+//
+// Invariants: a window is stored as one whole number (0: none; -1 in a
+// weekday's key: as every day's) and read back the same; whether an
+// instant is in downtime and when the next downtime starts are pure
+// functions of the settings, the instant and the zone.
+
+extension RewardsEngine {
+    /// Minutes of the day a window runs: from `from` to `to` (to ≤ from: past midnight, into the next day).
+    public struct Window: Equatable, Sendable, CustomStringConvertible {
+        public var from: Int  // 0..<1440
+        public var to: Int  // 0...1440
+
+        /// "20:30-07:00" (also "8:30pm-7am", an en dash, "24:00" as the day's end), or nil.
+        public static func parse(_ raw: String) -> Window? {
+            let parts = raw.replacingAll("–", "-").lowercased().split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let f = minutes(parts[0]), let t = minutes(parts[1]), f < 1440, f != t % 1440 else { return nil }
+            return Window(from: f, to: t)
+        }
+
+        /// "7", "07:00", "7:30", "7am", "8:30pm", "24:00" as minutes of the day.
+        static func minutes(_ raw: Substring) -> Int? {
+            var s = String(raw).trimmingSpaces
+            var add = -1
+            if s.hasSuffix("am") || s.hasSuffix("pm") { add = s.hasSuffix("pm") ? 720 : 0; s = String(s.dropLast(2)).trimmingSpaces }
+            let hm = s.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(hm.count), hm.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }),
+                  let h = Int(hm[0]), let m = hm.count == 2 ? Int(hm[1]) : 0, m < 60, hm.count == 2 ? hm[1].count == 2 : true else { return nil }
+            if add >= 0 {
+                guard (1...12).contains(h) else { return nil }
+                return (h % 12) * 60 + add + m
+            }
+            guard h < 24 || (h == 24 && m == 0) else { return nil }
+            return h * 60 + m
+        }
+
+        static func clock(_ m: Int) -> String {
+            let h = m / 60, mm = m % 60
+            return "\(h < 10 ? "0" : "")\(h):\(mm < 10 ? "0" : "")\(mm)"
+        }
+
+        public var description: String { "\(Window.clock(from))-\(Window.clock(to))" }
+
+        /// One whole number for the store: 1 + from × 1441 + to.
+        public var encoded: Int { 1 + from * 1441 + to }
+        public static let encodedRange = 0...(1 + 1439 * 1441 + 1440)
+
+        public init(from: Int, to: Int) { self.from = from; self.to = to }
+
+        public init?(encoded v: Int) {
+            guard v >= 1, Window.encodedRange.contains(v) else { return nil }
+            let (f, t) = ((v - 1) / 1441, (v - 1) % 1441)
+            guard f < 1440, f != t % 1440 else { return nil }
+            self.init(from: f, to: t)
+        }
+
+        /// Whether it runs past midnight into the next day.
+        public var overnight: Bool { to <= from }
+    }
+
+    /// Weekday keys' suffixes, Sunday first (as `Day.weekday` counts).
+    public static let weekdayKeys = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    /// Seconds since the epoch that mean "until a parent lifts it".
+    public static let lockedForever = 253_402_300_799  // 9999-12-31T23:59:59Z
+}
+
+extension RewardsEngine.Settings {
+    /// The downtime window that starts on a day of this weekday (0 Sunday), if any.
+    public func downtime(weekday w: Int) -> RewardsEngine.Window? {
+        let v = downtimeByDay[w] >= 0 ? downtimeByDay[w] : downtime
+        return RewardsEngine.Window(encoded: v)
+    }
+
+    /// These settings on day `d`: its weekday's cap of reward minutes as the daily one.
+    public func on(_ d: Day) -> RewardsEngine.Settings {
+        var s = self
+        s.dailyRewardLimitMinutes = dailyRewardLimit(on: d)
+        return s
+    }
+
+    /// The day's cap of reward minutes: its weekday's, else every day's.
+    public func dailyRewardLimit(on d: Day) -> Int {
+        rewardLimitByDay[d.weekday] >= 0 ? rewardLimitByDay[d.weekday] : dailyRewardLimitMinutes
+    }
+
+    /// The instants a window that starts on `d` runs between.
+    func span(_ w: RewardsEngine.Window, on d: Day, zone: Zone) -> (start: Instant, end: Instant) {
+        let start = zone.resolve(LocalDateTime(day: d, time: TimeOfDay(hour: w.from / 60, minute: w.from % 60)))
+        let endDay = w.overnight ? d.adding(days: 1) : d
+        let end = w.to == 1440 ? zone.startOfDay(endDay.adding(days: 1))
+            : zone.resolve(LocalDateTime(day: endDay, time: TimeOfDay(hour: w.to / 60, minute: w.to % 60)))
+        return (start, end)
+    }
+
+    /// The downtime `now` is in, or else the next one to start within a
+    /// week: its start and end (a downtime that runs into the next day's
+    /// is one, until the later end).
+    public func downtimeAround(_ now: Instant, zone: Zone) -> (start: Instant, end: Instant)? {
+        let today = zone.day(of: now)
+        var found: (start: Instant, end: Instant)? = nil
+        for k in -1...7 {
+            let d = today.adding(days: k)
+            guard let w = downtime(weekday: d.weekday) else { continue }
+            let s = span(w, on: d, zone: zone)
+            if var f = found {
+                // Joined to the one found: one downtime.
+                guard s.start <= f.end else { break }
+                f.end = max(f.end, s.end)
+                found = f
+            } else if s.end > now {
+                found = s
+            }
+        }
+        return found
+    }
+
+    /// Whether reward apps may not run at `now`: locked by a parent, or in downtime.
+    public func blocked(at now: Instant, zone: Zone) -> (why: String, until: Instant)? {
+        if Int64(lockedUntil) > now.seconds { return ("locked", Instant(seconds: Int64(lockedUntil))) }
+        if let d = downtimeAround(now, zone: zone), d.start <= now { return ("downtime", d.end) }
+        return nil
+    }
+}
+
+extension RewardsEngine.Settings {
+    /// What the log says of a setting's change.
+    /// `local`: the lock's end as its writer's clock showed it.
+    public static func describe(who: String, key k: String, child: String?, before: Int?, after: Int, local: String? = nil) -> String {
+        if k == "locked_until" {
+            let whose = child.map { "\($0)'s" } ?? "the family's"
+            if after == 0 { return "\(who) lifted the lock on \(whose) reward time" }
+            let shown = local.flatMap { RFC3339.parse($0)?.instant.seconds == Int64(after) ? $0 : nil } ?? display(k, after)
+            return "\(who) locked \(whose) reward time " + (after >= RewardsEngine.lockedForever ? "until lifted" : "until \(shown)")
+        }
+        return "\(who) updated \(k)\(child.map { " for " + $0 } ?? "") from \(before.map { display(k, $0) } ?? "unset") to \(display(k, after))"
+    }
+}
