@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-f.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-g.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -57,14 +57,17 @@ final class HeldOutPhrasesTests: XCTestCase {
         // as "daily standup"): yomo keeps it, some tables drop it; both name the same thing.
         let got = words(f.title)
         let ruleWords: Set<String> = ["daily", "weekly", "monthly", "quarterly", "yearly", "annual", "annually", "nightly", "biweekly"]
+        // "rent due fri": "rent due" or "rent" (tables differ); the word "due" before the deadline read names nothing else.
+        let undue = { (w: [String]) in w.last == "due" ? Array(w.dropLast()) : w }
         let sameTitle = got == words(title) || (got.count > 1 && ruleWords.contains(got[0]) && f.recurrence.repeats && Array(got.dropFirst()) == words(title))
+            || (undue(got) == undue(words(title)) && (got.last == "due" || words(title).last == "due"))
         if firstRight && secondRight && sameTitle { return .right }
         let stated = !f.assumptions.isEmpty
         return stated ? (ambiguous ? .right : .stated) : .silent
     }
 
     func testNoHeldOutPhraseIsSilentlyWrong() {
-        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv"] {
+        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

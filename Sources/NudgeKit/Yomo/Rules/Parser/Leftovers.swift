@@ -53,9 +53,11 @@ extension ReminderParser.ParseState {
            !(k > 0 && Self.leadWords.contains(word(k - 1))), tokens.contains(where: { $0.raw.contains(where: { $0.isLowercase }) }) { return true }
         // "buy sun cream" yes, "sat am" no: a day with am/pm after it is a day.
         if len == 1, ["am", "pm", "a.m", "p.m"].contains(word(k + 1)) { return false }
-        // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title.
+        // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title;
+        // first in the phrase it is the day ("sat soccer snacks", "sun brunch w/ mom") but in a compound.
         if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)),
-           !ReminderLexicon.partsOfDay.contains(word(k + 1)), !(k > 0 && Self.leadWords.contains(word(k - 1))) { return true }
+           !ReminderLexicon.partsOfDay.contains(word(k + 1)), !(k > 0 && Self.leadWords.contains(word(k - 1))),
+           k > 0 || Self.dayCompounds.contains(word(k + 1)) { return true }
         guard capital(k) else { return false }
         if inMediaTitle(k) { return true }
         var j = after
@@ -63,6 +65,15 @@ extension ReminderParser.ParseState {
         if capital(j) && !timeish(j) { return true }
         return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
     }
+
+    /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
+    static let dayCompounds: Set<String> = [
+        "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
+        "lounger", "loungers", "lamp", "room", "shade", "shades", "tan", "damage", "dried", "nav", "navs", "phone", "dish", "exam", "exams",
+        "test", "tests", "prep", "score", "scores", "practice", "tutor", "tutoring", "word", "words", "vocab", "reading", "math", "maths",
+        "registration", "down", "up", "through", "with", "on", "in", "at", "by", "the", "a", "my", "newspaper", "paper", "times", "ring", "rings",
+        "dress", "dresses", "vows", "invitations", "invites",
+    ]
 
     /// Whether the word at `k` is inside a capitalised name after a verb
     /// that takes one ("read Tuesdays with Morrie", "watch 28 Days Later",
@@ -165,7 +176,9 @@ extension ReminderParser.ParseState {
         if ["winter", "spring", "summer", "autumn", "fall"].contains(w) && ["this", "next", "in", "by", "until", "last"].contains(prev) { return 1 }
         if (w.hasPrefix("mid-") && w.count > 4) || ["midweek", "mid-week", "midmonth", "mid-month"].contains(w) { return 1 }
         if ["early", "late"].contains(w) && ReminderLexicon.month(next) != nil && next.count >= 3 { return 2 }
-        if ["q1", "q2", "q3", "q4", "h1", "h2"].contains(w) && ["of", "in", "by", "end", "for", "next", "this"].contains(prev) { return 1 }
+        // "by end of Q3" unread; "the Q3 agenda", "print Q3 report" name a thing.
+        if ["q1", "q2", "q3", "q4", "h1", "h2"].contains(w) && ["of", "in", "by", "end", "for", "next", "this"].contains(prev)
+            && !(Self.titleWord(next) && !ReminderLexicon.partsOfDay.contains(next) && ReminderLexicon.weekday(next) == nil) { return 1 }
         if w == "next" && next == "weekday" { return 2 }
         if w == "business" && next == "day" && prev == "of" { return 2 }
         // Days and times in other languages: not read, so not guessed.

@@ -199,8 +199,10 @@ extension ReminderParser.ParseState {
             for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word) { used[k] = true }
         }
         warnUnplacedRecurrenceWords()
-        // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it.
+        // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it;
+        // "due fri" too, but "rent due fri" keeps its "due" (the rent is due).
         for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
+            && (tokens[k].word != "due" || k == 0 || used[k - 1])
             && ((date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true) || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
             used[k] = true
         }

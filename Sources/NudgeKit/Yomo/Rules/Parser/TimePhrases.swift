@@ -78,6 +78,8 @@ extension ReminderParser.ParseState {
             used = 2
         }
         if suffix == nil, i + 1 < t.count, t[i + 1].word == "o'clock" || t[i + 1].word == "oclock" { used = 2 }
+        // "9am sharp", "9:30 sharp", "10 o'clock sharp": on the dot, the same time.
+        func sharp(_ u: Int) -> Int { i + u < t.count && t[i + u].word == "sharp" && !t[i + u - 1].commaAfter ? u + 1 : u }
         var hour: Int
         var minute = 0
         let parts = w.split(separator: ":", omittingEmptySubsequences: false)
@@ -94,11 +96,11 @@ extension ReminderParser.ParseState {
             guard (1...12).contains(hour) else { return nil }
             if s == "p" && hour < 12 { hour += 12 }
             if s == "a" && hour == 12 { hour = 0 }
-            return (WrittenTime(hour: hour, minute: minute, sure: true, text: t[i].word), used)
+            return (WrittenTime(hour: hour, minute: minute, sure: true, text: t[i].word), sharp(used))
         }
         guard hour < 24 else { return nil }
         let sure = hour == 0 || hour > 12 || w.hasPrefix("0")
-        return (WrittenTime(hour: hour, minute: minute, sure: sure, text: w), used)
+        return (WrittenTime(hour: hour, minute: minute, sure: sure, text: w), parts.count == 2 || used == 2 ? sharp(used) : used)
     }
 
     func writtenTime(at k: Int) -> (WrittenTime, Int)? { Self.writtenTime(tokens, k) }
@@ -313,6 +315,8 @@ extension ReminderParser.ParseState {
             time.text += " " + word(i + 2)
             len += 1
         }
+        // "at 10 sharp".
+        if word(i + len) == "sharp" && !tokens[i + len - 1].commaAfter { len += 1 }
         setTime(time, i, len)
         i += len
         readMoreTimes()
@@ -384,7 +388,11 @@ extension ReminderParser.ParseState {
             // "10:00 - 10:30": the start of a span, as a calendar pastes it.
             || (["-", "\u{2013}", "\u{2014}"].contains(word(i + n)) && tokens.count > i + n + 1 && tokens[i + n + 1].word.contains(":")
                 && writtenTime(at: i + n + 1) != nil)
-        if !t.sure && !oclock && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
+        // "call mom 8:30", "lunch w Dana 12:30", "8:30 call mom": an h:mm on the five minutes at either end
+        // of the phrase is the time (its am/pm settled and said as "at 8:30" is); not a verse ("read John 3:15").
+        let atAnEnd = (i == 0 || i + n == tokens.count || tokens[i + n - 1].commaAfter || Self.separator(tokens[i + n].raw))
+            && w.contains(":") && minuteOnTheFive(t) && !verse(before: i)
+        if !t.sure && !oclock && !atAnEnd && !(w.contains(":") && ((i > 0 && used[i - 1] && (dateSaid != nil || rule.repeats)) || dayNext)) { return false }
         setTime(t, i, n)
         i += n
         readMoreTimes()
@@ -392,6 +400,24 @@ extension ReminderParser.ParseState {
         return true
     }
 
+
+    func minuteOnTheFive(_ t: WrittenTime) -> Bool { t.minute % 5 == 0 }
+
+    /// Whether an h:mm at `k` may be a chapter and verse: after a book's
+    /// name or a numbered noun, with a word of reading or a book's name before it.
+    func verse(before k: Int) -> Bool {
+        guard k > 0 else { return false }
+        let prev = word(k - 1)
+        if Self.numberedNouns.contains(prev) || ReminderLexicon.versioned.contains(prev) { return true }
+        let books: Set<String> = ["genesis", "exodus", "leviticus", "numbers", "deuteronomy", "joshua", "judges", "ruth", "samuel", "kings",
+                                  "chronicles", "ezra", "nehemiah", "esther", "job", "psalm", "psalms", "proverbs", "ecclesiastes", "isaiah",
+                                  "jeremiah", "lamentations", "ezekiel", "daniel", "hosea", "joel", "amos", "jonah", "micah", "matthew", "mark",
+                                  "luke", "john", "acts", "romans", "corinthians", "galatians", "ephesians", "philippians", "colossians",
+                                  "thessalonians", "timothy", "titus", "hebrews", "james", "peter", "jude", "revelation", "rev", "gen", "matt", "cor"]
+        guard books.contains(prev) else { return false }
+        let reading: Set<String> = ["read", "reread", "study", "memorize", "memorise", "recite", "preach", "verse", "devotional", "bible", "scripture", "sermon"]
+        return tokens[..<k].contains { reading.contains($0.word) } || !(1...12).contains(Int(word(k).split(separator: ":").first ?? "") ?? 0)
+    }
 
     /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
     /// times of the same rule ("every day at 7am and 9pm"), settled at the end.
