@@ -13,11 +13,11 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--title|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--title|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--for|--until|--style|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|init|parent|"parent invite"|"parent join"|"parent list"|"parent rm"|ask|requests|request|"request approve"|"request deny"|log|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|report|badges|rollover|notify|enforce|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|init|parent|"parent invite"|"parent join"|"parent list"|"parent rm"|ask|requests|request|"request approve"|"request deny"|log|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|lock|unlock|bonus|widget|report|badges|rollover|notify|enforce|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -94,6 +94,19 @@ _rewards() {
             case "$prev" in
                 --reason) COMPREPLY=(); return ;;
             esac ;;
+        lock)
+            case "$prev" in
+                --for) COMPREPLY=(); return ;;
+                --until) COMPREPLY=(); return ;;
+            esac ;;
+        bonus)
+            case "$prev" in
+                --reason) COMPREPLY=(); return ;;
+            esac ;;
+        widget)
+            case "$prev" in
+                --style) _rewards_reply < <(compgen -W "plain waybar tmux" -- "$cur"); return ;;
+            esac ;;
         report)
             case "$prev" in
                 --child) _rewards_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
@@ -121,7 +134,7 @@ _rewards() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust report badges rollover notify enforce help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust lock unlock bonus widget report badges rollover notify enforce help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         init) words="--group --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         parent) words="invite join list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
@@ -155,6 +168,10 @@ _rewards() {
         redeem) words="--app --command --timeout --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         allowance) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         adjust) words="--reason --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        lock) words="--for --until --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        unlock) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        bonus) words="--reason --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
+        widget) words="--style --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         report) words="--child --from --to --by --format --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         badges) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;

@@ -11,12 +11,12 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --title --site --category --search --activitywatch --app --command --timeout --reason --from --to --interval --grace
+            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --title --site --category --search --activitywatch --app --command --timeout --reason --for --until --style --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'init' 'parent' 'parent invite' 'parent join' 'parent list' 'parent rm' 'ask' 'requests' 'request' 'request approve' 'request deny' 'log' 'child' 'child add' 'child list' 'child rm' 'child export' 'app' 'app set' 'app rm' 'app list' 'app import' 'settings' 'settings set' 'ingest' 'flags' 'flag' 'flag approve' 'flag reject' 'redeem' 'allowance' 'adjust' 'report' 'badges' 'rollover' 'notify' 'enforce' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'init' 'parent' 'parent invite' 'parent join' 'parent list' 'parent rm' 'ask' 'requests' 'request' 'request approve' 'request deny' 'log' 'child' 'child add' 'child list' 'child rm' 'child export' 'app' 'app set' 'app rm' 'app list' 'app import' 'settings' 'settings set' 'ingest' 'flags' 'flag' 'flag approve' 'flag reject' 'redeem' 'allowance' 'adjust' 'lock' 'unlock' 'bonus' 'widget' 'report' 'badges' 'rollover' 'notify' 'enforce' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -54,6 +54,10 @@ complete -c rewards -n '__rewards_at '\'''\''' -a 'flag' -d 'Decide a held sessi
 complete -c rewards -n '__rewards_at '\'''\''' -a 'redeem' -d 'Convert points to reward minutes'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'allowance' -d 'Reward minutes granted, used and left today; exits 1 when none is left'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'adjust' -d 'A bonus or a correction'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'lock' -d 'End a child'\''s reward time at once: until a time, for a while, or until unlocked'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'unlock' -d 'Lift a lock'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'bonus' -d 'More reward minutes today, costing no points'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'widget' -d 'One line for a status bar: reward minutes left, downtime, balance'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'report' -d 'Learning and reward time and points, grouped'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'badges' -d 'A child'\''s badges'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'rollover' -d 'Close days: streaks and badges (for cron at midnight; safe to re-run)'
@@ -127,6 +131,14 @@ complete -c rewards -n '__rewards_at '\''redeem'\''' -a '(rewards __complete (co
 complete -c rewards -n '__rewards_at '\''allowance'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c rewards -n '__rewards_at '\''adjust'\''' -l reason -x -d 'Why (required)'
 complete -c rewards -n '__rewards_at '\''adjust'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c rewards -n '__rewards_at '\''lock'\''' -l for -x -d 'For this long (30m, 2h, 1d)'
+complete -c rewards -n '__rewards_at '\''lock'\''' -l until -x -d 'Until this time (18:00, 6pm: the next one; or a date-time)'
+complete -c rewards -n '__rewards_at '\''lock'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c rewards -n '__rewards_at '\''unlock'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c rewards -n '__rewards_at '\''bonus'\''' -l reason -x -d 'Why (required)'
+complete -c rewards -n '__rewards_at '\''bonus'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c rewards -n '__rewards_at '\''widget'\''' -l style -x -a 'plain waybar tmux' -d 'plain, waybar or tmux'
+complete -c rewards -n '__rewards_at '\''widget'\''' -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c rewards -n '__rewards_at '\''report'\''' -l child -x -a '(rewards __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'One child'
 complete -c rewards -n '__rewards_at '\''report'\''' -l from -x -d 'First day (default 30 days ago)'
 complete -c rewards -n '__rewards_at '\''report'\''' -l to -x -d 'Last day (default today)'

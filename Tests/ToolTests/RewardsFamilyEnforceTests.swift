@@ -105,4 +105,48 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         XCTAssertTrue(String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: family + "/family.conf"))) ?? Data(), as: UTF8.self)
             .contains("zone = America/New_York"))
     }
+
+    /// Downtime and a parent's lock end reward apps in the run that finds
+    /// them, whatever the time granted; the child is warned at five
+    /// minutes and at one before downtime, and sees it in the widget.
+    func testDowntimeAndALockEndRewardAppsInTheSameMinute() throws {
+        setUpFamily()
+        XCTAssertEqual(rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "mcgame").code, 0)
+        XCTAssertEqual(rwAs("mum", "bonus", "Alex", "60", "--reason", "birthday").code, 0)
+        let env = ["REWARDS_FORMAT": "json"]
+        // 10:00 on Sunday: downtime from 10:04, so a warning at five minutes (4 left), then at one.
+        XCTAssertEqual(rwAs("mum", "settings", "set", "downtime_sun", "10:04-11:00").code, 0)
+        let game = try startGame(as: "alex")
+        defer { if game.isRunning { game.terminate() } }
+        let warned = asRoot("enforce", env: env)
+        XCTAssertEqual(warned.code, 0, warned.err)
+        let note = warned.records.first { $0["type"] as? String == "notification" }
+        XCTAssertEqual(note?["title"] as? String, "Downtime in 4 minutes")
+        XCTAssertEqual(note?["reason"] as? String, "downtime")
+        XCTAssertTrue(game.isRunning, "time is left and downtime has not begun")
+        XCTAssertEqual(asRoot("enforce", env: ["REWARDS_NOW": "2026-11-22T10:01:00-05:00"]).records.filter { $0["type"] as? String == "notification" }.count, 0,
+                       "said once")
+        let last = asRoot("enforce", env: ["REWARDS_NOW": "2026-11-22T10:03:10-05:00", "REWARDS_FORMAT": "json"])
+        XCTAssertEqual(last.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "Downtime in 1 minute")
+        XCTAssertEqual(rwAs("alex", "widget", at: "2026-11-22T10:03:10-05:00").out, "🎮 57m · 🌙 10:04 · 100 pts\n")
+        // In downtime: ended in this run, 57 minutes left or not.
+        let end = asRoot("enforce", "--grace", "1", env: ["REWARDS_NOW": "2026-11-22T10:05:00-05:00", "REWARDS_FORMAT": "json"])
+        XCTAssertEqual(end.code, 0, end.err)
+        let rec = end.records.first { $0["type"] as? String == "enforced" }
+        XCTAssertEqual(rec?["reason"] as? String, "downtime")
+        XCTAssertEqual(rec?["action"] as? String, "ended")
+        XCTAssertTrue(ended(game), "the game ended in downtime")
+        XCTAssertEqual(rwAs("alex", "widget", at: "2026-11-22T10:05:00-05:00").out, "🌙 downtime till 11:00\n")
+        // After downtime, a lock: ended again, said as a pause.
+        let again = try startGame(as: "alex")
+        defer { if again.isRunning { again.terminate() } }
+        XCTAssertEqual(rwAs("mum", "lock", "Alex", "--for", "30m", at: "2026-11-22T11:10:00-05:00").code, 0)
+        let locked = asRoot("enforce", "--grace", "1", env: ["REWARDS_NOW": "2026-11-22T11:11:00-05:00", "REWARDS_FORMAT": "json"])
+        XCTAssertEqual(locked.records.first { $0["type"] as? String == "enforced" }?["reason"] as? String, "locked")
+        XCTAssertEqual(locked.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "Reward time is paused")
+        XCTAssertTrue(ended(again), "the game ended under the lock")
+        XCTAssertEqual(rwAs("alex", "widget", at: "2026-11-22T11:12:00-05:00").out, "🔒 locked till 11:40\n")
+        XCTAssertEqual(rwAs("alex", "allowance", at: "2026-11-22T11:12:00-05:00").code, 1)
+        XCTAssertEqual(rwAs("alex", "lock", "Sam").code, 77, "a child locks no one")
+    }
 }

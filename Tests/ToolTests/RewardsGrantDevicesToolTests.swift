@@ -151,7 +151,7 @@ final class RewardsGrantDevicesToolTests: SyncthingToolTestCase {
         XCTAssertEqual(r.records.first?["previous"] as? String, "laptop")
         try sync()
         let shown = on("desktop", at: "2026-11-21T09:01:00-05:00", "settings", "--format", "text")
-        XCTAssertTrue(shown.out.contains("grant_device                desktop"), shown.out)
+        XCTAssertTrue(shown.out.contains("grant_device                      desktop"), shown.out)
         on("desktop", at: "2026-11-21T09:01:00-05:00", "child", "add", "Alex")
         on("desktop", at: "2026-11-21T09:01:00-05:00", "adjust", "Alex", "+100", "--reason", "start")
         let l = on("laptop", at: "2026-11-21T09:02:00-05:00", "redeem", "Alex", "1", "--command", "cat > /dev/null")

@@ -21,7 +21,7 @@ extension RewardsEngine {
         /// "20:30-07:00" (also "8:30pm-7am", an en dash, "24:00" as the day's end), or nil.
         public static func parse(_ raw: String) -> Window? {
             let parts = raw.replacingAll("–", "-").lowercased().split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, let f = minutes(parts[0]), let t = minutes(parts[1]), f < 1440, f != t % 1440 else { return nil }
+            guard parts.count == 2, let f = minutes(parts[0]), let t = minutes(parts[1]), f < 1440, f != t else { return nil }
             return Window(from: f, to: t)
         }
 
@@ -57,7 +57,7 @@ extension RewardsEngine {
         public init?(encoded v: Int) {
             guard v >= 1, Window.encodedRange.contains(v) else { return nil }
             let (f, t) = ((v - 1) / 1441, (v - 1) % 1441)
-            guard f < 1440, f != t % 1440 else { return nil }
+            guard f < 1440, f != t else { return nil }
             self.init(from: f, to: t)
         }
 

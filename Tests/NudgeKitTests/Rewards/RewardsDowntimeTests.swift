@@ -1,0 +1,124 @@
+import XCTest
+@testable import NudgeKit
+
+/// Downtime windows, weekday limits, locks and the widget's reading, as
+/// pure functions of the settings, the instant and the zone.
+final class RewardsDowntimeTests: XCTestCase {
+    typealias Window = RewardsEngine.Window
+    let ny = try! Zone.named("America/New_York")
+
+    func at(_ s: String) -> Instant { RFC3339.parse(s)!.instant }
+
+    /// Every window a person can type reads back the same from the store,
+    /// and what it says is what was typed (a seeded walk over all of them).
+    func testEveryWindowRoundTripsThroughTheStore() {
+        var rng = SeededRandom(seed: 41)
+        for _ in 0..<5_000 {
+            let f = Int(rng.next() % 1440), t = Int(rng.next() % 1441)
+            guard f != t % 1440 else { continue }
+            let w = Window(from: f, to: t)
+            XCTAssertEqual(Window(encoded: w.encoded), w)
+            XCTAssertTrue(Window.encodedRange.contains(w.encoded))
+            XCTAssertEqual(Window.parse(w.description), w, w.description)
+            var s = RewardsEngine.Settings()
+            XCTAssertTrue(s.put("downtime", w.encoded))
+            XCTAssertEqual(s.display("downtime"), w.description)
+        }
+        // Nothing else decodes to a window, and junk is refused.
+        XCTAssertNil(Window(encoded: 0))
+        XCTAssertNil(Window(encoded: -1))
+        XCTAssertNil(Window(encoded: Window.encodedRange.upperBound + 1))
+        XCTAssertNil(Window(encoded: 1 + 600 * 1441 + 600), "from == to is no window")
+        for bad in ["", "20:30", "20:30-", "-07:00", "24:30-07:00", "20:60-07:00", "13pm-7am", "20:30-20:30", "00:00-24:00x", "２０:30-07:00", "8:3-9:00"] {
+            XCTAssertNil(Window.parse(bad), bad)
+        }
+        XCTAssertEqual(Window.parse("8:30pm-7am"), Window(from: 1230, to: 420))
+        XCTAssertEqual(Window.parse("12am-6am"), Window(from: 0, to: 360))
+        XCTAssertEqual(Window.parse("13:00–15:00"), Window(from: 780, to: 900), "an en dash")
+        XCTAssertEqual(Window.parse("00:00-24:00"), Window(from: 0, to: 1440), "the whole day")
+    }
+
+    func testADowntimeBelongsToTheDayItStartsOn() throws {
+        var s = RewardsEngine.Settings()
+        try s.set("downtime", "20:30-07:00")
+        try s.set("downtime_fri", "22:00-08:00")
+        try s.set("downtime_sat", "off")
+        // Friday 21:00: Friday's starts at 22:00.
+        XCTAssertNil(s.blocked(at: at("2026-11-27T21:00:00-05:00"), zone: ny))
+        let fri = s.downtimeAround(at("2026-11-27T21:00:00-05:00"), zone: ny)!
+        XCTAssertEqual(ny.format(fri.start), "2026-11-27T22:00:00-05:00")
+        XCTAssertEqual(ny.format(fri.end), "2026-11-28T08:00:00-05:00")
+        // Saturday 07:30: still Friday's; Saturday night has none, so Sunday's is next.
+        XCTAssertEqual(s.blocked(at: at("2026-11-28T07:30:00-05:00"), zone: ny)?.why, "downtime")
+        XCTAssertNil(s.blocked(at: at("2026-11-28T23:00:00-05:00"), zone: ny))
+        XCTAssertEqual(ny.format(s.downtimeAround(at("2026-11-28T23:00:00-05:00"), zone: ny)!.start), "2026-11-29T20:30:00-05:00")
+        // Sunday 06:59 has nothing from Saturday; Monday 06:59 is Sunday night's.
+        XCTAssertNil(s.blocked(at: at("2026-11-29T06:59:00-05:00"), zone: ny))
+        XCTAssertEqual(ny.format(s.blocked(at: at("2026-11-30T06:59:00-05:00"), zone: ny)!.until), "2026-11-30T07:00:00-05:00")
+        // Back to every day's.
+        try s.set("downtime_fri", "default")
+        XCTAssertEqual(s.blocked(at: at("2026-11-27T21:00:00-05:00"), zone: ny)?.why, "downtime")
+    }
+
+    /// Downtime keeps the wall clock over a change of offset: 20:30–07:00
+    /// across the night clocks go back is 11½ hours, across spring-forward 9½.
+    func testDowntimeKeepsItsWallClockAcrossDST() throws {
+        var s = RewardsEngine.Settings()
+        try s.set("downtime", "20:30-07:00")
+        let back = s.downtimeAround(at("2026-10-31T21:00:00-04:00"), zone: ny)!
+        XCTAssertEqual((back.end.ms - back.start.ms) / 60_000, 11 * 60 + 30)
+        let forward = s.downtimeAround(at("2027-03-13T21:00:00-05:00"), zone: ny)!
+        XCTAssertEqual((forward.end.ms - forward.start.ms) / 60_000, 9 * 60 + 30)
+        // Joined windows are one downtime: 22:00-24:00 then 00:00-07:00 next day.
+        var j = RewardsEngine.Settings()
+        try j.set("downtime", "22:00-24:00")
+        try j.set("downtime_sun", "00:00-07:00")
+        let joined = j.downtimeAround(at("2026-11-28T23:00:00-05:00"), zone: ny)!
+        XCTAssertEqual(ny.format(joined.end), "2026-11-29T07:00:00-05:00")
+    }
+
+    func testWeekdayLimitsAndLocks() throws {
+        var s = RewardsEngine.Settings()
+        try s.set("daily_reward_limit_minutes", "90")
+        try s.set("daily_reward_limit_minutes_sat", "180")
+        XCTAssertEqual(s.dailyRewardLimit(on: Day.parse("2026-11-28")!), 180)
+        XCTAssertEqual(s.dailyRewardLimit(on: Day.parse("2026-11-29")!), 90)
+        XCTAssertEqual(s.on(Day.parse("2026-11-28")!).dailyRewardLimitMinutes, 180)
+        try s.set("daily_reward_limit_minutes_sat", "default")
+        XCTAssertEqual(s.dailyRewardLimit(on: Day.parse("2026-11-28")!), 90)
+        // A lock is a stored value only: no person sets it through `set`.
+        XCTAssertThrowsError(try s.set("locked_until", "0"))
+        XCTAssertTrue(s.put("locked_until", Int(at("2026-11-28T18:00:00-05:00").seconds)))
+        XCTAssertEqual(s.blocked(at: at("2026-11-28T17:59:00-05:00"), zone: ny)?.why, "locked")
+        XCTAssertNil(s.blocked(at: at("2026-11-28T18:00:00-05:00"), zone: ny))
+        XCTAssertFalse(s.put("locked_until", -5))
+        XCTAssertFalse(s.put("downtime", 1 + 600 * 1441 + 600), "a stored window that is none is refused")
+        XCTAssertEqual(RewardsEngine.Settings.describe(who: "mum", key: "locked_until", child: "Sam", before: 0, after: RewardsEngine.lockedForever),
+                       "mum locked Sam's reward time until lifted")
+        XCTAssertEqual(RewardsEngine.Settings.describe(who: "mum", key: "downtime", child: nil, before: 0, after: Window(from: 1230, to: 420).encoded),
+                       "mum updated downtime from off to 20:30-07:00")
+    }
+
+    /// The widget reads the record at the time it is drawn.
+    func testTheWidgetReadsTheRecordAtItsOwnTime() {
+        let rec: JSONObject = ["left_minutes": 25, "balance": 340, "as_of": "2026-11-29T19:00:00-05:00", "locked": false,
+                               "downtime_start": "2026-11-29T20:30:00-05:00", "downtime_end": "2026-11-30T07:00:00-05:00"]
+        let before = Rewards.Widget(rec, now: at("2026-11-29T19:10:00-05:00"))
+        XCTAssertEqual(before.state, "ok")
+        XCTAssertEqual(Rewards.widget(before, style: "plain", zone: ny), "🎮 25m · 🌙 20:30 · 340 pts\n")
+        let inside = Rewards.Widget(rec, now: at("2026-11-29T20:31:00-05:00"))
+        XCTAssertEqual(inside.state, "downtime")
+        XCTAssertEqual(Rewards.widget(inside, style: "plain", zone: ny), "🌙 downtime till 07:00\n")
+        XCTAssertEqual(Rewards.Widget(rec, now: at("2026-12-01T09:00:00-05:00")).left, 0, "a record from another day grants nothing")
+        var low = rec
+        low["left_minutes"] = 3
+        XCTAssertEqual(Rewards.Widget(low, now: at("2026-11-29T19:10:00-05:00")).state, "low")
+        var junk = rec
+        junk["left_minutes"] = .int(Int64.max)
+        junk["balance"] = .int(Int64.min)
+        junk["downtime_start"] = "not a time"
+        let j = Rewards.Widget(junk, now: at("2026-11-29T19:10:00-05:00"))
+        XCTAssertEqual(j.left, 1440, "bounded")
+        XCTAssertNil(j.nextDowntime)
+    }
+}
