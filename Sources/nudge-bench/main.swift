@@ -506,6 +506,8 @@ for k in 0..<max(20, runs / 4) {
 }
 record("rewards ingest of one new session after that year", "\(fmt(median(oneTimes))) ms")
 reportRatio("rewards dashboard, same store", versusMinimal([Sys.join(bin, "rewards"), "dashboard"], env: renv, runs: max(20, runs / 4)), goal: 1.5)
+reportRatio("rewards widget --style waybar, same store", versusMinimal([Sys.join(bin, "rewards"), "widget", "Alex", "--style", "waybar"], env: renv,
+                                                                      runs: max(20, runs / 4)), goal: 1.3)
 
 // rewards enforce, root's cron every minute: 500 running processes to look
 // through (a /proc of files, so that nothing real is signalled; --dry-run).

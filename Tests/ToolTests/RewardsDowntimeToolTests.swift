@@ -49,7 +49,7 @@ final class RewardsDowntimeToolTests: ToolTestCase {
             (["downtime", "25:00-07:00"], "rewards: downtime is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, not '25:00-07:00'\n"),
             (["downtime", "20:00-20:00"], "rewards: downtime is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, not '20:00-20:00'\n"),
             (["downtime_fri", "late"], "rewards: downtime_fri is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, or default (as downtime), not 'late'\n"),
-            (["daily_reward_limit_minutes_mon", "2000"], "rewards: daily_reward_limit_minutes_mon must be a whole number from 0 to 1440 (reward minutes that may be granted on a Monday instead: 0 to 1440, or default), or default, not '2000'\n"),
+            (["daily_reward_limit_minutes_mon", "2000"], "rewards: daily_reward_limit_minutes_mon is reward minutes that may be granted on a Monday instead: a whole number from 0 to 1440, or default, not '2000'\n"),
             (["locked_until", "0"], "rewards: locked_until is set by 'rewards lock CHILD' and 'rewards unlock CHILD'\n"),
             (["downtime_funday", "off"], "rewards: unknown setting 'downtime_funday' (did you mean 'downtime_sun'?); settings: "),
         ]
@@ -86,7 +86,7 @@ final class RewardsDowntimeToolTests: ToolTestCase {
         XCTAssertEqual(allowance.code, 1, "no reward time while locked")
         XCTAssertEqual(allowance.out, "Alex today: 30 min granted, 0 used, 30 left; locked until 2026-11-21T21:00:00-05:00\n")
         XCTAssertEqual(rw("widget", "Alex", at: "2026-11-21T21:05:00-05:00").out, "🎮 30m · 🌙 21:30 · 1000 pts\n", "a lock ends by itself")
-        XCTAssertEqual(rw("widget", "Alex", "--style", "tmux", at: "2026-11-21T21:45:00-05:00").out, "#[fg=blue]🌙 downtime till 07:00#[default]\n")
+        XCTAssertEqual(rw("widget", "Alex", "--style", "tmux", at: "2026-11-21T21:45:00-05:00").out, "#[fg=blue]🌙 downtime till Sun 07:00#[default]\n")
         XCTAssertEqual(rw("allowance", "Alex", at: "2026-11-21T21:45:00-05:00").code, 1, "none in downtime")
         // Until lifted, then lifted; lifting twice is refused.
         XCTAssertEqual(rw("lock", "Alex").out, "Alex: reward time locked until a parent unlocks it; 'rewards enforce' ends reward apps on its next run\n")

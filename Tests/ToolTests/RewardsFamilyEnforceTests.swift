@@ -148,5 +148,24 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         XCTAssertEqual(rwAs("alex", "widget", at: "2026-11-22T11:12:00-05:00").out, "🔒 locked till 11:40\n")
         XCTAssertEqual(rwAs("alex", "allowance", at: "2026-11-22T11:12:00-05:00").code, 1)
         XCTAssertEqual(rwAs("alex", "lock", "Sam").code, 77, "a child locks no one")
+        let log = rwAs("mum", "log", at: "2026-11-22T11:12:00-05:00").out
+        XCTAssertTrue(log.contains("Minecraft was ended for Alex: it was downtime"), log)
+        XCTAssertTrue(log.contains("Minecraft was ended for Alex: a parent paused reward time"), log)
+        // A second lock the same day is told again; unlocked, the day's end is warned of.
+        XCTAssertEqual(rwAs("mum", "unlock", "Alex", at: "2026-11-22T11:13:00-05:00").code, 0)
+        let third = try startGame(as: "alex")
+        defer { if third.isRunning { third.terminate() } }
+        XCTAssertEqual(rwAs("mum", "lock", "Alex", "--until", "12:00", at: "2026-11-22T11:14:00-05:00").code, 0)
+        let second = asRoot("enforce", "--grace", "1", env: ["REWARDS_NOW": "2026-11-22T11:15:00-05:00", "REWARDS_FORMAT": "json"])
+        XCTAssertEqual(second.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "Reward time is paused")
+        XCTAssertTrue(ended(third))
+        let late = try startGame(as: "alex")
+        defer { if late.isRunning { late.terminate() } }
+        let midnight = asRoot("enforce", env: ["REWARDS_NOW": "2026-11-22T23:56:00-05:00", "REWARDS_FORMAT": "json"])
+        XCTAssertEqual(midnight.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "Reward time ends at midnight")
+        // The status file from that run, read the next morning: a new day, nothing granted yet.
+        let morning = rwAs("alex", "allowance", env: ["REWARDS_FORMAT": "text"], at: "2026-11-23T08:00:00-05:00")
+        XCTAssertEqual(morning.code, 1)
+        XCTAssertEqual(morning.out, "Alex today: 0 min granted, 0 used, 0 left; downtime from 2026-11-29T10:04:00-05:00\n", "next Sunday's")
     }
 }

@@ -99,26 +99,65 @@ final class RewardsDowntimeTests: XCTestCase {
                        "mum updated downtime from off to 20:30-07:00")
     }
 
-    /// The widget reads the record at the time it is drawn.
+    /// The widget and a child's allowance read the record at the time they
+    /// are drawn: a downtime or a new day since it was written shows.
     func testTheWidgetReadsTheRecordAtItsOwnTime() {
-        let rec: JSONObject = ["left_minutes": 25, "balance": 340, "as_of": "2026-11-29T19:00:00-05:00", "locked": false,
-                               "downtime_start": "2026-11-29T20:30:00-05:00", "downtime_end": "2026-11-30T07:00:00-05:00"]
-        let before = Rewards.Widget(rec, now: at("2026-11-29T19:10:00-05:00"))
-        XCTAssertEqual(before.state, "ok")
-        XCTAssertEqual(Rewards.widget(before, style: "plain", zone: ny), "🎮 25m · 🌙 20:30 · 340 pts\n")
-        let inside = Rewards.Widget(rec, now: at("2026-11-29T20:31:00-05:00"))
-        XCTAssertEqual(inside.state, "downtime")
-        XCTAssertEqual(Rewards.widget(inside, style: "plain", zone: ny), "🌙 downtime till 07:00\n")
-        XCTAssertEqual(Rewards.Widget(rec, now: at("2026-12-01T09:00:00-05:00")).left, 0, "a record from another day grants nothing")
+        let rec: JSONObject = ["date": "2026-11-29", "left_minutes": 25, "granted_minutes": 30, "used_minutes": 5, "balance": 340,
+                               "as_of": "2026-11-29T19:00:00-05:00", "locked": false,
+                               "downtime_start": "2026-11-29T20:30:00-05:00", "downtime_end": "2026-11-30T07:00:00-05:00",
+                               "downtimes": .array([.object(["start": "2026-11-29T20:30:00-05:00", "end": "2026-11-30T07:00:00-05:00"]),
+                                                    .object(["start": "2026-11-30T20:30:00-05:00", "end": "2026-12-01T07:00:00-05:00"])])]
+        func draw(_ r: JSONObject, _ t: String) -> String {
+            Rewards.widget(Rewards.Widget(r, now: at(t), zone: ny), style: "plain", zone: ny, now: at(t))
+        }
+        XCTAssertEqual(draw(rec, "2026-11-29T19:10:00-05:00"), "🎮 25m · 🌙 20:30 · 340 pts\n")
+        XCTAssertEqual(draw(rec, "2026-11-29T20:31:00-05:00"), "🌙 downtime till Mon 07:00\n")
+        // The next morning: nothing granted yet, and the next night's downtime.
+        XCTAssertEqual(draw(rec, "2026-11-30T07:01:00-05:00"), "🎮 0m · 🌙 20:30 · 340 pts\n")
+        let later = Rewards.allowance(rec, at: at("2026-11-30T20:31:00-05:00"), zone: ny)
+        XCTAssertEqual(later["left_minutes"], 0)
+        XCTAssertEqual(later["date"], "2026-11-30")
+        XCTAssertEqual(later["blocked"], "downtime")
+        XCTAssertEqual(later["downtime_end"], "2026-12-01T07:00:00-05:00")
         var low = rec
         low["left_minutes"] = 3
-        XCTAssertEqual(Rewards.Widget(low, now: at("2026-11-29T19:10:00-05:00")).state, "low")
+        XCTAssertEqual(Rewards.Widget(low, now: at("2026-11-29T19:10:00-05:00"), zone: ny).state, "low")
+        // A lock that has run out is no lock; one until lifted stays.
+        var locked = rec
+        locked["locked"] = true
+        locked["locked_until"] = "2026-12-02T20:00:00-05:00"
+        XCTAssertEqual(draw(locked, "2026-11-29T19:10:00-05:00"), "🔒 locked till Wed 20:00\n")
+        XCTAssertNil(Rewards.allowance(locked, at: at("2026-12-02T20:00:00-05:00"), zone: ny)["blocked"])
+        locked["locked_until"] = nil
+        XCTAssertEqual(draw(locked, "2026-12-20T12:00:00-05:00"), "🔒 locked\n")
         var junk = rec
         junk["left_minutes"] = .int(Int64.max)
         junk["balance"] = .int(Int64.min)
-        junk["downtime_start"] = "not a time"
-        let j = Rewards.Widget(junk, now: at("2026-11-29T19:10:00-05:00"))
+        junk["downtimes"] = .array([.object(["start": "not a time", "end": 5]), "x"])
+        let j = Rewards.Widget(junk, now: at("2026-11-29T19:10:00-05:00"), zone: ny)
         XCTAssertEqual(j.left, 1440, "bounded")
         XCTAssertNil(j.nextDowntime)
+        XCTAssertEqual(j.state, "ok")
+    }
+}
+
+extension RewardsDowntimeTests {
+    /// A downtime that starts in the hour the clocks skip starts when the
+    /// wall clock passes it (03:00), not an hour on (found by an adversary:
+    /// 02:30-03:30 on the spring-forward night had no downtime at all).
+    func testADowntimeInTheSkippedHourStartsAfterTheGap() throws {
+        var s = RewardsEngine.Settings()
+        try s.set("downtime", "02:30-03:30")
+        let d = s.downtimeAround(at("2027-03-14T01:00:00-05:00"), zone: ny)!
+        XCTAssertEqual(ny.format(d.start), "2027-03-14T03:00:00-04:00")
+        XCTAssertEqual(ny.format(d.end), "2027-03-14T03:30:00-04:00")
+        XCTAssertEqual(s.blocked(at: at("2027-03-14T03:10:00-04:00"), zone: ny)?.why, "downtime")
+        // A child's own every-day downtime stands over the family's weekday one.
+        var family = RewardsEngine.Settings()
+        try family.set("downtime_sun", "20:00-07:00")
+        var child = family
+        child.downtimeByDay = [Int](repeating: -1, count: 7)
+        XCTAssertTrue(child.put("downtime", 0))
+        XCTAssertNil(child.downtimeAround(at("2026-11-29T12:00:00-05:00"), zone: ny))
     }
 }

@@ -80,7 +80,7 @@ extension Rewards {
         var code = ExitCode.ok
         var lineage: [RunningProcess]? = nil
         for a in plan.actions {
-            guard case .end(let cid, let app, let pids, let why) = a, let c = plan.state.children[cid] else { continue }
+            guard case .end(let cid, let app, let pids, let why, _) = a, let c = plan.state.children[cid] else { continue }
             // The matched processes and what they started (their tree).
             if lineage == nil && !dry && endCommand == nil { lineage = Processes.withLineage(procs, root: procRoot) }
             let all = lineage ?? procs

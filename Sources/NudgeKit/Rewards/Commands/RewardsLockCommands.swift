@@ -15,7 +15,7 @@ extension Rewards {
             guard let m = Durations.minutes(f) else {
                 throw .usage("--for is a duration from 1m to 7d like 30m, 2h or 1d, not '\(f.prefix(40).terminalSafe)'")
             }
-            return Int(ctx.now.seconds) + m * 60
+            return min(RewardsEngine.lockedForever, Int(ctx.now.seconds) + m * 60)
         }
         guard let u = u else { return RewardsEngine.lockedForever }
         if let t = RFC3339.parse(u)?.instant {
@@ -61,6 +61,7 @@ extension Rewards {
     static func bonus(_ ctx: Context) throws(ToolError) -> ExitCode {
         let minutes = try ctx.int(ctx.operands[1], option: "MINUTES", range: 1...1440)
         guard let reason = ctx.option("reason")?.trimmingSpaces, !reason.isEmpty else { throw .usage("bonus needs --reason TEXT") }
+        var state = RewardsState(full: false)
         let (g, c) = try write(ctx) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
             try requireParent(tx.state, ctx)
             let c = try childID(tx.state, ctx.operands[0])
@@ -70,12 +71,22 @@ extension Rewards {
             guard let g = tx.state.grants[id], g.void == nil else {
                 throw ToolError(.dataError, "the bonus did not count: \(tx.state.grants[id]?.void ?? "not a grant")")
             }
+            state = tx.state
             return (g, c)
         }
         var rec = grantRecord(g, c)
         rec["reason"] = .string(reason)
-        ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(minutes) bonus reward minutes today (\(reason.terminalSafe)); 'rewards enforce' hands them to the grant command")
+        warnIfBlocked(ctx, s: state, c)
+        ctx.out.emit(rec, text: "\(c.name.terminalSafe): \(minutes) bonus reward minute\(minutes == 1 ? "" : "s") today (\(reason.terminalSafe)); 'rewards enforce' hands them to the grant command")
         return .ok
+    }
+
+    /// Minutes given while the child may not use them: said, since the day's
+    /// minutes end at midnight.
+    static func warnIfBlocked(_ ctx: Context, s: RewardsState, _ c: RewardsState.Child) {
+        guard let b = s.settings(for: c.id).blocked(at: ctx.now, zone: ctx.zone) else { return }
+        let until = b.until.seconds >= Int64(RewardsEngine.lockedForever) ? "until a parent unlocks it" : "until \(ctx.zone.format(b.until))"
+        ctx.warn("\(c.name.terminalSafe) is \(b.why == "locked" ? "locked" : "in downtime") \(until): today's reward minutes can be used only outside it, and end at midnight")
     }
 
     static func widgetCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -91,7 +102,7 @@ extension Rewards {
             try requireSelfOrParent(s, ctx, child: c.id)
             rec = allowanceRecord(s, c, today: ctx.today, zone: ctx.zone, now: ctx.now)
         }
-        ctx.out.raw(widget(Widget(rec, now: ctx.now), style: style, zone: ctx.zone))
+        ctx.out.raw(widget(Widget(rec, now: ctx.now, zone: ctx.zone), style: style, zone: ctx.zone, now: ctx.now))
         return .ok
     }
 }

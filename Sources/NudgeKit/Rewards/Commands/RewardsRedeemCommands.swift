@@ -16,6 +16,7 @@ extension Rewards {
         let (command, timeout) = try grantCommand(ctx, Config.load(directory: ctx.configDir, known: configKeys))
         let st = try store(ctx)
         var elsewhere: String? = nil
+        var after = RewardsState(full: false)
         // The grant, and this run's claim on it when it hands it over.
         func make(claim: (id: String, at: Instant)?) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) {
             try write(ctx, st) { (tx) throws(ToolError) -> (RewardsState.Grant, RewardsState.Child) in
@@ -42,6 +43,7 @@ extension Rewards {
                             elsewhere = tx.state.granter
                         }
                     }
+                    after = tx.state
                     return (tx.state.grants[id]!, c)
                 }
             }
@@ -69,6 +71,7 @@ extension Rewards {
             made = try make(claim: nil)
         }
         guard let (g, c) = made else { return code }
+        warnIfBlocked(ctx, s: after, c)
         var rec = grantRecord(g, c)
         if applied { rec["applied"] = true }
         if let device = elsewhere {
@@ -90,9 +93,9 @@ extension Rewards {
     }
 
     /// The allowance line: minutes granted, used and left, and what stops reward time.
-    static func allowanceText(_ a: JSONObject, now w: Widget? = nil) -> String {
+    static func allowanceText(_ a: JSONObject) -> String {
         var t = "\(Text.terminalSafe(a["child"]?.string ?? "")) today: \(a["granted_minutes"]?.int ?? 0) min granted, \(a["used_minutes"]?.int ?? 0) used, \(a["left_minutes"]?.int ?? 0) left"
-        let state = w?.state ?? a["blocked"]?.string
+        let state = a["blocked"]?.string
         if state == "locked" { t += "; locked" + (a["locked_until"]?.string.map { " until \($0)" } ?? " until a parent unlocks it") }
         else if state == "downtime" { t += "; downtime until \(a["downtime_end"]?.string ?? "?")" }
         else if let s = a["downtime_start"]?.string { t += "; downtime from \(s)" }
@@ -102,13 +105,14 @@ extension Rewards {
     /// `allowance` for a child in a family folder: from their status file.
     static func childAllowance(_ ctx: Context, _ h: FamilyFolder) throws(ToolError) -> ExitCode {
         let st = try readStatus(h)
-        guard let a = st["allowance"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
-        if let n = ctx.operands.first, n.lowercased() != a["child"]?.string?.lowercased() {
+        guard let written = st["allowance"]?.object else { throw ToolError(.noPermission, "\(Sys.loginName()) is not a child of the family in \(h.path)") }
+        if let n = ctx.operands.first, n.lowercased() != written["child"]?.string?.lowercased() {
             throw ToolError(.noPermission, "only a parent or the child may see that (you are \(Sys.loginName()))")
         }
-        let w = Widget(a, now: ctx.now)
-        ctx.out.emit(a, text: allowanceText(a, now: w))
-        return (a["left_minutes"]?.int ?? 0) > 0 && (w.state == "ok" || w.state == "low") ? .ok : .no
+        // As it stands now: the file may be from the last run, hours or days ago.
+        let a = allowance(written, at: ctx.now, zone: ctx.zone)
+        ctx.out.emit(a, text: allowanceText(a))
+        return (a["left_minutes"]?.int ?? 0) > 0 && a["blocked"] == nil ? .ok : .no
     }
 
     static func adjust(_ ctx: Context) throws(ToolError) -> ExitCode {

@@ -62,7 +62,7 @@ extension Rewards {
     }
 
     static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let key = ctx.operands[0], raw = ctx.operands[1]
+        let key = ctx.operands[0].lowercased(), raw = ctx.operands[1]
         if key == "grant_device" { return try setGrantDevice(ctx, raw) }
         let v = try RewardsEngine.Settings.parse(key, raw)
         let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in

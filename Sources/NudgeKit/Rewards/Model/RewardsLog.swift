@@ -165,8 +165,9 @@ extension Rewards {
             }
         case "enforced":
             if let c = cid {
-                out.append(entry(e["dry_run"]?.bool == true ? "\(e["app"]?.string ?? "?") would have been ended for \(name(c)): reward time was up"
-                                                           : "\(e["app"]?.string ?? "?") was ended for \(name(c)): reward time was up", child: name(c)))
+                let why = e["reason"]?.string == "downtime" ? "it was downtime" : e["reason"]?.string == "locked" ? "a parent paused reward time" : "reward time was up"
+                out.append(entry(e["dry_run"]?.bool == true ? "\(e["app"]?.string ?? "?") would have been ended for \(name(c)): \(why)"
+                                                           : "\(e["app"]?.string ?? "?") was ended for \(name(c)): \(why)", child: name(c)))
             }
         case "erase":
             if e["cut"] != nil { break }

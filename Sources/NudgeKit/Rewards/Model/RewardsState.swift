@@ -160,7 +160,12 @@ public struct RewardsState: JournalModel {
     public func settings(for child: String) -> RewardsEngine.Settings {
         var s = settings
         s.notify = 1
-        for (k, v) in childSettings[child] ?? [:] { s.put(k, v) }
+        let own = childSettings[child] ?? [:]
+        // A child's own every-day downtime or cap stands over the family's
+        // weekday ones (the child's own weekday ones over it in turn).
+        if own["downtime"] != nil { s.downtimeByDay = [Int](repeating: -1, count: 7) }
+        if own["daily_reward_limit_minutes"] != nil { s.rewardLimitByDay = [Int](repeating: -1, count: 7) }
+        for (k, v) in own { s.put(k, v) }
         return s
     }
 

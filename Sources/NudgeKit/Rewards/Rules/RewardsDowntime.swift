@@ -91,12 +91,21 @@ extension RewardsEngine.Settings {
         rewardLimitByDay[d.weekday] >= 0 ? rewardLimitByDay[d.weekday] : dailyRewardLimitMinutes
     }
 
-    /// The instants a window that starts on `d` runs between.
+    /// The instants a window that starts on `d` runs between, by the wall
+    /// clock: a time the clocks skip (02:30 on a spring-forward night) is
+    /// the first moment after the gap (03:00), not an hour on.
     func span(_ w: RewardsEngine.Window, on d: Day, zone: Zone) -> (start: Instant, end: Instant) {
-        let start = zone.resolve(LocalDateTime(day: d, time: TimeOfDay(hour: w.from / 60, minute: w.from % 60)))
+        func at(_ day: Day, _ m: Int) -> Instant {
+            let l = LocalDateTime(day: day, time: TimeOfDay(hour: m / 60, minute: m % 60))
+            var t = zone.resolve(l)
+            guard zone.candidates(for: l).isEmpty else { return t }
+            // In a gap: back, a minute at a time (a gap is an hour or two), while the wall clock is at or past it.
+            for _ in 0..<240 where zone.local(Instant(ms: t.ms - 60_000)).wallSeconds >= l.wallSeconds { t = Instant(ms: t.ms - 60_000) }
+            return t
+        }
+        let start = at(d, w.from)
         let endDay = w.overnight ? d.adding(days: 1) : d
-        let end = w.to == 1440 ? zone.startOfDay(endDay.adding(days: 1))
-            : zone.resolve(LocalDateTime(day: endDay, time: TimeOfDay(hour: w.to / 60, minute: w.to % 60)))
+        let end = w.to == 1440 ? zone.startOfDay(endDay.adding(days: 1)) : at(endDay, w.to)
         return (start, end)
     }
 
@@ -120,6 +129,20 @@ extension RewardsEngine.Settings {
             }
         }
         return found
+    }
+
+    /// The downtimes from the one `now` is in (or the next) for about a
+    /// week, each joined with those it runs into: what a status file
+    /// carries so that a reader later knows them.
+    public func downtimes(from now: Instant, zone: Zone) -> [(start: Instant, end: Instant)] {
+        var out: [(start: Instant, end: Instant)] = []
+        var t = now
+        while out.count < 8, let d = downtimeAround(t, zone: zone) {
+            out.append(d)
+            guard d.end > t else { break }
+            t = d.end
+        }
+        return out
     }
 
     /// Whether reward apps may not run at `now`: locked by a parent, or in downtime.

@@ -11,17 +11,19 @@ extension Rewards {
     /// What enforce does about one child, decided from the state after the
     /// run's usage is counted.
     public enum EnforceAction: Equatable, Sendable {
-        /// Five minutes or one left (of the time granted, or before downtime
-        /// starts, `why`): tell the child (once each).
-        case warn(child: String, leftMinutes: Int, why: Blocked)
-        /// Time is up (or none was granted), downtime, or a parent's lock (`why`): end the app's processes.
-        case end(child: String, app: String, pids: [Int32], why: Blocked)
+        /// Five minutes or one left (of the time granted, before downtime
+        /// starts, or before midnight ends the day's time: `why`, and `mark`
+        /// the end it is about): tell the child (once each).
+        case warn(child: String, leftMinutes: Int, why: Blocked, mark: String)
+        /// Time is up (or none was granted), downtime, or a parent's lock
+        /// (`why`, `mark` which one): end the app's processes.
+        case end(child: String, app: String, pids: [Int32], why: Blocked, mark: String)
         /// A reward app running with no time granted today: tell the parents (once a day per app).
         case unauthorized(child: String, app: String)
     }
 
     /// Why reward apps may not run.
-    public enum Blocked: String, Sendable { case time, downtime, locked }
+    public enum Blocked: String, Sendable { case time, downtime, locked, midnight }
 
     /// The reward apps each child with a login is running (child id → app →
     /// processes): a process is a child's by its uid (`uid` looks a login
@@ -60,17 +62,24 @@ extension Rewards {
             let set = s.settings(for: cid)
             let left = Int64(t.grantedMinutes) * 60 - t.rewardSeconds
             if let b = set.blocked(at: now, zone: zone) {
+                // Each lock and each downtime is its own (told once each, not once a day).
                 let why: Blocked = b.why == "locked" ? .locked : .downtime
-                for (app, ps) in apps.sorted(by: { $0.key < $1.key }) { out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: why)) }
+                let mark = why == .locked ? "locked \(set.lockedUntil)" : "downtime \(set.downtimeAround(now, zone: zone)?.start.seconds ?? 0)"
+                for (app, ps) in apps.sorted(by: { $0.key < $1.key }) { out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: why, mark: mark)) }
             } else if left <= 0 {
                 for (app, ps) in apps.sorted(by: { $0.key < $1.key }) {
-                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: .time))
+                    out.append(.end(child: cid, app: app, pids: ps.map(\.pid), why: .time, mark: ""))
                     if t.grantedMinutes == 0 { out.append(.unauthorized(child: cid, app: app)) }
                 }
             } else {
-                let toDowntime = set.downtimeAround(now, zone: zone).map { ($0.start.ms - now.ms) / 1000 } ?? .max
-                let (soonest, why) = toDowntime < left ? (toDowntime, Blocked.downtime) : (left, Blocked.time)
-                if soonest <= 300 { out.append(.warn(child: cid, leftMinutes: Int((soonest + 59) / 60), why: why)) }
+                // The nearest end: the time granted, downtime, or midnight (the day's minutes are the day's).
+                let next = set.downtimeAround(now, zone: zone)
+                let toDowntime = next.map { ($0.start.ms - now.ms) / 1000 } ?? .max
+                let toMidnight = (zone.startOfDay(today.adding(days: 1)).ms - now.ms) / 1000
+                var (soonest, why, mark) = (left, Blocked.time, "granted \(t.grantedMinutes)")
+                if toDowntime < soonest { (soonest, why, mark) = (toDowntime, .downtime, "downtime \(next?.start.seconds ?? 0)") }
+                if toMidnight < soonest { (soonest, why, mark) = (toMidnight, .midnight, "midnight") }
+                if soonest <= 300 { out.append(.warn(child: cid, leftMinutes: Int(max(1, (soonest + 59) / 60)), why: why, mark: mark)) }
             }
         }
         return out
@@ -87,35 +96,38 @@ extension Rewards {
         var notes: [JSONObject] = []
         for a in actions {
             switch a {
-            case .warn(let cid, let left, let why):
+            case .warn(let cid, let left, let why, let end):
                 // Once at five minutes and once at one, for each end: the
-                // time granted so far today (more granted, a new end), or
-                // the downtime of that start.
+                // time granted so far today (more granted, a new end), the
+                // downtime of that start, or midnight.
                 let mark = left <= 1 ? 1 : 5
-                let end = why == .time ? "granted \(s.totals(cid, today).grantedMinutes)" : "downtime"
                 let key = "enforce-warn|\(cid)|\(today)|\(end)|\(mark)"
                 guard !s.notified.contains(key), let c = s.children[cid] else { continue }
                 events.append(["type": "notified", "key": .string(key)])
                 let mins = "\(left) minute\(left == 1 ? "" : "s")"
-                notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(today)-\(why == .time ? "time" : "downtime")-\(mark)-\(digest([key]))",
-                                                title: why == .time ? "\(mins) of reward time left" : "Downtime in \(mins)",
-                                                body: why == .time ? "Save your game, \(c.name): reward time ends in \(mins)."
-                                                    : "Save your game, \(c.name): downtime starts in \(mins), and reward apps close.",
+                let (title, body): (String, String)
+                switch why {
+                case .downtime: (title, body) = ("Downtime in \(mins)", "Save your game, \(c.name): downtime starts in \(mins), and reward apps close.")
+                case .midnight: (title, body) = ("Reward time ends at midnight", "Save your game, \(c.name): today's reward time ends at midnight, in \(mins).")
+                default: (title, body) = ("\(mins) of reward time left", "Save your game, \(c.name): reward time ends in \(mins).")
+                }
+                notes.append(NotificationRecord(tool: "rewards", id: "enforce-warn-\(cid)-\(today)-\(why.rawValue)-\(mark)-\(digest([key]))",
+                                                title: title, body: body,
                                                 extra: ["to": .string(c.login ?? c.name), "role": "child", "minutes_left": JSON(left),
                                                         "reason": .string(why.rawValue)]).record)
-            case .end(let cid, let app, let pids, let why):
+            case .end(let cid, let app, let pids, let why, let mark):
                 guard let c = s.children[cid] else { continue }
                 events.append(["type": "enforced", "child": .string(cid), "app": .string(app), "pids": .array(pids.map { JSON.int(Int64($0)) }),
                                "dry_run": .bool(dry), "day": .string(today.description), "reason": .string(why.rawValue)])
-                let tag = why == .time ? "" : "-\(why.rawValue)"
-                let key = "enforce-over|\(cid)|\(today)|\(app.lowercased())" + (why == .time ? "" : "|\(why.rawValue)")
+                let tag = why == .time ? "" : "-\(why.rawValue)-\(digest([mark]))"
+                let key = "enforce-over|\(cid)|\(today)|\(app.lowercased())" + (why == .time ? "" : "|\(mark)")
                 if !s.notified.contains(key) {
                     events.append(["type": "notified", "key": .string(key)])
                     let (title, body): (String, String)
                     switch why {
                     case .time: (title, body) = ("Reward time is over", "\(app) was closed: today's reward time is used up. Learning earns more points.")
                     case .downtime: (title, body) = ("Downtime", "\(app) was closed: it is downtime, when reward apps do not run.")
-                    case .locked: (title, body) = ("Reward time is paused", "\(app) was closed: a parent paused reward time.")
+                    case .locked, .midnight: (title, body) = ("Reward time is paused", "\(app) was closed: a parent paused reward time.")
                     }
                     notes.append(NotificationRecord(tool: "rewards", id: "enforce-over-\(cid)-\(today)-\(app.lowercased())\(tag)", title: title, body: body,
                                                     extra: ["to": .string(c.login ?? c.name), "role": "child", "reason": .string(why.rawValue)]).record)

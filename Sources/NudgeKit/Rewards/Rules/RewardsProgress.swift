@@ -92,9 +92,13 @@ extension Rewards {
         if set.lockedUntil > Int(now.seconds) && set.lockedUntil < RewardsEngine.lockedForever {
             o["locked_until"] = .string(zone.format(Instant(seconds: Int64(set.lockedUntil))))
         }
-        if let d = set.downtimeAround(now, zone: zone) {
+        let downtimes = set.downtimes(from: now, zone: zone)
+        if let d = downtimes.first {
             o["downtime_start"] = .string(zone.format(d.start))
             o["downtime_end"] = .string(zone.format(d.end))
+        }
+        if !downtimes.isEmpty {
+            o["downtimes"] = .array(downtimes.map { .object(["start": .string(zone.format($0.start)), "end": .string(zone.format($0.end))]) })
         }
         if let b = set.blocked(at: now, zone: zone) { o["blocked"] = .string(b.why) }
         return o

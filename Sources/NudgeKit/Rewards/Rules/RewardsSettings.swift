@@ -149,7 +149,7 @@ extension RewardsEngine {
             case .weekdayNumber:
                 if word == "default" { return -1 }
                 guard let v = Int(word), (0...1440).contains(v) else {
-                    throw ToolError(.usage, "\(key) must be a whole number from 0 to 1440 (\(r.help)), or default, not '\(raw.terminalSafe)'")
+                    throw ToolError(.usage, "\(key) is \(r.help.prefix { $0 != ":" }): a whole number from 0 to 1440, or default, not '\(raw.terminalSafe)'")
                 }
                 return v
             case .number:
