@@ -105,4 +105,16 @@ final class RewardsDowntimeToolTests: ToolTestCase {
         XCTAssertTrue(log.contains("mum locked Alex's reward time until lifted"), log)
         XCTAssertTrue(log.contains("mum lifted the lock on Alex's reward time"), log)
     }
+
+    /// A child whose family is a folder elsewhere is told how to point at
+    /// it, as text and beside empty JSON (it was nothing at all).
+    func testAChildWithoutAFamilyIsToldHowToPointAtIt() {
+        let text = rw("dashboard", as: "alex")
+        XCTAssertEqual(text.code, 0)
+        XCTAssertTrue(text.out.hasSuffix("A child or a second parent: a family on this computer is a folder its parent made: point at it with --family DIR, REWARDS_FAMILY=DIR, or 'family = DIR' in \(tmp)/config/rewards/config.\n"), text.out)
+        let json = rw("dashboard", as: "alex", json: true)
+        XCTAssertEqual(json.out, "")
+        XCTAssertEqual(json.err, "rewards: no family here yet: a parent makes one with 'rewards init'; a family on this computer is a folder its parent made: point at it with --family DIR, REWARDS_FAMILY=DIR, or 'family = DIR' in \(tmp)/config/rewards/config\n")
+        XCTAssertEqual(run("rewards", ["-q"], env: ["REWARDS_FORMAT": "json"]).err, "", "-q: nothing")
+    }
 }

@@ -118,6 +118,10 @@ final class RewardsGrantDevicesToolTests: SyncthingToolTestCase {
             XCTAssertFalse(log.contains { $0.contains("does not count") }, "\(dev): \(log)")
             // One reversal, one line, one reason.
             XCTAssertEqual(log.count, 1, "\(dev): \(log)")
+            // And once in the whole log, for the child (it was also the grant's own line, worded otherwise).
+            let all = on(dev, at: "2026-11-21T10:07:00-05:00", "log").records
+            let reversed = all.filter { ($0["text"] as? String ?? "").contains("were reversed") }
+            XCTAssertEqual(reversed.count, 1, "\(dev): \(all)")
         }
 
         // Later the desktop redeems again; the laptop's next cron run hands it over, once.

@@ -161,3 +161,25 @@ extension RewardsDowntimeTests {
         XCTAssertNil(child.downtimeAround(at("2026-11-29T12:00:00-05:00"), zone: ny))
     }
 }
+
+extension RewardsDowntimeTests {
+    /// A redemption reversed as it is merged is one line of the log, for the
+    /// child (it was the grant's own line and the conflict's, worded otherwise).
+    func testAReversedGrantIsLoggedOnce() {
+        var m = RewardsLogModel(full: true)
+        let by = { (e: JSONObject) -> JSONObject in var o = e; o["by"] = "mum"; return o }
+        var ms: Int64 = 1_795_000_000_000
+        for e: JSONObject in [["type": "family_created", "owner": "mum"], ["type": "child_added", "id": "c1", "name": "Alex"],
+                              ["type": "adjust", "child": "c1", "points": 30, "reason": "start", "day": "2026-11-22"],
+                              ["type": "grant", "id": "g1", "child": "c1", "minutes": 5, "points": 50, "day": "2026-11-22"],
+                              ["type": "grant", "id": "g2", "child": "c1", "minutes": 20, "points": 0, "reason": "birthday", "day": "2026-11-22"]] {
+            ms += 1000
+            m.apply(by(e), stamp: Stamp(ms: ms, actor: "laptop"))
+        }
+        XCTAssertNotNil(m.state.grants["g1"]?.void)
+        let reversed = m.entries.filter { $0.text.contains("reversed") }
+        XCTAssertEqual(reversed.map(\.text), ["5 reward minutes for Alex (50 points, by mum) were reversed: the balance was 30 when it was merged, less than its 50 points"])
+        XCTAssertEqual(reversed.first?.child, "Alex")
+        XCTAssertEqual(m.entries.last?.text, "mum gave Alex 20 bonus reward minutes (birthday)")
+    }
+}

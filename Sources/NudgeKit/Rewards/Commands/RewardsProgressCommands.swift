@@ -14,7 +14,14 @@ extension Rewards {
         if s.owner == nil, let h = try waitingToRead(ctx) { throw notReadableYet(h) }
         if let h = try familyFolder(ctx) { tellWaiting(h, s) }
         if s.owner == nil {
-            if !ctx.out.isJSON { ctx.out.raw("No family yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n") }
+            // A child (or a second parent) whose family is elsewhere is told how to point at it.
+            let elsewhere = "a family on this computer is a folder its parent made: point at it with --family DIR, REWARDS_FAMILY=DIR, or 'family = DIR' in \(ctx.configDir)/config"
+            if !ctx.out.isJSON {
+                ctx.out.raw("No family here yet. A parent starts with:\n  rewards init\n  rewards child add Alex --user alex\n  rewards app set Duolingo --learning\n  rewards app set Minecraft --reward\n"
+                            + "A child or a second parent: \(elsewhere.terminalSafe).\n")
+            } else if !ctx.out.quiet {
+                ctx.warn("no family here yet: a parent makes one with 'rewards init'; \(elsewhere)")
+            }
             return .ok
         }
         var kids = s.children.values.sorted { $0.name < $1.name }

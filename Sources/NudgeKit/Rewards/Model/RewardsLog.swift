@@ -76,6 +76,7 @@ extension Rewards {
         }
         func name(_ id: String?) -> String { id.flatMap { a.children[$0]?.name ?? b.children[$0]?.name } ?? id ?? "?" }
         var out: [LogEntry] = []
+        var reversedChild: [String: String] = [:]
         if (a.refused[who]?.count ?? 0) > (b.refused[who]?.count ?? 0) {
             return [entry("\(who)'s \(type) did not count: \(a.refused[who]!.why)", action: "refused")]
         }
@@ -115,6 +116,11 @@ extension Rewards {
                              child: name(c), before: JSON(b.balance[c] ?? 0), after: JSON(a.balance[c] ?? 0)))
         case "grant":
             guard let c = cid, let id = e["id"]?.string, let g = a.grants[id] else { break }
+            // Reversed as it was merged: the conflict below says it, once, for the child.
+            if g.void != nil, let note = g.voidNote, a.conflicts[new...].contains(where: { $0.id == note }) {
+                reversedChild[note] = name(c)
+                break
+            }
             let text = g.void != nil ? "\(name(c))'s \(g.minutes) reward minutes (by \(who)) were reversed: \(g.void!)"
                                      : g.points == 0 ? "\(who) gave \(name(c)) \(g.minutes) bonus reward minutes\(e["reason"]?.string.map { " (\($0))" } ?? "")"
                                      : who == a.children[c]?.login ? "\(name(c)) redeemed \(g.minutes) reward minutes (\(g.points) points)"
@@ -176,7 +182,7 @@ extension Rewards {
             break
         }
         for c in a.conflicts[new...] {
-            out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: nil, text: c.text, before: .null, after: .null, note: nil, ref: c.id))
+            out.append(LogEntry(ms: ms, by: c.by, action: "conflict", child: reversedChild[c.id], text: c.text, before: .null, after: .null, note: nil, ref: c.id))
         }
         return out
     }
