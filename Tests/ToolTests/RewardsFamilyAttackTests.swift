@@ -60,6 +60,28 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertTrue((byID["00000000cafe"]?["reason"] as? String ?? "").contains("\"minutes\" is named twice"), "\(all)")
     }
 
+    /// A request file under the name of one already taken vanished with no
+    /// record: now it is a refused request its maker sees, once.
+    func testARequestUnderAnEarlierIDIsRefusedWhereItsMakerSeesIt() throws {
+        setUpFamily()
+        let asked = rwAs("alex", "ask", "10")
+        XCTAssertEqual(asked.code, 0, asked.err)
+        let id = try XCTUnwrap(asked.records.first?["id"] as? String)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(family)/requests/\(id).json"), "taken and removed")
+        XCTAssertEqual(shell("alex", "printf '{\"kind\":\"more_time\",\"minutes\":30}\\n' > \(family)/requests/\(id).json").code, 0)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0)
+        XCTAssertEqual(asRoot("enforce", "-q").code, 0, "a second run records nothing more")
+        let all = rwAs("mum", "requests", "--all").records.filter { ($0["reason"] as? String ?? "").contains("reused the id") }
+        XCTAssertEqual(all.count, 1, "\(all)")
+        XCTAssertEqual(all.first?["from"] as? String, name("alex"))
+        XCTAssertEqual(all.first?["reason"] as? String,
+                       "its file's name reused the id of an earlier request (\(id)), so it counts for nothing; ask again with 'rewards ask' or 'rewards redeem'")
+        let seen = rwAs("alex", "dashboard", env: ["REWARDS_FORMAT": "text"])
+        XCTAssertTrue(seen.out.contains("reused the id of an earlier request"), seen.out)
+        XCTAssertEqual(rwAs("mum", "requests").records.count, 1, "only Alex's first request waits")
+    }
+
     func testAChildsLoginCannotJoinAsAParentAndRequestsGoInTheOrderTheyWereMade() throws {
         setUpFamily()
         let code = try XCTUnwrap(rwAs("mum", "parent", "invite").records.first?["code"] as? String)

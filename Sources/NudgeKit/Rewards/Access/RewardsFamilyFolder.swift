@@ -263,6 +263,19 @@ extension Rewards {
         for e in spoolTurn(entries, recorded: { state.requests[$0] != nil }).take {
             if let f = readRequest(h, e) { tx.record(by(ctx, requestEvent(f, now: ctx.now, today: ctx.today))) }
         }
+        // A file under the name of a request already taken, made or changed
+        // since (or another login's): a new request, refused where its
+        // maker sees it, once (its id is the file's and its time's).
+        for e in entries {
+            guard let id = spoolID(e.name), let old = state.requests[id] else { continue }
+            let from = Users.name(of: e.uid) ?? "uid\(e.uid)"
+            guard from != old.from || (old.fileChanged.map { e.changed != $0 } ?? false) else { continue }
+            let again = Rewards.digest(["reused", id, String(e.uid), String(e.changed)])
+            guard tx.state.requests[again] == nil, tx.state.requests.count < 1_000_000 else { continue }
+            tx.record(by(ctx, ["type": "request", "id": .string(again), "from": .string(from), "day": .string(ctx.today.description),
+                               "at": .int(ctx.now.ms), "kind": "invalid",
+                               "reason": .string("its file's name reused the id of an earlier request (\(id)), so it counts for nothing; ask again with 'rewards ask' or 'rewards redeem'")]))
+        }
     }
 
     /// Drops a request in the spool, as the caller; returns its id.

@@ -322,7 +322,7 @@ extension RewardsState {
               let day = e["day"]?.string.flatMap(Day.parse) else { return }
         var r = Request(id: id, from: from, kind: kind, minutes: e["minutes"]?.int.map(Int.init), app: e["app"]?.string,
                         note: e["note"]?.string, at: e["at"]?.int ?? stamp.ms, day: day, status: "pending", reason: nil,
-                        seq: requestSeq + 1)
+                        seq: requestSeq + 1, fileChanged: e["file_changed"]?.int)
         requestSeq += 1
         let child = children.values.first { $0.login == from }
         switch kind {

@@ -83,7 +83,7 @@ extension RewardsState {
         for r in requests.values.sorted(by: { $0.id < $1.id }) {
             l.append(["k": "request", "id": .string(r.id), "from": .string(r.from), "kind": .string(r.kind), "minutes": JSON(r.minutes),
                       "app": JSON(r.app), "note": JSON(r.note), "at": .int(r.at), "day": .string(r.day.description),
-                      "status": .string(r.status), "reason": JSON(r.reason), "seq": JSON(r.seq)])
+                      "status": .string(r.status), "reason": JSON(r.reason), "seq": JSON(r.seq), "file_changed": r.fileChanged.map { JSON.int($0) } ?? .null])
         }
         for (k, list) in [("conflict", conflicts), ("change", changes)] {
             for c in list {
@@ -241,7 +241,7 @@ extension RewardsState {
             }
             requests[id] = Request(id: id, from: f, kind: k, minutes: l["minutes"]?.int.map(Int.init), app: l["app"]?.string, note: l["note"]?.string,
                                    at: l["at"]?.int ?? 0, day: d, status: l["status"]?.string ?? "pending", reason: l["reason"]?.string,
-                                   seq: ints("seq"))
+                                   seq: ints("seq"), fileChanged: l["file_changed"]?.int)
         case "conflict", "change":
             guard let id = l["id"]?.string, let t = l["text"]?.string else { throw .data("bad snapshot line") }
             let c = Change(id: id, by: l["by"]?.string ?? "", ms: l["ms"]?.int ?? 0, text: t)

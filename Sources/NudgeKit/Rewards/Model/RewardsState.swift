@@ -81,6 +81,9 @@ public struct RewardsState: JournalModel {
         public var status: String; public var reason: String?
         /// The order requests were taken in.
         public var seq: Int = 0
+        /// Its spool file's ctime (ns) when taken: a file under its name that
+        /// changed since is another request (nil: taken before this was kept).
+        public var fileChanged: Int64? = nil
     }
     /// A change by a parent, for the other parent's notifications.
     public struct Change: Equatable, Sendable {

@@ -118,7 +118,7 @@ extension Rewards {
         // When it was taken, not what the file says (its owner may set its
         // time and its text): a join's code is checked against this.
         var e: JSONObject = ["type": "request", "id": .string(f.id), "from": .string(f.from), "day": .string(today.description),
-                             "at": .int(now.ms)]
+                             "at": .int(now.ms), "file_changed": .int(f.changed)]
         guard let o = f.object else {
             e["kind"] = "invalid"
             e["reason"] = .string(f.problem ?? "unreadable")
