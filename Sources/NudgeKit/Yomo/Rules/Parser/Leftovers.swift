@@ -203,12 +203,17 @@ extension ReminderParser.ParseState {
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
         // Vague times: no moment to remind at.
         if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap", "whenever"].contains(w) { return 1 }
+        // "at some point this weekend", "over the holidays", "during half term": no moment.
+        if w == "at" && next == "some" && ["point", "stage", "time"].contains(word(k + 2)) { return 3 }
+        if ["over", "during", "in"].contains(w) && next == "the" && ["holidays", "hols", "break", "vacation", "vacay", "summer", "winter", "weekend", "holiday"].contains(word(k + 2))
+            && !(word(k + 2) == "weekend" && w != "over") { return 3 }
+        if ["over", "during"].contains(w) && (["half", "spring", "summer", "winter", "christmas", "easter", "reading"].contains(next) && ["term", "break", "week", "hols", "holidays"].contains(word(k + 2))) { return 3 }
         // "in a bit", "in a while", "in a moment": no moment.
         if w == "in" && next == "a" && ["bit", "while", "moment", "sec", "jiffy", "tick"].contains(word(k + 2)) { return 3 }
         // "after the game", "when the package arrives", "before my shift": an event, when nothing else says when.
         if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
            ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
-            "class", "practice", "church", "dinner", "lunch", "breakfast"].contains(next)
+            "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college"].contains(next)
             // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
                                 || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
@@ -300,7 +305,7 @@ extension ReminderParser.ParseState {
         if prev == "on", k == tokens.count - 1, let n = Int(w), (1...31).contains(n) { return 1 }
         // "at the end of my shift": an event's end, not a time.
         if w == "end" && next == "of" && ["my", "our", "his", "her", "their", "your"].contains(word(k + 2)) && !word(k + 3).isEmpty { return 4 }
-        if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise"].contains(next) { return 2 }
+        if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise", "tea", "supper", "teatime"].contains(next) { return 2 }
         // "tuesday after next", "tuesday week", "a week on friday", "this time tomorrow".
         if w == "after" && next == "next" { return 2 }
         if w == "week" && k > 0 && ReminderLexicon.weekday(word(k - 1)) != nil && used[k - 1] { return 1 }

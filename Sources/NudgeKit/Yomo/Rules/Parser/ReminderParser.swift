@@ -206,6 +206,11 @@ extension ReminderParser.ParseState {
             && ((date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true) || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
             used[k] = true
         }
+        // "every 2 hours starting at 2pm", "starting 9am": the start's word, read with it.
+        for k in tokens.indices.dropLast() where !used[k] && ["starting", "beginning", "commencing"].contains(tokens[k].word) && used[k + 1]
+            && (tokens[k + 1].word == "at" || tokens[k + 1].word == "@" || timeWritten?.said.hasPrefix(tokens[k + 1].word) == true) {
+            used[k] = true
+        }
         acceptOwnZoneWord(time: time, zone: zone)
         findUnreadTimeWords()
         var seenAssumption = Set<String>()
@@ -290,7 +295,10 @@ extension ReminderParser.ParseState {
         var k = 0
         while k < tokens.count {
             let w = tokens[k].word
-            guard !used[k] && !inMediaTitle(k) && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
+            // "repeat prescription", "a repeat blood test", "recurring meeting": a kind of thing, with no rule said.
+            let adjective = ["repeat", "recurring"].contains(w) && !rule.repeats && Self.titleWord(word(k + 1)) && ReminderLexicon.weekday(word(k + 1)) == nil
+                && ReminderLexicon.ruleWords[word(k + 1)] == nil && !["every", "each", "on", "at", "in", "until", "till"].contains(word(k + 1))
+            guard !used[k] && !inMediaTitle(k) && !adjective && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
                                || (w == "other" && word(k - 1) == "every")) else {
                 k += 1
                 continue

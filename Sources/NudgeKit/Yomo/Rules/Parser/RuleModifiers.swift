@@ -87,6 +87,12 @@ extension ReminderParser.ParseState {
                 until = word(k + the + 2 + this) == "month" ? lastDayOfThisMonth : Day(year: today.year, month: 12, day: 31)
                 return consume(w + the + 3 + this)
             }
+            // "until the end of December": that month's last day (this year's, or next year's once past).
+            if this == 0, let m = ReminderLexicon.month(word(k + the + 2)), word(k + the + 2).count >= 3, Int(word(k + the + 3)) == nil {
+                let y = m >= today.month ? today.year : today.year + 1
+                until = Day(year: y, month: m, day: Day.daysInMonth(year: y, month: m))
+                return consume(w + the + 3)
+            }
         }
         return false
     }
