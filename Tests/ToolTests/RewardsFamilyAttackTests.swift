@@ -82,6 +82,26 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertEqual(rwAs("mum", "requests").records.count, 1, "only Alex's first request waits")
     }
 
+    /// A FIFO (or a link, a folder) in requests/ warned on every run, -q
+    /// included, and nobody was told who could remove it: now it is a
+    /// request that counts for nothing, its maker's, and root's run removes it.
+    func testJunkInTheSpoolIsRecordedOnceAndRemoved() throws {
+        setUpFamily()
+        XCTAssertEqual(shell("alex", "mkfifo \(family)/requests/00000000f1f0.json && ln -s /etc/passwd \(family)/requests/00000000a1a1.json").code, 0)
+        let first = asRoot("enforce", "-q")
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.err, "", "nothing said under -q")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(family)/requests/00000000f1f0.json"), "removed by root's run")
+        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: "\(family)/requests/00000000a1a1.json"))
+        XCTAssertEqual(asRoot("enforce").err, "", "and not said again")
+        let all = rwAs("mum", "requests", "--all").records
+        let byID = Dictionary(all.compactMap { r in (r["id"] as? String).map { ($0, r) } }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byID["00000000f1f0"]?["reason"] as? String, "a request is a regular file; this one is a FIFO, so it counts for nothing")
+        XCTAssertEqual(byID["00000000a1a1"]?["reason"] as? String, "a request is a regular file; this one is a symbolic link, so it counts for nothing")
+        XCTAssertEqual(byID["00000000f1f0"]?["from"] as? String, name("alex"))
+        XCTAssertEqual(balances(), [100, 40])
+    }
+
     func testAChildsLoginCannotJoinAsAParentAndRequestsGoInTheOrderTheyWereMade() throws {
         setUpFamily()
         let code = try XCTUnwrap(rwAs("mum", "parent", "invite").records.first?["code"] as? String)

@@ -220,16 +220,29 @@ extension Rewards {
     static func readRequest(_ h: FamilyFolder, _ e: DirEntry) -> SpoolFile? {
         guard let id = spoolID(e.name) else { return nil }
         let path = Sys.join(h.requests, e.name)
+        // Anything but a regular file (a FIFO, a link, a folder) is a request
+        // that counts for nothing, recorded as its maker's: the folder's
+        // owner's next run removes it, so it is not said again every run.
+        func junk(_ what: String) -> SpoolFile {
+            SpoolFile(id: id, from: Users.name(of: e.uid) ?? "uid\(e.uid)", object: nil,
+                      problem: "a request is a regular file; this one is \(what), so it counts for nothing", changed: e.changed)
+        }
+        if e.kind == .symlink { return junk("a symbolic link") }
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
+            if errno == ELOOP { return junk("a symbolic link") }
             if errno != ENOENT { Store<RewardsState>.warnOnce("a request \(path) cannot be read (\(Sys.errnoString())); it is skipped") }
             return nil
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            Store<RewardsState>.warnOnce("\(path) is not a regular file; it is skipped")
-            return nil
+        guard fstat(fd, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: return junk("a FIFO")
+        case S_IFDIR: return junk("a folder")
+        case S_IFSOCK: return junk("a socket")
+        default: return junk("a device")
         }
         let from = Users.name(of: UInt32(st.st_uid)) ?? "uid\(st.st_uid)"
         let changed = Sys.ctimeNanos(st)
