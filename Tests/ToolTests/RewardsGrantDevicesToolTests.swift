@@ -165,6 +165,27 @@ final class RewardsGrantDevicesToolTests: SyncthingToolTestCase {
         XCTAssertEqual(l2.records.first?["granted_by"] as? String, "desktop", l2.err)
     }
 
+    /// In a sync folder nothing proves who wrote a change: one made as
+    /// someone else (REWARDS_USER) says which login wrote it, unverified.
+    func testAChangeMadeAsSomeoneElseInASyncFolderIsMarkedUnverified() throws {
+        for d in ["laptop", "desktop"] { try FileManager.default.createDirectory(atPath: tmp + "/Sync-\(d)", withIntermediateDirectories: true) }
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "init").code, 0)
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:00:00-05:00", "child", "add", "Alex", "--user", "alex").code, 0)
+        let me = String(cString: getpwuid(geteuid())!.pointee.pw_name)
+        let own = run("rewards", ["child", "add", "Sam"], env: ["REWARDS_DATA_DIR": tmp + "/laptop", "REWARDS_SYNC_DIR": tmp + "/Sync-laptop",
+                                                               "REWARDS_ACTOR": "laptop", "REWARDS_NOW": "2026-11-21T09:01:00-05:00", "REWARDS_USER": me])
+        XCTAssertEqual(own.code, 77, "only a parent adds a child: \(own.err)")
+        let log = on("laptop", at: "2026-11-21T09:02:00-05:00", "log").records
+        let added = try XCTUnwrap(log.first { $0["action"] as? String == "child_added" })
+        XCTAssertEqual(added["by"] as? String, "mum")
+        XCTAssertEqual(added["login"] as? String, me)
+        XCTAssertEqual(added["verified"] as? Bool, false)
+        let text = on("laptop", at: "2026-11-21T09:02:00-05:00", "log", "--format", "text").out
+        XCTAssertTrue(text.contains("mum added Alex as a child (login alex)  [unverified: written by login \(me) as mum]"), text)
+        // The child's own login is the child's, not the writer's.
+        XCTAssertEqual(on("laptop", at: "2026-11-21T09:02:00-05:00", "child", "list").records.first?["login"] as? String, "alex")
+    }
+
     /// Only the granting device names another: the desktop taking the role
     /// while the laptop (which does not know yet) still hands grants over
     /// would have both run the grant command. Refused on the desktop; a

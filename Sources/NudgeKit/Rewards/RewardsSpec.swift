@@ -269,6 +269,10 @@ public enum Rewards {
     static let bylineKey = MemoKey<Byline>("rewards.by")
 
     static func byline(_ ctx: Context) -> Byline {
-        ctx.memo(bylineKey) { Byline(by: .string(me(ctx)), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note")) }
+        ctx.memo(bylineKey) {
+            let who = me(ctx), login = Sys.loginName()
+            let synced = ((try? familyFolder(ctx)) ?? nil) == nil && ((try? ctx.storeOptions())?.journalFolder != nil)
+            return Byline(by: .string(who), at: .string(ctx.clock.format(ctx.now)), note: ctx.option("note"), login: synced && who != login ? login : nil)
+        }
     }
 }

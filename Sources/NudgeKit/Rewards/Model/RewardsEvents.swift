@@ -86,12 +86,16 @@ extension Rewards {
         let at: JSON
         /// The run's --note, for the activity log.
         var note: String? = nil
+        /// In a sync folder, the login that ran it where "by" names someone
+        /// else (REWARDS_USER): nothing proves who wrote it, and the log says so.
+        var login: String? = nil
 
         func callAsFunction(_ e: JSONObject) -> JSONObject {
             var o = e
             o["by"] = by
             o["at"] = at
             if let n = note { o["note"] = .string(n) }
+            if let l = login { o["os_login"] = .string(l) }
             return o
         }
     }

@@ -63,6 +63,8 @@ extension Rewards {
         public var note: String?
         /// A conflict's id (a later fold may take it back).
         var ref: String? = nil
+        /// In a sync folder, the login that wrote it as someone else: unverified.
+        public var login: String? = nil
     }
 
     /// What one event did, for people (none for bookkeeping events).
@@ -72,7 +74,8 @@ extension Rewards {
         let ms = e["at"]?.string.flatMap { RFC3339.parse($0)?.instant.ms } ?? stamp.ms
         let note = e["note"]?.string
         func entry(_ text: String, child: String? = nil, before: JSON = .null, after: JSON = .null, action: String = type) -> LogEntry {
-            LogEntry(ms: ms, by: who, action: action, child: child, text: text, before: before, after: after, note: note)
+            LogEntry(ms: ms, by: who, action: action, child: child, text: text, before: before, after: after, note: note,
+                     login: e["os_login"]?.string.flatMap { $0 == who ? nil : $0 })
         }
         func name(_ id: String?) -> String { id.flatMap { a.children[$0]?.name ?? b.children[$0]?.name } ?? id ?? "?" }
         var out: [LogEntry] = []
