@@ -48,6 +48,40 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         XCTAssertEqual(others().map { "\($0.comm) \($0.binary) \($0.script)" }, [], "every game and what it started was ended")
     }
 
+    /// Interpreters that run a game without naming it as their script:
+    /// code given with -c, or the script on standard input. Their code's
+    /// file names and the files they have open name the app.
+    func testInterpretersWhoseScriptIsNoArgumentAreEnded() throws {
+        setUpFamily()
+        XCTAssertEqual(rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "minecraft.py").code, 0)
+        let game = bin + "/minecraft.py"
+        try "import time\ntime.sleep(300)\n".write(toFile: game, atomically: true, encoding: .utf8)
+        _ = chmod(game, 0o644)
+        let script = """
+        sh -c 'python3 - < \(game)' &
+        python3 -c 'import runpy; runpy.run_path("\(game)")' &
+        wait
+        """
+        let p = Process()
+        let argv = logins!.asLogin("alex")
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst()) + ["/bin/sh", "-c", script]
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let alex = logins!.uid("alex")
+        // Whatever enforce left (it must leave nothing) ends with the test, not minutes later.
+        defer { for q in Processes.list(uids: [alex]) { kill(q.pid, SIGKILL) } }
+        func pythons() -> [RunningProcess] { Processes.list(uids: [alex]).filter { $0.comm.hasPrefix("python3") } }
+        let deadline = Date().addingTimeInterval(5)
+        while pythons().count < 2 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(pythons().count, 2, "\(Processes.list(uids: [alex]))")
+        let run = asRoot("enforce", "--grace", "1")
+        XCTAssertEqual(run.code, 0, run.err)
+        let gone = Date().addingTimeInterval(8)
+        while !pythons().isEmpty && Date() < gone { usleep(100_000) }
+        XCTAssertEqual(pythons().map { "\($0.comm) \($0.also)" }, [], "both ended")
+    }
+
     /// With enforce_command, that command gets each app to end (the
     /// `enforced` record on its standard input), run as every hand-over
     /// command is: a failure, a kill, are said as such.

@@ -30,6 +30,10 @@ public struct RunningProcess: Equatable, Sendable {
     public var binary = ""
     /// For an interpreter, the base name of the script it runs, else "".
     public var script = ""
+    /// For an interpreter with no script named (`sh -c '…'`, `python3 -`,
+    /// `python3 -c '…'`): the file names in its code and the base names of
+    /// the files it has open, a few dozen at most.
+    public var also: [String] = []
     /// Its parent and its process group (0 until `withLineage` reads them).
     public var ppid: Int32 = 0
     public var pgid: Int32 = 0
@@ -125,6 +129,11 @@ public enum Processes {
                 named("cmdline", digits)
                 let n = readSmall(buf)
                 p.script = scriptName(UnsafeBufferPointer(rebasing: buf[0..<n]))
+                if p.script.isEmpty {
+                    p.also = codeWords(UnsafeBufferPointer(rebasing: buf[0..<n]))
+                    named("fd", digits)
+                    p.also += openFiles(dfd, path)
+                }
             }
             out.append(p)
         }
@@ -195,6 +204,62 @@ public enum Processes {
 
     /// The base name of the first operand after argv[0] (options skipped,
     /// and the value of -c, -m, -e: code, not a file).
+    /// The file names (words with a dot or a slash, by their base names) in
+    /// the code given with -c or -e: `runpy.run_path("game.py")`, `python3 - < game.py`.
+    static func codeWords(_ b: UnsafeBufferPointer<UInt8>) -> [String] {
+        var args: [UnsafeBufferPointer<UInt8>] = []
+        var start = 0
+        for i in 0...b.count where i == b.count || b[i] == 0 {
+            if i > start { args.append(UnsafeBufferPointer(rebasing: b[start..<i])) }
+            start = i + 1
+        }
+        var out: [String] = []
+        for (k, a) in args.enumerated().dropFirst() where k + 1 < args.count && a.count == 2 && a[0] == 0x2D && (a[1] == 0x63 || a[1] == 0x65) {
+            let code = args[k + 1]
+            var s = 0
+            for i in 0...code.count {
+                let c = i < code.count ? code[i] : 0x20
+                let part = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x5F || c == 0x2D || c == 0x2F || c >= 0x80
+                if part { continue }
+                if i > s {
+                    let w = UnsafeBufferPointer(rebasing: code[s..<i])
+                    if w.contains(0x2E) || w.contains(0x2F), out.count < 32 {
+                        let name = baseName(w)
+                        if !name.isEmpty && name != "." && name != ".." { out.append(name) }
+                    }
+                }
+                s = i + 1
+            }
+        }
+        return out
+    }
+
+    /// The base names of the files a process has open (its fd folder at
+    /// `path` under `dfd`): files only, 64 at most.
+    static func openFiles(_ dfd: Int32, _ path: UnsafePointer<CChar>) -> [String] {
+        let fdDir = openat(dfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fdDir >= 0, let d = fdopendir(fdDir) else {
+            if fdDir >= 0 { close(fdDir) }
+            return []
+        }
+        defer { closedir(d) }
+        var out: [String] = []
+        var link = [UInt8](repeating: 0, count: 1024)
+        var seen = 0
+        while let ent = readdir(d), seen < 256, out.count < 64 {
+            seen += 1
+            let n = link.withUnsafeMutableBytes { readlinkat(dirfd(d), Sys.direntName(ent), $0.baseAddress!.assumingMemoryBound(to: CChar.self), 1023) }
+            guard n > 1, link[0] == 0x2F else { continue }  // "/…": a file (not pipe:, socket:, anon_inode:)
+            var target = link[0..<n]
+            let deleted = Array(" (deleted)".utf8)
+            if target.count > deleted.count && target.suffix(deleted.count).elementsEqual(deleted) { target = target.dropLast(deleted.count) }
+            if target.starts(with: Array("/dev/".utf8)) || target.starts(with: Array("/proc/".utf8)) { continue }
+            let name = target.withUnsafeBufferPointer { baseName($0) }
+            if !name.isEmpty && !out.contains(name) { out.append(name) }
+        }
+        return out
+    }
+
     static func scriptName(_ cmdline: ArraySlice<UInt8>) -> String {
         cmdline.withUnsafeBufferPointer { scriptName($0) }
     }
@@ -275,6 +340,7 @@ public enum Processes {
 
     public static func matches(_ pattern: Pattern, _ p: RunningProcess) -> Bool {
         matches(pattern, name: p.comm) || matches(pattern, name: p.exe) || matches(pattern, name: p.binary) || matches(pattern, name: p.script)
+            || p.also.contains { matches(pattern, name: $0) }
     }
 
     /// Whether a name (a process's, or one ActivityWatch reports, or a

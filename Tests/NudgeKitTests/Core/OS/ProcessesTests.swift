@@ -90,6 +90,17 @@ final class ProcessesTests: XCTestCase {
         XCTAssertEqual(Processes.tree([all[8]], in: all).map(\.pid), [21], "a member that does not lead: its own tree only")
         XCTAssertEqual(Processes.scriptName(ArraySlice(Array("python3\0-u\0/home/a/game.py\0--x\0".utf8))), "game.py")
         XCTAssertEqual(Processes.scriptName(ArraySlice(Array("bash\0-c\0sleep 1\0".utf8))), "")
+        // An interpreter given code, not a script: the file names in the code.
+        func words(_ s: String) -> [String] { Array(s.utf8).withUnsafeBufferPointer { Processes.codeWords($0) } }
+        XCTAssertEqual(words("python3\0-c\0import runpy; runpy.run_path(\"/home/a/minecraft.py\")\0"), ["runpy.run_path", "minecraft.py"])
+        XCTAssertEqual(words("sh\0-c\0python3 - < minecraft.py\0"), ["minecraft.py"])
+        XCTAssertEqual(words("perl\0-e\0sleep 300\0"), [])
+        XCTAssertEqual(words("python3\0-\0"), [], "no code: only its open files tell")
+        XCTAssertEqual(words("sh\0-c\0"), [], "a -c with nothing after it")
+        var p = RunningProcess(pid: 9, uid: 1, comm: "python3", exe: "")
+        p.also = ["minecraft.py"]
+        XCTAssertTrue(Processes.matches("minecraft.py", p))
+        XCTAssertFalse(Processes.matches("java", p))
     }
 
     /// The byte readings a cron run over hundreds of processes uses agree
