@@ -30,11 +30,7 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         sh \(bin)/mcgame-launcher.sh &
         wait
         """
-        let p = Process()
-        let argv = logins!.asLogin("alex")
-        p.executableURL = URL(fileURLWithPath: argv[0])
-        p.arguments = Array(argv.dropFirst()) + ["/bin/sh", "-c", script]
-        try p.run()
+        let p = try launch(as: "alex", script)
         defer { if p.isRunning { p.terminate() } }
         let alex = logins!.uid("alex")
         func others() -> [RunningProcess] { Processes.list(uids: [alex]).filter { $0.pid != p.processIdentifier } }
@@ -62,11 +58,7 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         python3 -c 'import runpy; runpy.run_path("\(game)")' &
         wait
         """
-        let p = Process()
-        let argv = logins!.asLogin("alex")
-        p.executableURL = URL(fileURLWithPath: argv[0])
-        p.arguments = Array(argv.dropFirst()) + ["/bin/sh", "-c", script]
-        try p.run()
+        let p = try launch(as: "alex", script)
         defer { if p.isRunning { p.terminate() } }
         let alex = logins!.uid("alex")
         // Whatever enforce left (it must leave nothing) ends with the test, not minutes later.

@@ -115,6 +115,16 @@ class RewardsFamilyTestCase: RealLoginsCase {
         XCTAssertEqual(rwAs("mum", "adjust", "Sam", "+40", "--reason", "start").code, 0)
     }
 
+    /// A shell script running as a login, in the background.
+    func launch(as u: String, _ script: String) throws -> Process {
+        let p = Process()
+        let argv = logins!.asLogin(u)
+        p.executableURL = URL(fileURLWithPath: argv[0])
+        p.arguments = Array(argv.dropFirst()) + ["/bin/sh", "-c", script]
+        try p.run()
+        return p
+    }
+
     /// A game running as a login, in the background (a copy of sleep named mcgame).
     func startGame(as u: String?) throws -> Process {
         let game = bin + "/mcgame"
