@@ -46,10 +46,11 @@ final class RewardsDowntimeToolTests: ToolTestCase {
         XCTAssertEqual(rw("redeem", "Alex", "40", at: "2026-11-22T09:00:00-05:00").code, 0, "Sunday's is every day's 120")
         // What is accepted, said; nothing stored.
         let cases: [([String], String)] = [
-            (["downtime", "25:00-07:00"], "rewards: downtime is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, not '25:00-07:00'\n"),
-            (["downtime", "20:00-20:00"], "rewards: downtime is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, not '20:00-20:00'\n"),
-            (["downtime_fri", "late"], "rewards: downtime_fri is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off, or default (as downtime), not 'late'\n"),
+            (["downtime", "25:00-07:00"], "rewards: downtime is a span of the day like 20:30-07:00 or 8:30pm-7am (past midnight runs into the next day; an hour before 10 needs its zero or am/pm), or off, not '25:00-07:00'\n"),
+            (["downtime", "20:00-20:00"], "rewards: downtime is a span of the day like 20:30-07:00 or 8:30pm-7am (past midnight runs into the next day; an hour before 10 needs its zero or am/pm), or off, not '20:00-20:00'\n"),
+            (["downtime_fri", "late"], "rewards: downtime_fri is a span of the day like 20:30-07:00 or 8:30pm-7am (past midnight runs into the next day; an hour before 10 needs its zero or am/pm), or off, or default (as downtime), not 'late'\n"),
             (["daily_reward_limit_minutes_mon", "2000"], "rewards: daily_reward_limit_minutes_mon is reward minutes that may be granted on a Monday instead: a whole number from 0 to 1440, or default, not '2000'\n"),
+            (["downtime", "8-7"], "rewards: downtime is a span of the day like 20:30-07:00 or 8:30pm-7am (past midnight runs into the next day; an hour before 10 needs its zero or am/pm), or off, not '8-7'\n"),
             (["locked_until", "0"], "rewards: locked_until is set by 'rewards lock CHILD' and 'rewards unlock CHILD'\n"),
             (["downtime_funday", "off"], "rewards: unknown setting 'downtime_funday' (did you mean 'downtime_sun'?); settings: "),
         ]
@@ -97,7 +98,9 @@ final class RewardsDowntimeToolTests: ToolTestCase {
         XCTAssertEqual(twice.err, "rewards: Alex's reward time is not locked\n")
         XCTAssertEqual(rw("lock", "Alex", "--for", "soon").err, "rewards: --for is a duration from 1m to 7d like 30m, 2h or 1d, not 'soon'\n")
         XCTAssertEqual(rw("lock", "Alex", "--for", "1h", "--until", "21:00").code, 64)
-        XCTAssertEqual(rw("lock", "Alex", "--until", "2026-11-01T10:00:00-05:00").err, "rewards: --until 2026-11-01T10:00:00-05:00 has passed\n")
+        XCTAssertEqual(rw("lock", "Alex", "--until", "2026-11-01T10:00:00-05:00").err,
+                       "rewards: --until 2026-11-01T10:00:00-05:00 has passed: give a time like 18:00 or 6pm (the next one), or a date-time up to a year ahead like 2026-12-01T07:00:00-05:00; with neither option, until 'rewards unlock'\n")
+        XCTAssertEqual(rw("lock", "Alex", "--until", "6").code, 64, "6 in the morning or the evening? asked to say")
         XCTAssertEqual(rw("lock", "Alex", as: "alex").code, 77, "a child lifts no lock, sets none")
         let log = rw("log").out
         XCTAssertTrue(log.contains("mum gave Alex 30 bonus reward minutes (tidied room)"), log)

@@ -48,6 +48,7 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
     /// code given with -c, or the script on standard input. Their code's
     /// file names and the files they have open name the app.
     func testInterpretersWhoseScriptIsNoArgumentAreEnded() throws {
+        try require(.python3)
         setUpFamily()
         XCTAssertEqual(rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "minecraft.py").code, 0)
         let game = bin + "/minecraft.py"

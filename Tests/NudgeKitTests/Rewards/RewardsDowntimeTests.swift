@@ -29,13 +29,30 @@ final class RewardsDowntimeTests: XCTestCase {
         XCTAssertNil(Window(encoded: -1))
         XCTAssertNil(Window(encoded: Window.encodedRange.upperBound + 1))
         XCTAssertNil(Window(encoded: 1 + 600 * 1441 + 600), "from == to is no window")
-        for bad in ["", "20:30", "20:30-", "-07:00", "24:30-07:00", "20:60-07:00", "13pm-7am", "20:30-20:30", "00:00-24:00x", "２０:30-07:00", "8:3-9:00"] {
+        // An hour a person may mean either way is refused, not guessed ("8-7" read as 08:00 to 07:00).
+        for bad in ["", "20:30", "20:30-", "-07:00", "24:30-07:00", "20:60-07:00", "13pm-7am", "20:30-20:30", "00:00-24:00x", "２０:30-07:00", "8:3-9:00",
+                    "8-7", "8:30-07:00", "20:30-7", "10-12", "07:00:00-08:00"] {
             XCTAssertNil(Window.parse(bad), bad)
         }
         XCTAssertEqual(Window.parse("8:30pm-7am"), Window(from: 1230, to: 420))
         XCTAssertEqual(Window.parse("12am-6am"), Window(from: 0, to: 360))
         XCTAssertEqual(Window.parse("13:00–15:00"), Window(from: 780, to: 900), "an en dash")
         XCTAssertEqual(Window.parse("00:00-24:00"), Window(from: 0, to: 1440), "the whole day")
+        XCTAssertEqual(Window.parse("20-07"), Window(from: 1200, to: 420), "two digits are a 24-hour clock")
+        XCTAssertEqual(Window.parse("10:00-12:00"), Window(from: 600, to: 720))
+    }
+
+    /// A lock's end: a duration, the next clock time, or a date-time within a year; ambiguous hours refused.
+    func testALocksEnd() throws {
+        let now = at("2026-11-21T20:00:00-05:00")
+        XCTAssertEqual(try RewardsEngine.lockEnd(for: "30m", until: nil, now: now, zone: ny), Int(now.seconds) + 1800)
+        XCTAssertEqual(try RewardsEngine.lockEnd(for: nil, until: nil, now: now, zone: ny), RewardsEngine.lockedForever)
+        XCTAssertEqual(ny.format(Instant(seconds: Int64(try RewardsEngine.lockEnd(for: nil, until: "21:00", now: now, zone: ny)))), "2026-11-21T21:00:00-05:00")
+        XCTAssertEqual(ny.format(Instant(seconds: Int64(try RewardsEngine.lockEnd(for: nil, until: "6pm", now: now, zone: ny)))), "2026-11-22T18:00:00-05:00",
+                       "6pm has passed today: tomorrow's")
+        for (f, u) in [("1h", "21:00"), (nil, "6"), (nil, "9:30"), (nil, "2028-01-01T00:00:00Z"), (nil, "2026-11-21T19:00:00-05:00"), ("8d", nil), ("soon", nil)] as [(String?, String?)] {
+            XCTAssertThrowsError(try RewardsEngine.lockEnd(for: f, until: u, now: now, zone: ny), "\(String(describing: f)) \(String(describing: u))")
+        }
     }
 
     func testADowntimeBelongsToTheDayItStartsOn() throws {

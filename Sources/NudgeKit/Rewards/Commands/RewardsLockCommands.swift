@@ -7,31 +7,9 @@
 // points, handed over as every grant is; the widget only reads.
 
 extension Rewards {
-    /// `--until`: "18:00", "6pm" (the next such time) or an RFC 3339 date-time.
-    static func lockEnd(_ ctx: Context) throws(ToolError) -> Int {
-        let f = ctx.option("for"), u = ctx.option("until")
-        if f != nil && u != nil { throw .usage("give --for or --until, not both") }
-        if let f = f {
-            guard let m = Durations.minutes(f) else {
-                throw .usage("--for is a duration from 1m to 7d like 30m, 2h or 1d, not '\(f.prefix(40).terminalSafe)'")
-            }
-            return min(RewardsEngine.lockedForever, Int(ctx.now.seconds) + m * 60)
-        }
-        guard let u = u else { return RewardsEngine.lockedForever }
-        if let t = RFC3339.parse(u)?.instant {
-            guard t > ctx.now else { throw .usage("--until \(u.terminalSafe) has passed") }
-            return Int(min(t.seconds, Int64(RewardsEngine.lockedForever)))
-        }
-        guard let m = RewardsEngine.Window.minutes(Substring(u.lowercased())), m < 1440 else {
-            throw .usage("--until is a time like 18:00 or 6pm (the next one), or a date-time like 2026-12-01T07:00:00-05:00, not '\(u.prefix(40).terminalSafe)'")
-        }
-        let today = ctx.zone.day(of: ctx.now)
-        var t = ctx.zone.resolve(LocalDateTime(day: today, time: TimeOfDay(hour: m / 60, minute: m % 60)))
-        if t <= ctx.now { t = ctx.zone.resolve(LocalDateTime(day: today.adding(days: 1), time: TimeOfDay(hour: m / 60, minute: m % 60))) }
-        return Int(t.seconds)
+    static func lock(_ ctx: Context) throws(ToolError) -> ExitCode {
+        try setLock(ctx, until: RewardsEngine.lockEnd(for: ctx.option("for"), until: ctx.option("until"), now: ctx.now, zone: ctx.zone))
     }
-
-    static func lock(_ ctx: Context) throws(ToolError) -> ExitCode { try setLock(ctx, until: lockEnd(ctx)) }
 
     static func unlock(_ ctx: Context) throws(ToolError) -> ExitCode { try setLock(ctx, until: 0) }
 

@@ -96,9 +96,11 @@ extension Rewards {
     static func allowanceText(_ a: JSONObject) -> String {
         var t = "\(Text.terminalSafe(a["child"]?.string ?? "")) today: \(a["granted_minutes"]?.int ?? 0) min granted, \(a["used_minutes"]?.int ?? 0) used, \(a["left_minutes"]?.int ?? 0) left"
         let state = a["blocked"]?.string
-        if state == "locked" { t += "; locked" + (a["locked_until"]?.string.map { " until \($0)" } ?? " until a parent unlocks it") }
-        else if state == "downtime" { t += "; downtime until \(a["downtime_end"]?.string ?? "?")" }
-        else if let s = a["downtime_start"]?.string { t += "; downtime from \(s)" }
+        // Times from a file another run wrote: escaped as any text from a file.
+        let time = { (k: String) in a[k]?.string.map(Text.terminalSafe) }
+        if state == "locked" { t += "; locked" + (time("locked_until").map { " until \($0)" } ?? " until a parent unlocks it") }
+        else if state == "downtime" { t += "; downtime until \(time("downtime_end") ?? "?")" }
+        else if let s = time("downtime_start") { t += "; downtime from \(s)" }
         return t
     }
 

@@ -25,26 +25,29 @@ extension RewardsEngine {
             return Window(from: f, to: t)
         }
 
-        /// "7", "07:00", "7:30", "7am", "8:30pm", "24:00" as minutes of the day.
+        /// "07:00", "20:30", "20", "7am", "8:30pm", "24:00" as minutes of the
+        /// day. An hour a person may mean either way is nil, never guessed:
+        /// one digit with no am/pm ("8", "8:30": 08:00 or 20:00?) and a bare
+        /// 10, 11 or 12 ("8-7" had read as 08:00 to 07:00, 23 hours).
         static func minutes(_ raw: Substring) -> Int? {
             var s = String(raw).trimmingSpaces
+            if s == "24:00" || s == "24" { return 1440 }
             var add = -1
             if s.hasSuffix("am") || s.hasSuffix("pm") { add = s.hasSuffix("pm") ? 720 : 0; s = String(s.dropLast(2)).trimmingSpaces }
-            let hm = s.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(hm.count), hm.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }),
-                  let h = Int(hm[0]), let m = hm.count == 2 ? Int(hm[1]) : 0, m < 60, hm.count == 2 ? hm[1].count == 2 : true else { return nil }
+            let colon = s.contains(":")
+            if !colon { s += ":00" }
+            // The 24-hour reading Core has; then am/pm on top.
+            guard let t = TimeOfDay.parse(s), t.second == 0, s.count <= 5 else { return nil }
             if add >= 0 {
-                guard (1...12).contains(h) else { return nil }
-                return (h % 12) * 60 + add + m
+                guard (1...12).contains(t.hour) else { return nil }
+                return (t.hour % 12) * 60 + add + t.minute
             }
-            guard h < 24 || (h == 24 && m == 0) else { return nil }
-            return h * 60 + m
+            let hourDigits = s.prefix { $0 != ":" }.count
+            if (hourDigits == 1 && t.hour > 0) || (!colon && (10...12).contains(t.hour)) { return nil }
+            return t.hour * 60 + t.minute
         }
 
-        static func clock(_ m: Int) -> String {
-            let h = m / 60, mm = m % 60
-            return "\(h < 10 ? "0" : "")\(h):\(mm < 10 ? "0" : "")\(mm)"
-        }
+        static func clock(_ m: Int) -> String { m == 1440 ? "24:00" : TimeOfDay(hour: m / 60, minute: m % 60).description }
 
         public var description: String { "\(Window.clock(from))-\(Window.clock(to))" }
 
@@ -150,6 +153,35 @@ extension RewardsEngine.Settings {
         if Int64(lockedUntil) > now.seconds { return ("locked", Instant(seconds: Int64(lockedUntil))) }
         if let d = downtimeAround(now, zone: zone), d.start <= now { return ("downtime", d.end) }
         return nil
+    }
+}
+
+extension RewardsEngine {
+    /// When a lock ends, from `--for` or `--until` (neither: until lifted):
+    /// a duration (1m to 7d), the next "18:00" or "6pm", or a date-time up
+    /// to a year ahead. Seconds since the epoch.
+    public static func lockEnd(for f: String?, until u: String?, now: Instant, zone: Zone) throws(ToolError) -> Int {
+        if f != nil && u != nil { throw .usage("give --for or --until, not both") }
+        if let f = f {
+            guard let m = Durations.minutes(f) else {
+                throw .usage("--for is a duration from 1m to 7d like 30m, 2h or 1d, not '\(f.prefix(40).terminalSafe)'")
+            }
+            return min(lockedForever, Int(now.seconds) + m * 60)
+        }
+        guard let u = u else { return lockedForever }
+        let accepted = "a time like 18:00 or 6pm (the next one), or a date-time up to a year ahead like 2026-12-01T07:00:00-05:00; with neither option, until 'rewards unlock'"
+        if let t = RFC3339.parse(u)?.instant {
+            guard t > now else { throw .usage("--until \(u.prefix(40).terminalSafe) has passed: give \(accepted)") }
+            guard t.seconds - now.seconds <= 366 * 86_400 else { throw .usage("--until \(u.prefix(40).terminalSafe) is more than a year ahead: give \(accepted)") }
+            return Int(t.seconds)
+        }
+        guard let m = Window.minutes(Substring(u.lowercased())), m < 1440 else {
+            throw .usage("--until is \(accepted); an hour before 10 needs its zero or am/pm (08:00, 8pm); not '\(u.prefix(40).terminalSafe)'")
+        }
+        let today = zone.day(of: now)
+        var t = zone.resolve(LocalDateTime(day: today, time: TimeOfDay(hour: m / 60, minute: m % 60)))
+        if t <= now { t = zone.resolve(LocalDateTime(day: today.adding(days: 1), time: TimeOfDay(hour: m / 60, minute: m % 60))) }
+        return Int(t.seconds)
     }
 }
 

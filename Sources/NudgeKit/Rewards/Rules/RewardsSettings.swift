@@ -143,7 +143,7 @@ extension RewardsEngine {
                 if word == "off" || word == "none" { return 0 }
                 if r.kind == .weekdayWindow && word == "default" { return -1 }
                 guard let w = RewardsEngine.Window.parse(word) else {
-                    throw ToolError(.usage, "\(key) is a span of the day like 20:30-07:00 (past midnight runs into the next day), or off\(r.kind == .weekdayWindow ? ", or default (as downtime)" : ""), not '\(raw.terminalSafe)'")
+                    throw ToolError(.usage, "\(key) is a span of the day like 20:30-07:00 or 8:30pm-7am (past midnight runs into the next day; an hour before 10 needs its zero or am/pm), or off\(r.kind == .weekdayWindow ? ", or default (as downtime)" : ""), not '\(raw.terminalSafe)'")
                 }
                 return w.encoded
             case .weekdayNumber:

@@ -69,7 +69,7 @@ extension Rewards {
         // "20:30" today, "Sun 20:00" within a week, "5 Dec" later.
         func hm(_ t: Instant) -> String {
             let l = zone.local(t)
-            let clock = "\(l.time.hour < 10 ? "0" : "")\(l.time.hour):\(l.time.minute < 10 ? "0" : "")\(l.time.minute)"
+            let clock = TimeOfDay(hour: l.time.hour, minute: l.time.minute).description
             let days = l.day.daysSinceEpoch - zone.day(of: now).daysSinceEpoch
             if days == 0 { return clock }
             if days > 0 && days < 7 { return String(Day.weekdayNames[l.day.weekday].prefix(3)) + " " + clock }
