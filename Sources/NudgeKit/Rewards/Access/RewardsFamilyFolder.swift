@@ -278,13 +278,16 @@ extension Rewards {
         }
         // A file under the name of a request already taken, made or changed
         // since (or another login's): a new request, refused where its
-        // maker sees it, once (its id is the file's and its time's).
+        // maker sees it, once (its id is the file's and its time's). As many
+        // a run as requests (`spoolPerLogin` a login): the rest wait.
+        var reusedBy: [UInt32: Int] = [:]
         for e in entries {
             guard let id = spoolID(e.name), let old = state.requests[id] else { continue }
             let from = Users.name(of: e.uid) ?? "uid\(e.uid)"
             guard from != old.from || (old.fileChanged.map { e.changed != $0 } ?? false) else { continue }
             let again = Rewards.digest(["reused", id, String(e.uid), String(e.changed)])
-            guard tx.state.requests[again] == nil, tx.state.requests.count < 1_000_000 else { continue }
+            guard tx.state.requests[again] == nil, tx.state.requests.count < 1_000_000, reusedBy[e.uid, default: 0] < spoolPerLogin else { continue }
+            reusedBy[e.uid, default: 0] += 1
             tx.record(by(ctx, ["type": "request", "id": .string(again), "from": .string(from), "day": .string(ctx.today.description),
                                "at": .int(ctx.now.ms), "kind": "invalid",
                                "reason": .string("its file's name reused the id of an earlier request (\(id)), so it counts for nothing; ask again with 'rewards ask' or 'rewards redeem'")]))
