@@ -6,23 +6,10 @@
 // Invariant: `parseLink(link(r, message: m))` gives back the address and m.
 
 extension Playa {
-    /// Everything but RFC 3986's unreserved characters is percent-encoded,
-    /// as UTF-8 with upper-case hex: spaces become %20, and `&`, `=`, `#`,
-    /// `?`, `+` can never add or change a query parameter.
-    public static func percentEncode(_ s: String) -> String {
-        var out = [UInt8]()
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(b)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// RFC 3986 percent-encoding (Core's `HTTP.percentEncode`): spaces
+    /// become %20, and `&`, `=`, `#`, `?`, `+` can never add or change a
+    /// query parameter.
+    public static func percentEncode(_ s: String) -> String { HTTP.percentEncode(s) }
 
     public static func percentDecode(_ s: String) -> String? {
         var out = [UInt8]()

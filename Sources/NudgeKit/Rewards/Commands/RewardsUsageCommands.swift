@@ -13,16 +13,35 @@ extension Rewards {
         var bad = 0
         let pre = try store(ctx).read()
         try requireParent(pre, ctx)
-        if let export = ctx.option("activitywatch") {
+        var taken: JSONObject? = nil
+        if let source = ctx.option("activitywatch") {
             guard let name = ctx.option("child") else { throw .usage("--activitywatch needs --child NAME") }
-            _ = try childID(pre, name)
+            let id = try childID(pre, name).id
             guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
-            guard let bytes = try Sys.readFile(export) else { throw ToolError(.noInput, "cannot open \(export): No such file or directory") }
             // Windows by the names the family knows them (java: Minecraft).
             let apps = pre.apps.values.sorted { $0.name < $1.name }
             let titles = apps.contains { !$0.titles.isEmpty }
-            switch ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: { appForWindow($0, title: $1, apps: apps) }) {
-            case .failure(let e): throw ToolError(.dataError, "\(export): \(e.message)")
+            let naming = { (app: String, title: String?) in appForWindow(app, title: title, apps: apps) }
+            let read: Result<ActivityWatch.Usage, ToolError>
+            let from: String
+            if source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://") {
+                // A running aw-server: what is new since the last run, and the hour before.
+                let server: HTTP.Server
+                switch HTTP.server(source) {
+                case .success(let s): server = s
+                case .failure(let e): throw e
+                }
+                let pull = try ActivityWatch.pull(server, taken: { pre.awTaken[id + "|" + $0] })
+                read = ActivityWatch.read(pull.export, now: ctx.now, titles: titles, naming: naming)
+                from = server.description
+                if let n = pull.newest { taken = ["type": "activitywatch_taken", "child": .string(id), "device": .string(pull.device), "until": .int(n)] }
+            } else {
+                guard let bytes = try Sys.readFile(source) else { throw ToolError(.noInput, "cannot open \(source): No such file or directory") }
+                read = ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: naming)
+                from = source
+            }
+            switch read {
+            case .failure(let e): throw ToolError(.dataError, "\(from): \(e.message)")
             case .success(let u):
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
                 for v in u.visits {
@@ -59,6 +78,10 @@ extension Rewards {
         let source = ctx.option("activitywatch") == nil ? "ndjson" : "activitywatch"
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             var out = evaluate(intake, tx: &tx, zone: ctx.zone, source: source, byline: byline(ctx), each: each)
+            // How far the server was read, once what was read is recorded.
+            if let t = taken, let c = t["child"]?.string, let d = t["device"]?.string, let u = t["until"]?.int, u > tx.state.awTaken[c + "|" + d] ?? .min {
+                tx.record(by(ctx, t))
+            }
             for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }
             return out
         }

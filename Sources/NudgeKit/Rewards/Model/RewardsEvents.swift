@@ -46,6 +46,10 @@
 //       Core/Messages/Delivery.swift's `Handover`: the first live claim in stamp order
 //       holds the grant; a failed or unknown grant is tried again.
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
+//   activitywatch_taken {child,device,until}
+//       how far one aw-server's events (its device id) were read for a
+//       child by `ingest --activitywatch URL` (epoch seconds); the latest
+//       stands, and the next run reads from an hour before it
 //   erase {salt,digests}
 //       a tombstone (`child rm --purge`): the store skips every earlier
 //       event that names one of the digested values (a child's id, login,
@@ -164,6 +168,8 @@ extension RewardsState {
             if let c = e["child"]?.string, let b = e["badge"]?.string { badges[c, default: []].insert(b) }
         case "notified":
             if let k = e["key"]?.string { notified.insert(k) }
+        case "activitywatch_taken":
+            if let c = e["child"]?.string, let d = e["device"]?.string, let u = e["until"]?.int { awTaken[c + "|" + d] = max(awTaken[c + "|" + d] ?? u, u) }
         case "erase":
             applyErase(e)
         default:
@@ -394,6 +400,7 @@ extension RewardsState {
         recent[id] = nil
         badges[id] = nil
         usage[id] = nil
+        awTaken = awTaken.filter { !$0.key.hasPrefix(id + "|") }
         rawUsage[id] = nil
         cold.raw[id] = nil
         cold.parsed[id] = []  // no line to read any more

@@ -77,6 +77,11 @@ extension RewardsState {
                       "delivery": .string(g.handover.state.rawValue), "short": JSON(g.short), "seq": JSON(g.seq), "void_note": JSON(g.voidNote)])
         }
         l.append(["k": "notified", "v": JSON(notified.sorted())])
+        if !awTaken.isEmpty {
+            var o = JSONObject()
+            for (k, v) in awTaken.sorted(by: { $0.key < $1.key }) { o[k] = .int(v) }
+            l.append(["k": "aw_taken", "v": .object(o)])
+        }
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
             l.append(["k": "invite", "hash": .string(i.hash), "by": .string(i.by), "expires": .int(i.expires), "used_by": JSON(i.usedBy)])
         }
@@ -232,6 +237,8 @@ extension RewardsState {
                                handover: Handover(state: state, claim: l["claim"]?.string, claimUntil: until))
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
+        case "aw_taken":
+            for f in l["v"]?.object?.fields ?? [] { if let u = f.value.int { awTaken[f.key] = u } }
         case "invite":
             guard let h = l["hash"]?.string, let x = l["expires"]?.int else { throw .data("bad snapshot line") }
             invites[h] = Invite(hash: h, by: l["by"]?.string ?? "", expires: x, usedBy: l["used_by"]?.string)

@@ -1,0 +1,3 @@
+from .client import ActivityWatchClient
+
+__all__ = ["ActivityWatchClient"]

@@ -1,0 +1,3 @@
+from aw_client import cli
+
+cli.main()

@@ -1,0 +1,3 @@
+from .query2 import query
+
+__all__ = ["query"]

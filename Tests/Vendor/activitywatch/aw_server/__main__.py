@@ -1,0 +1,3 @@
+import aw_server
+
+aw_server.main()

@@ -1,0 +1,1 @@
+from .timeslot import Timeslot
