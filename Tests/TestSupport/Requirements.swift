@@ -49,8 +49,16 @@ public enum Requirement: String, CaseIterable, Sendable {
     case gammuSmsd = "gammu-smsd"
     /// util-linux's script, a pseudo-terminal: the progress meter as a person at a terminal sees it.
     case script
+    /// What ActivityWatch's aw-server and aw-client import (their own
+    /// sources are kept in Tests/Vendor/activitywatch): rewards' ingest
+    /// against the real server on loopback.
+    case activityWatch = "aw-server"
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
+
+    /// The python3 modules `activityWatch` stands for.
+    public static let activityWatchModules = ["flask", "flask_cors", "werkzeug", "peewee", "iso8601", "jsonschema", "tomlkit", "deprecation",
+                                              "platformdirs", "aniso8601", "pytz", "requests", "click", "persistqueue", "tabulate", "typing_extensions"]
 
     /// What is missing, as the skip line names it.
     public var what: String {
@@ -58,6 +66,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .acl: return "getfacl"
         case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return "python3 module \(rawValue)"
         case .taskwarrior: return "task (Taskwarrior)"
+        case .activityWatch: return "python3 modules for aw-server and aw-client (\(Requirement.activityWatchModules.joined(separator: ", ")))"
         case .root: return "root (real logins through useradd and setpriv, tmpfs mounts)"
         default: return rawValue
         }
@@ -73,19 +82,31 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .gdbus: return "libglib2.0-bin"
         case .pythonDbus: return "python3-dbus"
         case .script: return "bsdutils"
+        case .activityWatch: return packageList.joined(separator: ", ")
         case .root: return "run the suite as root, as CI does"
         default: return rawValue
         }
     }
 
+    /// The Debian packages it takes, one by one.
+    public var packageList: [String] {
+        switch self {
+        case .activityWatch:
+            return ["python3-flask", "python3-flask-cors", "python3-peewee", "python3-iso8601", "python3-jsonschema", "python3-tomlkit",
+                    "python3-deprecation", "python3-platformdirs", "python3-aniso8601", "python3-tz", "python3-requests", "python3-click",
+                    "python3-persist-queue", "python3-tabulate", "python3-typing-extensions"]
+        default: return [package]
+        }
+    }
+
     /// The Debian packages the full suite needs, as README.md lists them.
-    public static var packages: [String] { allCases.filter { $0 != .root }.map(\.package) }
+    public static var packages: [String] { allCases.filter { $0 != .root }.flatMap(\.packageList) }
 
     /// The commands a need is made of (looked up in the search folders).
     var commands: [String] {
         switch self {
         case .acl: return ["getfacl"]
-        case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return ["python3"]
+        case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus, .activityWatch: return ["python3"]
         case .dbusMonitor: return ["dbus-monitor", "dbus-send"]
         case .taskwarrior: return ["task"]
         case .gammuSmsd: return ["gammu-smsd", "gammu-smsd-inject"]
@@ -145,6 +166,7 @@ public struct Machine: Sendable {
     public func has(_ need: Requirement) -> Bool {
         switch need {
         case .icalendar, .dateutil, .recurringIcalEvents, .pythonDbus: return python(importing: [need.rawValue]) != nil
+        case .activityWatch: return python(importing: Requirement.activityWatchModules) != nil
         case .root: return isRoot && need.commands.allSatisfy { find($0) != nil }
         default: return need.commands.allSatisfy { find($0) != nil }
         }

@@ -27,7 +27,7 @@ final class RequirementsTests: ToolTestCase {
         let bare = Machine(search: toolchain.map { [$0] } ?? [], isRoot: false)
         let missing = bare.missing()
         XCTAssertEqual(missing, Requirement.allCases, "the toolchain's folder \(toolchain ?? "(not found)") has some of them")
-        XCTAssertEqual(try Self.documentedPackages().sorted(), missing.filter { $0 != .root }.map(\.package).sorted(),
+        XCTAssertEqual(try Self.documentedPackages().sorted(), missing.filter { $0 != .root }.flatMap(\.packageList).sorted(),
                        "README.md's 'The full suite also needs' sentence and TestSupport's table differ")
         let readme = try String(contentsOfFile: ToolTestCase.packageRoot + "/README.md", encoding: .utf8)
         XCTAssertTrue(readme.contains("as root"), "README.md says the real-login tests need root")

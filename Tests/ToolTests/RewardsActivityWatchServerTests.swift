@@ -1,0 +1,238 @@
+import XCTest
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `rewards ingest --activitywatch URL` against the real aw-server (kept in
+/// Tests/Vendor/activitywatch, run by Debian's python3 on loopback with its
+/// default storage in a temporary HOME), fed by the real aw-client as
+/// ActivityWatch's watchers feed it: heartbeats the server joins into
+/// growing events. Each run reads what is new (and the hour before); what
+/// it reads twice counts once; a year's export of the same server comes to
+/// the same totals.
+final class RewardsActivityWatchServerTests: ToolTestCase {
+    let now = "2026-11-22T18:00:00-05:00"
+    var server: Process?
+    var port = 0
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["REWARDS_DATA_DIR"] = dataDir
+        e["REWARDS_NOW"] = now
+        e["REWARDS_USER"] = "mum"
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    override func tearDown() {
+        if let p = server, p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+        }
+        server = nil
+        super.tearDown()
+    }
+
+    var vendor: String { ToolTestCase.packageRoot + "/Tests/Vendor/activitywatch" }
+    var pythonEnv: [String: String] { ["PYTHONPATH": vendor, "HOME": tmp + "/awhome", "PATH": "/usr/bin:/bin"] }
+
+    /// aw-server on a free loopback port; the python3 that runs it.
+    func startServer(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try require(.activityWatch)
+        let py = try XCTUnwrap(Machine.current.python(importing: Requirement.activityWatchModules))
+        try FileManager.default.createDirectory(atPath: tmp + "/awhome", withIntermediateDirectories: true)
+        port = YomoVdirToolTests.freePort()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: py)
+        p.arguments = ["-m", "aw_server", "--testing", "--port", "\(port)"]
+        p.environment = pythonEnv
+        _ = FileManager.default.createFile(atPath: tmp + "/aw-server.log", contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: tmp + "/aw-server.log")
+        p.standardError = FileHandle(forWritingAtPath: tmp + "/aw-server.log")
+        try p.run()
+        server = p
+        // Bounded: aw-server answers within 30 s or the test fails saying so.
+        let end = Date().addingTimeInterval(30)
+        while Date() < end && p.isRunning && !YomoVdirToolTests.listening(port) { usleep(100_000) }
+        guard YomoVdirToolTests.listening(port) else {
+            let log = (try? String(contentsOfFile: tmp + "/aw-server.log", encoding: .utf8)) ?? ""
+            throw YomoVdirToolTests.NoServer(description: "aw-server did not listen on 127.0.0.1:\(port) within 30 s: \(log.suffix(2000))")
+        }
+        try Self.feeder.write(toFile: tmp + "/feed.py", atomically: true, encoding: .utf8)
+        return py
+    }
+
+    /// What the watchers would send: aw-client's heartbeats (pulsetime 11 s
+    /// for a heartbeat every 10 s, so one window's run is one growing event)
+    /// and, for an event that turns up late, an insert.
+    static let feeder = """
+        import json, sys
+        from datetime import datetime
+        from aw_client import ActivityWatchClient
+        from aw_core.models import Event
+        port, steps = int(sys.argv[1]), json.load(open(sys.argv[2]))
+        c = ActivityWatchClient("aw-watcher-window", testing=True, port=port)
+        for b, t in [("aw-watcher-window_kidpc", "currentwindow"), ("aw-watcher-afk_kidpc", "afkstatus"),
+                     ("aw-watcher-web-firefox_kidpc", "web.tab.current")]:
+            c.create_bucket(b, event_type=t, queued=False)
+        for s in steps:
+            e = Event(timestamp=datetime.fromisoformat(s["t"]), duration=s.get("d", 0), data=s["data"])
+            if s.get("insert"):
+                c.insert_event(s["bucket"], e)
+            else:
+                c.heartbeat(s["bucket"], e, pulsetime=11.0, queued=False)
+        """
+
+    /// Heartbeats every 10 s from `from` to `to` (times of 2026-11-22 in New York).
+    func beats(_ bucket: String, _ from: String, _ to: String, _ data: [String: Any]) -> [[String: Any]] {
+        func t(_ hm: String) -> Date {
+            let f = ISO8601DateFormatter()
+            return f.date(from: "2026-11-22T\(hm):00-05:00")!
+        }
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "America/New_York")
+        return stride(from: t(from).timeIntervalSince1970, through: t(to).timeIntervalSince1970, by: 10).map {
+            ["bucket": bucket, "t": f.string(from: Date(timeIntervalSince1970: $0)), "data": data]
+        }
+    }
+
+    func feed(_ py: String, _ steps: [[String: Any]], file: StaticString = #filePath, line: UInt = #line) throws {
+        let path = tmp + "/steps-\(UUID().uuidString).json"
+        try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: path))
+        let r = runProgram(py, [tmp + "/feed.py", "\(port)", path], env: pythonEnv, timeout: 120)
+        XCTAssertEqual(r.status, 0, "aw-client: \(r.err)", file: file, line: line)
+    }
+
+    func family(_ env: [String: String] = [:]) {
+        for args in [["init"], ["child", "add", "Alex", "--user", "alex"], ["app", "set", "Duolingo", "--learning"],
+                     ["app", "set", "Khan Academy", "--learning", "--site", "khanacademy.org"],
+                     ["app", "set", "Minecraft", "--reward", "--process", "java"]] {
+            let r = run("rewards", args, env: env)
+            XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
+        }
+    }
+
+    let window = "aw-watcher-window_kidpc", afk = "aw-watcher-afk_kidpc", web = "aw-watcher-web-firefox_kidpc"
+
+    func testEachRunReadsWhatIsNewJavaIsMinecraftAndAnExportComesToTheSame() throws {
+        let py = try startServer()
+        family()
+        // Before the first run: Minecraft (java) 15:00–15:20, Khan Academy
+        // in Firefox 15:20–15:30, Duolingo from 15:30, still going at 15:45.
+        try feed(py, beats(window, "15:00", "15:20", ["app": "java", "title": "Minecraft 1.20.4"])
+                    + beats(window, "15:20", "15:30", ["app": "firefox", "title": "Khan Academy - Mozilla Firefox"])
+                    + beats(web, "15:20", "15:30", ["url": "https://www.khanacademy.org/math", "title": "Khan Academy", "audible": false, "incognito": false])
+                    + beats(window, "15:30", "15:45", ["app": "Duolingo", "title": "Duolingo"])
+                    + beats(afk, "15:00", "15:45", ["status": "not-afk"]))
+        let url = "http://127.0.0.1:\(port)"
+        let first = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex", "--sessions"])
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.err, "")
+        let day1 = try XCTUnwrap(first.records.first { $0["type"] as? String == "day" })
+        XCTAssertEqual(day1["reward_s"] as? Int, 1200, "java's 20 minutes are Minecraft's: \(first.out)")
+        XCTAssertEqual(day1["learning_s"] as? Int, 600 + 900, "the Khan Academy tab and Duolingo so far: \(first.out)")
+        let apps = Set(first.records.compactMap { $0["type"] as? String == "session" ? $0["app"] as? String : nil })
+        XCTAssertEqual(apps, ["Minecraft", "Khan Academy", "Duolingo"], first.out)
+
+        // Duolingo goes on to 15:55 (the server makes its event longer), the
+        // child is away 15:55–16:10, then plays 16:10–16:20.
+        try feed(py, beats(window, "15:45", "15:55", ["app": "Duolingo", "title": "Duolingo"])
+                    + beats(afk, "15:45", "15:55", ["status": "not-afk"]) + beats(afk, "15:55", "16:10", ["status": "afk"])
+                    + beats(window, "16:10", "16:20", ["app": "java", "title": "Minecraft 1.20.4"])
+                    + beats(afk, "16:10", "16:20", ["status": "not-afk"]))
+        let second = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
+        XCTAssertEqual(second.code, 0, second.err)
+        let day2 = try XCTUnwrap(second.records.first { $0["type"] as? String == "day" })
+        XCTAssertEqual(day2["learning_s"] as? Int, 600, "only Duolingo's new ten minutes: \(second.out)")
+        XCTAssertEqual(day2["reward_s"] as? Int, 600, "only the new Minecraft: \(second.out)")
+
+        // Nothing new: nothing counts again.
+        let third = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
+        XCTAssertEqual(third.code, 0, third.err)
+        let day3 = try XCTUnwrap(third.records.first { $0["type"] as? String == "day" })
+        XCTAssertEqual(day3["added"] as? Int, 0, third.out)
+        XCTAssertEqual(day3["points"] as? Int, 0, third.out)
+        let points = try XCTUnwrap(day3["points_today"] as? Int)
+        XCTAssertEqual(points, 25 + 10, "Duolingo's 25 minutes and Khan Academy's 10, at a point a minute")
+
+        // How far the server was read is in the journal: the end of the last event.
+        let journal = try FileManager.default.subpathsOfDirectory(atPath: dataDir).filter { $0.hasSuffix(".ndjson") }
+            .map { try String(contentsOfFile: dataDir + "/" + $0, encoding: .utf8) }.joined()
+        let end = Int(ISO8601DateFormatter().date(from: "2026-11-22T16:20:00-05:00")!.timeIntervalSince1970)
+        XCTAssertTrue(journal.contains("\"until\":\(end)"), "activitywatch_taken until 16:20: \(journal.suffix(600))")
+
+        // The server's export (as aw-server writes /api/0/export), ingested
+        // by a family that never read the server, comes to the same.
+        let export = runProgram(py, ["-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('\(url)/api/0/export').read().decode())"],
+                                env: pythonEnv, timeout: 60)
+        XCTAssertEqual(export.status, 0, export.err)
+        try export.out.write(toFile: tmp + "/aw.json", atomically: true, encoding: .utf8)
+        let other = ["REWARDS_DATA_DIR": tmp + "/other"]
+        family(other)
+        let whole = run("rewards", ["ingest", "--activitywatch", tmp + "/aw.json", "--child", "Alex"], env: other)
+        XCTAssertEqual(whole.code, 0, whole.err)
+        let dayX = try XCTUnwrap(whole.records.first { $0["type"] as? String == "day" })
+        XCTAssertEqual(dayX["learning_s"] as? Int, 1500 + 600)
+        XCTAssertEqual(dayX["reward_s"] as? Int, 1800)
+        XCTAssertEqual(dayX["points_today"] as? Int, points, "the export and the three runs agree")
+        let a = run("rewards", ["dashboard", "Alex"]), b = run("rewards", ["dashboard", "Alex"], env: other)
+        XCTAssertEqual(a.records.first?["balance"] as? Int, points)
+        XCTAssertEqual(b.records.first?["balance"] as? Int, points)
+        XCTAssertEqual(a.records.first?["reward_minutes_today"] as? Int, 30)
+        XCTAssertEqual(b.records.first?["reward_minutes_today"] as? Int, 30)
+
+        // A run reads only from an hour before what it took: an event that
+        // turns up hours late (inserted at 12:00) is not read by it, as
+        // rewards(1) says; the export has it.
+        try feed(py, [["bucket": window, "t": "2026-11-22T12:00:00-05:00", "d": 600, "data": ["app": "Duolingo", "title": "Duolingo"], "insert": true]])
+        let late = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
+        XCTAssertEqual(late.code, 0, late.err)
+        XCTAssertEqual(late.records.first { $0["type"] as? String == "day" }?["added"] as? Int, 0, late.out)
+    }
+
+    /// A server that is not there is a temporary failure (75, for cron to
+    /// try again) that changes nothing; https and a URL with a user are
+    /// usage errors; something that is not aw-server is a data error.
+    func testNoServerHttpsAndAServerThatIsNotActivityWatch() throws {
+        family()
+        let before = run("rewards", ["dashboard", "Alex"]).out
+        let port = YomoVdirToolTests.freePort()
+        let gone = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(port)", "--child", "Alex"])
+        XCTAssertEqual(gone.code, 75, gone.err)
+        XCTAssertEqual(gone.err, "rewards: cannot connect to http://127.0.0.1:\(port): Connection refused; is aw-server running there? (ActivityWatch's is at http://localhost:5600)\n")
+        XCTAssertEqual(gone.out, "")
+        for (url, why) in [("https://localhost:5600", "is https"), ("http://mum@localhost:5600", "has a user name"),
+                           ("http://localhost:99999", "has a port that is not 1 to 65535"), ("http://local host/", "has no host"),
+                           ("http://localhost:5600/?x=1", "has a query")] {
+            let r = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
+            XCTAssertEqual(r.code, 64, "\(url): \(r.err)")
+            XCTAssertTrue(r.err.contains(why) && r.err.contains("need an http:// URL such as http://localhost:5600"), r.err)
+            XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, r.err)
+        }
+        XCTAssertEqual(run("rewards", ["dashboard", "Alex"]).out, before, "nothing changed")
+
+        // A web server that is not aw-server: python3's, serving a folder.
+        try require(.python3)
+        let www = tmp + "/www"
+        try FileManager.default.createDirectory(atPath: www + "/api/0", withIntermediateDirectories: true)
+        try "{\"hostname\": \"x\"}".write(toFile: www + "/api/0/info", atomically: true, encoding: .utf8)
+        let other = YomoVdirToolTests.freePort()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: command("python3"))
+        p.arguments = ["-m", "http.server", "--bind", "127.0.0.1", "--directory", www, "\(other)"]
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        server = p
+        let end = Date().addingTimeInterval(20)
+        while Date() < end && !YomoVdirToolTests.listening(other) { usleep(100_000) }
+        let wrong = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(other)", "--child", "Alex"])
+        XCTAssertEqual(wrong.code, 65, wrong.err)
+        XCTAssertTrue(wrong.err.contains("has no \"device_id\""), wrong.err)
+        let missing = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(other)/nothing", "--child", "Alex"])
+        XCTAssertEqual(missing.code, 65, missing.err)
+        XCTAssertTrue(missing.err.contains("answered /api/0/info with status 404"), missing.err)
+        XCTAssertEqual(run("rewards", ["dashboard", "Alex"]).out, before, "nothing changed")
+    }
+}
