@@ -33,6 +33,7 @@ public enum FuzzTargets {
         ("mail-headers", FuzzMessages.mailHeaders),
         ("peer-events", FuzzPeers.events),
         ("zone", FuzzTime.zone),
+        ("http", FuzzNet.http),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name }?.run }

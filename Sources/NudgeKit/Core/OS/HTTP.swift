@@ -73,7 +73,7 @@ public enum HTTP {
         }
         var port = 80
         if authority.last == ":" || !portText.isEmpty {
-            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII), let p = Int(portText), (1...65535).contains(p) else {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0 >= "0" && $0 <= "9" }), let p = Int(portText), (1...65535).contains(p) else {
                 return no("has a port that is not 1 to 65535")
             }
             port = p
