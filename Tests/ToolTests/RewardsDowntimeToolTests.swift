@@ -66,6 +66,34 @@ final class RewardsDowntimeToolTests: ToolTestCase {
         XCTAssertTrue(log.contains("mum updated downtime_sat from 22:00-08:00 to default"), log)
     }
 
+    /// `default` with --child takes the child's own value away (the
+    /// family's applies again, on every copy); without it, a family key
+    /// goes back to its documented default.
+    func testDefaultTakesAChildsOwnValueAway() {
+        setUpFamily()
+        XCTAssertEqual(rw("settings", "set", "daily_reward_limit_minutes", "90").out, "daily_reward_limit_minutes: 120 → 90\n")
+        XCTAssertEqual(rw("settings", "set", "daily_reward_limit_minutes", "30", "--child", "Alex").out, "daily_reward_limit_minutes: 90 → 30\n")
+        XCTAssertEqual(rw("settings", "set", "downtime", "21:00-07:00", "--child", "Alex").code, 0)
+        let back = rw("settings", "set", "daily_reward_limit_minutes", "default", "--child", "Alex", json: true)
+        XCTAssertEqual(back.code, 0, back.err)
+        XCTAssertEqual(back.records.first?["value"] as? Int, 90)
+        XCTAssertEqual(back.records.first?["previous"] as? Int, 30)
+        XCTAssertEqual(back.records.first?["own"] as? Bool, false)
+        XCTAssertTrue(rw("settings", "--child", "Alex").out.contains("daily_reward_limit_minutes        90"), rw("settings", "--child", "Alex").out)
+        // The family's later change reaches Alex now.
+        rw("settings", "set", "daily_reward_limit_minutes", "45")
+        XCTAssertTrue(rw("settings", "--child", "Alex").out.contains("daily_reward_limit_minutes        45"), rw("settings", "--child", "Alex").out)
+        XCTAssertEqual(rw("settings", "set", "downtime", "default", "--child", "Alex").out, "downtime: 21:00-07:00 → off (the family's)\n")
+        let again = rw("settings", "set", "downtime", "default", "--child", "Alex")
+        XCTAssertEqual(again.code, 65)
+        XCTAssertEqual(again.err, "rewards: Alex has no downtime of their own; the family's applies\n")
+        XCTAssertEqual(rw("settings", "set", "daily_reward_limit_minutes", "default").out, "daily_reward_limit_minutes: 45 → 120\n")
+        XCTAssertEqual(rw("settings", "set", "locked_until", "default").code, 64, "a lock is lifted with unlock")
+        let log = rw("log", "--type", "setting_set").out
+        XCTAssertTrue(log.contains("mum set daily_reward_limit_minutes for Alex back to the family's (90; it was 30)"), log)
+        XCTAssertTrue(log.contains("mum set downtime for Alex back to the family's (off; it was 21:00-07:00)"), log)
+    }
+
     func testALockABonusAndTheWidgetAChildSees() {
         setUpFamily()
         rw("settings", "set", "downtime", "21:30-07:00")

@@ -64,18 +64,32 @@ extension Rewards {
     static func settingsSet(_ ctx: Context) throws(ToolError) -> ExitCode {
         let key = ctx.operands[0].lowercased(), raw = ctx.operands[1]
         if key == "grant_device" { return try setGrantDevice(ctx, raw) }
-        let v = try RewardsEngine.Settings.parse(key, raw)
+        // "default": a child's own value goes (the family's applies again);
+        // the family's is the documented default (a weekday key's: as the
+        // every-day key).
+        let byDefault = raw.trimmingSpaces.lowercased() == "default" && key != "locked_until"
+        var v = byDefault ? (RewardsEngine.Settings().value(key) ?? 0) : 0
+        if !byDefault || RewardsEngine.Settings.ranges.first(where: { $0.key == key }) == nil { v = try RewardsEngine.Settings.parse(key, raw) }
         let (old, cid) = try write(ctx) { (tx) throws(ToolError) -> (Int, String?) in
             try requireParent(tx.state, ctx)
             let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(tx.state, n).id }
             let old = (cid.map { tx.state.settings(for: $0) } ?? tx.state.settings).value(key) ?? 0
-            tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(v), "child": JSON(cid)]))
+            if byDefault, let c = cid {
+                guard tx.state.childSettings[c]?[key] != nil else {
+                    throw ToolError(.dataError, "\(ctx.option("child") ?? c) has no \(key) of their own; the family's applies")
+                }
+                tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "child": .string(c), "default": true]))
+                v = tx.state.settings(for: c).value(key) ?? v
+            } else {
+                tx.record(by(ctx, ["type": "setting_set", "key": .string(key), "value": JSON(v), "child": JSON(cid)]))
+            }
             return (old, cid)
         }
         let show = { (x: Int) in RewardsEngine.Settings.display(key, x) }
         var rec: JSONObject = ["type": "setting", "key": .string(key), "value": JSON(v), "previous": JSON(old), "child": JSON(cid)]
         if show(v) != String(v) { rec["text"] = .string(show(v)) }
-        ctx.out.emit(rec, text: "\(key): \(show(old)) → \(show(v))")
+        if byDefault, cid != nil { rec["own"] = false }
+        ctx.out.emit(rec, text: "\(key): \(show(old)) → \(show(v))\(byDefault && cid != nil ? " (the family's)" : "")")
         return .ok
     }
 }

@@ -5,7 +5,8 @@
 //
 //   family_created {owner}  child_added {id,name,login}  child_removed {id}
 //   app_set {name,category,points_per_hour,sites?}  app_removed {name}
-//   setting_set {key,value,child?}
+//   setting_set {key,value,child?}  setting_set {key,child,default: true}
+//       the second takes a child's own value away (the family's applies)
 //   sessions {child,day,apps,s,afk?,source?}
 //       what one ingest observed of one child's day: the apps by name, and
 //       per session [app index, start, length] in whole seconds, the start
@@ -283,6 +284,14 @@ extension RewardsState {
         case "app_removed":
             if let n = e["name"]?.string { apps[n.lowercased()] = nil }
         case "setting_set":
+            // A child's own value taken away: the family's applies again.
+            if e["default"]?.bool == true, let k = e["key"]?.string, let c = e["child"]?.string, RewardsEngine.Settings.ranges.contains(where: { $0.key == k }) {
+                guard let before = childSettings[c]?[k] else { return }
+                childSettings[c]?[k] = nil
+                noteChange(stamp, who, RewardsEngine.Settings.describeDefault(who: who, key: k, child: children[c]?.name ?? c, before: before,
+                                                                              after: settings(for: c).value(k) ?? 0))
+                return
+            }
             // A setting the CLI has, in its range: a peer's other keys count for nothing.
             guard let k = e["key"]?.string, let v = e["value"]?.int,
                   let known = RewardsEngine.Settings.ranges.first(where: { $0.key == k }), known.range.contains(Int(v)) else { return }

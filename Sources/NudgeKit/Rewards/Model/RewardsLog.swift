@@ -105,6 +105,12 @@ extension Rewards {
                              before: old.map { .string($0.category.rawValue) } ?? .null, after: new.map { .string($0.category.rawValue) } ?? .null))
         case "app_removed":
             out.append(entry("\(who) forgot the app '\(e["name"]?.string ?? "?")'"))
+        case "setting_set" where e["default"]?.bool == true:
+            // A child's own value taken away.
+            guard let c = cid, let k = e["key"]?.string, let old = b.childSettings[c]?[k], a.childSettings[c]?[k] == nil else { break }
+            let now = a.settings(for: c).value(k) ?? 0
+            out.append(entry(RewardsEngine.Settings.describeDefault(who: who, key: k, child: name(c), before: old, after: now),
+                             child: name(c), before: JSON(old), after: JSON(now)))
         case "setting_set":
             let k = e["key"]?.string ?? "?"
             let old = cid.flatMap { b.childSettings[$0]?[k] } ?? b.settings.value(k)

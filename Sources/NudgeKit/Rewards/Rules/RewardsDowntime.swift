@@ -197,4 +197,9 @@ extension RewardsEngine.Settings {
         }
         return "\(who) updated \(k)\(child.map { " for " + $0 } ?? "") from \(before.map { display(k, $0) } ?? "unset") to \(display(k, after))"
     }
+
+    /// A child's own value taken away, in the log.
+    public static func describeDefault(who: String, key k: String, child: String, before: Int, after: Int) -> String {
+        "\(who) set \(k) for \(child) back to the family's (\(display(k, after)); it was \(display(k, before)))"
+    }
 }
