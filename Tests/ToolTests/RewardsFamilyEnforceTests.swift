@@ -136,6 +136,15 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
     /// Downtime and a parent's lock end reward apps in the run that finds
     /// them, whatever the time granted; the child is warned at five
     /// minutes and at one before downtime, and sees it in the widget.
+    /// Every journal in the family folder, by name.
+    func journalBytes() throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for f in try FileManager.default.subpathsOfDirectory(atPath: family) where f.hasSuffix(".ndjson") {
+            out[f] = FileManager.default.contents(atPath: family + "/" + f)
+        }
+        return out
+    }
+
     func testDowntimeAndALockEndRewardAppsInTheSameMinute() throws {
         setUpFamily()
         XCTAssertEqual(rwAs("mum", "app", "set", "Minecraft", "--reward", "--process", "mcgame").code, 0)
@@ -145,6 +154,13 @@ final class RewardsFamilyEnforceTests: RewardsFamilyTestCase {
         XCTAssertEqual(rwAs("mum", "settings", "set", "downtime_sun", "10:04-11:00").code, 0)
         let game = try startGame(as: "alex")
         defer { if game.isRunning { game.terminate() } }
+        // A dry run says what a run would, and records, charges and uses up nothing.
+        let journals = try journalBytes()
+        let dry = asRoot("enforce", "--dry-run", env: env)
+        XCTAssertEqual(dry.code, 0, dry.err)
+        XCTAssertEqual(dry.records.first { $0["type"] as? String == "notification" }?["title"] as? String, "Downtime in 4 minutes")
+        XCTAssertEqual(try journalBytes(), journals, "a dry run writes nothing")
+        XCTAssertEqual(rwAs("alex", "widget").out, "🎮 60m · 🌙 10:04 · 100 pts\n", "nothing charged")
         let warned = asRoot("enforce", env: env)
         XCTAssertEqual(warned.code, 0, warned.err)
         let note = warned.records.first { $0["type"] as? String == "notification" }

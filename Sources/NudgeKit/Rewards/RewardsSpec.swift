@@ -198,13 +198,13 @@ public enum Rewards {
     /// step after. A change that began without the cold part and met usage
     /// facts it could not fold gives its batch up (`Transaction.abandon`)
     /// and begins again in full.
-    static func write<R>(_ ctx: Context, full: Bool = false, _ given: Store<RewardsState>? = nil,
+    static func write<R>(_ ctx: Context, full: Bool = false, _ given: Store<RewardsState>? = nil, dryRun: Bool = false,
                          _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> R {
-        switch try change(ctx, full: full, given, body) {
+        switch try change(ctx, full: full, given, dryRun: dryRun, body) {
         case .done(let r):
             return r
         case .againInFull:
-            guard case .done(let r) = try change(ctx, full: true, given, body) else {
+            guard case .done(let r) = try change(ctx, full: true, given, dryRun: dryRun, body) else {
                 throw ToolError(.software, "internal error: a change read in full asked to begin again")
             }
             return r
@@ -217,7 +217,9 @@ public enum Rewards {
         case againInFull
     }
 
-    static func change<R>(_ ctx: Context, full: Bool, _ given: Store<RewardsState>?,
+    /// A dry run (`dryRun`) decides as a change would and writes nothing:
+    /// the spool is not taken, the batch is abandoned.
+    static func change<R>(_ ctx: Context, full: Bool, _ given: Store<RewardsState>?, dryRun: Bool = false,
                           _ body: (inout Transaction<RewardsState>) throws(ToolError) -> R) throws(ToolError) -> Change<R> {
         let st: Store<RewardsState>
         if let g = given { st = g } else { st = try store(ctx) }
@@ -238,12 +240,16 @@ public enum Rewards {
                 tx.abandon()
                 return .againInFull
             }
-            if let h = h, tx.state.owner != nil { try takeRequests(ctx, h, &tx) }
+            if let h = h, tx.state.owner != nil, !dryRun { try takeRequests(ctx, h, &tx) }
             let r = try body(&tx)
             // (A usage fact this change records may need a day the index cannot give.)
             if !full && tx.state.needsFull {
                 tx.abandon()
                 return .againInFull
+            }
+            if dryRun {
+                tx.abandon()
+                return .done(r)
             }
             final = tx.state
             return .done(r)

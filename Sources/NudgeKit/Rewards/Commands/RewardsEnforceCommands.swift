@@ -29,6 +29,8 @@ extension Rewards {
         // Recorded; now acted on.
         var code = try endApps(ctx, plan, procs: plan.procs, command: config["enforce_command"], dryRun: dry, grace: grace, procRoot: procRoot)
         for n in plan.notes { ctx.out.emit(n, text: "\(n["title"]?.string?.terminalSafe ?? "")") }
+        // A dry run records nothing and hands nothing over.
+        if dry { return code }
         // Where devices share a sync folder, only the granting device hands over.
         guard let cmd = command, try handsOverHere(ctx, st, plan.state) else { return code }
         if try handOverGrants(ctx, st, plan.state, command: cmd, timeout: timeout) != .ok { code = .tempFail }
@@ -52,7 +54,7 @@ extension Rewards {
     static func enforcePlan(_ ctx: Context, _ st: Store<RewardsState>, procRoot: String, interval: Int,
                             dryRun dry: Bool) throws(ToolError) -> EnforcePlan {
         let now = ctx.now
-        return try write(ctx, st) { (tx) throws(ToolError) -> EnforcePlan in
+        return try write(ctx, st, dryRun: dry) { (tx) throws(ToolError) -> EnforcePlan in
             try requireParent(tx.state, ctx)
             let uids = Set(tx.state.children.values.compactMap { $0.login.flatMap(Users.uid(of:)) })
             let procs = uids.isEmpty ? [] : Processes.list(root: procRoot, uids: uids)
