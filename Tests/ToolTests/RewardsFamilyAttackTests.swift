@@ -39,6 +39,37 @@ final class RewardsFamilyAttackTests: RewardsFamilyTestCase {
         XCTAssertTrue(rwAs("mum", "log", "--type", "refused").out.contains("who owns the family folder"), "the forgery is in the log")
     }
 
+    /// A journal a co-parent makes under another's name (root's, before
+    /// root's cron first writes) counts for nothing and is told once to each
+    /// reader, with who can remove it, not on every run from cron (-q too);
+    /// new junk is told again.
+    func testAJournalMadeUnderAnothersNameIsToldOnce() throws {
+        setUpFamily()
+        try addDad()
+        XCTAssertEqual(shell("dad", "echo '{}' > \(journal("root"))").code, 0, "made before root's first run")
+        for round in 0..<3 {
+            let r = asRoot("enforce", "-q")
+            XCTAssertEqual(r.code, 0, r.err)
+            if round == 0 {
+                XCTAssertTrue(r.err.contains("root.ndjson (owned by \(name("dad")), not by root)"), r.err)
+                XCTAssertTrue(r.err.contains("a file's owner (or root) can remove it"), r.err)
+                XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, r.err)
+            } else {
+                XCTAssertEqual(r.err, "", "round \(round): said once")
+            }
+        }
+        XCTAssertTrue(rwAs("mum", "dashboard").err.contains("not journals it can trust"), "each reader is told once")
+        XCTAssertEqual(rwAs("mum", "dashboard").err, "")
+        // New junk is told again.
+        XCTAssertEqual(shell("dad", "echo '{}' > \(family)/journal/\(name("eve")).ndjson").code, 0)
+        let again = asRoot("enforce", "-q")
+        XCTAssertTrue(again.err.contains("ignoring 2 file(s)"), again.err)
+        XCTAssertEqual(asRoot("enforce", "-q").err, "")
+        // Root's own changes still count, beside the squatted name.
+        XCTAssertEqual(asRoot("adjust", "Sam", "+5", "--reason", "root").code, 0)
+        XCTAssertEqual(rwAs("mum", "dashboard", "Sam").records.first?["balance"] as? Int, 45)
+    }
+
     /// A request is its file's owner's only when the file has no other
     /// name: a child who hard-links a sibling's file (left writable) into
     /// the spool does not spend the sibling's points; and a request that

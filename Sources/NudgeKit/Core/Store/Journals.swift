@@ -238,11 +238,32 @@ extension Store {
         if !ignored.isEmpty {
             let shown = ignored.prefix(5).joined(separator: ", ")
             let more = ignored.count > 5 ? " and \(ignored.count - 5) more" : ""
-            Store.warnOnce("ignoring \(ignored.count) file(s) in \(journalDir) that are not journals it can trust: \(shown)\(more)")
+            // Junk the reader may not be able to remove (a co-parent's file
+            // under their name) is said once, not on every run from cron.
+            sayOnce("ignoring \(ignored.count) file(s) in \(journalDir) that are not journals it can trust: \(shown)\(more); "
+                    + "a file's owner (or root) can remove it (ls -l \(journalDir)); said once")
         }
         if !conflicts.isEmpty {
             Store.warnOnce("ignoring sync conflict copies in \(journalDir): \(conflicts.prefix(5).joined(separator: ", ")); two devices may be writing under one name: give each device its own \(options.tool.uppercased())_ACTOR, then merge or remove the copies")
         }
+    }
+
+    /// A warning said once to this user of this store (across runs: the
+    /// digests of what was said are kept in the store's own folder, the
+    /// last 64); the same junk is not said again, new junk is. Where the
+    /// folder cannot be written, said once per run as before.
+    func sayOnce(_ m: String) {
+        let path = Sys.join(dir, "said")
+        let key = Checksum.hex(Checksum.hash(Array(m.utf8)))
+        var said: [String] = []
+        if let bytes = try? Sys.readFile(path), bytes.count < 64 * 1024 {
+            said = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        if said.contains(key) { return }
+        Store.warnOnce(m)
+        guard Sys.isDirectory(dir) else { return }
+        said = Array((said + [key]).suffix(64))
+        try? Sys.writeFileAtomically(path, Array(said.joined(separator: "\n").utf8) + [0x0A])
     }
 
     /// Every journal the store believes, with its newest stamp.
