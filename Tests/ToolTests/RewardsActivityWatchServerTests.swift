@@ -203,7 +203,7 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         XCTAssertEqual(gone.err, "rewards: cannot connect to http://127.0.0.1:\(port): Connection refused; is aw-server running there? (ActivityWatch's is at http://localhost:5600)\n")
         XCTAssertEqual(gone.out, "")
         for (url, why) in [("https://localhost:5600", "is https"), ("http://mum@localhost:5600", "has a user name"),
-                           ("http://localhost:99999", "has a port that is not 1 to 65535"), ("http://local host/", "has no host"),
+                           ("http://localhost:99999", "has a port that is not 1 to 65535"), ("http://local host/", "has a space"),
                            ("http://localhost:5600/?x=1", "has a query")] {
             let r = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
             XCTAssertEqual(r.code, 64, "\(url): \(r.err)")

@@ -416,13 +416,21 @@ final class ActivityWatchWebTests: XCTestCase {
         XCTAssertEqual(u.afk, [E.Span(t("14:50"), t("15:00"))])
     }
 
-    /// With no window of the browser in the export, tabs count as they are.
+    /// With no window watcher in the export, tabs count as they are; with
+    /// one, a tab counts only while its browser is in front: a tab left
+    /// open behind a terminal (or a game) earns nothing.
     func testAWebOnlyExportKeepsItsVisits() throws {
-        let doc = try JSON.parse(#"{"buckets":{"aw-watcher-web-chrome":{"type":"web.tab.current","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"url":"http://Docs.Example.org./a","title":"x"}}]},"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"app":"Terminal"}}]}}}"#)
-        let u = try ActivityWatch.read(doc, now: Instant(seconds: 1_800_000_000)).get()
+        let tab = #""aw-watcher-web-chrome":{"type":"web.tab.current","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"url":"http://Docs.Example.org./a","title":"x"}}]}"#
+        let u = try ActivityWatch.read(try JSON.parse("{\"buckets\":{\(tab)}}"), now: Instant(seconds: 1_800_000_000)).get()
         XCTAssertEqual(u.visits.map(\.host), ["docs.example.org"])
         XCTAssertEqual(u.visits.map(\.span), [E.Span(t("14:00"), t("14:10"))])
-        XCTAssertEqual(u.sessions.map(\.app), ["Terminal"], "not a browser: untouched")
+        let behind = try JSON.parse(#"{"buckets":{\#(tab),"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"app":"Terminal"}}]}}}"#)
+        let b = try ActivityWatch.read(behind, now: Instant(seconds: 1_800_000_000)).get()
+        XCTAssertEqual(b.visits.count, 0, "behind the terminal")
+        XCTAssertEqual(b.sessions.map(\.app), ["Terminal"], "not a browser: untouched")
+        // Firefox as some desktops name its window.
+        let navigator = try JSON.parse(#"{"buckets":{"aw-watcher-web-firefox":{"type":"web.tab.current","events":[{"timestamp":"2026-11-21T14:00:00Z","duration":600,"data":{"url":"https://docs.example.org/"}}]},"aw-watcher-window_x":{"type":"currentwindow","events":[{"timestamp":"2026-11-21T14:05:00Z","duration":60,"data":{"app":"Navigator"}}]}}}"#)
+        XCTAssertEqual(try ActivityWatch.read(navigator, now: Instant(seconds: 1_800_000_000)).get().visits.map(\.span), [E.Span(t("14:05"), t("14:06"))])
     }
 
     func testHostsOfURLs() {
@@ -465,11 +473,16 @@ final class ActivityWatchInputTests: XCTestCase {
         return nil
     }
 
-    func testEventsAreCheckedFieldByField() {
+    func testEventsAreCheckedFieldByField() throws {
         XCTAssertNil(reason(#"{"timestamp":"2026-11-21T15:00:00+0000","duration":60,"data":{"app":"Duolingo"}}"#), "+hhmm offsets")
+        // A time outside the plausible window leaves that event out, named; the rest counts.
+        for (e, r) in [(#"{"timestamp":"0001-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time"),
+                       (#"{"timestamp":"2027-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 2027-01-01T00:00:00Z is more than a day after now (now is 2026-11-22T01:00:00Z)")] {
+            XCTAssertNil(reason(e))
+            let doc = try JSON.parse(#"{"buckets":{"aw-watcher-window_host":{"type":"currentwindow","events":[\#(e)]}}}"#)
+            XCTAssertEqual(try ActivityWatch.read(doc, now: now).get().skipped, ["aw-watcher-window_host event 0: " + r])
+        }
         let cases: [(String, String)] = [
-            (#"{"timestamp":"0001-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 0001-01-01T00:00:00Z is before 2000-01-01: not a plausible time"),
-            (#"{"timestamp":"2027-01-01T00:00:00Z","duration":60}"#, "\"timestamp\" 2027-01-01T00:00:00Z is more than a day after now (now is 2026-11-22T01:00:00Z)"),
             (#"{"timestamp":1795000000,"duration":60}"#, "\"timestamp\" must be a string, not a number"),
             (#"{"timestamp":"2026-11-21T15:00:00Z","duration":"60"}"#, "\"duration\" must be a number, not a string"),
             (#"{"timestamp":"2026-11-21T15:00:00Z","duration":-1}"#, "\"duration\" must be 0 to 999999999 seconds"),

@@ -43,16 +43,17 @@ public enum HTTP {
     /// `http://host[:port][/path]`, the scheme in any case; nil-free: a
     /// refusal says what is accepted.
     public static func server(_ url: String) -> Result<Server, ToolError> {
-        func no(_ why: String) -> Result<Server, ToolError> { .failure(.usage("'\(url.terminalSafe)' \(why); need \(accepted)")) }
+        let shown = url.count > 100 ? String(url.prefix(100)) + "…" : url
+        func no(_ why: String) -> Result<Server, ToolError> { .failure(.usage("'\(shown.terminalSafe)' \(why); need \(accepted)")) }
         let lower = url.lowercased()
         if lower.hasPrefix("https://") { return no("is https, which rewards does not speak (aw-server listens on plain http)") }
         guard lower.hasPrefix("http://") else { return no("is not an http URL") }
         let rest = url.dropFirst(7)
+        guard !rest.contains("?"), !rest.contains("#") else { return no("has a query or a fragment") }
+        guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return no("has a space or a character a URL cannot hold") }
         let authority = rest.prefix { $0 != "/" }
         var path = String(rest.dropFirst(authority.count))
         guard !authority.contains("@") else { return no("has a user name") }
-        guard !path.contains("?"), !path.contains("#") else { return no("has a query or a fragment") }
-        guard path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return no("has a space or a character a URL cannot hold in its path") }
         while path.hasSuffix("/") { path.removeLast() }
         var host: Substring
         var portText: Substring = ""
@@ -133,9 +134,13 @@ public enum HTTP {
         }
         let head = Response(status: status, headers: headers, body: [])
         let rest = bytes[start...]
-        if let te = head.header("transfer-encoding"), te.lowercased().contains("chunked") {
+        if let te = head.header("transfer-encoding") {
+            guard te.lowercased() == "chunked", headers.filter({ $0.0 == "transfer-encoding" }).count == 1 else {
+                return .failure(Bad("a transfer encoding other than chunked ('\(te.terminalSafe)')"))
+            }
             return chunked(rest).map { Response(status: status, headers: headers, body: $0) }
         }
+        guard Set(headers.filter { $0.0 == "content-length" }.map(\.1)).count <= 1 else { return .failure(Bad("two Content-Length headers that differ")) }
         if let cl = head.header("content-length") {
             guard !cl.isEmpty, cl.count <= 15, cl.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(cl) else { return .failure(Bad("a Content-Length that is not a number")) }
             guard n <= rest.count else { return .failure(Bad("the body ended after \(rest.count) of its \(n) bytes")) }
@@ -193,7 +198,10 @@ public enum HTTP {
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw ToolError(.tempFail, "\(server) did not answer within \(timeout) s") }
             guard n >= 0 else { throw ToolError(.tempFail, "cannot read from \(server): \(Sys.errnoString())") }
-            if n == 0 { break }
+            if n == 0 {
+                guard !got.isEmpty else { throw ToolError(.tempFail, "\(server) closed the connection without answering \(target.terminalSafe)") }
+                break
+            }
             got.append(contentsOf: buf[0..<n])
             guard got.count <= maxBytes else { throw ToolError(.dataError, "\(server) sent more than \(maxBytes >> 20) MB for \(target.terminalSafe)") }
         }

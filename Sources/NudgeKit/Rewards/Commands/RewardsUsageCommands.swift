@@ -16,6 +16,9 @@ extension Rewards {
         var taken: JSONObject? = nil
         if let source = ctx.option("activitywatch") {
             guard let name = ctx.option("child") else { throw .usage("--activitywatch needs --child NAME") }
+            guard ctx.operands.isEmpty else {
+                throw .usage("--activitywatch reads one export or server, not files too ('\(ctx.operands[0].terminalSafe)'); ingest those in a run of their own")
+            }
             let id = try childID(pre, name).id
             guard let ci = intake.child(name, in: pre) else { throw ToolError(.dataError, "no child named '\(name)'") }
             // Windows by the names the family knows them (java: Minecraft).
@@ -31,10 +34,13 @@ extension Rewards {
                 case .success(let s): server = s
                 case .failure(let e): throw e
                 }
-                let pull = try ActivityWatch.pull(server, taken: { pre.awTaken[id + "|" + $0] })
-                read = ActivityWatch.read(pull.export, now: ctx.now, titles: titles, naming: naming)
+                let age = pre.settings(for: id).maxSessionAgeDays
+                let pull = try ActivityWatch.pull(server, since: { ActivityWatch.since(pre.awTaken[id + "|" + $0], now: ctx.now, maxAgeDays: age) })
+                read = ActivityWatch.read(bytes: pull.export, now: ctx.now, titles: titles, generalLimit: ActivityWatch.generalLimit, naming: naming)
                 from = server.description
-                if let n = pull.newest { taken = ["type": "activitywatch_taken", "child": .string(id), "device": .string(pull.device), "until": .int(n)] }
+                if case .success(let u) = read, let t = ActivityWatch.taken(u, now: ctx.now) {
+                    taken = ["type": "activitywatch_taken", "child": .string(id), "device": .string(pull.device), "until": .int(t.until), "from": .int(t.from)]
+                }
             } else {
                 guard let bytes = try Sys.readFile(source) else { throw ToolError(.noInput, "cannot open \(source): No such file or directory") }
                 read = ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: naming)
@@ -43,6 +49,10 @@ extension Rewards {
             switch read {
             case .failure(let e): throw ToolError(.dataError, "\(from): \(e.message)")
             case .success(let u):
+                // Events at impossible times (a clock at 1970, or days
+                // ahead) are named and left out; the rest counts (65).
+                for m in u.skipped { ctx.warn("\(from): \(m)") }
+                if !u.skipped.isEmpty { bad += 1 }
                 for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
                 for v in u.visits {
                     let app = appForSite(v.host, apps: pre.apps) ?? siteName(v.host)
@@ -79,7 +89,7 @@ extension Rewards {
         let results = try write(ctx, full: true) { (tx) throws(ToolError) -> [JSONObject] in
             var out = evaluate(intake, tx: &tx, zone: ctx.zone, source: source, byline: byline(ctx), each: each)
             // How far the server was read, once what was read is recorded.
-            if let t = taken, let c = t["child"]?.string, let d = t["device"]?.string, let u = t["until"]?.int, u > tx.state.awTaken[c + "|" + d] ?? .min {
+            if let t = taken, let c = t["child"]?.string, let d = t["device"]?.string, let u = t["until"]?.int, u > tx.state.awTaken[c + "|" + d]?.until ?? .min {
                 tx.record(by(ctx, t))
             }
             for c in tx.state.children.values.sorted(by: { $0.name < $1.name }) { out += awardBadges(&tx, c, today: ctx.today, byline: byline(ctx)) }

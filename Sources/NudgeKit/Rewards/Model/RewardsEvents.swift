@@ -47,10 +47,12 @@
 //       Core/Messages/Delivery.swift's `Handover`: the first live claim in stamp order
 //       holds the grant; a failed or unknown grant is tried again.
 //   adjust {child,points,reason,day}  badge {child,badge,day}  notified {key}
-//   activitywatch_taken {child,device,until}
+//   activitywatch_taken {child,device,until,from}
 //       how far one aw-server's events (its device id) were read for a
-//       child by `ingest --activitywatch URL` (epoch seconds); the latest
-//       stands, and the next run reads from an hour before it
+//       child by `ingest --activitywatch URL` (epoch seconds: the end of
+//       the latest event, and the start of the session then open); the
+//       latest stands (Rules/ActivityWatchServer.swift: where the next run
+//       reads from)
 //   erase {salt,digests}
 //       a tombstone (`child rm --purge`): the store skips every earlier
 //       event that names one of the digested values (a child's id, login,
@@ -170,7 +172,9 @@ extension RewardsState {
         case "notified":
             if let k = e["key"]?.string { notified.insert(k) }
         case "activitywatch_taken":
-            if let c = e["child"]?.string, let d = e["device"]?.string, let u = e["until"]?.int { awTaken[c + "|" + d] = max(awTaken[c + "|" + d] ?? u, u) }
+            if let c = e["child"]?.string, let d = e["device"]?.string, let u = e["until"]?.int, u > awTaken[c + "|" + d]?.until ?? .min {
+                awTaken[c + "|" + d] = ActivityWatch.Taken(until: u, from: e["from"]?.int ?? u)
+            }
         case "erase":
             applyErase(e)
         default:

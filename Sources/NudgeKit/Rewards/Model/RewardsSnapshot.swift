@@ -79,7 +79,7 @@ extension RewardsState {
         l.append(["k": "notified", "v": JSON(notified.sorted())])
         if !awTaken.isEmpty {
             var o = JSONObject()
-            for (k, v) in awTaken.sorted(by: { $0.key < $1.key }) { o[k] = .int(v) }
+            for (k, v) in awTaken.sorted(by: { $0.key < $1.key }) { o[k] = .array([.int(v.until), .int(v.from)]) }
             l.append(["k": "aw_taken", "v": .object(o)])
         }
         for i in invites.values.sorted(by: { $0.hash < $1.hash }) {
@@ -238,7 +238,9 @@ extension RewardsState {
         case "notified":
             notified = Set((l["v"]?.array ?? []).compactMap(\.string))
         case "aw_taken":
-            for f in l["v"]?.object?.fields ?? [] { if let u = f.value.int { awTaken[f.key] = u } }
+            for f in l["v"]?.object?.fields ?? [] {
+                if let a = f.value.array, a.count == 2, let u = a[0].int, let from = a[1].int { awTaken[f.key] = ActivityWatch.Taken(until: u, from: from) }
+            }
         case "invite":
             guard let h = l["hash"]?.string, let x = l["expires"]?.int else { throw .data("bad snapshot line") }
             invites[h] = Invite(hash: h, by: l["by"]?.string ?? "", expires: x, usedBy: l["used_by"]?.string)

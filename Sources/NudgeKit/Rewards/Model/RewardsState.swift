@@ -128,9 +128,9 @@ public struct RewardsState: JournalModel {
     public internal(set) var granterSeen: Int64 = 0
     public internal(set) var badges: [String: Set<String>] = [:]
     public internal(set) var notified: Set<String> = []
-    /// How far each aw-server's events were taken for a child (epoch
-    /// seconds, the end of the latest event read), by "CHILD|DEVICE".
-    public internal(set) var awTaken: [String: Int64] = [:]
+    /// How far each aw-server's events were taken for a child, by
+    /// "CHILD|DEVICE" (the latest read stands).
+    public internal(set) var awTaken: [String: ActivityWatch.Taken] = [:]
     public internal(set) var invites: [String: Invite] = [:]
     public internal(set) var requests: [String: Request] = [:]
     var requestSeq = 0

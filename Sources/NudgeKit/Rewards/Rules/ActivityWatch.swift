@@ -19,9 +19,12 @@ public enum ActivityWatch {
         public var afk: [RewardsEngine.Span]
         /// Time on web sites (http and https), by host, lower-case.
         public var visits: [(host: String, span: RewardsEngine.Span)] = []
+        /// Events left out for a time outside the plausible window (a
+        /// clock at 1970, or days ahead), each named: the rest still counts.
+        public var skipped: [String] = []
         public static func == (a: Usage, b: Usage) -> Bool {
             a.afk == b.afk && a.sessions.map(\.app) == b.sessions.map(\.app) && a.sessions.map(\.span) == b.sessions.map(\.span)
-                && a.visits.map(\.host) == b.visits.map(\.host) && a.visits.map(\.span) == b.visits.map(\.span)
+                && a.visits.map(\.host) == b.visits.map(\.host) && a.visits.map(\.span) == b.visits.map(\.span) && a.skipped == b.skipped
         }
     }
 
@@ -29,7 +32,7 @@ public enum ActivityWatch {
     /// "firefox-esr", "Google-chrome", "chromium", "msedge", …), by the
     /// browser a web-watcher bucket is named for ("aw-watcher-web-chrome").
     static let browsers: [String: [String]] = [
-        "chrome": ["chrome", "chromium"], "chromium": ["chromium", "chrome"], "firefox": ["firefox", "librewolf", "waterfox"],
+        "chrome": ["chrome", "chromium"], "chromium": ["chromium", "chrome"], "firefox": ["firefox", "librewolf", "waterfox", "navigator"],
         "edge": ["edge"], "brave": ["brave"], "opera": ["opera"], "vivaldi": ["vivaldi"], "safari": ["safari"],
     ]
 
@@ -55,16 +58,20 @@ public enum ActivityWatch {
             let kind = Kind(bucket: id, type: bo["type"]?.string ?? "")
             guard kind.isWindow || kind.isAFK || kind.isWeb else { continue }
             if let ev = bo["events"], ev.array == nil { return .failure(.data("\(id): \"events\" must be an array, not \(ev.kindName)")) }
+            if kind.isWindow && bo["events"] != nil { seen.windowWatcher = true }
             for (n, e) in (bo["events"]?.array ?? []).enumerated() {
                 func bad(_ m: String) -> Result<Usage, ToolError> { .failure(.data("\(id) event \(n): \(m)")) }
                 guard let eo = e.object else { return bad("must be an object, not \(e.kindName)") }
                 guard let tj = eo["timestamp"] else { return bad("missing \"timestamp\"; \(need)") }
                 guard let ts = tj.string else { return bad("\"timestamp\" must be a string, not \(tj.kindName)") }
                 guard let t = RFC3339.parse(ts)?.instant else { return bad("\"timestamp\" must be an RFC 3339 time with an offset, not '\(ts)'") }
-                if let p = Clock.plausible(t, now: now, what: "\"timestamp\"") { return bad(p.message) }
                 guard let dj = eo["duration"] else { return bad("missing \"duration\"; \(need)") }
                 guard let dur = dj.double else { return bad("\"duration\" must be a number, not \(dj.kindName)") }
                 guard dur >= 0, dur < 1e9 else { return bad("\"duration\" must be 0 to 999999999 seconds") }
+                if let p = Clock.plausible(t, now: now, what: "\"timestamp\"") {
+                    if seen.skipped.count < maxSkipped { seen.skipped.append("\(id) event \(n): \(p.message)") } else { seen.moreSkipped += 1 }
+                    continue
+                }
                 let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
                 if kind.isWindow, let data = eo["data"]?.object, let app = data["app"]?.string {
                     seen.window(app, titles ? data["title"]?.string : nil, span)
@@ -76,8 +83,16 @@ public enum ActivityWatch {
         return .success(seen.usage(gap: gap))
     }
 
+    /// Skipped events named one by one; the rest are counted.
+    static let maxSkipped = 20
+
     /// What the events of an export say, before sessions and visits are made of them.
     struct Observed {
+        /// Whether the export has a window watcher's events (even none):
+        /// then a tab counts only while its browser's window is in front.
+        var windowWatcher = false
+        var skipped: [String] = []
+        var moreSkipped = 0
         /// Whether window titles are read (some app is known by its titles).
         var titles = false
         var naming: (String, String?) -> String = { a, _ in a }
@@ -111,7 +126,7 @@ public enum ActivityWatch {
                     browserWindows[key] = RewardsEngine.union(windows.filter { w in isBrowser(w.0, t.browser) }.map(\.1))
                 }
                 let fronts = browserWindows[key]!
-                for x in fronts.isEmpty ? [t.span] : RewardsEngine.intersectSorted(t.span, fronts) { visits.append((t.host, x)) }
+                for x in fronts.isEmpty && !windowWatcher ? [t.span] : RewardsEngine.intersectSorted(t.span, fronts) { visits.append((t.host, x)) }
             }
             if !visits.isEmpty {
                 // That time is the site's, not the browser's.
@@ -122,7 +137,8 @@ public enum ActivityWatch {
                 }
             }
             return Usage(sessions: merged(windows, gap: gap), afk: RewardsEngine.union(afk),
-                         visits: merged(visits, gap: gap).map { (host: $0.app, span: $0.span) })
+                         visits: merged(visits, gap: gap).map { (host: $0.app, span: $0.span) },
+                         skipped: skipped + (moreSkipped > 0 ? ["and \(moreSkipped) more event\(moreSkipped == 1 ? "" : "s") at such times"] : []))
         }
     }
 
@@ -145,13 +161,19 @@ public enum ActivityWatch {
     /// On anything the in-place reader does not take as it comes (bad
     /// JSON, a field of the wrong type, a bad time), the document is parsed
     /// and read the general way, for the same error.
-    public static func read(bytes: [UInt8], now: Instant, gap: Int64 = 5, titles: Bool = false,
+    /// Past `generalLimit` bytes an export the in-place reader cannot take
+    /// is refused as it stands, not parsed (a server's answer of millions of
+    /// values would take gigabytes).
+    public static func read(bytes: [UInt8], now: Instant, gap: Int64 = 5, titles: Bool = false, generalLimit: Int = Int.max,
                             naming: @escaping (String, String?) -> String = { a, _ in a }) -> Result<Usage, ToolError> {
         let skip = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         let fast = bytes.withUnsafeBytes { (raw) -> Observed? in
             try? scan(UnsafeRawBufferPointer(rebasing: raw[skip...]), now: now, into: Observed(titles: titles, naming: naming))
         }
         if let seen = fast { return .success(seen.usage(gap: gap)) }
+        guard bytes.count <= generalLimit else {
+            return .failure(.data("not an export of ActivityWatch events as aw-server writes them (each event an object with \"timestamp\", \"duration\" and \"data\")"))
+        }
         let doc: JSON
         do throws(JSONParseError) { doc = try JSON.parseDocument(bytes) } catch { return .failure(.data(error.message)) }
         return read(doc, now: now, gap: gap, titles: titles, naming: naming)
@@ -192,7 +214,7 @@ public enum ActivityWatch {
                 if p.b[p.i] == UInt8(ascii: "\"") { type = try p.string() } else { type = ""; try p.skip(depth: 3) }
             } else if !sawEvents && key.is("events") {
                 sawEvents = true
-                if let t = type { try events(&p, Kind(bucket: id, type: t), into: &seen, now: now) } else { later = p.i; try p.skip(depth: 3) }
+                if let t = type { try events(&p, Kind(bucket: id, type: t), id: id, into: &seen, now: now) } else { later = p.i; try p.skip(depth: 3) }
             } else {
                 try p.skip(depth: 3)
             }
@@ -200,17 +222,18 @@ public enum ActivityWatch {
         if let at = later {
             var q = p
             q.i = at
-            try events(&q, Kind(bucket: id, type: type ?? ""), into: &seen, now: now)
+            try events(&q, Kind(bucket: id, type: type ?? ""), id: id, into: &seen, now: now)
         }
     }
 
     /// A bucket's "events" value: each event's timestamp, duration and the
     /// data field its kind reads.
-    static func events(_ p: inout JSONByteParser, _ kind: Kind, into seen: inout Observed, now: Instant) throws(JSONParseError) {
+    static func events(_ p: inout JSONByteParser, _ kind: Kind, id: String, into seen: inout Observed, now: Instant) throws(JSONParseError) {
         let no = JSONParseError(message: "not read in place")
         guard kind.isWindow || kind.isAFK || kind.isWeb else { return try p.skip(depth: 3) }
         guard p.b[p.i] == UInt8(ascii: "[") else { throw no }
-        try p.elements(depth: 3) { (p: inout JSONByteParser, _: Int) throws(JSONParseError) in
+        if kind.isWindow { seen.windowWatcher = true }
+        try p.elements(depth: 3) { (p: inout JSONByteParser, n: Int) throws(JSONParseError) in
             guard p.b[p.i] == UInt8(ascii: "{") else { throw no }
             var at: Instant? = nil, sawTime = false
             var duration: Double? = nil, sawDuration = false
@@ -258,7 +281,11 @@ public enum ActivityWatch {
                     try p.skip(depth: 5)
                 }
             }
-            guard let t = at, Clock.plausible(t, now: now, what: "\"timestamp\"") == nil, let dur = duration, dur >= 0, dur < 1e9 else { throw no }
+            guard let t = at, let dur = duration, dur >= 0, dur < 1e9 else { throw no }
+            if let p = Clock.plausible(t, now: now, what: "\"timestamp\"") {
+                if seen.skipped.count < maxSkipped { seen.skipped.append("\(id) event \(n): \(p.message)") } else { seen.moreSkipped += 1 }
+                return
+            }
             let span = RewardsEngine.Span(t.seconds, t.seconds + Int64(dur.rounded()))
             if let a = app { seen.window(a, title, span) }
             if afk { seen.afk.append(span) }

@@ -1,35 +1,82 @@
 // Reading a running aw-server (its REST API under /api/0) instead of an
 // export: the buckets the watchers write (window, AFK, web), each one's
-// events from an hour before the last time taken, put together as an
-// export is and read by the export's reader. The hour read again covers
-// an event that was still growing when it was last read (aw-server joins
-// heartbeats into the latest event) and heartbeats a client queued and sent
-// late; what is read twice counts once, by ingest's own rule. How far a
-// server was taken is kept per child and server (its device id) in the
-// journal (`activitywatch_taken`), so every copy of the family knows it.
+// events from where the last run left off, put together as an export is
+// and read by the export's reader (in place: no value is built for an
+// event). Where a run starts reading (`since`):
 //
-// Pure but for `pull`, which asks the server; the answers' readers are
-// fuzzed with the export's reader.
+// - an hour before the end of the latest event the last run read, so that
+//   an event still growing then (aw-server makes the latest event longer as
+//   heartbeats come) and heartbeats a watcher sent late are read again;
+// - or, earlier, the start of the session still open at the last run, so
+//   that a session is judged whole (the longest-session rule): aw-server
+//   cuts events at the start asked for;
+// - at most a day before the end, and on the first run the sessions'
+//   age limit (`max_session_age_days`) before now: older ones earn nothing.
+//
+// What is read twice counts once, by ingest's own rule. How far a server was
+// read is kept per child and server (its device id) in the journal
+// (`activitywatch_taken`), never past the run's own time (a clock set ahead
+// on the child's computer does not move it), so every copy of the family
+// knows it.
+//
+// Pure but for `pull`, which asks the server; its answers are read by the
+// export's reader, which is fuzzed.
 
 extension ActivityWatch {
     /// What one pull read: the server's device id and host name, the
-    /// export made of the events read, and the end of the latest of them.
+    /// export made of the events read (bytes), and how many buckets.
     public struct Pull {
         public var device: String
         public var hostname: String
-        public var export: JSON
-        public var events = 0
-        /// The end (epoch seconds) of the latest event read; nil for none.
-        public var newest: Int64?
+        public var export: [UInt8]
+        public var buckets = 0
+    }
+
+    /// Where the last run left off: the end of the latest event it read
+    /// (never past its own time) and the start of the session then open.
+    public struct Taken: Equatable, Sendable {
+        public var until: Int64
+        public var from: Int64
+        public init(until: Int64, from: Int64) { (self.until, self.from) = (until, min(from, until)) }
     }
 
     /// How much before the last time taken a pull reads again.
     public static let reread: Int64 = 3600
+    /// The most a pull reads again for a session still open.
+    public static let longestReread: Int64 = 86_400
+    /// Buckets read from one server: a machine has a few watchers.
+    public static let maxBuckets = 64
+    /// The longest a pull may take, all its requests together.
+    public static let pullSeconds = 120
+    /// Answers read the general way (for the error's words) when the
+    /// in-place reader cannot take them: at most this big.
+    public static let generalLimit = 16 << 20
+
+    /// Where a run reads from: after `taken`, or, on the first run, the
+    /// sessions' age limit before now.
+    public static func since(_ taken: Taken?, now: Instant, maxAgeDays: Int) -> Int64 {
+        guard let t = taken else { return now.seconds - Int64(max(1, maxAgeDays)) * 86_400 }
+        return max(t.until - longestReread, min(t.until - reread, t.from))
+    }
+
+    /// How far a run read: the end of the latest session, visit or away
+    /// span (never past `now`), and the start of the earliest session or
+    /// visit still going within five minutes of it. Nil: nothing read.
+    public static func taken(_ u: Usage, now: Instant) -> Taken? {
+        let spans = u.sessions.map(\.span) + u.visits.map(\.span)
+        guard let end = (spans + u.afk).map(\.end).max() else { return nil }
+        let until = min(end, now.seconds)
+        let open = spans.filter { $0.end >= end - 300 }.map(\.start).min() ?? until
+        return Taken(until: until, from: open)
+    }
 
     /// /api/0/info's device id and host name.
     static func info(_ doc: JSON) -> Result<(device: String, hostname: String), ToolError> {
-        guard let o = doc.object, let d = o["device_id"]?.string, !d.isEmpty, d.utf8.count <= 200 else {
+        guard let o = doc.object, let id = o["device_id"] else {
             return .failure(.data("/api/0/info has no \"device_id\" (is this aw-server 0.12 or later?)"))
+        }
+        guard let d = id.string, !d.isEmpty, d.utf8.count <= 200 else {
+            return .failure(.data("/api/0/info's \"device_id\" must be a string of 1 to 200 bytes"))
         }
         return .success((d, o["hostname"]?.string ?? ""))
     }
@@ -42,7 +89,7 @@ extension ActivityWatch {
         for f in o.fields {
             let type = f.value.object?["type"]?.string ?? ""
             let k = Kind(bucket: f.key, type: type)
-            if (k.isWindow || k.isAFK || k.isWeb) && f.key.utf8.count <= 1000 { out.append((f.key, type)) }
+            if (k.isWindow || k.isAFK || k.isWeb) && f.key.utf8.count <= 1000 && type.utf8.count <= 200 { out.append((f.key, type)) }
         }
         return .success(out.sorted { $0.id < $1.id })
     }
@@ -54,31 +101,54 @@ extension ActivityWatch {
         return p
     }
 
-    /// The latest end among an export's events (window, AFK or web).
-    static func newest(_ export: JSON) -> Int64? {
-        var best: Int64? = nil
-        for b in export.object?["buckets"]?.object?.fields ?? [] {
-            for e in b.value.object?["events"]?.array ?? [] {
-                guard let t = e.object?["timestamp"]?.string.flatMap({ RFC3339.parse($0)?.instant }),
-                      let d = e.object?["duration"]?.double, d >= 0, d < 1e9 else { continue }
-                let end = t.seconds + Int64(d.rounded())
-                best = max(best ?? end, end)
-            }
+    /// Whether `body` is one JSON array and nothing else (checked without
+    /// building it), so that it can stand in an export as it is.
+    static func isArray(_ body: [UInt8]) -> Bool {
+        body.withUnsafeBytes { raw -> Bool in
+            var p = JSONByteParser(raw)
+            p.skipSpace()
+            guard p.i < p.end, p.b[p.i] == UInt8(ascii: "[") else { return false }
+            do throws(JSONParseError) { try p.skip(depth: 1) } catch { return false }
+            p.skipSpace()
+            return p.i == p.end
         }
-        return best
     }
 
-    /// The server's events since an hour before what was taken from it
-    /// (`taken`, by its device id; all of them when nothing was), as an
-    /// export. Throws 75 when the server cannot be reached, 65 when it
-    /// answers with something else.
-    public static func pull(_ server: HTTP.Server, taken: (String) -> Int64?, timeout: Int = 30) throws(ToolError) -> Pull {
-        func json(_ path: String) throws(ToolError) -> JSON {
+    /// An export's bytes, `{"buckets":{ID:{"type":T,"events":BODY},…}}`,
+    /// from each bucket's answer (each one JSON array, checked).
+    static func export(_ parts: [(id: String, type: String, events: [UInt8])]) -> [UInt8] {
+        var out = Array(#"{"buckets":{"#.utf8)
+        for (n, b) in parts.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.string(b.id).write(into: &out)
+            out += Array(#":{"type":"#.utf8)
+            JSON.string(b.type).write(into: &out)
+            out += Array(#","events":"#.utf8)
+            out += b.events
+            out.append(UInt8(ascii: "}"))
+        }
+        out += Array("}}".utf8)
+        return out
+    }
+
+    /// The server's window, AFK and web events since `since(device)`, as
+    /// an export's bytes. Throws 75 when the server cannot be reached, does
+    /// not answer, fails (5xx) or takes longer than `pullSeconds` in all;
+    /// 65 when it answers with something else.
+    public static func pull(_ server: HTTP.Server, since: (String) -> Int64, timeout: Int = 30) throws(ToolError) -> Pull {
+        let deadline = Sys.monotonicNanos() + UInt64(pullSeconds) * 1_000_000_000
+        func get(_ path: String) throws(ToolError) -> [UInt8] {
+            guard Sys.monotonicNanos() < deadline else { throw ToolError(.tempFail, "\(server) took longer than \(pullSeconds) s in all; nothing was read") }
             let r = try HTTP.get(server, path, timeout: timeout)
             guard r.status == 200 else {
-                throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with status \(r.status); is it aw-server (http://localhost:5600)?")
+                throw ToolError(r.status >= 500 ? .tempFail : .dataError,
+                                "\(server) answered \(path.terminalSafe) with status \(r.status)" + (r.status >= 500 ? "" : "; is it aw-server (http://localhost:5600)?"))
             }
-            do throws(JSONParseError) { return try JSON.parseDocument(r.body) } catch {
+            return r.body
+        }
+        func json(_ path: String) throws(ToolError) -> JSON {
+            let body = try get(path)
+            do throws(JSONParseError) { return try JSON.parseDocument(body) } catch {
                 throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with bad JSON: \(error.message)")
             }
         }
@@ -92,22 +162,26 @@ extension ActivityWatch {
         case .success(let i): who = i
         case .failure(let why): throw ToolError(.dataError, "\(server): \(why.message)")
         }
-        let list: [(id: String, type: String)]
+        var list: [(id: String, type: String)]
         switch buckets(try json("/api/0/buckets/")) {
         case .success(let b): list = b
         case .failure(let why): throw ToolError(.dataError, "\(server): \(why.message)")
         }
-        let since = taken(who.device).map { $0 - reread }
-        var out = JSONObject()
-        var count = 0
-        for b in list {
-            let path = eventsPath(bucket: b.id, since: since)
-            let events = try json(path)
-            guard let a = events.array else { throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with \(events.kindName), not a list of events") }
-            count += a.count
-            out[b.id] = .object(["type": .string(b.type), "events": events])
+        guard list.count <= maxBuckets else {
+            throw ToolError(.dataError, "\(server) has \(list.count) window, AFK and web buckets; rewards reads at most \(maxBuckets) from one server")
         }
-        let export = JSON.object(["buckets": .object(out)])
-        return Pull(device: who.device, hostname: who.hostname, export: export, events: count, newest: newest(export))
+        let from = since(who.device)
+        var parts: [(id: String, type: String, events: [UInt8])] = []
+        var total = 0
+        for b in list {
+            let path = eventsPath(bucket: b.id, since: from)
+            let body = try get(path)
+            total += body.count
+            guard total <= 256 << 20 else { throw ToolError(.dataError, "\(server) sent more than 256 MB of events; nothing was read") }
+            guard isArray(body) else { throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with something other than a JSON list of events") }
+            parts.append((b.id, b.type, body))
+        }
+        list = []
+        return Pull(device: who.device, hostname: who.hostname, export: export(parts), buckets: parts.count)
     }
 }

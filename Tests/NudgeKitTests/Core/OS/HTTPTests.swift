@@ -24,8 +24,9 @@ final class HTTPTests: XCTestCase {
             ("https://localhost:5600", "is https"), ("localhost:5600", "is not an http URL"), ("ftp://x", "is not an http URL"),
             ("http://mum:pw@localhost", "has a user name"), ("http://localhost/?a=1", "has a query"), ("http://localhost/#x", "has a query"),
             ("http://localhost:0", "has a port"), ("http://localhost:65536", "has a port"), ("http://localhost:", "has a port"),
-            ("http://localhost:+80", "has a port"), ("http://localhost:５６００", "has a port"), ("http://", "has no host"),
-            ("http://local host", "has no host"), ("http://localhost\r\nX-Evil: 1", "has no host"), ("http://localhost/a b", "has a space"),
+            ("http://localhost:+80", "has a port"), ("http://localhost:５６００", "has a space or a character"), ("http://", "has no host"),
+            ("http://local host", "has a space"), ("http://localhost\r\nX-Evil: 1", "has a space"), ("http://localhost/a b", "has a space"),
+            ("http://127.0.0.1:6040?x=1", "has a query"), ("http://localhost#f", "has a query"), ("http://127.0.0.1:6040 ", "has a space"),
             ("http://localhost/a\r\nHost: evil", "has a space"), ("http://[::1", "unclosed"), ("http://[::1]x", "after the address"),
             ("http://[zz]:1", "bad IPv6"), ("http://ex%61mple", "has no host"), ("http://" + String(repeating: "a", count: 254), "has no host"),
         ]
@@ -36,6 +37,9 @@ final class HTTPTests: XCTestCase {
             XCTAssertTrue(e.message.hasSuffix("need an http:// URL such as http://localhost:5600 (host, optional :port and path; no https, user, query or fragment)"))
             XCTAssertFalse(e.message.contains("\n") || e.message.contains("\r"), e.message)
         }
+        // A long URL is not echoed whole.
+        guard case .failure(let long) = HTTP.server("http://" + String(repeating: "a", count: 70_000) + " ") else { return XCTFail() }
+        XCTAssertLessThan(long.message.count, 400)
     }
 
     func testPercentEncodingLeavesOnlyUnreservedCharacters() {
@@ -69,6 +73,8 @@ final class HTTPTests: XCTestCase {
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", "without its size line"),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n", "not hexadecimal"),
             ("HTTP/1.1 200 OK\r\n" + String(repeating: "X: y\r\n", count: 201) + "\r\n", "more than 200 header lines"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", "other than chunked"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 1\r\n\r\n[]", "two Content-Length headers"),
         ]
         for (text, why) in bad {
             guard case .failure(let e) = r(text) else { XCTFail("taken: \(text.debugDescription)"); continue }
