@@ -81,19 +81,19 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
             if s.get("insert"):
                 c.insert_event(s["bucket"], e)
             else:
-                c.heartbeat(s["bucket"], e, pulsetime=11.0, queued=False)
+                c.heartbeat(s["bucket"], e, pulsetime=s.get("pulse", 11.0), queued=False)
         """
 
-    /// Heartbeats every 10 s from `from` to `to` (times of 2026-11-22 in New York).
-    func beats(_ bucket: String, _ from: String, _ to: String, _ data: [String: Any]) -> [[String: Any]] {
+    /// Heartbeats every `every` seconds from `from` to `to` (times of 2026-11-22 in New York).
+    func beats(_ bucket: String, _ from: String, _ to: String, _ data: [String: Any], every: Double = 10) -> [[String: Any]] {
         func t(_ hm: String) -> Date {
             let f = ISO8601DateFormatter()
             return f.date(from: "2026-11-22T\(hm):00-05:00")!
         }
         let f = ISO8601DateFormatter()
         f.timeZone = TimeZone(identifier: "America/New_York")
-        return stride(from: t(from).timeIntervalSince1970, through: t(to).timeIntervalSince1970, by: 10).map {
-            ["bucket": bucket, "t": f.string(from: Date(timeIntervalSince1970: $0)), "data": data]
+        return stride(from: t(from).timeIntervalSince1970, through: t(to).timeIntervalSince1970, by: every).map {
+            ["bucket": bucket, "t": f.string(from: Date(timeIntervalSince1970: $0)), "data": data, "pulse": every + 1]
         }
     }
 
@@ -191,6 +191,75 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         XCTAssertEqual(late.records.first { $0["type"] as? String == "day" }?["added"] as? Int, 0, late.out)
     }
 
+    /// A clock set ahead for a while (an event tomorrow) does not move how
+    /// far the server was read past the run's own time; one days ahead is
+    /// named and left out while the rest counts; one at 1970 (a computer
+    /// that booted with no clock) is older than the sessions' age limit
+    /// and not read at all; later events are still read.
+    func testAClockAheadOrAt1970NeitherStopsNorSkipsReading() throws {
+        let py = try startServer()
+        family()
+        try feed(py, [["bucket": window, "t": "2026-11-22T16:00:00-05:00", "d": 1800, "data": ["app": "Duolingo", "title": "Duolingo"], "insert": true],
+                      ["bucket": window, "t": "2026-11-23T12:00:00-05:00", "d": 60, "data": ["app": "Notepad", "title": "x"], "insert": true],
+                      ["bucket": afk, "t": "1970-01-01T00:00:05+00:00", "d": 20, "data": ["status": "not-afk"], "insert": true],
+                      ["bucket": afk, "t": "2026-11-26T09:00:00+00:00", "d": 20, "data": ["status": "not-afk"], "insert": true]])
+        let url = "http://127.0.0.1:\(port)"
+        let first = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"])
+        XCTAssertEqual(first.code, 65, "an event was left out: \(first.err)")
+        XCTAssertEqual(first.err, "rewards: \(url): aw-watcher-afk_kidpc event 0: \"timestamp\" 2026-11-26T09:00:00Z is more than a day after now (now is 2026-11-22T23:00:00Z)\n")
+        XCTAssertEqual(first.records.first { $0["type"] as? String == "day" && $0["date"] as? String == "2026-11-22" }?["learning_s"] as? Int, 1800)
+        let journal = try FileManager.default.subpathsOfDirectory(atPath: dataDir).filter { $0.hasSuffix(".ndjson") }
+            .map { try String(contentsOfFile: dataDir + "/" + $0, encoding: .utf8) }.joined()
+        XCTAssertTrue(journal.contains("\"until\":1795388400"), "read up to the run's own time, 18:00, not tomorrow: \(journal.suffix(500))")
+        // Played from 18:10 to 19:10, read at 20:00.
+        try feed(py, [["bucket": window, "t": "2026-11-22T18:10:00-05:00", "d": 3600, "data": ["app": "java", "title": "Minecraft"], "insert": true]])
+        let later = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T20:00:00-05:00"])
+        XCTAssertEqual(later.code, 65, "the event days ahead is still there: \(later.err)")
+        XCTAssertEqual(later.records.first { $0["type"] as? String == "day" && $0["date"] as? String == "2026-11-22" }?["reward_s"] as? Int, 3600, later.out)
+    }
+
+    /// A session read in pieces, run after run, is judged whole: longer
+    /// than max_session_minutes, it is held for review as an export of the
+    /// same server holds it. And a tab left open behind another window
+    /// earns nothing, as in the export.
+    func testALongSessionIsJudgedWholeAndABackgroundTabEarnsNothing() throws {
+        let py = try startServer()
+        family()
+        let url = "http://127.0.0.1:\(port)"
+        // Duolingo from 11:00, read every half hour (four hours is the most a session may run unreviewed).
+        var start = "11:00"
+        var points = 0
+        for end in ["11:30", "12:30", "13:30", "14:30", "15:30"] {
+            try feed(py, beats(window, start, end, ["app": "Duolingo", "title": "Duolingo"], every: 60))
+            let r = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T\(end):00-05:00"])
+            XCTAssertEqual(r.code, 0, r.err)
+            points = r.records.first { $0["type"] as? String == "day" }?["points_today"] as? Int ?? points
+            start = end
+        }
+        let flags = run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T15:30:00-05:00"])
+        XCTAssertEqual(flags.records.count, 1, "the whole session, held: \(flags.out)")
+        XCTAssertEqual(flags.records.first?["reason"] as? String, "too_long")
+        XCTAssertEqual(flags.records.first?["start"] as? String, "2026-11-22T11:00:00-05:00")
+        XCTAssertLessThanOrEqual(points, 240, "no more than the four hours before it was too long")
+        // Khan Academy in Firefox 16:00–16:30, then the terminal in front
+        // until 18:00 with the tab left open; read at 16:35, 17:30 and 18:00.
+        try feed(py, beats(window, "16:00", "16:30", ["app": "firefox", "title": "Khan Academy"], every: 60)
+                    + beats(web, "16:00", "16:35", ["url": "https://www.khanacademy.org/", "title": "Khan Academy", "audible": false, "incognito": false], every: 60)
+                    + beats(window, "16:31", "16:35", ["app": "Terminal", "title": "bash"], every: 60))
+        var learned = 0
+        for (now, feedTo) in [("16:35", nil), ("17:30", "17:30"), ("18:00", "18:00")] as [(String, String?)] {
+            if let to = feedTo {
+                let from = now == "17:30" ? "16:36" : "17:31"
+                try feed(py, beats(window, from, to, ["app": "Terminal", "title": "bash"], every: 60)
+                            + beats(web, from, to, ["url": "https://www.khanacademy.org/", "title": "Khan Academy", "audible": false, "incognito": false], every: 60))
+            }
+            let r = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T\(now):00-05:00"])
+            XCTAssertEqual(r.code, 0, r.err)
+            learned += r.records.first { $0["type"] as? String == "day" }?["learning_s"] as? Int ?? 0
+        }
+        XCTAssertEqual(learned, 30 * 60, "the half hour Firefox was in front, not the two hours behind")
+    }
+
     /// A server that is not there is a temporary failure (75, for cron to
     /// try again) that changes nothing; https and a URL with a user are
     /// usage errors; something that is not aw-server is a data error.
@@ -211,6 +280,9 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
             XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, r.err)
         }
         XCTAssertEqual(run("rewards", ["dashboard", "Alex"]).out, before, "nothing changed")
+        let files = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(port)", "--child", "Alex", "more.ndjson"])
+        XCTAssertEqual(files.code, 64, files.err)
+        XCTAssertTrue(files.err.contains("not files too ('more.ndjson')"), files.err)
 
         // A web server that is not aw-server: python3's, serving a folder.
         try require(.python3)
