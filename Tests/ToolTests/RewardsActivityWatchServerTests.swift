@@ -218,10 +218,11 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         XCTAssertEqual(later.records.first { $0["type"] as? String == "day" && $0["date"] as? String == "2026-11-22" }?["reward_s"] as? Int, 3600, later.out)
     }
 
-    /// A session read in pieces, run after run, is judged whole: longer
-    /// than max_session_minutes, it is held for review as an export of the
-    /// same server holds it. And a tab left open behind another window
-    /// earns nothing, as in the export.
+    /// A session still going when a run reads it counts once it has
+    /// ended, judged whole: longer than max_session_minutes, it is held for
+    /// review and pays nothing, as an export of the same server holds it.
+    /// And a tab left open behind another window earns nothing, as in the
+    /// export.
     func testALongSessionIsJudgedWholeAndABackgroundTabEarnsNothing() throws {
         let py = try startServer()
         family()
@@ -233,16 +234,20 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
             try feed(py, beats(window, start, end, ["app": "Duolingo", "title": "Duolingo"], every: 60))
             let r = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T\(end):00-05:00"])
             XCTAssertEqual(r.code, 0, r.err)
-            points = r.records.first { $0["type"] as? String == "day" }?["points_today"] as? Int ?? points
+            points += r.records.first { $0["type"] as? String == "day" }?["points"] as? Int ?? 0
             start = end
         }
-        let flags = run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T15:30:00-05:00"])
-        XCTAssertEqual(flags.records.count, 1, "the whole session, held: \(flags.out)")
+        XCTAssertEqual(points, 0, "still going at each run: nothing counted yet")
+        XCTAssertEqual(run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T15:30:00-05:00"]).records.count, 0)
+        // Ended at 15:30; the next run reads it whole.
+        let ended = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T16:00:00-05:00"])
+        XCTAssertEqual(ended.code, 0, ended.err)
+        XCTAssertEqual(ended.records.first { $0["type"] as? String == "day" }?["points_today"] as? Int, 0, ended.out)
+        let flags = run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T16:00:00-05:00"])
+        XCTAssertEqual(flags.records.count, 1, "the whole session, held once: \(flags.out)")
         XCTAssertEqual(flags.records.first?["reason"] as? String, "too_long")
         XCTAssertEqual(flags.records.first?["start"] as? String, "2026-11-22T11:00:00-05:00")
-        // What it earned while it was shorter stands (rewards(1) says so): the
-        // three and a half hours read before 15:30, at a point a minute.
-        XCTAssertEqual(points, 210, "the pieces read before it was too long, and not the last hour")
+        XCTAssertEqual(flags.records.first?["end"] as? String, "2026-11-22T15:30:00-05:00")
         // Khan Academy in Firefox 16:00–16:30, then the terminal in front
         // until 18:00 with the tab left open; read at 16:35, 17:30 and 18:00.
         try feed(py, beats(window, "16:00", "16:30", ["app": "firefox", "title": "Khan Academy"], every: 60)
@@ -260,6 +265,57 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
             learned += r.records.first { $0["type"] as? String == "day" }?["learning_s"] as? Int ?? 0
         }
         XCTAssertEqual(learned, 30 * 60, "the half hour Firefox was in front, not the two hours behind")
+    }
+
+    /// A session from the evening before, still in the hour a run reads
+    /// again, is read whole (aw-server's SQLite storage would cut it at the
+    /// start asked for, and the piece after midnight would count again on
+    /// the next day).
+    func testASessionAcrossMidnightCountsOnceOnItsOwnDay() throws {
+        let py = try startServer()
+        family()
+        let url = "http://127.0.0.1:\(port)"
+        func beatsAt(_ from: String, _ to: String, _ app: String) -> [[String: Any]] {
+            let f = ISO8601DateFormatter()
+            let a = f.date(from: from)!.timeIntervalSince1970, b = f.date(from: to)!.timeIntervalSince1970
+            return stride(from: a, through: b, by: 60).map {
+                ["bucket": window, "t": f.string(from: Date(timeIntervalSince1970: $0)), "data": ["app": app, "title": app], "pulse": 61.0]
+            }
+        }
+        // Duolingo 23:30–00:20, then the terminal from 00:21; read at 01:00 and at 02:00.
+        try feed(py, beatsAt("2026-11-22T04:30:00Z", "2026-11-22T05:20:00Z", "Duolingo") + beatsAt("2026-11-22T05:21:00Z", "2026-11-22T06:00:00Z", "Terminal"))
+        let first = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T01:00:00-05:00"])
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.records.first { $0["date"] as? String == "2026-11-21" }?["learning_s"] as? Int, 3000, first.out)
+        try feed(py, beatsAt("2026-11-22T06:01:00Z", "2026-11-22T07:00:00Z", "Terminal"))
+        let second = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T02:00:00-05:00"])
+        XCTAssertEqual(second.code, 0, second.err)
+        for r in second.records where r["type"] as? String == "day" {
+            XCTAssertEqual(r["learning_s"] as? Int, 0, "nothing learned anew: \(second.out)")
+        }
+        let d = run("rewards", ["dashboard", "Alex"], env: ["REWARDS_NOW": "2026-11-22T02:00:00-05:00"])
+        XCTAssertEqual(d.records.first?["learning_minutes_today"] as? Int, 0, "the twenty minutes after midnight are Saturday's session's")
+        XCTAssertEqual(d.records.first?["balance"] as? Int, 50)
+    }
+
+    /// A session held for review (two events three seconds apart, 4½
+    /// hours in all) is not paid piece by piece when a later run reads
+    /// part of it again.
+    func testAHeldSessionIsNotPaidPieceByPiece() throws {
+        let py = try startServer()
+        family()
+        let url = "http://127.0.0.1:\(port)"
+        try feed(py, [["bucket": window, "t": "2026-11-22T11:00:00-05:00", "d": 7200, "data": ["app": "Duolingo", "title": "Lesson 1"], "insert": true],
+                      ["bucket": window, "t": "2026-11-22T13:00:03-05:00", "d": 9000 - 3, "data": ["app": "Duolingo", "title": "Lesson 2"], "insert": true],
+                      ["bucket": window, "t": "2026-11-22T15:31:00-05:00", "d": 1740, "data": ["app": "Terminal", "title": "bash"], "insert": true]])
+        let first = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T16:00:00-05:00"])
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.records.first { $0["type"] as? String == "day" }?["held"] as? Int, 1, first.out)
+        let later = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T16:20:00-05:00"])
+        XCTAssertEqual(later.code, 0, later.err)
+        XCTAssertEqual(run("rewards", ["dashboard", "Alex"], env: ["REWARDS_NOW": "2026-11-22T16:20:00-05:00"]).records.first?["balance"] as? Int, 0,
+                       "the second lesson is part of the held session: \(later.out)")
+        XCTAssertEqual(run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T16:20:00-05:00"]).records.count, 1)
     }
 
     /// A server that is not there is a temporary failure (75, for cron to

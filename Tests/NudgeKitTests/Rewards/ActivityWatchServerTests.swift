@@ -31,6 +31,21 @@ final class ActivityWatchServerTests: XCTestCase {
                        "/api/0/buckets/aw-watcher-window_kid%20pc%2Fx/events?limit=-1")
         XCTAssertEqual(ActivityWatch.eventsPath(bucket: "b", since: 1_795_377_600),
                        "/api/0/buckets/b/events?limit=-1&start=2026-11-22T20%3A00%3A00Z")
+        XCTAssertEqual(ActivityWatch.eventsPath(bucket: "b", since: nil, end: 1_795_377_600, limit: 1),
+                       "/api/0/buckets/b/events?limit=1&end=2026-11-22T20%3A00%3A00Z")
+    }
+
+    /// The event that spans a run's start, cut there (SQLite storage) or
+    /// not (memory storage), is read from where it begins.
+    func testTheEventSpanningTheStartIsReadWhole() throws {
+        let at: Int64 = 1_795_377_600  // 20:00Z
+        func answer(_ ts: String, _ d: Double) throws -> JSON { try JSON.parse(#"[{"id":1,"timestamp":"\#(ts)","duration":\#(d),"data":{"app":"x"}}]"#) }
+        XCTAssertEqual(ActivityWatch.straddling(try answer("2026-11-22T19:00:00+00:00", 3600), at: at), at - 3600, "cut at the start")
+        XCTAssertEqual(ActivityWatch.straddling(try answer("2026-11-22T19:00:00.5+00:00", 7200), at: at), at - 3600, "whole")
+        XCTAssertNil(ActivityWatch.straddling(try answer("2026-11-22T19:00:00+00:00", 600), at: at), "ended before")
+        XCTAssertNil(ActivityWatch.straddling(try answer("2026-11-22T20:00:00+00:00", 600), at: at), "begins there: not cut")
+        XCTAssertNil(ActivityWatch.straddling(try JSON.parse("[]"), at: at))
+        XCTAssertNil(ActivityWatch.straddling(try JSON.parse(#"[{"timestamp":"x","duration":5}]"#), at: at))
     }
 
     /// An answer stands in the export as it is only when it is one JSON

@@ -36,11 +36,16 @@ extension Rewards {
                 }
                 let age = pre.settings(for: id).maxSessionAgeDays
                 let pull = try ActivityWatch.pull(server, since: { ActivityWatch.since(pre.awTaken[id + "|" + $0], now: ctx.now, maxAgeDays: age) })
-                read = ActivityWatch.read(bytes: pull.export, now: ctx.now, titles: titles, generalLimit: ActivityWatch.generalLimit, naming: naming)
+                var got = ActivityWatch.read(bytes: pull.export, now: ctx.now, titles: titles, generalLimit: ActivityWatch.generalLimit, naming: naming)
                 from = server.description
-                if case .success(let u) = read, let t = ActivityWatch.taken(u, now: ctx.now) {
-                    taken = ["type": "activitywatch_taken", "child": .string(id), "device": .string(pull.device), "until": .int(t.until), "from": .int(t.from)]
+                if case .success(var u) = got, let t = ActivityWatch.taken(u, now: ctx.now) {
+                    // What is still going counts once it has ended, read whole then.
+                    let open = ActivityWatch.deferOpen(&u, now: ctx.now)
+                    got = .success(u)
+                    taken = ["type": "activitywatch_taken", "child": .string(id), "device": .string(pull.device), "until": .int(t.until),
+                             "from": .int(min(t.from, open ?? t.from))]
                 }
+                read = got
             } else {
                 guard let bytes = try Sys.readFile(source) else { throw ToolError(.noInput, "cannot open \(source): No such file or directory") }
                 read = ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: naming)
@@ -53,9 +58,19 @@ extension Rewards {
                 // ahead) are named and left out; the rest counts (65).
                 for m in u.skipped { ctx.warn("\(from): \(m)") }
                 if !u.skipped.isEmpty { bad += 1 }
-                for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
+                // From a server, the hour read again holds pieces of sessions
+                // judged before: one held for review is not judged again
+                // piece by piece (it waits for the parents as a whole).
+                let held = taken == nil ? [] : pre.flags.values.filter { $0.child == id }.map { ($0.app.lowercased(), $0.span) }
+                func judged(_ app: String, _ x: RewardsEngine.Span) -> Bool {
+                    held.contains { $0.0 == app.lowercased() && $0.1.start <= x.start && x.end <= $0.1.end }
+                }
+                for s in u.sessions where !judged(s.app, s.span) {
+                    intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
+                }
                 for v in u.visits {
                     let app = appForSite(v.host, apps: pre.apps) ?? siteName(v.host)
+                    if judged(app, v.span) { continue }
                     intake.raws.append(Raw(child: ci, app: intake.app(app), start: v.span.start, end: v.span.end))
                 }
                 intake.afk[ci] = u.afk

@@ -7,9 +7,12 @@
 // - an hour before the end of the latest event the last run read, so that
 //   an event still growing then (aw-server makes the latest event longer as
 //   heartbeats come) and heartbeats a watcher sent late are read again;
-// - or, earlier, the start of the session still open at the last run, so
-//   that a session is judged whole (the longest-session rule): aw-server
-//   cuts events at the start asked for;
+// - or, earlier, the start of the session still going at the last run:
+//   such a session is not counted until it has ended (`deferOpen`), and
+//   then read and judged whole, as an export taken afterwards judges it
+//   (the longest-session rule; time away the AFK watcher reports late);
+//   the event that spans the start is asked for and read from where it
+//   begins (aw-server's SQLite storage cuts events at the start asked for);
 // - at most a day before the end, and on the first run the sessions'
 //   age limit (`max_session_age_days`) before now: older ones earn nothing.
 //
@@ -70,6 +73,19 @@ extension ActivityWatch {
         return Taken(until: until, from: open)
     }
 
+    /// Sessions and visits still going at `now` (ending in its last five
+    /// minutes, or later) taken out of `u`, to be read whole by a later
+    /// run once they have ended: judged as an export taken afterwards
+    /// judges them (the longest-session rule, time away the AFK watcher
+    /// reports late). The start of the earliest, or nil for none.
+    public static func deferOpen(_ u: inout Usage, now: Instant) -> Int64? {
+        let cutoff = now.seconds - 300
+        let open = (u.sessions.map(\.span) + u.visits.map(\.span)).filter { $0.end > cutoff }.map(\.start).min()
+        u.sessions.removeAll { $0.span.end > cutoff }
+        u.visits.removeAll { $0.span.end > cutoff }
+        return open
+    }
+
     /// /api/0/info's device id and host name.
     static func info(_ doc: JSON) -> Result<(device: String, hostname: String), ToolError> {
         guard let o = doc.object, let id = o["device_id"] else {
@@ -94,11 +110,23 @@ extension ActivityWatch {
         return .success(out.sorted { $0.id < $1.id })
     }
 
-    /// The query for a bucket's events from `since` (epoch seconds), all of them.
-    static func eventsPath(bucket: String, since: Int64?) -> String {
-        var p = "/api/0/buckets/\(HTTP.percentEncode(bucket))/events?limit=-1"
-        if let s = since { p += "&start=" + HTTP.percentEncode(RFC3339.format(Instant(seconds: s), offsetSeconds: 0)) }
+    /// The query for a bucket's events from `since` (epoch seconds), all
+    /// of them (or the last `limit` that begin by `end`).
+    static func eventsPath(bucket: String, since: Int64?, end: Int64? = nil, limit: Int = -1) -> String {
+        func time(_ s: Int64) -> String { HTTP.percentEncode(RFC3339.format(Instant(seconds: s), offsetSeconds: 0)) }
+        var p = "/api/0/buckets/\(HTTP.percentEncode(bucket))/events?limit=\(limit)"
+        if let s = since { p += "&start=" + time(s) }
+        if let e = end { p += "&end=" + time(e) }
         return p
+    }
+
+    /// Where the event that spans `at` begins, from the answer to "the
+    /// last event that begins by `at`" (cut there or not): nil when there
+    /// is none or it ended before `at`.
+    static func straddling(_ answer: JSON, at: Int64) -> Int64? {
+        guard let e = answer.array?.first?.object, let t = e["timestamp"]?.string.flatMap({ RFC3339.parse($0)?.instant.seconds }),
+              let d = e["duration"]?.double, d >= 0, d < 1e9, t < at, t + Int64(d.rounded()) >= at - 1 else { return nil }
+        return t
     }
 
     /// Whether `body` is one JSON array and nothing else (checked without
@@ -170,11 +198,35 @@ extension ActivityWatch {
         guard list.count <= maxBuckets else {
             throw ToolError(.dataError, "\(server) has \(list.count) window, AFK and web buckets; rewards reads at most \(maxBuckets) from one server")
         }
-        let from = since(who.device)
+        // aw-server's SQLite storage cuts an event at the start asked for:
+        // a piece of a session that began the evening before would be
+        // judged on the next day, as a session of its own. So the window
+        // and tab events that span the start are asked for, and every
+        // bucket is read from where the earliest of them begins (one start
+        // for all, so that the time away is known wherever a window or tab
+        // is read; an away span cut short only takes less away), again
+        // until nothing spans it (at most four times, a day further back).
+        let floor = since(who.device) - longestReread
+        var start = since(who.device)
+        for _ in 0..<4 {
+            var earliest = start
+            for b in list where !Kind(bucket: b.id, type: b.type).isAFK {
+                let one = eventsPath(bucket: b.id, since: nil, end: start, limit: 1)
+                let answer = try get(one)
+                guard answer.count <= 1 << 20 else { throw ToolError(.dataError, "\(server) answered \(one.terminalSafe) with more than one event") }
+                let spanning: JSON
+                do throws(JSONParseError) { spanning = try JSON.parseDocument(answer) } catch {
+                    throw ToolError(.dataError, "\(server) answered \(one.terminalSafe) with bad JSON: \(error.message)")
+                }
+                if let t = straddling(spanning, at: start) { earliest = min(earliest, max(t, floor)) }
+            }
+            if earliest == start { break }
+            start = earliest
+        }
         var parts: [(id: String, type: String, events: [UInt8])] = []
         var total = 0
         for b in list {
-            let path = eventsPath(bucket: b.id, since: from)
+            let path = eventsPath(bucket: b.id, since: start)
             let body = try get(path)
             total += body.count
             guard total <= 256 << 20 else { throw ToolError(.dataError, "\(server) sent more than 256 MB of events; nothing was read") }
