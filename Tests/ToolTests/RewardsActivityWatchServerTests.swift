@@ -318,6 +318,23 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         XCTAssertEqual(run("rewards", ["flags"], env: ["REWARDS_NOW": "2026-11-22T16:20:00-05:00"]).records.count, 1)
     }
 
+    /// A session of several events (a new window title each lesson) still
+    /// going at one run is read from its first event by the next.
+    func testASessionOfSeveralEventsStillGoingIsCountedWhole() throws {
+        let py = try startServer()
+        family()
+        let url = "http://127.0.0.1:\(port)"
+        try feed(py, [["bucket": window, "t": "2026-11-22T11:00:00-05:00", "d": 3600, "data": ["app": "Duolingo", "title": "Lesson 1"], "insert": true],
+                      ["bucket": window, "t": "2026-11-22T12:00:03-05:00", "d": 7197, "data": ["app": "Duolingo", "title": "Lesson 2"], "insert": true]])
+        let first = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T14:00:00-05:00"])
+        XCTAssertEqual(first.code, 0, first.err)
+        XCTAssertEqual(first.records.first { $0["type"] as? String == "day" }?["points"] as? Int ?? 0, 0, "still going: \(first.out)")
+        try feed(py, [["bucket": window, "t": "2026-11-22T14:01:00-05:00", "d": 1740, "data": ["app": "Terminal", "title": "bash"], "insert": true]])
+        let later = run("rewards", ["ingest", "--activitywatch", url, "--child", "Alex"], env: ["REWARDS_NOW": "2026-11-22T14:30:00-05:00"])
+        XCTAssertEqual(later.code, 0, later.err)
+        XCTAssertEqual(later.records.first { $0["type"] as? String == "day" }?["learning_s"] as? Int, 3 * 3600, "both lessons: \(later.out)")
+    }
+
     /// A server that is not there is a temporary failure (75, for cron to
     /// try again) that changes nothing; https and a URL with a user are
     /// usage errors; something that is not aw-server is a data error.
