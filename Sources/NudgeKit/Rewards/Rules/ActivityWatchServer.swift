@@ -176,6 +176,8 @@ extension ActivityWatch {
         }
         func json(_ path: String) throws(ToolError) -> JSON {
             let body = try get(path)
+            // (Parsed as values: a server's info and bucket list are small.)
+            guard body.count <= generalLimit else { throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with more than \(generalLimit >> 20) MB") }
             do throws(JSONParseError) { return try JSON.parseDocument(body) } catch {
                 throw ToolError(.dataError, "\(server) answered \(path.terminalSafe) with bad JSON: \(error.message)")
             }
