@@ -42,7 +42,7 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         try require(.activityWatch)
         let py = try XCTUnwrap(Machine.current.python(importing: Requirement.activityWatchModules))
         try FileManager.default.createDirectory(atPath: tmp + "/awhome", withIntermediateDirectories: true)
-        port = YomoVdirToolTests.freePort()
+        port = Loopback.freePort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: py)
         p.arguments = ["-m", "aw_server", "--testing", "--port", "\(port)"]
@@ -54,8 +54,8 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         server = p
         // Bounded: aw-server answers within 30 s or the test fails saying so.
         let end = Date().addingTimeInterval(30)
-        while Date() < end && p.isRunning && !YomoVdirToolTests.listening(port) { usleep(100_000) }
-        guard YomoVdirToolTests.listening(port) else {
+        while Date() < end && p.isRunning && !Loopback.listening(port) { usleep(100_000) }
+        guard Loopback.listening(port) else {
             let log = (try? String(contentsOfFile: tmp + "/aw-server.log", encoding: .utf8)) ?? ""
             throw YomoVdirToolTests.NoServer(description: "aw-server did not listen on 127.0.0.1:\(port) within 30 s: \(log.suffix(2000))")
         }
@@ -341,7 +341,7 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
     func testNoServerHttpsAndAServerThatIsNotActivityWatch() throws {
         family()
         let before = run("rewards", ["dashboard", "Alex"]).out
-        let port = YomoVdirToolTests.freePort()
+        let port = Loopback.freePort()
         let gone = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(port)", "--child", "Alex"])
         XCTAssertEqual(gone.code, 75, gone.err)
         XCTAssertEqual(gone.err, "rewards: cannot connect to http://127.0.0.1:\(port): Connection refused; is aw-server running there? (ActivityWatch's is at http://localhost:5600)\n")
@@ -358,13 +358,17 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         let files = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(port)", "--child", "Alex", "more.ndjson"])
         XCTAssertEqual(files.code, 64, files.err)
         XCTAssertTrue(files.err.contains("not files too ('more.ndjson')"), files.err)
+        // A server typed without its scheme is not read as a missing file without a word.
+        let bare = run("rewards", ["ingest", "--activitywatch", "localhost:5600", "--child", "Alex"])
+        XCTAssertEqual(bare.code, 66, bare.err)
+        XCTAssertEqual(bare.err, "rewards: cannot open localhost:5600: No such file or directory; a running aw-server is given as a URL: http://localhost:5600\n")
 
         // A web server that is not aw-server: python3's, serving a folder.
         try require(.python3)
         let www = tmp + "/www"
         try FileManager.default.createDirectory(atPath: www + "/api/0", withIntermediateDirectories: true)
         try "{\"hostname\": \"x\"}".write(toFile: www + "/api/0/info", atomically: true, encoding: .utf8)
-        let other = YomoVdirToolTests.freePort()
+        let other = Loopback.freePort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: command("python3"))
         p.arguments = ["-m", "http.server", "--bind", "127.0.0.1", "--directory", www, "\(other)"]
@@ -373,7 +377,7 @@ final class RewardsActivityWatchServerTests: ToolTestCase {
         try p.run()
         server = p
         let end = Date().addingTimeInterval(20)
-        while Date() < end && !YomoVdirToolTests.listening(other) { usleep(100_000) }
+        while Date() < end && !Loopback.listening(other) { usleep(100_000) }
         let wrong = run("rewards", ["ingest", "--activitywatch", "http://127.0.0.1:\(other)", "--child", "Alex"])
         XCTAssertEqual(wrong.code, 65, wrong.err)
         XCTAssertTrue(wrong.err.contains("has no \"device_id\""), wrong.err)

@@ -47,7 +47,12 @@ extension Rewards {
                 }
                 read = got
             } else {
-                guard let bytes = try Sys.readFile(source) else { throw ToolError(.noInput, "cannot open \(source): No such file or directory") }
+                guard let bytes = try Sys.readFile(source) else {
+                    // "localhost:5600" is a server meant without its scheme: say so.
+                    let hostPort = source.split(separator: ":").count == 2 && source.split(separator: ":")[1].allSatisfy(\.isNumber) && !source.contains("/")
+                    throw ToolError(.noInput, "cannot open \(source.terminalSafe): No such file or directory"
+                                    + (hostPort ? "; a running aw-server is given as a URL: http://\(source.terminalSafe)" : "; need an export file or an http:// URL"))
+                }
                 read = ActivityWatch.read(bytes: bytes, now: ctx.now, titles: titles, naming: naming)
                 from = source
             }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NudgeKit
 
 /// Core's HTTP client, as values: the URLs it takes (nothing that could
@@ -116,9 +117,7 @@ final class HTTPTests: XCTestCase {
     func testASilentServerTimesOutAndAFloodIsCut() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var a = Loopback.address(0)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         XCTAssertEqual(withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }, 0)
         XCTAssertEqual(listen(fd, 4), 0)
