@@ -79,6 +79,18 @@ final class ActivityWatchServerTests: XCTestCase {
         XCTAssertNil(ActivityWatch.taken(ActivityWatch.Usage(sessions: [], afk: []), now: now))
     }
 
+    /// A part of a session held for review, read again, is taken out; what
+    /// reaches past it, another app's, or another site's, stays.
+    func testPartsOfAHeldSessionAreTakenOut() {
+        let t = now.seconds
+        var u = ActivityWatch.Usage(sessions: [("duolingo", Span(t - 3600, t - 1800)), ("Duolingo", Span(t - 1800, t + 60)), ("java", Span(t - 3600, t - 1800))],
+                                    afk: [], visits: [("www.khanacademy.org", Span(t - 600, t - 300)), ("youtube.com", Span(t - 600, t - 300))])
+        ActivityWatch.dropHeldParts(&u, held: [("Duolingo", Span(t - 7200, t)), ("Khan Academy", Span(t - 900, t))],
+                                    siteApp: { $0.hasSuffix("khanacademy.org") ? "Khan Academy" : $0 })
+        XCTAssertEqual(u.sessions.map(\.app), ["Duolingo", "java"], "inside the held Duolingo: gone; past its end or another app: kept")
+        XCTAssertEqual(u.visits.map(\.host), ["youtube.com"])
+    }
+
     /// With a window watcher in the export, a tab counts only while its
     /// browser is in front, even when no window of it is (a tab left open
     /// behind a terminal); without one, every visit counts.

@@ -66,17 +66,14 @@ extension Rewards {
                 // From a server, the hour read again holds pieces of sessions
                 // judged before: one held for review is not judged again
                 // piece by piece (it waits for the parents as a whole).
-                let held = taken == nil ? [] : pre.flags.values.filter { $0.child == id }.map { ($0.app.lowercased(), $0.span) }
-                func judged(_ app: String, _ x: RewardsEngine.Span) -> Bool {
-                    held.contains { $0.0 == app.lowercased() && $0.1.start <= x.start && x.end <= $0.1.end }
+                var u = u
+                let siteApp = { (host: String) in appForSite(host, apps: pre.apps) ?? siteName(host) }
+                if taken != nil {
+                    ActivityWatch.dropHeldParts(&u, held: pre.flags.values.filter { $0.child == id }.map { ($0.app, $0.span) }, siteApp: siteApp)
                 }
-                for s in u.sessions where !judged(s.app, s.span) {
-                    intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end))
-                }
+                for s in u.sessions { intake.raws.append(Raw(child: ci, app: intake.app(s.app), start: s.span.start, end: s.span.end)) }
                 for v in u.visits {
-                    let app = appForSite(v.host, apps: pre.apps) ?? siteName(v.host)
-                    if judged(app, v.span) { continue }
-                    intake.raws.append(Raw(child: ci, app: intake.app(app), start: v.span.start, end: v.span.end))
+                    intake.raws.append(Raw(child: ci, app: intake.app(siteApp(v.host)), start: v.span.start, end: v.span.end))
                 }
                 intake.afk[ci] = u.afk
             }

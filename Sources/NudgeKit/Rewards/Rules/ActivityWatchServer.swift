@@ -86,6 +86,21 @@ extension ActivityWatch {
         return open
     }
 
+    /// Sessions and visits (a visit named as `siteApp` names its host) that
+    /// lie inside a session already held for review (`held`: its app and
+    /// span) taken out of `u`: a part of it read again is not judged on
+    /// its own (the whole waits for the parents).
+    public static func dropHeldParts(_ u: inout Usage, held: [(app: String, span: RewardsEngine.Span)], siteApp: (String) -> String) {
+        guard !held.isEmpty else { return }
+        let keyed = held.map { (app: $0.app.lowercased(), span: $0.span) }
+        func inside(_ app: String, _ x: RewardsEngine.Span) -> Bool {
+            let a = app.lowercased()
+            return keyed.contains { $0.app == a && $0.span.start <= x.start && x.end <= $0.span.end }
+        }
+        u.sessions.removeAll { inside($0.app, $0.span) }
+        u.visits.removeAll { inside(siteApp($0.host), $0.span) }
+    }
+
     /// /api/0/info's device id and host name.
     static func info(_ doc: JSON) -> Result<(device: String, hostname: String), ToolError> {
         guard let o = doc.object, let id = o["device_id"] else {
