@@ -187,10 +187,11 @@ public enum Rewards {
     }
 
     /// The state; read again in full when the part read left usage facts
-    /// unfolded (they need the days' cold part).
-    static func current(_ st: Store<RewardsState>, full: Bool = false) throws(ToolError) -> RewardsState {
+    /// unfolded (they need the days' cold part), or does not hold the days
+    /// around `today` (a clock set back past the snapshot's hot window).
+    static func current(_ st: Store<RewardsState>, today: Day, full: Bool = false) throws(ToolError) -> RewardsState {
         let s = try st.read(full: full)
-        return s.needsFull && !full ? try st.read(full: true) : s
+        return (s.needsFull || !s.holdsRecentDays(today)) && !full ? try st.read(full: true) : s
     }
 
     /// Runs a change: in a family folder, the requests waiting in the spool
@@ -236,7 +237,7 @@ public enum Rewards {
         defer { for l in family.reversed() { l.release() } }
         var final: RewardsState? = nil
         let verdict = try st.write(full: full, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> Change<R> in
-            if !full && tx.state.needsFull {
+            if !full && (tx.state.needsFull || !tx.state.holdsRecentDays(ctx.today)) {
                 tx.abandon()
                 return .againInFull
             }

@@ -76,6 +76,7 @@ final class RewardsColdIndexTests: XCTestCase {
         } else {
             r.restoreColdSource(cold.all)
         }
+        r.finishRestore()
         return r
     }
 

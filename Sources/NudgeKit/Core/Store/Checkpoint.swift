@@ -93,6 +93,7 @@ extension Store {
             for h in s.hot { try state.restoreHot(h) }
             for c in s.cold { try state.restoreCold(c) }
             if let c = s.coldLines { state.restoreColdSource(c) }
+            state.finishRestore()
         } catch {
             return nil
         }

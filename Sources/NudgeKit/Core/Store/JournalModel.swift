@@ -74,6 +74,10 @@ public protocol JournalModel {
     /// bytes nothing has checked; the model believes a line only once it
     /// matches the checksum its hot lines (checked) hold for it.
     mutating func restoreColdSource(_ lines: Bytes)
+    /// Called once a snapshot's lines are all restored (before any journal
+    /// is folded on top): for a model that gathers lines that came out of
+    /// order (hot first, then cold). By default nothing.
+    mutating func finishRestore()
 }
 
 extension JournalModel {
@@ -81,6 +85,7 @@ extension JournalModel {
     public static var restoresRawLines: Bool { false }
     public static var readsColdByOffset: Bool { false }
     public mutating func restoreColdSource(_ lines: Bytes) {}
+    public mutating func finishRestore() {}
     public func hotSnapshot(cold: UnsafeRawBufferPointer) -> [JSONObject] { hotSnapshot() }
     public mutating func apply(_ event: JSONObject, stamp: Stamp) { apply(event) }
     public static func erases(_ tombstone: JSONObject, _ event: JSONObject) -> Bool { false }

@@ -195,6 +195,7 @@ extension Store {
                     for h in s.hot { try state.restoreHot(h) }
                     for c in s.cold { try state.restoreCold(c) }
                     if let c = s.coldLines { state.restoreColdSource(c) }
+                    state.finishRestore()
                     snap = (s, state)
                 } catch {
                     refused = "a line the model cannot read (\(error.message))"

@@ -62,7 +62,7 @@ extension Rewards {
     }
 
     static func appList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try current(store(ctx))
+        let s = try current(store(ctx), today: ctx.today)
         try requireFamily(s)
         let search = ctx.option("search")?.lowercased()
         for a in s.apps.values.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {

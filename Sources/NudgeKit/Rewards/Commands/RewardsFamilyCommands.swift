@@ -51,7 +51,7 @@ extension Rewards {
     }
 
     static func childList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try current(store(ctx))
+        let s = try current(store(ctx), today: ctx.today)
         try requireParent(s, ctx)
         for c in s.children.values.sorted(by: { $0.name < $1.name }) {
             ctx.out.emit(["type": "child", "id": .string(c.id), "name": .string(c.name), "login": JSON(c.login), "balance": JSON(s.balance[c.id] ?? 0)],

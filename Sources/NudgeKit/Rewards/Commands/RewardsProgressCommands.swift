@@ -60,7 +60,7 @@ extension Rewards {
     /// the whole, when they cannot be read by the index).
     static func readForReward(_ ctx: Context) throws(ToolError) -> RewardsState {
         let st = try store(ctx)
-        var s = try current(st)
+        var s = try current(st, today: ctx.today)
         let held = Set(s.flags.values.filter { $0.status == "pending" && s.apps[$0.app.lowercased()]?.category == .reward }.map(\.child))
         for c in held.sorted() where !s.loadCold(c, ctx.today) { return try st.read(full: true) }
         return s
@@ -110,7 +110,7 @@ extension Rewards {
 
     static func badgesCommand(_ ctx: Context) throws(ToolError) -> ExitCode {
         if let h = try childSide(ctx) { return try childBadges(ctx, h) }
-        let s = try current(store(ctx))
+        let s = try current(store(ctx), today: ctx.today)
         let c = try ownChild(s, ctx)
         try requireSelfOrParent(s, ctx, child: c.id)
         let have = s.badges[c.id] ?? []

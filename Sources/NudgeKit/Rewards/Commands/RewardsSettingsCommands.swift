@@ -8,7 +8,7 @@
 
 extension Rewards {
     static func settingsShow(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try current(store(ctx))
+        let s = try current(store(ctx), today: ctx.today)
         try requireFamily(s)
         let cid = try ctx.option("child").map { (n) throws(ToolError) in try childID(s, n).id }
         let set = cid.map { s.settings(for: $0) } ?? s.settings

@@ -117,7 +117,7 @@ extension Rewards {
     }
 
     static func flagsList(_ ctx: Context) throws(ToolError) -> ExitCode {
-        let s = try current(store(ctx))
+        let s = try current(store(ctx), today: ctx.today)
         try requireParent(s, ctx)
         for f in s.flags.values.filter({ $0.status == "pending" }).sorted(by: { $0.span < $1.span }) {
             ctx.out.emit(["type": "flag", "id": .string(f.id), "child": .string(s.children[f.child]?.name ?? f.child), "app": .string(f.app),

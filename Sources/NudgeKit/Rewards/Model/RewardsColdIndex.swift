@@ -61,10 +61,19 @@ extension RewardsState {
         var lists: [(values: [JSON], day: Int, end: Int)] = []
         var which: [String: Int] = [:]
         var at = 0
+        var inDays = false
         while at < cold.count {
             guard let base = cold.baseAddress, let nl = memchr(base + at, 0x0A, cold.count - at) else { return [] }
             let end = base.distance(to: UnsafeRawPointer(nl))
             let line = UnsafeRawBufferPointer(rebasing: cold[at..<end])
+            // The days before the hot window follow the usage lines: only a
+            // full read reads them.
+            if inDays || dayLine(line) != nil {
+                guard dayLine(line) != nil else { return [] }
+                inDays = true
+                at = end + 1
+                continue
+            }
             guard let (child, day) = usageKey(line) else { return [] }
             let sum = Checksum.wide(line)
             let d = day.daysSinceEpoch

@@ -47,6 +47,16 @@ extension RewardsState {
         /// hashed one by one).
         private var pendingChild: String? = nil
         private var pending: [Entry] = []
+        /// A full read's days from the snapshot's cold part (the days before
+        /// its hot window), kept apart until the restore is over
+        /// (`mergeOlder`): they come after the hot days, and before them in
+        /// order of day.
+        private var older: [String: [Entry]] = [:]
+        /// In a read without the cold part: the days before this one are not
+        /// here (`RewardsState.OldDays`). A change to one of them is not
+        /// made; `missedCold` says so, and the reader reads in full.
+        public internal(set) var coldBefore: Day? = nil
+        public internal(set) var missedCold = false
 
         public init() {}
 
@@ -97,6 +107,10 @@ extension RewardsState {
 
         /// Changes a day's totals (from zero when it has none).
         mutating func update(_ child: String, _ d: Day, _ change: (inout DayTotals) -> Void) {
+            if let b = coldBefore, d < b {
+                missedCold = true
+                return
+            }
             settle()
             var l = lists.removeValue(forKey: child) ?? []
             let i = DayTable.place(d, in: l)
@@ -132,6 +146,40 @@ extension RewardsState {
         mutating func remove(_ child: String) {
             settle()
             lists[child] = nil
+            older[child] = nil
+        }
+
+        /// A day from the snapshot's cold part, in a full read.
+        mutating func restoreOlder(_ child: String, _ d: Day, _ t: DayTotals) {
+            older[child, default: []].append(Entry(day: d, totals: t))
+        }
+
+        /// Puts the cold part's days in their places, once the snapshot is
+        /// restored: in front of the hot ones when they all come before
+        /// them (as the snapshot writes them), else one by one.
+        mutating func mergeOlder() {
+            guard !older.isEmpty else { return }
+            settle()
+            for (c, o) in older.sorted(by: { $0.key < $1.key }) {
+                let rest = lists[c] ?? []
+                let inOrder = zip(o, o.dropFirst()).allSatisfy { $0.day < $1.day }
+                if inOrder, o.last.map({ l in rest.first.map { l.day < $0.day } ?? true }) ?? true {
+                    lists[c] = o + rest
+                } else {
+                    for e in o { set(c, e.day, e.totals) }
+                }
+            }
+            older = [:]
+        }
+
+        /// The first day of the snapshot's hot window: every day less than
+        /// `window` days before the newest day of any child (nil when every
+        /// day is in it). Those before it are written to the cold part.
+        public func hotFrom(window: Int) -> Day? {
+            let lists = all
+            guard let newest = lists.values.compactMap({ $0.last?.day }).max() else { return nil }
+            let from = newest.adding(days: -(window - 1))
+            return lists.values.contains { ($0.first?.day).map { $0 < from } ?? false } ? from : nil
         }
     }
 

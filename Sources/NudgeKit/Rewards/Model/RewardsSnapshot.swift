@@ -50,14 +50,13 @@ extension RewardsState {
             for (k, v) in kv.sorted(by: { $0.key < $1.key }) { o[k] = JSON(v) }
             l.append(o)
         }
+        // The days of the hot window; those before it are cold, summed up
+        // here. (A state read without them has only the summary it read;
+        // the store writes snapshots of full states only.)
+        let from = oldDays?.before ?? days.hotFrom(window: RewardsState.hotWindow)
+        if let o = oldDays { l.append(o.line) } else if let f = from { l.append(oldDaysLine(before: f)) }
         for c in days.children.sorted() {
-            for (d, t) in days.entries(c).map({ ($0.day, $0.totals) }) {
-                var o: JSONObject = ["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
-                                     "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
-                                     "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)]
-                if let u = t.units { o["units"] = .int(u) }
-                l.append(o)
-            }
+            for e in days.entries(c) where from.map({ e.day >= $0 }) ?? true { l.append(RewardsState.dayObject(c, e.day, e.totals)) }
         }
         for (c, b) in balance.sorted(by: { $0.key < $1.key }) {
             l.append(["k": "balance", "child": .string(c), "balance": JSON(b), "earned": JSON(earned[c] ?? 0),
@@ -103,8 +102,28 @@ extension RewardsState {
         return l
     }
 
+    /// A day's totals as a snapshot line ({"k":"day",…}, the layout
+    /// `dayLine` reads).
+    static func dayObject(_ c: String, _ d: Day, _ t: DayTotals) -> JSONObject {
+        var o: JSONObject = ["k": "day", "child": .string(c), "day": .string(d.description), "learning_s": .int(t.learningSeconds),
+                             "reward_s": .int(t.rewardSeconds), "points": JSON(t.points), "carry": .int(t.carry),
+                             "granted": JSON(t.grantedMinutes), "adjusted": JSON(t.adjusted)]
+        if let u = t.units { o["units"] = .int(u) }
+        return o
+    }
+
+    /// A day's totals from a snapshot line read as JSON.
+    static func dayTotals(_ l: JSONObject) throws(ToolError) -> (String, Day, DayTotals) {
+        guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
+        func ints(_ k: String) -> Int { Int(l[k]?.int ?? 0) }
+        return (c, d, DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
+                                points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
+                                adjusted: ints("adjusted"), units: l["units"]?.int))
+    }
+
     /// One line per child and day, in a fixed layout so that a full read can
-    /// keep it unparsed: {"k":"usage","child":ID,"day":"YYYY-MM-DD",…}.
+    /// keep it unparsed: {"k":"usage","child":ID,"day":"YYYY-MM-DD",…}; then
+    /// the days before the hot window ({"k":"day",…}, RewardsOldDays.swift).
     public func writeColdSnapshot(into out: inout [UInt8]) {
         for c in Set(usage.keys).union(rawUsage.keys).sorted() {
             for d in usageDays(c) {
@@ -116,6 +135,14 @@ extension RewardsState {
                     o.write(into: &out)
                 }
                 out.append(0x0A)
+            }
+        }
+        if let from = days.hotFrom(window: RewardsState.hotWindow) {
+            for c in days.children.sorted() {
+                for e in days.entries(c) where e.day < from {
+                    RewardsState.dayObject(c, e.day, e.totals).write(into: &out)
+                    out.append(0x0A)
+                }
             }
         }
     }
@@ -172,8 +199,13 @@ extension RewardsState {
     /// A usage line, kept as it is (a slice of the mapped snapshot) until
     /// a command touches its day.
     public mutating func restoreColdRaw(_ line: Bytes) -> Bool {
-        guard full, let (c, d) = line.withUnsafeBytes({ RewardsState.usageKey($0) }) else { return false }
-        rawUsage[c, default: [:]][d] = line
+        guard full else { return false }
+        if let (c, d) = line.withUnsafeBytes({ RewardsState.usageKey($0) }) {
+            rawUsage[c, default: [:]][d] = line
+            return true
+        }
+        guard let (c, d, t) = line.withUnsafeBytes({ RewardsState.dayLine($0) }) else { return false }
+        days.restoreOlder(c, d, t)
         return true
     }
 
@@ -212,10 +244,10 @@ extension RewardsState {
                 for r in RewardsEngine.Settings.ranges { if let v = l[r.key]?.int { childSettings[c, default: [:]][r.key] = Int(v) } }
             }
         case "day":
-            guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
-            days.set(c, d, DayTotals(learningSeconds: l["learning_s"]?.int ?? 0, rewardSeconds: l["reward_s"]?.int ?? 0,
-                                     points: ints("points"), carry: l["carry"]?.int ?? 0, grantedMinutes: ints("granted"),
-                                     adjusted: ints("adjusted"), units: l["units"]?.int))
+            let (c, d, t) = try RewardsState.dayTotals(l)
+            days.set(c, d, t)
+        case "old_days":
+            try restoreOldDays(l)
         case "balance":
             guard let c = l["child"]?.string else { throw .data("bad snapshot line") }
             balance[c] = ints("balance")
@@ -266,7 +298,13 @@ extension RewardsState {
     }
 
     public mutating func restoreCold(_ l: JSONObject) throws(ToolError) {
-        guard full, l["k"]?.string == "usage" else { return }
+        guard full else { return }
+        if l["k"]?.string == "day" {
+            let (c, d, t) = try RewardsState.dayTotals(l)
+            days.restoreOlder(c, d, t)
+            return
+        }
+        guard l["k"]?.string == "usage" else { return }
         guard let c = l["child"]?.string, let d = l["day"]?.string.flatMap(Day.parse) else { throw .data("bad snapshot line") }
         var u = UsageDay()
         u.merge(l)

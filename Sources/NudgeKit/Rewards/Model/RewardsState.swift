@@ -155,8 +155,19 @@ public struct RewardsState: JournalModel {
     /// that recorded it); not kept.
     public internal(set) var lastFold: FoldedDay? = nil
     /// Set when a read without the cold part met a usage fact it could not
-    /// fold: the reader must read in full (`Rewards.current`).
-    public internal(set) var needsFull = false
+    /// fold.
+    var foldNeedsFull = false
+    /// In a read without the cold part, what it knows of the days before
+    /// the snapshot's hot window (RewardsOldDays.swift); nil in a full read.
+    public internal(set) var oldDays: OldDays? = nil
+    /// A read without the cold part cannot answer: a fact it could not fold
+    /// (a usage fact, a change to a day before the hot window), or a goal
+    /// the old days' summary was not made for. The reader must read in full
+    /// (`Rewards.current`).
+    public internal(set) var needsFull: Bool {
+        get { foldNeedsFull || days.missedCold || oldDaysStale }
+        set { foldNeedsFull = newValue }
+    }
 
     public init(full: Bool) { self.full = full }
 

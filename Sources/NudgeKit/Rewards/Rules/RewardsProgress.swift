@@ -7,12 +7,16 @@
 
 extension Rewards {
     /// Consecutive days meeting the learning goal, ending today or yesterday.
+    /// (In a read without the days before the hot window, a run that
+    /// reaches them goes on by their summary.)
     public static func streak(_ s: RewardsState, _ child: String, today: Day) -> Int {
         let goal = Int64(s.settings(for: child).dailyGoalMinutes) * 60
         func met(_ d: Day) -> Bool { s.totals(child, d).learningSeconds >= goal }
+        let old = s.oldDays
         var d = met(today) ? today : today.adding(days: -1)
         var n = 0
-        while met(d) { n += 1; d = d.adding(days: -1) }
+        while old.map({ d >= $0.before }) ?? true, met(d) { n += 1; d = d.adding(days: -1) }
+        if let o = old, d < o.before { n += o.children[child]?.run ?? 0 }
         return n
     }
 
@@ -24,6 +28,12 @@ extension Rewards {
         let met = s.days.entries(child).filter { $0.day <= today && $0.totals.learningSeconds >= goal }.map(\.day)
         var best = 0, run = 0
         var prev: Day? = nil
+        // Without the days before the hot window: from their summary.
+        if let o = s.oldDays, let sum = o.children[child] {
+            best = sum.longest
+            run = sum.run
+            if run > 0 { prev = o.before.adding(days: -1) }
+        }
         for d in met {
             run = prev.map { d - $0 == 1 } ?? false ? run + 1 : 1
             best = max(best, run)
@@ -46,7 +56,9 @@ extension Rewards {
         var due: [String] = []
         if earned >= 1 { due.append("first-points") }
         for n in [100, 500, 1000] where earned >= n { due.append("points-\(n)") }
-        if s.days.entries(child).contains(where: { $0.totals.learningSeconds >= goal }) { due.append("goal-met") }
+        if s.days.entries(child).contains(where: { $0.totals.learningSeconds >= goal }) || (s.oldDays?.children[child]?.longest ?? 0) > 0 {
+            due.append("goal-met")
+        }
         for n in [3, 7, 30] where st >= n { due.append("streak-\(n)") }
         let have = s.badges[child] ?? []
         return due.filter { !have.contains($0) }
