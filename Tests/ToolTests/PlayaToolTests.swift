@@ -64,6 +64,10 @@ final class PlayaToolTests: ToolTestCase {
         XCTAssertFalse(g.err.contains(phone) || g.err.contains("Coffee"))
         XCTAssertEqual(g.records.count, 3)
         XCTAssertEqual(playa("generate", "--seed", "7").out, "", "the same day twice adds nothing")
+        // Cron is told once, not every midnight until Bo has a message.
+        let tomorrow = playa("generate", "--date", "2026-11-24")
+        XCTAssertEqual(tomorrow.code, 0, tomorrow.err)
+        XCTAssertEqual(tomorrow.err, "", "said once already")
         // The same recipients elsewhere, the same seed: the same draw.
         let other = ["PLAYA_DATA_DIR": tmp + "/other"]
         XCTAssertEqual(run("playa", ["import", before], env: other).code, 0)

@@ -252,7 +252,7 @@ extension Store {
     /// digests of what was said are kept in the store's own folder, the
     /// last 64); the same junk is not said again, new junk is. Where the
     /// folder cannot be written, said once per run as before.
-    func sayOnce(_ m: String) {
+    public func sayOnce(_ m: String) {
         let path = Sys.join(dir, "said")
         let key = Checksum.hex(Checksum.hash(Array(m.utf8)))
         var said: [String] = []

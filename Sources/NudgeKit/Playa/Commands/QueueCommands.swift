@@ -66,7 +66,8 @@ extension Playa {
         let me = try ctx.storeOptions().actor
         // The draw decodes only the messages it picks: pools stay as the
         // snapshot holds them (a lazy read).
-        let (g, state) = try store(ctx).write(lazy: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
+        let st = try store(ctx)
+        let (g, state) = try st.write(lazy: true, at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> (Generated, PlayaState) in
             let g = Playa.generate(&tx, date: date, now: ctx.now, today: ctx.today, zone: ctx.zone, seed: seed, device: me)
             return (g, tx.state)
         }
@@ -77,7 +78,12 @@ extension Playa {
             o.snapshotEvery = 0
             try Store<PlayaState>(dir: ctx.dataDir, options: o).write(lazy: true, at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
         }
-        for n in g.empty { ctx.warn("\(n) has no messages: no events generated (add one with 'playa message add')") }
+        // Said at every run on a terminal; to cron (which mails what is
+        // said), once: not every midnight until the pool is filled.
+        for n in g.empty {
+            let m = "\(n) has no messages: no events generated (add one with 'playa message add')"
+            if Sys.isTerminal(2) { ctx.warn(m) } else { st.sayOnce(m) }
+        }
         for e in g.missed { emitEvent(e, state, ctx: ctx, text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
         for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { emitEvent(e, state, ctx: ctx, text: eventLine(e, state, ctx: ctx)) }
         return .ok
