@@ -105,6 +105,11 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
             XCTAssertFalse(r.out.contains(id) || r.out.contains(name("eve")), "\(args): \(r.out)")
         }
         XCTAssertFalse(hm("ana", "meetings", "--ics").out.contains("see you"))
+        // A calendar that imported it learns it is cancelled, on both sides.
+        for u in ["ana", "eve"] {
+            let ics = hm(u, "meetings", "--ics").out
+            XCTAssertTrue(ics.contains("UID:\(id)@habitmatch\r\n") && ics.contains("STATUS:CANCELLED\r\n"), "\(u): \(ics)")
+        }
         // Eve cannot move it to 03:00, with the tool or by hand.
         XCTAssertNotEqual(hm("eve", "meetings", "move", id, "--at", "2026-11-25 03:00").code, 0)
         // Nor plant a new weekly meeting: a batch stamped just before the
@@ -145,6 +150,10 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         XCTAssertEqual(hm("ana", "unmatch", name("bo")).code, 0)
         XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
         XCTAssertTrue(hm("bo", "meetings").records.isEmpty)
+        for u in ["ana", "bo"] {
+            let ics = hm(u, "meetings", "--ics").out
+            XCTAssertTrue(ics.contains("UID:\(bos)@habitmatch\r\n") && ics.contains("STATUS:CANCELLED\r\n"), "\(u) after the unmatch: \(ics)")
+        }
         XCTAssertNotEqual(hm("bo", "meetings", "move", bos, "--at", "2026-11-25 03:00").code, 0)
         XCTAssertTrue(hm("ana", "meetings").records.isEmpty)
     }

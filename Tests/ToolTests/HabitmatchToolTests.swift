@@ -338,7 +338,9 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertFalse(hm("ana", "dashboard").out.contains("cy"))
         XCTAssertFalse(hm("ana", "candidates").out.contains("likes_you"))
         hm("ana", "like", "cy")
-        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy"}"#)
+        XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy","name":"Cy"}"#)
+        XCTAssertTrue(hm("ana", "dashboard", "--format", "text").out.hasSuffix("Matches: Cy (cy) (habitmatch chat USER, buddy accept USER)\n"),
+                      "by name, with the name commands take, as buddies are")
         hm("ana", "buddy", "accept", "cy")
         hm("cy", "buddy", "accept", "ana")
         hm("ana", "meet", "cy", "--at", "2026-11-24 18:00")
@@ -348,7 +350,7 @@ final class HabitmatchToolTests: ToolTestCase {
         let text = hm("ana", "dashboard", "--format", "text").out
         XCTAssertTrue(text.hasPrefix("Ana — week of 2026-11-16\n"), text)
         XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1)\n"), text)
-        XCTAssertTrue(text.hasSuffix("Buddies: Cy\nNext meeting: 2026-11-24 18:00 America/New_York with Cy\n"), text)
+        XCTAssertTrue(text.hasSuffix("Buddies: Cy (cy)\nNext meeting: 2026-11-24 18:00 America/New_York with Cy\n"), text)
         // In the member's zone, whatever the process's TZ says.
         XCTAssertTrue(hm("cy", "dashboard", "--format", "text", env: ["TZ": "Asia/Tokyo"]).out.hasSuffix("Next meeting: 2026-11-24 17:00 America/Chicago with Ana\n"))
     }

@@ -313,8 +313,9 @@ final class HabitmatchHostileInputTests: HostileInputCase {
 
     func testAPeersNameBioAndChatAreShownEscaped() {
         let evil = "Eve\u{1B}]0;pwned\u{07}\u{202E}gnp.exe"
-        // Names and bios with controls are refused at input (and in a
-        // peer's journal); what a match writes is still shown escaped.
+        // Names, bios, chat and descriptions with controls are refused at
+        // input (and in a peer's journal); what a match writes is still
+        // shown escaped, and a line break in a description stays one.
         XCTAssertEqual(hm("eve", "join", "--name", evil, "--habit", "read").code, 64)
         XCTAssertEqual(hm("eve", "join", "--name", "Eve", "--bio", "hi\r\u{1B}[2Jthere\u{9B}", "--habit", "read").code, 64)
         XCTAssertEqual(hm("eve", "join", "--name", "Eve", "--habit", "read", "--habit", "other:draw\u{1B}[5m\u{2066}").code, 64)
@@ -322,10 +323,13 @@ final class HabitmatchHostileInputTests: HostileInputCase {
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "read").code, 0)
         hm("ana", "like", "eve")
         hm("eve", "like", "ana")
-        hm("eve", "chat", "ana", "psst\u{1B}[8m\u{202E}")
+        XCTAssertEqual(hm("eve", "chat", "ana", "psst\u{1B}[8m\u{202E}").code, 64)
+        XCTAssertEqual(hm("eve", "chat", "ana", "psst \u{202E}?").code, 64, "a bidi override")
+        XCTAssertEqual(hm("eve", "chat", "ana", "psst\nlook").code, 0)
         hm("eve", "buddy", "accept", "ana")
         hm("ana", "buddy", "accept", "eve")
-        hm("eve", "meet", "ana", "--at", "2026-11-22 18:00", "--description", "agenda\r\nATTENDEE:mailto:x@evil.example\u{1B}[1m")
+        XCTAssertEqual(hm("eve", "meet", "ana", "--at", "2026-11-22 18:00", "--description", "agenda\r\nATTENDEE:mailto:x@evil.example\u{1B}[1m").code, 64)
+        XCTAssertEqual(hm("eve", "meet", "ana", "--at", "2026-11-22 18:00", "--description", "agenda\nATTENDEE:mailto:x@evil.example").code, 0)
         hm("eve", "done")
         let views: [[String]] = [["profile", "eve"], ["candidates"], ["dashboard"], ["chat", "eve"], ["buddy"], ["meetings"],
                                  ["calendar", "--of", "eve", "read"], ["remind", "--now", "2026-11-22T17:50:00-05:00"]]
@@ -340,14 +344,14 @@ final class HabitmatchHostileInputTests: HostileInputCase {
             XCTAssertEqual(r.code, 0, "\(args): \(r.err)")
             assertClean(r.out, "eve \(args)")
         }
-        XCTAssertTrue(hm("ana", "chat", "eve", "--format", "text").out.contains("psst\\u001b[8m\\u202e"))
+        XCTAssertTrue(hm("ana", "chat", "eve", "--format", "text").out.hasSuffix("eve: psst\n    look\n"), "a line break is a line, indented")
         // JSON keeps the data exact.
-        XCTAssertEqual(hm("ana", "chat", "eve").records.first?["text"] as? String, "psst\u{1B}[8m\u{202E}")
+        XCTAssertEqual(hm("ana", "chat", "eve").records.first?["text"] as? String, "psst\nlook")
         // The calendar file holds no control and no injected property.
         let ics = hm("ana", "meetings", "--ics").out
         assertClean(ics.replacingOccurrences(of: "\r\n", with: "\n"), "ics")
         XCTAssertFalse(ics.contains("\r\nATTENDEE:mailto:x@evil"), ics)
-        XCTAssertTrue(ics.contains("agenda\\nATTENDEE:mailto:x@evil.example\\\\u001b[1m"), ics)
+        XCTAssertTrue(ics.contains("agenda\\nATTENDEE:mailto:x@evil.example"), ics)
     }
 
     func testDaysBefore2000AreRefused() {

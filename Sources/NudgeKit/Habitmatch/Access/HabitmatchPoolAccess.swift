@@ -135,7 +135,11 @@ extension Habitmatch {
             Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
         }
         keepUntilExit(s)
-        // A member over their quota is the pool owner's to hear of, nobody else's.
+        // A member over their quota is told (their changes count for nothing
+        // past it), and so is the pool's owner; nobody else.
+        if let n = s.overQuota[me(ctx)] {
+            Store<HabitmatchState>.warnOnce("you have made the others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) of your changes count for nothing (the pool's limit for each member)")
+        }
         if p.kind == .host && p.owner == geteuid() {
             for (u, n) in s.overQuota.sorted(by: { $0.key < $1.key }) {
                 Store<HabitmatchState>.warnOnce("\(u.terminalSafe) has made others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) more of their changes are ignored")

@@ -29,7 +29,9 @@ extension Habitmatch {
         }
         let buddies = s.buddies(of: m.user).sorted()
         for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
-        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map { s.members[$0]?.name ?? $0 }.joined(separator: ", ").terminalSafe) + "\n"
+        // People by name, with the member name commands take.
+        func named(_ u: String) -> String { s.members[u].map { $0.name == u ? u : "\($0.name) (\(u))" } ?? u }
+        text += "Buddies: " + (buddies.isEmpty ? "none yet (habitmatch candidates)" : buddies.map(named).joined(separator: ", ").terminalSafe) + "\n"
         if let mt = myMeetings(s, m.user, now: ctx.now).first, let n = mt.next(after: ctx.now) {
             let other = mt.organizer == m.user ? mt.attendee : mt.organizer
             ctx.out.emit(["type": "next_meeting", "id": .string(mt.id), "with": .string(other), "at": .string(ctx.zone.format(n))], text: nil)
@@ -40,8 +42,8 @@ extension Habitmatch {
         // Who liked this member is never shown: a like is known only to the
         // one who gave it, until it is mutual.
         let matches = s.matches(of: m.user).subtracting(buddies).sorted()
-        for x in matches { ctx.out.emit(["type": "match", "user": .string(x)], text: nil) }
-        if !matches.isEmpty { text += "Matches: \(matches.joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
+        for x in matches { ctx.out.emit(["type": "match", "user": .string(x), "name": .string(s.members[x]?.name ?? x)], text: nil) }
+        if !matches.isEmpty { text += "Matches: \(matches.map(named).joined(separator: ", ").terminalSafe) (habitmatch chat USER, buddy accept USER)\n" }
         if !ctx.out.isJSON { ctx.out.raw(text) }
         return .ok
     }

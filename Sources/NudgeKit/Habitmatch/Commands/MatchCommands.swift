@@ -67,6 +67,12 @@ extension Habitmatch {
         return .ok
     }
 
+    /// A chat message for the terminal: each of its lines escaped, the
+    /// lines after the first indented under it.
+    static func chatLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n    ")
+    }
+
     static func chat(_ ctx: Context) throws(ToolError) -> ExitCode {
         let text = ctx.operands.dropFirst().joined(separator: " ")
         let s = try view(ctx)
@@ -74,9 +80,12 @@ extension Habitmatch {
         let o = try other(s, ctx.operands[0])
         guard s.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can chat only with a match; like \(o.user) and wait for them to like you back") }
         if !text.trimmingSpaces.isEmpty {
-            guard validChat(text) else { throw .usage("a chat message is at most \(maxChat) characters (and \(4 * maxChat) bytes)") }
+            guard validChat(text) else {
+                throw .usage("a chat message is at most \(maxChat) characters (and \(4 * maxChat) bytes), without control characters (line breaks and tabs are fine)")
+            }
             try write(ctx, folder: try pairWrite(ctx, s, m.user, o.user)) { (tx) throws(ToolError) in
-                tx.record(["type": "chat", "to": .string(o.user), "text": .string(text)])
+                // Its own time: the stamp may run ahead of it (a peer's clock ahead).
+                tx.record(["type": "chat", "to": .string(o.user), "text": .string(text), "at_ms": .int(ctx.now.ms)])
             }
             ctx.out.emit(["type": "chat", "from": .string(m.user), "to": .string(o.user), "text": .string(text), "at": at(ctx)], text: "sent")
             return .ok
@@ -87,7 +96,7 @@ extension Habitmatch {
             let local = z.local(line.at)
             ctx.out.emit(["type": "chat", "from": .string(line.from), "to": .string(line.from == m.user ? o.user : m.user),
                           "text": .string(line.text), "at": .string(z.format(line.at)), "timezone": .string(m.timezone)],
-                         text: "\(local.day) \(local.time) \(m.timezone.terminalSafe)  \(line.from.terminalSafe): \(line.text.terminalSafe)")
+                         text: "\(local.day) \(local.time) \(m.timezone.terminalSafe)  \(line.from.terminalSafe): \(chatLines(line.text))")
         }
         return .ok
     }

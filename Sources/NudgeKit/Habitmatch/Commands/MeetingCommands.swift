@@ -18,7 +18,9 @@ extension Habitmatch {
             return n
         } ?? maxMeetingMinutes
         let description = ctx.option("description") ?? defaultChecklist
-        guard description.count <= maxDescription else { throw .usage("--description is at most \(maxDescription) characters") }
+        guard validDescription(description) else {
+            throw .usage("--description is at most \(maxDescription) characters, without control characters (line breaks and tabs are fine)")
+        }
         let s0 = try view(ctx)
         let o0 = try other(s0, ctx.operands[0])
         let (mt, names) = try write(ctx, folder: try pairWrite(ctx, s0, me(ctx), o0.user)) { (tx) throws(ToolError) -> (Meeting, [String: String]) in

@@ -287,7 +287,7 @@ public struct HabitmatchState: JournalModel {
             blocks[who]?.remove(t)
         case "chat":
             guard let t = target("to"), isMatch(who, t), let text = e["text"]?.string, Habitmatch.validChat(text) else { return }
-            chats[HabitmatchState.pair(who, t), default: []].append((who, text, at))
+            chats[HabitmatchState.pair(who, t), default: []].append((who, text, Habitmatch.chatTime(e["at_ms"]?.int, stamp: at.ms)))
         case "buddy_accept":
             guard let t = target("user"), t != who, isMatch(who, t), accepts[who]?.contains(t) != true,
                   commitments(of: who) < Habitmatch.maxBuddiesLimit else { return }
@@ -389,7 +389,7 @@ public struct HabitmatchState: JournalModel {
                   start.day >= Day(year: 2000, month: 1, day: 1),
                   let minutes = e["minutes"]?.int, (1...Int64(Habitmatch.maxMeetingMinutes)).contains(minutes) else { return }
             let description = e["description"]?.string ?? ""
-            guard description.count <= Habitmatch.maxDescription else { return }
+            guard Habitmatch.validDescription(description) else { return }
             meetings[id] = Habitmatch.Meeting(id: id, organizer: who, attendee: with, start: start, timezone: tz, minutes: Int(minutes),
                                               weekly: e["weekly"]?.bool ?? false, description: description, createdAt: at)
         case "meeting_move", "meeting_cancel":

@@ -54,13 +54,33 @@ extension Habitmatch {
     }
     /// Control characters (escape sequences, carriage returns, bidi
     /// overrides) that would reach a terminal through `jq -r`.
-    static func hasControl(_ s: String) -> Bool {
+    /// Line breaks and tabs are allowed where text has lines (`lines`):
+    /// chat, a meeting's description.
+    static func hasControl(_ s: String, lines: Bool = false) -> Bool {
         s.unicodeScalars.contains { u in
-            u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
+            if lines && (u == "\n" || u == "\t") { return false }
+            return u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
         }
     }
-    /// A chat message: 1 to `maxChat` characters and at most four bytes each.
-    public static func validChat(_ s: String) -> Bool { !s.isEmpty && s.count <= maxChat && s.utf8.count <= 4 * maxChat }
+    /// A chat message: 1 to `maxChat` characters and at most four bytes
+    /// each, with no control characters but line breaks and tabs.
+    public static func validChat(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= maxChat && s.utf8.count <= 4 * maxChat && !hasControl(s, lines: true)
+    }
+    /// When a chat line was written: the writer's clock (`at_ms`), which the
+    /// batch's stamp may have run ahead of (stamps order every copy's
+    /// changes, and follow a peer's clock that is ahead), so that a line is
+    /// shown at its own time, not dragged after another's. Never after its
+    /// stamp, nor more than an hour before it; the stamp's time without it.
+    public static func chatTime(_ own: Int64?, stamp: Int64) -> Instant {
+        guard let o = own, o <= stamp, o >= stamp - 3_600_000 else { return Instant(ms: stamp) }
+        return Instant(ms: o)
+    }
+    /// A meeting's description: at most `maxDescription` characters, with no
+    /// control characters but line breaks and tabs.
+    public static func validDescription(_ s: String) -> Bool {
+        s.count <= maxDescription && s.utf8.count <= 4 * maxDescription && !hasControl(s, lines: true)
+    }
     public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 && !hasControl(s) ? s : nil }
     public static func validEmail(_ s: String) -> String? {
         guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }
