@@ -1,7 +1,7 @@
 import XCTest
 
 /// A family with most of a year behind it, through the executable: the
-/// snapshot's hot part holds the last 100 days (the rest is cold, summed
+/// snapshot's hot part holds the last 35 days (the rest is cold, summed
 /// up), and every answer is the one a fold of the journals gives — today's
 /// dashboard with a streak that began before the window, a clock set back
 /// into the old days, a late session for an old day, a new goal.
@@ -76,7 +76,7 @@ final class RewardsOldDaysToolTests: ToolTestCase {
         XCTAssertEqual(run("rewards", ["dashboard"]).code, 0)  // (the snapshot is written after a long ingest)
         let hot = try hotPart()
         XCTAssertTrue(hot.summary, "the days before the window are summed up")
-        XCTAssertLessThanOrEqual(hot.days, 2 * 100, "the hot part holds 100 days a child, not 300")
+        XCTAssertLessThanOrEqual(hot.days, 2 * 35, "the hot part holds 35 days a child, not 300")
         let d = run("rewards", ["dashboard"])
         XCTAssertEqual(d.code, 0, d.err)
         let alex = try XCTUnwrap(d.records.first { $0["child"] as? String == "Alex" })

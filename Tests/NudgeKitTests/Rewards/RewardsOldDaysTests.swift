@@ -43,7 +43,8 @@ final class RewardsOldDaysTests: XCTestCase {
         var rng = SeededRandom(seed: 4711)
         var crossed = 0  // streaks that run into the old days
         for round in 0..<12 {
-            let n = [40, 99, 100, 101, 150, 230, 400][round % 7] + Int.random(in: 0...9, using: &rng)
+            let w = RewardsState.hotWindow
+            let n = [w / 2, w - 1, w, w + 1, w + 50, 2 * w + 100, 400][round % 7] + Int.random(in: 0...9, using: &rng)
             let writer = history(&rng, days: n, steady: round % 2 == 1)
             let snap = cold.snapshot(writer)
             let dayLines = snap.hot.filter { $0.starts(with: Array("{\"k\":\"day\"".utf8)) }.count
@@ -90,8 +91,9 @@ final class RewardsOldDaysTests: XCTestCase {
         }
         let lazy = try cold.restored(cold.snapshot(s), full: false)
         let o = try XCTUnwrap(lazy.oldDays)
-        XCTAssertEqual(o.before, Day(daysSinceEpoch: Int(base / 86_400) + 200))
-        XCTAssertEqual(o.children["c1"], .init(goal: 1_800, run: 149, longest: 149))
+        let before = 300 - RewardsState.hotWindow  // the days 0 to 299, the window up to day 299
+        XCTAssertEqual(o.before, Day(daysSinceEpoch: Int(base / 86_400) + before))
+        XCTAssertEqual(o.children["c1"], .init(goal: 1_800, run: before - 51, longest: before - 51))
         XCTAssertEqual(o.children["c2"], .init(goal: 1_800, run: 0, longest: 50))
         let today = Day(daysSinceEpoch: Int(base / 86_400) + 299)
         XCTAssertEqual(Rewards.streak(lazy, "c1", today: today), 249)

@@ -18,8 +18,11 @@
 // day, and holds no summary.
 
 extension RewardsState {
-    /// Days kept in the snapshot's hot part, up to the newest day.
-    static let hotWindow = 100
+    /// Days kept in the snapshot's hot part, up to the newest day: five
+    /// weeks hold this week and the last (the dashboard, `allowance`,
+    /// `enforce`) and a session ingested late within the default age limit
+    /// (a week); each day more costs every read its line.
+    static let hotWindow = 35
 
     /// What a read without the cold part knows of the days before the hot
     /// window (nil: every day is here).
