@@ -68,6 +68,14 @@ final class PlayaToolTests: ToolTestCase {
         let tomorrow = playa("generate", "--date", "2026-11-24")
         XCTAssertEqual(tomorrow.code, 0, tomorrow.err)
         XCTAssertEqual(tomorrow.err, "", "said once already")
+        // Bo's pool fills, then empties again: told again, once.
+        let added = playa("message", "add", "Bo", "hello Bo")
+        XCTAssertEqual(added.code, 0, added.err)
+        XCTAssertEqual(playa("generate", "--date", "2026-11-25").err, "")
+        let id = playa("message", "list", "Bo").records.first?["id"] as? String ?? ""
+        XCTAssertEqual(playa("message", "rm", "Bo", id).code, 0)
+        XCTAssertEqual(playa("generate", "--date", "2026-11-26").err, "playa: Bo has no messages: no events generated (add one with 'playa message add')\n")
+        XCTAssertEqual(playa("generate", "--date", "2026-11-27").err, "")
         // The same recipients elsewhere, the same seed: the same draw.
         let other = ["PLAYA_DATA_DIR": tmp + "/other"]
         XCTAssertEqual(run("playa", ["import", before], env: other).code, 0)

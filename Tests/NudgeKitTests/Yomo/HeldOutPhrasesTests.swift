@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-h.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-j.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -20,7 +20,7 @@ final class HeldOutPhrasesTests: XCTestCase {
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
 
     func rows(_ name: String) -> [[String]] {
-        let path = String(#filePath.dropLast("HeldOutPhrasesTests.swift".count)) + "Fixtures/" + name
+        let path = name.hasPrefix("/") ? name : String(#filePath.dropLast("HeldOutPhrasesTests.swift".count)) + "Fixtures/" + name
         guard let bytes = try? Sys.readFile(path) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
             .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }.filter { $0.count >= 7 }
@@ -66,8 +66,25 @@ final class HeldOutPhrasesTests: XCTestCase {
         return stated ? (ambiguous ? .right : .stated) : .silent
     }
 
+    /// A new table, judged once before anything is tuned on it:
+    /// HELDOUT_TABLE=/path/to/table.tsv (HELDOUT_VERBOSE to list what is
+    /// not right). Nothing to judge without it.
+    func testAFreshTable() throws {
+        guard let path = Sys.env("HELDOUT_TABLE") else { return }
+        var tally: [Verdict: Int] = [:]
+        for c in rows(path) {
+            let v = judge(c)
+            tally[v, default: 0] += 1
+            if Sys.env("HELDOUT_VERBOSE") != nil && v != .right { print("\(v.rawValue): \(c.joined(separator: " | "))") }
+        }
+        print("\(path): " + [Verdict.right, .refused, .stated, .silent].map { "\($0.rawValue) \(tally[$0] ?? 0)" }.joined(separator: ", "))
+    }
+
     func testNoHeldOutPhraseIsSilentlyWrong() {
-        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv"] {
+        // (J's own floor: two of its readings are stated, not taken.)
+        let least = ["heldout-j.tsv": 70]
+        for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
+                     "heldout-i.tsv", "heldout-j.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]
@@ -80,7 +97,7 @@ final class HeldOutPhrasesTests: XCTestCase {
                 }
             }
             print("\(name): " + [Verdict.right, .refused, .stated, .silent].map { "\($0.rawValue) \(tally[$0] ?? 0)" }.joined(separator: ", "))
-            XCTAssertGreaterThanOrEqual(tally[.right] ?? 0, 72, "\(name): \(tally)")
+            XCTAssertGreaterThanOrEqual(tally[.right] ?? 0, least[name] ?? 72, "\(name): \(tally)")
         }
     }
 }

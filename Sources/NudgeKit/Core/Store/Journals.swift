@@ -251,19 +251,34 @@ extension Store {
     /// A warning said once to this user of this store (across runs: the
     /// digests of what was said are kept in the store's own folder, the
     /// last 64); the same junk is not said again, new junk is. Where the
-    /// folder cannot be written, said once per run as before.
-    public func sayOnce(_ m: String) {
-        let path = Sys.join(dir, "said")
-        let key = Checksum.hex(Checksum.hash(Array(m.utf8)))
-        var said: [String] = []
-        if let bytes = try? Sys.readFile(path), bytes.count < 64 * 1024 {
-            said = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-        }
-        if said.contains(key) { return }
+    /// folder cannot be written, said once per run as before. `key`: what
+    /// the warning is about, when not its text (then `unsay` can forget it,
+    /// so that it is said again when it comes back).
+    public func sayOnce(_ m: String, key: String? = nil) {
+        let digest = saidDigest(key ?? m)
+        var said = readSaid()
+        if said.contains(digest) { return }
         Store.warnOnce(m)
         guard Sys.isDirectory(dir) else { return }
-        said = Array((said + [key]).suffix(64))
-        try? Sys.writeFileAtomically(path, Array(said.joined(separator: "\n").utf8) + [0x0A])
+        said = Array((said + [digest]).suffix(64))
+        writeSaid(said)
+    }
+
+    /// Forgets that warnings about `keys` were said: the next is said again.
+    public func unsay(_ keys: [String]) {
+        let said = readSaid()
+        let gone = Set(keys.map(saidDigest))
+        let kept = said.filter { !gone.contains($0) }
+        if kept.count != said.count { writeSaid(kept) }
+    }
+
+    private func readSaid() -> [String] {
+        guard let bytes = try? Sys.readFile(Sys.join(dir, "said")), bytes.count < 64 * 1024 else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    private func writeSaid(_ said: [String]) {
+        try? Sys.writeFileAtomically(Sys.join(dir, "said"), Array(said.joined(separator: "\n").utf8) + [0x0A])
     }
 
     /// Every journal the store believes, with its newest stamp.
@@ -299,3 +314,6 @@ extension Store {
         return LastCommit(stamp: nil)
     }
 }
+
+/// How `Store.sayOnce` remembers what was said: a digest, not the words.
+private func saidDigest(_ s: String) -> String { Checksum.hex(Checksum.hash(Array(s.utf8))) }

@@ -209,6 +209,9 @@ extension Habitmatch.Pool {
             o.subfolderFileModes = ["journal": 0o640]
         } else {
             o.subfolders = Habitmatch.folders
+            // Here too, a member's clock (or a forged stamp) moves nobody
+            // else's by more than the skew: a batch further ahead waits.
+            o.peerHorizonMillis = Habitmatch.clockSkewMillis
             o.trust = .transport
             o.sharedFileMode = 0o600
         }

@@ -69,12 +69,14 @@ extension Habitmatch {
     }
     /// When a chat line was written: the writer's clock (`at_ms`), which the
     /// batch's stamp may have run ahead of (stamps order every copy's
-    /// changes, and follow a peer's clock that is ahead), so that a line is
-    /// shown at its own time, not dragged after another's. Never after its
-    /// stamp, nor more than an hour before it; the stamp's time without it.
+    /// changes, and follow a peer's clock that is ahead, by as much as the
+    /// pool lets a clock be: `clockSkewMillis`), so that a line is shown at
+    /// its own time, not dragged after another's. Never after its stamp,
+    /// nor more than that skew before it (so nobody dates a reply long
+    /// before the message it answers); the stamp's time without it.
     public static func chatTime(_ own: Int64?, stamp: Int64) -> Instant {
-        guard let o = own, o <= stamp, o >= stamp - 3_600_000 else { return Instant(ms: stamp) }
-        return Instant(ms: o)
+        guard let o = own else { return Instant(ms: stamp) }
+        return Instant(ms: max(stamp - clockSkewMillis, min(o, stamp)))
     }
     /// A meeting's description: at most `maxDescription` characters, with no
     /// control characters but line breaks and tabs.

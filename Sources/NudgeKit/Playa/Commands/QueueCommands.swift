@@ -79,10 +79,12 @@ extension Playa {
             try Store<PlayaState>(dir: ctx.dataDir, options: o).write(lazy: true, at: ctx.now, zone: ctx.zone) { (_: inout Transaction<PlayaState>) throws(ToolError) in }
         }
         // Said at every run on a terminal; to cron (which mails what is
-        // said), once: not every midnight until the pool is filled.
-        for n in g.empty {
+        // said), once for each recipient: not every midnight until the pool
+        // is filled, and again if it empties again.
+        st.unsay(g.drawing.map { "empty pool \($0)" })
+        for (id, n) in g.empty {
             let m = "\(n) has no messages: no events generated (add one with 'playa message add')"
-            if Sys.isTerminal(2) { ctx.warn(m) } else { st.sayOnce(m) }
+            if Sys.isTerminal(2) { ctx.warn(m) } else { st.sayOnce(m, key: "empty pool \(id)") }
         }
         for e in g.missed { emitEvent(e, state, ctx: ctx, text: "\(e.date) " + eventLine(e, state, ctx: ctx)) }
         for e in g.made.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { emitEvent(e, state, ctx: ctx, text: eventLine(e, state, ctx: ctx)) }

@@ -138,8 +138,10 @@ extension Playa {
     public struct Generated: Sendable {
         public var made: [Event] = []
         public var missed: [Event] = []
-        /// Names of active recipients with an empty pool.
-        public var empty: [String] = []
+        /// Active recipients with an empty pool, not yet drawn for the day.
+        public var empty: [(id: String, name: String)] = []
+        /// Active recipients whose pool has messages.
+        public var drawing: [String] = []
     }
 
     /// Records `r`'s draw of `date` (`draw`, the same on every device) as
@@ -188,10 +190,11 @@ extension Playa {
             if case .random(let k) = r.schedule { return n + k }
             return n + 1
         })
+        g.drawing = active.filter(\.draws).map(\.id)
         for r in active {
             let key = PlayaState.generatedKey(r.id, date)
             if device.map({ tx.state.drawnBy[key]?.contains($0) ?? false }) ?? tx.state.generated.contains(key) { continue }
-            if !r.draws { g.empty.append(r.name); continue }
+            if !r.draws { g.empty.append((r.id, r.name)); continue }
             let (made, missed) = recordDraw(&tx, r, date: date, now: now, zone: zone, seed: seed)
             g.made += made
             g.missed += missed

@@ -149,6 +149,10 @@ extension ReminderParser.ParseState {
         return ra.dropFirst() == rb[...] || ra[...] == rb.dropFirst()
     }
 
+    /// Events of a day a person may time something by ("after shift"),
+    /// which name no time the tool knows.
+    static let routineEvents: Set<String> = ["shift", "rounds", "handoff", "handover", "surgery", "clinic", "gym", "meeting", "mtg", "appt",
+                                             "appointment", "nap", "service", "mass", "pickup", "dropoff", "recess", "rehearsal", "workout"]
     static let leadWords: Set<String> = ["on", "every", "each", "next", "this", "coming", "by", "until", "till", "before", "after", "from", "since"]
     static let periodWords: Set<String> = ["week", "month", "year", "weekend", "morning", "afternoon", "evening", "night", "day",
                                            "quarter", "fortnight"]
@@ -166,6 +170,8 @@ extension ReminderParser.ParseState {
         if w == "after" && next == "tomorrow" && prev != "day" { return 2 }
         if w == "past" && prev == "this" && (ReminderLexicon.weekday(next) != nil || ["week", "weekend", "month"].contains(next)) { return 2 }
         if w == "same" && next == "time" { return 2 }
+        // "every quarter hr til noon": an end the rule could not take, before what was read as its time.
+        if ["until", "till", "til", "'til", "untill", "thru"].contains(w), k + 1 < tokens.count, used[k + 1] { return 1 }
         if w == "now" && (prev.isEmpty || prev == "right" || k == tokens.count - 1) { return 1 }
         if w == "earlier" && prev == "no" { return 1 }
         // "before 5", "before 9": a bare hour as a deadline.
@@ -200,6 +206,7 @@ extension ReminderParser.ParseState {
         if let (_, n) = writtenTime(at: k), w.contains(":") || w.hasSuffix("m") || ["am", "pm", "a.m", "p.m", "o'clock", "oclock"].contains(next) {
             return n
         }
+        if ["noon", "midnight"].contains(w) && namesAThing(at: k, len: 1) { return nil }  // "at Noon Creative"
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
         // Vague times: no moment to remind at.
         if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap", "whenever"].contains(w) { return 1 }
@@ -214,6 +221,8 @@ extension ReminderParser.ParseState {
         if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
            ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
             "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college"].contains(next)
+            // "after shift", "before rounds": the day's events a person means a time by.
+            || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil)
             // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
                                 || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
@@ -323,6 +332,7 @@ extension ReminderParser.ParseState {
         // "0930", "1530" at the end or beside a day: a clock time in a form not read.
         if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60,
            !(k > 0 && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
+           !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
            w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // A bare hour beside a day ("dentist fri 9", "9 fri"): a time, or a count?
         if let n = Int(w), (1...12).contains(n), w.count <= 2,

@@ -63,7 +63,12 @@ enum ReminderLexicon {
         "monday's": "monday", "tuesday's": "tuesday", "wednesday's": "wednesday", "thursday's": "thursday", "friday's": "friday",
         "saturday's": "saturday", "sunday's": "sunday", "wednesdy": "wednesday", "sundy": "sunday", "monay": "monday",
         "tuesay": "tuesday", "tmorrow": "tomorrow", "janurary": "january", "decemeber": "december",
-    ]
+    ].merging(medical) { a, _ in a }
+    /// A prescription's "every N hours" ("q6h", "q4hr", "q12hrs"), as
+    /// nurses and pharmacies write it.
+    static let medical: [String: String] = Dictionary(uniqueKeysWithValues: [1, 2, 3, 4, 6, 8, 12, 24].flatMap { n in
+        ["h", "hr", "hrs"].map { ("q\(n)\($0)", "every \(n) hours") }
+    })
     /// Words that promise a repeat: left in the title, they mean "not understood".
     static let recurrenceWords: Set<String> = [
         "every", "each", "daily", "weekly", "monthly", "yearly", "annually", "hourly", "nightly", "biweekly", "fortnightly",

@@ -269,6 +269,10 @@ extension ReminderParser.ParseState {
             return true
         }
         guard var r = ReminderLexicon.ruleWords[w] else { return false }
+        // "send the quarterly estimate": a rule word may name the thing; the reading is said.
+        if i > 0, !used[i - 1], ["the", "my", "our", "your", "his", "her", "their", "a", "an"].contains(word(i - 1)), Self.titleWord(word(i + 1)) {
+            assumptions.append("'\(word(i - 1)) \(w) \(word(i + 1))' read as a rule, \(w); if it only names the thing, add --literal and give --date")
+        }
         if w == "nightly" { partOfDay = "night" }
         if w == "biweekly" { assumptions.append("'biweekly' read as every 2 weeks") }
         if rule.repeats && rule.unit == .week && r.unit == .week && r.interval == 2 && !rule.days.isEmpty {

@@ -67,8 +67,13 @@ public enum ReminderParser {
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
         // "remind me to …"
-        let remindMe = state.word(0) == "remind" && state.word(1) == "me"
+        var remindMe = state.word(0) == "remind" && state.word(1) == "me"
         if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
+        // "In six weeks, remind me to ask Sam": the same after a lead phrase and its comma.
+        if !remindMe, let c = state.tokens.firstIndex(where: \.commaAfter), c < 5, state.word(c + 1) == "remind", state.word(c + 2) == "me" {
+            remindMe = true
+            state.take(c + 1, state.word(c + 3) == "to" ? 3 : 2)
+        }
         while state.i < state.tokens.count {
             if state.used[state.i] { state.i += 1; continue }
             if !state.readPhrase() { state.i += 1 }  // a word of the title

@@ -299,6 +299,8 @@ extension ReminderParser.ParseState {
         let byClock = w == "by" ? fourDigits(at: i + 1).flatMap { word(i + 1).hasPrefix("0") || !(19...21).contains($0.0.hour) ? $0 : nil } : nil
         guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? byClock : hourInWords(at: i + 1) ?? fourDigits(at: i + 1))
         else { return false }
+        // "at Noon Creative", "at Midnight Oil": a place named, not a time (left to be read as the title).
+        if n == 1, ["noon", "midnight"].contains(word(i + 1)), namesAThing(at: i + 1, len: 1) { return false }
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
