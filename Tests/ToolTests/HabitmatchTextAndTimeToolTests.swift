@@ -78,6 +78,22 @@ final class HabitmatchTextAndTimeToolTests: ToolTestCase {
         XCTAssertEqual(lines, "2026-11-22 10:10 America/New_York  bo: ahead\n2026-11-22 10:01 America/New_York  ana: on time\n")
     }
 
+    /// A batch forged six days ahead into a synced pool waits for its
+    /// time: it neither shows nor drags the reader's own stamps after it.
+    func testABatchStampedFarAheadWaitsInASyncedPool() throws {
+        matchAnaAndBo()
+        XCTAssertEqual(hm("ana", "chat", "bo", "hi").code, 0)
+        let ahead = Int64(1_795_359_600_000) + 6 * 86_400_000  // six days past the pinned clock
+        try forge(try pairJournal("ana"), [["type": "chat", "to": "bo", "text": "from the future", "at_ms": .int(ahead)]], ms: ahead, by: "ana")
+        XCTAssertEqual(hm("bo", "chat", "ana", "honest reply").code, 0)
+        let lines = hm("bo", "chat", "ana")
+        XCTAssertEqual(lines.records.map { $0["text"] as? String }, ["hi", "honest reply"], "the forged line waits")
+        XCTAssertEqual(lines.records.last?["at"] as? String, "2026-11-22T10:00:00-05:00")
+        let mine = try String(contentsOfFile: try pairJournal("bo"), encoding: .utf8)
+        XCTAssertFalse(mine.contains("\"hlc\":[\(ahead)"), "bo's stamp did not follow the forged one: \(mine)")
+        XCTAssertTrue(hm("bo", "chat", "ana", env: ["HABITMATCH_NOW": "2026-11-28T11:00:00-05:00"]).out.contains("from the future"), "in its time it counts")
+    }
+
     /// Past the 2 MiB every other copy keeps of one member's chat, the
     /// member is told (the others are not).
     func testAMemberPastTheLimitIsTold() throws {
