@@ -54,6 +54,7 @@ enum FuzzPeers {
                 if isHot { try back.restoreHot(l) } else { try back.restoreCold(l) }
             } catch { throw FuzzFailure("\(M.self): a snapshot line it wrote is refused: \(error.message): \(line(l))") }
         }
+        back.finishRestore()  // as the store ends a snapshot's restore
         try same(back.hotSnapshot(), hot, "\(M.self): the snapshot read back writes other hot lines")
         try same(back.coldSnapshot(), cold, "\(M.self): the snapshot read back writes other cold lines")
         return s
