@@ -105,5 +105,6 @@ final class HabitmatchTextAndTimeToolTests: ToolTestCase {
         XCTAssertEqual(mine.code, 0, mine.err)
         XCTAssertTrue(mine.err.contains("habitmatch: you have made the others keep more than 2 MiB of chat, meetings, reports and done days: "), mine.err)
         XCTAssertFalse(hm("bo", "chat", "ana").err.contains("you have made"), "only ana is told")
+        XCTAssertFalse(hm("ana", "remind").err.contains("you have made"), "cron is told once, not every run")
     }
 }

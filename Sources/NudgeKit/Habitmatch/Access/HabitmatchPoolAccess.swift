@@ -136,9 +136,14 @@ extension Habitmatch {
         }
         keepUntilExit(s)
         // A member over their quota is told (their changes count for nothing
-        // past it), and so is the pool's owner; nobody else.
+        // past it), and so is the pool's owner; nobody else. On a terminal
+        // at every command; to cron (`remind` every few minutes), once, and
+        // again only after they were under it.
         if let n = s.overQuota[me(ctx)] {
-            Store<HabitmatchState>.warnOnce("you have made the others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) of your changes count for nothing (the pool's limit for each member)")
+            let m = "you have made the others keep more than \(Habitmatch.memberQuotaBytes >> 20) MiB of chat, meetings, reports and done days: \(n) of your changes count for nothing (the pool's limit for each member)"
+            if Sys.isTerminal(2) { Store<HabitmatchState>.warnOnce(m) } else { st.sayOnce(m, key: "over quota") }
+        } else {
+            st.unsay(["over quota"])
         }
         if p.kind == .host && p.owner == geteuid() {
             for (u, n) in s.overQuota.sorted(by: { $0.key < $1.key }) {
