@@ -81,8 +81,8 @@ final class HeldOutPhrasesTests: XCTestCase {
     }
 
     func testNoHeldOutPhraseIsSilentlyWrong() {
-        // (J's own floor: two of its readings are stated, not taken.)
-        let least = ["heldout-j.tsv": 70]
+        // (J's own floor: one reading is stated, not taken, and one title with a weekday's name refused.)
+        let least = ["heldout-j.tsv": 74]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv"] {
             let table = rows(name)

@@ -223,7 +223,9 @@ extension ReminderParser.ParseState {
             minute = times[0].minute
             end = k + at + len
         } else {
-            assumptions.append("'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", "))
+            let note = "'\(phrase(i, k - i))' read as every day at " + hours.map { TimeOfDay(hour: $0, minute: 0).description }.joined(separator: ", ")
+            assumptions.append(note)
+            timesADay = (count, note)
         }
         var r = RRule(freq: .daily)
         r.byHour = hours
@@ -231,6 +233,73 @@ extension ReminderParser.ParseState {
         setRule(Self.rfcRule(r), i, end - i)
         i = end
         return true
+    }
+
+    /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
+    /// times of the same rule ("every day at 7am and 9pm"), settled at the end.
+    mutating func readMoreTimes() {
+        // "at 0900 and 2100", "0800 1400 2000": after a time in four digits, more of them, with or without "and".
+        let fourDigit = i > 0 && fourDigits(at: i - 1) != nil
+        while ["and", "&"].contains(word(i)) || (i > 0 && tokens[i - 1].commaAfter) || (fourDigit && fourDigits(at: i) != nil) {
+            let from = ["and", "&"].contains(word(i)) ? i + 1 : i
+            var k = from
+            if word(k) == "at" || word(k) == "@" { k += 1 }
+            // A bare number right after a time and "and" or a comma is a time too ("at 8, 2 and 8").
+            guard let (t, n) = writtenTime(at: k) ?? (fourDigit ? fourDigits(at: k) : nil), !["times", "x"].contains(word(k + n)) else { return }  // ", 5 times" is a count
+            moreTimes.append((t, phrase(from, k + n - from)))
+            take(i, k + n - i)
+            i = k + n
+        }
+    }
+
+    /// Several times with a daily or weekly rule: one RFC rule at those
+    /// hours (their minutes must agree); without such a rule, a conflict.
+    mutating func settleMoreTimes(_ time: inout TimeOfDay?) {
+        guard !moreTimes.isEmpty, let (first, firstSaid) = timeWritten else { return }
+        let all = [(first, firstSaid)] + moreTimes
+        let settled = Self.forward(all.map(\.0), partOfDay: partOfDay).map { (tm, note) -> TimeOfDay in
+            if let n = note { assumptions.append(n) }
+            return tm
+        }
+        let weekly = rule.repeats && (rule.kind == .weekly || (rule.kind == .custom && rule.unit == .week))
+        // "at 8am, 2pm and 8pm for 7 days": several times and a span of days are a daily rule.
+        // "q12h 0900/2100", "every 8 hours at 6, 2 and 10": the times an hourly rule keeps, each day.
+        let hours = Set(settled.map(\.hour)).sorted()
+        let everyHours = rule.repeats && rule.kind == .custom && rule.unit == .hour && rule.rangeStart == nil && ruleHours == nil
+            && rule.days.isEmpty && !rule.basedOnCompletion && hours.count * rule.interval == 24
+            && zip(hours, hours.dropFirst()).allSatisfy { $1 - $0 == rule.interval }
+        // "twice a day to drink water, at 11 and 5": the times said are the hours assumed.
+        if let (n, note) = timesADay, n == all.count, Set(hours).count == n {
+            assumptions.removeAll { $0 == note }
+            let (u, c) = (rule.until, rule.count)
+            rule = Recurrence(kind: .daily)
+            (rule.until, rule.count) = (u, c)
+        }
+        if everyHours || (!rule.repeats && forDuration != nil && until != nil) {
+            rule = Recurrence(kind: .daily)
+            rule.until = until
+        }
+        let daily = rule.repeats && (rule.kind == .daily || (rule.kind == .custom && rule.unit == .day))
+        guard daily || weekly, rule.rangeStart == nil, !rule.basedOnCompletion else {
+            if conflict == nil {
+                conflict = "two times in one sentence ('\(firstSaid)' and '\(moreTimes[0].1)'): one reminder holds one rule; add them one at a time"
+            }
+            return
+        }
+        guard Set(settled.map(\.minute)).count == 1 else {
+            if conflict == nil { conflict = "several times in one rule share their minutes ('\(all.map(\.1).joined(separator: "', '"))'): add them one at a time" }
+            return
+        }
+        var r = RRule(freq: weekly ? .weekly : .daily)
+        r.interval = rule.interval
+        r.byHour = Array(Set(settled.map(\.hour))).sorted()
+        r.byMinute = [settled[0].minute]
+        if weekly { r.byDay = (rule.days.isEmpty ? [date?.weekday ?? today.weekday] : rule.days).map { RRule.WeekdayNum($0) } }
+        let (u, c) = (rule.until, rule.count)
+        rule = Self.rfcRule(r)
+        (rule.until, rule.count) = (u, c)
+        time = nil
+        timeWritten = nil
     }
 
     /// "8am and 8pm", "9, 1 and 5": clock times in a list, settled as

@@ -174,6 +174,43 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// "the day before valentine's day", "2 days before christmas", "a week
+    /// after thanksgiving", "the day after dec 3": that day moved by whole
+    /// days, the next such day from today, said in `assumptions`.
+    mutating func readDaysFromDay() -> Bool {
+        var k = word(i) == "on" ? i + 1 : i
+        var n = 1
+        if ["the", "a", "one"].contains(word(k)), ["day", "week"].contains(word(k + 1)) {
+            k += 1
+        } else if let x = ReminderLexicon.number(word(k)), (1...60).contains(x), ["days", "weeks"].contains(word(k + 1)) {
+            n = x
+            k += 1
+        } else {
+            return false
+        }
+        guard ["before", "after"].contains(word(k + 1)) else { return false }
+        let shift = (word(k).hasPrefix("week") ? 7 : 1) * n * (word(k + 1) == "before" ? -1 : 1)
+        var at = k + 2
+        var found = namedDay(at: at)
+        if found == nil && word(at) == "the" { at += 1; found = namedDay(at: at) }
+        var d: Day
+        var len: Int
+        if let (day, l, _) = found {
+            (d, len) = (day.adding(days: shift), l)
+            // Its next one whose moved day is still ahead.
+            if d < today, let rule = namedRule(at: at, len: l), let later = Self.date(of: rule, year: day.year + 1) { d = later.adding(days: shift) }
+        } else if let (day, l) = datePhrase(at: k + 2) {
+            (d, len, at) = (day.adding(days: shift), l, k + 2)
+        } else {
+            return false
+        }
+        guard d >= today else { return false }
+        assumptions.append("'\(phrase(i, at + len - i))' read as \(Weekdays.display(d.weekday)) \(d)")
+        setDate(d, i, at + len - i)
+        i = at + len
+        return true
+    }
+
     /// A named day said alone is the date when nothing else gave one.
     mutating func settlePendingNamedDay() {
         guard let (d, k, len, note) = pendingNamedDay, date == nil,

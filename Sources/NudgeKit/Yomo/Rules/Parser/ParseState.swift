@@ -49,6 +49,8 @@ extension ReminderParser {
         /// The rule's last day, its number of times, and the weekdays it
         /// skips: applied to the rule when the result is built.
         var until: Day? = nil
+        /// "until 6pm" after an intraday rule: its last time, and the words.
+        var untilTime: (WrittenTime, String)? = nil
         var count: Int? = nil
         /// "for 3 weeks": counted once the time is known.
         var forDuration: (Int, Recurrence.Unit, String)? = nil
@@ -67,6 +69,8 @@ extension ReminderParser {
         var pendingNamedDay: (Day, Int, Int, String)? = nil
         /// More times after the first ("at 7am and 9pm"): a daily or weekly rule's.
         var moreTimes: [(WrittenTime, String)] = []
+        /// "twice a day" with its hours assumed (the count, and the note): times said later in the sentence are its hours.
+        var timesADay: (Int, String)? = nil
         /// Whether the rule so far is one word ("weekly"), which a later phrase may say in full.
         var ruleFromWord = false
         /// The day of the month a "the 31st" gave `date`, for a monthly rule.

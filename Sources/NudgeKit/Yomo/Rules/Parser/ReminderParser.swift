@@ -127,6 +127,7 @@ extension ReminderParser.ParseState {
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readWeekdayInWeeks() },       // "tuesday after next", "monday week", "thursday next week"
         { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
+        { $0.readDaysFromDay() },          // "the day before valentine's day", "2 days after dec 3"
         { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
         { $0.readByDay() },                // the "by" of "by friday"
@@ -157,9 +158,11 @@ extension ReminderParser.ParseState {
     mutating func result(zone: Zone) -> ParsedReminder {
         settlePendingNamedDay()
         var time = moreTimes.isEmpty ? settledTime() : nil
+        settleNextClock(&time, zone: zone)
         settleRuleHours()
         applyExceptions()
         settleForDuration(time: time, zone: zone)
+        settleUntilTime(time: &time, zone: zone)
         settleYearlyOrdinal()
         applyEnds()
         if !moreTimes.isEmpty {
@@ -249,6 +252,21 @@ extension ReminderParser.ParseState {
     }
 
     /// "-", "|", "–", "—", "•": a word that only separates others.
+    /// "ping the vendor at 8", "bins out at half 7" said at 10:00 with no
+    /// day: the next 8 o'clock is tonight's, not tomorrow morning's (said).
+    /// A bare hour the title's words or a part of the day settled, a day
+    /// said, or a rule keeps its reading.
+    mutating func settleNextClock(_ time: inout TimeOfDay?, zone: Zone) {
+        guard let t = time, let (w, _) = timeWritten, !w.sure, (7...11).contains(w.hour), t.hour == w.hour, partOfDay == nil,
+              date == nil, relative == nil, !rule.repeats, contextPartOfDay() == nil else { return }
+        let clock = zone.local(now).time
+        let pm = TimeOfDay(hour: t.hour + 12, minute: t.minute)
+        guard t <= clock && pm > clock else { return }
+        assumptions.removeAll { $0.hasPrefix("'\(w.text)' read as ") }
+        assumptions.append("'\(w.text)' read as \(pm), the next \(w.hour) o'clock")
+        time = pm
+    }
+
     static func separator(_ w: String) -> Bool {
         !w.isEmpty && w.allSatisfy { "-|\u{2013}\u{2014}\u{2022}\u{00B7}/:".contains($0) }
     }

@@ -65,6 +65,11 @@ extension ReminderParser.ParseState {
             assumptions.append(name)
             return consume(w + len)
         }
+        // "every half hour until 6pm", "every 2 hours till noon": an intraday rule's last time, settled at the end.
+        if intraday, untilTime == nil, word(i) != "by" && word(i) != "before", let (t, len) = writtenTime(at: k) ?? fourDigits(at: k) {
+            untilTime = (t, phrase(i, w + len))
+            return consume(w + len)
+        }
         let next = word(k)
         if let wd = ReminderLexicon.weekday(next), !next.hasSuffix("s") || Weekdays.parse(next) != nil {
             until = nextWeekday(wd)
@@ -97,6 +102,55 @@ extension ReminderParser.ParseState {
         return false
     }
 
+    /// Whether the rule so far repeats within a day: every N minutes, or
+    /// every N hours without a range of hours.
+    var intraday: Bool {
+        if rule.kind == .rrule, let f = rule.set?.rrules.first?.freq { return f == .minutely || f == .hourly }
+        return rule.kind == .custom && rule.unit == .hour && rule.rangeStart == nil && ruleHours == nil
+    }
+
+    /// "every half hour until 6pm", once the sentence is read: the rule
+    /// stops at that time of its first day ("until 6" is the next 6
+    /// o'clock, said). Every N minutes ends with its RRULE's UNTIL; every N
+    /// hours runs in the hours from its start (the time said, or the next
+    /// full hour) to that time, on that day only. A time already past, or
+    /// not after the start, is a warning: "from … to …" says a range.
+    mutating func settleUntilTime(time: inout TimeOfDay?, zone: Zone) {
+        guard let (w, said) = untilTime else { return }
+        let clock = zone.local(now).time
+        let day = relative.map { zone.day(of: $0) } ?? date ?? today
+        var end = TimeOfDay(hour: w.hour, minute: w.minute)
+        if !w.sure && w.hour < 12 {
+            let pm = TimeOfDay(hour: w.hour + 12, minute: w.minute)
+            if day == today ? end <= clock : w.hour < 7 { end = pm }
+            assumptions.append("'\(said)' read as until \(end)")
+        }
+        if rule.kind == .rrule, var set = rule.set, set.rrules.count == 1 {
+            let start = time ?? (day == today ? clock : TimeOfDay(hour: 0, minute: 0))
+            guard end > start else {
+                warnings.append("'\(said)' is not after the rule's start today; say the hours as 'from 9am to 6pm'")
+                return
+            }
+            set.rrules[0].until = .local(LocalDateTime(day: day, time: end))
+            rule.set = set
+            if date == today && timeWritten == nil { date = nil }  // "… until 6pm today": from now, as without "today"
+            return
+        }
+        let next = TimeOfDay(hour: min(clock.hour + 1, 23), minute: 0)
+        let start = time ?? (day == today ? next : TimeOfDay(hour: 9, minute: 0))
+        guard end > start, day != today || clock.hour < 23 || time != nil else {
+            warnings.append("'\(said)' is not after the rule's start today; say the hours as 'from 9am to 6pm'")
+            return
+        }
+        rule.rangeStart = start
+        rule.rangeEnd = end
+        until = day
+        if date == nil { date = day }
+        if time == nil { assumptions.append("'\(ruleSaid ?? "every hour")' starts at \(start)") }
+        time = nil
+        timeWritten = nil
+    }
+
     /// "for the rest of the year/month", after or before a rule: until its last day.
     mutating func readRestOf() -> Bool {
         guard word(i) == "for" && word(i + 1) == "the" && word(i + 2) == "rest" && word(i + 3) == "of" && word(i + 4) == "the",
@@ -122,7 +176,13 @@ extension ReminderParser.ParseState {
             return consume(3)
         }
         // "daily x 7 days", "every 3 days x 5": "x" and a count, or a span, after the rule.
-        if word(i) == "x", rule.repeats, i > 0, used[i - 1], let n = ReminderLexicon.number(word(i + 1)), n >= 1 {
+        // "amox 0800 1400 2000 x10 days": a span after several times.
+        if word(i).hasPrefix("x"), rule.repeats || !moreTimes.isEmpty, i > 0, used[i - 1], let n = Int(word(i).dropFirst()), n >= 1,
+           let u = ReminderLexicon.unitWords[word(i + 1)], u != .hour, withinReach(n, word(i + 1), i, 2) {
+            forDuration = (n, u, "\(tokens[i].raw) \(word(i + 1))")
+            return consume(2)
+        }
+        if word(i) == "x", rule.repeats || !moreTimes.isEmpty, i > 0, used[i - 1], let n = ReminderLexicon.number(word(i + 1)), n >= 1 {
             if let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour {
                 forDuration = (n, u, "x \(n) \(word(i + 2))")
                 return consume(3)
@@ -157,7 +217,7 @@ extension ReminderParser.ParseState {
         let k = word(i + 1) == "the" && word(i + 2) == "next" ? i + 2 : i
         guard word(i) == "for", let n = ["a": 1, "an": 1][word(k + 1)] ?? ReminderLexicon.number(word(k + 1)), n >= 1,
               let u = ReminderLexicon.unitWords[word(k + 2)], u != .hour,
-              rule.repeats || tokens[(k + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
+              rule.repeats || !moreTimes.isEmpty || tokens[(k + 3)...].contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil })
         else { return false }
         guard withinReach(n, word(k + 2), i, k + 3 - i) else { i = k + 3; return true }
         forDuration = (n, u, "for \(n) \(word(k + 2))")
@@ -220,7 +280,8 @@ extension ReminderParser.ParseState {
     /// rule, a warning.
     mutating func applyEnds() {
         if let u = until {
-            if rule.repeats { rule.until = u } else { warnings.append("'until \(u)' needs a repeating rule") }
+            // Several times for a span of days become a daily rule once the times are settled.
+            if rule.repeats || (!moreTimes.isEmpty && forDuration != nil) { rule.until = u } else { warnings.append("'until \(u)' needs a repeating rule") }
         }
         if let c = count {
             if rule.repeats { rule.count = c } else { warnings.append("'\(c) times' needs a repeating rule") }

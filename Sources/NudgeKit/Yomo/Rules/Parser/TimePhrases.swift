@@ -64,7 +64,8 @@ extension ReminderParser.ParseState {
         var suffix: String? = nil
         // "9:40a", "9:40p": a clock time with am/pm shortened (only with minutes: "5p" may be pence).
         // "at 5p", "7p sat": after "at" or beside a day, without minutes too.
-        let beside = (i > 0 && ["at", "@"].contains(t[i - 1].word))
+        // "fri night 11p": after a part of the day too.
+        let beside = (i > 0 && (["at", "@", "tonight"].contains(t[i - 1].word) || ReminderLexicon.partsOfDay.contains(t[i - 1].word)))
             || [i - 1, i + 1].contains { $0 >= 0 && $0 < t.count && (Weekdays.parse(t[$0].word) != nil || ["today", "tomorrow", "tonight"].contains(t[$0].word)) }
         let short = (w.count > 4 && w.dropLast().contains(":") || (beside && (2...3).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
             && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
@@ -178,9 +179,14 @@ extension ReminderParser.ParseState {
 
     /// "0930", "2115" after "at": a 24-hour clock time in four digits.
     func fourDigits(at k: Int) -> (WrittenTime, Int)? {
-        let w = word(k)
+        Self.fourDigits(tokens, k).map { ($0, 1) }
+    }
+
+    static func fourDigits(_ t: [Token], _ k: Int) -> WrittenTime? {
+        guard k >= 0 && k < t.count else { return nil }
+        let w = t[k].word
         guard w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60 else { return nil }
-        return (WrittenTime(hour: v / 100, minute: v % 100, sure: true, text: w), 1)
+        return WrittenTime(hour: v / 100, minute: v % 100, sure: true, text: w)
     }
 
     /// "1.5", "2.25": a decimal amount (up to a million).
@@ -360,7 +366,19 @@ extension ReminderParser.ParseState {
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
             setTime(t, i, 1)
             i += 1
+            readMoreTimes()
             return true
+        }
+        // "tacro q12h 0900/2100": a prescription's times, each in four digits.
+        let slashed = w.split(separator: "/").map { Token(raw: String($0), word: String($0), commaAfter: false) }
+        if slashed.count >= 2, slashed.count <= 6, w.hasPrefix("0"), slashed.allSatisfy({ $0.word.count == 4 }) {
+            let times = slashed.indices.compactMap { Self.fourDigits(slashed, $0) }
+            if times.count == slashed.count {
+                setTime(times[0], i, 1)
+                moreTimes += times.dropFirst().map { ($0, $0.text) }
+                i += 1
+                return true
+            }
         }
         // "tmrw 11", "dentist fri 9" at the end: a bare hour after a day (its am/pm said).
         if let h = Int(w), (1...12).contains(h), w.count <= 2, i > 0, used[i - 1], Self.dayWord(word(i - 1)),
@@ -420,54 +438,6 @@ extension ReminderParser.ParseState {
         guard books.contains(prev) else { return false }
         let reading: Set<String> = ["read", "reread", "study", "memorize", "memorise", "recite", "preach", "verse", "devotional", "bible", "scripture", "sermon"]
         return tokens[..<k].contains { reading.contains($0.word) } || !(1...12).contains(Int(word(k).split(separator: ":").first ?? "") ?? 0)
-    }
-
-    /// "and 5pm", "and at 9pm", ", 1pm and 6pm" right after a time: more
-    /// times of the same rule ("every day at 7am and 9pm"), settled at the end.
-    mutating func readMoreTimes() {
-        while ["and", "&"].contains(word(i)) || (i > 0 && tokens[i - 1].commaAfter) {
-            let from = ["and", "&"].contains(word(i)) ? i + 1 : i
-            var k = from
-            if word(k) == "at" || word(k) == "@" { k += 1 }
-            // A bare number right after a time and "and" or a comma is a time too ("at 8, 2 and 8").
-            guard let (t, n) = writtenTime(at: k), !["times", "x"].contains(word(k + n)) else { return }  // ", 5 times" is a count
-            moreTimes.append((t, phrase(from, k + n - from)))
-            take(i, k + n - i)
-            i = k + n
-        }
-    }
-
-    /// Several times with a daily or weekly rule: one RFC rule at those
-    /// hours (their minutes must agree); without such a rule, a conflict.
-    mutating func settleMoreTimes(_ time: inout TimeOfDay?) {
-        guard !moreTimes.isEmpty, let (first, firstSaid) = timeWritten else { return }
-        let all = [(first, firstSaid)] + moreTimes
-        let settled = Self.forward(all.map(\.0), partOfDay: partOfDay).map { (tm, note) -> TimeOfDay in
-            if let n = note { assumptions.append(n) }
-            return tm
-        }
-        let weekly = rule.repeats && (rule.kind == .weekly || (rule.kind == .custom && rule.unit == .week))
-        let daily = rule.repeats && (rule.kind == .daily || (rule.kind == .custom && rule.unit == .day))
-        guard daily || weekly, rule.rangeStart == nil, !rule.basedOnCompletion else {
-            if conflict == nil {
-                conflict = "two times in one sentence ('\(firstSaid)' and '\(moreTimes[0].1)'): one reminder holds one rule; add them one at a time"
-            }
-            return
-        }
-        guard Set(settled.map(\.minute)).count == 1 else {
-            if conflict == nil { conflict = "several times in one rule share their minutes ('\(all.map(\.1).joined(separator: "', '"))'): add them one at a time" }
-            return
-        }
-        var r = RRule(freq: weekly ? .weekly : .daily)
-        r.interval = rule.interval
-        r.byHour = Array(Set(settled.map(\.hour))).sorted()
-        r.byMinute = [settled[0].minute]
-        if weekly { r.byDay = (rule.days.isEmpty ? [date?.weekday ?? today.weekday] : rule.days).map { RRule.WeekdayNum($0) } }
-        let (u, c) = (rule.until, rule.count)
-        rule = Self.rfcRule(r)
-        (rule.until, rule.count) = (u, c)
-        time = nil
-        timeWritten = nil
     }
 
     /// The times of one day's list, settled so that they go forward: "at 8

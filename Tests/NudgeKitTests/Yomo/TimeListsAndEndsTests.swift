@@ -1,0 +1,115 @@
+import XCTest
+@testable import NudgeKit
+
+/// Phrases table J and I left refused or stated wrong, now read: a rule
+/// within a day that ends at a time ("every half hour until 6pm"), several
+/// times as a prescription writes them ("0800 1400 2000 x10 days",
+/// "q12h 0900/2100"), hours said after "twice a day", a day before or after
+/// a named day, and a bare hour read as its next occurrence. Saturday
+/// 2026-11-28 10:00 in New York, as the held-out tables.
+final class TimeListsAndEndsTests: XCTestCase {
+    let h = ReadOrRefuseTests(name: "helpers", testClosure: { _ in })
+
+    func testAnIntradayRuleEndsAtTheTimeSaid() throws {
+        let half = try h.occurrences("Remind me every half hour until 6pm to check the render", 100)
+        XCTAssertEqual(half.first, "2026-11-28 10:30")
+        XCTAssertEqual(half.last, "2026-11-28 18:00")
+        XCTAssertEqual(half.count, 16)
+        XCTAssertEqual(try h.occurrences("push fluids every quarter hr til noon", 100),
+                       ["2026-11-28 10:15", "2026-11-28 10:30", "2026-11-28 10:45", "2026-11-28 11:00", "2026-11-28 11:15",
+                        "2026-11-28 11:30", "2026-11-28 11:45", "2026-11-28 12:00"])
+        XCTAssertEqual(try h.occurrences("stretch every 2 hours until 5pm", 100),
+                       ["2026-11-28 11:00", "2026-11-28 13:00", "2026-11-28 15:00", "2026-11-28 17:00"])
+        // A bare hour is the next one: "until 5" at 10:00 is 17:00, said.
+        let five = h.parse("stretch every 2 hours until 5")
+        XCTAssertTrue(five.assumptions.contains("'until 5' read as until 17:00"), "\(five.assumptions)")
+        XCTAssertEqual(five.title, "stretch")
+        // A time already past, or not after the start, is refused, not stretched into tomorrow.
+        for phrase in ["stretch every hour till 9am", "check oven every 10 minutes until 8am"] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.warnings.count, 1, phrase)
+            XCTAssertTrue(p.warnings[0].contains("is not after the rule's start"), p.warnings[0])
+        }
+    }
+
+    /// Property: every N minutes until a time ends on that day, at or before
+    /// the time, and no later step would still fit.
+    func testEveryNMinutesUntilATimeNeverRunsPastIt() throws {
+        var g = SeededRandom(seed: 38)
+        for _ in 0..<60 {
+            let n = [5, 10, 15, 20, 30, 45, 90, 120][Int(g.next() % 8)]
+            let endHour = 11 + Int(g.next() % 12)  // 11:00 to 22:00
+            let endMinute = [0, 15, 30, 45][Int(g.next() % 4)]
+            let end = String(format: "%02d:%02d", endHour, endMinute)
+            let phrase = "water the plants every \(n) minutes until \(end)"
+            let occ = try h.occurrences(phrase, 500)
+            XCTAssertFalse(occ.isEmpty, phrase)
+            XCTAssertTrue(occ.allSatisfy { $0.hasPrefix("2026-11-28 ") && String($0.suffix(5)) <= end }, phrase)
+            // The last is within one step of the end.
+            let last = occ.last!.suffix(5).split(separator: ":").map { Int($0)! }
+            XCTAssertLessThan(endHour * 60 + endMinute - (last[0] * 60 + last[1]), n, phrase)
+        }
+    }
+
+    func testSeveralTimesAsAPrescriptionWritesThem() throws {
+        let amox = try h.occurrences("amox 0800 1400 2000 x10 days", 100)
+        XCTAssertEqual(amox.first, "2026-11-28 14:00")
+        XCTAssertEqual(amox.last, "2026-12-07 20:00")
+        XCTAssertEqual(amox.count, 29)
+        XCTAssertEqual(h.parse("amox 0800 1400 2000 x10 days").title, "amox")
+        XCTAssertEqual(try h.occurrences("amoxicillin at 8am, 2pm and 8pm for 7 days", 100).last, "2026-12-04 20:00")
+        XCTAssertEqual(try h.occurrences("tacro q12h 0900/2100", 3), ["2026-11-28 21:00", "2026-11-29 09:00", "2026-11-29 21:00"])
+        XCTAssertEqual(try h.occurrences("meds q8h 0600 1400 2200", 3), ["2026-11-28 14:00", "2026-11-28 22:00", "2026-11-29 06:00"])
+        XCTAssertEqual(try h.occurrences("take meds at 0900 and 2100 daily", 2), ["2026-11-28 21:00", "2026-11-29 09:00"])
+        // Times an hourly rule never reaches are not its hours: refused.
+        XCTAssertNotNil(h.parse("meds q6h 0900/2100").conflict)
+        // A number that is a quantity stays in the title.
+        XCTAssertEqual(h.parse("buy 2000 sheets at 0900").title, "buy 2000 sheets")
+    }
+
+    func testHoursSaidAfterTwiceADayAreItsHours() throws {
+        let p = h.parse("Remind me twice a day to drink water, at 11 and 5")
+        XCTAssertEqual(p.title, "drink water")
+        XCTAssertFalse(p.assumptions.contains { $0.contains("09:00") }, "\(p.assumptions)")
+        XCTAssertEqual(try h.occurrences("Remind me twice a day to drink water, at 11 and 5", 3),
+                       ["2026-11-28 11:00", "2026-11-28 17:00", "2026-11-29 11:00"])
+        // Three times said after "twice" is not the rule's hours: refused.
+        XCTAssertNotNil(h.parse("twice a day drink water, at 9, 1 and 5").conflict)
+    }
+
+    func testADayBeforeOrAfterANamedDayOrADate() throws {
+        for (phrase, day, title) in [("Remind me the day before Valentine's Day to order flowers", "2027-02-13", "order flowers"),
+                                     ("book table 2 days before christmas", "2026-12-23", "book table"),
+                                     ("a week before easter buy eggs", "2027-03-21", "buy eggs"),
+                                     ("the day after dec 3 call Al", "2026-12-04", "call Al"),
+                                     // Thanksgiving 2026 was on the 26th: the next day after it is 2027's.
+                                     ("return rental the day after thanksgiving", "2027-11-26", "return rental")] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.date?.description, day, phrase)
+            XCTAssertEqual(p.title, title, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+            XCTAssertTrue(p.assumptions.contains { $0.contains(day) }, "\(phrase): \(p.assumptions)")
+        }
+        // Not a day: "the day before" with nothing after it reads nothing.
+        XCTAssertNil(h.parse("remember the day before").date)
+    }
+
+    func testABareHourIsItsNextOccurrence() throws {
+        XCTAssertEqual(try h.occurrences("ping vendor at 8", 1), ["2026-11-28 20:00"])
+        XCTAssertEqual(try h.occurrences("Remind me to put the kids to bed at half 8", 1), ["2026-11-28 20:30"])
+        XCTAssertTrue(h.parse("ping vendor at 8").assumptions.contains("'8' read as 20:00, the next 8 o'clock"))
+        // Still ahead this morning, a day said, a part of the day or a word of the title: as before.
+        XCTAssertEqual(try h.occurrences("call at 11", 1), ["2026-11-28 11:00"])
+        XCTAssertEqual(try h.occurrences("call at 9 tomorrow", 1), ["2026-11-29 09:00"])
+        XCTAssertEqual(try h.occurrences("wake up at 7", 1), ["2026-11-29 07:00"])
+        XCTAssertEqual(try h.occurrences("run at 8 in the morning", 1), ["2026-11-29 08:00"])
+        XCTAssertEqual(try h.occurrences("vitamins every day at 8", 1), ["2026-11-29 08:00"])
+    }
+
+    func testAShortPmAfterAPartOfTheDay() throws {
+        XCTAssertEqual(try h.occurrences("fri night 11p pick up ot shift", 1), ["2026-12-04 23:00"])
+        XCTAssertEqual(h.parse("fri night 11p pick up ot shift").title, "pick up ot shift")
+        // Pence stay unread: "11p" alone is refused, naming it.
+        XCTAssertFalse(h.parse("stamps cost 11p").warnings.isEmpty)
+    }
+}
