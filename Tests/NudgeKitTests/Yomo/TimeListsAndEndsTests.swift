@@ -25,6 +25,8 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertTrue(five.assumptions.contains("'until 5' read as until 17:00"), "\(five.assumptions)")
         XCTAssertEqual(five.title, "stretch")
         // A time already past, or not after the start, is refused, not stretched into tomorrow.
+        // With no rule that repeats within a day, "til 5pm" is an end nothing takes: refused, naming it.
+        XCTAssertEqual(h.parse("call mom til 5pm").warnings, ["could not read 'til' as a date or time"])
         for phrase in ["stretch every hour till 9am", "check oven every 10 minutes until 8am"] {
             let p = h.parse(phrase)
             XCTAssertEqual(p.warnings.count, 1, phrase)
@@ -63,6 +65,7 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertEqual(try h.occurrences("take meds at 0900 and 2100 daily", 2), ["2026-11-28 21:00", "2026-11-29 09:00"])
         // Times an hourly rule never reaches are not its hours: refused.
         XCTAssertNotNil(h.parse("meds q6h 0900/2100").conflict)
+        XCTAssertNotNil(h.parse("meds q12h 0900/1000").conflict, "two times a day, but not 12 hours apart")
         // A number that is a quantity stays in the title.
         XCTAssertEqual(h.parse("buy 2000 sheets at 0900").title, "buy 2000 sheets")
     }
@@ -111,5 +114,54 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertEqual(h.parse("fri night 11p pick up ot shift").title, "pick up ot shift")
         // Pence stay unread: "11p" alone is refused, naming it.
         XCTAssertFalse(h.parse("stamps cost 11p").warnings.isEmpty)
+    }
+
+    // Table K's first look (71 of 76 right, 3 refused, 2 silently wrong) left these.
+
+    func testALeadInThatOnlySaysItIsAReminderLeavesTheTitle() throws {
+        for (phrase, title) in [("Don't forget to buy 2 lemons", "buy 2 lemons"), ("Don\u{2019}t forget to call Jo at 5pm", "call Jo"),
+                                ("remember to water plants tomorrow", "water plants"), ("please remind me to renew the car tax", "renew the car tax"),
+                                ("do not forget to sign the form", "sign the form"),
+                                // Not a lead-in: the words are the title's.
+                                ("remember the milk", "remember the milk"), ("don't forget", "don't forget")] {
+            XCTAssertEqual(h.parse(phrase).title, title, phrase)
+        }
+    }
+
+    func testACapitalisedDayInANameIsTheNames() throws {
+        for phrase in ["book table for Friday Club", "send the Friday Harbor Inn proposal"] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.title, phrase)
+            XCTAssertNil(p.date, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        // A day before a part of the day, all in lower case, or with only capitals: still read or refused.
+        XCTAssertFalse(h.parse("watch Monday Night Football").warnings.isEmpty)
+        XCTAssertEqual(h.parse("book table for friday").date?.description, "2026-12-04")
+        // All in capitals, a name or a day cannot be told: refused, naming the day.
+        XCTAssertEqual(h.parse("Book Table For Friday Club").warnings, ["could not read 'Friday' as a date or time"])
+    }
+
+    func testAShortPmLastInTheSentence() throws {
+        XCTAssertEqual(try h.occurrences("lock the back door 11p", 1), ["2026-11-28 23:00"])
+        XCTAssertEqual(h.parse("lock the back door 11p").title, "lock the back door")
+        for pence in ["stamps cost 11p", "milk was 5p"] { XCTAssertFalse(h.parse(pence).warnings.isEmpty, pence) }
+    }
+
+    func testADayOfNextMonth() throws {
+        let p = h.parse("next month on the 2nd renew passport")
+        XCTAssertEqual(p.date?.description, "2026-12-02")
+        XCTAssertEqual(p.title, "renew passport")
+        XCTAssertNil(p.conflict)
+        XCTAssertEqual(h.parse("pay Sam next month the 15th").date?.description, "2026-12-15")
+    }
+
+    func testMinutesFromATimeUntilATimeAreOneDays() throws {
+        XCTAssertEqual(try h.occurrences("baste the roast every 30 min from 2pm until 5pm", 100),
+                       ["2026-11-28 14:00", "2026-11-28 14:30", "2026-11-28 15:00", "2026-11-28 15:30", "2026-11-28 16:00",
+                        "2026-11-28 16:30", "2026-11-28 17:00"])
+        XCTAssertTrue(h.parse("baste the roast every 30 min from 2pm until 5pm").assumptions.contains { $0.contains("on one day") })
+        // "from … to …" is a window every day, which yomo does not have in minutes: refused.
+        XCTAssertFalse(h.parse("check stocks every 30 mins from 9:30 to 16:00").warnings.isEmpty)
     }
 }

@@ -178,6 +178,18 @@ extension ReminderParser.ParseState {
         case "month":
             let idx = today.year * 12 + today.month
             d = Day(year: idx / 12, month: idx % 12 + 1, day: 1)
+            // "next month on the 2nd", "next month the 15th": that day of it.
+            var k = i + 2
+            if word(k) == "on" { k += 1 }
+            if word(k) == "the" { k += 1 }
+            if k > i + 2, let n = ReminderLexicon.ordinal(word(k)), n >= 1, ReminderLexicon.weekday(word(k + 1)) == nil, word(k + 1) != "of" {
+                guard n <= Day.daysInMonth(year: d.year, month: d.month) else { return false }  // "next month on the 31st" in a short one: left to be refused
+                let on = Day(year: d.year, month: d.month, day: n)
+                assumptions.append("'\(phrase(i, k + 1 - i))' read as \(Weekdays.display(on.weekday)) \(on)")
+                setDate(on, i, k + 1 - i)
+                i = k + 1
+                return true
+            }
         default: d = Day(year: today.year + 1, month: 1, day: 1)
         }
         assumptions.append("'next \(word(i + 1))' read as \(d)")
@@ -222,8 +234,9 @@ extension ReminderParser.ParseState {
         // "at friday 5pm": "at" a day, as some say it.
         if k == i && word(k) == "at" && ReminderLexicon.weekday(word(k + 1)) != nil && !word(k + 1).hasSuffix("s") { k += 1 }
         guard let (days, len) = dayList(at: k) else { return false }
-        // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing.
-        if k == i && namesAThing(at: k, len: len) { return false }
+        // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing;
+        // "book a table for Friday Club": after "for" too.
+        if (k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len) { return false }
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {

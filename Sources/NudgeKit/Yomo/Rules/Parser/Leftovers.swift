@@ -66,6 +66,15 @@ extension ReminderParser.ParseState {
         return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
     }
 
+    /// Whether the word at `k` starts a capitalised name: it and the next
+    /// word begin with a capital, the next is no time word, and the
+    /// sentence has lower-case words (so capitals are not its style).
+    func properName(at k: Int) -> Bool {
+        guard k + 1 < tokens.count, tokens[k].raw.first?.isUppercase == true, tokens[k + 1].raw.first?.isUppercase == true,
+              !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), namesAThing(at: k, len: 1) else { return false }
+        return tokens.contains { $0.raw.first?.isLowercase == true }
+    }
+
     /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
     static let dayCompounds: Set<String> = [
         "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
@@ -360,6 +369,9 @@ extension ReminderParser.ParseState {
            ["before", "after", "from", "ago", "prior"].contains(word(k + 2)) { return 3 }
         if ["next", "this", "coming"].contains(w) && (Self.periodWords.contains(next) || ReminderLexicon.weekday(next) != nil) { return 2 }
         let lead = Self.leadWords.contains(prev) || (prev == "the" && Self.leadWords.contains(word(k - 2)))
+        // "the Friday Harbor Inn proposal", "book a table for Friday Club": a capitalised day in a name, among
+        // lower-case words, is the name's.
+        if ReminderLexicon.weekday(w) != nil, properName(at: k) { return nil }
         if let _ = ReminderLexicon.weekday(w) ?? Self.dayRange(w)?.first {
             if w.count >= 6 || lead || Self.dayRange(w) != nil { return 1 }
         }

@@ -106,6 +106,17 @@ extension ReminderParser.ParseState {
             let len = j + 1 - i + hourRangeOfRule(&r, at: j + 1)
             setRule(r, i, len)
             i += len
+        } else if let (a, b, len) = hourRange(at: j + 1), (1...1439).contains(n), timeWritten == nil, untilTime == nil,
+                  (j + 2..<j + 1 + len).contains(where: { ["until", "till", "til", "'til"].contains(word($0)) }) {
+            // "every 30 min from 2pm until 5pm": from that time until that time, on its day (said); "from 9 to 5",
+            // a window every day, is not a rule yomo has in minutes (refused below).
+            var r = RRule(freq: .minutely)
+            r.interval = n
+            setRule(Self.rfcRule(r), i, j + 1 - i)
+            setTime(a, j + 1, len)
+            untilTime = (b, phrase(j + 1, len))
+            assumptions.append("'\(phrase(i, j + 1 + len - i))' read as on one day; a window every day is whole hours ('every hour from 9 to 5')")
+            i = j + 1 + len
         } else if hourRange(at: j + 1) != nil || !(1...1439).contains(n) {
             warnings.append("'\(phrase(i, j + 1 - i))': yomo repeats every 1 to 1439 minutes, and in a range of hours only in whole hours; try 'every \(max(1, (n + 30) / 60)) hours'")
             _ = consume(j + 1 - i)

@@ -64,11 +64,21 @@ public struct ParsedReminder: Equatable, Sendable {
 }
 
 public enum ReminderParser {
+    /// Words before a reminder that only say it is one.
+    static let leadIns: [[String]] = [["don't", "forget", "to"], ["dont", "forget", "to"], ["do", "not", "forget", "to"], ["remember", "to"],
+                                      ["please", "remind", "me", "to"], ["pls", "remind", "me", "to"], ["plz", "remind", "me", "to"],
+                                      ["please", "remind", "me"], ["pls", "remind", "me"]]
+
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
         // "remind me to …"
         var remindMe = state.word(0) == "remind" && state.word(1) == "me"
         if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
+        // "Don't forget to buy lemons", "remember to call Jo", "please remind me to …": the same lead-in.
+        else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }) {
+            remindMe = lead.contains("remind")
+            _ = state.consume(lead.count)
+        }
         // "In six weeks, remind me to ask Sam": the same after a lead phrase and its comma.
         if !remindMe, let c = state.tokens.firstIndex(where: \.commaAfter), c < 5, state.word(c + 1) == "remind", state.word(c + 2) == "me" {
             remindMe = true
