@@ -164,4 +164,31 @@ final class TimeListsAndEndsTests: XCTestCase {
         // "from … to …" is a window every day, which yomo does not have in minutes: refused.
         XCTAssertFalse(h.parse("check stocks every 30 mins from 9:30 to 16:00").warnings.isEmpty)
     }
+
+    // Table L's first look (74 of 76 right, 1 stated wrong, 1 silently wrong) left these.
+
+    func testWordsInQuotesAreAName() throws {
+        for phrase in ["Return \"Friday Night Lights\" DVD to Sam", "say \"see you Friday\" to Al", "watch \u{201C}Monday Night Football\u{201D}"] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.title, phrase)
+            XCTAssertNil(p.date, phrase)
+            XCTAssertNil(p.time, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        // What is outside the quotes is still read; one quoted word is a time, as before.
+        XCTAssertEqual(try h.occurrences("watch \u{201C}Monday Night Football\u{201D} tonight at 8", 1), ["2026-11-28 20:00"])
+        XCTAssertEqual(try h.occurrences("call \"tomorrow\" 5pm", 1), ["2026-11-29 17:00"])
+        // An unclosed quote names nothing.
+        XCTAssertFalse(h.parse("return \"Friday Night Lights DVD").warnings.isEmpty)
+    }
+
+    func testASlashDateWithLeadingZerosIsADate() throws {
+        let p = h.parse("03/04 team offsite")
+        XCTAssertEqual(p.date?.description, "2027-03-04")
+        XCTAssertEqual(p.title, "team offsite")
+        XCTAssertTrue(p.assumptions.contains("'03/04' read as March 4 (month/day)"))
+        // A fraction is still a fraction.
+        XCTAssertEqual(h.parse("1/2 tablet at 9pm").title, "1/2 tablet")
+        XCTAssertNil(h.parse("3/4 cup flour").date)
+    }
 }

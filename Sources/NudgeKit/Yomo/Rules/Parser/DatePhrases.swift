@@ -413,7 +413,8 @@ extension ReminderParser.ParseState {
     /// fraction before a word of the title, or after a whole number.
     func fraction(at k: Int) -> Bool {
         let p = word(k).split(separator: "/")
-        guard p.count == 2, let a = Int(p[0]), let b = Int(p[1]), [2, 3, 4, 8].contains(b), a < b else { return false }
+        // "03/04" is a date: a fraction has no leading zero.
+        guard p.count == 2, !p[0].hasPrefix("0"), !p[1].hasPrefix("0"), let a = Int(p[0]), let b = Int(p[1]), [2, 3, 4, 8].contains(b), a < b else { return false }
         return Int(word(k - 1)) != nil || word(k + 1) == "of" || (Self.titleWord(word(k + 1)) && ReminderLexicon.partsOfDay.contains(word(k + 1)) == false
                                                                && !Self.dayWord(word(k + 1)))
     }

@@ -40,7 +40,7 @@ extension ReminderParser.ParseState {
                 || writtenTime(at: j) != nil || Self.leadWords.contains(w) || Self.periodWords.contains(w)
                 || ["at", "@", "to", "and", "or", "of", "in", "noon", "midnight", "next", "this", "coming", "week"].contains(w)
         }
-        func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].raw.first?.isUppercase == true }
+        func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].capitalised }
         if k > 0 && word(k - 1) == "the" && !used[k - 1] && !timeish(after) { return true }
         // "Maundy Thursday", "Super Bowl Sunday", "Cyber Monday", "Man Friday", "Thank God It's Friday".
         if len == 1, ReminderLexicon.weekday(word(k)) != nil, k > 0, !used[k - 1],
@@ -70,7 +70,7 @@ extension ReminderParser.ParseState {
     /// word begin with a capital, the next is no time word, and the
     /// sentence has lower-case words (so capitals are not its style).
     func properName(at k: Int) -> Bool {
-        guard k + 1 < tokens.count, tokens[k].raw.first?.isUppercase == true, tokens[k + 1].raw.first?.isUppercase == true,
+        guard k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
               !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), namesAThing(at: k, len: 1) else { return false }
         return tokens.contains { $0.raw.first?.isLowercase == true }
     }
@@ -90,7 +90,7 @@ extension ReminderParser.ParseState {
     /// ("watch Arsenal Friday" is Friday).
     func inMediaTitle(_ k: Int) -> Bool {
         // A capitalised word; or a number that is no time, right beside one ("28 Days Later", "John 3:16" is not).
-        func letter(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && tokens[j].raw.first?.isUppercase == true }
+        func letter(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && tokens[j].capitalised }
         func member(_ j: Int) -> Bool {
             letter(j) || (j >= 0 && j < tokens.count && !used[j] && tokens[j].raw.first?.isNumber == true && writtenTime(at: j) == nil
                           && !tokens[j].raw.contains("/") && !tokens[j].raw.contains(".") && (letter(j - 1) || letter(j + 1)))
@@ -170,7 +170,7 @@ extension ReminderParser.ParseState {
     /// tokens from `k` say it.
     func unreadTimeWord(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
-        if inMediaTitle(k) { return nil }
+        if inMediaTitle(k) || quoted[k] { return nil }
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
         // "the friday before christmas", "day before thanksgiving": counted from a named day.
         if ["before", "after"].contains(w), k > 0, Self.dayWord(word(k - 1)) || ["day", "night", "week", "weekend", "morning", "evening"].contains(word(k - 1)),

@@ -15,6 +15,9 @@ enum ReminderLexicon {
         var raw: String
         var word: String
         var commaAfter: Bool
+
+        /// Whether the word as typed begins with a capital, an opening quote or bracket aside.
+        var capitalised: Bool { raw.drop(while: { "\"\u{201C}\u{2018}'([{".contains($0) }).first?.isUppercase == true }
     }
 
     static let numberWords: [String: Int] = {

@@ -25,6 +25,9 @@ extension ReminderParser {
         let tokens: [Token]
         /// Tokens read into the form; the others make the title.
         var used: [Bool]
+        /// Tokens inside quotes of two words or more ("Friday Night Lights"):
+        /// a name, never read as when.
+        let quoted: [Bool]
         /// The token being read.
         var i = 0
         let now: Instant
@@ -80,10 +83,28 @@ extension ReminderParser {
             let (tokens, typoNotes) = ReminderLexicon.tokenize(text)
             self.tokens = tokens
             self.used = [Bool](repeating: false, count: tokens.count)
+            self.quoted = Self.quotedNames(tokens)
             self.now = now
             self.today = today
             self.zoneName = zoneName
             self.assumptions = typoNotes
+        }
+
+        /// Which tokens are inside a quoted name of two words or more.
+        static func quotedNames(_ tokens: [Token]) -> [Bool] {
+            var out = [Bool](repeating: false, count: tokens.count)
+            let opens: Set<Character> = ["\"", "\u{201C}"], closes: Set<Character> = ["\"", "\u{201D}"]
+            var k = 0
+            while k < tokens.count {
+                let raw = tokens[k].raw
+                guard let f = raw.first, opens.contains(f), !(raw.count > 1 && raw.dropFirst().last.map(closes.contains) == true) else { k += 1; continue }
+                // The closing quote, on a later word (its trailing punctuation aside).
+                guard let e = (k + 1..<tokens.count).first(where: { j in
+                    tokens[j].raw.reversed().drop(while: { ",.;:!?)".contains($0) }).first.map(closes.contains) == true }) else { break }
+                for j in k...e { out[j] = true }
+                k = e + 1
+            }
+            return out
         }
 
         /// The word at `k`, or "" before the first token and past the last.

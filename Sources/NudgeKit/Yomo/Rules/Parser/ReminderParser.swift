@@ -151,7 +151,7 @@ extension ReminderParser.ParseState {
 
     /// Reads the phrase at `i` with the first reader that recognises one.
     mutating func readPhrase() -> Bool {
-        if inMediaTitle(i) { return false }  // "watch Tomorrow Never Dies"
+        if inMediaTitle(i) || quoted[i] { return false }  // "watch Tomorrow Never Dies", 'return "Friday Night Lights"'
         // "deliver to 5 May Street", "party at 18 April Lane": an address.
         if address(at: i) || (["at", "@", "on", "to"].contains(word(i)) && address(at: i + 1)) {
             i += address(at: i) ? 2 : 1
