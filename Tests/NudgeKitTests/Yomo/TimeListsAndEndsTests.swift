@@ -191,4 +191,40 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertEqual(h.parse("1/2 tablet at 9pm").title, "1/2 tablet")
         XCTAssertNil(h.parse("3/4 cup flour").date)
     }
+
+    /// What an adversary found in the rules above (about 650 phrases tried):
+    /// each is now read right or refused, naming the words.
+    func testWhatAnAdversaryFoundIsReadOrRefused() throws {
+        let refused = [
+            // An intraday end with other days or ends, or with no start on a later day.
+            "stretch every half hour until 6pm on tuesday", "stretch every 30 min from 2pm until 5pm on monday",
+            "stretch every half hour until 6pm for 3 days", "stretch every half hour until 6pm until friday",
+            "stretch every hour until 5pm for 3 days", "stretch on monday every half hour until 6pm",
+            // A year after a named day is no time of day.
+            "call the day before easter 2028", "call on thanksgiving 2026", "call 3 weeks before easter 2027",
+            // Four-digit times side by side that are not read.
+            "meds 2000 0800 daily", "room 1204 0900 1400 daily", "meds 2000 and 0800 daily", "meds 1400 and 0800",
+            "meds 0800 1400 2000 x 10 days daily", "meds 0800 1400 2400 daily",
+            // A day that starts a sentence or a phrase is a day, not a name.
+            "Friday: Dentist at 3pm", "meeting Tuesday I think at 3pm", "lunch Friday With Sarah", "call Monday Bob about taxes",
+            // Codes are no times.
+            "pin 0000 reset tomorrow", "door code 0930 tomorrow",
+        ]
+        for phrase in refused {
+            let p = h.parse(phrase)
+            XCTAssertTrue(!p.warnings.isEmpty || p.conflict != nil, "\(phrase) was read without a word: \(p.date as Any) \(p.time as Any) '\(p.title)'")
+        }
+        XCTAssertEqual(try h.occurrences("pack the night before dec 3 at 8pm", 1), ["2026-12-02 20:00"])
+        XCTAssertEqual(try h.occurrences("call the night before christmas", 1), ["2026-12-24 21:00"])
+        XCTAssertEqual(h.parse("call the night before christmas").title, "call")
+        XCTAssertEqual(try h.occurrences("meds 0800,2000 daily", 2), ["2026-11-28 20:00", "2026-11-29 08:00"])
+        XCTAssertEqual(try h.occurrences("stretch every hour to 5pm", 10),
+                       ["2026-11-28 11:00", "2026-11-28 12:00", "2026-11-28 13:00", "2026-11-28 14:00", "2026-11-28 15:00",
+                        "2026-11-28 16:00", "2026-11-28 17:00"])
+        for (phrase, title) in [("call Dr Friday at 5pm", "call Dr Friday"), ("remember to do list tomorrow", "remember to do list")] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.title, title, phrase)
+            XCTAssertNil(p.date.flatMap { $0.weekday == 5 ? $0 : nil }, phrase)
+        }
+    }
 }

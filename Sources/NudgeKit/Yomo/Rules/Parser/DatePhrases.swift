@@ -236,7 +236,7 @@ extension ReminderParser.ParseState {
         guard let (days, len) = dayList(at: k) else { return false }
         // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing;
         // "book a table for Friday Club": after "for" too.
-        if (k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len) { return false }
+        if ((k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len)) || (len == 1 && properName(at: k)) { return false }
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {

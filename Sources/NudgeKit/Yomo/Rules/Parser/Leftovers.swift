@@ -70,10 +70,18 @@ extension ReminderParser.ParseState {
     /// word begin with a capital, the next is no time word, and the
     /// sentence has lower-case words (so capitals are not its style).
     func properName(at k: Int) -> Bool {
-        guard k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
-              !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), namesAThing(at: k, len: 1) else { return false }
+        // "call Dr Friday at 5pm": a title before it makes it a surname.
+        if k > 0, tokens[k].capitalised, ["Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Prof", "Prof.", "Miss"].contains(tokens[k - 1].raw) { return true }
+        // Only after "the" or "for" ("the Friday Harbor Inn", "for Friday Club"), with nothing after the day that
+        // ends or links a phrase ("Friday: Dentist", "lunch Friday With Sarah", "meeting Tuesday I think").
+        guard k > 0, ["the", "for"].contains(word(k - 1)), !tokens[k].commaAfter, k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
+              !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), !Self.linkWords.contains(word(k + 1)),
+              namesAThing(at: k, len: 1) else { return false }
         return tokens.contains { $0.raw.first?.isLowercase == true }
     }
+
+    /// Words that link or end a phrase: after a day, they make it no name's.
+    static let linkWords: Set<String> = ["with", "w", "w/", "and", "i", "at", "to", "for", "in", "on", "by", "about", "re", "or", "the", "a", "my", "we"]
 
     /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
     static let dayCompounds: Set<String> = [
@@ -338,9 +346,18 @@ extension ReminderParser.ParseState {
                p.contains(where: { $0.allSatisfy(\.isNumber) }) { return 1 }
         }
         if w.count == 3, w.hasPrefix("'"), w.dropFirst().allSatisfy(\.isNumber) { return 1 }
+        // "meds 2000 0800 daily", "2000 and 0800", "0800,2000": clock times in four digits side by side, not read.
+        func clock4(_ s: String) -> Bool {
+            s.count == 4 && s.allSatisfy({ $0.isASCII && $0.isNumber }) && (Int(s).map { ($0 / 100 < 24 && $0 % 100 < 60) || $0 == 2400 } ?? false)
+        }
+        let beside4 = [k - 1, k + 1, ["and", "&"].contains(prev) ? k - 2 : -1, ["and", "&"].contains(next) ? k + 2 : -1]
+            .filter { $0 >= 0 && $0 < tokens.count && $0 != k }.map { word($0) }.filter(clock4)
+        if clock4(w), !beside4.isEmpty, w.hasPrefix("0") || beside4.contains(where: { $0.hasPrefix("0") }) || (k > 0 && used[k - 1] && clock4(word(k - 1))) { return 1 }
+        let parts4 = w.split(separator: ",").map(String.init)
+        if parts4.count >= 2, parts4.allSatisfy(clock4) { return 1 }
         // "0930", "1530" at the end or beside a day: a clock time in a form not read.
         if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60,
-           !(k > 0 && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
+           !(k > 0 && !used[k - 1] && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
            !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
            w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // A bare hour beside a day ("dentist fri 9", "9 fri"): a time, or a count?

@@ -180,7 +180,12 @@ extension ReminderParser.ParseState {
     mutating func readDaysFromDay() -> Bool {
         var k = word(i) == "on" ? i + 1 : i
         var n = 1
+        var part: String? = nil
         if ["the", "a", "one"].contains(word(k)), ["day", "week"].contains(word(k + 1)) {
+            k += 1
+        } else if word(k) == "the", ReminderLexicon.partsOfDay.contains(word(k + 1)), partOfDay == nil {
+            // "the night before christmas", "the evening before dec 3": that part of the day before.
+            part = word(k + 1)
             k += 1
         } else if let x = ReminderLexicon.number(word(k)), (1...60).contains(x), ["days", "weeks"].contains(word(k + 1)) {
             n = x
@@ -205,6 +210,9 @@ extension ReminderParser.ParseState {
             return false
         }
         guard d >= today else { return false }
+        // "christmas 2027": a year after the day is not read here; left to be refused.
+        if let y = Int(word(at + len)), word(at + len).count == 4, (1900...2199).contains(y) { return false }
+        if let p = part { partOfDay = p }
         assumptions.append("'\(phrase(i, at + len - i))' read as \(Weekdays.display(d.weekday)) \(d)")
         setDate(d, i, at + len - i)
         i = at + len

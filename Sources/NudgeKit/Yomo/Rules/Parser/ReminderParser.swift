@@ -75,7 +75,8 @@ public enum ReminderParser {
         var remindMe = state.word(0) == "remind" && state.word(1) == "me"
         if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
         // "Don't forget to buy lemons", "remember to call Jo", "please remind me to …": the same lead-in.
-        else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }) {
+        else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }),
+                state.word(lead.count) != "do" || state.word(lead.count + 1) != "list" {  // "remember to do list": a to-do list
             remindMe = lead.contains("remind")
             _ = state.consume(lead.count)
         }

@@ -52,6 +52,7 @@ extension ReminderParser.ParseState {
         case "until", "till", "through", "til", "'til", "thru", "ending", "ends", "stopping", "untill": w = 1
         case "up" where ["to", "until", "till", "through", "til"].contains(word(i + 1)): w = 2
         case "by" where rule.repeats, "before" where rule.repeats: w = 1
+        case "to" where intraday && untilTime == nil && writtenTime(at: i + 1) != nil: w = 1  // "every hour to 5pm"
         default: return false
         }
         let k = i + w
@@ -118,6 +119,12 @@ extension ReminderParser.ParseState {
     mutating func settleUntilTime(time: inout TimeOfDay?, zone: Zone) {
         guard let (w, said) = untilTime else { return }
         let clock = zone.local(now).time
+        // "until 6pm for 3 days", "until 6pm until friday", "until 6pm on tuesdays", "on monday every half hour
+        // until 6pm" with no start: more than one day's end, or a start not said. Refused, not half read.
+        if until != nil || forDuration != nil || count != nil || !rule.days.isEmpty || (date != nil && date != today && time == nil) {
+            warnings.append("'\(said)' ends a rule within one day from now or from a time said ('from 9am until 6pm'); with other days or ends, say the hours as 'every hour from 9am to 6pm'")
+            return
+        }
         let day = relative.map { zone.day(of: $0) } ?? date ?? today
         var end = TimeOfDay(hour: w.hour, minute: w.minute)
         if !w.sure && w.hour < 12 {

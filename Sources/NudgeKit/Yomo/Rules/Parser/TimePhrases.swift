@@ -365,7 +365,10 @@ extension ReminderParser.ParseState {
             return true
         }
         // "review slides 0730", "1530 tomorrow": a 24-hour clock in four digits, with its zero or beside a day.
-        if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),
+        // Not "christmas 2027", "easter 2028": a year after a named day (left to be refused); not "pin 0000", "door code 0930".
+        let year = w.hasPrefix("20") && i > 0 && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
+        if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year,
+           !(i > 0 && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
             setTime(t, i, 1)
             i += 1
@@ -373,7 +376,7 @@ extension ReminderParser.ParseState {
             return true
         }
         // "tacro q12h 0900/2100": a prescription's times, each in four digits.
-        let slashed = w.split(separator: "/").map { Token(raw: String($0), word: String($0), commaAfter: false) }
+        let slashed = w.split(whereSeparator: { $0 == "/" || $0 == "," }).map { Token(raw: String($0), word: String($0), commaAfter: false) }
         if slashed.count >= 2, slashed.count <= 6, w.hasPrefix("0"), slashed.allSatisfy({ $0.word.count == 4 }) {
             let times = slashed.indices.compactMap { Self.fourDigits(slashed, $0) }
             if times.count == slashed.count {
