@@ -218,6 +218,8 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertEqual(try h.occurrences("call the night before christmas", 1), ["2026-12-24 21:00"])
         XCTAssertEqual(h.parse("call the night before christmas").title, "call")
         XCTAssertEqual(try h.occurrences("meds 0800,2000 daily", 2), ["2026-11-28 20:00", "2026-11-29 08:00"])
+        // A year is only a year after a named day: before "tomorrow", 2030 is still half past eight.
+        XCTAssertEqual(try h.occurrences("call bob 2030 tomorrow", 1), ["2026-11-29 20:30"])
         XCTAssertEqual(try h.occurrences("stretch every hour to 5pm", 10),
                        ["2026-11-28 11:00", "2026-11-28 12:00", "2026-11-28 13:00", "2026-11-28 14:00", "2026-11-28 15:00",
                         "2026-11-28 16:00", "2026-11-28 17:00"])

@@ -366,7 +366,7 @@ extension ReminderParser.ParseState {
         }
         // "review slides 0730", "1530 tomorrow": a 24-hour clock in four digits, with its zero or beside a day.
         // Not "christmas 2027", "easter 2028": a year after a named day (left to be refused); not "pin 0000", "door code 0930".
-        let year = w.hasPrefix("20") && i > 0 && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
+        let year = w.hasPrefix("20") && i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year,
            !(i > 0 && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
