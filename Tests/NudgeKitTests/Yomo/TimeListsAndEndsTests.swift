@@ -143,9 +143,10 @@ final class TimeListsAndEndsTests: XCTestCase {
     }
 
     func testAShortPmLastInTheSentence() throws {
-        XCTAssertEqual(try h.occurrences("lock the back door 11p", 1), ["2026-11-28 23:00"])
-        XCTAssertEqual(h.parse("lock the back door 11p").title, "lock the back door")
-        for pence in ["stamps cost 11p", "milk was 5p"] { XCTAssertFalse(h.parse(pence).warnings.isEmpty, pence) }
+        // Last in the sentence with nothing to say it is a time, it may be pence ("donate 10p"): refused, naming it.
+        for pence in ["lock the back door 11p", "donate 10p", "stamps cost 11p", "milk was 5p"] {
+            XCTAssertFalse(h.parse(pence).warnings.isEmpty, pence)
+        }
     }
 
     func testADayOfNextMonth() throws {

@@ -65,10 +65,8 @@ extension ReminderParser.ParseState {
         // "9:40a", "9:40p": a clock time with am/pm shortened (only with minutes: "5p" may be pence).
         // "at 5p", "7p sat": after "at" or beside a day, without minutes too.
         // "fri night 11p": after a part of the day too.
-        // "lock the back door 11p": last in the sentence, when no price word comes before it.
-        let last = i == t.count - 1 && i > 1 && t[i - 1].word.first?.isLetter == true
-            && !["cost", "costs", "for", "each", "only", "was", "is", "price", "save", "saves", "pay", "paid", "add", "plus", "of", "x"].contains(t[i - 1].word)
-        let beside = last || (i > 0 && (["at", "@", "tonight"].contains(t[i - 1].word) || ReminderLexicon.partsOfDay.contains(t[i - 1].word)))
+        // ("lock the back door 11p" alone stays refused: "donate 10p" is pence.)
+        let beside = (i > 0 && (["at", "@", "tonight"].contains(t[i - 1].word) || ReminderLexicon.partsOfDay.contains(t[i - 1].word)))
             || [i - 1, i + 1].contains { $0 >= 0 && $0 < t.count && (Weekdays.parse(t[$0].word) != nil || ["today", "tomorrow", "tonight"].contains(t[$0].word)) }
         let short = (w.count > 4 && w.dropLast().contains(":") || (beside && (2...3).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
             && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
