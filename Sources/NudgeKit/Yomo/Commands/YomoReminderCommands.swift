@@ -82,7 +82,7 @@ extension Yomo {
             date:       \(p.date?.description ?? "-")
             time:       \(p.time?.description ?? "-")
             recurrence: \(p.recurrence.summary)
-            \(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ").terminalSafe + "\n")
+            \(p.skips.isEmpty ? "" : "skips:      " + p.skips.map(\.description).joined(separator: ", ") + "\n")\(p.assumptions.isEmpty ? "" : "assumed:    " + p.assumptions.joined(separator: "; ").terminalSafe + "\n")
             """)
         return .ok
     }

@@ -242,12 +242,32 @@ extension Yomo {
         if anchor.day.year > 9998 {
             throw usage("\(anchor.day) is after the year 9998: not a plausible day")
         }
+        let rule = try skipping(parsed.skips, rec, anchor: anchor, zone: zone)
         var exact: Instant? = nil
         if let x = parsed.exact, !rec.repeats, o.date == nil, o.time == nil { exact = x }
         var list = parsed.list
         if let l = o.list { list = try Yomo.listName(l) }
-        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rec, assumptions: assumptions, exact: exact,
+        return ReminderForm(title: title, notes: o.notes ?? "", anchor: anchor, recurrence: rule, assumptions: assumptions, exact: exact,
                             alerts: alerts, nagMinutes: nagMinutes, list: list)
+    }
+
+    /// The rule with every occurrence on each skipped day cancelled ("every
+    /// wed 7pm, not on dec 23"); a day the rule does not fall on is refused,
+    /// never dropped without a word.
+    static func skipping(_ days: [Day], _ rec: Recurrence, anchor: LocalDateTime, zone: Zone) throws(ToolError) -> Recurrence {
+        var r = rec
+        for d in days {
+            guard rec.repeats else { throw usage("'skip \(d)' needs a repeating rule") }
+            var hits: [LocalDateTime] = []
+            let start = zone.resolve(LocalDateTime(day: d, time: TimeOfDay(hour: 0, minute: 0)))
+            let end = zone.resolve(LocalDateTime(day: d.adding(days: 1), time: TimeOfDay(hour: 0, minute: 0)))
+            rec.walk(after: start.adding(seconds: -1), through: end.adding(seconds: -1), anchor: anchor, zone: zone) { hits.append(zone.local($0)) }
+            guard !hits.isEmpty else {
+                throw usage("the rule (\(rec.summary)) has no occurrence on \(Weekdays.display(d.weekday)) \(d) to skip: say a day it falls on")
+            }
+            for h in hits { r = r.overriding(h, to: nil) }
+        }
+        return r
     }
 
     /// `--warn`'s leads: durations separated by commas ("1d,15m"), each from

@@ -44,11 +44,15 @@ extension ReminderParser.ParseState {
         var k = i + 1
         if word(i) != "from" && (word(k) == "on" || word(k) == "from") { k += 1 }
         // "starting next week", "starting next month": the rule starts then (read next).
-        if word(i) != "from" && word(k) == "next" && ["week", "month"].contains(word(k + 1)) { return consume(k - i) }
+        if word(i) != "from" && word(k) == "next" && ["week", "month"].contains(word(k + 1)) {
+            startingSaid = true
+            return consume(k - i)
+        }
         // "starting march": the 1st of the next March (said).
         if word(i) != "from", let m = ReminderLexicon.month(word(k)), word(k).count >= 3, Self.dayOfMonth(word(k + 1)) == nil,
            rule.repeats || tokens.dropFirst(k).contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil }),
            let d = nextDate(month: m, day: 1) {
+            startingSaid = true
             assumptions.append("'\(phrase(i, k + 1 - i))' read as from \(d)")
             setDate(d, i, k + 1 - i)
             i = k + 1
@@ -57,6 +61,7 @@ extension ReminderParser.ParseState {
         guard rule.repeats || tokens.dropFirst(k).contains(where: { $0.word == "every" || ReminderLexicon.ruleWords[$0.word] != nil }) else { return false }
         guard ReminderLexicon.weekday(word(k)) != nil || ["today", "tomorrow"].contains(word(k)) || datePhrase(at: k) != nil
                 || (word(k) == "next" && ReminderLexicon.weekday(word(k + 1)) != nil) else { return false }
+        startingSaid = true
         return consume(k - i)
     }
 
@@ -332,6 +337,29 @@ extension ReminderParser.ParseState {
             setRule(Recurrence(kind: .custom, interval: 2, unit: .month), i, 4)
             i += 4
         }
+        return true
+    }
+
+    /// "Friday 11th", "parents evening 17th at 7", "rent due 1st": a day of
+    /// the month written as a numeric ordinal without "the", read when a
+    /// weekday comes before it or nothing of the title after it ("17th
+    /// birthday", "3rd floor" are the title's); a weekday that disagrees is
+    /// a conflict.
+    mutating func readBareOrdinalDay() -> Bool {
+        let w = word(i)
+        guard let c = w.first, c.isNumber, let o = ReminderLexicon.ordinal(w), (1...31).contains(o), !tokens[i].raw.contains("-") else { return false }
+        let before = word(i - 1), after = word(i + 1)
+        let dayBefore = ReminderLexicon.weekday(before) != nil && !before.hasSuffix("s")
+        let ends = after.isEmpty || tokens[i].commaAfter || ["at", "@", "by", "and", "from", "for"].contains(after) || writtenTime(at: i + 1) != nil
+            || ReminderLexicon.partsOfDay.contains(after) || Self.dayWord(after)
+        // "Sam's 17th", "my 3rd", "the 2nd": whose, or read by the reader of "the 5th".
+        let owned = before.hasSuffix("'s") || before.hasSuffix("\u{2019}s") || ["my", "his", "her", "our", "your", "their", "its", "the", "a", "this", "next"].contains(before)
+        guard (dayBefore || ends) && !owned, Self.titleWord(after) == false || dayBefore || ReminderLexicon.partsOfDay.contains(after),
+              let d = nextDayOfMonth(o) else { return false }
+        if !dayBefore { assumptions.append("'\(w)' read as \(Weekdays.display(d.weekday)) \(d)") }
+        setDate(d, i, 1)
+        dayOfMonthSaid = o
+        i += 1
         return true
     }
 

@@ -21,6 +21,11 @@ extension ReminderParser.ParseState {
                                          "UTC", "GMT", "BST", "IST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "JST", "KST", "AEST",
                                          "AEDT", "ACST", "AWST", "NZST", "NZDT", "SGT", "HKT", "Z", "Zulu"]
 
+    /// A word without the brackets around it: "(PST)" is "PST".
+    static func unbracketed(_ raw: String) -> String {
+        String(raw.drop(while: { "([".contains($0) }).reversed().drop(while: { ")],".contains($0) }).reversed())
+    }
+
     /// A unit of time, or a word that counts days ("weekdays", "business days").
     static func unitLike(_ w: String) -> Bool {
         ReminderLexicon.unitWords[w] != nil || ReminderLexicon.minuteWords.contains(w)
@@ -72,11 +77,27 @@ extension ReminderParser.ParseState {
     func properName(at k: Int) -> Bool {
         // "call Dr Friday at 5pm": a title before it makes it a surname.
         if k > 0, tokens[k].capitalised, ["Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Prof", "Prof.", "Miss"].contains(tokens[k - 1].raw) { return true }
+        // "dinner at TGI Fridays", "gig at Happy Mondays' bar": a capitalised plural day after a capitalised word
+        // that is not the sentence's first is a name's (a rule says "every friday" or "on fridays").
+        if k > 1, tokens[k].capitalised, tokens[k].word.hasSuffix("s"), Weekdays.parse(tokens[k].word) == nil, tokens[k - 1].capitalised,
+           !used[k - 1], Self.titleWord(word(k - 1)), !Self.linkWords.contains(word(k - 1)), !["every", "each", "on", "and"].contains(word(k - 1)),
+           tokens.contains(where: { $0.raw.first?.isLowercase == true }) { return true }
         // Only after "the" or "for" ("the Friday Harbor Inn", "for Friday Club"), with nothing after the day that
         // ends or links a phrase ("Friday: Dentist", "lunch Friday With Sarah", "meeting Tuesday I think").
         guard k > 0, ["the", "for"].contains(word(k - 1)), !tokens[k].commaAfter, k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
               !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), !Self.linkWords.contains(word(k + 1)),
               namesAThing(at: k, len: 1) else { return false }
+        return tokens.contains { $0.raw.first?.isLowercase == true }
+    }
+
+    /// Whether the rule word at `k` starts a capitalised name ("buy the
+    /// Daily Mail", "file the Monthly Return"): it and the next word begin
+    /// with a capital, the next is a word of the title, it is not the
+    /// sentence's first, and the sentence has lower-case words.
+    func ruleWordInName(at k: Int) -> Bool {
+        guard k > 0, k + 1 < tokens.count, ReminderLexicon.ruleWords[word(k)] != nil || ReminderLexicon.recurrenceWords.contains(word(k)),
+              tokens[k].capitalised, tokens[k + 1].capitalised, !used[k + 1], Self.titleWord(word(k + 1)),
+              !ReminderLexicon.partsOfDay.contains(word(k + 1)), ReminderLexicon.ruleWords[word(k + 1)] == nil else { return false }
         return tokens.contains { $0.raw.first?.isLowercase == true }
     }
 
@@ -101,7 +122,12 @@ extension ReminderParser.ParseState {
         func letter(_ j: Int) -> Bool { j >= 0 && j < tokens.count && !used[j] && tokens[j].capitalised }
         func member(_ j: Int) -> Bool {
             letter(j) || (j >= 0 && j < tokens.count && !used[j] && tokens[j].raw.first?.isNumber == true && writtenTime(at: j) == nil
-                          && !tokens[j].raw.contains("/") && !tokens[j].raw.contains(".") && (letter(j - 1) || letter(j + 1)))
+                          && !tokens[j].raw.contains("/") && !tokens[j].raw.contains(".") && (letter(j - 1) || letter(j + 1)) && !dayOrdinal(j))
+        }
+        // "school play Friday 11th": a day's ordinal beside a weekday or month is a date, not a title's number.
+        func dayOrdinal(_ j: Int) -> Bool {
+            ReminderLexicon.ordinal(word(j)).map { (1...31).contains($0) } == true
+                && [j - 1, j + 1].contains { ReminderLexicon.weekday(word($0)) != nil || ReminderLexicon.month(word($0)) != nil }
         }
         let connectors: Set<String> = ["with", "of", "in", "the", "a", "an", "and", "on", "at", "to", "for"]
         guard member(k), k < tokens.count, tokens[k].raw.count > 1 || letter(k) else { return false }
@@ -180,6 +206,8 @@ extension ReminderParser.ParseState {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
         if inMediaTitle(k) || quoted[k] { return nil }
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
+        // "7pm (PST)", "9am her time", "noon London time": a time in another zone, which the text cannot set (--tz does).
+        if next == "time", k > 0, used[k - 1], timeWritten != nil, Self.titleWord(w) || ["her", "his"].contains(w), !["my", "our", "local"].contains(w) { return 2 }
         // "the friday before christmas", "day before thanksgiving": counted from a named day.
         if ["before", "after"].contains(w), k > 0, Self.dayWord(word(k - 1)) || ["day", "night", "week", "weekend", "morning", "evening"].contains(word(k - 1)),
            namedDay(at: k + 1) != nil { return 2 }
@@ -309,7 +337,7 @@ extension ReminderParser.ParseState {
            w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
         if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
-            (Self.zoneWords.contains(tokens[k].raw) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+            (Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }
@@ -342,8 +370,10 @@ extension ReminderParser.ParseState {
         // "12-04", "2026-12-4", "4-dec", "dec-4", "'27": dates in forms not read.
         if w.contains("-") {
             let p = w.split(separator: "-").map(String.init)
-            if p.count >= 2, p.allSatisfy({ !$0.isEmpty && ($0.allSatisfy(\.isNumber) || ReminderLexicon.month($0) != nil) }),
-               p.contains(where: { $0.allSatisfy(\.isNumber) }) { return 1 }
+            // "3rd-5th": ordinals too.
+            func numeric(_ s: String) -> Bool { s.allSatisfy(\.isNumber) || (s.first?.isNumber == true && ReminderLexicon.ordinal(s) != nil) }
+            if p.count >= 2, p.allSatisfy({ !$0.isEmpty && (numeric($0) || ReminderLexicon.month($0) != nil) }),
+               p.contains(where: numeric) { return 1 }
         }
         if w.count == 3, w.hasPrefix("'"), w.dropFirst().allSatisfy(\.isNumber) { return 1 }
         // "meds 2000 0800 daily", "2000 and 0800", "0800,2000": clock times in four digits side by side, not read.
@@ -422,7 +452,9 @@ extension ReminderParser.ParseState {
             // (A word split in two, "17h" as "17 hours", is quoted once, as typed.)
             let said = (start..<min(end, tokens.count)).filter { !tokens[$0].raw.isEmpty }.map { tokens[$0].raw }.joined(separator: " ")
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
-                unread.append("could not read '\(said)' as a date or time")
+                let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
+                    || word(k + 1) == "time" || word(k) == "time"
+                unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz" : ""))
             }
             k = max(end, k + 1)
         }

@@ -183,19 +183,26 @@ extension ReminderParser.ParseState {
         var part: String? = nil
         if ["the", "a", "one"].contains(word(k)), ["day", "week"].contains(word(k + 1)) {
             k += 1
+        } else if ["day", "week"].contains(word(k)) {
+            // "buy cake day before christmas": "the" left out.
         } else if word(k) == "the", ReminderLexicon.partsOfDay.contains(word(k + 1)), partOfDay == nil {
             // "the night before christmas", "the evening before dec 3": that part of the day before.
             part = word(k + 1)
             k += 1
-        } else if let x = ReminderLexicon.number(word(k)), (1...60).contains(x), ["days", "weeks"].contains(word(k + 1)) {
+        } else if ReminderLexicon.partsOfDay.contains(word(k)), partOfDay == nil {
+            part = word(k)  // "wrap presents night before christmas"
+        } else if let x = ReminderLexicon.number(word(k)), (1...60).contains(x), ["days", "weeks", "day", "week"].contains(word(k + 1)),
+                  word(k + 1).hasSuffix("s") == (x > 1) {
             n = x
             k += 1
         } else {
             return false
         }
-        guard ["before", "after"].contains(word(k + 1)) else { return false }
-        let shift = (word(k).hasPrefix("week") ? 7 : 1) * n * (word(k + 1) == "before" ? -1 : 1)
-        var at = k + 2
+        // "before", "after", "ahead of", "prior to".
+        let rel = ["before", "after"].contains(word(k + 1)) ? 1 : (word(k + 1) == "ahead" && word(k + 2) == "of") || (word(k + 1) == "prior" && word(k + 2) == "to") ? 2 : 0
+        guard rel > 0 else { return false }
+        let shift = (word(k).hasPrefix("week") ? 7 : 1) * n * (word(k + 1) == "after" ? 1 : -1)
+        var at = k + 1 + rel
         var found = namedDay(at: at)
         if found == nil && word(at) == "the" { at += 1; found = namedDay(at: at) }
         var d: Day
@@ -204,8 +211,8 @@ extension ReminderParser.ParseState {
             (d, len) = (day.adding(days: shift), l)
             // Its next one whose moved day is still ahead.
             if d < today, let rule = namedRule(at: at, len: l), let later = Self.date(of: rule, year: day.year + 1) { d = later.adding(days: shift) }
-        } else if let (day, l) = datePhrase(at: k + 2) {
-            (d, len, at) = (day.adding(days: shift), l, k + 2)
+        } else if let (day, l) = datePhrase(at: k + 1 + rel) {
+            (d, len, at) = (day.adding(days: shift), l, k + 1 + rel)
         } else {
             return false
         }

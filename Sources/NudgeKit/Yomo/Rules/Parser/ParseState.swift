@@ -60,6 +60,10 @@ extension ReminderParser {
         /// "the last thursday of november": its place, should a yearly rule come with it.
         var ordinalInMonth: (ordinal: Int, weekday: Int, month: Int)? = nil
         var exceptDays: [Int] = []
+        /// Whether "starting", "from" or the like said the rule's first day.
+        var startingSaid = false
+        /// Days the rule skips ("not on dec 23"): cancelled once the time is known.
+        var skips: [Day] = []
 
         var assumptions: [String]
         var warnings: [String] = []

@@ -279,7 +279,7 @@ extension ReminderParser.ParseState {
             i += 1
             return true
         }
-        guard var r = ReminderLexicon.ruleWords[w] else { return false }
+        guard var r = ReminderLexicon.ruleWords[w], !ruleWordInName(at: i) else { return false }
         // "send the quarterly estimate": a rule word may name the thing; the reading is said.
         if i > 0, !used[i - 1], ["the", "my", "our", "your", "his", "her", "their", "a", "an"].contains(word(i - 1)), Self.titleWord(word(i + 1)) {
             assumptions.append("'\(word(i - 1)) \(w) \(word(i + 1))' read as a rule, \(w); if it only names the thing, add --literal and give --date")

@@ -36,6 +36,8 @@ public struct ParsedReminder: Equatable, Sendable {
     public var unread: [String] = []
     /// "#groceries": the list it belongs to, as Todoist's quick add says it.
     public var list: String? = nil
+    /// Days the rule skips ("not on dec 23"): their occurrences are cancelled.
+    public var skips: [Day] = []
 
     public init(title: String, date: Day?, time: TimeOfDay?, recurrence: Recurrence, assumptions: [String],
                 warnings: [String] = [], conflict: String? = nil, exact: Instant? = nil) {
@@ -58,6 +60,7 @@ public struct ParsedReminder: Equatable, Sendable {
                              "assumptions": JSON(assumptions)]
         if !warnings.isEmpty { o["warnings"] = JSON(warnings) }
         if let l = list { o["list"] = .string(l) }
+        if !skips.isEmpty { o["skip"] = JSON(skips.map(\.description)) }
         if let c = conflict { o["conflict"] = .string(c) }
         return o
     }
@@ -111,6 +114,7 @@ extension ReminderParser.ParseState {
         { $0.readWeekdaysOrWeekends() },   // "on weekdays"
         { $0.readAlternate() },            // "alternate days"
         { $0.readPluralPartOfDay() },      // "mornings"
+        { $0.readSkipOrEnd() },            // "not on dec 23", "except christmas", "last session dec 16"
         { $0.readExcept() },               // "except fridays"
         { $0.readUntil() },                // "until dec 24"
         { $0.readRestOf() },               // "for the rest of the year"
@@ -148,6 +152,7 @@ extension ReminderParser.ParseState {
         { $0.readWeekdayPhrase() },        // "on mondays", "next friday"
         { $0.readDate() },                 // "dec 24", "2026-12-24", "12/05"
         { $0.readDayOfMonth() },           // "on the 15th"
+        { $0.readBareOrdinalDay() },       // "friday 11th", "17th at 7"
     ]
 
     /// Reads the phrase at `i` with the first reader that recognises one.
@@ -190,6 +195,13 @@ extension ReminderParser.ParseState {
         if let (w, _) = timeWritten, w.text == "midnight", let d = date, !rule.repeats {
             date = d.adding(days: 1)
             assumptions.append("'midnight' with \(dateSaid ?? "a day") read as its end: \(Weekdays.display(d.adding(days: 1).weekday)) \(d.adding(days: 1)) 00:00")
+        }
+        // "dinner at TGI Fridays tomorrow": a weekly rule's days and a date on another day, with no "starting" to
+        // make the date the rule's first, are two readings of one sentence; refused, never one of them guessed.
+        if rule.unit == .week || rule.kind == .weekly, !rule.days.isEmpty, let d = date, !rule.days.contains(d.weekday), !startingSaid,
+           relative == nil, conflict == nil {
+            conflict = "'\(ruleSaid ?? "")' repeats on \(rule.days.map(Weekdays.display).joined(separator: ",")) but '\(dateSaid ?? "")' is a \(Weekdays.display(d.weekday)): "
+                + "for the rule from that day say 'starting \(dateSaid ?? "")'; if the day names a thing, put the name in quotes"
         }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
@@ -259,6 +271,7 @@ extension ReminderParser.ParseState {
                                warnings: warnings + unread, conflict: conflict, exact: exact)
         p.unread = unread
         p.list = list ?? nil
+        p.skips = skips
         return p
     }
 
@@ -297,7 +310,7 @@ extension ReminderParser.ParseState {
                 if let z = try? Zone.named(region), z.offset(at: instant) == offset { for j in k..<min(tokens.count, k + len) { used[j] = true } }
                 continue
             }
-            if let hours = Self.zoneOffsets[tokens[k].raw], hours.contains(Double(offset) / 3600) { used[k] = true }
+            if let hours = Self.zoneOffsets[Self.unbracketed(tokens[k].raw)], hours.contains(Double(offset) / 3600) { used[k] = true }
         }
     }
 
@@ -332,7 +345,7 @@ extension ReminderParser.ParseState {
             // "repeat prescription", "a repeat blood test", "recurring meeting": a kind of thing, with no rule said.
             let adjective = ["repeat", "recurring"].contains(w) && !rule.repeats && Self.titleWord(word(k + 1)) && ReminderLexicon.weekday(word(k + 1)) == nil
                 && ReminderLexicon.ruleWords[word(k + 1)] == nil && !["every", "each", "on", "at", "in", "until", "till"].contains(word(k + 1))
-            guard !used[k] && !inMediaTitle(k) && !adjective && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
+            guard !used[k] && !inMediaTitle(k) && !adjective && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
                                || (w == "other" && word(k - 1) == "every")) else {
                 k += 1
                 continue
