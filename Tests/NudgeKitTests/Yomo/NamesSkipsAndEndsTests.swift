@@ -109,16 +109,54 @@ final class NamesSkipsAndEndsTests: XCTestCase {
         XCTAssertEqual(h.parse("pack 1 day prior to dec 10").date?.description, "2026-12-09")
     }
 
-    func testATimeInAnotherZoneIsRefusedNamingTheOption() {
-        for (phrase, said) in [("call mom 7pm (PST) tomorrow", "(PST)"), ("call mom at 9am her time", "her time"),
-                               ("call mom at 9am London time", "London time"), ("webinar 2pm PST friday", "PST")] {
-            let p = h.parse(phrase)
-            XCTAssertEqual(p.unread, ["could not read '\(said)' as a date or time: the reminder's zone is set with --tz"], phrase)
+    /// A one-off's time in another zone is that zone's clock, set at the
+    /// same instant here and said; after a rule's time, or a zone no word
+    /// names ("her time", "IST" of three zones), it is refused.
+    func testATimeInAnotherZoneIsThatZonesClock() throws {
+        let cases = [("call mom 7pm (PST) tomorrow", "2026-11-29 22:00"), ("mon 9am Berlin time call w/ Klaus", "2026-11-30 03:00"),
+                     ("3pm GMT tues invoice call", "2026-12-01 10:00"), ("wed 8am tokyo time call Kenji", "2026-12-01 18:00"),
+                     // No day said: that clock's next 9am (London's passed at 14:00 there).
+                     ("call mom at 9am London time", "2026-11-29 04:00"), ("webinar 2pm PST friday", "2026-12-04 17:00")]
+        for (phrase, when) in cases {
+            XCTAssertEqual(try h.occurrences(phrase, 2), [when], phrase)
+            XCTAssertEqual(h.parse(phrase).assumptions.filter { $0.contains("in America/New_York") }.count, 1, phrase)
         }
-        // The reminder's own zone is read ("EST" in New York in winter); physical therapy, and one's own time, are no zones.
+        XCTAssertEqual(h.parse("mon 9am Berlin time call w/ Klaus").title, "call w/ Klaus")
+        // Summer in Berlin and winter in New York: the zone's own rules, not a fixed offset.
+        XCTAssertEqual(try h.occurrences("call Klaus july 1 9am berlin time", 1), ["2027-07-01 03:00"])
+        // The reminder's own zone is read and says nothing new ("EST" in New York in winter).
         XCTAssertEqual(h.parse("webinar 2pm (EST) friday").unread, [])
+        XCTAssertEqual(h.parse("webinar 2pm (EST) friday").time?.description, "14:00")
         XCTAssertEqual(h.parse("webinar 2pm (EST) friday").title, "webinar")
+        for (phrase, said) in [("daily standup 9am PST", "PST"), ("call mom at 9am her time", "her time")] {
+            XCTAssertEqual(h.parse(phrase).unread, ["could not read '\(said)' as a date or time: the reminder's zone is set with --tz"], phrase)
+        }
+        XCTAssertFalse(h.parse("standup 10:30 IST tomorrow").unread.isEmpty)
+        // Physical therapy, and one's own time, are no zones.
         XCTAssertEqual(h.parse("PT appointment 3pm").unread, [])
         XCTAssertEqual(h.parse("standup 9am my time").unread, [])
+    }
+
+    /// Table O's and the adversary's smaller classes: each read, or refused naming its words.
+    func testSmallerClassesReadOrRefused() {
+        XCTAssertEqual(h.parse("dentist tomorrow week").date?.description, "2026-12-06")
+        XCTAssertEqual(h.parse("dentist tomorrow week").title, "dentist")
+        XCTAssertEqual(h.parse("half 6 tea at nans").time?.description, "18:30")
+        XCTAssertEqual(h.parse("half 6 tea at nans").title, "tea at nans")
+        XCTAssertEqual(h.parse("tonight 8.30 watch the match w/ dad").warnings, [])  // "match" is no misspelt "march"
+        let apart = h.parse("walk the dogs daily at 11 apart from sundays")
+        XCTAssertEqual(apart.recurrence.days, [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(apart.title, "walk the dogs")
+        XCTAssertEqual(h.parse("gym every day apart from dec 25").skips.map(\.description), ["2026-12-25"])
+        XCTAssertEqual(h.parse("dinner at TGI Fridays sun 7pm").date?.description, "2026-11-29")
+        XCTAssertEqual(h.parse("dinner at TGI Fridays sun 7pm").recurrence, .once)
+        let club = h.parse("every 2 wks sat mornings long run w/ club")
+        XCTAssertNil(club.conflict)
+        XCTAssertEqual(club.date?.description, "2026-12-05")
+        for (phrase, said) in [("lights off every night 11", "11"), ("in 90 check the oven", "in 90"), ("2 puffs morning & night", "morning & night"),
+                               ("stretch every hour during work hours", "during work hours"), ("gym every morning 7", "7")] {
+            XCTAssertEqual(h.parse(phrase).unread, ["could not read '\(said)' as a date or time"], phrase)
+        }
+        XCTAssertEqual(h.parse("cut the cake in 8 pieces").unread, [])
     }
 }

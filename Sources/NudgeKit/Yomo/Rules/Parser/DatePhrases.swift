@@ -78,6 +78,14 @@ extension ReminderParser.ParseState {
             i += 3
             return true
         }
+        // "tomorrow week", "today fortnight" (Britain's): a week or two on from that day, said.
+        if ["today", "tomorrow"].contains(word(k)), ["week", "fortnight"].contains(word(k + 1)), !["of", "'s"].contains(word(k + 2)) {
+            let d = (word(k) == "tomorrow" ? today.adding(days: 1) : today).adding(days: word(k + 1) == "week" ? 7 : 14)
+            assumptions.append("'\(phrase(k, 2))' read as \(Weekdays.display(d.weekday)) \(d)")
+            setDate(d, i, 2)
+            i += 2
+            return true
+        }
         // "an hour and a half from now".
         if ["a", "an", "one"].contains(word(k)) && word(k + 1) == "hour" && word(k + 2) == "and" && word(k + 3) == "a" && word(k + 4) == "half"
             && word(k + 5) == "from" && word(k + 6) == "now" {
@@ -241,7 +249,8 @@ extension ReminderParser.ParseState {
         guard let (days, len) = dayList(at: k) else { return false }
         // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing;
         // "book a table for Friday Club": after "for" too.
-        if ((k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len)) || (len == 1 && properName(at: k)) { return false }
+        if ((k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len))
+            || ((len == 1 || tokens[k].word.hasSuffix("s")) && properName(at: k)) { return false }  // "TGI Fridays sun 7pm"
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {

@@ -61,7 +61,8 @@ extension ReminderParser.ParseState {
         // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title;
         // first in the phrase it is the day ("sat soccer snacks", "sun brunch w/ mom") but in a compound.
         if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)),
-           !ReminderLexicon.partsOfDay.contains(word(k + 1)), !(k > 0 && Self.leadWords.contains(word(k - 1))),
+           !ReminderLexicon.partsOfDay.contains(word(k + 1)), !ReminderLexicon.partsOfDay.contains(String(word(k + 1).dropLast())),
+           !(k > 0 && Self.leadWords.contains(word(k - 1))),
            k > 0 || Self.dayCompounds.contains(word(k + 1)) { return true }
         guard capital(k) else { return false }
         if inMediaTitle(k) { return true }
@@ -173,7 +174,8 @@ extension ReminderParser.ParseState {
     /// Within two letters' change of a weekday's, a month's or a day's name
     /// ("tuseday", "decmber", "tomorrrow"), and none of them.
     static func nearTimeWord(_ w: String) -> Bool {
-        guard ReminderLexicon.weekday(w) == nil, ReminderLexicon.month(w) == nil, !["today", "tomorrow", "tonight"].contains(w) else { return false }
+        guard ReminderLexicon.weekday(w) == nil, ReminderLexicon.month(w) == nil, !["today", "tomorrow", "tonight"].contains(w),
+              !["match", "marsh", "sundae", "sundry"].contains(w) else { return false }  // English words, not typos
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "tonight"] + ReminderLexicon.months
         return names.contains { n in abs(n.count - w.count) <= 1 && oneEditApart(Array(w), Array(n)) }
     }
@@ -390,9 +392,17 @@ extension ReminderParser.ParseState {
            !(k > 0 && !used[k - 1] && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
            !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
            w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
-        // A bare hour beside a day ("dentist fri 9", "9 fri"): a time, or a count?
+        // A bare hour beside a day or a part of one ("dentist fri 9", "9 fri", "every night 11"): a time, or a count?
+        func dayOrPart(_ j: Int) -> Bool { Self.dayWord(word(j)) || ReminderLexicon.partsOfDay.contains(word(j)) }
         if let n = Int(w), (1...12).contains(n), w.count <= 2,
-           (k > 0 && used[k - 1] && Self.dayWord(word(k - 1))) || (k + 1 < tokens.count && used[k + 1] && Self.dayWord(next)) { return 1 }
+           (k > 0 && used[k - 1] && dayOrPart(k - 1)) || (k + 1 < tokens.count && used[k + 1] && dayOrPart(k + 1)) { return 1 }
+        // "in 90 check the oven", "remind me in 20": "in" a number with no unit.
+        if w == "in", let n = Int(next), n > 0, k == 0 || (k == tokens.count - 2) || (used[k - 1] && word(k - 1) == "me") { return 2 }
+        // "2 puffs morning & night", "morning and evening": parts of the day not read as a rule or a time.
+        if ReminderLexicon.partsOfDay.contains(w), ["and", "&", "+", "/"].contains(next), ReminderLexicon.partsOfDay.contains(word(k + 2)) { return 3 }
+        // "during work hours", "while awake": hours yomo cannot know.
+        if w == "during", ["work", "working", "business", "office", "school", "waking", "opening"].contains(next), word(k + 2) == "hours" { return 3 }
+        if (w == "while" && ["awake", "up"].contains(next)) || (w == "waking" && next == "hours") { return 2 }
         // "second to last friday", "penultimate": a place in the month yomo does not read.
         if w == "penultimate" || (["second", "2nd", "next"].contains(w) && (next == "last" || (next == "to" && word(k + 2) == "last"))) { return 1 }
         if w == "to" && word(k + 1) == "last" && ["second", "2nd", "next"].contains(word(k - 1)) { return 2 }

@@ -242,7 +242,7 @@ extension ReminderParser.ParseState {
             && (tokens[k + 1].word == "at" || tokens[k + 1].word == "@" || timeWritten?.said.hasPrefix(tokens[k + 1].word) == true) {
             used[k] = true
         }
-        acceptOwnZoneWord(time: time, zone: zone)
+        readZoneWord(time: &time, exact: &exact, zone: zone)
         findUnreadTimeWords()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
@@ -296,23 +296,81 @@ extension ReminderParser.ParseState {
     }
 
     /// "2:00 PM EST" where EST is the reminder's own zone's offset then:
-    /// the abbreviation says nothing new and is read. Another zone's is left
-    /// unread, and the sentence refused (yomo's times are its zone's, --tz).
-    mutating func acceptOwnZoneWord(time: TimeOfDay?, zone: Zone) {
+    /// the abbreviation says nothing new and is read. Another zone's, after
+    /// the time of a one-off ("fri 5pm PST", "mon 9am Berlin time"), is read
+    /// as that zone's wall clock, the day too, and the reminder set at the
+    /// same instant here, said. After a rule's time it is left unread, and the
+    /// sentence refused: a rule keeps one zone's clock (--tz sets it).
+    mutating func readZoneWord(time: inout TimeOfDay?, exact: inout Instant?, zone: Zone) {
         guard let t = time, timeWritten != nil else { return }
-        let day = date ?? today
-        let instant = zone.resolve(LocalDateTime(day: day, time: t))
+        let instant = zone.resolve(LocalDateTime(day: date ?? today, time: t))
         let offset = zone.offset(at: instant)
         for k in tokens.indices.dropFirst() where !used[k] && used[k - 1] {
-            // "ET", "Pacific", "central time": the region's zone, at that moment.
-            if let region = Self.regionZones[tokens[k].raw] ?? Self.regionZones[tokens[k].word] {
-                let len = word(k + 1) == "time" ? 2 : 1
-                if let z = try? Zone.named(region), z.offset(at: instant) == offset { for j in k..<min(tokens.count, k + len) { used[j] = true } }
+            let raw = Self.unbracketed(tokens[k].raw)
+            // The zone said: a region's or a city's ("ET", "Pacific", "Berlin time"), or an abbreviation's fixed offset.
+            var named: Zone? = nil, hours: [Double] = [], len = 1
+            if let region = Self.regionZones[raw] ?? Self.regionZones[tokens[k].word] {
+                named = try? Zone.named(region)
+                if word(k + 1) == "time" { len = 2 }
+            } else if let city = Self.cityZones[tokens[k].word], word(k + 1) == "time" {
+                named = try? Zone.named(city)
+                len = 2
+            } else if let h = Self.zoneOffsets[raw] {
+                hours = h
+            } else { continue }
+            if let z = named, z.offset(at: instant) == offset || hours.contains(Double(offset) / 3600) {
+                for j in k..<min(tokens.count, k + len) { used[j] = true }
                 continue
             }
-            if let hours = Self.zoneOffsets[Self.unbracketed(tokens[k].raw)], hours.contains(Double(offset) / 3600) { used[k] = true }
+            if named == nil && hours.contains(Double(offset) / 3600) {
+                used[k] = true
+                continue
+            }
+            // Another zone's clock: a one-off only, with one offset.
+            guard !rule.repeats, exact == nil, conflict == nil, named != nil || hours.count == 1 else { continue }
+            func at(_ d: Day) -> Instant {
+                let l = LocalDateTime(day: d, time: t)
+                if let z = named { return z.resolve(l) }
+                return Instant(seconds: l.wallSeconds - Int64(hours[0] * 3600))
+            }
+            var there: Instant
+            if let d = date {
+                there = at(d)
+            } else {
+                // No day said: that clock's next such time.
+                let thereToday = named.map { $0.day(of: now) } ?? LocalDateTime(wallSeconds: now.seconds + Int64(hours[0] * 3600)).day
+                there = at(thereToday)
+                if there <= now { there = at(thereToday.adding(days: 1)) }
+            }
+            let here = zone.local(there)
+            assumptions.append("'\(timeWritten?.said ?? "") \(phrase(k, len))' read as \(Weekdays.display(here.day.weekday)) \(here.day) \(here.time.description.prefix(5)) in \(zone.name)")
+            date = here.day
+            time = TimeOfDay(hour: here.time.hour, minute: here.time.minute)
+            exact = there
+            for j in k..<min(tokens.count, k + len) { used[j] = true }
+            return
         }
     }
+
+    /// Cities and countries people name before "time" ("Berlin time"), as their zones.
+    static let cityZones: [String: String] = [
+        "london": "Europe/London", "uk": "Europe/London", "british": "Europe/London", "england": "Europe/London", "scotland": "Europe/London",
+        "dublin": "Europe/Dublin", "irish": "Europe/Dublin", "ireland": "Europe/Dublin", "lisbon": "Europe/Lisbon", "portugal": "Europe/Lisbon",
+        "berlin": "Europe/Berlin", "germany": "Europe/Berlin", "german": "Europe/Berlin", "paris": "Europe/Paris", "france": "Europe/Paris",
+        "french": "Europe/Paris", "madrid": "Europe/Madrid", "spain": "Europe/Madrid", "rome": "Europe/Rome", "italy": "Europe/Rome",
+        "amsterdam": "Europe/Amsterdam", "brussels": "Europe/Brussels", "vienna": "Europe/Vienna", "zurich": "Europe/Zurich",
+        "stockholm": "Europe/Stockholm", "oslo": "Europe/Oslo", "copenhagen": "Europe/Copenhagen", "warsaw": "Europe/Warsaw",
+        "prague": "Europe/Prague", "athens": "Europe/Athens", "helsinki": "Europe/Helsinki", "kyiv": "Europe/Kyiv", "istanbul": "Europe/Istanbul",
+        "moscow": "Europe/Moscow", "dubai": "Asia/Dubai", "india": "Asia/Kolkata", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata",
+        "bangalore": "Asia/Kolkata", "singapore": "Asia/Singapore", "manila": "Asia/Manila", "beijing": "Asia/Shanghai", "shanghai": "Asia/Shanghai",
+        "china": "Asia/Shanghai", "tokyo": "Asia/Tokyo", "japan": "Asia/Tokyo", "seoul": "Asia/Seoul", "korea": "Asia/Seoul",
+        "sydney": "Australia/Sydney", "melbourne": "Australia/Melbourne", "brisbane": "Australia/Brisbane", "perth": "Australia/Perth",
+        "auckland": "Pacific/Auckland", "nz": "Pacific/Auckland", "toronto": "America/Toronto", "vancouver": "America/Vancouver",
+        "chicago": "America/Chicago", "denver": "America/Denver", "phoenix": "America/Phoenix", "arizona": "America/Phoenix",
+        "seattle": "America/Los_Angeles", "california": "America/Los_Angeles", "la": "America/Los_Angeles", "hawaii": "Pacific/Honolulu",
+        "nyc": "America/New_York", "boston": "America/New_York", "mexico": "America/Mexico_City", "brazil": "America/Sao_Paulo",
+        "lagos": "Africa/Lagos", "nairobi": "Africa/Nairobi", "johannesburg": "Africa/Johannesburg", "cairo": "Africa/Cairo",
+    ]
 
     /// The regions people name after a time, as the zone that keeps their clocks.
     static let regionZones: [String: String] = [

@@ -23,9 +23,10 @@ extension ReminderParser.ParseState {
         let w = word(i)
         // "every day but saturday": "but" before days, after a rule.
         let butDays = w == "but" && rule.repeats && i > 0 && used[i - 1] && dayList(at: i + 1) != nil
-        guard w == "except" || w == "excluding" || (w == "but" && word(i + 1) == "not") || butDays else { return false }
+        let apart = (w == "apart" || w == "other") && ["from", "than"].contains(word(i + 1)) && rule.repeats  // "apart from sundays"
+        guard w == "except" || w == "excluding" || (w == "but" && word(i + 1) == "not") || butDays || apart else { return false }
         var k = i + 1
-        if w == "but" && !butDays { k += 1 }
+        if (w == "but" && !butDays) || apart { k += 1 }
         if word(k) == "on" { k += 1 }
         if let (days, len) = dayList(at: k) {
             exceptDays += days
@@ -121,7 +122,7 @@ extension ReminderParser.ParseState {
             skip = true
             k += 1
             if word(i) == "not" && word(k) == "on" { k += 1 }  // "not on dec 23"
-        case "but" where word(i + 1) == "not":
+        case "but" where word(i + 1) == "not", "apart" where word(i + 1) == "from", "other" where word(i + 1) == "than":
             skip = true
             k += 2
         case "no", "none":

@@ -253,7 +253,8 @@ extension ReminderParser.ParseState {
         if word(k) == "half", Int(word(k + 1)).map({ (1...12).contains($0) }) ?? (hourInWords(at: k + 1) != nil),
            let h = ReminderLexicon.number(word(k + 1)), (1...12).contains(h),
            k > i || (i > 0 && used[i - 1]) || Self.dayWord(word(k + 2)) || ["this", "next", "on"].contains(word(k + 2))
-            || k + 2 >= tokens.count || tokens[k + 1].commaAfter || Self.separator(tokens[k + 2].raw),
+            || k + 2 >= tokens.count || tokens[k + 1].commaAfter || Self.separator(tokens[k + 2].raw)
+            || (k == 0 && Self.titleWord(word(k + 2)) && !Self.measureWords.contains(word(k + 2))),  // "half 6 tea at nans"
            !["past", "to", "after", "till", "hour", "hours", "an", "a"].contains(word(k + 2)), !Self.unitLike(word(k + 2)) {
             let said = phrase(i, k + 2 - i)
             setTime(WrittenTime(hour: h, minute: 30, sure: false, text: said), i, k + 2 - i)
