@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-n.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-o.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -81,10 +81,11 @@ final class HeldOutPhrasesTests: XCTestCase {
     }
 
     func testNoHeldOutPhraseIsSilentlyWrong() {
-        // (J's own floor: one reading is stated, not taken, and one title with a weekday's name refused.)
-        let least = ["heldout-j.tsv": 74]
+        // (J's own floor: one reading is stated, not taken, and one title with a weekday's name refused. O's: its
+        // writer took "morning" as 09:00 where yomo says 08:00 (3 stated), and 7 of its phrases are refused.)
+        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
-                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv"] {
+                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

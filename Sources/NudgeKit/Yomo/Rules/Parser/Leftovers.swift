@@ -99,7 +99,7 @@ extension ReminderParser.ParseState {
         guard k > 0, k + 1 < tokens.count, ReminderLexicon.ruleWords[word(k)] != nil || ReminderLexicon.recurrenceWords.contains(word(k)),
               tokens[k].capitalised, tokens[k + 1].capitalised, !used[k + 1], Self.titleWord(word(k + 1)),
               !ReminderLexicon.partsOfDay.contains(word(k + 1)), ReminderLexicon.ruleWords[word(k + 1)] == nil else { return false }
-        return tokens.contains { $0.raw.first?.isLowercase == true }
+        return tokens.contains { $0.raw.first?.isLowercase ?? false }
     }
 
     /// Words that link or end a phrase: after a day, they make it no name's.

@@ -1,0 +1,86 @@
+// A day of the month said alone: "the 5th", "on the 15th", "the 1st of
+// next month", "the 15th of every month", and a numeric ordinal without
+// "the" where nothing else could be meant ("Friday 11th", "17th at 7").
+//
+// Invariant: an ordinal before a word of the title is the title's ("fix the
+// 2nd floor sink", "Sam's 17th birthday"), never a date.
+
+extension ReminderParser.ParseState {
+    /// "the 5th", "on the 15th": the next such day. Then "of the month" is
+    /// read with it, and "of every month" makes a monthly rule from that day.
+    mutating func readDayOfMonth() -> Bool {
+        var k = i
+        if word(k) == "on" { k += 1 }
+        // "15th of every month", "1st monthly": a numeric ordinal that a month's rule follows needs no "the".
+        if word(k) != "the", let o = ReminderLexicon.ordinal(word(k)), o >= 1, Int(word(k).prefix(1)) != nil,
+           ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each", "next"].contains(word(k + 2))) {
+            k -= 1
+        } else if word(k) != "the" { return false }
+        // "on the 21", "by the 15", "due the 3": a day of the month without its suffix.
+        let bare = (k > i || ["by", "due", "until", "till", "before"].contains(word(i - 1))) && word(k) == "the"
+            ? Int(word(k + 1)).flatMap { (1...31).contains($0) && word(k + 1).count <= 2 && !Self.unitLike(word(k + 2))
+                                        && !Self.measureWords.contains(word(k + 2)) ? $0 : nil } : nil
+        guard let o = ReminderLexicon.ordinal(word(k + 1)) ?? bare, o >= 1, ReminderLexicon.weekday(word(k + 2)) == nil,
+              let d = nextDayOfMonth(o) else { return false }
+        // An ordinal before a noun is a title ("watch the fifth element", "fix the 2nd floor sink"): "on the fifth",
+        // "the 5th", "the fifth of …", "the 5th at 3pm" are dates.
+        if k == i && !tokens[k + 1].commaAfter
+            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till"].contains(word(k + 2)) || writtenTime(at: k + 2) != nil) {
+            return false
+        }
+        setDate(d, i, k + 2 - i)
+        dayOfMonthSaid = o
+        if d == today && !(rule.repeats && rule.unit == .month) && !(word(k + 2) == "of" && ["every", "each"].contains(word(k + 3))) {
+            assumptions.append("'the \(word(k + 1))' read as today, \(d)")
+        }
+        i = k + 2
+        if rule.repeats && rule.unit == .month { return true }
+        if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }
+        // "1st of month": the next one, said (a rule says "every month").
+        if word(i) == "of" && word(i + 1) == "month" {
+            assumptions.append("'\(word(k + 1)) of month' read as once, \(d)")
+            _ = consume(2)
+        }
+        // "the 1st of next month".
+        if word(i) == "of" && word(i + 1) == "next" && word(i + 2) == "month" {
+            let first = Day(year: today.year + (today.month == 12 ? 1 : 0), month: today.month % 12 + 1, day: 1)
+            let last = Day(year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1).adding(days: -1)
+            date = Day(year: first.year, month: first.month, day: min(o, last.day))
+            if o > last.day { assumptions.append("'the \(word(k + 1)) of next month' read as \(last), its last day") }
+            _ = consume(3)
+        }
+        if word(i) == "of" && (word(i + 1) == "every" || word(i + 1) == "each") && word(i + 2) == "month" {
+            setRule(Recurrence(kind: .custom, interval: 1, unit: .month), i, 3)
+            i += 3
+        }
+        // "the 1st of every other month".
+        if word(i) == "of" && word(i + 1) == "every" && word(i + 2) == "other" && word(i + 3) == "month" {
+            setRule(Recurrence(kind: .custom, interval: 2, unit: .month), i, 4)
+            i += 4
+        }
+        return true
+    }
+
+    /// "Friday 11th", "parents evening 17th at 7", "rent due 1st": a day of
+    /// the month written as a numeric ordinal without "the", read when a
+    /// weekday comes before it or nothing of the title after it ("17th
+    /// birthday", "3rd floor" are the title's); a weekday that disagrees is
+    /// a conflict.
+    mutating func readBareOrdinalDay() -> Bool {
+        let w = word(i)
+        guard let c = w.first, c.isNumber, let o = ReminderLexicon.ordinal(w), (1...31).contains(o), !tokens[i].raw.contains("-") else { return false }
+        let before = word(i - 1), after = word(i + 1)
+        let dayBefore = ReminderLexicon.weekday(before) != nil && !before.hasSuffix("s")
+        let ends = after.isEmpty || tokens[i].commaAfter || ["at", "@", "by", "and", "from", "for"].contains(after) || writtenTime(at: i + 1) != nil
+            || ReminderLexicon.partsOfDay.contains(after) || Self.dayWord(after)
+        // "Sam's 17th", "my 3rd", "the 2nd": whose, or read by the reader of "the 5th".
+        let owned = before.hasSuffix("'s") || before.hasSuffix("\u{2019}s") || ["my", "his", "her", "our", "your", "their", "its", "the", "a", "this", "next"].contains(before)
+        guard (dayBefore || ends) && !owned, Self.titleWord(after) == false || dayBefore || ReminderLexicon.partsOfDay.contains(after),
+              let d = nextDayOfMonth(o) else { return false }
+        if !dayBefore { assumptions.append("'\(w)' read as \(Weekdays.display(d.weekday)) \(d)") }
+        setDate(d, i, 1)
+        dayOfMonthSaid = o
+        i += 1
+        return true
+    }
+}
