@@ -75,6 +75,12 @@ extension Yomo {
         let (p, parser) = try understand(ctx.operands.joined(separator: " "), ctx: ctx)
         for w in p.warnings { ctx.warn("warning: \(w)") }
         if let c = p.conflict { ctx.warn("warning: \(c)") }
+        // A day skipped that the rule does not fall on: `add` refuses it, so `parse` says so too.
+        if !p.skips.isEmpty, p.recurrence.repeats {
+            do throws(ToolError) {
+                _ = try form(parsed: p, options: ReminderFormOptions(), now: ctx.now, zone: ctx.zone)
+            } catch { ctx.warn("warning: \(error.message)") }
+        }
         var r = p.record
         r["parser"] = .string(parser)
         ctx.out.emit(r, text: """

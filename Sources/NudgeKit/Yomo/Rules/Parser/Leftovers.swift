@@ -21,6 +21,9 @@ extension ReminderParser.ParseState {
                                          "UTC", "GMT", "BST", "IST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "JST", "KST", "AEST",
                                          "AEDT", "ACST", "AWST", "NZST", "NZDT", "SGT", "HKT", "Z", "Zulu"]
 
+    /// Zones' abbreviations that end in neither ST nor DT ("8am NZT", "9am WAT").
+    static let otherZoneWords: Set<String> = ["NZT", "WAT", "EAT", "CAT", "PKT", "BRT", "ART", "ICT", "WIB", "PHT", "MYT", "GST", "AET", "AKT", "SGT", "HKT"]
+
     /// A word without the brackets around it: "(PST)" is "PST".
     static func unbracketed(_ raw: String) -> String {
         String(raw.drop(while: { "([".contains($0) }).reversed().drop(while: { ")],".contains($0) }).reversed())
@@ -355,7 +358,39 @@ extension ReminderParser.ParseState {
             && (["my", "his", "her", "their", "our", "your"].contains(word(k - 1)) || word(k - 1).hasSuffix("'s"))
             && ["on", "by", "before", "after", "until", "till"].contains(word(k - 2)) { return 1 }
         // "the bank holiday", "bank holiday monday": which one?
-        if w == "bank" && next == "holiday" { return 2 }
+        if w == "bank" && (next == "holiday" || next == "holidays") { return 2 }
+        // "till the new year", "the week of the 14th", "the last working day": days yomo does not place.
+        if w == "new" && (next == "year" || next == "years") && !used[k + 1]
+            && ["till", "til", "until", "by", "before", "after", "over", "at", "around", "for", "the", "from", "past"].contains(prev) { return 2 }
+        if w == "week" && next == "of" && !word(k + 2).isEmpty { return 2 }
+        if ["working", "business", "school", "work"].contains(w) && next == "day" && ["last", "first"].contains(prev) { return 2 }
+        // "by 18th", "due 3rd": a day of the month after a word that leads a date, not read.
+        if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true,
+           ["by", "due", "on", "until", "till", "before", "from", "after"].contains(prev) { return 1 }
+        // "8am NZT", "9am GMT+1", "9am UTC+8", "9am +0530": a zone yomo does not know, after a time.
+        if k > 0, used[k - 1], timeWritten != nil {
+            let r = Self.unbracketed(tokens[k].raw)
+            let abbreviation = (3...5).contains(r.count) && r.allSatisfy({ $0.isUppercase && $0.isLetter })
+                && (r.hasSuffix("ST") || r.hasSuffix("DT") || Self.otherZoneWords.contains(r))
+            let offset = (r.hasPrefix("GMT") || r.hasPrefix("UTC") || r.hasPrefix("+") || r.hasPrefix("-")) && r.contains(where: \.isNumber)
+                && r.drop(while: \.isLetter).dropFirst().allSatisfy { $0.isNumber || $0 == ":" } && "+-".contains(r.drop(while: \.isLetter).first ?? "x")
+            if abbreviation || offset { return 1 }
+        }
+        // "test 24:00 tomorrow", "2400 drug round": midnight as the day's end, which yomo does not read.
+        if w == "24:00" || w == "2400" || w == "24h00" { return 1 }
+        // "party sat from 7", "nap til 2", "leave at 20 past": a start, an end or minutes with no hour, not read.
+        if ["from", "til", "till", "until", "'til"].contains(w), let n = Int(next), (0...24).contains(n) { return 2 }
+        if w == "from", writtenTime(at: k + 1) != nil, !used[k + 1] { return 2 }
+        if w == "past", let n = Int(word(k - 1)), (1...59).contains(n), next.isEmpty || !Self.titleWord(next) || next == "the" { return 1 }
+        // "10am-12", "9-5pm" glued and not read; "18th last day": a day of the month before its deadline word.
+        if w.first?.isNumber == true, w.contains("-"), w.contains("am") || w.contains("pm") || w.contains(":") { return 1 }
+        if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true, ["last", "latest", "deadline"].contains(next) { return 1 }
+        // "4 more sessions", "for 3 more weeks", "3 sessions left": a count yomo does not read.
+        if ReminderLexicon.number(w) != nil, next == "more" || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
+        // "library books back 12.12", "lab report due 3.12": a dotted date without its year.
+        if ["due", "back", "by", "on", "until", "till", "before"].contains(prev) || next.isEmpty, w.split(separator: ".").count == 2,
+           w.split(separator: ".").allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
+           let m = Int(w.split(separator: ".")[1]), (1...12).contains(m) { return 1 }
         // "the 15th pay rent", "rent 15th", "pay the rent on 15": a day of the month not read.
         if let o = ReminderLexicon.ordinal(w), o >= 1, w.first?.isNumber == true, k == tokens.count - 1 || (prev == "the" && k == 1) { return 1 }
         if prev == "on", k == tokens.count - 1, let n = Int(w), (1...31).contains(n) { return 1 }
@@ -393,7 +428,9 @@ extension ReminderParser.ParseState {
            !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
            w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // A bare hour beside a day or a part of one ("dentist fri 9", "9 fri", "every night 11"): a time, or a count?
-        func dayOrPart(_ j: Int) -> Bool { Self.dayWord(word(j)) || ReminderLexicon.partsOfDay.contains(word(j)) }
+        func dayOrPart(_ j: Int) -> Bool {
+            Self.dayWord(word(j)) || ReminderLexicon.partsOfDay.contains(word(j)) || (j == k - 1 && dateSaid?.split(separator: " ").last.map(String.init) == word(j))
+        }
         if let n = Int(w), (1...12).contains(n), w.count <= 2,
            (k > 0 && used[k - 1] && dayOrPart(k - 1)) || (k + 1 < tokens.count && used[k + 1] && dayOrPart(k + 1)) { return 1 }
         // "in 90 check the oven", "remind me in 20": "in" a number with no unit.
@@ -463,7 +500,7 @@ extension ReminderParser.ParseState {
             let said = (start..<min(end, tokens.count)).filter { !tokens[$0].raw.isEmpty }.map { tokens[$0].raw }.joined(separator: " ")
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
                 let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
-                    || word(k + 1) == "time" || word(k) == "time"
+                    || (word(k + 1) == "time" && (Self.cityZones[word(k)] != nil || ["her", "his", "their", "your"].contains(word(k))))
                 unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz" : ""))
             }
             k = max(end, k + 1)

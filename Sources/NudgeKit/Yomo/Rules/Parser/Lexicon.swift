@@ -60,6 +60,7 @@ enum ReminderLexicon {
         "arvo": "afternoon", "arvos": "afternoons",
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",
         "2day": "today", "2nite": "tonight", "2night": "tonight",
+        "tmw": "tomorrow", "tmrow": "tomorrow", "nite": "night", "nites": "nights", "weds": "wed", "aft": "afternoon",
         "bi-weekly": "biweekly", "bi-monthly": "bimonthly", "semi-annually": "semiannually", "bi-annually": "biannually",
         "bi-yearly": "biannually", "semi-yearly": "semiannually", "mos": "months",
         "tomorrow's": "tomorrow", "today's": "today", "tonight's": "tonight",
@@ -137,11 +138,11 @@ enum ReminderLexicon {
             var raw = String(piece)
             var comma = false
             var word = raw.lowercased().replacingAll("\u{2019}", "'")
-            while let last = word.last, ",.;!?:)]}\"".contains(last) {
+            while let last = word.last, ",.;!?:)]}\"*".contains(last) {
                 if last == "," || last == ";" || last == ":" { comma = true }
                 word.removeLast()
             }
-            while let first = word.first, "([{\"~".contains(first) || (first == "'" && !word.hasPrefix("'til") && !(word.count == 3 && word.dropFirst().allSatisfy(\.isNumber))), word.count > 1 { word.removeFirst() }
+            while let first = word.first, "([{\"~*".contains(first) || (first == "'" && !word.hasPrefix("'til") && !(word.count == 3 && word.dropFirst().allSatisfy(\.isNumber))), word.count > 1 { word.removeFirst() }
             if word.isEmpty {
                 if !out.isEmpty { out[out.count - 1].commaAfter = out[out.count - 1].commaAfter || comma }
                 continue
@@ -160,6 +161,27 @@ enum ReminderLexicon {
             if let t = word.firstIndex(of: "t"), word.distance(from: word.startIndex, to: t) == 10, let time = isoTime(word[word.index(after: t)...]) {
                 out.append(Token(raw: raw, word: String(word[..<t]), commaAfter: false))
                 out.append(Token(raw: "", word: time, commaAfter: comma))
+                continue
+            }
+            // "1930hrs", "1930 hrs", "19:30hrs", "2300h": a clock time as the forces and hospitals write it.
+            func clock4(_ s: Substring) -> String? {
+                guard s.count == 4, s.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(s), v / 100 < 24, v % 100 < 60 else { return nil }
+                return String(s.prefix(2)) + ":" + String(s.suffix(2))
+            }
+            if ["hrs", "hr", "hours"].contains(word), clock4(Substring(before)) != nil { continue }
+            if let suffix = ["hrs", "hr", "h"].first(where: { word.hasSuffix($0) }),
+               let t = clock4(word.dropLast(suffix.count)) ?? (suffix == "h" ? nil : isoTime(word.dropLast(suffix.count)).map { _ in String(word.dropLast(suffix.count)) }) {
+                out.append(Token(raw: raw, word: t, commaAfter: comma))
+                continue
+            }
+            if ["hrs", "hr"].contains(after), let t = clock4(Substring(word)) {
+                out.append(Token(raw: raw, word: t, commaAfter: comma))
+                continue
+            }
+            // "thurs eve", "tomorrow eve": the evening, said.
+            if word == "eve", Weekdays.parse(before.filter(\.isLetter)) != nil || ["today", "tomorrow", "tmrw", "tmw", "tmr"].contains(before) {
+                notes.append("'eve' read as 'evening'")
+                out.append(Token(raw: raw, word: "evening", commaAfter: comma))
                 continue
             }
             // "15h30" after "at", or past 12: a clock time, as French and others write it (else hours and minutes).

@@ -12,8 +12,10 @@ extension ReminderParser.ParseState {
         var k = i
         if word(k) == "on" { k += 1 }
         // "15th of every month", "1st monthly": a numeric ordinal that a month's rule follows needs no "the".
-        if word(k) != "the", let o = ReminderLexicon.ordinal(word(k)), o >= 1, Int(word(k).prefix(1)) != nil,
-           ofMonth(at: k + 1) > 0 || (word(k + 1) == "of" && ["every", "each", "next"].contains(word(k + 2))) {
+        // "pay rent first of the month": a word's ordinal too, before "of the month".
+        if word(k) != "the", let o = ReminderLexicon.ordinal(word(k)), o >= 1,
+           (Int(word(k).prefix(1)) != nil && ofMonth(at: k + 1) > 0) || (word(k + 1) == "of" && ["every", "each", "next"].contains(word(k + 2)))
+            || (word(k + 1) == "of" && ["the", "this"].contains(word(k + 2)) && word(k + 3) == "month") {
             k -= 1
         } else if word(k) != "the" { return false }
         // "on the 21", "by the 15", "due the 3": a day of the month without its suffix.
@@ -24,8 +26,11 @@ extension ReminderParser.ParseState {
               let d = nextDayOfMonth(o) else { return false }
         // An ordinal before a noun is a title ("watch the fifth element", "fix the 2nd floor sink"): "on the fifth",
         // "the 5th", "the fifth of …", "the 5th at 3pm" are dates.
-        if k == i && !tokens[k + 1].commaAfter
-            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till"].contains(word(k + 2)) || writtenTime(at: k + 2) != nil) {
+        // A weekday said just before it agrees or conflicts, and is no title ("tuesday the 8th parents evening").
+        let dayBefore = i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) != nil
+        if k == i && !tokens[k + 1].commaAfter && !dayBefore
+            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till", "latest", "deadline"].contains(word(k + 2))
+                 || writtenTime(at: k + 2) != nil || Self.clockRange(word(k + 2))) {
             return false
         }
         setDate(d, i, k + 2 - i)
@@ -71,16 +76,45 @@ extension ReminderParser.ParseState {
         guard let c = w.first, c.isNumber, let o = ReminderLexicon.ordinal(w), (1...31).contains(o), !tokens[i].raw.contains("-") else { return false }
         let before = word(i - 1), after = word(i + 1)
         let dayBefore = ReminderLexicon.weekday(before) != nil && !before.hasSuffix("s")
-        let ends = after.isEmpty || tokens[i].commaAfter || ["at", "@", "by", "and", "from", "for"].contains(after) || writtenTime(at: i + 1) != nil
+        let ends = after.isEmpty || tokens[i].commaAfter || ["at", "@", "by", "and", "from", "for", "latest", "deadline"].contains(after)
+            || writtenTime(at: i + 1) != nil || Self.clockRange(after)
             || ReminderLexicon.partsOfDay.contains(after) || Self.dayWord(after)
         // "Sam's 17th", "my 3rd", "the 2nd": whose, or read by the reader of "the 5th".
         let owned = before.hasSuffix("'s") || before.hasSuffix("\u{2019}s") || ["my", "his", "her", "our", "your", "their", "its", "the", "a", "this", "next"].contains(before)
-        guard (dayBefore || ends) && !owned, Self.titleWord(after) == false || dayBefore || ReminderLexicon.partsOfDay.contains(after),
-              let d = nextDayOfMonth(o) else { return false }
+        guard (dayBefore || ends) && !owned, let d = nextDayOfMonth(o) else { return false }
         if !dayBefore { assumptions.append("'\(w)' read as \(Weekdays.display(d.weekday)) \(d)") }
         setDate(d, i, 1)
         dayOfMonthSaid = o
         i += 1
+        return true
+    }
+
+    /// "7am-7pm", "07:00-19:30", "9-5pm": hours glued into one word.
+    static func clockRange(_ w: String) -> Bool {
+        let p = w.split(separator: "-")
+        return p.count == 2 && p.allSatisfy { $0.first?.isNumber == true && $0.allSatisfy { $0.isNumber || ":apm.".contains($0) } }
+            && (w.contains(":") || w.contains("am") || w.contains("pm"))
+    }
+
+    /// "the evening of the 5th", "morning of dec 24", "afternoon of 31st
+    /// dec": that part of that day; "the week of the 14th", which week day
+    /// is not said, is left to be refused.
+    mutating func readPartOfDayOfDate() -> Bool {
+        var k = i
+        if word(k) == "the" { k += 1 }
+        guard ReminderLexicon.partsOfDay.contains(word(k)), word(k + 1) == "of", partOfDay == nil else { return false }
+        var at = k + 2
+        var found = datePhrase(at: at)
+        if found == nil {
+            if word(at) == "the" { at += 1 }
+            if let o = ReminderLexicon.ordinal(word(at)), (1...31).contains(o), let d = nextDayOfMonth(o) {
+                if let m = ReminderLexicon.month(word(at + 1)), word(at + 1).count >= 3, let full = nextDate(month: m, day: o) { found = (full, at + 2 - k - 2) } else { found = (d, at + 1 - k - 2) }
+            }
+        }
+        guard let (d, len) = found else { return false }
+        partOfDay = word(k)
+        setDate(d, i, k + 2 + len - i)
+        i = k + 2 + len
         return true
     }
 }

@@ -136,6 +136,7 @@ extension ReminderParser.ParseState {
         { $0.readGluedSpan() },            // "2-4pm"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readFromSpan() },             // "from 2 to 3pm" with no hourly rule: its start
+        { $0.readPartOfDayOfDate() },      // "the evening of the 5th"
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         { $0.readAndPartOfDay() },         // the "and evening" of "every morning and evening"
         // Dates.
@@ -202,6 +203,20 @@ extension ReminderParser.ParseState {
            relative == nil, conflict == nil {
             conflict = "'\(ruleSaid ?? "")' repeats on \(rule.days.map(Weekdays.display).joined(separator: ",")) but '\(dateSaid ?? "")' is a \(Weekdays.display(d.weekday)): "
                 + "for the rule from that day say 'starting \(dateSaid ?? "")'; if the day names a thing, put the name in quotes"
+        }
+        // "working nights tomorrow", "evenings free tuesday": a daily rule from a plural part of the day and one day
+        // said, with no "starting": a rule, or that one evening? Refused.
+        if rule.kind == .daily, let said = ruleSaid, ["mornings", "evenings", "nights", "afternoons"].contains(said), let d = date, !startingSaid,
+           conflict == nil {
+            conflict = "'\(said)' repeats every day but '\(dateSaid ?? d.description)' is one day: for one say '\(dateSaid ?? "") \(said.dropLast())'; "
+                + "for the rule say 'every \(said.dropLast()) from \(dateSaid ?? "")'"
+        }
+        // "cancel monthly gym membership tomorrow", "Monthly Review with boss friday": a rule word before a word of
+        // the title, with one day said, may only name the thing; the reading is said.
+        if ruleFromWord, date != nil, let k = tokens.indices.first(where: { used[$0] && ReminderLexicon.ruleWords[tokens[$0].word] != nil }),
+           k + 1 < tokens.count, !used[k + 1], Self.titleWord(tokens[k + 1].word),
+           !assumptions.contains(where: { $0.contains("'\(tokens[k].word) \(tokens[k + 1].word)") }) {
+            assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(tokens[k].word), from \(dateSaid ?? ""); if it only names the thing, add --literal and give --date")
         }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }

@@ -104,48 +104,6 @@ extension ReminderParser.ParseState {
         return false
     }
 
-    /// After a rule, a day it skips or its last day, said in words:
-    /// "not on dec 23", "skip dec 28", "(no choir on 22 Dec)", "except
-    /// christmas day" skip that day; "last session dec 16", "finishes 16
-    /// dec", "ends on dec 16", "to dec 16" end the rule then. Without a rule
-    /// the words are left alone: "project finishes dec 16" is a date.
-    mutating func readSkipOrEnd() -> Bool {
-        guard rule.repeats else { return false }
-        func dateAt(_ k: Int) -> (Day, Int, String?)? {
-            if let (d, len) = datePhrase(at: k) { return (d, len, nil) }
-            if let (d, len, name) = namedDay(at: k) { return (d, len, name) }
-            return nil
-        }
-        var k = i, skip = false
-        switch word(i) {
-        case "not", "skip", "skipping", "except", "excluding", "exc", "excl":
-            skip = true
-            k += 1
-            if word(i) == "not" && word(k) == "on" { k += 1 }  // "not on dec 23"
-        case "but" where word(i + 1) == "not", "apart" where word(i + 1) == "from", "other" where word(i + 1) == "than":
-            skip = true
-            k += 2
-        case "no", "none":
-            // "(no choir on 22 Dec)", "no class dec 23": up to three words of the title, then the day.
-            skip = true
-            k += 1
-            var n = 0
-            while n < 3, dateAt(k) == nil, word(k) != "on", !word(k).isEmpty, Self.titleWord(word(k)) { k += 1; n += 1 }
-        case "last", "final":
-            // "last session dec 16", "final class on 16 dec", "last one dec 16".
-            guard Self.titleWord(word(i + 1)), ReminderLexicon.weekday(word(i + 1)) == nil, dateAt(i + 1) == nil else { return false }
-            k += 2
-        case "finishes", "finishing", "finish", "stops", "stop", "stopping", "ends", "ending", "end", "to", "thru":
-            k += 1
-        default: return false
-        }
-        if word(k) == "on" || (skip && word(k) == "the") { k += 1 }
-        guard let (d, len, name) = dateAt(k) else { return false }
-        if let name { assumptions.append(name) }
-        if skip { skips.append(d) } else { until = d }
-        return consume(k + len - i)
-    }
-
     /// Whether the rule so far repeats within a day: every N minutes, or
     /// every N hours without a range of hours.
     var intraday: Bool {

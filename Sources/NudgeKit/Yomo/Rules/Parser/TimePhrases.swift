@@ -368,6 +368,7 @@ extension ReminderParser.ParseState {
         let year = w.hasPrefix("20") && i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year,
            !(i > 0 && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
+           !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
             setTime(t, i, 1)
             i += 1

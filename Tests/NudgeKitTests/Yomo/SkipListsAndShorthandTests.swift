@@ -1,0 +1,112 @@
+import XCTest
+@testable import NudgeKit
+
+/// What the third adversary of #38 found read wrong without a word (911
+/// phrases, 122 silently wrong), now read or refused: a skipped or last day
+/// said with an ordinal or in a list ("skip the 24th", "not 23rd or 30th",
+/// "last one 16th", "dec 15 is the last one"), a skip with no rule, the
+/// hours as rotas write them ("1930hrs"), texting shorthands ("tmw", "wed
+/// nite", "thurs eve"), a part of a dated day ("the evening of the 5th"),
+/// and rule words or plural parts of the day beside one day. Saturday
+/// 2026-11-28 10:00 in New York.
+final class SkipListsAndShorthandTests: XCTestCase {
+    let h = ReadOrRefuseTests(name: "helpers", testClosure: { _ in })
+
+    func testSkippedDaysAsOrdinalsAndLists() throws {
+        let cases: [(String, [String])] = [
+            ("band practice every thursday 6pm skip the 24th", ["2026-12-24"]),
+            ("piano every thurs 4pm excl. 24th", ["2026-12-24"]),
+            ("piano every thurs 4pm, 24th cancelled", ["2026-12-24"]),
+            ("piano every thurs 4pm (24th off)", ["2026-12-24"]),
+            ("piano every thurs 4pm *not 24th*", ["2026-12-24"]),
+            ("choir every wed 7pm, no rehearsal wed 23rd", ["2026-12-23"]),
+            ("football every sunday 10am, none on the 27th", ["2026-12-27"]),
+            // A later day of a list is on or after the one before it: December's 30th, not November's.
+            ("karate every wed 6pm - off 23rd & 30th", ["2026-12-23", "2026-12-30"]),
+            ("scouts every tue 7pm excluding dec 22 and dec 29", ["2026-12-22", "2026-12-29"]),
+            ("piano thursdays 4pm except xmas eve and new years eve", ["2026-12-24", "2026-12-31"]),
+            ("piano every thurs 4pm (hols: none 24th/31st)", ["2026-12-24", "2026-12-31"]),
+        ]
+        for (phrase, days) in cases {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.skips.map(\.description), days, phrase)
+            XCTAssertNil(p.date, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        let occ = try h.occurrences("karate every wed 6pm - off 23rd & 30th", 4)
+        XCTAssertEqual(occ, ["2026-12-02 18:00", "2026-12-09 18:00", "2026-12-16 18:00", "2027-01-06 18:00"])
+        // A skip of no rule is refused, not read as that day.
+        XCTAssertEqual(h.parse("hockey tues 7pm, not the 22nd").warnings.count, 1)
+        // "the first sunday of the month" is a place in a month, not the 1st.
+        XCTAssertEqual(h.parse("every sunday except the first sunday of the month").skips, [])
+    }
+
+    func testALastDaySaidWithAnOrdinalEndsTheRule() {
+        for phrase in ["tutoring every tuesday at 5, last session is the 15th", "tutoring every tuesday at 5 ending the 15th",
+                       "tutoring every tuesday at 5 stopping after the 15th", "tutoring every tuesday at 5, finishes 15th",
+                       "tutoring every tuesday at 5 - dec 15 is the last one", "tutoring every tuesday at 5 not after the 15th",
+                       "tutoring every tuesday at 5 no more after dec 15", "tutoring every tuesday at 5 end date 15 dec",
+                       "tutoring every tuesday at 5 until tue 15th", "tutoring every tuesday at 5 up to and including 15 dec"] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.recurrence.until?.description, "2026-12-15", phrase)
+            XCTAssertEqual(p.title, "tutoring", phrase)
+            XCTAssertNil(p.date, phrase)
+        }
+        // Counts yomo does not read are refused, not left to repeat for ever.
+        for phrase in ["homework club every mon 3:30, 4 more sessions", "homework club every mon 3:30 for 3 more weeks",
+                       "homework club every mon 3:30, 3 sessions left", "homework club every mon 3:30 till the new year"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+    }
+
+    func testHoursAsRotasWriteThemAndTextingShorthands() {
+        for (phrase, time) in [("shift starts 1930hrs sunday", "19:30"), ("shift starts 1930 hrs sunday", "19:30"),
+                               ("shift starts 19:30hrs sunday", "19:30"), ("handover 1930h sunday", "19:30"),
+                               ("pick up dry cleaning tmw 5pm", "17:00"), ("put the bins out wed nite", "21:00"),
+                               ("dinner thurs eve 7", "19:00"), ("pick up kids weds aft", "14:00")] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.time?.description, time, phrase)
+            XCTAssertNotNil(p.date, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        XCTAssertEqual(h.parse("pick up dry cleaning tmw 5pm").date?.description, "2026-11-29")
+        XCTAssertEqual(h.parse("christmas eve dinner").date?.description, "2026-12-24")  // "eve" after no day is the holiday's
+        // Midnight as 24:00, a start or an end with no hour, minutes with no hour: refused.
+        for phrase in ["test 24:00 tomorrow", "2400 drug round", "party sat from 7", "nap til 2", "leave at 20 past", "delivery slot 10am-12 sat"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+        XCTAssertNil(h.parse("call the 0800 number monday").time)  // a phone number's prefix
+    }
+
+    func testDaysOfTheMonthAndPartsOfThem() {
+        for (phrase, date, time) in [("the evening of the 5th drinks", "2026-12-05", "18:00"), ("morning of the 24th collect turkey", "2026-12-24", "08:00"),
+                                     ("afternoon of 31st dec set up party", "2026-12-31", "14:00"), ("tuesday the 8th parents evening 6pm", "2026-12-08", "18:00"),
+                                     ("nurse shift 14th 7am-7pm", "2026-12-14", "07:00"), ("pay by 20th latest", "2026-12-20", nil),
+                                     ("pay rent first of the month", "2026-12-01", nil)] {
+            let p = h.parse(phrase)
+            XCTAssertEqual(p.date?.description, date, phrase)
+            XCTAssertEqual(p.time?.description, time, phrase)
+            XCTAssertEqual(p.warnings, [], phrase)
+        }
+        for phrase in ["post cards by 18th last posting day", "week of the 14th on call", "lab report due 3.12", "call 9am NZT thursday",
+                       "call 9am GMT+1 thursday", "call 9am +0530 thursday", "bins every monday, not bank holidays"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+        // An MOT is no zone.
+        XCTAssertEqual(h.parse("the 3rd of Feb at 10:30 MOT for the fiesta").unread, [])
+    }
+
+    func testRuleWordsAndPluralPartsOfTheDayBesideOneDay() {
+        // A rule word before a word of the title, with one day: read as the rule, and said.
+        for phrase in ["cancel monthly gym membership tomorrow", "Monthly Review with boss friday 2pm", "change daily contacts tomorrow"] {
+            let p = h.parse(phrase)
+            XCTAssertTrue(p.recurrence.repeats, phrase)
+            XCTAssertTrue(p.assumptions.contains { $0.contains("if it only names the thing") }, "\(phrase): \(p.assumptions)")
+        }
+        // A plural part of the day with one day: refused.
+        for phrase in ["working nights tomorrow", "evenings free tuesday", "swap nights with jo for the 14th"] {
+            XCTAssertNotNil(h.parse(phrase).conflict, phrase)
+        }
+        XCTAssertNil(h.parse("yoga mornings from monday").conflict)
+    }
+}
