@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-o.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-p.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -15,7 +15,9 @@ final class HeldOutPhrasesTests: XCTestCase {
     let now = RFC3339.parse("2026-11-28T10:00:00-05:00")!.instant
 
     /// The phrases still silently wrong, with why they are left.
-    static let known: [String: String] = [:]
+    static let known: [String: String] = [
+        "txt jess happy bday on dec 9 lol": "the day is right; the title keeps 'lol', which P's writer dropped",
+    ]
 
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
 
@@ -83,9 +85,10 @@ final class HeldOutPhrasesTests: XCTestCase {
     func testNoHeldOutPhraseIsSilentlyWrong() {
         // (J's own floor: one reading is stated, not taken, and one title with a weekday's name refused. O's: its
         // writer took "morning" as 09:00 where yomo says 08:00 (3 stated), and 7 of its phrases are refused.)
-        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65]
+        // P's: 13 of its phrases are refused (zones named by "her time", a show called Wednesday, "this time next week").
+        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 58]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
-                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv"] {
+                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -109,4 +109,19 @@ final class SkipListsAndShorthandTests: XCTestCase {
         }
         XCTAssertNil(h.parse("yoga mornings from monday").conflict)
     }
+
+    /// Table P's silent readings at first look, read or refused.
+    func testTablePsClasses() throws {
+        let pay = h.parse("pay venue deposit installment on the 1st of every month, 6 payments")
+        XCTAssertEqual(pay.recurrence.count, 6)
+        XCTAssertEqual(pay.title, "pay venue deposit installment")
+        XCTAssertEqual(try h.occurrences("pay venue deposit installment on the 1st of every month, 6 payments", 10).count, 6)
+        XCTAssertEqual(h.parse("crew van pickup 1430Z mon").time?.description, "09:30")  // 14:30 UTC in New York in winter
+        XCTAssertEqual(h.parse("ring Margaret a fortnight on Monday").date?.description, "2026-12-14")
+        for phrase in ["ping the DJ every day til the wedding", "move the heifers at first light", "milk the cows at daybreak"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+        // "6 payments" without a rule, or before a word of the title, is the title's.
+        XCTAssertNil(h.parse("make 6 payments tomorrow").recurrence.count)
+    }
 }

@@ -480,8 +480,9 @@ extension ReminderParser.ParseState {
         } else if k == i, let wd = day(k), word(k + 1) == "week", !Self.titleWord(word(k + 2)) || word(k + 2).isEmpty {
             found = (nextWeekday(wd).adding(days: 7), k + 2)
         } else if k == i, let n = ["a": 1, "an": 1][word(k)] ?? ReminderLexicon.number(word(k)), (1...52).contains(n),
-                  ["week", "weeks"].contains(word(k + 1)), ["on", "from"].contains(word(k + 2)), let wd = day(k + 3) {
-            found = (nextWeekday(wd).adding(days: 7 * n), k + 4)
+                  ["week", "weeks", "fortnight", "fortnights"].contains(word(k + 1)), ["on", "from"].contains(word(k + 2)), let wd = day(k + 3) {
+            // "a fortnight on monday": two weeks.
+            found = (nextWeekday(wd).adding(days: 7 * n * (word(k + 1).hasPrefix("fortnight") ? 2 : 1)), k + 4)
         } else if k == i, let wd = day(k), word(k + 1) == "next", word(k + 2) == "week" {
             found = (mondayNextWeek.adding(days: (wd + 6) % 7), k + 3)
         } else if k == i, word(k) == "next", word(k + 1) == "week", let wd = day(k + 2) {

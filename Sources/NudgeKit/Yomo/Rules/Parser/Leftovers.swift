@@ -345,7 +345,11 @@ extension ReminderParser.ParseState {
             (Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
-        if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish"].contains(w) { return 1 }
+        if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish", "daybreak", "sunup", "sundown",
+            "nightfall", "twilight"].contains(w) { return 1 }
+        if ["first", "last"].contains(w) && next == "light" { return 2 }
+        // "every day til the wedding", "until school breaks up": a rule's end yomo cannot place.
+        if rule.repeats, ["until", "till", "til", "'til", "untill"].contains(w), !next.isEmpty { return min(3, tokens.count - k) }
         if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this", "next"].contains(word(k + 2)) { return 3 }
         if w == "close" && next == "of" && word(k + 2) == "business" { return 3 }
         // "in 3 days and 2 hours": the rest of an amount not read.

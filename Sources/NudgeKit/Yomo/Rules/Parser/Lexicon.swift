@@ -169,6 +169,12 @@ enum ReminderLexicon {
                 return String(s.prefix(2)) + ":" + String(s.suffix(2))
             }
             if ["hrs", "hr", "hours"].contains(word), clock4(Substring(before)) != nil { continue }
+            // "1430Z", "14:30z": a time in UTC as pilots write it; the zone is read after it.
+            if word.hasSuffix("z"), let t = clock4(word.dropLast()) ?? isoTime(word.dropLast()).map({ _ in String(word.dropLast()) }) {
+                out.append(Token(raw: String(raw.dropLast()), word: t, commaAfter: false))
+                out.append(Token(raw: "Z", word: "z", commaAfter: comma))
+                continue
+            }
             if let suffix = ["hrs", "hr", "h"].first(where: { word.hasSuffix($0) }),
                let t = clock4(word.dropLast(suffix.count)) ?? (suffix == "h" ? nil : isoTime(word.dropLast(suffix.count)).map { _ in String(word.dropLast(suffix.count)) }) {
                 out.append(Token(raw: raw, word: t, commaAfter: comma))

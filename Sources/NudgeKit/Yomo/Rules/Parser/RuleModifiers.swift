@@ -174,9 +174,20 @@ extension ReminderParser.ParseState {
 
     /// "10 times", "for 5 occurrences": how many times the rule fires. ("3
     /// times a week" is not a count: left in the title, it is a warning.)
+    /// What a rule's occurrences are called when people count them ("6 payments").
+    static let countNouns: Set<String> = ["payments", "instalments", "installments", "sessions", "classes", "lessons", "doses", "treatments",
+                                          "appointments", "visits", "injections", "shots", "rounds", "meetings", "reminders"]
+
     mutating func readCount() -> Bool {
         if let n = ReminderLexicon.number(word(i)), n >= 1, word(i + 1) == "times", !(word(i + 2) == "a" || word(i + 2) == "per") {
             setCount(n, 2)
+            return consume(2)
+        }
+        // "on the 1st of every month, 6 payments", "every 4 weeks, 6 sessions": a count of the rule's occurrences, said.
+        if rule.repeats, i > 0, used[i - 1] || tokens[i - 1].commaAfter, let n = ReminderLexicon.number(word(i)), (1...1000).contains(n),
+           Self.countNouns.contains(word(i + 1)), word(i + 2).isEmpty || tokens[i + 1].commaAfter || !Self.titleWord(word(i + 2)) {
+            setCount(n, 2)
+            assumptions.append("'\(phrase(i, 2))' read as \(n) times")
             return consume(2)
         }
         if word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, word(i + 2) == "times" || word(i + 2) == "occurrences" {
