@@ -85,8 +85,9 @@ final class HeldOutPhrasesTests: XCTestCase {
     func testNoHeldOutPhraseIsSilentlyWrong() {
         // (J's own floor: one reading is stated, not taken, and one title with a weekday's name refused. O's: its
         // writer took "morning" as 09:00 where yomo says 08:00 (3 stated), and 7 of its phrases are refused.)
-        // P's: 13 of its phrases are refused (zones named by "her time", a show called Wednesday, "this time next week").
-        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 58]
+        // P's: 14 of its phrases are refused (zones named by "her time", a show called Wednesday, "this time next week",
+        // "tmrw b4 8", once judged right only because its reading of "tmrw" was said, and now refused for its "8").
+        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv"] {
             let table = rows(name)

@@ -124,4 +124,36 @@ final class SkipListsAndShorthandTests: XCTestCase {
         // "6 payments" without a rule, or before a word of the title, is the title's.
         XCTAssertNil(h.parse("make 6 payments tomorrow").recurrence.count)
     }
+
+    /// The fourth adversary's classes (964 phrases, 74 silently wrong on the binary before these rules).
+    func testFourthAdversarysClasses() {
+        // A bare or dotted hour left in the title is refused, not set at the next full hour.
+        for phrase in ["daily standup 9", "meds every day 9 and 21", "bus 7.48 weekdays", "tram 17.32", "catch the 8.02 train tomorrow",
+                       "school pickup 3", "obs every 4 hours overnight", "check in on dad every 2 hours during the day",
+                       "every 15 minutes for the next hour check bread", "after friday send quote", "check email work days 8am",
+                       "christmas carols 6pm", "course of 5 injections weekly", "raksha bandhan", "world book day costume"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+        // Not a chapter, a price or a version.
+        for phrase in ["read chapter 3", "buy milk 1.50", "install node 20.11 friday"] { XCTAssertEqual(h.parse(phrase).unread, [], phrase) }
+        // Days named for what happens on them; a holiday named in full before a word of the title is the day.
+        for (phrase, date) in [("hogmanay party 8pm", "2026-12-31"), ("guy fawkes bonfire 7pm", "2027-11-05"), ("all saints day mass", "2027-11-01"),
+                               ("christmas eve carols 6pm", "2026-12-24"), ("pi day pie 3pm", "2027-03-14"), ("melbourne cup day sweep", "2027-11-02")] {
+            XCTAssertEqual(h.parse(phrase).date?.description, date, phrase)
+        }
+        // Prescriptions' Latin and half-yearly rules.
+        XCTAssertEqual(h.parse("bd eye drops").recurrence.set?.rrules.first?.byHour, [9, 21])
+        XCTAssertEqual(h.parse("tds antibiotics").recurrence.set?.rrules.first?.byHour, [8, 14, 20])
+        XCTAssertEqual(h.parse("semi-annual dentist checkup").recurrence.effective.interval, 6)
+        // The title's part of the day settles a bare hour.
+        XCTAssertEqual(h.parse("morning prayer every day at 6").time?.description, "06:00")
+        XCTAssertEqual(h.parse("evening meds at 8").time?.description, "20:00")
+        // Counts after "for", and spaces that do not break.
+        XCTAssertEqual(h.parse("physio every tuesday for 6 sessions").recurrence.count, 6)
+        XCTAssertEqual(h.parse("call mum tomorrow\u{00A0}at\u{00A0}5pm").time?.description, "17:00")
+        // A plural day's rule and another day: refused; a rule word before a word of the title with a time: said.
+        XCTAssertNotNil(h.parse("return Tuesdays with Morrie to library on thursday").conflict)
+        XCTAssertTrue(h.parse("weekly shop at 5pm").assumptions.contains { $0.contains("if it only names the thing") })
+        XCTAssertFalse(h.parse("fortnightly payroll on friday").assumptions.contains { $0.contains("if it only names the thing") })
+    }
 }

@@ -271,6 +271,10 @@ extension ReminderParser.ParseState {
             return true
         }
         guard days.count == 1 else { return false }
+        // "return Tuesdays with Morrie on thursday": a rule's days already said, and another day: which?
+        if rule.repeats && rule.effective.unit == .week && word(i) == "on" && !rule.days.isEmpty && rule.days != days && conflict == nil {
+            conflict = "'\(ruleSaid ?? "")' and 'on \(tokens[k].word)' are two days: for a rule say 'every \(tokens[k].word)'; if '\(ruleSaid ?? "")' names a thing, put the name in quotes"
+        }
         if rule.repeats && (rule.unit == .week || rule.unit == .day) && word(i) == "on" {
             // "every week on friday", "weekly on friday"
             if rule.kind == .daily { rule = Recurrence(kind: .weekly) }

@@ -336,7 +336,10 @@ extension ReminderParser.ParseState {
         if let n = Int(w), (0...24).contains(n), next == "hours", k + 1 < tokens.count, tokens[k + 1].raw.isEmpty,
            !["in", "for", "every", "within", "after"].contains(prev) { return 2 }
         // Named days of other calendars, which move against the Gregorian one: not read, so not guessed.
-        if ["hanukkah", "chanukah", "diwali", "ramadan", "eid", "passover", "purim", "kippur", "hashanah", "vesak", "holi", "navratri"].contains(w) { return 1 }
+        if ["hanukkah", "chanukah", "diwali", "ramadan", "eid", "passover", "purim", "kippur", "hashanah", "vesak", "holi", "navratri", "pongal",
+            "onam", "lohri", "baisakhi", "vaisakhi", "songkran", "nowruz", "obon", "chuseok"].contains(w) { return 1 }
+        if (w == "raksha" && next == "bandhan") || (w == "victoria" && next == "day") || (w == "world" && next == "book" && word(k + 2) == "day")
+            || (w == "mid" && next == "autumn") { return w == "world" ? 3 : 2 }
         if ["lunar", "chinese"].contains(w) && next == "new" { return 3 }
         if w.first?.isNumber == true, ["h", "p", "a", "pm", "am", "nite", "tonite"].contains(where: { w.hasSuffix($0) }),
            w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
@@ -389,6 +392,8 @@ extension ReminderParser.ParseState {
         // "10am-12", "9-5pm" glued and not read; "18th last day": a day of the month before its deadline word.
         if w.first?.isNumber == true, w.contains("-"), w.contains("am") || w.contains("pm") || w.contains(":") { return 1 }
         if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true, ["last", "latest", "deadline"].contains(next) { return 1 }
+        // "course of 5 injections weekly": a count before the rule, not read.
+        if w == "course" && next == "of" && ReminderLexicon.number(word(k + 2)) != nil && rule.repeats { return 4 }
         // "4 more sessions", "for 3 more weeks", "3 sessions left": a count yomo does not read.
         if ReminderLexicon.number(w) != nil, next == "more" || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
         // "library books back 12.12", "lab report due 3.12": a dotted date without its year.
@@ -437,6 +442,31 @@ extension ReminderParser.ParseState {
         }
         if let n = Int(w), (1...12).contains(n), w.count <= 2,
            (k > 0 && used[k - 1] && dayOrPart(k - 1)) || (k + 1 < tokens.count && used[k + 1] && dayOrPart(k + 1)) { return 1 }
+        // "daily standup 9", "school pickup 3", "meds every day 9 and 21": a bare hour last in a sentence with no time
+        // read (not "read chapter 3", "gate 12", "buy eggs x 2").
+        if timeWritten == nil, k == tokens.count - 1, let n = Int(w), (1...23).contains(n), w.count <= 2, k > 0,
+           !Self.numberedNouns.contains(word(k - 1)), !Self.measureWords.contains(word(k - 1)), Int(word(k - 1)) == nil,
+           !["x", "*", "#", "no", "no.", "pt", "part", "vs", "v", "top", "under", "over", "aged", "age", "size", "team", "group"].contains(word(k - 1)) { return 1 }
+        // "christmas carols 6pm", "halloween party 7pm": today at that time, or the holiday's? A time and no day.
+        if timeWritten != nil, date == nil, !rule.repeats, relative == nil, let (_, len, _) = namedDay(at: k), (k..<(k + len)).allSatisfy({ !used[$0] }) {
+            return len
+        }
+        // "bus 7.48 weekdays", "catch the 8.02 train", "tram 17.32": a dotted time beside a day or a timetable's word.
+        let dotted = w.split(separator: ".")
+        if dotted.count == 2, dotted[1].count == 2, let hh = Int(dotted[0]), let mm = Int(dotted[1]), hh <= 23, mm < 60, dotted[0].count <= 2,
+           k == 0 || (k > 0 && used[k - 1])  // not "install node 20.11 friday", a version
+            || [word(k - 1), next].contains(where: { ["train", "tram", "bus", "coach", "ferry", "flight", "service", "departure", "sailing"].contains($0) }) {
+            return 1
+        }
+        // "after friday send quote": after a day, from when?
+        if w == "after", Self.dayWord(next), k + 1 < tokens.count, used[k + 1] { return 2 }
+        // "obs every 4 hours overnight", "check every 2 hours during the day": hours of the day yomo does not place.
+        if rule.repeats, w == "overnight" || (w == "during" && next == "the" && ["day", "night", "daytime"].contains(word(k + 2))) {
+            return w == "overnight" ? 1 : 3
+        }
+        if w == "for" && next == "the" && word(k + 2) == "next" && Self.unitLike(word(k + 3)) { return 4 }
+        // "check email work days 8am": the days yomo does not read as a rule.
+        if w == "work" && next == "days" { return 2 }
         // "in 90 check the oven", "remind me in 20": "in" a number with no unit.
         if w == "in", let n = Int(next), n > 0, k == 0 || (k == tokens.count - 2) || (used[k - 1] && word(k - 1) == "me") { return 2 }
         // "2 puffs morning & night", "morning and evening": parts of the day not read as a rule or a time.

@@ -61,6 +61,10 @@ enum ReminderLexicon {
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",
         "2day": "today", "2nite": "tonight", "2night": "tonight",
         "tmw": "tomorrow", "tmrow": "tomorrow", "nite": "night", "nites": "nights", "weds": "wed", "aft": "afternoon",
+        // Prescriptions' Latin, and half-yearly.
+        "bd": "twice daily", "bid": "twice daily", "b.d": "twice daily", "tds": "three times daily", "tid": "three times daily",
+        "qds": "four times daily", "qid": "four times daily", "semi-annual": "every 6 months", "semiannual": "every 6 months",
+        "half-yearly": "every 6 months", "workdays": "weekdays",
         "bi-weekly": "biweekly", "bi-monthly": "bimonthly", "semi-annually": "semiannually", "bi-annually": "biannually",
         "bi-yearly": "biannually", "semi-yearly": "semiannually", "mos": "months",
         "tomorrow's": "tomorrow", "today's": "today", "tonight's": "tonight",
@@ -111,7 +115,8 @@ enum ReminderLexicon {
         // quotes around a word ("(5pm)", "[tomorrow]", "\"tomorrow\"") and a colon after one ("Friday:") are not part of it.
         var spaced = ""
         var prev: Character = " "
-        let chars = Array(text)
+        // Spaces that do not break ("call mum tomorrow\u{00A0}at 5pm", pasted) are spaces.
+        let chars = Array(text).map { ["\u{00A0}", "\u{2007}", "\u{202F}", "\u{2009}", "\u{3000}"].contains($0) ? " " : $0 }
         for (n, c) in chars.enumerated() {
             // "dentist@3pm", "@5pm": "@" before a time stands apart.
             if c == "@" && (prev.isLetter || (n + 1 < chars.count && chars[n + 1].isNumber)) { spaced += " @ "; prev = " "; continue }

@@ -37,7 +37,17 @@ extension ReminderParser.ParseState {
         (["juneteenth"], .fixed(month: 6, day: 19), nil),
         (["independence day", "fourth of july", "july fourth"], .fixed(month: 7, day: 4), nil),
         (["halloween", "hallowe'en"], .fixed(month: 10, day: 31), nil),
-        (["bonfire night", "guy fawkes night", "guy fawkes day"], .fixed(month: 11, day: 5), nil),
+        (["bonfire night", "guy fawkes night", "guy fawkes day", "guy fawkes"], .fixed(month: 11, day: 5), nil),
+        (["hogmanay"], .fixed(month: 12, day: 31), nil),
+        (["epiphany"], .fixed(month: 1, day: 6), nil),
+        (["candlemas"], .fixed(month: 2, day: 2), nil),
+        (["international womens day", "womens day"], .fixed(month: 3, day: 8), nil),
+        (["pi day"], .fixed(month: 3, day: 14), nil),
+        (["may day"], .fixed(month: 5, day: 1), nil),
+        (["bastille day"], .fixed(month: 7, day: 14), nil),
+        (["all saints day", "all saints"], .fixed(month: 11, day: 1), nil),
+        (["all souls day", "all souls", "day of the dead", "dia de los muertos"], .fixed(month: 11, day: 2), nil),
+        (["melbourne cup day", "melbourne cup"], .nth(month: 11, ordinal: 1, weekday: 2), nil),
         (["veterans day", "remembrance day", "armistice day"], .fixed(month: 11, day: 11), nil),
         (["thanksgiving day", "thanksgiving"], .nth(month: 11, ordinal: 4, weekday: 4), nil),
         (["black friday"], .afterNth(month: 11, ordinal: 4, weekday: 4, days: 1), nil),
@@ -139,7 +149,9 @@ extension ReminderParser.ParseState {
         let k = prep ? i + 1 : i
         guard var (d, len, note) = namedDay(at: k) else { return false }
         // "christmas tree farm", "the 12 days of christmas", "halloween costume": a thing, not the day.
-        if !prep, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
+        // "christmas eve carols 6pm", "christmas day carols": the day named in full is the day.
+        let wholeDay = ["eve", "day", "night"].contains(word(k + len - 1)) && len > 1
+        if !prep, !wholeDay, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
                    "carol", "carols", "decorations", "costume", "costumes", "candy", "pudding", "cake", "special", "episode", "album"].contains(word(k + len))
             || word(k - 1) == "of" {
             return false

@@ -213,10 +213,16 @@ extension ReminderParser.ParseState {
         }
         // "cancel monthly gym membership tomorrow", "Monthly Review with boss friday": a rule word before a word of
         // the title, with one day said, may only name the thing; the reading is said.
-        if ruleFromWord, date != nil, let k = tokens.indices.first(where: { used[$0] && ReminderLexicon.ruleWords[tokens[$0].word] != nil }),
-           k + 1 < tokens.count, !used[k + 1], Self.titleWord(tokens[k + 1].word),
+        // So is a plural day that alone said the rule ("sort out weekends rota tomorrow", "plan Evenings menu on monday").
+        // Not when the rule is said in full too ("fortnightly payroll on friday", "repeat daily standup").
+        let pluralRule = rule.repeats && ruleSaid.map { ReminderLexicon.recurrenceWords.contains($0) && !$0.contains(" ") && $0.hasSuffix("s") } == true
+        let wordRule = ruleFromWord && rule.days.isEmpty && rule.monthOrdinal == nil
+            && !tokens.contains { ["every", "each", "repeat", "repeats", "repeating", "recurring"].contains($0.word) }
+        if (wordRule || pluralRule) && (date != nil || timeWritten != nil),
+           let k = tokens.indices.first(where: { used[$0] && (ReminderLexicon.ruleWords[tokens[$0].word] != nil || (pluralRule && tokens[$0].word == ruleSaid)) }),
+           k + 1 < tokens.count, !used[k + 1], Self.titleWord(tokens[k + 1].word), ReminderLexicon.partsOfDay.contains(tokens[k + 1].word) == false,
            !assumptions.contains(where: { $0.contains("'\(tokens[k].word) \(tokens[k + 1].word)") }) {
-            assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(tokens[k].word), from \(dateSaid ?? ""); if it only names the thing, add --literal and give --date")
+            assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(rule.summary); if it only names the thing, add --literal and give --date")
         }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
@@ -333,7 +339,7 @@ extension ReminderParser.ParseState {
             } else if let h = Self.zoneOffsets[raw] {
                 hours = h
             } else { continue }
-            if let z = named, z.offset(at: instant) == offset || hours.contains(Double(offset) / 3600) {
+            if let z = named, z.offset(at: instant) == offset {
                 for j in k..<min(tokens.count, k + len) { used[j] = true }
                 continue
             }

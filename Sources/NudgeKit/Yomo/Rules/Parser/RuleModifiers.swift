@@ -184,11 +184,13 @@ extension ReminderParser.ParseState {
             return consume(2)
         }
         // "on the 1st of every month, 6 payments", "every 4 weeks, 6 sessions": a count of the rule's occurrences, said.
-        if rule.repeats, i > 0, used[i - 1] || tokens[i - 1].commaAfter, let n = ReminderLexicon.number(word(i)), (1...1000).contains(n),
-           Self.countNouns.contains(word(i + 1)), word(i + 2).isEmpty || tokens[i + 1].commaAfter || !Self.titleWord(word(i + 2)) {
-            setCount(n, 2)
-            assumptions.append("'\(phrase(i, 2))' read as \(n) times")
-            return consume(2)
+        // "physio every tuesday for 6 sessions": "for" too.
+        let f = word(i) == "for" && rule.repeats ? 1 : 0
+        if rule.repeats, i > 0, used[i - 1] || tokens[i - 1].commaAfter || f == 1, let n = ReminderLexicon.number(word(i + f)), (1...1000).contains(n),
+           Self.countNouns.contains(word(i + f + 1)), word(i + f + 2).isEmpty || tokens[i + f + 1].commaAfter || !Self.titleWord(word(i + f + 2)) {
+            setCount(n, 2 + f)
+            assumptions.append("'\(phrase(i, 2 + f))' read as \(n) times")
+            return consume(2 + f)
         }
         if word(i) == "for", let n = ReminderLexicon.number(word(i + 1)), n >= 1, word(i + 2) == "times" || word(i + 2) == "occurrences" {
             setCount(n, 3)

@@ -84,8 +84,10 @@ extension ReminderParser.ParseState {
 
     /// A word of the title that says which half of the day a bare hour is in.
     func contextPartOfDay() -> (String, String)? {
-        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater"]
-        let morning: Set<String> = ["breakfast", "brekkie", "wake"]
+        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater",
+                                    "evening", "night", "nightly"]
+        // "morning prayer every day at 6", "morning meds 8": the title's part of the day.
+        let morning: Set<String> = ["breakfast", "brekkie", "wake", "morning"]
         for k in tokens.indices where !used[k] {
             if evening.contains(tokens[k].word) { return ("evening", tokens[k].word) }
             if morning.contains(tokens[k].word) { return ("morning", tokens[k].word) }
