@@ -134,6 +134,11 @@ final class SkipListsAndShorthandTests: XCTestCase {
                        "christmas carols 6pm", "course of 5 injections weekly", "raksha bandhan", "world book day costume"] {
             XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
         }
+        for phrase in ["vitamins every day 9", "4 on 4 off shifts starting monday", "twelfth night take decorations down"] {
+            XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
+        }
+        XCTAssertNotNil(h.parse("every morning at 7 and every evening at 7 meds").conflict)
+        XCTAssertEqual(h.parse("pump every 3 hours overnight too").unread, [])
         // Not a chapter, a price or a version.
         for phrase in ["read chapter 3", "buy milk 1.50", "install node 20.11 friday"] { XCTAssertEqual(h.parse(phrase).unread, [], phrase) }
         // Days named for what happens on them; a holiday named in full before a word of the title is the day.

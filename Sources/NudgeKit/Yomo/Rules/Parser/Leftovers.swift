@@ -445,7 +445,7 @@ extension ReminderParser.ParseState {
         // "daily standup 9", "school pickup 3", "meds every day 9 and 21": a bare hour last in a sentence with no time
         // read (not "read chapter 3", "gate 12", "buy eggs x 2").
         if timeWritten == nil, k == tokens.count - 1, let n = Int(w), (1...23).contains(n), w.count <= 2, k > 0,
-           !Self.numberedNouns.contains(word(k - 1)), !Self.measureWords.contains(word(k - 1)), Int(word(k - 1)) == nil,
+           !(Self.numberedNouns.contains(word(k - 1)) && !used[k - 1]), !Self.measureWords.contains(word(k - 1)), Int(word(k - 1)) == nil,
            !["x", "*", "#", "no", "no.", "pt", "part", "vs", "v", "top", "under", "over", "aged", "age", "size", "team", "group"].contains(word(k - 1)) { return 1 }
         // "christmas carols 6pm", "halloween party 7pm": today at that time, or the holiday's? A time and no day.
         if timeWritten != nil, date == nil, !rule.repeats, relative == nil, let (_, len, _) = namedDay(at: k), (k..<(k + len)).allSatisfy({ !used[$0] }) {
@@ -461,10 +461,13 @@ extension ReminderParser.ParseState {
         // "after friday send quote": after a day, from when?
         if w == "after", Self.dayWord(next), k + 1 < tokens.count, used[k + 1] { return 2 }
         // "obs every 4 hours overnight", "check every 2 hours during the day": hours of the day yomo does not place.
-        if rule.repeats, w == "overnight" || (w == "during" && next == "the" && ["day", "night", "daytime"].contains(word(k + 2))) {
+        if rule.repeats, (w == "overnight" && !["too", "also", "as"].contains(next)) || (w == "during" && next == "the" && ["day", "night", "daytime"].contains(word(k + 2))) {
             return w == "overnight" ? 1 : 3
         }
         if w == "for" && next == "the" && word(k + 2) == "next" && Self.unitLike(word(k + 3)) { return 4 }
+        // "4 on 4 off shifts": a rota yomo has no rule for; "twelfth night" in lower case, the eve of Epiphany or the play?
+        if ReminderLexicon.number(w) != nil, next == "on", ReminderLexicon.number(word(k + 2)) != nil, word(k + 3) == "off" { return 4 }
+        if w == "twelfth" && next == "night" && !tokens[k].capitalised { return 2 }
         // "check email work days 8am": the days yomo does not read as a rule.
         if w == "work" && next == "days" { return 2 }
         // "in 90 check the oven", "remind me in 20": "in" a number with no unit.

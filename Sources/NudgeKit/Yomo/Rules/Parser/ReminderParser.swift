@@ -224,6 +224,12 @@ extension ReminderParser.ParseState {
            !assumptions.contains(where: { $0.contains("'\(tokens[k].word) \(tokens[k + 1].word)") }) {
             assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(rule.summary); if it only names the thing, add --literal and give --date")
         }
+        // "every morning at 7 and every evening at 7": two rules' times in one sentence; one reminder holds one.
+        let everyParts = Set(tokens.indices.filter { used[$0] && ["every", "each"].contains(tokens[$0].word) && $0 + 1 < tokens.count
+                                                     && ReminderLexicon.partsOfDay.contains(tokens[$0 + 1].word) }.map { tokens[$0 + 1].word })
+        if everyParts.count > 1, moreTimes.isEmpty, conflict == nil {
+            conflict = "two rules in one sentence ('every \(everyParts.sorted().joined(separator: "' and 'every "))'): say 'every day at 7am and 7pm', or add them one at a time"
+        }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
         // "every other friday": the first is the nearest Friday, and the weeks count from it.
