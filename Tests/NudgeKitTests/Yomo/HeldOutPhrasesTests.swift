@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-p.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-q.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -87,9 +87,10 @@ final class HeldOutPhrasesTests: XCTestCase {
         // writer took "morning" as 09:00 where yomo says 08:00 (3 stated), and 7 of its phrases are refused.)
         // P's: 14 of its phrases are refused (zones named by "her time", a show called Wednesday, "this time next week",
         // "tmrw b4 8", once judged right only because its reading of "tmrw" was said, and now refused for its "8").
-        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57]
+        // Q's: 9 refused (EOD, "this time next week", names with days in them left to be refused).
+        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
-                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv"] {
+                     "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

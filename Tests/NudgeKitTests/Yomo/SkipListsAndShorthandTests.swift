@@ -161,4 +161,35 @@ final class SkipListsAndShorthandTests: XCTestCase {
         XCTAssertTrue(h.parse("weekly shop at 5pm").assumptions.contains { $0.contains("if it only names the thing") })
         XCTAssertFalse(h.parse("fortnightly payroll on friday").assumptions.contains { $0.contains("if it only names the thing") })
     }
+
+    /// The fifth adversary's classes (677 phrases, 29 silently wrong) and table Q's two.
+    func testFifthAdversarysClasses() throws {
+        // A capitalised name before a plural day: the rule, unless another day is said or the name is a place.
+        for (phrase, days) in [("call Mum Thursdays at 1pm", [4]), ("meet Sarah Fridays at noon", [5]), ("call Mum Mondays and Thursdays at 1pm", [1, 4]),
+                               ("invoice Acme Ltd Fridays", [5])] {
+            XCTAssertEqual(h.parse(phrase).recurrence.days, days, phrase)
+        }
+        XCTAssertEqual(h.parse("dinner at TGI Fridays sun 7pm").recurrence, .once)
+        XCTAssertEqual(h.parse("book table at TGI Fridays for 7pm").recurrence, .once)
+        XCTAssertEqual(h.parse("see Tom Christmas Eve at 5pm").date?.description, "2026-12-24")
+        // Misspelt "every", half-yearly and two-yearly words.
+        for phrase in ["walk the dog evey day at 7am", "feed fish eveyr day", "pay rent ervery month on the 1st", "call mum ever Sunday at 5"] {
+            XCTAssertTrue(h.parse(phrase).recurrence.repeats, phrase)
+        }
+        XCTAssertEqual(h.parse("did you ever call").recurrence, .once)
+        XCTAssertEqual(h.parse("biannual boiler check").recurrence.effective.interval, 6)
+        XCTAssertEqual(h.parse("biennial car inspection").recurrence.effective.interval, 2)
+        // A zone's IANA name after a one-off's time is that zone's clock; after a rule's, refused.
+        XCTAssertEqual(h.parse("call 9:30am America/Los_Angeles monday").time?.description, "12:30")
+        for phrase in ["standup 9:30 AM America/Los_Angeles every weekday", "flight lands 6:40am local time in Dubai on Dec 10",
+                       "every month on the last weekday send report", "every quarter end file accounts", "check ketones a few times a day"] {
+            XCTAssertFalse(h.parse(phrase).warnings.isEmpty, phrase)
+        }
+        // Feb 29 each year: the 28th in other years, said.
+        XCTAssertTrue(h.parse("every year on Feb 29 leap day party").assumptions.contains { $0.contains("Feb 28") })
+        XCTAssertEqual(try h.occurrences("every year on Feb 29 leap day party", 2).map { String($0.prefix(10)) }, ["2028-02-29", "2029-02-28"])
+        // "don't forget" leads in; "at school" is a place.
+        XCTAssertEqual(h.parse("dont forget timesheets every mon").title, "timesheets")
+        XCTAssertEqual(h.parse("thurs eve parents evening at school").warnings, [])
+    }
 }

@@ -81,11 +81,15 @@ extension ReminderParser.ParseState {
     func properName(at k: Int) -> Bool {
         // "call Dr Friday at 5pm": a title before it makes it a surname.
         if k > 0, tokens[k].capitalised, ["Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Prof", "Prof.", "Miss"].contains(tokens[k - 1].raw) { return true }
-        // "dinner at TGI Fridays", "gig at Happy Mondays' bar": a capitalised plural day after a capitalised word
-        // that is not the sentence's first is a name's (a rule says "every friday" or "on fridays").
+        // "dinner at TGI Fridays sun 7pm", "Happy Mondays gig on friday": a capitalised plural day after a capitalised
+        // word that is not the sentence's first, with another day said, is a name's ("call Mum Thursdays at 1pm",
+        // with no other day, is the rule).
         if k > 1, tokens[k].capitalised, tokens[k].word.hasSuffix("s"), Weekdays.parse(tokens[k].word) == nil, tokens[k - 1].capitalised,
            !used[k - 1], Self.titleWord(word(k - 1)), !Self.linkWords.contains(word(k - 1)), !["every", "each", "on", "and"].contains(word(k - 1)),
-           tokens.contains(where: { $0.raw.first?.isLowercase == true }) { return true }
+           tokens.contains(where: { $0.raw.first?.isLowercase == true }),
+           ["at", "@", "from", "to"].contains(word(k - 2))  // a place: "book table at TGI Fridays for 7pm"
+            || tokens.indices.contains(where: { j in j != k && (Weekdays.parse(word(j)) != nil || ["today", "tomorrow", "tonight"].contains(word(j))
+                                                                || (ReminderLexicon.month(word(j)) != nil && word(j).count >= 3)) }) { return true }
         // Only after "the" or "for" ("the Friday Harbor Inn", "for Friday Club"), with nothing after the day that
         // ends or links a phrase ("Friday: Dentist", "lunch Friday With Sarah", "meeting Tuesday I think").
         guard k > 0, ["the", "for"].contains(word(k - 1)), !tokens[k].commaAfter, k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
@@ -138,6 +142,11 @@ extension ReminderParser.ParseState {
         var s = k, e = k
         while member(s - 1) || (s >= 2 && connectors.contains(word(s - 1)) && !used[s - 1] && letter(s - 2)) { s -= member(s - 1) ? 1 : 2 }
         while member(e + 1) || (connectors.contains(word(e + 1)) && !used[e + 1] && letter(e + 2)) { e += member(e + 1) ? 1 : 2 }
+        // "see Tom Christmas Eve": a named day ending the name is the day.
+        if let j = (s...e).first(where: { j in namedDay(at: j).map { j + $0.1 - 1 == e } ?? false }), j > s {
+            if k >= j { return false }
+            e = j - 1
+        }
         let verb = word(s - 1) == "to" ? word(s - 2) : word(s - 1)
         guard e > s, s > 0, ["read", "reread", "watch", "rewatch", "listen", "stream", "binge", "play", "see", "finish", "start", "add"].contains(verb) else { return false }
         // "watch The Day After Tomorrow": a name that starts with an article is one whole.
@@ -371,6 +380,14 @@ extension ReminderParser.ParseState {
             && ["till", "til", "until", "by", "before", "after", "over", "at", "around", "for", "the", "from", "past"].contains(prev) { return 2 }
         if w == "week" && next == "of" && !word(k + 2).isEmpty { return 2 }
         if ["working", "business", "school", "work"].contains(w) && next == "day" && ["last", "first"].contains(prev) { return 2 }
+        // "every month on the last weekday", "every quarter end": a place in the month yomo did not read.
+        if w == "last" && (next == "weekday" || next == "workday") { return 2 }
+        if ["quarter", "month", "year"].contains(w) && next == "end" && !used[k + 1] { return 2 }
+        if w == "end", k > 0, used[k - 1], ["quarter", "month", "year"].contains(word(k - 1)) { return 1 }
+        // "6:40am local time in Dubai": which local?
+        if w == "local" && next == "time" && word(k + 2) == "in" { return 4 }
+        // "9:30 AM America/Los_Angeles every weekday": a zone's name after a rule's time (--tz sets it).
+        if k > 0, used[k - 1], timeWritten != nil, tokens[k].raw.contains("/"), (try? Zone.named(tokens[k].raw)) != nil { return 1 }
         // "by 18th", "due 3rd": a day of the month after a word that leads a date, not read.
         if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true,
            ["by", "due", "on", "until", "till", "before", "from", "after"].contains(prev) { return 1 }
@@ -405,7 +422,9 @@ extension ReminderParser.ParseState {
         if prev == "on", k == tokens.count - 1, let n = Int(w), (1...31).contains(n) { return 1 }
         // "at the end of my shift": an event's end, not a time.
         if w == "end" && next == "of" && ["my", "our", "his", "her", "their", "your"].contains(word(k + 2)) && !word(k + 3).isEmpty { return 4 }
-        if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise", "tea", "supper", "teatime"].contains(next) { return 2 }
+        // ("at school", "at work": a place.)
+        if ["after", "before", "at", "by"].contains(w) && ["lunch", "breakfast", "dinner", "bed", "work", "school", "sunset", "sunrise", "tea", "supper", "teatime"].contains(next),
+           !(w == "at" && ["school", "work"].contains(next)) { return 2 }
         // "tuesday after next", "tuesday week", "a week on friday", "this time tomorrow".
         if w == "after" && next == "next" { return 2 }
         if w == "week" && k > 0 && ReminderLexicon.weekday(word(k - 1)) != nil && used[k - 1] { return 1 }

@@ -64,7 +64,8 @@ enum ReminderLexicon {
         // Prescriptions' Latin, and half-yearly.
         "bd": "twice daily", "bid": "twice daily", "b.d": "twice daily", "tds": "three times daily", "tid": "three times daily",
         "qds": "four times daily", "qid": "four times daily", "semi-annual": "every 6 months", "semiannual": "every 6 months",
-        "half-yearly": "every 6 months", "workdays": "weekdays",
+        "half-yearly": "every 6 months", "workdays": "weekdays", "evey": "every", "eveyr": "every", "ervery": "every", "everey": "every",
+        "eveery": "every", "evrry": "every", "biannual": "biannually", "biennial": "every 2 years", "biennially": "every 2 years",
         "bi-weekly": "biweekly", "bi-monthly": "bimonthly", "semi-annually": "semiannually", "bi-annually": "biannually",
         "bi-yearly": "biannually", "semi-yearly": "semiannually", "mos": "months",
         "tomorrow's": "tomorrow", "today's": "today", "tonight's": "tonight",
@@ -187,6 +188,12 @@ enum ReminderLexicon {
             }
             if ["hrs", "hr"].contains(after), let t = clock4(Substring(word)) {
                 out.append(Token(raw: raw, word: t, commaAfter: comma))
+                continue
+            }
+            // "call mum ever Sunday": "every", said (not "did you ever").
+            if word == "ever", Weekdays.parse(after.filter(\.isLetter)) != nil || ["day", "week", "month", "morning", "evening", "night", "year"].contains(after) {
+                notes.append("'ever' read as 'every'")
+                out.append(Token(raw: raw, word: "every", commaAfter: comma))
                 continue
             }
             // "thurs eve", "tomorrow eve": the evening, said.

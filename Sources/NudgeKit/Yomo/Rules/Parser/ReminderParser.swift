@@ -70,7 +70,7 @@ public enum ReminderParser {
     /// Words before a reminder that only say it is one.
     static let leadIns: [[String]] = [["don't", "forget", "to"], ["dont", "forget", "to"], ["do", "not", "forget", "to"], ["remember", "to"],
                                       ["please", "remind", "me", "to"], ["pls", "remind", "me", "to"], ["plz", "remind", "me", "to"],
-                                      ["please", "remind", "me"], ["pls", "remind", "me"]]
+                                      ["please", "remind", "me"], ["pls", "remind", "me"], ["don't", "forget"], ["dont", "forget"]]
 
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
@@ -78,7 +78,7 @@ public enum ReminderParser {
         var remindMe = state.word(0) == "remind" && state.word(1) == "me"
         if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
         // "Don't forget to buy lemons", "remember to call Jo", "please remind me to …": the same lead-in.
-        else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }),
+        else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }), state.tokens.count > lead.count,
                 state.word(lead.count) != "do" || state.word(lead.count + 1) != "list" {  // "remember to do list": a to-do list
             remindMe = lead.contains("remind")
             _ = state.consume(lead.count)
@@ -230,6 +230,10 @@ extension ReminderParser.ParseState {
         if everyParts.count > 1, moreTimes.isEmpty, conflict == nil {
             conflict = "two rules in one sentence ('every \(everyParts.sorted().joined(separator: "' and 'every "))'): say 'every day at 7am and 7pm', or add them one at a time"
         }
+        // "every year on Feb 29": the 28th in other years, said (as a month's 31st is its last day).
+        if rule.repeats, rule.effective.unit == .year, let d = date, d.month == 2, d.day == 29 {
+            assumptions.append("'feb 29' falls on Feb 28 in years without it")
+        }
         // A weekly rule with a date but no days takes the day of its date.
         if rule.kind == .weekly && rule.days.isEmpty, let d = date { rule.days = [d.weekday] }
         // "every other friday": the first is the nearest Friday, and the weeks count from it.
@@ -344,6 +348,8 @@ extension ReminderParser.ParseState {
                 len = 2
             } else if let h = Self.zoneOffsets[raw] {
                 hours = h
+            } else if raw.contains("/"), let z = try? Zone.named(raw) {
+                named = z  // "9:30am America/Los_Angeles"
             } else { continue }
             if let z = named, z.offset(at: instant) == offset {
                 for j in k..<min(tokens.count, k + len) { used[j] = true }
@@ -430,7 +436,8 @@ extension ReminderParser.ParseState {
             // "repeat prescription", "a repeat blood test", "recurring meeting": a kind of thing, with no rule said.
             let adjective = ["repeat", "recurring"].contains(w) && !rule.repeats && Self.titleWord(word(k + 1)) && ReminderLexicon.weekday(word(k + 1)) == nil
                 && ReminderLexicon.ruleWords[word(k + 1)] == nil && !["every", "each", "on", "at", "in", "until", "till"].contains(word(k + 1))
-            guard !used[k] && !inMediaTitle(k) && !adjective && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w) || (w == "times" && k > 0 && ReminderLexicon.number(word(k - 1)) != nil)
+            guard !used[k] && !inMediaTitle(k) && !adjective && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w)
+                               || (w == "times" && k > 0 && (ReminderLexicon.number(word(k - 1)) != nil || ["few", "several", "many", "couple", "multiple"].contains(word(k - 1))))
                                || (w == "other" && word(k - 1) == "every")) else {
                 k += 1
                 continue
