@@ -90,9 +90,9 @@ extension ReminderParser.ParseState {
            ["at", "@", "from", "to"].contains(word(k - 2))  // a place: "book table at TGI Fridays for 7pm"
             || tokens.indices.contains(where: { j in j != k && (Weekdays.parse(word(j)) != nil || ["today", "tomorrow", "tonight"].contains(word(j))
                                                                 || (ReminderLexicon.month(word(j)) != nil && word(j).count >= 3)) }) { return true }
-        // Only after "the" or "for" ("the Friday Harbor Inn", "for Friday Club"), with nothing after the day that
+        // Only after "the", "for" or "to" ("the Friday Harbor Inn", "for Friday Club", "to Friday Harbor Marine"), with nothing after the day that
         // ends or links a phrase ("Friday: Dentist", "lunch Friday With Sarah", "meeting Tuesday I think").
-        guard k > 0, ["the", "for"].contains(word(k - 1)), !tokens[k].commaAfter, k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
+        guard k > 0, ["the", "for", "to"].contains(word(k - 1)), !tokens[k].commaAfter, k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised,
               !used[k + 1], !ReminderLexicon.partsOfDay.contains(word(k + 1)), !Self.linkWords.contains(word(k + 1)),
               namesAThing(at: k, len: 1) else { return false }
         return tokens.contains { $0.raw.first?.isLowercase == true }
