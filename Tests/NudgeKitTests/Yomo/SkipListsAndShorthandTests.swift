@@ -35,8 +35,12 @@ final class SkipListsAndShorthandTests: XCTestCase {
         }
         let occ = try h.occurrences("karate every wed 6pm - off 23rd & 30th", 4)
         XCTAssertEqual(occ, ["2026-12-02 18:00", "2026-12-09 18:00", "2026-12-16 18:00", "2027-01-06 18:00"])
-        // A skip of no rule is refused, not read as that day.
+        // A skip of no rule is refused, not read as that day; a word that only may skip is the title's.
         XCTAssertEqual(h.parse("hockey tues 7pm, not the 22nd").warnings.count, 1)
+        for phrase in ["call my ex dec 3", "day off dec 23", "pay without fail dec 3"] {
+            XCTAssertEqual(h.parse(phrase).warnings, [], phrase)
+            XCTAssertNotNil(h.parse(phrase).date, phrase)
+        }
         // "the first sunday of the month" is a place in a month, not the 1st.
         XCTAssertEqual(h.parse("every sunday except the first sunday of the month").skips, [])
     }

@@ -130,7 +130,8 @@ extension ReminderParser.ParseState {
         guard let (days, len, notes) = skip ? skipDays(at: k) : skipDay(at: k).map({ ([$0.0], $0.1, $0.2.map { [$0] } ?? []) }) else { return false }
         // A day skipped of no rule: "hockey tues 7pm, not the 22nd" is refused, not read as the 22nd.
         guard rule.repeats else {
-            if skip && w != "off" {
+            // Only the words that say nothing but a skip: "call my ex dec 3", "day off dec 23" are dates.
+            if skip && ["not", "skip", "skipping", "except", "excluding", "exc", "excl", "but", "apart", "other"].contains(w) {
                 warnings.append("'\(phrase(i, k + len - i))' skips a day of a rule, and there is none: say the rule ('every tuesday')")
                 return consume(k + len - i)
             }
