@@ -185,6 +185,11 @@ final class SkipListsAndShorthandTests: XCTestCase {
         XCTAssertEqual(h.parse("biennial car inspection").recurrence.effective.interval, 2)
         // A zone's IANA name after a one-off's time is that zone's clock; after a rule's, refused.
         XCTAssertEqual(h.parse("call 9:30am America/Los_Angeles monday").time?.description, "12:30")
+        // Only that shape: a path or a POSIX rule in a sentence is never opened or read as a zone.
+        for raw in ["/etc/localtime", "../../etc/passwd", "EST5EDT", "America/../Europe/Paris", "/dev/zero"] {
+            XCTAssertNil(ReminderParser.ParseState.ianaZone(raw), raw)
+        }
+        XCTAssertEqual(h.parse("call 9:30am /etc/localtime monday").time?.description, "09:30")
         for phrase in ["standup 9:30 AM America/Los_Angeles every weekday", "flight lands 6:40am local time in Dubai on Dec 10",
                        "every month on the last weekday send report", "every quarter end file accounts", "check ketones a few times a day"] {
             XCTAssertFalse(h.parse(phrase).warnings.isEmpty, phrase)

@@ -387,7 +387,7 @@ extension ReminderParser.ParseState {
         // "6:40am local time in Dubai": which local?
         if w == "local" && next == "time" && word(k + 2) == "in" { return 4 }
         // "9:30 AM America/Los_Angeles every weekday": a zone's name after a rule's time (--tz sets it).
-        if k > 0, used[k - 1], timeWritten != nil, tokens[k].raw.contains("/"), (try? Zone.named(tokens[k].raw)) != nil { return 1 }
+        if k > 0, used[k - 1], timeWritten != nil, Self.ianaZone(tokens[k].raw) != nil { return 1 }
         // "by 18th", "due 3rd": a day of the month after a word that leads a date, not read.
         if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true,
            ["by", "due", "on", "until", "till", "before", "from", "after"].contains(prev) { return 1 }

@@ -348,7 +348,7 @@ extension ReminderParser.ParseState {
                 len = 2
             } else if let h = Self.zoneOffsets[raw] {
                 hours = h
-            } else if raw.contains("/"), let z = try? Zone.named(raw) {
+            } else if let z = Self.ianaZone(raw) {
                 named = z  // "9:30am America/Los_Angeles"
             } else { continue }
             if let z = named, z.offset(at: instant) == offset {
@@ -383,6 +383,17 @@ extension ReminderParser.ParseState {
             for j in k..<min(tokens.count, k + len) { used[j] = true }
             return
         }
+    }
+
+    /// A zone's IANA name typed in a sentence ("America/Los_Angeles"): only
+    /// the shape Area/Location, so that no path or POSIX rule a sentence
+    /// holds is opened or read as a zone.
+    static func ianaZone(_ raw: String) -> Zone? {
+        let parts = raw.split(separator: "/", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), raw.count <= 40,
+              parts.allSatisfy({ p in p.first?.isUppercase == true && p.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") } })
+        else { return nil }
+        return try? Zone.named(raw)
     }
 
     /// Cities and countries people name before "time" ("Berlin time"), as their zones.
