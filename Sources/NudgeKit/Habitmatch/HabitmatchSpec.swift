@@ -10,6 +10,11 @@
 // acting before anything is read.
 
 public enum Habitmatch {
+    static let measureOptions = [
+        OptionSpec("every", value: "FREQ", help: "day, week, month, N/week, N/month, N/Md, Nd, weekdays, weekends, or days: mon,wed,fri"),
+        OptionSpec("target", value: "N", help: "Measurable: how much a day (a period of --every), or off"),
+        OptionSpec("unit", value: "UNIT", help: "The target's unit: pages, km, minutes"),
+    ]
     static let habitOp = OptionSpec("habit", value: "HABIT", help: "A catalog habit, or other:TEXT (up to 3)", repeatable: true)
 
     /// `meetings --format ics`, as yomo's export says it; `--ics` is its
@@ -26,6 +31,7 @@ public enum Habitmatch {
     /// your buddies. Nothing the member could not list otherwise.
     public static let spec = declared.completing(
         ["done": ["habit"], "undo": ["habit"], "calendar": ["habit"], "habit rm": ["habit"], "habit remind": ["habit", ""],
+         "habit set": ["habit"], "stats": ["habit"], "export": ["habit"],
          "like": ["member"], "pass": ["member"], "profile": ["member"], "block": ["member"],
          "chat": ["match"], "meet": ["match"], "unmatch": ["match"], "buddy accept": ["match"]],
         values: completionValues)
@@ -58,7 +64,9 @@ public enum Habitmatch {
             CommandSpec("habit", summary: "Your habits",
                         subcommands: [
                             CommandSpec("list", summary: "List your habits with streaks", run: habitList).listed(),
-                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitAdd),
+                            CommandSpec("add", summary: "Add a habit (at most 3)", usage: "HABIT", options: measureOptions, operands: .words, min: 1, max: 1, run: habitAdd),
+                            CommandSpec("set", summary: "Set how often a habit is meant (--every) and how much (--target, --unit)", usage: "HABIT",
+                                        options: measureOptions, operands: .words, min: 1, max: 1, run: habitSet),
                             CommandSpec("rm", summary: "Drop a habit", usage: "HABIT", operands: .words, min: 1, max: 1, run: habitRemove),
                             CommandSpec("remind", summary: "Be reminded at HH:MM if the habit is not done (or 'off')", usage: "HABIT HH:MM",
                                         operands: .words, min: 2, max: 2, run: habitRemind),
@@ -83,8 +91,10 @@ public enum Habitmatch {
             CommandSpec("buddy", summary: "Your buddies",
                         subcommands: [CommandSpec("accept", summary: "Accept a match as a buddy (both must)", usage: "USER",
                                                   operands: .words, min: 1, max: 1, run: buddyAccept)], run: buddyList),
-            CommandSpec("done", summary: "Mark a habit done for a day", usage: "[HABIT]",
-                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
+            CommandSpec("done", summary: "Mark a habit done for a day (a measurable one: how much)", usage: "[HABIT]",
+                        options: [OptionSpec("date", value: "DAY", help: "The day (default today)"),
+                                  OptionSpec("amount", value: "N", help: "A measurable habit: the day's amount (default its target)"),
+                                  OptionSpec("add", value: "N", help: "A measurable habit: add N to the day's amount")], operands: .words, max: 1,
                         run: { (c) throws(ToolError) in try mark(c, true) }),
             CommandSpec("undo", summary: "Unmark a day", usage: "[HABIT]",
                         options: [OptionSpec("date", value: "DAY", help: "The day (default today)")], operands: .words, max: 1,
@@ -94,6 +104,16 @@ public enum Habitmatch {
                                   OptionSpec("year", value: "YYYY", help: "A year as a heat map, weeks as columns (this: this year)"),
                                   OptionSpec("of", value: "USER", help: "A buddy's calendar").completing("buddy")],
                         operands: .words, max: 1, run: calendar),
+            CommandSpec("stats", summary: "Each habit by week or month: done against its frequency, strength, streaks", usage: "[HABIT]",
+                        options: [OptionSpec("by", value: "PERIOD", help: "week or month (default week)", choices: ["week", "month"]),
+                                  OptionSpec("limit", short: "n", value: "N", help: "The latest N periods (default 8 weeks, 6 months)"),
+                                  OptionSpec("of", value: "USER", help: "A buddy's habits").completing("buddy")],
+                        operands: .words, max: 1, run: stats),
+            CommandSpec("export", summary: "Every day of your habits, or Loop Habit Tracker's CSV tables", usage: "[HABIT]",
+                        options: [OptionSpec("format", value: "FORMAT", help: "json, text or csv (Loop's tables; text prints them too)", choices: ["json", "text", "csv"]),
+                                  OptionSpec("table", value: "TABLE", help: "checkmarks, scores or habits (default checkmarks)", choices: ["checkmarks", "scores", "habits"]),
+                                  OptionSpec("of", value: "USER", help: "A buddy's habits").completing("buddy")],
+                        operands: .words, max: 1, run: export),
             CommandSpec("meet", summary: "Schedule a check-in (30 minutes at most) with a match or buddy", usage: "USER",
                         options: [OptionSpec("at", value: "TIME", help: "\"YYYY-MM-DD HH:MM\", \"today HH:MM\" or \"tomorrow HH:MM\""),
                                   OptionSpec("tz", value: "ZONE", help: "The zone of --at (default yours)").aliased("timezone").completing("zone"),

@@ -16,16 +16,18 @@ extension Habitmatch {
         }
         let t = today(m, ctx)
         let monday = t.adding(days: -((t.weekday + 6) % 7))
-        var text = "\(m.name.terminalSafe) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak\n"
+        var text = "\(m.name.terminalSafe) — week of \(monday)\n            Mo Tu We Th Fr Sa Su  streak, strength\n"
         for h in m.habits {
             let days = s.doneDays(m.user, h.id)
-            let st = streaks(days, today: t)
+            let p = s.progress(m.user, h, today: t)
             let week = (0..<7).map { monday.adding(days: $0) }
-            ctx.out.emit(["type": "habit", "id": .string(h.id), "name": .string(h.name),
-                          "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0))]) }),
-                          "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)], text: nil)
-            let marks = week.map { d in days.contains(d) ? "■" : (d > t ? " " : "·") }.joined(separator: "  ")
-            text += h.id.terminalSafe.padding(12) + marks + "   \(st.current) (best \(st.longest))\n"
+            var o: JSONObject = ["type": "habit", "id": .string(h.id), "name": .string(h.name),
+                                 "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0)),
+                                                                    "mark": .int(Int64(p.mark($0).rawValue))]) })]
+            for (k, v) in progressFields(h, p, today: t).fields { o[k] = v }
+            ctx.out.emit(o, text: nil)
+            let marks = week.map { d in d > t ? " " : glyph(p, d) }.joined(separator: "  ")
+            text += h.id.terminalSafe.padding(12) + marks + "   \(p.current) (best \(p.longest)) \(Int((p.strength(t) * 100).rounded()))%\n"
         }
         let buddies = s.buddies(of: m.user).sorted()
         for b in buddies { ctx.out.emit(["type": "buddy", "user": .string(b), "name": .string(s.members[b]?.name ?? b)], text: nil) }
@@ -49,7 +51,7 @@ extension Habitmatch {
     }
 
     static func mark(_ ctx: Context, _ isDone: Bool) throws(ToolError) -> ExitCode {
-        let (h, d, st) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Habit, Day, (current: Int, longest: Int)) in
+        let (h, d, p) = try write(ctx, folder: "private") { (tx) throws(ToolError) -> (Habit, Day, Progress) in
             let m = try member(tx.state, ctx)
             let h = try ownHabit(m, ctx.operands.first)
             let t = today(m, ctx)
@@ -66,13 +68,38 @@ extension Habitmatch {
                 throw .usage("\(d) has not come yet by this machine's clock (today is \(real) there); a day is marked once it comes")
             }
             let has = tx.state.doneDays(m.user, h.id).contains(d)
-            if isDone != has { tx.record(["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]) }
-            return (h, d, streaks(tx.state.doneDays(m.user, h.id), today: t))
+            let amount = try dayAmount(ctx, h, had: tx.state.amounts(m.user, h.id)[d])
+            if isDone != has || (isDone && amount != tx.state.amounts(m.user, h.id)[d]) {
+                var e: JSONObject = ["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]
+                if isDone, let a = amount { e["amount"] = .double(a) }
+                tx.record(e)
+            }
+            return (h, d, tx.state.progress(m.user, h, today: t))
         }
-        ctx.out.emit(["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone),
-                      "current_streak": JSON(st.current), "longest_streak": JSON(st.longest)],
-                     text: "\(h.name.terminalSafe) \(isDone ? "done" : "not done") on \(d) · streak \(st.current) (best \(st.longest))")
+        var o: JSONObject = ["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone)]
+        for (k, v) in progressFields(h, p, today: d).fields { o[k] = v }
+        if h.target != nil { o["amount"] = .double(p.amount(d)) }
+        let said = h.target != nil && isDone ? "\(number(p.amount(d)))\(h.unit.map { " " + $0.terminalSafe } ?? "")" : isDone ? "done" : "not done"
+        ctx.out.emit(o, text: "\(h.name.terminalSafe) \(said) on \(d) · \(progressText(h, p, today: d))")
         return .ok
+    }
+
+    /// A measurable habit's amount for the day: --amount N (the day's), --add
+    /// N (to what it holds), or the whole target; nil for a yes/no habit.
+    static func dayAmount(_ ctx: Context, _ h: Habit, had: Double?) throws(ToolError) -> Double? {
+        let set = ctx.option("amount"), add = ctx.option("add")
+        guard let target = h.target else {
+            if set != nil || add != nil {
+                throw .usage("'\(h.id)' is done or not; to count an amount give it a target: habitmatch habit set \(h.id) --target N --unit UNIT")
+            }
+            return nil
+        }
+        if set != nil && add != nil { throw .usage("--amount and --add are one or the other") }
+        guard let raw = set ?? add else { return target }
+        guard let x = Double(raw), validAmount(x) else { throw .usage("--\(set != nil ? "amount" : "add") must be a number above 0 and at most 1000000, not '\(raw)'") }
+        let total = set != nil ? x : (had ?? 0) + x
+        guard validAmount(total) else { throw .usage("a day holds at most 1000000; it holds \(number(had ?? 0))") }
+        return total
     }
 
     static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
@@ -101,32 +128,33 @@ extension Habitmatch {
             month = d.month
         }
         let days = s.doneDays(m.user, h.id)
-        let st = streaks(days, today: t)
+        let p = s.progress(m.user, h, today: t)
         if ctx.out.isJSON {
             for n in 1...Day.daysInMonth(year: year, month: month) {
                 let d = Day(year: year, month: month, day: n)
-                ctx.out.record(["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
-                                "done": .bool(days.contains(d)), "future": .bool(d > t)])
+                ctx.out.record(dayRecord(m, h, p, d, done: days.contains(d), today: t))
             }
             return .ok
         }
         let monthName = Day.monthNames[month - 1]
-        var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\n Mo Tu We Th Fr Sa Su\n"
+        var out = "\(h.name.terminalSafe) — \(m.name.terminalSafe), \(monthName) \(year)\(h.every.isDaily ? "" : " (\(h.every.described))")\n Mo Tu We Th Fr Sa Su\n"
         for row in monthGrid(year: year, month: month) {
             // Three columns a day under its name: ■ done, · not done, today
             // in brackets, days still to come by their number.
             var line = ""
             for d in row {
                 guard let d = d else { line += "   "; continue }
-                let done = days.contains(d)
-                if d == t { line += done ? ctx.out.style("[■]", "1;32") : "[·]" }
+                let g = glyph(p, d), met = g == "■" || g == "□"
+                if d == t { line += met ? ctx.out.style("[\(g)]", "1;32") : "[\(g)]" }
                 else if d > t { line += d.day < 10 ? "  \(d.day)" : " \(d.day)" }
-                else { line += done ? " " + ctx.out.style("■", "32") + " " : " · " }
+                else { line += met ? " " + ctx.out.style(g, "32") + " " : " \(g) " }
             }
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
         }
-        out += "■ done  · not done   streak \(st.current), best \(st.longest)\n"
+        let keys = ["■ done"] + (h.every.weekdays == nil && h.every.days > 1 ? ["□ done enough"] : []) + (h.target != nil ? ["◐ part"] : [])
+            + (h.every.weekdays != nil ? ["- rest day"] : []) + ["· not done"]
+        out += keys.joined(separator: "  ") + "   " + progressText(h, p, today: t) + "\n"
         ctx.out.raw(out)
         return .ok
     }
@@ -135,22 +163,33 @@ extension Habitmatch {
     /// terminal the heat map in its width (COLUMNS, else the terminal's, else 80).
     static func yearCalendar(_ ctx: Context, _ s: HabitmatchState, _ m: Member, _ h: Habit, year: Int, today t: Day) throws(ToolError) -> ExitCode {
         let days = s.doneDays(m.user, h.id)
+        let p = s.progress(m.user, h, today: t)
         if ctx.out.isJSON {
-            let strength = strengths(days, from: Day(year: year, month: 1, day: 1), to: min(t, Day(year: year, month: 12, day: 31)))
             var d = Day(year: year, month: 1, day: 1)
             while d.year == year {
-                var r: JSONObject = ["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
-                                     "done": .bool(days.contains(d)), "future": .bool(d > t)]
-                if let x = strength[d] { r["strength"] = .double((x * 1000).rounded() / 1000) }
-                ctx.out.record(r)
+                ctx.out.record(dayRecord(m, h, p, d, done: days.contains(d), today: t))
                 d = d.adding(days: 1)
             }
             return .ok
         }
         let width = Chart.width(columns: Sys.env("COLUMNS"), terminal: Sys.terminalColumns(1))
         ctx.out.raw(yearMap(title: "\(h.name) — \(m.name)", year: year, done: days, today: t, width: width,
-                            unicode: Chart.unicode(env: Sys.env), color: ctx.out.color))
+                            unicode: Chart.unicode(env: Sys.env), color: ctx.out.color, progress: p))
         return .ok
+    }
+
+    /// A day of a habit as `calendar` prints it in JSON: done (marked), its
+    /// mark by the frequency (Loop's values), the strength after it, a
+    /// measurable habit's amount.
+    static func dayRecord(_ m: Member, _ h: Habit, _ p: Progress, _ d: Day, done: Bool, today t: Day) -> JSONObject {
+        var r: JSONObject = ["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
+                             "done": .bool(done), "future": .bool(d > t)]
+        if d <= t && d >= p.first && !p.marks.isEmpty {
+            r["mark"] = .int(Int64(p.mark(d).rawValue))
+            r["strength"] = .double(rounded(p.strength(d)))
+        }
+        if h.target != nil && p.amount(d) > 0 { r["amount"] = .double(p.amount(d)) }
+        return r
     }
 }
 

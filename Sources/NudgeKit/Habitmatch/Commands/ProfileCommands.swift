@@ -90,12 +90,10 @@ extension Habitmatch {
         // (anyone else's are not readable, and 0 would be false).
         let known = viewer == m.user || s.isBuddy(viewer, m.user)
         o["habits"] = .array(m.habits.map { h in
-            var x: JSONObject = ["id": .string(h.id), "name": .string(h.name)]
+            var x: JSONObject = ["id": .string(h.id), "name": .string(h.name), "every": .string(h.every.stored), "frequency": .string(h.every.described)]
             guard known else { return .object(x) }
-            let st = streaks(s.doneDays(m.user, h.id), today: today)
             x["remind_at"] = JSON(h.remindAt?.description)
-            x["current_streak"] = JSON(st.current)
-            x["longest_streak"] = JSON(st.longest)
+            for (k, v) in progressFields(h, s.progress(m.user, h, today: today), today: today).fields { x[k] = v }
             return .object(x)
         })
         return o

@@ -17,6 +17,11 @@ extension Habitmatch {
         public var id: String
         public var name: String
         public var remindAt: TimeOfDay?
+        /// How often (HabitmatchFrequency.swift); daily unless set.
+        public var every: Frequency = .daily
+        /// A measurable habit's target per period of `every`, and its unit.
+        public var target: Double? = nil
+        public var unit: String? = nil
     }
 
     public struct Member: Equatable, Sendable {
@@ -31,4 +36,63 @@ extension Habitmatch {
 
         public var habitIDs: Set<String> { Set(habits.map(\.id)) }
     }
+}
+
+extension Habitmatch.Habit {
+    /// every, target, unit as an event or a snapshot line says them: each
+    /// valid one is taken (target and unit may be null: not measurable).
+    mutating func setMeasure(_ o: JSONObject) {
+        if let f = o["every"]?.string.flatMap(Habitmatch.Frequency.parse) { every = f }
+        if let t = o["target"] {
+            if t.isNull { target = nil; unit = nil } else if let x = t.double, Habitmatch.validAmount(x) { target = x }
+        }
+        if let u = o["unit"] {
+            if u.isNull { unit = nil } else if let x = u.string, Habitmatch.validUnit(x) { unit = x }
+        }
+    }
+
+    var measureJSON: JSONObject {
+        var o: JSONObject = [:]
+        if !every.isDaily { o["every"] = .string(every.stored) }
+        if let t = target { o["target"] = .double(t); o["unit"] = JSON(unit) }
+        return o
+    }
+}
+
+extension HabitmatchState {
+    // MARK: Habits as JSON
+
+    static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
+
+    /// Habits as objects, or (in snapshots) a catalog habit with no reminder
+    /// as its bare id. Invalid ones are dropped; at most three are kept.
+    static func habits(_ j: JSON?) -> [Habitmatch.Habit] {
+        var out: [Habitmatch.Habit] = []
+        for h in j?.array ?? [] where out.count < Habitmatch.maxHabits {
+            if let id = h.string, let name = catalogNames[id] {
+                out.append(Habitmatch.Habit(id: id, name: name, remindAt: nil))
+                continue
+            }
+            guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string,
+                  Habitmatch.validHabit(id: id, name: name), !out.contains(where: { $0.id == id }) else { continue }
+            var habit = Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse))
+            habit.setMeasure(o)
+            out.append(habit)
+        }
+        return out
+    }
+
+    static func compactHabits(_ hs: [Habitmatch.Habit]) -> JSON {
+        .array(hs.map { h in
+            if h.remindAt == nil, catalogNames[h.id] == h.name, h.every.isDaily, h.target == nil { return .string(h.id) }
+            var o: JSONObject = ["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description)]
+            for (k, v) in h.measureJSON.fields { o[k] = v }
+            return .object(o)
+        })
+    }
+
+    static func habitsJSON(_ hs: [Habitmatch.Habit]) -> JSON {
+        .array(hs.map { .object(["id": .string($0.id), "name": .string($0.name)]) })
+    }
+
 }

@@ -32,6 +32,8 @@ public struct HabitmatchState: JournalModel {
     public private(set) var accepts: [String: Set<String>] = [:]
     public private(set) var chats: [String: [(from: String, text: String, at: Instant)]] = [:]
     public private(set) var done: [String: [String: Set<Day>]] = [:]
+    /// A measurable habit's amounts by day (its days are in `done` too).
+    public private(set) var amounts: [String: [String: [Day: Double]]] = [:]
     public private(set) var meetings: [String: Habitmatch.Meeting] = [:]
     /// Meetings cancelled (by either, or by an unmatch or block), kept so a
     /// calendar that imported them learns of it (STATUS:CANCELLED).
@@ -103,37 +105,7 @@ public struct HabitmatchState: JournalModel {
     }
     public func chat(_ a: String, _ b: String) -> [(from: String, text: String, at: Instant)] { chats[HabitmatchState.pair(a, b)] ?? [] }
     public func doneDays(_ u: String, _ habit: String) -> Set<Day> { done[u]?[habit] ?? [] }
-
-    // MARK: Habits as JSON
-
-    static let catalogNames: [String: String] = Dictionary(uniqueKeysWithValues: Habitmatch.catalog.map { ($0.id, $0.name) })
-
-    /// Habits as objects, or (in snapshots) a catalog habit with no reminder
-    /// as its bare id. Invalid ones are dropped; at most three are kept.
-    static func habits(_ j: JSON?) -> [Habitmatch.Habit] {
-        var out: [Habitmatch.Habit] = []
-        for h in j?.array ?? [] where out.count < Habitmatch.maxHabits {
-            if let id = h.string, let name = catalogNames[id] {
-                out.append(Habitmatch.Habit(id: id, name: name, remindAt: nil))
-                continue
-            }
-            guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string,
-                  Habitmatch.validHabit(id: id, name: name), !out.contains(where: { $0.id == id }) else { continue }
-            out.append(Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse)))
-        }
-        return out
-    }
-
-    static func compactHabits(_ hs: [Habitmatch.Habit]) -> JSON {
-        .array(hs.map { h in
-            if h.remindAt == nil, catalogNames[h.id] == h.name { return .string(h.id) }
-            return .object(["id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description)])
-        })
-    }
-
-    static func habitsJSON(_ hs: [Habitmatch.Habit]) -> JSON {
-        .array(hs.map { .object(["id": .string($0.id), "name": .string($0.name)]) })
-    }
+    public func amounts(_ u: String, _ habit: String) -> [Day: Double] { amounts[u]?[habit] ?? [:] }
 
     // MARK: The fold
 
@@ -153,7 +125,7 @@ public struct HabitmatchState: JournalModel {
     /// counts for nothing, so no member makes every other keep what only
     /// they should (690,000 `reminded` lines in a profile journal).
     static let typesIn: [String: Set<String>] = [
-        "journal": ["joined", "profile", "habit_added", "habit_removed",
+        "journal": ["joined", "profile", "habit_added", "habit_removed", "habit_set",
                     "swiped", "unmatch", "block", "buddy_accept"],  // the last four as older journals have them
         "private": ["profile", "done", "undone"],
         "self": ["habit_remind", "reminded"],
@@ -202,7 +174,7 @@ public struct HabitmatchState: JournalModel {
             members[who] = m
         }
         switch type {
-        case "joined", "profile", "habit_added", "habit_removed", "habit_remind":
+        case "joined", "profile", "habit_added", "habit_removed", "habit_remind", "habit_set":
             applyProfile(type, e, who: who, at: at)
         case "swiped", "unmatch", "block", "unblock", "chat", "buddy_accept":
             applyMatching(type, e, who: who, at: at, pairPeer: pairPeer)
@@ -252,7 +224,13 @@ public struct HabitmatchState: JournalModel {
         case "habit_added":
             guard var m = members[who], let id = e["id"]?.string, let name = e["name"]?.string,
                   Habitmatch.validHabit(id: id, name: name), !m.habitIDs.contains(id), m.habits.count < Habitmatch.maxHabits else { return }
-            m.habits.append(Habitmatch.Habit(id: id, name: name, remindAt: nil))
+            var h = Habitmatch.Habit(id: id, name: name, remindAt: nil)
+            h.setMeasure(e)
+            m.habits.append(h)
+            members[who] = m
+        case "habit_set":
+            guard var m = members[who], let id = e["id"]?.string, let i = m.habits.firstIndex(where: { $0.id == id }) else { return }
+            m.habits[i].setMeasure(e)
             members[who] = m
         case "habit_removed":
             guard var m = members[who], let id = e["id"]?.string else { return }
@@ -374,7 +352,18 @@ public struct HabitmatchState: JournalModel {
               let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
         let zone = (try? Zone.named(m.timezone)) ?? .utc
         if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
-        if isDone { done[who, default: [:]][h, default: []].insert(d) } else { done[who]?[h]?.remove(d) }
+        if isDone {
+            if let a = e["amount"] {
+                guard let x = a.double, Habitmatch.validAmount(x) else { return }
+                amounts[who, default: [:]][h, default: [:]][d] = x
+            } else {
+                amounts[who]?[h]?[d] = nil
+            }
+            done[who, default: [:]][h, default: []].insert(d)
+        } else {
+            done[who]?[h]?.remove(d)
+            amounts[who]?[h]?[d] = nil
+        }
     }
 
     /// meeting, meeting_move, meeting_cancel: check-ins between a match.
@@ -450,6 +439,12 @@ public struct HabitmatchState: JournalModel {
                 lines.append(["k": "done", "user": .string(u), "habit": .string(h), "v": JSON(ds.sorted().map(\.description))])
             }
         }
+        for (u, hs) in amounts.sorted(by: { $0.key < $1.key }) {
+            for (h, a) in hs.sorted(by: { $0.key < $1.key }) where !a.isEmpty {
+                lines.append(["k": "amounts", "user": .string(u), "habit": .string(h),
+                              "v": .object(JSONObject(a.sorted { $0.key < $1.key }.map { ($0.key.description, .double($0.value)) }))])
+            }
+        }
         for m in (meetings.values.sorted { $0.id < $1.id } + cancelled.values.sorted { $0.id < $1.id }) {
             lines.append(["k": meetings[m.id] != nil ? "meeting" : "cancelled", "seq": JSON(m.sequence), "id": .string(m.id), "organizer": .string(m.organizer), "with": .string(m.attendee),
                           "start": .string(m.start.description), "timezone": .string(m.timezone), "minutes": JSON(m.minutes),
@@ -503,6 +498,12 @@ public struct HabitmatchState: JournalModel {
             }
         case "done":
             if let u = l["user"]?.string, let h = l["habit"]?.string { done[u, default: [:]][h] = Set(strings(l["v"]).compactMap(Day.parse)) }
+        case "amounts":
+            if let u = l["user"]?.string, let h = l["habit"]?.string {
+                var a: [Day: Double] = [:]
+                for (k, v) in l["v"]?.object?.fields ?? [] { if let d = Day.parse(k), let x = v.double { a[d] = x } }
+                amounts[u, default: [:]][h] = a
+            }
         case "meeting", "cancelled":
             guard let id = l["id"]?.string, let o = l["organizer"]?.string, let w = l["with"]?.string, let tz = l["timezone"]?.string,
                   let start = l["start"]?.string.flatMap({ RFC3339.parse($0, allowLocal: true)?.local }) else { throw .data("bad snapshot line") }

@@ -4,7 +4,7 @@
 //
 // Invariants: pure over the state and the time; a key already recorded as
 // reminded is never offered again; a habit reminder comes only on a day the
-// habit is not done, after its time in the member's zone; a meeting is
+// habit is not done (nor a rest day, nor one its period is done enough in), after its time in the member's zone; a meeting is
 // announced from 15 minutes before its start until its end, so a late cron
 // run still tells.
 
@@ -21,18 +21,19 @@ extension Habitmatch {
             if let o = s.members[v] { out.append(("match|\(v)", matchNotification(o, u, commandPrefix: pre))) }
         }
         for h in m.habits {
-            let days = s.doneDays(u, h.id)
-            if let t = h.remindAt, !days.contains(today), zone.resolve(LocalDateTime(day: today, time: t)) <= now {
+            let p = s.progress(u, h, today: today)
+            // Not on a rest day, nor on a day its period is already done enough.
+            let rest = h.every.weekdays.map { !$0.contains(today.weekday) } ?? false
+            if let t = h.remindAt, !rest, p.mark(today) == .no, zone.resolve(LocalDateTime(day: today, time: t)) <= now {
                 let key = "habit|\(h.id)|\(today)"
                 if !seen.contains(key) {
                     out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(h.name): not done yet today",
-                                                        body: "Keep the streak going (\(streaks(days, today: today).current) so far).",
+                                                        body: "Keep the streak going (\(p.current) so far).",
                                                         actions: [NotificationAction(id: "done", label: "Done", command: "\(pre) done \(ToolSpec.shQuote(h.id))")]).record))
                 }
             }
-            let st = streaks(days, today: today)
-            for ms in milestones where st.current >= ms {
-                let start = (days.contains(today) ? today : today.adding(days: -1)).adding(days: -(st.current - 1))
+            for ms in milestones where p.current >= ms {
+                let start = (p.mark(today) != .no ? today : today.adding(days: -1)).adding(days: -(p.current - 1))
                 let key = "milestone|\(h.id)|\(ms)|\(start)"
                 if !seen.contains(key) {
                     out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "\(ms) days of \(h.name)!",

@@ -37,7 +37,8 @@ extension Habitmatch {
         case "meeting": return 64 + (e["description"]?.string?.utf8.count ?? 0)
         case "meeting_move", "meeting_cancel": return 32
         case "report": return 32 + (e["reason"]?.string?.utf8.count ?? 0)
-        case "done", "undone": return 16
+        case "done", "undone": return e["amount"] == nil ? 16 : 24
+        case "habit_set": return 32
         default: return nil
         }
     }
@@ -83,6 +84,10 @@ extension Habitmatch {
     public static func validDescription(_ s: String) -> Bool {
         s.count <= maxDescription && s.utf8.count <= 4 * maxDescription && !hasControl(s, lines: true)
     }
+    /// A measurable habit's target or a day's amount: above 0, at most a million.
+    public static func validAmount(_ x: Double) -> Bool { x.isFinite && x > 0 && x <= 1_000_000 }
+    /// A measurable habit's unit ("pages", "km"): 1 to 16 characters, no control characters.
+    public static func validUnit(_ s: String) -> Bool { (1...16).contains(s.count) && s.utf8.count <= 64 && !hasControl(s) && s.trimmingSpaces == s }
     public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 && !hasControl(s) ? s : nil }
     public static func validEmail(_ s: String) -> String? {
         guard s.utf8.count <= 254, let at = s.firstIndex(of: "@"), at != s.startIndex, s.index(after: at) != s.endIndex else { return nil }

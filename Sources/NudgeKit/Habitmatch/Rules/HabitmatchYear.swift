@@ -9,20 +9,14 @@
 // a done day is never drawn as a day not done; strength stays in 0...1.
 
 extension Habitmatch {
-    /// Loop Habit Tracker's habit strength after each day from `from` (or
-    /// the first day done) to `to`: yesterday's times a multiplier, plus the rest for a day done
-    /// (a daily habit: 0.5^(1/13), so thirteen days halve what a day adds).
+    /// Loop Habit Tracker's habit strength of a daily habit after each day
+    /// from `from` (or the first day done) to `to`: yesterday's times a
+    /// multiplier, plus the rest for a day done (0.5^(1/13), so thirteen
+    /// days halve what a day adds). Any frequency: `progress`.
     static func strengths(_ done: Set<Day>, from: Day, to: Day) -> [Day: Double] {
-        let m = 0.9480775143
-        var score = 0.0
+        let p = progress(done: done, every: .daily, today: to)
         var out: [Day: Double] = [:]
-        guard let first = done.min(), first <= to else { return out }
-        var d = min(first, from)
-        while d <= to {
-            score = score * m + (done.contains(d) ? 1 - m : 0)
-            if d >= from && d >= first { out[d] = min(1, max(0, score)) }
-            d = d.adding(days: 1)
-        }
+        for (i, x) in p.strength.enumerated() where p.first.adding(days: i) >= from { out[p.first.adding(days: i)] = x }
         return out
     }
 
@@ -32,7 +26,9 @@ extension Habitmatch {
         return levels[min(3, max(0, Int(strength * 4)))]
     }
 
-    static func yearMap(title: String, year: Int, done: Set<Day>, today: Day, width: Int, unicode: Bool, color: Bool) -> String {
+    static func yearMap(title: String, year: Int, done: Set<Day>, today: Day, width: Int, unicode: Bool, color: Bool,
+                        progress given: Progress? = nil) -> String {
+        let p = given ?? progress(done: done, every: .daily, today: today)
         let width = min(max(width, 20), 1000)
         let jan1 = Day(year: year, month: 1, day: 1), dec31 = Day(year: year, month: 12, day: 31)
         let start = jan1.adding(days: -((jan1.weekday + 6) % 7))  // the Monday of Jan 1's week
@@ -42,7 +38,6 @@ extension Habitmatch {
         let end = today < jan1 ? 0 : min(weeks - 1, (min(today, dec31) - start) / 7)
         let first = max(0, min(weeks - fit, end - fit + 1))
         let shown = first..<min(weeks, first + fit)
-        let strength = strengths(done, from: jan1, to: min(today, dec31))
         let none: Character = unicode ? "·" : "."
         func paint(_ c: Character) -> String { color ? "\u{1B}[32m\(c)\u{1B}[0m" : String(c) }
 
@@ -73,16 +68,16 @@ extension Habitmatch {
             for w in shown {
                 let d = start.adding(days: w * 7 + row)
                 if d < jan1 || d > dec31 || d > today { line += " " }
-                else if done.contains(d) { line += paint(shade(strength[d] ?? 0, unicode: unicode)) }
+                else if p.mark(d) == .yes || p.mark(d) == .auto { line += paint(shade(p.strength(d), unicode: unicode)) }
+                else if p.mark(d) == .rest { line += "-" }
                 else { line += String(none) }
             }
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
         }
         let levels = unicode ? "░▒▓█" : "-+*#"
-        let st = streaks(done, today: today)
-        let pct = strength[min(today, dec31)].map { Int(($0 * 100).rounded()) }
-        let streak = "streak \(st.current), best \(st.longest)"
+        let pct = !p.marks.isEmpty && min(today, dec31) >= p.first ? Int((p.strength(min(today, dec31)) * 100).rounded()) : nil
+        let streak = "streak \(p.current), best \(p.longest)"
         let legend = ["\(none) not done  \(levels) done, by strength" + (pct.map { "; strength \($0)%, " } ?? "; ") + streak,
                       "\(levels) by strength" + (pct.map { ", \($0)% now; " } ?? "; ") + streak,
                       (pct.map { "strength \($0)%, " } ?? "") + streak, streak]

@@ -29,18 +29,8 @@ extension Rewards {
         return rows
     }
 
-    /// One CSV text cell. Quoted (quotes doubled) when it holds a comma, a
-    /// semicolon (the separator where the decimal mark is a comma), a quote
-    /// or a line break. Text a spreadsheet would take for a formula
-    /// (starting with =, +, -, @, a tab or a carriage return: an app name,
-    /// a site or a child's name from untrusted data) is neutralised as OWASP
-    /// advises: a single quote in front, and quoted.
-    static func csv(_ s: String) -> String {
-        if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-            return "\"'" + s.replacingAll("\"", "\"\"") + "\""
-        }
-        return s.contains(",") || s.contains(";") || s.contains("\"") || s.contains("\n") || s.contains("\r") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s
-    }
+    /// One CSV text cell (`CSV.cell`).
+    static func csv(_ s: String) -> String { CSV.cell(s) }
 
     /// Per app or category, from each day's per-app totals.
     static func usageRows(_ s: RewardsState, kids: [RewardsState.Child], from: Day, to: Day, by: String) -> [(String, String, Int, Int, Int, Int)] {
