@@ -69,7 +69,7 @@ extension Habitmatch {
                 let d = start.adding(days: w * 7 + row)
                 if d < jan1 || d > dec31 || d > today { line += " " }
                 else if p.mark(d) == .yes || p.mark(d) == .auto { line += paint(shade(p.strength(d), unicode: unicode)) }
-                else if p.mark(d) == .rest { line += "-" }
+                else if p.mark(d) == .rest { line += unicode ? "-" : "_" }
                 else { line += String(none) }
             }
             while line.hasSuffix(" ") { line.removeLast() }
