@@ -13,11 +13,11 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--date|--month|--year|--of|--at|--minutes|--description|--group) ((i++)) ;;
+            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--every|--target|--unit|--date|--amount|--add|--month|--year|--of|--by|--table|--at|--minutes|--description|--group) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|"pool restamp"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit set"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|stats|export|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|"pool restamp"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -34,6 +34,18 @@ _habitmatch() {
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
+        "habit add")
+            case "$prev" in
+                --every) COMPREPLY=(); return ;;
+                --target) COMPREPLY=(); return ;;
+                --unit) COMPREPLY=(); return ;;
+            esac ;;
+        "habit set")
+            case "$prev" in
+                --every) COMPREPLY=(); return ;;
+                --target) COMPREPLY=(); return ;;
+                --unit) COMPREPLY=(); return ;;
+            esac ;;
         "profile set")
             case "$prev" in
                 --name) COMPREPLY=(); return ;;
@@ -48,6 +60,8 @@ _habitmatch() {
         done)
             case "$prev" in
                 --date) COMPREPLY=(); return ;;
+                --amount) COMPREPLY=(); return ;;
+                --add) COMPREPLY=(); return ;;
             esac ;;
         undo)
             case "$prev" in
@@ -57,6 +71,18 @@ _habitmatch() {
             case "$prev" in
                 --month) COMPREPLY=(); return ;;
                 --year) COMPREPLY=(); return ;;
+                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
+            esac ;;
+        stats)
+            case "$prev" in
+                --by) _habitmatch_reply < <(compgen -W "week month" -- "$cur"); return ;;
+                --limit|-n) COMPREPLY=(); return ;;
+                --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
+            esac ;;
+        export)
+            case "$prev" in
+                --format) _habitmatch_reply < <(compgen -W "json text csv" -- "$cur"); return ;;
+                --table) _habitmatch_reply < <(compgen -W "checkmarks scores habits" -- "$cur"); return ;;
                 --of) _habitmatch_reply < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1); return ;;
             esac ;;
         meet)
@@ -94,13 +120,14 @@ _habitmatch() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar meet meetings unmatch block unblock report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar stats export meet meetings unmatch block unblock report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         join) words="--name --email --tz --bio --habit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         catalog) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        habit) words="list add rm remind --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        habit) words="list add set rm remind --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "habit list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
-        "habit add") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit add") words="--every --target --unit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "habit set") words="--every --target --unit --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         "habit rm") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         "habit remind") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         profile) words="set --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
@@ -112,9 +139,11 @@ _habitmatch() {
         chat) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         buddy) words="accept --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "buddy accept") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
-        done) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        done) words="--date --amount --add --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         undo) words="--date --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         calendar) words="--month --year --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        stats) words="--by --limit -n --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
+        export) words="--format --table --of --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meet) words="--at --tz --minutes --weekly --description --data-dir --now --format --color --quiet -q --help -h --version --user --pool"; dyn=1 ;;
         meetings) words="cancel move --format --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "meetings cancel") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;

@@ -11,12 +11,12 @@ function __habitmatch_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --date --month --year --of --at --minutes --description --group
+            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --every --target --unit --date --amount --add --month --year --of --by --table --at --minutes --description --group
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'pool restamp' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit set' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'stats' 'export' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'pool restamp' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -30,7 +30,7 @@ end
 complete -c habitmatch -f
 complete -c habitmatch -l data-dir -r -a '(__fish_complete_directories)' -d 'Keep data in DIR (env HABITMATCH_DATA_DIR)'
 complete -c habitmatch -l now -x -d 'Pin the clock to TIME (env HABITMATCH_NOW)'
-complete -c habitmatch -n 'not __habitmatch_at '\''meetings'\''' -l format -x -a 'json text' -d 'Force json or text output (env HABITMATCH_FORMAT)'
+complete -c habitmatch -n 'not __habitmatch_at '\''export'\''; and not __habitmatch_at '\''meetings'\''' -l format -x -a 'json text' -d 'Force json or text output (env HABITMATCH_FORMAT)'
 complete -c habitmatch -l color -x -a 'auto always never' -d 'Colour text layouts: auto (a terminal without NO_COLOR), always, never (env HABITMATCH_COLOR)'
 complete -c habitmatch -l quiet -s q -d 'Print nothing but errors (env HABITMATCH_QUIET)'
 complete -c habitmatch -l help -s h -d 'Show help and exit'
@@ -48,9 +48,11 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'pass' -d 'Swipe left'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'swipe' -d 'Swipe right or left'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'chat' -d 'Read or write to a match'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'buddy' -d 'Your buddies'
-complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'done' -d 'Mark a habit done for a day'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'done' -d 'Mark a habit done for a day (a measurable one: how much)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'undo' -d 'Unmark a day'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'calendar' -d 'A month of progress, or a year at a glance'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'stats' -d 'Each habit by week or month: done against its frequency, strength, streaks'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'export' -d 'Every day of your habits, or Loop Habit Tracker'\''s CSV tables'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meet' -d 'Schedule a check-in (30 minutes at most) with a match or buddy'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'meetings' -d 'Upcoming meetings'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unmatch' -d 'Part ways with a match or buddy (no chat, no meetings, not offered again; asks on a terminal)'
@@ -68,9 +70,17 @@ complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l bio -x -d 'A line ab
 complete -c habitmatch -n '__habitmatch_at '\''join'\''' -l habit -x -d 'A catalog habit, or other:TEXT (up to 3)'
 complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'list' -d 'List your habits with streaks'
 complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'add' -d 'Add a habit (at most 3)'
+complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'set' -d 'Set how often a habit is meant (--every) and how much (--target, --unit)'
 complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'rm' -d 'Drop a habit'
 complete -c habitmatch -n '__habitmatch_at '\''habit'\''' -a 'remind' -d 'Be reminded at HH:MM if the habit is not done (or '\''off'\'')'
 complete -c habitmatch -n '__habitmatch_at '\''habit list'\''' -l limit -s n -x -d 'At most N records'
+complete -c habitmatch -n '__habitmatch_at '\''habit add'\''' -l every -x -d 'day, week, month, N/week, N/month, N/Md, Nd, weekdays, weekends, or days: mon,wed,fri'
+complete -c habitmatch -n '__habitmatch_at '\''habit add'\''' -l target -x -d 'Measurable: how much a day (a period of --every), or off'
+complete -c habitmatch -n '__habitmatch_at '\''habit add'\''' -l unit -x -d 'The target'\''s unit: pages, km, minutes'
+complete -c habitmatch -n '__habitmatch_at '\''habit set'\''' -l every -x -d 'day, week, month, N/week, N/month, N/Md, Nd, weekdays, weekends, or days: mon,wed,fri'
+complete -c habitmatch -n '__habitmatch_at '\''habit set'\''' -l target -x -d 'Measurable: how much a day (a period of --every), or off'
+complete -c habitmatch -n '__habitmatch_at '\''habit set'\''' -l unit -x -d 'The target'\''s unit: pages, km, minutes'
+complete -c habitmatch -n '__habitmatch_at '\''habit set'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''habit rm'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''habit remind'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''profile'\''' -a 'set' -d 'Change your profile'
@@ -86,6 +96,8 @@ complete -c habitmatch -n '__habitmatch_at '\''chat'\''' -a '(habitmatch __compl
 complete -c habitmatch -n '__habitmatch_at '\''buddy'\''' -a 'accept' -d 'Accept a match as a buddy (both must)'
 complete -c habitmatch -n '__habitmatch_at '\''buddy accept'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''done'\''' -l date -x -d 'The day (default today)'
+complete -c habitmatch -n '__habitmatch_at '\''done'\''' -l amount -x -d 'A measurable habit: the day'\''s amount (default its target)'
+complete -c habitmatch -n '__habitmatch_at '\''done'\''' -l add -x -d 'A measurable habit: add N to the day'\''s amount'
 complete -c habitmatch -n '__habitmatch_at '\''done'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''undo'\''' -l date -x -d 'The day (default today)'
 complete -c habitmatch -n '__habitmatch_at '\''undo'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
@@ -93,6 +105,14 @@ complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l month -x -d 'The
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l year -x -d 'A year as a heat map, weeks as columns (this: this year)'
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -l of -x -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'A buddy'\''s calendar'
 complete -c habitmatch -n '__habitmatch_at '\''calendar'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c habitmatch -n '__habitmatch_at '\''stats'\''' -l by -x -a 'week month' -d 'week or month (default week)'
+complete -c habitmatch -n '__habitmatch_at '\''stats'\''' -l limit -s n -x -d 'The latest N periods (default 8 weeks, 6 months)'
+complete -c habitmatch -n '__habitmatch_at '\''stats'\''' -l of -x -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'A buddy'\''s habits'
+complete -c habitmatch -n '__habitmatch_at '\''stats'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+complete -c habitmatch -n '__habitmatch_at '\''export'\''' -l format -x -a 'json text csv' -d 'json, text or csv (Loop'\''s tables; text prints them too)'
+complete -c habitmatch -n '__habitmatch_at '\''export'\''' -l table -x -a 'checkmarks scores habits' -d 'checkmarks, scores or habits (default checkmarks)'
+complete -c habitmatch -n '__habitmatch_at '\''export'\''' -l of -x -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'A buddy'\''s habits'
+complete -c habitmatch -n '__habitmatch_at '\''export'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l at -x -d '"YYYY-MM-DD HH:MM", "today HH:MM" or "tomorrow HH:MM"'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l tz -x -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)' -d 'The zone of --at (default yours)'
 complete -c habitmatch -n '__habitmatch_at '\''meet'\''' -l minutes -x -d '1 to 30 (default 30)'

@@ -219,7 +219,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("ana", "undo", "--date", "2026-11-20").records[0]["current_streak"] as? Int, 2)
         XCTAssertEqual(hm("ana", "done", "--date", "2026-11-23").code, 64, "not in the future")
         let dash = hm("ana", "--format", "text").out
-        XCTAssertTrue(dash.contains("            Mo Tu We Th Fr Sa Su  streak\nread        ·  ·  ·  ■  ·  ■  ■   2 (best 2)\n"), dash)
+        XCTAssertTrue(dash.contains("            Mo Tu We Th Fr Sa Su  streak, strength\nread        ·  ·  ·  ■  ·  ■  ■   2 (best 2) 15%\n"), dash)
         XCTAssertTrue(dash.contains("Buddies: none yet"), dash)
         let cal = hm("ana", "calendar", "--format", "text").out
         XCTAssertTrue(cal.hasPrefix("Read every day — Ana, November 2026\n Mo Tu We Th Fr Sa Su\n"), cal)
@@ -335,7 +335,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(first.out, hm("ana").out, "the default command")
         hm("cy", "like", "ana")
         // A like is known only to the one who gave it, until it is mutual.
-        XCTAssertFalse(hm("ana", "dashboard").out.contains("cy"))
+        XCTAssertFalse(hm("ana", "dashboard").out.contains("\"cy\""))
         XCTAssertFalse(hm("ana", "candidates").out.contains("likes_you"))
         hm("ana", "like", "cy")
         XCTAssertEqual(hm("ana", "dashboard").lines.last, #"{"type":"match","user":"cy","name":"Cy"}"#)
@@ -349,7 +349,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(later[1]["at"] as? String, "2026-11-24T18:00:00-05:00")
         let text = hm("ana", "dashboard", "--format", "text").out
         XCTAssertTrue(text.hasPrefix("Ana — week of 2026-11-16\n"), text)
-        XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1)\n"), text)
+        XCTAssertTrue(text.contains("exercise    ·  ·  ·  ·  ·  ·  ■   1 (best 1) 5%\n"), text)
         XCTAssertTrue(text.hasSuffix("Buddies: Cy (cy)\nNext meeting: 2026-11-24 18:00 America/New_York with Cy\n"), text)
         // In the member's zone, whatever the process's TZ says.
         XCTAssertTrue(hm("cy", "dashboard", "--format", "text", env: ["TZ": "Asia/Tokyo"]).out.hasSuffix("Next meeting: 2026-11-24 17:00 America/Chicago with Ana\n"))
@@ -373,7 +373,7 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(list.records.map { $0["id"] as? String }, ["exercise", "read"])
         XCTAssertEqual(list.records[0]["remind_at"] as? NSNull, NSNull())
         XCTAssertEqual(hm("ana", "habit", "list", "--format", "text").out,
-                       "exercise  Exercise  streak 0 (best 0)\nread  Read every day  streak 0 (best 0)\n")
+                       "exercise  Exercise  streak 0 (best 0) · strength 0%\nread  Read every day  streak 0 (best 0) · strength 0%\n")
         let remind = hm("ana", "habit", "remind", "exercise", "20:00")
         XCTAssertEqual(remind.out, #"{"type":"habit","id":"exercise","name":"Exercise","remind_at":"20:00"}"# + "\n")
         XCTAssertEqual(hm("ana", "habit", "remind", "read", "07:30", "--format", "text").out, "Read every day: reminder at 07:30 on days it is not done\n")

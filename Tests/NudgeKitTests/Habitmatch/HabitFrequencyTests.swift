@@ -45,6 +45,8 @@ final class HabitFrequencyTests: XCTestCase {
         let twice = Habitmatch.progress(done: [d("2026-11-02"), d("2026-11-04")], every: f, today: d("2026-11-06"))
         XCTAssertEqual(twice.mark(d("2026-11-03")), .no)
         XCTAssertEqual(twice.longest, 1)
+        let spread = Habitmatch.progress(done: [d("2026-11-02"), d("2026-11-06"), d("2026-11-10")], every: f, today: d("2026-11-10"))
+        XCTAssertEqual(spread.mark(d("2026-11-03")), .no, "three in nine days are not three in a week")
         // A month is the month's length from its first day done (30 or 31 days).
         let monthly = Habitmatch.progress(done: [d("2026-01-31"), d("2026-02-27")], every: F.parse("monthly")!, today: d("2026-03-10"))
         XCTAssertEqual(monthly.mark(d("2026-02-15")), .auto)
