@@ -117,6 +117,12 @@ final class HabitmatchToolTests: ToolTestCase {
         XCTAssertEqual(hm("cy", "remind", "--now", "2027-11-21T17:50:00-05:00").out, preview.out)
         let reminded = hm("cy", "remind", "--now", "2026-11-22T17:46:00-05:00")
         XCTAssertEqual(reminded.records.map { $0["title"] as? String }, ["Check-in with Ana at 17:00"], "Cy's own zone")
+        // The check-in says how each buddy is doing this week, by their frequency.
+        let body = reminded.records.first?["body"] as? String ?? ""
+        XCTAssertTrue(body.hasPrefix("Check-in (30 minutes at most):\n"), body)
+        XCTAssertTrue(body.contains("\n\nThis week:\nCy: Read every day, 0 this week (every day), strength 0%, streak 0\n"), body)
+        XCTAssertTrue(body.hasSuffix("\nAna: Exercise, 1/1 this week (every day), strength 5%, streak 1\nAna: Read every day, 0 this week (every day), strength 0%, streak 0"), body)
+        XCTAssertEqual((reminded.records.first?["progress"] as? [[String: Any]])?.map { $0["user"] as? String }, ["cy", "cy", "ana", "ana"])
         // Each member wrote only their own files: the profile in journal/, the
         // e-mail and days in private/, the chat and meeting in the pair's folder.
         let journals = try FileManager.default.contentsOfDirectory(atPath: tmp + "/pool/journal").sorted()

@@ -47,10 +47,31 @@ extension Habitmatch {
             let key = "meeting|\(mt.id)|\(n.ms)"
             if seen.contains(key) { continue }
             let other = mt.organizer == u ? mt.attendee : mt.organizer
+            // How each of you is doing this week: yours, and a buddy's (a
+            // match who is not one yet sees only their own).
+            let who = [u] + (s.isBuddy(u, other) ? [other] : [])
+            let lines = who.flatMap { checkinLines(s, $0, now: now) }
+            let body = mt.description + (lines.isEmpty ? "" : "\n\nThis week:\n" + lines.map(\.text).joined(separator: "\n"))
             out.append((key, NotificationRecord(tool: "habitmatch", id: key, title: "Check-in with \(s.members[other]?.name ?? other) at \(zone.local(n).time)",
-                                                body: mt.description, extra: ["starts": .string(zone.format(n))]).record))
+                                                body: body, extra: ["starts": .string(zone.format(n)), "progress": .array(lines.map { .object($0.record) })]).record))
         }
         return out
+    }
+
+    /// A member's habits this week, for a check-in: done against what the
+    /// frequency asks, strength and streak, in their own days.
+    static func checkinLines(_ s: HabitmatchState, _ u: String, now: Instant) -> [(text: String, record: JSONObject)] {
+        guard let m = s.members[u] else { return [] }
+        let today = ((try? Zone.named(m.timezone)) ?? .utc).day(of: now)
+        return m.habits.map { h in
+            let p = s.progress(u, h, today: today)
+            let week = periods(p, h, today: today, byMonth: false).last
+            let done = week.map { "\(number($0.done))/\(number(($0.expected * 10).rounded() / 10))" } ?? "0"
+            var r: JSONObject = ["user": .string(u), "habit": .string(h.id), "week_done": .double(week?.done ?? 0),
+                                 "week_expected": .double(week?.expected ?? 0)]
+            for (k, v) in progressFields(h, p, today: today).fields { r[k] = v }
+            return ("\(m.name): \(h.name), \(done) this week (\(h.every.described)), strength \(Int((p.strength(today) * 100).rounded()))%, streak \(p.current)", r)
+        }
     }
 
     /// The notification of a new match with `other`, as `me` sees it.
