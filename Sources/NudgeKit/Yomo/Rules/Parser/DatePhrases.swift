@@ -69,6 +69,13 @@ extension ReminderParser.ParseState {
     /// now", "3 days from now"; "2 hours from now" is "in 2 hours".
     mutating func readFromDay() -> Bool {
         var k = i
+        // "this time tomorrow", "this time next week": this moment, a day or a week on, said.
+        if word(k) == "this" && word(k + 1) == "time" && (word(k + 2) == "tomorrow" || (word(k + 2) == "next" && word(k + 3) == "week")) {
+            let week = word(k + 2) == "next"
+            relative = Instant(ms: now.ms + (week ? 7 : 1) * 86_400_000)
+            assumptions.append("'\(phrase(k, week ? 4 : 3))' read as \(week ? "a week" : "a day") from now")
+            return consume(week ? 4 : 3)
+        }
         // "a week today", "a fortnight tomorrow" (Britain's): that many days on, said.
         if let n = ["a": 1, "one": 1][word(k)] ?? ReminderLexicon.number(word(k)), (1...52).contains(n),
            ["week", "fortnight", "weeks", "fortnights"].contains(word(k + 1)), ["today", "tomorrow"].contains(word(k + 2)) {
@@ -169,12 +176,14 @@ extension ReminderParser.ParseState {
     /// "this weekend" is today.
     mutating func readWeekend() -> Bool {
         let w = word(i)
-        let coming = w == "this" && word(i + 1) == "coming" ? 1 : 0  // "this coming weekend"
-        guard (w == "this" || w == "next") && word(i + 1 + coming) == "weekend" else { return false }
+        // "at the weekend" (Britain's), "on the weekend": this one, with no rule to make it every one.
+        let the = (w == "at" || w == "on") && word(i + 1) == "the" && word(i + 2) == "weekend" && !rule.repeats
+        let coming = (w == "this" && word(i + 1) == "coming") || the ? 1 : 0  // "this coming weekend"
+        guard ((w == "this" || w == "next") && word(i + 1 + coming) == "weekend") || the else { return false }
         var ahead = (6 - today.weekday + 7) % 7
         if w == "next" { ahead += 7 }
         var d = today.adding(days: ahead)
-        if w == "this" && today.weekday == 0 { d = today }
+        if (w == "this" || the) && today.weekday == 0 { d = today }
         assumptions.append("'\(phrase(i, 2 + coming))' read as \(Weekdays.display(d.weekday)) \(d)")
         setDate(d, i, 2 + coming)
         i += 2 + coming
@@ -429,17 +438,35 @@ extension ReminderParser.ParseState {
         }
         var days: [Int] = []
         var j = k
+        if let (letters, n) = dayLetters(at: k) { return (letters, n) }
         while j < tokens.count, let d = ReminderLexicon.weekday(tokens[j].word) {
             days.append(d)
             j += 1
+            // "mondays wednesdays fridays": plurals side by side are a list too.
+            let plurals = tokens[j - 1].word.hasSuffix("s") && j < tokens.count && tokens[j].word.hasSuffix("s")
+                && ReminderLexicon.weekday(tokens[j].word) != nil
             if j < tokens.count && ["and", "&"].contains(tokens[j].word) && j + 1 < tokens.count
                 && ReminderLexicon.weekday(tokens[j + 1].word) != nil {
                 j += 1
-            } else if !tokens[j - 1].commaAfter && !(j < tokens.count && Weekdays.parse(tokens[j].word) != nil) {
+            } else if !tokens[j - 1].commaAfter && !(j < tokens.count && Weekdays.parse(tokens[j].word) != nil) && !plurals {
                 break
             }
         }
         return days.isEmpty ? nil : (Weekdays.sorted(days), j - k)
+    }
+
+    /// "M W F", "T Th", "Tu Th": a timetable's day letters as words, two or
+    /// more in the week's order (M, T or Tu, W, Th or R, F, Sa, Su).
+    func dayLetters(at k: Int) -> ([Int], Int)? {
+        let letters: [String: Int] = ["m": 1, "t": 2, "tu": 2, "w": 3, "th": 4, "r": 4, "f": 5, "sa": 6, "su": 7]
+        var days: [Int] = []
+        var j = k
+        while j < tokens.count, tokens[j].word.count <= 2, tokens[j].capitalised,
+              let d = letters[tokens[j].word], d > (days.last ?? 0) {
+            days.append(d)
+            j += 1
+        }
+        return days.count >= 2 ? (days.map { $0 % 7 }, j - k) : nil
     }
 
     /// "mon-fri", "tue–thu", "mon/wed/fri": the days in one word.

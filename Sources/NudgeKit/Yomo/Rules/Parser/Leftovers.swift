@@ -233,6 +233,8 @@ extension ReminderParser.ParseState {
         if ["until", "till", "til", "'til", "untill", "thru"].contains(w), k + 1 < tokens.count, used[k + 1] { return 1 }
         if w == "now" && (prev.isEmpty || prev == "right" || k == tokens.count - 1) { return 1 }
         if w == "earlier" && prev == "no" { return 1 }
+        // "net 30 from today", "5 from now": a count of what, from then?
+        if ReminderLexicon.number(w) != nil, next == "from", ["today", "now", "tomorrow"].contains(word(k + 2)) { return 3 }
         // "before 5", "before 9": a bare hour as a deadline.
         if w == "before", Int(next) != nil { return 2 }
         // "at morning", "on the night of saturday": a part of the day not read.
