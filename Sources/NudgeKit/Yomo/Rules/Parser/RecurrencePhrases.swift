@@ -57,6 +57,14 @@ extension ReminderParser.ParseState {
             i = j + len
             return true
         }
+        // "every workday", "every business day", "each working day": Monday to Friday, said.
+        let workday = word(j) == "workday" ? 1 : ["business", "working", "work"].contains(word(j)) && word(j + 1) == "day" ? 2 : 0
+        if !counted, workday > 0 {
+            setRule(Recurrence(kind: .weekly, days: [1, 2, 3, 4, 5]), i, j + workday - i)
+            assumptions.append("'\(phrase(i, j + workday - i))' read as Monday to Friday (holidays are not known)")
+            i = j + workday
+            return true
+        }
         // "every weeknight": Monday to Friday, at night (said: some mean Sunday to Thursday).
         if !counted, ["weeknight", "weeknights"].contains(word(j)), !ReminderLexicon.partsOfDay.contains(word(j + 1)) {
             setRule(Recurrence(kind: .weekly, days: [1, 2, 3, 4, 5]), i, j + 1 - i)
