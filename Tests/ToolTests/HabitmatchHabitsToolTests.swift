@@ -34,7 +34,9 @@ final class HabitmatchHabitsToolTests: ToolTestCase {
         XCTAssertEqual(part.code, 0, part.err)
         XCTAssertEqual(part.records.first?["amount"] as? Double, 12)
         XCTAssertEqual(part.records.first?["current_streak"] as? Int, 0, "12 of 20 pages is not done")
+        XCTAssertEqual(part.records.first?["done"] as? Bool, false, "short of the target: not done")
         let whole = hm("ana", "done", "read", "--add", "8")
+        XCTAssertEqual(whole.records.first?["done"] as? Bool, true)
         XCTAssertEqual(whole.records.first?["amount"] as? Double, 20)
         XCTAssertEqual(whole.records.first?["current_streak"] as? Int, 1)
 
@@ -62,6 +64,19 @@ final class HabitmatchHabitsToolTests: ToolTestCase {
         XCTAssertEqual(csv.last, "2026-11-09,2,-1,")
         XCTAssertEqual(hm("ana", "export", "--format", "csv", "--table", "habits").out,
                        "Position,Name,Question,Description,NumRepetitions,Interval,Color\n001,Exercise,,,3,7,\n002,Read every day,,,1,1,\n")
+        // A day undone says nothing on stderr, and is gone.
+        let undo = hm("ana", "undo", "exercise", "--date", "2026-11-20")
+        XCTAssertEqual(undo.code, 0)
+        XCTAssertEqual(undo.err, "")
+        XCTAssertEqual(hm("ana", "undo", "exercise", "--amount", "3").code, 64, "undo takes no amount")
+        XCTAssertEqual(hm("ana", "done", "exercise", "--date", "2026-11-20").code, 0)
+        // A week's target: what the seven days ending today hold.
+        XCTAssertEqual(hm("ana", "habit", "add", "other:run", "--every", "week", "--target", "15", "--unit", "km").code, 0)
+        XCTAssertEqual(hm("ana", "done", "other:run", "--amount", "7.5", "--date", "2026-11-17").code, 0)
+        XCTAssertEqual(hm("ana", "done", "other:run", "--amount", "4", "--date", "2026-11-21").code, 0)
+        let run = hm("ana", "habit", "list", "--format", "text").lines.last ?? ""
+        XCTAssertTrue(run.hasSuffix("· once a week · 11.5/15 km in 7 days"), run)
+        XCTAssertEqual(hm("ana", "habit", "rm", "other:run").code, 0)
         let days = hm("ana", "export", "exercise").records
         XCTAssertEqual(days.count, 14)
         XCTAssertEqual(days.first?["mark"] as? Int, 2)
@@ -78,11 +93,11 @@ final class HabitmatchHabitsToolTests: ToolTestCase {
     func testRefusalsSayWhatIsAcceptedAndChangeNothing() {
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "exercise").code, 0)
         let cases: [([String], String)] = [
-            (["habit", "set", "exercise", "--every", "fortnightly-ish"], "habitmatch: --every must be day, week, month, N/week, N/month, N/Md (N times in M days), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not 'fortnightly-ish'\n"),
-            (["habit", "set", "exercise", "--every", "8/week"], "habitmatch: --every must be day, week, month, N/week, N/month, N/Md (N times in M days), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not '8/week'\n"),
-            (["habit", "set", "exercise", "--target", "1e300"], "habitmatch: --target must be a number above 0 and at most 1000000 (or off), not '1e300'\n"),
+            (["habit", "set", "exercise", "--every", "fortnightly-ish"], "habitmatch: --every must be day, week, month, fortnightly, N/week, N/month, N/Md (N times in M days, M up to 365), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not 'fortnightly-ish'\n"),
+            (["habit", "set", "exercise", "--every", "8/week"], "habitmatch: --every must be day, week, month, fortnightly, N/week, N/month, N/Md (N times in M days, M up to 365), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not '8/week'\n"),
+            (["habit", "set", "exercise", "--target", "1e300"], "habitmatch: --target must be a number from 0.001 to 1000000 like 20 or 2.5 (or off), not '1e300'\n"),
             (["habit", "set", "exercise", "--unit", "km"], "habitmatch: --unit needs a --target: habitmatch habit set exercise --target N --unit km\n"),
-            (["habit", "set", "exercise", "--every", "3/week", "--target", "5"], "habitmatch: a measurable habit's target is per day, per week, per month or per N days (--every day, week, month or Nd), not 3 times a week\n"),
+            (["habit", "set", "exercise", "--every", "3/week", "--target", "5"], "habitmatch: a measurable habit's target is per day, per week, per month, per N days or per chosen day (--every day, week, month, Nd or days like mon,wed,fri), not 3 times a week\n"),
             (["done", "exercise", "--amount", "3"], "habitmatch: 'exercise' is done or not; to count an amount give it a target: habitmatch habit set exercise --target N --unit UNIT\n"),
             (["habit", "set", "exercise"], "habitmatch: say what to set: --every (day, 3/week, 2/month, 10d, mon,wed,fri …), --target N (or off) or --unit UNIT\n"),
         ]
@@ -90,6 +105,9 @@ final class HabitmatchHabitsToolTests: ToolTestCase {
             let r = run("habitmatch", ["--user", "ana"] + args)
             XCTAssertEqual(r.code, 64, args.joined(separator: " "))
             XCTAssertEqual(r.err, err)
+        }
+        for bad in ["0x10", "1e-9", "-2", "1,5", "0.0000001", "."] {
+            XCTAssertEqual(hm("ana", "habit", "set", "exercise", "--target", bad).code, 64, bad)
         }
         XCTAssertEqual(hm("ana", "habit", "set", "exercise", "--target", "5", "--unit", "km").code, 0)
         XCTAssertEqual(hm("ana", "done", "exercise", "--amount", "-2").code, 64)

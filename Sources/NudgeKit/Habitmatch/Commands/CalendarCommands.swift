@@ -22,8 +22,11 @@ extension Habitmatch {
             let p = s.progress(m.user, h, today: t)
             let week = (0..<7).map { monday.adding(days: $0) }
             var o: JSONObject = ["type": "habit", "id": .string(h.id), "name": .string(h.name),
-                                 "week": .array(week.map { .object(["date": .string($0.description), "done": .bool(days.contains($0)),
-                                                                    "mark": .int(Int64(p.mark($0).rawValue))]) })]
+                                 "week": .array(week.map { d in
+                                     var o: JSONObject = ["date": .string(d.description), "done": .bool(days.contains(d) && met(h, p, d)), "future": .bool(d > t)]
+                                     if d <= t { o["mark"] = .int(Int64(p.mark(d).rawValue)) }
+                                     return .object(o)
+                                 })]
             for (k, v) in progressFields(h, p, today: t).fields { o[k] = v }
             ctx.out.emit(o, text: nil)
             let marks = week.map { d in d > t ? " " : glyph(p, d) }.joined(separator: "  ")
@@ -68,7 +71,7 @@ extension Habitmatch {
                 throw .usage("\(d) has not come yet by this machine's clock (today is \(real) there); a day is marked once it comes")
             }
             let has = tx.state.doneDays(m.user, h.id).contains(d)
-            let amount = try dayAmount(ctx, h, had: tx.state.amounts(m.user, h.id)[d])
+            let amount = isDone ? try dayAmount(ctx, h, had: tx.state.amounts(m.user, h.id)[d]) : nil
             if isDone != has || (isDone && amount != tx.state.amounts(m.user, h.id)[d]) {
                 var e: JSONObject = ["type": isDone ? "done" : "undone", "habit": .string(h.id), "date": .string(d.description)]
                 if isDone, let a = amount { e["amount"] = .double(a) }
@@ -76,7 +79,7 @@ extension Habitmatch {
             }
             return (h, d, tx.state.progress(m.user, h, today: t))
         }
-        var o: JSONObject = ["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone)]
+        var o: JSONObject = ["type": "progress", "habit": .string(h.id), "date": .string(d.description), "done": .bool(isDone && met(h, p, d))]
         for (k, v) in progressFields(h, p, today: d).fields { o[k] = v }
         if h.target != nil { o["amount"] = .double(p.amount(d)) }
         let said = h.target != nil && isDone ? "\(number(p.amount(d)))\(h.unit.map { " " + $0.terminalSafe } ?? "")" : isDone ? "done" : "not done"
@@ -96,7 +99,7 @@ extension Habitmatch {
         }
         if set != nil && add != nil { throw .usage("--amount and --add are one or the other") }
         guard let raw = set ?? add else { return target }
-        guard let x = Double(raw), validAmount(x) else { throw .usage("--\(set != nil ? "amount" : "add") must be a number above 0 and at most 1000000, not '\(raw)'") }
+        guard let x = amount(raw) else { throw .usage("--\(set != nil ? "amount" : "add") must be a number from 0.001 to 1000000 like 12 or 2.5, not '\(raw)'") }
         let total = set != nil ? x : (had ?? 0) + x
         guard validAmount(total) else { throw .usage("a day holds at most 1000000; it holds \(number(had ?? 0))") }
         return total
@@ -183,7 +186,7 @@ extension Habitmatch {
     /// measurable habit's amount.
     static func dayRecord(_ m: Member, _ h: Habit, _ p: Progress, _ d: Day, done: Bool, today t: Day) -> JSONObject {
         var r: JSONObject = ["type": "day", "user": .string(m.user), "habit": .string(h.id), "date": .string(d.description),
-                             "done": .bool(done), "future": .bool(d > t)]
+                             "done": .bool(done && met(h, p, d)), "future": .bool(d > t)]
         if d <= t && d >= p.first && !p.marks.isEmpty {
             r["mark"] = .int(Int64(p.mark(d).rawValue))
             r["strength"] = .double(rounded(p.strength(d)))

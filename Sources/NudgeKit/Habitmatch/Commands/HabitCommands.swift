@@ -18,7 +18,7 @@ extension Habitmatch {
         for h in m.habits {
             let p = s.progress(m.user, h, today: t)
             var o: JSONObject = ["type": "habit", "id": .string(h.id), "name": .string(h.name), "remind_at": JSON(h.remindAt?.description),
-                                 "done_today": .bool(s.doneDays(m.user, h.id).contains(t))]
+                                 "done_today": .bool(s.doneDays(m.user, h.id).contains(t) && met(h, p, t))]
             for (k, v) in progressFields(h, p, today: t).fields { o[k] = v }
             ctx.out.emit(o, text: "\(h.id.terminalSafe)  \(h.name.terminalSafe)  \(progressText(h, p, today: t))\(h.remindAt.map { "  remind \($0)" } ?? "")")
         }
@@ -70,13 +70,13 @@ extension Habitmatch {
     static func measure(_ h: inout Habit, _ ctx: Context) throws(ToolError) {
         if let raw = ctx.option("every") {
             guard let f = Frequency.parse(raw) else {
-                throw .usage("--every must be day, week, month, N/week, N/month, N/Md (N times in M days), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not '\(raw)'")
+                throw .usage("--every must be day, week, month, fortnightly, N/week, N/month, N/Md (N times in M days, M up to 365), Nd (every N days), weekdays, weekends or days like mon,wed,fri; not '\(raw)'")
             }
             h.every = f
         }
         if let raw = ctx.option("target") {
             if raw == "off" { h.target = nil; h.unit = nil } else {
-                guard let x = Double(raw), validAmount(x) else { throw .usage("--target must be a number above 0 and at most 1000000 (or off), not '\(raw)'") }
+                guard let x = amount(raw) else { throw .usage("--target must be a number from 0.001 to 1000000 like 20 or 2.5 (or off), not '\(raw)'") }
                 h.target = x
             }
         }
@@ -85,8 +85,8 @@ extension Habitmatch {
             guard h.target != nil else { throw .usage("--unit needs a --target: habitmatch habit set \(h.id) --target N --unit \(raw.terminalSafe)") }
             h.unit = raw
         }
-        if h.target != nil && h.every.weekdays == nil && h.every.times != 1 {
-            throw .usage("a measurable habit's target is per day, per week, per month or per N days (--every day, week, month or Nd), not \(h.every.described)")
+        if h.target != nil && !measurable(h.every) {
+            throw .usage("a measurable habit's target is per day, per week, per month, per N days or per chosen day (--every day, week, month, Nd or days like mon,wed,fri), not \(h.every.described)")
         }
     }
 

@@ -14,7 +14,7 @@ extension Habitmatch {
             guard b == "week" || b == "month" else { throw .usage("--by must be week or month, not '\(b)'") }
             return b == "month"
         } ?? false
-        let limit = try ctx.option("limit").map { (n) throws(ToolError) in try ctx.int(n, option: "--limit", range: 1...1000) } ?? (byMonth ? 6 : 8)
+        let limit = try ctx.option("limit").map { (n) throws(ToolError) in try ctx.int(n, option: "--limit", range: 1...1_000_000) } ?? (byMonth ? 6 : 8)
         var text = ""
         for h in habits {
             let p = s.progress(m.user, h, today: t)

@@ -39,16 +39,32 @@ extension Habitmatch {
 }
 
 extension Habitmatch.Habit {
-    /// every, target, unit as an event or a snapshot line says them: each
-    /// valid one is taken (target and unit may be null: not measurable).
-    mutating func setMeasure(_ o: JSONObject) {
-        if let f = o["every"]?.string.flatMap(Habitmatch.Frequency.parse) { every = f }
+    /// The habit with every, target and unit as an event or a snapshot line
+    /// says them (target and unit may be null: not measurable); nil when
+    /// any of them is not valid, or they do not go together (a unit with no
+    /// target, a target with N times a period), as the commands refuse them:
+    /// such an event counts for nothing.
+    func measured(by o: JSONObject) -> Habitmatch.Habit? {
+        var h = self
+        if let e = o["every"] {
+            guard let f = e.string.flatMap(Habitmatch.Frequency.parse) else { return nil }
+            h.every = f
+        }
         if let t = o["target"] {
-            if t.isNull { target = nil; unit = nil } else if let x = t.double, Habitmatch.validAmount(x) { target = x }
+            if t.isNull { h.target = nil; h.unit = nil } else {
+                guard let x = t.double, Habitmatch.validAmount(x) else { return nil }
+                h.target = x
+            }
         }
-        if let u = o["unit"] {
-            if u.isNull { unit = nil } else if let x = u.string, Habitmatch.validUnit(x) { unit = x }
+        if let u = o["unit"], !u.isNull {
+            guard let x = u.string, Habitmatch.validUnit(x) else { return nil }
+            h.unit = x
+        } else if o["unit"]?.isNull == true {
+            h.unit = nil
         }
+        if h.unit != nil && h.target == nil { return nil }
+        if h.target != nil && !Habitmatch.measurable(h.every) { return nil }
+        return h
     }
 
     var measureJSON: JSONObject {
@@ -75,8 +91,7 @@ extension HabitmatchState {
             }
             guard let o = h.object, let id = o["id"]?.string, let name = o["name"]?.string,
                   Habitmatch.validHabit(id: id, name: name), !out.contains(where: { $0.id == id }) else { continue }
-            var habit = Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse))
-            habit.setMeasure(o)
+            guard let habit = Habitmatch.Habit(id: id, name: name, remindAt: o["remind_at"]?.string.flatMap(TimeOfDay.parse)).measured(by: o) else { continue }
             out.append(habit)
         }
         return out

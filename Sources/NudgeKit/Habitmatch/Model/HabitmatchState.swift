@@ -224,13 +224,13 @@ public struct HabitmatchState: JournalModel {
         case "habit_added":
             guard var m = members[who], let id = e["id"]?.string, let name = e["name"]?.string,
                   Habitmatch.validHabit(id: id, name: name), !m.habitIDs.contains(id), m.habits.count < Habitmatch.maxHabits else { return }
-            var h = Habitmatch.Habit(id: id, name: name, remindAt: nil)
-            h.setMeasure(e)
+            guard let h = Habitmatch.Habit(id: id, name: name, remindAt: nil).measured(by: e) else { return }
             m.habits.append(h)
             members[who] = m
         case "habit_set":
             guard var m = members[who], let id = e["id"]?.string, let i = m.habits.firstIndex(where: { $0.id == id }) else { return }
-            m.habits[i].setMeasure(e)
+            guard let h = m.habits[i].measured(by: e) else { return }
+            m.habits[i] = h
             members[who] = m
         case "habit_removed":
             guard var m = members[who], let id = e["id"]?.string else { return }

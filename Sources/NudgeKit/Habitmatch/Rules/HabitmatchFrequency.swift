@@ -121,6 +121,8 @@ extension Habitmatch {
         public func mark(_ d: Day) -> Mark { let i = d - first; return i >= 0 && i < marks.count ? marks[i] : .no }
         public func strength(_ d: Day) -> Double { let i = d - first; return i >= 0 && i < strength.count ? strength[i] : 0 }
         public func amount(_ d: Day) -> Double { let i = d - first; return i >= 0 && i < amounts.count ? amounts[i] : 0 }
+        /// What the `days` days ending with `d` hold.
+        public func amount(_ d: Day, days: Int) -> Double { (0..<max(1, days)).reduce(0) { $0 + amount(d.adding(days: -$1)) } }
         public var now: Double { strength.last ?? 0 }
     }
 
@@ -256,16 +258,24 @@ extension Habitmatch {
             o["target"] = .double(t)
             o["unit"] = JSON(h.unit)
             o["today_amount"] = .double(p.amount(today))
+            if h.every.weekdays == nil && h.every.days > 1 { o["period_amount"] = .double(p.amount(today, days: h.every.days)) }
         }
         return o
     }
+
+    /// Whether a day marked counts as done: a yes/no habit's always, a
+    /// measurable one's when its period met the target that day.
+    static func met(_ h: Habit, _ p: Progress, _ d: Day) -> Bool { h.target == nil || p.mark(d) == .yes }
 
     /// "streak 3 (best 5) · strength 42% · 3 times a week", and for a
     /// measurable habit "· 12/20 pages today".
     static func progressText(_ h: Habit, _ p: Progress, today: Day) -> String {
         var t = "streak \(p.current) (best \(p.longest)) · strength \(Int((p.strength(today) * 100).rounded()))%"
         if !h.every.isDaily { t += " · \(h.every.described)" }
-        if let target = h.target { t += " · \(number(p.amount(today)))/\(number(target))\(h.unit.map { " " + $0.terminalSafe } ?? "") \(h.every.days == 1 || h.every.weekdays != nil ? "today" : "in \(h.every.days) days")" }
+        if let target = h.target {
+            let daily = h.every.days == 1 || h.every.weekdays != nil
+            t += " · \(number(p.amount(today, days: daily ? 1 : h.every.days)))/\(number(target))\(h.unit.map { " " + $0.terminalSafe } ?? "") \(daily ? "today" : "in \(h.every.days) days")"
+        }
         return t
     }
 

@@ -36,8 +36,10 @@ extension Habitmatch {
             var done = 0.0, scheduled = 0
             var d = lo
             while d <= hi {
-                done += h.target != nil ? p.amount(d) : (p.mark(d) == .yes ? 1 : 0)
-                if h.every.weekdays?.contains(d.weekday) ?? true { scheduled += 1 }
+                // On chosen weekdays, what the chosen days hold: a rest day done is no stand-in for one missed.
+                let chosen = h.every.weekdays?.contains(d.weekday) ?? true
+                if chosen { done += h.target != nil ? p.amount(d) : (p.mark(d) == .yes ? 1 : 0) }
+                if chosen { scheduled += 1 }
                 d = d.adding(days: 1)
             }
             let span = Double(hi - lo + 1)
@@ -80,7 +82,7 @@ extension Habitmatch {
             for (h, p) in habits {
                 if scores { out += fourDecimals(d >= p.first && !p.marks.isEmpty ? p.strength(d) : 0) + "," }
                 else if p.marks.isEmpty || d < p.first { out += "-1," }
-                else if h.target != nil { out += "\(Int64((p.amount(d) * 1000).rounded()))," }
+                else if h.target != nil { out += p.mark(d) == .rest ? "3," : "\(Int64((p.amount(d) * 1000).rounded()))," }
                 else { out += "\(p.mark(d).rawValue)," }
             }
             out += "\n"

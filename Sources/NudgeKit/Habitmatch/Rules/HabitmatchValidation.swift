@@ -84,8 +84,18 @@ extension Habitmatch {
     public static func validDescription(_ s: String) -> Bool {
         s.count <= maxDescription && s.utf8.count <= 4 * maxDescription && !hasControl(s, lines: true)
     }
-    /// A measurable habit's target or a day's amount: above 0, at most a million.
-    public static func validAmount(_ x: Double) -> Bool { x.isFinite && x > 0 && x <= 1_000_000 }
+    /// A measurable habit's target or a day's amount: from 0.001 to a million.
+    public static func validAmount(_ x: Double) -> Bool { x.isFinite && x >= 0.001 && x <= 1_000_000 }
+    /// An amount as a person types it: decimal digits with at most one
+    /// point ("12", "2.5", ".5"); no sign, exponent or hexadecimal.
+    public static func amount(_ s: String) -> Double? {
+        guard !s.isEmpty, s.utf8.count <= 20, s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
+              s.utf8.filter({ $0 == 46 }).count <= 1, s != "." else { return nil }
+        return Double(s).flatMap { validAmount($0) ? $0 : nil }
+    }
+    /// A target goes with once a period (a day, a week, N days) or chosen
+    /// days: it is what the period should hold.
+    public static func measurable(_ f: Frequency) -> Bool { f.weekdays != nil || f.times == 1 }
     /// A measurable habit's unit ("pages", "km"): 1 to 16 characters, no control characters.
     public static func validUnit(_ s: String) -> Bool { (1...16).contains(s.count) && s.utf8.count <= 64 && !hasControl(s) && s.trimmingSpaces == s }
     public static func validBio(_ s: String) -> String? { s.count <= 280 && s.utf8.count <= 1120 && !hasControl(s) ? s : nil }
