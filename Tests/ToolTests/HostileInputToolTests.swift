@@ -359,7 +359,7 @@ final class HabitmatchHostileInputTests: HostileInputCase {
         let r = hm("ana", "done", "--date", "1999-12-31")
         XCTAssertEqual(r.code, 64)
         XCTAssertEqual(r.err, "habitmatch: --date 1999-12-31 is before 2000-01-01: not a plausible day\n")
-        XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text (or ics for the commands that have it), not 'html'\n")
+        XCTAssertEqual(hm("ana", "dashboard", env: ["HABITMATCH_FORMAT": "html"]).err, "habitmatch: HABITMATCH_FORMAT must be json or text (or csv, ics for the commands that have them), not 'html'\n")
     }
 }
 
