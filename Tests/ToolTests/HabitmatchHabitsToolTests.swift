@@ -4,23 +4,7 @@ import XCTest
 /// frequency and a target set, amounts counted, streaks and strength by
 /// the frequency, stats by week and month, Loop's CSV tables, what a buddy
 /// and what another member see, and clear refusals that change nothing.
-final class HabitmatchHabitsToolTests: ToolTestCase {
-    let now = "2026-11-22T10:00:00-05:00"
-
-    override var baseEnvironment: [String: String] {
-        var e = super.baseEnvironment
-        e["HABITMATCH_DATA_DIR"] = dataDir
-        e["HABITMATCH_POOL"] = tmp + "/pool"
-        e["HABITMATCH_NOW"] = now
-        e["XDG_CONFIG_HOME"] = tmp + "/config"
-        return e
-    }
-
-    @discardableResult
-    func hm(_ user: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
-        run("habitmatch", ["--user", user] + args, env: env)
-    }
-
+final class HabitmatchHabitsToolTests: HabitmatchPoolCase {
     func testFrequencyTargetStatsAndLoopsTables() throws {
         XCTAssertEqual(hm("ana", "join", "--name", "Ana", "--habit", "exercise", "--habit", "read").code, 0)
         let set = hm("ana", "habit", "set", "exercise", "--every", "3/week", "--format", "text")

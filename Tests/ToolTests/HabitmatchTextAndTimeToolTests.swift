@@ -6,24 +6,7 @@ import XCTest
 /// or a meeting's description (typed or forged), each chat line at its own
 /// time when a peer's clock ran ahead, and a member past the pool's limit
 /// told so.
-final class HabitmatchTextAndTimeToolTests: ToolTestCase {
-    let now = "2026-11-22T10:00:00-05:00"
-    var pool: String { tmp + "/pool" }
-
-    override var baseEnvironment: [String: String] {
-        var e = super.baseEnvironment
-        e["HABITMATCH_DATA_DIR"] = dataDir
-        e["HABITMATCH_POOL"] = pool
-        e["HABITMATCH_NOW"] = now
-        e["XDG_CONFIG_HOME"] = tmp + "/config"
-        return e
-    }
-
-    @discardableResult
-    func hm(_ user: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
-        run("habitmatch", ["--user", user] + args, env: env)
-    }
-
+final class HabitmatchTextAndTimeToolTests: HabitmatchPoolCase {
     func matchAnaAndBo() {
         for u in ["ana", "bo"] { XCTAssertEqual(hm(u, "join", "--name", u.capitalized, "--habit", "read").code, 0) }
         hm("ana", "like", "bo")

@@ -2,23 +2,7 @@ import XCTest
 
 /// A pool of several members in a temporary folder, driven through the
 /// executable: join, like, match, chat, accept, meet, export .ics.
-final class HabitmatchToolTests: ToolTestCase {
-    let now = "2026-11-22T10:00:00-05:00"
-
-    override var baseEnvironment: [String: String] {
-        var e = super.baseEnvironment
-        e["HABITMATCH_DATA_DIR"] = dataDir
-        e["HABITMATCH_POOL"] = tmp + "/pool"
-        e["HABITMATCH_NOW"] = now
-        e["XDG_CONFIG_HOME"] = tmp + "/config"
-        return e
-    }
-
-    @discardableResult
-    func hm(_ user: String, _ args: String..., env: [String: String] = [:]) -> RunResult {
-        run("habitmatch", ["--user", user] + args, env: env)
-    }
-
+final class HabitmatchToolTests: HabitmatchPoolCase {
     /// `calendar --year`: a record a day of the year with Loop's strength
     /// from the first day done, the heat map in the width asked for, and
     /// clear refusals.

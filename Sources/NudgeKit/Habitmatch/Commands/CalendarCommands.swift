@@ -107,14 +107,7 @@ extension Habitmatch {
 
     static func calendar(_ ctx: Context) throws(ToolError) -> ExitCode {
         let s = try view(ctx)
-        let viewer = try member(s, ctx)
-        var m = viewer
-        if let u = ctx.option("of") {
-            m = try other(s, u)
-            guard m.user == viewer.user || s.isBuddy(viewer.user, m.user) else {
-                throw ToolError(.noPermission, "only buddies may see each other's calendar; \(m.user) is not your buddy")
-            }
-        }
+        let m = try viewed(s, ctx, what: "calendar")
         let h = try ownHabit(m, ctx.operands.first)
         let t = today(m, ctx)
         var year = t.year, month = t.month

@@ -48,6 +48,18 @@ extension Habitmatch {
     /// The member's today, in their zone.
     static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
 
+    /// Whose days a command shows: yours, or with --of a buddy's (anyone
+    /// else is refused, 77): `calendar`, `stats`, `export` alike.
+    static func viewed(_ s: HabitmatchState, _ ctx: Context, what: String) throws(ToolError) -> Member {
+        let viewer = try member(s, ctx)
+        guard let u = ctx.option("of") else { return viewer }
+        let m = try other(s, u)
+        guard m.user == viewer.user || s.isBuddy(viewer.user, m.user) else {
+            throw ToolError(.noPermission, "only buddies may see each other's \(what); \(m.user) is not your buddy")
+        }
+        return m
+    }
+
     /// One of `m`'s habits, by id, catalog name or name; with none named,
     /// their only habit.
     static func ownHabit(_ m: Member, _ raw: String?) throws(ToolError) -> Habit {

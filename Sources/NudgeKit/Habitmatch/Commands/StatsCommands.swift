@@ -70,14 +70,7 @@ extension Habitmatch {
     /// The member whose habits are shown (you, or a buddy with --of) and
     /// the habit named (default all of theirs).
     static func shown(_ s: HabitmatchState, _ ctx: Context) throws(ToolError) -> (Member, [Habit]) {
-        let viewer = try member(s, ctx)
-        var m = viewer
-        if let u = ctx.option("of") {
-            m = try other(s, u)
-            guard m.user == viewer.user || s.isBuddy(viewer.user, m.user) else {
-                throw ToolError(.noPermission, "only buddies may see each other's habits; \(m.user) is not your buddy")
-            }
-        }
+        let m = try viewed(s, ctx, what: "habits")
         if let raw = ctx.operands.first { return (m, [try ownHabit(m, raw)]) }
         return (m, m.habits)
     }
