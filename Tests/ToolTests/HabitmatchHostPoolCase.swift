@@ -69,9 +69,24 @@ class HabitmatchHostPoolCase: RealLoginsCase {
         ownerRun()
     }
 
+    /// A member's own spool, self or reports file: KIND/NAME/in/LOGIN.ndjson,
+    /// NAME the first of LOGIN, LOGIN~1… that is their folder.
+    func hiddenFile(_ kind: String, _ u: String) -> String {
+        let login = name(u)
+        for n in 0..<8 {
+            let dir = "\(pool)/\(kind)/\(n == 0 ? login : "\(login)~\(n)")"
+            var st = stat()
+            if lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == Users.uidOf(login) {
+                return "\(dir)/in/\(login).ndjson"
+            }
+        }
+        XCTFail("no \(kind) folder of \(u)'s")
+        return "\(pool)/\(kind)/\(login)/in/\(login).ndjson"
+    }
+
     /// The pair folder the owner's run made for a and b (read as root from a's notices).
     func pairDir(_ a: String, _ b: String) -> String {
-        let text = (try? String(contentsOfFile: "\(pool)/notices/\(name(a))/root.ndjson", encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: "\(pool)/notices/\(name(a))/in/root.ndjson", encoding: .utf8)) ?? ""
         var found = ""
         for line in text.split(separator: "\n") {
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

@@ -116,14 +116,13 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         // block, and one just after, in a fresh folder of hers.
         let anaFile = "\(pairDir("ana", "eve"))/\(name("ana")).ndjson"
         let (ms, counter) = try XCTUnwrap(lastStamp(anaFile))
-        // In the pair's folder (she may write there), and in one of her own.
+        // In the pair's folder (she may write there); pairs/ takes no folder of hers.
         let fresh = "\(pool)/pairs/\([name("ana"), name("eve")].sorted().joined(separator: "+"))~7"
+        XCTAssertNotEqual(shell("eve", "mkdir -m 755 \(fresh)").code, 0, "a member made a folder in pairs/")
         let planted = shell("eve", """
-            mkdir -m 755 \(fresh)
-            printf '%s\\n' '{"type":"meeting","id":"planted1","with":"\(name("ana"))","start":"2026-11-22T15:12:00","timezone":"UTC","minutes":30,"weekly":true,"description":"I know where you live"}' '{"type":"commit","n":1,"schema":2,"hlc":[\(ms),\(max(0, counter - 1))]}' '{"type":"meeting","id":"planted2","with":"\(name("ana"))","start":"2026-11-27T03:00:00","timezone":"UTC","minutes":30}' '{"type":"chat","to":"\(name("ana"))","text":"hello again"}' '{"type":"commit","n":2,"schema":2,"hlc":[\(ms + 1),0]}' > \(fresh)/\(name("eve")).ndjson
+            printf '%s\\n' '{"type":"meeting","id":"planted1","with":"\(name("ana"))","start":"2026-11-22T15:12:00","timezone":"UTC","minutes":30,"weekly":true,"description":"I know where you live"}' '{"type":"commit","n":1,"schema":2,"hlc":[\(ms),\(max(0, counter - 1))]}' '{"type":"meeting","id":"planted2","with":"\(name("ana"))","start":"2026-11-27T03:00:00","timezone":"UTC","minutes":30}' '{"type":"chat","to":"\(name("ana"))","text":"hello again"}' '{"type":"commit","n":2,"schema":2,"hlc":[\(ms + 1),0]}' > \(pairDir("ana", "eve"))/\(name("eve"))~2.ndjson
             """)
         XCTAssertEqual(planted.code, 0, planted.err)
-        XCTAssertEqual(shell("eve", "cp \(fresh)/\(name("eve")).ndjson \(pairDir("ana", "eve"))/\(name("eve"))~2.ndjson").code, 0)
         let after = hm("ana", "meetings")
         XCTAssertEqual(after.code, 0, after.err)
         XCTAssertEqual(after.records.compactMap { $0["with"] as? String }.filter { $0 != name("bo") && $0 != name("ana") }, [], after.out)
@@ -134,11 +133,11 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         // Both profiles are hidden; blocking twice writes nothing; unblock shows them again.
         XCTAssertNotEqual(hm("eve", "profile", name("ana")).code, 0)
         XCTAssertNotEqual(hm("ana", "profile", name("eve")).code, 0)
-        let size = (try? FileManager.default.attributesOfItem(atPath: "\(pool)/spool/\(name("ana")).ndjson")[.size] as? Int) ?? nil
+        let size = (try? FileManager.default.attributesOfItem(atPath: hiddenFile("spool", "ana"))[.size] as? Int) ?? nil
         let twice = hm("ana", "block", name("eve"))
         XCTAssertEqual(twice.code, 0, twice.err)
         XCTAssertEqual(twice.records.first?["already"] as? Bool, true)
-        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: "\(pool)/spool/\(name("ana")).ndjson")[.size] as? Int) ?? nil, size)
+        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: hiddenFile("spool", "ana"))[.size] as? Int) ?? nil, size)
         XCTAssertEqual(hm("ana", "unblock", name("eve")).code, 0)
         ownerRun()
         let seen = hm("eve", "profile", name("ana"))
@@ -164,16 +163,16 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         join("eve")
         match("ana", "bo")
         let pair = "\(pool)/pairs/\([name("ana"), name("bo")].sorted().joined(separator: "+"))"
-        // Garbage, a FIFO, /dev/zero, a folder, a huge file, a meeting forged into someone else's pair.
+        // Garbage, a FIFO, /dev/zero, a folder, a huge file; a pair folder
+        // of her own making is refused.
         let e = name("eve")
         XCTAssertEqual(shell("eve", """
             head -c 300000 /dev/urandom >> \(pool)/journal/\(e).ndjson
             mkfifo \(pool)/journal/fifo.ndjson
             ln -s /dev/zero \(pool)/journal/zero.ndjson
             mkdir \(pool)/journal/dir.ndjson
-            mkdir -m 755 \(pair)
-            printf '%s\\n' '{"type":"meeting","id":"m1","with":"\(name("ana"))","start":"2026-11-24T18:00:00","timezone":"UTC","minutes":600}' '{"type":"commit","n":1,"schema":2,"hlc":[1,0]}' > \(pair)/\(e).ndjson
             """).err, "")
+        XCTAssertNotEqual(shell("eve", "mkdir -m 755 \(pair)").code, 0)
         let start = Date()
         let r = hm("ana", "chat", name("bo"), "still works")
         XCTAssertEqual(r.code, 0, r.err)
@@ -196,7 +195,8 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         join("eve")
         XCTAssertEqual(hm("ana", "report", name("eve"), "sent me spam").code, 0)
         XCTAssertEqual(hm("eve", "pool", "reports").code, 77)
-        XCTAssertNotEqual(shell("eve", "cat \(pool)/reports/\(name("ana")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "cat \(hiddenFile("reports", "ana")); ls \(pool)/reports/\(name("ana"))").code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: hiddenFile("reports", "ana")))
         let owner = root([bin + "/habitmatch", "pool", "reports"], env: ["HABITMATCH_POOL": pool, "HABITMATCH_DATA_DIR": tmp + "/data-root"])
         XCTAssertEqual(owner.code, 0, owner.err)
         XCTAssertEqual(owner.records.map { $0["reason"] as? String }, ["sent me spam"])
@@ -205,19 +205,24 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
     /// Found by an adversary: a pair folder made by the other member let
     /// them delete a block; nine squatted names locked a member out.
     func testABlockCannotBeUndoneAndSquattedNamesKeepNobodyOut() {
-        join("ana")
         join("eve")
         let named = "\(pool)/pairs/\([name("ana"), name("eve")].sorted().joined(separator: "+"))"
-        // Eve makes a folder named for the pair first, and squats ana's report names.
-        XCTAssertEqual(shell("eve", "mkdir -m 777 \(named) && for n in '' '~2' '~3' '~4' '~5' '~6' '~7' '~8' '~9'; do touch \(pool)/reports/\(name("ana"))$n.ndjson; done").err, "")
+        // Eve cannot make a folder named for the pair; she squats ana's
+        // report and spool names before ana's first command (files, folders, links).
+        XCTAssertNotEqual(shell("eve", "mkdir -m 777 \(named)").code, 0)
+        let a = name("ana")
+        XCTAssertEqual(shell("eve", "for n in '' '~2' '~3' '~4' '~5' '~6' '~7' '~8' '~9'; do touch \(pool)/reports/\(a)$n.ndjson; done; for n in '' '~1' '~2' '~3' '~4' '~5'; do mkdir -m 777 \(pool)/reports/\(a)$n; done; ln -s /tmp \(pool)/spool/\(a); mkdir -m 777 \(pool)/spool/\(a)~1").err, "")
+        join("ana")
+        XCTAssertTrue(hiddenFile("spool", "ana").contains("/\(a)~2/in/"), hiddenFile("spool", "ana"))
         match("eve", "ana")
         let pair = pairDir("ana", "eve")
         let block = hm("ana", "block", name("eve"))
         XCTAssertEqual(block.code, 0, block.err)
         // Ana's block is in her spool and in the pair's folder the owner made: eve removes neither.
-        for f in ["\(pool)/spool/\(name("ana")).ndjson", "\(pair)/\(name("ana")).ndjson"] {
+        for f in [hiddenFile("spool", "ana"), "\(pair)/\(name("ana")).ndjson"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: f), f)
-            XCTAssertNotEqual(shell("eve", "rm -f \(f); test -e \(f)").code, 1, f)
+            shell("eve", "rm -f \(f); rm -rf \(pool)/spool/\(a)~2")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: f), f)
         }
         XCTAssertEqual(hm("eve", "chat", name("ana"), "back again").code, 77)
         XCTAssertTrue(hm("ana", "candidates").records.isEmpty)
@@ -225,6 +230,8 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         let report = hm("ana", "report", name("eve"), "would not stop")
         XCTAssertEqual(report.code, 0, report.err)
         XCTAssertEqual(hm("ana", "done", "exercise").code, 0)
+        XCTAssertTrue(hiddenFile("reports", "ana").contains("/\(a)~6/in/"), hiddenFile("reports", "ana"))
+        XCTAssertEqual(root([bin + "/habitmatch", "pool", "reports"], env: ["HABITMATCH_POOL": pool, "HABITMATCH_DATA_DIR": tmp + "/data-root"]).records.map { $0["reason"] as? String }, ["would not stop"])
     }
 }
 

@@ -24,7 +24,9 @@ final class HabitmatchPrivacyTests: HabitmatchHostPoolCase {
         XCTAssertFalse(bo.out.contains(name("ana")) || bo.out.contains(name("cy")), bo.out)
         XCTAssertFalse(hm("bo", "candidates").out.contains("likes_you"))
         XCTAssertEqual(hm("bo", "remind").out, "", "no notification of a one-sided like")
-        XCTAssertNotEqual(shell("bo", "cat \(pool)/spool/\(name("ana")).ndjson").code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: hiddenFile("spool", "ana")))
+        XCTAssertNotEqual(shell("bo", "cat \(hiddenFile("spool", "ana"))").code, 0)
+        XCTAssertNotEqual(shell("bo", "ls \(pool)/spool/\(name("ana"))").code, 0)
         // Mutual: both are told (once the owner's run has seen it), nobody else.
         XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
         XCTAssertFalse(hm("bo", "chat", name("ana"), "too early?").code == 0, "not before the owner's run")
@@ -54,7 +56,8 @@ final class HabitmatchPrivacyTests: HabitmatchHostPoolCase {
             }
         }
         XCTAssertNotEqual(shell("eve", "ls \(pool)/notices/\(name("ana"))").code, 0)
-        XCTAssertNotEqual(shell("eve", "stat \(pool)/notices/\(name("ana"))/root.ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "stat \(pool)/notices/\(name("ana"))/in/root.ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "ls \(pool)/pairs").code, 0, "pairs/ cannot be listed")
         // Blocked: cy sees no trace of eve, nor eve of cy.
         XCTAssertNotEqual(hm("cy", "profile", name("eve")).code, 0)
         XCTAssertNotEqual(hm("eve", "profile", name("cy")).code, 0)

@@ -82,6 +82,21 @@ public enum ACL {
         #endif
     }
 
+    /// The ACL attribute of the file or folder at `path` (not followed if a
+    /// link); nil when it has none beyond its mode.
+    public static func access(path: String) -> [UInt8]? {
+        #if os(Linux)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0, let get = fgetxattr else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBytes { get(fd, "system.posix_acl_access", $0.baseAddress, $0.count) }
+        return n > 0 ? Array(buf[0..<n]) : nil
+        #else
+        return nil
+        #endif
+    }
+
     /// Sets the readers of the file at `path` when they differ from `readers`.
     public static func ensureReaders(path: String, _ readers: [UInt32]) throws(ToolError) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)

@@ -81,12 +81,14 @@ extension Store {
         }
         var out: [DirEntry] = []
         for (i, sub) in subs.enumerated() {
-            if sub.hasSuffix("/**") {
-                // Every folder inside: the reader may see them all.
-                let parent = String(sub.dropLast(3))
+            if let stars = Store.starsSplit(sub) {
+                // Every folder inside ("P/**"), or a folder LEAF in each
+                // ("P/**/LEAF", entered by name, never listed): the reader
+                // may see them all.
+                let (parent, leaf) = stars
                 guard let dirs = (try? scan(parent)) ?? nil else { continue }
                 for d in dirs where d.kind == .directory {
-                    let rel = parent + "/" + d.name
+                    let rel = parent + "/" + d.name + leaf
                     guard let files = (try? scan(rel)) ?? nil else { continue }
                     out += filterJournals(files, prefix: rel + "/", pair: nil, ignored: &ignored, conflicts: &conflicts)
                 }
@@ -126,6 +128,15 @@ extension Store {
         }
         reportIgnored(ignored, conflicts)
         return finish(out, folders, start, ignored.isEmpty && conflicts.isEmpty)
+    }
+
+    /// "P/**" as (P, ""), "P/**/LEAF" as (P, "/LEAF"); nil for anything else.
+    static func starsSplit(_ sub: String) -> (String, String)? {
+        let parts = sub.split(separator: "/", omittingEmptySubsequences: false)
+        guard let i = parts.firstIndex(of: "**"), i > 0 else { return nil }
+        let parent = parts[..<i].joined(separator: "/")
+        let leaf = parts[(i + 1)...].map { "/" + $0 }.joined()
+        return (parent, leaf)
     }
 
     /// A listing with quotas applied: clean when nothing in it was worth a

@@ -149,6 +149,12 @@ public struct Store<M: JournalModel> {
     /// folder itself, or one folder inside NAME for "NAME/*" and "NAME/**".
     static func folder(_ f: String, isIn sub: String) -> Bool {
         if f == sub { return true }
+        // "P/**/LEAF": P/ONE/LEAF.
+        if let (p, leaf) = starsSplit(sub), !leaf.isEmpty {
+            guard f.hasPrefix(p + "/"), f.hasSuffix(leaf) else { return false }
+            let mid = f.dropFirst(p.count + 1).dropLast(leaf.count)
+            return !mid.isEmpty && !mid.contains("/")
+        }
         let parent: Substring
         if sub.hasSuffix("/**") { parent = sub.dropLast(2) } else if sub.hasSuffix("/*") { parent = sub.dropLast(1) } else { return false }
         return f.hasPrefix(parent) && f.count > parent.count && !f.dropFirst(parent.count).contains("/")

@@ -48,7 +48,9 @@ public struct StoreOptions: Sendable {
     /// Journals in subfolders of `journalFolder` rather than in it: each
     /// entry a folder ("journal", "private", "pairs/x1"), "NAME/*" for every
     /// folder inside NAME whose name, split at "+", includes this actor (a
-    /// folder per pair of people), or "NAME/**" for every folder inside NAME.
+    /// folder per pair of people), "NAME/**" for every folder inside NAME,
+    /// or "NAME/**/LEAF" for the folder LEAF in each of them (entered by
+    /// name: the folders inside NAME need not be listable).
     /// The first entry is where writes go by default.
     public var subfolders: [String]? = nil
     /// File modes per subfolder entry (default `sharedFileMode`).

@@ -62,15 +62,29 @@ extension Habitmatch {
         // A pool made before spool/ and notices/ existed gets them now.
         if !Sys.isDirectory(Sys.join(p.path, "spool")) { try makeGroupFolder(Sys.join(p.path, "spool"), 0o3770, gid: pst.st_gid) }
         if !Sys.isDirectory(Sys.join(p.path, "notices")) { try makeGroupFolder(Sys.join(p.path, "notices"), 0o2750, gid: pst.st_gid) }
+        // pairs/ as a pool made before kept it (members could list it) is closed to listing.
+        var ps = stat()
+        if lstat(Sys.join(p.path, "pairs"), &ps) == 0, (ps.st_mode & S_IFMT) == S_IFDIR, UInt32(ps.st_mode) & 0o7777 != pairsMode {
+            try makeGroupFolder(Sys.join(p.path, "pairs"), pairsMode, gid: pst.st_gid)
+        }
+        // Every member's notices folder, made before anything is told there.
+        for u in Users.members(ofGroup: UInt32(pst.st_gid)).sorted() {
+            guard let uid = Users.uid(of: u), !Sys.isDirectory(Sys.join(p.path, "notices/\(u)/in")) else { continue }
+            try makePrivateFolder(Sys.join(p.path, "notices/" + u), users: [(uid, 5)])
+            try makePrivateFolder(Sys.join(p.path, "notices/\(u)/in"), users: [(uid, 5)])
+        }
         let st = try store(ctx)
         let s = try st.read()
-        let due = ownerNotices(s) { IDs.make() + IDs.make() }
+        var spares = try spareFolders(p, s)
+        let due = ownerNotices(s) { spares.popLast() ?? IDs.make() + IDs.make() }
+        try keepSpareFolders(p, s, spares.count)
         if due.isEmpty { return [] }
         var byMember: [String: [JSONObject]] = [:]
         for n in due { byMember[n.to, default: []].append(n.event) }
         for (u, events) in byMember.sorted(by: { $0.key < $1.key }) {
             guard let uid = Users.uid(of: u) else { continue }
-            let folder = "notices/" + u
+            let folder = "notices/\(u)/in"
+            try makePrivateFolder(Sys.join(p.path, "notices/" + u), users: [(uid, 5)])
             try makePrivateFolder(Sys.join(p.path, folder), users: [(uid, 5)])
             try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) in
                 tx.folder = folder
@@ -108,7 +122,7 @@ extension Habitmatch {
         o.clockPinned = ctx.pinned
         // The two's notices are read too, so this batch's stamp follows them.
         let users = (event["users"]?.array ?? []).compactMap(\.string)
-        o.subfolders = ["pairs/" + f] + users.map { "notices/" + $0 }
+        o.subfolders = ["pairs/" + f] + users.flatMap { ["notices/" + $0, "notices/\($0)/in"] }
         o.actorsIn = ["pairs/" + f: [Sys.loginName()]]
         let dir = Sys.join(p.stateDirectory(dataDir: ctx.dataDir, user: Sys.loginName()) + "-pairs", f)
         try Sys.makeDirectories(Sys.parentDirectory(dir))
@@ -118,6 +132,33 @@ extension Habitmatch {
             tx.record(event)
         }
         try ACL.ensureReaders(path: Sys.join(p.path, st.target("pairs/" + f)), users.compactMap { Users.uid(of: $0) }.filter { $0 != p.owner })
+    }
+
+    /// The pair folders the owner's run made ahead and has not given to a
+    /// match yet: folders in pairs/ of the owner's, open to nobody else, no
+    /// match's. The pool's owner lists pairs/ on every run, so what the
+    /// listing does to its times is the same whatever happened.
+    static func spareFolders(_ p: Pool, _ s: HabitmatchState) throws(ToolError) -> [String] {
+        let me = UInt32(geteuid())
+        guard let all = try Sys.scanDirectory(Sys.join(p.path, "pairs")) else { return [] }
+        return all.filter { e in
+            e.kind == .directory && e.uid == me && e.mode & 0o1077 == 0 && validID(e.name) && s.pairFolders[e.name] == nil && s.opened[e.name] == nil
+        }.map(\.name).sorted()
+    }
+
+    /// Makes spare pair folders up to `spareFolders`: when none is left, or
+    /// when pairs/ has not changed for a day. A third member sees pairs/
+    /// change only then: that some matches were made in the whole pool
+    /// since, never whose or when.
+    static func keepSpareFolders(_ p: Pool, _ s: HabitmatchState, _ left: Int) throws(ToolError) {
+        guard left < spareFolders else { return }
+        var st = stat()
+        let dir = Sys.join(p.path, "pairs")
+        guard lstat(dir, &st) == 0 else { return }
+        guard left == 0 || Int64(st.st_mtim.tv_sec) < Int64(time(nil)) - 86_400 else { return }
+        for _ in left..<spareFolders {
+            try makePrivateFolder(Sys.join(dir, IDs.make() + IDs.make()), users: [])
+        }
     }
 
     /// A pair's folder, made by the owner's run: open to the two only
@@ -144,7 +185,13 @@ extension Habitmatch {
         guard lstat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == geteuid() else {
             throw ToolError(.cantCreate, "cannot create \(dir): something else is in the way")
         }
+        // Only when it differs: a change of mode or ACL moves the folder's
+        // change time, which others may see.
+        let blob = ACL.blob(owner: 7, users: users, group: 0, other: 0)
+        let stickyBit: UInt32 = sticky ? 0o1000 : 0
+        let mode = UInt32(st.st_mode) & 0o7777
+        if users.isEmpty ? mode == 0o700 | stickyBit : mode & 0o1000 == stickyBit && ACL.access(path: dir) == blob { return }
         if chmod(dir, mode_t(sticky ? 0o1770 : 0o770)) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
-        try ACL.setDirectory(path: dir, access: ACL.blob(owner: 7, users: users, group: 0, other: 0), inherit: nil)
+        try ACL.setDirectory(path: dir, access: blob, inherit: nil)
     }
 }

@@ -10,6 +10,15 @@
 //                             F a random name the owner's run gives a match; "A+B" in a synced pool)
 //   POOL/reports/USER.ndjson  reports (the member and the pool's owner)
 //
+// In a host pool self, spool and reports are written one level further in,
+// KIND/USER/in/USER.ndjson, and notices in notices/USER/in/ (the flat
+// names above are read as pools made before kept them): KIND/USER is open
+// to nobody but the member (and the owner, to pass through), so a third
+// member sees a folder made once that never changes, and not the folder
+// written in, its times, nor the file's size. pairs/ is open to pass
+// through but not to list, and keeps spare folders the owner's run made
+// ahead (`spareFolders`), so a match makes nothing anyone else can see.
+//
 // A host pool is one folder that several logins share on one machine: its
 // folders are setgid to the pool's group and sticky (nobody removes anyone
 // else's file); a member is their login, and a journal counts only when its
@@ -43,6 +52,14 @@ extension Habitmatch {
     static let folders = ["journal", "private", "self", "spool", "pairs/*", "reports"]
     /// The folders a new pool is made with (members write in all but notices/).
     static let poolFolders = ["journal", "private", "self", "spool", "pairs", "reports"]
+    /// The kinds of a member's own files that, in a host pool, are written
+    /// in a folder only they (and the pool's owner) may enter (`hiddenFolder`).
+    static let hiddenKinds = ["spool", "self", "reports"]
+    /// How many spare pair folders the owner's run keeps made ahead.
+    static let spareFolders = 16
+    /// The mode of a host pool's pairs/: its owner's, the group may pass
+    /// through to a folder whose name they know, nobody may list it.
+    static let pairsMode: UInt32 = 0o2710
 
     /// --pool, HABITMATCH_POOL, `pool` in the configuration, or a private
     /// pool of one in the data directory.
@@ -126,7 +143,9 @@ extension Habitmatch {
         let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
         try makeGroupFolder(path, 0o2750, gid: gid)
-        for f in poolFolders { try makeGroupFolder(Sys.join(path, f), 0o3770, gid: gid) }
+        for f in poolFolders where f != "pairs" { try makeGroupFolder(Sys.join(path, f), 0o3770, gid: gid) }
+        // Only the owner's run makes pair folders.
+        try makeGroupFolder(Sys.join(path, "pairs"), pairsMode, gid: gid)
         // Only the owner's run writes notices.
         try makeGroupFolder(Sys.join(path, "notices"), 0o2750, gid: gid)
         let conf = Sys.join(path, "pool.conf")

@@ -42,10 +42,22 @@ extension Habitmatch {
         if p.kind == .host && folder == "spool" && !Sys.isDirectory(Sys.join(p.path, "spool")) {
             throw ToolError(.config, "the pool \(p.path) has no spool/ folder yet (it was made by an older habitmatch): its owner, \(Users.name(of: p.owner) ?? "uid \(p.owner)"), adds it by running any habitmatch command on it")
         }
+        // A member's own spool, self or reports: in the folder only they enter.
+        // All three are made by the first write of any kind (the join), so
+        // a first like makes nothing anyone else can see.
+        var into = folder
+        if p.kind == .host && !hiddenKinds.contains(folder) { try? makeHiddenFolders(p) }
+        if p.kind == .host && hiddenKinds.contains(folder) {
+            try makeHiddenFolders(p)
+            guard let h = hiddenFolder(p.path, folder, Sys.loginName(), uid: UInt32(geteuid())) else {
+                throw ToolError(.cantCreate, "cannot make your \(folder) folder in \(p.path): every name for it is taken by someone else")
+            }
+            into = h
+        }
         let st = try store(ctx)
         var final: HabitmatchState? = nil
         let r = try st.write(at: ctx.now, zone: ctx.zone) { (tx) throws(ToolError) -> R in
-            tx.folder = folder
+            tx.folder = into
             let r = try body(&tx)
             final = tx.state
             return r
@@ -89,6 +101,45 @@ extension Habitmatch {
         }
     }
 
+    // MARK: Folders nobody else sees change
+
+    /// In a host pool, the folder of a member's own KIND file: KIND/NAME/in,
+    /// where KIND/NAME (NAME the login, or NAME~1 to NAME~7 when someone
+    /// else took the name first) is the member's. nil: not made yet.
+    static func hiddenFolder(_ poolPath: String, _ kind: String, _ user: String, uid: UInt32) -> String? {
+        for n in 0..<8 {
+            let name = n == 0 ? user : "\(user)~\(n)"
+            var st = stat()
+            guard lstat(Sys.join(poolPath, kind + "/" + name), &st) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == uid { return kind + "/" + name + "/in" }
+        }
+        return nil
+    }
+
+    /// Makes this member's hidden folders (`hiddenKinds`) that are not made
+    /// yet: KIND/NAME and KIND/NAME/in, open to nobody else but, for spool
+    /// and reports, the pool's owner (to read, not to write). Made at the
+    /// member's first command of any kind, so their first like makes
+    /// nothing anyone else can see.
+    static func makeHiddenFolders(_ p: Pool) throws(ToolError) {
+        guard p.kind == .host else { return }
+        let me = UInt32(geteuid()), login = Sys.loginName()
+        for kind in hiddenKinds where hiddenFolder(p.path, kind, login, uid: me) == nil {
+            guard Sys.isDirectory(Sys.join(p.path, kind)) else { continue }
+            let readers: [(UInt32, UInt16)] = kind != "self" && p.owner != me ? [(p.owner, UInt16(5))] : []
+            var made = false
+            for n in 0..<8 where !made {
+                let rel = kind + "/" + (n == 0 ? login : "\(login)~\(n)")
+                let dir = Sys.join(p.path, rel)
+                guard mkdir(dir, 0o700) == 0 else { continue }
+                try makePrivateFolder(dir, users: readers)
+                try makePrivateFolder(Sys.join(dir, "in"), users: readers)
+                made = true
+            }
+            if !made { throw ToolError(.cantCreate, "cannot make your \(kind) folder in \(p.path): every name for it is taken by someone else") }
+        }
+    }
+
     // MARK: Who may read what
 
     /// In a host pool: a member's private file is readable by their buddies
@@ -108,8 +159,12 @@ extension Habitmatch {
         }
         try set(st.target("private"), s.buddies(of: u).sorted().compactMap { Users.uid(of: $0) })
         let owner = p.owner != geteuid() ? [p.owner] : []
+        // Files of pools made before the hidden folders, and the hidden ones.
         try set(st.target("reports"), owner)
         try set(st.target("spool"), owner)
+        for kind in ["reports", "spool"] {
+            if let h = hiddenFolder(p.path, kind, Sys.loginName(), uid: UInt32(geteuid())) { try set(st.target(h), owner) }
+        }
         // A pair file: the other of the pair, while there is something between them.
         for (f, other) in s.pairFolders(of: u) {
             let rel = st.target("pairs/" + f)
@@ -124,7 +179,11 @@ extension Habitmatch {
     /// this member learns that a bond ended).
     static func view(_ ctx: Context) throws(ToolError) -> HabitmatchState {
         let p = try pool(ctx)
-        if p.kind == .host { try ownerRun(ctx, p, quiet: true) }
+        if p.kind == .host {
+            try ownerRun(ctx, p, quiet: true)
+            // Best effort: a login outside the pool's group makes nothing.
+            try? makeHiddenFolders(p)
+        }
         var st = try store(ctx)
         var s = try st.read()
         if p.kind == .host, try updateReads(ctx, p, s) {
@@ -189,9 +248,17 @@ extension Habitmatch.Pool {
         o.folderStamps = true
         o.maxPeerLineBytes = 16 << 10
         if kind == .host {
+            // The flat folders (as pools made before the hidden ones keep
+            // them), then the member's hidden ones; the owner reads every
+            // spool, report and notice.
+            let me = UInt32(geteuid())
+            let hidden = Habitmatch.hiddenKinds.compactMap { Habitmatch.hiddenFolder(path, $0, user, uid: me) }
             o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
+                + (isOwner ? ["notices/**/in", "spool/**/in", "reports/**/in"] : ["notices/\(user)/in"])
+                + hidden.filter { !isOwner || $0.hasPrefix("self/") }
                 + reads.pairs.keys.sorted().map { "pairs/" + $0 }
             o.actorsIn = ["private": Set(reads.buddies + [user]), "self": [user]]
+            for h in hidden { o.actorsIn[h] = [user] }
             // Profiles of the group's logins only: other names in journal/
             // (a flood of junk files) are passed over without a look.
             var st = stat()

@@ -146,7 +146,9 @@ public struct HabitmatchState: JournalModel {
         var pairPeer: String? = nil
         // What the pool's owner's run says to one member, in a folder only it writes in.
         if let sc = scope, sc.hasPrefix("notices/") {
-            applyNotice(type, e, to: String(sc.dropFirst(8)))
+            // notices/USER, or notices/USER/in (a host pool's hidden folder).
+            let rest = sc.dropFirst(8)
+            applyNotice(type, e, to: String(rest.prefix { $0 != "/" }))
             return
         }
         // The pool's owner's run opening or closing a pair's folder: the one

@@ -1,0 +1,109 @@
+import XCTest
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The noninterference test of a host pool's metadata (#40): a third
+/// member (eve) takes in everything the OS lets her see of the pool —
+/// names, types, sizes, modes, link counts, owners, the three times and the
+/// ACL of every path she can reach, listed or guessed — before and after
+/// another member (ana) acts, with the owner's run (cron) after each act.
+/// What changed must be the same whichever act it was: a like, a pass, a
+/// match, a chat, a meeting, an unmatch or a block changes for eve exactly
+/// what a plain read of ana's changes.
+final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
+    override class var loginNames: [String] { ["ana", "bo", "cy", "dee", "fay", "eve"] }
+
+    /// One line per path eve can reach: `path|attributes`, and its ACL.
+    func eveSees() -> [String: String] {
+        let logins = (["ana", "bo", "cy", "dee", "fay", "eve"].map { name($0) } + ["root"]).joined(separator: " ")
+        let fmt = "%n|%F|%s|%a|%h|%u|%g|%y|%z|%x"
+        // What eve can list (find goes wherever she may), then every name
+        // she could guess: a login's name in each folder, as a file, a
+        // folder, or a file inside one.
+        let script = """
+        cd \(pool) || exit 1
+        find . -mindepth 0 -print 2>/dev/null | while IFS= read -r p; do stat -c '\(fmt)' "$p" 2>/dev/null; getfacl -c -p -n "$p" 2>/dev/null | tr '\\n' ' '; echo; done
+        for d in journal private self spool reports notices pairs; do
+          for u in \(logins); do
+            for p in "./$d/$u" "./$d/$u.ndjson" "./$d/$u/$u.ndjson" "./$d/$u/root.ndjson"; do
+              stat -c '\(fmt)' "$p" 2>/dev/null && { getfacl -c -p -n "$p" 2>/dev/null | tr '\\n' ' '; echo; }
+            done
+          done
+        done
+        exit 0
+        """
+        let r = shell("eve", script)
+        XCTAssertEqual(r.code, 0, r.err)
+        var seen: [String: String] = [:]
+        var last: String? = nil
+        for line in r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.contains("|") && line.hasPrefix(".") {
+                let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                var path = f[0]
+                if path.hasPrefix("./") { path.removeFirst(2) }
+                last = path
+                // name|type|size|mode|links|uid|gid|mtime|ctime|atime
+                seen[path] = f.dropFirst().joined(separator: "|")
+            } else if let p = last {
+                seen[p, default: ""] += "|acl " + line
+                last = nil
+            }
+        }
+        return seen
+    }
+
+    /// What changed between two views: "path attribute" for each attribute
+    /// of each path that differs (a path new or gone is "path exists").
+    static func changes(_ a: [String: String], _ b: [String: String]) -> Set<String> {
+        let names = ["type", "size", "mode", "links", "uid", "gid", "mtime", "ctime", "atime", "acl"]
+        var out = Set<String>()
+        for p in Set(a.keys).union(b.keys) {
+            guard let x = a[p], let y = b[p] else { out.insert("\(p) exists"); continue }
+            let xs = x.split(separator: "|", omittingEmptySubsequences: false)
+            let ys = y.split(separator: "|", omittingEmptySubsequences: false)
+            for i in 0..<max(xs.count, ys.count) where (i < xs.count ? xs[i] : "") != (i < ys.count ? ys[i] : "") {
+                out.insert("\(p) \(i < names.count ? names[i] : "acl")")
+            }
+        }
+        return out
+    }
+
+    func testWhatAMemberDoesLooksTheSameToAThirdWhateverItWas() {
+        guard logins != nil else { return }
+        for u in ["ana", "bo", "cy", "dee", "fay", "eve"] { join(u) }
+        XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
+        XCTAssertEqual(hm("cy", "like", name("ana")).code, 0)
+        ownerRun()
+        hm("ana", "candidates")
+        ownerRun()
+        let acts: [(String, [String])] = [
+            ("read", ["candidates"]),
+            ("like", ["like", name("dee")]),
+            ("pass", ["pass", name("fay")]),
+            ("match", ["like", name("bo")]),
+            ("chat", ["chat", name("bo"), "hello"]),
+            ("meet", ["meet", name("bo"), "--at", "tomorrow 18:00"]),
+            ("unmatch", ["unmatch", "-y", name("bo")]),
+            ("match again", ["like", name("cy")]),
+            ("block", ["block", name("cy")]),
+            ("read again", ["candidates"]),
+        ]
+        var seenBy: [(String, Set<String>)] = []
+        for (what, args) in acts {
+            // (Times are in nanoseconds: any that moves shows.)
+            let before = eveSees()
+            let r = hm("ana", args)
+            XCTAssertEqual(r.code, 0, "\(what): \(r.err)")
+            ownerRun()
+            seenBy.append((what, Self.changes(before, eveSees())))
+        }
+        let reference = seenBy[0].1
+        var report: [String] = []
+        for (what, c) in seenBy.dropFirst() where c != reference {
+            report.append("\(what): +\(c.subtracting(reference).sorted()) -\(reference.subtracting(c).sorted())")
+        }
+        XCTAssertEqual(report, [], "eve tells these acts apart from a read (reference: \(reference.sorted())):\n" + report.joined(separator: "\n"))
+    }
+}
