@@ -84,6 +84,18 @@ class HabitmatchHostPoolCase: RealLoginsCase {
         return "\(pool)/\(kind)/\(login)/in/\(login).ndjson"
     }
 
+    /// A member's private file: private/NAME/ID/LOGIN.ndjson (ID the random
+    /// name only their buddies are told).
+    func privateFile(_ u: String) -> String {
+        let shell = (hiddenFile("private", u) as NSString).deletingLastPathComponent
+        let dir = (shell as NSString).deletingLastPathComponent
+        for id in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where FileManager.default.fileExists(atPath: "\(dir)/\(id)/\(name(u)).ndjson") {
+            return "\(dir)/\(id)/\(name(u)).ndjson"
+        }
+        XCTFail("no private file of \(u)'s")
+        return "\(dir)/none/\(name(u)).ndjson"
+    }
+
     /// The pair folder the owner's run made for a and b (read as root from a's notices).
     func pairDir(_ a: String, _ b: String) -> String {
         let text = (try? String(contentsOfFile: "\(pool)/notices/\(name(a))/in/root.ndjson", encoding: .utf8)) ?? ""

@@ -47,28 +47,68 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         let pair = pairDir("ana", "bo")
         // The kernel says no to eve, whatever the tool.
         XCTAssertNotEqual(shell("eve", "cat \(pair)/\(name("ana")).ndjson").code, 0)
-        XCTAssertNotEqual(shell("eve", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "cat \(privateFile("ana"))").code, 0)
         XCTAssertEqual(shell("bo", "cat \(pair)/\(name("ana")).ndjson").code, 0, "the other of the pair reads it")
         XCTAssertEqual(hm("bo", "chat", name("ana")).records.map { $0["text"] as? String }, ["secret plan"])
-        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0, "not a buddy yet")
+        XCTAssertNotEqual(shell("bo", "cat \(privateFile("ana"))").code, 0, "not a buddy yet")
         XCTAssertFalse(shell("eve", "cat \(pool)/journal/*.ndjson").out.contains("@example.com"), "no e-mail where the pool reads")
         // Buddies read each other's days and e-mail.
         hm("ana", "buddy", "accept", name("bo"))
-        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0, "one side's accept grants nothing")
+        XCTAssertNotEqual(shell("bo", "cat \(privateFile("ana"))").code, 0, "one side's accept grants nothing")
         XCTAssertEqual(hm("bo", "buddy", "accept", name("ana")).records.first?["buddies"] as? Bool, true)
         // Ana's next command, whatever it is, lets her buddy in.
         XCTAssertEqual(hm("ana", "dashboard").code, 0)
-        XCTAssertEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        XCTAssertEqual(shell("bo", "cat \(privateFile("ana"))").code, 0)
         let cal = hm("bo", "calendar", "exercise", "--of", name("ana"))
         XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true, cal.err)
         XCTAssertEqual(hm("bo", "profile", name("ana")).records.first?["email"] as? String, "ana@example.com")
-        XCTAssertNotEqual(shell("eve", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("eve", "cat \(privateFile("ana"))").code, 0)
         // Parting takes the rights back on the next command of each.
         XCTAssertEqual(hm("ana", "unmatch", name("bo")).code, 0)
-        XCTAssertNotEqual(shell("bo", "cat \(pool)/private/\(name("ana")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("bo", "cat \(privateFile("ana"))").code, 0)
         // Bo's own file follows on his next command, whatever it is.
         XCTAssertEqual(hm("bo", "done", "exercise").code, 0)
-        XCTAssertNotEqual(shell("ana", "cat \(pool)/private/\(name("bo")).ndjson").code, 0)
+        XCTAssertNotEqual(shell("ana", "cat \(privateFile("bo"))").code, 0)
+    }
+
+    /// A pool made before the hidden folders (its files flat: spool/LOGIN.ndjson,
+    /// private/LOGIN.ndjson, notices/LOGIN/root.ndjson, pairs/ listable)
+    /// keeps everything: an old like still matches, an old private file
+    /// moves to its folder and a buddy reads its days, pairs/ is closed.
+    func testAPoolMadeBeforeTheHiddenFoldersKeepsEverything() {
+        for u in ["ana", "bo", "eve"] { join(u) }
+        XCTAssertEqual(hm("ana", "like", name("bo")).code, 0)
+        XCTAssertEqual(hm("ana", "done", "exercise").code, 0)
+        ownerRun()
+        // As the older habitmatch left it.
+        for u in ["ana", "bo"] {
+            let l = name(u)
+            let priv = privateFile(u)
+            let flat = shell(u, """
+                cd \(pool) || exit 1
+                for k in spool self reports; do d=$k/\(l); if [ -f $d/in/\(l).ndjson ]; then mv $d/in/\(l).ndjson $k/\(l).ndjson; fi; rm -rf $d; done
+                mv \(priv) private/\(l).ndjson && rm -rf private/\(l)
+                """)
+            XCTAssertEqual(flat.code, 0, flat.err)
+        }
+        XCTAssertEqual(root(["/bin/sh", "-c", "cd \(pool) && for u in \(name("ana")) \(name("bo")); do mv notices/$u/in/root.ndjson notices/$u/ 2>/dev/null; rmdir notices/$u/in; done; chmod 3770 pairs"]).code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(pool)/spool/\(name("ana")).ndjson"))
+        // Bo likes back: ana's like from before counts.
+        XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
+        ownerRun()
+        XCTAssertEqual(hm("ana", "remind").records.map { $0["title"] as? String }, ["It's a match: Bo"])
+        XCTAssertEqual(hm("ana", "chat", name("bo"), "hi").code, 0)
+        XCTAssertEqual(hm("bo", "chat", name("ana")).records.map { $0["text"] as? String }, ["hi"])
+        XCTAssertNotEqual(shell("eve", "ls \(pool)/pairs").code, 0, "pairs/ closed to listing")
+        // Buddies: bo reads ana's days from before, moved to her private folder.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(pool)/private/\(name("ana")).ndjson"))
+        XCTAssertEqual(hm("ana", "buddy", "accept", name("bo")).code, 0)
+        XCTAssertEqual(hm("bo", "buddy", "accept", name("ana")).code, 0)
+        XCTAssertEqual(hm("ana", "dashboard").code, 0)
+        let cal = hm("bo", "calendar", "exercise", "--of", name("ana"))
+        XCTAssertEqual(cal.records.first { $0["date"] as? String == "2026-11-22" }?["done"] as? Bool, true, cal.err)
+        XCTAssertEqual(hm("bo", "profile", name("ana")).records.first?["email"] as? String, "ana@example.com")
+        XCTAssertNotEqual(shell("eve", "cat \(privateFile("ana"))").code, 0)
     }
 
     /// The stamp `[ms, counter]` of the last batch in a journal.

@@ -11,7 +11,8 @@ import Glibc
 /// another member (ana) acts, with the owner's run (cron) after each act.
 /// What changed must be the same whichever act it was: a like, a pass, a
 /// match, a chat, a meeting, an unmatch or a block changes for eve exactly
-/// what a plain read of ana's changes.
+/// what a plain read of ana's changes. (Bo accepts ana as a buddy before:
+/// her accept makes them buddies.)
 final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
     override class var loginNames: [String] { ["ana", "bo", "cy", "dee", "fay", "eve"] }
 
@@ -76,6 +77,7 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
         XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
         XCTAssertEqual(hm("cy", "like", name("ana")).code, 0)
         ownerRun()
+        for u in ["ana", "bo", "cy", "dee"] { hm(u, "remind") }
         hm("ana", "candidates")
         ownerRun()
         let acts: [(String, [String])] = [
@@ -85,6 +87,8 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
             ("match", ["like", name("bo")]),
             ("chat", ["chat", name("bo"), "hello"]),
             ("meet", ["meet", name("bo"), "--at", "tomorrow 18:00"]),
+            ("buddy", ["buddy", "accept", name("bo")]),
+            ("report", ["report", name("dee"), "spam"]),
             ("unmatch", ["unmatch", "-y", name("bo")]),
             ("match again", ["like", name("cy")]),
             ("block", ["block", name("cy")]),
@@ -92,11 +96,15 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
         ]
         var seenBy: [(String, Set<String>)] = []
         for (what, args) in acts {
+            // Bo has accepted ana as a buddy (outside what is measured).
+            if what == "buddy" { XCTAssertEqual(hm("bo", "buddy", "accept", name("ana")).code, 0) }
             // (Times are in nanoseconds: any that moves shows.)
             let before = eveSees()
             let r = hm("ana", args)
             XCTAssertEqual(r.code, 0, "\(what): \(r.err)")
+            // Then cron: the owner's run, and each member's reminders.
             ownerRun()
+            for u in ["ana", "bo", "cy", "dee"] { hm(u, "remind") }
             seenBy.append((what, Self.changes(before, eveSees())))
         }
         let reference = seenBy[0].1

@@ -20,6 +20,8 @@ extension Habitmatch {
         /// Pair folder name → the other member.
         var pairs: [String: String] = [:]
         var buddies: [String] = []
+        /// A buddy → the folder of their private file, as they told.
+        var privates: [String: String] = [:]
     }
 
     static func readsPath(_ stateDir: String) -> String { stateDir + ".reads" }
@@ -31,6 +33,7 @@ extension Habitmatch {
             let f = line.split(separator: " ").map(String.init)
             if f.count == 3, f[0] == "pair", validID(f[1]), StoreOptions.isActorName(Substring(f[2])) { r.pairs[f[1]] = f[2] }
             if f.count == 2, f[0] == "buddy", StoreOptions.isActorName(Substring(f[1])) { r.buddies.append(f[1]) }
+            if f.count == 3, f[0] == "private", StoreOptions.isActorName(Substring(f[1])), validPrivateFolder(f[2], of: f[1]) { r.privates[f[1]] = f[2] }
         }
         r.buddies.sort()
         return r
@@ -44,9 +47,11 @@ extension Habitmatch {
         var want = Reads()
         for (f, other) in s.pairFolders(of: u) { want.pairs[f] = other }
         want.buddies = s.buddies(of: u).sorted()
+        for b in want.buddies { want.privates[b] = s.privateAt[b + "|" + u] }
         guard want != loadReads(dir) else { return false }
         let text = want.pairs.sorted { $0.key < $1.key }.map { "pair \($0.key) \($0.value)\n" }.joined()
             + want.buddies.map { "buddy \($0)\n" }.joined()
+            + want.privates.sorted { $0.key < $1.key }.map { "private \($0.key) \($0.value)\n" }.joined()
         try Sys.makeDirectories(ctx.dataDir)
         try Sys.writeFileAtomically(readsPath(dir), Array(text.utf8), mode: 0o600)
         return true

@@ -46,10 +46,11 @@ extension Habitmatch {
         // All three are made by the first write of any kind (the join), so
         // a first like makes nothing anyone else can see.
         var into = folder
-        if p.kind == .host && !hiddenKinds.contains(folder) { try? makeHiddenFolders(p) }
-        if p.kind == .host && hiddenKinds.contains(folder) {
+        let own = hiddenKinds.contains(folder) || folder == "private"
+        if p.kind == .host && !own { try? makeHiddenFolders(p) }
+        if p.kind == .host && own {
             try makeHiddenFolders(p)
-            guard let h = hiddenFolder(p.path, folder, Sys.loginName(), uid: UInt32(geteuid())) else {
+            guard let h = ownFolder(p.path, folder, Sys.loginName(), uid: UInt32(geteuid())) else {
                 throw ToolError(.cantCreate, "cannot make your \(folder) folder in \(p.path): every name for it is taken by someone else")
             }
             into = h
@@ -116,27 +117,76 @@ extension Habitmatch {
         return nil
     }
 
-    /// Makes this member's hidden folders (`hiddenKinds`) that are not made
-    /// yet: KIND/NAME and KIND/NAME/in, open to nobody else but, for spool
-    /// and reports, the pool's owner (to read, not to write). Made at the
-    /// member's first command of any kind, so their first like makes
-    /// nothing anyone else can see.
+    /// In a host pool, the folder of a member's private file (e-mail, done
+    /// days): private/NAME/ID, NAME as for `hiddenFolder`, the members of
+    /// the pool may pass through private/NAME but not list it, and ID is a
+    /// random name the member tells each buddy in their pair's folder
+    /// (`private_at`); its ACL lets the buddies in. nil: not made yet.
+    static func privateFolder(_ poolPath: String, _ user: String, uid: UInt32) -> String? {
+        guard let inner = hiddenFolder(poolPath, "private", user, uid: uid) else { return nil }
+        let shell = Sys.parentDirectory(inner)
+        guard let entries = (try? Sys.scanDirectory(Sys.join(poolPath, shell))) ?? nil else { return nil }
+        return entries.filter { $0.kind == .directory && $0.uid == uid && validID($0.name) }.map(\.name).min().map { shell + "/" + $0 }
+    }
+
+    /// This member's folder of one kind: spool, self, reports or private.
+    static func ownFolder(_ poolPath: String, _ kind: String, _ user: String, uid: UInt32) -> String? {
+        kind == "private" ? privateFolder(poolPath, user, uid: uid) : hiddenFolder(poolPath, kind, user, uid: uid)
+    }
+
+    /// Makes this member's hidden folders (`hiddenKinds` and private) that
+    /// are not made yet: KIND/NAME and KIND/NAME/in, open to nobody else
+    /// but, for spool and reports, the pool's owner (to read, not to
+    /// write); private/NAME/ID (`privateFolder`), where a private file of
+    /// a pool made before is moved. Made at the member's first command of
+    /// any kind, so their first like makes nothing anyone else can see.
     static func makeHiddenFolders(_ p: Pool) throws(ToolError) {
         guard p.kind == .host else { return }
         let me = UInt32(geteuid()), login = Sys.loginName()
-        for kind in hiddenKinds where hiddenFolder(p.path, kind, login, uid: me) == nil {
+        for kind in hiddenKinds + ["private"] where ownFolder(p.path, kind, login, uid: me) == nil {
             guard Sys.isDirectory(Sys.join(p.path, kind)) else { continue }
-            let readers: [(UInt32, UInt16)] = kind != "self" && p.owner != me ? [(p.owner, UInt16(5))] : []
+            let readers: [(UInt32, UInt16)] = kind != "self" && kind != "private" && p.owner != me ? [(p.owner, UInt16(5))] : []
+            var shell = hiddenFolder(p.path, kind, login, uid: me).map { Sys.parentDirectory($0) }
             var made = false
-            for n in 0..<8 where !made {
+            for n in 0..<8 where shell == nil {
                 let rel = kind + "/" + (n == 0 ? login : "\(login)~\(n)")
-                let dir = Sys.join(p.path, rel)
-                guard mkdir(dir, 0o700) == 0 else { continue }
+                if mkdir(Sys.join(p.path, rel), 0o700) == 0 { (shell, made) = (rel, true) }
+            }
+            guard let sh = shell else { throw ToolError(.cantCreate, "cannot make your \(kind) folder in \(p.path): every name for it is taken by someone else") }
+            let dir = Sys.join(p.path, sh)
+            guard kind == "private" else {
                 try makePrivateFolder(dir, users: readers)
                 try makePrivateFolder(Sys.join(dir, "in"), users: readers)
-                made = true
+                continue
             }
-            if !made { throw ToolError(.cantCreate, "cannot make your \(kind) folder in \(p.path): every name for it is taken by someone else") }
+            // The pool's members pass through to a folder whose name they were told.
+            if made && chmod(dir, 0o710) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
+            let inner = Sys.join(dir, IDs.make() + IDs.make())
+            try makePrivateFolder(inner, users: [])
+            // A private file of a pool made before moves in (its ACL with it).
+            let flat = Sys.join(p.path, "private/\(login).ndjson")
+            var st = stat()
+            if lstat(flat, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == me {
+                _ = rename(flat, Sys.join(inner, login + ".ndjson"))
+            }
+        }
+    }
+
+    /// This member's private folder in a host pool (nil elsewhere, or not made).
+    static func hostPrivateFolder(_ ctx: Context) -> String? {
+        guard let p = try? pool(ctx), p.kind == .host else { return nil }
+        return privateFolder(p.path, Sys.loginName(), uid: UInt32(geteuid()))
+    }
+
+    /// Tells each match this member accepted as a buddy where their private
+    /// file is (`private_at` in the pair's folder), when not told yet.
+    static func tellPrivateFolder(_ ctx: Context, _ p: Pool, _ s: HabitmatchState) throws(ToolError) {
+        guard p.kind == .host else { return }
+        let u = Sys.loginName()
+        guard let f = privateFolder(p.path, u, uid: UInt32(geteuid())) else { return }
+        for peer in (s.accepts[u] ?? []).sorted() where s.isMatch(u, peer) && s.privateAt[u + "|" + peer] != f {
+            guard let pf = pairFolder(p, s, u, peer) else { continue }
+            try write(ctx, folder: pf) { (tx) throws(ToolError) in tx.record(["type": "private_at", "folder": .string(f)]) }
         }
     }
 
@@ -157,7 +207,12 @@ extension Habitmatch {
             guard Sys.fileExists(path) else { return }
             try ACL.ensureReaders(path: path, uids)
         }
-        try set(st.target("private"), s.buddies(of: u).sorted().compactMap { Users.uid(of: $0) })
+        let buddies = s.buddies(of: u).sorted().compactMap { Users.uid(of: $0) }
+        try set(st.target("private"), buddies)
+        if let f = privateFolder(p.path, Sys.loginName(), uid: UInt32(geteuid())) {
+            try makePrivateFolder(Sys.join(p.path, f), users: buddies.map { ($0, UInt16(5)) })
+            try set(st.target(f), buddies)
+        }
         let owner = p.owner != geteuid() ? [p.owner] : []
         // Files of pools made before the hidden folders, and the hidden ones.
         try set(st.target("reports"), owner)
@@ -190,7 +245,10 @@ extension Habitmatch {
             st = try store(ctx)
             s = try st.read()
         }
-        do throws(ToolError) { try syncReaders(ctx, st, s) } catch {
+        do throws(ToolError) {
+            try syncReaders(ctx, st, s)
+            try tellPrivateFolder(ctx, p, s)
+        } catch {
             Store<HabitmatchState>.warnOnce("who may read your files could not be set: \(error.message)")
         }
         keepUntilExit(s)
@@ -252,13 +310,15 @@ extension Habitmatch.Pool {
             // them), then the member's hidden ones; the owner reads every
             // spool, report and notice.
             let me = UInt32(geteuid())
-            let hidden = Habitmatch.hiddenKinds.compactMap { Habitmatch.hiddenFolder(path, $0, user, uid: me) }
+            let hidden = (Habitmatch.hiddenKinds + ["private"]).compactMap { Habitmatch.ownFolder(path, $0, user, uid: me) }
             o.subfolders = ["journal", "private", "self", "spool", isOwner ? "notices/**" : "notices/" + user, "reports"]
                 + (isOwner ? ["notices/**/in", "spool/**/in", "reports/**/in"] : ["notices/\(user)/in"])
-                + hidden.filter { !isOwner || $0.hasPrefix("self/") }
+                + hidden.filter { !isOwner || $0.hasPrefix("self/") || $0.hasPrefix("private/") }
+                + reads.privates.values.sorted()
                 + reads.pairs.keys.sorted().map { "pairs/" + $0 }
             o.actorsIn = ["private": Set(reads.buddies + [user]), "self": [user]]
             for h in hidden { o.actorsIn[h] = [user] }
+            for (b, f) in reads.privates { o.actorsIn[f] = [b] }
             // Profiles of the group's logins only: other names in journal/
             // (a flood of junk files) are passed over without a look.
             var st = stat()

@@ -128,6 +128,8 @@ extension Habitmatch {
             let mine = tx.state.commitments(of: m.user)
             guard mine < cap else { throw ToolError(.noPermission, "you already have \(mine) buddies or accepts waiting, the most allowed (\(cap)); a few real commitments work better than many") }
             tx.record(["type": "buddy_accept", "user": .string(o.user)])
+            // Where their private file is: in a host pool, a folder only buddies are told of.
+            if let f = hostPrivateFolder(ctx) { tx.record(["type": "private_at", "folder": .string(f)]) }
             return (o, tx.state.isBuddy(m.user, o.user))
         }
         ctx.out.emit(["type": "buddy", "user": .string(o.user), "name": .string(o.name), "accepted": true, "buddies": .bool(now)],

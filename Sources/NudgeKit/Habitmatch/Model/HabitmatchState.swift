@@ -56,6 +56,9 @@ public struct HabitmatchState: JournalModel {
     public private(set) var opened: [String: [String]] = [:]
     /// "BLOCKER|BLOCKED" the owner's run told the blocked member about.
     public private(set) var hiddenSent: Set<String> = []
+    /// In a host pool, "WHO|PEER" → the folder of WHO's private file as WHO
+    /// told PEER in their pair's folder (`private_at`).
+    public private(set) var privateAt: [String: String] = [:]
     /// Per member, the bytes of state their events made this copy keep, and
     /// how many of their events were ignored past `memberQuotaBytes`.
     public private(set) var kept: [String: Int] = [:]
@@ -130,7 +133,7 @@ public struct HabitmatchState: JournalModel {
         "private": ["profile", "done", "undone"],
         "self": ["habit_remind", "reminded"],
         "spool": ["swiped", "unmatch", "block", "unblock"],
-        "pairs": ["chat", "meeting", "meeting_move", "meeting_cancel", "buddy_accept", "unmatch", "block", "unblock", "opened", "closed"],
+        "pairs": ["chat", "meeting", "meeting_move", "meeting_cancel", "buddy_accept", "unmatch", "block", "unblock", "opened", "closed", "private_at"],
         "notices": ["matched", "ended", "hidden", "shown"],
         "reports": ["report"],
     ]
@@ -190,6 +193,10 @@ public struct HabitmatchState: JournalModel {
             reports.append(Habitmatch.Report(reporter: who, user: t, reason: reason, at: at))
         case "reminded":
             if let k = e["key"]?.string, k.utf8.count <= 200 { reminded[who, default: []].insert(k) }
+        case "private_at":
+            // Only in a pair's folder, and only a folder of the writer's own name.
+            guard let peer = pairPeer, let f = e["folder"]?.string, Habitmatch.validPrivateFolder(f, of: who) else { return }
+            privateAt[who + "|" + peer] = f
         default:
             break
         }
@@ -454,6 +461,7 @@ public struct HabitmatchState: JournalModel {
         }
         for (u, r) in reminded.sorted(by: { $0.key < $1.key }) { lines.append(["k": "reminded", "user": .string(u), "v": JSON(r.sorted())]) }
         if !parted.isEmpty { lines.append(["k": "parted", "v": JSON(parted.sorted())]) }
+        if !privateAt.isEmpty { lines.append(["k": "private_at", "v": .object(JSONObject(privateAt.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))]) }
         if !pairFolders.isEmpty || !opened.isEmpty || !hiddenSent.isEmpty {
             lines.append(["k": "notices", "folders": .object(JSONObject(pairFolders.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
                           "opened": .object(JSONObject(opened.sorted { $0.key < $1.key }.map { ($0.key, JSON($0.value)) })),
@@ -518,6 +526,8 @@ public struct HabitmatchState: JournalModel {
             if let u = l["user"]?.string { reminded[u] = Set(strings(l["v"])) }
         case "parted":
             parted = Set(strings(l["v"]))
+        case "private_at":
+            for (k, v) in l["v"]?.object?.fields ?? [] { privateAt[k] = v.string }
         case "notices":
             for (k, v) in l["folders"]?.object?.fields ?? [] { pairFolders[k] = strings(v) }
             for (k, v) in l["opened"]?.object?.fields ?? [] { opened[k] = strings(v) }

@@ -117,6 +117,17 @@ extension Habitmatch {
         guard (1...40).contains(s.utf8.count) else { return false }
         return s.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
     }
+    /// A host pool member's private folder as they may name it to a buddy:
+    /// private/WHO/ID or private/WHO~N/ID (N 1 to 7), nothing else.
+    public static func validPrivateFolder(_ f: String, of who: String) -> Bool {
+        let parts = f.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "private", validID(String(parts[2])) else { return false }
+        let shell = parts[1]
+        if shell == who { return true }
+        guard shell.count == who.count + 2, shell.hasPrefix(who + "~"), let n = shell.last?.wholeNumberValue else { return false }
+        return (1...7).contains(n)
+    }
+
     public static func validHabit(id: String, name: String) -> Bool {
         if let n = HabitmatchState.catalogNames[id] { return n == name || validName(name) != nil }
         guard id.hasPrefix("other:"), validName(name) != nil else { return false }
