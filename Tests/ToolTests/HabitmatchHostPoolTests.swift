@@ -91,7 +91,7 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
                 """)
             XCTAssertEqual(flat.code, 0, flat.err)
         }
-        XCTAssertEqual(root(["/bin/sh", "-c", "cd \(pool) && for u in \(name("ana")) \(name("bo")); do mv notices/$u/in/root.ndjson notices/$u/ 2>/dev/null; rmdir notices/$u/in; done; chmod 3770 pairs"]).code, 0)
+        XCTAssertEqual(root(["/bin/sh", "-c", "cd \(pool) && for u in \(name("ana")) \(name("bo")); do mv notices/$u/in/root.ndjson notices/$u/ 2>/dev/null; rmdir notices/$u/in; done; chmod 3770 pairs journal private self spool reports; chmod 2750 . notices"]).code, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(pool)/spool/\(name("ana")).ndjson"))
         // Bo likes back: ana's like from before counts.
         XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
@@ -99,7 +99,12 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         XCTAssertEqual(hm("ana", "remind").records.map { $0["title"] as? String }, ["It's a match: Bo"])
         XCTAssertEqual(hm("ana", "chat", name("bo"), "hi").code, 0)
         XCTAssertEqual(hm("bo", "chat", name("ana")).records.map { $0["text"] as? String }, ["hi"])
-        XCTAssertNotEqual(shell("eve", "ls \(pool)/pairs").code, 0, "pairs/ closed to listing")
+        for f in ["", "pairs", "private", "self", "spool", "reports", "notices"] {
+            XCTAssertNotEqual(shell("eve", "ls \(pool)/\(f)").code, 0, "\(f) closed to listing")
+        }
+        // Ana's files from before moved into her folders at her next command.
+        XCTAssertTrue(hiddenFile("spool", "ana").hasSuffix("/in/\(name("ana")).ndjson"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(pool)/spool/\(name("ana")).ndjson"))
         // Buddies: bo reads ana's days from before, moved to her private folder.
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(pool)/private/\(name("ana")).ndjson"))
         XCTAssertEqual(hm("ana", "buddy", "accept", name("bo")).code, 0)

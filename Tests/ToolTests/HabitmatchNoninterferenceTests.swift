@@ -26,6 +26,9 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
         let script = """
         cd \(pool) || exit 1
         find . -mindepth 0 -print 2>/dev/null | while IFS= read -r p; do stat -c '\(fmt)' "$p" 2>/dev/null; getfacl -c -p -n "$p" 2>/dev/null | tr '\\n' ' '; echo; done
+        for p in . ./journal ./private ./self ./spool ./reports ./notices ./pairs ./pool.conf; do
+          stat -c '\(fmt)' "$p" 2>/dev/null && { getfacl -c -p -n "$p" 2>/dev/null | tr '\\n' ' '; echo; }
+        done
         for d in journal private self spool reports notices pairs; do
           for u in \(logins); do
             for p in "./$d/$u" "./$d/$u.ndjson" "./$d/$u/$u.ndjson" "./$d/$u/root.ndjson"; do

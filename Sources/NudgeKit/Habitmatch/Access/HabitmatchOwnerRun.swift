@@ -64,14 +64,15 @@ extension Habitmatch {
         guard p.kind == .host, p.owner == UInt32(geteuid()) else { return [] }
         var pst = stat()
         guard stat(p.path, &pst) == 0 else { throw Sys.accessError(p.path) }
-        // A pool made before spool/ and notices/ existed gets them now.
-        if !Sys.isDirectory(Sys.join(p.path, "spool")) { try makeGroupFolder(Sys.join(p.path, "spool"), 0o3770, gid: pst.st_gid) }
-        if !Sys.isDirectory(Sys.join(p.path, "notices")) { try makeGroupFolder(Sys.join(p.path, "notices"), 0o2750, gid: pst.st_gid) }
-        // pairs/ as a pool made before kept it (members could list it) is closed to listing.
-        var ps = stat()
-        if lstat(Sys.join(p.path, "pairs"), &ps) == 0, (ps.st_mode & S_IFMT) == S_IFDIR, UInt32(ps.st_mode) & 0o7777 != pairsMode {
-            try makeGroupFolder(Sys.join(p.path, "pairs"), pairsMode, gid: pst.st_gid)
+        // A pool made before spool/ and notices/ existed gets them now, and
+        // folders an older habitmatch let members list are closed to it.
+        for (f, mode) in hostModes {
+            var fs = stat()
+            let dir = f == "." ? p.path : Sys.join(p.path, f)
+            if lstat(dir, &fs) == 0 && (fs.st_mode & S_IFMT) == S_IFDIR && UInt32(fs.st_mode) & 0o7777 == mode { continue }
+            try makeGroupFolder(dir, mode, gid: pst.st_gid)
         }
+        if !quiet { try freeSquattedNames(p, gid: UInt32(pst.st_gid)) }
         // Every member's notices folder, made before anything is told there.
         for u in Users.members(ofGroup: UInt32(pst.st_gid)).sorted() {
             guard let uid = Users.uid(of: u), !Sys.isDirectory(Sys.join(p.path, "notices/\(u)/in")) else { continue }
@@ -137,6 +138,27 @@ extension Habitmatch {
             tx.record(event)
         }
         try ACL.ensureReaders(path: Sys.join(p.path, st.target("pairs/" + f)), users.compactMap { Users.uid(of: $0) }.filter { $0 != p.owner })
+    }
+
+    /// Names of members' folders (KIND/LOGIN, KIND/LOGIN~1 to ~7) that
+    /// someone else made first are moved aside (the folder's owner may
+    /// rename anything in it), so nobody keeps a new member from making
+    /// theirs for longer than until this run; said to the owner.
+    static func freeSquattedNames(_ p: Pool, gid: UInt32) throws(ToolError) {
+        for u in Users.members(ofGroup: gid).sorted() {
+            guard let uid = Users.uid(of: u) else { continue }
+            for kind in hiddenKinds + ["private"] {
+                // Up to the member's own (or a free name): those after it do not matter.
+                for n in 0..<8 {
+                    let rel = kind + "/" + (n == 0 ? u : "\(u)~\(n)")
+                    var st = stat()
+                    guard lstat(Sys.join(p.path, rel), &st) == 0, UInt32(st.st_uid) != uid else { break }
+                    let aside = kind + "/squatted-" + IDs.make()
+                    guard rename(Sys.join(p.path, rel), Sys.join(p.path, aside)) == 0 else { continue }
+                    Store<HabitmatchState>.warnOnce("\(rel) was made by \(Users.name(of: UInt32(st.st_uid)) ?? "uid \(st.st_uid)"), not by \(u): moved to \(aside)")
+                }
+            }
+        }
     }
 
     /// The pair folders the owner's run made ahead and has not given to a

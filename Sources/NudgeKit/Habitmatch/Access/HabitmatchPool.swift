@@ -60,6 +60,15 @@ extension Habitmatch {
     /// The mode of a host pool's pairs/: its owner's, the group may pass
     /// through to a folder whose name they know, nobody may list it.
     static let pairsMode: UInt32 = 0o2710
+    /// A host pool's folders and their modes: the group may pass through
+    /// each, list only journal/ (the profiles), and add to the folders
+    /// members write in (sticky: nobody removes another's). What a member
+    /// may not list they cannot watch either (inotify needs read permission),
+    /// so nobody sees which folders another's command or the owner's run opens.
+    static let hostModes: [(folder: String, mode: UInt32)] = [
+        (".", 0o2710), ("journal", 0o3770), ("private", 0o3730), ("self", 0o3730), ("spool", 0o3730),
+        ("reports", 0o3730), ("pairs", pairsMode), ("notices", 0o2710),
+    ]
 
     /// --pool, HABITMATCH_POOL, `pool` in the configuration, or a private
     /// pool of one in the data directory.
@@ -142,12 +151,8 @@ extension Habitmatch {
     static func makeHostPool(_ path: String, gid: gid_t) throws(ToolError) -> String {
         let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
-        try makeGroupFolder(path, 0o2750, gid: gid)
-        for f in poolFolders where f != "pairs" { try makeGroupFolder(Sys.join(path, f), 0o3770, gid: gid) }
-        // Only the owner's run makes pair folders.
-        try makeGroupFolder(Sys.join(path, "pairs"), pairsMode, gid: gid)
-        // Only the owner's run writes notices.
-        try makeGroupFolder(Sys.join(path, "notices"), 0o2750, gid: gid)
+        // (Only the owner's run makes pair folders and writes notices.)
+        for (f, mode) in hostModes { try makeGroupFolder(f == "." ? path : Sys.join(path, f), mode, gid: gid) }
         let conf = Sys.join(path, "pool.conf")
         try Sys.writeFileAtomically(conf, Array("# habitmatch pool: members are the logins of group \(groupName)\nkind = host\nowner = \(Sys.loginName())\n".utf8), mode: 0o640)
         _ = chown(conf, uid_t(UInt32.max), gid)

@@ -51,7 +51,7 @@ extension Habitmatch {
         if p.kind == .host && own {
             try makeHiddenFolders(p)
             guard let h = ownFolder(p.path, folder, Sys.loginName(), uid: UInt32(geteuid())) else {
-                throw ToolError(.cantCreate, "cannot make your \(folder) folder in \(p.path): every name for it is taken by someone else")
+                throw ToolError(.tempFail, "cannot make your \(folder) folder in \(p.path): someone else took every name for it; the pool's owner's next run (pool match, from cron) moves them aside, try again after it")
             }
             into = h
         }
@@ -152,23 +152,27 @@ extension Habitmatch {
                 let rel = kind + "/" + (n == 0 ? login : "\(login)~\(n)")
                 if mkdir(Sys.join(p.path, rel), 0o700) == 0 { (shell, made) = (rel, true) }
             }
-            guard let sh = shell else { throw ToolError(.cantCreate, "cannot make your \(kind) folder in \(p.path): every name for it is taken by someone else") }
+            guard let sh = shell else {
+                throw ToolError(.tempFail, "cannot make your \(kind) folder in \(p.path): someone else took every name for it (\(login) to \(login)~7); the pool's owner's next run (pool match, from cron) moves them aside, try again after it")
+            }
             let dir = Sys.join(p.path, sh)
+            // A file of a pool made before moves in (members can no longer list the folder it is in).
+            func moveIn(_ to: String) {
+                let flat = Sys.join(p.path, "\(kind)/\(login).ndjson")
+                var st = stat()
+                if lstat(flat, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == me { _ = rename(flat, Sys.join(to, login + ".ndjson")) }
+            }
             guard kind == "private" else {
                 try makePrivateFolder(dir, users: readers)
                 try makePrivateFolder(Sys.join(dir, "in"), users: readers)
+                moveIn(Sys.join(dir, "in"))
                 continue
             }
             // The pool's members pass through to a folder whose name they were told.
             if made && chmod(dir, 0o710) != 0 { throw Sys.accessError(dir, verb: "set the mode of") }
             let inner = Sys.join(dir, IDs.make() + IDs.make())
             try makePrivateFolder(inner, users: [])
-            // A private file of a pool made before moves in (its ACL with it).
-            let flat = Sys.join(p.path, "private/\(login).ndjson")
-            var st = stat()
-            if lstat(flat, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == me {
-                _ = rename(flat, Sys.join(inner, login + ".ndjson"))
-            }
+            moveIn(inner)
         }
     }
 
