@@ -21,6 +21,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     case make
     /// getfacl, to read back the ACLs the tools set.
     case acl
+    /// inotifywait: what a login watching a shared folder sees.
+    case inotifywait
     /// python3 with these modules: the iCalendar oracles.
     case icalendar, dateutil
     /// python3's recurring_ical_events: the expansion oracle for whole calendars.
@@ -82,6 +84,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .gdbus: return "libglib2.0-bin"
         case .pythonDbus: return "python3-dbus"
         case .script: return "bsdutils"
+        case .inotifywait: return "inotify-tools"
         case .activityWatch: return packageList.joined(separator: ", ")
         case .root: return "run the suite as root, as CI does"
         default: return rawValue

@@ -28,9 +28,25 @@ extension Habitmatch {
             gid = gr.pointee.gr_gid
         }
         let groupName = try makeHostPool(path, gid: gid)
+        // Command lines (whom a member likes, what they chat) are in /proc for every login to read unless it hides them.
+        if !procHidesOthers((try? Sys.readFile("/proc/self/mountinfo")).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "") {
+            Store<HabitmatchState>.warnOnce("/proc shows every login's command lines, so the other members can see whom one likes or what one chats as it runs; mount it with hidepid=invisible (mount -o remount,hidepid=invisible /proc, and in /etc/fstab)")
+        }
         ctx.out.emit(["type": "pool", "path": .string(path), "kind": "host", "group": .string(groupName), "owner": .string(Sys.loginName())],
                      text: "Made the pool \(path) for the members of group \(groupName); each joins with: habitmatch --pool \(path) join --name NAME --habit HABIT")
         return .ok
+    }
+
+    /// Whether /proc, as `mountinfo` (the text of /proc/self/mountinfo)
+    /// gives it, hides other logins' processes (hidepid=1, 2, noaccess or
+    /// invisible).
+    static func procHidesOthers(_ mountinfo: String) -> Bool {
+        for line in mountinfo.split(separator: "\n") {
+            let f = line.split(separator: " ")
+            guard f.count > 4, f[4] == "/proc", line.contains(" - proc ") else { continue }
+            return line.contains("hidepid=1") || line.contains("hidepid=2") || line.contains("hidepid=noaccess") || line.contains("hidepid=invisible")
+        }
+        return false
     }
 
     static func poolReports(_ ctx: Context) throws(ToolError) -> ExitCode {
