@@ -116,6 +116,25 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         XCTAssertNotEqual(shell("eve", "cat \(privateFile("ana"))").code, 0)
     }
 
+    /// Found by an adversary: folders made under all eight of a new member's
+    /// spool names kept them from liking for good. Now until the owner's
+    /// next run: it moves them aside and says so.
+    func testSquattedFolderNamesHoldOnlyUntilTheOwnersRun() {
+        join("ana")
+        join("eve")
+        let c = name("cy")
+        XCTAssertEqual(shell("eve", "cd \(pool)/spool && mkdir \(c) && for i in 1 2 3 4 5 6 7; do mkdir \(c)~$i; done").code, 0)
+        join("cy")
+        let refused = hm("cy", "like", name("ana"))
+        XCTAssertEqual(refused.code, 75, refused.err)
+        XCTAssertTrue(refused.err.contains("pool match"), refused.err)
+        let owner = ownerRun()
+        XCTAssertTrue(owner.err.contains("spool/\(c) was made by \(name("eve")), not by \(c)"), owner.err)
+        XCTAssertEqual(hm("cy", "like", name("ana")).code, 0)
+        XCTAssertTrue(hiddenFile("spool", "cy").hasSuffix("spool/\(c)/in/\(c).ndjson"), hiddenFile("spool", "cy"))
+        XCTAssertEqual(ownerRun().err, "", "said once")
+    }
+
     /// The stamp `[ms, counter]` of the last batch in a journal.
     func lastStamp(_ path: String) -> (Int64, Int64)? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }

@@ -49,7 +49,7 @@ extension Habitmatch {
         let own = hiddenKinds.contains(folder) || folder == "private"
         if p.kind == .host && !own { try? makeHiddenFolders(p) }
         if p.kind == .host && own {
-            try makeHiddenFolders(p)
+            try makeHiddenFolders(p, needed: folder)
             guard let h = ownFolder(p.path, folder, Sys.loginName(), uid: UInt32(geteuid())) else {
                 throw ToolError(.tempFail, "cannot make your \(folder) folder in \(p.path): someone else took every name for it; the pool's owner's next run (pool match, from cron) moves them aside, try again after it")
             }
@@ -140,7 +140,7 @@ extension Habitmatch {
     /// write); private/NAME/ID (`privateFolder`), where a private file of
     /// a pool made before is moved. Made at the member's first command of
     /// any kind, so their first like makes nothing anyone else can see.
-    static func makeHiddenFolders(_ p: Pool) throws(ToolError) {
+    static func makeHiddenFolders(_ p: Pool, needed: String? = nil) throws(ToolError) {
         guard p.kind == .host else { return }
         let me = UInt32(geteuid()), login = Sys.loginName()
         for kind in hiddenKinds + ["private"] where ownFolder(p.path, kind, login, uid: me) == nil {
@@ -153,6 +153,8 @@ extension Habitmatch {
                 if mkdir(Sys.join(p.path, rel), 0o700) == 0 { (shell, made) = (rel, true) }
             }
             guard let sh = shell else {
+                // Only the folder this command writes in must be had now.
+                guard kind == needed else { continue }
                 throw ToolError(.tempFail, "cannot make your \(kind) folder in \(p.path): someone else took every name for it (\(login) to \(login)~7); the pool's owner's next run (pool match, from cron) moves them aside, try again after it")
             }
             let dir = Sys.join(p.path, sh)
