@@ -33,7 +33,8 @@ final class HabitmatchAbuseTests: HabitmatchHostPoolCase {
         // 20,000 valid 'reminded' events in eve's profile journal, a profile
         // change stamped 23 hours ahead, 20,000 more (over the quota); the
         // same in her self file; 20,000 junk files in journal/; 5,000
-        // folders in pairs/.
+        // folders in spool/ (where members may add, not list: only the
+        // owner's run looks there). pairs/ takes no folder of hers.
         let ahead = 1_795_359_600_000 + 23 * 3_600_000
         let awk = #"awk -v from=FROM 'BEGIN { for (b = from; b < from + 200; b++) { for (i = 0; i < 100; i++) printf "{\"type\":\"reminded\",\"key\":\"k%d-%d\"}\n", b, i; printf "{\"type\":\"commit\",\"n\":100,\"schema\":3,\"hlc\":[%d,%d]}\n", 1795359000000, b } }'"#
         let flood = shell("eve", """
@@ -42,8 +43,9 @@ final class HabitmatchAbuseTests: HabitmatchHostPoolCase {
             \(awk.replacingOccurrences(of: "FROM", with: "1000")) >> journal/\(e).ndjson
             cat journal/\(e).ndjson >> self/\(e).ndjson
             i=0; while [ $i -lt 20000 ]; do : > journal/junk$i.ndjson; i=$((i+1)); done
-            i=0; while [ $i -lt 5000 ]; do mkdir pairs/\(name("ana"))+\(name("bo"))~$i; i=$((i+1)); done
+            i=0; while [ $i -lt 5000 ]; do mkdir spool/junk$i; i=$((i+1)); done
             """)
+        XCTAssertNotEqual(shell("eve", "mkdir \(pool)/pairs/\(name("ana"))+\(name("bo"))").code, 0)
         XCTAssertEqual(flood.code, 0, flood.err)
         let first = timed("ana candidates, right after the flood") { hm("ana", "candidates") }
         XCTAssertEqual(first.code, 0, first.err)
@@ -60,5 +62,10 @@ final class HabitmatchAbuseTests: HabitmatchHostPoolCase {
         // The pool's owner hears of it, once per run.
         let owner = timed("the owner's run") { ownerRun() }
         XCTAssertTrue(owner.err.contains("journal/\(e).ndjson is") && owner.err.contains("the rest is ignored"), owner.err)
+        // Ana's like still reaches the owner's run past eve's 5,000 folders.
+        XCTAssertEqual(hm("ana", "like", name("bo")).code, 0)
+        XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
+        _ = timed("the owner's run past 5,000 junk folders") { ownerRun() }
+        XCTAssertEqual(hm("ana", "remind").records.map { $0["title"] as? String }, ["It's a match: Bo"])
     }
 }

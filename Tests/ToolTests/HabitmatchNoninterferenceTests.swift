@@ -35,6 +35,8 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
           for u in \(logins); do
             for p in "./$d/$u" "./$d/$u.ndjson" "./$d/$u/$u.ndjson" "./$d/$u/root.ndjson"; do
               stat -c '\(fmt)' "$p" 2>/dev/null && { getfacl -c -p -n "$p" 2>/dev/null | tr '\\n' ' '; echo; }
+              # A guessed folder of someone else's she may list: everything in it too.
+              [ -d "$p" ] && [ -r "$p" ] && ! [ -O "$p" ] && find "$p" -mindepth 1 -print 2>/dev/null | while IFS= read -r q; do stat -c '\(fmt)' "$q" 2>/dev/null; getfacl -c -p -n "$q" 2>/dev/null | tr '\\n' ' '; echo; done
             done
           done
         done
