@@ -42,7 +42,7 @@ extension Habitmatch {
         if p.kind == .host && folder == "spool" && !Sys.isDirectory(Sys.join(p.path, "spool")) {
             throw ToolError(.config, "the pool \(p.path) has no spool/ folder yet (it was made by an older habitmatch): its owner, \(Users.name(of: p.owner) ?? "uid \(p.owner)"), adds it by running any habitmatch command on it")
         }
-        // A member's own spool, self or reports: in the folder only they enter.
+        // A member's own spool, self, reports or private file: in the folder only they (and whom they let) enter.
         // All three are made by the first write of any kind (the join), so
         // a first like makes nothing anyone else can see.
         var into = folder
@@ -130,9 +130,16 @@ extension Habitmatch {
     }
 
     /// This member's folder of one kind: spool, self, reports or private.
+    /// Found once per process: a member's folder, once made, stays theirs
+    /// (nobody else may rename it), and a command asks for it several times.
     static func ownFolder(_ poolPath: String, _ kind: String, _ user: String, uid: UInt32) -> String? {
-        kind == "private" ? privateFolder(poolPath, user, uid: uid) : hiddenFolder(poolPath, kind, user, uid: uid)
+        let key = "\(poolPath)|\(kind)|\(user)|\(uid)"
+        if let f = ownFolders.withLock({ $0[key] }) { return f }
+        let f = kind == "private" ? privateFolder(poolPath, user, uid: uid) : hiddenFolder(poolPath, kind, user, uid: uid)
+        if let f { ownFolders.withLock { $0[key] = f } }
+        return f
     }
+    static let ownFolders = Locked<[String: String]>([:])
 
     /// Makes this member's hidden folders (`hiddenKinds` and private) that
     /// are not made yet: KIND/NAME and KIND/NAME/in, open to nobody else
@@ -181,7 +188,7 @@ extension Habitmatch {
     /// This member's private folder in a host pool (nil elsewhere, or not made).
     static func hostPrivateFolder(_ ctx: Context) -> String? {
         guard let p = try? pool(ctx), p.kind == .host else { return nil }
-        return privateFolder(p.path, Sys.loginName(), uid: UInt32(geteuid()))
+        return ownFolder(p.path, "private", Sys.loginName(), uid: UInt32(geteuid()))
     }
 
     /// Tells each match this member accepted as a buddy where their private
@@ -189,7 +196,7 @@ extension Habitmatch {
     static func tellPrivateFolder(_ ctx: Context, _ p: Pool, _ s: HabitmatchState) throws(ToolError) {
         guard p.kind == .host else { return }
         let u = Sys.loginName()
-        guard let f = privateFolder(p.path, u, uid: UInt32(geteuid())) else { return }
+        guard let f = ownFolder(p.path, "private", u, uid: UInt32(geteuid())) else { return }
         for peer in (s.accepts[u] ?? []).sorted() where s.isMatch(u, peer) && s.privateAt[u + "|" + peer] != f {
             guard let pf = pairFolder(p, s, u, peer) else { continue }
             try write(ctx, folder: pf) { (tx) throws(ToolError) in tx.record(["type": "private_at", "folder": .string(f)]) }
@@ -215,7 +222,7 @@ extension Habitmatch {
         }
         let buddies = s.buddies(of: u).sorted().compactMap { Users.uid(of: $0) }
         try set(st.target("private"), buddies)
-        if let f = privateFolder(p.path, Sys.loginName(), uid: UInt32(geteuid())) {
+        if let f = ownFolder(p.path, "private", Sys.loginName(), uid: UInt32(geteuid())) {
             try makePrivateFolder(Sys.join(p.path, f), users: buddies.map { ($0, UInt16(5)) })
             try set(st.target(f), buddies)
         }
@@ -224,7 +231,7 @@ extension Habitmatch {
         try set(st.target("reports"), owner)
         try set(st.target("spool"), owner)
         for kind in ["reports", "spool"] {
-            if let h = hiddenFolder(p.path, kind, Sys.loginName(), uid: UInt32(geteuid())) { try set(st.target(h), owner) }
+            if let h = ownFolder(p.path, kind, Sys.loginName(), uid: UInt32(geteuid())) { try set(st.target(h), owner) }
         }
         // A pair file: the other of the pair, while there is something between them.
         for (f, other) in s.pairFolders(of: u) {
