@@ -175,7 +175,9 @@ extension ReminderParser.ParseState {
         guard let n = Int(word(k)), n >= 1 else { return false }
         let streets: Set<String> = ["street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "dr", "close", "way", "court",
                                     "ct", "place", "pl", "crescent", "boulevard", "blvd", "terrace", "square", "sq", "gardens", "grove"]
-        return streets.contains(word(k + 1)) || (tokens.indices.contains(k + 1) && tokens[k + 1].raw.first?.isUppercase == true && streets.contains(word(k + 2)))
+        // "44 Oak Ave"; "44 oak ave" too where the number cannot be an hour ("at 4 park lane" may be 4 o'clock).
+        return streets.contains(word(k + 1)) || (tokens.indices.contains(k + 1) && streets.contains(word(k + 2))
+            && (tokens[k + 1].raw.first?.isUppercase == true || (n > 24 && Self.titleWord(word(k + 1)) && !Self.unitLike(word(k + 1)))))
     }
 
     /// Words that name a day ("friday", "tomorrow", "christmas").
@@ -373,10 +375,13 @@ extension ReminderParser.ParseState {
                                                                                 || ["hour", "hours", "hr", "hrs"].contains(word(k + 2))) { return 3 }
         // "on his birthday", "before our anniversary": a day yomo does not know.
         if ["birthday", "anniversary", "wedding", "graduation", "funeral"].contains(w) && k >= 2
-            && (["my", "his", "her", "their", "our", "your"].contains(word(k - 1)) || word(k - 1).hasSuffix("'s"))
+            && (["my", "his", "her", "their", "our", "your"].contains(word(k - 1)) || word(k - 1).hasSuffix("'s")
+                || (word(k - 1).hasSuffix("s") && word(k - 1).count > 2))  // "on mums birthday", without its apostrophe
             && ["on", "by", "before", "after", "until", "till"].contains(word(k - 2)) { return 1 }
         // "the bank holiday", "bank holiday monday": which one?
         if w == "bank" && (next == "holiday" || next == "holidays") { return 2 }
+        // "the last day of term", "end of term", "half term": a school's dates, which yomo does not know.
+        if (w == "term" || w == "semester") && k > 0 && ["of", "half", "next", "this"].contains(word(k - 1)) { return 1 }
         // "till the new year", "the week of the 14th", "the last working day": days yomo does not place.
         if w == "new" && (next == "year" || next == "years") && !used[k + 1]
             && ["till", "til", "until", "by", "before", "after", "over", "at", "around", "for", "the", "from", "past"].contains(prev) { return 2 }

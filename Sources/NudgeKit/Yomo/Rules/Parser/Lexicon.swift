@@ -52,7 +52,8 @@ enum ReminderLexicon {
         "thrusday": "thursday", "thursdy": "thursday", "tuesdya": "tuesday", "teusday": "tuesday", "tusday": "tuesday",
         "saterday": "saturday", "saturaday": "saturday", "fridy": "friday", "firday": "friday", "mondya": "monday",
         "sundya": "sunday", "minuts": "minutes", "mintues": "minutes", "minutues": "minutes", "hourse": "hours",
-        "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning",
+        "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning", "mornin": "morning", "evenin": "evening",
+        "wendesday": "wednesday", "tuesdy": "tuesday", "thursady": "thursday",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
         "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",

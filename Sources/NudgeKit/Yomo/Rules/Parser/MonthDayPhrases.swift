@@ -118,3 +118,35 @@ extension ReminderParser.ParseState {
         return true
     }
 }
+
+extension ReminderParser.ParseState {
+    /// "in december", "in march 2027": the month's first day, said (a
+    /// reminder early in the month, not on a day guessed inside it). The
+    /// month under way is refused ("in november" on the 28th: which day?),
+    /// and so is a month with a rule ("every day in december" keeps the
+    /// rule to that month, which a start day alone would not).
+    mutating func readInMonth() -> Bool {
+        guard word(i) == "in" || word(i) == "during", let m = ReminderLexicon.month(word(i + 1)), word(i + 1).count >= 3 else { return false }
+        var n = 2
+        var year = today.month < m ? today.year : today.year + 1
+        if let y = Int(word(i + 2)), word(i + 2).count == 4, (today.year...(today.year + 100)).contains(y) { year = y; n = 3 }
+        // "in dec 5", "in december on the 3rd": a day in it, read by the date's reader.
+        if n == 2, Int(word(i + 2)) != nil || ReminderLexicon.ordinal(word(i + 2)) != nil || (word(i + 2) == "on" && word(i + 3) == "the") {
+            return false
+        }
+        let said = phrase(i, n)
+        if (n == 2 && m == today.month) || (year == today.year && m <= today.month) {
+            if conflict == nil {
+                conflict = m == today.month ? "'\(said)' is the month under way: say a day in it, as '\(word(i + 1)) \(Day.daysInMonth(year: today.year, month: m))'"
+                    : "'\(said)' is past: say a day to come"
+            }
+            return consume(n)
+        }
+        let d = Day(year: year, month: m, day: 1)
+        assumptions.append("'\(said)' read as \(Weekdays.display(d.weekday)) \(d), the month's first day")
+        monthSaid = said
+        setDate(d, i, n)
+        i += n
+        return true
+    }
+}

@@ -128,6 +128,8 @@ extension ReminderParser.ParseState {
         { $0.readAfterCompletion() },      // "after I finish it"
         // Times of day.
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
+        { $0.readInMonth() },              // "in december"
+        { $0.readEndOfDay() },             // "eod", "close of business"
         { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
         { $0.readAboutTime() },            // "around 3pm"
         { $0.readAtNight() },              // "at night"
@@ -218,11 +220,15 @@ extension ReminderParser.ParseState {
         let pluralRule = rule.repeats && ruleSaid.map { ReminderLexicon.recurrenceWords.contains($0) && !$0.contains(" ") && $0.hasSuffix("s") } == true
         let wordRule = ruleFromWord && rule.days.isEmpty && rule.monthOrdinal == nil
             && !tokens.contains { ["every", "each", "repeat", "repeats", "repeating", "recurring"].contains($0.word) }
-        if (wordRule || pluralRule) && (date != nil || timeWritten != nil),
+        if wordRule || pluralRule,
            let k = tokens.indices.first(where: { used[$0] && (ReminderLexicon.ruleWords[tokens[$0].word] != nil || (pluralRule && tokens[$0].word == ruleSaid)) }),
            k + 1 < tokens.count, !used[k + 1], Self.titleWord(tokens[k + 1].word), ReminderLexicon.partsOfDay.contains(tokens[k + 1].word) == false,
            !assumptions.contains(where: { $0.contains("'\(tokens[k].word) \(tokens[k + 1].word)") }) {
             assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(rule.summary); if it only names the thing, add --literal and give --date")
+        }
+        // "every day in december": a rule kept to a month, which yomo does not keep; a first day alone would run on.
+        if let m = monthSaid, rule.repeats, conflict == nil {
+            conflict = "'\(m)' with a rule: say its first and last day, as 'every day from dec 1 until dec 31'"
         }
         // "every morning at 7 and every evening at 7": two rules' times in one sentence; one reminder holds one.
         let everyParts = Set(tokens.indices.filter { used[$0] && ["every", "each"].contains(tokens[$0].word) && $0 + 1 < tokens.count
@@ -295,6 +301,12 @@ extension ReminderParser.ParseState {
             words.append(t.raw)
         }
         while let last = words.last, Self.separator(last) { words.removeLast() }
+        // "text the tenant at 4 pls": a word to the app, once it read a time, not the reminder's ("say please" keeps it).
+        if date != nil || time != nil || rule.repeats || relative != nil, words.count > 1,
+           ["pls", "plz", "please", "pls!", "plz!", "please!"].contains(words[words.count - 1].lowercased()),
+           !["say", "saying", "ask"].contains(words[words.count - 2].lowercased()) {
+            words.removeLast()
+        }
         var title = words.joined(separator: " ")
         while let last = title.last, ",;:-.".contains(last) { title.removeLast() }
         title = title.trimmingSpaces
