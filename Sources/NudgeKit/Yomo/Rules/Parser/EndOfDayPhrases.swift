@@ -12,24 +12,37 @@ extension ReminderParser.ParseState {
     /// "eod", "cob", "(at|by) (the) end of (the) day", "close of business":
     /// 17:00, said; "eom": the last day of this month.
     mutating func readEndOfDay() -> Bool {
+        // "EOD report", "eod morning", "corn on the cob", "eom december": a name, or two times; left to be refused.
+        let at = ["at", "by", "before"].contains(word(i)) ? i + 1 : i
+        let next = word(at + 1)
+        if ["eod", "cob", "eob", "eom", "e.o.d", "c.o.b"].contains(word(at)),
+           (Self.titleWord(next) && !Self.dayWord(next) && !["tmrw", "next", "this"].contains(next)) || ReminderLexicon.month(next) != nil
+            || ReminderLexicon.partsOfDay.contains(next) || next == "tonight" || (next == "at" && word(at + 2) == "night")
+            || ["the", "a", "an"].contains(word(at - 1)) {
+            return false
+        }
         if word(i) == "eom" {
-            setDate(lastDayOfThisMonth, i, 1)
+            let d = lastDayOfThisMonth
+            assumptions.append("'eom' read as \(Weekdays.display(d.weekday)) \(d), this month's last day")
+            setDate(d, i, 1)
             i += 1
             return true
         }
         var k = i
-        if ["at", "by", "before"].contains(word(k)) && word(k + 1) != "eod" && word(k + 1) != "cob" { k += 1 }
+        if ["at", "by", "before"].contains(word(k)) { k += 1 }
         if word(k) == "the" { k += 1 }
         var n = 0
-        if ["eod", "cob", "eob"].contains(word(k)) && k == i { n = 1 }
+        if ["eod", "cob", "eob", "e.o.d", "c.o.b"].contains(word(k)) && k <= i + 1 && word(k - 1) != "the" { n = 1 }
         else if ["end", "close"].contains(word(k)) && word(k + 1) == "of" {
             if word(k + 2) == "business" { n = 3 }
             else if word(k) == "end" && word(k + 2) == "day" { n = 3 }
             else if word(k) == "end" && word(k + 2) == "the" && word(k + 3) == "day" { n = 4 }
         }
         guard n > 0 else { return false }
-        let next = word(k + n)
-        if n > 1 && Self.titleWord(next) && !Self.dayWord(next) && !["today", "tomorrow", "tmrw", "tonight"].contains(next) { return false }
+        let after = word(k + n)
+        if n > 1 && ((Self.titleWord(after) && !Self.dayWord(after) && !["tmrw", "next", "this"].contains(after)) || ReminderLexicon.partsOfDay.contains(after)) {
+            return false
+        }
         let said = phrase(k, n)
         setTime(WrittenTime(hour: Self.endOfDayHour, minute: 0, sure: true, text: said), i, k + n - i)
         assumptions.append("'\(said)' read as \(TimeOfDay(hour: Self.endOfDayHour, minute: 0)), the end of the working day; say a time for another")

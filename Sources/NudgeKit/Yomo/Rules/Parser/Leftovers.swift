@@ -175,9 +175,18 @@ extension ReminderParser.ParseState {
         guard let n = Int(word(k)), n >= 1 else { return false }
         let streets: Set<String> = ["street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "dr", "close", "way", "court",
                                     "ct", "place", "pl", "crescent", "boulevard", "blvd", "terrace", "square", "sq", "gardens", "grove"]
-        // "44 Oak Ave"; "44 oak ave" too where the number cannot be an hour ("at 4 park lane" may be 4 o'clock).
+        // "44 Oak Ave"; "44 oak ave" and "15 oak st" too, where the number is no 12-hour clock's ("at 7 oak st" is refused).
         return streets.contains(word(k + 1)) || (tokens.indices.contains(k + 1) && streets.contains(word(k + 2))
-            && (tokens[k + 1].raw.first?.isUppercase == true || (n > 24 && Self.titleWord(word(k + 1)) && !Self.unitLike(word(k + 1)))))
+            && (tokens[k + 1].raw.first?.isUppercase == true || (n > 12 && Self.titleWord(word(k + 1)) && !Self.unitLike(word(k + 1)))))
+    }
+
+    /// "at 7 oak st": an hour or a house number, before a street not written
+    /// with capitals; refused, never guessed.
+    func timeOrAddress(at k: Int) -> Bool {
+        guard let n = Int(word(k)), (0...12).contains(n), word(k).count <= 2, tokens.indices.contains(k + 2) else { return false }
+        let streets: Set<String> = ["street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "blvd", "boulevard", "crescent", "terrace"]
+        return streets.contains(word(k + 2)) && Self.titleWord(word(k + 1)) && !Self.unitLike(word(k + 1))
+            && !ReminderLexicon.partsOfDay.contains(word(k + 1)) && tokens[k + 1].raw.first?.isUppercase != true
     }
 
     /// Words that name a day ("friday", "tomorrow", "christmas").
@@ -361,7 +370,10 @@ extension ReminderParser.ParseState {
             (Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
-        if ["eod", "eow", "eom", "cob", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish", "daybreak", "sunup", "sundown",
+        if w == "cob" && ["the", "a"].contains(prev) { return nil }  // "corn on the cob"
+        // "pay rent in the december": a month said, not read.
+        if ReminderLexicon.month(w) != nil, w.count >= 3, prev == "the", word(k - 2) == "in", !Self.titleWord(next) { return 1 }
+        if ["eod", "eow", "eom", "cob", "e.o.d", "c.o.b", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish", "daybreak", "sunup", "sundown",
             "nightfall", "twilight"].contains(w) { return 1 }
         if ["first", "last"].contains(w) && next == "light" { return 2 }
         // "every day til the wedding", "until school breaks up": a rule's end yomo cannot place.

@@ -134,7 +134,19 @@ extension ReminderParser.ParseState {
         if n == 2, Int(word(i + 2)) != nil || ReminderLexicon.ordinal(word(i + 2)) != nil || (word(i + 2) == "on" && word(i + 3) == "the") {
             return false
         }
+        // "in jan account", "during march madness": a name, not the month.
+        // At the start of the sentence or before a comma it is the month: "in december pay rent", "in dec, call bob".
+        let after = word(i + n)
+        if i > 0 && !tokens[i + n - 1].commaAfter && Self.titleWord(after) && !ReminderLexicon.partsOfDay.contains(after) && !Self.dayWord(after)
+            && !["pls", "plz", "please", "starting", "from", "until", "till"].contains(after) {
+            return false
+        }
         let said = phrase(i, n)
+        // "in december or january": which?
+        if ["or", "and", "to", "-", "through", "thru"].contains(after), ReminderLexicon.month(word(i + n + 1)) != nil {
+            if conflict == nil { conflict = "'\(phrase(i, n + 2))' is two months: say one day" }
+            return consume(n + 2)
+        }
         if (n == 2 && m == today.month) || (year == today.year && m <= today.month) {
             if conflict == nil {
                 conflict = m == today.month ? "'\(said)' is the month under way: say a day in it, as '\(word(i + 1)) \(Day.daysInMonth(year: today.year, month: m))'"
@@ -144,7 +156,7 @@ extension ReminderParser.ParseState {
         }
         let d = Day(year: year, month: m, day: 1)
         assumptions.append("'\(said)' read as \(Weekdays.display(d.weekday)) \(d), the month's first day")
-        monthSaid = said
+        monthSaid = (said, m)
         setDate(d, i, n)
         i += n
         return true

@@ -82,8 +82,8 @@ extension ReminderParser {
         var ruleFromWord = false
         /// The day of the month a "the 31st" gave `date`, for a monthly rule.
         var dayOfMonthSaid: Int? = nil
-        /// "in december": a month said for its first day.
-        var monthSaid: String? = nil
+        /// "in december": the words and the month, for its first day.
+        var monthSaid: (said: String, month: Int)? = nil
 
         init(text: String, now: Instant, today: Day, zoneName: String = "") {
             let (tokens, typoNotes) = ReminderLexicon.tokenize(text)

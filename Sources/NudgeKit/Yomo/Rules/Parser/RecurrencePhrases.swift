@@ -276,6 +276,13 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// Things a rule word names, not a rule: "hourly rate", "Daily Mail renewal", "the Daily Show".
+    static let namesWithRuleWords: [String: Set<String>] = [
+        "hourly": ["rate", "rates", "wage", "wages", "pay", "worker", "workers", "staff"],
+        "daily": ["mail", "show", "telegraph", "express", "star", "record", "beast", "wire", "planet", "bugle", "caller"],
+        "weekly": ["world"],
+    ]
+
     /// "daily", "weekly", "biweekly", "quarterly"…: a rule in one word. After
     /// a weekly rule with days ("every friday, biweekly") a two-week word
     /// keeps the days; the same rule said twice is one rule.
@@ -287,7 +294,7 @@ extension ReminderParser.ParseState {
             i += 1
             return true
         }
-        guard var r = ReminderLexicon.ruleWords[w], !ruleWordInName(at: i) else { return false }
+        guard var r = ReminderLexicon.ruleWords[w], !ruleWordInName(at: i), Self.namesWithRuleWords[w]?.contains(word(i + 1)) != true else { return false }
         // "send the quarterly estimate": a rule word may name the thing; the reading is said.
         if i > 0, !used[i - 1], ["the", "my", "our", "your", "his", "her", "their", "a", "an"].contains(word(i - 1)), Self.titleWord(word(i + 1)) {
             assumptions.append("'\(word(i - 1)) \(w) \(word(i + 1))' read as a rule, \(w); if it only names the thing, add --literal and give --date")

@@ -161,6 +161,14 @@ extension ReminderParser.ParseState {
     /// Reads the phrase at `i` with the first reader that recognises one.
     mutating func readPhrase() -> Bool {
         if inMediaTitle(i) || quoted[i] { return false }  // "watch Tomorrow Never Dies", 'return "Friday Night Lights"'
+        // "meet at 7 oak st": 7 o'clock, or number 7? Refused, naming both.
+        let ta = timeOrAddress(at: i) ? i : (["at", "@", "on", "to"].contains(word(i)) && timeOrAddress(at: i + 1)) ? i + 1 : nil
+        if let k = ta {
+            if conflict == nil {
+                conflict = "'\(phrase(k, 3))' may be a time or an address: for the time say '\(word(k))pm' or '\(word(k))am', for the address write the street with capitals"
+            }
+            return consume(k + 3 - i)
+        }
         // "deliver to 5 May Street", "party at 18 April Lane": an address.
         if address(at: i) || (["at", "@", "on", "to"].contains(word(i)) && address(at: i + 1)) {
             i += address(at: i) ? 2 : 1
@@ -223,12 +231,13 @@ extension ReminderParser.ParseState {
         if wordRule || pluralRule,
            let k = tokens.indices.first(where: { used[$0] && (ReminderLexicon.ruleWords[tokens[$0].word] != nil || (pluralRule && tokens[$0].word == ruleSaid)) }),
            k + 1 < tokens.count, !used[k + 1], Self.titleWord(tokens[k + 1].word), ReminderLexicon.partsOfDay.contains(tokens[k + 1].word) == false,
-           !assumptions.contains(where: { $0.contains("'\(tokens[k].word) \(tokens[k + 1].word)") }) {
+           !assumptions.contains(where: { $0.contains("\(tokens[k].word) \(tokens[k + 1].word)' read as") }) {
             assumptions.append("'\(tokens[k].word) \(tokens[k + 1].word)' read as a rule, \(rule.summary); if it only names the thing, add --literal and give --date")
         }
         // "every day in december": a rule kept to a month, which yomo does not keep; a first day alone would run on.
-        if let m = monthSaid, rule.repeats, conflict == nil {
-            conflict = "'\(m)' with a rule: say its first and last day, as 'every day from dec 1 until dec 31'"
+        if let (said, m) = monthSaid, rule.repeats, conflict == nil {
+            let mon = ReminderLexicon.months[m - 1].prefix(3), last = Day.daysInMonth(year: today.year + 1, month: m)
+            conflict = "'\(said)' with a rule: say its first and last day, as 'every day from \(mon) 1 until \(mon) \(last)'"
         }
         // "every morning at 7 and every evening at 7": two rules' times in one sentence; one reminder holds one.
         let everyParts = Set(tokens.indices.filter { used[$0] && ["every", "each"].contains(tokens[$0].word) && $0 + 1 < tokens.count
@@ -269,9 +278,12 @@ extension ReminderParser.ParseState {
         warnUnplacedRecurrenceWords()
         // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it;
         // "due fri" too, but "rent due fri" keeps its "due" (the rent is due).
-        for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
+        // "pay rent in dec 5", "send it at eod": an "in" or "on" before the date read, an "at" before the time.
+        for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due", "in", "on", "at"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
             && (tokens[k].word != "due" || k == 0 || used[k - 1])
-            && ((date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true) || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
+            && (["by", "before", "due"].contains(tokens[k].word) || !["at", "on", "in", "by", "@", "the"].contains(tokens[k + 1].word))
+            && ((tokens[k].word != "at" && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true)
+                || (!["in", "on"].contains(tokens[k].word) && timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
             used[k] = true
         }
         // "every 2 hours starting at 2pm", "starting 9am": the start's word, read with it.
@@ -304,7 +316,7 @@ extension ReminderParser.ParseState {
         // "text the tenant at 4 pls": a word to the app, once it read a time, not the reminder's ("say please" keeps it).
         if date != nil || time != nil || rule.repeats || relative != nil, words.count > 1,
            ["pls", "plz", "please", "pls!", "plz!", "please!"].contains(words[words.count - 1].lowercased()),
-           !["say", "saying", "ask"].contains(words[words.count - 2].lowercased()) {
+           !words.contains(where: { ["say", "saying", "said", "ask", "type", "write"].contains($0.lowercased()) }) {
             words.removeLast()
         }
         var title = words.joined(separator: " ")
@@ -459,7 +471,8 @@ extension ReminderParser.ParseState {
             // "repeat prescription", "a repeat blood test", "recurring meeting": a kind of thing, with no rule said.
             let adjective = ["repeat", "recurring"].contains(w) && !rule.repeats && Self.titleWord(word(k + 1)) && ReminderLexicon.weekday(word(k + 1)) == nil
                 && ReminderLexicon.ruleWords[word(k + 1)] == nil && !["every", "each", "on", "at", "in", "until", "till"].contains(word(k + 1))
-            guard !used[k] && !inMediaTitle(k) && !adjective && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w)
+            let named = Self.namesWithRuleWords[w]?.contains(word(k + 1)) == true  // "hourly rate", "Daily Mail"
+            guard !used[k] && !inMediaTitle(k) && !adjective && !named && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w)
                                || (w == "times" && k > 0 && (ReminderLexicon.number(word(k - 1)) != nil || ["few", "several", "many", "couple", "multiple"].contains(word(k - 1))))
                                || (w == "other" && word(k - 1) == "every")) else {
                 k += 1

@@ -507,8 +507,18 @@ extension ReminderParser.ParseState {
             return true
         }
         let before = word(i - 1)
+        // "call mom morning": a part of the day that ends the sentence, after a word of the title (said as its hour).
+        // Not once a day or time is read ("dec 3 parents evening" is a school's evening).
+        if ["morning", "afternoon", "evening"].contains(w), i == tokens.count - 1, i > 0, !used[i - 1], partOfDay == nil, Self.titleWord(before),
+           date == nil, timeWritten == nil, relative == nil, !rule.repeats,
+           !["good", "this", "of", "my", "your", "our", "eod", "cob", "eob", "eom"].contains(before) {
+            partOfDay = w
+            return consume(1)
+        }
+        // "dec 1 morning", "in december evening": the part of the day of the date just read.
+        let ofDate = i > 0 && used[i - 1] && date != nil && dateSaid.map { $0.hasSuffix(before) } == true
         guard ReminderLexicon.partsOfDay.contains(w) && i > 0 && used[i - 1],
-              ["tomorrow", "this", "today", "day", "weekend", "weekday"].contains(before) || ReminderLexicon.weekday(before) != nil else { return false }
+              ofDate || ["tomorrow", "this", "today", "day", "weekend", "weekday"].contains(before) || ReminderLexicon.weekday(before) != nil else { return false }
         partOfDay = w
         return consume(1)
     }
