@@ -17,8 +17,7 @@ extension ReminderParser.ParseState {
         let next = word(at + 1)
         if ["eod", "cob", "eob", "eom", "e.o.d", "c.o.b"].contains(word(at)),
            (Self.titleWord(next) && !Self.dayWord(next) && !["tmrw", "next", "this"].contains(next)) || ReminderLexicon.month(next) != nil
-            || ReminderLexicon.partsOfDay.contains(next) || next == "tonight" || (next == "at" && word(at + 2) == "night")
-            || ["the", "a", "an"].contains(word(at - 1)) {
+            || ReminderLexicon.partsOfDay.contains(next) || next == "tonight" || (next == "at" && word(at + 2) == "night") {
             return false
         }
         if word(i) == "eom" {
@@ -32,6 +31,7 @@ extension ReminderParser.ParseState {
         if ["at", "by", "before"].contains(word(k)) { k += 1 }
         if word(k) == "the" { k += 1 }
         var n = 0
+        // Not after "the" ("corn on the cob").
         if ["eod", "cob", "eob", "e.o.d", "c.o.b"].contains(word(k)) && k <= i + 1 && word(k - 1) != "the" { n = 1 }
         else if ["end", "close"].contains(word(k)) && word(k + 1) == "of" {
             if word(k + 2) == "business" { n = 3 }
