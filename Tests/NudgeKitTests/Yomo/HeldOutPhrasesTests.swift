@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-s.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-t.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -92,10 +92,13 @@ final class HeldOutPhrasesTests: XCTestCase {
         // ordinal before a word may be a title's; "sunrise service", a vague time word in a title).
         // S's, judged once with nothing tuned on it: 74 right, 1 refused, 1 stated ("every 2 hours" from the next full hour,
         // said, where its writer started at noon).
-        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74]
+        // T's (judged first at 70 right, 2 refused, 2 stated, 2 silent: "when i'm next on days", "when ellie's exam results
+        // come out"): 2 refused ("decemebr", "invoice 0457"), 1 stated (the same "every 2 hrs" as S's).
+        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
-                     "heldout-r.tsv", "heldout-s.tsv"] {
+                     "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -296,6 +296,9 @@ extension ReminderParser.ParseState {
             // "after shift", "before rounds": the day's events a person means a time by.
             || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil)
             // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
+            // "when i'm next on days", "when ellie's results come out": the same, said of oneself or of someone's.
+            || (w == "when" && (["i'm", "im", "we're", "you're", "they're", "it's", "he's", "she's"].contains(next)
+                                || (next.hasSuffix("'s") && next.count > 2)))
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
                                 || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
                                     "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends"].contains(word(k + 2)))) { return 2 }

@@ -56,7 +56,7 @@ enum ReminderLexicon {
         "wendesday": "wednesday", "tuesdy": "tuesday", "thursady": "thursday",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
-        "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
+        "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",
         // Australian.
         "arvo": "afternoon", "arvos": "afternoons",
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",

@@ -20,6 +20,7 @@ extension ReminderParser.ParseState {
         "step", "part", "vol", "volume", "book", "no", "number", "question", "problem", "exercise", "section", "verse", "psalm", "track",
         "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
         "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
+        "invoice", "inv", "order", "ticket", "ref", "case", "po", "job", "account", "acct", "policy", "claim",
     ]
 
     /// A time of day as the sentence wrote it, before a bare hour's am/pm is
