@@ -31,7 +31,10 @@ extension Store {
         try checkIdentity()
         Sys.removeStaleTemporaries(in: dir, prefix: "snapshot.ndjson")
         if options.folderStamps { Sys.removeStaleTemporaries(in: dir, prefix: "listing") }
-        Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
+        // (Not in a folder read by name because somebody crowded it: its listing would cost what they put there.)
+        if !isCrowded(Store.scopeOf(ownName)) {
+            Sys.removeStaleTemporaries(in: Sys.parentDirectory(Sys.join(journalDir, ownName)), prefix: ownName.split(separator: "/").last.map(String.init))
+        }
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
         var l = try load(full: full, lazy: lazy)

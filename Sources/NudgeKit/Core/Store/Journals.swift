@@ -34,12 +34,13 @@ extension Store {
 
     /// The journals this store believes, and one warning for those it
     /// ignores. Names are relative to `journalDir`.
-    func journalEntries() throws(ToolError) -> [DirEntry] { try listJournals().entries }
+    func journalEntries(known: [String: JournalMark] = [:]) throws(ToolError) -> [DirEntry] { try listJournals(known: known).entries }
 
     /// The journals as `journalEntries` gives them, with the folders looked
     /// in and their change times taken before each was read (for
-    /// `rememberListing`).
-    func listJournals() throws(ToolError) -> Listing {
+    /// `rememberListing`). `known`: the journals folded so far (what a
+    /// crowded folder read by name is looked up by, besides each actor's).
+    func listJournals(known: [String: JournalMark] = [:]) throws(ToolError) -> Listing {
         var ignored: [String] = []
         var conflicts: [String] = []
         var folders: [FolderStamp] = []
@@ -119,7 +120,10 @@ extension Store {
                 }
                 // The first folder is the store's own: it must be readable.
                 let files: [DirEntry]?
-                if i == 0 { files = try scan(sub, keep: keep) }
+                if let set = only, options.byNameWhenCrowded.contains(sub), let named = byName(sub, actors: set, known: known) {
+                    if options.folderStamps { folders.append(folderStamp(sub)) }
+                    files = named
+                } else if i == 0 { files = try scan(sub, keep: keep) }
                 else { files = (try? scan(sub, keep: keep)) ?? nil }
                 guard let fs = files else { continue }
                 if options.trust == .perUser && fs.count > 64 { Users.preload() }
@@ -128,6 +132,48 @@ extension Store {
         }
         reportIgnored(ignored, conflicts)
         return finish(out, folders, start, ignored.isEmpty && conflicts.isEmpty)
+    }
+
+    /// Whether a folder of `actors`' journals holds far more entries than
+    /// they write (its size as the file system gives it, which counts every
+    /// name in it): listing it would cost what somebody else put there.
+    static func crowded(size: Int64, actors: Int) -> Bool {
+        size > 64 * Int64(min(actors, 1_000_000) + 64)
+    }
+
+    /// Whether subfolder `sub` is one read by name when crowded, and is.
+    func isCrowded(_ sub: String) -> Bool {
+        guard options.byNameWhenCrowded.contains(sub), let actors = options.actorsIn[sub] else { return false }
+        var st = stat()
+        return stat(Sys.join(journalDir, sub), &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            && Store.crowded(size: Int64(st.st_size), actors: actors.count)
+    }
+
+    /// The journals of a crowded folder `sub`, found by name: each actor's
+    /// NAME.ndjson, and the NAME~N ones already folded (`known`) of actors
+    /// whose NAME.ndjson is not theirs. nil when the folder is not crowded
+    /// (or not there): it is listed.
+    func byName(_ sub: String, actors: Set<String>, known: [String: JournalMark]) -> [DirEntry]? {
+        guard isCrowded(sub) else { return nil }
+        let path = Sys.join(journalDir, sub)
+        var out: [DirEntry] = []
+        var plain = Set<String>()
+        if options.trust == .perUser && actors.count > 64 { Users.preload() }
+        for a in actors.sorted() {
+            guard let e = Sys.entry(in: path, a + ".ndjson") else { continue }
+            out.append(e)
+            if options.trust == .perUser, e.kind == .regular, let uid = Users.uid(of: a), e.uid == uid { plain.insert(a) }
+        }
+        let prefix = sub + "/"
+        for name in known.keys.sorted() where name.hasPrefix(prefix) {
+            let leaf = name.dropFirst(prefix.count)
+            guard !leaf.contains("/"), leaf.hasSuffix(".ndjson") else { continue }
+            let actor = String(Store.actorPart(leaf.dropLast(7)))
+            guard actor.count + 7 < leaf.count, actors.contains(actor), !plain.contains(actor),
+                  let e = Sys.entry(in: path, String(leaf)) else { continue }
+            out.append(e)
+        }
+        return out.sorted { $0.name < $1.name }
     }
 
     /// "P/**" as (P, ""), "P/**/LEAF" as (P, "/LEAF"); nil for anything else.

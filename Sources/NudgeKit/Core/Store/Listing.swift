@@ -49,7 +49,7 @@ extension Store {
 
     /// What decides which files are listed and believed, as a key.
     var listingKey: String {
-        var s = "\(journalDir)|\(options.subfolders ?? [])|\(options.trust)|\(options.actor)|\(options.quietPeers)|\(geteuid())"
+        var s = "\(journalDir)|\(options.subfolders ?? [])|\(options.trust)|\(options.actor)|\(options.quietPeers)|\(options.byNameWhenCrowded.sorted())|\(geteuid())"
         for (k, v) in options.actorsIn.sorted(by: { $0.key < $1.key }) { s += "|\(k)=\(v.sorted())" }
         for (k, v) in options.peerFileQuota.sorted(by: { $0.key < $1.key }) { s += "|\(k)=\(v)" }
         return String(StableHash.fnv1a(s), radix: 16)

@@ -210,7 +210,7 @@ extension Store {
         if let r = remembered {
             entries = r
         } else {
-            listing = try listJournals()
+            listing = try listJournals(known: snap?.snapshot.marks ?? [:])
             entries = listing!.entries
         }
         var inFlight = Set<String>()
@@ -252,7 +252,7 @@ extension Store {
         // Everything, in stamp order; peers are read up to the cap past what
         // the snapshot had folded of them.
         if remembered != nil {
-            listing = try listJournals()
+            listing = try listJournals(known: snap?.snapshot.marks ?? [:])
             entries = listing!.entries
         }
         // A late batch only: from the checkpoint, when it gives the same fold.
@@ -384,7 +384,7 @@ extension Store {
         let wanted = fields.map { $0.map { Array($0.utf8) } }
         guard try checkDataDirectory() else { return nil }
         guard let head = try readSnapshotHead() else { return nil }
-        let entries = try journalEntries()
+        let entries = try journalEntries(known: head.marks)
         guard head.schema == M.schemaVersion, !head.marks.values.contains(where: { $0.bad > 0 }),
               try checkMarks(head.marks, against: entries) == .hold(inFlight: []) else { return nil }
         let reads: [JournalRead]

@@ -79,6 +79,13 @@ public struct StoreOptions: Sendable {
     /// any other name is passed over before it is even stat'ed (a folder of
     /// thousands where a reader needs one or two files).
     public var actorsIn: [String: Set<String>] = [:]
+    /// Subfolder entries of `actorsIn` looked up by name, not listed, once
+    /// they hold far more entries than actors (`Store.crowded`): each
+    /// actor's NAME.ndjson and the journals this copy has folded there. One
+    /// writer's flood of junk names then costs the other readers nothing;
+    /// what they give up is a NAME~N journal they have never folded (made
+    /// while somebody squatted NAME.ndjson) until the folder is small again.
+    public var byNameWhenCrowded: Set<String> = []
     /// Per top folder of a journal's path ("journal", "pairs"), the most
     /// bytes of a peer's journal ever read: what lies past it counts for
     /// nothing, so no peer can make every reader fold more.

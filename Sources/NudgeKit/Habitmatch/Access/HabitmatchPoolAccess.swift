@@ -340,6 +340,9 @@ extension Habitmatch.Pool {
             if !isOwner {
                 o.actorsIn["spool"] = [user]
                 o.actorsIn["reports"] = [user]
+                // A member's flood of junk names in journal/ costs the others nothing: once
+                // crowded, they look up the profiles by name (the owner's run lists it all).
+                o.byNameWhenCrowded = ["journal"]
             }
             let owner = Users.name(of: self.owner) ?? ""
             for (f, other) in reads.pairs { o.actorsIn["pairs/" + f] = [user, other, owner] }

@@ -1,0 +1,60 @@
+import XCTest
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// journal/ is the one folder of a host pool every member may write in, so
+/// one member can fill it with junk names (thousands of NAME~N.ndjson and
+/// names of nobody). Once it is crowded so, the others look the profiles up
+/// by name and never list it: root's inotifywait sees no open of the folder
+/// during their commands, reads and writes alike, where before the flood it
+/// does. They still see every member, one who joins after the flood too;
+/// the owner's run lists it all and still matches.
+final class HabitmatchFloodTests: HabitmatchHostPoolCase {
+    /// Whether journal/ itself was opened (to be listed) while `body` ran.
+    func listsJournal(_ body: () -> Void) -> Bool {
+        let w = tmp + "/watch"
+        let r = run("/bin/sh", ["-c", """
+            rm -f \(w).events \(w).err
+            bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open --format "%w|%f|%e" "$1"' watch \(pool)/journal > \(w).events 2> \(w).err < /dev/null &
+            """], absolute: true)
+        XCTAssertEqual(r.code, 0, r.err)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !((try? String(contentsOfFile: w + ".err", encoding: .utf8)) ?? "").contains("Watches established") { usleep(20_000) }
+        body()
+        usleep(200_000)
+        if let pid = (try? String(contentsOfFile: w + ".pid", encoding: .utf8)).flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            kill(pid, SIGTERM)
+            usleep(100_000)
+        }
+        let events = ((try? String(contentsOfFile: w + ".events", encoding: .utf8)) ?? "").split(separator: "\n")
+        return events.contains { $0.hasSuffix("|OPEN,ISDIR") && $0.contains("||") }
+    }
+
+    func testAFloodOfJunkNamesInJournalIsNeverListedByTheOthers() throws {
+        try require(.inotifywait)
+        guard logins != nil else { return }
+        for u in ["ana", "bo", "eve"] { join(u) }
+        // Before the flood: listed.
+        XCTAssertTrue(listsJournal { XCTAssertEqual(hm("ana", "candidates").code, 0) })
+
+        // eve's flood, in her own name and in nobody's.
+        let flood = shell("eve", "cd \(pool)/journal && for i in $(seq 2 1500); do : > \(name("eve"))~$i.ndjson; : > nobody$i.ndjson; done")
+        XCTAssertEqual(flood.code, 0, flood.err)
+        join("cy")
+
+        var seen = RunResult(out: "", err: "", code: -1)
+        XCTAssertFalse(listsJournal { seen = hm("ana", "candidates") }, "a read listed the crowded journal/")
+        XCTAssertEqual(seen.code, 0, seen.err)
+        XCTAssertEqual(Set(seen.records.compactMap { $0["user"] as? String }), Set(["bo", "cy", "eve"].map(name)), seen.out)
+        XCTAssertFalse(listsJournal { XCTAssertEqual(hm("ana", "like", name("cy")).code, 0) }, "a write listed the crowded journal/")
+        XCTAssertFalse(listsJournal { XCTAssertEqual(hm("cy", "like", name("ana")).code, 0) }, "the newcomer's write listed the crowded journal/")
+
+        // The owner's run reads it all, and the like both gave is a match.
+        ownerRun()
+        let chat = hm("ana", "chat", name("cy"), "hello")
+        XCTAssertEqual(chat.code, 0, chat.err)
+        XCTAssertEqual(hm("cy", "chat", name("ana")).records.map { $0["text"] as? String }, ["hello"])
+    }
+}
