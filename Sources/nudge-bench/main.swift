@@ -1,6 +1,6 @@
 // Release-mode benchmarks for the tools' hot paths.
 //
-//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood|scaling]
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]
 //
 // Each figure is the median wall time of whole process runs, reported as a
 // ratio to its reference measured in the same run, with the runs interleaved
@@ -34,14 +34,15 @@ while !args.isEmpty {
     case "--keep": keep = true
     case "--only": only = args.isEmpty ? nil : args.removeFirst()
     case "-h", "--help":
-        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood|scaling]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone, --only rewards-flood rewards under a spool flood, --only scaling ten years of history against one.")
+        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone, --only habitmatch-flood a host pool of real logins under one member's flood (root), --only rewards-flood rewards under a spool flood, --only scaling ten years of history against one.")
         exit(0)
-    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|rewards-flood|scaling]")
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]")
     }
 }
 
 let bin = productsDirectory()
-for tool in (only == nil || only == "scaling" ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal", "minimal-static"] : [only == "rewards-flood" ? "rewards" : only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
+for tool in (only == nil || only == "scaling" ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal", "minimal-static"]
+             : [only == "rewards-flood" ? "rewards" : only == "habitmatch-flood" ? "habitmatch" : only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -53,7 +54,10 @@ try? Sys.makeDirectories(tmp)
 let zone = "America/New_York"
 let nowText = "2026-11-22T21:00:00-05:00"
 if let o = only {
-    guard o == "habitmatch" || o == "rewards-flood" || o == "scaling" else { fail("--only takes habitmatch, rewards-flood or scaling, not '\(o)'") }
+    guard ["habitmatch", "habitmatch-flood", "rewards-flood", "scaling"].contains(o) else {
+        fail("--only takes habitmatch, habitmatch-flood, rewards-flood or scaling, not '\(o)'")
+    }
+    if o == "habitmatch-flood" { habitmatchFloodBench(bin: bin, tmp: tmp, runs: runs) }
     if o == "scaling" { try scalingBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
     if o == "habitmatch" { habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
     if o == "rewards-flood" { rewardsFloodBench(bin: bin, tmp: tmp, zone: zone, now: nowText) }
@@ -447,6 +451,7 @@ record("playa due before the first generate (every past event pending)", "\(fmt(
 reportRatio("playa due, 10,000 past events", pdue, goal: 1.3)
 
 habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs)
+habitmatchFloodBench(bin: bin, tmp: tmp, runs: runs)
 
 // rewards: a year of usage for three children, about a million sessions.
 let rdir = Sys.join(tmp, "rewards")
