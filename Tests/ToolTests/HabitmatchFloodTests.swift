@@ -9,15 +9,16 @@ import Glibc
 /// names of nobody). Once it is crowded so, the others look the profiles up
 /// by name and never list it: root's inotifywait sees no open of the folder
 /// during their commands, reads and writes alike, where before the flood it
-/// does. They still see every member, one who joins after the flood too;
-/// the owner's run lists it all and still matches.
+/// does. They still see every member, one who joins after the flood too,
+/// even under a name somebody took first (once the owner's run has named
+/// the profile written instead); the owner's run lists it all and matches.
 final class HabitmatchFloodTests: HabitmatchHostPoolCase {
-    /// Whether journal/ itself was opened (to be listed) while `body` ran.
-    func listsJournal(_ body: () -> Void) -> Bool {
+    /// Whether journal/ (or `folder`) itself was opened (to be listed) while `body` ran.
+    func listsJournal(_ folder: String? = nil, _ body: () -> Void) -> Bool {
         let w = tmp + "/watch"
         let r = run("/bin/sh", ["-c", """
             rm -f \(w).events \(w).err
-            bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open --format "%w|%f|%e" "$1"' watch \(pool)/journal > \(w).events 2> \(w).err < /dev/null &
+            bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open --format "%w|%f|%e" "$1"' watch \(folder ?? pool + "/journal") > \(w).events 2> \(w).err < /dev/null &
             """], absolute: true)
         XCTAssertEqual(r.code, 0, r.err)
         let deadline = Date().addingTimeInterval(10)
@@ -39,14 +40,19 @@ final class HabitmatchFloodTests: HabitmatchHostPoolCase {
         // Before the flood: listed.
         XCTAssertTrue(listsJournal { XCTAssertEqual(hm("ana", "candidates").code, 0) })
 
-        // eve's flood, in her own name and in nobody's.
-        let flood = shell("eve", "cd \(pool)/journal && for i in $(seq 2 1500); do : > \(name("eve"))~$i.ndjson; : > nobody$i.ndjson; done")
+        // eve's flood, in her own name and in nobody's, after taking cy's name before cy joins.
+        let flood = shell("eve", "cd \(pool)/journal && : > \(name("cy")).ndjson && for i in $(seq 2 1500); do : > \(name("eve"))~$i.ndjson; : > nobody$i.ndjson; done")
         XCTAssertEqual(flood.code, 0, flood.err)
-        join("cy")
+        join("cy")  // as cy~N.ndjson, which nobody else has seen
+        XCTAssertEqual(hm("cy", "candidates").code, 0, "cy is not locked out of her own profile")
 
         var seen = RunResult(out: "", err: "", code: -1)
         XCTAssertFalse(listsJournal { seen = hm("ana", "candidates") }, "a read listed the crowded journal/")
         XCTAssertEqual(seen.code, 0, seen.err)
+        XCTAssertEqual(Set(seen.records.compactMap { $0["user"] as? String }), Set(["bo", "eve"].map(name)), seen.out)
+        // The owner's run names cy's profile for the others, who still do not list the folder.
+        ownerRun()
+        XCTAssertFalse(listsJournal { seen = hm("ana", "candidates") }, "a read listed the crowded journal/")
         XCTAssertEqual(Set(seen.records.compactMap { $0["user"] as? String }), Set(["bo", "cy", "eve"].map(name)), seen.out)
         XCTAssertFalse(listsJournal { XCTAssertEqual(hm("ana", "like", name("cy")).code, 0) }, "a write listed the crowded journal/")
         XCTAssertFalse(listsJournal { XCTAssertEqual(hm("cy", "like", name("ana")).code, 0) }, "the newcomer's write listed the crowded journal/")
@@ -56,5 +62,15 @@ final class HabitmatchFloodTests: HabitmatchHostPoolCase {
         let chat = hm("ana", "chat", name("cy"), "hello")
         XCTAssertEqual(chat.code, 0, chat.err)
         XCTAssertEqual(hm("cy", "chat", name("ana")).records.map { $0["text"] as? String }, ["hello"])
+
+        // cy floods their pair's folder: ana's chat does not list it either.
+        let pair = run("/bin/sh", ["-c", "for d in \(pool)/pairs/*/; do [ -n \"$(ls -A $d)\" ] && echo $d; done"], absolute: true).out
+            .split(separator: "\n").map(String.init)
+        XCTAssertEqual(pair.count, 1, pair.description)
+        let f = pair.first ?? "/nonexistent"
+        XCTAssertEqual(shell("cy", "cd \(f) && for i in $(seq 1 1500); do : > junk$i.ndjson; done").code, 0)
+        XCTAssertEqual(shell("cy", "touch \(pool)/journal/\(name("cy"))-moved").code, 0)
+        XCTAssertFalse(listsJournal(f) { XCTAssertEqual(hm("ana", "chat", name("cy")).records.map { $0["text"] as? String }, ["hello"]) },
+                       "a read listed the crowded pair folder")
     }
 }

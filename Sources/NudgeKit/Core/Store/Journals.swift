@@ -49,6 +49,10 @@ extension Store {
         func scan(_ rel: String, keep: ((String) -> Bool)? = nil) throws(ToolError) -> [DirEntry]? {
             if options.folderStamps { folders.append(folderStamp(rel)) }
             let path = rel == "." ? journalDir : Sys.join(journalDir, rel)
+            // Among strangers a folder inside is entered only as itself: one somebody replaced by a
+            // symbolic link would make this reader (the pool's owner, root) list wherever it points.
+            var lst = stat()
+            if options.trust == .perUser, rel != ".", lstat(path, &lst) == 0, (lst.st_mode & S_IFMT) != S_IFDIR { return nil }
             guard options.trust == .perUser else { return try Sys.scanDirectory(path, keep: keep) }
             // A login writes NAME.ndjson, or one NAME~N.ndjson when somebody
             // else holds that name: every other NAME~N is passed over by
@@ -159,10 +163,12 @@ extension Store {
         var out: [DirEntry] = []
         var plain = Set<String>()
         if options.trust == .perUser && actors.count > 64 { Users.preload() }
+        var squatted = Set<String>()
         for a in actors.sorted() {
             guard let e = Sys.entry(in: path, a + ".ndjson") else { continue }
             out.append(e)
-            if options.trust == .perUser, e.kind == .regular, let uid = Users.uid(of: a), e.uid == uid { plain.insert(a) }
+            guard options.trust == .perUser else { continue }
+            if e.kind == .regular, let uid = Users.uid(of: a), e.uid == uid { plain.insert(a) } else { squatted.insert(a) }
         }
         let prefix = sub + "/"
         for name in known.keys.sorted() where name.hasPrefix(prefix) {
@@ -171,6 +177,18 @@ extension Store {
             let actor = String(Store.actorPart(leaf.dropLast(7)))
             guard actor.count + 7 < leaf.count, actors.contains(actor), !plain.contains(actor),
                   let e = Sys.entry(in: path, String(leaf)) else { continue }
+            if e.kind == .regular, let uid = Users.uid(of: actor), e.uid == uid { squatted.remove(actor) }
+            out.append(e)
+        }
+        // Somebody else holds an actor's NAME.ndjson: their NAME~N as the one who lists the folder
+        // named it, and this writer's own (which it found when it chose it). Another actor's not
+        // named yet is not seen until it is: no squat makes a reader list what was flooded.
+        var extra = options.namesWhenCrowded[sub] ?? []
+        let own = ownName
+        if own.hasPrefix(prefix) { extra.append(String(own.dropFirst(prefix.count))) }
+        for leaf in extra where !leaf.contains("/") && leaf.hasSuffix(".ndjson") && !out.contains(where: { $0.name == leaf }) {
+            let actor = String(Store.actorPart(Substring(leaf).dropLast(7)))
+            guard actor.count + 7 < leaf.count, squatted.contains(actor), let e = Sys.entry(in: path, leaf) else { continue }
             out.append(e)
         }
         return out.sorted { $0.name < $1.name }

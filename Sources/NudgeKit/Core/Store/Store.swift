@@ -201,9 +201,17 @@ public struct Store<M: JournalModel> {
         // In a folder others may write in, somebody may have planted a file
         // (or a symlink, or a FIFO) under this writer's name: write NAME~N.
         let me = geteuid()
-        return Sys.claimName(in: journalDir, base: base, ext: ".ndjson") { st in
-            (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == me
+        let mine = { (st: stat) in (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == me }
+        // NAME~N as the one who lists a crowded folder named it: found without a listing.
+        if let sub = f, let named = options.namesWhenCrowded[sub] {
+            var st = stat()
+            if lstat(Sys.join(journalDir, base + ".ndjson"), &st) != 0 || !mine(st) {
+                for n in named where Store.actorPart(Substring(n).dropLast(7)) == options.actor {
+                    if lstat(Sys.join(journalDir, sub + "/" + n), &st) == 0 && mine(st) { return sub + "/" + n }
+                }
+            }
         }
+        return Sys.claimName(in: journalDir, base: base, ext: ".ndjson", mine: mine)
     }
     var ownName: String { target(nil) }
     var nowMillis: Int64 { options.nowMillis ?? Sys.nowMillis() }

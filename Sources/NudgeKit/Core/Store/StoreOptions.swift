@@ -86,6 +86,10 @@ public struct StoreOptions: Sendable {
     /// what they give up is a NAME~N journal they have never folded (made
     /// while somebody squatted NAME.ndjson) until the folder is small again.
     public var byNameWhenCrowded: Set<String> = []
+    /// Per such folder, more names to look up there: NAME~N journals of
+    /// actors whose NAME.ndjson somebody else holds, as one trusted to list
+    /// the folder found them (habitmatch: the pool owner's run).
+    public var namesWhenCrowded: [String: [String]] = [:]
     /// Per top folder of a journal's path ("journal", "pairs"), the most
     /// bytes of a peer's journal ever read: what lies past it counts for
     /// nothing, so no peer can make every reader fold more.

@@ -73,6 +73,7 @@ extension Habitmatch {
             try makeGroupFolder(dir, mode, gid: pst.st_gid)
         }
         if !quiet { try freeSquattedNames(p, gid: UInt32(pst.st_gid)) }
+        nameSquattedProfiles(p, gid: UInt32(pst.st_gid))
         // Every member's notices folder, made before anything is told there.
         for u in Users.members(ofGroup: UInt32(pst.st_gid)).sorted() {
             guard let uid = Users.uid(of: u), !Sys.isDirectory(Sys.join(p.path, "notices/\(u)/in")) else { continue }
@@ -138,6 +139,33 @@ extension Habitmatch {
             tx.record(event)
         }
         try ACL.ensureReaders(path: Sys.join(p.path, st.target("pairs/" + f)), users.compactMap { Users.uid(of: $0) }.filter { $0 != p.owner })
+    }
+
+    /// The profiles members wrote as LOGIN~N.ndjson because somebody else
+    /// took LOGIN.ndjson first, named in journal.names (members read it, so
+    /// that they need not list a crowded journal/ to find them); rewritten
+    /// only when it changes.
+    static func nameSquattedProfiles(_ p: Pool, gid: UInt32) {
+        var squatted: [String: UInt32] = [:]
+        for u in Users.members(ofGroup: gid) {
+            guard let uid = Users.uid(of: u), let e = Sys.entry(in: Sys.join(p.path, "journal"), u + ".ndjson"),
+                  e.kind != .regular || e.uid != uid else { continue }
+            squatted[u] = uid
+        }
+        var names: [String] = []
+        if !squatted.isEmpty, let all = try? Sys.scanDirectory(Sys.join(p.path, "journal"), keep: { n in
+            n.hasSuffix(".ndjson") && squatted[String(Store<HabitmatchState>.actorPart(Substring(n).dropLast(7)))] != nil
+        }) {
+            names = all.filter { e in
+                let actor = String(Store<HabitmatchState>.actorPart(Substring(e.name).dropLast(7)))
+                return e.kind == .regular && actor.count + 7 < e.name.count && squatted[actor] == e.uid
+            }.map(\.name).sorted()
+        }
+        let text = names.map { $0 + "\n" }.joined()
+        let had = (try? Sys.readFile(p.journalNamesPath)).map { String(decoding: $0, as: UTF8.self) } ?? nil
+        guard had != text, !(had == nil && names.isEmpty) else { return }
+        try? Sys.writeFileAtomically(p.journalNamesPath, Array(text.utf8), mode: 0o640)
+        _ = chown(p.journalNamesPath, p.owner, gid)
     }
 
     /// Names of members' folders (KIND/LOGIN, KIND/LOGIN~1 to ~7) that

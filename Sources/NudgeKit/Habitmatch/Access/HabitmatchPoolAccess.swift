@@ -300,6 +300,23 @@ extension Habitmatch {
 }
 
 extension Habitmatch.Pool {
+    /// The file the owner's run names squatted members' profiles in.
+    var journalNamesPath: String { Sys.join(path, "journal.names") }
+
+    /// The profiles written as LOGIN~N.ndjson because somebody else holds
+    /// LOGIN.ndjson, as the owner's run found them: what a member looks up
+    /// by name in a crowded journal/. Believed only from the owner's hand.
+    func journalNames() -> [String] {
+        let fd = open(journalNamesPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == owner, st.st_mode & 0o022 == 0, st.st_size <= 1 << 20,
+              let bytes = try? Sys.readAt(fd: fd, offset: 0, count: Int(st.st_size), path: journalNamesPath) else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+            .filter { $0.hasSuffix(".ndjson") && !$0.contains("/") && $0.count <= 300 }
+    }
+
     /// How the store reads and writes this pool, for `user`: tagged with the
     /// actor and the folder an event came from, peer files capped. In a host
     /// pool a file counts only when its owner is the login it is named
@@ -340,9 +357,11 @@ extension Habitmatch.Pool {
             if !isOwner {
                 o.actorsIn["spool"] = [user]
                 o.actorsIn["reports"] = [user]
-                // A member's flood of junk names in journal/ costs the others nothing: once
-                // crowded, they look up the profiles by name (the owner's run lists it all).
-                o.byNameWhenCrowded = ["journal"]
+                // A member's flood of junk names in journal/, in a buddy's private folder or in a
+                // pair's costs the others nothing: once crowded, they look the journals up by name
+                // (the owner's run lists them all).
+                o.byNameWhenCrowded = Set(["journal"] + reads.privates.values + reads.pairs.keys.map { "pairs/" + $0 })
+                o.namesWhenCrowded = ["journal": journalNames()]
             }
             let owner = Users.name(of: self.owner) ?? ""
             for (f, other) in reads.pairs { o.actorsIn["pairs/" + f] = [user, other, owner] }
