@@ -83,8 +83,8 @@ public struct StoreOptions: Sendable {
     /// they hold far more entries than actors (`Store.crowded`): each
     /// actor's NAME.ndjson and the journals this copy has folded there. One
     /// writer's flood of junk names then costs the other readers nothing;
-    /// what they give up is a NAME~N journal they have never folded (made
-    /// while somebody squatted NAME.ndjson) until the folder is small again.
+    /// a NAME~N journal they have never folded (made while somebody held
+    /// NAME.ndjson) is seen once `namesWhenCrowded` names it.
     public var byNameWhenCrowded: Set<String> = []
     /// Per such folder, more names to look up there: NAME~N journals of
     /// actors whose NAME.ndjson somebody else holds, as one trusted to list
