@@ -173,9 +173,7 @@ extension Store {
         let prefix = sub + "/"
         for name in known.keys.sorted() where name.hasPrefix(prefix) {
             let leaf = name.dropFirst(prefix.count)
-            guard !leaf.contains("/"), leaf.hasSuffix(".ndjson") else { continue }
-            let actor = String(Store.actorPart(leaf.dropLast(7)))
-            guard actor.count + 7 < leaf.count, actors.contains(actor), !plain.contains(actor),
+            guard let actor = Store.tildeActor(leaf), actors.contains(actor), !plain.contains(actor),
                   let e = Sys.entry(in: path, String(leaf)) else { continue }
             if e.kind == .regular, let uid = Users.uid(of: actor), e.uid == uid { squatted.remove(actor) }
             out.append(e)
@@ -186,9 +184,8 @@ extension Store {
         var extra = options.namesWhenCrowded[sub] ?? []
         let own = ownName
         if own.hasPrefix(prefix) { extra.append(String(own.dropFirst(prefix.count))) }
-        for leaf in extra where !leaf.contains("/") && leaf.hasSuffix(".ndjson") && !out.contains(where: { $0.name == leaf }) {
-            let actor = String(Store.actorPart(Substring(leaf).dropLast(7)))
-            guard actor.count + 7 < leaf.count, squatted.contains(actor), let e = Sys.entry(in: path, leaf) else { continue }
+        for leaf in extra where !out.contains(where: { $0.name == leaf }) {
+            guard let actor = Store.tildeActor(Substring(leaf)), squatted.contains(actor), let e = Sys.entry(in: path, leaf) else { continue }
             out.append(e)
         }
         return out.sorted { $0.name < $1.name }

@@ -137,6 +137,12 @@ public struct Store<M: JournalModel> {
         return String(decoding: bytes[start..<(bytes.endIndex - 7)], as: UTF8.self)
     }
 
+    /// The actor of a NAME~N.ndjson journal name; nil for any other name.
+    static func tildeActor(_ leaf: Substring) -> String? {
+        guard leaf.hasSuffix(".ndjson"), !leaf.contains("/") else { return nil }
+        let base = leaf.dropLast(7), actor = actorPart(base)
+        return actor.count < base.count ? String(actor) : nil
+    }
     static func actorPart(_ base: Substring) -> Substring {
         if let t = base.lastIndex(of: "~"), base[base.index(after: t)...].count <= 8,
            let n = Int(base[base.index(after: t)...]), n >= 2 {
@@ -206,7 +212,7 @@ public struct Store<M: JournalModel> {
         if let sub = f, let named = options.namesWhenCrowded[sub] {
             var st = stat()
             if lstat(Sys.join(journalDir, base + ".ndjson"), &st) != 0 || !mine(st) {
-                for n in named where Store.actorPart(Substring(n).dropLast(7)) == options.actor {
+                for n in named where Store.tildeActor(Substring(n)) == options.actor {
                     if lstat(Sys.join(journalDir, sub + "/" + n), &st) == 0 && mine(st) { return sub + "/" + n }
                 }
             }

@@ -153,13 +153,11 @@ extension Habitmatch {
             squatted[u] = uid
         }
         var names: [String] = []
+        typealias S = Store<HabitmatchState>
         if !squatted.isEmpty, let all = try? Sys.scanDirectory(Sys.join(p.path, "journal"), keep: { n in
-            n.hasSuffix(".ndjson") && squatted[String(Store<HabitmatchState>.actorPart(Substring(n).dropLast(7)))] != nil
+            S.tildeActor(Substring(n)).map { squatted[$0] != nil } ?? false
         }) {
-            names = all.filter { e in
-                let actor = String(Store<HabitmatchState>.actorPart(Substring(e.name).dropLast(7)))
-                return e.kind == .regular && actor.count + 7 < e.name.count && squatted[actor] == e.uid
-            }.map(\.name).sorted()
+            names = all.filter { e in e.kind == .regular && S.tildeActor(Substring(e.name)).map { squatted[$0] == e.uid } == true }.map(\.name).sorted()
         }
         let text = names.map { $0 + "\n" }.joined()
         let had = (try? Sys.readFile(p.journalNamesPath)).map { String(decoding: $0, as: UTF8.self) } ?? nil

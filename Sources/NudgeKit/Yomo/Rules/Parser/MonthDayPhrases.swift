@@ -144,13 +144,13 @@ extension ReminderParser.ParseState {
         let said = phrase(i, n)
         // "in december or january": which?
         if ["or", "and", "to", "-", "through", "thru"].contains(after), ReminderLexicon.month(word(i + n + 1)) != nil {
-            if conflict == nil { conflict = "'\(phrase(i, n + 2))' is two months: say one day" }
+            if conflict == nil { conflict = "'\(phrase(i, n + 2))' is two months: say one day, as '\(word(i + 1)) 1'" }
             return consume(n + 2)
         }
         if (n == 2 && m == today.month) || (year == today.year && m <= today.month) {
             if conflict == nil {
                 conflict = m == today.month ? "'\(said)' is the month under way: say a day in it, as '\(word(i + 1)) \(Day.daysInMonth(year: today.year, month: m))'"
-                    : "'\(said)' is past: say a day to come"
+                    : "'\(said)' is past: say a day to come, as '\(word(i + 1)) 1 \(today.year + 1)'"
             }
             return consume(n)
         }
