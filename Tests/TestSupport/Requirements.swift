@@ -55,6 +55,8 @@ public enum Requirement: String, CaseIterable, Sendable {
     /// sources are kept in Tests/Vendor/activitywatch): rewards' ingest
     /// against the real server on loopback.
     case activityWatch = "aw-server"
+    /// OpenSSH's ssh-keygen, which signs and verifies batches in a signed folder (-Y sign, -Y verify).
+    case sshKeygen = "ssh-keygen"
     /// Running as root, with useradd, setpriv and mount: real logins and small file systems.
     case root
 
@@ -85,6 +87,7 @@ public enum Requirement: String, CaseIterable, Sendable {
         case .pythonDbus: return "python3-dbus"
         case .script: return "bsdutils"
         case .inotifywait: return "inotify-tools"
+        case .sshKeygen: return "openssh-client"
         case .activityWatch: return packageList.joined(separator: ", ")
         case .root: return "run the suite as root, as CI does"
         default: return rawValue

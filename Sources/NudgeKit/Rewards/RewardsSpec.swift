@@ -182,7 +182,11 @@ public enum Rewards {
         // Devices sharing a sync folder: the fold counts hand-over marks
         // only from the granting device (`markCounts`); one machine's own
         // store counts every one (its name may change with its host name).
-        if o.journalFolder != nil { o.hostFacts.append(["type": "sync_folder"]) }
+        if let f = o.journalFolder {
+            o.hostFacts.append(["type": "sync_folder"])
+            // Parents on several laptops: each change is signed by the parent it names.
+            o.signatures = try ctx.signatures(folder: f, principal: o.user, rule: .eventsBy)
+        }
         return Store(dir: ctx.dataDir, options: o)
     }
 

@@ -9,7 +9,7 @@ public struct Config: Sendable, Equatable {
     public subscript(key: String) -> String? { values[key] }
 
     /// Keys every tool accepts, whatever its own.
-    public static let familyKeys = ["sync_dir"]
+    public static let familyKeys = ["sync_dir", "signing_key"]
 
     public static func parse(_ text: String, path: String, known: [String]) throws(ToolError) -> Config {
         var c = Config(path: path)

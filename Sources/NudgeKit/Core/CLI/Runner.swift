@@ -329,8 +329,27 @@ public final class Context {
         var o = StoreOptions(tool: spec.name, lockTimeoutMillis: lockTimeoutMillis)
         o.nowMillis = now.ms
         o.clockPinned = pinned
-        if let s = try syncDirectory() { o.journalFolder = s }
+        if let s = try syncDirectory() {
+            o.journalFolder = s
+            o.signatures = try signatures(folder: s, principal: o.actor)
+        }
         return o
+    }
+
+    /// A sync folder's signatures (Signing.swift): on once the folder holds
+    /// an allowed_signers list, or this copy has accepted one (removing the
+    /// folder's file does not turn them off). The key is TOOL_SIGNING_KEY
+    /// or `signing_key` in the config file.
+    public func signatures(folder: String, principal: String, rule: StoreSignatures.Rule = .actor) throws(ToolError) -> StoreSignatures? {
+        let list = Sys.join(folder, "allowed_signers")
+        guard Sys.fileIdentity(list) != nil || Sys.fileIdentity(Sys.join(dataDir, "allowed_signers.accepted")) != nil else { return nil }
+        var key = Sys.env(spec.envPrefix + "_SIGNING_KEY").flatMap { $0.isEmpty ? nil : $0 }
+        if key == nil { key = try Config.familyValue("signing_key", directory: configDir) }
+        if let k = key, k.hasPrefix("~/") { key = Sys.join(Sys.homeDirectory(), String(k.dropFirst(2))) }
+        guard StoreSignatures.isPrincipal(principal) else {
+            throw ToolError(.config, "'\(principal)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +")
+        }
+        return StoreSignatures(allowedSigners: list, signingKey: key, principal: principal, rule: rule)
     }
 
     /// An option as the user typed it (`-n` for `--limit`), for messages.

@@ -29,6 +29,16 @@ public enum Subprocess {
         return (status, out)
     }
 
+    /// Runs `argv` (no shell), feeding `stdin`, and returns its exit status
+    /// and standard output; its standard error goes to /dev/null (for a
+    /// program whose answer is its status, as `ssh-keygen -Y verify`).
+    public static func output(_ argv: [String], stdin: [UInt8]? = nil) throws(ToolError) -> (status: Int32, out: [UInt8]) {
+        var out: [UInt8] = []
+        let end = try run(argv, stdin: stdin, env: [:], quiet: false, capture: &out, quietErrors: true)
+        if case .exited(let c) = end { return (c, out) }
+        return (128, out)
+    }
+
     /// The status of a child ended for running too long.
     public static let timedOut: Int32 = 124
 
@@ -122,7 +132,7 @@ public enum Subprocess {
     }
 
     static func run(_ argv: [String], stdin: [UInt8]?, env: [String: String], quiet: Bool,
-                    capture: UnsafeMutablePointer<[UInt8]>?, timeoutMillis: Int? = nil) throws(ToolError) -> Ending {
+                    capture: UnsafeMutablePointer<[UInt8]>?, timeoutMillis: Int? = nil, quietErrors: Bool = false) throws(ToolError) -> Ending {
         var fa = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fa)
         defer { posix_spawn_file_actions_destroy(&fa) }
@@ -161,6 +171,7 @@ public enum Subprocess {
         } else if quiet {
             posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)
         }
+        if quietErrors { posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) }
 
         var pid: pid_t = 0
         let rc = spawn(&pid, argv, env: env, &fa, &attr)

@@ -37,6 +37,7 @@ extension Store {
         }
         if journalsAreLocal { Sys.removeStaleTemporaries(in: journalDir) }
         if hasLocalJournalsToAdopt() { try adoptLocalJournals() }
+        if let sg = options.signatures { try signOwnHistory(target(nil), sg) }
         var l = try load(full: full, lazy: lazy)
         if l.badSnapshot != nil { moveSnapshotAside() }
         if l.marks.contains(where: { isOwn($0.key) && $0.value.bad > 0 && (l.own[$0.key]?.badRanges.isEmpty ?? true) }) {
@@ -80,7 +81,13 @@ extension Store {
                 try Sys.makeDirectories(folder, mode: options.sharedWithOthers ? 0o2750 : 0o700)
             }
             let ownEnd = l.own[rel]?.committedEnd ?? 0
-            let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: written, zone: zone)
+            var signature: JSONObject = [:]
+            if let sg = options.signatures {
+                signature = try signatureFields(body: Store.encodeBody(tx.events, lines: tx.lines), actor: Store.actorOf(rel),
+                                                stamp: stamp, events: tx.events, sg)
+            }
+            let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: written,
+                                                          zone: zone, extra: signature)
             // Among strangers, a batch others could never read whole (they
             // read `peerReadCap` of a journal per run) is never written.
             if options.trust == .perUser && bytes.count > options.peerReadCap {
@@ -116,21 +123,29 @@ extension Store {
     /// line's length (with its newline). (Also what a benchmark seeds with,
     /// so its journals are the format the store writes.) `lines`: events
     /// already written, by index (`Transaction.record(_:line:)`).
+    /// `extra`: more fields for the commit line (a signature's).
     public static func encodeBatch(_ events: [JSONObject], lines: [[UInt8]?] = [], stamp: Stamp, by user: String, at: Instant,
-                                   zone: Zone) -> (bytes: [UInt8], commitLength: Int) {
+                                   zone: Zone, extra: JSONObject = [:]) -> (bytes: [UInt8], commitLength: Int) {
+        var bytes = encodeBody(events, lines: lines)
+        var commit: JSONObject = ["type": "commit", "n": .int(Int64(events.count)),
+                                  "at": .string(zone.format(at)), "by": .string(user),
+                                  "schema": .int(Int64(M.schemaVersion)), "hlc": stamp.clockJSON,
+                                  "sum": .string(Checksum.hex(Checksum.hash(bytes)))]
+        for k in extra.keys { commit[k] = extra[k] }
+        let before = bytes.count
+        commit.write(into: &bytes)
+        bytes.append(0x0A)
+        return (bytes, bytes.count - before)
+    }
+
+    /// A batch's event lines, each with its newline: what its checksum and signature cover.
+    static func encodeBody(_ events: [JSONObject], lines: [[UInt8]?] = []) -> [UInt8] {
         var bytes = [UInt8]()
         for (i, e) in events.enumerated() {
             if i < lines.count, let l = lines[i] { bytes += l } else { e.write(into: &bytes) }
             bytes.append(0x0A)
         }
-        let commit: JSONObject = ["type": "commit", "n": .int(Int64(events.count)),
-                                  "at": .string(zone.format(at)), "by": .string(user),
-                                  "schema": .int(Int64(M.schemaVersion)), "hlc": stamp.clockJSON,
-                                  "sum": .string(Checksum.hex(Checksum.hash(bytes)))]
-        let before = bytes.count
-        commit.write(into: &bytes)
-        bytes.append(0x0A)
-        return (bytes, bytes.count - before)
+        return bytes
     }
 
     func append(_ bytes: [UInt8], to rel: String) throws(ToolError) {

@@ -75,7 +75,14 @@ extension Store {
     /// Rewrites one journal without the events erased by `tombstones`
     /// (batches left empty go too; commit lines keep their stamps).
     func rewriteJournal(_ name: String, bytes: [UInt8], tombstones: [(Stamp, JSONObject)]) throws(ToolError) {
-        let (out, _) = try Store.rewritten(bytes, actor: Store.actorOf(name)) { !Erasure.erased($0, at: $1, by: tombstones, in: M.self) }
+        let actor = Store.actorOf(name)
+        var sign: ((_ body: [UInt8], _ stamp: Stamp, _ events: [JSONObject]) throws(ToolError) -> JSONObject?)? = nil
+        if let sg = options.signatures {
+            sign = { (body, stamp, events) throws(ToolError) -> JSONObject? in
+                try signatureFields(body: body, actor: actor, stamp: stamp, events: events, sg)
+            }
+        }
+        let (out, _) = try Store.rewritten(bytes, actor: actor, sign: sign) { !Erasure.erased($0, at: $1, by: tombstones, in: M.self) }
         try Sys.writeFileAtomically(Sys.join(journalDir, name), out, mode: fileMode(for: name))
     }
 
@@ -86,7 +93,13 @@ extension Store {
     /// checksum made anew. What no commit line closes (a batch cut short)
     /// goes, and so do lines that are not JSON. Returns the bytes and how
     /// many events went.
+    /// `sign`: in a signed folder, the signature fields of a batch whose
+    /// bytes or stamp changed (a rewritten journal is signed anew by its
+    /// writer), or of every batch not signed yet with `signUnsigned`; nil
+    /// leaves a batch as it is.
     static func rewritten(_ bytes: [UInt8], actor: String,
+                          sign: ((_ body: [UInt8], _ stamp: Stamp, _ events: [JSONObject]) throws(ToolError) -> JSONObject?)? = nil,
+                          signUnsigned: Bool = false,
                           keep: (_ event: JSONObject, _ stamp: Stamp) -> Bool) throws(ToolError) -> (bytes: [UInt8], removed: Int) {
         var out = [UInt8]()
         var batch: [[UInt8]] = []
@@ -99,11 +112,13 @@ extension Store {
                     batch.append(Array(line))
                     return true
                 }
-                let eff = Store.effectiveStamp(Store.declaredStamp(o, actor: actor), previous: last, actor: actor)
+                let declared = Store.declaredStamp(o, actor: actor)
+                let eff = Store.effectiveStamp(declared, previous: last, actor: actor)
                 last = eff
                 let schema = Int(o["schema"]?.int ?? 1)
                 var body = [UInt8]()
                 var kept = 0
+                var events: [JSONObject] = []
                 for b in batch {
                     guard let ev0 = try? JSON.parseObject(bytes: b) else { continue }
                     let ev = schema == M.schemaVersion ? ev0 : M.migrate(ev0, from: schema)
@@ -114,13 +129,19 @@ extension Store {
                     body += b
                     body.append(0x0A)
                     kept += 1
+                    events.append(ev0)
                 }
+                let whole = kept == batch.count
                 batch.removeAll()
                 guard kept > 0 else { return true }
                 var c = o
                 c["n"] = .int(Int64(kept))
                 c["hlc"] = eff.clockJSON
                 c["sum"] = .string(Checksum.hex(Checksum.hash(body)))
+                if let sign, o["sig"] != nil ? !whole || declared != eff : signUnsigned,
+                   let fields = try sign(body, eff, events) {
+                    for k in fields.keys { c[k] = fields[k] }
+                }
                 out += body
                 c.write(into: &out)
                 out.append(0x0A)

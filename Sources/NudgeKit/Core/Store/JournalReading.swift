@@ -96,6 +96,9 @@ extension Store {
         var pendingBad: [Range<Int>] = []
         var batchStart = from
         var stop = false
+        // Batches a signed folder does not believe: they count for nothing,
+        // and are never set aside (a list that changes could believe them).
+        var unsigned = 0, forged = 0, notBelieved = 0
         let horizon = nowMillis + (options.peerHorizonMillis ?? 86_400_000)
         let waits = peer && (options.peerHorizonMillis != nil || options.trust == .perUser)
         let tag = options.tagActor ? actor : nil
@@ -128,11 +131,9 @@ extension Store {
                     return true
                 }
                 var ok = !options.requireChecksums
+                let body = UnsafeRawBufferPointer(rebasing: raw[(batchStart - from)..<(lineStart - from)])
                 if let sum = o["sum"]?.string {
-                    let lo = batchStart - from
-                    let hi = lineStart - from
-                    let h = Checksum.hex(Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[lo..<hi])))
-                    ok = h == sum
+                    ok = Checksum.hex(Checksum.hash(body)) == sum
                 }
                 let declared = Store.declaredStamp(o, actor: actor)
                 // Among strangers (a shared folder), a peer stamped far ahead
@@ -144,6 +145,11 @@ extension Store {
                     stop = true
                     return false
                 }
+                if ok, !pending.isEmpty, let sg = options.signatures,
+                   !signedBatchHolds(o, body: body, actor: actor, declared: declared, previous: r.last, events: pending, sg) {
+                    ok = false
+                    if o["sig"] == nil { unsigned += 1 } else { forged += 1 }
+                }
                 let eff = Store.effectiveStamp(declared, previous: r.last, actor: actor)
                 if ok {
                     let schema = Int(o["schema"]?.int ?? 1)
@@ -154,16 +160,19 @@ extension Store {
                         if schema != M.schemaVersion { ev = M.migrate(ev, from: schema) }
                         if let a = tag { ev["actor"] = .string(a) }
                         if let sc = scopeTag { ev["scope"] = .string(sc) }
+                        // Proven by its signature: the model may say so.
+                        if options.signatures != nil { ev["signer"] = o["signer"] }
                         if ev["type"]?.string == "erase" { erase = true }
                         evs.append(ev)
                     }
                     r.bad += pendingBad.count
                     r.badRanges += pendingBad
                     if !evs.isEmpty { r.batches.append(Batch(stamp: eff, events: evs, hasErase: erase, journal: index)) }
-                } else {
+                } else if unsigned + forged == notBelieved {
                     r.bad += 1
                     r.badRanges.append(batchStart..<lineEnd)
                 }
+                notBelieved = unsigned + forged
                 r.last = eff
                 r.tag = Store.lineTag(ArraySlice(UnsafeRawBufferPointer(rebasing: raw[(lineStart - from)..<(lineEnd - from - 1)])))
                 pending.removeAll(keepingCapacity: true)
@@ -172,6 +181,13 @@ extension Store {
                 batchStart = lineEnd
                 return true
             }
+        }
+        if forged > 0 && !(options.quietPeers && peer) {
+            Store.warnOnce("\(Sys.join(journalDir, name)): \(forged) batch(es) are not signed by a key \(options.signatures?.allowedSigners ?? "allowed_signers") allows for their signer (or were moved or copied) and count for nothing")
+        }
+        if unsigned > 0 && !(options.quietPeers && peer) {
+            let whose = peer ? "once that device makes a change (it signs them then)" : "once a change is made here (it signs them)"
+            Store.warnOnce("\(Sys.join(journalDir, name)): \(unsigned) batch(es) written before this folder asked for signatures count \(whose)")
         }
         return r
     }

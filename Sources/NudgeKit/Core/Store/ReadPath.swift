@@ -181,6 +181,8 @@ extension Store {
         // while a snapshot stands, so sizes read after it are never shorter
         // than what it folded — unless a writer replaced the snapshot
         // meanwhile (an erasure shrinks journals), which is checked below.
+        // A signed folder's list first: one newly accepted drops the snapshot.
+        if let sg = options.signatures { _ = acceptedSigners(sg) }
         let identity = Sys.fileIdentity(snapshotPath)
         var refused: String? = nil
         var snap: (snapshot: Snapshot, state: M)? = nil

@@ -32,14 +32,16 @@ extension Store {
             guard let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: 0, cap: Int.max) else { continue }
             let f = files.count
             files.append((e.name, got.bytes))
-            var start = 0
+            var start = 0, batchStart = 0
             while start < got.bytes.count, let nl = got.bytes[start...].firstIndex(of: 0x0A) {
                 let line = start..<nl
                 start = nl + 1
                 guard got.bytes[line].count > 10, let o = try? JSON.parseObject(bytes: Array(got.bytes[line])),
-                      o["type"]?.string == "commit", let s = Store.declaredStamp(o, actor: options.actor) else { continue }
+                      o["type"]?.string == "commit" else { continue }
+                defer { batchStart = start }
+                guard let s = Store.declaredStamp(o, actor: options.actor) else { continue }
                 if s.ms > limit {
-                    ahead.append(AheadBatch(file: f, line: line, stamp: s, commit: o))
+                    ahead.append(AheadBatch(file: f, line: line, body: batchStart..<line.lowerBound, stamp: s, commit: o))
                 } else if s > base {
                     base = s
                 }
@@ -54,6 +56,13 @@ extension Store {
             next = Stamp(ms: next.ms, counter: next.counter + 1, actor: options.actor)
             var c = a.commit
             c["hlc"] = next.clockJSON
+            // A signed batch is signed anew for its new stamp.
+            if let sg = options.signatures, c["sig"] != nil {
+                let body = Array(files[a.file].bytes[a.body])
+                let events = body.split(separator: 0x0A).compactMap { try? JSON.parseObject(bytes: Array($0)) }
+                let fields = try signatureFields(body: body, actor: Store.actorOf(files[a.file].rel), stamp: next, events: events, sg)
+                for k in fields.keys { c[k] = fields[k] }
+            }
             var out = [UInt8]()
             c.write(into: &out)
             lines[a.file, default: []].append((a.line, out))
@@ -76,6 +85,8 @@ extension Store {
 struct AheadBatch {
     var file: Int
     var line: Range<Int>
+    /// Its event lines.
+    var body: Range<Int>
     var stamp: Stamp
     var commit: JSONObject
 }

@@ -107,6 +107,10 @@ public struct StoreOptions: Sendable {
     /// with strangers, where a writer's own hands could append one).
     public var requireChecksums = false
 
+    /// Batches are signed and verified with SSH keys (Signing.swift): nil
+    /// for a folder without an allowed_signers list.
+    public var signatures: StoreSignatures? = nil
+
     /// Writers move the change time of the folder they append in, and a
     /// reader believes its last full listing again while every folder it
     /// looked in is unchanged (Listing.swift): a folder of thousands of

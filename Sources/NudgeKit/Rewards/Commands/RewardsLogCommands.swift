@@ -26,8 +26,10 @@ extension Rewards {
             var rec: JSONObject = ["type": "log", "at": .string(ctx.zone.format(Instant(ms: x.ms))), "by": .string(x.by), "action": .string(x.action),
                                    "child": JSON(x.child), "text": .string(x.text), "before": x.before, "after": x.after, "note": JSON(x.note)]
             // Written in a sync folder by a login that named someone else: nothing proves it.
+            // In a signed folder, their SSH key proves it.
             if let l = x.login { rec["login"] = .string(l); rec["verified"] = false }
-            let unverified = x.login.map { "  [unverified: written by login \(Text.terminalSafe($0)) as \(Text.terminalSafe(x.by))]" } ?? ""
+            if let sg = x.signer, sg == x.by { rec["verified"] = true; rec["signer"] = .string(sg) }
+            let unverified = x.signer != nil ? "" : x.login.map { "  [unverified: written by login \(Text.terminalSafe($0)) as \(Text.terminalSafe(x.by))]" } ?? ""
             ctx.out.emit(rec, text: "\(ctx.zone.format(Instant(ms: x.ms)))  \(Text.terminalSafe(x.text))\(x.note.map { "  — “" + Text.terminalSafe($0) + "”" } ?? "")\(unverified)")
         }
         return .ok

@@ -65,6 +65,9 @@ extension Rewards {
         var ref: String? = nil
         /// In a sync folder, the login that wrote it as someone else: unverified.
         public var login: String? = nil
+        /// In a signed sync folder, who signed it (the same as `by`: a batch
+        /// signed by anyone else counts for nothing).
+        public var signer: String? = nil
     }
 
     /// What one event did, for people (none for bookkeeping events).
@@ -75,7 +78,7 @@ extension Rewards {
         let note = e["note"]?.string
         func entry(_ text: String, child: String? = nil, before: JSON = .null, after: JSON = .null, action: String = type) -> LogEntry {
             LogEntry(ms: ms, by: who, action: action, child: child, text: text, before: before, after: after, note: note,
-                     login: e["os_login"]?.string.flatMap { $0 == who ? nil : $0 })
+                     login: e["os_login"]?.string.flatMap { $0 == who ? nil : $0 }, signer: e["signer"]?.string)
         }
         func name(_ id: String?) -> String { id.flatMap { a.children[$0]?.name ?? b.children[$0]?.name } ?? id ?? "?" }
         var out: [LogEntry] = []

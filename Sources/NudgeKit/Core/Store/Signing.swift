@@ -1,0 +1,277 @@
+// Who wrote a batch, across machines: in a folder that holds an
+// allowed_signers file (git's format), every batch carries an SSH signature
+// made with `ssh-keygen -Y sign -n nudge-TOOL`, and every copy counts a batch
+// only when `ssh-keygen -Y verify` finds it signed by a key that file allows
+// for the batch's signer, at the batch's time (so a key given
+// `valid-before` when someone leaves still proves what they wrote before).
+//
+// The message signed binds the batch's journal, stamp and bytes:
+//     nudge-batch 1\njournal ACTOR\nhlc MS COUNTER\nsha256 HEX\n
+// so a batch moved to another journal, changed in one byte, or copied again
+// into its own journal (a stamp not past the one before it) counts for
+// nothing. The commit line holds "signer" and "sig" (the armour stripped).
+//
+// The list itself: each copy keeps the version it accepted in its data
+// directory (allowed_signers.accepted). The first one it sees is accepted on
+// first use, and said; a later version is accepted only with
+// allowed_signers.sig beside it, made by a key the accepted version lists
+// (`ssh-keygen -Y sign -n nudge-signers allowed_signers`). Once accepted,
+// signatures stay required: removing the folder's file changes nothing.
+//
+// Invariants: a copy never verifies the same batch twice under the same
+// list (signatures.verified holds a SHA-256 of list, message, signature and
+// signer for each one that held); its own batches are verified once, when
+// written, before they are appended (a key the list does not allow is
+// refused, nothing written); what fails verification is never set aside
+// or removed, it only counts for nothing, and is reported once.
+
+/// A folder whose batches are signed: where its list is, and how this copy signs.
+public struct StoreSignatures: Sendable, Equatable {
+    /// Whom a batch's signer must be.
+    public enum Rule: Sendable, Equatable {
+        /// The journal's own name (a device, a pool member).
+        case actor
+        /// Anyone the list allows, as long as every event that names who
+        /// made it ("by") names the signer (a parent on any laptop).
+        case eventsBy
+    }
+    /// The folder's allowed_signers.
+    public var allowedSigners: String
+    /// The key this copy signs with: a private key file, or a public key
+    /// whose private half ssh-agent holds. nil: this copy reads, and
+    /// refuses to write.
+    public var signingKey: String?
+    /// Who this copy signs as (a principal of the list).
+    public var principal: String
+    public var rule: Rule
+
+    public init(allowedSigners: String, signingKey: String?, principal: String, rule: Rule = .actor) {
+        self.allowedSigners = allowedSigners
+        self.signingKey = signingKey
+        self.principal = principal
+        self.rule = rule
+    }
+
+    /// A principal as it may appear in a commit line: what ssh-keygen reads
+    /// as one name (no spaces, commas or quotes; not an option).
+    public static func isPrincipal(_ s: String) -> Bool {
+        guard !s.isEmpty, s.utf8.count <= 128, s.utf8.first != UInt8(ascii: "-") else { return false }
+        return s.utf8.allSatisfy { c in
+            (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
+                || c == 0x2D || c == 0x5F || c == 0x2E || c == 0x40 || c == 0x2B
+        }
+    }
+}
+
+/// What a process has learned of each store's signatures: the list it
+/// verifies against, and the batches already verified.
+enum SignatureMemo {
+    static let lists = Locked([String: (path: String, digest: String)]())
+    static let verified = Locked([String: Set<String>]())
+    /// Forgets it all (tests that change a list within one process).
+    static func reset() {
+        lists.withLock { $0 = [:] }
+        verified.withLock { $0 = [:] }
+    }
+}
+
+extension Store {
+    var acceptedSignersPath: String { Sys.join(dir, "allowed_signers.accepted") }
+    var verifiedSignaturesPath: String { Sys.join(dir, "signatures.verified") }
+
+    /// The namespace of this tool's batches: a batch signed for another tool
+    /// cannot be replayed into this one.
+    var signatureNamespace: String { "nudge-" + options.tool }
+
+    /// The message a batch's signature covers.
+    static func signedMessage(actor: String, stamp: Stamp, body: UnsafeRawBufferPointer) -> [UInt8] {
+        Array("nudge-batch 1\njournal \(actor)\nhlc \(stamp.ms) \(stamp.counter)\nsha256 \(SHA256.hex(digest: SHA256.digest(body)))\n".utf8)
+    }
+
+    // MARK: The list
+
+    /// The allowed_signers this copy verifies against (path and digest):
+    /// the version it accepted, or the folder's when that is the first seen
+    /// (said once) or signed by a signer of the accepted one. nil when there
+    /// is none at all: then nothing can verify.
+    func acceptedSigners(_ sg: StoreSignatures) -> (path: String, digest: String)? {
+        if let m = SignatureMemo.lists.withLock({ $0[dir] }) { return m }
+        let accepted = (try? Sys.readPeerFile(acceptedSignersPath, from: 0, cap: 1 << 20))??.bytes
+        let offered = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20))??.bytes
+        var use = accepted
+        if let o = offered, o != accepted {
+            // What was folded under another list (or none) is folded again under this one.
+            defer {
+                if use == o {
+                    Sys.removeFile(snapshotPath)
+                    dropCheckpoint()
+                }
+            }
+            if accepted == nil {
+                let keys = o.split(separator: 0x0A).filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }.count
+                if (try? keep(o)) != nil {
+                    use = o
+                    Store.warnOnce("\(sg.allowedSigners): trusted on first use (\(keys) signer\(keys == 1 ? "" : "s")); from now on it changes only when signed by one of them (ssh-keygen -Y sign -n nudge-signers)")
+                }
+            } else if listChangeIsSigned(o) {
+                if (try? keep(o)) != nil { use = o }
+            } else {
+                Store.warnOnce("\(sg.allowedSigners) changed, but \(sg.allowedSigners).sig is not a signature of it by one of the signers accepted before (ssh-keygen -Y sign -n nudge-signers); still verifying with the list accepted before")
+            }
+        }
+        guard let list = use else { return nil }
+        let r = (path: acceptedSignersPath, digest: SHA256.hex(list))
+        SignatureMemo.lists.withLock { $0[dir] = r }
+        return r
+
+        func keep(_ bytes: [UInt8]) throws(ToolError) {
+            try Sys.makeDirectories(dir)
+            try Sys.writeFileAtomically(acceptedSignersPath, bytes, mode: 0o600)
+        }
+        func listChangeIsSigned(_ list: [UInt8]) -> Bool {
+            guard let sig = (try? Sys.readPeerFile(sg.allowedSigners + ".sig", from: 0, cap: 64 << 10))??.bytes,
+                  let found = try? Subprocess.output(["ssh-keygen", "-Y", "find-principals", "-s", "/dev/stdin", "-f", acceptedSignersPath], stdin: sig),
+                  found.status == 0 else { return false }
+            let principals = String(decoding: found.out, as: UTF8.self).split(separator: "\n").map(String.init)
+            return principals.contains { p in
+                StoreSignatures.isPrincipal(p) && verify(list, armoured: sig, principal: p, namespace: "nudge-signers", list: acceptedSignersPath, at: nil)
+            }
+        }
+    }
+
+    // MARK: Signing and verifying
+
+    /// Signs `message` with this copy's key: the signature, armour stripped.
+    func sign(_ message: [UInt8], _ sg: StoreSignatures) throws(ToolError) -> String {
+        guard let key = sg.signingKey else {
+            throw ToolError(.config, "\(sg.allowedSigners) asks for signed changes, and no key is set: add 'signing_key = ~/.ssh/id_ed25519' (or its .pub, with the key in ssh-agent) to the config file; nothing was written")
+        }
+        let r = try Subprocess.output(["ssh-keygen", "-Y", "sign", "-q", "-f", key, "-n", signatureNamespace], stdin: message)
+        let text = String(decoding: r.out, as: UTF8.self)
+        let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        guard r.status == 0, text.hasPrefix("-----BEGIN SSH SIGNATURE-----"), !body.isEmpty else {
+            throw ToolError(.config, "ssh-keygen -Y sign with \(key) failed (exit \(r.status)): is the key readable, or held by ssh-agent? nothing was written")
+        }
+        return body
+    }
+
+    static func armour(_ sig: String) -> [UInt8] {
+        var s = "-----BEGIN SSH SIGNATURE-----\n"
+        var rest = Substring(sig)
+        while !rest.isEmpty {
+            s += rest.prefix(70) + "\n"
+            rest = rest.dropFirst(70)
+        }
+        return Array((s + "-----END SSH SIGNATURE-----\n").utf8)
+    }
+
+    /// Whether `armoured` is a good signature of `message` by a key `list`
+    /// allows for `principal` in `namespace`, at `at` (ms; nil: now).
+    func verify(_ message: [UInt8], armoured: [UInt8], principal: String, namespace: String, list: String, at: Int64?) -> Bool {
+        // The signature goes through a file of this copy's own (the message is stdin).
+        guard (try? Sys.makeDirectories(dir)) != nil else { return false }
+        let tmp = Sys.join(dir, "signature.tmp-\(getpid())")
+        guard (try? Sys.writeFileAtomically(tmp, armoured, mode: 0o600)) != nil else { return false }
+        defer { unlink(tmp) }
+        var argv = ["ssh-keygen", "-Y", "verify", "-f", list, "-I", principal, "-n", namespace, "-s", tmp]
+        if let ms = at { argv.append("-Overify-time=" + Store.verifyTime(ms)) }
+        return (try? Subprocess.output(argv, stdin: message))?.status == 0
+    }
+
+    /// ssh-keygen's time: YYYYMMDDHHMMSS in UTC.
+    static func verifyTime(_ ms: Int64) -> String {
+        let t = RFC3339.format(Instant(ms: max(0, ms)), offsetSeconds: 0)  // 2026-11-30T12:00:00Z
+        return String(t.prefix(19).filter { $0.isNumber }) + "Z"
+    }
+
+    /// Whether a committed batch of a signed folder counts: signed by a key
+    /// the accepted list allows for its signer at its time, the signer the
+    /// one the rule asks for, and its stamp past the journal's previous one.
+    /// Remembers what held.
+    func signedBatchHolds(_ commit: JSONObject, body: UnsafeRawBufferPointer, actor: String, declared: Stamp?,
+                          previous: Stamp?, events: [JSONObject], _ sg: StoreSignatures) -> Bool {
+        guard let signer = commit["signer"]?.string, StoreSignatures.isPrincipal(signer),
+              let sig = commit["sig"]?.string, sig.utf8.count <= 16 << 10, let stamp = declared else { return false }
+        if let p = previous, !(stamp > p) { return false }  // a copy of an earlier batch
+        switch sg.rule {
+        case .actor: if signer != actor { return false }
+        case .eventsBy: if events.contains(where: { $0["by"].map { $0.string != signer } ?? false }) { return false }
+        }
+        guard let list = acceptedSigners(sg) else { return false }
+        let message = Store.signedMessage(actor: actor, stamp: stamp, body: body)
+        let key = SHA256.hex(Array((list.digest + "\n" + signer + "\n" + sig + "\n").utf8) + message)
+        if verifiedBefore().contains(key) { return true }
+        guard verify(message, armoured: Store.armour(sig), principal: signer, namespace: signatureNamespace,
+                     list: list.path, at: stamp.ms) else { return false }
+        rememberVerified(key)
+        return true
+    }
+
+    func verifiedBefore() -> Set<String> {
+        if let s = SignatureMemo.verified.withLock({ $0[dir] }) { return s }
+        let bytes = (try? Sys.readPeerFile(verifiedSignaturesPath, from: 0, cap: 64 << 20))??.bytes ?? []
+        let s = Set(bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) })
+        SignatureMemo.verified.withLock { $0[dir] = s }
+        return s
+    }
+
+    func rememberVerified(_ key: String) {
+        _ = verifiedBefore()
+        SignatureMemo.verified.withLock { _ = $0[dir, default: []].insert(key) }
+        guard (try? Sys.makeDirectories(dir)) != nil else { return }
+        let fd = open(verifiedSignaturesPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = Sys.writeAll(fd: fd, Array((key + "\n").utf8))
+        close(fd)
+    }
+
+    /// The commit line's signature fields for a batch this copy writes to
+    /// journal `actor`: signed, then checked against the accepted list, so a
+    /// key nobody would believe is refused before anything is written.
+    func signatureFields(body: [UInt8], actor: String, stamp: Stamp, events: [JSONObject], _ sg: StoreSignatures) throws(ToolError) -> JSONObject {
+        let message = body.withUnsafeBytes { Store.signedMessage(actor: actor, stamp: stamp, body: $0) }
+        let sig = try sign(message, sg)
+        let c: JSONObject = ["signer": .string(sg.principal), "sig": .string(sig)]
+        let holds = body.withUnsafeBytes {
+            signedBatchHolds(c, body: $0, actor: actor, declared: stamp, previous: nil, events: events, sg)
+        }
+        guard holds else {
+            throw ToolError(.noPermission, "\(sg.allowedSigners) (as this copy accepted it) does not allow \(sg.signingKey ?? "this key") to sign as \(sg.principal) for \(signatureNamespace) now; ask one of its signers to add it (then sign the list: ssh-keygen -Y sign -n nudge-signers); nothing was written")
+        }
+        return c
+    }
+
+    /// Signs this writer's own batches written before the folder asked for
+    /// signatures (once per journal, under the lock): until then the other
+    /// copies count none of them. A batch the rule does not let this signer
+    /// sign (events by someone else) stays unsigned and counts for nothing;
+    /// said.
+    func signOwnHistory(_ rel: String, _ sg: StoreSignatures) throws(ToolError) {
+        let marker = Sys.join(dir, "signatures.history")
+        let done = (try? Sys.readPeerFile(marker, from: 0, cap: 1 << 20))??.bytes ?? []
+        if done.split(separator: 0x0A).contains(where: { $0.elementsEqual(rel.utf8) }) { return }
+        let path = Sys.join(journalDir, rel)
+        if let got = try Sys.readPeerFile(path, from: 0, cap: Int.max), !got.bytes.isEmpty {
+            let actor = Store.actorOf(rel)
+            var left = 0
+            let (out, _) = try Store.rewritten(got.bytes, actor: actor, sign: { (body, stamp, events) throws(ToolError) -> JSONObject? in
+                do throws(ToolError) {
+                    return try signatureFields(body: body, actor: actor, stamp: stamp, events: events, sg)
+                } catch {
+                    if error.code != .noPermission { throw error }
+                    left += 1
+                    return nil
+                }
+            }, signUnsigned: true) { _, _ in true }
+            if out != got.bytes {
+                try Sys.writeFileAtomically(path, out, mode: fileMode(for: rel))
+                Sys.removeFile(snapshotPath)
+                dropCheckpoint()
+            }
+            if left > 0 {
+                Store.warnOnce("\(path): \(left) earlier batch(es) name someone other than \(sg.principal) and stay unsigned; they count for nothing in a signed folder")
+            }
+        }
+        try Sys.writeFileAtomically(marker, done + Array((rel + "\n").utf8), mode: 0o600)
+    }
+}

@@ -1,0 +1,241 @@
+import XCTest
+import TestSupport
+@testable import NudgeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A family whose parents use two laptops, sharing one sync folder that
+/// holds an allowed_signers list (git's format) with mum's and dad's SSH
+/// keys. Attacks are made with real OpenSSH, as a member or an outsider who
+/// can write into the folder would make them: every copy ignores a forged
+/// batch, whatever it claims, and counts the genuine ones.
+final class SignedFolderToolTests: SyncthingToolTestCase {
+    override var folderID: String { "rewards" }
+    override func folder(_ d: Int) -> String { tmp + "/Sync-\(names[d])" }
+    /// Real Syncthing between the two folders instead of copies by hand.
+    var realSync = false
+    /// Ellie's id, as the events name her.
+    var ellie = "?"
+
+    override var baseEnvironment: [String: String] {
+        var e = super.baseEnvironment
+        e["XDG_CONFIG_HOME"] = tmp + "/config"
+        return e
+    }
+
+    /// A run on `device` as `person`, signing with `key` (nil: none set).
+    @discardableResult
+    func on(_ device: String, as person: String, key: String?, _ args: String...) -> RunResult {
+        var env = ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": tmp + "/Sync-\(device)",
+                   "REWARDS_ACTOR": device, "REWARDS_USER": person, "REWARDS_NOW": "2026-11-30T09:00:00-05:00"]
+        if let k = key { env["REWARDS_SIGNING_KEY"] = tmp + "/keys/" + k }
+        return run("rewards", args, env: env)
+    }
+    func mum(_ args: String...) -> RunResult { on("mumlaptop", as: "mum", key: "mum", args) }
+    func dad(_ args: String...) -> RunResult { on("dadlaptop", as: "dad", key: "dad", args) }
+    func on(_ device: String, as person: String, key: String?, _ args: [String]) -> RunResult {
+        var env = ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": tmp + "/Sync-\(device)",
+                   "REWARDS_ACTOR": device, "REWARDS_USER": person, "REWARDS_NOW": "2026-11-30T09:00:00-05:00"]
+        if let k = key { env["REWARDS_SIGNING_KEY"] = tmp + "/keys/" + k }
+        return run("rewards", args, env: env)
+    }
+
+    func keygen(_ name: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: tmp + "/keys", withIntermediateDirectories: true)
+        let r = runProgram(command("ssh-keygen"), ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", tmp + "/keys/" + name])
+        XCTAssertEqual(r.status, 0, r.err)
+        return try String(contentsOfFile: tmp + "/keys/\(name).pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Copies each laptop's files into the other's folder, as a sync engine
+    /// does (a temporary name, then a rename); with Syncthing, waits for it.
+    func sync(file: StaticString = #filePath, line: UInt = #line) {
+        if realSync { return synced("a sync", file: file, line: line) }
+        let fm = FileManager.default
+        // Each laptop's journal from its own folder; what else is written by hand, from the first folder.
+        for (from, to) in [("mumlaptop", "dadlaptop"), ("dadlaptop", "mumlaptop")] {
+            for name in (try? fm.contentsOfDirectory(atPath: tmp + "/Sync-\(from)")) ?? [] where !name.hasPrefix(".") {
+                guard name == from + ".ndjson" || (from == "mumlaptop" && !name.hasSuffix("laptop.ndjson")) else { continue }
+                guard let bytes = fm.contents(atPath: tmp + "/Sync-\(from)/\(name)"),
+                      fm.contents(atPath: tmp + "/Sync-\(to)/\(name)") != bytes else { continue }
+                let t = tmp + "/Sync-\(to)/.syncthing.\(name).tmp"
+                XCTAssertTrue(fm.createFile(atPath: t, contents: bytes), file: file, line: line)
+                XCTAssertEqual(rename(t, tmp + "/Sync-\(to)/\(name)"), 0, file: file, line: line)
+            }
+        }
+    }
+
+    /// Writes the list into the first folder (the other gets it by sync).
+    func writeList(_ lines: [String]) throws {
+        try (lines.joined(separator: "\n") + "\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
+    }
+
+    /// A batch as the store writes it, signed with `key` as `signer` for `namespace`, for `journal`.
+    func forgedBatch(_ events: [JSONObject], journal: String, stamp ms: Int64, signer: String, key: String,
+                     namespace: String = "nudge-rewards") -> [UInt8] {
+        let stamp = Stamp(ms: ms, actor: journal)
+        var body = [UInt8]()
+        for e in events { e.write(into: &body); body.append(0x0A) }
+        // The message format, written out here as a peer would: journal, stamp, the bytes' SHA-256.
+        let message = "nudge-batch 1\njournal \(journal)\nhlc \(ms) 0\nsha256 \(SHA256.hex(body))\n"
+        let r = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/" + key, "-n", namespace], stdin: Array(message.utf8))
+        XCTAssertEqual(r.status, 0, r.err)
+        let sig = r.out.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        return Store<RewardsState>.encodeBatch(events, stamp: stamp, by: signer, at: Instant(ms: ms), zone: .utc,
+                                               extra: ["signer": .string(signer), "sig": .string(sig)]).bytes
+    }
+
+    /// Appends to a laptop's journal in that laptop's folder, from where it syncs.
+    func append(_ bytes: [UInt8], to journal: String) {
+        let fd = open(folder(journal == "mumlaptop" ? 0 : 1) + "/\(journal).ndjson", O_WRONLY | O_APPEND)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    func balance(_ device: String, _ person: String) -> Int? {
+        on(device, as: person, key: person, ["dashboard", "Ellie"]).records.first?["balance"] as? Int
+    }
+
+    /// Mum makes the family (Ellie, 100 points) before the folder is
+    /// signed; dad joins; then the list appears and each signs their own
+    /// history with their next change.
+    func family() throws -> (mum: String, dad: String) {
+        names = ["mumlaptop", "dadlaptop"]
+        for d in 0..<2 { try FileManager.default.createDirectory(atPath: folder(d), withIntermediateDirectories: true) }
+        if realSync { try startSyncthing() }
+        let mumKey = try keygen("mum"), dadKey = try keygen("dad")
+        XCTAssertEqual(mum("init").code, 0)
+        ellie = mum("child", "add", "Ellie").records.first?["id"] as? String ?? "?"
+        XCTAssertEqual(mum("adjust", "Ellie", "+100", "--reason", "start").code, 0)
+        let code = mum("parent", "invite").records.first?["code"] as? String ?? "?"
+        sync()
+        XCTAssertEqual(dad("parent", "join", code).code, 0)
+        sync()
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dadKey)"])
+        sync()
+        // Before each has signed, each sees only what is signed: here, nothing.
+        let before = dad("dashboard", "Ellie")
+        XCTAssertTrue(before.err.contains("trusted on first use (2 signers)"), before.err)
+        XCTAssertTrue(before.err.contains("written before this folder asked for signatures count once that device makes a change"), before.err)
+        XCTAssertEqual(mum("adjust", "Ellie", "+1", "--reason", "signed").code, 0)
+        sync()
+        XCTAssertEqual(dad("adjust", "Ellie", "+1", "--reason", "signed too").code, 0)
+        sync()
+        XCTAssertEqual(balance("mumlaptop", "mum"), 102, mum("dashboard", "Ellie").err)
+        XCTAssertEqual(balance("dadlaptop", "dad"), 102, dad("dashboard", "Ellie").err)
+        return (mumKey, dadKey)
+    }
+
+    func testEveryCopyIgnoresAForgedBatchAndCountsTheGenuineOnes() throws {
+        try require(.sshKeygen)
+        _ = try family()
+        _ = try keygen("eve")
+        let mumJournal = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: folder(0) + "/mumlaptop.ndjson")))
+        let ms: Int64 = 1_796_050_000_000
+        let gift: JSONObject = ["type": "adjust", "child": .string(ellie), "day": "2026-11-30", "points": 500, "reason": "forged", "by": "mum", "at": "2026-11-30T10:00:00Z"]
+
+        // The tool itself refuses to write as somebody else, or without a key.
+        let asMum = on("dadlaptop", as: "mum", key: "dad", ["adjust", "Ellie", "+500", "--reason", "as mum"])
+        XCTAssertEqual(asMum.code, 77, asMum.err)
+        XCTAssertTrue(asMum.err.contains("does not allow") && asMum.err.contains("to sign as mum"), asMum.err)
+        let keyless = on("dadlaptop", as: "dad", key: nil, ["adjust", "Ellie", "+500", "--reason", "no key"])
+        XCTAssertEqual(keyless.code, 78, keyless.err)
+        XCTAssertTrue(keyless.err.contains("no key is set: add 'signing_key"), keyless.err)
+
+        // Written by hand into the folder, as anyone who can write there could:
+        let attacks: [(String, [UInt8], String)] = [
+            ("dad's key claiming to be mum", forgedBatch([gift], journal: "dadlaptop", stamp: ms, signer: "mum", key: "dad"), "dadlaptop"),
+            ("a key the list does not hold", forgedBatch([gift.with("by", "eve")], journal: "dadlaptop", stamp: ms + 1, signer: "eve", key: "eve"), "dadlaptop"),
+            ("mum's key, signed for another tool", forgedBatch([gift], journal: "mumlaptop", stamp: ms + 2, signer: "mum", key: "mum", namespace: "nudge-yomo"), "mumlaptop"),
+            ("dad's own key, events by mum", forgedBatch([gift], journal: "dadlaptop", stamp: ms + 3, signer: "dad", key: "dad"), "dadlaptop"),
+            ("mum's genuine journal copied again at its end", mumJournal, "mumlaptop"),
+            ("mum's genuine journal moved into dad's", mumJournal, "dadlaptop"),
+        ]
+        for (what, bytes, journal) in attacks {
+            append(bytes, to: journal)
+            sync()
+            XCTAssertEqual(balance("mumlaptop", "mum"), 102, what)
+            XCTAssertEqual(balance("dadlaptop", "dad"), 102, what)
+        }
+        let warned = dad("dashboard", "Ellie").err
+        XCTAssertTrue(warned.contains("are not signed by a key") && warned.contains("count for nothing"), warned)
+
+        // A genuine batch by hand (dad's key, dad's name): it counts. (The checks above can fail.)
+        let genuine = forgedBatch([gift.with("by", "dad").with("points", 7)], journal: "dadlaptop", stamp: ms + 10, signer: "dad", key: "dad")
+        // After the junk above, dad's journal's last stamp is ms + 3 or a copy's: stamps only grow, so it goes last with a later one.
+        append(genuine, to: "dadlaptop")
+        sync()
+        XCTAssertEqual(balance("mumlaptop", "mum"), 109)
+        XCTAssertEqual(balance("dadlaptop", "dad"), 109)
+        // The log says who signed each change.
+        let log = mum("log", "--limit", "3").records
+        XCTAssertEqual(log.first?["signer"] as? String, "dad", "\(log)")
+        XCTAssertEqual(log.first?["verified"] as? Bool, true, "\(log)")
+    }
+
+    func testTheListChangesOnlyWhenSignedByOneOfItsSignersAndARemovedKeyStillProvesItsPast() throws {
+        try require(.sshKeygen)
+        let (mumKey, dadKey) = try family()
+        let eveKey = try keygen("eve")
+        // Eve (who can write into the folder) adds herself, unsigned: nobody believes the new list.
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dadKey)", "eve \(eveKey)"])
+        sync()
+        let ms: Int64 = 1_796_050_000_000
+        let gift: JSONObject = ["type": "adjust", "child": .string(ellie), "day": "2026-11-30", "points": 500, "reason": "eve", "by": "eve", "at": "2026-11-30T10:00:00Z"]
+        let eveJournal = forgedBatch([gift], journal: "eve", stamp: ms, signer: "eve", key: "eve")
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder(0) + "/eve.ndjson", contents: Data(eveJournal)))
+        sync()
+        let r = dad("dashboard", "Ellie")
+        XCTAssertEqual(r.records.first?["balance"] as? Int, 102)
+        XCTAssertTrue(r.err.contains("changed, but") && r.err.contains("still verifying with the list accepted before"), r.err)
+
+        // Signed by eve herself: still no.
+        _ = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/eve", "-n", "nudge-signers", folder(0) + "/allowed_signers"])
+        sync()
+        XCTAssertEqual(balance("dadlaptop", "dad"), 102)
+        XCTAssertEqual(balance("mumlaptop", "mum"), 102)
+
+        // Dad retires his key from today (valid-before) and adds a new one; mum signs the change.
+        let dad2 = try keygen("dad2")
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad valid-before=\"20261130150000Z\" \(dadKey)", "dad \(dad2)"])
+        try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
+        let s = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"])
+        XCTAssertEqual(s.status, 0, s.err)
+        sync()
+        // Dad's past, signed with the retired key before it expired, still counts on both; eve never did.
+        XCTAssertEqual(balance("mumlaptop", "mum"), 102)
+        XCTAssertEqual(balance("dadlaptop", "dad"), 102)
+        // A batch signed with the retired key after it expired counts for nothing; one with the new key counts.
+        let late: Int64 = 1_796_100_000_000  // 2026-12-01
+        append(forgedBatch([gift.with("by", "dad").with("points", 50)], journal: "dadlaptop", stamp: late, signer: "dad", key: "dad"), to: "dadlaptop")
+        sync()
+        XCTAssertEqual(balance("mumlaptop", "mum"), 102)
+        append(forgedBatch([gift.with("by", "dad").with("points", 5)], journal: "dadlaptop", stamp: late + 1, signer: "dad", key: "dad2"), to: "dadlaptop")
+        sync()
+        XCTAssertEqual(balance("mumlaptop", "mum"), 107)
+        XCTAssertEqual(on("dadlaptop", as: "dad", key: "dad2", ["dashboard", "Ellie"]).records.first?["balance"] as? Int, 107)
+    }
+
+    /// The same family over real Syncthing: a forged batch travels to the
+    /// other laptop and counts for nothing there.
+    func testOverSyncthingAForgedBatchCountsForNothingOnTheOtherLaptop() throws {
+        try require(.sshKeygen)
+        realSync = true
+        _ = try family()
+        let gift: JSONObject = ["type": "adjust", "child": .string(ellie), "day": "2026-11-30", "points": 500, "reason": "forged", "by": "mum", "at": "2026-11-30T10:00:00Z"]
+        append(forgedBatch([gift], journal: "dadlaptop", stamp: 1_796_050_000_000, signer: "mum", key: "dad"), to: "dadlaptop")
+        sync()
+        XCTAssertEqual(balance("mumlaptop", "mum"), 102)
+        XCTAssertEqual(balance("dadlaptop", "dad"), 102)
+    }
+}
+
+private extension JSONObject {
+    func with(_ key: String, _ value: JSON) -> JSONObject {
+        var o = self
+        o[key] = value
+        return o
+    }
+}
