@@ -176,6 +176,8 @@ public enum Habitmatch {
         var o = p.storeOptions(user: user, lockTimeoutMillis: ctx.lockTimeoutMillis, nowMillis: ctx.now.ms,
                                reads: p.kind == .host ? loadReads(dir) : .init(), isOwner: isOwner)
         o.clockPinned = ctx.pinned
+        // A synced pool with an allowed_signers list: who wrote each batch is proven by their SSH key.
+        if p.kind != .host { o.signatures = try ctx.signatures(folder: p.path, principal: user, state: dir) }
         return Store(dir: dir, options: o)
     }
 

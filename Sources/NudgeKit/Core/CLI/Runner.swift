@@ -340,9 +340,11 @@ public final class Context {
     /// an allowed_signers list, or this copy has accepted one (removing the
     /// folder's file does not turn them off). The key is TOOL_SIGNING_KEY
     /// or `signing_key` in the config file.
-    public func signatures(folder: String, principal: String, rule: StoreSignatures.Rule = .actor) throws(ToolError) -> StoreSignatures? {
+    /// `state`: the store's own folder, where the accepted list is kept (default: the data directory).
+    public func signatures(folder: String, principal: String, rule: StoreSignatures.Rule = .actor,
+                           state: String? = nil) throws(ToolError) -> StoreSignatures? {
         let list = Sys.join(folder, "allowed_signers")
-        guard Sys.fileIdentity(list) != nil || Sys.fileIdentity(Sys.join(dataDir, "allowed_signers.accepted")) != nil else { return nil }
+        guard Sys.fileIdentity(list) != nil || Sys.fileIdentity(Sys.join(state ?? dataDir, "allowed_signers.accepted")) != nil else { return nil }
         var key = Sys.env(spec.envPrefix + "_SIGNING_KEY").flatMap { $0.isEmpty ? nil : $0 }
         if key == nil { key = try Config.familyValue("signing_key", directory: configDir) }
         if let k = key, k.hasPrefix("~/") { key = Sys.join(Sys.homeDirectory(), String(k.dropFirst(2))) }
