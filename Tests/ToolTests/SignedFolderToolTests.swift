@@ -218,6 +218,75 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(on("dadlaptop", as: "dad", key: "dad2", ["dashboard", "Ellie"]).records.first?["balance"] as? Int, 107)
     }
 
+    /// An erasure rewrites mum's journal: what is left is signed anew, and
+    /// still counts on dad's laptop; what went is gone on both.
+    func testAPurgedJournalIsSignedAnewAndTheRestStillCounts() throws {
+        try require(.sshKeygen)
+        _ = try family()
+        XCTAssertEqual(mum("child", "add", "Tom").code, 0)
+        XCTAssertEqual(mum("adjust", "Tom", "+30", "--reason", "tom").code, 0)
+        // One batch about both children: the purge keeps Ellie's part of it, signed anew.
+        XCTAssertEqual(mum("app", "set", "duolingo", "--learning").code, 0)
+        let sessions = """
+            {"child":"Ellie","app":"duolingo","start":"2026-11-30T07:00:00-05:00","end":"2026-11-30T07:30:00-05:00"}
+            {"child":"Tom","app":"duolingo","start":"2026-11-30T07:00:00-05:00","end":"2026-11-30T07:30:00-05:00"}
+            """
+        try sessions.write(toFile: tmp + "/sessions.ndjson", atomically: true, encoding: .utf8)
+        let ingest = mum("ingest", tmp + "/sessions.ndjson")
+        XCTAssertEqual(ingest.code, 0, ingest.err)
+        sync()
+        let ellieBefore = balance("dadlaptop", "dad")
+        XCTAssertEqual(on("dadlaptop", as: "dad", key: "dad", ["dashboard", "Tom"]).records.first?["balance"] as? Int, 60, "30 given, 30 earned")
+        XCTAssertEqual(ellieBefore, 132, "102, and 30 earned")
+        let purge = mum("child", "rm", "Tom", "--purge", "--yes")
+        XCTAssertEqual(purge.code, 0, purge.err)
+        sync()
+        let journal = try String(contentsOfFile: folder(0) + "/mumlaptop.ndjson", encoding: .utf8)
+        XCTAssertFalse(journal.contains("\"tom\""), "the erased reason is gone from the journal")
+        for (device, person) in [("mumlaptop", "mum"), ("dadlaptop", "dad")] {
+            let r = on(device, as: person, key: person, ["dashboard", "Ellie"])
+            XCTAssertEqual(r.records.first?["balance"] as? Int, ellieBefore, "\(device): \(r.err)")
+            XCTAssertFalse(r.err.contains("count for nothing"), "\(device): \(r.err)")
+            XCTAssertNotEqual(on(device, as: person, key: person, ["dashboard", "Tom"]).code, 0, device)
+        }
+    }
+
+    /// One person's devices (yomo): each signs its own journal as itself;
+    /// a batch in the phone's journal signed by the laptop's key, as the
+    /// laptop or as the phone, counts for nothing.
+    func testADeviceSignsOnlyItsOwnJournal() throws {
+        try require(.sshKeygen)
+        let laptopKey = try keygen("laptop"), phoneKey = try keygen("phone")
+        let sync = tmp + "/yomo-sync"
+        try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
+        try "laptop \(laptopKey)\nphone \(phoneKey)\n".write(toFile: sync + "/allowed_signers", atomically: true, encoding: .utf8)
+        func yomo(_ device: String, _ args: String...) -> RunResult {
+            run("yomo", args, env: ["YOMO_DATA_DIR": tmp + "/yomo-\(device)", "YOMO_SYNC_DIR": sync, "YOMO_ACTOR": device,
+                                    "YOMO_SIGNING_KEY": tmp + "/keys/" + device, "YOMO_NOW": "2026-11-30T09:00:00-05:00", "TZ": "America/New_York"])
+        }
+        XCTAssertEqual(yomo("phone", "add", "call mom tomorrow at 9am").code, 0)
+        XCTAssertEqual(yomo("laptop", "add", "pay rent dec 1 at 10am").code, 0)
+        XCTAssertEqual(yomo("laptop", "list").records.count, 2)
+        let made = try XCTUnwrap(try String(contentsOfFile: sync + "/phone.ndjson", encoding: .utf8).split(separator: "\n").first)
+        let event = try JSON.parseObject(bytes: Array(made.utf8))
+        let ms: Int64 = 1_796_050_000_000
+        var junk = [UInt8]()
+        for signer in ["laptop", "phone"] {
+            var e = event
+            e["id"] = .string("forged\(signer)00000")
+            e["title"] = .string("forged as \(signer)")
+            junk += forgedBatch([e], journal: "phone", stamp: ms + (signer == "phone" ? 1 : 0), signer: signer, key: "laptop", namespace: "nudge-yomo")
+        }
+        let fd = open(sync + "/phone.ndjson", O_WRONLY | O_APPEND)
+        _ = junk.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        for device in ["laptop", "phone"] {
+            let r = yomo(device, "list")
+            XCTAssertEqual(r.records.count, 2, "\(device): \(r.out)")
+            XCTAssertTrue(r.err.contains("2 batch(es) are not signed by a key"), "\(device): \(r.err)")
+        }
+    }
+
     /// The same family over real Syncthing: a forged batch travels to the
     /// other laptop and counts for nothing there.
     func testOverSyncthingAForgedBatchCountsForNothingOnTheOtherLaptop() throws {
