@@ -1,6 +1,6 @@
 // Release-mode benchmarks for the tools' hot paths.
 //
-//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]
+//   swift build -c release && .build/release/nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling|signed]
 //
 // Each figure is the median wall time of whole process runs, reported as a
 // ratio to its reference measured in the same run, with the runs interleaved
@@ -34,15 +34,15 @@ while !args.isEmpty {
     case "--keep": keep = true
     case "--only": only = args.isEmpty ? nil : args.removeFirst()
     case "-h", "--help":
-        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone, --only habitmatch-flood a host pool of real logins under one member's flood (root), --only rewards-flood rewards under a spool flood, --only scaling ten years of history against one.")
+        print("usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling|signed]\nMedian wall times of every tool's goal measures, release build; --keep leaves the data for profiling; --only habitmatch measures that tool alone, --only habitmatch-flood a host pool of real logins under one member's flood (root), --only rewards-flood rewards under a spool flood, --only scaling ten years of history against one, --only signed a signed sync folder beside an unsigned one.")
         exit(0)
-    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling]")
+    default: fail("unknown option \(a); usage: nudge-bench [--runs N] [--lines N] [--keep] [--only habitmatch|habitmatch-flood|rewards-flood|scaling|signed]")
     }
 }
 
 let bin = productsDirectory()
 for tool in (only == nil || only == "scaling" ? ["tenclub", "yomo", "playa", "habitmatch", "rewards", "minimal", "minimal-static"]
-             : [only == "rewards-flood" ? "rewards" : only == "habitmatch-flood" ? "habitmatch" : only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
+             : [only == "rewards-flood" || only == "signed" ? "rewards" : only == "habitmatch-flood" ? "habitmatch" : only!]) where !Sys.fileExists(Sys.join(bin, tool)) {
     fail("\(Sys.join(bin, tool)) is missing: run 'swift build -c release' first")
 }
 if !bin.contains("release") {
@@ -54,9 +54,10 @@ try? Sys.makeDirectories(tmp)
 let zone = "America/New_York"
 let nowText = "2026-11-22T21:00:00-05:00"
 if let o = only {
-    guard ["habitmatch", "habitmatch-flood", "rewards-flood", "scaling"].contains(o) else {
-        fail("--only takes habitmatch, habitmatch-flood, rewards-flood or scaling, not '\(o)'")
+    guard ["habitmatch", "habitmatch-flood", "rewards-flood", "scaling", "signed"].contains(o) else {
+        fail("--only takes habitmatch, habitmatch-flood, rewards-flood, scaling or signed, not '\(o)'")
     }
+    if o == "signed" { signedBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
     if o == "habitmatch-flood" { habitmatchFloodBench(bin: bin, tmp: tmp, runs: runs) }
     if o == "scaling" { try scalingBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
     if o == "habitmatch" { habitmatchBench(bin: bin, tmp: tmp, zone: zone, runs: runs) }
@@ -533,6 +534,7 @@ for k in 0..<500 {
 reportRatio("rewards enforce, 500 processes", versusMinimal([Sys.join(bin, "rewards"), "enforce", "--dry-run", "-q"], env: eenv, runs: max(20, runs / 4)), goal: 3)
 
 rewardsFloodBench(bin: bin, tmp: tmp, zone: zone, now: nowText)
+signedBench(bin: bin, tmp: tmp, zone: zone, runs: runs)
 
 // The ActivityWatch path: one child's year as an export, a window event about
 // every 95 seconds and an AFK minute every ten events, into a new store.
