@@ -218,6 +218,37 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(on("dadlaptop", as: "dad", key: "dad2", ["dashboard", "Ellie"]).records.first?["balance"] as? Int, 107)
     }
 
+    /// A journal full of forged batches costs each reader a few checks a
+    /// run (16 per journal), each failure remembered, never one ssh-keygen
+    /// per batch per run; the genuine batch behind them counts once reached.
+    func testAFloodOfForgedBatchesIsCheckedAFewARunAndNeverTwice() throws {
+        try require(.sshKeygen)
+        _ = try family()
+        let gift: JSONObject = ["type": "adjust", "child": .string(ellie), "day": "2026-11-30", "points": 500, "reason": "forged", "by": "mum",
+                                "at": "2026-11-30T10:00:00Z"]
+        let ms: Int64 = 1_796_050_000_000
+        var flood = [UInt8]()
+        for k in 0..<40 { flood += forgedBatch([gift], journal: "dadlaptop", stamp: ms + Int64(k), signer: "mum", key: "dad") }
+        flood += forgedBatch([gift.with("by", "dad").with("points", 7)], journal: "dadlaptop", stamp: ms + 100, signer: "dad", key: "dad")
+        append(flood, to: "dadlaptop")
+        sync()
+        var runs: [RunResult] = []
+        for _ in 0..<4 { runs.append(mum("dashboard", "Ellie")) }
+        XCTAssertTrue(runs[0].err.contains("more batches wait to be verified"), runs[0].err)
+        XCTAssertEqual(runs[0].records.first?["balance"] as? Int, 102)
+        XCTAssertTrue(runs[1].err.contains("more batches wait to be verified"), runs[1].err)
+        XCTAssertEqual(runs[2].records.first?["balance"] as? Int, 109, runs[2].err)
+        XCTAssertEqual(runs[3].records.first?["balance"] as? Int, 109)
+        XCTAssertFalse(runs[3].err.contains("wait to be verified"), runs[3].err)
+        // Each failure is remembered: a copy that folds everything again checks none twice.
+        let verified = try String(contentsOfFile: tmp + "/mumlaptop/signatures.verified", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(verified.filter { $0.hasPrefix("!") }.count, 40)
+        try? FileManager.default.removeItem(atPath: tmp + "/mumlaptop/snapshot.ndjson")
+        let again = mum("dashboard", "Ellie")
+        XCTAssertEqual(again.records.first?["balance"] as? Int, 109, again.err)
+        XCTAssertFalse(again.err.contains("wait to be verified"), again.err)
+    }
+
     /// An erasure rewrites mum's journal: what is left is signed anew, and
     /// still counts on dad's laptop; what went is gone on both.
     func testAPurgedJournalIsSignedAnewAndTheRestStillCounts() throws {

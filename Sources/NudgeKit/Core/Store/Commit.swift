@@ -83,7 +83,7 @@ extension Store {
             let ownEnd = l.own[rel]?.committedEnd ?? 0
             var signature: JSONObject = [:]
             if let sg = options.signatures {
-                signature = try signatureFields(body: Store.encodeBody(tx.events, lines: tx.lines), actor: Store.actorOf(rel),
+                signature = try signatureFields(body: Store.encodeBody(tx.events, lines: tx.lines), journal: rel,
                                                 stamp: stamp, events: tx.events, sg)
             }
             let (bytes, commitLength) = Store.encodeBatch(tx.events, lines: tx.lines, stamp: stamp, by: options.user, at: written,

@@ -79,7 +79,7 @@ extension Store {
         var sign: ((_ body: [UInt8], _ stamp: Stamp, _ events: [JSONObject]) throws(ToolError) -> JSONObject?)? = nil
         if let sg = options.signatures {
             sign = { (body, stamp, events) throws(ToolError) -> JSONObject? in
-                try signatureFields(body: body, actor: actor, stamp: stamp, events: events, sg)
+                try signatureFields(body: body, journal: name, stamp: stamp, events: events, sg)
             }
         }
         let (out, _) = try Store.rewritten(bytes, actor: actor, sign: sign) { !Erasure.erased($0, at: $1, by: tombstones, in: M.self) }

@@ -98,7 +98,7 @@ extension Store {
         var stop = false
         // Batches a signed folder does not believe: they count for nothing,
         // and are never set aside (a list that changes could believe them).
-        var unsigned = 0, forged = 0, notBelieved = 0
+        var unsigned = 0, forged = 0, notBelieved = 0, later = false
         let horizon = nowMillis + (options.peerHorizonMillis ?? 86_400_000)
         let waits = peer && (options.peerHorizonMillis != nil || options.trust == .perUser)
         let tag = options.tagActor ? actor : nil
@@ -145,10 +145,17 @@ extension Store {
                     stop = true
                     return false
                 }
-                if ok, !pending.isEmpty, let sg = options.signatures,
-                   !signedBatchHolds(o, body: body, actor: actor, declared: declared, previous: r.last, events: pending, sg) {
-                    ok = false
-                    if o["sig"] == nil { unsigned += 1 } else { forged += 1 }
+                if ok, !pending.isEmpty, let sg = options.signatures {
+                    switch signedBatchHolds(o, body: body, journal: name, declared: declared, previous: r.last, events: pending, sg) {
+                    case .holds: break
+                    case .fails:
+                        ok = false
+                        if o["sig"] == nil { unsigned += 1 } else { forged += 1 }
+                    case .later:
+                        later = true
+                        stop = true
+                        return false
+                    }
                 }
                 let eff = Store.effectiveStamp(declared, previous: r.last, actor: actor)
                 if ok {
@@ -184,6 +191,9 @@ extension Store {
         }
         if forged > 0 && !(options.quietPeers && peer) {
             Store.warnOnce("\(Sys.join(journalDir, name)): \(forged) batch(es) are not signed by a key \(options.signatures?.allowedSigners ?? "allowed_signers") allows for their signer (or were moved or copied) and count for nothing")
+        }
+        if later && !(options.quietPeers && peer) {
+            Store.warnOnce("\(Sys.join(journalDir, name)): more batches wait to be verified; the next run goes on from them")
         }
         if unsigned > 0 && !(options.quietPeers && peer) {
             let whose = peer ? "once that device makes a change (it signs them then)" : "once a change is made here (it signs them)"

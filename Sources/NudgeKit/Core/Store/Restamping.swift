@@ -60,7 +60,7 @@ extension Store {
             if let sg = options.signatures, c["sig"] != nil {
                 let body = Array(files[a.file].bytes[a.body])
                 let events = body.split(separator: 0x0A).compactMap { try? JSON.parseObject(bytes: Array($0)) }
-                let fields = try signatureFields(body: body, actor: Store.actorOf(files[a.file].rel), stamp: next, events: events, sg)
+                let fields = try signatureFields(body: body, journal: files[a.file].rel, stamp: next, events: events, sg)
                 for k in fields.keys { c[k] = fields[k] }
             }
             var out = [UInt8]()

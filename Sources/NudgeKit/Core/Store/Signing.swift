@@ -68,11 +68,30 @@ public struct StoreSignatures: Sendable, Equatable {
 enum SignatureMemo {
     static let lists = Locked([String: (path: String, digest: String)]())
     static let verified = Locked([String: Set<String>]())
+    /// ssh-keygen runs spent verifying in this process, and failures per journal.
+    static let spent = Locked((runs: 0, failed: [String: Int]()))
     /// Forgets it all (tests that change a list within one process).
     static func reset() {
         lists.withLock { $0 = [:] }
         verified.withLock { $0 = [:] }
+        spent.withLock { $0 = (0, [:]) }
     }
+}
+
+/// What a batch of a signed folder comes to.
+enum SignatureVerdict: Equatable {
+    case holds, fails
+    /// Not checked in this run (its budget spent): the journal is read on from it next time.
+    case later
+}
+
+extension StoreSignatures {
+    /// The most signatures one run checks with ssh-keygen (about 6 ms each):
+    /// a new copy of a long history catches up over a few runs.
+    static let verificationsPerRun = 1000
+    /// The most that fail per journal in one run: a journal full of forged
+    /// batches costs every reader a few checks a run, not one per batch.
+    static let failuresPerJournal = 16
 }
 
 extension Store {
@@ -83,10 +102,13 @@ extension Store {
     /// cannot be replayed into this one.
     var signatureNamespace: String { "nudge-" + options.tool }
 
-    /// The message a batch's signature covers.
-    static func signedMessage(actor: String, stamp: Stamp, body: UnsafeRawBufferPointer) -> [UInt8] {
-        Array("nudge-batch 1\njournal \(actor)\nhlc \(stamp.ms) \(stamp.counter)\nsha256 \(SHA256.hex(digest: SHA256.digest(body)))\n".utf8)
+    /// The message a batch's signature covers. `journal`: its path in the
+    /// folder, without ".ndjson" ("laptop", "journal/ann").
+    static func signedMessage(journal: String, stamp: Stamp, body: UnsafeRawBufferPointer) -> [UInt8] {
+        Array("nudge-batch 1\njournal \(journal)\nhlc \(stamp.ms) \(stamp.counter)\nsha256 \(SHA256.hex(digest: SHA256.digest(body)))\n".utf8)
     }
+
+    static func signedName(_ rel: String) -> String { rel.hasSuffix(".ndjson") ? String(rel.dropLast(7)) : rel }
 
     // MARK: The list
 
@@ -188,23 +210,34 @@ extension Store {
     /// the accepted list allows for its signer at its time, the signer the
     /// one the rule asks for, and its stamp past the journal's previous one.
     /// Remembers what held.
-    func signedBatchHolds(_ commit: JSONObject, body: UnsafeRawBufferPointer, actor: String, declared: Stamp?,
-                          previous: Stamp?, events: [JSONObject], _ sg: StoreSignatures) -> Bool {
+    /// Remembers what held, and what failed (so it is not checked again).
+    func signedBatchHolds(_ commit: JSONObject, body: UnsafeRawBufferPointer, journal rel: String, declared: Stamp?,
+                          previous: Stamp?, events: [JSONObject], _ sg: StoreSignatures) -> SignatureVerdict {
+        let actor = Store.actorOf(rel)
         guard let signer = commit["signer"]?.string, StoreSignatures.isPrincipal(signer),
-              let sig = commit["sig"]?.string, sig.utf8.count <= 16 << 10, let stamp = declared else { return false }
-        if let p = previous, !(stamp > p) { return false }  // a copy of an earlier batch
+              let sig = commit["sig"]?.string, sig.utf8.count <= 16 << 10, let stamp = declared else { return .fails }
+        if let p = previous, !(stamp > p) { return .fails }  // a copy of an earlier batch
         switch sg.rule {
-        case .actor: if signer != actor { return false }
-        case .eventsBy: if events.contains(where: { $0["by"].map { $0.string != signer } ?? false }) { return false }
+        case .actor: if signer != actor { return .fails }
+        case .eventsBy: if events.contains(where: { $0["by"].map { $0.string != signer } ?? false }) { return .fails }
         }
-        guard let list = acceptedSigners(sg) else { return false }
-        let message = Store.signedMessage(actor: actor, stamp: stamp, body: body)
+        guard let list = acceptedSigners(sg) else { return .fails }
+        let message = Store.signedMessage(journal: Store.signedName(rel), stamp: stamp, body: body)
         let key = SHA256.hex(Array((list.digest + "\n" + signer + "\n" + sig + "\n").utf8) + message)
-        if verifiedBefore().contains(key) { return true }
-        guard verify(message, armoured: Store.armour(sig), principal: signer, namespace: signatureNamespace,
-                     list: list.path, at: stamp.ms) else { return false }
-        rememberVerified(key)
-        return true
+        let known = verifiedBefore()
+        if known.contains(key) { return .holds }
+        if known.contains("!" + key) { return .fails }
+        let budget = SignatureMemo.spent.withLock { (s) -> Bool in
+            guard s.runs < StoreSignatures.verificationsPerRun, s.failed[dir + rel, default: 0] < StoreSignatures.failuresPerJournal else { return false }
+            s.runs += 1
+            return true
+        }
+        guard budget else { return .later }
+        let holds = verify(message, armoured: Store.armour(sig), principal: signer, namespace: signatureNamespace,
+                           list: list.path, at: stamp.ms)
+        if !holds { SignatureMemo.spent.withLock { $0.failed[dir + rel, default: 0] += 1 } }
+        rememberVerified(holds ? key : "!" + key)
+        return holds ? .holds : .fails
     }
 
     func verifiedBefore() -> Set<String> {
@@ -228,12 +261,12 @@ extension Store {
     /// The commit line's signature fields for a batch this copy writes to
     /// journal `actor`: signed, then checked against the accepted list, so a
     /// key nobody would believe is refused before anything is written.
-    func signatureFields(body: [UInt8], actor: String, stamp: Stamp, events: [JSONObject], _ sg: StoreSignatures) throws(ToolError) -> JSONObject {
-        let message = body.withUnsafeBytes { Store.signedMessage(actor: actor, stamp: stamp, body: $0) }
+    func signatureFields(body: [UInt8], journal rel: String, stamp: Stamp, events: [JSONObject], _ sg: StoreSignatures) throws(ToolError) -> JSONObject {
+        let message = body.withUnsafeBytes { Store.signedMessage(journal: Store.signedName(rel), stamp: stamp, body: $0) }
         let sig = try sign(message, sg)
         let c: JSONObject = ["signer": .string(sg.principal), "sig": .string(sig)]
         let holds = body.withUnsafeBytes {
-            signedBatchHolds(c, body: $0, actor: actor, declared: stamp, previous: nil, events: events, sg)
+            signedBatchHolds(c, body: $0, journal: rel, declared: stamp, previous: nil, events: events, sg) == .holds
         }
         guard holds else {
             throw ToolError(.noPermission, "\(sg.allowedSigners) (as this copy accepted it) does not allow \(sg.signingKey ?? "this key") to sign as \(sg.principal) for \(signatureNamespace) now; ask one of its signers to add it (then sign the list: ssh-keygen -Y sign -n nudge-signers); nothing was written")
@@ -256,7 +289,7 @@ extension Store {
             var left = 0
             let (out, _) = try Store.rewritten(got.bytes, actor: actor, sign: { (body, stamp, events) throws(ToolError) -> JSONObject? in
                 do throws(ToolError) {
-                    return try signatureFields(body: body, actor: actor, stamp: stamp, events: events, sg)
+                    return try signatureFields(body: body, journal: rel, stamp: stamp, events: events, sg)
                 } catch {
                     if error.code != .noPermission { throw error }
                     left += 1
