@@ -84,7 +84,7 @@ final class TenclubBuddyToolTests: ToolTestCase {
         _ = write("config/tenclub/config", "# senders\nsms_comand = true\n")
         let typo = tenclub("sms", "deliver")
         XCTAssertEqual(typo.code, 78)
-        XCTAssertEqual(typo.err, "tenclub: \(tmp)/config/tenclub/config:2: unknown setting 'sms_comand' (known: sms_command, sms_timeout, sms_device, sync_dir)\n")
+        XCTAssertEqual(typo.err, "tenclub: \(tmp)/config/tenclub/config:2: unknown setting 'sms_comand' (known: sms_command, sms_timeout, sms_device, sync_dir, signing_key)\n")
         _ = write("config/tenclub/config", "# senders\nsms_command = \(sender)\n")
         XCTAssertEqual(tenclub("sms", "deliver").code, 0)
         XCTAssertEqual(sent().count, 1)

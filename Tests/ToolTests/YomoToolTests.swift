@@ -33,7 +33,7 @@ final class YomoToolTests: ToolTestCase {
         for args in [["list"], ["due"], ["list", "--format", "json"]] {
             let r = run("yomo", args)
             XCTAssertEqual(r.code, 78, "yomo \(args) ignored a bad configuration")
-            XCTAssertEqual(r.err, "yomo: \(config):1: unknown setting 'them' (known: llm_command, llm_timeout, theme, vdir, sync_dir)\n")
+            XCTAssertEqual(r.err, "yomo: \(config):1: unknown setting 'them' (known: llm_command, llm_timeout, theme, vdir, sync_dir, signing_key)\n")
         }
         _ = write("config/yomo/config", "theme = nosuch\n")
         XCTAssertEqual(yomo("due").code, 78, "a bad value too")

@@ -41,7 +41,7 @@ final class ConfigTests: XCTestCase {
             XCTAssertEqual((e as! ToolError).code, .config)
         }
         XCTAssertThrowsError(try Config.parse("b = 1\n", path: "cfg", known: ["a"])) { e in
-            XCTAssertEqual((e as! ToolError).message, "cfg:1: unknown setting 'b' (known: a, sync_dir)")
+            XCTAssertEqual((e as! ToolError).message, "cfg:1: unknown setting 'b' (known: a, sync_dir, signing_key)")
         }
         XCTAssertThrowsError(try Config.parse("a = 1 \\", path: "cfg", known: ["a"]))
     }
