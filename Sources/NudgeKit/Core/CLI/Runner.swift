@@ -345,13 +345,49 @@ public final class Context {
                            state: String? = nil) throws(ToolError) -> StoreSignatures? {
         let list = Sys.join(folder, "allowed_signers")
         guard Sys.fileIdentity(list) != nil || Sys.fileIdentity(Sys.join(state ?? dataDir, "allowed_signers.accepted")) != nil else { return nil }
-        var key = Sys.env(spec.envPrefix + "_SIGNING_KEY").flatMap { $0.isEmpty ? nil : $0 }
-        if key == nil { key = try Config.familyValue("signing_key", directory: configDir) }
-        if let k = key, k.hasPrefix("~/") { key = Sys.join(Sys.homeDirectory(), String(k.dropFirst(2))) }
         guard StoreSignatures.isPrincipal(principal) else {
             throw ToolError(.config, "'\(principal)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +")
         }
-        return StoreSignatures(allowedSigners: list, signingKey: key, principal: principal, rule: rule)
+        return StoreSignatures(allowedSigners: list, signingKey: try signingKey(), principal: principal, rule: rule)
+    }
+
+    /// The SSH key this user signs with: TOOL_SIGNING_KEY, or `signing_key` in the config file.
+    public func signingKey() throws(ToolError) -> String? {
+        var key = Sys.env(spec.envPrefix + "_SIGNING_KEY").flatMap { $0.isEmpty ? nil : $0 }
+        if key == nil { key = try Config.familyValue("signing_key", directory: configDir) }
+        if let k = key, k.hasPrefix("~/") { key = Sys.join(Sys.homeDirectory(), String(k.dropFirst(2))) }
+        return key
+    }
+
+    /// A new shared folder (a family's sync folder, a synced pool) is signed
+    /// from the start when this user has a signing key: its allowed_signers
+    /// names `principal` with the key's public half, for this tool and for
+    /// changing the list. Without a key, a note says the folder is not
+    /// signed. Returns whether it made the list.
+    @discardableResult
+    public func startSignedFolder(_ folder: String, principal: String) throws(ToolError) -> Bool {
+        let list = Sys.join(folder, "allowed_signers")
+        if Sys.fileIdentity(list) != nil { return false }
+        let page = "see SIGNED FOLDERS in \(spec.name)(1)"
+        guard let key = try signingKey() else {
+            note("\(folder) is not signed: anyone who can write into it can write as anyone; set signing_key in \(Sys.join(configDir, "config")) to sign it (\(page))")
+            return false
+        }
+        let pubPath = key.hasSuffix(".pub") ? key : key + ".pub"
+        let pubBytes = ((try? Sys.readPeerFile(pubPath, from: 0, cap: 16 << 10)) ?? nil)?.bytes ?? []
+        let pub = pubBytes.split(separator: 0x0A).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let fields = pub.split(separator: " ")
+        guard fields.count >= 2, fields[0].hasPrefix("ssh-") || fields[0].hasPrefix("ecdsa-") || fields[0].hasPrefix("sk-") else {
+            throw ToolError(.config, "\(pubPath) is not an SSH public key (ssh-keygen -y -f \(key) > \(pubPath) makes it); nothing was made")
+        }
+        guard StoreSignatures.isPrincipal(principal) else {
+            throw ToolError(.config, "'\(principal)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +")
+        }
+        let line = "\(principal) namespaces=\"nudge-\(spec.name),nudge-signers\" \(fields[0]) \(fields[1])\n"
+        try Sys.makeDirectories(folder)
+        try Sys.writeFileAtomically(list, Array(line.utf8), mode: 0o644)
+        note("\(list): the folder is signed, with your key as \(principal); add each other signer's key there (\(page))")
+        return true
     }
 
     /// An option as the user typed it (`-n` for `--limit`), for messages.

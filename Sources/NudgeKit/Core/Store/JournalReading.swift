@@ -146,7 +146,7 @@ extension Store {
                     return false
                 }
                 if ok, !pending.isEmpty, let sg = options.signatures {
-                    switch signedBatchHolds(o, body: body, journal: name, declared: declared, previous: r.last, events: pending, sg) {
+                    switch signedBatchHolds(o, body: body, journal: name, declared: declared, previous: r.last, events: pending, own: !peer, sg) {
                     case .holds: break
                     case .fails:
                         ok = false
@@ -179,8 +179,10 @@ extension Store {
                     r.bad += 1
                     r.badRanges.append(batchStart..<lineEnd)
                 }
+                // A batch a signed folder does not believe orders nothing: a forged stamp far ahead
+                // must not make its journal's later batches look like copies of earlier ones.
+                if unsigned + forged == notBelieved { r.last = eff }
                 notBelieved = unsigned + forged
-                r.last = eff
                 r.tag = Store.lineTag(ArraySlice(UnsafeRawBufferPointer(rebasing: raw[(lineStart - from)..<(lineEnd - from - 1)])))
                 pending.removeAll(keepingCapacity: true)
                 pendingBad.removeAll()
@@ -193,11 +195,17 @@ extension Store {
             Store.warnOnce("\(Sys.join(journalDir, name)): \(forged) batch(es) are not signed by a key \(options.signatures?.allowedSigners ?? "allowed_signers") allows for their signer (or were moved or copied) and count for nothing")
         }
         if later && !(options.quietPeers && peer) {
-            Store.warnOnce("\(Sys.join(journalDir, name)): more batches wait to be verified; the next run goes on from them")
+            Store.warnOnce("some batches in \(journalDir) wait to be verified (each run checks at most \(StoreSignatures.failuresPerJournal) that fail per journal, \(StoreSignatures.failuresInNewJournals) in journals that never held a good one, and \(StoreSignatures.verificationsPerRun) in all); the next run goes on from them")
         }
         if unsigned > 0 && !(options.quietPeers && peer) {
-            let whose = peer ? "once that device makes a change (it signs them then)" : "once a change is made here (it signs them)"
-            Store.warnOnce("\(Sys.join(journalDir, name)): \(unsigned) batch(es) written before this folder asked for signatures count \(whose)")
+            let signedHere = ((try? Sys.readPeerFile(Sys.join(dir, "signatures.history"), from: 0, cap: 1 << 20)) ?? nil)?.bytes
+                .split(separator: 0x0A).contains { $0.elementsEqual(name.utf8) } ?? false
+            if peer || !signedHere {
+                let whose = peer ? "once that device makes a change (it signs the ones it wrote then)" : "once a change is made here (it signs the ones it wrote)"
+                Store.warnOnce("\(Sys.join(journalDir, name)): \(unsigned) batch(es) without a signature; those written before this folder asked for signatures count \(whose)")
+            } else {
+                Store.warnOnce("\(Sys.join(journalDir, name)): \(unsigned) batch(es) without a signature, not written here, count for nothing")
+            }
         }
         return r
     }

@@ -91,7 +91,10 @@ extension StoreSignatures {
     static let verificationsPerRun = 1000
     /// The most that fail per journal in one run: a journal full of forged
     /// batches costs every reader a few checks a run, not one per batch.
-    static let failuresPerJournal = 16
+    static let failuresPerJournal = 64
+    /// The most that fail in one run in all the journals that never held a
+    /// good batch (junk files, or a device not heard from yet).
+    static let failuresInNewJournals = 16
 }
 
 extension Store {
@@ -119,24 +122,44 @@ extension Store {
     func acceptedSigners(_ sg: StoreSignatures) -> (path: String, digest: String)? {
         if let m = SignatureMemo.lists.withLock({ $0[dir] }) { return m }
         let accepted = (try? Sys.readPeerFile(acceptedSignersPath, from: 0, cap: 1 << 20))??.bytes
-        let offered = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20))??.bytes
+        var offered: [UInt8]? = nil
+        if let got = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20)) ?? nil {
+            if got.size > got.bytes.count {
+                Store.warnOnce("\(sg.allowedSigners) is larger than 1 MiB and is not read; still verifying with the list accepted before")
+            } else {
+                offered = got.bytes
+            }
+        }
         var use = accepted
+        let historyPath = acceptedSignersPath + "-history"
         if let o = offered, o != accepted {
             // What was folded under another list (or none) is folded again under this one.
             defer {
                 if use == o {
                     Sys.removeFile(snapshotPath)
                     dropCheckpoint()
+                    warnPatterns(o)
                 }
             }
+            let digest = SHA256.hex(o)
+            let before = ((try? Sys.readPeerFile(historyPath, from: 0, cap: 1 << 20)) ?? nil)?.bytes ?? []
             if accepted == nil {
                 let keys = o.split(separator: 0x0A).filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }.count
-                if (try? keep(o)) != nil {
+                if (try? keep(o, history: before)) != nil {
                     use = o
+                    // This copy's own batches as they stand now are its history, which it signs with its next change.
+                    let own = target(nil)
+                    let size = Sys.fileIdentity(Sys.join(journalDir, own)).map { Int($0.size) } ?? 0
+                    try? Sys.writeFileAtomically(Sys.join(dir, "signatures.cut"), Array("\(own) \(size)\n".utf8), mode: 0o600)
                     Store.warnOnce("\(sg.allowedSigners): trusted on first use (\(keys) signer\(keys == 1 ? "" : "s")); from now on it changes only when signed by one of them (ssh-keygen -Y sign -n nudge-signers)")
                 }
-            } else if listChangeIsSigned(o) {
-                if (try? keep(o)) != nil { use = o }
+            } else if before.split(separator: 0x0A).contains(where: { $0.elementsEqual(digest.utf8) }) {
+                Store.warnOnce("\(sg.allowedSigners) is a list this copy accepted before and has replaced since (put back?); still verifying with the current one")
+            } else if let signer = listChangeSigner(o) {
+                if (try? keep(o, history: before)) != nil {
+                    use = o
+                    Store.warnOnce("\(sg.allowedSigners): accepted the changed list, signed by \(signer)")
+                }
             } else {
                 Store.warnOnce("\(sg.allowedSigners) changed, but \(sg.allowedSigners).sig is not a signature of it by one of the signers accepted before (ssh-keygen -Y sign -n nudge-signers); still verifying with the list accepted before")
             }
@@ -146,17 +169,38 @@ extension Store {
         SignatureMemo.lists.withLock { $0[dir] = r }
         return r
 
-        func keep(_ bytes: [UInt8]) throws(ToolError) {
+        /// Keeps `bytes` as the accepted list, and the one it replaces in the history (never to be taken back).
+        func keep(_ bytes: [UInt8], history: [UInt8]) throws(ToolError) {
             try Sys.makeDirectories(dir)
+            if let a = accepted { try Sys.writeFileAtomically(historyPath, history + Array((SHA256.hex(a) + "\n").utf8), mode: 0o600) }
             try Sys.writeFileAtomically(acceptedSignersPath, bytes, mode: 0o600)
         }
-        func listChangeIsSigned(_ list: [UInt8]) -> Bool {
-            guard let sig = (try? Sys.readPeerFile(sg.allowedSigners + ".sig", from: 0, cap: 64 << 10))??.bytes,
-                  let found = try? Subprocess.output(["ssh-keygen", "-Y", "find-principals", "-s", "/dev/stdin", "-f", acceptedSignersPath], stdin: sig),
-                  found.status == 0 else { return false }
-            let principals = String(decoding: found.out, as: UTF8.self).split(separator: "\n").map(String.init)
-            return principals.contains { p in
-                StoreSignatures.isPrincipal(p) && verify(list, armoured: sig, principal: p, namespace: "nudge-signers", list: acceptedSignersPath, at: nil)
+        /// Who signed the changed list, if one of the accepted list's signers did (for nudge-signers).
+        func listChangeSigner(_ list: [UInt8]) -> String? {
+            guard let got = (try? Sys.readPeerFile(sg.allowedSigners + ".sig", from: 0, cap: 64 << 10)) ?? nil, got.size == got.bytes.count else { return nil }
+            let sig = got.bytes
+            // A change refused once is not checked again (each check is an ssh-keygen run).
+            let key = "!list " + SHA256.hex(list + sig)
+            if verifiedBefore().contains(key) { return nil }
+            var signer: String? = nil
+            if let found = try? Subprocess.output(["ssh-keygen", "-Y", "find-principals", "-s", "/dev/stdin", "-f", acceptedSignersPath], stdin: sig),
+               found.status == 0 {
+                let principals = String(decoding: found.out, as: UTF8.self).split(separator: "\n").map(String.init)
+                signer = principals.first { p in
+                    StoreSignatures.isPrincipal(p) && verify(list, armoured: sig, principal: p, namespace: "nudge-signers", list: acceptedSignersPath, at: nil)
+                }
+            }
+            if signer == nil { rememberVerified(key) }
+            return signer
+        }
+        /// A list line whose signers are a pattern lets its key sign as any name that matches: said.
+        func warnPatterns(_ list: [UInt8]) {
+            for (n, line) in list.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                guard let first = line.split(separator: 0x20).first, first.first != UInt8(ascii: "#") else { continue }
+                let names = String(decoding: first, as: UTF8.self)
+                if names.contains(where: { "*?!".contains($0) }) {
+                    Store.warnOnce("\(sg.allowedSigners):\(n + 1): '\(names.prefix(64))' is a pattern: its key may sign as any name it matches")
+                }
             }
         }
     }
@@ -211,8 +255,13 @@ extension Store {
     /// one the rule asks for, and its stamp past the journal's previous one.
     /// Remembers what held.
     /// Remembers what held, and what failed (so it is not checked again).
+    /// `own`: a journal of this copy's, never left for later (what it wrote
+    /// itself it remembers as verified; past the failures allowed, anything
+    /// else there fails unchecked). `force`: checked whatever was spent (a
+    /// batch this copy is about to write).
     func signedBatchHolds(_ commit: JSONObject, body: UnsafeRawBufferPointer, journal rel: String, declared: Stamp?,
-                          previous: Stamp?, events: [JSONObject], _ sg: StoreSignatures) -> SignatureVerdict {
+                          previous: Stamp?, events: [JSONObject], own: Bool = false, force: Bool = false,
+                          _ sg: StoreSignatures) -> SignatureVerdict {
         let actor = Store.actorOf(rel)
         guard let signer = commit["signer"]?.string, StoreSignatures.isPrincipal(signer),
               let sig = commit["sig"]?.string, sig.utf8.count <= 16 << 10, let stamp = declared else { return .fails }
@@ -224,18 +273,28 @@ extension Store {
         guard let list = acceptedSigners(sg) else { return .fails }
         let message = Store.signedMessage(journal: Store.signedName(rel), stamp: stamp, body: body)
         let key = SHA256.hex(Array((list.digest + "\n" + signer + "\n" + sig + "\n").utf8) + message)
-        let known = verifiedBefore()
-        if known.contains(key) { return .holds }
-        if known.contains("!" + key) { return .fails }
-        let budget = SignatureMemo.spent.withLock { (s) -> Bool in
-            guard s.runs < StoreSignatures.verificationsPerRun, s.failed[dir + rel, default: 0] < StoreSignatures.failuresPerJournal else { return false }
+        let seen = verifiedBefore()
+        if seen.contains(key) { return .holds }
+        if seen.contains("!" + key) { return .fails }
+        // A journal that never held a good batch (junk, or a new device) shares a few failures a run with all such.
+        let known = own || seen.contains("+" + rel)
+        let budget = force || SignatureMemo.spent.withLock { (s) -> Bool in
+            guard s.runs < StoreSignatures.verificationsPerRun, s.failed[dir + rel, default: 0] < StoreSignatures.failuresPerJournal,
+                  known || s.failed[dir, default: 0] < StoreSignatures.failuresInNewJournals else { return false }
             s.runs += 1
             return true
         }
-        guard budget else { return .later }
+        guard budget else { return own ? .fails : .later }
         let holds = verify(message, armoured: Store.armour(sig), principal: signer, namespace: signatureNamespace,
                            list: list.path, at: stamp.ms)
-        if !holds { SignatureMemo.spent.withLock { $0.failed[dir + rel, default: 0] += 1 } }
+        if !holds {
+            SignatureMemo.spent.withLock {
+                $0.failed[dir + rel, default: 0] += 1
+                if !known { $0.failed[dir, default: 0] += 1 }
+            }
+        } else if !known {
+            rememberVerified("+" + rel)
+        }
         rememberVerified(holds ? key : "!" + key)
         return holds ? .holds : .fails
     }
@@ -266,7 +325,7 @@ extension Store {
         let sig = try sign(message, sg)
         let c: JSONObject = ["signer": .string(sg.principal), "sig": .string(sig)]
         let holds = body.withUnsafeBytes {
-            signedBatchHolds(c, body: $0, journal: rel, declared: stamp, previous: nil, events: events, sg) == .holds
+            signedBatchHolds(c, body: $0, journal: rel, declared: stamp, previous: nil, events: events, own: true, force: true, sg) == .holds
         }
         guard holds else {
             throw ToolError(.noPermission, "\(sg.allowedSigners) (as this copy accepted it) does not allow \(sg.signingKey ?? "this key") to sign as \(sg.principal) for \(signatureNamespace) now; ask one of its signers to add it (then sign the list: ssh-keygen -Y sign -n nudge-signers); nothing was written")
@@ -283,11 +342,26 @@ extension Store {
         let marker = Sys.join(dir, "signatures.history")
         let done = (try? Sys.readPeerFile(marker, from: 0, cap: 1 << 20))??.bytes ?? []
         if done.split(separator: 0x0A).contains(where: { $0.elementsEqual(rel.utf8) }) { return }
+        // Only what the journal held when this copy first accepted the list is its history:
+        // a batch slipped in after that is nobody's this copy would vouch for.
+        _ = acceptedSigners(sg)
+        let cutText = String(decoding: ((try? Sys.readPeerFile(Sys.join(dir, "signatures.cut"), from: 0, cap: 1 << 16)) ?? nil)?.bytes ?? [], as: UTF8.self)
+        let cut = cutText.split(separator: "\n").compactMap { l -> Int? in
+            let f = l.split(separator: " ")
+            return f.count == 2 && f[0] == rel ? Int(f[1]) : nil
+        }.first ?? 0
         let path = Sys.join(journalDir, rel)
         if let got = try Sys.readPeerFile(path, from: 0, cap: Int.max), !got.bytes.isEmpty {
+            // The history: up to the end of the last commit line within the cut; the rest is kept as it is.
+            var end = 0, start = 0
+            let bytes = got.bytes
+            while start < min(cut, bytes.count), let nl = bytes[start...].firstIndex(of: 0x0A), nl < cut {
+                if let o = try? JSON.parseObject(bytes: Array(bytes[start..<nl])), o["type"]?.string == "commit" { end = nl + 1 }
+                start = nl + 1
+            }
             let actor = Store.actorOf(rel)
             var left = 0
-            let (out, _) = try Store.rewritten(got.bytes, actor: actor, sign: { (body, stamp, events) throws(ToolError) -> JSONObject? in
+            let (signed, _) = try Store.rewritten(Array(bytes[0..<end]), actor: actor, sign: { (body, stamp, events) throws(ToolError) -> JSONObject? in
                 do throws(ToolError) {
                     return try signatureFields(body: body, journal: rel, stamp: stamp, events: events, sg)
                 } catch {
@@ -296,6 +370,7 @@ extension Store {
                     return nil
                 }
             }, signUnsigned: true) { _, _ in true }
+            let out = signed + bytes[end...]
             if out != got.bytes {
                 try Sys.writeFileAtomically(path, out, mode: fileMode(for: rel))
                 Sys.removeFile(snapshotPath)

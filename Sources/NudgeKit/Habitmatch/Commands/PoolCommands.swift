@@ -17,6 +17,8 @@ extension Habitmatch {
         if ctx.flag("synced") {
             if ctx.option("group") != nil { throw .usage("--group is for a host pool; a synced pool belongs to the login running the sync engine") }
             try initSyncedPool(path)
+            // Who wrote what is proven by SSH keys from the start when the maker has one.
+            try ctx.startSignedFolder(path, principal: me(ctx))
             ctx.out.emit(["type": "pool", "path": .string(path), "kind": "synced", "owner": .string(Sys.loginName())],
                          text: "Made the synced pool \(path): share it with a sync engine; anyone who has the folder can read all of it")
             return .ok

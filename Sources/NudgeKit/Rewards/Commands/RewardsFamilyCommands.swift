@@ -18,6 +18,9 @@ extension Rewards {
             // The folder's owner made the family; nobody else makes one there.
             let o = Users.name(of: h.owner) ?? "uid \(h.owner)"
             throw ToolError(.noPermission, "only \(o), who owns the family folder \(h.path), makes the family there; ask \(o) for an invite ('rewards parent invite')")
+        } else if try familyFolder(ctx) == nil, let f = try ctx.storeOptions().journalFolder, (try? store(ctx).read().owner) == nil {
+            // A family across laptops: signed from the start when the parent has a key.
+            try ctx.startSignedFolder(f, principal: owner)
         }
         try write(ctx) { (tx) throws(ToolError) in
             if let o = tx.state.owner { throw ToolError(.dataError, "the family exists already (parent: \(o))") }
