@@ -457,6 +457,51 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         }
     }
 
+    /// A synced habitmatch pool made by someone with a key is signed from
+    /// the start; a member's journal proves its member: a rename forged
+    /// into bob's journal with ann's key counts for nothing, bob's own does.
+    func testASyncedPoolProvesEachMember() throws {
+        try require(.sshKeygen)
+        _ = try keygen("ann")
+        let bobKey = try keygen("bob")
+        let pool = tmp + "/pool"
+        func hm(_ user: String, _ args: String...) -> RunResult {
+            run("habitmatch", args, env: ["HABITMATCH_DATA_DIR": tmp + "/hm-\(user)", "HABITMATCH_POOL": pool, "HABITMATCH_USER": user,
+                                          "HABITMATCH_SIGNING_KEY": tmp + "/keys/" + user])
+        }
+        let made = hm("ann", "pool", "init", "--synced", pool)
+        XCTAssertEqual(made.code, 0, made.err)
+        XCTAssertTrue(made.err.contains("the folder is signed, with your key as ann"), made.err)
+        let list = try String(contentsOfFile: pool + "/allowed_signers", encoding: .utf8)
+        try (list + "bob \(bobKey)\n").write(toFile: pool + "/allowed_signers", atomically: true, encoding: .utf8)
+        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/ann", "-n", "nudge-signers", pool + "/allowed_signers"]).status, 0)
+        XCTAssertEqual(hm("ann", "join", "--name", "Ann", "--habit", "exercise").code, 0)
+        XCTAssertEqual(hm("bob", "join", "--name", "Bob", "--habit", "exercise").code, 0)
+        XCTAssertEqual(hm("ann", "candidates").records.first?["name"] as? String, "Bob")
+
+        // Ann's key, claiming to be bob, in bob's journal.
+        let ms = Int64(Date().timeIntervalSince1970 * 1000)
+        let rename: JSONObject = ["type": "profile", "name": "Mallory"]
+        var body = [UInt8]()
+        rename.write(into: &body)
+        body.append(0x0A)
+        let message = "nudge-batch 1\njournal journal/bob\nhlc \(ms) 0\nsha256 \(SHA256.hex(body))\n"
+        let r = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/ann", "-n", "nudge-habitmatch"], stdin: Array(message.utf8))
+        XCTAssertEqual(r.status, 0, r.err)
+        let sig = r.out.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let forged = Store<HabitmatchState>.encodeBatch([rename], stamp: Stamp(ms: ms, actor: "bob"), by: "bob", at: Instant(ms: ms), zone: .utc,
+                                                        extra: ["signer": "bob", "sig": .string(sig)]).bytes
+        let fd = open(pool + "/journal/bob.ndjson", O_WRONLY | O_APPEND)
+        _ = forged.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let seen = hm("ann", "candidates")
+        XCTAssertEqual(seen.records.first?["name"] as? String, "Bob", seen.err)
+        XCTAssertTrue(seen.err.contains("are not signed by a key"), seen.err)
+        // Bob's own rename counts.
+        XCTAssertEqual(hm("bob", "profile", "set", "--name", "Robert").code, 0)
+        XCTAssertEqual(hm("ann", "candidates").records.first?["name"] as? String, "Robert")
+    }
+
     /// The same family over real Syncthing: a forged batch travels to the
     /// other laptop and counts for nothing there.
     func testOverSyncthingAForgedBatchCountsForNothingOnTheOtherLaptop() throws {
