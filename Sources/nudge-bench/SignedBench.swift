@@ -24,8 +24,11 @@ import NudgeKit
     }
     let rewards = Sys.join(bin, "rewards")
     func env(_ folder: String, _ who: String) -> [String: String] {
-        ["REWARDS_DATA_DIR": Sys.join(top, "\(folder)-\(who)"), "REWARDS_SYNC_DIR": Sys.join(top, folder), "REWARDS_ACTOR": who + "laptop",
-         "REWARDS_USER": who, "REWARDS_SIGNING_KEY": Sys.join(top, "keys/" + who), "TZ": zone, "REWARDS_NOW": "2026-11-22T21:00:00-05:00"]
+        var e = ["REWARDS_DATA_DIR": Sys.join(top, "\(folder)-\(who)"), "REWARDS_SYNC_DIR": Sys.join(top, folder), "REWARDS_ACTOR": who + "laptop",
+                 "REWARDS_USER": who, "TZ": zone, "REWARDS_NOW": "2026-11-22T21:00:00-05:00"]
+        // (With no key, `init` leaves the unsigned folder unsigned.)
+        if folder == "signed" { e["REWARDS_SIGNING_KEY"] = Sys.join(top, "keys/" + who) }
+        return e
     }
     for folder in ["unsigned", "signed"] {
         try? Sys.makeDirectories(Sys.join(top, folder))

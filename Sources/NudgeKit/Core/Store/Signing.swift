@@ -67,7 +67,7 @@ public struct StoreSignatures: Sendable, Equatable {
 /// verifies against, and the batches already verified.
 enum SignatureMemo {
     static let lists = Locked([String: (path: String, digest: String)]())
-    static let verified = Locked([String: Set<String>]())
+    static let verified = Locked([String: (keys: Set<String>, whole: Bool)]())
     /// ssh-keygen runs spent verifying in this process, and failures per journal.
     static let spent = Locked((runs: 0, failed: [String: Int]()))
     /// Forgets it all (tests that change a list within one process).
@@ -181,7 +181,7 @@ extension Store {
             let sig = got.bytes
             // A change refused once is not checked again (each check is an ssh-keygen run).
             let key = "!list " + SHA256.hex(list + sig)
-            if verifiedBefore().contains(key) { return nil }
+            if verifiedBefore(whole: true).contains(key) { return nil }
             var signer: String? = nil
             if let found = try? Subprocess.output(["ssh-keygen", "-Y", "find-principals", "-s", "/dev/stdin", "-f", acceptedSignersPath], stdin: sig),
                found.status == 0 {
@@ -236,9 +236,15 @@ extension Store {
     func verify(_ message: [UInt8], armoured: [UInt8], principal: String, namespace: String, list: String, at: Int64?) -> Bool {
         // The signature goes through a file of this copy's own (the message is stdin).
         guard (try? Sys.makeDirectories(dir)) != nil else { return false }
+        // (Not fsynced: it lives for one ssh-keygen run.)
         let tmp = Sys.join(dir, "signature.tmp-\(getpid())")
-        guard (try? Sys.writeFileAtomically(tmp, armoured, mode: 0o600)) != nil else { return false }
+        unlink(tmp)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let written = Sys.writeAll(fd: fd, armoured)
+        close(fd)
         defer { unlink(tmp) }
+        guard written else { return false }
         var argv = ["ssh-keygen", "-Y", "verify", "-f", list, "-I", principal, "-n", namespace, "-s", tmp]
         if let ms = at { argv.append("-Overify-time=" + Store.verifyTime(ms)) }
         return (try? Subprocess.output(argv, stdin: message))?.status == 0
@@ -273,7 +279,8 @@ extension Store {
         guard let list = acceptedSigners(sg) else { return .fails }
         let message = Store.signedMessage(journal: Store.signedName(rel), stamp: stamp, body: body)
         let key = SHA256.hex(Array((list.digest + "\n" + signer + "\n" + sig + "\n").utf8) + message)
-        let seen = verifiedBefore()
+        var seen = verifiedBefore()
+        if !seen.contains(key) && !seen.contains("!" + key) { seen = verifiedBefore(whole: true) }
         if seen.contains(key) { return .holds }
         if seen.contains("!" + key) { return .fails }
         // A journal that never held a good batch (junk, or a new device) shares a few failures a run with all such.
@@ -299,17 +306,23 @@ extension Store {
         return holds ? .holds : .fails
     }
 
-    func verifiedBefore() -> Set<String> {
-        if let s = SignatureMemo.verified.withLock({ $0[dir] }) { return s }
-        let bytes = (try? Sys.readPeerFile(verifiedSignaturesPath, from: 0, cap: 64 << 20))??.bytes ?? []
+    /// What this copy verified before: at first only the file's last 32 KiB
+    /// (the newest thousand, where a status bar's few new batches are), the
+    /// whole file once a batch is not found there (`whole`).
+    func verifiedBefore(whole: Bool = false) -> Set<String> {
+        if let s = SignatureMemo.verified.withLock({ $0[dir] }), whole ? s.whole : true { return s.keys }
+        let size = Sys.fileIdentity(verifiedSignaturesPath).map { Int($0.size) } ?? 0
+        let from = whole ? 0 : max(0, size - (32 << 10))
+        var bytes = ((try? Sys.readPeerFile(verifiedSignaturesPath, from: from, cap: 64 << 20)) ?? nil)?.bytes ?? []
+        if from > 0, let nl = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(0...nl) }  // (a line cut at the start)
         let s = Set(bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) })
-        SignatureMemo.verified.withLock { $0[dir] = s }
+        SignatureMemo.verified.withLock { $0[dir] = (s, from == 0) }
         return s
     }
 
     func rememberVerified(_ key: String) {
         _ = verifiedBefore()
-        SignatureMemo.verified.withLock { _ = $0[dir, default: []].insert(key) }
+        SignatureMemo.verified.withLock { _ = $0[dir, default: ([], false)].keys.insert(key) }
         guard (try? Sys.makeDirectories(dir)) != nil else { return }
         let fd = open(verifiedSignaturesPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
