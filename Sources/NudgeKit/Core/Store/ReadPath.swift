@@ -48,14 +48,15 @@ extension Store {
     /// Migrates, repairs or compacts after a read, when no other run holds
     /// the lock: a refused snapshot moved aside, erased events removed from
     /// the journals this copy may rewrite, or a new snapshot when there is
-    /// none, it was refused, or the tail past it has grown long. A failure
+    /// none, it was refused, or the tail past it has grown long (sooner in
+    /// a signed folder, where each run looks up every tail batch's signature). A failure
     /// here never fails the reader: it has its answer. Returns whether it
     /// changed the snapshot.
     @discardableResult
     func upkeep(after loaded: Loaded, full: Bool, force: Bool = false) -> Bool {
         let compact = loaded.erased.keys.contains { mayRewrite($0) }
         guard compact || force || loaded.badSnapshot != nil || !loaded.snapshotUsable || loaded.capped
-                || loaded.tailEvents > options.snapshotEvery * 4 else { return false }
+                || loaded.tailEvents > options.snapshotEvery * (options.signatures == nil ? 4 : 1) else { return false }
         guard let lock = try? FileLock.acquire(lockPath, timeoutMillis: 0, what: "the \(options.tool) data directory") else { return false }
         defer { lock.release() }
         if loaded.badSnapshot != nil { moveSnapshotAside() }
