@@ -24,16 +24,11 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         return e
     }
 
-    /// A run on `device` as `person`, signing with `key` (nil: none set).
     @discardableResult
-    func on(_ device: String, as person: String, key: String?, _ args: String...) -> RunResult {
-        var env = ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": tmp + "/Sync-\(device)",
-                   "REWARDS_ACTOR": device, "REWARDS_USER": person, "REWARDS_NOW": "2026-11-30T09:00:00-05:00"]
-        if let k = key { env["REWARDS_SIGNING_KEY"] = tmp + "/keys/" + k }
-        return run("rewards", args, env: env)
-    }
     func mum(_ args: String...) -> RunResult { on("mumlaptop", as: "mum", key: "mum", args) }
+    @discardableResult
     func dad(_ args: String...) -> RunResult { on("dadlaptop", as: "dad", key: "dad", args) }
+    /// A run on `device` as `person`, signing with `key` (nil: none set).
     func on(_ device: String, as person: String, key: String?, _ args: [String]) -> RunResult {
         var env = ["REWARDS_DATA_DIR": tmp + "/\(device)", "REWARDS_SYNC_DIR": tmp + "/Sync-\(device)",
                    "REWARDS_ACTOR": device, "REWARDS_USER": person, "REWARDS_NOW": "2026-11-30T09:00:00-05:00"]
@@ -313,11 +308,14 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
 
         // A pattern as a signer's name is said.
         let eve = try keygen("eve2")
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dad2)", "* \(eve)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dad2)", "* \(eve)", "\u{1b}[2J* \(eve)"])
         try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
         XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"]).status, 0)
         let pattern = mum("dashboard", "Ellie")
         XCTAssertTrue(pattern.err.contains(":3: '*' is a pattern: its key may sign as any name it matches"), pattern.err)
+        // The list is anyone's text: what it says reaches the terminal escaped.
+        XCTAssertTrue(pattern.err.contains(":4: '"), pattern.err)
+        XCTAssertFalse(pattern.err.contains("\u{1b}"), pattern.err)
     }
 
     /// A batch slipped into dad's journal after his laptop accepted the

@@ -345,10 +345,15 @@ public final class Context {
                            state: String? = nil) throws(ToolError) -> StoreSignatures? {
         let list = Sys.join(folder, "allowed_signers")
         guard Sys.fileIdentity(list) != nil || Sys.fileIdentity(Sys.join(state ?? dataDir, "allowed_signers.accepted")) != nil else { return nil }
-        guard StoreSignatures.isPrincipal(principal) else {
-            throw ToolError(.config, "'\(principal)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +")
-        }
+        try checkSigner(principal, folder)
         return StoreSignatures(allowedSigners: list, signingKey: try signingKey(), principal: principal, rule: rule)
+    }
+
+    /// A signer's name as ssh-keygen reads one name (StoreSignatures.isPrincipal), or a 78 saying what is.
+    func checkSigner(_ principal: String, _ folder: String) throws(ToolError) {
+        guard StoreSignatures.isPrincipal(principal) else {
+            throw ToolError(.config, "'\(principal.terminalSafe)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +, at most 128, not starting with -")
+        }
     }
 
     /// The SSH key this user signs with: TOOL_SIGNING_KEY, or `signing_key` in the config file.
@@ -380,9 +385,7 @@ public final class Context {
         guard fields.count >= 2, fields[0].hasPrefix("ssh-") || fields[0].hasPrefix("ecdsa-") || fields[0].hasPrefix("sk-") else {
             throw ToolError(.config, "\(pubPath) is not an SSH public key (ssh-keygen -y -f \(key) > \(pubPath) makes it); nothing was made")
         }
-        guard StoreSignatures.isPrincipal(principal) else {
-            throw ToolError(.config, "'\(principal)' cannot sign changes in \(folder): a signer's name is letters, digits and . _ - @ +")
-        }
+        try checkSigner(principal, folder)
         let line = "\(principal) namespaces=\"nudge-\(spec.name),nudge-signers\" \(fields[0]) \(fields[1])\n"
         try Sys.makeDirectories(folder)
         try Sys.writeFileAtomically(list, Array(line.utf8), mode: 0o644)

@@ -197,9 +197,10 @@ extension Store {
         func warnPatterns(_ list: [UInt8]) {
             for (n, line) in list.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 guard let first = line.split(separator: 0x20).first, first.first != UInt8(ascii: "#") else { continue }
+                // (The list is anyone's text: escaped before it reaches a terminal.)
                 let names = String(decoding: first, as: UTF8.self)
                 if names.contains(where: { "*?!".contains($0) }) {
-                    Store.warnOnce("\(sg.allowedSigners):\(n + 1): '\(names.prefix(64))' is a pattern: its key may sign as any name it matches")
+                    Store.warnOnce("\(sg.allowedSigners):\(n + 1): '\(String(names.prefix(64)).terminalSafe)' is a pattern: its key may sign as any name it matches")
                 }
             }
         }
