@@ -13,11 +13,11 @@ _habitmatch() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--every|--target|--unit|--date|--amount|--add|--month|--year|--of|--by|--table|--at|--minutes|--description|--group) ((i++)) ;;
+            --data-dir|--now|--format|--color|--user|--pool|--name|--email|--tz|--bio|--habit|--limit|-n|--every|--target|--unit|--date|--amount|--add|--month|--year|--of|--by|--table|--at|--minutes|--description|--group|--key) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit set"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|stats|export|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|"pool restamp"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|join|catalog|habit|"habit list"|"habit add"|"habit set"|"habit rm"|"habit remind"|profile|"profile set"|candidates|like|pass|swipe|chat|buddy|"buddy accept"|done|undo|calendar|stats|export|meet|meetings|"meetings cancel"|"meetings move"|unmatch|block|unblock|report|pool|"pool init"|"pool reports"|"pool match"|"pool restamp"|signers|"signers add"|"signers retire"|remind|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -109,6 +109,15 @@ _habitmatch() {
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
+        signers)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        "signers retire")
+            case "$prev" in
+                --key) COMPREPLY=(); return ;;
+                --at) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _habitmatch_reply < <(compgen -d -- "$cur"); return ;;
@@ -120,7 +129,7 @@ _habitmatch() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar stats export meet meetings unmatch block unblock report pool remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "") words="dashboard join catalog habit profile candidates like pass swipe chat buddy done undo calendar stats export meet meetings unmatch block unblock report pool signers remind help completion --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         join) words="--name --email --tz --bio --habit --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         catalog) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
@@ -157,6 +166,9 @@ _habitmatch() {
         "pool reports") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool match") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         "pool restamp") words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        signers) words="add retire --limit -n --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "signers add") words="--writer-only --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
+        "signers retire") words="--key --at --data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         remind) words="--data-dir --now --format --color --quiet -q --help -h --version --user --pool" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

@@ -11,12 +11,12 @@ function __habitmatch_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --every --target --unit --date --amount --add --month --year --of --by --table --at --minutes --description --group
+            case --data-dir --now --format --color --user --pool --name --email --tz --bio --habit --limit -n --every --target --unit --date --amount --add --month --year --of --by --table --at --minutes --description --group --key
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit set' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'stats' 'export' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'pool restamp' 'remind' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'join' 'catalog' 'habit' 'habit list' 'habit add' 'habit set' 'habit rm' 'habit remind' 'profile' 'profile set' 'candidates' 'like' 'pass' 'swipe' 'chat' 'buddy' 'buddy accept' 'done' 'undo' 'calendar' 'stats' 'export' 'meet' 'meetings' 'meetings cancel' 'meetings move' 'unmatch' 'block' 'unblock' 'report' 'pool' 'pool init' 'pool reports' 'pool match' 'pool restamp' 'signers' 'signers add' 'signers retire' 'remind' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -60,6 +60,7 @@ complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'block' -d 'Never see a 
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'unblock' -d 'Undo a block of yours (a match starts over with two likes)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'report' -d 'Tell the pool'\''s owner about a member'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'pool' -d 'The pool itself'
+complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'signers' -d 'Who may write into the signed sync folder: list, add or retire a signer'\''s key'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'remind' -d 'Notifications: habits not done yet, meetings soon, milestones, matches (for cron)'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c habitmatch -n '__habitmatch_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -135,5 +136,11 @@ complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l group -x -d 'Th
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -l synced -d 'A pool kept in step across machines by a sync engine'
 complete -c habitmatch -n '__habitmatch_at '\''pool init'\''' -F
 complete -c habitmatch -n '__habitmatch_at '\''pool reports'\''' -l limit -s n -x -d 'At most N records'
+complete -c habitmatch -n '__habitmatch_at '\''signers'\''' -a 'add' -d 'Let NAME sign with the public key in KEY.pub (- for stdin), signed by you'
+complete -c habitmatch -n '__habitmatch_at '\''signers'\''' -a 'retire' -d 'Stop NAME'\''s keys signing from now (or --at): what they signed before still counts'
+complete -c habitmatch -n '__habitmatch_at '\''signers'\''' -l limit -s n -x -d 'At most N records'
+complete -c habitmatch -n '__habitmatch_at '\''signers add'\''' -l writer-only -d 'NAME may write, not change the list'
+complete -c habitmatch -n '__habitmatch_at '\''signers retire'\''' -l key -x -d 'Only this key: its .pub file or SHA256: fingerprint'
+complete -c habitmatch -n '__habitmatch_at '\''signers retire'\''' -l at -x -d 'From this time (default now; earlier: a key that was lost)'
 complete -c habitmatch -n '__habitmatch_at '\''help'\''' -a '(habitmatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c habitmatch -n '__habitmatch_at '\''completion'\''' -a 'bash zsh fish'

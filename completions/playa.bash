@@ -13,11 +13,11 @@ _playa() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--country|--name|--at|--via|--note|--mail|--random|--fixed|--every|--before|--message|--seed|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--limit|-n|--platform|--phone|--username|--email|--country|--name|--at|--via|--note|--mail|--random|--fixed|--every|--before|--message|--seed|--command|--timeout|--key) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    queue|recipient|"recipient add"|"recipient import"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|date|"date add"|"date list"|"date rm"|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    queue|recipient|"recipient add"|"recipient import"|"recipient list"|"recipient show"|"recipient edit"|"recipient pause"|"recipient resume"|"recipient rm"|contacted|schedule|date|"date add"|"date list"|"date rm"|message|"message add"|"message list"|"message edit"|"message rm"|clone|generate|event|"event edit"|cancel|confirm|due|notify|link|open|export|import|devices|signers|"signers add"|"signers retire"|reset|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -104,6 +104,15 @@ _playa() {
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
+        signers)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        "signers retire")
+            case "$prev" in
+                --key) COMPREPLY=(); return ;;
+                --at) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _playa_reply < <(compgen -d -- "$cur"); return ;;
@@ -114,7 +123,7 @@ _playa() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="queue recipient contacted schedule date message clone generate event cancel confirm due notify link open export import devices reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="queue recipient contacted schedule date message clone generate event cancel confirm due notify link open export import devices signers reset help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         queue) words="--date --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         recipient) words="add import list show edit pause resume rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "recipient add") words="--platform --phone --username --email --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -149,6 +158,9 @@ _playa() {
         export) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         import) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        signers) words="add retire --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers add") words="--writer-only --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers retire") words="--key --at --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         reset) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

@@ -11,12 +11,12 @@ function __playa_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --country --name --at --via --note --mail --random --fixed --every --before --message --seed --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --limit -n --platform --phone --username --email --country --name --at --via --note --mail --random --fixed --every --before --message --seed --command --timeout --key
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient import' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'date' 'date add' 'date list' 'date rm' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'reset' 'help' 'completion'
+                if contains -- $cand 'queue' 'recipient' 'recipient add' 'recipient import' 'recipient list' 'recipient show' 'recipient edit' 'recipient pause' 'recipient resume' 'recipient rm' 'contacted' 'schedule' 'date' 'date add' 'date list' 'date rm' 'message' 'message add' 'message list' 'message edit' 'message rm' 'clone' 'generate' 'event' 'event edit' 'cancel' 'confirm' 'due' 'notify' 'link' 'open' 'export' 'import' 'devices' 'signers' 'signers add' 'signers retire' 'reset' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -54,6 +54,7 @@ complete -c playa -n '__playa_at '\'''\''' -a 'open' -d 'Open an event'\''s deep
 complete -c playa -n '__playa_at '\'''\''' -a 'export' -d 'Write everything as one JSON document'
 complete -c playa -n '__playa_at '\'''\''' -a 'import' -d 'Read a JSON document: all of it, or nothing if any part is bad'
 complete -c playa -n '__playa_at '\'''\''' -a 'devices' -d 'The devices sharing this journal folder, with when each last wrote'
+complete -c playa -n '__playa_at '\'''\''' -a 'signers' -d 'Who may write into the signed sync folder: list, add or retire a signer'\''s key'
 complete -c playa -n '__playa_at '\'''\''' -a 'reset' -d 'Erase everything (asks on a terminal; --yes otherwise)'
 complete -c playa -n '__playa_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c playa -n '__playa_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -142,6 +143,12 @@ complete -c playa -n '__playa_at '\''open'\''' -l web -d 'A web link (https://wa
 complete -c playa -n '__playa_at '\''open'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''import'\''' -F
 complete -c playa -n '__playa_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
+complete -c playa -n '__playa_at '\''signers'\''' -a 'add' -d 'Let NAME sign with the public key in KEY.pub (- for stdin), signed by you'
+complete -c playa -n '__playa_at '\''signers'\''' -a 'retire' -d 'Stop NAME'\''s keys signing from now (or --at): what they signed before still counts'
+complete -c playa -n '__playa_at '\''signers'\''' -l limit -s n -x -d 'At most N records'
+complete -c playa -n '__playa_at '\''signers add'\''' -l writer-only -d 'NAME may write, not change the list'
+complete -c playa -n '__playa_at '\''signers retire'\''' -l key -x -d 'Only this key: its .pub file or SHA256: fingerprint'
+complete -c playa -n '__playa_at '\''signers retire'\''' -l at -x -d 'From this time (default now; earlier: a key that was lost)'
 complete -c playa -n '__playa_at '\''reset'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c playa -n '__playa_at '\''help'\''' -a '(playa __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c playa -n '__playa_at '\''completion'\''' -a 'bash zsh fish'

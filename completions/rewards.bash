@@ -13,11 +13,11 @@ _rewards() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--title|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--for|--until|--style|--from|--to|--interval|--grace) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--family|--note|--group|--limit|-n|--key|--at|--minutes|--by|--type|--child|--grep|--user|--points-per-hour|--process|--title|--site|--category|--search|--activitywatch|--app|--command|--timeout|--reason|--for|--until|--style|--from|--to|--interval|--grace) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    dashboard|init|parent|"parent invite"|"parent join"|"parent list"|"parent rm"|ask|requests|request|"request approve"|"request deny"|log|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|lock|unlock|bonus|widget|report|badges|rollover|notify|enforce|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    dashboard|init|parent|"parent invite"|"parent join"|"parent list"|"parent rm"|signers|"signers add"|"signers retire"|ask|requests|request|"request approve"|"request deny"|log|child|"child add"|"child list"|"child rm"|"child export"|app|"app set"|"app rm"|"app list"|"app import"|settings|"settings set"|ingest|flags|flag|"flag approve"|"flag reject"|redeem|allowance|adjust|lock|unlock|bonus|widget|report|badges|rollover|notify|enforce|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -29,6 +29,15 @@ _rewards() {
         "parent list")
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        signers)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        "signers retire")
+            case "$prev" in
+                --key) COMPREPLY=(); return ;;
+                --at) COMPREPLY=(); return ;;
             esac ;;
         requests)
             case "$prev" in
@@ -134,7 +143,7 @@ _rewards() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="dashboard init parent ask requests request log child app settings ingest flags flag redeem allowance adjust lock unlock bonus widget report badges rollover notify enforce help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "") words="dashboard init parent signers ask requests request log child app settings ingest flags flag redeem allowance adjust lock unlock bonus widget report badges rollover notify enforce help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         dashboard) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note"; dyn=1 ;;
         init) words="--group --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         parent) words="invite join list rm --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
@@ -142,6 +151,9 @@ _rewards() {
         "parent join") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "parent list") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         "parent rm") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        signers) words="add retire --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "signers add") words="--writer-only --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
+        "signers retire") words="--key --at --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         ask) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         requests) words="--all --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;
         request) words="approve deny --data-dir --now --format --color --quiet -q --help -h --version --sync-dir --family --note" ;;

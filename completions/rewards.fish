@@ -11,12 +11,12 @@ function __rewards_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --minutes --by --type --child --grep --user --points-per-hour --process --title --site --category --search --activitywatch --app --command --timeout --reason --for --until --style --from --to --interval --grace
+            case --data-dir --now --format --color --sync-dir --family --note --group --limit -n --key --at --minutes --by --type --child --grep --user --points-per-hour --process --title --site --category --search --activitywatch --app --command --timeout --reason --for --until --style --from --to --interval --grace
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'dashboard' 'init' 'parent' 'parent invite' 'parent join' 'parent list' 'parent rm' 'ask' 'requests' 'request' 'request approve' 'request deny' 'log' 'child' 'child add' 'child list' 'child rm' 'child export' 'app' 'app set' 'app rm' 'app list' 'app import' 'settings' 'settings set' 'ingest' 'flags' 'flag' 'flag approve' 'flag reject' 'redeem' 'allowance' 'adjust' 'lock' 'unlock' 'bonus' 'widget' 'report' 'badges' 'rollover' 'notify' 'enforce' 'help' 'completion'
+                if contains -- $cand 'dashboard' 'init' 'parent' 'parent invite' 'parent join' 'parent list' 'parent rm' 'signers' 'signers add' 'signers retire' 'ask' 'requests' 'request' 'request approve' 'request deny' 'log' 'child' 'child add' 'child list' 'child rm' 'child export' 'app' 'app set' 'app rm' 'app list' 'app import' 'settings' 'settings set' 'ingest' 'flags' 'flag' 'flag approve' 'flag reject' 'redeem' 'allowance' 'adjust' 'lock' 'unlock' 'bonus' 'widget' 'report' 'badges' 'rollover' 'notify' 'enforce' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -41,6 +41,7 @@ complete -c rewards -l note -x -d 'A note for the activity log, on any change'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'dashboard' -d 'Each child'\''s points, today, goal, streak and the last sessions'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'init' -d 'Create the family, with you as the parent (with --family: the family folder too)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'parent' -d 'The parents: a second parent joins with a one-time code'
+complete -c rewards -n '__rewards_at '\'''\''' -a 'signers' -d 'Who may write into the signed sync folder: list, add or retire a signer'\''s key'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'ask' -d 'Ask the parents for more reward time (a child, in a family folder)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'requests' -d 'Children'\''s requests waiting for a parent (--all: every recent one)'
 complete -c rewards -n '__rewards_at '\'''\''' -a 'request' -d 'Decide a request for more time'
@@ -72,6 +73,12 @@ complete -c rewards -n '__rewards_at '\''parent'\''' -a 'join' -d 'Join as a par
 complete -c rewards -n '__rewards_at '\''parent'\''' -a 'list' -d 'The parents, and any open invite'
 complete -c rewards -n '__rewards_at '\''parent'\''' -a 'rm' -d 'Remove the second parent (the owner only)'
 complete -c rewards -n '__rewards_at '\''parent list'\''' -l limit -s n -x -d 'At most N records'
+complete -c rewards -n '__rewards_at '\''signers'\''' -a 'add' -d 'Let NAME sign with the public key in KEY.pub (- for stdin), signed by you'
+complete -c rewards -n '__rewards_at '\''signers'\''' -a 'retire' -d 'Stop NAME'\''s keys signing from now (or --at): what they signed before still counts'
+complete -c rewards -n '__rewards_at '\''signers'\''' -l limit -s n -x -d 'At most N records'
+complete -c rewards -n '__rewards_at '\''signers add'\''' -l writer-only -d 'NAME may write, not change the list'
+complete -c rewards -n '__rewards_at '\''signers retire'\''' -l key -x -d 'Only this key: its .pub file or SHA256: fingerprint'
+complete -c rewards -n '__rewards_at '\''signers retire'\''' -l at -x -d 'From this time (default now; earlier: a key that was lost)'
 complete -c rewards -n '__rewards_at '\''requests'\''' -l all -d 'Decided ones too'
 complete -c rewards -n '__rewards_at '\''requests'\''' -l limit -s n -x -d 'At most N records'
 complete -c rewards -n '__rewards_at '\''request'\''' -a 'approve' -d 'Give the time asked (or --minutes N)'

@@ -13,11 +13,11 @@ _tenclub() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--logind-session|--style|--limit|-n|--period|--name|--command|--timeout) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--date|--at|--logind-session|--style|--limit|-n|--period|--name|--command|--timeout|--key) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    status|unlock|ingest|watch|widget|history|report|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    status|unlock|ingest|watch|widget|history|report|check|buddy|"buddy set"|"buddy rm"|sms|"sms outbox"|"sms deliver"|"sms receive"|"sms log"|devices|signers|"signers add"|"signers retire"|rollover|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -68,6 +68,15 @@ _tenclub() {
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
+        signers)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        "signers retire")
+            case "$prev" in
+                --key) COMPREPLY=(); return ;;
+                --at) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _tenclub_reply < <(compgen -d -- "$cur"); return ;;
@@ -78,7 +87,7 @@ _tenclub() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="status unlock ingest watch widget history report check buddy sms devices rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="status unlock ingest watch widget history report check buddy sms devices signers rollover help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         status) words="--date --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         unlock) words="--at --undo --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         ingest) words="--strict --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
@@ -96,6 +105,9 @@ _tenclub() {
         "sms receive") words="--strict --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         "sms log") words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         devices) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        signers) words="add retire --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers add") words="--writer-only --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers retire") words="--key --at --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         rollover) words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         help) words=""; dyn=1 ;;
         completion) words="bash zsh fish" ;;

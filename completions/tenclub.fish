@@ -11,12 +11,12 @@ function __tenclub_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --date --at --logind-session --style --limit -n --period --name --command --timeout
+            case --data-dir --now --format --color --sync-dir --date --at --logind-session --style --limit -n --period --name --command --timeout --key
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'status' 'unlock' 'ingest' 'watch' 'widget' 'history' 'report' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'rollover' 'help' 'completion'
+                if contains -- $cand 'status' 'unlock' 'ingest' 'watch' 'widget' 'history' 'report' 'check' 'buddy' 'buddy set' 'buddy rm' 'sms' 'sms outbox' 'sms deliver' 'sms receive' 'sms log' 'devices' 'signers' 'signers add' 'signers retire' 'rollover' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -47,6 +47,7 @@ complete -c tenclub -n '__tenclub_at '\'''\''' -a 'check' -d 'Exit 0 while today
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'buddy' -d 'Show the accountability buddy and whether they said YES'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'sms' -d 'Text messages: the outbox, delivery, and replies'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'devices' -d 'The devices sharing this journal folder, with when each last wrote'
+complete -c tenclub -n '__tenclub_at '\'''\''' -a 'signers' -d 'Who may write into the signed sync folder: list, add or retire a signer'\''s key'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'rollover' -d 'Close every finished day (for cron at midnight; safe to re-run)'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'help' -d 'Show help for a command'
 complete -c tenclub -n '__tenclub_at '\'''\''' -a 'completion' -d 'Print the bash, zsh or fish completion script'
@@ -78,5 +79,11 @@ complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -l strict -d 'Apply no
 complete -c tenclub -n '__tenclub_at '\''sms receive'\''' -F
 complete -c tenclub -n '__tenclub_at '\''sms log'\''' -l limit -s n -x -d 'At most N records'
 complete -c tenclub -n '__tenclub_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
+complete -c tenclub -n '__tenclub_at '\''signers'\''' -a 'add' -d 'Let NAME sign with the public key in KEY.pub (- for stdin), signed by you'
+complete -c tenclub -n '__tenclub_at '\''signers'\''' -a 'retire' -d 'Stop NAME'\''s keys signing from now (or --at): what they signed before still counts'
+complete -c tenclub -n '__tenclub_at '\''signers'\''' -l limit -s n -x -d 'At most N records'
+complete -c tenclub -n '__tenclub_at '\''signers add'\''' -l writer-only -d 'NAME may write, not change the list'
+complete -c tenclub -n '__tenclub_at '\''signers retire'\''' -l key -x -d 'Only this key: its .pub file or SHA256: fingerprint'
+complete -c tenclub -n '__tenclub_at '\''signers retire'\''' -l at -x -d 'From this time (default now; earlier: a key that was lost)'
 complete -c tenclub -n '__tenclub_at '\''help'\''' -a '(tenclub __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 complete -c tenclub -n '__tenclub_at '\''completion'\''' -a 'bash zsh fish'

@@ -13,11 +13,11 @@ _yomo() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --data-dir|--now|--format|--color|--sync-dir|--list|--limit|-n|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--nag|--tz|--llm-command|--title|--occurrence|--from) ((i++)) ;;
+            --data-dir|--now|--format|--color|--sync-dir|--list|--limit|-n|--date|--time|--notes|--repeat|--days|--every|--unit|--between|--on|--until|--times|--warn|--nag|--tz|--llm-command|--title|--occurrence|--from|--key|--at) ((i++)) ;;
             -*) ;;
             *)
                 case "${cmd:+$cmd }$w" in
-                    list|show|add|parse|edit|done|snooze|dismiss|rm|rehome|next|export|import|devices|"devices forget"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
+                    list|show|add|parse|edit|done|snooze|dismiss|rm|rehome|next|export|import|devices|"devices forget"|signers|"signers add"|"signers retire"|purge|vdir|"vdir sync"|due|watch|help|completion) cmd="${cmd:+$cmd }$w" ;;
                 esac ;;
         esac
     done
@@ -91,6 +91,15 @@ _yomo() {
             case "$prev" in
                 --limit|-n) COMPREPLY=(); return ;;
             esac ;;
+        signers)
+            case "$prev" in
+                --limit|-n) COMPREPLY=(); return ;;
+            esac ;;
+        "signers retire")
+            case "$prev" in
+                --key) COMPREPLY=(); return ;;
+                --at) COMPREPLY=(); return ;;
+            esac ;;
     esac
     case "$prev" in
         --data-dir) _yomo_reply < <(compgen -d -- "$cur"); return ;;
@@ -101,7 +110,7 @@ _yomo() {
     esac
     local words files=0 dyn=0
     case "$cmd" in
-        "") words="list show add parse edit done snooze dismiss rm rehome next export import devices purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "") words="list show add parse edit done snooze dismiss rm rehome next export import devices signers purge vdir due watch help completion --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         list) words="--all -a --today --overdue --upcoming --done-today --list --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         show) words="--limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; dyn=1 ;;
         add) words="--date --time --notes --repeat --days --every --unit --between --on --after-completion --until --times --warn --nag --list --tz --literal --llm-command --yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
@@ -117,6 +126,9 @@ _yomo() {
         import) words="--from --tz --progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;
         devices) words="forget --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "devices forget") words="--data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        signers) words="add retire --limit -n --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers add") words="--writer-only --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
+        "signers retire") words="--key --at --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         purge) words="--yes -y --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         vdir) words="sync --data-dir --now --format --color --quiet -q --help -h --version --sync-dir" ;;
         "vdir sync") words="--progress --no-progress --data-dir --now --format --color --quiet -q --help -h --version --sync-dir"; files=1 ;;

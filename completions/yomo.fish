@@ -11,12 +11,12 @@ function __yomo_cmd
             continue
         end
         switch $w
-            case --data-dir --now --format --color --sync-dir --list --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --nag --tz --llm-command --title --occurrence --from
+            case --data-dir --now --format --color --sync-dir --list --limit -n --date --time --notes --repeat --days --every --unit --between --on --until --times --warn --nag --tz --llm-command --title --occurrence --from --key --at
                 set skip 1
             case '-*'
             case '*'
                 set -l cand (string trim -- "$cmd $w")
-                if contains -- $cand 'list' 'show' 'add' 'parse' 'edit' 'done' 'snooze' 'dismiss' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
+                if contains -- $cand 'list' 'show' 'add' 'parse' 'edit' 'done' 'snooze' 'dismiss' 'rm' 'rehome' 'next' 'export' 'import' 'devices' 'devices forget' 'signers' 'signers add' 'signers retire' 'purge' 'vdir' 'vdir sync' 'due' 'watch' 'help' 'completion'
                     set cmd $cand
                 end
         end
@@ -50,6 +50,7 @@ complete -c yomo -n '__yomo_at '\'''\''' -a 'next' -d 'Show a reminder'\''s next
 complete -c yomo -n '__yomo_at '\'''\''' -a 'export' -d 'Print every reminder as yomo NDJSON, iCalendar or Taskwarrior JSON'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'import' -d 'Add reminders from yomo NDJSON, Taskwarrior'\''s export or iCalendar: all, or nothing'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'devices' -d 'List the devices that share these reminders, with when each was last seen'
+complete -c yomo -n '__yomo_at '\'''\''' -a 'signers' -d 'Who may write into the signed sync folder: list, add or retire a signer'\''s key'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'purge' -d 'Erase every reminder and its history, on every device (asks on a terminal; --yes otherwise)'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'vdir' -d 'Keep a vdir (a folder of .ics tasks, for vdirsyncer and todoman) in step with the reminders'
 complete -c yomo -n '__yomo_at '\'''\''' -a 'due' -d 'Print a notification for each reminder whose time has come (for cron)'
@@ -120,6 +121,12 @@ complete -c yomo -n '__yomo_at '\''import'\''' -l no-progress -d 'Never show a p
 complete -c yomo -n '__yomo_at '\''import'\''' -F
 complete -c yomo -n '__yomo_at '\''devices'\''' -a 'forget' -d 'Take a device off the list (its history stays)'
 complete -c yomo -n '__yomo_at '\''devices'\''' -l limit -s n -x -d 'At most N records'
+complete -c yomo -n '__yomo_at '\''signers'\''' -a 'add' -d 'Let NAME sign with the public key in KEY.pub (- for stdin), signed by you'
+complete -c yomo -n '__yomo_at '\''signers'\''' -a 'retire' -d 'Stop NAME'\''s keys signing from now (or --at): what they signed before still counts'
+complete -c yomo -n '__yomo_at '\''signers'\''' -l limit -s n -x -d 'At most N records'
+complete -c yomo -n '__yomo_at '\''signers add'\''' -l writer-only -d 'NAME may write, not change the list'
+complete -c yomo -n '__yomo_at '\''signers retire'\''' -l key -x -d 'Only this key: its .pub file or SHA256: fingerprint'
+complete -c yomo -n '__yomo_at '\''signers retire'\''' -l at -x -d 'From this time (default now; earlier: a key that was lost)'
 complete -c yomo -n '__yomo_at '\''purge'\''' -l yes -s y -d 'Do it without asking (needed when not on a terminal)'
 complete -c yomo -n '__yomo_at '\''vdir'\''' -a 'sync' -d 'Read what other clients changed in the vdir, then write what yomo changed'
 complete -c yomo -n '__yomo_at '\''vdir sync'\''' -l progress -d 'Show a progress meter even where stderr is not a terminal, or with -q'

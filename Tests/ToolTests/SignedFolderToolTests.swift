@@ -113,7 +113,7 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         sync()
         XCTAssertEqual(dad("parent", "join", code).code, 0)
         sync()
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dadKey)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey)", "dad \(dadKey)"])
         sync()
         // Before each has signed, each sees only what is signed: here, nothing.
         let before = dad("dashboard", "Ellie")
@@ -187,7 +187,7 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         let (mumKey, dadKey) = try family()
         let eveKey = try keygen("eve")
         // Eve (who can write into the folder) adds herself, unsigned: nobody believes the new list.
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dadKey)", "eve \(eveKey)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey)", "dad \(dadKey)", "eve \(eveKey)"])
         sync()
         let ms: Int64 = 1_796_050_000_000
         let gift: JSONObject = ["type": "adjust", "child": .string(ellie), "day": "2026-11-30", "points": 500, "reason": "eve", "by": "eve", "at": "2026-11-30T10:00:00Z"]
@@ -199,16 +199,16 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertTrue(r.err.contains("changed, but") && r.err.contains("still verifying with the list accepted before"), r.err)
 
         // Signed by eve herself: still no.
-        _ = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/eve", "-n", "nudge-signers", folder(0) + "/allowed_signers"])
+        _ = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/eve", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"])
         sync()
         XCTAssertEqual(balance("dadlaptop", "dad"), 102)
         XCTAssertEqual(balance("mumlaptop", "mum"), 102)
 
         // Dad retires his key from today (valid-before) and adds a new one; mum signs the change.
         let dad2 = try keygen("dad2")
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad valid-before=\"20261130150000Z\" \(dadKey)", "dad \(dad2)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey)", "dad valid-before=\"20261130150000Z\" \(dadKey)", "dad \(dad2)"])
         try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
-        let s = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"])
+        let s = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"])
         XCTAssertEqual(s.status, 0, s.err)
         sync()
         // Dad's past, signed with the retired key before it expired, still counts on both; eve never did.
@@ -288,14 +288,14 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(balance("dadlaptop", "dad"), 106)
 
         // The list as it was put back after a signed change: refused.
-        let s1 = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"])
+        let s1 = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"])
         XCTAssertEqual(s1.status, 0, s1.err)
         let v1 = try Data(contentsOf: URL(fileURLWithPath: folder(0) + "/allowed_signers"))
         let v1sig = try Data(contentsOf: URL(fileURLWithPath: folder(0) + "/allowed_signers.sig"))
         let dad2 = try keygen("dad2")
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad valid-before=\"20261130150000Z\" \(dadKey)", "dad \(dad2)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey)", "dad valid-before=\"20261130150000Z\" \(dadKey)", "dad \(dad2)"])
         try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
-        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"]).status, 0)
+        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"]).status, 0)
         sync()
         XCTAssertTrue(mum("dashboard", "Ellie").err.contains("accepted the changed list, signed by mum"))
         try v1.write(to: URL(fileURLWithPath: folder(0) + "/allowed_signers"))
@@ -308,9 +308,9 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
 
         // A pattern as a signer's name is said.
         let eve = try keygen("eve2")
-        try writeList(["mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey)", "dad \(dad2)", "* \(eve)", "\u{1b}[2J* \(eve)"])
+        try writeList(["mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey)", "dad \(dad2)", "* \(eve)", "\u{1b}[2J* \(eve)"])
         try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
-        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"]).status, 0)
+        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"]).status, 0)
         let pattern = mum("dashboard", "Ellie")
         XCTAssertTrue(pattern.err.contains(":3: '*' is a pattern: its key may sign as any name it matches"), pattern.err)
         // The list is anyone's text: what it says reaches the terminal escaped.
@@ -370,14 +370,14 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(made.code, 0, made.err)
         XCTAssertTrue(made.err.contains("the folder is signed, with your key as mum"), made.err)
         let list = try String(contentsOfFile: folder(0) + "/allowed_signers", encoding: .utf8)
-        XCTAssertEqual(list, "mum namespaces=\"nudge-rewards,nudge-signers\" \(mumKey.split(separator: " ").prefix(2).joined(separator: " "))\n")
+        XCTAssertEqual(list, "mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey.split(separator: " ").prefix(2).joined(separator: " "))\n")
         ellie = mum("child", "add", "Ellie").records.first?["id"] as? String ?? "?"
         let code = mum("parent", "invite").records.first?["code"] as? String ?? "?"
         sync()
         let refused = dad("parent", "join", code)
         XCTAssertEqual(refused.code, 77, refused.err)
         try (list + "dad \(dadKey)\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
-        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-signers", folder(0) + "/allowed_signers"]).status, 0)
+        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"]).status, 0)
         sync()
         let joined = dad("parent", "join", code)
         XCTAssertEqual(joined.code, 0, joined.err)
@@ -472,7 +472,7 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertTrue(made.err.contains("the folder is signed, with your key as ann"), made.err)
         let list = try String(contentsOfFile: pool + "/allowed_signers", encoding: .utf8)
         try (list + "bob \(bobKey)\n").write(toFile: pool + "/allowed_signers", atomically: true, encoding: .utf8)
-        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/ann", "-n", "nudge-signers", pool + "/allowed_signers"]).status, 0)
+        XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/ann", "-n", "nudge-habitmatch-signers", pool + "/allowed_signers"]).status, 0)
         XCTAssertEqual(hm("ann", "join", "--name", "Ann", "--habit", "exercise").code, 0)
         XCTAssertEqual(hm("bob", "join", "--name", "Bob", "--habit", "exercise").code, 0)
         XCTAssertEqual(hm("ann", "candidates").records.first?["name"] as? String, "Bob")

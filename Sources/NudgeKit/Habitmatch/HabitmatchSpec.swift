@@ -149,6 +149,7 @@ public enum Habitmatch {
                             CommandSpec("restamp", summary: "Give your changes stamped ahead of this computer's clock (an old --now write) stamps of now, so others see them",
                                         run: poolRestamp),
                         ], runnable: false, group: .admin),
+            Signers.command(signedPlace),
             CommandSpec("remind", summary: "Notifications: habits not done yet, meetings soon, milestones, matches (for cron)", group: .plumbing, records: ["notification"], run: remind),
         ],
         defaultCommand: ["dashboard"],
@@ -179,6 +180,15 @@ public enum Habitmatch {
         // A synced pool with an allowed_signers list: who wrote each batch is proven by their SSH key.
         if p.kind != .host { o.signatures = try ctx.signatures(folder: p.path, principal: user, state: dir) }
         return Store(dir: dir, options: o)
+    }
+
+    /// A synced pool, for `signers`: each member signs as their member name.
+    static func signedPlace(_ ctx: Context) throws(ToolError) -> SignedPlace {
+        let p = try pool(ctx)
+        if p.kind == .host {
+            throw ToolError(.config, "\(p.path) is a host pool, where the kernel proves who wrote each journal: signers are for a synced pool")
+        }
+        return try SignedPlace(ctx, try store(ctx), principal: me(ctx))
     }
 
     static let configKeys = ["max_buddies", "pool"]

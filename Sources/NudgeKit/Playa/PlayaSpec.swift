@@ -139,6 +139,7 @@ public enum Playa {
                         operands: .files, min: 1, max: 1, group: .admin, run: importCommand),
             CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
                         run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }).listed(),
+            Signers.command { (c) throws(ToolError) in try SignedPlace(c, try store(c)) },
             CommandSpec("reset", summary: "Erase everything (asks on a terminal; --yes otherwise)", options: [yes], group: .admin, run: reset),
         ],
         defaultCommand: ["queue"],

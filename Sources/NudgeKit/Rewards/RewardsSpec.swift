@@ -55,6 +55,7 @@ public enum Rewards {
                             CommandSpec("rm", summary: "Remove the second parent (the owner only)", usage: "LOGIN", operands: .words, min: 1, max: 1,
                                         run: parentRemove),
                         ], runnable: false, group: .admin),
+            Signers.command(signedPlace),
             CommandSpec("ask", summary: "Ask the parents for more reward time (a child, in a family folder)", usage: "MINUTES",
                         operands: .words, min: 1, max: 1, run: ask),
             CommandSpec("requests", summary: "Children's requests waiting for a parent (--all: every recent one)",
@@ -188,6 +189,16 @@ public enum Rewards {
             o.signatures = try ctx.signatures(folder: f, principal: o.user, rule: .eventsBy)
         }
         return Store(dir: ctx.dataDir, options: o)
+    }
+
+    /// The sync folder parents share across laptops, for `signers`: each
+    /// signs as the parent the run acts as.
+    static func signedPlace(_ ctx: Context) throws(ToolError) -> SignedPlace {
+        if let h = try familyFolder(ctx) {
+            throw ToolError(.config, "\(h.path) is a family folder on this computer, where the kernel proves who wrote each journal: signers are for a sync folder shared across laptops")
+        }
+        let st = try store(ctx)
+        return try SignedPlace(ctx, st, principal: st.options.user, rule: .eventsBy)
     }
 
     /// The state; read again in full when the part read left usage facts

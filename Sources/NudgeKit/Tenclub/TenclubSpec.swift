@@ -60,6 +60,7 @@ public enum Tenclub {
                         ], runnable: false, group: .plumbing),
             CommandSpec("devices", summary: "The devices sharing this journal folder, with when each last wrote", group: .admin,
                         run: { (c) throws(ToolError) in try Devices.command(c, try store(c)) }).listed(),
+            Signers.command { (c) throws(ToolError) in try SignedPlace(c, try store(c)) },
             CommandSpec("rollover", summary: "Close every finished day (for cron at midnight; safe to re-run)", group: .plumbing, records: ["day_closed"], run: rollover),
         ],
         defaultCommand: ["status"],

@@ -108,6 +108,7 @@ public enum Yomo {
                         ],
                         details: "A device silent for \(YomoDevices.silentDays) days is marked silent.",
                         group: .admin, records: ["device"], run: devicesList).listed(),
+            Signers.command { (c) throws(ToolError) in try SignedPlace(c, try store(c)) },
             CommandSpec("purge", summary: "Erase every reminder and its history, on every device (asks on a terminal; --yes otherwise)",
                         options: [yesOption],
                         details: "Writes an erasure that every device honours when it syncs: each one drops the erased changes from its own journal and snapshot.",

@@ -15,7 +15,9 @@
 // directory (allowed_signers.accepted). The first one it sees is accepted on
 // first use, and said; a later version is accepted only with
 // allowed_signers.sig beside it, made by a key the accepted version lists
-// (`ssh-keygen -Y sign -n nudge-signers allowed_signers`). Once accepted,
+// (`TOOL signers add`, or `ssh-keygen -Y sign -n nudge-TOOL-signers
+// allowed_signers`: each tool its own, so one tool's list cannot be
+// replayed into another's folder). Once accepted,
 // signatures stay required: removing the folder's file changes nothing.
 //
 // Invariants: a copy never verifies the same batch twice under the same
@@ -104,6 +106,8 @@ extension Store {
     /// The namespace of this tool's batches: a batch signed for another tool
     /// cannot be replayed into this one.
     var signatureNamespace: String { "nudge-" + options.tool }
+    /// The namespace a change of the list is signed in (SignerList.listNamespace).
+    var listNamespace: String { SignerList.listNamespace(options.tool) }
 
     /// The message a batch's signature covers. `journal`: its path in the
     /// folder, without ".ndjson" ("laptop", "journal/ann").
@@ -151,7 +155,7 @@ extension Store {
                     let own = target(nil)
                     let size = Sys.fileIdentity(Sys.join(journalDir, own)).map { Int($0.size) } ?? 0
                     try? Sys.writeFileAtomically(Sys.join(dir, "signatures.cut"), Array("\(own) \(size)\n".utf8), mode: 0o600)
-                    Store.warnOnce("\(sg.allowedSigners): trusted on first use (\(keys) signer\(keys == 1 ? "" : "s")); from now on it changes only when signed by one of them (ssh-keygen -Y sign -n nudge-signers)")
+                    Store.warnOnce("\(sg.allowedSigners): trusted on first use (\(keys) signer\(keys == 1 ? "" : "s")); from now on it changes only when signed by one of them (\(options.tool) signers add)")
                 }
             } else if before.split(separator: 0x0A).contains(where: { $0.elementsEqual(digest.utf8) }) {
                 Store.warnOnce("\(sg.allowedSigners) is a list this copy accepted before and has replaced since (put back?); still verifying with the current one")
@@ -161,7 +165,7 @@ extension Store {
                     Store.warnOnce("\(sg.allowedSigners): accepted the changed list, signed by \(signer)")
                 }
             } else {
-                Store.warnOnce("\(sg.allowedSigners) changed, but \(sg.allowedSigners).sig is not a signature of it by one of the signers accepted before (ssh-keygen -Y sign -n nudge-signers); still verifying with the list accepted before")
+                Store.warnOnce("\(sg.allowedSigners) changed, but \(sg.allowedSigners).sig is not a signature of it by one of the signers accepted before (\(options.tool) signers add, or ssh-keygen -Y sign -n \(listNamespace)); still verifying with the list accepted before")
             }
         }
         guard let list = use else { return nil }
@@ -175,7 +179,7 @@ extension Store {
             if let a = accepted { try Sys.writeFileAtomically(historyPath, history + Array((SHA256.hex(a) + "\n").utf8), mode: 0o600) }
             try Sys.writeFileAtomically(acceptedSignersPath, bytes, mode: 0o600)
         }
-        /// Who signed the changed list, if one of the accepted list's signers did (for nudge-signers).
+        /// Who signed the changed list, if one of the accepted list's signers did (for listNamespace).
         func listChangeSigner(_ list: [UInt8]) -> String? {
             guard let got = (try? Sys.readPeerFile(sg.allowedSigners + ".sig", from: 0, cap: 64 << 10)) ?? nil, got.size == got.bytes.count else { return nil }
             let sig = got.bytes
@@ -187,7 +191,7 @@ extension Store {
                found.status == 0 {
                 let principals = String(decoding: found.out, as: UTF8.self).split(separator: "\n").map(String.init)
                 signer = principals.first { p in
-                    StoreSignatures.isPrincipal(p) && verify(list, armoured: sig, principal: p, namespace: "nudge-signers", list: acceptedSignersPath, at: nil)
+                    StoreSignatures.isPrincipal(p) && verify(list, armoured: sig, principal: p, namespace: listNamespace, list: acceptedSignersPath, at: nil)
                 }
             }
             if signer == nil { rememberVerified(key) }
@@ -209,11 +213,11 @@ extension Store {
     // MARK: Signing and verifying
 
     /// Signs `message` with this copy's key: the signature, armour stripped.
-    func sign(_ message: [UInt8], _ sg: StoreSignatures) throws(ToolError) -> String {
+    func sign(_ message: [UInt8], _ sg: StoreSignatures, namespace: String? = nil) throws(ToolError) -> String {
         guard let key = sg.signingKey else {
             throw ToolError(.config, "\(sg.allowedSigners) asks for signed changes, and no key is set: add 'signing_key = ~/.ssh/id_ed25519' (or its .pub, with the key in ssh-agent) to the config file; nothing was written")
         }
-        let r = try Subprocess.output(["ssh-keygen", "-Y", "sign", "-q", "-f", key, "-n", signatureNamespace], stdin: message)
+        let r = try Subprocess.output(["ssh-keygen", "-Y", "sign", "-q", "-f", key, "-n", namespace ?? signatureNamespace], stdin: message)
         let text = String(decoding: r.out, as: UTF8.self)
         let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         guard r.status == 0, text.hasPrefix("-----BEGIN SSH SIGNATURE-----"), !body.isEmpty else {
@@ -247,15 +251,11 @@ extension Store {
         defer { unlink(tmp) }
         guard written else { return false }
         var argv = ["ssh-keygen", "-Y", "verify", "-f", list, "-I", principal, "-n", namespace, "-s", tmp]
-        if let ms = at { argv.append("-Overify-time=" + Store.verifyTime(ms)) }
+        if let ms = at { argv.append("-Overify-time=" + SignerList.time(ms)) }
         return (try? Subprocess.output(argv, stdin: message))?.status == 0
     }
 
     /// ssh-keygen's time: YYYYMMDDHHMMSS in UTC.
-    static func verifyTime(_ ms: Int64) -> String {
-        let t = RFC3339.format(Instant(ms: max(0, ms)), offsetSeconds: 0)  // 2026-11-30T12:00:00Z
-        return String(t.prefix(19).filter { $0.isNumber }) + "Z"
-    }
 
     /// Whether a committed batch of a signed folder counts: signed by a key
     /// the accepted list allows for its signer at its time, the signer the
@@ -342,7 +342,7 @@ extension Store {
             signedBatchHolds(c, body: $0, journal: rel, declared: stamp, previous: nil, events: events, own: true, force: true, sg) == .holds
         }
         guard holds else {
-            throw ToolError(.noPermission, "\(sg.allowedSigners) (as this copy accepted it) does not allow \(sg.signingKey ?? "this key") to sign as \(sg.principal) for \(signatureNamespace) now; ask one of its signers to add it (then sign the list: ssh-keygen -Y sign -n nudge-signers); nothing was written")
+            throw ToolError(.noPermission, "\(sg.allowedSigners) (as this copy accepted it) does not allow \(sg.signingKey ?? "this key") to sign as \(sg.principal) for \(signatureNamespace) now; ask one of its signers to add it (\(options.tool) signers add \(sg.principal) KEY.pub); nothing was written")
         }
         return c
     }

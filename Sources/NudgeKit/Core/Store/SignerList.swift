@@ -1,0 +1,325 @@
+// The allowed_signers list of a signed folder (Signing.swift), as the
+// `signers` command edits it: each line as ssh-keygen(1) reads it
+// (ALLOWED SIGNERS: principals, options, key), adding a signer, retiring a
+// key at a time (valid-before, so what it signed before still counts), and
+// the change signed by someone the accepted list allows to change it.
+//
+// Invariants: lines this code does not understand (comments, blank lines,
+// other tools' forms) are kept as they were, byte for byte; a key signs as
+// one name; an edit never leaves the list with no one who may change it;
+// a change is written only when its signature verifies against the list
+// this copy accepted, and the folder's list is never edited over a version
+// this copy has not accepted.
+
+/// One signer line: `principals [options] keytype base64 [comment]`.
+public struct SignerLine: Equatable, Sendable {
+    public var principals: [String]
+    /// Options as written (`namespaces="a,b"`, `valid-before="…"`, `cert-authority`).
+    public var options: [String]
+    public var keyType: String
+    public var key: String
+    public var comment: String
+
+    /// A line of the list, or nil when it is not a signer line (a comment, a blank).
+    public init?(_ line: Substring) {
+        let words = SignerLine.words(line)
+        guard let first = words.first, !first.hasPrefix("#") else { return nil }
+        var i = 1
+        var options: [String] = []
+        if i < words.count, !SignerLine.isKeyType(words[i]) {
+            options = SignerLine.splitOptions(words[i])
+            i += 1
+        }
+        guard i + 1 < words.count, SignerLine.isKeyType(words[i]) else { return nil }
+        principals = first.split(separator: ",").map(String.init)
+        self.options = options
+        keyType = words[i]
+        key = words[i + 1]
+        comment = words.dropFirst(i + 2).joined(separator: " ")
+    }
+
+    public init(principals: [String], options: [String], keyType: String, key: String, comment: String = "") {
+        self.principals = principals
+        self.options = options
+        self.keyType = keyType
+        self.key = key
+        self.comment = comment
+    }
+
+    public var text: String {
+        var s = principals.joined(separator: ",")
+        if !options.isEmpty { s += " " + options.joined(separator: ",") }
+        s += " \(keyType) \(key)"
+        if !comment.isEmpty { s += " " + comment }
+        return s
+    }
+
+    static func isKeyType(_ w: String) -> Bool {
+        w.hasPrefix("ssh-") || w.hasPrefix("ecdsa-sha2-") || w.hasPrefix("sk-ssh-") || w.hasPrefix("sk-ecdsa-")
+    }
+
+    /// Words split at spaces and tabs outside double quotes.
+    static func words(_ line: Substring) -> [String] {
+        var out: [String] = [], cur = "", quoted = false
+        for c in line {
+            if c == "\"" { quoted.toggle() }
+            if (c == " " || c == "\t") && !quoted {
+                if !cur.isEmpty { out.append(cur); cur = "" }
+            } else {
+                cur.append(c)
+            }
+        }
+        if !cur.isEmpty { out.append(cur) }
+        return out
+    }
+
+    /// Options split at commas outside double quotes.
+    static func splitOptions(_ w: String) -> [String] {
+        var out: [String] = [], cur = "", quoted = false
+        for c in w {
+            if c == "\"" { quoted.toggle() }
+            if c == "," && !quoted { out.append(cur); cur = "" } else { cur.append(c) }
+        }
+        out.append(cur)
+        return out.filter { !$0.isEmpty }
+    }
+
+    /// An option's value, unquoted (nil: not given).
+    public func option(_ name: String) -> String? {
+        for o in options {
+            guard o.lowercased().hasPrefix(name + "=") else { continue }
+            var v = o.dropFirst(name.count + 1)
+            if v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 { v = v.dropFirst().dropLast() }
+            return String(v)
+        }
+        return nil
+    }
+
+    public mutating func set(_ name: String, _ value: String) {
+        options.removeAll { $0.lowercased().hasPrefix(name + "=") }
+        options.append("\(name)=\"\(value)\"")
+    }
+
+    /// The namespaces the key may sign in; nil: any (ssh-keygen's rule when none are given).
+    public var namespaces: [String]? { option("namespaces").map { $0.split(separator: ",").map(String.init) } }
+
+    public func allows(_ namespace: String) -> Bool { namespaces.map { $0.contains(namespace) } ?? true }
+
+    /// The time from which the key no longer signs, as ms since the epoch
+    /// (nil: never retired, or a form read here only as "retired": see `retired(at:)`).
+    public var validBefore: Int64? { option("valid-before").flatMap(SignerList.parseTime) }
+
+    /// Whether the key no longer signs at `ms`. A valid-before this code
+    /// cannot read (a local time) counts as retired already: the edit that
+    /// asks is refused rather than guessing.
+    public func retired(at ms: Int64) -> Bool {
+        guard let v = option("valid-before") else { return false }
+        guard let t = SignerList.parseTime(v) else { return true }
+        return t <= ms
+    }
+
+    /// OpenSSH's fingerprint of the key: SHA256:base64 of its blob, unpadded.
+    public var fingerprint: String? {
+        guard let blob = Base64.decode(key) else { return nil }
+        return "SHA256:" + Base64.encode(SHA256.digest(blob), padded: false)
+    }
+}
+
+/// The list, line by line: signer lines and everything else kept as written.
+public enum SignerList {
+    public enum Entry: Equatable, Sendable {
+        case signer(SignerLine)
+        case other(String)
+    }
+
+    public static func parse(_ bytes: [UInt8]) -> [Entry] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast(bytes.last == 0x0A ? 1 : 0)
+            .map { l in SignerLine(l).map(Entry.signer) ?? .other(String(l)) }
+    }
+
+    public static func format(_ entries: [Entry]) -> [UInt8] {
+        Array(entries.map { e -> String in
+            switch e {
+            case .signer(let s): return s.text + "\n"
+            case .other(let o): return o + "\n"
+            }
+        }.joined().utf8)
+    }
+
+    public static func signers(_ entries: [Entry]) -> [SignerLine] {
+        entries.compactMap { if case .signer(let s) = $0 { return s } else { return nil } }
+    }
+
+    /// The namespace a change of `tool`'s list is signed in: a list signed
+    /// for one tool's folder cannot be replayed into another's.
+    public static func listNamespace(_ tool: String) -> String { "nudge-\(tool)-signers" }
+
+    /// A public key as a .pub file holds it: its type and blob, or a reason.
+    public static func publicKey(_ text: String) -> (type: String, key: String)? {
+        let w = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        guard w.count >= 2, SignerLine.isKeyType(w[0]), let blob = Base64.decode(w[1]), blob.count >= 19 else { return nil }
+        // The blob names its own type first (a length, then the name): they must agree.
+        let n = Int(blob[0]) << 24 | Int(blob[1]) << 16 | Int(blob[2]) << 8 | Int(blob[3])
+        guard n > 0, n <= 64, 4 + n <= blob.count, String(decoding: blob[4..<(4 + n)], as: UTF8.self) == w[0] else { return nil }
+        return (w[0], w[1])
+    }
+
+    /// The list with `name` allowed to sign with the key, for `tool`, and
+    /// to change the list unless `writerOnly`. Refused (65): a name that is
+    /// not one name, a key already on the list (for this name, or signing
+    /// as another).
+    public static func adding(_ entries: [Entry], name: String, keyType: String, key: String, tool: String,
+                              writerOnly: Bool, now: Int64) throws(ToolError) -> [Entry] {
+        guard StoreSignatures.isPrincipal(name) else {
+            throw ToolError(.dataError, "'\(name.terminalSafe)' cannot be a signer: a signer's name is letters, digits and . _ - @ +, at most 128, not starting with -")
+        }
+        for s in signers(entries) where s.key == key && !s.retired(at: now) {
+            if s.principals.contains(name) {
+                throw ToolError(.dataError, "\(name) already signs with that key (\(s.fingerprint ?? keyType)); nothing was changed")
+            }
+            throw ToolError(.dataError, "that key already signs as \(s.principals.joined(separator: ",").terminalSafe): one key, one name (retire it there first); nothing was changed")
+        }
+        let ns = ["nudge-\(tool)"] + (writerOnly ? [] : [listNamespace(tool)])
+        return entries + [.signer(SignerLine(principals: [name], options: ["namespaces=\"\(ns.joined(separator: ","))\""], keyType: keyType, key: key))]
+    }
+
+    /// The list with `name`'s keys (or the one `key` names: a fingerprint
+    /// or a base64 blob) retired from `at`: what they signed before still
+    /// counts. A line naming others too is split so that only `name` is
+    /// retired. Refused (65): no such key not yet retired, or an edit that
+    /// leaves nobody who may change the list after `at`.
+    public static func retiring(_ entries: [Entry], name: String, key: String?, at: Int64, tool: String) throws(ToolError) -> [Entry] {
+        var out: [Entry] = []
+        var retired = 0
+        let stamp = time(at)
+        for e in entries {
+            // A key not retired by `at` (a valid-before read here only as "retired" stays as it is).
+            guard case .signer(var s) = e, s.principals.contains(name), key == nil || key == s.key || key == s.fingerprint,
+                  s.option("valid-before") == nil || (s.validBefore.map { $0 > at } ?? false) else {
+                out.append(e)
+                continue
+            }
+            if s.principals.count > 1 {
+                var others = s
+                others.principals.removeAll { $0 == name }
+                out.append(.signer(others))
+                s.principals = [name]
+            }
+            s.set("valid-before", stamp)
+            out.append(.signer(s))
+            retired += 1
+        }
+        guard retired > 0 else {
+            let has = signers(entries).contains { $0.principals.contains(name) }
+            throw ToolError(.dataError, has ? "\(name.terminalSafe) has no key\(key.map { " " + $0.terminalSafe } ?? "") that signs after then; nothing was changed"
+                                              : "\(name.terminalSafe) is not on the list (see the signers command); nothing was changed")
+        }
+        let ns = listNamespace(tool)
+        // (Someone whose key has no end: a key retired later still ends.)
+        guard signers(out).contains(where: { $0.allows(ns) && $0.option("valid-before") == nil && !$0.principals.contains(where: { $0.contains("*") || $0.contains("?") }) }) else {
+            throw ToolError(.dataError, "that would leave nobody whose key may change the list with no end: add another signer first (signers add); nothing was changed")
+        }
+        return out
+    }
+
+    /// ssh-keygen's time: YYYYMMDDHHMMSSZ, in UTC.
+    public static func time(_ ms: Int64) -> String {
+        let t = RFC3339.format(Instant(ms: max(0, ms)), offsetSeconds: 0)  // 2026-11-30T12:00:00Z
+        return String(t.prefix(19).filter { $0.isNumber }) + "Z"
+    }
+
+    /// A valid-before time: YYYYMMDD[HHMM[SS]]Z (UTC); nil for a local time or junk.
+    static func parseTime(_ s: String) -> Int64? {
+        guard s.hasSuffix("Z") || s.hasSuffix("z") else { return nil }
+        let d = s.dropLast()
+        guard [8, 12, 14].contains(d.count), d.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let n = d.map { Int($0.asciiValue! - 48) }
+        func num(_ i: Int, _ len: Int) -> Int { n[i..<(i + len)].reduce(0) { $0 * 10 + $1 } }
+        let (y, m, dd) = (num(0, 4), num(4, 2), num(6, 2))
+        guard (1...12).contains(m), dd >= 1, dd <= Day.daysInMonth(year: y, month: m), d.count < 12 || (num(8, 2) < 24 && num(10, 2) < 60), d.count < 14 || num(12, 2) < 60 else { return nil }
+        let secs = (d.count >= 12 ? num(8, 2) * 3600 + num(10, 2) * 60 : 0) + (d.count == 14 ? num(12, 2) : 0)
+        return (Int64(Day(year: y, month: m, day: dd).daysSinceEpoch) * 86_400 + Int64(secs)) * 1000
+    }
+}
+
+/// RFC 4648 base64, as OpenSSH writes keys.
+enum Base64 {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8], padded: Bool = true) -> String {
+        var out = [UInt8]()
+        var i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            let v = (Int(bytes[i]) << 16) | (n > 1 ? Int(bytes[i + 1]) << 8 : 0) | (n > 2 ? Int(bytes[i + 2]) : 0)
+            for k in 0...n { out.append(alphabet[(v >> (18 - 6 * k)) & 63]) }
+            if padded { out += Array(repeating: UInt8(ascii: "="), count: 3 - n) }
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ s: String) -> [UInt8]? {
+        var out = [UInt8](), acc = 0, bits = 0
+        var body = Substring(s)
+        while body.hasSuffix("=") { body = body.dropLast() }
+        guard s.utf8.count - body.utf8.count <= 2 else { return nil }
+        for c in body.utf8 {
+            guard let v = alphabet.firstIndex(of: c) else { return nil }
+            acc = (acc << 6) | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((acc >> bits) & 0xFF))
+            }
+        }
+        return bits >= 6 ? nil : out
+    }
+}
+
+/// What the `signers` command needs of a tool's store, whatever its model.
+public protocol SignedFolderKeeper {
+    /// The list this copy verifies with (accepting the folder's as reading does); nil: none.
+    func signerList(_ sg: StoreSignatures) -> [UInt8]?
+    /// Edits the accepted list, signs the change as `sg.principal` and
+    /// puts it in the folder; false when the edit changes nothing.
+    func changeSigners(_ sg: StoreSignatures, _ edit: ([SignerList.Entry]) throws(ToolError) -> [SignerList.Entry]) throws(ToolError) -> Bool
+}
+
+extension Store: SignedFolderKeeper {
+    public func signerList(_ sg: StoreSignatures) -> [UInt8]? {
+        guard acceptedSigners(sg) != nil else { return nil }
+        return (try? Sys.readPeerFile(acceptedSignersPath, from: 0, cap: 1 << 20))??.bytes
+    }
+
+    public func changeSigners(_ sg: StoreSignatures, _ edit: ([SignerList.Entry]) throws(ToolError) -> [SignerList.Entry]) throws(ToolError) -> Bool {
+        try Sys.makeDirectories(dir)
+        let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis, what: "the \(options.tool) data directory \(dir)")
+        defer { lock.release() }
+        do {
+            SignatureMemo.lists.withLock { $0[dir] = nil }
+            guard let accepted = signerList(sg) else {
+                throw ToolError(.noInput, "\(sg.allowedSigners): no list of signers yet (signers add makes one with your key)")
+            }
+            // Never over a version this copy has not accepted: a change still syncing, or one nobody signed.
+            if let folder = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20)) ?? nil, folder.bytes != accepted {
+                throw ToolError(.tempFail, "\(sg.allowedSigners) is not the list this copy accepted (a change still syncing, or one nobody on the list signed); nothing was changed (to go on from the list this copy accepted: cp \(acceptedSignersPath) \(sg.allowedSigners))")
+            }
+            let next = SignerList.format(try edit(SignerList.parse(accepted)))
+            if next == accepted { return false }
+            let sig = try sign(next, sg, namespace: listNamespace)
+            let armoured = Store.armour(sig)
+            guard verify(next, armoured: armoured, principal: sg.principal, namespace: listNamespace, list: acceptedSignersPath, at: nil) else {
+                throw ToolError(.noPermission, "\(sg.allowedSigners) does not let \(sg.principal) (with \(sg.signingKey ?? "this key")) change the list: ask one who may (its lines for \(listNamespace)); nothing was changed")
+            }
+            try Sys.writeFileAtomically(sg.allowedSigners, next, mode: 0o644)
+            try Sys.writeFileAtomically(sg.allowedSigners + ".sig", armoured, mode: 0o644)
+            // This copy takes it as every other will: a change signed by one who may.
+            SignatureMemo.lists.withLock { $0[dir] = nil }
+            guard let now = signerList(sg), now == next else {
+                throw ToolError(.software, "\(sg.allowedSigners): the signed change was written but this copy did not accept it")
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import XCTest
+import TestSupport
+@testable import NudgeKit
+
+/// The allowed_signers list as `signers` edits it: lines read as
+/// ssh-keygen(1) reads them and written back byte for byte, base64 against
+/// RFC 4648 and coreutils, the edits' refusals, and retiring as OpenSSH
+/// then verifies it.
+final class SignerListTests: XCTestCase {
+    let ed = "AAAAC3NzaC1lZDI1NTE5AAAAIPp303cFCZRqFXHEd7wnfPhv7DVkMiLu5f2YFXfObmuK"
+    let ed2 = "AAAAC3NzaC1lZDI1NTE5AAAAIAz7ZSQxszzwRvKfIg35Fl3UpD3RdIEUwtuc33vFtsaa"
+
+    func testLinesAreReadAsSshKeygenReadsThemAndKeptAsWritten() throws {
+        let text = """
+        # the family's keys
+        mum namespaces="nudge-rewards,nudge-rewards-signers" ssh-ed25519 \(ed) mum@laptop
+        dad,papa valid-before="20261201000000Z",namespaces="nudge-rewards" ssh-ed25519 \(ed2)
+
+        *@example.com cert-authority ssh-ed25519 \(ed)
+        junk line
+
+        """
+        let entries = SignerList.parse(Array(text.utf8))
+        XCTAssertEqual(SignerList.format(entries), Array(text.utf8))
+        let s = SignerList.signers(entries)
+        XCTAssertEqual(s.map(\.principals), [["mum"], ["dad", "papa"], ["*@example.com"]])
+        XCTAssertEqual(s[0].namespaces, ["nudge-rewards", "nudge-rewards-signers"])
+        XCTAssertEqual(s[0].comment, "mum@laptop")
+        XCTAssertTrue(s[0].allows("nudge-rewards-signers"))
+        XCTAssertFalse(s[1].allows("nudge-rewards-signers"))
+        XCTAssertTrue(s[2].allows("anything"), "no namespaces: every namespace, as ssh-keygen reads it")
+        XCTAssertEqual(s[1].validBefore, 1_796_083_200_000)
+        XCTAssertTrue(s[1].retired(at: 1_796_083_200_000))
+        XCTAssertFalse(s[1].retired(at: 1_796_083_199_999))
+        XCTAssertEqual(s[2].options, ["cert-authority"])
+    }
+
+    /// Seeded lines of every shape: read and written back unchanged, and read again the same.
+    func testAnyListRoundTrips() {
+        var x: UInt64 = 0xC0FF_EE00_5EED_0001
+        func next(_ n: Int) -> Int { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return Int(x % UInt64(n)) }
+        let names = ["mum", "dad", "a.b@c", "x-1_2+3", "*", "ann,bob"]
+        let options = ["", "namespaces=\"nudge-yomo\"", "namespaces=\"nudge-yomo,nudge-yomo-signers\"", "valid-before=\"20270101Z\"",
+                       "valid-after=\"20260101\",namespaces=\"a,b,c\"", "cert-authority"]
+        let keys = [("ssh-ed25519", ed), ("ssh-ed25519", ed2), ("ecdsa-sha2-nistp256", "AAAAE2VjZHNh"), ("sk-ssh-ed25519@openssh.com", "AAAAGnNr")]
+        for _ in 0..<300 {
+            var lines: [String] = []
+            for _ in 0..<(1 + next(6)) {
+                switch next(8) {
+                case 0: lines.append("# a comment \(next(100))")
+                case 1: lines.append("")
+                default:
+                    let k = keys[next(keys.count)]
+                    let o = options[next(options.count)]
+                    lines.append([names[next(names.count)], o, k.0, k.1, next(2) == 0 ? "" : "some comment"].filter { !$0.isEmpty }.joined(separator: " "))
+                }
+            }
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            let once = SignerList.parse(bytes)
+            XCTAssertEqual(SignerList.format(once), bytes, String(decoding: bytes, as: UTF8.self))
+            XCTAssertEqual(SignerList.parse(SignerList.format(once)), once)
+        }
+    }
+
+    func testBase64AgainstTheRFCAndCoreutils() {
+        for (plain, b64) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
+            XCTAssertEqual(Base64.encode(Array(plain.utf8)), b64)
+            XCTAssertEqual(Base64.decode(b64), Array(plain.utf8))
+        }
+        XCTAssertNil(Base64.decode("Zm9v!"))
+        XCTAssertNil(Base64.decode("Z"))
+        XCTAssertNil(Base64.decode("Zg==="))
+        var x: UInt64 = 42
+        for n in [1, 2, 3, 57, 100, 1000] {
+            let bytes: [UInt8] = (0..<n).map { _ in x = x &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: x >> 33) }
+            let r = runProgram("/usr/bin/base64", ["-w", "0"], stdin: bytes)
+            XCTAssertEqual(Base64.encode(bytes), r.out)
+            XCTAssertEqual(Base64.decode(r.out), bytes)
+        }
+    }
+
+    func testAPublicKeyMustSayWhatItIs() {
+        XCTAssertEqual(SignerList.publicKey("ssh-ed25519 \(ed) me@host\n")?.key, ed)
+        XCTAssertNil(SignerList.publicKey("ssh-rsa \(ed)"), "the blob says ed25519")
+        XCTAssertNil(SignerList.publicKey("ssh-ed25519 notbase64!"))
+        XCTAssertNil(SignerList.publicKey("root:x:0:0:root:/root:/bin/bash"))
+        XCTAssertNil(SignerList.publicKey("-----BEGIN OPENSSH PRIVATE KEY-----"))
+        XCTAssertNil(SignerList.publicKey(""))
+    }
+
+    func testAddingRefusesASecondNameForAKeyAndANameThatIsNotOne() throws {
+        let list = SignerList.parse(Array("mum namespaces=\"nudge-yomo,nudge-yomo-signers\" ssh-ed25519 \(ed)\n".utf8))
+        let added = try SignerList.adding(list, name: "dad", keyType: "ssh-ed25519", key: ed2, tool: "yomo", writerOnly: true, now: 0)
+        XCTAssertEqual(SignerList.signers(added).last?.text, "dad namespaces=\"nudge-yomo\" ssh-ed25519 \(ed2)")
+        for (name, key) in [("dad", ed), ("mum", ed), ("-o", ed2), ("a b", ed2), ("a,b", ed2), ("", ed2)] {
+            XCTAssertThrowsError(try SignerList.adding(list, name: name, keyType: "ssh-ed25519", key: key, tool: "yomo", writerOnly: false, now: 0)) {
+                XCTAssertEqual(($0 as? ToolError)?.code, .dataError, name)
+            }
+        }
+    }
+
+    func testRetiringSplitsASharedLineKeepsAnEarlierEndAndLeavesSomeoneWhoMayChangeTheList() throws {
+        let text = """
+        mum namespaces="nudge-yomo,nudge-yomo-signers" ssh-ed25519 \(ed)
+        dad,papa namespaces="nudge-yomo,nudge-yomo-signers" ssh-ed25519 \(ed2)
+
+        """
+        let list = SignerList.parse(Array(text.utf8))
+        let at: Int64 = 1_796_083_200_000  // 2026-12-01T00:00:00Z
+        let out = try SignerList.retiring(list, name: "dad", key: nil, at: at, tool: "yomo")
+        XCTAssertEqual(String(decoding: SignerList.format(out), as: UTF8.self), """
+        mum namespaces="nudge-yomo,nudge-yomo-signers" ssh-ed25519 \(ed)
+        papa namespaces="nudge-yomo,nudge-yomo-signers" ssh-ed25519 \(ed2)
+        dad namespaces="nudge-yomo,nudge-yomo-signers",valid-before="20261201000000Z" ssh-ed25519 \(ed2)
+
+        """)
+        // Retired already by then: nothing to do; a later time does not move an earlier end.
+        XCTAssertThrowsError(try SignerList.retiring(out, name: "dad", key: nil, at: at + 1000, tool: "yomo"))
+        let earlier = try SignerList.retiring(out, name: "dad", key: nil, at: at - 86_400_000, tool: "yomo")
+        XCTAssertEqual(SignerList.signers(earlier).last?.validBefore, at - 86_400_000)
+        // By fingerprint, as ssh-keygen -l prints it.
+        let fp = try XCTUnwrap(SignerList.signers(list)[0].fingerprint)
+        XCTAssertEqual(SignerList.signers(try SignerList.retiring(list, name: "mum", key: fp, at: at, tool: "yomo"))[0].validBefore, at)
+        XCTAssertThrowsError(try SignerList.retiring(list, name: "mum", key: "SHA256:other", at: at, tool: "yomo"))
+        // The last whose key may change the list with no end stays.
+        let one = SignerList.parse(Array("mum namespaces=\"nudge-yomo,nudge-yomo-signers\" ssh-ed25519 \(ed)\ndad namespaces=\"nudge-yomo\" ssh-ed25519 \(ed2)\n".utf8))
+        XCTAssertThrowsError(try SignerList.retiring(one, name: "mum", key: nil, at: at, tool: "yomo")) {
+            XCTAssertTrue(($0 as? ToolError)?.message.contains("would leave nobody") == true)
+        }
+        // Another tool's list namespace is not this one's.
+        XCTAssertThrowsError(try SignerList.retiring(SignerList.parse(Array(text.utf8)), name: "mum", key: nil, at: at, tool: "playa"))
+    }
+
+    func testTimesAsOpenSSHWritesThem() {
+        XCTAssertEqual(SignerList.time(1_796_083_200_000), "20261201000000Z")
+        XCTAssertEqual(SignerList.parseTime("20261201000000Z"), 1_796_083_200_000)
+        XCTAssertEqual(SignerList.parseTime("202612010000Z"), 1_796_083_200_000)
+        XCTAssertEqual(SignerList.parseTime("20261201Z"), 1_796_083_200_000)
+        for bad in ["20261201", "20261301Z", "20260230Z", "2026120124Z", "202612012460Z", "x0261201Z", "Z", "", "20261201000060Z"] {
+            XCTAssertNil(SignerList.parseTime(bad), bad)
+        }
+        var x: UInt64 = 7
+        for _ in 0..<500 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            let ms = Int64(x >> 24) % 4_102_444_800_000 / 1000 * 1000
+            XCTAssertEqual(SignerList.parseTime(SignerList.time(ms)), ms)
+        }
+    }
+}
