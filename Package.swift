@@ -37,6 +37,11 @@ let staticStdlib: [LinkerSetting] = [
     .unsafeFlags(["-L", here + "Sources/link"], .when(platforms: [.linux], configuration: .release)),
 ]
 
+// Debug builds (the tests, and each mutant .ci/mutate builds) link with
+// the toolchain's lld: a mutant's build 9.4 s -> 6.6 s here, most of it
+// the seven 20-50 MB debug binaries' links. Release keeps the default.
+let debugLinker: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux], configuration: .debug))]
+
 let package = Package(
     name: "nudge-tools",
     products: [
@@ -51,7 +56,7 @@ let package = Package(
         .library(name: "NudgeFuzzTargets", targets: ["NudgeFuzzTargets"]),
     ],
     targets: [
-        .target(name: "NudgeKit", swiftSettings: fast),
+        .target(name: "NudgeKit", swiftSettings: fast, linkerSettings: debugLinker),
         .executableTarget(name: "tenclub", dependencies: ["NudgeKit"], swiftSettings: fast, linkerSettings: staticStdlib),
         .executableTarget(name: "yomo", dependencies: ["NudgeKit"], swiftSettings: fast, linkerSettings: staticStdlib),
         .executableTarget(name: "rewards", dependencies: ["NudgeKit"], swiftSettings: fast, linkerSettings: staticStdlib),
