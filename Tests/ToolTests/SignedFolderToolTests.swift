@@ -15,6 +15,8 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
     override func folder(_ d: Int) -> String { tmp + "/Sync-\(names[d])" }
     /// Real Syncthing between the two folders instead of copies by hand.
     var realSync = false
+    /// The version of the list writeList wrote last.
+    var listVersion = 0
     /// Ellie's id, as the events name her.
     var ellie = "?"
 
@@ -62,8 +64,10 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
     }
 
     /// Writes the list into the first folder (the other gets it by sync).
+    /// Each with a version past the last (a copy takes only a newer list).
     func writeList(_ lines: [String]) throws {
-        try (lines.joined(separator: "\n") + "\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
+        listVersion += 1
+        try ((["# nudge-signers version \(listVersion)"] + lines).joined(separator: "\n") + "\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
     }
 
     /// A batch as the store writes it, signed with `key` as `signer` for `namespace`, for `journal`.
@@ -312,9 +316,9 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         try? FileManager.default.removeItem(atPath: folder(0) + "/allowed_signers.sig")
         XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"]).status, 0)
         let pattern = mum("dashboard", "Ellie")
-        XCTAssertTrue(pattern.err.contains(":3: '*' is a pattern: its key may sign as any name it matches"), pattern.err)
+        XCTAssertTrue(pattern.err.contains(":4: '*' is a pattern: its key may sign as any name it matches"), pattern.err)
         // The list is anyone's text: what it says reaches the terminal escaped.
-        XCTAssertTrue(pattern.err.contains(":4: '"), pattern.err)
+        XCTAssertTrue(pattern.err.contains(":5: '"), pattern.err)
         XCTAssertFalse(pattern.err.contains("\u{1b}"), pattern.err)
     }
 
@@ -370,13 +374,13 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(made.code, 0, made.err)
         XCTAssertTrue(made.err.contains("the folder is signed, with your key as mum"), made.err)
         let list = try String(contentsOfFile: folder(0) + "/allowed_signers", encoding: .utf8)
-        XCTAssertEqual(list, "mum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey.split(separator: " ").prefix(2).joined(separator: " "))\n")
+        XCTAssertEqual(list, "# nudge-signers version 1\nmum namespaces=\"nudge-rewards,nudge-rewards-signers\" \(mumKey.split(separator: " ").prefix(2).joined(separator: " "))\n")
         ellie = mum("child", "add", "Ellie").records.first?["id"] as? String ?? "?"
         let code = mum("parent", "invite").records.first?["code"] as? String ?? "?"
         sync()
         let refused = dad("parent", "join", code)
         XCTAssertEqual(refused.code, 77, refused.err)
-        try (list + "dad \(dadKey)\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
+        try (list.replacingOccurrences(of: "version 1", with: "version 2") + "dad \(dadKey)\n").write(toFile: folder(0) + "/allowed_signers", atomically: true, encoding: .utf8)
         XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/mum", "-n", "nudge-rewards-signers", folder(0) + "/allowed_signers"]).status, 0)
         sync()
         let joined = dad("parent", "join", code)
@@ -471,7 +475,7 @@ final class SignedFolderToolTests: SyncthingToolTestCase {
         XCTAssertEqual(made.code, 0, made.err)
         XCTAssertTrue(made.err.contains("the folder is signed, with your key as ann"), made.err)
         let list = try String(contentsOfFile: pool + "/allowed_signers", encoding: .utf8)
-        try (list + "bob \(bobKey)\n").write(toFile: pool + "/allowed_signers", atomically: true, encoding: .utf8)
+        try (list.replacingOccurrences(of: "version 1", with: "version 2") + "bob \(bobKey)\n").write(toFile: pool + "/allowed_signers", atomically: true, encoding: .utf8)
         XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/ann", "-n", "nudge-habitmatch-signers", pool + "/allowed_signers"]).status, 0)
         XCTAssertEqual(hm("ann", "join", "--name", "Ann", "--habit", "exercise").code, 0)
         XCTAssertEqual(hm("bob", "join", "--name", "Bob", "--habit", "exercise").code, 0)

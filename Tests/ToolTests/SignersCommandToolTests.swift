@@ -72,7 +72,7 @@ final class SignersCommandToolTests: ToolTestCase {
         XCTAssertEqual(listed.records.map { $0["fingerprint"] as? String }, [fingerprint("a"), fingerprint("b")])
         XCTAssertEqual(listed.records.map { $0["may_change_list"] as? Bool }, [true, true])
         let list = try String(contentsOfFile: tmp + "/yomo-Sync-a/allowed_signers", encoding: .utf8)
-        XCTAssertTrue(list.hasPrefix("a namespaces=\"nudge-yomo,nudge-yomo-signers\" ssh-ed25519 "), list)
+        XCTAssertTrue(list.hasPrefix("# nudge-signers version 2\na namespaces=\"nudge-yomo,nudge-yomo-signers\" ssh-ed25519 "), list)
         // OpenSSH itself agrees the change is a's, for yomo's list.
         let check = runProgram(command("ssh-keygen"), ["-Y", "verify", "-f", tmp + "/yomo-Sync-a/allowed_signers", "-I", "a", "-n", "nudge-yomo-signers",
                                                        "-s", tmp + "/yomo-Sync-a/allowed_signers.sig"], stdin: Array(list.utf8))
@@ -129,6 +129,8 @@ final class SignersCommandToolTests: ToolTestCase {
         XCTAssertTrue(no.err.contains("does not let c") && no.err.contains("nothing was changed"), no.err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: tmp + "/yomo-Sync-c/allowed_signers")), before)
         XCTAssertEqual(on("yomo", "c", key: "c", at: "09:20", "add", "--literal", "tea", "--date", "2026-12-02", "--time", "10:00").code, 0)
+        // (Newer than playa's list below, so that only its signature can refuse it.)
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:25", "signers", "add", "--writer-only", "d", tmp + "/keys/d.pub").code, 0)
 
         // playa: a's list names a and d. yomo's list (a and c), signed by a, put in its place.
         XCTAssertEqual(on("playa", "a", key: "a", at: "09:30", "signers", "add", "d", tmp + "/keys/d.pub").code, 0)
@@ -226,5 +228,108 @@ final class SignersCommandToolTests: ToolTestCase {
                    "REWARDS_SIGNING_KEY": tmp + "/keys/ann"]
         XCTAssertEqual(run("rewards", ["signers", "add", "dad", tmp + "/keys/bob.pub"], env: env).code, 0)
         XCTAssertEqual(run("rewards", ["signers"], env: env).records.map { $0["name"] as? String }, ["mum", "dad"])
+    }
+
+    /// What an attacker who can write into the folder tried next (a helper,
+    /// attacking the first version): an older signed list put back on a
+    /// copy that never saw it, history edited at the same length before it
+    /// was signed, a list with no key on a new copy, a truncated key, a
+    /// signing key that never ends.
+    func testWhatAnAttackerTriedAgainstTheListHolds() throws {
+        try require(.sshKeygen)
+        _ = try keygen("a")
+        _ = try keygen("b")
+        _ = try keygen("c")
+        // b wrote before the folder was signed; then a signs it, adding b; b's copy accepts the list.
+        try FileManager.default.createDirectory(atPath: tmp + "/yomo-Sync-b", withIntermediateDirectories: true)
+        XCTAssertEqual(on("yomo", "b", key: "b", at: "08:00", "add", "--literal", "pay rent alpha", "--date", "2026-12-02", "--time", "10:00").code, 0)
+        copy("yomo", from: "b", to: "a")
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:00", "signers", "add", "b", tmp + "/keys/b.pub").code, 0)
+        let v1 = (try Data(contentsOf: URL(fileURLWithPath: tmp + "/yomo-Sync-a/allowed_signers")),
+                  try Data(contentsOf: URL(fileURLWithPath: tmp + "/yomo-Sync-a/allowed_signers.sig")))
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:01", "signers", "add", "c", tmp + "/keys/c.pub").code, 0)
+        let v2 = (try Data(contentsOf: URL(fileURLWithPath: tmp + "/yomo-Sync-a/allowed_signers")),
+                  try Data(contentsOf: URL(fileURLWithPath: tmp + "/yomo-Sync-a/allowed_signers.sig")))
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:02", "signers", "retire", "c").code, 0)
+        copy("yomo", from: "a", to: "b", only: { !$0.hasSuffix(".ndjson") })
+        XCTAssertEqual(on("yomo", "b", key: "b", at: "09:10", "signers").records.last?["retired"] as? Bool, true)
+
+        // The attacker edits b's history at the same length, then puts back v2 (c not retired), which b never saw.
+        let journal = tmp + "/yomo-Sync-b/b.ndjson"
+        let edited = try String(contentsOfFile: journal, encoding: .utf8).replacingOccurrences(of: "pay rent alpha", with: "pay rent omega")
+        try edited.write(toFile: journal, atomically: true, encoding: .utf8)
+        try v2.0.write(to: URL(fileURLWithPath: tmp + "/yomo-Sync-b/allowed_signers"))
+        try v2.1.write(to: URL(fileURLWithPath: tmp + "/yomo-Sync-b/allowed_signers.sig"))
+        let old = on("yomo", "b", key: "b", at: "09:20", "signers")
+        XCTAssertTrue(old.err.contains("is not newer than the list this copy accepted"), old.err)
+        XCTAssertEqual(old.records.last?["retired"] as? Bool, true, "c stays retired")
+        // b's next change does not sign the edited history: it counts nowhere.
+        XCTAssertEqual(on("yomo", "b", key: "b", at: "09:30", "add", "--literal", "tea", "--date", "2026-12-02", "--time", "11:00").code, 0)
+        let mine = on("yomo", "b", key: "b", at: "09:31", "list")
+        XCTAssertEqual(mine.records.compactMap { $0["title"] as? String }, ["tea"])
+        copy("yomo", from: "b", to: "a", only: { $0.hasSuffix(".ndjson") })
+        XCTAssertEqual(titles("a", key: "a", at: "09:40"), ["tea"])
+        _ = v1
+
+        // A new copy whose folder holds junk as the list trusts nothing, and takes the real one when it comes.
+        try FileManager.default.createDirectory(atPath: tmp + "/yomo-Sync-n", withIntermediateDirectories: true)
+        try "junk\nssh-ed25519 AAAA\n".write(toFile: tmp + "/yomo-Sync-n/allowed_signers", atomically: true, encoding: .utf8)
+        let junk = on("yomo", "n", key: nil, at: "09:50", "list")
+        XCTAssertTrue(junk.err.contains("has no line with a public key ssh-keygen can read, and is not trusted"), junk.err)
+        copy("yomo", from: "a", to: "n")
+        XCTAssertEqual(titles("n", key: nil, at: "09:51"), ["tea"])
+
+        // Keys that are not one key; a signer who may not change the list is told so first (77).
+        let b64 = try keygen("t").split(separator: " ")[1]
+        _ = write("trunc.pub", "ssh-ed25519 \(b64.dropLast(8))\n")
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "10:00", "signers", "add", "t", tmp + "/trunc.pub").code, 65)
+        _ = write("two.pub", try String(contentsOfFile: tmp + "/keys/t.pub", encoding: .utf8) + String(contentsOfFile: tmp + "/keys/c.pub", encoding: .utf8))
+        let two = on("yomo", "a", key: "a", at: "10:00", "signers", "add", "t", tmp + "/two.pub")
+        XCTAssertEqual(two.code, 65, two.err)
+        XCTAssertTrue(two.err.contains("holds 2 keys"), two.err)
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "10:01", "signers", "add", "--writer-only", "w", tmp + "/keys/t.pub").code, 0)
+        copy("yomo", from: "a", to: "w", only: { !$0.hasSuffix(".ndjson") })
+        let w = on("yomo", "w", key: "t", at: "10:02", "signers", "retire", "a")
+        XCTAssertEqual(w.code, 77, w.err)
+        // A signing key that is a device is refused at once, not read for ever.
+        let dev = run("yomo", ["add", "--literal", "x"], env: ["YOMO_DATA_DIR": tmp + "/yomo-a", "YOMO_SYNC_DIR": tmp + "/yomo-Sync-a", "YOMO_ACTOR": "a",
+                                                              "YOMO_SIGNING_KEY": "/dev/zero"])
+        XCTAssertEqual(dev.code, 78, dev.err)
+        XCTAssertTrue(dev.err.contains("is not a key file"), dev.err)
+    }
+
+    /// The same command in every tool, each in its own folder and namespace.
+    func testEveryToolListsAddsAndRetires() throws {
+        try require(.sshKeygen)
+        _ = try keygen("a")
+        _ = try keygen("b")
+        func env(_ tool: String) -> [String: String] {
+            let T = tool.uppercased()
+            var e = ["REWARDS_USER": "a", "HABITMATCH_POOL": tmp + "/every-pool", "HABITMATCH_USER": "a"]
+            for (k, v) in ["_DATA_DIR": tmp + "/every-\(tool)", "_SYNC_DIR": tmp + "/every-Sync-\(tool)", "_ACTOR": "a", "_SIGNING_KEY": tmp + "/keys/a"] { e[T + k] = v }
+            return e
+        }
+        XCTAssertEqual(run("habitmatch", ["pool", "init", "--synced", tmp + "/every-pool"], env: env("habitmatch")).code, 0)
+        var lists: [String: String] = [:]
+        for (tool, results) in [
+            ("tenclub", [run("tenclub", ["signers", "add", "b", tmp + "/keys/b.pub"], env: env("tenclub")),
+                         run("tenclub", ["signers", "retire", "b"], env: env("tenclub")), run("tenclub", ["signers"], env: env("tenclub"))]),
+            ("yomo", [run("yomo", ["signers", "add", "b", tmp + "/keys/b.pub"], env: env("yomo")),
+                      run("yomo", ["signers", "retire", "b"], env: env("yomo")), run("yomo", ["signers"], env: env("yomo"))]),
+            ("rewards", [run("rewards", ["signers", "add", "b", tmp + "/keys/b.pub"], env: env("rewards")),
+                         run("rewards", ["signers", "retire", "b"], env: env("rewards")), run("rewards", ["signers"], env: env("rewards"))]),
+            ("playa", [run("playa", ["signers", "add", "b", tmp + "/keys/b.pub"], env: env("playa")),
+                       run("playa", ["signers", "retire", "b"], env: env("playa")), run("playa", ["signers"], env: env("playa"))]),
+            ("habitmatch", [run("habitmatch", ["signers", "add", "b", tmp + "/keys/b.pub"], env: env("habitmatch")),
+                            run("habitmatch", ["signers", "retire", "b"], env: env("habitmatch")), run("habitmatch", ["signers"], env: env("habitmatch"))]),
+        ] {
+            for r in results { XCTAssertEqual(r.code, 0, "\(tool): \(r.err)") }
+            XCTAssertEqual(results[2].records.map { $0["name"] as? String }, ["a", "b"], tool)
+            XCTAssertEqual(results[2].records.map { $0["retired"] as? Bool }, [false, true], tool)
+            XCTAssertEqual(results[2].records.first?["namespaces"] as? [String], ["nudge-\(tool)", "nudge-\(tool)-signers"], tool)
+            let folder = tool == "habitmatch" ? tmp + "/every-pool" : tmp + "/every-Sync-\(tool)"
+            lists[tool] = try String(contentsOfFile: folder + "/allowed_signers", encoding: .utf8)
+            XCTAssertTrue(lists[tool]?.hasPrefix("# nudge-signers version 3\n") == true, lists[tool] ?? "")
+        }
     }
 }

@@ -386,7 +386,7 @@ public final class Context {
             throw ToolError(.config, "\(pubPath) is not an SSH public key (ssh-keygen -y -f \(key) > \(pubPath) makes it); nothing was made")
         }
         try checkSigner(principal, folder)
-        let line = "\(principal) namespaces=\"nudge-\(spec.name),\(SignerList.listNamespace(spec.name))\" \(fields[0]) \(fields[1])\n"
+        let line = "# nudge-signers version 1\n\(principal) namespaces=\"nudge-\(spec.name),\(SignerList.listNamespace(spec.name))\" \(fields[0]) \(fields[1])\n"
         try Sys.makeDirectories(folder)
         try Sys.writeFileAtomically(list, Array(line.utf8), mode: 0o644)
         note("\(list): the folder is signed, with your key as \(principal); add each other signer with '\(spec.name) signers add NAME KEY.pub' (\(page))")

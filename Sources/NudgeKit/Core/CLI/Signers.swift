@@ -63,12 +63,21 @@ public enum Signers {
 
     static func add(_ ctx: Context, _ p: SignedPlace) throws(ToolError) -> ExitCode {
         let name = ctx.operands[0], path = ctx.operands[1]
-        let raw = try Sys.readInput(path, cap: 16 << 10).bytes
+        let raw: [UInt8]
+        do {
+            raw = try Sys.readInput(path, cap: 64 << 10).bytes
+        } catch where error.code == .dataError {
+            throw ToolError(.dataError, "\(path) is not an SSH public key (\(error.message)); nothing was changed")
+        }
+        let lines = String(decoding: raw, as: UTF8.self).split(separator: "\n").filter { SignerList.publicKey(String($0)) != nil }
+        guard lines.count <= 1 else {
+            throw ToolError(.dataError, "\(path) holds \(lines.count) keys: give one .pub file for each (signers add NAME KEY.pub); nothing was changed")
+        }
         guard let key = SignerList.publicKey(String(decoding: raw, as: UTF8.self)) else {
             throw ToolError(.dataError, "\(path) is not an SSH public key: a .pub file's line, like 'ssh-ed25519 AAAA… you@host'; nothing was changed")
         }
         guard StoreSignatures.isPrincipal(name) else {
-            throw ToolError(.usage, "'\(name.terminalSafe)' cannot be a signer: a signer's name is letters, digits and . _ - @ +, at most 128, not starting with -")
+            throw ToolError(.usage, "'\(String(name.prefix(64)).terminalSafe)\(name.count > 64 ? "…" : "")' cannot be a signer: a signer's name is letters, digits and . _ - @ +, at most 128, not starting with -")
         }
         var sg = try signatures(ctx, p)
         if sg == nil {
@@ -77,8 +86,13 @@ public enum Signers {
             }
             try ctx.startSignedFolder(p.folder, principal: p.principal)
             sg = try signatures(ctx, p)
+            guard let sg, p.keeper.signerList(sg) != nil else { throw ToolError(.software, "\(p.folder): the list of signers just made cannot be read") }
+            // What this device wrote before counts from now, not from its next change.
+            try p.keeper.signHistory(sg)
         }
-        guard let sg, p.keeper.signerList(sg) != nil else { throw ToolError(.software, "\(p.folder): the list of signers just made cannot be read") }
+        guard let sg, p.keeper.signerList(sg) != nil else {
+            throw ToolError(.tempFail, "\(p.folder)/allowed_signers is not a list this copy trusts (see the warning above); nothing was changed")
+        }
         let ours = SignerList.signers(SignerList.parse(p.keeper.signerList(sg) ?? [])).first { $0.key == key.key && $0.principals.contains(name) && !$0.retired(at: ctx.now.ms) }
         if let s = ours, name == p.principal {
             // The list just made holds this key already.
@@ -98,7 +112,7 @@ public enum Signers {
         let name = ctx.operands[0]
         var at = ctx.now
         if let raw = ctx.option("at") {
-            guard let t = Clock.parseTime(raw, zone: ctx.zone) else { throw ToolError(.usage, "--at must be \(Clock.timeHint), not '\(raw)'") }
+            guard let t = Clock.parseTime(raw, zone: ctx.zone), t.ms >= 0 else { throw ToolError(.usage, "--at must be \(Clock.timeHint), from 1970 on, not '\(raw.terminalSafe)'") }
             at = t
         }
         var key: String? = nil
@@ -130,6 +144,8 @@ public enum Signers {
                              "namespaces": s.namespaces.map { .array($0.map(JSON.string)) } ?? .null,
                              "may_change_list": .bool(s.allows(SignerList.listNamespace(tool))),
                              "retired": .bool(s.retired(at: now))]
+        if s.options.contains(where: { $0.lowercased() == "cert-authority" }) { r["cert_authority"] = .bool(true) }
+        if let v = s.option("valid-after") { r["valid_after"] = SignerList.parseTime(v).map { .string(RFC3339.format(Instant(ms: $0), offsetSeconds: 0)) } ?? .string(v) }
         if let v = s.option("valid-before") { r["valid_before"] = s.validBefore.map { .string(RFC3339.format(Instant(ms: $0), offsetSeconds: 0)) } ?? .string(v) }
         if !s.comment.isEmpty { r["comment"] = .string(s.comment) }
         return r
@@ -137,7 +153,9 @@ public enum Signers {
 
     static func emit(_ ctx: Context, _ s: SignerLine, text: String? = nil) {
         let r = record(s, now: ctx.now.ms, tool: ctx.spec.name)
-        let what = s.allows(SignerList.listNamespace(ctx.spec.name)) ? "writes, changes the list" : "writes"
+        var what = s.allows(SignerList.listNamespace(ctx.spec.name)) ? "writes, changes the list" : "writes"
+        if r["cert_authority"] != nil { what += " (a certificate authority: any certificate it signs, for any name it names)" }
+        if let a = r["valid_after"]?.string { what += ", from \(a)" }
         let until = r["valid_before"]?.string.map { s.retired(at: ctx.now.ms) ? "retired \($0)" : "until \($0)" } ?? what
         // (The list is anyone's text: escaped before it reaches a terminal.)
         ctx.out.emit(r, text: text?.terminalSafe ?? "\(s.principals.joined(separator: ",").terminalSafe)  \((s.fingerprint ?? s.keyType).terminalSafe)  \(until)")

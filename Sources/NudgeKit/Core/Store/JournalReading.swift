@@ -145,6 +145,9 @@ extension Store {
                     stop = true
                     return false
                 }
+                if options.signatures == nil, o["sig"] != nil, !journalsAreLocal {
+                    Store.warnOnce("\(Sys.join(journalDir, name)): its changes are signed, but the folder has no allowed_signers (removed?) and this copy accepted none, so nothing here is verified; put the list back to verify them")
+                }
                 if ok, !pending.isEmpty, let sg = options.signatures {
                     switch signedBatchHolds(o, body: body, journal: name, declared: declared, previous: r.last, events: pending, own: !peer, sg) {
                     case .holds: break

@@ -150,6 +150,32 @@ public enum SignerList {
         entries.compactMap { if case .signer(let s) = $0 { return s } else { return nil } }
     }
 
+    /// The list's version: its `# nudge-signers version N` line (0 when it
+    /// has none). A copy takes a changed list only when it is newer than
+    /// the one it accepted, so an old list, signed once by someone retired
+    /// since, cannot be put back on a copy that never saw it.
+    public static func version(_ bytes: [UInt8]) -> Int {
+        for e in parse(bytes) {
+            guard case .other(let o) = e, o.hasPrefix(versionPrefix) else { continue }
+            return Int(String(o.dropFirst(versionPrefix.count)).trimmingSpaces).map { min(max($0, 0), 1 << 40) } ?? 0
+        }
+        return 0
+    }
+
+    static let versionPrefix = "# nudge-signers version "
+
+    /// The entries with their version line set to `n` (first, if there was none).
+    public static func versioned(_ entries: [Entry], _ n: Int) -> [Entry] {
+        var out = entries
+        let line = Entry.other(versionPrefix + String(n))
+        if let i = out.firstIndex(where: { if case .other(let o) = $0 { return o.hasPrefix(versionPrefix) } else { return false } }) {
+            out[i] = line
+        } else {
+            out.insert(line, at: 0)
+        }
+        return out
+    }
+
     /// The namespace a change of `tool`'s list is signed in: a list signed
     /// for one tool's folder cannot be replayed into another's.
     public static func listNamespace(_ tool: String) -> String { "nudge-\(tool)-signers" }
@@ -157,10 +183,20 @@ public enum SignerList {
     /// A public key as a .pub file holds it: its type and blob, or a reason.
     public static func publicKey(_ text: String) -> (type: String, key: String)? {
         let w = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
-        guard w.count >= 2, SignerLine.isKeyType(w[0]), let blob = Base64.decode(w[1]), blob.count >= 19 else { return nil }
-        // The blob names its own type first (a length, then the name): they must agree.
-        let n = Int(blob[0]) << 24 | Int(blob[1]) << 16 | Int(blob[2]) << 8 | Int(blob[3])
-        guard n > 0, n <= 64, 4 + n <= blob.count, String(decoding: blob[4..<(4 + n)], as: UTF8.self) == w[0] else { return nil }
+        guard w.count >= 2, SignerLine.isKeyType(w[0]), let blob = Base64.decode(w[1]), blob.count <= 16 << 10 else { return nil }
+        // The blob is SSH strings (a length, then bytes) end to end, the first the key's type.
+        var parts: [ArraySlice<UInt8>] = []
+        var i = 0
+        while i < blob.count {
+            guard i + 4 <= blob.count else { return nil }
+            let n = Int(blob[i]) << 24 | Int(blob[i + 1]) << 16 | Int(blob[i + 2]) << 8 | Int(blob[i + 3])
+            guard n <= blob.count - i - 4 else { return nil }
+            parts.append(blob[(i + 4)..<(i + 4 + n)])
+            i += 4 + n
+        }
+        guard parts.count >= 2, String(decoding: parts[0], as: UTF8.self) == w[0] else { return nil }
+        // Ed25519 (plain or on a security key): a 32-byte point.
+        if w[0] == "ssh-ed25519" || w[0].hasPrefix("sk-ssh-ed25519") { guard parts[1].count == 32 else { return nil } }
         return (w[0], w[1])
     }
 
@@ -284,9 +320,18 @@ public protocol SignedFolderKeeper {
     /// Edits the accepted list, signs the change as `sg.principal` and
     /// puts it in the folder; false when the edit changes nothing.
     func changeSigners(_ sg: StoreSignatures, _ edit: ([SignerList.Entry]) throws(ToolError) -> [SignerList.Entry]) throws(ToolError) -> Bool
+    /// Signs this copy's own changes made before the list (as its next change would).
+    func signHistory(_ sg: StoreSignatures) throws(ToolError)
 }
 
 extension Store: SignedFolderKeeper {
+    public func signHistory(_ sg: StoreSignatures) throws(ToolError) {
+        try Sys.makeDirectories(dir)
+        let lock = try FileLock.acquire(lockPath, timeoutMillis: options.lockTimeoutMillis, what: "the \(options.tool) data directory \(dir)")
+        defer { lock.release() }
+        try signOwnHistory(target(nil), sg)
+    }
+
     public func signerList(_ sg: StoreSignatures) -> [UInt8]? {
         guard acceptedSigners(sg) != nil else { return nil }
         return (try? Sys.readPeerFile(acceptedSignersPath, from: 0, cap: 1 << 20))??.bytes
@@ -305,8 +350,16 @@ extension Store: SignedFolderKeeper {
             if let folder = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20)) ?? nil, folder.bytes != accepted {
                 throw ToolError(.tempFail, "\(sg.allowedSigners) is not the list this copy accepted (a change still syncing, or one nobody on the list signed); nothing was changed (to go on from the list this copy accepted: cp \(acceptedSignersPath) \(sg.allowedSigners))")
             }
-            let next = SignerList.format(try edit(SignerList.parse(accepted)))
-            if next == accepted { return false }
+            // Whether this signer may change the list at all, before what the change would do
+            // (the signature, checked below, proves the key).
+            let now = options.nowMillis ?? Sys.nowMillis()
+            guard SignerList.signers(SignerList.parse(accepted)).contains(where: { $0.principals.contains(sg.principal) && $0.allows(listNamespace) && !$0.retired(at: now) }) else {
+                throw ToolError(.noPermission, "\(sg.allowedSigners) does not let \(sg.principal) change the list (no key of theirs there for \(listNamespace)): ask one who may; nothing was changed")
+            }
+            let parsed = SignerList.parse(accepted)
+            let edited = try edit(parsed)
+            if edited == parsed { return false }
+            let next = SignerList.format(SignerList.versioned(edited, SignerList.version(accepted) + 1))
             let sig = try sign(next, sg, namespace: listNamespace)
             let armoured = Store.armour(sig)
             guard verify(next, armoured: armoured, principal: sg.principal, namespace: listNamespace, list: acceptedSignersPath, at: nil) else {

@@ -148,17 +148,24 @@ extension Store {
             let digest = SHA256.hex(o)
             let before = ((try? Sys.readPeerFile(historyPath, from: 0, cap: 1 << 20)) ?? nil)?.bytes ?? []
             if accepted == nil {
-                let keys = o.split(separator: 0x0A).filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }.count
-                if (try? keep(o, history: before)) != nil {
+                let keys = SignerList.signers(SignerList.parse(o)).filter { SignerList.publicKey("\($0.keyType) \($0.key)") != nil }.count
+                if keys == 0 {
+                    // Nothing in it could ever verify: trusting it would leave this copy stuck with it.
+                    Store.warnOnce("\(sg.allowedSigners) has no line with a public key ssh-keygen can read, and is not trusted; nothing counts until it has one")
+                } else if (try? keep(o, history: before)) != nil {
                     use = o
-                    // This copy's own batches as they stand now are its history, which it signs with its next change.
+                    // This copy's own batches as they stand now are its history, which it signs with its next change
+                    // (their size and SHA-256: an edit made after this, even of the same length, is not signed).
                     let own = target(nil)
-                    let size = Sys.fileIdentity(Sys.join(journalDir, own)).map { Int($0.size) } ?? 0
-                    try? Sys.writeFileAtomically(Sys.join(dir, "signatures.cut"), Array("\(own) \(size)\n".utf8), mode: 0o600)
+                    let held = ((try? Sys.readPeerFile(Sys.join(journalDir, own), from: 0, cap: 256 << 20)) ?? nil)?.bytes ?? []
+                    try? Sys.writeFileAtomically(Sys.join(dir, "signatures.cut"), Array("\(own) \(held.count) \(SHA256.hex(held))\n".utf8), mode: 0o600)
                     Store.warnOnce("\(sg.allowedSigners): trusted on first use (\(keys) signer\(keys == 1 ? "" : "s")); from now on it changes only when signed by one of them (\(options.tool) signers add)")
                 }
             } else if before.split(separator: 0x0A).contains(where: { $0.elementsEqual(digest.utf8) }) {
                 Store.warnOnce("\(sg.allowedSigners) is a list this copy accepted before and has replaced since (put back?); still verifying with the current one")
+            } else if let a = accepted, SignerList.version(o) <= SignerList.version(a) {
+                // (A list signed once by someone who could then, put back after a later one retired them.)
+                Store.warnOnce("\(sg.allowedSigners) is not newer than the list this copy accepted (its '# nudge-signers version' is \(SignerList.version(o)), the accepted one's \(SignerList.version(a))): an old list put back? still verifying with the current one")
             } else if let signer = listChangeSigner(o) {
                 if (try? keep(o, history: before)) != nil {
                     use = o
@@ -216,6 +223,11 @@ extension Store {
     func sign(_ message: [UInt8], _ sg: StoreSignatures, namespace: String? = nil) throws(ToolError) -> String {
         guard let key = sg.signingKey else {
             throw ToolError(.config, "\(sg.allowedSigners) asks for signed changes, and no key is set: add 'signing_key = ~/.ssh/id_ed25519' (or its .pub, with the key in ssh-agent) to the config file; nothing was written")
+        }
+        // (ssh-keygen reads what it is given whole: a device or a FIFO would never end.)
+        var st = stat()
+        guard stat(key, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= 1 << 20 else {
+            throw ToolError(.config, "signing_key \(key) is not a key file (a private key, or a .pub whose key is in ssh-agent); nothing was written")
         }
         let r = try Subprocess.output(["ssh-keygen", "-Y", "sign", "-q", "-f", key, "-n", namespace ?? signatureNamespace], stdin: message)
         let text = String(decoding: r.out, as: UTF8.self)
@@ -360,12 +372,18 @@ extension Store {
         // a batch slipped in after that is nobody's this copy would vouch for.
         _ = acceptedSigners(sg)
         let cutText = String(decoding: ((try? Sys.readPeerFile(Sys.join(dir, "signatures.cut"), from: 0, cap: 1 << 16)) ?? nil)?.bytes ?? [], as: UTF8.self)
-        let cut = cutText.split(separator: "\n").compactMap { l -> Int? in
+        let cutLine = cutText.split(separator: "\n").compactMap { l -> (size: Int, hash: Substring?)? in
             let f = l.split(separator: " ")
-            return f.count == 2 && f[0] == rel ? Int(f[1]) : nil
-        }.first ?? 0
+            return f.count >= 2 && f[0] == rel ? Int(f[1]).map { ($0, f.count > 2 ? f[2] : nil) } : nil
+        }.first
+        var cut = cutLine?.size ?? 0
         let path = Sys.join(journalDir, rel)
         if let got = try Sys.readPeerFile(path, from: 0, cap: Int.max), !got.bytes.isEmpty {
+            // What the journal held then, or nothing: a history changed since is nobody's this copy would vouch for.
+            if let h = cutLine?.hash, cut > 0, got.bytes.count < cut || SHA256.hex(Array(got.bytes[0..<cut])) != h {
+                Store.warnOnce("\(path) is not what it was when this copy accepted \(sg.allowedSigners) (changed since), so its earlier changes are not signed and count for nothing in a signed folder")
+                cut = 0
+            }
             // The history: up to the end of the last commit line within the cut; the rest is kept as it is.
             var end = 0, start = 0
             let bytes = got.bytes

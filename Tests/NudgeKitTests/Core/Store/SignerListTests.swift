@@ -146,4 +146,26 @@ final class SignerListTests: XCTestCase {
             XCTAssertEqual(SignerList.parseTime(SignerList.time(ms)), ms)
         }
     }
+
+    func testTheVersionLineIsReadAndRaised() {
+        let plain = SignerList.parse(Array("mum ssh-ed25519 \(ed)\n".utf8))
+        XCTAssertEqual(SignerList.version(SignerList.format(plain)), 0)
+        let one = SignerList.versioned(plain, 1)
+        XCTAssertEqual(String(decoding: SignerList.format(one), as: UTF8.self), "# nudge-signers version 1\nmum ssh-ed25519 \(ed)\n")
+        XCTAssertEqual(SignerList.version(SignerList.format(SignerList.versioned(one, 7))), 7)
+        XCTAssertEqual(SignerList.format(SignerList.versioned(one, 7)).split(separator: 0x0A).count, 2, "raised in place, not added")
+        for junk in ["# nudge-signers version x", "# nudge-signers version -5", "# nudge-signers version 99999999999999999999999"] {
+            XCTAssertLessThanOrEqual(SignerList.version(Array((junk + "\n").utf8)), 1 << 40, junk)
+            XCTAssertGreaterThanOrEqual(SignerList.version(Array((junk + "\n").utf8)), 0, junk)
+        }
+    }
+
+    func testAKeysBlobIsWholeStrings() {
+        let blob = Base64.decode(ed)!
+        XCTAssertNotNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode(blob))"))
+        XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode(Array(blob.dropLast(1))))"), "cut short")
+        XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode(blob + [0]))"), "a byte more")
+        XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode(Array(blob.prefix(15)) + [0, 0, 0, 3, 1, 2, 3]))"), "not 32 bytes")
+        XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode([0xFF, 0xFF, 0xFF, 0xFF] + blob))"), "a length past the end")
+    }
 }
