@@ -291,6 +291,14 @@ final class SignersCommandToolTests: ToolTestCase {
         copy("yomo", from: "a", to: "w", only: { !$0.hasSuffix(".ndjson") })
         let w = on("yomo", "w", key: "t", at: "10:02", "signers", "retire", "a")
         XCTAssertEqual(w.code, 77, w.err)
+        // Told before anything else is checked (not "nobody is not on the list").
+        let first = on("yomo", "w", key: "t", at: "10:02", "signers", "retire", "nobody")
+        XCTAssertEqual(first.code, 77, first.err)
+        // A list-changer's name with another's key: the signature says no.
+        let claim = run("yomo", ["signers", "add", "z", tmp + "/keys/c.pub"],
+                        env: ["YOMO_DATA_DIR": tmp + "/yomo-w", "YOMO_SYNC_DIR": tmp + "/yomo-Sync-w", "YOMO_ACTOR": "a", "YOMO_SIGNING_KEY": tmp + "/keys/t"])
+        XCTAssertEqual(claim.code, 77, claim.err)
+        XCTAssertTrue(claim.err.contains("does not let a (with"), claim.err)
         // A signing key that is a device is refused at once, not read for ever.
         let dev = run("yomo", ["add", "--literal", "x"], env: ["YOMO_DATA_DIR": tmp + "/yomo-a", "YOMO_SYNC_DIR": tmp + "/yomo-Sync-a", "YOMO_ACTOR": "a",
                                                               "YOMO_SIGNING_KEY": "/dev/zero"])
