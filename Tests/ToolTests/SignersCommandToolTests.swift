@@ -295,7 +295,8 @@ final class SignersCommandToolTests: ToolTestCase {
         let first = on("yomo", "w", key: "t", at: "10:02", "signers", "retire", "nobody")
         XCTAssertEqual(first.code, 77, first.err)
         // A list-changer's name with another's key: the signature says no.
-        let claim = run("yomo", ["signers", "add", "z", tmp + "/keys/c.pub"],
+        _ = try keygen("z")
+        let claim = run("yomo", ["signers", "add", "z", tmp + "/keys/z.pub"],
                         env: ["YOMO_DATA_DIR": tmp + "/yomo-w", "YOMO_SYNC_DIR": tmp + "/yomo-Sync-w", "YOMO_ACTOR": "a", "YOMO_SIGNING_KEY": tmp + "/keys/t"])
         XCTAssertEqual(claim.code, 77, claim.err)
         XCTAssertTrue(claim.err.contains("does not let a (with"), claim.err)
@@ -339,5 +340,60 @@ final class SignersCommandToolTests: ToolTestCase {
             lists[tool] = try String(contentsOfFile: folder + "/allowed_signers", encoding: .utf8)
             XCTAssertTrue(lists[tool]?.hasPrefix("# nudge-signers version 3\n") == true, lists[tool] ?? "")
         }
+    }
+
+    /// What a second attack found: two copies changing the list at once,
+    /// a version pushed out of reach, a namespace that is a pattern.
+    func testListChangesMadeAtOnceSettleAndARetiredKeyStaysRetired() throws {
+        try require(.sshKeygen)
+        for k in ["a", "b", "c", "m", "d"] { _ = try keygen(k) }
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:00", "signers", "add", "b", tmp + "/keys/b.pub").code, 0)
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:01", "signers", "add", "--writer-only", "c", tmp + "/keys/c.pub").code, 0)
+        copy("yomo", from: "a", to: "b")
+        XCTAssertEqual(on("yomo", "b", key: "b", at: "09:02", "signers").records.count, 3)
+        // At once: a adds m, b retires c; the sync engine keeps a's file.
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:10", "signers", "add", "--writer-only", "m", tmp + "/keys/m.pub").code, 0)
+        XCTAssertEqual(on("yomo", "b", key: "b", at: "09:10", "signers", "retire", "c").code, 0)
+        copy("yomo", from: "a", to: "b", only: { !$0.hasSuffix(".ndjson") })
+        let split = on("yomo", "b", key: "b", at: "09:11", "signers")
+        XCTAssertTrue(split.err.contains("has the same version (4) as the list this copy accepted, and differs from it"), split.err)
+        XCTAssertEqual(split.records.first { $0["name"] as? String == "c" }?["retired"] as? Bool, true)
+        // a changes again, from its list where c is not retired: b does not take back c's retirement.
+        XCTAssertEqual(on("yomo", "a", key: "a", at: "09:12", "signers", "add", "--writer-only", "d", tmp + "/keys/d.pub").code, 0)
+        copy("yomo", from: "a", to: "b", only: { !$0.hasSuffix(".ndjson") })
+        let lift = on("yomo", "b", key: "b", at: "09:13", "signers")
+        XCTAssertTrue(lift.err.contains("takes back the retirement of c's key"), lift.err)
+        XCTAssertEqual(lift.records.first { $0["name"] as? String == "c" }?["retired"] as? Bool, true)
+        // A change from b settles it: past a's version, with c retired, and a takes it.
+        let settle = on("yomo", "b", key: "b", at: "09:14", "signers", "add", "--writer-only", "m", tmp + "/keys/m.pub")
+        XCTAssertEqual(settle.code, 0, settle.err)
+        XCTAssertTrue(settle.err.contains("it is replaced with the list this copy accepted and this change, as version 6"), settle.err)
+        copy("yomo", from: "b", to: "a", only: { !$0.hasSuffix(".ndjson") })
+        let settled = on("yomo", "a", key: "a", at: "09:15", "signers")
+        XCTAssertTrue(settled.err.contains("accepted the changed list, signed by b"), settled.err)
+        XCTAssertEqual(settled.records.first { $0["name"] as? String == "c" }?["retired"] as? Bool, true)
+        // Nor can the retired key come back under any name.
+        let again = on("yomo", "a", key: "a", at: "09:16", "signers", "add", "c2", tmp + "/keys/c.pub")
+        XCTAssertEqual(again.code, 65, again.err)
+        XCTAssertTrue(again.err.contains("a retired key stays retired"), again.err)
+
+        // A version pushed out of reach, or far ahead, is not taken; nor a namespace pattern unsaid.
+        let list = try String(contentsOfFile: tmp + "/yomo-Sync-a/allowed_signers", encoding: .utf8)
+        func offer(_ text: String) throws -> RunResult {
+            try text.write(toFile: tmp + "/yomo-Sync-a/allowed_signers", atomically: true, encoding: .utf8)
+            unlink(tmp + "/yomo-Sync-a/allowed_signers.sig")
+            XCTAssertEqual(runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/keys/a", "-n", "nudge-yomo-signers", tmp + "/yomo-Sync-a/allowed_signers"]).status, 0)
+            return on("yomo", "a", key: "a", at: "09:20", "signers")
+        }
+        let far = try offer(list.replacingOccurrences(of: "version 6", with: "version 1099511627777"))
+        XCTAssertTrue(far.err.contains("whose N is not a whole number from 0 to 1099511627776"), far.err)
+        let jump = try offer(list.replacingOccurrences(of: "version 6", with: "version 20000"))
+        XCTAssertTrue(jump.err.contains("raises the version from 6 to 20000"), jump.err)
+        let crlf = try offer(list.replacingOccurrences(of: "version 6", with: "version 7").replacingOccurrences(of: "\n", with: "\r\n"))
+        XCTAssertTrue(crlf.err.contains("has Windows line endings"), crlf.err)
+        let pattern = try offer(list.replacingOccurrences(of: "version 6", with: "version 7")
+            .replacingOccurrences(of: "m namespaces=\"nudge-yomo\"", with: "m namespaces=\"nudge-yomo*\""))
+        XCTAssertTrue(pattern.err.contains("its namespaces are patterns"), pattern.err)
+        XCTAssertEqual(pattern.records.first { $0["name"] as? String == "m" }?["may_change_list"] as? Bool, true, "as ssh-keygen reads it")
     }
 }

@@ -103,7 +103,23 @@ public struct SignerLine: Equatable, Sendable {
     /// The namespaces the key may sign in; nil: any (ssh-keygen's rule when none are given).
     public var namespaces: [String]? { option("namespaces").map { $0.split(separator: ",").map(String.init) } }
 
-    public func allows(_ namespace: String) -> Bool { namespaces.map { $0.contains(namespace) } ?? true }
+    /// Whether the key may sign in `namespace`, as ssh-keygen decides it:
+    /// `namespaces=` is a pattern list (`*`, `?`, and `!` for "not").
+    public func allows(_ namespace: String) -> Bool {
+        guard let ns = namespaces else { return true }
+        var yes = false
+        for p in ns {
+            if p.hasPrefix("!") {
+                if SignerList.glob(Array(p.dropFirst().utf8)[...], Array(namespace.utf8)[...]) { return false }
+            } else if SignerList.glob(Array(p.utf8)[...], Array(namespace.utf8)[...]) {
+                yes = true
+            }
+        }
+        return yes
+    }
+
+    /// Whether any namespace is a pattern (it may match more than it names).
+    public var namespacePatterns: Bool { namespaces?.contains { $0.contains(where: { "*?!".contains($0) }) } ?? false }
 
     /// The time from which the key no longer signs, as ms since the epoch
     /// (nil: never retired, or a form read here only as "retired": see `retired(at:)`).
@@ -154,12 +170,54 @@ public enum SignerList {
     /// has none). A copy takes a changed list only when it is newer than
     /// the one it accepted, so an old list, signed once by someone retired
     /// since, cannot be put back on a copy that never saw it.
+    /// -1 when the line is not a whole number from 0 to `maxVersion`.
     public static func version(_ bytes: [UInt8]) -> Int {
         for e in parse(bytes) {
             guard case .other(let o) = e, o.hasPrefix(versionPrefix) else { continue }
-            return Int(String(o.dropFirst(versionPrefix.count)).trimmingSpaces).map { min(max($0, 0), 1 << 40) } ?? 0
+            guard let n = Int(String(o.dropFirst(versionPrefix.count)).trimmingSpaces), (0...maxVersion).contains(n) else { return -1 }
+            return n
         }
         return 0
+    }
+
+    /// The highest version a list may have, and the most one change may raise it:
+    /// one list-changer cannot put the list out of everyone's reach.
+    public static let maxVersion = 1 << 40
+    public static let maxVersionStep = 10_000
+
+    /// Why a copy that accepted `accepted` would not take `offered` as a
+    /// newer list, whoever signed it; nil when it would.
+    public static func refusal(_ offered: [UInt8], after accepted: [UInt8]) -> String? {
+        let (o, a) = (version(offered), version(accepted))
+        if offered.contains(0x0D) { return "has Windows line endings (CR LF); ssh-keygen and this copy read lines ended by LF alone" }
+        if o < 0 { return "has a '\(versionPrefix)N' line whose N is not a whole number from 0 to \(maxVersion)" }
+        if o == a { return "has the same version (\(o)) as the list this copy accepted, and differs from it: two changes of the list made at once? A change made from here (signers add or retire) settles it for every copy" }
+        if o < a { return "is not newer than the list this copy accepted (its version is \(o), the accepted one's \(a)): an old list put back?" }
+        if o > a + maxVersionStep { return "raises the version from \(a) to \(o), more than \(maxVersionStep) at once" }
+        // A retired key stays retired: a list that lifts a retirement this copy holds is not taken.
+        let now = signers(parse(offered))
+        for r in signers(parse(accepted)) {
+            guard let end = r.validBefore else { continue }
+            if let back = now.first(where: { $0.key == r.key && ($0.option("valid-before") == nil || ($0.validBefore.map { $0 > end } ?? false)) }) {
+                return "takes back the retirement of \(back.principals.joined(separator: ",").terminalSafe)'s key \(r.fingerprint ?? r.keyType) (retired from \(time(end)) in the list accepted here): a retired key stays retired; give them a new key"
+            }
+        }
+        return nil
+    }
+
+    /// ssh's pattern match: `*` any run, `?` any one character.
+    static func glob(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
+        guard let c = p.first else { return s.isEmpty }
+        if c == UInt8(ascii: "*") {
+            var rest = s
+            while true {
+                if glob(p.dropFirst(), rest) { return true }
+                guard !rest.isEmpty else { return false }
+                rest = rest.dropFirst()
+            }
+        }
+        guard let d = s.first, c == UInt8(ascii: "?") || c == d else { return false }
+        return glob(p.dropFirst(), s.dropFirst())
     }
 
     static let versionPrefix = "# nudge-signers version "
@@ -208,6 +266,9 @@ public enum SignerList {
                               writerOnly: Bool, now: Int64) throws(ToolError) -> [Entry] {
         guard StoreSignatures.isPrincipal(name) else {
             throw ToolError(.dataError, "'\(name.terminalSafe)' cannot be a signer: a signer's name is letters, digits and . _ - @ +, at most 128, not starting with -")
+        }
+        if let r = signers(entries).first(where: { $0.key == key && $0.option("valid-before") != nil }) {
+            throw ToolError(.dataError, "that key (\(r.fingerprint ?? keyType)) was retired\(r.validBefore.map { " from " + time($0) } ?? ""): a retired key stays retired, on every copy; make a new one (ssh-keygen -t ed25519); nothing was changed")
         }
         for s in signers(entries) where s.key == key && !s.retired(at: now) {
             if s.principals.contains(name) {
@@ -346,9 +407,17 @@ extension Store: SignedFolderKeeper {
             guard let accepted = signerList(sg) else {
                 throw ToolError(.noInput, "\(sg.allowedSigners): no list of signers yet (signers add makes one with your key)")
             }
-            // Never over a version this copy has not accepted: a change still syncing, or one nobody signed.
+            // Over a list this copy would never take (older, at once with another, lifting a retirement):
+            // this copy's list and the change, numbered past both. Never over one that is only
+            // waiting for its signature (still syncing): that is said, and nothing changes.
+            var base = SignerList.version(accepted)
             if let folder = (try? Sys.readPeerFile(sg.allowedSigners, from: 0, cap: 1 << 20)) ?? nil, folder.bytes != accepted {
-                throw ToolError(.tempFail, "\(sg.allowedSigners) is not the list this copy accepted (a change still syncing, or one nobody on the list signed); nothing was changed (to go on from the list this copy accepted: cp \(acceptedSignersPath) \(sg.allowedSigners))")
+                let fv = SignerList.version(folder.bytes)
+                guard let why = SignerList.refusal(folder.bytes, after: accepted) else {
+                    throw ToolError(.tempFail, "\(sg.allowedSigners) is a newer list this copy has not taken (its signature not synced yet, or not by a signer who may change the list); nothing was changed (to go on from the list this copy accepted instead: cp \(acceptedSignersPath) \(sg.allowedSigners))")
+                }
+                if fv > base && fv <= base + SignerList.maxVersionStep { base = fv }
+                Store.warnOnce("\(sg.allowedSigners) \(why); it is replaced with the list this copy accepted and this change, as version \(base + 1)")
             }
             // Whether this signer may change the list at all, before what the change would do
             // (the signature, checked below, proves the key).
@@ -359,7 +428,7 @@ extension Store: SignedFolderKeeper {
             let parsed = SignerList.parse(accepted)
             let edited = try edit(parsed)
             if edited == parsed { return false }
-            let next = SignerList.format(SignerList.versioned(edited, SignerList.version(accepted) + 1))
+            let next = SignerList.format(SignerList.versioned(edited, min(base, SignerList.maxVersion - 1) + 1))
             let sig = try sign(next, sg, namespace: listNamespace)
             let armoured = Store.armour(sig)
             guard verify(next, armoured: armoured, principal: sg.principal, namespace: listNamespace, list: acceptedSignersPath, at: nil) else {

@@ -149,9 +149,11 @@ extension Store {
             let before = ((try? Sys.readPeerFile(historyPath, from: 0, cap: 1 << 20)) ?? nil)?.bytes ?? []
             if accepted == nil {
                 let keys = SignerList.signers(SignerList.parse(o)).filter { SignerList.publicKey("\($0.keyType) \($0.key)") != nil }.count
-                if keys == 0 {
-                    // Nothing in it could ever verify: trusting it would leave this copy stuck with it.
-                    Store.warnOnce("\(sg.allowedSigners) has no line with a public key ssh-keygen can read, and is not trusted; nothing counts until it has one")
+                if keys == 0 || SignerList.version(o) < 0 {
+                    // Nothing in it could ever verify, or nothing could ever follow it: trusting it would leave this copy stuck with it.
+                    let why = o.contains(0x0D) ? "has Windows line endings (CR LF)" : keys == 0 ? "has no line with a public key ssh-keygen can read"
+                        : "has a '# nudge-signers version N' line whose N is not a whole number from 0 to \(SignerList.maxVersion)"
+                    Store.warnOnce("\(sg.allowedSigners) \(why), and is not trusted; nothing counts until it is mended")
                 } else if (try? keep(o, history: before)) != nil {
                     use = o
                     // This copy's own batches as they stand now are its history, which it signs with its next change
@@ -163,9 +165,9 @@ extension Store {
                 }
             } else if before.split(separator: 0x0A).contains(where: { $0.elementsEqual(digest.utf8) }) {
                 Store.warnOnce("\(sg.allowedSigners) is a list this copy accepted before and has replaced since (put back?); still verifying with the current one")
-            } else if let a = accepted, SignerList.version(o) <= SignerList.version(a) {
+            } else if let a = accepted, let why = SignerList.refusal(o, after: a) {
                 // (A list signed once by someone who could then, put back after a later one retired them.)
-                Store.warnOnce("\(sg.allowedSigners) is not newer than the list this copy accepted (its '# nudge-signers version' is \(SignerList.version(o)), the accepted one's \(SignerList.version(a))): an old list put back? still verifying with the current one")
+                Store.warnOnce("\(sg.allowedSigners) \(why); still verifying with the list accepted before")
             } else if let signer = listChangeSigner(o) {
                 if (try? keep(o, history: before)) != nil {
                     use = o
@@ -212,6 +214,9 @@ extension Store {
                 let names = String(decoding: first, as: UTF8.self)
                 if names.contains(where: { "*?!".contains($0) }) {
                     Store.warnOnce("\(sg.allowedSigners):\(n + 1): '\(String(names.prefix(64)).terminalSafe)' is a pattern: its key may sign as any name it matches")
+                }
+                if let s = SignerLine(Substring(String(decoding: line, as: UTF8.self))), s.namespacePatterns {
+                    Store.warnOnce("\(sg.allowedSigners):\(n + 1): its namespaces are patterns: its key may sign for any namespace they match (changing this list, if they match \(listNamespace))")
                 }
             }
         }

@@ -154,10 +154,39 @@ final class SignerListTests: XCTestCase {
         XCTAssertEqual(String(decoding: SignerList.format(one), as: UTF8.self), "# nudge-signers version 1\nmum ssh-ed25519 \(ed)\n")
         XCTAssertEqual(SignerList.version(SignerList.format(SignerList.versioned(one, 7))), 7)
         XCTAssertEqual(SignerList.format(SignerList.versioned(one, 7)).split(separator: 0x0A).count, 2, "raised in place, not added")
-        for junk in ["# nudge-signers version x", "# nudge-signers version -5", "# nudge-signers version 99999999999999999999999"] {
-            XCTAssertLessThanOrEqual(SignerList.version(Array((junk + "\n").utf8)), 1 << 40, junk)
-            XCTAssertGreaterThanOrEqual(SignerList.version(Array((junk + "\n").utf8)), 0, junk)
+        for junk in ["# nudge-signers version x", "# nudge-signers version -5", "# nudge-signers version 99999999999999999999999",
+                     "# nudge-signers version 1099511627777", "# nudge-signers version 0x10", "# nudge-signers version \u{FF14}"] {
+            XCTAssertEqual(SignerList.version(Array((junk + "\n").utf8)), -1, junk)
         }
+        XCTAssertEqual(SignerList.version(Array("# nudge-signers version 1099511627776\n".utf8)), 1 << 40)
+    }
+
+    func testANewerListIsTakenOnlyOneStepAtATimeAndNeverLiftsARetirement() {
+        let a = "# nudge-signers version 3\nmum ssh-ed25519 \(ed)\ndad valid-before=\"20261201000000Z\" ssh-ed25519 \(ed2)\n"
+        func offered(_ s: String) -> String? { SignerList.refusal(Array(s.utf8), after: Array(a.utf8)) }
+        XCTAssertNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4")))
+        XCTAssertNil(offered(a.replacingOccurrences(of: "version 3", with: "version 10003")))
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 10004")))
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 3") + "# changed\n"))
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 2")))
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4").replacingOccurrences(of: "valid-before=\"20261201000000Z\" ", with: "")))
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4").replacingOccurrences(of: "20261201000000Z", with: "20261202000000Z")))
+        XCTAssertNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4").replacingOccurrences(of: "20261201000000Z", with: "20261130000000Z")), "an earlier end is fine")
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4") + "papa ssh-ed25519 \(ed2)\n"), "the same key under another name")
+        XCTAssertNotNil(offered(a.replacingOccurrences(of: "version 3", with: "version 4").replacingOccurrences(of: "\n", with: "\r\n")))
+    }
+
+    func testNamespacesArePatternsAsSshReadsThem() {
+        func line(_ ns: String) -> SignerLine { SignerLine(Substring("x namespaces=\"\(ns)\" ssh-ed25519 \(ed)"))! }
+        XCTAssertTrue(line("nudge-yomo*").allows("nudge-yomo-signers"))
+        XCTAssertTrue(line("*").allows("nudge-rewards"))
+        XCTAssertFalse(line("nudge-yomo").allows("nudge-yomo-signers"))
+        XCTAssertTrue(line("nudge-?omo").allows("nudge-yomo"))
+        XCTAssertFalse(line("*,!nudge-yomo-signers").allows("nudge-yomo-signers"))
+        XCTAssertTrue(line("*,!nudge-yomo-signers").allows("nudge-yomo"))
+        XCTAssertFalse(line("!nudge-yomo").allows("nudge-yomo"))
+        XCTAssertTrue(line("nudge-yomo*").namespacePatterns)
+        XCTAssertFalse(line("nudge-yomo,nudge-yomo-signers").namespacePatterns)
     }
 
     func testAKeysBlobIsWholeStrings() {
