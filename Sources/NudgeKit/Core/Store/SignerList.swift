@@ -205,6 +205,41 @@ public enum SignerList {
         return nil
     }
 
+    /// The public key and namespace an SSH signature (SSHSIG, armour
+    /// stripped) names: "SSHSIG", version 1, then SSH strings.
+    public static func signatureKey(_ base64: String) -> (key: [UInt8], namespace: String)? {
+        guard let b = Base64.decode(base64), b.count > 10, b.prefix(6).elementsEqual("SSHSIG".utf8) else { return nil }
+        var i = 6
+        func u32() -> Int? {
+            guard i + 4 <= b.count else { return nil }
+            defer { i += 4 }
+            return Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+        }
+        func string() -> [UInt8]? {
+            guard let n = u32(), n <= b.count - i else { return nil }
+            defer { i += n }
+            return Array(b[i..<(i + n)])
+        }
+        guard u32() == 1, let key = string(), let ns = string() else { return nil }
+        return (key, String(decoding: ns, as: UTF8.self))
+    }
+
+    /// Whether `list` plainly allows the key that made `sig` to sign as
+    /// `signer` in `namespace` at `at`: a line naming the signer (no
+    /// pattern, no certificate authority) with that key, its namespaces
+    /// allowing it, valid at that time. false means "not plainly": the
+    /// caller verifies in full.
+    public static func allowsOwnSignature(_ sig: String, signer: String, namespace: String, list: [UInt8], at: Int64) -> Bool {
+        guard let (key, ns) = signatureKey(sig), ns == namespace, !list.contains(0x0D) else { return false }
+        return signers(parse(list)).contains { s in
+            s.principals.contains(signer) && !s.principals.contains(where: { $0.contains(where: { "*?!".contains($0) }) })
+                && !s.options.contains(where: { $0.lowercased() == "cert-authority" })
+                && Base64.decode(s.key) == key && s.allows(namespace)
+                && (s.option("valid-before") == nil || (s.validBefore.map { $0 > at } ?? false))
+                && (s.option("valid-after") == nil || (s.option("valid-after").flatMap(parseTime).map { $0 <= at } ?? false))
+        }
+    }
+
     /// ssh's pattern match: `*` any run, `?` any one character.
     static func glob(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
         guard let c = p.first else { return s.isEmpty }

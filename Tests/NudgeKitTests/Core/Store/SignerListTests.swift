@@ -197,4 +197,42 @@ final class SignerListTests: XCTestCase {
         XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode(Array(blob.prefix(15)) + [0, 0, 0, 3, 1, 2, 3]))"), "not 32 bytes")
         XCTAssertNil(SignerList.publicKey("ssh-ed25519 \(Base64.encode([0xFF, 0xFF, 0xFF, 0xFF] + blob))"), "a length past the end")
     }
+
+    /// The key in a signature ssh-keygen made is the key it signed with:
+    /// a writer checks its own batch against the list by that, and falls
+    /// back to a full verify on anything less plain.
+    func testAWritersOwnSignatureIsCheckedByTheKeyInIt() throws {
+        try require(.sshKeygen)
+        let tmp = NSTemporaryDirectory() + "sig-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        for k in ["a", "b"] { XCTAssertEqual(runProgram(command("ssh-keygen"), ["-q", "-t", "ed25519", "-N", "", "-f", tmp + "/" + k]).status, 0) }
+        let a = try String(contentsOfFile: tmp + "/a.pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let b = try String(contentsOfFile: tmp + "/b.pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let r = runProgram(command("ssh-keygen"), ["-Y", "sign", "-q", "-f", tmp + "/a", "-n", "nudge-yomo"], stdin: Array("hello\n".utf8))
+        XCTAssertEqual(r.status, 0, r.err)
+        let sig = r.out.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let parsed = try XCTUnwrap(SignerList.signatureKey(sig))
+        XCTAssertEqual(parsed.namespace, "nudge-yomo")
+        XCTAssertEqual(parsed.key, Base64.decode(String(a.split(separator: " ")[1])))
+        let at: Int64 = 1_796_083_200_000
+        func allowed(_ list: String, signer: String = "dev", ns: String = "nudge-yomo") -> Bool {
+            SignerList.allowsOwnSignature(sig, signer: signer, namespace: ns, list: Array(list.utf8), at: at)
+        }
+        XCTAssertTrue(allowed("dev namespaces=\"nudge-yomo\" \(a)\n"))
+        XCTAssertTrue(allowed("x,dev \(a)\n"))
+        XCTAssertFalse(allowed("dev namespaces=\"nudge-yomo\" \(b)\n"), "another key")
+        XCTAssertFalse(allowed("other namespaces=\"nudge-yomo\" \(a)\n"), "another name")
+        XCTAssertFalse(allowed("dev namespaces=\"nudge-yomo\" \(a)\n", ns: "nudge-playa"), "another namespace than signed")
+        XCTAssertFalse(allowed("dev namespaces=\"nudge-playa\" \(a)\n"), "not allowed for it")
+        XCTAssertFalse(allowed("dev valid-before=\"20261201000000Z\" \(a)\n"), "retired at that time")
+        XCTAssertTrue(allowed("dev valid-before=\"20261201000001Z\" \(a)\n"))
+        XCTAssertFalse(allowed("dev valid-after=\"20261201000001Z\" \(a)\n"), "not yet")
+        XCTAssertFalse(allowed("dev valid-before=\"20261201\" \(a)\n"), "a local time: verified in full")
+        XCTAssertFalse(allowed("d* \(a)\n"), "a pattern: verified in full")
+        XCTAssertFalse(allowed("dev cert-authority \(a)\n"), "a certificate authority: verified in full")
+        XCTAssertFalse(allowed("dev \(a)\r\n"))
+        XCTAssertNil(SignerList.signatureKey("AAAA"))
+        XCTAssertNil(SignerList.signatureKey(String(sig.prefix(20))))
+    }
 }
