@@ -158,6 +158,7 @@ public enum Signers {
         if let a = r["valid_after"]?.string { what += ", from \(a)" }
         let until = r["valid_before"]?.string.map { s.retired(at: ctx.now.ms) ? "retired \($0)" : "until \($0)" } ?? what
         // (The list is anyone's text: escaped before it reaches a terminal.)
-        ctx.out.emit(r, text: text?.terminalSafe ?? "\(s.principals.joined(separator: ",").terminalSafe)  \((s.fingerprint ?? s.keyType).terminalSafe)  \(until)")
+        // (A time the list gives in a form not read here is shown as written: anyone's text, escaped.)
+        ctx.out.emit(r, text: text?.terminalSafe ?? "\(s.principals.joined(separator: ",").terminalSafe)  \((s.fingerprint ?? s.keyType).terminalSafe)  \(until.terminalSafe)")
     }
 }
