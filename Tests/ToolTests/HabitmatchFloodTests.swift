@@ -14,23 +14,30 @@ import Glibc
 /// the profile written instead); the owner's run lists it all and matches.
 final class HabitmatchFloodTests: HabitmatchHostPoolCase {
     /// Whether journal/ (or `folder`) itself was opened (to be listed) while `body` ran.
+    /// One inotifywait watches it and a marker folder of the test's own,
+    /// listed after `body`: its events come in order, so once the marker's
+    /// open is in, everything `body` did is in too (no guess at how long
+    /// inotifywait takes to write them).
     func listsJournal(_ folder: String? = nil, _ body: () -> Void) -> Bool {
         let w = tmp + "/watch"
+        let marker = tmp + "/marker"
         let r = run("/bin/sh", ["-c", """
-            rm -f \(w).events \(w).err
-            bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open --format "%w|%f|%e" "$1"' watch \(folder ?? pool + "/journal") > \(w).events 2> \(w).err < /dev/null &
+            rm -f \(w).events \(w).err; mkdir -p \(marker)
+            bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open --format "%w|%f|%e" "$1" "$2"' watch \(folder ?? pool + "/journal") \(marker) > \(w).events 2> \(w).err < /dev/null &
             """], absolute: true)
         XCTAssertEqual(r.code, 0, r.err)
+        func lines() -> [Substring] { ((try? String(contentsOfFile: w + ".events", encoding: .utf8)) ?? "").split(separator: "\n") }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !((try? String(contentsOfFile: w + ".err", encoding: .utf8)) ?? "").contains("Watches established") { usleep(20_000) }
         body()
-        usleep(200_000)
+        _ = try? FileManager.default.contentsOfDirectory(atPath: marker)
+        let seen = Date().addingTimeInterval(10)
+        while Date() < seen, !lines().contains(where: { $0.hasPrefix(marker) && $0.hasSuffix("|OPEN,ISDIR") }) { usleep(20_000) }
+        XCTAssertTrue(lines().contains { $0.hasPrefix(marker) }, "inotifywait reported the marker's listing")
         if let pid = (try? String(contentsOfFile: w + ".pid", encoding: .utf8)).flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
             kill(pid, SIGTERM)
-            usleep(100_000)
         }
-        let events = ((try? String(contentsOfFile: w + ".events", encoding: .utf8)) ?? "").split(separator: "\n")
-        return events.contains { $0.hasSuffix("|OPEN,ISDIR") && $0.contains("||") }
+        return lines().contains { !$0.hasPrefix(marker) && $0.hasSuffix("|OPEN,ISDIR") && $0.contains("||") }
     }
 
     func testAFloodOfJunkNamesInJournalIsNeverListedByTheOthers() throws {
