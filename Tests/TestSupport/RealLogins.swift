@@ -41,6 +41,32 @@ public final class RealLogins {
         }
     }
 
+    /// Kills every process running as `uid` (never root's) and waits, up to
+    /// ten seconds, until /proc shows none, a zombie included.
+    static func endProcesses(of uid: uid_t) {
+        guard uid != 0 else { return }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let pids = processes(of: uid)
+            if pids.isEmpty { return }
+            for p in pids { kill(p, SIGKILL) }
+            usleep(20_000)
+        }
+    }
+
+    /// The processes whose real, effective, saved or file-system uid is `uid`
+    /// (the "Uid:" line of /proc/PID/status, as userdel reads it).
+    static func processes(of uid: uid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { e -> pid_t? in
+            guard let pid = pid_t(e), pid > 1,
+                  let status = try? String(contentsOfFile: "/proc/\(e)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }) else { return nil }
+            let ids = line.dropFirst(4).split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap { uid_t($0) }
+            return ids.contains(uid) ? pid : nil
+        }
+    }
+
     static func tool(_ name: String) -> String {
         Machine.current.find(name) ?? "/usr/sbin/" + name
     }
@@ -61,8 +87,15 @@ public final class RealLogins {
     }
 
     /// Removes the logins (files they made stay with the test's folder) and the group.
+    /// What a login still runs is ended first: userdel refuses a login in
+    /// use, and a program a test started as it, which the tool under test
+    /// has just ended, may still be exiting (or not yet reaped) on a busy
+    /// machine.
     public func remove() {
-        for (_, login) in logins.sorted(by: { $0.key < $1.key }) { check(runProgram(Self.tool("userdel"), [login]), "userdel \(login)") }
+        for (_, login) in logins.sorted(by: { $0.key < $1.key }) {
+            if let pw = getpwnam(login), pw.pointee.pw_uid != 0 { Self.endProcesses(of: pw.pointee.pw_uid) }
+            check(runProgram(Self.tool("userdel"), [login]), "userdel \(login)")
+        }
         if let g = group { check(runProgram(Self.tool("groupdel"), [g]), "groupdel \(g)") }
         logins = [:]
     }
