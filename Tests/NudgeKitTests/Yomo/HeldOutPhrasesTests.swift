@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-t.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-v.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -94,11 +94,16 @@ final class HeldOutPhrasesTests: XCTestCase {
         // said, where its writer started at noon).
         // T's (judged first at 70 right, 2 refused, 2 stated, 2 silent: "when i'm next on days", "when ellie's exam results
         // come out"): 2 refused ("decemebr", "invoice 0457"), 1 stated (the same "every 2 hrs" as S's).
-        let least = ["heldout-j.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+        // U's, judged once (73 right, 0 refused, 1 stated, 2 silent: "3:30pn", "3pm cet monday"): 1 refused ("3:30pn"), 1 stated
+        // ("this afternoon" is 14:00, said, where its writer has 15:00).
+        // V's, judged once (66 right, 6 refused, 2 stated, 2 silent: "at pickup", "after mums hospital discharge"): 3 refused
+        // ("for xmas week by dec 18th", "twelfth night" the play, "the saturday paper"), 1 stated ("the 31st of every month" is
+        // the last day in shorter months, said, November's 30th first, where its writer skips to December).
+        let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
-                     "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv"] {
+                     "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

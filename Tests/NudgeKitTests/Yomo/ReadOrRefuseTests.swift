@@ -250,4 +250,39 @@ final class ReadOrRefuseTests: XCTestCase {
             if minute >= 0 { XCTAssertEqual(t.minute, minute, phrase) }
         }
     }
+
+    /// What unseen tables U and V showed (first looks: U 73 right, 2 silently
+    /// wrong; V 66 right, 2 silently wrong).
+    func testTablesUAndV() throws {
+        // A lower-case zone after a one-off's time is that zone's clock, said; a word of a title is not a zone.
+        XCTAssertEqual(try occurrences("call with berlin office 3pm cet monday", 1), ["2026-11-30 09:00"])
+        XCTAssertEqual(parse("call with berlin office 3pm cet monday").title, "call with berlin office")
+        XCTAssertFalse(parse("call with berlin office 3pm cet monday").assumptions.isEmpty)
+        XCTAssertEqual(try occurrences("call at 9am est", 1), ["2026-11-29 09:00"])
+        XCTAssertEqual(parse("meet at 3pm west gate").title, "meet west gate")
+        XCTAssertEqual(parse("meet at 3pm west gate").time?.description, "15:00")
+        XCTAssertFalse(parse("every monday 3pm cet standup").warnings.isEmpty, "a rule keeps one zone's clock: refused")
+        // A clock with letters glued on that say nothing read: refused, never left in the title.
+        for s in ["physio at 3:30pn monday", "call 9.45an", "dentist 7:00pmm tue"] { XCTAssertFalse(parse(s).warnings.isEmpty, s) }
+        XCTAssertEqual(parse("call 3:30pm").time?.description, "15:30")
+        // Events that say no time: refused.
+        for s in ["talk to jakes mum at pickup", "at drop off talk to teacher", "ring auntie sue after mums hospital discharge",
+                  "bring cake after john's party"] {
+            XCTAssertFalse(parse(s).warnings.isEmpty, s)
+        }
+        XCTAssertEqual(parse("meet sam at gym").warnings, [], "a place, not a time")
+        XCTAssertEqual(parse("gift for sam's birthday dec 3").date?.description, "2026-12-03")
+        // A named day next year; Britain's "tuesday fortnight"; misspelt days and months.
+        XCTAssertEqual(parse("christmas next year wrap presents").date?.description, "2027-12-25")
+        XCTAssertEqual(parse("christmas next year wrap presents").title, "wrap presents")
+        XCTAssertEqual(parse("halloween next year carve pumpkins").date?.description, "2027-10-31")
+        XCTAssertEqual(parse("occupational therapist visit tuesday fortnight").date?.description, "2026-12-15")
+        XCTAssertEqual(parse("call monday week").date?.description, "2026-12-07")
+        XCTAssertEqual(parse("physio appt tuseday 4.15").date?.description, "2026-12-01")
+        XCTAssertEqual(parse("book car MOT septmber 5").date?.description, "2027-09-05")
+        XCTAssertEqual(parse("book car MOT septmber 5").title, "book car MOT")
+        // Two changes from a long day's or month's name, not among the common misspellings: refused, not left in the title.
+        for s in ["call tusdey 3pm", "pay setpmber rent", "meet thrusdya 5pm"] { XCTAssertFalse(parse(s).warnings.isEmpty, s) }
+        for s in ["feed the jaguar 3pm", "sturdy boots tomorrow", "thirsty plants tomorrow", "octave practice 5pm"] { XCTAssertEqual(parse(s).warnings, [], s) }
+    }
 }

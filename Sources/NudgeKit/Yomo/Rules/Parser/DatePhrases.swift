@@ -498,7 +498,7 @@ extension ReminderParser.ParseState {
     /// A weekday counted in weeks, as people say it (said, for each can be
     /// heard two ways): "tuesday after next", "the friday after next",
     /// "monday week" and "a week on monday" (Britain's: the Monday after the
-    /// coming one), "a week from friday", "2 weeks from friday", "thursday
+    /// coming one; "monday fortnight", the one after that), "a week from friday", "2 weeks from friday", "thursday
     /// next week" and "next week thursday" (that day in the week from the
     /// coming Monday).
     mutating func readWeekdayInWeeks() -> Bool {
@@ -508,8 +508,9 @@ extension ReminderParser.ParseState {
         var found: (Day, Int)? = nil
         if let wd = day(k), word(k + 1) == "after", word(k + 2) == "next" {
             found = (nextWeekday(wd).adding(days: 7), k + 3)
-        } else if k == i, let wd = day(k), word(k + 1) == "week", !Self.titleWord(word(k + 2)) || word(k + 2).isEmpty {
-            found = (nextWeekday(wd).adding(days: 7), k + 2)
+        } else if k == i, let wd = day(k), ["week", "fortnight"].contains(word(k + 1)), !Self.titleWord(word(k + 2)) || word(k + 2).isEmpty {
+            // "tuesday fortnight": two weeks on from the coming Tuesday.
+            found = (nextWeekday(wd).adding(days: word(k + 1) == "week" ? 7 : 14), k + 2)
         } else if k == i, let n = ["a": 1, "an": 1][word(k)] ?? ReminderLexicon.number(word(k)), (1...52).contains(n),
                   ["week", "weeks", "fortnight", "fortnights"].contains(word(k + 1)), ["on", "from"].contains(word(k + 2)), let wd = day(k + 3) {
             // "a fortnight on monday": two weeks.

@@ -24,6 +24,29 @@ extension ReminderParser.ParseState {
     /// Zones' abbreviations that end in neither ST nor DT ("8am NZT", "9am WAT").
     static let otherZoneWords: Set<String> = ["NZT", "WAT", "EAT", "CAT", "PKT", "BRT", "ART", "ICT", "WIB", "PHT", "MYT", "GST", "AET", "AKT", "SGT", "HKT"]
 
+    /// A zone's abbreviation typed in lower case after a time ("3pm cet",
+    /// "9am est"): the abbreviation, but not those that are also words of
+    /// a title ("3pm west gate", "wet", "z").
+    static func lowerCaseZoneWord(_ raw: String) -> String? {
+        let w = unbracketed(raw)
+        guard w.count >= 3, w == w.lowercased(), !["west", "wet", "art", "cat", "eat"].contains(w), zoneWords.contains(w.uppercased()) else { return nil }
+        return w.uppercased()
+    }
+
+    /// A clock's shape with letters glued on that say nothing read:
+    /// "3:30pn", "9.45an", "7:00pmm" (not "3:30pm", "9:45a", "17:00h").
+    static func clockWithTail(_ w: String) -> Bool {
+        let digits = w.prefix(while: { $0.isNumber })
+        guard (1...2).contains(digits.count) else { return false }
+        var rest = w.dropFirst(digits.count)
+        guard let sep = rest.first, sep == ":" || sep == "." else { return false }
+        rest = rest.dropFirst()
+        let minutes = rest.prefix(while: { $0.isNumber })
+        guard minutes.count == 2 else { return false }
+        let tail = rest.dropFirst(2)
+        return !tail.isEmpty && tail.allSatisfy { $0.isLetter } && !["am", "pm", "a", "p", "h", "hrs", "hr", "hours", "ish"].contains(String(tail))
+    }
+
     /// A word without the brackets around it: "(PST)" is "PST".
     static func unbracketed(_ raw: String) -> String {
         String(raw.drop(while: { "([".contains($0) }).reversed().drop(while: { ")],".contains($0) }).reversed())
@@ -194,13 +217,35 @@ extension ReminderParser.ParseState {
         ReminderLexicon.weekday(w) != nil || ["today", "tomorrow", "tonight", "christmas", "xmas", "easter", "thanksgiving", "halloween"].contains(w)
     }
 
-    /// Within two letters' change of a weekday's, a month's or a day's name
-    /// ("tuseday", "decmber", "tomorrrow"), and none of them.
+    /// Within one letter's change of a weekday's, a month's or a day's name
+    /// ("tuseday", "decmber", "tomorrrow"), or two of a long one's ("tusdey"),
+    /// and none of them.
     static func nearTimeWord(_ w: String) -> Bool {
         guard ReminderLexicon.weekday(w) == nil, ReminderLexicon.month(w) == nil, !["today", "tomorrow", "tonight"].contains(w),
               !["match", "marsh", "sundae", "sundry"].contains(w) else { return false }  // English words, not typos
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "tonight"] + ReminderLexicon.months
-        return names.contains { n in abs(n.count - w.count) <= 1 && oneEditApart(Array(w), Array(n)) }
+        if names.contains(where: { n in abs(n.count - w.count) <= 1 && oneEditApart(Array(w), Array(n)) }) { return true }
+        // "tusdey", "setpmber", "thrusdya": two changes from a long name, starting as it does.
+        // (The English words of a dictionary within two changes: wamerican's words, checked.)
+        guard w.count >= 6, w.count <= 12, !w.contains("'"), w.allSatisfy({ $0.isLetter }),
+              !["jaguar", "jaguars", "deceiver", "nonmember", "sturdy", "toniest"].contains(w) else { return false }
+        return names.contains { n in n.count >= 7 && n.first == w.first && !(w == n + "s") && abs(n.count - w.count) <= 2 && editDistance(Array(w), Array(n)) <= 2 }
+    }
+
+    /// Letters added, dropped, changed, or neighbours swapped, to make `a`
+    /// into `b` (optimal string alignment; words of a dozen letters or so).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
     }
 
     /// Whether `a` becomes `b` by one letter added, dropped, changed, or two
@@ -221,6 +266,10 @@ extension ReminderParser.ParseState {
     /// which name no time the tool knows.
     static let routineEvents: Set<String> = ["shift", "rounds", "handoff", "handover", "surgery", "clinic", "gym", "meeting", "mtg", "appt",
                                              "appointment", "nap", "service", "mass", "pickup", "dropoff", "recess", "rehearsal", "workout"]
+    /// Events of a day said after "at" ("at pickup", "at lunch"): a time a
+    /// person means but the tool cannot know. Places ("at gym", "at clinic") are not among them.
+    static let atEvents: Set<String> = ["pickup", "pick-up", "dropoff", "drop-off", "handover", "handoff", "recess", "rounds", "lunch", "dinner",
+                                        "breakfast", "halftime", "half-time", "lunchbreak", "hometime", "home-time"]
     static let leadWords: Set<String> = ["on", "every", "each", "next", "this", "coming", "by", "until", "till", "before", "after", "from", "since"]
     static let periodWords: Set<String> = ["week", "month", "year", "weekend", "morning", "afternoon", "evening", "night", "day",
                                            "quarter", "fortnight"]
@@ -292,7 +341,11 @@ extension ReminderParser.ParseState {
         // "after the game", "when the package arrives", "before my shift": an event, when nothing else says when.
         if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
            ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
-            "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college"].contains(next)
+            "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college",
+            "mums", "moms", "dads", "mum's", "mom's", "dad's", "nans", "nan's", "grans", "gran's"].contains(next)
+            // "after john's party", "before sam's recital": someone's event, whose time is not said.
+            || (["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 && date == nil && timeWritten == nil && partOfDay == nil
+                && !rule.repeats && relative == nil && pendingNamedDay == nil)
             // "after shift", "before rounds": the day's events a person means a time by.
             || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil)
             // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
@@ -302,6 +355,11 @@ extension ReminderParser.ParseState {
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
                                 || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
                                     "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends"].contains(word(k + 2)))) { return 2 }
+        // "talk to jakes mum at pickup", "at drop off", "at lunch": the day's events a person means a time by.
+        if w == "at", Self.atEvents.contains(next) || (next == "pick" && word(k + 2) == "up") || (next == "drop" && word(k + 2) == "off"),
+           date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil {
+            return Self.atEvents.contains(next) ? 2 : 3
+        }
         // "one of these days", "a few days after", "a couple of weeks", "several days": no moment.
         if w == "one" && next == "of" && ["these", "those"].contains(word(k + 2))
             && ["days", "weeks", "months", "mornings", "evenings", "nights", "afternoons", "weekends"].contains(word(k + 3)) { return 4 }
@@ -368,9 +426,11 @@ extension ReminderParser.ParseState {
         if ["lunar", "chinese"].contains(w) && next == "new" { return 3 }
         if w.first?.isNumber == true, ["h", "p", "a", "pm", "am", "nite", "tonite"].contains(where: { w.hasSuffix($0) }),
            w.dropLast(w.hasSuffix("nite") ? 4 : w.hasSuffix("m") ? 2 : 1).allSatisfy({ $0.isNumber || $0 == "-" || $0 == ":" || $0 == "." }) { return 1 }
+        // "3:30pn", "8:15pmm", "9.45an": a clock's shape with letters glued on that are not read: a mistyped time.
+        if Self.clockWithTail(w) { return 1 }
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
         if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
-            (Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+            ((Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || Self.lowerCaseZoneWord(tokens[k].raw) != nil) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if w == "cob" && ["the", "a"].contains(prev) { return nil }  // "corn on the cob"

@@ -53,7 +53,10 @@ enum ReminderLexicon {
         "saterday": "saturday", "saturaday": "saturday", "fridy": "friday", "firday": "friday", "mondya": "monday",
         "sundya": "sunday", "minuts": "minutes", "mintues": "minutes", "minutues": "minutes", "hourse": "hours",
         "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning", "mornin": "morning", "evenin": "evening",
-        "wendesday": "wednesday", "tuesdy": "tuesday", "thursady": "thursday",
+        "wendesday": "wednesday", "tuesdy": "tuesday", "thursady": "thursday", "tuseday": "tuesday", "tueday": "tuesday", "thurday": "thursday",
+        "wednseday": "wednesday", "satuday": "saturday", "sunady": "sunday", "fiday": "friday", "mondy": "monday",
+        "septmber": "september", "setpember": "september", "novmber": "november", "decmber": "december", "ocotber": "october",
+        "janaury": "january", "feburay": "february", "agust": "august", "auguts": "august",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
         "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",

@@ -163,6 +163,13 @@ extension ReminderParser.ParseState {
             note = "'\(phrase(k, len + 1))' read as \(Weekdays.display(d.weekday)) \(d)"
             len += 1
         }
+        // "christmas next year", "halloween next year": that day in the year after this one.
+        if word(k + len) == "next", word(k + len + 1) == "year", let rule = namedRule(at: k, len: len),
+           let other = Self.date(of: rule, year: today.year + 1) {
+            d = other
+            note = "'\(phrase(k, len + 2))' read as \(Weekdays.display(d.weekday)) \(d)"
+            len += 2
+        }
         // "christmas morning", "halloween night": that day, at that part of it.
         if ReminderLexicon.partsOfDay.contains(word(k + len)), partOfDay == nil {
             partOfDay = word(k + len)

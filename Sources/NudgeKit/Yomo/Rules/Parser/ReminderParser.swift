@@ -370,7 +370,7 @@ extension ReminderParser.ParseState {
             } else if let city = Self.cityZones[tokens[k].word], word(k + 1) == "time" {
                 named = try? Zone.named(city)
                 len = 2
-            } else if let h = Self.zoneOffsets[raw] {
+            } else if let h = Self.zoneOffsets[raw] ?? Self.lowerCaseZoneWord(raw).flatMap({ Self.zoneOffsets[$0] }) {
                 hours = h
             } else if let z = Self.ianaZone(raw) {
                 named = z  // "9:30am America/Los_Angeles"
