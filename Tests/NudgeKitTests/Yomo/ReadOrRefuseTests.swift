@@ -285,4 +285,34 @@ final class ReadOrRefuseTests: XCTestCase {
         for s in ["call tusdey 3pm", "pay setpmber rent", "meet thrusdya 5pm"] { XCTAssertFalse(parse(s).warnings.isEmpty, s) }
         for s in ["feed the jaguar 3pm", "sturdy boots tomorrow", "thirsty plants tomorrow", "octave practice 5pm"] { XCTAssertEqual(parse(s).warnings, [], s) }
     }
+
+    /// What unseen tables W and X showed (first looks: W 72 right, 2 silently
+    /// wrong; X 62 right, 9 refused, 2 silently wrong).
+    func testTablesWAndX() throws {
+        // Four digits first in the sentence are a 24-hour clock, said; a year-like 20xx is a title's.
+        XCTAssertEqual(parse("1830 collect kids from swimming").time?.description, "18:30")
+        XCTAssertEqual(parse("1830 collect kids from swimming").title, "collect kids from swimming")
+        XCTAssertFalse(parse("1830 collect kids from swimming").assumptions.isEmpty)
+        XCTAssertFalse(parse("1930 dinner").warnings.isEmpty, "a year or a time: refused")
+        XCTAssertEqual(parse("2027 goals review").warnings, [])
+        XCTAssertNil(parse("2027 goals review").time)
+        // "kindly remind me to" is a lead-in.
+        XCTAssertEqual(parse("kindly remind me to pay school fees on 5th dec").title, "pay school fees")
+        // "at 22 elm": an hour or a house number; refused. Hours said so, and addresses with a street, are read.
+        XCTAssertNotNil(parse("check furnace filter at 22 elm every month on the 5th").conflict)
+        XCTAssertEqual(parse("dinner at 19 with sam").time?.description, "19:00")
+        XCTAssertEqual(parse("at 22 sharp call").time?.description, "22:00")
+        XCTAssertNil(parse("meet at 15 oak st").conflict)
+        // A meal's time is not known: refused, unless a time is said.
+        XCTAssertFalse(parse("take metformin with dinner").warnings.isEmpty)
+        XCTAssertFalse(parse("pills every day with breakfast").warnings.isEmpty)
+        XCTAssertEqual(parse("take metformin with dinner at 6pm").time?.description, "18:00")
+        // "first thing" is 09:00 and "end of the week" Friday, each said; before a title's word they are refused.
+        XCTAssertEqual(try occurrences("email client re album layout first thing monday", 1), ["2026-11-30 09:00"])
+        XCTAssertFalse(parse("email client re album layout first thing monday").assumptions.isEmpty)
+        XCTAssertEqual(parse("newsletter deadline end of the week").date?.description, "2026-12-04")
+        XCTAssertEqual(parse("newsletter deadline end of the week").title, "newsletter deadline")
+        XCTAssertFalse(parse("end of week report").warnings.isEmpty)
+        XCTAssertFalse(parse("first thing to pack is socks").warnings.isEmpty)
+    }
 }

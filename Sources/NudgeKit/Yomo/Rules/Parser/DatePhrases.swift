@@ -220,7 +220,8 @@ extension ReminderParser.ParseState {
         return true
     }
 
-    /// "end of the month", "the end of this month": its last day.
+    /// "end of the month", "the end of this month": its last day; "end of
+    /// the week": Friday, said.
     mutating func readEndOfMonth() -> Bool {
         let w = word(i)
         guard (w == "end" && word(i + 1) == "of") || (w == "the" && word(i + 1) == "end" && word(i + 2) == "of") else { return false }
@@ -230,6 +231,18 @@ extension ReminderParser.ParseState {
             r.byMonthDay = [-1]
             setRule(Self.rfcRule(r), i, k + 3 - i)
             i = k + 3
+            return true
+        }
+        // "end of the week", "end of this week", "end of week": the working week's end, Friday (today on a Friday), said.
+        if word(k + 1) == "week" || (["the", "this"].contains(word(k + 1)) && word(k + 2) == "week") {
+            let n = word(k + 1) == "week" ? k + 2 - i : k + 3 - i
+            // "end of week report": a name, as "EOD report"; left to be refused.
+            let after = word(i + n)
+            if Self.titleWord(after) && !Self.dayWord(after) && !["tmrw", "next", "this"].contains(after) && !tokens[i + n - 1].commaAfter { return false }
+            let d = today.weekday == 5 ? today : nextWeekday(5)
+            assumptions.append("'\(phrase(i, n))' read as \(Weekdays.display(d.weekday)) \(d), the working week's end")
+            setDate(d, i, n)
+            i += n
             return true
         }
         // "end of month": this month's last day, as "end of the month".

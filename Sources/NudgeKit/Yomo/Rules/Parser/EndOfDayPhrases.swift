@@ -9,6 +9,27 @@ extension ReminderParser.ParseState {
     /// The hour "eod" stands for: the end of the working day.
     static let endOfDayHour = 17
 
+    /// The hour "first thing" stands for: the start of the working day.
+    static let firstThingHour = 9
+
+    /// "first thing monday", "first thing tomorrow", "first thing in the
+    /// morning": 09:00, said; before a word of the title ("first thing to
+    /// pack") or with a time said, it is left in the title.
+    mutating func readFirstThing() -> Bool {
+        let k = ["at", "by"].contains(word(i)) ? i + 1 : i
+        guard word(k) == "first", word(k + 1) == "thing", timeWritten == nil else { return false }
+        var n = 2
+        if word(k + 2) == "in" && word(k + 3) == "the" && word(k + 4) == "morning" { n = 5 }
+        else if ["am", "a.m", "a.m."].contains(word(k + 2)) { n = 3 }
+        let after = word(k + n)
+        guard after.isEmpty || Self.dayWord(after) || ["tmrw", "next", "this", "on"].contains(after) || tokens[k + n - 1].commaAfter else { return false }
+        let said = phrase(k, n)
+        setTime(WrittenTime(hour: Self.firstThingHour, minute: 0, sure: true, text: said), i, k + n - i)
+        assumptions.append("'\(said)' read as \(TimeOfDay(hour: Self.firstThingHour, minute: 0)), the start of the working day; say a time for another")
+        i = k + n
+        return true
+    }
+
     /// "eod", "cob", "(at|by) (the) end of (the) day", "close of business":
     /// 17:00, said; "eom": the last day of this month.
     mutating func readEndOfDay() -> Bool {

@@ -212,6 +212,19 @@ extension ReminderParser.ParseState {
             && !ReminderLexicon.partsOfDay.contains(word(k + 1)) && tokens[k + 1].raw.first?.isUppercase != true
     }
 
+    /// "at 22 elm": a 24-hour clock's hour or a house number, before a
+    /// lower-case word of the title with no street's word after it; refused,
+    /// never guessed ("at 22 sharp", "at 19 with sam" are hours).
+    func hourOrHouse(at k: Int) -> Bool {
+        guard let n = Int(word(k)), (13...23).contains(n), word(k).count == 2, k > 0, ["at", "@"].contains(word(k - 1)),
+              tokens.indices.contains(k + 1), tokens[k + 1].raw.first?.isLowercase == true, !address(at: k) else { return false }
+        let w = word(k + 1)
+        return Self.titleWord(w) && !Self.unitLike(w) && !ReminderLexicon.partsOfDay.contains(w) && !Self.dayWord(w)
+            && !["sharp", "hours", "hrs", "h", "o'clock", "oclock", "tonight", "today", "tomorrow", "then", "latest", "pls", "please", "ish",
+                 "past", "after", "before", "of", "til", "till", "until", "thru", "through", "hundred", "hundreds", "hrs", "mins", "min"].contains(w)
+            && ReminderLexicon.ruleWords[w] == nil && !ReminderLexicon.recurrenceWords.contains(w)
+    }
+
     /// Words that name a day ("friday", "tomorrow", "christmas").
     static func dayWord(_ w: String) -> Bool {
         ReminderLexicon.weekday(w) != nil || ["today", "tomorrow", "tonight", "christmas", "xmas", "easter", "thanksgiving", "halloween"].contains(w)
@@ -355,6 +368,9 @@ extension ReminderParser.ParseState {
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
                                 || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
                                     "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends"].contains(word(k + 2)))) { return 2 }
+        // "take metformin with dinner", "pills with breakfast": a meal's time, which the tool cannot know.
+        if ["with", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
+           timeWritten == nil, partOfDay == nil, relative == nil { return 2 }
         // "talk to jakes mum at pickup", "at drop off", "at lunch": the day's events a person means a time by.
         if w == "at", Self.atEvents.contains(next) || (next == "pick" && word(k + 2) == "up") || (next == "drop" && word(k + 2) == "off"),
            date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil {
@@ -536,7 +552,7 @@ extension ReminderParser.ParseState {
         if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60,
            !(k > 0 && !used[k - 1] && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
            !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
-           w.hasPrefix("0") || next.isEmpty || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+           w.hasPrefix("0") || next.isEmpty || (k == firstWord && !w.hasPrefix("20")) || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // A bare hour beside a day or a part of one ("dentist fri 9", "9 fri", "every night 11"): a time, or a count?
         func dayOrPart(_ j: Int) -> Bool {
             Self.dayWord(word(j)) || ReminderLexicon.partsOfDay.contains(word(j)) || (j == k - 1 && dateSaid?.split(separator: " ").last.map(String.init) == word(j))

@@ -25,6 +25,8 @@ extension ReminderParser {
         let tokens: [Token]
         /// Tokens read into the form; the others make the title.
         var used: [Bool]
+        /// The first word not taken by a lead-in or a reading ("1830 collect kids": the four digits).
+        var firstWord: Int { used.firstIndex(of: false) ?? 0 }
         /// Tokens inside quotes of two words or more ("Friday Night Lights"):
         /// a name, never read as when.
         let quoted: [Bool]

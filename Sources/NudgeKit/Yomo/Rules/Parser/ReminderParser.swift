@@ -70,7 +70,8 @@ public enum ReminderParser {
     /// Words before a reminder that only say it is one.
     static let leadIns: [[String]] = [["don't", "forget", "to"], ["dont", "forget", "to"], ["do", "not", "forget", "to"], ["remember", "to"],
                                       ["please", "remind", "me", "to"], ["pls", "remind", "me", "to"], ["plz", "remind", "me", "to"],
-                                      ["please", "remind", "me"], ["pls", "remind", "me"], ["don't", "forget"], ["dont", "forget"]]
+                                      ["please", "remind", "me"], ["pls", "remind", "me"], ["don't", "forget"], ["dont", "forget"],
+                                      ["kindly", "remind", "me", "to"], ["kindly", "remind", "me"], ["pls", "remember", "to"], ["please", "remember", "to"]]
 
     public static func parse(_ text: String, now: Instant, zone: Zone) -> ParsedReminder {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
@@ -130,6 +131,7 @@ extension ReminderParser.ParseState {
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
         { $0.readInMonth() },              // "in december"
         { $0.readEndOfDay() },             // "eod", "close of business"
+        { $0.readFirstThing() },           // "first thing monday"
         { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
         { $0.readAboutTime() },            // "around 3pm"
         { $0.readAtNight() },              // "at night"
@@ -168,6 +170,13 @@ extension ReminderParser.ParseState {
                 conflict = "'\(phrase(k, 3))' may be a time or an address: for the time say '\(word(k))pm' or '\(word(k))am', for the address write the street with capitals"
             }
             return consume(k + 3 - i)
+        }
+        // "check furnace filter at 22 elm": 22:00, or number 22? Refused, naming both.
+        if ["at", "@"].contains(word(i)), hourOrHouse(at: i + 1) {
+            if conflict == nil {
+                conflict = "'\(phrase(i, 3))' may be a time or an address: for the time say '\(word(i + 1)):00', for the address write the street with capitals"
+            }
+            return consume(3)
         }
         // "deliver to 5 May Street", "party at 18 April Lane": an address.
         if address(at: i) || (["at", "@", "on", "to"].contains(word(i)) && address(at: i + 1)) {

@@ -376,6 +376,14 @@ extension ReminderParser.ParseState {
             readMoreTimes()
             return true
         }
+        // "1830 collect kids from swimming": four digits first in the sentence, before its words, are a 24-hour
+        // clock, said ("1930 …" and "2026 …" may be years: left to be refused).
+        if let (t, _) = fourDigits(at: i), i == firstWord, !(19...20).contains(t.hour), Self.titleWord(word(i + 1)), !Self.unitLike(word(i + 1)) {
+            setTime(t, i, 1)
+            assumptions.append("'\(w)' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
+            i += 1
+            return true
+        }
         // "tacro q12h 0900/2100": a prescription's times, each in four digits.
         let slashed = w.split(whereSeparator: { $0 == "/" || $0 == "," }).map { Token(raw: String($0), word: String($0), commaAfter: false) }
         if slashed.count >= 2, slashed.count <= 6, w.hasPrefix("0"), slashed.allSatisfy({ $0.word.count == 4 }) {
