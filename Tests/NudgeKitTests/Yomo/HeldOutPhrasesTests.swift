@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-x.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-z.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -104,12 +104,14 @@ final class HeldOutPhrasesTests: XCTestCase {
         // X's, judged once (62 right, 9 refused, 3 stated, 2 silent: "at 22 elm", "with dinner"): 8 refused (a house number
         // or an hour, "between 10 and 12", "sun 4-9", "saturdays 8 to 2", "chapters 7 and 8", two rules' mornings and
         // evenings, "the 1st and 15th" without "each month"), 3 stated ("friday night lights", "saturday off", "3 times a day").
-        let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+        // Y's, judged once after the round on W and X: 70 right, 5 refused, 1 stated, 0 silent (goal met at first look).
+        // Z's, judged once with Y: 63 right, 8 refused, 2 stated, 3 silent ("after harvest", "read farmers weekly", "day after").
+        let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
-                     "heldout-w.tsv", "heldout-x.tsv"] {
+                     "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

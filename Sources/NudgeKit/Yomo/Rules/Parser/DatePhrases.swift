@@ -540,6 +540,20 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// "pay hostel fees day after" (India's, and others': the day after
+    /// tomorrow), last in the sentence or before a time or part of the day:
+    /// that day, said. Not "the day after" (after what?).
+    mutating func readDayAfter() -> Bool {
+        guard word(i) == "day", word(i + 1) == "after", !["the", "a", "every", "each", "one", "that"].contains(word(i - 1)) else { return false }
+        let next = word(i + 2)
+        guard next.isEmpty || ReminderLexicon.partsOfDay.contains(next) || writtenTime(at: i + 2) != nil || ["at", "@", "by"].contains(next) else { return false }
+        let d = today.adding(days: 2)
+        assumptions.append("'day after' read as the day after tomorrow, \(Weekdays.display(d.weekday)) \(d)")
+        setDate(d, i, 2)
+        i += 2
+        return true
+    }
+
     /// The Monday that starts next week.
     var mondayNextWeek: Day { today.adding(days: 7 - (today.weekday + 6) % 7) }
 

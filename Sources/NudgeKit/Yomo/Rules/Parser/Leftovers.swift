@@ -33,12 +33,31 @@ extension ReminderParser.ParseState {
         return w.uppercased()
     }
 
+    /// After a time, a zone not read: "pt", "ct", "mt", "et" in lower case,
+    /// the abbreviations that end in neither ST nor DT ("nzt", "WAT"), an
+    /// offset ("gmt+1", "UTC-5").
+    static func otherZoneWord(_ raw: String) -> Bool {
+        let w = unbracketed(raw)
+        if ["pt", "ct", "mt", "et"].contains(w) { return true }
+        if otherZoneWords.contains(w.uppercased()) && !["art", "cat", "eat", "ict", "gst"].contains(w) { return true }
+        let l = w.lowercased()
+        for p in ["gmt", "utc", "utc+", "gmt+"] where l.hasPrefix(p) && l.count > p.count {
+            let rest = l.dropFirst(3)
+            if let c = rest.first, c == "+" || c == "-" || c == "\u{2212}", rest.dropFirst().allSatisfy({ $0.isNumber || $0 == ":" }), rest.count >= 2 { return true }
+        }
+        return false
+    }
+
     /// A clock's shape with letters glued on that say nothing read:
     /// "3:30pn", "9.45an", "7:00pmm" (not "3:30pm", "9:45a", "17:00h").
     static func clockWithTail(_ w: String) -> Bool {
         let digits = w.prefix(while: { $0.isNumber })
         guard (1...2).contains(digits.count) else { return false }
         var rest = w.dropFirst(digits.count)
+        // "7pmm", "3pn", "1oam", "9an": an am or pm mistyped right after the hour.
+        if ["pmm", "amm", "pn", "an", "oam", "opm", "pmn", "apm", "mp", "ma", "ppm", "aam"].contains(String(rest)) { return true }
+        // "5;30pm", "3;15": a semicolon for the colon.
+        if rest.first == ";", rest.dropFirst().prefix(2).count == 2, rest.dropFirst().prefix(2).allSatisfy({ $0.isNumber }) { return true }
         guard let sep = rest.first, sep == ":" || sep == "." else { return false }
         rest = rest.dropFirst()
         let minutes = rest.prefix(while: { $0.isNumber })
@@ -219,6 +238,9 @@ extension ReminderParser.ParseState {
         guard let n = Int(word(k)), (13...23).contains(n), word(k).count == 2, k > 0, ["at", "@"].contains(word(k - 1)),
               tokens.indices.contains(k + 1), tokens[k + 1].raw.first?.isLowercase == true, !address(at: k) else { return false }
         let w = word(k + 1)
+        // "at 22 the avenue", "at 14 the crescent": a house on a street named with "the".
+        if w == "the", ["avenue", "crescent", "close", "green", "parade", "drive", "grove", "square", "mews", "street", "lane", "walk", "row",
+                        "terrace", "gardens", "hill", "rise", "broadway", "strand", "mall", "circle", "court"].contains(word(k + 2)) { return true }
         return Self.titleWord(w) && !Self.unitLike(w) && !ReminderLexicon.partsOfDay.contains(w) && !Self.dayWord(w)
             && !["sharp", "hours", "hrs", "h", "o'clock", "oclock", "tonight", "today", "tomorrow", "then", "latest", "pls", "please", "ish",
                  "past", "after", "before", "of", "til", "till", "until", "thru", "through", "hundred", "hundreds", "hrs", "mins", "min"].contains(w)
@@ -275,10 +297,22 @@ extension ReminderParser.ParseState {
         return ra.dropFirst() == rb[...] || ra[...] == rb.dropFirst()
     }
 
+    /// What a number first in a sentence counts ("1000 piece puzzle"), and
+    /// what a year first names ("2026 tax return"): no clock in either.
+    static let quantityNouns: Set<String> = ["piece", "pieces", "pc", "word", "words", "calories", "cal", "kcal", "units", "unit", "pounds", "dollars",
+                                             "euros", "deposit", "steps", "mg", "ml", "people", "guests", "copies", "pages", "sheets", "items", "points",
+                                             "miles", "meters", "metres", "feet", "ft", "sq", "square", "rpm", "watts", "lumens", "gb", "mb", "cc", "rupees"]
+    static let yearNouns: Set<String> = ["tax", "taxes", "budget", "goals", "goal", "review", "planning", "plan", "plans", "vision", "invoice", "invoices",
+                                         "return", "returns", "accounts", "resolutions", "resolution", "calendar", "diary", "holiday", "holidays", "trip",
+                                         "season", "report", "reports", "summary", "recap", "photos", "renewal", "subscription", "membership", "fees",
+                                         "expenses", "receipts", "docs", "documents", "files", "archive", "w2", "p60", "1099", "school", "reunion",
+                                         "census", "edition", "model", "catalogue", "catalog", "olympics", "election", "payroll", "bonus", "appraisal"]
+
     /// Events of a day a person may time something by ("after shift"),
     /// which name no time the tool knows.
     static let routineEvents: Set<String> = ["shift", "rounds", "handoff", "handover", "surgery", "clinic", "gym", "meeting", "mtg", "appt",
-                                             "appointment", "nap", "service", "mass", "pickup", "dropoff", "recess", "rehearsal", "workout"]
+                                             "appointment", "nap", "service", "mass", "pickup", "dropoff", "recess", "rehearsal", "workout",
+                                             "harvest", "planting", "sowing", "lambing", "milking", "bed", "bedtime", "school", "work", "church", "class"]
     /// Events of a day said after "at" ("at pickup", "at lunch"): a time a
     /// person means but the tool cannot know. Places ("at gym", "at clinic") are not among them.
     static let atEvents: Set<String> = ["pickup", "pick-up", "dropoff", "drop-off", "handover", "handoff", "recess", "rounds", "lunch", "dinner",
@@ -331,6 +365,9 @@ extension ReminderParser.ParseState {
            ["week", "month", "fortnight"].contains(word(k + 3)) { return 4 }
         // "take antibiotics for 7 days" with no rule: every day? "x 5": 5 what?
         if w == "for", !rule.repeats, let n = ReminderLexicon.number(next), n >= 1, ["days", "weeks", "nights"].contains(word(k + 2)) { return 3 }
+        // "5 to 9 catch bus": five to nine, or a span from 5 to 9?
+        if let a = Int(w), (1...12).contains(a), w.count <= 2, ["to", "-", "till", "til", "until"].contains(next), let b = Int(word(k + 2)), (1...12).contains(b),
+           word(k + 2).count <= 2, k + 2 < tokens.count, !used[k + 2] { return 3 }
         // "pills 9 and 9": two bare hours.
         if let a = Int(w), (1...12).contains(a), next == "and", let b = Int(word(k + 2)), (1...12).contains(b), !used[k + 2] { return 3 }
         // "x morning and evening" with no rule: two times for one reminder.
@@ -371,6 +408,21 @@ extension ReminderParser.ParseState {
         // "take metformin with dinner", "pills with breakfast": a meal's time, which the tool cannot know.
         if ["with", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
            timeWritten == nil, partOfDay == nil, relative == nil { return 2 }
+        // "at school pickup", "at school run", "end of shift", "during lunch", "close of play", "in the am", "l8r": the same.
+        if w == "at", next == "school", ["pickup", "pick-up", "run", "gates", "gate", "dropoff", "drop-off"].contains(word(k + 2)), timeWritten == nil { return 3 }
+        if ["end", "start"].contains(w), next == "of", ["shift", "play", "term", "rounds", "service", "practice", "class", "school"].contains(word(k + 2)), timeWritten == nil { return 3 }
+        if w == "close", next == "of", word(k + 2) == "play", timeWritten == nil { return 3 }
+        if w == "during", word(k + 2) != "hours", ["lunch", "dinner", "breakfast", "break", "recess", "class", "school", "work", "church", "service", "the"].contains(next), timeWritten == nil { return 2 }
+        if w == "in", next == "the", ["am", "pm", "a.m", "p.m"].contains(word(k + 2)), timeWritten == nil { return 3 }
+        if ["l8r", "l8er", "2nite", "laterz"].contains(w) && timeWritten == nil { return 1 }
+        // "tuesday next", "the tuesday after": a day counted from what?
+        if ["next", "after"].contains(w), k > 0, used[k - 1], ReminderLexicon.weekday(word(k - 1)) != nil, next.isEmpty { return 1 }
+        // "renew mot september", "exams start june": a month with no day, in lower case, when no date was read.
+        // (Not before a word it names, "april rent"; not after "for", "about", "of": "flights for august".)
+        if date == nil, !rule.repeats, tokens[k].raw.first?.isLowercase == true, ReminderLexicon.months.contains(w), w != "may",
+           next.isEmpty || tokens[k].commaAfter, Self.titleWord(prev) || ["by", "until", "due", "start", "starts"].contains(prev) {
+            return 1
+        }
         // "talk to jakes mum at pickup", "at drop off", "at lunch": the day's events a person means a time by.
         if w == "at", Self.atEvents.contains(next) || (next == "pick" && word(k + 2) == "up") || (next == "drop" && word(k + 2) == "off"),
            date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil {
@@ -446,7 +498,8 @@ extension ReminderParser.ParseState {
         if Self.clockWithTail(w) { return 1 }
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
         if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
-            ((Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || Self.lowerCaseZoneWord(tokens[k].raw) != nil) && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+            ((Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || Self.lowerCaseZoneWord(tokens[k].raw) != nil || Self.otherZoneWord(tokens[k].raw))
+                && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
         // Vague or borrowed times: no moment to remind at.
         if w == "cob" && ["the", "a"].contains(prev) { return nil }  // "corn on the cob"
@@ -550,9 +603,10 @@ extension ReminderParser.ParseState {
         if parts4.count >= 2, parts4.allSatisfy(clock4) { return 1 }
         // "0930", "1530" at the end or beside a day: a clock time in a form not read.
         if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(w), v / 100 < 24, v % 100 < 60,
-           !(k > 0 && !used[k - 1] && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })),  // a phone number's digits
+           !(k > 0 && !used[k - 1] && word(k - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !phoneDigits(after: k),  // a phone number's digits
            !(k > 0 && !used[k - 1] && Self.numberedNouns.contains(word(k - 1)) && !w.hasPrefix("0")),  // "locker 1130", "room 1204"
-           w.hasPrefix("0") || next.isEmpty || (k == firstWord && !w.hasPrefix("20")) || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+           w.hasPrefix("0") || next.isEmpty || (k == firstWord && Self.titleWord(next) && !Self.unitLike(next) && !Self.quantityNouns.contains(next)
+                                     && !(w.hasPrefix("20") && Self.yearNouns.contains(next))) || (k > 0 && used[k - 1]) || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // A bare hour beside a day or a part of one ("dentist fri 9", "9 fri", "every night 11"): a time, or a count?
         func dayOrPart(_ j: Int) -> Bool {
             Self.dayWord(word(j)) || ReminderLexicon.partsOfDay.contains(word(j)) || (j == k - 1 && dateSaid?.split(separator: " ").last.map(String.init) == word(j))

@@ -277,6 +277,14 @@ extension ReminderParser.ParseState {
     }
 
     /// Things a rule word names, not a rule: "hourly rate", "Daily Mail renewal", "the Daily Show".
+    /// Words before a rule word that make it a paper's name ("Farmers Weekly",
+    /// "Investor's Business Daily"): kept in the title.
+    static let namesBeforeRuleWords: [String: Set<String>] = [
+        "weekly": ["farmers", "farmer's", "publishers", "publishers'", "entertainment", "investors", "computer", "marketing", "economic", "business", "sporting"],
+        "daily": ["investors", "investor's", "business", "racing", "jewish", "yale", "harvard", "stanford"],
+        "monthly": ["atlantic", "washington", "business", "the"],
+    ]
+
     static let namesWithRuleWords: [String: Set<String>] = [
         "hourly": ["rate", "rates", "wage", "wages", "pay", "worker", "workers", "staff"],
         "daily": ["mail", "show", "telegraph", "express", "star", "record", "beast", "wire", "planet", "bugle", "caller"],
@@ -299,6 +307,8 @@ extension ReminderParser.ParseState {
         if i > 0, !used[i - 1], ["the", "my", "our", "your", "his", "her", "their", "a", "an"].contains(word(i - 1)), Self.titleWord(word(i + 1)) {
             assumptions.append("'\(word(i - 1)) \(w) \(word(i + 1))' read as a rule, \(w); if it only names the thing, add --literal and give --date")
         }
+        // "read farmers weekly", "the investors daily": a paper's name, not a rule.
+        if i > 0, !used[i - 1], Self.namesBeforeRuleWords[w]?.contains(word(i - 1)) == true { return false }
         if w == "nightly" { partOfDay = "night" }
         if w == "biweekly" { assumptions.append("'biweekly' read as every 2 weeks") }
         if rule.repeats && rule.unit == .week && r.unit == .week && r.interval == 2 && !rule.days.isEmpty {

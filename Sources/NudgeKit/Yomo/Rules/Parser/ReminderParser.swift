@@ -133,6 +133,7 @@ extension ReminderParser.ParseState {
         { $0.readEndOfDay() },             // "eod", "close of business"
         { $0.readFirstThing() },           // "first thing monday"
         { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
+        { $0.readBareSpan() },             // "2 - 4pm", "1900 to 0700": its start
         { $0.readAboutTime() },            // "around 3pm"
         { $0.readAtNight() },              // "at night"
         { $0.readClockTime() },            // "at 3pm"
@@ -149,6 +150,7 @@ extension ReminderParser.ParseState {
         { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
         { $0.readDaysFromDay() },          // "the day before valentine's day", "2 days after dec 3"
         { $0.readNamedHoliday() },         // "on thanksgiving", "christmas eve"
+        { $0.readDayAfter() },             // "day after" (the day after tomorrow)
         { $0.readNamedDay() },             // "today", "tonight", "tomorrow"
         { $0.readByDay() },                // the "by" of "by friday"
         { $0.readWeekend() },              // "this weekend"

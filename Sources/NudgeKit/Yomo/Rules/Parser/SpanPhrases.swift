@@ -15,6 +15,13 @@ extension ReminderParser.ParseState {
         }
         let parts = word(i).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "\u{2013}" })
             .map { Token(raw: full($0), word: full($0), commaAfter: false) }
+        // "1900-0700": two 24-hour clocks in four digits.
+        if parts.count == 2, let a = Self.fourDigits(parts, 0), Self.fourDigits(parts, 1) != nil {
+            setTime(a, i, 1)
+            assumptions.append("'\(tokens[i].raw)' read as its start")
+            i += 1
+            return true
+        }
         // A sure end ("2-4pm"), or minutes on either side ("9:00-10:00", "10-11:30", "5:30-7").
         guard parts.count == 2, let (a, na) = Self.writtenTime(parts, 0), let (b, nb) = Self.writtenTime(parts, 1), na == 1, nb == 1,
               (b.sure && parts[1].word.hasSuffix("m")) || parts[0].word.contains(":") || parts[1].word.contains(":") else { return false }
@@ -44,6 +51,29 @@ extension ReminderParser.ParseState {
         setTime(t, i, k + n - i)
         assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
         i = k + n
+        return true
+    }
+
+    /// "2 - 4pm", "9 - 11am", "1900 to 0700", "from 1300 to 2100", "2:30
+    /// to 4": a span in words of their own (a sure end, minutes, or two
+    /// 24-hour clocks in four digits), outside an hourly rule: the reminder
+    /// is at its start, said so. Two bare hours ("5 to 9") are not read here.
+    mutating func readBareSpan() -> Bool {
+        guard !(rule.unit == .hour && rule.repeats), timeWritten == nil else { return false }
+        let k = word(i) == "from" ? i + 1 : i
+        func clock(_ j: Int) -> (WrittenTime, Int, Bool)? {
+            if let (t, n) = writtenTime(at: j) { return (t, n, false) }
+            if let (t, n) = fourDigits(at: j) { return (t, n, true) }
+            return nil
+        }
+        guard let (a, na, fa) = clock(k), ["-", "\u{2013}", "\u{2014}", "to", "till", "til", "until", "thru"].contains(word(k + na)),
+              let (b, nb, fb) = clock(k + na + 1) else { return false }
+        let minutes = tokens[k].word.contains(":") || tokens[k + na + 1].word.contains(":")
+        guard (fa && fb) || (!fa && !fb && (minutes || (b.sure && ["am", "pm", "a.m", "p.m"].contains(where: { tokens[k + na + 1].word.hasSuffix($0) || word(k + na + 2) == $0 })))) else { return false }
+        let len = k + na + 1 + nb - i
+        setTime(Self.spanStart(a, end: b), i, len)
+        assumptions.append("'\(phrase(i, len))' read as its start")
+        i += len
         return true
     }
 

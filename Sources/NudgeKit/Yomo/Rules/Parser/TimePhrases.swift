@@ -179,6 +179,15 @@ extension ReminderParser.ParseState {
         return false
     }
 
+    /// "call 0800 123 456", "ring 0800 number", "0345 600 1234": the digits
+    /// of a telephone number, not a clock.
+    func phoneDigits(after k: Int) -> Bool {
+        let next = word(k + 1)
+        // (Not a second clock: "0800 1400 2000" is a prescription's times.)
+        return (next.count >= 3 && next.allSatisfy { $0.isASCII && $0.isNumber } && Self.fourDigits(tokens, k + 1) == nil)
+            || ["number", "no", "no.", "num", "line", "hotline", "helpline", "freephone", "tel", "phone"].contains(next)
+    }
+
     /// "0930", "2115" after "at": a 24-hour clock time in four digits.
     func fourDigits(at k: Int) -> (WrittenTime, Int)? {
         Self.fourDigits(tokens, k).map { ($0, 1) }
@@ -310,14 +319,21 @@ extension ReminderParser.ParseState {
         else { return false }
         // "at Noon Creative", "at Midnight Oil": a place named, not a time (left to be read as the title).
         if n == 1, ["noon", "midnight"].contains(word(i + 1)), namesAThing(at: i + 1, len: 1) { return false }
+        // "at 13 mins past", "at 17 years old": a count, not a clock (left to be refused).
+        if n == 1, Int(word(i + 1)) != nil, ["mins", "min", "minutes", "minute", "years", "year", "yrs", "yr", "days", "weeks", "months", "yo", "percent", "%",
+                                             "miles", "km", "kg", "lbs", "pounds", "dollars", "quid", "bucks"].contains(word(i + 2)) { return false }
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
         }
         var time = t
         var len = 1 + n
-        // "at 1700 hours".
+        // "at 1700 hours"; "at 20 hrs", "at 19 hundred (hours)": the 24-hour clock said so.
         if n == 1, tokens[i + 1].word.count == 4, fourDigits(at: i + 1) != nil, ["hours", "hrs", "h"].contains(word(i + 2)) { len += 1 }
+        if n == 1, tokens[i + 1].word.count <= 2, Int(word(i + 1)) != nil {
+            if ["hours", "hrs"].contains(word(i + 2)) { len += 1 }
+            else if word(i + 2) == "hundred" { len += ["hours", "hrs"].contains(word(i + 3)) ? 2 : 1 }
+        }
         // "at 12 noon", "at 12 midnight".
         if word(i + 1) == "12", n == 1, ["noon", "midnight"].contains(word(i + 2)), let (x, _) = writtenTime(at: i + 2) { time = x; len += 1 }
         // "at 7 thirty", "at 9 fifteen": the minutes in words.
@@ -360,14 +376,16 @@ extension ReminderParser.ParseState {
                 && (afterDay || !Self.numberedNouns.contains(word(i - 1)))) || (word(i + 1) == "at" && word(i + 2) == "night" && afterDay)
             || (word(i + 1) == "tonight" && afterDay) || (word(i + 1) == "this" && ReminderLexicon.partsOfDay.contains(word(i + 2)) && afterDay)
             || (i > 0 && used[i - 1] && ReminderLexicon.partsOfDay.contains(word(i - 1)) && !rule.repeats) {
-            setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
-            i += 1
+            // "tomorrow morning 7 o'clock": the o'clock with it.
+            let n = ["o'clock", "oclock"].contains(word(i + 1)) ? 2 : 1
+            setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, n)
+            i += n
             return true
         }
         // "review slides 0730", "1530 tomorrow": a 24-hour clock in four digits, with its zero or beside a day.
         // Not "christmas 2027", "easter 2028": a year after a named day (left to be refused); not "pin 0000", "door code 0930".
         let year = w.hasPrefix("20") && i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
-        if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year,
+        if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year, !phoneDigits(after: i),
            !(i > 0 && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
@@ -378,7 +396,8 @@ extension ReminderParser.ParseState {
         }
         // "1830 collect kids from swimming": four digits first in the sentence, before its words, are a 24-hour
         // clock, said ("1930 …" and "2026 …" may be years: left to be refused).
-        if let (t, _) = fourDigits(at: i), i == firstWord, !(19...20).contains(t.hour), Self.titleWord(word(i + 1)), !Self.unitLike(word(i + 1)) {
+        if let (t, _) = fourDigits(at: i), i == firstWord, !(19...20).contains(t.hour), Self.titleWord(word(i + 1)),
+           !Self.unitLike(word(i + 1)), !Self.quantityNouns.contains(word(i + 1)), !phoneDigits(after: i) {
             setTime(t, i, 1)
             assumptions.append("'\(w)' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
             i += 1
