@@ -6,10 +6,9 @@ import Glibc
 
 /// journal/ is the one folder of a host pool every member may write in, so
 /// one member can fill it with junk names (thousands of NAME~N.ndjson and
-/// names of nobody). Once it is crowded so, the others look the profiles up
-/// by name and never list it: root's inotifywait sees no open of the folder
-/// during their commands, reads and writes alike, where before the flood it
-/// does. They still see every member, one who joins after the flood too,
+/// names of nobody). Members may not list it (nor watch it): they look the
+/// profiles up by name, so root's inotifywait sees no open of the folder
+/// during their commands, reads and writes alike, before a flood or after. They still see every member, one who joins after the flood too,
 /// even under a name somebody took first (once the owner's run has named
 /// the profile written instead); the owner's run lists it all and matches.
 final class HabitmatchFloodTests: HabitmatchHostPoolCase {
@@ -44,8 +43,9 @@ final class HabitmatchFloodTests: HabitmatchHostPoolCase {
         try require(.inotifywait)
         guard logins != nil else { return }
         for u in ["ana", "bo", "eve"] { join(u) }
-        // Before the flood: listed.
-        XCTAssertTrue(listsJournal { XCTAssertEqual(hm("ana", "candidates").code, 0) })
+        // Before the flood: members cannot list journal/ (3730), and do not try.
+        XCTAssertFalse(listsJournal { XCTAssertEqual(hm("ana", "candidates").code, 0) })
+        XCTAssertNotEqual(shell("ana", "ls \(pool)/journal").code, 0, "a member lists journal/")
 
         // eve's flood, in her own name and in nobody's, after taking cy's name before cy joins.
         let flood = shell("eve", "cd \(pool)/journal && : > \(name("cy")).ndjson && for i in $(seq 2 1500); do : > \(name("eve"))~$i.ndjson; : > nobody$i.ndjson; done")

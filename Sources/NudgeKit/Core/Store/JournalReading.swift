@@ -29,7 +29,7 @@ extension Store {
         if quota != nil { cap = min(cap, max(0, e.size - (from - back))) }
         let read: (bytes: [UInt8], size: Int)?
         do throws(ToolError) {
-            read = try Sys.readPeerFile(path, from: from - back, cap: cap, owner: e.uid)
+            read = try peerRead(e, from: from - back, cap: cap)
         } catch {
             // Somebody else's file we may not read never stops this command;
             // in the store's own folder it is worth a word.

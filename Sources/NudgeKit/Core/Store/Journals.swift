@@ -145,12 +145,14 @@ extension Store {
         size > 64 * Int64(min(actors, 1_000_000) + 64)
     }
 
-    /// Whether subfolder `sub` is one read by name when crowded, and is.
+    /// Whether subfolder `sub` is one read by name when crowded, and is;
+    /// or is one this login may enter but not list (a host pool's journal/).
     func isCrowded(_ sub: String) -> Bool {
         guard options.byNameWhenCrowded.contains(sub), let actors = options.actorsIn[sub] else { return false }
         var st = stat()
-        return stat(Sys.join(journalDir, sub), &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-            && Store.crowded(size: Int64(st.st_size), actors: actors.count)
+        let path = Sys.join(journalDir, sub)
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            && (Store.crowded(size: Int64(st.st_size), actors: actors.count) || access(path, R_OK) != 0)
     }
 
     /// The journals of a crowded folder `sub`, found by name: each actor's
@@ -371,7 +373,7 @@ extension Store {
     /// Reads a journal's end only; nil when the file cannot be read.
     func lastCommit(_ e: DirEntry, index: Int) throws(ToolError) -> LastCommit? {
         let back = min(e.size, 4096)
-        guard let got = try Sys.readPeerFile(Sys.join(journalDir, e.name), from: e.size - back, cap: back, owner: e.uid) else { return nil }
+        guard let got = try peerRead(e, from: e.size - back, cap: back) else { return nil }
         if e.size <= back {
             return LastCommit(stamp: parseJournal(got.bytes, skip: 0, base: 0, name: e.name, index: index, after: nil, size: got.size, peer: false).last)
         }

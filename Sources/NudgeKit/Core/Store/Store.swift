@@ -217,7 +217,19 @@ public struct Store<M: JournalModel> {
                 }
             }
         }
-        return Sys.claimName(in: journalDir, base: base, ext: ".ndjson", mine: mine)
+        // NAME~N this writer chose before, in a folder it may not list: remembered in its own folder.
+        let remembered = Sys.join(dir, "own-name")
+        if let sub = f, let text = (try? Sys.readFile(remembered)) ?? nil {
+            for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix(sub + "/") && !line.contains("..") {
+                var st = stat()
+                if lstat(Sys.join(journalDir, String(line)), &st) != 0 || mine(st) { return String(line) }
+            }
+        }
+        let name = Sys.claimName(in: journalDir, base: base, ext: ".ndjson", mine: mine)
+        if name != base + ".ndjson", let sub = f, access(Sys.join(journalDir, sub), R_OK) != 0, Sys.isDirectory(dir) {
+            try? Sys.writeFileAtomically(remembered, Array((name + "\n").utf8), mode: 0o600)
+        }
+        return name
     }
     var ownName: String { target(nil) }
     var nowMillis: Int64 { options.nowMillis ?? Sys.nowMillis() }

@@ -94,6 +94,10 @@ public struct StoreOptions: Sendable {
     /// bytes of a peer's journal ever read: what lies past it counts for
     /// nothing, so no peer can make every reader fold more.
     public var peerFileQuota: [String: Int] = [:]
+    /// Top folders whose peers' journals are read through this copy's
+    /// private mirror (`Store.peerRead`): one another login may watch, where
+    /// how often a file is opened must follow only its own changes.
+    public var mirroredFolders: Set<String> = []
     /// Problems with other actors' files (ignored names, unreadable batches,
     /// stamps far ahead) are not reported: somebody else reports them.
     public var quietPeers = false

@@ -61,12 +61,13 @@ extension Habitmatch {
     /// through to a folder whose name they know, nobody may list it.
     static let pairsMode: UInt32 = 0o2710
     /// A host pool's folders and their modes: the group may pass through
-    /// each, list only journal/ (the profiles), and add to the folders
-    /// members write in (sticky: nobody removes another's). What a member
+    /// each, list none, and add to the folders members write in (sticky:
+    /// nobody removes another's); members find the profiles in journal/ by
+    /// name (the group's logins, and the names the owner's run gives). What a member
     /// may not list they cannot watch either (inotify needs read permission),
     /// so nobody sees which folders another's command or the owner's run opens.
     static let hostModes: [(folder: String, mode: UInt32)] = [
-        (".", 0o2710), ("journal", 0o3770), ("private", 0o3730), ("self", 0o3730), ("spool", 0o3730),
+        (".", 0o2710), ("journal", 0o3730), ("private", 0o3730), ("self", 0o3730), ("spool", 0o3730),
         ("reports", 0o3730), ("pairs", pairsMode), ("notices", 0o2710),
     ]
 

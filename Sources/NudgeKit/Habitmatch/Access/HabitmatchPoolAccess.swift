@@ -374,6 +374,8 @@ extension Habitmatch.Pool {
             o.trust = .perUser
             o.sharedFileMode = 0o600
             o.subfolderFileModes = ["journal": 0o640]
+            // The profiles, which every member may read and so watch: each copy opens one only after it changed.
+            o.mirroredFolders = ["journal"]
         } else {
             o.subfolders = Habitmatch.folders
             // Here too, a member's clock (or a forged stamp) moves nobody
