@@ -44,8 +44,8 @@ class HabitmatchHostPoolCase: RealLoginsCase {
 
     func name(_ u: String) -> String { users[u]! }
 
-    func join(_ u: String, email: Bool = true) {
-        var args = ["join", "--name", u.capitalized, "--habit", "exercise", "--timezone", "America/New_York"]
+    func join(_ u: String, email: Bool = true, timezone: String = "America/New_York") {
+        var args = ["join", "--name", u.capitalized, "--habit", "exercise", "--timezone", timezone]
         if email { args += ["--email", "\(u)@example.com"] }
         let r = runAs(logins!, u, [bin + "/habitmatch"] + args,
                     env: ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,

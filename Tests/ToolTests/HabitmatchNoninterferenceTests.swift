@@ -87,8 +87,10 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
             rm -f \(w).events \(w).err
             dirs=$(find \(pool) -type d -readable 2>/dev/null)
             for p in \(pool) \(pool)/journal \(pool)/private \(pool)/self \(pool)/spool \(pool)/reports \(pool)/notices \(pool)/pairs; do [ -r "$p" ] && dirs="$dirs $p"; done
-            # Every profile she may read, watched as a file (journal/ itself she may not list, so not watch).
+            # Every profile she may read, watched as a file (journal/ itself she may not list, so not watch);
+            # pool.conf; and the zone files every command may open.
             for u in \(logins); do p=\(pool)/journal/$u.ndjson; [ -r "$p" ] && dirs="$dirs $p"; done
+            dirs="$dirs \(pool)/pool.conf $(find /usr/share/zoneinfo -type d 2>/dev/null | tr '\\n' ' ')"
             # (Without the descriptors it inherits: the test runner waits until every copy of one closes.)
             bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open,access,modify,attrib,close_write,close_nowrite,create,delete,moved_from,moved_to --format "%w%f|%e" "$@"' watch $dirs > \(w).events 2> \(w).err < /dev/null &
             """)
@@ -115,7 +117,10 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
     func testWhatAMemberDoesLooksTheSameToAThirdWhateverItWas() throws {
         try require(.inotifywait)
         guard logins != nil else { return }
-        for u in ["ana", "bo", "cy", "dee", "fay", "eve"] { join(u) }
+        // Each in a zone of their own: which zone files a command opens must not tell either.
+        let zones = ["ana": "Europe/Paris", "bo": "Asia/Kolkata", "cy": "America/Sao_Paulo", "dee": "Australia/Sydney", "fay": "Pacific/Auckland",
+                     "eve": "America/New_York"]
+        for u in ["ana", "bo", "cy", "dee", "fay", "eve"] { join(u, timezone: zones[u]!) }
         XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
         XCTAssertEqual(hm("cy", "like", name("ana")).code, 0)
         ownerRun()

@@ -165,6 +165,20 @@ extension Zone {
 
     /// A zone by IANA name (`America/New_York`), file path, or POSIX TZ rule
     /// (`EST5EDT,M3.2.0,M11.1.0`).
+    /// Whether an IANA name has a zone file in the zone folders (or is UTC),
+    /// found by stat without opening it.
+    public static func exists(_ name: String) -> Bool {
+        if name == "UTC" || name == "Etc/UTC" || name == "Z" { return true }
+        guard !name.isEmpty, !name.contains(".."), !name.hasPrefix("/") else { return false }
+        var dirs = zoneDirectories
+        if let d = Sys.env("TZDIR"), !d.isEmpty { dirs.insert(d, at: 0) }
+        for dir in dirs {
+            var st = stat()
+            if stat(Sys.join(dir, name), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= 44 { return true }
+        }
+        return false
+    }
+
     public static func named(_ raw: String) throws(ToolError) -> Zone {
         var name = raw
         if name.hasPrefix(":") { name.removeFirst() }

@@ -11,6 +11,10 @@
 /// be loaded is kept as nil, so it is tried once.
 enum ZoneCache {
     static let cache = Locked([String: Zone?]())
+    /// Seeds the cache with a zone already loaded (the run's own), so that
+    /// it is not read again by name.
+    static func keep(_ z: Zone) { cache.withLock { if $0[z.name] == nil { $0[z.name] = .some(z) } } }
+
     static func named(_ n: String) -> Zone? {
         if let z = cache.withLock({ $0[n] }) { return z }
         let z = try? Zone.named(n)

@@ -100,9 +100,18 @@ extension Habitmatch {
 
     /// The pool as its folder says; a folder that does not exist yet reads
     /// as a synced pool of this user's (made on the first join).
+    /// (Read once per process: how often another login sees pool.conf
+    /// opened is then one per command, whatever the command.)
     static func pool(_ ctx: Context) throws(ToolError) -> Pool {
-        try loadPool(poolPath(ctx))
+        let path = poolPath(ctx)
+        if let p = loadedPools.withLock({ $0[path] }) { return p }
+        let p = try loadPool(path)
+        if Sys.isDirectory(path) { loadedPools.withLock { $0[path] = p } }
+        return p
     }
+    static let loadedPools = Locked<[String: Pool]>([:])
+    /// Forgets the pools read: after one is made or changed in this process.
+    static func forgetPools() { loadedPools.withLock { $0 = [:] } }
 
     static func loadPool(_ path: String) throws(ToolError) -> Pool {
         var st = stat()
@@ -135,6 +144,7 @@ extension Habitmatch {
 
     /// A pool for one login's devices: private folders, names not checked.
     static func initSyncedPool(_ path: String) throws(ToolError) {
+        defer { forgetPools() }
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         try Sys.makeDirectories(p)
@@ -150,6 +160,7 @@ extension Habitmatch {
     /// and group-writable, and a pool.conf the group reads. The name of the
     /// group is returned.
     static func makeHostPool(_ path: String, gid: gid_t) throws(ToolError) -> String {
+        defer { forgetPools() }
         let groupName = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
         try Sys.makeDirectories(Sys.parentDirectory(path), mode: 0o755)
         // (Only the owner's run makes pair folders and writes notices.)

@@ -253,10 +253,25 @@ extension Habitmatch {
             try? makeHiddenFolders(p)
         }
         var st = try store(ctx)
+        // In a host pool the zones of every member, as this copy last knew them, are loaded first, each once:
+        // which zone files a command opens (others may watch them) then follows the profiles, not what it folds.
+        let zonesPath = Sys.join(st.dir, "zones")
+        if p.kind == .host {
+            ZoneCache.keep(ctx.zone)
+            for z in String(decoding: ((try? Sys.readFile(zonesPath)) ?? nil) ?? [], as: UTF8.self).split(separator: "\n").prefix(1000) { _ = ZoneCache.named(String(z)) }
+        }
         var s = try st.read()
         if p.kind == .host, try updateReads(ctx, p, s) {
             st = try store(ctx)
             s = try st.read()
+        }
+        if p.kind == .host {
+            let zones = Set(s.members.values.map(\.timezone)).sorted()
+            for z in zones { _ = ZoneCache.named(z) }
+            let text = zones.map { $0 + "\n" }.joined()
+            if ((try? Sys.readFile(zonesPath)) ?? nil).map({ String(decoding: $0, as: UTF8.self) }) != text, Sys.isDirectory(st.dir) {
+                try? Sys.writeFileAtomically(zonesPath, Array(text.utf8), mode: 0o600)
+            }
         }
         do throws(ToolError) {
             try syncReaders(ctx, st, s)

@@ -66,7 +66,7 @@ extension Habitmatch {
             // Changes are stamped by the real clock whatever --now says, and a
             // day more than one after its stamp counts for nothing (a day is
             // not marked before it comes): say so rather than record nothing.
-            let real = ((try? Zone.named(m.timezone)) ?? .utc).day(of: Instant(ms: Sys.nowMillis()))
+            let real = (ZoneCache.named(m.timezone) ?? .utc).day(of: Instant(ms: Sys.nowMillis()))
             if d > real.adding(days: 1) {
                 throw .usage("\(d) has not come yet by this machine's clock (today is \(real) there); a day is marked once it comes")
             }

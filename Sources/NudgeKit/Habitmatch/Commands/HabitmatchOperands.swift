@@ -12,6 +12,7 @@ extension Habitmatch {
     /// A zone a user names in an option: a bad name is a usage error that
     /// names the option (an unknown TZ stays bad configuration).
     static func zoneOption(_ name: String, _ option: String) throws(ToolError) -> Zone {
+        if let z = ZoneCache.named(name) { return z }
         do throws(ToolError) { return try Zone.named(name) } catch {
             throw ToolError(.usage, "\(option) must be an IANA time zone like America/New_York, not '\(name)'")
         }
@@ -43,10 +44,10 @@ extension Habitmatch {
     }
 
     /// The member's zone (the process's when theirs is unknown here).
-    static func memberZone(_ m: Member, _ ctx: Context) -> Zone { (try? Zone.named(m.timezone)) ?? ctx.zone }
+    static func memberZone(_ m: Member, _ ctx: Context) -> Zone { ZoneCache.named(m.timezone) ?? ctx.zone }
 
     /// The member's today, in their zone.
-    static func today(_ m: Member, _ ctx: Context) -> Day { ((try? Zone.named(m.timezone)) ?? ctx.zone).day(of: ctx.now) }
+    static func today(_ m: Member, _ ctx: Context) -> Day { (ZoneCache.named(m.timezone) ?? ctx.zone).day(of: ctx.now) }
 
     /// Whose days a command shows: yours, or with --of a buddy's (anyone
     /// else is refused, 77): `calendar`, `stats`, `export` alike.

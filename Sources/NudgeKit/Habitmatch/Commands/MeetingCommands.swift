@@ -29,7 +29,7 @@ extension Habitmatch {
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
             guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
-            let zone = try Zone.named(tz)
+            let zone = try zoneOption(tz, "--tz")
             guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
             try existingTime(local, zone, tz)
             if zone.resolve(local) < ctx.now { throw .usage("--at \(local.day) \(local.time) (\(tz)) is in the past") }
@@ -104,7 +104,7 @@ extension Habitmatch {
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
-        let zone = try Zone.named(tz)
+        let zone = try zoneOption(tz, "--tz")
         guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
         try existingTime(local, zone, tz)
         if zone.resolve(local) < ctx.now { throw .usage("--at \(local.day) \(local.time) (\(tz)) is in the past") }

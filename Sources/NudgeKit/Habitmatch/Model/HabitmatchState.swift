@@ -359,7 +359,7 @@ public struct HabitmatchState: JournalModel {
     private mutating func applyMark(done isDone: Bool, _ e: JSONObject, who: String, at: Instant, stamp: Stamp) {
         guard let m = members[who], let h = e["habit"]?.string, m.habitIDs.contains(h),
               let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
-        let zone = (try? Zone.named(m.timezone)) ?? .utc
+        let zone = ZoneCache.named(m.timezone) ?? .utc
         if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
         if isDone {
             if let a = e["amount"] {

@@ -10,7 +10,7 @@ extension Habitmatch {
     /// Minutes between two zones' offsets at `t`, the short way round the
     /// clock: smaller is easier to meet. An unknown zone counts as UTC.
     public static func zoneDistance(_ a: String, _ b: String, at t: Instant) -> Int {
-        let za = (try? Zone.named(a)) ?? .utc, zb = (try? Zone.named(b)) ?? .utc
+        let za = ZoneCache.named(a) ?? .utc, zb = ZoneCache.named(b) ?? .utc
         let d = abs(za.offset(at: t) - zb.offset(at: t)) / 60
         return min(d, 24 * 60 - d)
     }

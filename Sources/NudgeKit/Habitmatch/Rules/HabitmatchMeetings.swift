@@ -33,11 +33,11 @@ extension Habitmatch {
         /// The iCalendar SEQUENCE: one more for each move, and the cancel.
         public var sequence = 0
 
-        public func startInstant() -> Instant { ((try? Zone.named(timezone)) ?? .utc).resolve(start) }
+        public func startInstant() -> Instant { (ZoneCache.named(timezone) ?? .utc).resolve(start) }
 
         /// The next occurrence that has not ended by `now`, nil when over.
         public func next(after now: Instant) -> Instant? {
-            let zone = (try? Zone.named(timezone)) ?? .utc
+            let zone = ZoneCache.named(timezone) ?? .utc
             var s = zone.resolve(start)
             if s.ms + Int64(minutes) * 60_000 > now.ms { return s }
             guard weekly else { return nil }
@@ -68,7 +68,7 @@ extension Habitmatch {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//nudge-tools//habitmatch 0.1.0//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
         // A meeting's zone, when it is one with a VTIMEZONE (not UTC, not unknown).
         func zone(_ m: Habitmatch.Meeting) -> Zone? {
-            guard let z = try? Zone.named(m.timezone), z.name != "UTC" else { return nil }
+            guard let z = ZoneCache.named(m.timezone), z.name != "UTC" else { return nil }
             return z
         }
         var zonesDone = Set<String>()

@@ -13,7 +13,7 @@ extension Habitmatch {
     public static func reminders(_ s: HabitmatchState, user u: String, now: Instant,
                                  commandPrefix pre: String = "habitmatch") -> [(key: String, notification: JSONObject)] {
         guard let m = s.members[u] else { return [] }
-        let zone = (try? Zone.named(m.timezone)) ?? .utc
+        let zone = ZoneCache.named(m.timezone) ?? .utc
         let today = zone.day(of: now)
         let seen = s.reminded[u] ?? []
         var out: [(String, JSONObject)] = []
@@ -62,7 +62,7 @@ extension Habitmatch {
     /// frequency asks, strength and streak, in their own days.
     static func checkinLines(_ s: HabitmatchState, _ u: String, now: Instant) -> [(text: String, record: JSONObject)] {
         guard let m = s.members[u] else { return [] }
-        let today = ((try? Zone.named(m.timezone)) ?? .utc).day(of: now)
+        let today = (ZoneCache.named(m.timezone) ?? .utc).day(of: now)
         return m.habits.map { h in
             let p = s.progress(u, h, today: today)
             let week = periods(p, h, today: today, byMonth: false).last

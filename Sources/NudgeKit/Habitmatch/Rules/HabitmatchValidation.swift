@@ -111,7 +111,8 @@ extension Habitmatch {
             let ok = (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "/" || u == "_" || u == "+" || u == "-"
             if !ok { return false }
         }
-        return (try? Zone.named(s)) != nil
+        // (A file of the zone's name, found by stat, not opened: a fold opens no zone file, whatever it folds.)
+        return Zone.exists(s)
     }
     public static func validID(_ s: String) -> Bool {
         guard (1...40).contains(s.utf8.count) else { return false }
