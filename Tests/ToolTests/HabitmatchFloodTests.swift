@@ -79,5 +79,7 @@ final class HabitmatchFloodTests: HabitmatchHostPoolCase {
         XCTAssertEqual(shell("cy", "touch \(pool)/journal/\(name("cy"))-moved").code, 0)
         XCTAssertFalse(listsJournal(f) { XCTAssertEqual(hm("ana", "chat", name("cy")).records.map { $0["text"] as? String }, ["hello"]) },
                        "a read listed the crowded pair folder")
+        // Nor does a write there (no sweep of one's temporaries in a crowded folder).
+        XCTAssertFalse(listsJournal(f) { XCTAssertEqual(hm("ana", "chat", name("cy"), "again").code, 0) }, "a write listed the crowded pair folder")
     }
 }
