@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv and heldout-ab.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-ad.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -17,9 +17,6 @@ final class HeldOutPhrasesTests: XCTestCase {
     /// The phrases still silently wrong, with why they are left.
     static let known: [String: String] = [
         "txt jess happy bday on dec 9 lol": "the day is right; the title keeps 'lol', which P's writer dropped",
-        "send pension forms Monday first": "AA's, judged last: Scotland's 'Monday first' (the coming Monday) keeps 'first' in the title",
-        "remnd me to call the apprasier at 3pm": "AB's, judged last: a misspelt lead-in stays in the title; the time is right",
-        "refill suet feeders every 3 days": "AB's, judged last: every 3 days from today, where its writer started in 3 days; not said",
     ]
 
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
@@ -111,15 +108,18 @@ final class HeldOutPhrasesTests: XCTestCase {
         // Z's, judged once with Y: 63 right, 8 refused, 2 stated, 3 silent ("after harvest", "read farmers weekly", "day after").
         // AA's and AB's, the last two, judged once at the end of the stop with nothing tuned on them: AA 66 right, 8 refused, 1
         // stated, 1 silent ("Monday first"); AB 67 right, 4 refused, 3 stated, 2 silent ("remnd me to", "every 3 days" from
-        // today, unsaid). Kept as they are, with the two silent ones in `known` until they are read or refused.
+        // today, unsaid). The next stop read or said all three ("Monday first" read, "remnd me" said, "every 3 days" said):
+        // AA 67 right, AB 69.
+        // AC's and AD's, judged once at the start of the stop after: AC 64 right, 9 refused, 3 silent ("station 7 dec 19",
+        // "tuesday tiles ltd", "wednesday cafe"); AD 67 right, 8 refused, 1 stated, 0 silent. After the fixes AC 72, AD 74.
         let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 66, "heldout-ab.tsv": 67, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-aa.tsv": 67, "heldout-ab.tsv": 69, "heldout-ac.tsv": 72, "heldout-ad.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
-                     "heldout-aa.tsv", "heldout-ab.tsv"] {
+                     "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

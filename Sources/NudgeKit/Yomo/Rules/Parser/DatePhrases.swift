@@ -272,7 +272,7 @@ extension ReminderParser.ParseState {
         // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing;
         // "book a table for Friday Club": after "for" too.
         if ((k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len))
-            || ((len == 1 || tokens[k].word.hasSuffix("s")) && properName(at: k)) { return false }  // "TGI Fridays sun 7pm"
+            || ((len == 1 || tokens[k].word.hasSuffix("s")) && properName(at: k)) || (len == 1 && namesABusiness(at: k)) { return false }  // "TGI Fridays sun 7pm"
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {
@@ -307,6 +307,13 @@ extension ReminderParser.ParseState {
         if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
         // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
         else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
+        // "send the forms monday first": Scotland's and Ireland's "Monday first", the coming Monday, said.
+        if word(k + 1) == "first", k + 2 == tokens.count, word(i) != "next" {
+            assumptions.append("'\(tokens[k].word) first' read as the coming \(Weekdays.display(days[0])), \(d)")
+            setDate(d, i, k + 2 - i)
+            i = k + 2
+            return true
+        }
         setDate(d, i, k + 1 - i)
         i = k + 1
         return true
@@ -350,6 +357,14 @@ extension ReminderParser.ParseState {
         if let dd = Self.dayOfMonth(word(k)) {
             var mk = k + 1
             if word(mk) == "of" { mk += 1 }
+            // "station 7 dec 19": a numbered thing, then "dec 19"; "7 dec 19" alone: the 7th or the 19th? Refused.
+            if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, mk == k + 1, Self.dayOfMonth(word(mk + 1)) != nil,
+               !["am", "pm", "a.m.", "p.m.", "o'clock", "h", "hrs", "oclock"].contains(word(mk + 2)) {
+                if k > 0, Self.numberedNouns.contains(word(k - 1)) { return nil }
+                if conflict == nil {
+                    conflict = "'\(phrase(k, 3))': \(ReminderLexicon.months[m - 1].prefix(3)) \(dd) or \(ReminderLexicon.months[m - 1].prefix(3)) \(word(mk + 1))? say '\(word(mk)) \(word(mk + 1))' or '\(dd) \(word(mk))'"
+                }
+            }
             if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, let (d, n) = dated(month: m, day: dd, yearAt: mk + 1) {
                 return (d, mk + 1 + n - k0)
             }
@@ -409,7 +424,8 @@ extension ReminderParser.ParseState {
                                             "mm", "cm", "m", "km", "cup", "cups", "tsp", "tbsp", "teaspoon", "teaspoons", "tablespoon",
                                             "tablespoons", "oz", "lb", "lbs", "pound", "pounds", "kg", "g", "gram", "grams", "litre", "liter",
                                             "litres", "liters", "l", "ml", "gallon", "gallons", "pint", "pints", "dozen", "size", "scale",
-                                            "tablet", "tablets", "pill", "pills", "capsule", "capsules", "dose", "doses", "mg"]
+                                            "tablet", "tablets", "pill", "pills", "capsule", "capsules", "dose", "doses", "mg",
+                                            "mcg", "iu", "psi", "kpa", "rpm", "mph", "kph", "bpm", "degrees", "percent", "%"]
 
     /// "12/05" (month/day, as in the US), "12/05/2026", "12/5/27", and the
     /// assumption that says how it was read.

@@ -41,7 +41,7 @@ extension ReminderParser.ParseState {
                 || ["at", "@", "to", "and", "or", "of", "in", "noon", "midnight", "next", "this", "coming", "week"].contains(w)
         }
         func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].capitalised }
-        if k > 0 && word(k - 1) == "the" && !used[k - 1] && !timeish(after) { return true }
+        if k > 0 && ["the", "a", "an"].contains(word(k - 1)) && !used[k - 1] && !timeish(after) { return true }
         // "Maundy Thursday", "Super Bowl Sunday", "Cyber Monday", "Man Friday", "Thank God It's Friday".
         if len == 1, ReminderLexicon.weekday(word(k)) != nil, k > 0, !used[k - 1],
            ["maundy", "fat", "super", "giving", "cyber", "holy", "bloody", "manic", "ruby", "man", "girl", "it's", "its", "bowl", "spy",
@@ -65,6 +65,13 @@ extension ReminderParser.ParseState {
         if ReminderLexicon.partsOfDay.contains(word(j)) && capital(j) { j += 1 }
         if capital(j) && !timeish(j) { return true }
         return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
+    }
+
+    /// "Tuesday Tiles Ltd", "wednesday cafe": a day before a business's kind
+    /// or before a word and a company suffix names the business.
+    func namesABusiness(at k: Int) -> Bool {
+        ReminderLexicon.weekday(word(k)) != nil && (Self.businessWords.contains(word(k + 1))
+            || (Self.titleWord(word(k + 1)) && ["ltd", "inc", "llc", "plc", "co", "corp", "pty", "gmbh", "llp"].contains(word(k + 2))))
     }
 
     /// Whether the word at `k` starts a capitalised name: it and the next
@@ -105,6 +112,12 @@ extension ReminderParser.ParseState {
     static let linkWords: Set<String> = ["with", "w", "w/", "and", "i", "at", "to", "for", "in", "on", "by", "about", "re", "or", "the", "a", "my", "we"]
 
     /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
+    /// Kinds of business a day may name ("wednesday cafe", "Friday Motors").
+    static let businessWords: Set<String> = [
+        "cafe", "café", "bakery", "diner", "pub", "salon", "deli", "bistro", "restaurant", "brewery", "bookshop", "books", "tiles",
+        "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "ltd", "inc", "llc", "plc", "co", "corp",
+    ]
+
     static let dayCompounds: Set<String> = [
         "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
         "lounger", "loungers", "lamp", "room", "shade", "shades", "tan", "damage", "dried", "nav", "navs", "phone", "dish", "exam", "exams",
@@ -170,6 +183,17 @@ extension ReminderParser.ParseState {
     func unreadTimeWord(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
         if inMediaTitle(k) || quoted[k] { return nil }
+        // "3 vs 4 pills", "at 4500 psi", "spread slurry on march field", "anzac day dawn service": no time in them.
+        let comparing: Set<String> = ["vs", "vs.", "versus", "v"]
+        if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) { return nil }
+        if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next))
+            || (["at", "about", "around"].contains(w) && Int(next) != nil && Self.measureWords.contains(word(k + 2))) { return nil }
+        if ReminderLexicon.month(w) != nil, w.count >= 3, ["field", "paddock", "street", "st", "road", "rd", "lane", "hall", "farm", "park", "avenue", "ave"].contains(next) { return nil }
+        if ["dawn", "sunrise"].contains(w), ["service", "chorus", "patrol", "raid"].contains(next), timeWritten != nil { return nil }
+        if let r = w.split(separator: "-", omittingEmptySubsequences: false) as [Substring]?, r.count == 2, r.allSatisfy({ Int($0) != nil }),
+           k > 0, !used[k - 1], Self.numberedNouns.contains(word(k - 1)) { return nil }  // "bars 40-56", "pages 10-12"
+        if ReminderLexicon.weekday(w) != nil, prev == "the", next == "roast" || Self.dayCompounds.contains(next) && Self.titleWord(next) && next.count > 3 { return nil }
+        if ["year", "month", "quarter"].contains(w), next == "end", date != nil, !["the", "at", "by"].contains(prev) { return nil }  // "year end close dec 31 5pm"
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
         // "7pm (PST)", "9am her time", "noon London time": a time in another zone, which the text cannot set (--tz does).
         if next == "time", k > 0, used[k - 1], timeWritten != nil, Self.titleWord(w) || ["her", "his"].contains(w), !["my", "our", "local"].contains(w) { return 2 }
@@ -517,7 +541,7 @@ extension ReminderParser.ParseState {
         let lead = Self.leadWords.contains(prev) || (prev == "the" && Self.leadWords.contains(word(k - 2)))
         // "the Friday Harbor Inn proposal", "book a table for Friday Club": a capitalised day in a name, among
         // lower-case words, is the name's.
-        if ReminderLexicon.weekday(w) != nil, properName(at: k) { return nil }
+        if ReminderLexicon.weekday(w) != nil, properName(at: k) || namesABusiness(at: k) { return nil }
         if let _ = ReminderLexicon.weekday(w) ?? Self.dayRange(w)?.first {
             if w.count >= 6 || lead || Self.dayRange(w) != nil { return 1 }
         }

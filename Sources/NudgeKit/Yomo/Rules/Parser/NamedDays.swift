@@ -109,6 +109,11 @@ extension ReminderParser.ParseState {
     }
 
     /// The rule of the named day at `k`, `len` tokens long.
+    /// Whether a named day ends just before `k` ("christmas day 0630").
+    func endsNamedDay(at k: Int) -> Bool {
+        (max(0, k - 4)..<k).contains { j in namedDay(at: j).map { j + $0.1 == k } == true }
+    }
+
     func namedRule(at k: Int, len: Int) -> NamedDayRule? {
         for entry in Self.namedDays {
             for name in entry.names where name.split(separator: " ").count == len {
@@ -151,7 +156,7 @@ extension ReminderParser.ParseState {
         // "christmas tree farm", "the 12 days of christmas", "halloween costume": a thing, not the day.
         // "christmas eve carols 6pm", "christmas day carols": the day named in full is the day.
         let wholeDay = ["eve", "day", "night"].contains(word(k + len - 1)) && len > 1
-        if !prep, !wholeDay, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
+        if (!prep || ["market", "markets", "fair"].contains(word(k + len))), !wholeDay, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
                    "carol", "carols", "decorations", "costume", "costumes", "candy", "pudding", "cake", "special", "episode", "album"].contains(word(k + len))
             || word(k - 1) == "of" {
             return false

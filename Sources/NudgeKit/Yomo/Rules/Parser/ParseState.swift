@@ -101,14 +101,21 @@ extension ReminderParser {
         /// Which tokens are inside a quoted name of two words or more.
         static func quotedNames(_ tokens: [Token]) -> [Bool] {
             var out = [Bool](repeating: false, count: tokens.count)
-            let opens: Set<Character> = ["\"", "\u{201C}"], closes: Set<Character> = ["\"", "\u{201D}"]
+            // Double quotes, and single ones ("update the 'sunday funday' overlay") around at most six words,
+            // opened before a letter (not "'til") and closed after one.
+            let pairs: [Character: Set<Character>] = ["\"": ["\""], "\u{201C}": ["\u{201D}"], "'": ["'"], "\u{2018}": ["\u{2019}"]]
             var k = 0
             while k < tokens.count {
                 let raw = tokens[k].raw
-                guard let f = raw.first, opens.contains(f), !(raw.count > 1 && raw.dropFirst().last.map(closes.contains) == true) else { k += 1; continue }
+                guard let f = raw.first, let closes = pairs[f], !(raw.count > 1 && raw.dropFirst().last.map(closes.contains) == true),
+                      !["'til", "'till", "'cause", "'bout", "'em"].contains(raw.lowercased()),
+                      f == "\"" || f == "\u{201C}" || raw.dropFirst().first?.isLetter == true else { k += 1; continue }
+                let single = f == "'" || f == "\u{2018}"
                 // The closing quote, on a later word (its trailing punctuation aside).
-                guard let e = (k + 1..<tokens.count).first(where: { j in
-                    tokens[j].raw.reversed().drop(while: { ",.;:!?)".contains($0) }).first.map(closes.contains) == true }) else { break }
+                guard let e = (k + 1..<(single ? min(tokens.count, k + 6) : tokens.count)).first(where: { j in
+                    let back = tokens[j].raw.reversed().drop(while: { ",.;:!?)".contains($0) })
+                    return back.first.map(closes.contains) == true && (!single || back.dropFirst().first?.isLetter == true)
+                }) else { if single { k += 1; continue } else { break } }
                 for j in k...e { out[j] = true }
                 k = e + 1
             }

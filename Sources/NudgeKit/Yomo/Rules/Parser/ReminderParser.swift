@@ -77,7 +77,17 @@ public enum ReminderParser {
         var state = ParseState(text: text, now: now, today: zone.day(of: now), zoneName: zone.name)
         // "remind me to …"
         var remindMe = state.word(0) == "remind" && state.word(1) == "me"
+        // "remnd me to", "reminde me", "rmind me": a slip of "remind" before "me" is the same lead-in, said.
+        var slip: String? = nil
+        let w0 = state.word(0)
+        if !remindMe, state.word(1) == "me", w0.first == "r", w0.contains("m"), (4...8).contains(w0.count),
+           ReminderParser.ParseState.editDistance(Array(w0), Array("remind")) <= 2,
+           !["remain", "remand", "remix", "remit", "remake", "remap", "remodel", "rewind"].contains(w0) {
+            remindMe = true
+            slip = w0
+        }
         if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
+        if let w = slip { state.assumptions.append("'\(w) me' read as 'remind me'") }
         // "Don't forget to buy lemons", "remember to call Jo", "please remind me to …": the same lead-in.
         else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }), state.tokens.count > lead.count,
                 state.word(lead.count) != "do" || state.word(lead.count + 1) != "list" {  // "remember to do list": a to-do list
@@ -268,6 +278,12 @@ extension ReminderParser.ParseState {
             var d = today
             while !rule.days.contains(d.weekday) || (d == today && time.map { $0 <= clock.time } == true) { d = d.adding(days: 1) }
             date = d
+        }
+        // "every 3 days", "every other month": no day said, so the count starts today; said, since some mean from
+        // the next one ("refill feeders every 3 days" made today may first be due in 3 days).
+        if rule.kind == .custom, rule.interval > 1, [.day, .week, .month].contains(rule.unit), rule.days.isEmpty, rule.monthOrdinal == nil,
+           !rule.basedOnCompletion, date == nil, relative == nil, conflict == nil {
+            assumptions.append("'\(ruleSaid ?? rule.summary)' counted from today, the first today; for a later start say 'starting' and the day")
         }
         // "every 15 minutes": the first is 15 minutes from now.
         if rule.kind == .rrule, let r = rule.set?.rrules.first, r.freq == .minutely, date == nil && time == nil && relative == nil {

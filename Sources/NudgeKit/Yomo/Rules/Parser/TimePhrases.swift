@@ -21,6 +21,8 @@ extension ReminderParser.ParseState {
         "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
         "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
         "invoice", "inv", "order", "ticket", "ref", "case", "po", "job", "account", "acct", "policy", "claim",
+        "station", "hive", "stall", "pen", "paddock", "shed", "engine", "truck", "ladder", "tank", "plot", "lot", "hymn", "bar", "bars",
+        "measure", "measures", "cow", "heifer", "store", "branch", "site", "van", "rig", "crew", "squad", "precinct", "district", "medic",
     ]
 
     /// A time of day as the sentence wrote it, before a bare hour's am/pm is
@@ -386,7 +388,7 @@ extension ReminderParser.ParseState {
         // Not "christmas 2027", "easter 2028": a year after a named day (left to be refused); not "pin 0000", "door code 0930".
         let year = w.hasPrefix("20") && i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) == nil && !["today", "tomorrow", "tonight"].contains(word(i - 1))
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year, !phoneDigits(after: i),
-           !(i > 0 && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
+           !(i > 0 && !used[i - 1] && !endsNamedDay(at: i) && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
            w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
             setTime(t, i, 1)
