@@ -194,3 +194,39 @@ final class HabitmatchTests: XCTestCase {
         XCTAssertThrowsError(try Habitmatch.habit("other:"))
     }
 }
+
+/// The zones a host-pool command loads ahead (so which zone files it opens
+/// follows the profiles, not what it folds): the file depends on the set of
+/// zones only, and reading it back gives that set.
+final class HabitmatchZonesAheadTests: XCTestCase {
+    let zones = ["America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Sydney", "UTC", "America/Los_Angeles", "Africa/Lagos"]
+
+    func member(_ u: String, _ tz: String) -> Habitmatch.Member {
+        Habitmatch.Member(user: u, name: u, email: nil, timezone: tz, bio: "", habits: [], joinedAt: Instant(ms: 0), lastActive: Instant(ms: 0))
+    }
+
+    func testTheFileFollowsTheSetOfZonesOnly() {
+        var rng = SeededRandom(seed: 40)
+        for _ in 0..<200 {
+            let n = Int(rng.next() % 30) + 1
+            var a: [String: Habitmatch.Member] = [:], b: [String: Habitmatch.Member] = [:]
+            var used = Set<String>()
+            for k in 0..<n {
+                let z = zones[Int(rng.next() % UInt64(zones.count))]
+                used.insert(z)
+                a["u\(k)"] = member("u\(k)", z)
+            }
+            // The same zones held by other people, in another order, some held twice.
+            for (k, z) in used.sorted().reversed().enumerated() { b["w\(k)"] = member("w\(k)", z); b["x\(k)"] = member("x\(k)", z) }
+            XCTAssertEqual(Habitmatch.zonesFile(a), Habitmatch.zonesFile(b))
+            XCTAssertEqual(Habitmatch.zonesToLoad(fromFile: Habitmatch.zonesFile(a)), used.sorted())
+        }
+    }
+
+    func testAFileFromElsewhereIsReadWithinBounds() {
+        XCTAssertEqual(Habitmatch.zonesToLoad(fromFile: "\n\nUTC\nUTC\n\nEurope/London"), ["UTC", "Europe/London"])
+        XCTAssertEqual(Habitmatch.zonesToLoad(fromFile: ""), [])
+        let many = (0..<5000).map { "Zone/\($0)\n" }.joined()
+        XCTAssertEqual(Habitmatch.zonesToLoad(fromFile: many).count, Habitmatch.zonesAheadLimit)
+    }
+}

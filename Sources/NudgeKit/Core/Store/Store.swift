@@ -219,15 +219,15 @@ public struct Store<M: JournalModel> {
         }
         // NAME~N this writer chose before, in a folder it may not list: remembered in its own folder.
         let remembered = Sys.join(dir, "own-name")
-        if let sub = f, let text = (try? Sys.readFile(remembered)) ?? nil {
-            for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix(sub + "/") && !line.contains("..") {
+        if let sub = f {
+            for line in OwnNames.read(remembered) where line.hasPrefix(sub + "/") && !line.contains("..") {
                 var st = stat()
-                if lstat(Sys.join(journalDir, String(line)), &st) != 0 || mine(st) { return String(line) }
+                if lstat(Sys.join(journalDir, line), &st) != 0 || mine(st) { return line }
             }
         }
         let name = Sys.claimName(in: journalDir, base: base, ext: ".ndjson", mine: mine)
         if name != base + ".ndjson", let sub = f, access(Sys.join(journalDir, sub), R_OK) != 0, Sys.isDirectory(dir) {
-            try? Sys.writeFileAtomically(remembered, Array((name + "\n").utf8), mode: 0o600)
+            OwnNames.write(remembered, [name])
         }
         return name
     }
@@ -284,5 +284,25 @@ extension JSON {
     /// An object from bytes in an array.
     static func parseObject(bytes: [UInt8]) throws(JSONParseError) -> JSONObject {
         try withBytes(bytes) { (raw) throws(JSONParseError) in try JSON.parseObject(raw) }
+    }
+}
+
+/// The `own-name` file of a store's folder (NAME~N a writer chose in a folder
+/// it may not list), read once a process: `target` asks for it on every
+/// batch.
+enum OwnNames {
+    static let memo = Locked<[String: [String]]>([:])
+
+    static func read(_ path: String) -> [String] {
+        if let known = memo.withLock({ $0[path] }) { return known }
+        let text = ((try? Sys.readFile(path)) ?? nil).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let lines = text.split(separator: "\n").map(String.init)
+        memo.withLock { $0[path] = lines }
+        return lines
+    }
+
+    static func write(_ path: String, _ lines: [String]) {
+        try? Sys.writeFileAtomically(path, Array(lines.map { $0 + "\n" }.joined().utf8), mode: 0o600)
+        memo.withLock { $0[path] = nil }
     }
 }

@@ -169,14 +169,20 @@ extension Zone {
     /// found by stat without opening it.
     public static func exists(_ name: String) -> Bool {
         if name == "UTC" || name == "Etc/UTC" || name == "Z" { return true }
-        guard !name.isEmpty, !name.contains(".."), !name.hasPrefix("/") else { return false }
+        guard !name.hasPrefix("/") else { return false }
+        return candidatePaths(name).contains { path in
+            var st = stat()
+            return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_size >= 44
+        }
+    }
+
+    /// Where an IANA name's file may be, in the order looked at: $TZDIR
+    /// first, then the system's folders. None for a name that climbs out.
+    static func candidatePaths(_ name: String) -> [String] {
+        guard !name.isEmpty, !name.contains("..") else { return [] }
         var dirs = zoneDirectories
         if let d = Sys.env("TZDIR"), !d.isEmpty { dirs.insert(d, at: 0) }
-        for dir in dirs {
-            var st = stat()
-            if stat(Sys.join(dir, name), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= 44 { return true }
-        }
-        return false
+        return dirs.map { Sys.join($0, name) }
     }
 
     public static func named(_ raw: String) throws(ToolError) -> Zone {
@@ -185,11 +191,8 @@ extension Zone {
         if name == "UTC" || name == "Etc/UTC" || name == "Z" { return .utc }
         if name.hasPrefix("/") {
             if let bytes = Sys.readSmallRegularFile(name, cap: maxTZifBytes), let z = try? parseTZif(bytes, name: name) { return z }
-        } else if !name.isEmpty && !name.contains("..") {
-            var dirs = zoneDirectories
-            if let d = Sys.env("TZDIR"), !d.isEmpty { dirs.insert(d, at: 0) }
-            for dir in dirs {
-                let path = Sys.join(dir, name)
+        } else {
+            for path in candidatePaths(name) {
                 if let bytes = Sys.readSmallRegularFile(path, cap: maxTZifBytes), let z = try? parseTZif(bytes, name: name) {
                     return z
                 }

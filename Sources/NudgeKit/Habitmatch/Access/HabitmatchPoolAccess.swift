@@ -258,7 +258,7 @@ extension Habitmatch {
         let zonesPath = Sys.join(st.dir, "zones")
         if p.kind == .host {
             ZoneCache.keep(ctx.zone)
-            for z in String(decoding: ((try? Sys.readFile(zonesPath)) ?? nil) ?? [], as: UTF8.self).split(separator: "\n").prefix(1000) { _ = ZoneCache.named(String(z)) }
+            for z in Habitmatch.zonesToLoad(fromFile: String(decoding: ((try? Sys.readFile(zonesPath)) ?? nil) ?? [], as: UTF8.self)) { _ = ZoneCache.named(z) }
         }
         var s = try st.read()
         if p.kind == .host, try updateReads(ctx, p, s) {
@@ -266,9 +266,8 @@ extension Habitmatch {
             s = try st.read()
         }
         if p.kind == .host {
-            let zones = Set(s.members.values.map(\.timezone)).sorted()
-            for z in zones { _ = ZoneCache.named(z) }
-            let text = zones.map { $0 + "\n" }.joined()
+            let text = Habitmatch.zonesFile(s.members)
+            for z in Habitmatch.zonesToLoad(fromFile: text) { _ = ZoneCache.named(z) }
             if ((try? Sys.readFile(zonesPath)) ?? nil).map({ String(decoding: $0, as: UTF8.self) }) != text, Sys.isDirectory(st.dir) {
                 try? Sys.writeFileAtomically(zonesPath, Array(text.utf8), mode: 0o600)
             }

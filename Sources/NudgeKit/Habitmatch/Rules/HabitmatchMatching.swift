@@ -7,6 +7,27 @@
 // the same pool list the same candidates in the same order.
 
 extension Habitmatch {
+    /// The most zones a host-pool command loads ahead from its `zones` file.
+    public static let zonesAheadLimit = 1000
+
+    /// The `zones` file a host-pool member keeps: every member's zone, each
+    /// once, sorted, one a line. It depends on the set of zones only, not on
+    /// who has which or in what order they joined.
+    public static func zonesFile(_ members: [String: Member]) -> String {
+        Set(members.values.map(\.timezone)).sorted().map { $0 + "\n" }.joined()
+    }
+
+    /// The zones to load before a host-pool command folds anything, from
+    /// its `zones` file: what the pool's members had at the last command, so
+    /// which zone files it opens follows the profiles, not the swipes,
+    /// chats or done days it folds. Blank lines and repeats are dropped,
+    /// and at most `zonesAheadLimit` are taken.
+    public static func zonesToLoad(fromFile text: String) -> [String] {
+        var seen = Set<String>()
+        return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && seen.insert($0).inserted }
+            .prefix(zonesAheadLimit).map { $0 }
+    }
+
     /// Minutes between two zones' offsets at `t`, the short way round the
     /// clock: smaller is easier to meet. An unknown zone counts as UTC.
     public static func zoneDistance(_ a: String, _ b: String, at t: Instant) -> Int {
