@@ -111,9 +111,11 @@ final class HeldOutPhrasesTests: XCTestCase {
         // today, unsaid). The next stop read or said all three ("Monday first" read, "remnd me" said, "every 3 days" said):
         // AA 67 right, AB 69.
         // AC's and AD's, judged once at the start of the stop after: AC 64 right, 9 refused, 3 silent ("station 7 dec 19",
-        // "tuesday tiles ltd", "wednesday cafe"); AD 67 right, 8 refused, 1 stated, 0 silent. After the fixes AC 72, AD 74.
+        // "tuesday tiles ltd", "wednesday cafe"); AD 67 right, 8 refused, 1 stated, 0 silent. After the fixes AC 72, AD 74;
+        // AC 71 after an adversary's round: "for wednesday cafe" is Wednesday again, said (a day before a kind of business
+        // is mostly the day: "friday pub quiz"), and stated wrong for AC's writer, who meant a client.
         let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 67, "heldout-ab.tsv": 69, "heldout-ac.tsv": 72, "heldout-ad.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-aa.tsv": 67, "heldout-ab.tsv": 69, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",

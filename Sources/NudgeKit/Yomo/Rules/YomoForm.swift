@@ -232,6 +232,15 @@ extension Yomo {
             anchor.day = anchor.day.adding(days: week ? 7 : 1)
             assumptions.append("\(anchor.time) has passed today: every \(rec.interval) \(week ? "weeks" : "days") from \(week ? "\(Weekdays.display(anchor.day.weekday)) \(anchor.day)" : "tomorrow")")
         }
+        // "every 3 months at 9am", "every year at 9am", "every week at 9am" once 09:00 has passed: today's date
+        // (or weekday) is kept, so the first is a whole interval on; said.
+        if rec.repeats && !rec.basedOnCompletion && !dateExplicit && time != nil && zone.resolve(anchor) < now
+            && ((rec.kind == .custom && (rec.unit == .month || rec.unit == .year)) || rec.kind == .weekly)
+            && rec.days.isEmpty && rec.monthOrdinal == nil && rec.set == nil,
+           let first = Yomo.firstTrigger(anchor: anchor, recurrence: rec, now: now, zone: zone) {
+            let d = zone.day(of: first)
+            assumptions.append("\(anchor.time) has passed today: \(rec.summary) from \(Weekdays.display(d.weekday)) \(d)")
+        }
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
             assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
         }

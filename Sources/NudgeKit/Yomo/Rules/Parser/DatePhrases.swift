@@ -304,11 +304,16 @@ extension ReminderParser.ParseState {
             return consume(k + 1 - i)
         }
         let d = nextWeekday(days[0])
+        // "friday pub quiz" is mostly Friday's; "for wednesday cafe" may name a client: read, and said.
+        if Self.businessWords.contains(word(k + 1)) {
+            assumptions.append("'\(tokens[k].word)' read as \(Weekdays.display(d.weekday)) \(d); if '\(tokens[k].word) \(word(k + 1))' names a place, put it in quotes")
+        }
         if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
         // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
         else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
         // "send the forms monday first": Scotland's and Ireland's "Monday first", the coming Monday, said.
-        if word(k + 1) == "first", k + 2 == tokens.count, word(i) != "next" {
+        if word(k + 1) == "first", k + 2 == tokens.count, word(i) != "next",
+           !["show", "shows", "starts", "start", "ranked", "rank", "put", "list", "sort", "sorted", "comes", "come", "goes", "go", "with", "party"].contains(word(i - 1)) {
             assumptions.append("'\(tokens[k].word) first' read as the coming \(Weekdays.display(days[0])), \(d)")
             setDate(d, i, k + 2 - i)
             i = k + 2
@@ -358,6 +363,8 @@ extension ReminderParser.ParseState {
             var mk = k + 1
             if word(mk) == "of" { mk += 1 }
             // "station 7 dec 19": a numbered thing, then "dec 19"; "7 dec 19" alone: the 7th or the 19th? Refused.
+            // "5 may street", "12 june road": a house number and a street, not a date.
+            if ReminderLexicon.month(word(mk)) != nil, Self.streetWords.contains(word(mk + 1)) { return nil }
             if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, mk == k + 1, Self.dayOfMonth(word(mk + 1)) != nil,
                !["am", "pm", "a.m.", "p.m.", "o'clock", "h", "hrs", "oclock"].contains(word(mk + 2)) {
                 if k > 0, Self.numberedNouns.contains(word(k - 1)) { return nil }
@@ -420,6 +427,10 @@ extension ReminderParser.ParseState {
     }
 
     /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.
+    /// Words after a month's name that make it a street's or a place's ("5 may street", "march field").
+    static let streetWords: Set<String> = ["street", "st", "road", "rd", "lane", "ln", "avenue", "ave", "drive", "close", "way", "court", "crescent",
+                                           "terrace", "place", "gardens", "field", "paddock", "hall", "farm", "park"]
+
     static let measureWords: Set<String> = ["inch", "inches", "in", "\"", "ft", "foot", "feet", "yd", "yard", "yards", "mile", "miles",
                                             "mm", "cm", "m", "km", "cup", "cups", "tsp", "tbsp", "teaspoon", "teaspoons", "tablespoon",
                                             "tablespoons", "oz", "lb", "lbs", "pound", "pounds", "kg", "g", "gram", "grams", "litre", "liter",

@@ -67,11 +67,19 @@ extension ReminderParser.ParseState {
         return len == 1 && ["noon", "midnight"].contains(word(k)) && k > 1 && capital(k - 1) && !used[k - 1] && !timeish(k - 1)
     }
 
-    /// "Tuesday Tiles Ltd", "wednesday cafe": a day before a business's kind
-    /// or before a word and a company suffix names the business.
+    /// "Tuesday Tiles Ltd", "Friday Motors Inc": a day before a company's
+    /// suffix, or a word and one, names the company; so does a day before a
+    /// kind of business after a word that goes to a place or calls one
+    /// ("lunch at wednesday cafe", "take car to friday motors", "call tuesday
+    /// tiles"), or both capitalised ("Wednesday Cafe"). Elsewhere such a day
+    /// is the day, said ("friday pub quiz").
     func namesABusiness(at k: Int) -> Bool {
-        ReminderLexicon.weekday(word(k)) != nil && (Self.businessWords.contains(word(k + 1))
-            || (Self.titleWord(word(k + 1)) && ["ltd", "inc", "llc", "plc", "co", "corp", "pty", "gmbh", "llp"].contains(word(k + 2))))
+        guard ReminderLexicon.weekday(word(k)) != nil, !word(k).hasSuffix("s") || Weekdays.parse(word(k)) != nil else { return false }
+        let suffixes: Set<String> = ["ltd", "inc", "llc", "plc", "co", "corp", "pty", "gmbh", "llp"]
+        if suffixes.contains(word(k + 1)) || (Self.titleWord(word(k + 1)) && suffixes.contains(word(k + 2))) { return true }
+        guard Self.businessWords.contains(word(k + 1)) else { return false }
+        if k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised, tokens.contains(where: { $0.raw.first?.isLowercase == true }) { return true }
+        return k > 0 && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside"].contains(word(k - 1))
     }
 
     /// Whether the word at `k` starts a capitalised name: it and the next
@@ -112,10 +120,11 @@ extension ReminderParser.ParseState {
     static let linkWords: Set<String> = ["with", "w", "w/", "and", "i", "at", "to", "for", "in", "on", "by", "about", "re", "or", "the", "a", "my", "we"]
 
     /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
-    /// Kinds of business a day may name ("wednesday cafe", "Friday Motors").
+    /// Kinds of business a day may name ("for wednesday cafe"): the day is
+    /// read, and the reading said.
     static let businessWords: Set<String> = [
         "cafe", "café", "bakery", "diner", "pub", "salon", "deli", "bistro", "restaurant", "brewery", "bookshop", "books", "tiles",
-        "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "ltd", "inc", "llc", "plc", "co", "corp",
+        "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "kitchen",
     ]
 
     static let dayCompounds: Set<String> = [
@@ -186,9 +195,12 @@ extension ReminderParser.ParseState {
         // "3 vs 4 pills", "at 4500 psi", "spread slurry on march field", "anzac day dawn service": no time in them.
         let comparing: Set<String> = ["vs", "vs.", "versus", "v"]
         if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) { return nil }
-        if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next))
+        if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next) && next != "in")
             || (["at", "about", "around"].contains(w) && Int(next) != nil && Self.measureWords.contains(word(k + 2))) { return nil }
-        if ReminderLexicon.month(w) != nil, w.count >= 3, ["field", "paddock", "street", "st", "road", "rd", "lane", "hall", "farm", "park", "avenue", "ave"].contains(next) { return nil }
+        if ReminderLexicon.month(w) != nil, w.count >= 3, Self.streetWords.contains(next) { return nil }
+        // "dinner dec 7 19", "christmas day 630": a number left last, right after a day read: an hour, a year, a count?
+        if w.count <= 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), k > 0, used[k - 1], date != nil, k == tokens.count - 1 || tokens[k].commaAfter,
+           Self.dayOfMonth(word(k - 1)) != nil || ReminderLexicon.month(word(k - 1)) != nil || endsNamedDay(at: k) { return 1 }
         if ["dawn", "sunrise"].contains(w), ["service", "chorus", "patrol", "raid"].contains(next), timeWritten != nil { return nil }
         if let r = w.split(separator: "-", omittingEmptySubsequences: false) as [Substring]?, r.count == 2, r.allSatisfy({ Int($0) != nil }),
            k > 0, !used[k - 1], Self.numberedNouns.contains(word(k - 1)) { return nil }  // "bars 40-56", "pages 10-12"
@@ -331,8 +343,9 @@ extension ReminderParser.ParseState {
         if w == "half" && ReminderLexicon.number(next) != nil { return 2 }  // "half 8": 8:30 in Britain, 7:30 in Germany
         if ["in", "within", "after"].contains(w) {
             // "in 2 hours", "in -5 minutes", "in NaN hours", "in 2 weekdays": an amount of time not read.
+            // (Not across words already read: "turkey in at 7am christmas day".)
             var j = k + 1
-            while j < tokens.count && j <= k + 4 {
+            while j < tokens.count && j <= k + 4 && !used[j] {
                 if Self.unitLike(word(j)) { return j + 1 - k }
                 j += 1
             }

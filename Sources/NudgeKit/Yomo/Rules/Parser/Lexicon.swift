@@ -44,6 +44,19 @@ enum ReminderLexicon {
     static let tensWords: Set<String> = ["twenty", "thirty", "forty", "fifty"]
     static let months = ["january", "february", "march", "april", "may", "june", "july", "august",
                          "september", "october", "november", "december"]
+    /// A weekday's name with one slip ("thurdsay", "satruday", "frday"): one
+    /// letter added, dropped, changed, or two neighbours swapped, with its
+    /// first letter right, and no other day's name as near. Read as that day
+    /// and said. English words that near (a dictionary's, checked) are not.
+    static func nearWeekday(_ w: String) -> String? {
+        guard w.count >= 5, w.count <= 10, w.allSatisfy({ $0.isASCII && $0.isLetter }), weekday(w) == nil,
+              !["sundae", "sundas", "sundry"].contains(w) else { return nil }
+        let near = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].filter { n in
+            n.first == w.first && w != n + "s" && ReminderParser.ParseState.oneEditApart(Array(w), Array(n))
+        }
+        return near.count == 1 ? near[0] : nil
+    }
+
     /// Common misspellings, read as the word meant (and said so).
     static let typos: [String: String] = [
         "tommorow": "tomorrow", "tomorow": "tomorrow", "tommorrow": "tomorrow", "tomorrw": "tomorrow", "tmrw": "tomorrow",
@@ -149,7 +162,8 @@ enum ReminderLexicon {
             var raw = String(piece)
             var comma = false
             var word = raw.lowercased().replacingAll("\u{2019}", "'")
-            while let last = word.last, ",.;!?:)]}\"*".contains(last) {
+            // (A closing single quote too, "friday 5pm'", but not a plural's apostrophe, "the girls'".)
+            while let last = word.last, ",.;!?:)]}\"*".contains(last) || (last == "'" && word.count > 2 && word.dropLast().last != "s") {
                 if last == "," || last == ";" || last == ":" { comma = true }
                 word.removeLast()
             }
@@ -159,7 +173,7 @@ enum ReminderLexicon {
                 continue
             }
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
-            if let fixed = typos[word] {
+            if let fixed = typos[word] ?? nearWeekday(word) {
                 notes.append("'\(word)' read as '\(fixed)'")
                 let parts = fixed.split(separator: " ").map(String.init)
                 for (k, p) in parts.enumerated() {

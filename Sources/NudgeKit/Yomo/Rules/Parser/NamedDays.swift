@@ -162,7 +162,7 @@ extension ReminderParser.ParseState {
             return false
         }
         // "new year's day 2027", "black friday 2027": that year's.
-        if let y = Int(word(k + len)), word(k + len).count == 4, y >= d.year, y <= today.year + 100, let rule = namedRule(at: k, len: len),
+        if let y = Int(word(k + len)), word(k + len).count == 4, y >= d.year, y <= today.year + 20, let rule = namedRule(at: k, len: len),
            let other = Self.date(of: rule, year: y) {
             d = other
             note = "'\(phrase(k, len + 1))' read as \(Weekdays.display(d.weekday)) \(d)"

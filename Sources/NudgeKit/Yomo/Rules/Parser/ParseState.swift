@@ -107,6 +107,14 @@ extension ReminderParser {
             var k = 0
             while k < tokens.count {
                 let raw = tokens[k].raw
+                // One word in single quotes is a name too ("the 'monday' file", "'5pm' slot"); in double ones it is the word.
+                let bare = raw.reversed().drop(while: { ",.;:!?)".contains($0) })
+                if raw.count > 2, raw.first == "'" || raw.first == "\u{2018}", bare.first == "'" || bare.first == "\u{2019}",
+                   bare.dropFirst().first.map({ $0.isLetter || $0.isNumber }) == true {
+                    out[k] = true
+                    k += 1
+                    continue
+                }
                 guard let f = raw.first, let closes = pairs[f], !(raw.count > 1 && raw.dropFirst().last.map(closes.contains) == true),
                       !["'til", "'till", "'cause", "'bout", "'em"].contains(raw.lowercased()),
                       f == "\"" || f == "\u{201C}" || raw.dropFirst().first?.isLetter == true else { k += 1; continue }
@@ -114,8 +122,18 @@ extension ReminderParser {
                 // The closing quote, on a later word (its trailing punctuation aside).
                 guard let e = (k + 1..<(single ? min(tokens.count, k + 6) : tokens.count)).first(where: { j in
                     let back = tokens[j].raw.reversed().drop(while: { ",.;:!?)".contains($0) })
-                    return back.first.map(closes.contains) == true && (!single || back.dropFirst().first?.isLetter == true)
+                    return back.first.map(closes.contains) == true
+                        && (!single || back.dropFirst().first.map { $0.isLetter || $0.isNumber || "?!.".contains($0) } == true)  // "'is 5pm ok?'"
                 }) else { if single { k += 1; continue } else { break } }
+                // The whole sentence in quotes is only quoted: read as if it were not ("'call mum friday 5pm'").
+                if k == 0 && e == tokens.count - 1 { break }
+                // Quotes around a time alone, two words or more ending the sentence, only stress it ("dentist 'tuesday 4pm'").
+                let timeWords: Set<String> = ["today", "tomorrow", "tonight", "at", "next", "this", "am", "pm", "noon", "midnight", "morning", "evening"]
+                if e == tokens.count - 1, e > k, (k...e).allSatisfy({ j in let w = tokens[j].word
+                    return ReminderLexicon.weekday(w) != nil || ReminderLexicon.month(w) != nil || w.first?.isNumber == true || timeWords.contains(w) }) {
+                    k = e + 1
+                    continue
+                }
                 for j in k...e { out[j] = true }
                 k = e + 1
             }

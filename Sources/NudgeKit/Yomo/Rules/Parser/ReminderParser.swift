@@ -80,9 +80,10 @@ public enum ReminderParser {
         // "remnd me to", "reminde me", "rmind me": a slip of "remind" before "me" is the same lead-in, said.
         var slip: String? = nil
         let w0 = state.word(0)
-        if !remindMe, state.word(1) == "me", w0.first == "r", w0.contains("m"), (4...8).contains(w0.count),
+        if !remindMe, state.word(1) == "me", w0.hasPrefix("re") || w0.hasPrefix("rm"), w0.contains("m"), (4...8).contains(w0.count),
            ReminderParser.ParseState.editDistance(Array(w0), Array("remind")) <= 2,
-           !["remain", "remand", "remix", "remit", "remake", "remap", "remodel", "rewind"].contains(w0) {
+           !["remain", "remains", "remand", "remix", "remit", "remake", "remap", "remodel", "rewind", "remi", "remy", "remo", "remedy", "rename", "remap",
+             "remise", "remind"].contains(w0) {
             remindMe = true
             slip = w0
         }
@@ -279,11 +280,13 @@ extension ReminderParser.ParseState {
             while !rule.days.contains(d.weekday) || (d == today && time.map { $0 <= clock.time } == true) { d = d.adding(days: 1) }
             date = d
         }
-        // "every 3 days", "every other month": no day said, so the count starts today; said, since some mean from
-        // the next one ("refill feeders every 3 days" made today may first be due in 3 days).
-        if rule.kind == .custom, rule.interval > 1, [.day, .week, .month].contains(rule.unit), rule.days.isEmpty, rule.monthOrdinal == nil,
-           !rule.basedOnCompletion, date == nil, relative == nil, conflict == nil {
-            assumptions.append("'\(ruleSaid ?? rule.summary)' counted from today, the first today; for a later start say 'starting' and the day")
+        // "every 3 days", "every other month", "every year": no day said, so the count starts today, and a month's
+        // or a year's rule keeps today's date; said, since some mean from the next one ("refill feeders every 3 days"
+        // made today may first be due in 3 days). (`Yomo.form` says where the first is when today's time has passed.)
+        if (rule.kind == .custom && (rule.interval > 1 || [.month, .year].contains(rule.unit))) || rule.kind == .weekly, [.day, .week, .month, .year].contains(rule.unit),
+           rule.days.isEmpty, rule.monthOrdinal == nil, rule.set == nil, !rule.basedOnCompletion, date == nil, relative == nil, conflict == nil {
+            let on = rule.unit == .week || rule.kind == .weekly ? ", on \(Day.weekdayNames[today.weekday])s" : rule.unit == .month ? ", on the \(today.day.ordinalText)" : rule.unit == .year ? ", on \(Day.monthNames[today.month - 1].prefix(3)) \(today.day)" : ""
+            assumptions.append("'\(ruleSaid ?? rule.summary)' counted from today\(on); for another start say 'starting' and the day")
         }
         // "every 15 minutes": the first is 15 minutes from now.
         if rule.kind == .rrule, let r = rule.set?.rrules.first, r.freq == .minutely, date == nil && time == nil && relative == nil {

@@ -254,54 +254,6 @@ extension ReminderParser.ParseState {
         return consume(end - i)
     }
 
-    /// "half past 8", "quarter to 4", "twenty past 3", "at 10 past 9", "5
-    /// minutes to 6 pm": a clock time in words. A bare hour is settled as
-    /// "at 8" is; "N to H" with a plain number needs "at" or "minutes"
-    /// before it ("from 5 to 6" is a range).
-    mutating func readSpokenTime() -> Bool {
-        var k = i
-        if word(k) == "at" || word(k) == "@" || word(k) == "by" { k += 1 }
-        // "at half 7", "tomorrow half six": half past, as Britain, Ireland and Australia say it (said so).
-        if word(k) == "half", Int(word(k + 1)).map({ (1...12).contains($0) }) ?? (hourInWords(at: k + 1) != nil),
-           let h = ReminderLexicon.number(word(k + 1)), (1...12).contains(h),
-           k > i || (i > 0 && used[i - 1]) || Self.dayWord(word(k + 2)) || ["this", "next", "on"].contains(word(k + 2))
-            || k + 2 >= tokens.count || tokens[k + 1].commaAfter || Self.separator(tokens[k + 2].raw)
-            || (k == 0 && Self.titleWord(word(k + 2)) && !Self.measureWords.contains(word(k + 2))),  // "half 6 tea at nans"
-           !["past", "to", "after", "till", "hour", "hours", "an", "a"].contains(word(k + 2)), !Self.unitLike(word(k + 2)) {
-            let said = phrase(i, k + 2 - i)
-            setTime(WrittenTime(hour: h, minute: 30, sure: false, text: said), i, k + 2 - i)
-            i = k + 2
-            return true
-        }
-        var minutes: Int
-        switch word(k) {
-        case "half": minutes = 30
-        case "quarter": minutes = 15
-        case "a" where word(k + 1) == "quarter": minutes = 15; k += 1
-        default:
-            guard let m = ReminderLexicon.number(word(k)), (1...59).contains(m) else { return false }
-            minutes = m
-        }
-        var j = k + 1
-        let numeric = Int(word(k)) != nil
-        if ReminderLexicon.minuteWords.contains(word(j)) && minutes != 30 && word(k) != "quarter" { j += 1 }
-        let way = word(j)
-        guard ["past", "after", "to", "till", "before"].contains(way) else { return false }
-        if numeric && way != "past" && k == i && j == k + 1 { return false }
-        if way == "half" || (word(k) == "half" && way != "past") { return false }
-        guard let (t, n) = writtenTime(at: j + 1) ?? hourInWords(at: j + 1), !tokens[j + 1].word.contains(":"), t.hour <= 12 || t.sure else { return false }
-        guard t.minute == 0 else { return false }
-        var hour = t.hour
-        if way != "past" && way != "after" {
-            minutes = 60 - minutes
-            hour = (hour + 23) % 24
-            if !t.sure && hour == 0 { hour = 12 }
-        }
-        let said = phrase(i, j + 1 + n - i)
-        setTime(WrittenTime(hour: hour, minute: minutes, sure: t.sure, text: said), i, j + 1 + n - i)
-        i = j + 1 + n
-        return true
-    }
     /// "at night".
     mutating func readAtNight() -> Bool {
         guard word(i) == "at" && word(i + 1) == "night" else { return false }
@@ -315,6 +267,13 @@ extension ReminderParser.ParseState {
     /// on its own ("by 5 dec" is a date).
     mutating func readClockTime() -> Bool {
         let w = word(i)
+        // "call at 7 30": an hour and its minutes typed apart, at the end or before a day (am/pm settled as "at 7" is).
+        if w == "at" || w == "@", let h = Int(word(i + 1)), (1...12).contains(h), word(i + 1).count <= 2, word(i + 2).count == 2,
+           let m = Int(word(i + 2)), m < 60, m % 5 == 0, i + 3 == tokens.count || Self.dayWord(word(i + 3)) || tokens[i + 2].commaAfter {
+            setTime(WrittenTime(hour: h, minute: m, sure: false, text: "\(h):\(word(i + 2))"), i, 3)
+            i += 3
+            return true
+        }
         // "by 0700", "by 1730": a 24-hour clock; not "by 2027", a year.
         let byClock = w == "by" ? fourDigits(at: i + 1).flatMap { word(i + 1).hasPrefix("0") || !(19...21).contains($0.0.hour) ? $0 : nil } : nil
         guard w == "at" || w == "@" || w == "by", let (t, n) = writtenTime(at: i + 1) ?? (w == "by" ? byClock : hourInWords(at: i + 1) ?? fourDigits(at: i + 1))
@@ -323,7 +282,8 @@ extension ReminderParser.ParseState {
         if n == 1, ["noon", "midnight"].contains(word(i + 1)), namesAThing(at: i + 1, len: 1) { return false }
         // "at 13 mins past", "at 17 years old": a count, not a clock (left to be refused).
         if n == 1, Int(word(i + 1)) != nil, ["mins", "min", "minutes", "minute", "years", "year", "yrs", "yr", "days", "weeks", "months", "yo", "percent", "%",
-                                             "miles", "km", "kg", "lbs", "pounds", "dollars", "quid", "bucks"].contains(word(i + 2)) { return false }
+                                             "miles", "km", "kg", "lbs", "pounds", "dollars", "quid", "bucks", "points", "pts", "hours", "hrs", "mile"].contains(word(i + 2))
+            || (Self.measureWords.contains(word(i + 2)) && !["in", "m", "\""].contains(word(i + 2))) { return false }  // "at 0 degrees", "at 1200 rpm", "at 3 points"
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
             return true
@@ -390,7 +350,8 @@ extension ReminderParser.ParseState {
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year, !phoneDigits(after: i),
            !(i > 0 && !used[i - 1] && !endsNamedDay(at: i) && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
-           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1))) {
+           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1)))
+            || (endsNamedDay(at: i) && !(2000...2200).contains(Int(w) ?? 0)) {  // "new years eve 2359", not "christmas eve 2100"
             setTime(t, i, 1)
             i += 1
             readMoreTimes()
@@ -465,7 +426,7 @@ extension ReminderParser.ParseState {
     func verse(before k: Int) -> Bool {
         guard k > 0 else { return false }
         let prev = word(k - 1)
-        if Self.numberedNouns.contains(prev) || ReminderLexicon.versioned.contains(prev) { return true }
+        if (Self.numberedNouns.contains(prev) && !endsNamedDay(at: k)) || ReminderLexicon.versioned.contains(prev) { return true }  // not "christmas day 12:30"
         let books: Set<String> = ["genesis", "exodus", "leviticus", "numbers", "deuteronomy", "joshua", "judges", "ruth", "samuel", "kings",
                                   "chronicles", "ezra", "nehemiah", "esther", "job", "psalm", "psalms", "proverbs", "ecclesiastes", "isaiah",
                                   "jeremiah", "lamentations", "ezekiel", "daniel", "hosea", "joel", "amos", "jonah", "micah", "matthew", "mark",
