@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-ad.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-af.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -114,14 +114,18 @@ final class HeldOutPhrasesTests: XCTestCase {
         // "tuesday tiles ltd", "wednesday cafe"); AD 67 right, 8 refused, 1 stated, 0 silent. After the fixes AC 72, AD 74;
         // AC 71 after an adversary's round: "for wednesday cafe" is Wednesday again, said (a day before a kind of business
         // is mostly the day: "friday pub quiz"), and stated wrong for AC's writer, who meant a client.
+        // AE's and AF's, the last two of that stop, written while it worked and judged once at its end with nothing tuned
+        // on them: AE 64 right, 7 refused, 2 stated, 3 silent ("thurs from 4pm", "about friday club", "visitor coming
+        // thurs"); AF 62 right, 7 refused, 2 stated, 5 silent ("quartely", "st brigid's day", "the shortest day", "once all
+        // the leaves have dropped", "reminder: ..."). After the fixes: AE 67, AF 69, none silent.
         let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 67, "heldout-ab.tsv": 69, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 69, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
-                     "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv"] {
+                     "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

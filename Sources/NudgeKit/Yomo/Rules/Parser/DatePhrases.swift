@@ -264,6 +264,9 @@ extension ReminderParser.ParseState {
     mutating func readWeekdayPhrase() -> Bool {
         var k = i
         if word(k) == "this" && word(k + 1) == "coming" { k += 1 }  // "this coming thursday"
+        // "health visitor coming thurs": "coming" after someone who comes is its verb; the day is read next
+        // ("the slip coming tuesday" is "this coming tuesday").
+        if word(k) == "coming", k > 0, !used[k - 1], Self.comers.contains(word(k - 1)) { return false }
         if ["on", "next", "this", "coming", "for"].contains(word(k)) { k += 1 }
         if word(k) == "on" { k += 1 }
         // "at friday 5pm": "at" a day, as some say it.
@@ -311,6 +314,14 @@ extension ReminderParser.ParseState {
         if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
         // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
         else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
+        // "doctor's appointment monday next at half eleven": Ireland's "Monday next", the coming Monday, said.
+        if word(k + 1) == "next", word(i) != "next", !Self.periodWords.contains(word(k + 2)), ReminderLexicon.weekday(word(k + 2)) == nil,
+           word(k + 2) != "to" {
+            assumptions.append("'\(tokens[k].word) next' read as the coming \(Weekdays.display(days[0])), \(d); some mean the one after")
+            setDate(d, i, k + 2 - i)
+            i = k + 2
+            return true
+        }
         // "send the forms monday first": Scotland's and Ireland's "Monday first", the coming Monday, said.
         if word(k + 1) == "first", k + 2 == tokens.count, word(i) != "next",
            !["show", "shows", "starts", "start", "ranked", "rank", "put", "list", "sort", "sorted", "comes", "come", "goes", "go", "with", "party"].contains(word(i - 1)) {

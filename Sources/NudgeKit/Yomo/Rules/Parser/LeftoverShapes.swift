@@ -4,6 +4,29 @@
 // a year that make it no clock. Pure functions of a word or of the tokens.
 
 extension ReminderParser.ParseState {
+    /// Who comes ("the plumber coming friday"): "coming" after them is a verb.
+    static let comers: Set<String> = [
+        "visitor", "visitors", "nurse", "plumber", "electrician", "engineer", "builder", "builders", "guest", "guests", "mum", "mom", "dad",
+        "kids", "family", "someone", "somebody", "delivery", "parcel", "package", "he", "she", "they", "we", "i", "it", "inspector",
+        "technician", "tech", "cleaner", "gardener", "midwife", "painter", "painters", "decorator", "courier", "in-laws", "nan", "gran",
+        "grandma", "grandpa", "friends", "relatives", "tenant", "landlord", "surveyor", "valuer", "assessor", "vet", "doctor", "dr",
+    ]
+
+    /// Kinds of business a day may name ("for wednesday cafe"): the day is
+    /// read, and the reading said.
+    static let businessWords: Set<String> = [
+        "cafe", "café", "bakery", "diner", "pub", "salon", "deli", "bistro", "restaurant", "brewery", "bookshop", "books", "tiles",
+        "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "kitchen", "club",
+    ]
+
+    static let dayCompounds: Set<String> = [
+        "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
+        "lounger", "loungers", "lamp", "room", "shade", "shades", "tan", "damage", "dried", "nav", "navs", "phone", "dish", "exam", "exams",
+        "test", "tests", "prep", "score", "scores", "practice", "tutor", "tutoring", "word", "words", "vocab", "reading", "math", "maths",
+        "registration", "down", "up", "through", "with", "on", "in", "at", "by", "the", "a", "my", "newspaper", "paper", "times", "ring", "rings",
+        "dress", "dresses", "vows", "invitations", "invites",
+    ]
+
     /// Time zones' abbreviations as people write them after a time ("3pm PST").
     static let zoneWords: Set<String> = ["PST", "PDT", "PT", "MST", "MDT", "MT", "CST", "CDT", "CT", "EST", "EDT", "ET", "AKST", "AKDT", "HST",
                                          "UTC", "GMT", "BST", "IST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "JST", "KST", "AEST",

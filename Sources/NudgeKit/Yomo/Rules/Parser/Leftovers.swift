@@ -79,7 +79,7 @@ extension ReminderParser.ParseState {
         if suffixes.contains(word(k + 1)) || (Self.titleWord(word(k + 1)) && suffixes.contains(word(k + 2))) { return true }
         guard Self.businessWords.contains(word(k + 1)) else { return false }
         if k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised, tokens.contains(where: { $0.raw.first?.isLowercase == true }) { return true }
-        return k > 0 && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside"].contains(word(k - 1))
+        return k > 0 && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside", "about"].contains(word(k - 1))
     }
 
     /// Whether the word at `k` starts a capitalised name: it and the next
@@ -120,21 +120,6 @@ extension ReminderParser.ParseState {
     static let linkWords: Set<String> = ["with", "w", "w/", "and", "i", "at", "to", "for", "in", "on", "by", "about", "re", "or", "the", "a", "my", "we"]
 
     /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
-    /// Kinds of business a day may name ("for wednesday cafe"): the day is
-    /// read, and the reading said.
-    static let businessWords: Set<String> = [
-        "cafe", "café", "bakery", "diner", "pub", "salon", "deli", "bistro", "restaurant", "brewery", "bookshop", "books", "tiles",
-        "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "kitchen",
-    ]
-
-    static let dayCompounds: Set<String> = [
-        "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
-        "lounger", "loungers", "lamp", "room", "shade", "shades", "tan", "damage", "dried", "nav", "navs", "phone", "dish", "exam", "exams",
-        "test", "tests", "prep", "score", "scores", "practice", "tutor", "tutoring", "word", "words", "vocab", "reading", "math", "maths",
-        "registration", "down", "up", "through", "with", "on", "in", "at", "by", "the", "a", "my", "newspaper", "paper", "times", "ring", "rings",
-        "dress", "dresses", "vows", "invitations", "invites",
-    ]
-
     /// Whether the word at `k` is inside a capitalised name after a verb
     /// that takes one ("read Tuesdays with Morrie", "watch 28 Days Later",
     /// "listen to Sunday Morning by Maroon 5"), and not a day word ending it
@@ -280,6 +265,8 @@ extension ReminderParser.ParseState {
             || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil)
             // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
             // "when i'm next on days", "when ellie's results come out": the same, said of oneself or of someone's.
+            // "once all the leaves have dropped", "once the paint is dry": an event too.
+            || (w == "once" && ["all", "everyone", "everything", "both"].contains(next))
             || (w == "when" && (["i'm", "im", "we're", "you're", "they're", "it's", "he's", "she's"].contains(next)
                                 || (next.hasSuffix("'s") && next.count > 2)))
             || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
@@ -550,7 +537,8 @@ extension ReminderParser.ParseState {
         // "2 days before", "3 weeks after": counted from something yomo does not know.
         if ReminderLexicon.number(w) != nil || w == "a", ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
            ["before", "after", "from", "ago", "prior"].contains(word(k + 2)) { return 3 }
-        if ["next", "this", "coming"].contains(w) && (Self.periodWords.contains(next) || ReminderLexicon.weekday(next) != nil) { return 2 }
+        if ["next", "this", "coming"].contains(w) && (Self.periodWords.contains(next) || ReminderLexicon.weekday(next) != nil)
+            && !(w == "coming" && k + 1 < tokens.count && used[k + 1] && ReminderLexicon.weekday(next) != nil) { return 2 }  // "health visitor coming thurs"
         let lead = Self.leadWords.contains(prev) || (prev == "the" && Self.leadWords.contains(word(k - 2)))
         // "the Friday Harbor Inn proposal", "book a table for Friday Club": a capitalised day in a name, among
         // lower-case words, is the name's.

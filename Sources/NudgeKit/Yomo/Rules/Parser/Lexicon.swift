@@ -65,7 +65,7 @@ enum ReminderLexicon {
         "thrusday": "thursday", "thursdy": "thursday", "tuesdya": "tuesday", "teusday": "tuesday", "tusday": "tuesday",
         "saterday": "saturday", "saturaday": "saturday", "fridy": "friday", "firday": "friday", "mondya": "monday",
         "sundya": "sunday", "minuts": "minutes", "mintues": "minutes", "minutues": "minutes", "hourse": "hours",
-        "weekely": "weekly", "montly": "monthly", "dialy": "daily", "daliy": "daily", "mornign": "morning", "mornin": "morning", "evenin": "evening",
+        "weekely": "weekly", "montly": "monthly", "quartely": "quarterly", "quaterly": "quarterly", "quarterley": "quarterly", "dialy": "daily", "daliy": "daily", "mornign": "morning", "mornin": "morning", "evenin": "evening",
         "wendesday": "wednesday", "tuesdy": "tuesday", "thursady": "thursday", "tuseday": "tuesday", "tueday": "tuesday", "thurday": "thursday",
         "wednseday": "wednesday", "satuday": "saturday", "frid": "friday", "todya": "today", "tody": "today", "toady": "today",
         "tomrrow": "tomorrow", "tonigth": "tonight", "tonihgt": "tonight", "sunady": "sunday", "fiday": "friday", "mondy": "monday",

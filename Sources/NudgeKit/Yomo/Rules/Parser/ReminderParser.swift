@@ -95,6 +95,11 @@ public enum ReminderParser {
             remindMe = lead.contains("remind")
             _ = state.consume(lead.count)
         }
+        // "reminder: mulch the roses", "todo: call jo": a label before a colon.
+        if !remindMe, ["reminder", "reminders", "todo", "to-do", "task", "note", "remember"].contains(state.word(0)), state.tokens.first?.commaAfter == true,
+           state.tokens.first?.raw.hasSuffix(":") == true, state.tokens.count > 1 {
+            _ = state.consume(1)
+        }
         // "In six weeks, remind me to ask Sam": the same after a lead phrase and its comma.
         if !remindMe, let c = state.tokens.firstIndex(where: \.commaAfter), c < 5, state.word(c + 1) == "remind", state.word(c + 2) == "me" {
             remindMe = true
@@ -309,11 +314,12 @@ extension ReminderParser.ParseState {
         // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it;
         // "due fri" too, but "rent due fri" keeps its "due" (the rent is due).
         // "pay rent in dec 5", "send it at eod": an "in" or "on" before the date read, an "at" before the time.
-        for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due", "in", "on", "at"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
+        for k in tokens.indices.dropLast() where !used[k] && ["by", "before", "due", "in", "on", "at", "from"].contains(tokens[k].word) && used[k + 1] && !rule.repeats
             && (tokens[k].word != "due" || k == 0 || used[k - 1])
             && (["by", "before", "due"].contains(tokens[k].word) || !["at", "on", "in", "by", "@", "the"].contains(tokens[k + 1].word))
             && ((tokens[k].word != "at" && date != nil && dateSaid?.hasPrefix(tokens[k + 1].word) == true)
-                || (!["in", "on"].contains(tokens[k].word) && timeWritten?.said.hasPrefix(tokens[k + 1].word) == true)) {
+                || (!["in", "on"].contains(tokens[k].word) && timeWritten?.said.hasPrefix(tokens[k + 1].word) == true))
+            && (tokens[k].word != "from" || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true && !["to", "until", "till", "-"].contains(word(k + 2)))) {
             used[k] = true
         }
         // "every 2 hours starting at 2pm", "starting 9am": the start's word, read with it.
