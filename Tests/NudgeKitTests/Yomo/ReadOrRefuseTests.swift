@@ -105,7 +105,8 @@ final class ReadOrRefuseTests: XCTestCase {
         XCTAssertEqual(try occurrences("water every second day at 8am", 2), ["2026-11-29 08:00", "2026-12-01 08:00"],
                        "every N days starts at the nearest one (today's 08:00 has passed: tomorrow's), as 'every other tuesday' does")
         let moved = try Yomo.form(parsed: parse("water every second day at 8am"), options: ReminderFormOptions(), now: now, zone: ny)
-        XCTAssertEqual(moved.assumptions, ["08:00 has passed today: every 2 days from tomorrow"], "and says so")
+        XCTAssertEqual(moved.assumptions, ["'every second day' counted from today; for another start say 'starting' and the day",
+                                           "08:00 has passed today: every 2 days from tomorrow"], "and says so")
         XCTAssertEqual(try occurrences("drink water every quarter hour", 3), ["2026-11-28 10:15", "2026-11-28 10:30", "2026-11-28 10:45"])
         XCTAssertEqual(try occurrences("stretch every 45 minutes", 2), ["2026-11-28 10:45", "2026-11-28 11:30"])
         XCTAssertFalse(parse("drink every 90 minutes from 9 to 5").warnings.isEmpty, "minutes within hours are not a rule yomo has")
@@ -355,9 +356,12 @@ final class ReadOrRefuseTests: XCTestCase {
         // Broken clocks, events, a month or a day without its date: refused.
         for s in ["call 7pmm", "call 3pn", "call 5;30pm", "pick up 3;15", "call at 1oam", "at school pickup get milk", "end of shift count drugs",
                   "during lunch call vet", "by close of play send report", "call gp in the am", "ring gran l8r", "renew mot september",
-                  "exams start june", "tuesday next", "the tuesday after", "sow broad beans after harvest", "read farmers weekly"] {
+                  "exams start june", "the tuesday after", "sow broad beans after harvest", "read farmers weekly"] {
             XCTAssertFalse(parse(s).warnings.isEmpty && parse(s).conflict == nil, s)
         }
+        // Ireland's "Tuesday next" is the coming Tuesday, said (some mean the one after).
+        XCTAssertEqual(parse("tuesday next").date?.description, "2026-12-01")
+        XCTAssertFalse(parse("tuesday next").assumptions.isEmpty)
         for s in ["ask may about april rent", "april showers playlist", "book flights for august", "call marc 3pm", "stretch every hour during work hours"] {
             XCTAssertTrue(parse(s).warnings.isEmpty || s.hasPrefix("stretch"), s)
         }

@@ -282,7 +282,7 @@ extension ReminderParser.ParseState {
         if n == 1, ["noon", "midnight"].contains(word(i + 1)), namesAThing(at: i + 1, len: 1) { return false }
         // "at 13 mins past", "at 17 years old": a count, not a clock (left to be refused).
         if n == 1, Int(word(i + 1)) != nil, ["mins", "min", "minutes", "minute", "years", "year", "yrs", "yr", "days", "weeks", "months", "yo", "percent", "%",
-                                             "miles", "km", "kg", "lbs", "pounds", "dollars", "quid", "bucks", "points", "pts", "hours", "hrs", "mile"].contains(word(i + 2))
+                                             "miles", "km", "kg", "lbs", "pounds", "dollars", "quid", "bucks", "points", "pts", "mile"].contains(word(i + 2))
             || (Self.measureWords.contains(word(i + 2)) && !["in", "m", "\""].contains(word(i + 2))) { return false }  // "at 0 degrees", "at 1200 rpm", "at 3 points"
         if w == "by" && !t.sure && !tokens[i + 1].word.contains(":") && (datePhrase(at: i + 1) != nil || word(i + 2) != "") {
             i += 1
