@@ -117,9 +117,10 @@ final class HeldOutPhrasesTests: XCTestCase {
         // AE's and AF's, the last two of that stop, written while it worked and judged once at its end with nothing tuned
         // on them: AE 64 right, 7 refused, 2 stated, 3 silent ("thurs from 4pm", "about friday club", "visitor coming
         // thurs"); AF 62 right, 7 refused, 2 stated, 5 silent ("quartely", "st brigid's day", "the shortest day", "once all
-        // the leaves have dropped", "reminder: ..."). After the fixes: AE 67, AF 69, none silent.
+        // the leaves have dropped", "reminder: ..."). After the fixes: AE 67, AF 69, none silent; then AE 66 after a review:
+        // "about friday club" (a day before a kind of business after "at", "to", "about") is refused, the day or the place?
         let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 69, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 66, "heldout-af.tsv": 69, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",

@@ -220,9 +220,14 @@ public struct Store<M: JournalModel> {
         // NAME~N this writer chose before, in a folder it may not list: remembered in its own folder.
         let remembered = Sys.join(dir, "own-name")
         if let sub = f {
-            for line in OwnNames.read(remembered) where line.hasPrefix(sub + "/") && !line.contains("..") {
-                var st = stat()
-                if lstat(Sys.join(journalDir, line), &st) != 0 || mine(st) { return line }
+            // The copy read once a process first; before choosing anew, the file again (another command of this
+            // writer may have chosen since), so one writer never ends up with two journals.
+            for fresh in [false, true] {
+                if fresh { OwnNames.forget(remembered) }
+                for line in OwnNames.read(remembered) where line.hasPrefix(sub + "/") && !line.contains("..") {
+                    var st = stat()
+                    if lstat(Sys.join(journalDir, line), &st) != 0 || mine(st) { return line }
+                }
             }
         }
         let name = Sys.claimName(in: journalDir, base: base, ext: ".ndjson", mine: mine)
@@ -303,6 +308,8 @@ enum OwnNames {
 
     static func write(_ path: String, _ lines: [String]) {
         try? Sys.writeFileAtomically(path, Array(lines.map { $0 + "\n" }.joined().utf8), mode: 0o600)
-        memo.withLock { $0[path] = nil }
+        forget(path)
     }
+
+    static func forget(_ path: String) { memo.withLock { $0[path] = nil } }
 }

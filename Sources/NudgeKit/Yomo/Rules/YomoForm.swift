@@ -241,6 +241,10 @@ extension Yomo {
             let d = zone.day(of: first)
             assumptions.append("\(anchor.time) has passed today: \(rec.summary) from \(Weekdays.display(d.weekday)) \(d)")
         }
+        // The parser's "counted from today" goes when a day was given (--date) or where the first falls was said just above.
+        if dateExplicit || assumptions.contains(where: { $0.contains(" has passed today: ") && !$0.hasSuffix("set for tomorrow") }) {
+            assumptions.removeAll { $0.contains("' counted from today") }
+        }
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
             assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
         }

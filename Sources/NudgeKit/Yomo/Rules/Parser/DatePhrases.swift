@@ -275,7 +275,7 @@ extension ReminderParser.ParseState {
         // "the Sunday paper", "the monday meeting", "Friday Night Lights": a day that names a thing;
         // "book a table for Friday Club": after "for" too.
         if ((k == i || (k == i + 1 && word(i) == "for")) && namesAThing(at: k, len: len))
-            || ((len == 1 || tokens[k].word.hasSuffix("s")) && properName(at: k)) || (len == 1 && namesABusiness(at: k)) { return false }  // "TGI Fridays sun 7pm"
+            || ((len == 1 || tokens[k].word.hasSuffix("s")) && properName(at: k)) || (len == 1 && (namesABusiness(at: k) || dayOrPlace(at: k))) { return false }  // "TGI Fridays sun 7pm"
         if word(i) == "for" && (days.count > 1 || tokens[k].word.hasSuffix("s")) { return false }
         let plural = (k..<(k + len)).contains { tokens[$0].word.hasSuffix("s") && Weekdays.parse(tokens[$0].word) == nil }
         if rule.repeats && rule.unit == .hour && word(i) == "on" {
@@ -314,18 +314,15 @@ extension ReminderParser.ParseState {
         if word(i) == "next" { assumptions.append("'next \(tokens[k].word)' read as \(d)") }
         // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
         else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
-        // "doctor's appointment monday next at half eleven": Ireland's "Monday next", the coming Monday, said.
-        if word(k + 1) == "next", word(i) != "next", !Self.periodWords.contains(word(k + 2)), ReminderLexicon.weekday(word(k + 2)) == nil,
-           word(k + 2) != "to" {
-            assumptions.append("'\(tokens[k].word) next' read as the coming \(Weekdays.display(days[0])), \(d); some mean the one after")
-            setDate(d, i, k + 2 - i)
-            i = k + 2
-            return true
-        }
-        // "send the forms monday first": Scotland's and Ireland's "Monday first", the coming Monday, said.
-        if word(k + 1) == "first", k + 2 == tokens.count, word(i) != "next",
+        // "doctor's appointment monday next at half eleven", "send the forms monday first": Ireland's and Scotland's
+        // "Monday next" and "Monday first", the coming Monday, said; not across a colon or comma ("agenda monday: next
+        // steps"), nor before a word of the title ("friday next door"), nor an order ("show monday first").
+        let after = word(k + 2)
+        if ["next", "first"].contains(word(k + 1)), word(i) != "next", !tokens[k].commaAfter,
+           after.isEmpty || tokens[k + 1].commaAfter || ["at", "@", "morning", "afternoon", "evening", "night"].contains(after) || writtenTime(at: k + 2) != nil,
            !["show", "shows", "starts", "start", "ranked", "rank", "put", "list", "sort", "sorted", "comes", "come", "goes", "go", "with", "party"].contains(word(i - 1)) {
-            assumptions.append("'\(tokens[k].word) first' read as the coming \(Weekdays.display(days[0])), \(d)")
+            let alt = word(k + 1) == "next" ? "; some mean the one after" : ""
+            assumptions.append("'\(tokens[k].word) \(word(k + 1))' read as the coming \(Weekdays.display(days[0])), \(d)\(alt)")
             setDate(d, i, k + 2 - i)
             i = k + 2
             return true
@@ -378,7 +375,7 @@ extension ReminderParser.ParseState {
             if ReminderLexicon.month(word(mk)) != nil, Self.streetWords.contains(word(mk + 1)) { return nil }
             if let m = ReminderLexicon.month(word(mk)), word(mk).count >= 3, mk == k + 1, Self.dayOfMonth(word(mk + 1)) != nil,
                !["am", "pm", "a.m.", "p.m.", "o'clock", "h", "hrs", "oclock"].contains(word(mk + 2)) {
-                if k > 0, Self.numberedNouns.contains(word(k - 1)) { return nil }
+                if k > 0, Self.numberedPlaces.contains(word(k - 1)) { return nil }
                 if conflict == nil {
                     conflict = "'\(phrase(k, 3))': \(ReminderLexicon.months[m - 1].prefix(3)) \(dd) or \(ReminderLexicon.months[m - 1].prefix(3)) \(word(mk + 1))? say '\(word(mk)) \(word(mk + 1))' or '\(dd) \(word(mk))'"
                 }
@@ -437,11 +434,13 @@ extension ReminderParser.ParseState {
                                                                && !Self.dayWord(word(k + 1)))
     }
 
-    /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.
-    /// Words after a month's name that make it a street's or a place's ("5 may street", "march field").
-    static let streetWords: Set<String> = ["street", "st", "road", "rd", "lane", "ln", "avenue", "ave", "drive", "close", "way", "court", "crescent",
-                                           "terrace", "place", "gardens", "field", "paddock", "hall", "farm", "park"]
+    /// Words after a house number and a month's name that make them an
+    /// address ("5 may street"): only words that are nothing else.
+    static let streetWords: Set<String> = ["street", "st", "road", "rd", "lane", "ln", "avenue", "ave", "crescent", "terrace", "gardens"]
+    /// Words after a month's name alone that make it a place's ("march field", "may street").
+    static let placeWords: Set<String> = streetWords.union(["field", "paddock", "hall", "farm", "park", "close", "way", "court", "drive", "place"])
 
+    /// Units of measure: "1/2 inch", "3/4 cup" are fractions, not dates.
     static let measureWords: Set<String> = ["inch", "inches", "in", "\"", "ft", "foot", "feet", "yd", "yard", "yards", "mile", "miles",
                                             "mm", "cm", "m", "km", "cup", "cups", "tsp", "tbsp", "teaspoon", "teaspoons", "tablespoon",
                                             "tablespoons", "oz", "lb", "lbs", "pound", "pounds", "kg", "g", "gram", "grams", "litre", "liter",

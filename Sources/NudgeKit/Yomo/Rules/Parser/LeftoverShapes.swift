@@ -19,6 +19,7 @@ extension ReminderParser.ParseState {
         "plumbing", "roofing", "cleaners", "motors", "garage", "foods", "kitchen", "club",
     ]
 
+    /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
     static let dayCompounds: Set<String> = [
         "cream", "screen", "sunscreen", "hat", "hats", "lotion", "block", "glasses", "bed", "beds", "roof", "dial", "flower", "flowers",
         "lounger", "loungers", "lamp", "room", "shade", "shades", "tan", "damage", "dried", "nav", "navs", "phone", "dish", "exam", "exams",

@@ -69,17 +69,23 @@ extension ReminderParser.ParseState {
 
     /// "Tuesday Tiles Ltd", "Friday Motors Inc": a day before a company's
     /// suffix, or a word and one, names the company; so does a day before a
-    /// kind of business after a word that goes to a place or calls one
-    /// ("lunch at wednesday cafe", "take car to friday motors", "call tuesday
-    /// tiles"), or both capitalised ("Wednesday Cafe"). Elsewhere such a day
+    /// kind of business, both capitalised ("Wednesday Cafe"). After "at",
+    /// "to" and the like such a day is refused (`dayOrPlace`); elsewhere it
     /// is the day, said ("friday pub quiz").
     func namesABusiness(at k: Int) -> Bool {
         guard ReminderLexicon.weekday(word(k)) != nil, !word(k).hasSuffix("s") || Weekdays.parse(word(k)) != nil else { return false }
         let suffixes: Set<String> = ["ltd", "inc", "llc", "plc", "co", "corp", "pty", "gmbh", "llp"]
         if suffixes.contains(word(k + 1)) || (Self.titleWord(word(k + 1)) && suffixes.contains(word(k + 2))) { return true }
         guard Self.businessWords.contains(word(k + 1)) else { return false }
-        if k + 1 < tokens.count, tokens[k].capitalised, tokens[k + 1].capitalised, tokens.contains(where: { $0.raw.first?.isLowercase == true }) { return true }
-        return k > 0 && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside", "about"].contains(word(k - 1))
+        return k + 1 < tokens.count && tokens[k].capitalised && tokens[k + 1].capitalised && tokens.contains(where: { $0.raw.first?.isLowercase == true })
+    }
+
+    /// "lunch at wednesday cafe", "take cake to friday club": a day before a
+    /// kind of business after a word that goes to a place or calls one may
+    /// name the place or say the day; not read, and so refused.
+    func dayOrPlace(at k: Int) -> Bool {
+        ReminderLexicon.weekday(word(k)) != nil && Self.businessWords.contains(word(k + 1)) && k > 0
+            && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside", "about"].contains(word(k - 1))
     }
 
     /// Whether the word at `k` starts a capitalised name: it and the next
@@ -119,7 +125,6 @@ extension ReminderParser.ParseState {
     /// Words that link or end a phrase: after a day, they make it no name's.
     static let linkWords: Set<String> = ["with", "w", "w/", "and", "i", "at", "to", "for", "in", "on", "by", "about", "re", "or", "the", "a", "my", "we"]
 
-    /// Words that make "sun", "sat" or "wed" at the start of a phrase a thing, not a day.
     /// Whether the word at `k` is inside a capitalised name after a verb
     /// that takes one ("read Tuesdays with Morrie", "watch 28 Days Later",
     /// "listen to Sunday Morning by Maroon 5"), and not a day word ending it
@@ -182,13 +187,13 @@ extension ReminderParser.ParseState {
         if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) { return nil }
         if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next) && next != "in")
             || (["at", "about", "around"].contains(w) && Int(next) != nil && Self.measureWords.contains(word(k + 2))) { return nil }
-        if ReminderLexicon.month(w) != nil, w.count >= 3, Self.streetWords.contains(next) { return nil }
+        if ReminderLexicon.month(w) != nil, w.count >= 3, Self.placeWords.contains(next), Self.dayOfMonth(prev) == nil || Self.streetWords.contains(next) { return nil }
         // "dinner dec 7 19", "christmas day 630": a number left last, right after a day read: an hour, a year, a count?
         if w.count <= 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), k > 0, used[k - 1], date != nil, k == tokens.count - 1 || tokens[k].commaAfter,
            Self.dayOfMonth(word(k - 1)) != nil || ReminderLexicon.month(word(k - 1)) != nil || endsNamedDay(at: k) { return 1 }
         if ["dawn", "sunrise"].contains(w), ["service", "chorus", "patrol", "raid"].contains(next), timeWritten != nil { return nil }
         if let r = w.split(separator: "-", omittingEmptySubsequences: false) as [Substring]?, r.count == 2, r.allSatisfy({ Int($0) != nil }),
-           k > 0, !used[k - 1], Self.numberedNouns.contains(word(k - 1)) { return nil }  // "bars 40-56", "pages 10-12"
+           k > 0, !used[k - 1], Self.numberedPlaces.contains(word(k - 1)) { return nil }  // "bars 40-56", "pages 10-12"
         if ReminderLexicon.weekday(w) != nil, prev == "the", next == "roast" || Self.dayCompounds.contains(next) && Self.titleWord(next) && next.count > 3 { return nil }
         if ["year", "month", "quarter"].contains(w), next == "end", date != nil, !["the", "at", "by"].contains(prev) { return nil }  // "year end close dec 31 5pm"
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }

@@ -50,7 +50,7 @@ enum ReminderLexicon {
     /// and said. English words that near (a dictionary's, checked) are not.
     static func nearWeekday(_ w: String) -> String? {
         guard w.count >= 5, w.count <= 10, w.allSatisfy({ $0.isASCII && $0.isLetter }), weekday(w) == nil,
-              !["sundae", "sundas", "sundry"].contains(w) else { return nil }
+              !["sundae", "sundas", "sundry", "frida", "sundar", "munday", "mondal", "monda", "tuesdae"].contains(w) else { return nil }
         let near = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].filter { n in
             n.first == w.first && w != n + "s" && ReminderParser.ParseState.oneEditApart(Array(w), Array(n))
         }
@@ -173,7 +173,7 @@ enum ReminderLexicon {
                 continue
             }
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
-            if let fixed = typos[word] ?? nearWeekday(word) {
+            if let fixed = typos[word] ?? ((k > 0 && raw.first?.isUppercase == true) ? nil : nearWeekday(word)) {
                 notes.append("'\(word)' read as '\(fixed)'")
                 let parts = fixed.split(separator: " ").map(String.init)
                 for (k, p) in parts.enumerated() {

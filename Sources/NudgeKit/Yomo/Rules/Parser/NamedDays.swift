@@ -68,7 +68,8 @@ extension ReminderParser.ParseState {
         (["st stephens day", "saint stephens day", "stephens day"], .fixed(month: 12, day: 26), nil),
         (["st brigids day", "saint brigids day", "brigids day", "imbolc"], .fixed(month: 2, day: 1), nil),
         (["the shortest day", "shortest day", "winter solstice"], .fixed(month: 12, day: 21), nil),
-        (["the longest day", "longest day", "summer solstice", "midsummer day", "midsummers day"], .fixed(month: 6, day: 21), nil),
+        (["the longest day", "longest day", "summer solstice"], .fixed(month: 6, day: 21), nil),
+        (["midsummer day", "midsummers day"], .fixed(month: 6, day: 24), nil),
         (["early may bank holiday", "may day bank holiday"], .nth(month: 5, ordinal: 1, weekday: 1), nil),
         (["spring bank holiday"], .nth(month: 5, ordinal: -1, weekday: 1), nil),
         (["summer bank holiday", "august bank holiday"], .nth(month: 8, ordinal: -1, weekday: 1), nil),
@@ -112,12 +113,12 @@ extension ReminderParser.ParseState {
         return nil
     }
 
-    /// The rule of the named day at `k`, `len` tokens long.
     /// Whether a named day ends just before `k` ("christmas day 0630").
     func endsNamedDay(at k: Int) -> Bool {
         (max(0, k - 4)..<k).contains { j in namedDay(at: j).map { j + $0.1 == k } == true }
     }
 
+    /// The rule of the named day at `k`, `len` tokens long.
     func namedRule(at k: Int, len: Int) -> NamedDayRule? {
         for entry in Self.namedDays {
             for name in entry.names where name.split(separator: " ").count == len {

@@ -82,13 +82,15 @@ public enum ReminderParser {
         let w0 = state.word(0)
         if !remindMe, state.word(1) == "me", w0.hasPrefix("re") || w0.hasPrefix("rm"), w0.contains("m"), (4...8).contains(w0.count),
            ReminderParser.ParseState.editDistance(Array(w0), Array("remind")) <= 2,
-           !["remain", "remains", "remand", "remix", "remit", "remake", "remap", "remodel", "rewind", "remi", "remy", "remo", "remedy", "rename", "remap",
+           !["remain", "remains", "remand", "remix", "remit", "remake", "remap", "remodel", "rewind", "remi", "remy", "remo", "remedy", "rename",
              "remise", "remind"].contains(w0) {
             remindMe = true
             slip = w0
         }
-        if remindMe { _ = state.consume(state.word(2) == "to" ? 3 : 2) }
-        if let w = slip { state.assumptions.append("'\(w) me' read as 'remind me'") }
+        if remindMe {
+            _ = state.consume(state.word(2) == "to" ? 3 : 2)
+            if let w = slip { state.assumptions.append("'\(w) me' read as 'remind me'") }
+        }
         // "Don't forget to buy lemons", "remember to call Jo", "please remind me to …": the same lead-in.
         else if let lead = leadIns.first(where: { l in l.enumerated().allSatisfy { state.word($0.offset) == $0.element } }), state.tokens.count > lead.count,
                 state.word(lead.count) != "do" || state.word(lead.count + 1) != "list" {  // "remember to do list": a to-do list

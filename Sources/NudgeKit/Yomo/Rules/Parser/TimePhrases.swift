@@ -21,9 +21,14 @@ extension ReminderParser.ParseState {
         "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
         "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
         "invoice", "inv", "order", "ticket", "ref", "case", "po", "job", "account", "acct", "policy", "claim",
-        "station", "hive", "stall", "pen", "paddock", "shed", "engine", "truck", "ladder", "tank", "plot", "lot", "hymn", "bar", "bars",
-        "measure", "measures", "cow", "heifer", "store", "branch", "site", "van", "rig", "crew", "squad", "precinct", "district", "medic",
+        "hive", "hymn", "bars", "measure", "measures",
     ]
+    /// Places and things a number names that a time may also follow ("pick up van 3"): only before a date
+    /// ("station 7 dec 19") is their number no day.
+    static let numberedPlaces: Set<String> = numberedNouns.union([
+        "station", "stall", "pen", "paddock", "shed", "engine", "truck", "ladder", "tank", "plot", "lot", "bar", "cow", "heifer", "store",
+        "branch", "site", "van", "rig", "crew", "squad", "precinct", "district", "medic",
+    ])
 
     /// A time of day as the sentence wrote it, before a bare hour's am/pm is
     /// settled (not the tools' `Clock`, which tells the current time).
