@@ -315,11 +315,13 @@ extension ReminderParser.ParseState {
         // "saturday 4pm" said on a Saturday: a week on, said so ("today" is today).
         else if days[0] == today.weekday { assumptions.append("'\(tokens[k].word)' read as next week's, \(d): say 'today' for today") }
         // "doctor's appointment monday next at half eleven", "send the forms monday first": Ireland's and Scotland's
-        // "Monday next" and "Monday first", the coming Monday, said; not across a colon or comma ("agenda monday: next
-        // steps"), nor before a word of the title ("friday next door"), nor an order ("show monday first").
+        // "Monday next" and "Monday first", the coming Monday, said: "first" ending the sentence, "next" there or before a
+        // time; not across a colon or comma ("agenda monday: next steps"), nor before a word of the title ("friday next
+        // door"), nor an order ("show monday first").
         let after = word(k + 2)
         if ["next", "first"].contains(word(k + 1)), word(i) != "next", !tokens[k].commaAfter,
-           after.isEmpty || tokens[k + 1].commaAfter || ["at", "@", "morning", "afternoon", "evening", "night"].contains(after) || writtenTime(at: k + 2) != nil,
+           after.isEmpty || tokens[k + 1].commaAfter
+            || (word(k + 1) == "next" && (["at", "@", "morning", "afternoon", "evening", "night"].contains(after) || writtenTime(at: k + 2) != nil)),
            !["show", "shows", "starts", "start", "ranked", "rank", "put", "list", "sort", "sorted", "comes", "come", "goes", "go", "with", "party"].contains(word(i - 1)) {
             let alt = word(k + 1) == "next" ? "; some mean the one after" : ""
             assumptions.append("'\(tokens[k].word) \(word(k + 1))' read as the coming \(Weekdays.display(days[0])), \(d)\(alt)")
