@@ -222,8 +222,14 @@ public struct Store<M: JournalModel> {
         if let sub = f {
             // The copy read once a process first; before choosing anew, the file again (another command of this
             // writer may have chosen since), so one writer never ends up with two journals.
+            // (Only when this writer's plain name is taken by someone else: otherwise `claimName` keeps it, and the
+            // memo spares the file's open on every batch.)
             for fresh in [false, true] {
-                if fresh { OwnNames.forget(remembered) }
+                if fresh {
+                    var st = stat()
+                    if lstat(Sys.join(journalDir, base + ".ndjson"), &st) != 0 || mine(st) { break }
+                    OwnNames.forget(remembered)
+                }
                 for line in OwnNames.read(remembered) where line.hasPrefix(sub + "/") && !line.contains("..") {
                     var st = stat()
                     if lstat(Sys.join(journalDir, line), &st) != 0 || mine(st) { return line }
