@@ -109,13 +109,18 @@ final class TenclubWatchToolTests: ToolTestCase {
         // Other signals, and a look-alike on another interface, count nothing.
         gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.WakeUpScreen", [])
         dbusSend(bus, path: "/org/gnome/ScreenSaver", signal: "org.example.ScreenSaver.ActiveChanged", ["boolean:false"])
-        waitForRecords(w, 2)
-        usleep(300_000)
+        // A marker: one more real unlock, more than a second later. watch
+        // reads the bus in order, so once its record is in, anything the
+        // signals above had counted would be in before it (no sleep guesses).
+        pause()
+        gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["true"])
+        gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
+        waitForRecords(w, 3)
         let rs = records(w)
-        XCTAssertEqual(rs.map { $0["source"] as? String }, ["gnome", "freedesktop"], w.outSoFar)
-        XCTAssertEqual(rs.map { $0["unlocks"] as? Int }, [1, 2])
-        XCTAssertEqual(rs.map { $0["counted"] as? Bool }, [true, true])
-        XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 2)
+        XCTAssertEqual(rs.map { $0["source"] as? String }, ["gnome", "freedesktop", "gnome"], w.outSoFar)
+        XCTAssertEqual(rs.map { $0["unlocks"] as? Int }, [1, 2, 3])
+        XCTAssertEqual(rs.map { $0["counted"] as? Bool }, [true, true, true])
+        XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 3)
 
         // The bus goes away: watch says so and exits 75 for systemd to restart it.
         for d in daemons { d.send(SIGTERM) }
@@ -218,11 +223,15 @@ final class TenclubWatchToolTests: ToolTestCase {
         gdbusEmit("session", session, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
         pause()  // however late the second word comes
         asLogind("\(mine)=false")
-        waitForRecords(w, 2)
-        usleep(300_000)
+        // A marker unlock (GNOME's, more than a second later): once its
+        // record is in, a third from the late hint would be in before it.
+        pause()
+        gdbusEmit("session", session, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["true"])
+        gdbusEmit("session", session, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
+        waitForRecords(w, 3)
         let rs = records(w)
-        XCTAssertEqual(rs.map { $0["source"] as? String }, ["logind", "gnome"], w.outSoFar)
-        XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 2)
+        XCTAssertEqual(rs.map { $0["source"] as? String }, ["logind", "gnome", "gnome"], w.outSoFar)
+        XCTAssertEqual(tenclub("status").records.first?["unlocks"] as? Int, 3)
         w.send(SIGTERM)
         _ = w.finish(timeout: 10)
     }
@@ -237,7 +246,8 @@ final class TenclubWatchToolTests: ToolTestCase {
         try waitUntilWatching(w)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dataDir + "/lock"), "the folder is made and checked before listening")
         let holder = launchShell("exec flock '\(dataDir)/lock' sleep 3")
-        usleep(300_000)
+        // Until the holder has the lock (a try that fails says so), not a guess at how long that takes.
+        for _ in 0..<250 where runProgram(command("flock"), ["-n", dataDir + "/lock", "true"], timeout: 5).status == 0 { usleep(20_000) }
         gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["true"])
         gdbusEmit("session", bus, path: "/org/gnome/ScreenSaver", signal: "org.gnome.ScreenSaver.ActiveChanged", ["false"])
         _ = holder.finish(timeout: 10)

@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-af.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-ah.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -17,6 +17,9 @@ final class HeldOutPhrasesTests: XCTestCase {
     /// The phrases still silently wrong, with why they are left.
     static let known: [String: String] = [
         "txt jess happy bday on dec 9 lol": "the day is right; the title keeps 'lol', which P's writer dropped",
+        "call insurance about omnipod prior auth monday when they open":
+            "the day is right; the title keeps 'when they open', which AG's writer dropped (an event after a day read is not said)",
+        "call mom when i wake up tomorrow": "the day is right; the title keeps 'when i wake up', which AH's writer dropped (the same)",
     ]
 
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
@@ -119,14 +122,18 @@ final class HeldOutPhrasesTests: XCTestCase {
         // thurs"); AF 62 right, 7 refused, 2 stated, 5 silent ("quartely", "st brigid's day", "the shortest day", "once all
         // the leaves have dropped", "reminder: ..."). After the fixes: AE 67, AF 69, none silent; then AE 66 after a review:
         // "about friday club" (a day before a kind of business after "at", "to", "about") is refused, the day or the place?
+        // AG's and AH's, judged once at the start of the stop after: AG 66 right, 7 refused, 1 stated, 2 silent ("tuesday
+        // then every 10 days" kept "then"; "monday when they open" kept its event); AH 65 right, 5 refused, 5 stated, 1 silent
+        // ("when i wake up tomorrow", the same). After the fixes AG 70, AH 67; the two events in `known`.
         let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 66, "heldout-af.tsv": 69, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
+                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 66, "heldout-af.tsv": 69, "heldout-ag.tsv": 70, "heldout-ah.tsv": 67, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
                      "heldout-t.tsv": 73]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
-                     "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv"] {
+                     "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
+                     "heldout-ag.tsv", "heldout-ah.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -106,6 +106,15 @@ final class ReadOrRefuseTests: XCTestCase {
                        "every N days starts at the nearest one (today's 08:00 has passed: tomorrow's), as 'every other tuesday' does")
         let moved = try Yomo.form(parsed: parse("water every second day at 8am"), options: ReminderFormOptions(), now: now, zone: ny)
         XCTAssertEqual(moved.assumptions, ["08:00 has passed today: every 2 days from tomorrow"], "and says so")
+        // "Counted from today" is said while nothing else says where the first falls; not beside
+        // "has passed today: ... from" (a month's rule too), nor once --date gives the day.
+        let unsaid = try Yomo.form(parsed: parse("water the ferns every 3 days"), options: ReminderFormOptions(), now: now, zone: ny)
+        XCTAssertEqual(unsaid.assumptions, ["'every 3 days' counted from today; for another start say 'starting' and the day"])
+        let monthly = try Yomo.form(parsed: parse("check the smoke alarms every 3 months at 9am"), options: ReminderFormOptions(), now: now, zone: ny)
+        XCTAssertEqual(monthly.assumptions, ["09:00 has passed today: every 3 months from Sun 2027-02-28"])
+        var given = ReminderFormOptions()
+        given.date = "2026-12-02"
+        XCTAssertEqual(try Yomo.form(parsed: parse("water the ferns every 3 days"), options: given, now: now, zone: ny).assumptions, [])
         XCTAssertEqual(try occurrences("drink water every quarter hour", 3), ["2026-11-28 10:15", "2026-11-28 10:30", "2026-11-28 10:45"])
         XCTAssertEqual(try occurrences("stretch every 45 minutes", 2), ["2026-11-28 10:45", "2026-11-28 11:30"])
         XCTAssertFalse(parse("drink every 90 minutes from 9 to 5").warnings.isEmpty, "minutes within hours are not a rule yomo has")

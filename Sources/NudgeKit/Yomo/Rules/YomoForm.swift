@@ -220,6 +220,8 @@ extension Yomo {
         let defaultAt = nextFullHour(now, zone: zone)
         var anchor = LocalDateTime(day: date ?? zone.day(of: now), time: time ?? defaultAt.time)
         if date == nil && time == nil { anchor = defaultAt }
+        // Whether where a rule's first falls is said below (its time has passed today).
+        var firstSaid = false
         if !dateExplicit && !rec.repeats && zone.resolve(anchor) < now {
             anchor.day = anchor.day.adding(days: 1)
             assumptions.append("\(anchor.time) has passed today: set for tomorrow")
@@ -230,6 +232,7 @@ extension Yomo {
             && zone.resolve(anchor) < now && (rec.unit == .day || (rec.unit == .week && rec.days.isEmpty)) {
             let week = rec.unit == .week
             anchor.day = anchor.day.adding(days: week ? 7 : 1)
+            firstSaid = true
             assumptions.append("\(anchor.time) has passed today: every \(rec.interval) \(week ? "weeks" : "days") from \(week ? "\(Weekdays.display(anchor.day.weekday)) \(anchor.day)" : "tomorrow")")
         }
         // "every 3 months at 9am", "every year at 9am", "every week at 9am" once 09:00 has passed: today's date
@@ -239,11 +242,12 @@ extension Yomo {
             && rec.days.isEmpty && rec.monthOrdinal == nil && rec.set == nil,
            let first = Yomo.firstTrigger(anchor: anchor, recurrence: rec, now: now, zone: zone) {
             let d = zone.day(of: first)
+            firstSaid = true
             assumptions.append("\(anchor.time) has passed today: \(rec.summary) from \(Weekdays.display(d.weekday)) \(d)")
         }
         // The parser's "counted from today" goes when a day was given (--date) or where the first falls was said just above.
-        if dateExplicit || assumptions.contains(where: { $0.contains(" has passed today: ") && !$0.hasSuffix("set for tomorrow") }) {
-            assumptions.removeAll { $0.contains("' counted from today") }
+        if dateExplicit || firstSaid, let said = parsed.countedFromToday {
+            assumptions.removeAll { $0 == said }
         }
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
             assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")

@@ -89,8 +89,10 @@ enum ReminderLexicon {
         "tomorrow's": "tomorrow", "today's": "today", "tonight's": "tonight",
         "monday's": "monday", "tuesday's": "tuesday", "wednesday's": "wednesday", "thursday's": "thursday", "friday's": "friday",
         "saturday's": "saturday", "sunday's": "sunday", "wednesdy": "wednesday", "sundy": "sunday", "monay": "monday",
-        "tuesay": "tuesday", "tmorrow": "tomorrow", "janurary": "january", "decemeber": "december",
+        "tuesay": "tuesday", "tmorrow": "tomorrow", "tmorow": "tomorrow", "tomrow": "tomorrow", "janurary": "january", "decemeber": "december",
     ].merging(medical) { a, _ in a }
+    /// Prescriptions' Latin for how many times a day.
+    static let prescriptions: Set<String> = ["bd", "bid", "b.d", "tds", "tid", "qds", "qid"]
     /// A prescription's "every N hours" ("q6h", "q4hr", "q12hrs"), as
     /// nurses and pharmacies write it.
     static let medical: [String: String] = Dictionary(uniqueKeysWithValues: [1, 2, 3, 4, 6, 8, 12, 24].flatMap { n in
@@ -173,6 +175,12 @@ enum ReminderLexicon {
                 continue
             }
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
+            // Prescriptions' Latin ("bid", "tds") is no dose that falls due: "holiday shift bid due dec 1 at 1900"
+            // is a bid, a word of the title.
+            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) {
+                out.append(Token(raw: raw, word: word, commaAfter: comma))
+                continue
+            }
             if let fixed = typos[word] ?? ((k > 0 && raw.first?.isUppercase == true) ? nil : nearWeekday(word)) {
                 notes.append("'\(word)' read as '\(fixed)'")
                 let parts = fixed.split(separator: " ").map(String.init)

@@ -19,6 +19,8 @@ extension ReminderParser.ParseState {
         case easter(offset: Int)
         /// Days after an ordinal weekday (Black Friday: the day after the 4th Thursday of November).
         case afterNth(month: Int, ordinal: Int, weekday: Int, days: Int)
+        /// The first such weekday on or after a date (Advent Sunday: the Sunday from November 27th, four before Christmas).
+        case onOrAfter(month: Int, day: Int, weekday: Int)
     }
 
     /// Names (lower case, apostrophes dropped) and their rule; the UK's
@@ -74,6 +76,8 @@ extension ReminderParser.ParseState {
         (["spring bank holiday"], .nth(month: 5, ordinal: -1, weekday: 1), nil),
         (["summer bank holiday", "august bank holiday"], .nth(month: 8, ordinal: -1, weekday: 1), nil),
         (["remembrance sunday"], .nth(month: 11, ordinal: 2, weekday: 0), nil),
+        (["advent sunday", "first sunday of advent", "first sunday in advent", "1st sunday of advent", "1st sunday in advent"],
+         .onOrAfter(month: 11, day: 27, weekday: 0), nil),
         (["whit monday", "whitmonday", "pentecost monday"], .easter(offset: 50), nil),
         (["whit sunday", "whitsunday", "pentecost"], .easter(offset: 49), nil),
         (["memorial day"], .nth(month: 5, ordinal: -1, weekday: 1), nil),
@@ -138,6 +142,9 @@ extension ReminderParser.ParseState {
         case .nth(let m, let o, let wd): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)
         case .easter(let offset): return easter(year).adding(days: offset)
         case .afterNth(let m, let o, let wd, let days): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)?.adding(days: days)
+        case .onOrAfter(let m, let d, let wd):
+            let from = Day(year: year, month: m, day: d)
+            return from.adding(days: (wd - from.weekday + 7) % 7)
         }
     }
 

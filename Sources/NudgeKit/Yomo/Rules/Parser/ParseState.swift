@@ -68,6 +68,8 @@ extension ReminderParser {
         var skips: [Day] = []
 
         var assumptions: [String]
+        /// Which of them says a rule with no day said counts from today.
+        var countedFromToday: String? = nil
         var warnings: [String] = []
         var conflict: String? = nil
         /// Words that carry a time but were not read: `add` refuses them.

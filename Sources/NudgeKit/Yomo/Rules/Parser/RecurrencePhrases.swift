@@ -425,6 +425,8 @@ extension ReminderParser.ParseState {
         var k = i
         if word(k) == "on" { k += 1 }
         if word(k) == "the" { k += 1 }
+        // "the first sunday of advent": a named day, read as one.
+        if namedDay(at: k) != nil { return false }
         if let (o, wd, len) = ordinalWeekday(at: k) {
             // "the first tuesday of next month"
             if word(k + len) == "of" && word(k + len + 1) == "next" && word(k + len + 2) == "month" {

@@ -38,6 +38,10 @@ public struct ParsedReminder: Equatable, Sendable {
     public var list: String? = nil
     /// Days the rule skips ("not on dec 23"): their occurrences are cancelled.
     public var skips: [Day] = []
+    /// The assumption saying a rule with no day said counts from today
+    /// (one of `assumptions`): `Yomo.form` drops it where a day was given
+    /// or where the first falls is said otherwise.
+    public var countedFromToday: String? = nil
 
     public init(title: String, date: Day?, time: TimeOfDay?, recurrence: Recurrence, assumptions: [String],
                 warnings: [String] = [], conflict: String? = nil, exact: Instant? = nil) {
@@ -293,7 +297,8 @@ extension ReminderParser.ParseState {
         if (rule.kind == .custom && (rule.interval > 1 || [.month, .year].contains(rule.unit))) || rule.kind == .weekly, [.day, .week, .month, .year].contains(rule.unit),
            rule.days.isEmpty, rule.monthOrdinal == nil, rule.set == nil, !rule.basedOnCompletion, date == nil, relative == nil, conflict == nil {
             let on = rule.unit == .week || rule.kind == .weekly ? ", on \(Day.weekdayNames[today.weekday])s" : rule.unit == .month ? ", on the \(today.day.ordinalText)" : rule.unit == .year ? ", on \(Day.monthNames[today.month - 1].prefix(3)) \(today.day)" : ""
-            assumptions.append("'\(ruleSaid ?? rule.summary)' counted from today\(on); for another start say 'starting' and the day")
+            countedFromToday = "'\(ruleSaid ?? rule.summary)' counted from today\(on); for another start say 'starting' and the day"
+            assumptions.append(countedFromToday!)
         }
         // "every 15 minutes": the first is 15 minutes from now.
         if rule.kind == .rrule, let r = rule.set?.rrules.first, r.freq == .minutely, date == nil && time == nil && relative == nil {
@@ -327,6 +332,11 @@ extension ReminderParser.ParseState {
         // "every 2 hours starting at 2pm", "starting 9am": the start's word, read with it.
         for k in tokens.indices.dropLast() where !used[k] && ["starting", "beginning", "commencing"].contains(tokens[k].word) && used[k + 1]
             && (tokens[k + 1].word == "at" || tokens[k + 1].word == "@" || timeWritten?.said.hasPrefix(tokens[k + 1].word) == true) {
+            used[k] = true
+        }
+        // "tuesday then every 10 days": the "then" between a day and its rule, read with them.
+        for k in tokens.indices.dropFirst().dropLast() where !used[k] && tokens[k].word == "then" && used[k - 1] && used[k + 1] && rule.repeats
+            && tokens[k + 1].word == "every" {
             used[k] = true
         }
         readZoneWord(time: &time, exact: &exact, zone: zone)
@@ -365,6 +375,7 @@ extension ReminderParser.ParseState {
         p.unread = unread
         p.list = list ?? nil
         p.skips = skips
+        p.countedFromToday = countedFromToday
         return p
     }
 

@@ -47,9 +47,15 @@ extension ReminderParser.ParseState {
     mutating func readAboutTime() -> Bool {
         guard ["around", "about", "approx", "approximately", "circa", "roughly", "~"].contains(word(i)) else { return false }
         let k = word(i + 1) == "at" ? i + 2 : i + 1
-        guard let (t, n) = writtenTime(at: k), t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") else { return false }
+        guard let (t, n) = writtenTime(at: k) else { return false }
+        // "mon around 11": a bare hour ending the sentence (or before a day) is the hour, its half of the day
+        // chosen and said as for "at 11".
+        let bare = i > 0 && used[i - 1] && (k + n == tokens.count || Self.dayWord(word(k + n))) && !tokens[k].word.contains(".")
+        guard t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") || bare else { return false }
         setTime(t, i, k + n - i)
-        assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
+        if t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") {
+            assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
+        }
         i = k + n
         return true
     }
@@ -117,7 +123,7 @@ extension ReminderParser.ParseState {
         let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater",
                                     "evening", "night", "nightly"]
         // "morning prayer every day at 6", "morning meds 8": the title's part of the day.
-        let morning: Set<String> = ["breakfast", "brekkie", "wake", "morning"]
+        let morning: Set<String> = ["breakfast", "brekkie", "brunch", "wake", "morning"]
         for k in tokens.indices where !used[k] {
             if evening.contains(tokens[k].word) { return ("evening", tokens[k].word) }
             if morning.contains(tokens[k].word) { return ("morning", tokens[k].word) }
