@@ -258,25 +258,12 @@ extension ReminderParser.ParseState {
         if ["over", "during"].contains(w) && (["half", "spring", "summer", "winter", "christmas", "easter", "reading"].contains(next) && ["term", "break", "week", "hols", "holidays"].contains(word(k + 2))) { return 3 }
         // "in a bit", "in a while", "in a moment": no moment.
         if w == "in" && next == "a" && ["bit", "while", "moment", "sec", "jiffy", "tick"].contains(word(k + 2)) { return 3 }
-        // "after the game", "when the package arrives", "before my shift": an event, when nothing else says when.
-        if ["after", "when", "before", "once"].contains(w), date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil,
-           ["the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
-            "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college",
-            "mums", "moms", "dads", "mum's", "mom's", "dad's", "nans", "nan's", "grans", "gran's"].contains(next)
-            // "after john's party", "before sam's recital": someone's event, whose time is not said.
-            || (["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 && date == nil && timeWritten == nil && partOfDay == nil
-                && !rule.repeats && relative == nil && pendingNamedDay == nil)
-            // "after shift", "before rounds": the day's events a person means a time by.
-            || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil)
-            // "when Jess gets home", "when the kids are in bed": someone's doing, not a time.
-            // "when i'm next on days", "when ellie's results come out": the same, said of oneself or of someone's.
-            // "once all the leaves have dropped", "once the paint is dry": an event too.
-            || (w == "once" && ["all", "everyone", "everything", "both"].contains(next))
-            || (w == "when" && (["i'm", "im", "we're", "you're", "they're", "it's", "he's", "she's"].contains(next)
-                                || (next.hasSuffix("'s") && next.count > 2)))
-            || (w == "when" && (tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true
-                                || ["gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
-                                    "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends"].contains(word(k + 2)))) { return 2 }
+        // "after the game", "when the package arrives", "before my shift", "once the paint is dry": an event
+        // (EventClauses.swift), when nothing else says when; "after shift", "before rounds": the day's events.
+        if date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil, eventClause(at: k)
+            || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil) {
+            return 2
+        }
         // "take metformin with dinner", "pills with breakfast": a meal's time, which the tool cannot know.
         if ["with", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
            timeWritten == nil, partOfDay == nil, relative == nil { return 2 }

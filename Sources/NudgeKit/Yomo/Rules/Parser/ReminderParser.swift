@@ -341,6 +341,7 @@ extension ReminderParser.ParseState {
         }
         readZoneWord(time: &time, exact: &exact, zone: zone)
         findUnreadTimeWords()
+        sayEventAfterADay()
         var seenAssumption = Set<String>()
         assumptions = assumptions.filter { seenAssumption.insert($0).inserted }
         // "#groceries": the last such word names the list, and leaves the title.

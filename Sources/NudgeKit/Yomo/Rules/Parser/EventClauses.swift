@@ -1,0 +1,45 @@
+// Events a person means a time by: "when the package arrives", "after my
+// shift", "once the paint is dry". With nothing else saying when, such a
+// clause is refused as unread (Leftovers.swift): yomo cannot know its hour.
+// After a day that was read ("call mom when i wake up tomorrow"), the day
+// stands and the clause stays in the title, as the person wrote it; that
+// the clause gave no hour is said, never left silent.
+
+extension ReminderParser.ParseState {
+    /// Words after "after", "when", "before", "once" that start an event.
+    static let eventStarts: Set<String> = [
+        "the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
+        "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college",
+        "mums", "moms", "dads", "mum's", "mom's", "dad's", "nans", "nan's", "grans", "gran's",
+    ]
+    /// Someone being or doing something: "when i'm next on days".
+    static let eventBeings: Set<String> = ["i'm", "im", "we're", "you're", "they're", "it's", "he's", "she's"]
+    /// Verbs of "when Jess gets home", "when the shop opens".
+    static let eventVerbs: Set<String> = [
+        "gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
+        "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends", "open", "close", "wake",
+    ]
+
+    /// Whether an event's clause starts at `k` ("when they open", "after i wake up").
+    func eventClause(at k: Int) -> Bool {
+        let w = word(k), next = word(k + 1)
+        guard ["after", "when", "before", "once"].contains(w) else { return false }
+        if Self.eventStarts.contains(next) { return true }
+        if ["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 { return true }
+        if w == "once" && ["all", "everyone", "everything", "both"].contains(next) { return true }
+        guard w == "when" else { return false }
+        return Self.eventBeings.contains(next) || (next.hasSuffix("'s") && next.count > 2)
+            || tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true || Self.eventVerbs.contains(word(k + 2))
+    }
+
+    /// A day read with no hour, and an event's clause left in the title:
+    /// said, so the reading is not silent about the hour it does not know.
+    mutating func sayEventAfterADay() {
+        guard date != nil, timeWritten == nil, partOfDay == nil, relative == nil, !rule.repeats,
+              let k = tokens.indices.first(where: { !used[$0] && eventClause(at: $0) }) else { return }
+        var end = k
+        while end + 1 < tokens.count && !used[end + 1] { end += 1 }
+        let clause = (k...end).map { tokens[$0].raw }.filter { !$0.isEmpty }.joined(separator: " ")
+        assumptions.append("'\(clause)' is no hour yomo can read: it stays in the title, and the reminder is for the day")
+    }
+}
