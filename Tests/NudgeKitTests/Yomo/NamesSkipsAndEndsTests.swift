@@ -153,10 +153,14 @@ final class NamesSkipsAndEndsTests: XCTestCase {
         let club = h.parse("every 2 wks sat mornings long run w/ club")
         XCTAssertNil(club.conflict)
         XCTAssertEqual(club.date?.description, "2026-12-05")
-        for (phrase, said) in [("lights off every night 11", "11"), ("in 90 check the oven", "in 90"), ("2 puffs morning & night", "morning & night"),
-                               ("stretch every hour during work hours", "during work hours"), ("gym every morning 7", "7")] {
+        for (phrase, said) in [("in 90 check the oven", "in 90"), ("2 puffs morning & night", "morning & night"),
+                               ("stretch every hour during work hours", "during work hours")] {
             XCTAssertEqual(h.parse(phrase).unread, ["could not read '\(said)' as a date or time"], phrase)
         }
+        // A bare hour ending a rule's part of the day is in that part: "every night 11" is 23:00, "every morning 7" 07:00.
+        XCTAssertEqual(h.parse("lights off every night 11").time?.description, "23:00")
+        XCTAssertEqual(h.parse("gym every morning 7").time?.description, "07:00")
+        XCTAssertEqual(h.parse("gym every morning 7").title, "gym")
         XCTAssertEqual(h.parse("cut the cake in 8 pieces").unread, [])
     }
 }

@@ -92,7 +92,10 @@ final class SkipListsAndShorthandTests: XCTestCase {
             XCTAssertEqual(p.time?.description, time, phrase)
             XCTAssertEqual(p.warnings, [], phrase)
         }
-        for phrase in ["post cards by 18th last posting day", "week of the 14th on call", "lab report due 3.12", "call 9am NZT thursday",
+        // "the week of the 14th": its Monday, said.
+        XCTAssertEqual(h.parse("week of the 14th on call").date?.description, "2026-12-14")
+        XCTAssertEqual(h.parse("week of the 14th on call").title, "on call")
+        for phrase in ["post cards by 18th last posting day", "lab report due 3.12", "call 9am NZT thursday",
                        "call 9am GMT+1 thursday", "call 9am +0530 thursday", "bins every monday, not bank holidays"] {
             XCTAssertFalse(h.parse(phrase).unread.isEmpty, phrase)
         }

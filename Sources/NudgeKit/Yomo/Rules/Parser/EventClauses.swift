@@ -11,20 +11,38 @@ extension ReminderParser.ParseState {
         "the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
         "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college",
         "mums", "moms", "dads", "mum's", "mom's", "dad's", "nans", "nan's", "grans", "gran's",
+        "ap", "lecture", "lab", "finals", "exams", "midterms", "budget", "payday", "bath",
     ]
+    /// "before winter break", "after spring term": a school's or a firm's break, whose dates yomo does not know.
+    static let breakSeasons: Set<String> = ["winter", "spring", "summer", "fall", "autumn", "christmas", "xmas", "easter", "thanksgiving", "half", "holiday"]
+    static let breakWords: Set<String> = ["break", "vacation", "vacay", "hols", "holidays", "recess", "term", "semester"]
     /// Someone being or doing something: "when i'm next on days".
     static let eventBeings: Set<String> = ["i'm", "im", "we're", "you're", "they're", "it's", "he's", "she's"]
     /// Verbs of "when Jess gets home", "when the shop opens".
     static let eventVerbs: Set<String> = [
         "gets", "get", "arrives", "arrive", "comes", "come", "is", "are", "leaves", "leave", "finishes", "wakes",
         "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends", "open", "close", "wake",
+        "approved", "approves", "done", "ready", "back", "paid", "signed", "goes", "rings", "answers", "replies", "responds",
+        "confirms", "ships", "shipped", "arrived", "delivered", "clears", "cleared", "posts", "posted", "sends", "sent",
     ]
+    /// Words before "if" that ask rather than wait: "check if the oven is on" is a task, not an event.
+    static let asking: Set<String> = ["check", "see", "ask", "know", "decide", "find", "out", "sure", "wonder", "confirm", "whether", "even"]
 
-    /// Whether an event's clause starts at `k` ("when they open", "after i wake up").
+    /// Whether an event's clause starts at `k` ("when they open", "after i wake up",
+    /// "after service", "before winter break", "if the pager goes off").
     func eventClause(at k: Int) -> Bool {
         let w = word(k), next = word(k + 1)
+        // "wake me if pager goes off", "call plumber tomorrow if it rains": waiting on something.
+        if w == "if" {
+            // "call me if you can", "if needed": a manner, not an event.
+            guard k == 0 || !Self.asking.contains(word(k - 1)), !["can", "could", "want", "have", "need", "like", "wish"].contains(word(k + 2)) else { return false }
+            return Self.eventVerbs.contains(word(k + 2)) || Self.eventStarts.contains(next)
+        }
         guard ["after", "when", "before", "once"].contains(w) else { return false }
         if Self.eventStarts.contains(next) { return true }
+        if ["after", "before"].contains(w) && (Self.routineEvents.contains(next) || (Self.breakSeasons.contains(next) && Self.breakWords.contains(word(k + 2)))) {
+            return true
+        }
         if ["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 { return true }
         if w == "once" && ["all", "everyone", "everything", "both"].contains(next) { return true }
         guard w == "when" else { return false }

@@ -187,6 +187,9 @@ extension ReminderParser.ParseState {
         if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) { return nil }
         if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next) && next != "in")
             || (["at", "about", "around"].contains(w) && Int(next) != nil && Self.measureWords.contains(word(k + 2))) { return nil }
+        // "bake about 20 min tomorrow": how long, beside a day or time read.
+        if ["about", "around"].contains(w), Int(next) != nil, ReminderLexicon.minuteWords.contains(word(k + 2)) || ReminderLexicon.unitWords[word(k + 2)] == .hour,
+           date != nil || timeWritten != nil || rule.repeats { return nil }
         if ReminderLexicon.month(w) != nil, w.count >= 3, Self.placeWords.contains(next), Self.dayOfMonth(prev) == nil || Self.streetWords.contains(next) { return nil }
         // "dinner dec 7 19", "christmas day 630": a number left last, right after a day read: an hour, a year, a count?
         if w.count <= 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), k > 0, used[k - 1], date != nil, k == tokens.count - 1 || tokens[k].commaAfter,
@@ -260,9 +263,15 @@ extension ReminderParser.ParseState {
         if w == "in" && next == "a" && ["bit", "while", "moment", "sec", "jiffy", "tick"].contains(word(k + 2)) { return 3 }
         // "after the game", "when the package arrives", "before my shift", "once the paint is dry": an event
         // (EventClauses.swift), when nothing else says when; "after shift", "before rounds": the day's events.
-        if date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil, eventClause(at: k)
-            || (["after", "before"].contains(w) && Self.routineEvents.contains(next) && date == nil && timeWritten == nil && !rule.repeats && relative == nil) {
-            return 2
+        // The refusal quotes the clause ("if it rains"), up to five words.
+        if date == nil, timeWritten == nil, partOfDay == nil, !rule.repeats, relative == nil, pendingNamedDay == nil, eventClause(at: k) {
+            // "after work", "before winter break": the event is the noun, and what follows is the title's.
+            if Self.routineEvents.contains(next) { return 2 }
+            if Self.breakSeasons.contains(next) && Self.breakWords.contains(word(k + 2)) { return 3 }
+            // A clause ending the sentence is quoted whole; one before the title by its first two words.
+            var n = 2
+            while n < 5, k + n < tokens.count, !used[k + n], !tokens[k + n - 1].commaAfter { n += 1 }
+            return k + n == tokens.count || tokens[k + n - 1].commaAfter ? n : 2
         }
         // "take metformin with dinner", "pills with breakfast": a meal's time, which the tool cannot know.
         if ["with", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
@@ -502,7 +511,12 @@ extension ReminderParser.ParseState {
         // "check email work days 8am": the days yomo does not read as a rule.
         if w == "work" && next == "days" { return 2 }
         // "in 90 check the oven", "remind me in 20": "in" a number with no unit.
-        if w == "in", let n = Int(next), n > 0, k == 0 || (k == tokens.count - 2) || (used[k - 1] && word(k - 1) == "me") { return 2 }
+        // "in like 15 call mom": the same, roughly.
+        let about = w == "in" && ["like", "about", "around", "roughly", "approx", "abt", "bout", "~"].contains(next) ? 1 : 0
+        if w == "in", let n = Int(word(k + 1 + about)), n > 0, k == 0 || (k == tokens.count - 2 - about) || (used[k - 1] && word(k - 1) == "me") { return 2 + about }
+        // "take banana bread out 45 min": minutes or hours ending a sentence that says no other time: from now, or how long?
+        if let n = Int(w), n > 0, k == tokens.count - 2, ReminderLexicon.minuteWords.contains(next) || ReminderLexicon.unitWords[next] == .hour,
+           date == nil, timeWritten == nil, relative == nil, partOfDay == nil, !rule.repeats { return 2 }
         // "2 puffs morning & night", "morning and evening": parts of the day not read as a rule or a time.
         if ReminderLexicon.partsOfDay.contains(w), ["and", "&", "+", "/"].contains(next), ReminderLexicon.partsOfDay.contains(word(k + 2)) { return 3 }
         // "during work hours", "while awake": hours yomo cannot know.

@@ -162,3 +162,120 @@ extension ReminderParser.ParseState {
         return true
     }
 }
+
+extension ReminderParser.ParseState {
+    /// The days of a month a part of it covers: early the 1st to the 10th,
+    /// mid the 11th to the 20th, late the 21st on, the end its last 3 days.
+    static func window(_ part: String, days: Int) -> ClosedRange<Int> {
+        switch part {
+        case "early", "beginning", "start": return 1...10
+        case "mid", "middle": return 11...20
+        case "late": return 21...days
+        default: return (days - 2)...days
+        }
+    }
+
+    /// The day a part of a month is read as: early its 1st, mid its 15th,
+    /// late its 21st (a reminder before the part runs out, not on its last
+    /// day), the end its last day.
+    static func partDay(_ part: String, year: Int, month: Int) -> Day {
+        let days = Day.daysInMonth(year: year, month: month)
+        let d = ["mid", "middle"].contains(part) ? 15 : part == "late" ? 21 : part == "end" ? days : 1
+        return Day(year: year, month: month, day: d)
+    }
+
+    /// "early march", "mid-march", "late march", "the end of march", "the
+    /// middle of january 2027", "midmarch": a day in that part of the
+    /// month, said (`partDay`). The month under way: today while today is
+    /// still in the part ("late nov" on the 28th), refused once it has gone by.
+    mutating func readPartOfMonth() -> Bool {
+        if readPartOfPeriod() { return true }
+        var k = word(i) == "in" ? i + 1 : i
+        var part = word(k)
+        var m: Int? = nil
+        if part.hasPrefix("mid-") || part.hasPrefix("mid"), part.count >= 6, let mm = ReminderLexicon.month(String(part.dropFirst(part.hasPrefix("mid-") ? 4 : 3))) {
+            (part, m) = ("mid", mm)
+            k += 1
+        } else if ["early", "mid", "late"].contains(part), word(k + 1).count >= 3, let mm = ReminderLexicon.month(word(k + 1)) {
+            m = mm
+            k += 2
+        } else {
+            if part == "the" { k += 1; part = word(k) }
+            guard ["beginning", "start", "middle", "end"].contains(part), word(k + 1) == "of", word(k + 2).count >= 3,
+                  let mm = ReminderLexicon.month(word(k + 2)) else { return false }
+            m = mm
+            k += 3
+        }
+        guard let month = m else { return false }
+        var n = k - i
+        var year: Int? = nil
+        if let y = Int(word(i + n)), word(i + n).count == 4, (today.year...(today.year + 100)).contains(y) { year = y; n += 1 }
+        let said = phrase(i, n)
+        var d = Self.partDay(part, year: year ?? (month < today.month ? today.year + 1 : today.year), month: month)
+        var what = ["early", "beginning", "start"].contains(part) ? "the month's first day" : ["mid", "middle"].contains(part) ? "the month's middle"
+            : part == "late" ? "in its last third" : "the month's last day"
+        if d < today, d.year == today.year, d.month == today.month,
+           Self.window(part, days: Day.daysInMonth(year: today.year, month: today.month)).contains(today.day) {
+            (d, what) = (today, "today, which is in it")
+        }
+        // "early november" on the 28th: gone by, and next year's is not what a person means this month.
+        if d < today {
+            if conflict == nil { conflict = "'\(said)' is past: say a day to come, as '\(word(i + n - 1)) \(today.year + 1)'" }
+            return consume(n)
+        }
+        assumptions.append("'\(said)' read as \(Weekdays.display(d.weekday)) \(d), \(what)")
+        monthSaid = (said, month)
+        setDate(d, i, n)
+        i += n
+        return true
+    }
+
+    /// "mid next month", "early next week", "the start of the month", "the
+    /// middle of next week", "late this month": a part of this or the next
+    /// month or week. A week's start is its Monday, its middle Wednesday,
+    /// late or its end Friday; a month's as `partDay`. "the month" is the
+    /// next such day; "this" month or week gone by is today while today is
+    /// in the part, refused after. "the end of this month (week)" is
+    /// `readEndOfMonth`'s.
+    mutating func readPartOfPeriod() -> Bool {
+        var k = word(i) == "the" ? i + 1 : i
+        var part = word(k)
+        let which: String
+        if ["early", "mid", "late"].contains(part), ["this", "next"].contains(word(k + 1)), ["month", "week"].contains(word(k + 2)) {
+            which = word(k + 1)
+            k += 1
+        } else if ["beginning", "start", "middle", "end"].contains(part), word(k + 1) == "of", ["the", "this", "next"].contains(word(k + 2)),
+                  ["month", "week"].contains(word(k + 3)), part != "end" || word(k + 2) == "next" {
+            which = word(k + 2)
+            k += 2
+        } else {
+            return false
+        }
+        if part == "beginning" || part == "start" { part = "early" }
+        let period = word(k + 1)
+        let n = k + 2 - i
+        var d: Day
+        var inPart = false
+        if period == "week" {
+            let monday = today.adding(days: -((today.weekday + 6) % 7)).adding(days: which == "next" ? 7 : 0)
+            d = monday.adding(days: part == "early" ? 0 : ["mid", "middle"].contains(part) ? 2 : 4)
+            inPart = d < today && (part == "early" ? 0...1 : ["mid", "middle"].contains(part) ? 2...3 : 4...6).contains((today.weekday + 6) % 7)
+            if which == "the" && d < today && !inPart { d = d.adding(days: 7) }
+        } else {
+            let first = Day(year: today.year, month: today.month, day: 1)
+            let next = first.adding(days: Day.daysInMonth(year: today.year, month: today.month))
+            d = Self.partDay(part, year: which == "next" ? next.year : today.year, month: which == "next" ? next.month : today.month)
+            inPart = d < today && Self.window(part, days: Day.daysInMonth(year: today.year, month: today.month)).contains(today.day)
+            if which == "the" && d < today && !inPart { d = Self.partDay(part, year: next.year, month: next.month) }
+        }
+        if inPart { d = today }
+        if d < today {
+            if conflict == nil { conflict = "'\(phrase(i, n))' is past: say a day to come" }
+            return consume(n)
+        }
+        assumptions.append("'\(phrase(i, n))' read as \(Weekdays.display(d.weekday)) \(d)\(inPart ? ", today, which is in it" : "")")
+        setDate(d, i, n)
+        i += n
+        return true
+    }
+}

@@ -21,7 +21,17 @@ extension ReminderParser.ParseState {
         case afterNth(month: Int, ordinal: Int, weekday: Int, days: Int)
         /// The first such weekday on or after a date (Advent Sunday: the Sunday from November 27th, four before Christmas).
         case onOrAfter(month: Int, day: Int, weekday: Int)
+        /// A day a lunar calendar sets, listed by year (month × 100 + day); none past the list.
+        case listed([Int: Int])
     }
+
+    /// Lunar New Year (the first day of the Chinese calendar's first month),
+    /// 2024-2049, as Debian's python3-lunardate tables give it.
+    static let lunarNewYear: [Int: Int] = [
+        2024: 210, 2025: 129, 2026: 217, 2027: 206, 2028: 126, 2029: 213, 2030: 203, 2031: 123, 2032: 211, 2033: 131,
+        2034: 219, 2035: 208, 2036: 128, 2037: 215, 2038: 204, 2039: 124, 2040: 212, 2041: 201, 2042: 122, 2043: 210,
+        2044: 130, 2045: 217, 2046: 206, 2047: 126, 2048: 214, 2049: 202,
+    ]
 
     /// Names (lower case, apostrophes dropped) and their rule; the UK's
     /// rule where it differs.
@@ -31,6 +41,7 @@ extension ReminderParser.ParseState {
         (["boxing day"], .fixed(month: 12, day: 26), nil),
         (["new years eve", "nye"], .fixed(month: 12, day: 31), nil),
         (["new years day", "new years", "new year"], .fixed(month: 1, day: 1), nil),
+        (["lunar new year", "chinese new year", "lunar new years", "chinese new years"], .listed(lunarNewYear), nil),
         (["valentines day", "valentines", "st valentines day", "saint valentines day"], .fixed(month: 2, day: 14), nil),
         (["groundhog day"], .fixed(month: 2, day: 2), nil),
         (["st patricks day", "saint patricks day", "st paddys day", "paddys day"], .fixed(month: 3, day: 17), nil),
@@ -142,6 +153,7 @@ extension ReminderParser.ParseState {
         case .nth(let m, let o, let wd): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)
         case .easter(let offset): return easter(year).adding(days: offset)
         case .afterNth(let m, let o, let wd, let days): return Recurrence.nthWeekday(year: year, month: m, ordinal: o, weekday: wd)?.adding(days: days)
+        case .listed(let days): return days[year].map { Day(year: year, month: $0 / 100, day: $0 % 100) }
         case .onOrAfter(let m, let d, let wd):
             let from = Day(year: year, month: m, day: d)
             return from.adding(days: (wd - from.weekday + 7) % 7)
@@ -169,7 +181,8 @@ extension ReminderParser.ParseState {
         // "christmas eve carols 6pm", "christmas day carols": the day named in full is the day.
         let wholeDay = ["eve", "day", "night"].contains(word(k + len - 1)) && len > 1
         if (!prep || ["market", "markets", "fair"].contains(word(k + len))), !wholeDay, ["tree", "trees", "lights", "card", "cards", "jumper", "sweater", "market", "markets", "movie", "movies", "song", "songs",
-                   "carol", "carols", "decorations", "costume", "costumes", "candy", "pudding", "cake", "special", "episode", "album"].contains(word(k + len))
+                   "carol", "carols", "decorations", "costume", "costumes", "candy", "pudding", "cake", "special", "episode", "album",
+                   "leftovers", "recipe", "recipes", "photos", "pics", "pictures", "playlist"].contains(word(k + len))
             || word(k - 1) == "of" {
             return false
         }
@@ -217,6 +230,7 @@ extension ReminderParser.ParseState {
         var k = word(i) == "on" ? i + 1 : i
         var n = 1
         var part: String? = nil
+        var onWeekday: Int? = nil
         if ["the", "a", "one"].contains(word(k)), ["day", "week"].contains(word(k + 1)) {
             k += 1
         } else if ["day", "week"].contains(word(k)) {
@@ -227,6 +241,10 @@ extension ReminderParser.ParseState {
             k += 1
         } else if ReminderLexicon.partsOfDay.contains(word(k)), partOfDay == nil {
             part = word(k)  // "wrap presents night before christmas"
+        } else if let wd = Weekdays.parse(word(k) == "the" ? word(k + 1) : word(k)) {
+            // "the sunday after new years", "the friday before christmas": the nearest such weekday on that side of the day.
+            if word(k) == "the" { k += 1 }
+            onWeekday = wd
         } else if let x = ReminderLexicon.number(word(k)), (1...60).contains(x), ["days", "weeks", "day", "week"].contains(word(k + 1)),
                   word(k + 1).hasSuffix("s") == (x > 1) {
             n = x
@@ -237,20 +255,34 @@ extension ReminderParser.ParseState {
         // "before", "after", "ahead of", "prior to".
         let rel = ["before", "after"].contains(word(k + 1)) ? 1 : (word(k + 1) == "ahead" && word(k + 2) == "of") || (word(k + 1) == "prior" && word(k + 2) == "to") ? 2 : 0
         guard rel > 0 else { return false }
-        let shift = (word(k).hasPrefix("week") ? 7 : 1) * n * (word(k + 1) == "after" ? 1 : -1)
+        let after = word(k + 1) == "after"
+        let shift = (word(k).hasPrefix("week") ? 7 : 1) * n * (after ? 1 : -1)
+        // The day moved: by whole days, or to the nearest such weekday strictly after (before) it.
+        func moved(_ day: Day) -> Day {
+            guard let wd = onWeekday else { return day.adding(days: shift) }
+            let ahead = (wd - day.weekday + 7) % 7
+            return after ? day.adding(days: ahead == 0 ? 7 : ahead) : day.adding(days: -((day.weekday - wd + 7) % 7 == 0 ? 7 : (day.weekday - wd + 7) % 7))
+        }
         var at = k + 1 + rel
         var found = namedDay(at: at)
         if found == nil && word(at) == "the" { at += 1; found = namedDay(at: at) }
         var d: Day
         var len: Int
         if let (day, l, _) = found {
-            (d, len) = (day.adding(days: shift), l)
+            (d, len) = (moved(day), l)
             // Its next one whose moved day is still ahead.
-            if d < today, let rule = namedRule(at: at, len: l), let later = Self.date(of: rule, year: day.year + 1) { d = later.adding(days: shift) }
-        } else if let (day, l) = datePhrase(at: k + 1 + rel) {
-            (d, len, at) = (day.adding(days: shift), l, k + 1 + rel)
+            if d < today, let rule = namedRule(at: at, len: l), let later = Self.date(of: rule, year: day.year + 1) { d = moved(later) }
+            // "the monday after thanksgiving" on the Saturday after it: this year's day, passed, moved ahead.
+            if let rule = namedRule(at: at, len: l), let earlier = Self.date(of: rule, year: day.year - 1), moved(earlier) >= today { d = moved(earlier) }
+        } else if let (day, l) = datePhrase(at: k + 1 + rel) ?? (onWeekday != nil ? ordinalDay(at: k + 1 + rel) : nil) {
+            (d, len, at) = (moved(day), l, k + 1 + rel)
         } else {
             return false
+        }
+        // "the friday before dec 4" on the 28th of November: gone by, said so (not read as dec 4).
+        if d < today, onWeekday != nil {
+            if conflict == nil { conflict = "'\(phrase(i, at + len - i))' is \(Weekdays.display(d.weekday)) \(d), gone by: say a day to come" }
+            return consume(at + len - i)
         }
         guard d >= today else { return false }
         // "christmas 2027": a year after the day is not read here; left to be refused.

@@ -13,10 +13,17 @@
 // warning, never a rounded rule.
 
 extension ReminderParser.ParseState {
+    /// A price's last word: "$15", "£3", "50 cents", "2 quid".
+    static func price(_ w: String) -> Bool {
+        "$£€".contains(w.first ?? " ") || ["cents", "cent", "bucks", "dollars", "pounds", "euros", "quid", "p"].contains(w)
+    }
+
     /// "every …", "each …": a rule, with what follows naming its unit, its
     /// days or its weekday in the month.
     mutating func readEvery() -> Bool {
         guard word(i) == "every" || word(i) == "each" else { return false }
+        // "tickets $15 each friday", "50 cents each": apiece, after a price.
+        if word(i) == "each", i > 0, Self.price(word(i - 1)) { return false }
         var j = i + 1
         if word(j) == "single" { j += 1 }
         var n = 1
@@ -147,6 +154,13 @@ extension ReminderParser.ParseState {
         var end = j + 1
         switch unit {
         case .hour:
+            // "tractor oil change every 250 hrs": hours of use, which yomo cannot count, more likely than clock hours.
+            if n > 72 {
+                if conflict == nil {
+                    conflict = "'\(phrase(i, j + 1 - i))' is more than three days of clock hours: for hours of use (an engine's, a filter's) yomo cannot count them; for clock time say days, as 'every \(max(4, (n + 12) / 24)) days'"
+                }
+                return consume(j + 1 - i)
+            }
             r = Recurrence(kind: .custom, interval: n, unit: .hour)
             end += hourRangeOfRule(&r, at: end)
         case .day:

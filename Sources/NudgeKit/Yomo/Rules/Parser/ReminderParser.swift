@@ -152,6 +152,7 @@ extension ReminderParser.ParseState {
         // Times of day.
         { $0.readIn() },                   // "in 20 minutes", "in 3 days", "in the evening"
         { $0.readInMonth() },              // "in december"
+        { $0.readPartOfMonth() },          // "early march", "the end of march"
         { $0.readEndOfDay() },             // "eod", "close of business"
         { $0.readFirstThing() },           // "first thing monday"
         { $0.readSpokenTime() },           // "half past 8", "quarter to 4"
@@ -161,12 +162,16 @@ extension ReminderParser.ParseState {
         { $0.readClockTime() },            // "at 3pm"
         { $0.readBareTime() },             // "14:30", "noon"
         { $0.readGluedSpan() },            // "2-4pm"
+        { $0.readOwnZoneTime() },          // "8am my time"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readFromSpan() },             // "from 2 to 3pm" with no hourly rule: its start
         { $0.readPartOfDayOfDate() },      // "the evening of the 5th"
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         { $0.readAndPartOfDay() },         // the "and evening" of "every morning and evening"
         // Dates.
+        { $0.readSometime() },             // "sometime next week"
+        { $0.readWeekOf() },               // "the week of dec 7"
+        { $0.readNextOne() },              // the "next one" of "every 4 weeks next one 12/9"
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readWeekdayInWeeks() },       // "tuesday after next", "monday week", "thursday next week"
         { $0.readStarting() },             // the "starting" of "every 3 days starting monday"
@@ -522,6 +527,9 @@ extension ReminderParser.ParseState {
             let adjective = ["repeat", "recurring"].contains(w) && !rule.repeats && Self.titleWord(word(k + 1)) && ReminderLexicon.weekday(word(k + 1)) == nil
                 && ReminderLexicon.ruleWords[word(k + 1)] == nil && !["every", "each", "on", "at", "in", "until", "till"].contains(word(k + 1))
             let named = Self.namesWithRuleWords[w]?.contains(word(k + 1)) == true  // "hourly rate", "Daily Mail"
+            // "20 bands $15 each", "2 each": apiece, a price or a count, not a rule.
+                || (w == "each" && k > 0 && (Self.price(word(k - 1)) || (word(k - 1).contains(where: \.isNumber) && ReminderLexicon.unitWords[word(k + 1)] == nil
+                    && ReminderLexicon.weekday(word(k + 1)) == nil && !ReminderLexicon.partsOfDay.contains(word(k + 1)))))
             guard !used[k] && !inMediaTitle(k) && !adjective && !named && !properName(at: k) && !ruleWordInName(at: k) && (ReminderLexicon.recurrenceWords.contains(w)
                                || (w == "times" && k > 0 && (ReminderLexicon.number(word(k - 1)) != nil || ["few", "several", "many", "couple", "multiple"].contains(word(k - 1))))
                                || (w == "other" && word(k - 1) == "every")) else {

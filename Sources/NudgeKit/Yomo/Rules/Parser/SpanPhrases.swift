@@ -47,13 +47,15 @@ extension ReminderParser.ParseState {
     mutating func readAboutTime() -> Bool {
         guard ["around", "about", "approx", "approximately", "circa", "roughly", "~"].contains(word(i)) else { return false }
         let k = word(i + 1) == "at" ? i + 2 : i + 1
-        guard let (t, n) = writtenTime(at: k) else { return false }
+        // Not "about 20 min": a length, not a clock.
+        guard let (t, n) = writtenTime(at: k), !ReminderLexicon.minuteWords.contains(word(k + n)), ReminderLexicon.unitWords[word(k + n)] == nil else { return false }
         // "mon around 11": a bare hour ending the sentence (or before a day) is the hour, its half of the day
         // chosen and said as for "at 11".
         let bare = i > 0 && used[i - 1] && (k + n == tokens.count || Self.dayWord(word(k + n))) && !tokens[k].word.contains(".")
-        guard t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") || bare else { return false }
+        let written = t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m")
+        guard written || bare else { return false }
         setTime(t, i, k + n - i)
-        if t.sure || tokens[k].word.contains(":") || tokens[k].word.hasSuffix("m") {
+        if written {
             assumptions.append("'\(phrase(i, k + n - i))' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
         }
         i = k + n
@@ -119,16 +121,22 @@ extension ReminderParser.ParseState {
     }
 
     /// A word of the title that says which half of the day a bare hour is in.
+    /// The part named outright ("morning rehearsal 9") decides; else the
+    /// things done ("band practice 7:30", "brunch gig 11"), unless they
+    /// disagree ("band breakfast 8": neither).
     func contextPartOfDay() -> (String, String)? {
-        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater",
-                                    "evening", "night", "nightly"]
+        let unread = tokens.indices.filter { !used[$0] }.map { tokens[$0].word }
         // "morning prayer every day at 6", "morning meds 8": the title's part of the day.
-        let morning: Set<String> = ["breakfast", "brekkie", "brunch", "wake", "morning"]
-        for k in tokens.indices where !used[k] {
-            if evening.contains(tokens[k].word) { return ("evening", tokens[k].word) }
-            if morning.contains(tokens[k].word) { return ("morning", tokens[k].word) }
+        if let w = unread.first(where: { ["morning", "evening", "night", "nightly"].contains($0) }) { return (w == "morning" ? "morning" : "evening", w) }
+        let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater",
+                                    "band", "rehearsal", "trivia", "karaoke", "poker"]
+        let morning: Set<String> = ["breakfast", "brekkie", "brunch", "wake"]
+        let late = unread.first(where: evening.contains), early = unread.first(where: morning.contains)
+        switch (early, late) {
+        case (let e?, nil): return ("morning", e)
+        case (nil, let l?): return ("evening", l)
+        default: return nil
         }
-        return nil
     }
 
     /// "every morning and evening": the second part of the day is a second

@@ -153,7 +153,18 @@ extension ReminderParser.ParseState {
     /// the phrase is refused (`withinReach`), and so is half a month or year.
     mutating func readIn() -> Bool {
         guard word(i) == "in" || word(i) == "within" else { return false }
-        var k = i + 1
+        // "in like 2 wks", "in about 20 min", "in abt half an hour": the amount said, as said.
+        let roughly = ["like", "about", "around", "roughly", "approx", "approximately", "abt", "bout", "~"].contains(word(i + 1))
+            && (ReminderLexicon.number(word(i + 2)) != nil || ["a", "an", "couple", "half"].contains(word(i + 2)))
+        let start = i
+        guard readInAmount(from: roughly ? i + 2 : i + 1) else { return false }
+        if roughly { assumptions.append("'\(phrase(start, i - start))' read as in \(phrase(start + 2, i - start - 2)), no more or less") }
+        return true
+    }
+
+    /// The amount of `readIn` from `k`, after its "in" (and "about").
+    mutating func readInAmount(from k0: Int) -> Bool {
+        var k = k0
         if word(k) == "half" && (word(k + 1) == "an" || word(k + 1) == "a") && ["hour", "day", "week"].contains(word(k + 2)) {
             return readAmountFromNow(0.5, unitAt: k + 2)
         }
@@ -176,10 +187,11 @@ extension ReminderParser.ParseState {
         if word(k) == "a" || word(k) == "an" { n = 1; k += 1 } else if let m = ReminderLexicon.number(word(k)) { n = Double(m); k += 1 }
         else if let x = Self.decimal(word(k)) { n = x; k += 1 }
         else if let x = ["1/2": 0.5, "1/4": 0.25, "3/4": 0.75][word(k)] { n = x; k += 1 }
-        if word(k) == "couple" && word(k + 1) == "of" { n = 2; k += 2 }
+        // "in a couple of days", "in a couple days".
+        if word(k) == "couple" && word(k + 1) == "of" { n = 2; k += 2 } else if word(k) == "couple", ReminderLexicon.unitWords[word(k + 1)] != nil { n = 2; k += 1 }
         if n != nil, word(k) == "and" && word(k + 1) == "a" && word(k + 2) == "half" { n! += 0.5; k += 3 }
         if let n = n, readAmountFromNow(n, unitAt: k) { return true }
-        if word(i + 1) == "the", ["morning", "afternoon", "evening"].contains(word(i + 2)) {
+        if k0 == i + 1, word(i + 1) == "the", ["morning", "afternoon", "evening"].contains(word(i + 2)) {
             partOfDay = word(i + 2)
             return consume(3)
         }
@@ -260,6 +272,20 @@ extension ReminderParser.ParseState {
     }
 
     /// "at night".
+    /// "8am my time", "9 local time", "noon our time": the time just read
+    /// is in the reminder's own zone, as every time is; the words are read.
+    mutating func readOwnZoneTime() -> Bool {
+        let n = word(i) == "my" && word(i + 1) == "local" ? 3 : 2
+        // Not "6:40am local time in Dubai": another zone's, refused as such.
+        guard ["my", "our", "local"].contains(word(i)), word(i + n - 1) == "time", i > 0, !["in", "at", "for", "of"].contains(word(i + n)) else { return false }
+        if used[i - 1] && timeWritten != nil { return consume(n) }
+        // "9 local time standup", "call mom 8 my time sunday": a bare hour the words make a time.
+        guard !used[i - 1], timeWritten == nil, let h = Int(word(i - 1)), (1...12).contains(h), word(i - 1).count <= 2 else { return false }
+        setTime(WrittenTime(hour: h, minute: 0, sure: false, text: word(i - 1)), i - 1, n + 1)
+        i += n
+        return true
+    }
+
     mutating func readAtNight() -> Bool {
         guard word(i) == "at" && word(i + 1) == "night" else { return false }
         partOfDay = "night"
@@ -323,6 +349,24 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// A part of the day a bare hour can follow: "morning 7", "mornings 7", "nightly 9", "tonight 9".
+    static func partOfDayBefore(_ w: String) -> Bool {
+        ReminderLexicon.partsOfDay.contains(w) || (w.hasSuffix("s") && ReminderLexicon.partsOfDay.contains(String(w.dropLast())))
+            || ["nightly", "tonight"].contains(w)
+    }
+
+    /// Whether the bare hour at `i`, after a rule's part of the day (or
+    /// "tonight"), is its hour: it ends the sentence or its clause, or a word of the title
+    /// follows that is no count of things ("every night 9 take meds", not
+    /// "every morning 2 pills" or "every night 10 pushups"); never 12, which
+    /// no part of the day settles.
+    func hourOfRule(at i: Int) -> Bool {
+        guard word(i) != "12" else { return false }
+        if i == tokens.count - 1 || tokens[i].commaAfter { return true }
+        let next = word(i + 1)
+        return Self.titleWord(next) && !next.hasSuffix("s") && !Self.measureWords.contains(next) && !Self.unitLike(next) && ReminderLexicon.unitWords[next] == nil
+    }
+
     /// "3pm", "14:30", "9 am", "noon", "midnight": a time of day without
     /// "at", when it can be nothing else (a bare "9" can be a count or a day).
     mutating func readBareTime() -> Bool {
@@ -342,7 +386,8 @@ extension ReminderParser.ParseState {
            (word(i + 1) == "in" && word(i + 2) == "the" && ReminderLexicon.partsOfDay.contains(word(i + 3))
                 && (afterDay || !Self.numberedNouns.contains(word(i - 1)))) || (word(i + 1) == "at" && word(i + 2) == "night" && afterDay)
             || (word(i + 1) == "tonight" && afterDay) || (word(i + 1) == "this" && ReminderLexicon.partsOfDay.contains(word(i + 2)) && afterDay)
-            || (i > 0 && used[i - 1] && ReminderLexicon.partsOfDay.contains(word(i - 1)) && !rule.repeats) {
+            || (i > 0 && used[i - 1] && Self.partOfDayBefore(word(i - 1))
+                && ((!rule.repeats && ReminderLexicon.partsOfDay.contains(word(i - 1))) || hourOfRule(at: i))) {
             // "tomorrow morning 7 o'clock": the o'clock with it.
             let n = ["o'clock", "oclock"].contains(word(i + 1)) ? 2 : 1
             setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, n)

@@ -1,0 +1,60 @@
+// Words a person puts around a date that loosen or point at it without
+// changing it: "sometime next week", "the week of dec 7", "every 4 weeks,
+// next one 12/9". Read with the date, so they leave the title; what they
+// make of the date is said.
+
+extension ReminderParser.ParseState {
+    /// "sometime next week", "anytime tomorrow", "some time in march": the
+    /// date that follows is read as usual; the loose word goes with it.
+    mutating func readSometime() -> Bool {
+        // "in the next week", "within the next month", "sometime in the next week": the next one, read as "next week" is.
+        let m = ["sometime", "anytime"].contains(word(i)) ? 1 : 0
+        if ["in", "within", "over", "during"].contains(word(i + m)), word(i + m + 1) == "the", word(i + m + 2) == "next",
+           ["week", "month", "year"].contains(word(i + m + 3)) {
+            return consume(m + 2)
+        }
+        let n = word(i) == "some" && word(i + 1) == "time" ? 2 : ["sometime", "anytime"].contains(word(i)) ? 1 : 0
+        guard n > 0 else { return false }
+        let next = word(i + n)
+        // Not "sometime in the next week": "in the" is not read with it.
+        guard ["next", "this", "on", "during", "before", "by", "around"].contains(next) || Self.dayWord(next)
+                || (next == "in" && (ReminderLexicon.month(word(i + n + 1)) != nil || ReminderLexicon.number(word(i + n + 1)) != nil))
+                || (ReminderLexicon.month(next) != nil && next.count >= 3) else { return false }
+        return consume(n)
+    }
+
+    /// "the 14th", "13th": the next such day of the month, and how many tokens said it.
+    func ordinalDay(at k: Int) -> (Day, Int)? {
+        let n = word(k) == "the" ? 1 : 0
+        guard let o = ReminderLexicon.ordinal(word(k + n)), o >= 1, n == 1 || word(k).first?.isNumber == true,
+              let d = nextDayOfMonth(o) else { return nil }
+        return (d, n + 1)
+    }
+
+    /// "the week of dec 7", "wk of the 14th": the Monday of that week (the
+    /// day itself when that Monday has passed), said.
+    mutating func readWeekOf() -> Bool {
+        var k = word(i) == "the" ? i + 1 : i
+        guard word(k) == "week", word(k + 1) == "of", i == 0 || !["every", "each"].contains(word(i - 1)) else { return false }
+        k += 2
+        guard let (day, len) = datePhrase(at: k) ?? ordinalDay(at: k) ?? namedDay(at: k).map({ ($0.0, $0.1) }) else { return false }
+        let monday = day.adding(days: -((day.weekday + 6) % 7))
+        let d = monday >= today ? monday : day
+        guard d >= today else { return false }
+        let said = phrase(i, k + len - i)
+        assumptions.append("'\(said)' read as \(Weekdays.display(d.weekday)) \(d)\(d == day ? "" : ", the week's Monday")")
+        setDate(d, i, k + len - i)
+        i = k + len
+        return true
+    }
+
+    /// "every 4 weeks next one 12/9", "monthly, first one on jan 5": the
+    /// rule's first date follows; the pointing words go with it.
+    mutating func readNextOne() -> Bool {
+        guard rule.repeats, ["next", "first"].contains(word(i)), word(i + 1) == "one" || word(i + 1) == "one's" else { return false }
+        var n = 2
+        if ["is", "on"].contains(word(i + n)) { n += 1 }
+        guard datePhrase(at: i + n) != nil else { return false }
+        return consume(n)
+    }
+}
