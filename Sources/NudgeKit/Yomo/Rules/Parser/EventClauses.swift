@@ -35,7 +35,9 @@ extension ReminderParser.ParseState {
         // "wake me if pager goes off", "call plumber tomorrow if it rains": waiting on something.
         if w == "if" {
             // "call me if you can", "if needed": a manner, not an event.
-            guard k == 0 || !Self.asking.contains(word(k - 1)), !["can", "could", "want", "have", "need", "like", "wish"].contains(word(k + 2)) else { return false }
+            // "ask Dad if we may borrow the van": asking, up to three words back.
+            guard !(max(0, k - 3)..<k).contains(where: { Self.asking.contains(word($0)) }),
+                  !["can", "could", "want", "have", "need", "like", "wish", "may", "might", "should", "would"].contains(word(k + 2)) else { return false }
             return Self.eventVerbs.contains(word(k + 2)) || Self.eventStarts.contains(next)
         }
         guard ["after", "when", "before", "once"].contains(w) else { return false }
