@@ -339,6 +339,8 @@ extension ReminderParser.ParseState {
             }
             // "call bob in 5": in five minutes, hours, or at five?
             if let c = next.first, c.isNumber, word(k + 2).isEmpty || !Self.titleWord(word(k + 2)) { return 2 }
+            // "anytime after 5 call": a bare hour after "after", before the title's words (not "after 3 tries").
+            if w == "after", let h = Int(next), (1...12).contains(h), !word(k + 2).hasSuffix("s"), !Self.measureWords.contains(word(k + 2)) { return 2 }
         }
         // A number too long to be one, an ordinal past 31 or of 0: never a title's by accident.
         if w.count > 6 && w.allSatisfy({ $0.isASCII && $0.isNumber }) && (Self.unitLike(next) || next == "times" || prev == "the" || Self.leadWords.contains(prev)) { return 1 }

@@ -90,6 +90,7 @@ enum ReminderLexicon {
         "monday's": "monday", "tuesday's": "tuesday", "wednesday's": "wednesday", "thursday's": "thursday", "friday's": "friday",
         "saturday's": "saturday", "sunday's": "sunday", "wednesdy": "wednesday", "sundy": "sunday", "monay": "monday",
         "tuesay": "tuesday", "tmorrow": "tomorrow", "tmorow": "tomorrow", "tomrow": "tomorrow", "janurary": "january", "decemeber": "december",
+        "wek": "week", "sometim": "sometime", "erly": "early",
     ].merging(medical) { a, _ in a }
     /// Prescriptions' Latin for how many times a day.
     static let prescriptions: Set<String> = ["bd", "bid", "b.d", "tds", "tid", "qds", "qid"]
