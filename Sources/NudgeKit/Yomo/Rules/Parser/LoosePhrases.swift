@@ -1,7 +1,7 @@
 // Words a person puts around a date that loosen or point at it without
 // changing it: "sometime next week", "the week of dec 7", "every 4 weeks,
 // next one 12/9". Read with the date, so they leave the title; what they
-// make of the date is said.
+// make of the date is said. "8am my time" is the reminder's own zone.
 
 extension ReminderParser.ParseState {
     /// "sometime next week", "anytime tomorrow", "some time in march": the
@@ -56,5 +56,19 @@ extension ReminderParser.ParseState {
         if ["is", "on"].contains(word(i + n)) { n += 1 }
         guard datePhrase(at: i + n) != nil else { return false }
         return consume(n)
+    }
+
+    /// "8am my time", "9 local time", "noon our time": the time just read
+    /// is in the reminder's own zone, as every time is; the words are read.
+    mutating func readOwnZoneTime() -> Bool {
+        let n = word(i) == "my" && word(i + 1) == "local" ? 3 : 2
+        // Not "6:40am local time in Dubai": another zone's, refused as such.
+        guard ["my", "our", "local"].contains(word(i)), word(i + n - 1) == "time", i > 0, !["in", "at", "for", "of"].contains(word(i + n)) else { return false }
+        if used[i - 1] && timeWritten != nil { return consume(n) }
+        // "9 local time standup", "call mom 8 my time sunday": a bare hour the words make a time.
+        guard !used[i - 1], timeWritten == nil, let h = Int(word(i - 1)), (1...12).contains(h), word(i - 1).count <= 2 else { return false }
+        setTime(WrittenTime(hour: h, minute: 0, sure: false, text: word(i - 1)), i - 1, n + 1)
+        i += n
+        return true
     }
 }
