@@ -270,7 +270,7 @@ extension ReminderParser.ParseState {
         }
         if inPart { d = today }
         if d < today {
-            if conflict == nil { conflict = "'\(phrase(i, n))' is past: say a day to come" }
+            if conflict == nil { conflict = "'\(phrase(i, n))' is past: say a day to come, as '\(part) next \(period)'" }
             return consume(n)
         }
         assumptions.append("'\(phrase(i, n))' read as \(Weekdays.display(d.weekday)) \(d)\(inPart ? ", today, which is in it" : "")")

@@ -281,7 +281,7 @@ extension ReminderParser.ParseState {
         }
         // "the friday before dec 4" on the 28th of November: gone by, said so (not read as dec 4).
         if d < today, onWeekday != nil {
-            if conflict == nil { conflict = "'\(phrase(i, at + len - i))' is \(Weekdays.display(d.weekday)) \(d), gone by: say a day to come" }
+            if conflict == nil { conflict = "'\(phrase(i, at + len - i))' is \(Weekdays.display(d.weekday)) \(d), gone by: say a day to come, as 'next \(Weekdays.names[d.weekday])' or a date" }
             return consume(at + len - i)
         }
         guard d >= today else { return false }
