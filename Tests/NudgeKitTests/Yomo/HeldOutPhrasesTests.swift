@@ -17,7 +17,6 @@ final class HeldOutPhrasesTests: XCTestCase {
     /// The phrases still silently wrong, with why they are left.
     static let known: [String: String] = [
         "txt jess happy bday on dec 9 lol": "the day is right; the title keeps 'lol', which P's writer dropped",
-        "ifta fuel tax report end of quarter": "AK's, judged once at the end of the stop that read AI and AJ and not yet read: 'end of quarter' stays in the title",
     ]
 
     enum Verdict: String { case right, refused, stated = "wrong, stated", silent = "silently wrong" }
@@ -129,16 +128,21 @@ final class HeldOutPhrasesTests: XCTestCase {
         // "every 250 hrs", "8am my time"); AJ 68 right, 3 refused, 2 stated, 3 silent ("after ap bio", "sunday after
         // service", "if pager goes off"). After the fixes AI 71, AJ 75, none silent.
         // AK's, written while that stop worked and judged once at its end with nothing tuned on it: 69 right (90.8 %),
-        // 6 refused, 0 stated, 1 silent ("end of quarter", in `known` until it is read).
-        let least = ["heldout-j.tsv": 74, "heldout-u.tsv": 74, "heldout-v.tsv": 72, "heldout-w.tsv": 74, "heldout-x.tsv": 65, "heldout-y.tsv": 70, "heldout-z.tsv": 65,
-                     "heldout-aa.tsv": 71, "heldout-ab.tsv": 70, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 66, "heldout-af.tsv": 69, "heldout-ag.tsv": 70, "heldout-ah.tsv": 67, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 69, "heldout-o.tsv": 65, "heldout-p.tsv": 57, "heldout-q.tsv": 65, "heldout-r.tsv": 74, "heldout-s.tsv": 74,
-                     "heldout-t.tsv": 73]
+        // 6 refused, 0 stated, 1 silent ("end of quarter", read since: AK 73).
+        // AL's and AM's, judged once at the start of the stop after (with its first fixes, made before they were seen: the
+        // end of a quarter or year): AL 65 right, 6 refused, 3 stated, 2 silent ("when forecast says snow", "every wednesday
+        // 730"); AM 67 right, 7 refused, 0 stated, 2 silent ("when temps drop below 40", "1st of the month" read once
+        // unsaid). After the fixes AL 73, AM 71, none silent; other tables' floors raised where the fixes read more.
+        let least = ["heldout-j.tsv": 75, "heldout-u.tsv": 74, "heldout-v.tsv": 73, "heldout-w.tsv": 74, "heldout-x.tsv": 66, "heldout-y.tsv": 72, "heldout-z.tsv": 67,
+                     "heldout-aa.tsv": 72, "heldout-ab.tsv": 71, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 70,
+                     "heldout-ag.tsv": 72, "heldout-ah.tsv": 68, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 73, "heldout-o.tsv": 66,
+                     "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 74, "heldout-t.tsv": 73, "heldout-al.tsv": 73, "heldout-am.tsv": 71]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
                      "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
-                     "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv"] {
+                     "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv", "heldout-al.tsv", "heldout-am.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -24,6 +24,8 @@ extension ReminderParser.ParseState {
         "lands", "returns", "calls", "texts", "opens", "closes", "starts", "ends", "open", "close", "wake",
         "approved", "approves", "done", "ready", "back", "paid", "signed", "goes", "rings", "answers", "replies", "responds",
         "confirms", "ships", "shipped", "arrived", "delivered", "clears", "cleared", "posts", "posted", "sends", "sent",
+        "says", "say", "drop", "drops", "dropped", "hit", "hits", "falls", "fall", "rises", "rise", "freezes", "melts", "turns",
+        "stops", "stop", "breaks", "finish", "finished", "expires", "expire", "changes", "needs", "shows", "happens", "tells", "asks",
     ]
     /// Words before "if" that ask rather than wait: "check if the oven is on" is a task, not an event.
     static let asking: Set<String> = ["check", "see", "ask", "know", "decide", "find", "out", "sure", "wonder", "confirm", "whether", "even"]
@@ -48,6 +50,11 @@ extension ReminderParser.ParseState {
         if ["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 { return true }
         if w == "once" && ["all", "everyone", "everything", "both"].contains(next) { return true }
         guard w == "when" else { return false }
+        // "call snow removal guy when forecast says snow", "when temps drop below 40": a subject and its verb.
+        if Self.titleWord(next), !(max(0, k - 3)..<k).contains(where: { Self.asking.contains(word($0)) }),
+           Self.eventVerbs.contains(word(k + 2)) || (word(k + 2).hasSuffix("s") && Self.eventVerbs.contains(String(word(k + 2).dropLast()))) {
+            return true
+        }
         return Self.eventBeings.contains(next) || (next.hasSuffix("'s") && next.count > 2)
             || tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true || Self.eventVerbs.contains(word(k + 2))
     }

@@ -251,6 +251,7 @@ extension ReminderParser.ParseState {
             return n
         }
         if ["noon", "midnight"].contains(w) && namesAThing(at: k, len: 1) { return nil }  // "at Noon Creative"
+        if w == "midday", Self.titleWord(next), let (t, _) = timeWritten, (11...14).contains(t.hour) || (t.hour <= 2 && !t.sure) { return nil }  // "midday walk … 1p"
         if ["noon", "midnight", "midday", "o'clock", "oclock", "yesterday", "today", "tonight", "tomorrow", "fortnight"].contains(w) { return 1 }
         // Vague times: no moment to remind at.
         if ["sometime", "someday", "soon", "soonish", "later", "eventually", "asap", "whenever"].contains(w) { return 1 }
@@ -377,10 +378,11 @@ extension ReminderParser.ParseState {
         // "pay rent in the december": a month said, not read.
         if ReminderLexicon.month(w) != nil, w.count >= 3, prev == "the", word(k - 2) == "in", !Self.titleWord(next) { return 1 }
         if ["eod", "eow", "eom", "cob", "e.o.d", "c.o.b", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish", "daybreak", "sunup", "sundown",
-            "nightfall", "twilight"].contains(w) { return 1 }
+            "nightfall", "twilight", "eoq", "eoy"].contains(w) { return 1 }
         if ["first", "last"].contains(w) && next == "light" { return 2 }
         // "every day til the wedding", "until school breaks up": a rule's end yomo cannot place.
         if rule.repeats, ["until", "till", "til", "'til", "untill"].contains(w), !next.isEmpty { return min(3, tokens.count - k) }
+        if let n = unreadPeriodEdge(at: k) { return n }
         if w == "end" && next == "of" && ["day", "week", "month", "year", "the", "this", "next"].contains(word(k + 2)) { return 3 }
         if w == "close" && next == "of" && word(k + 2) == "business" { return 3 }
         // "in 3 days and 2 hours": the rest of an amount not read.
@@ -528,7 +530,9 @@ extension ReminderParser.ParseState {
         if w == "penultimate" || (["second", "2nd", "next"].contains(w) && (next == "last" || (next == "to" && word(k + 2) == "last"))) { return 1 }
         if w == "to" && word(k + 1) == "last" && ["second", "2nd", "next"].contains(word(k - 1)) { return 2 }
         // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
-        if w == "weekend" || w == "weekends" { return 1 }
+        // Not "my weekend w/ the kids", nor "weekend swap" beside a day read: the title's.
+        if (w == "weekend" || w == "weekends") && !(["my", "our", "your", "his", "her", "their"].contains(prev)
+            || ((date != nil || rule.repeats) && Self.titleWord(next) && !Self.dayWord(next) && !ReminderLexicon.partsOfDay.contains(next))) { return 1 }
         if w == "first" && next == "thing" { return 2 }
         if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
                                              || (["next", "this"].contains(next) && Self.periodWords.contains(word(k + 2)))) { return 1 }

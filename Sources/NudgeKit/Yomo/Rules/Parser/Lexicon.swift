@@ -73,7 +73,7 @@ enum ReminderLexicon {
         "janaury": "january", "feburay": "february", "agust": "august", "auguts": "august",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
-        "nxt": "next", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",
+        "nxt": "next", "wk": "week", "wks": "weeks", "wkday": "weekday", "wkdays": "weekdays", "wkend": "weekend", "wkends": "weekends", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",
         // Australian.
         "arvo": "afternoon", "arvos": "afternoons",
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",
@@ -177,8 +177,9 @@ enum ReminderLexicon {
             }
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
             // Prescriptions' Latin ("bid", "tds") is no dose that falls due: "holiday shift bid due dec 1 at 1900"
-            // is a bid, a word of the title.
-            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) {
+            // is a bid, a word of the title; so is one that starts the sentence or bids for something ("bid for jan schedule").
+            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || k == 0
+                || (k + 1 < pieces.count && ["for", "on", "to", "at"].contains(pieces[k + 1].lowercased())) {
                 out.append(Token(raw: raw, word: word, commaAfter: comma))
                 continue
             }

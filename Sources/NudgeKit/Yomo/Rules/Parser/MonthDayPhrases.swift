@@ -40,8 +40,11 @@ extension ReminderParser.ParseState {
         }
         i = k + 2
         if rule.repeats && rule.unit == .month { return true }
-        if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" { _ = consume(3) }
-        // "1st of month": the next one, said (a rule says "every month").
+        // "1st of the month", "1st of month": the next one, said (a rule says "every month").
+        if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" {
+            assumptions.append("'\(word(k + 1)) of \(word(i + 1)) month' read as once, \(d)")
+            _ = consume(3)
+        }
         if word(i) == "of" && word(i + 1) == "month" {
             assumptions.append("'\(word(k + 1)) of month' read as once, \(d)")
             _ = consume(2)

@@ -162,6 +162,8 @@ extension ReminderParser.ParseState {
         { $0.readClockTime() },            // "at 3pm"
         { $0.readBareTime() },             // "14:30", "noon"
         { $0.readGluedSpan() },            // "2-4pm"
+        { $0.readThreeDigitTime() },       // "wed 730"
+        { $0.readBareHourSpan() },         // "every thurs 3-5"
         { $0.readOwnZoneTime() },          // "8am my time"
         { $0.readRuleHours() },            // "from 9 to 5" after an hourly rule
         { $0.readFromSpan() },             // "from 2 to 3pm" with no hourly rule: its start
@@ -171,6 +173,7 @@ extension ReminderParser.ParseState {
         // Dates.
         { $0.readSometime() },             // "sometime next week"
         { $0.readWeekOf() },               // "the week of dec 7"
+        { $0.readDateSpanEnd() },          // the "- jan 2" of "dec 23 - jan 2"
         { $0.readNextOne() },              // the "next one" of "every 4 weeks next one 12/9"
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readWeekdayInWeeks() },       // "tuesday after next", "monday week", "thursday next week"
@@ -182,6 +185,7 @@ extension ReminderParser.ParseState {
         { $0.readByDay() },                // the "by" of "by friday"
         { $0.readWeekend() },              // "this weekend"
         { $0.readNextPeriod() },           // "next month"
+        { $0.readQuarterOrYearEdge() },    // "end of quarter", "eoy"
         { $0.readEndOfMonth() },           // "end of the month"
         { $0.readWeekdayPhrase() },        // "on mondays", "next friday"
         { $0.readDate() },                 // "dec 24", "2026-12-24", "12/05"
@@ -320,7 +324,11 @@ extension ReminderParser.ParseState {
             exact = Instant(ms: r.ms / 60_000 * 60_000)
         }
         if rule.repeats {
-            for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word) { used[k] = true }
+            // Not a runner's "hill repeats", "mile repeats": a workout, a word of the title.
+            for k in tokens.indices where !used[k] && ["repeat", "repeats", "repeating", "recurring"].contains(tokens[k].word)
+                && !(k > 0 && ["hill", "hills", "mile", "sprint", "stair", "track", "interval", "tempo", "400m", "800m", "400", "800", "1k"].contains(tokens[k - 1].word)) {
+                used[k] = true
+            }
         }
         warnUnplacedRecurrenceWords()
         // "pay by 5 dec", "send it before noon": the "by" or "before" of a deadline read after it;

@@ -129,7 +129,7 @@ extension ReminderParser.ParseState {
         // "morning prayer every day at 6", "morning meds 8": the title's part of the day.
         if let w = unread.first(where: { ["morning", "evening", "night", "nightly"].contains($0) }) { return (w == "morning" ? "morning" : "evening", w) }
         let evening: Set<String> = ["dinner", "supper", "drinks", "party", "pub", "bar", "movie", "cinema", "concert", "gig", "theatre", "theater",
-                                    "band", "rehearsal", "trivia", "karaoke", "poker"]
+                                    "band", "rehearsal", "trivia", "karaoke", "poker", "choir"]
         let morning: Set<String> = ["breakfast", "brekkie", "brunch", "wake"]
         let late = unread.first(where: evening.contains), early = unread.first(where: morning.contains)
         switch (early, late) {

@@ -74,7 +74,12 @@ extension ReminderParser.ParseState {
         // "at 5p", "7p sat": after "at" or beside a day, without minutes too.
         // "fri night 11p": after a part of the day too.
         // ("lock the back door 11p" alone stays refused: "donate 10p" is pence.)
-        let beside = (i > 0 && (["at", "@", "tonight"].contains(t[i - 1].word) || ReminderLexicon.partsOfDay.contains(t[i - 1].word)))
+        // "every day 6a and 2p", "weekdays 1p", "12/8 10a": after a rule's days, a date or an earlier such time too.
+        let shortBefore = i > 1 && ["and", "&"].contains(t[i - 1].word) && t[i - 2].word.first?.isNumber == true
+            && (t[i - 2].word.hasSuffix("a") || t[i - 2].word.hasSuffix("p") || t[i - 2].word.hasSuffix("m"))
+        let beside = (i > 0 && (["at", "@", "tonight", "day", "daily", "everyday", "weekdays", "weekends", "nightly"].contains(t[i - 1].word)
+                                || ReminderLexicon.partsOfDay.contains(t[i - 1].word) || shortBefore
+                                || (t[i - 1].word.contains("/") && t[i - 1].word.allSatisfy { $0.isNumber || $0 == "/" })))
             || [i - 1, i + 1].contains { $0 >= 0 && $0 < t.count && (Weekdays.parse(t[$0].word) != nil || ["today", "tomorrow", "tonight"].contains(t[$0].word)) }
         let short = (w.count > 4 && w.dropLast().contains(":") || (beside && (2...3).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
             && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
@@ -335,24 +340,6 @@ extension ReminderParser.ParseState {
         return true
     }
 
-    /// A part of the day a bare hour can follow: "morning 7", "mornings 7", "nightly 9", "tonight 9".
-    static func partOfDayBefore(_ w: String) -> Bool {
-        ReminderLexicon.partsOfDay.contains(w) || (w.hasSuffix("s") && ReminderLexicon.partsOfDay.contains(String(w.dropLast())))
-            || ["nightly", "tonight"].contains(w)
-    }
-
-    /// Whether the bare hour at `i`, after a rule's part of the day (or
-    /// "tonight"), is its hour: it ends the sentence or its clause, or a word of the title
-    /// follows that is no count of things ("every night 9 take meds", not
-    /// "every morning 2 pills" or "every night 10 pushups"); never 12, which
-    /// no part of the day settles.
-    func hourOfRule(at i: Int) -> Bool {
-        guard word(i) != "12" else { return false }
-        if i == tokens.count - 1 || tokens[i].commaAfter { return true }
-        let next = word(i + 1)
-        return Self.titleWord(next) && !next.hasSuffix("s") && !Self.measureWords.contains(next) && !Self.unitLike(next) && ReminderLexicon.unitWords[next] == nil
-    }
-
     /// "3pm", "14:30", "9 am", "noon", "midnight": a time of day without
     /// "at", when it can be nothing else (a bare "9" can be a count or a day).
     mutating func readBareTime() -> Bool {
@@ -414,8 +401,8 @@ extension ReminderParser.ParseState {
             }
         }
         // "tmrw 11", "dentist fri 9" at the end: a bare hour after a day (its am/pm said).
-        if let h = Int(w), (1...12).contains(h), w.count <= 2, i > 0, used[i - 1], Self.dayWord(word(i - 1)),
-           i == tokens.count - 1 || tokens[i].commaAfter || Self.separator(tokens[i + 1].raw) {
+        // "wensday 7 fellowship hall": before a word of the title that counts nothing too.
+        if let h = Int(w), (1...12).contains(h), w.count <= 2, i > 0, used[i - 1], Self.dayWord(word(i - 1)), hourAfterDay(at: i) {
             setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
             i += 1
             return true
