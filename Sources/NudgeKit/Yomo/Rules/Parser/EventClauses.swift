@@ -50,11 +50,6 @@ extension ReminderParser.ParseState {
         if ["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 { return true }
         if w == "once" && ["all", "everyone", "everything", "both"].contains(next) { return true }
         guard w == "when" else { return false }
-        // "call snow removal guy when forecast says snow", "when temps drop below 40": a subject and its verb.
-        if Self.titleWord(next), !(max(0, k - 3)..<k).contains(where: { Self.asking.contains(word($0)) }),
-           Self.eventVerbs.contains(word(k + 2)) || (word(k + 2).hasSuffix("s") && Self.eventVerbs.contains(String(word(k + 2).dropLast()))) {
-            return true
-        }
         return Self.eventBeings.contains(next) || (next.hasSuffix("'s") && next.count > 2)
             || tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true || Self.eventVerbs.contains(word(k + 2))
     }
