@@ -178,8 +178,8 @@ enum ReminderLexicon {
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
             // Prescriptions' Latin ("bid", "tds") is no dose that falls due: "holiday shift bid due dec 1 at 1900"
             // is a bid, a word of the title; so is one that starts the sentence or bids for something ("bid for jan schedule").
-            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || k == 0
-                || (k + 1 < pieces.count && ["for", "on", "to", "at"].contains(pieces[k + 1].lowercased())) {
+            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" })
+                || (word == "bid" && (k == 0 || (k + 1 < pieces.count && ["for", "on", "to", "at"].contains(pieces[k + 1].lowercased())))) {
                 out.append(Token(raw: raw, word: word, commaAfter: comma))
                 continue
             }

@@ -83,4 +83,17 @@ extension ReminderParser.ParseState {
         assumptions.append("'\(phrase(i, 1 + n))' read as a span's end: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")
         return consume(1 + n)
     }
+
+    /// "send deck before friday", "buy gifts before christmas": a reminder
+    /// meant to come before the day, so on the day before, said ("by friday"
+    /// is the day itself). Not with a time said ("before 5pm friday" is
+    /// that moment), nor when the day before has gone by.
+    mutating func remindBeforeTheDay(_ k: Int) {
+        guard tokens[k].word == "before", let d = date, let said = dateSaid, said.hasPrefix(tokens[k + 1].word), timeWritten == nil,
+              partOfDay == nil, relative == nil, !rule.repeats, d.adding(days: -1) >= today else { return }
+        let before = d.adding(days: -1)
+        date = before
+        assumptions = assumptions.filter { !$0.hasPrefix("'\(said)' read as") }
+        assumptions.append("'before \(said)' read as \(Weekdays.display(before.weekday)) \(before), the day before; say 'by \(said)' for the day itself")
+    }
 }

@@ -341,6 +341,7 @@ extension ReminderParser.ParseState {
                 || (!["in", "on"].contains(tokens[k].word) && timeWritten?.said.hasPrefix(tokens[k + 1].word) == true))
             && (tokens[k].word != "from" || (timeWritten?.said.hasPrefix(tokens[k + 1].word) == true && !["to", "until", "till", "-"].contains(word(k + 2)))) {
             used[k] = true
+            remindBeforeTheDay(k)
         }
         // "every 2 hours starting at 2pm", "starting 9am": the start's word, read with it.
         for k in tokens.indices.dropLast() where !used[k] && ["starting", "beginning", "commencing"].contains(tokens[k].word) && used[k + 1]
