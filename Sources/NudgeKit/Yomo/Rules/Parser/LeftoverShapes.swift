@@ -27,6 +27,18 @@ extension ReminderParser.ParseState {
         "registration", "down", "up", "through", "with", "on", "in", "at", "by", "the", "a", "my", "newspaper", "paper", "times", "ring", "rings",
         "dress", "dresses", "vows", "invitations", "invites",
     ]
+    /// The compounds of one short day name ("sat exam" is the SAT's, "wed exam" Wednesday's).
+    static func compound(_ day: String, _ next: String) -> Bool {
+        guard dayCompounds.contains(next) else { return false }
+        let sat: Set<String> = ["exam", "exams", "test", "tests", "prep", "score", "scores", "practice", "tutor", "tutoring", "word", "words",
+                                "vocab", "reading", "math", "maths", "registration", "nav", "navs", "phone", "dish", "down"]
+        let wed: Set<String> = ["dress", "dresses", "vows", "invitations", "invites", "ring", "rings", "in", "at", "on", "by", "the", "a", "my"]
+        switch day {
+        case "wed": return wed.contains(next)
+        case "sat": return !wed.subtracting(["in", "at", "on", "by", "the", "a", "my"]).contains(next)
+        default: return !sat.contains(next) && !wed.subtracting(["in", "at", "on", "by", "the", "a", "my"]).contains(next)
+        }
+    }
 
     /// Time zones' abbreviations as people write them after a time ("3pm PST").
     static let zoneWords: Set<String> = ["PST", "PDT", "PT", "MST", "MDT", "MT", "CST", "CDT", "CT", "EST", "EDT", "ET", "AKST", "AKDT", "HST",

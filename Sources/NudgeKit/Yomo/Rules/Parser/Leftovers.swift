@@ -58,7 +58,7 @@ extension ReminderParser.ParseState {
         if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)),
            !ReminderLexicon.partsOfDay.contains(word(k + 1)), !ReminderLexicon.partsOfDay.contains(String(word(k + 1).dropLast())),
            !(k > 0 && Self.leadWords.contains(word(k - 1))),
-           k > 0 || Self.dayCompounds.contains(word(k + 1)) { return true }
+           k > 0 || Self.compound(tokens[k].raw.lowercased(), word(k + 1)) { return true }
         guard capital(k) else { return false }
         if inMediaTitle(k) { return true }
         var j = after
@@ -378,7 +378,7 @@ extension ReminderParser.ParseState {
         // "pay rent in the december": a month said, not read.
         if ReminderLexicon.month(w) != nil, w.count >= 3, prev == "the", word(k - 2) == "in", !Self.titleWord(next) { return 1 }
         if ["eod", "eow", "eom", "cob", "e.o.d", "c.o.b", "lunchtime", "dawn", "dusk", "sunrise", "sunset", "bedtime", "noonish", "daybreak", "sunup", "sundown",
-            "nightfall", "twilight", "eoq", "eoy"].contains(w) { return 1 }
+            "nightfall", "twilight"].contains(w) { return 1 }
         if ["first", "last"].contains(w) && next == "light" { return 2 }
         // "every day til the wedding", "until school breaks up": a rule's end yomo cannot place.
         if rule.repeats, ["until", "till", "til", "'til", "untill"].contains(w), !next.isEmpty { return min(3, tokens.count - k) }
@@ -532,7 +532,8 @@ extension ReminderParser.ParseState {
         // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
         // Not "my weekend w/ the kids", nor "weekend swap" beside a day read: the title's.
         if (w == "weekend" || w == "weekends") && !(["my", "our", "your", "his", "her", "their"].contains(prev)
-            || ((date != nil || rule.repeats) && Self.titleWord(next) && !Self.dayWord(next) && !ReminderLexicon.partsOfDay.contains(next))) { return 1 }
+            || ((date != nil || rule.repeats) && Self.titleWord(next) && !Self.dayWord(next) && !ReminderLexicon.partsOfDay.contains(next)
+                && !["before", "after", "of", "following", "prior", "ahead", "preceding"].contains(next))) { return 1 }
         if w == "first" && next == "thing" { return 2 }
         if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
                                              || (["next", "this"].contains(next) && Self.periodWords.contains(word(k + 2)))) { return 1 }

@@ -94,6 +94,19 @@ enum ReminderLexicon {
     ].merging(medical) { a, _ in a }
     /// Prescriptions' Latin for how many times a day.
     static let prescriptions: Set<String> = ["bd", "bid", "b.d", "tds", "tid", "qds", "qid"]
+    /// Whether a sentence names a dose or a medicine ("500mg", "2 tabs", "eye drops", "meds"): "bid" is then twice daily.
+    static func doseSaid<S: StringProtocol>(_ pieces: [S]) -> Bool {
+        let words: Set<String> = ["mg", "ml", "mcg", "tab", "tabs", "tablet", "tablets", "pill", "pills", "cap", "caps", "capsule", "capsules",
+                                  "drop", "drops", "puff", "puffs", "dose", "doses", "meds", "med", "medication", "medicine", "antibiotic",
+                                  "antibiotics", "abx", "inhaler", "cream", "ointment", "spray", "insulin", "po", "rx"]
+        return pieces.contains { (p: S) -> Bool in
+            let w = String(p.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "." })
+            let unit = w.drop(while: { $0.isNumber || $0 == "." })
+            // "x10d", "x7": a course of days.
+            let course = w.hasPrefix("x") && w.count > 1 && w.dropFirst().allSatisfy { $0.isNumber || $0 == "d" } && w.dropFirst().first?.isNumber == true
+            return words.contains(w) || course || (unit.count < w.count && ["mg", "ml", "mcg", "g", "iu", "u"].contains(String(unit)))
+        }
+    }
     /// A prescription's "every N hours" ("q6h", "q4hr", "q12hrs"), as
     /// nurses and pharmacies write it.
     static let medical: [String: String] = Dictionary(uniqueKeysWithValues: [1, 2, 3, 4, 6, 8, 12, 24].flatMap { n in
@@ -177,9 +190,8 @@ enum ReminderLexicon {
             }
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
             // Prescriptions' Latin ("bid", "tds") is no dose that falls due: "holiday shift bid due dec 1 at 1900"
-            // is a bid, a word of the title; so is one that starts the sentence or bids for something ("bid for jan schedule").
-            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" })
-                || (word == "bid" && (k == 0 || (k + 1 < pieces.count && ["for", "on", "to", "at"].contains(pieces[k + 1].lowercased())))) {
+            // is a bid, a word of the title; so is "bid" in a sentence that names no dose or medicine ("place bid sat 5pm").
+            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || (word == "bid" && !doseSaid(pieces)) {
                 out.append(Token(raw: raw, word: word, commaAfter: comma))
                 continue
             }

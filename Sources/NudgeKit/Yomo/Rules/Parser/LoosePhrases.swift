@@ -72,18 +72,6 @@ extension ReminderParser.ParseState {
         return true
     }
 
-    /// "dec 23 - jan 2", "12/23 to 1/2", "mon thru fri" said of one stay:
-    /// a span of days after the date just read. The reminder is at its
-    /// start, said; a rule's "until" is read elsewhere.
-    mutating func readDateSpanEnd() -> Bool {
-        guard let start = date, !rule.repeats, i > 0, used[i - 1], relative == nil,
-              ["-", "\u{2013}", "\u{2014}", "to", "thru", "through", "till", "til", "until"].contains(word(i)) else { return false }
-        var probe = self
-        guard let (end, n) = probe.datePhrase(at: i + 1), end > start, end.daysSinceEpoch - start.daysSinceEpoch <= 92 else { return false }
-        assumptions.append("'\(phrase(i, 1 + n))' read as a span's end: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")
-        return consume(1 + n)
-    }
-
     /// "send deck before friday", "buy gifts before christmas": a reminder
     /// meant to come before the day, so on the day before, said ("by friday"
     /// is the day itself). Not with a time said ("before 5pm friday" is

@@ -42,7 +42,9 @@ extension ReminderParser.ParseState {
         if rule.repeats && rule.unit == .month { return true }
         // "1st of the month", "1st of month": the next one, said (a rule says "every month").
         if word(i) == "of" && (word(i + 1) == "the" || word(i + 1) == "this") && word(i + 2) == "month" {
-            assumptions.append("'\(word(k + 1)) of \(word(i + 1)) month' read as once, \(d)")
+            if !tokens[i...].contains(where: { ["every", "each", "monthly"].contains($0.word) }) {
+                assumptions.append("'\(word(k + 1)) of \(word(i + 1)) month' read as once, \(d)")
+            }
             _ = consume(3)
         }
         if word(i) == "of" && word(i + 1) == "month" {

@@ -20,12 +20,20 @@ extension ReminderParser.ParseState {
             which = "this"
             k += 1
         } else {
-            guard ["end", "start", "beginning"].contains(word(k)), word(k + 1) == "of" else { return false }
-            end = word(k) == "end"
-            k += 2
+            // "last day of the quarter", "first day of next year": its end or start too.
+            let dayOf = ["last", "first"].contains(word(k)) && word(k + 1) == "day" && word(k + 2) == "of"
+            guard dayOf || (["end", "start", "beginning"].contains(word(k)) && word(k + 1) == "of") else { return false }
+            end = ["end", "last"].contains(word(k))
+            k += dayOf ? 3 : 2
             if ["the", "this", "next"].contains(word(k)) { which = word(k); k += 1 }
+            // "end of 1st quarter", "start of the fourth quarter".
+            if let o = ReminderLexicon.ordinal(word(k)), (1...4).contains(o), ["quarter", "qtr"].contains(word(k + 1)), which != "next" {
+                quarter = o
+                k += 1
+            }
             let w = word(k)
-            if ["quarter", "qtr"].contains(w) { period = "quarter" }
+            if quarter != nil { period = "quarter" }
+            else if ["quarter", "qtr"].contains(w) { period = "quarter" }
             else if ["year", "yr"].contains(w) { period = "year" }
             else if w.count == 2, w.hasPrefix("q"), let q = Int(w.dropFirst()), (1...4).contains(q), which != "next" { (period, quarter) = ("quarter", q) }
             else { return false }
@@ -87,10 +95,16 @@ extension ReminderParser.ParseState {
     /// that was not read ("end of q3 report", "start of the year goals"):
     /// leftovers to refuse, never to keep in the title unsaid.
     func unreadPeriodEdge(at k: Int) -> Int? {
+        func quarter(_ w: String) -> Bool { w.count == 2 && w.hasPrefix("q") && (1...4).contains(Int(w.dropFirst()) ?? 0) }
+        func period(_ w: String) -> Bool { ["quarter", "qtr", "year", "yr"].contains(w) || quarter(w) }
+        // "early q1", "q4 end", "by year-end", "eofy".
+        if ["early", "mid", "late"].contains(word(k)) && quarter(word(k + 1)) { return 2 }
+        if quarter(word(k)) && ["end", "start"].contains(word(k + 1)) { return 2 }
+        // Not "the year-end report", "year-end stocktake 31/12": before a word of the title, a kind of thing.
+        let n = word(k) == "year" && word(k + 1) == "end" ? 2 : 1
+        if ["eofy", "yearend", "year-end", "eoq", "eoy"].contains(word(k)) || n == 2,
+           ["eoq", "eoy"].contains(word(k)) || !Self.titleWord(word(k + n)) || Self.dayWord(word(k + n)) { return n }
         guard ["end", "start", "beginning"].contains(word(k)), word(k + 1) == "of" else { return nil }
-        func period(_ w: String) -> Bool {
-            ["quarter", "qtr", "year", "yr"].contains(w) || (w.count == 2 && w.hasPrefix("q") && (1...4).contains(Int(w.dropFirst()) ?? 0))
-        }
         if period(word(k + 2)) { return 3 }
         return ["the", "this", "next"].contains(word(k + 2)) && period(word(k + 3)) ? 4 : nil
     }

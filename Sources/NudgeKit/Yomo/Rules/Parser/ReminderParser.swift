@@ -139,6 +139,8 @@ extension ReminderParser.ParseState {
         { $0.readPluralPartOfDay() },      // "mornings"
         { $0.readSkipOrEnd() },            // "not on dec 23", "except christmas", "last session dec 16"
         { $0.readExcept() },               // "except fridays"
+        { $0.readDateSpanEnd() },          // the "- jan 2" of "dec 23 - jan 2"
+        { $0.readGluedDateSpan() },        // "12/20-12/27", "dec 1-5"
         { $0.readUntil() },                // "until dec 24"
         { $0.readRestOf() },               // "for the rest of the year"
         { $0.readCount() },                // "10 times"
@@ -173,7 +175,6 @@ extension ReminderParser.ParseState {
         // Dates.
         { $0.readSometime() },             // "sometime next week"
         { $0.readWeekOf() },               // "the week of dec 7"
-        { $0.readDateSpanEnd() },          // the "- jan 2" of "dec 23 - jan 2"
         { $0.readNextOne() },              // the "next one" of "every 4 weeks next one 12/9"
         { $0.readFromDay() },              // "a week from today", "two weeks from tomorrow"
         { $0.readWeekdayInWeeks() },       // "tuesday after next", "monday week", "thursday next week"

@@ -81,7 +81,9 @@ extension ReminderParser.ParseState {
                                 || ReminderLexicon.partsOfDay.contains(t[i - 1].word) || shortBefore
                                 || (t[i - 1].word.contains("/") && t[i - 1].word.allSatisfy { $0.isNumber || $0 == "/" })))
             || [i - 1, i + 1].contains { $0 >= 0 && $0 < t.count && (Weekdays.parse(t[$0].word) != nil || ["today", "tomorrow", "tonight"].contains(t[$0].word)) }
-        let short = (w.count > 4 && w.dropLast().contains(":") || (beside && (2...3).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
+        // Not a label's "apt 6a mon", "section 3a", "seat 12a": a number and a letter.
+        let labelled = i > 0 && t[i - 1].word != "day" && (numberedPlaces.contains(t[i - 1].word) || labelWords.contains(t[i - 1].word))
+        let short = (w.count > 4 && w.dropLast().contains(":") || (beside && !labelled && (2...5).contains(w.count) && w.dropLast().allSatisfy(\.isNumber)))
             && (w.hasSuffix("a") || w.hasSuffix("p")) ? [String(w.suffix(1))] : []
         for s in ["am", "pm", "a.m", "p.m"] + short where w.hasSuffix(s) && w.count > s.count {
             suffix = String(s.prefix(1))
@@ -104,6 +106,8 @@ extension ReminderParser.ParseState {
             minute = m
         } else if parts.count == 1, w.count <= 2, w.allSatisfy(\.isNumber), let h = Int(w) {
             hour = h
+        } else if parts.count == 1, suffix != nil, (3...4).contains(w.count), w.allSatisfy(\.isNumber), let v = Int(w), v % 100 < 60, !w.hasPrefix("0") {
+            (hour, minute) = (v / 100, v % 100)  // "730pm", "1030am": the colon left out
         } else {
             return nil
         }
@@ -373,7 +377,8 @@ extension ReminderParser.ParseState {
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year, !phoneDigits(after: i),
            !(i > 0 && !used[i - 1] && !endsNamedDay(at: i) && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
-           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1))) || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1)))
+           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1)) && !Self.countedAfter(word(i + 1)))
+            || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1)) && !(i > 0 && ["file", "form", "irs", "schedule"].contains(word(i - 1))))
             || (endsNamedDay(at: i) && !(2000...2200).contains(Int(w) ?? 0)) {  // "new years eve 2359", not "christmas eve 2100"
             setTime(t, i, 1)
             i += 1
@@ -383,7 +388,7 @@ extension ReminderParser.ParseState {
         // "1830 collect kids from swimming": four digits first in the sentence, before its words, are a 24-hour
         // clock, said ("1930 …" and "2026 …" may be years: left to be refused).
         if let (t, _) = fourDigits(at: i), i == firstWord, !(19...20).contains(t.hour), Self.titleWord(word(i + 1)),
-           !Self.unitLike(word(i + 1)), !Self.quantityNouns.contains(word(i + 1)), !phoneDigits(after: i) {
+           !Self.unitLike(word(i + 1)), !Self.countedAfter(word(i + 1)), !phoneDigits(after: i) {
             setTime(t, i, 1)
             assumptions.append("'\(w)' read as \(TimeOfDay(hour: t.hour, minute: t.minute))")
             i += 1
