@@ -34,11 +34,17 @@ extension ReminderParser.ParseState {
             || (w.count > 3 && w.hasSuffix("s") && titleWord(w))
     }
 
+    /// Whether the word before `i` is a day ("fri") or ends a date just read ("dec 12", "12/9").
+    func dayOrDateBefore(_ i: Int) -> Bool {
+        i > 0 && used[i - 1] && (Self.dayWord(word(i - 1)) || (date != nil && dateSaid.map { $0.lowercased().hasSuffix(word(i - 1)) } == true
+                                                                && word(i - 1).first?.isNumber == true))
+    }
+
     /// Whether the bare number at `i` stands right after a day or a rule's
     /// day ("wed 730", "every thurs 3-5", "tmrw 9-12") with no time yet,
     /// where a number is an hour; not a count of things after it.
     func hourAfterDay(at i: Int) -> Bool {
-        guard i > 0, used[i - 1], Self.dayWord(word(i - 1)) || ["weekdays", "weekends", "weekday", "daily"].contains(word(i - 1)),
+        guard i > 0, used[i - 1], dayOrDateBefore(i) || ["weekdays", "weekends", "weekday", "daily"].contains(word(i - 1)),
               timeWritten == nil, !(rule.unit == .hour && rule.repeats), !["o'clock", "oclock"].contains(word(i + 1)) else { return false }
         return i == tokens.count - 1 || tokens[i].commaAfter || Self.separator(tokens[i + 1].raw)
             || (hourOfRule(at: i) && !Self.countedAfter(word(i + 1)) && !["x", "grade", "yr", "yrs", "gal", "lb", "kg"].contains(word(i + 1)))
@@ -56,7 +62,9 @@ extension ReminderParser.ParseState {
         let last = (i == tokens.count - 1 || tokens[i].commaAfter) && (date != nil || rule.repeats) && timeWritten == nil && i > 0
             && !used[i - 1] && !Self.numberedPlaces.contains(word(i - 1)) && !Self.labelWords.contains(word(i - 1)) && !word(i - 1).contains("$")
         guard w.count == 3, w.allSatisfy(\.isNumber), let v = Int(w), (1...9).contains(v / 100), v % 100 < 60, v % 5 == 0,
-              (i > 0 && ["at", "@"].contains(word(i - 1)) && timeWritten == nil) || hourAfterDay(at: i) || afterRule || last else { return false }
+              (i > 0 && ["at", "@"].contains(word(i - 1)) && timeWritten == nil) || hourAfterDay(at: i) || afterRule || last
+                || (timeWritten == nil && used.indices.contains(i + 1) && Self.dayWord(word(i + 1)) && !(i > 0 && (Self.numberedPlaces.contains(word(i - 1))
+                    || Self.labelWords.contains(word(i - 1))))) else { return false }
         let t = WrittenTime(hour: v / 100, minute: v % 100, sure: false, text: w)
         let from = i > 0 && !used[i - 1] && ["at", "@"].contains(word(i - 1)) ? i - 1 : i
         setTime(t, from, i + 1 - from)

@@ -394,7 +394,7 @@ extension ReminderParser.ParseState {
     /// tokens the year took. A year outside 2000-2200 is refused with its words.
     mutating func dated(month m: Int, day d: Int, yearAt k: Int) -> (Day, Int)? {
         let w = word(k)
-        if w.count == 4, w.allSatisfy({ $0.isASCII && $0.isNumber }), let y = Int(w) {
+        if w.count == 4, !w.hasPrefix("0"), w.allSatisfy({ $0.isASCII && $0.isNumber }), let y = Int(w) {
             guard (2000...2200).contains(y) else {
                 if conflict == nil { conflict = "'\(w)': yomo reads years 2000 to 2200" }
                 take(k, 1)

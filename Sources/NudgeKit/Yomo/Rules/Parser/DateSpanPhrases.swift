@@ -21,7 +21,7 @@ extension ReminderParser.ParseState {
             end = probe.datePhrase(at: i + 1)
         }
         guard let (last, n) = end, last > start, last.daysSinceEpoch - start.daysSinceEpoch <= 92 else { return false }
-        spanStarted(start, said: (dateSaid.map { $0 + " " } ?? "") + phrase(i, 1 + n))
+        spanStarted(start, said: (dateSaid.map { $0 + " " } ?? "") + phrase(i, 1 + n), at: i - 1)
         return consume(1 + n)
     }
 
@@ -50,14 +50,15 @@ extension ReminderParser.ParseState {
         }
         guard let a = start, let b = last, b > a, b.daysSinceEpoch - a.daysSinceEpoch <= 92 else { return false }
         setDate(a, i, n)
-        spanStarted(a, said: phrase(i, n))
+        spanStarted(a, said: phrase(i, n), at: i)
         i += n
         return true
     }
 
-    /// Says that a span was read as its start, and reads a "from" before it.
-    mutating func spanStarted(_ start: Day, said: String) {
-        var k = i - 1
+    /// Says that a span was read as its start, and reads a "from" before
+    /// the words read up to `k` (the start's, or the span's first).
+    mutating func spanStarted(_ start: Day, said: String, at k0: Int) {
+        var k = k0
         while k > 0 && used[k - 1] && !["from", "between"].contains(word(k - 1)) { k -= 1 }
         if k > 0, !used[k - 1], ["from", "between"].contains(word(k - 1)) { used[k - 1] = true }
         assumptions.append("'\(said)' read as a span: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")

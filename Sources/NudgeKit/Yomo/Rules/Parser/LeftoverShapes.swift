@@ -191,7 +191,8 @@ extension ReminderParser.ParseState {
     /// which name no time the tool knows.
     static let routineEvents: Set<String> = ["shift", "rounds", "handoff", "handover", "surgery", "clinic", "gym", "meeting", "mtg", "appt",
                                              "appointment", "nap", "service", "mass", "pickup", "dropoff", "recess", "rehearsal", "workout",
-                                             "harvest", "planting", "sowing", "lambing", "milking", "bed", "bedtime", "school", "work", "church", "class"]
+                                             "harvest", "planting", "sowing", "lambing", "milking", "bed", "bedtime", "school", "work", "church", "class",
+                                             "trip", "flight", "vacation", "move", "wedding", "party", "game", "race", "exam", "interview"]
     /// Events of a day said after "at" ("at pickup", "at lunch"): a time a
     /// person means but the tool cannot know. Places ("at gym", "at clinic") are not among them.
     static let atEvents: Set<String> = ["pickup", "pick-up", "dropoff", "drop-off", "handover", "handoff", "recess", "rounds", "lunch", "dinner",

@@ -372,7 +372,8 @@ extension ReminderParser.ParseState {
         if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
             ((Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || Self.lowerCaseZoneWord(tokens[k].raw) != nil || Self.otherZoneWord(tokens[k].raw))
                 && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
-                                                      && tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2]) { return 1 }
+                                                      && ((tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2])
+                                                          || (timeWritten != nil && k > 2 && used[k - 3] && word(k - 2).allSatisfy(\.isLetter)))) { return 1 }  // "8pm new york time"
         // Vague or borrowed times: no moment to remind at.
         if w == "cob" && ["the", "a"].contains(prev) { return nil }  // "corn on the cob"
         // "pay rent in the december": a month said, not read.
@@ -530,10 +531,7 @@ extension ReminderParser.ParseState {
         if w == "penultimate" || (["second", "2nd", "next"].contains(w) && (next == "last" || (next == "to" && word(k + 2) == "last"))) { return 1 }
         if w == "to" && word(k + 1) == "last" && ["second", "2nd", "next"].contains(word(k - 1)) { return 2 }
         // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
-        // Not "my weekend w/ the kids", nor "weekend swap" beside a day read: the title's.
-        if (w == "weekend" || w == "weekends") && !(["my", "our", "your", "his", "her", "their"].contains(prev)
-            || ((date != nil || rule.repeats) && Self.titleWord(next) && !Self.dayWord(next) && !ReminderLexicon.partsOfDay.contains(next)
-                && !["before", "after", "of", "following", "prior", "ahead", "preceding"].contains(next))) { return 1 }
+        if (w == "weekend" || w == "weekends") && !weekendOfTitle(at: k) { return 1 }
         if w == "first" && next == "thing" { return 2 }
         if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
                                              || (["next", "this"].contains(next) && Self.periodWords.contains(word(k + 2)))) { return 1 }

@@ -73,7 +73,7 @@ enum ReminderLexicon {
         "janaury": "january", "feburay": "february", "agust": "august", "auguts": "august",
         "evenign": "evening", "febuary": "february", "feburary": "february", "wekdays": "weekdays", "weekdyas": "weekdays",
         // Shorthands people type.
-        "nxt": "next", "wk": "week", "wks": "weeks", "wkday": "weekday", "wkdays": "weekdays", "wkend": "weekend", "wkends": "weekends", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",
+        "nxt": "next", "b4": "before", "wk": "week", "wks": "weeks", "wkday": "weekday", "wkdays": "weekdays", "wkend": "weekend", "wkends": "weekends", "yr": "year", "yrs": "years", "mth": "month", "mths": "months",
         // Australian.
         "arvo": "afternoon", "arvos": "afternoons",
         "2moro": "tomorrow", "2mrw": "tomorrow", "2moz": "tomorrow", "tomoz": "tomorrow", "tmro": "tomorrow", "tmrrw": "tomorrow",

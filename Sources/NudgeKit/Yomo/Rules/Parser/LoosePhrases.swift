@@ -72,6 +72,15 @@ extension ReminderParser.ParseState {
         return true
     }
 
+    /// Whether an unread "weekend" at `k` is the title's: "my weekend w/ the
+    /// kids", or "weekend swap" beside a day read; not "weekend before christmas".
+    func weekendOfTitle(at k: Int) -> Bool {
+        let prev = k > 0 ? word(k - 1) : "", next = word(k + 1)
+        return ["my", "our", "your", "his", "her", "their"].contains(prev)
+            || ((date != nil || rule.repeats) && Self.titleWord(next) && !Self.dayWord(next) && !ReminderLexicon.partsOfDay.contains(next)
+                && !["before", "after", "of", "following", "prior", "ahead", "preceding"].contains(next))
+    }
+
     /// "send deck before friday", "buy gifts before christmas": a reminder
     /// meant to come before the day, so on the day before, said ("by friday"
     /// is the day itself). Not with a time said ("before 5pm friday" is

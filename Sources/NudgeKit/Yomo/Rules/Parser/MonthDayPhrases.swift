@@ -29,7 +29,7 @@ extension ReminderParser.ParseState {
         // A weekday said just before it agrees or conflicts, and is no title ("tuesday the 8th parents evening").
         let dayBefore = i > 0 && used[i - 1] && ReminderLexicon.weekday(word(i - 1)) != nil
         if k == i && !tokens[k + 1].commaAfter && !dayBefore
-            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till", "latest", "deadline"].contains(word(k + 2))
+            && !(word(k + 2).isEmpty || ["of", "at", "by", "and", "@", "until", "till", "latest", "deadline", "every", "each", "monthly"].contains(word(k + 2))
                  || writtenTime(at: k + 2) != nil || Self.clockRange(word(k + 2))) {
             return false
         }

@@ -377,7 +377,7 @@ extension ReminderParser.ParseState {
         if let (t, _) = fourDigits(at: i), !(i > 0 && word(i - 1).allSatisfy({ $0.isNumber || $0 == "+" || $0 == "-" })), !year, !phoneDigits(after: i),
            !(i > 0 && !used[i - 1] && !endsNamedDay(at: i) && (Self.numberedNouns.contains(word(i - 1)) || ["pin", "code", "passcode", "password", "combo", "combination"].contains(word(i - 1)))),
            !(i > 0 && word(i - 1) == "the" && Self.titleWord(word(i + 1))),  // "call the 0800 number"
-           w.hasPrefix("0") || (i > 0 && used[i - 1] && Self.dayWord(word(i - 1)) && !Self.countedAfter(word(i + 1)))
+           w.hasPrefix("0") || (dayOrDateBefore(i) && !Self.countedAfter(word(i + 1)))
             || (used.indices.contains(i + 1) && Self.dayWord(word(i + 1)) && !(i > 0 && ["file", "form", "irs", "schedule"].contains(word(i - 1))))
             || (endsNamedDay(at: i) && !(2000...2200).contains(Int(w) ?? 0)) {  // "new years eve 2359", not "christmas eve 2100"
             setTime(t, i, 1)
@@ -407,7 +407,7 @@ extension ReminderParser.ParseState {
         }
         // "tmrw 11", "dentist fri 9" at the end: a bare hour after a day (its am/pm said).
         // "wensday 7 fellowship hall": before a word of the title that counts nothing too.
-        if let h = Int(w), (1...12).contains(h), w.count <= 2, i > 0, used[i - 1], Self.dayWord(word(i - 1)), hourAfterDay(at: i) {
+        if let h = Int(w), (1...12).contains(h), w.count <= 2, hourAfterDay(at: i) {
             setTime(WrittenTime(hour: h, minute: 0, sure: false, text: w), i, 1)
             i += 1
             return true
