@@ -136,18 +136,21 @@ final class HeldOutPhrasesTests: XCTestCase {
         // AO's and AP's, written after an adversary's round on those fixes and judged once: AO 64 right, 5 refused, 5 stated,
         // 2 silent ("mtg w/ ad 730 monday", "due the 22nd every month" kept "the"); AP 64 right, 7 refused, 1 stated, 4 silent
         // ("8pm new york time", "before trip", "b4 the 12th", "before prices go up"). After the fixes AO 67, AP 69, none silent.
+        // AN's, written at the start of that stop and kept unseen until its end, then judged once with nothing tuned on it:
+        // 68 right (89.5 %), 6 refused, 1 stated, 1 silent ("call adult day care about thursday pickup": the day of the topic).
+        // After two fixes (that phrase refused, "before end of month" is the end itself): 69, none silent.
         let least = ["heldout-j.tsv": 75, "heldout-u.tsv": 74, "heldout-v.tsv": 73, "heldout-w.tsv": 74, "heldout-x.tsv": 66, "heldout-y.tsv": 72, "heldout-z.tsv": 67,
                      "heldout-aa.tsv": 72, "heldout-ab.tsv": 71, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 70,
                      "heldout-ag.tsv": 72, "heldout-ah.tsv": 68, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 73, "heldout-o.tsv": 66,
                      "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 74, "heldout-t.tsv": 73, "heldout-al.tsv": 73, "heldout-am.tsv": 71,
-                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 69]
+                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 69, "heldout-an.tsv": 69]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
                      "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
                      "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv", "heldout-al.tsv", "heldout-am.tsv",
-                     "heldout-ao.tsv", "heldout-ap.tsv"] {
+                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

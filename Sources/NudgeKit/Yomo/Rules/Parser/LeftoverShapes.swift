@@ -198,3 +198,16 @@ extension ReminderParser.ParseState {
     static let atEvents: Set<String> = ["pickup", "pick-up", "dropoff", "drop-off", "handover", "handoff", "recess", "rounds", "lunch", "dinner",
                                         "breakfast", "halftime", "half-time", "lunchbreak", "hometime", "home-time"]
 }
+
+extension ReminderParser.ParseState {
+    /// "lunch at wednesday cafe", "take cake to friday club": a day before a
+    /// kind of business after a word that goes to a place or calls one may
+    /// name the place or say the day; not read, and so refused.
+    func dayOrPlace(at k: Int) -> Bool {
+        // "call day care about thursday pickup": the day names what the call is about, or when to call.
+        if ReminderLexicon.weekday(word(k)) != nil, k > 0, ["about", "re", "regarding"].contains(word(k - 1)), Self.titleWord(word(k + 1)),
+           !ReminderLexicon.partsOfDay.contains(word(k + 1)) { return true }
+        return ReminderLexicon.weekday(word(k)) != nil && Self.businessWords.contains(word(k + 1)) && k > 0
+            && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside", "about"].contains(word(k - 1))
+    }
+}

@@ -80,14 +80,6 @@ extension ReminderParser.ParseState {
         return k + 1 < tokens.count && tokens[k].capitalised && tokens[k + 1].capitalised && tokens.contains(where: { $0.raw.first?.isLowercase == true })
     }
 
-    /// "lunch at wednesday cafe", "take cake to friday club": a day before a
-    /// kind of business after a word that goes to a place or calls one may
-    /// name the place or say the day; not read, and so refused.
-    func dayOrPlace(at k: Int) -> Bool {
-        ReminderLexicon.weekday(word(k)) != nil && Self.businessWords.contains(word(k + 1)) && k > 0
-            && ["at", "to", "from", "call", "ring", "phone", "email", "visit", "book", "into", "outside", "about"].contains(word(k - 1))
-    }
-
     /// Whether the word at `k` starts a capitalised name: it and the next
     /// word begin with a capital, the next is no time word, and the
     /// sentence has lower-case words (so capitals are not its style).

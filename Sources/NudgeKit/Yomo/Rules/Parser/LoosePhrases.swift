@@ -87,7 +87,10 @@ extension ReminderParser.ParseState {
     /// that moment), nor when the day before has gone by.
     mutating func remindBeforeTheDay(_ k: Int) {
         guard tokens[k].word == "before", let d = date, let said = dateSaid, said.hasPrefix(tokens[k + 1].word), timeWritten == nil,
-              partOfDay == nil, relative == nil, !rule.repeats, d.adding(days: -1) >= today else { return }
+              partOfDay == nil, relative == nil, !rule.repeats, d.adding(days: -1) >= today,
+              // "before end of month", "before eom": the end is the deadline itself.
+              !["end", "eom", "eoq", "eoy", "eod", "last", "close"].contains(tokens[k + 1].word),
+              !(tokens[k + 1].word == "the" && ["end", "last"].contains(word(k + 2))) else { return }
         let before = d.adding(days: -1)
         date = before
         assumptions = assumptions.filter { !$0.hasPrefix("'\(said)' read as") }
