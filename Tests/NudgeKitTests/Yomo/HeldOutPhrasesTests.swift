@@ -139,18 +139,24 @@ final class HeldOutPhrasesTests: XCTestCase {
         // AN's, written at the start of that stop and kept unseen until its end, then judged once with nothing tuned on it:
         // 68 right (89.5 %), 6 refused, 1 stated, 1 silent ("call adult day care about thursday pickup": the day of the topic).
         // After two fixes (that phrase refused, "before end of month" is the end itself): 69, none silent.
+        // AQ's (food-truck owner, nursing student, home-health aide, band director, IVF patient) and AR's (wedding photographer,
+        // carpooling parent, airline pilot, puppy trainer, night student), judged once each: AQ 67 right (88.2 %), 5 refused,
+        // 2 stated, 2 silent ("once principal signs off", "on day 6 of stims"); AR 70 (92.1 %), 4 refused, 1 stated, 1 silent
+        // ("once grades post"). After the fixes ("once" + a subject and its verb, "day N of", lead times "remind me 2 wks
+        // before", "between mon and wed" as a span, "every 2 hours" from the last full hour, "sz 3", "ch 7-9",
+        // "2 more 128gb cards", "about sunday shift" beside another day): AQ 72, AR 74, none silent. S 75, T 74 and AP 71 too.
         let least = ["heldout-j.tsv": 75, "heldout-u.tsv": 74, "heldout-v.tsv": 73, "heldout-w.tsv": 74, "heldout-x.tsv": 66, "heldout-y.tsv": 72, "heldout-z.tsv": 67,
                      "heldout-aa.tsv": 72, "heldout-ab.tsv": 71, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 70,
                      "heldout-ag.tsv": 72, "heldout-ah.tsv": 68, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 73, "heldout-o.tsv": 66,
-                     "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 74, "heldout-t.tsv": 73, "heldout-al.tsv": 73, "heldout-am.tsv": 71,
-                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 69, "heldout-an.tsv": 69]
+                     "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 75, "heldout-t.tsv": 74, "heldout-al.tsv": 73, "heldout-am.tsv": 71,
+                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 71, "heldout-an.tsv": 69, "heldout-aq.tsv": 72, "heldout-ar.tsv": 74]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
                      "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
                      "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv", "heldout-al.tsv", "heldout-am.tsv",
-                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv"] {
+                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv", "heldout-aq.tsv", "heldout-ar.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -34,6 +34,16 @@ final class TimeListsAndEndsTests: XCTestCase {
         }
     }
 
+    /// "every 2 hours" said at 10:00 or 10:20 is first at 12:00, as the table
+    /// writers of S, T and AR all expected; "hourly" at the next full hour.
+    func testEveryNHoursStartsThatManyHoursFromTheLastFullHour() throws {
+        XCTAssertEqual(try h.occurrences("take biscuit out every 2 hours", 3), ["2026-11-28 12:00", "2026-11-28 14:00", "2026-11-28 16:00"])
+        XCTAssertEqual(try h.occurrences("check the smoker every 3 hrs", 2), ["2026-11-28 13:00", "2026-11-28 16:00"])
+        XCTAssertEqual(try h.occurrences("check the smoker every hour", 2), ["2026-11-28 11:00", "2026-11-28 12:00"])
+        let f = try Yomo.form(parsed: h.parse("take biscuit out every 2 hours"), options: ReminderFormOptions(), now: h.now, zone: h.ny)
+        XCTAssertTrue(f.assumptions.contains("'every 2 h' starts at 12:00, 2 hours from the last full hour"), "\(f.assumptions)")
+    }
+
     /// Property: every N minutes until a time ends on that day, at or before
     /// the time, and no later step would still fit.
     func testEveryNMinutesUntilATimeNeverRunsPastIt() throws {

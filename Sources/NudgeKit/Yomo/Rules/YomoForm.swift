@@ -249,8 +249,15 @@ extension Yomo {
         if dateExplicit || firstSaid, let said = parsed.countedFromToday {
             assumptions.removeAll { $0 == said }
         }
+        // "every 2 hours" said at 10:00 or 10:20: first at 12:00, that many hours from the last full hour (as
+        // table writers, asked, all expected); "hourly", at the next full hour.
         if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
-            assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
+            if rec.interval > 1 && rec.interval <= 24 {
+                anchor = LocalDateTime(wallSeconds: anchor.wallSeconds + Int64(rec.interval - 1) * 3600)
+                assumptions.append("'\(rec.summary)' starts at \(anchor.time), \(rec.interval) hours from the last full hour")
+            } else {
+                assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
+            }
         }
         if rec.repeats && rec.unit == .hour && rec.rangeStart != nil && time == nil, let s = rec.rangeStart {
             anchor.time = s  // an hourly range starts at its start

@@ -64,3 +64,32 @@ extension ReminderParser.ParseState {
         assumptions.append("'\(said)' read as a span: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")
     }
 }
+
+extension ReminderParser.ParseState {
+    /// "sometime between mon and wed", "between dec 1 and dec 5",
+    /// "between the 1st and the 5th": a window of days (up to three
+    /// months), read as its start and said; not a weekly rule on both days.
+    mutating func readBetweenDays() -> Bool {
+        let s = ["sometime", "anytime"].contains(word(i)) ? 1 : 0
+        guard word(i + s) == "between", !rule.repeats, relative == nil else { return false }
+        let k = i + s + 1
+        var probe = self
+        func day(at j: Int, after: Day?) -> (Day, Int)? {
+            if let wd = ReminderLexicon.weekday(word(j)), Weekdays.parse(word(j)) != nil {
+                guard let a = after else { return (nextWeekday(wd), 1) }
+                return (a.adding(days: (wd - a.weekday + 7) % 7), 1)
+            }
+            if let a = after, let dd = Int(word(j)), word(j).count <= 2, dd > a.day, dd <= Day.daysInMonth(year: a.year, month: a.month) {
+                return (Day(year: a.year, month: a.month, day: dd), 1)
+            }
+            return probe.datePhrase(at: j)
+        }
+        guard let (start, n1) = day(at: k, after: nil), ["and", "&", "-", "to"].contains(word(k + n1)),
+              let (last, n2) = day(at: k + n1 + 1, after: start), last > start, last.daysSinceEpoch - start.daysSinceEpoch <= 92 else { return false }
+        let n = k + n1 + 1 + n2 - i
+        setDate(start, i, n)
+        assumptions.append("'\(phrase(i, n))' read as a span: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")
+        i += n
+        return true
+    }
+}

@@ -26,6 +26,7 @@ extension ReminderParser.ParseState {
         "confirms", "ships", "shipped", "arrived", "delivered", "clears", "cleared", "posts", "posted", "sends", "sent",
         "says", "say", "drop", "drops", "dropped", "hit", "hits", "falls", "fall", "rises", "rise", "freezes", "melts", "turns",
         "stops", "stop", "breaks", "finish", "finished", "expires", "expire", "changes", "needs", "shows", "happens", "tells", "asks",
+        "signs", "sign", "post", "settles", "heals", "hatches", "thaws", "dries", "dry", "sets", "lifts", "reopens",
     ]
     /// Words before "if" that ask rather than wait: "check if the oven is on" is a task, not an event.
     static let asking: Set<String> = ["check", "see", "ask", "know", "decide", "find", "out", "sure", "wonder", "confirm", "whether", "even"]
@@ -42,8 +43,12 @@ extension ReminderParser.ParseState {
                   !["can", "could", "want", "have", "need", "like", "wish", "may", "might", "should", "would"].contains(word(k + 2)) else { return false }
             return Self.eventVerbs.contains(word(k + 2)) || Self.eventStarts.contains(next)
         }
+        // "on day 6 of stims", "day 3 of the cleanse": a day counted from a start yomo does not know.
+        if w == "day", let n = Int(next), n > 0, word(k + 2) == "of", !word(k + 3).isEmpty, ReminderLexicon.month(word(k + 3)) == nil { return true }
         guard ["after", "when", "before", "once"].contains(w) else { return false }
         if Self.eventStarts.contains(next) { return true }
+        // "once principal signs off", "once grades post", "after payroll clears": a subject and its verb.
+        if Self.titleWord(next) && ReminderLexicon.number(next) == nil && Self.eventVerbs.contains(word(k + 2)) { return true }
         if ["after", "before"].contains(w) && (Self.routineEvents.contains(next) || (Self.breakSeasons.contains(next) && Self.breakWords.contains(word(k + 2)))) {
             return true
         }

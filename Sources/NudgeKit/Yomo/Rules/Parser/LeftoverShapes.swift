@@ -136,7 +136,7 @@ extension ReminderParser.ParseState {
     /// and none of them.
     static func nearTimeWord(_ w: String) -> Bool {
         guard ReminderLexicon.weekday(w) == nil, ReminderLexicon.month(w) == nil, !["today", "tomorrow", "tonight"].contains(w),
-              !["match", "marsh", "sundae", "sundry"].contains(w) else { return false }  // English words, not typos
+              !["match", "marsh", "sundae", "sundry", "marco", "marcy", "marci", "junie", "augusta"].contains(w) else { return false }  // English words and names, not typos
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "tonight"] + ReminderLexicon.months
         if names.contains(where: { n in abs(n.count - w.count) <= 1 && oneEditApart(Array(w), Array(n)) }) { return true }
         // "tusdey", "setpmber", "thrusdya": two changes from a long name, starting as it does.

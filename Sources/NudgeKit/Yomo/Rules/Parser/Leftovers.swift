@@ -193,6 +193,7 @@ extension ReminderParser.ParseState {
         if ["year", "month", "quarter"].contains(w), next == "end", date != nil, !["the", "at", "by"].contains(prev) { return nil }  // "year end close dec 31 5pm"
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
         // "7pm (PST)", "9am her time", "noon London time": a time in another zone, which the text cannot set (--tz does).
+        if let (_, n) = cityZone(at: k), n == 3, k > 0, used[k - 1], timeWritten != nil { return 3 }  // "8pm new york time", after a rule
         if next == "time", k > 0, used[k - 1], timeWritten != nil, Self.titleWord(w) || ["her", "his"].contains(w), !["my", "our", "local"].contains(w) { return 2 }
         // "the friday before christmas", "day before thanksgiving": counted from a named day.
         if ["before", "after"].contains(w), k > 0, Self.dayWord(word(k - 1)) || ["day", "night", "week", "weekend", "morning", "evening"].contains(word(k - 1)),
@@ -428,8 +429,9 @@ extension ReminderParser.ParseState {
         if let o = ReminderLexicon.ordinal(w), (1...31).contains(o), w.first?.isNumber == true, ["last", "latest", "deadline"].contains(next) { return 1 }
         // "course of 5 injections weekly": a count before the rule, not read.
         if w == "course" && next == "of" && ReminderLexicon.number(word(k + 2)) != nil && rule.repeats { return 4 }
-        // "4 more sessions", "for 3 more weeks", "3 sessions left": a count yomo does not read.
-        if ReminderLexicon.number(w) != nil, next == "more" || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
+        // "4 more sessions", "for 3 more weeks", "3 sessions left": a count yomo does not read ("2 more cards" is a quantity).
+        if ReminderLexicon.number(w) != nil, (next == "more" && (ReminderLexicon.unitWords[word(k + 2)] != nil || ["sessions", "classes", "lessons", "times",
+            "doses", "injections", "visits", "treatments", "appointments", "appts", "shots", "payments", "installments"].contains(word(k + 2)))) || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
         // "library books back 12.12", "lab report due 3.12": a dotted date without its year.
         if ["due", "back", "by", "on", "until", "till", "before"].contains(prev) || next.isEmpty, w.split(separator: ".").count == 2,
            w.split(separator: ".").allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
@@ -546,6 +548,8 @@ extension ReminderParser.ParseState {
         // "the Friday Harbor Inn proposal", "book a table for Friday Club": a capitalised day in a name, among
         // lower-case words, is the name's.
         if ReminderLexicon.weekday(w) != nil, properName(at: k) || namesABusiness(at: k) { return nil }
+        // "about sunday shift tonight 9": with another day read, the day after "about" is what the reminder is about.
+        if ["about", "re", "regarding"].contains(prev), dayOrPlace(at: k), date != nil || relative != nil { return nil }
         if let _ = ReminderLexicon.weekday(w) ?? Self.dayRange(w)?.first {
             if w.count >= 6 || lead || Self.dayRange(w) != nil { return 1 }
         }
@@ -580,7 +584,7 @@ extension ReminderParser.ParseState {
             let said = (start..<min(end, tokens.count)).filter { !tokens[$0].raw.isEmpty }.map { tokens[$0].raw }.joined(separator: " ")
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
                 let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
-                    || (word(k + 1) == "time" && (Self.cityZones[word(k)] != nil || ["her", "his", "their", "your"].contains(word(k))))
+                    || cityZone(at: k) != nil || (word(k + 1) == "time" && ["her", "his", "their", "your"].contains(word(k)))
                 unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz" : ""))
             }
             k = max(end, k + 1)

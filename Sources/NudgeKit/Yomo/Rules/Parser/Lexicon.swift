@@ -191,7 +191,12 @@ enum ReminderLexicon {
             if raw.hasSuffix(",") && !raw.dropLast().isEmpty { raw = String(raw.dropLast()) }
             // Prescriptions' Latin ("bid", "tds") is no dose that falls due: "holiday shift bid due dec 1 at 1900"
             // is a bid, a word of the title; so is "bid" in a sentence that names no dose or medicine ("place bid sat 5pm").
-            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || (word == "bid" && !doseSaid(pieces)) {
+            // ("keflex bid for 10 days": a course of days after it says a dose too.)
+            // (Not a bid placed or made: "place bid for 10 days".)
+            let course = k + 3 < pieces.count && !(k > 0 && ["place", "submit", "make", "raise", "win", "lose", "my", "a", "the", "your", "our", "their",
+                                                            "his", "her", "final", "opening", "highest", "winning", "lowest"].contains(pieces[k - 1].lowercased()))
+                && pieces[k + 1].lowercased() == "for" && Int(pieces[k + 2]) != nil && pieces[k + 3].lowercased().hasPrefix("day")
+            if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || (word == "bid" && !doseSaid(pieces) && !course) {
                 out.append(Token(raw: raw, word: word, commaAfter: comma))
                 continue
             }
@@ -266,6 +271,24 @@ enum ReminderLexicon {
                 out.append(Token(raw: "", word: "and", commaAfter: false))
                 out.append(Token(raw: "", word: parts[1], commaAfter: comma))
                 continue
+            }
+            // "tues n thurs": "and" between two days, said.
+            if word == "n", Weekdays.parse(before.filter(\.isLetter)) != nil, Weekdays.parse(after.filter(\.isLetter)) != nil {
+                notes.append("'n' read as 'and'")
+                out.append(Token(raw: raw, word: "and", commaAfter: comma))
+                continue
+            }
+            // "x10d", "x7 days" in a sentence naming a dose: a course, "for 10 days".
+            if word.hasPrefix("x"), pieces.indices.contains(where: { $0 != k && prescriptions.contains(pieces[$0].lowercased()) })
+                || doseSaid(pieces.indices.filter { $0 != k }.map { pieces[$0] }), let n = Int(word.dropFirst().prefix(while: \.isNumber)), (1...365).contains(n) {
+                let tail = word.dropFirst().drop(while: \.isNumber)
+                if ["d", "day", "days"].contains(String(tail)) || (tail.isEmpty && ["d", "day", "days"].contains(after.filter(\.isLetter))) {
+                    notes.append("'\(word)' read as 'for \(n) days'")
+                    out.append(Token(raw: raw, word: "for", commaAfter: false))
+                    out.append(Token(raw: "", word: String(n), commaAfter: tail.isEmpty && comma))
+                    if !tail.isEmpty { out.append(Token(raw: "", word: "days", commaAfter: comma)) }
+                    continue
+                }
             }
             // "2x daily", "3x a day": that many times.
             if word.count >= 2, word.hasSuffix("x"), let n = Int(word.dropLast()), (2...9).contains(n),

@@ -97,3 +97,38 @@ extension ReminderParser.ParseState {
         assumptions.append("'before \(said)' read as \(Weekdays.display(before.weekday)) \(before), the day before; say 'by \(said)' for the day itself")
     }
 }
+
+extension ReminderParser.ParseState {
+    /// "cpr cert expires 1/31, remind me 2 wks before", "flight fri 6pm
+    /// (2 hours before)": a lead time ending the sentence moves a one-off's
+    /// day (days, weeks) or its clock (hours, minutes, when a time was read)
+    /// back by that much, said. Counted on the wall clock.
+    mutating func readLeadTime(time: inout TimeOfDay?, zone: Zone) {
+        guard let d = date, relative == nil, !rule.repeats, conflict == nil else { return }
+        for k in tokens.indices where !used[k] {
+            var j = k
+            if ["remind", "reminder", "alert", "notify", "ping"].contains(word(j)) {
+                j += 1
+                if ["me", "us"].contains(word(j)) { j += 1 }
+            }
+            let n = ReminderLexicon.number(word(j)) ?? (["a", "an", "one"].contains(word(j)) ? 1 : nil)
+            // Days and weeks move the day; hours and minutes the clock, when one was read.
+            let w = word(j + 1), unit = ReminderLexicon.unitWords[w]
+            let days = unit == .day ? 1 : unit == .week ? 7 : 0
+            let seconds = time == nil ? 0 : unit == .hour ? 3600 : ReminderLexicon.minuteWords.contains(w) ? 60 : 0
+            guard let n, n > 0, days > 0 || seconds > 0, n * max(days, seconds / 60) <= (days > 0 ? 371 : 4320),
+                  ["before", "prior", "ahead", "early", "beforehand"].contains(word(j + 2)),
+                  (j..<(j + 3)).allSatisfy({ !used[$0] }), j + 3 == tokens.count || used[j + 3] else { continue }
+            var moved = LocalDateTime(day: d, time: time ?? TimeOfDay(hour: 0, minute: 0))
+            if days > 0 { moved.day = d.adding(days: -n * days) } else { moved = LocalDateTime(wallSeconds: moved.wallSeconds - Int64(n * seconds)) }
+            guard time == nil ? moved.day >= today : moved.wallSeconds > zone.local(now).wallSeconds else { continue }
+            let said = (k..<(j + 3)).map { tokens[$0].raw }.filter { !$0.isEmpty }.joined(separator: " ")
+            let at = time == nil ? "" : " \(moved.time.description.prefix(5))"
+            for m in k..<(j + 3) { used[m] = true }
+            date = moved.day
+            if time != nil { time = TimeOfDay(hour: moved.time.hour, minute: moved.time.minute) }
+            assumptions.append("'\(said)' read as \(Weekdays.display(moved.day.weekday)) \(moved.day)\(at), that long before \(Weekdays.display(d.weekday)) \(d)")
+            return
+        }
+    }
+}

@@ -340,7 +340,7 @@ extension ReminderParser.ParseState {
     }
 
     /// "once a day", "once per week", "once a year"; the "once" of "once
-    /// every 3 days" (the "every" is read next).
+    /// every 3 days" and "once daily" (the "every" or rule word is read next).
     mutating func readOnce() -> Bool {
         guard word(i) == "once" else { return false }
         if word(i + 1) == "a" || word(i + 1) == "per", let u = ReminderLexicon.unitWords[word(i + 2)], u != .hour {
@@ -350,7 +350,8 @@ extension ReminderParser.ParseState {
             i += 3
             return true
         }
-        if word(i + 1) == "every" { return consume(1) }
+        // "once daily", "once weekly": the word's rule is read next.
+        if word(i + 1) == "every" || ["daily", "weekly", "monthly", "yearly", "annually", "nightly"].contains(word(i + 1)) { return consume(1) }
         return false
     }
 

@@ -173,6 +173,7 @@ extension ReminderParser.ParseState {
         { $0.readPartOfDay() },            // "tomorrow morning", "monday evening"
         { $0.readAndPartOfDay() },         // the "and evening" of "every morning and evening"
         // Dates.
+        { $0.readBetweenDays() },          // "sometime between mon and wed": its start
         { $0.readSometime() },             // "sometime next week"
         { $0.readWeekOf() },               // "the week of dec 7"
         { $0.readNextOne() },              // the "next one" of "every 4 weeks next one 12/9"
@@ -354,6 +355,7 @@ extension ReminderParser.ParseState {
             && tokens[k + 1].word == "every" {
             used[k] = true
         }
+        if exact == nil { readLeadTime(time: &time, zone: zone) }
         readZoneWord(time: &time, exact: &exact, zone: zone)
         findUnreadTimeWords()
         sayEventAfterADay()
@@ -432,9 +434,9 @@ extension ReminderParser.ParseState {
             if let region = Self.regionZones[raw] ?? Self.regionZones[tokens[k].word] {
                 named = try? Zone.named(region)
                 if word(k + 1) == "time" { len = 2 }
-            } else if let city = Self.cityZones[tokens[k].word], word(k + 1) == "time" {
+            } else if let (city, n) = cityZone(at: k) {
                 named = try? Zone.named(city)
-                len = 2
+                len = n
             } else if let h = Self.zoneOffsets[raw] ?? Self.lowerCaseZoneWord(raw).flatMap({ Self.zoneOffsets[$0] }) {
                 hours = h
             } else if let z = Self.ianaZone(raw) {
@@ -504,6 +506,23 @@ extension ReminderParser.ParseState {
         "nyc": "America/New_York", "boston": "America/New_York", "mexico": "America/Mexico_City", "brazil": "America/Sao_Paulo",
         "lagos": "Africa/Lagos", "nairobi": "Africa/Nairobi", "johannesburg": "Africa/Johannesburg", "cairo": "Africa/Cairo",
     ]
+
+    /// Places of two words ("New York time", "east coast time").
+    static let twoWordCityZones: [String: String] = [
+        "new york": "America/New_York", "east coast": "America/New_York", "west coast": "America/Los_Angeles",
+        "los angeles": "America/Los_Angeles", "san francisco": "America/Los_Angeles", "las vegas": "America/Los_Angeles",
+        "salt lake": "America/Denver", "mexico city": "America/Mexico_City", "sao paulo": "America/Sao_Paulo",
+        "buenos aires": "America/Argentina/Buenos_Aires", "hong kong": "Asia/Hong_Kong", "new delhi": "Asia/Kolkata",
+        "tel aviv": "Asia/Jerusalem", "abu dhabi": "Asia/Dubai", "kuala lumpur": "Asia/Kuala_Lumpur",
+        "cape town": "Africa/Johannesburg", "new zealand": "Pacific/Auckland", "south africa": "Africa/Johannesburg",
+    ]
+
+    /// A place named before "time" at `k`: its zone and the words it takes, "time" included.
+    func cityZone(at k: Int) -> (String, Int)? {
+        if word(k + 2) == "time", let z = Self.twoWordCityZones[word(k) + " " + word(k + 1)] { return (z, 3) }
+        if word(k + 1) == "time", let z = Self.cityZones[word(k)] { return (z, 2) }
+        return nil
+    }
 
     /// The regions people name after a time, as the zone that keeps their clocks.
     static let regionZones: [String: String] = [

@@ -21,7 +21,7 @@ extension ReminderParser.ParseState {
         "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
         "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
         "invoice", "inv", "order", "ticket", "ref", "case", "po", "job", "account", "acct", "policy", "claim",
-        "hive", "hymn", "bars", "measure", "measures",
+        "hive", "hymn", "bars", "measure", "measures", "ch", "chs", "chap", "sz", "size", "pg", "pgs",
     ]
     /// Places and things a number names that a time may also follow ("pick up van 3"): only before a date
     /// ("station 7 dec 19") is their number no day.
