@@ -71,7 +71,9 @@ extension ReminderParser.ParseState {
     /// months), read as its start and said; not a weekly rule on both days.
     mutating func readBetweenDays() -> Bool {
         let s = ["sometime", "anytime"].contains(word(i)) ? 1 : 0
-        guard word(i + s) == "between", !rule.repeats, relative == nil else { return false }
+        // (Not a choice: "choose between mon and tues" is refused.)
+        guard word(i + s) == "between", !rule.repeats, relative == nil,
+              !(i > 0 && ["choose", "decide", "pick", "choosing", "deciding", "picking", "torn"].contains(word(i - 1))) else { return false }
         let k = i + s + 1
         var probe = self
         func day(at j: Int, after: Day?) -> (Day, Int)? {

@@ -55,7 +55,7 @@ extension ReminderParser.ParseState {
         if ["after", "before", "once"].contains(w) && next.hasSuffix("'s") && next.count > 2 { return true }
         // "before prices go up", "after kids are asleep": a subject and its verb.
         if ["after", "before"].contains(w) && Self.titleWord(next) && ["go", "goes", "are", "is", "get", "gets", "come", "comes"].contains(word(k + 2)) { return true }
-        if w == "once" && ["all", "everyone", "everything", "both"].contains(next) { return true }
+        if w == "once" && ["all", "everyone", "everything", "both", "home", "done", "finished", "back", "there", "inside", "ready", "paid"].contains(next) { return true }
         guard w == "when" else { return false }
         return Self.eventBeings.contains(next) || (next.hasSuffix("'s") && next.count > 2)
             || tokens[k + 1 < tokens.count ? k + 1 : k].raw.first?.isUppercase == true || Self.eventVerbs.contains(word(k + 2))

@@ -193,7 +193,7 @@ extension ReminderParser.ParseState {
         if ["year", "month", "quarter"].contains(w), next == "end", date != nil, !["the", "at", "by"].contains(prev) { return nil }  // "year end close dec 31 5pm"
         if address(at: k) || address(at: k + 1) || (k > 0 && address(at: k - 1)) || (k > 1 && address(at: k - 2)) { return nil }
         // "7pm (PST)", "9am her time", "noon London time": a time in another zone, which the text cannot set (--tz does).
-        if let (_, n) = cityZone(at: k), n == 3, k > 0, used[k - 1], timeWritten != nil { return 3 }  // "8pm new york time", after a rule
+        if let n = unreadJoinOrLead(at: k) { return n }  // LeftoverJoins.swift
         if next == "time", k > 0, used[k - 1], timeWritten != nil, Self.titleWord(w) || ["her", "his"].contains(w), !["my", "our", "local"].contains(w) { return 2 }
         // "the friday before christmas", "day before thanksgiving": counted from a named day.
         if ["before", "after"].contains(w), k > 0, Self.dayWord(word(k - 1)) || ["day", "night", "week", "weekend", "morning", "evening"].contains(word(k - 1)),

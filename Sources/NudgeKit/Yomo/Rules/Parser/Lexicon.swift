@@ -273,13 +273,32 @@ enum ReminderLexicon {
                 continue
             }
             // "tues n thurs": "and" between two days, said.
-            if word == "n", Weekdays.parse(before.filter(\.isLetter)) != nil, Weekdays.parse(after.filter(\.isLetter)) != nil {
-                notes.append("'n' read as 'and'")
+            // (So too "tuesdays n thursdays", "weekdays n sat", "1st n 15th", "tues + thurs"; "n 2 days" is "in 2 days".)
+            func dayLike(_ s: String) -> Bool {
+                let l = s.filter { $0.isLetter || $0.isNumber }
+                return weekday(l) != nil || ["weekdays", "weekends", "weekday", "weekend"].contains(l) || (ordinal(l).map { $0 >= 1 } ?? false) && l.first?.isNumber == true
+            }
+            let hours = (Int(before.prefix(while: \.isNumber)).map { (0...24).contains($0) } ?? false) && (Int(after.prefix(while: \.isNumber)).map { (0...24).contains($0) } ?? false)
+            if word == "n" || word == "+", dayLike(before) && dayLike(after) || (word == "n" && hours) {
+                notes.append("'\(word)' read as 'and'")
                 out.append(Token(raw: raw, word: "and", commaAfter: comma))
                 continue
             }
+            if word == "n", k + 2 < pieces.count, number(after) != nil, unitWords[pieces[k + 2].lowercased()] != nil || minuteWords.contains(pieces[k + 2].lowercased()) {
+                notes.append("'n' read as 'in'")
+                out.append(Token(raw: raw, word: "in", commaAfter: comma))
+                continue
+            }
+            // "once-a-month deep clean", "twice-a-week": the rule in one word.
+            if word.contains("-"), let first = word.split(separator: "-").first, ["once", "twice"].contains(first),
+               word.split(separator: "-").count == 3, word.split(separator: "-")[1] == "a", unitWords[String(word.split(separator: "-")[2])] != nil {
+                let parts = word.split(separator: "-").map(String.init)
+                for (n, p) in parts.enumerated() { out.append(Token(raw: n == 0 ? raw : "", word: p, commaAfter: n == 2 && comma)) }
+                continue
+            }
             // "x10d", "x7 days" in a sentence naming a dose: a course, "for 10 days".
-            if word.hasPrefix("x"), pieces.indices.contains(where: { $0 != k && prescriptions.contains(pieces[$0].lowercased()) })
+            if word.hasPrefix("x"), pieces.indices.contains(where: { $0 != k && (prescriptions.contains(pieces[$0].lowercased()) || medical[pieces[$0].lowercased()] != nil
+                                                                                  || ["daily", "hourly", "every"].contains(pieces[$0].lowercased())) })
                 || doseSaid(pieces.indices.filter { $0 != k }.map { pieces[$0] }), let n = Int(word.dropFirst().prefix(while: \.isNumber)), (1...365).contains(n) {
                 let tail = word.dropFirst().drop(while: \.isNumber)
                 if ["d", "day", "days"].contains(String(tail)) || (tail.isEmpty && ["d", "day", "days"].contains(after.filter(\.isLetter))) {

@@ -385,3 +385,28 @@ extension Int {
         return "\(self)\(suffix)"
     }
 }
+
+extension ReminderParser.ParseState {
+    /// "twice daily 8am", "tid 7am": one time said with a count of times a
+    /// day is the first of them, the rest spaced as the defaults are (12, 6
+    /// or 4 hours), said; a first too late for them all to fit in the day is
+    /// a conflict, never the default hours with the time dropped.
+    mutating func settleTimesADayStart(_ time: inout TimeOfDay?) {
+        guard let (n, note) = timesADay, moreTimes.isEmpty, let t = time, timeWritten != nil, rule.kind == .rrule,
+              var r = rule.set?.rrules.first, r.freq == .daily, rule.set?.rrules.count == 1 else { return }
+        let step = 12 / (n - 1)
+        guard t.hour + step * (n - 1) < 24 else {
+            if conflict == nil { conflict = "'\(timeWritten?.said ?? "")' is too late for \(n) times a day spaced \(step) hours apart: say each time ('at 8am and 8pm')" }
+            return
+        }
+        r.byHour = (0..<n).map { t.hour + step * $0 }
+        r.byMinute = [t.minute]
+        let (u, c) = (rule.until, rule.count)
+        rule = Self.rfcRule(r)
+        (rule.until, rule.count) = (u, c)
+        assumptions.removeAll { $0 == note }
+        assumptions.append("'\(note.split(separator: "'")[0])' with '\(timeWritten?.said ?? "")' read as every day at "
+                           + r.byHour.map { TimeOfDay(hour: $0, minute: t.minute).description }.joined(separator: ", "))
+        time = nil
+    }
+}

@@ -105,6 +105,19 @@ extension ReminderParser.ParseState {
     /// back by that much, said. Counted on the wall clock.
     mutating func readLeadTime(time: inout TimeOfDay?, zone: Zone) {
         guard let d = date, relative == nil, !rule.repeats, conflict == nil else { return }
+        // "remind me the day before", "the night before", "the week before": a day or a week back; a part of the day at its usual hour.
+        if let b = tokens.indices.last, word(b) == "before", b > 1, word(b - 2) == "the", !used[b], !used[b - 1], !used[b - 2],
+           let back = ["day": 1, "night": 1, "evening": 1, "morning": 1, "afternoon": 1, "week": 7][word(b - 1)], d.adding(days: -back) >= today {
+            var k = b - 2
+            if k > 0, !used[k - 1], word(k - 1) == "me" || ["remind", "reminder", "alert", "ping"].contains(word(k - 1)) { k -= 1 }
+            if k > 0, !used[k - 1], word(k) == "me", ["remind", "alert", "ping"].contains(word(k - 1)) { k -= 1 }
+            if let h = Self.usualHours[word(b - 1)] { time = TimeOfDay(hour: h, minute: 0) }
+            let said = (k...b).map { tokens[$0].raw }.filter { !$0.isEmpty }.joined(separator: " ")
+            for m in k...b { used[m] = true }
+            date = d.adding(days: -back)
+            assumptions.append("'\(said)' read as \(Weekdays.display(d.adding(days: -back).weekday)) \(d.adding(days: -back))\(time.map { " \($0.description.prefix(5))" } ?? ""), before \(Weekdays.display(d.weekday)) \(d)")
+            return
+        }
         for k in tokens.indices where !used[k] {
             var j = k
             if ["remind", "reminder", "alert", "notify", "ping"].contains(word(j)) {
@@ -117,7 +130,7 @@ extension ReminderParser.ParseState {
             let days = unit == .day ? 1 : unit == .week ? 7 : 0
             let seconds = time == nil ? 0 : unit == .hour ? 3600 : ReminderLexicon.minuteWords.contains(w) ? 60 : 0
             guard let n, n > 0, days > 0 || seconds > 0, n * max(days, seconds / 60) <= (days > 0 ? 371 : 4320),
-                  ["before", "prior", "ahead", "early", "beforehand"].contains(word(j + 2)),
+                  ["before", "prior", "ahead", "beforehand"].contains(word(j + 2)),
                   (j..<(j + 3)).allSatisfy({ !used[$0] }), j + 3 == tokens.count || used[j + 3] else { continue }
             var moved = LocalDateTime(day: d, time: time ?? TimeOfDay(hour: 0, minute: 0))
             if days > 0 { moved.day = d.adding(days: -n * days) } else { moved = LocalDateTime(wallSeconds: moved.wallSeconds - Int64(n * seconds)) }

@@ -240,6 +240,7 @@ extension ReminderParser.ParseState {
             settleMoreTimes(&time)
             if timeWritten != nil { time = settledTime() }  // not a rule of several times: the first time, and the conflict
         }
+        settleTimesADayStart(&time)
         settleRFC()
         // "tomorrow night at 2", "friday night at 12:30": after midnight is the next day's early hours.
         if partOfDay == "night", let t = time, t.hour < 5, let d = date, !rule.repeats, timeWritten?.time.text != "midnight" {
@@ -520,6 +521,7 @@ extension ReminderParser.ParseState {
     /// A place named before "time" at `k`: its zone and the words it takes, "time" included.
     func cityZone(at k: Int) -> (String, Int)? {
         if word(k + 2) == "time", let z = Self.twoWordCityZones[word(k) + " " + word(k + 1)] { return (z, 3) }
+        if word(k + 2) == "city", word(k + 3) == "time", let z = Self.twoWordCityZones[word(k) + " " + word(k + 1)] { return (z, 4) }  // "salt lake city time"
         if word(k + 1) == "time", let z = Self.cityZones[word(k)] { return (z, 2) }
         return nil
     }

@@ -1,0 +1,40 @@
+// Words left beside what was read that still carry time, each refused and
+// quoted (Leftovers.swift), never left in the title: a place's zone with no
+// clock it could set ("tonight hong kong time"), a window's "between" beside
+// days read otherwise, the second day of "dec 24 and 25", a lead time yomo
+// could not count ("1.5 hours before", "a week in advance"), a course of
+// days no dose was read with ("x10d"), and "bid" with no dose, a time or a
+// date after it ("keflex bid": say "twice daily").
+
+extension ReminderParser.ParseState {
+    func unreadJoinOrLead(at k: Int) -> Int? {
+        let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
+        // "8pm new york time" after a rule; "tonight hong kong time", "call dad 7 hong kong time": a zone with no clock it set.
+        if let (_, n) = cityZone(at: k), !["the", "a", "an", "at"].contains(prev), (k..<(k + n)).allSatisfy({ !used[$0] }),
+           n >= 3 || !(k > 0 && used[k - 1] && timeWritten != nil) { return n }
+        // "9am rio de janeiro time": three words of a place between a time read and "time".
+        if w == "time", k > 3, used[k - 4], timeWritten != nil, ((k - 3)..<k).allSatisfy({ !used[$0] && word($0).allSatisfy(\.isLetter) }) { return 1 }
+        // "between the 10th and 15th every month", "between tmrw and wed", "between jan and april": a window not read as one.
+        if w == "between", (k + 1..<min(tokens.count, k + 3)).contains(where: { used[$0] }) || ReminderLexicon.weekday(next) != nil || Self.dayWord(next) || next == "now"
+            || (ReminderLexicon.month(next) != nil && next.count >= 3) { return 1 }
+        // "pay invoice 1st to 5th every month", "1st n 15th": an ordinal joined to a day read.
+        if let o = ReminderLexicon.ordinal(w), o >= 1, w.first?.isNumber == true, k + 2 < tokens.count, used[k + 2],
+           ["to", "thru", "through", "till", "until", "-", "and", "&", "n"].contains(next) { return 2 }
+        // "dec 24 and 25 family", "weekdays and sat gym": a second day after a day read.
+        if ["and", "&", "n", "or"].contains(prev), k > 1, used[k - 2], date != nil || rule.repeats,
+           (Int(w).map { (1...31).contains($0) && w.count <= 2 && date != nil } ?? false) || ReminderLexicon.weekday(w) != nil { return 1 }
+        // "remind me the night before", "1.5 hours before", "a week in advance", "1 day ahead of time": a lead time not counted.
+        if ["before", "beforehand", "prior", "earlier", "sooner", "advance", "ahead"].contains(w), date != nil || rule.repeats || timeWritten != nil,
+           ((k + 1)..<tokens.count).allSatisfy({ used[$0] }) || (w == "ahead" && next == "of" && word(k + 2) == "time") { return w == "ahead" && next == "of" ? 3 : 1 }
+        // "zpack x5d", "keflex 2x daily x10d": a course of days left.
+        let tail = w.dropFirst().drop(while: \.isNumber)
+        if w.hasPrefix("x"), w.count > 1, w.dropFirst().first?.isNumber == true, ["d", "day", "days"].contains(String(tail))
+            || (tail.isEmpty && ["d", "day", "days"].contains(next)) { return tail.isEmpty ? 2 : 1 }
+        if w == "x", let n = Int(next.prefix(while: \.isNumber)), n > 0, ["d", "day", "days"].contains(String(next.drop(while: \.isNumber))) { return 2 }
+        // "keflex bid", "metformin bid 8am": a prescription's Latin with no dose said; not a bid placed ("place bid sat 5pm").
+        if w == "bid", !["place", "submit", "make", "raise", "win", "lose", "my", "a", "the", "your", "our", "their", "his", "her", "final",
+                          "opening", "highest", "winning", "lowest", "counter", "top", "best", "low", "high", "no"].contains(word(k - 1)),
+           next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+        return nil
+    }
+}
