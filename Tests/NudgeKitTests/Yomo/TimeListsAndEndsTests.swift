@@ -42,6 +42,15 @@ final class TimeListsAndEndsTests: XCTestCase {
         XCTAssertEqual(try h.occurrences("check the smoker every hour", 2), ["2026-11-28 11:00", "2026-11-28 12:00"])
         let f = try Yomo.form(parsed: h.parse("take biscuit out every 2 hours"), options: ReminderFormOptions(), now: h.now, zone: h.ny)
         XCTAssertTrue(f.assumptions.contains("'every 2 h' starts at 12:00, 2 hours from the last full hour"), "\(f.assumptions)")
+        // On one day said, within that day: from 09:00 on another day, from the last full hour today.
+        XCTAssertEqual(try h.occurrences("drink water every 2 hours tomorrow", 20).first, "2026-11-29 09:00")
+        XCTAssertEqual(try h.occurrences("drink water every 2 hours tomorrow", 20).last, "2026-11-29 23:00")
+        XCTAssertEqual(try h.occurrences("drink water every 2 hours today", 20), ["2026-11-28 12:00", "2026-11-28 14:00", "2026-11-28 16:00",
+                                                                                 "2026-11-28 18:00", "2026-11-28 20:00", "2026-11-28 22:00"])
+        XCTAssertEqual(try h.occurrences("drink water every 2 hours starting tomorrow", 20).last, "2026-11-30 23:00")
+        // Where the first falls is said as it is: on a Saturday, the weekdays' first is Monday's midnight.
+        let week = try Yomo.form(parsed: h.parse("stretch every 2 hours on weekdays"), options: ReminderFormOptions(), now: h.now, zone: h.ny)
+        XCTAssertTrue(week.assumptions.contains { $0.hasSuffix("starts at Mon 2026-11-30 00:00, the first on its days") }, "\(week.assumptions)")
     }
 
     /// Property: every N minutes until a time ends on that day, at or before

@@ -251,12 +251,24 @@ extension Yomo {
         }
         // "every 2 hours" said at 10:00 or 10:20: first at 12:00, that many hours from the last full hour (as
         // table writers, asked, all expected); "hourly", at the next full hour.
-        if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil && date == nil {
-            if rec.interval > 1 && rec.interval <= 24 {
+        // "every 2 hours tomorrow": on another day, from 09:00 (as "every hour until 5" on another day is).
+        // Where the first falls is said as it is: "every 2 hours on weekdays" said on a Saturday is Monday's midnight.
+        if rec.repeats && rec.kind == .custom && rec.unit == .hour && rec.rangeStart == nil && time == nil {
+            var said: String? = nil
+            let today = date == nil || date == zone.day(of: now)
+            if today && rec.interval > 1 && rec.interval <= 24 {
                 anchor = LocalDateTime(wallSeconds: anchor.wallSeconds + Int64(rec.interval - 1) * 3600)
-                assumptions.append("'\(rec.summary)' starts at \(anchor.time), \(rec.interval) hours from the last full hour")
-            } else {
-                assumptions.append("'\(rec.summary)' starts at \(anchor.time), the next full hour")
+                said = "\(rec.interval) hours from the last full hour"
+            } else if today {
+                said = "the next full hour"
+            } else if let d = date, d > zone.day(of: now), o.time == nil {
+                anchor.time = TimeOfDay(hour: 9, minute: 0)
+                said = "on \(Weekdays.display(d.weekday)) \(d)"
+            }
+            if let said, let first = Yomo.firstTrigger(anchor: anchor, recurrence: rec, now: now, zone: zone) {
+                let l = zone.local(first)
+                assumptions.append(l.day == anchor.day && l.time == anchor.time ? "'\(rec.summary)' starts at \(anchor.time), \(said)"
+                                   : "'\(rec.summary)' starts at \(Weekdays.display(l.day.weekday)) \(l.day) \(l.time), the first on its days")
             }
         }
         if rec.repeats && rec.unit == .hour && rec.rangeStart != nil && time == nil, let s = rec.rangeStart {

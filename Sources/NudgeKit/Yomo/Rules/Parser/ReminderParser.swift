@@ -234,6 +234,7 @@ extension ReminderParser.ParseState {
         applyExceptions()
         settleForDuration(time: time, zone: zone)
         settleUntilTime(time: &time, zone: zone)
+        settleHoursOfOneDay()
         settleYearlyOrdinal()
         applyEnds()
         if !moreTimes.isEmpty {

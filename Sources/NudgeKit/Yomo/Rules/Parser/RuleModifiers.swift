@@ -309,3 +309,15 @@ extension ReminderParser.ParseState {
         }
     }
 }
+
+extension ReminderParser.ParseState {
+    /// "every 2 hours tomorrow", "hourly on friday": an hourly rule on one
+    /// day said is within that day, said; "starting tomorrow" is every day
+    /// from then.
+    mutating func settleHoursOfOneDay() {
+        guard rule.repeats, rule.kind == .custom, rule.unit == .hour, let d = date, !startingSaid, until == nil, rule.until == nil,
+              count == nil, rule.count == nil, rule.days.isEmpty, rule.rangeStart == nil, relative == nil, let said = dateSaid else { return }
+        until = d
+        assumptions.append("'\(ruleSaid ?? rule.summary)' with '\(said)' read as within \(Weekdays.display(d.weekday)) \(d); say 'starting \(said)' for every day from then")
+    }
+}
