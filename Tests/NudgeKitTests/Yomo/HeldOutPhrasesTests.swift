@@ -145,18 +145,23 @@ final class HeldOutPhrasesTests: XCTestCase {
         // ("once grades post"). After the fixes ("once" + a subject and its verb, "day N of", lead times "remind me 2 wks
         // before", "between mon and wed" as a span, "every 2 hours" from the last full hour, "sz 3", "ch 7-9",
         // "2 more 128gb cards", "about sunday shift" beside another day): AQ 72, AR 74, none silent. S 75, T 74 and AP 71 too.
+        // AS's (hairdresser, union electrician, chess player and coach, city council member, knee-surgery patient), written at
+        // the start of that stop and kept unseen until the end of its work, then judged once: 60 right (78.9 %), 10 refused,
+        // 3 stated, 3 silent ("for sat tourney", "before deadline", "w breakfast"). After the fixes (a day after "for" refused,
+        // "deadline" an event, "w" before a meal, an h:mm before a rule word or "on the 7th", "leave early" beside a time,
+        // "rd 4", "vs the 2100"): 65, none silent.
         let least = ["heldout-j.tsv": 75, "heldout-u.tsv": 74, "heldout-v.tsv": 73, "heldout-w.tsv": 74, "heldout-x.tsv": 66, "heldout-y.tsv": 72, "heldout-z.tsv": 67,
                      "heldout-aa.tsv": 72, "heldout-ab.tsv": 71, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 70,
                      "heldout-ag.tsv": 72, "heldout-ah.tsv": 68, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 73, "heldout-o.tsv": 66,
                      "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 75, "heldout-t.tsv": 74, "heldout-al.tsv": 73, "heldout-am.tsv": 71,
-                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 71, "heldout-an.tsv": 69, "heldout-aq.tsv": 72, "heldout-ar.tsv": 74]
+                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 71, "heldout-an.tsv": 69, "heldout-aq.tsv": 72, "heldout-ar.tsv": 74, "heldout-as.tsv": 65]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
                      "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
                      "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv", "heldout-al.tsv", "heldout-am.tsv",
-                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv", "heldout-aq.tsv", "heldout-ar.tsv"] {
+                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv", "heldout-aq.tsv", "heldout-ar.tsv", "heldout-as.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -11,7 +11,7 @@ extension ReminderParser.ParseState {
         "the", "my", "our", "his", "her", "their", "your", "i", "we", "you", "he", "she", "they", "it", "mom", "mum", "dad", "work", "school",
         "class", "practice", "church", "dinner", "lunch", "breakfast", "tea", "supper", "brunch", "training", "uni", "college",
         "mums", "moms", "dads", "mum's", "mom's", "dad's", "nans", "nan's", "grans", "gran's",
-        "ap", "lecture", "lab", "finals", "exams", "midterms", "budget", "payday", "bath",
+        "ap", "lecture", "lab", "finals", "exams", "midterms", "budget", "payday", "bath", "deadline", "cutoff", "registration", "kickoff",
     ]
     /// "before winter break", "after spring term": a school's or a firm's break, whose dates yomo does not know.
     static let breakSeasons: Set<String> = ["winter", "spring", "summer", "fall", "autumn", "christmas", "xmas", "easter", "thanksgiving", "half", "holiday"]

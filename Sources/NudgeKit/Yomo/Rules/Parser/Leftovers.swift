@@ -176,7 +176,7 @@ extension ReminderParser.ParseState {
         if inMediaTitle(k) || quoted[k] { return nil }
         // "3 vs 4 pills", "at 4500 psi", "spread slurry on march field", "anzac day dawn service": no time in them.
         let comparing: Set<String> = ["vs", "vs.", "versus", "v"]
-        if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) { return nil }
+        if comparing.contains(next) || comparing.contains(word(k + 2)) || (k > 0 && comparing.contains(word(k - 1))) || (k > 1 && comparing.contains(word(k - 2))) { return nil }
         if (ReminderLexicon.number(w) != nil && Self.measureWords.contains(next) && next != "in")
             || (["at", "about", "around"].contains(w) && Int(next) != nil && Self.measureWords.contains(word(k + 2))) { return nil }
         // "bake about 20 min tomorrow": how long, beside a day or time read.
@@ -268,8 +268,8 @@ extension ReminderParser.ParseState {
             return k + n == tokens.count || tokens[k + n - 1].commaAfter ? n : 2
         }
         // "take metformin with dinner", "pills with breakfast": a meal's time, which the tool cannot know.
-        if ["with", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
-           timeWritten == nil, partOfDay == nil, relative == nil { return 2 }
+        if ["with", "w", "w/", "after", "before"].contains(w), ["breakfast", "brekkie", "lunch", "dinner", "supper", "tea", "meals", "food", "brunch"].contains(next),
+           timeWritten == nil, moreTimes.isEmpty, partOfDay == nil, relative == nil { return 2 }
         // "at school pickup", "at school run", "end of shift", "during lunch", "close of play", "in the am", "l8r": the same.
         if w == "at", next == "school", ["pickup", "pick-up", "run", "gates", "gate", "dropoff", "drop-off"].contains(word(k + 2)), timeWritten == nil { return 3 }
         if ["end", "start"].contains(w), next == "of", ["shift", "play", "term", "rounds", "service", "practice", "class", "school"].contains(word(k + 2)), timeWritten == nil { return 3 }
@@ -430,8 +430,7 @@ extension ReminderParser.ParseState {
         // "course of 5 injections weekly": a count before the rule, not read.
         if w == "course" && next == "of" && ReminderLexicon.number(word(k + 2)) != nil && rule.repeats { return 4 }
         // "4 more sessions", "for 3 more weeks", "3 sessions left": a count yomo does not read ("2 more cards" is a quantity).
-        if ReminderLexicon.number(w) != nil, (next == "more" && (ReminderLexicon.unitWords[word(k + 2)] != nil || ["sessions", "classes", "lessons", "times",
-            "doses", "injections", "visits", "treatments", "appointments", "appts", "shots", "payments", "installments"].contains(word(k + 2)))) || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
+        if ReminderLexicon.number(w) != nil, (next == "more" && (ReminderLexicon.unitWords[word(k + 2)] != nil || ["sessions", "classes", "lessons", "times"].contains(word(k + 2)))) || (["sessions", "classes", "lessons", "times", "weeks"].contains(next) && word(k + 2) == "left") { return 3 }
         // "library books back 12.12", "lab report due 3.12": a dotted date without its year.
         if ["due", "back", "by", "on", "until", "till", "before"].contains(prev) || next.isEmpty, w.split(separator: ".").count == 2,
            w.split(separator: ".").allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
@@ -527,7 +526,8 @@ extension ReminderParser.ParseState {
         // "on the weekend", "over the weekend", "first thing", "early", "am" after a day, "mid december".
         if (w == "weekend" || w == "weekends") && !weekendOfTitle(at: k) { return 1 }
         if w == "first" && next == "thing" { return 2 }
-        if ["early", "late"].contains(w) && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
+        if ["early", "late"].contains(w) && !(timeWritten != nil && ["leave", "finish", "arrive", "start", "off", "out", "home", "close"].contains(prev))
+            && (Self.dayWord(next) || Self.dayWord(prev) || ReminderLexicon.partsOfDay.contains(next)
                                              || (["next", "this"].contains(next) && Self.periodWords.contains(word(k + 2)))) { return 1 }
         if ["am", "pm", "a.m", "p.m"].contains(w) && k > 0 && used[k - 1] { return 1 }
         if w == "mid" || w.hasPrefix("mid-") { return ReminderLexicon.month(next) != nil || ["month", "week", "year", "morning", "afternoon"].contains(next) ? 2 : nil }
@@ -551,7 +551,7 @@ extension ReminderParser.ParseState {
         // "about sunday shift tonight 9": with another day read, the day after "about" is what the reminder is about.
         if ["about", "re", "regarding"].contains(prev), dayOrPlace(at: k), date != nil || relative != nil { return nil }
         if let _ = ReminderLexicon.weekday(w) ?? Self.dayRange(w)?.first {
-            if w.count >= 6 || lead || Self.dayRange(w) != nil { return 1 }
+            if w.count >= 6 || lead || Self.dayRange(w) != nil || (prev == "for" && next != "off") { return 1 }  // "prep lines for sat tourney", not "for sun off"
         }
         if ReminderLexicon.month(w) != nil && w.count >= 3 {
             let numberNear = Self.dayOfMonth(next) != nil || Self.dayOfMonth(prev) != nil || (prev == "of" && Self.dayOfMonth(word(k - 2)) != nil)

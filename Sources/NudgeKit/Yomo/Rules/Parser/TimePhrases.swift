@@ -21,7 +21,7 @@ extension ReminderParser.ParseState {
         "disc", "game", "round", "class", "period", "block", "court", "pitch", "stage", "phase", "sprint", "module", "lab", "lecture",
         "hole", "bay", "dock", "terminal", "building", "apt", "flat", "suite", "box", "locker", "ward", "bed", "year", "week", "day",
         "invoice", "inv", "order", "ticket", "ref", "case", "po", "job", "account", "acct", "policy", "claim",
-        "hive", "hymn", "bars", "measure", "measures", "ch", "chs", "chap", "sz", "size", "pg", "pgs",
+        "hive", "hymn", "bars", "measure", "measures", "ch", "chs", "chap", "sz", "size", "pg", "pgs", "rd", "rnd",
     ]
     /// Places and things a number names that a time may also follow ("pick up van 3"): only before a date
     /// ("station 7 dec 19") is their number no day.
@@ -431,6 +431,9 @@ extension ReminderParser.ParseState {
         if word(i + 1) == "a.m" || word(i + 1) == "p.m" { setTime(t, i, n); i += n; return true }
         let dayNext = ["today", "tomorrow", "tonight"].contains(word(i + n)) || ReminderLexicon.weekday(word(i + n)) != nil
             || (["on", "next", "this"].contains(word(i + n)) && ReminderLexicon.weekday(word(i + n + 1)) != nil)
+            // "standup 9:15 weekdays", "tour 1:30 on dec 7": before a rule's word or a date (not a verse).
+            || (w.contains(":") && !verse(before: i) && (["weekdays", "weekends", "daily", "every", "each", "nightly", "weekly"].contains(word(i + n))
+                || (word(i + n) == "on" && (word(i + n + 1) == "the" || ReminderLexicon.month(word(i + n + 1)) != nil))))
             // "10:00 - 10:30": the start of a span, as a calendar pastes it.
             || (["-", "\u{2013}", "\u{2014}"].contains(word(i + n)) && tokens.count > i + n + 1 && tokens[i + n + 1].word.contains(":")
                 && writtenTime(at: i + n + 1) != nil)
