@@ -129,7 +129,8 @@ extension ReminderParser.ParseState {
             let w = word(j + 1), unit = ReminderLexicon.unitWords[w]
             let days = unit == .day ? 1 : unit == .week ? 7 : 0
             let seconds = time == nil ? 0 : unit == .hour ? 3600 : ReminderLexicon.minuteWords.contains(w) ? 60 : 0
-            guard let n, n > 0, days > 0 || seconds > 0, n * max(days, seconds / 60) <= (days > 0 ? 371 : 4320),
+            // (The count is bounded before any arithmetic: a year of days, three days of minutes.)
+            guard let n, n > 0, n <= 4320, days > 0 || seconds > 0, n * max(days, seconds / 60) <= (days > 0 ? 371 : 4320),
                   ["before", "prior", "ahead", "beforehand"].contains(word(j + 2)),
                   (j..<(j + 3)).allSatisfy({ !used[$0] }), j + 3 == tokens.count || used[j + 3] else { continue }
             var moved = LocalDateTime(day: d, time: time ?? TimeOfDay(hour: 0, minute: 0))
