@@ -87,7 +87,7 @@ extension ReminderParser.ParseState {
             return probe.datePhrase(at: j)
         }
         guard let (start, n1) = day(at: k, after: nil), ["and", "&", "-", "to"].contains(word(k + n1)),
-              let (last, n2) = day(at: k + n1 + 1, after: start), last > start, last.daysSinceEpoch - start.daysSinceEpoch <= 92 else { return false }
+              let (last, n2) = day(at: k + n1 + 1, after: start), start < last, last.daysSinceEpoch - start.daysSinceEpoch <= 92 else { return false }
         let n = k + n1 + 1 + n2 - i
         setDate(start, i, n)
         assumptions.append("'\(phrase(i, n))' read as a span: the reminder is at its start, \(Weekdays.display(start.weekday)) \(start)")
