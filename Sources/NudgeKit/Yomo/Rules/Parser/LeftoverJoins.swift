@@ -32,8 +32,7 @@ extension ReminderParser.ParseState {
             || (tail.isEmpty && ["d", "day", "days"].contains(next)) { return tail.isEmpty ? 2 : 1 }
         if w == "x", let n = Int(next.prefix(while: \.isNumber)), n > 0, ["d", "day", "days"].contains(String(next.drop(while: \.isNumber))) { return 2 }
         // "keflex bid", "metformin bid 8am": a prescription's Latin with no dose said; not a bid placed ("place bid sat 5pm").
-        if w == "bid", !["place", "submit", "make", "raise", "win", "lose", "my", "a", "the", "your", "our", "their", "his", "her", "final",
-                          "opening", "highest", "winning", "lowest", "counter", "top", "best", "low", "high", "no"].contains(word(k - 1)),
+        if w == "bid", !ReminderLexicon.bidPlacers.contains(word(k - 1)),
            next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         return nil
     }

@@ -585,7 +585,10 @@ extension ReminderParser.ParseState {
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
                 let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
                     || cityZone(at: k) != nil || (word(k + 1) == "time" && ["her", "his", "their", "your"].contains(word(k)))
-                unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz" : ""))
+                let lead = ["before", "beforehand", "prior", "earlier", "sooner", "advance", "ahead"].contains(word(k))
+                unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz"
+                    : lead ? ": a lead time is whole days, weeks, hours or minutes ending a one-off's sentence ('remind me 2 hours before')"
+                    : word(k) == "bid" ? ": 'bid' is twice daily beside a dose ('keflex 500mg bid'); or say 'twice daily'" : ""))
             }
             k = max(end, k + 1)
         }

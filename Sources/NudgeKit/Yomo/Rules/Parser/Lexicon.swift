@@ -92,6 +92,9 @@ enum ReminderLexicon {
         "tuesay": "tuesday", "tmorrow": "tomorrow", "tmorow": "tomorrow", "tomrow": "tomorrow", "janurary": "january", "decemeber": "december",
         "wek": "week", "sometim": "sometime", "erly": "early",
     ].merging(medical) { a, _ in a }
+    /// Words before a "bid" that is placed, not a dose: "place bid", "final bid".
+    static let bidPlacers: Set<String> = ["place", "submit", "make", "raise", "win", "lose", "my", "a", "the", "your", "our", "their", "his", "her",
+                                          "final", "opening", "highest", "winning", "lowest", "counter", "top", "best", "low", "high", "no"]
     /// Prescriptions' Latin for how many times a day.
     static let prescriptions: Set<String> = ["bd", "bid", "b.d", "tds", "tid", "qds", "qid"]
     /// Whether a sentence names a dose or a medicine ("500mg", "2 tabs", "eye drops", "meds"): "bid" is then twice daily.
@@ -193,8 +196,7 @@ enum ReminderLexicon {
             // is a bid, a word of the title; so is "bid" in a sentence that names no dose or medicine ("place bid sat 5pm").
             // ("keflex bid for 10 days": a course of days after it says a dose too.)
             // (Not a bid placed or made: "place bid for 10 days".)
-            let course = k + 3 < pieces.count && !(k > 0 && ["place", "submit", "make", "raise", "win", "lose", "my", "a", "the", "your", "our", "their",
-                                                            "his", "her", "final", "opening", "highest", "winning", "lowest"].contains(pieces[k - 1].lowercased()))
+            let course = k + 3 < pieces.count && !(k > 0 && bidPlacers.contains(pieces[k - 1].lowercased()))
                 && pieces[k + 1].lowercased() == "for" && Int(pieces[k + 2]) != nil && pieces[k + 3].lowercased().hasPrefix("day")
             if prescriptions.contains(word), pieces.contains(where: { $0.lowercased() == "due" }) || (word == "bid" && !doseSaid(pieces) && !course) {
                 out.append(Token(raw: raw, word: word, commaAfter: comma))
