@@ -13,6 +13,9 @@ class HabitmatchHostPoolCase: RealLoginsCase {
     override class var groupPrefix: String { "nhm" }
     override class var tool: String { "habitmatch" }
     var pool = ""
+    /// Variables every command of the pool's members and owner is run with
+    /// besides its own (a test may point `TZDIR` and `TZ` elsewhere).
+    var poolEnv: [String: String] = [:]
 
     override func setUp() {
         super.setUp()
@@ -30,6 +33,7 @@ class HabitmatchHostPoolCase: RealLoginsCase {
     func hm(_ u: String, _ args: [String], env: [String: String] = [:]) -> RunResult {
         var e = ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
                  "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00", "USER": users[u]!]
+        for (k, v) in poolEnv { e[k] = v }
         for (k, v) in env { e[k] = v }
         return runAs(logins!, u, [bin + "/habitmatch"] + args,
                    env: e)
@@ -49,7 +53,7 @@ class HabitmatchHostPoolCase: RealLoginsCase {
         if email { args += ["--email", "\(u)@example.com"] }
         let r = runAs(logins!, u, [bin + "/habitmatch"] + args,
                     env: ["HOME": tmp + "/home-\(u)", "HABITMATCH_DATA_DIR": tmp + "/data-\(u)", "HABITMATCH_POOL": pool,
-                          "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"])
+                          "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"].merging(poolEnv) { _, new in new })
         XCTAssertEqual(r.code, 0, "\(u) join: \(r.err)")
     }
 
@@ -57,7 +61,7 @@ class HabitmatchHostPoolCase: RealLoginsCase {
     @discardableResult
     func ownerRun() -> RunResult {
         let r = root([bin + "/habitmatch", "pool", "match"], env: ["HABITMATCH_POOL": pool, "HABITMATCH_DATA_DIR": tmp + "/data-root",
-                                                               "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"])
+                                                               "HABITMATCH_NOW": "2026-11-22T10:00:00-05:00"].merging(poolEnv) { _, new in new })
         XCTAssertEqual(r.code, 0, r.err)
         return r
     }

@@ -16,6 +16,22 @@ import Glibc
 /// her accept makes them buddies.)
 final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
     override class var loginNames: [String] { ["ana", "bo", "cy", "dee", "fay", "eve"] }
+    /// The zone folder every command of the pool reads (`TZDIR`): a whole
+    /// copy of the system's, so that what eve sees opened there is what the
+    /// pool's commands opened, not what any other program on the host did
+    /// (a `date` run beside the test opens the system's Etc/UTC).
+    var zoneinfo = ""
+
+    /// Copies the system's zone folder (links followed) to `zoneinfo`, and
+    /// has every command read it: `TZDIR` for the zones by name, and `TZ`
+    /// a zone none of the members has, so that the local zone is opened
+    /// there too rather than through /etc/localtime.
+    func useOwnZoneFolder() {
+        zoneinfo = tmp + "/zoneinfo"
+        let r = root(["/bin/sh", "-c", "cp -rL /usr/share/zoneinfo \(zoneinfo) && chmod -R a+rX \(zoneinfo)"])
+        XCTAssertEqual(r.code, 0, r.err)
+        poolEnv = ["TZDIR": zoneinfo, "TZ": "America/Chicago"]
+    }
 
     /// One line per path eve can reach: `path|attributes`, and its ACL.
     func eveSees() -> [String: String] {
@@ -90,7 +106,7 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
             # Every profile she may read, watched as a file (journal/ itself she may not list, so not watch);
             # pool.conf; and the zone files every command may open.
             for u in \(logins); do p=\(pool)/journal/$u.ndjson; [ -r "$p" ] && dirs="$dirs $p"; done
-            dirs="$dirs \(pool)/pool.conf $(find /usr/share/zoneinfo -type d 2>/dev/null | tr '\\n' ' ')"
+            dirs="$dirs \(pool)/pool.conf $(find \(zoneinfo) -type d 2>/dev/null | tr '\\n' ' ')"
             # (Without the descriptors it inherits: the test runner waits until every copy of one closes.)
             bash -c 'eval "exec $(seq -f "%g>&-" 3 255 | tr "\\n" " ")"; echo $$ > \(w).pid; exec inotifywait -m -e open,access,modify,attrib,close_write,close_nowrite,create,delete,moved_from,moved_to --format "%w%f|%e" "$@"' watch $dirs > \(w).events 2> \(w).err < /dev/null &
             """)
@@ -120,6 +136,7 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
         // Each in a zone of their own: which zone files a command opens must not tell either.
         let zones = ["ana": "Europe/Paris", "bo": "Asia/Kolkata", "cy": "America/Sao_Paulo", "dee": "Australia/Sydney", "fay": "Pacific/Auckland",
                      "eve": "America/New_York"]
+        useOwnZoneFolder()
         for u in ["ana", "bo", "cy", "dee", "fay", "eve"] { join(u, timezone: zones[u]!) }
         XCTAssertEqual(hm("bo", "like", name("ana")).code, 0)
         XCTAssertEqual(hm("cy", "like", name("ana")).code, 0)
@@ -156,6 +173,11 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
             for u in ["ana", "bo", "cy", "dee"] { hm(u, "remind") }
             watchedBy.append((what, stopWatching()))
             seenBy.append((what, Self.changes(before, eveSees())))
+        }
+        // The zones are read from the copy (so what is watched there is what the commands do):
+        // the local zone and each member's, by every command of a plain read.
+        for z in ["America/Chicago"] + zones.values.sorted() {
+            XCTAssertGreaterThan(watchedBy[0].1["\(zoneinfo)/\(z)|OPEN"] ?? 0, 0, "a read opens \(z) in \(zoneinfo): \(watchedBy[0].1.keys.sorted())")
         }
         let reference = seenBy[0].1
         var report: [String] = []
