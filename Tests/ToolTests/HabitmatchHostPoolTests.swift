@@ -148,6 +148,35 @@ final class HabitmatchHostPoolTests: HabitmatchHostPoolCase {
         return nil
     }
 
+    /// In a host pool a meeting is set in a zone some member has (or UTC),
+    /// which every command loads ahead: one in a zone nobody has would be
+    /// opened by the pair's commands alone, for a third to watch. The refusal
+    /// names the zones accepted and stores nothing; a move keeps the rule.
+    func testAMeetingsZoneIsOneAMemberHas() {
+        join("ana", timezone: "Europe/Paris")
+        join("bo", timezone: "Asia/Kolkata")
+        join("eve", timezone: "America/Sao_Paulo")
+        match("ana", "bo")
+        let far = hm("ana", "meet", name("bo"), "--at", "2026-11-25 18:00", "--tz", "Asia/Kathmandu")
+        XCTAssertEqual(far.code, 64, far.err)
+        XCTAssertEqual(far.err, "habitmatch: --tz in a host pool must be a zone a member has (yours Europe/Paris, \(name("bo"))'s Asia/Kolkata, another member's, or UTC), not 'Asia/Kathmandu': "
+                       + "a zone no member has is opened by the pair's commands alone, which shows others that a meeting was set\n")
+        XCTAssertEqual(hm("ana", "meetings").records.count, 0, "a refused meeting stored nothing")
+        var ids: [String] = []
+        for z in ["Asia/Kolkata", "America/Sao_Paulo", "UTC"] {
+            let r = hm("ana", "meet", name("bo"), "--at", "2026-11-25 18:00", "--tz", z)
+            XCTAssertEqual(r.code, 0, "\(z): \(r.err)")
+            XCTAssertEqual(r.records.first?["timezone"] as? String, z)
+            ids.append(r.records.first?["id"] as? String ?? "")
+        }
+        let move = hm("bo", "meetings", "move", ids[0], "--at", "2026-11-26 18:00", "--tz", "Asia/Kathmandu")
+        XCTAssertEqual(move.code, 64, move.err)
+        XCTAssertTrue(move.err.contains("(yours Asia/Kolkata, \(name("ana"))'s Europe/Paris, another member's, or UTC)"), move.err)
+        let kept = hm("bo", "meetings").records.first { $0["id"] as? String == ids[0] }
+        XCTAssertEqual(kept?["start"] as? String, "2026-11-25T18:00:00", "\(String(describing: kept))")
+        XCTAssertEqual(hm("bo", "meetings", "move", ids[0], "--at", "2026-11-26 18:00", "--tz", "Europe/Paris").code, 0)
+    }
+
     /// Block and unmatch end contact: every meeting between the two is gone
     /// from the list, the dashboard, the .ics and remind; the other can no
     /// longer move it, nor plant a new one with a backdated batch in a

@@ -151,6 +151,8 @@ final class HabitmatchNoninterferenceTests: HabitmatchHostPoolCase {
             ("match", ["like", name("bo")]),
             ("chat", ["chat", name("bo"), "hello"]),
             ("meet", ["meet", name("bo"), "--at", "tomorrow 18:00"]),
+            // In the other's zone: every command has it loaded ahead (a zone nobody has is refused).
+            ("meet in bo's zone", ["meet", name("bo"), "--at", "tomorrow 19:00", "--tz", "Asia/Kolkata"]),
             ("buddy", ["buddy", "accept", name("bo")]),
             ("report", ["report", name("dee"), "spam"]),
             ("unmatch", ["unmatch", "-y", name("bo")]),

@@ -29,6 +29,7 @@ extension Habitmatch {
             guard tx.state.isMatch(m.user, o.user) else { throw ToolError(.noPermission, "you can meet a match or a buddy; \(o.user) is neither yet") }
             let tz = ctx.option("tz") ?? m.timezone
             guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+            try hostMeetingZone(ctx, tz, tx.state, m.user, o.user)
             let zone = try zoneOption(tz, "--tz")
             guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
             try existingTime(local, zone, tz)
@@ -104,6 +105,7 @@ extension Habitmatch {
         let other = m0.organizer == u ? m0.attendee : m0.organizer
         let tz = ctx.option("tz") ?? m0.timezone
         guard validZone(tz) else { throw .usage("--tz must be an IANA time zone like America/New_York, not '\(tz)'") }
+        if tz != m0.timezone { try hostMeetingZone(ctx, tz, s0, u, other) }
         let zone = try zoneOption(tz, "--tz")
         guard let local = localAt(raw, zone: zone, now: ctx.now) else { throw .usage("--at must be a local time like \"2026-11-24 18:00\"") }
         try existingTime(local, zone, tz)
@@ -114,6 +116,13 @@ extension Habitmatch {
         }
         ctx.out.emit(meetingRecord(mt, names: names, ctx: ctx), text: "Moved the check-in with \((names[other] ?? other).terminalSafe) to \(mt.start.day) at \(mt.start.time) (\(mt.timezone.terminalSafe))")
         return .ok
+    }
+
+    /// Refuses, in a host pool, a meeting's zone no member has (see
+    /// `hostMeetingZoneRefusal`); a synced pool takes any zone.
+    static func hostMeetingZone(_ ctx: Context, _ tz: String, _ s: HabitmatchState, _ me: String, _ other: String) throws(ToolError) {
+        guard try pool(ctx).kind == .host, let why = hostMeetingZoneRefusal(tz, members: s.members, me: me, other: other) else { return }
+        throw ToolError(.usage, why)
     }
 
     /// Refuses a wall time the zone's clocks skip (a spring-forward gap):

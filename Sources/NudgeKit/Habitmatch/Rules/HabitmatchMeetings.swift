@@ -19,6 +19,23 @@ extension Habitmatch {
         5. How can I help you before we next speak?
         """
 
+    /// Why a meeting may not be set in `zone` in a host pool, or nil when it
+    /// may: there it must be a zone some member of the pool has (or UTC).
+    /// Every command there loads the members' zones ahead, each once, so a
+    /// meeting in one of them opens no zone file a third member could watch;
+    /// a zone no member has would be opened by the pair's commands only, and
+    /// show that a meeting was set. Yours and the other's are named first.
+    public static func hostMeetingZoneRefusal(_ zone: String, members: [String: Member], me: String, other: String) -> String? {
+        let held = Set(members.values.map(\.timezone))
+        if zone == "UTC" || zone == "Etc/UTC" || held.contains(zone) { return nil }
+        var named: [String] = []
+        for (u, whose) in [(me, "yours"), (other, "\(other)'s")] {
+            if let z = members[u]?.timezone, !named.contains(where: { $0.hasSuffix(" " + z) }) { named.append("\(whose) \(z)") }
+        }
+        return "--tz in a host pool must be a zone a member has (\((named + ["another member's", "or UTC"]).joined(separator: ", "))), not '\(zone)': "
+            + "a zone no member has is opened by the pair's commands alone, which shows others that a meeting was set"
+    }
+
     public struct Meeting: Equatable, Sendable {
         public var id: String
         public var organizer: String
