@@ -154,6 +154,34 @@ final class HabitPeerTests: XCTestCase {
         XCTAssertTrue(s.doneDays("ana", "meditate").isEmpty)
     }
 
+    /// A done mark may name at most the day after its batch's day in the
+    /// zone furthest ahead (UTC+14), whatever the member's own zone: the
+    /// fold reads no zone, and every member's marks are bounded alike.
+    func testDoneDaysAreBoundedWithoutTheMembersZone() {
+        let at: Int64 = 1_795_348_800_000  // 2026-11-22T12:00:00Z: 2026-11-23 02:00 at UTC+14
+        XCTAssertEqual(Habitmatch.lastMarkDay(stampedAt: Instant(ms: at)), Day.parse("2026-11-24"))
+        XCTAssertEqual(Habitmatch.lastMarkDay(stampedAt: Instant(ms: at - 7_200_001)), Day.parse("2026-11-23"))
+        XCTAssertEqual(Habitmatch.lastMarkDay(stampedAt: Instant(ms: .max)), Zone.utc.day(of: Instant(ms: .max)).adding(days: 1))
+        var folded: [Set<Day>] = []
+        for zone in ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+            var s = HabitmatchState(full: true)
+            let events: [(String, JSONObject)] = [
+                ("journal", ["type": "joined", "name": "ANA", "timezone": .string(zone),
+                             "habits": JSON.array([.object(["id": .string(Habitmatch.catalog[0].id), "name": .string(Habitmatch.catalog[0].name)])])]),
+                ("private", ["type": "done", "habit": .string(Habitmatch.catalog[0].id), "date": "2026-11-24"]),
+                ("private", ["type": "done", "habit": .string(Habitmatch.catalog[0].id), "date": "2026-11-25"]),
+            ]
+            for (i, (scope, e)) in events.enumerated() {
+                var t = e
+                t["actor"] = "ana"
+                t["scope"] = .string(scope)
+                s.apply(t, stamp: Stamp(ms: at + Int64(i), actor: "ana"))
+            }
+            folded.append(s.doneDays("ana", Habitmatch.catalog[0].id))
+        }
+        XCTAssertEqual(folded, Array(repeating: [Day.parse("2026-11-24")!], count: 3))
+    }
+
     func testOwnHabitsInOtherScriptsKeepDifferentIDs() throws {
         let a = try Habitmatch.habit("other:跑步")
         let b = try Habitmatch.habit("other:读书")

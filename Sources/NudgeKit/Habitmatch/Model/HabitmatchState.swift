@@ -355,12 +355,12 @@ public struct HabitmatchState: JournalModel {
     }
 
     /// done, undone: a member's marks on their own habits' days, from 2000
-    /// until the day after the batch's day in the member's zone.
+    /// until the day after the batch's day in the zone furthest ahead
+    /// (`Habitmatch.lastMarkDay`: no zone is read while folding).
     private mutating func applyMark(done isDone: Bool, _ e: JSONObject, who: String, at: Instant, stamp: Stamp) {
         guard let m = members[who], let h = e["habit"]?.string, m.habitIDs.contains(h),
               let d = e["date"]?.string.flatMap(Day.parse), d >= Day(year: 2000, month: 1, day: 1) else { return }
-        let zone = ZoneCache.named(m.timezone) ?? .utc
-        if stamp.ms > 0 && d > zone.day(of: at).adding(days: 1) { return }
+        if stamp.ms > 0 && d > Habitmatch.lastMarkDay(stampedAt: at) { return }
         if isDone {
             if let a = e["amount"] {
                 guard let x = a.double, Habitmatch.validAmount(x) else { return }

@@ -29,6 +29,18 @@ extension Habitmatch {
     /// owner is told.
     public static let memberQuotaBytes = 2 << 20
 
+    /// The offset of the zone furthest ahead of UTC (UTC+14, the Line Islands).
+    public static let furthestAheadMillis: Int64 = 14 * 3_600_000
+
+    /// The last day a done mark in a batch stamped `at` may name: the day
+    /// after `at`'s day in the zone furthest ahead, whatever the member's
+    /// own zone. So the fold needs no zone, and opens no zone file: in a
+    /// host pool which zone files a command opens, and when, can be watched.
+    public static func lastMarkDay(stampedAt at: Instant) -> Day {
+        let ahead = at.ms > Int64.max - furthestAheadMillis ? Int64.max : at.ms + furthestAheadMillis
+        return Zone.utc.day(of: Instant(ms: ahead)).adding(days: 1)
+    }
+
     /// What an event of a kind that accumulates costs its author's quota
     /// (nil: a kind bounded by construction, like a profile or a swipe).
     static func keptCost(_ type: String, _ e: JSONObject) -> Int? {
