@@ -163,8 +163,6 @@ extension Zone {
         return "localtime"
     }
 
-    /// A zone by IANA name (`America/New_York`), file path, or POSIX TZ rule
-    /// (`EST5EDT,M3.2.0,M11.1.0`).
     /// Whether an IANA name has a zone file in the zone folders (or is UTC),
     /// found by stat without opening it.
     public static func exists(_ name: String) -> Bool {
@@ -185,6 +183,8 @@ extension Zone {
         return dirs.map { Sys.join($0, name) }
     }
 
+    /// A zone by IANA name (`America/New_York`), file path, or POSIX TZ rule
+    /// (`EST5EDT,M3.2.0,M11.1.0`).
     public static func named(_ raw: String) throws(ToolError) -> Zone {
         var name = raw
         if name.hasPrefix(":") { name.removeFirst() }
