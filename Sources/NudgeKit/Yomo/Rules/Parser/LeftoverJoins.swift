@@ -7,6 +7,10 @@
 // date after it ("keflex bid": say "twice daily").
 
 extension ReminderParser.ParseState {
+    /// Words that end a lead time ("2 hours before", "a week in advance");
+    /// "early" too after a unit ("5 min early").
+    static let leadTimeEnds: Set<String> = ["before", "beforehand", "prior", "earlier", "sooner", "advance", "ahead"]
+
     func unreadJoinOrLead(at k: Int) -> Int? {
         let w = word(k), prev = k > 0 && !used[k - 1] ? word(k - 1) : "", next = word(k + 1)
         // "8pm new york time" after a rule; "tonight hong kong time", "call dad 7 hong kong time": a zone with no clock it set.
@@ -24,7 +28,7 @@ extension ReminderParser.ParseState {
         if ["and", "&", "n", "or"].contains(prev), k > 1, used[k - 2], date != nil || rule.repeats,
            (Int(w).map { (1...31).contains($0) && w.count <= 2 && date != nil } ?? false) || ReminderLexicon.weekday(w) != nil { return 1 }
         // "remind me the night before", "1.5 hours before", "a week in advance", "1 day ahead of time": a lead time not counted.
-        if ["before", "beforehand", "prior", "earlier", "sooner", "advance", "ahead"].contains(w), date != nil || rule.repeats || timeWritten != nil,
+        if Self.leadTimeEnds.contains(w) || (w == "early" && (ReminderLexicon.unitWords[prev] != nil || ReminderLexicon.minuteWords.contains(prev)) && earlyIsLead(number: k - 2)), date != nil || rule.repeats || timeWritten != nil,
            ((k + 1)..<tokens.count).allSatisfy({ used[$0] }) || (w == "ahead" && next == "of" && word(k + 2) == "time") { return w == "ahead" && next == "of" ? 3 : 1 }
         // "zpack x5d", "keflex 2x daily x10d": a course of days left.
         let tail = w.dropFirst().drop(while: \.isNumber)

@@ -364,7 +364,7 @@ extension ReminderParser.ParseState {
         // Time zones: yomo's times are the reminder's zone's (--tz), not a word's.
         if (["eastern", "central", "mountain", "pacific"].contains(w) && k > 0 && used[k - 1] && timeWritten != nil) ||
             ((Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || Self.lowerCaseZoneWord(tokens[k].raw) != nil || Self.otherZoneWord(tokens[k].raw))
-                && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
+                && k > 0 && used[k - 1] && timeWritten != nil) || (w == "time" && !Self.squareWords.contains(next) && ReminderLexicon.weekday(prev) == nil && prev.first?.isLetter == true
                                                       && ((tokens[k - 1].raw.first?.isUppercase == true && k > 1 && used[k - 2])
                                                           || (timeWritten != nil && k > 2 && used[k - 3] && word(k - 2).allSatisfy(\.isLetter)))) { return 1 }  // "8pm new york time"
         // Vague or borrowed times: no moment to remind at.
@@ -585,7 +585,7 @@ extension ReminderParser.ParseState {
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
                 let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
                     || cityZone(at: k) != nil || (word(k + 1) == "time" && ["her", "his", "their", "your"].contains(word(k)))
-                let lead = ["before", "beforehand", "prior", "earlier", "sooner", "advance", "ahead"].contains(word(k))
+                let lead = Self.leadTimeEnds.contains(word(k)) || word(k) == "early"
                 unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz"
                     : lead ? ": a lead time is whole days, weeks, hours or minutes ending a one-off's sentence ('remind me 2 hours before')"
                     : word(k) == "bid" ? ": 'bid' is twice daily beside a dose ('keflex 500mg bid'); or say 'twice daily'" : ""))

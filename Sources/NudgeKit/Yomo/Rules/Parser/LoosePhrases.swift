@@ -131,7 +131,7 @@ extension ReminderParser.ParseState {
             let seconds = time == nil ? 0 : unit == .hour ? 3600 : ReminderLexicon.minuteWords.contains(w) ? 60 : 0
             // (The count is bounded before any arithmetic: a year of days, three days of minutes.)
             guard let n, n > 0, n <= 4320, days > 0 || seconds > 0, n * max(days, seconds / 60) <= (days > 0 ? 371 : 4320),
-                  ["before", "prior", "ahead", "beforehand"].contains(word(j + 2)),
+                  ["before", "prior", "ahead", "beforehand", "earlier"].contains(word(j + 2)) || (word(j + 2) == "early" && earlyIsLead(number: j)),
                   (j..<(j + 3)).allSatisfy({ !used[$0] }), j + 3 == tokens.count || used[j + 3] else { continue }
             var moved = LocalDateTime(day: d, time: time ?? TimeOfDay(hour: 0, minute: 0))
             if days > 0 { moved.day = d.adding(days: -n * days) } else { moved = LocalDateTime(wallSeconds: moved.wallSeconds - Int64(n * seconds)) }
@@ -144,5 +144,12 @@ extension ReminderParser.ParseState {
             assumptions.append("'\(said)' read as \(Weekdays.display(moved.day.weekday)) \(moved.day)\(at), that long before \(Weekdays.display(d.weekday)) \(d)")
             return
         }
+    }
+
+    /// "5 min early" is a lead time right after what was read or after
+    /// "remind me" ("flight fri 6pm 2 hours early"); after anything else
+    /// it is what to do ("arrive 15 min early"), and stays in the title.
+    func earlyIsLead(number j: Int) -> Bool {
+        j > 0 && (used[j - 1] || ["remind", "reminder", "alert", "notify", "ping", "me", "us"].contains(word(j - 1)))
     }
 }

@@ -519,8 +519,12 @@ extension ReminderParser.ParseState {
         "cape town": "Africa/Johannesburg", "new zealand": "Pacific/Auckland", "south africa": "Africa/Johannesburg",
     ]
 
+    /// After "time", a square's name, not a zone's: "new york time square".
+    static let squareWords: Set<String> = ["square", "sq"]
+
     /// A place named before "time" at `k`: its zone and the words it takes, "time" included.
     func cityZone(at k: Int) -> (String, Int)? {
+        if Self.squareWords.contains(word(k + 2)) || Self.squareWords.contains(word(k + 3)) { return nil }  // "new york time square": Times Square
         if word(k + 2) == "time", let z = Self.twoWordCityZones[word(k) + " " + word(k + 1)] { return (z, 3) }
         if word(k + 2) == "city", word(k + 3) == "time", let z = Self.twoWordCityZones[word(k) + " " + word(k + 1)] { return (z, 4) }  // "salt lake city time"
         if word(k + 1) == "time", let z = Self.cityZones[word(k)] { return (z, 2) }
