@@ -38,6 +38,22 @@ extension ReminderParser.ParseState {
         // "keflex bid", "metformin bid 8am": a prescription's Latin with no dose said; not a bid placed ("place bid sat 5pm").
         if w == "bid", !ReminderLexicon.bidPlacers.contains(word(k - 1)),
            next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+        // "tylenol q4h prn": as needed, the interval is the least time between doses, not a schedule.
+        if w == "prn", rule.repeats { return 1 }
         return nil
+    }
+
+    /// What a refusal of the unread words at `k` adds: how to say it.
+    func unreadHint(at k: Int) -> String {
+        if Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
+            || cityZone(at: k) != nil || (word(k + 1) == "time" && ["her", "his", "their", "your"].contains(word(k))) {
+            return ": the reminder's zone is set with --tz"
+        }
+        if Self.leadTimeEnds.contains(word(k)) || word(k) == "early" {
+            return ": a lead time is whole days, weeks, hours or minutes ending a one-off's sentence ('remind me 2 hours before')"
+        }
+        if word(k) == "bid" { return ": 'bid' is twice daily beside a dose ('keflex 500mg bid'); or say 'twice daily'" }
+        if word(k) == "prn" { return ": 'prn' is as needed, with no times to remind at; for a schedule leave it out ('tylenol q4h')" }
+        return ""
     }
 }

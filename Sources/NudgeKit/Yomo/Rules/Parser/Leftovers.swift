@@ -583,12 +583,7 @@ extension ReminderParser.ParseState {
             // (A word split in two, "17h" as "17 hours", is quoted once, as typed.)
             let said = (start..<min(end, tokens.count)).filter { !tokens[$0].raw.isEmpty }.map { tokens[$0].raw }.joined(separator: " ")
             if !warnings.contains(where: { $0.contains("'\(said)'") }) && !unread.contains(where: { $0.contains("'\(said)'") }) {
-                let zone = Self.zoneWords.contains(Self.unbracketed(tokens[k].raw)) || ["eastern", "central", "mountain", "pacific"].contains(word(k))
-                    || cityZone(at: k) != nil || (word(k + 1) == "time" && ["her", "his", "their", "your"].contains(word(k)))
-                let lead = Self.leadTimeEnds.contains(word(k)) || word(k) == "early"
-                unread.append("could not read '\(said)' as a date or time" + (zone ? ": the reminder's zone is set with --tz"
-                    : lead ? ": a lead time is whole days, weeks, hours or minutes ending a one-off's sentence ('remind me 2 hours before')"
-                    : word(k) == "bid" ? ": 'bid' is twice daily beside a dose ('keflex 500mg bid'); or say 'twice daily'" : ""))
+                unread.append("could not read '\(said)' as a date or time" + unreadHint(at: k))
             }
             k = max(end, k + 1)
         }
