@@ -2,7 +2,7 @@ import XCTest
 @testable import NudgeKit
 
 /// Tables of phrases written by people who had not seen the parser
-/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-ah.tsv: phrase, title, first occurrence,
+/// (Fixtures/heldout-a.tsv to heldout-z.tsv, heldout-aa.tsv to heldout-at.tsv: phrase, title, first occurrence,
 /// second occurrence, rule in words, clear or ambiguous, class), kept aside
 /// while the parser was tuned and judged once at the end. Now they guard
 /// against going back: a phrase is right (its first two occurrences and its
@@ -154,14 +154,14 @@ final class HeldOutPhrasesTests: XCTestCase {
                      "heldout-aa.tsv": 72, "heldout-ab.tsv": 71, "heldout-ac.tsv": 71, "heldout-ad.tsv": 74, "heldout-ae.tsv": 67, "heldout-af.tsv": 70,
                      "heldout-ag.tsv": 72, "heldout-ah.tsv": 68, "heldout-ai.tsv": 71, "heldout-aj.tsv": 75, "heldout-ak.tsv": 73, "heldout-o.tsv": 66,
                      "heldout-p.tsv": 59, "heldout-q.tsv": 67, "heldout-r.tsv": 75, "heldout-s.tsv": 75, "heldout-t.tsv": 74, "heldout-al.tsv": 73, "heldout-am.tsv": 71,
-                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 71, "heldout-an.tsv": 69, "heldout-aq.tsv": 72, "heldout-ar.tsv": 74, "heldout-as.tsv": 65]
+                     "heldout-ao.tsv": 67, "heldout-ap.tsv": 71, "heldout-an.tsv": 69, "heldout-aq.tsv": 72, "heldout-ar.tsv": 74, "heldout-as.tsv": 65, "heldout-at.tsv": 52]
         for name in ["heldout-a.tsv", "heldout-b.tsv", "heldout-c.tsv", "heldout-d.tsv", "heldout-e.tsv", "heldout-f.tsv", "heldout-g.tsv", "heldout-h.tsv",
                      "heldout-i.tsv", "heldout-j.tsv", "heldout-k.tsv", "heldout-l.tsv", "heldout-m.tsv", "heldout-n.tsv", "heldout-o.tsv", "heldout-p.tsv", "heldout-q.tsv",
                      "heldout-r.tsv", "heldout-s.tsv", "heldout-t.tsv", "heldout-u.tsv", "heldout-v.tsv",
                      "heldout-w.tsv", "heldout-x.tsv", "heldout-y.tsv", "heldout-z.tsv",
                      "heldout-aa.tsv", "heldout-ab.tsv", "heldout-ac.tsv", "heldout-ad.tsv", "heldout-ae.tsv", "heldout-af.tsv",
                      "heldout-ag.tsv", "heldout-ah.tsv", "heldout-ai.tsv", "heldout-aj.tsv", "heldout-ak.tsv", "heldout-al.tsv", "heldout-am.tsv",
-                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv", "heldout-aq.tsv", "heldout-ar.tsv", "heldout-as.tsv"] {
+                     "heldout-ao.tsv", "heldout-ap.tsv", "heldout-an.tsv", "heldout-aq.tsv", "heldout-ar.tsv", "heldout-as.tsv", "heldout-at.tsv"] {
             let table = rows(name)
             XCTAssertEqual(table.count, 76, name)
             var tally: [Verdict: Int] = [:]

@@ -38,6 +38,15 @@ extension ReminderParser.ParseState {
         // "keflex bid", "metformin bid 8am": a prescription's Latin with no dose said; not a bid placed ("place bid sat 5pm").
         if w == "bid", !ReminderLexicon.bidPlacers.contains(word(k - 1)),
            next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
+        // "15th of jan apr jun sep": more months after the one a date was read with.
+        if ReminderLexicon.month(w) != nil, w != "may", date != nil || rule.repeats {
+            var j = k - 1
+            while j > 0, !used[j], ReminderLexicon.month(word(j)) != nil || ["and", "&", "n", ",", "/"].contains(word(j)) { j -= 1 }
+            // (The month read ends at j: "jan", or "dec 1".)
+            if j >= 0, j < k, used[j], ReminderLexicon.month(word(j)) != nil || (j > 0 && used[j - 1] && ReminderLexicon.month(word(j - 1)) != nil) {
+                return 1
+            }
+        }
         // "tylenol q4h prn": as needed, the interval is the least time between doses, not a schedule.
         if w == "prn", rule.repeats { return 1 }
         return nil
