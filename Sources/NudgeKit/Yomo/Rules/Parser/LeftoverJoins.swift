@@ -38,17 +38,26 @@ extension ReminderParser.ParseState {
         // "keflex bid", "metformin bid 8am": a prescription's Latin with no dose said; not a bid placed ("place bid sat 5pm").
         if w == "bid", !ReminderLexicon.bidPlacers.contains(word(k - 1)),
            next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
-        // "15th of jan apr jun sep": more months after the one a date was read with.
+        // "15th of jan apr jun sep", "tax jan apr jun sep 15": more months beside the one a date was read with.
         if ReminderLexicon.month(w) != nil, w != "may", date != nil || rule.repeats {
+            let joins: Set<String> = ["and", "&", "n", ",", "/"]
             var j = k - 1
-            while j > 0, !used[j], ReminderLexicon.month(word(j)) != nil || ["and", "&", "n", ",", "/"].contains(word(j)) { j -= 1 }
+            while j > 0, !used[j], ReminderLexicon.month(word(j)) != nil || joins.contains(word(j)) { j -= 1 }
             // (The month read ends at j: "jan", or "dec 1".)
             if j >= 0, j < k, used[j], ReminderLexicon.month(word(j)) != nil || (j > 0 && used[j - 1] && ReminderLexicon.month(word(j - 1)) != nil) {
                 return 1
             }
+            j = k + 1
+            while j < tokens.count, !used[j], ReminderLexicon.month(word(j)) != nil || joins.contains(word(j)) { j += 1 }
+            if j < tokens.count, used[j], ReminderLexicon.month(word(j)) != nil { return 1 }
         }
+        // "remind me 30 min early" with nothing it is before.
+        if ReminderLexicon.number(w) != nil, ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
+           word(k + 2) == "early", earlyIsLead(number: k) { return 3 }
+        // "candle eggs on the 7th day": a day counted from a start yomo does not know.
+        if w == "day", k > 1, used[k - 1], ReminderLexicon.ordinal(word(k - 1)) != nil, word(k - 2) == "the" { return 1 }
         // "tylenol q4h prn": as needed, the interval is the least time between doses, not a schedule.
-        if w == "prn", rule.repeats { return 1 }
+        if w == "prn" || w == "p.r.n" || (w == "as" && next == "needed"), rule.repeats { return w == "as" ? 2 : 1 }
         return nil
     }
 
@@ -62,7 +71,7 @@ extension ReminderParser.ParseState {
             return ": a lead time is whole days, weeks, hours or minutes ending a one-off's sentence ('remind me 2 hours before')"
         }
         if word(k) == "bid" { return ": 'bid' is twice daily beside a dose ('keflex 500mg bid'); or say 'twice daily'" }
-        if word(k) == "prn" { return ": 'prn' is as needed, with no times to remind at; for a schedule leave it out ('tylenol q4h')" }
+        if ["prn", "p.r.n", "as"].contains(word(k)) { return ": as needed ('prn') has no times to remind at; for a schedule leave it out ('tylenol q4h')" }
         return ""
     }
 }

@@ -40,6 +40,14 @@ extension ReminderParser.ParseState {
         }
     }
 
+    /// Whether `next` starts a condition after a short day name, which makes
+    /// it the day: "inspect hive sat if warm", "mow lawn wed when dry",
+    /// "hike sat weather permitting" ("sun when it sets" is the sun).
+    static func conditionAfterDay(_ day: String, _ next: String) -> Bool {
+        ["if", "unless", "iff"].contains(next)
+            || (day != "sun" && ["when", "weather", "provided", "providing", "assuming", "depending", "maybe"].contains(next))
+    }
+
     /// Time zones' abbreviations as people write them after a time ("3pm PST").
     static let zoneWords: Set<String> = ["PST", "PDT", "PT", "MST", "MDT", "MT", "CST", "CDT", "CT", "EST", "EDT", "ET", "AKST", "AKDT", "HST",
                                          "UTC", "GMT", "BST", "IST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "JST", "KST", "AEST",

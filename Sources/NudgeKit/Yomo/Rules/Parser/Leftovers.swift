@@ -55,7 +55,7 @@ extension ReminderParser.ParseState {
         if len == 1, ["am", "pm", "a.m", "p.m"].contains(word(k + 1)) { return false }
         // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title;
         // first in the phrase it is the day ("sat soccer snacks", "sun brunch w/ mom") but in a compound.
-        if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)), !["if", "unless"].contains(word(k + 1)),
+        if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)), !Self.conditionAfterDay(tokens[k].raw.lowercased(), word(k + 1)),
            !ReminderLexicon.partsOfDay.contains(word(k + 1)), !ReminderLexicon.partsOfDay.contains(String(word(k + 1).dropLast())),
            !(k > 0 && Self.leadWords.contains(word(k - 1))),
            k > 0 || Self.compound(tokens[k].raw.lowercased(), word(k + 1)) { return true }
