@@ -28,7 +28,8 @@ extension ReminderParser.ParseState {
         if ["and", "&", "n", "or"].contains(prev), k > 1, used[k - 2], date != nil || rule.repeats,
            (Int(w).map { (1...31).contains($0) && w.count <= 2 && date != nil } ?? false) || ReminderLexicon.weekday(w) != nil { return 1 }
         // "remind me the night before", "1.5 hours before", "a week in advance", "1 day ahead of time": a lead time not counted.
-        if Self.leadTimeEnds.contains(w) || (w == "early" && (ReminderLexicon.unitWords[prev] != nil || ReminderLexicon.minuteWords.contains(prev)) && earlyIsLead(number: k - 2)), date != nil || rule.repeats || timeWritten != nil,
+        if Self.leadTimeEnds.contains(w) || (w == "early" && (ReminderLexicon.unitWords[prev] != nil || ReminderLexicon.minuteWords.contains(prev) || prev == "half")
+                && !instructionBefore(early: k)), date != nil || rule.repeats || timeWritten != nil,
            ((k + 1)..<tokens.count).allSatisfy({ used[$0] }) || (w == "ahead" && next == "of" && word(k + 2) == "time") { return w == "ahead" && next == "of" ? 3 : 1 }
         // "zpack x5d", "keflex 2x daily x10d": a course of days left.
         let tail = w.dropFirst().drop(while: \.isNumber)
@@ -51,14 +52,27 @@ extension ReminderParser.ParseState {
             while j < tokens.count, !used[j], ReminderLexicon.month(word(j)) != nil || joins.contains(word(j)) { j += 1 }
             if j < tokens.count, used[j], ReminderLexicon.month(word(j)) != nil { return 1 }
         }
-        // "remind me 30 min early" with nothing it is before.
-        if ReminderLexicon.number(w) != nil, ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
+        // "clock in 10 min early": no lead time after "in 10 min".
+        if w == "early", k > 0, used[k - 1], relative != nil, ReminderLexicon.unitWords[word(k - 1)] != nil || ReminderLexicon.minuteWords.contains(word(k - 1)) {
+            return 1
+        }
+        // "candle eggs on day 7 at 8pm": a day counted from a start yomo does not know, before what was read.
+        if w == "day", Int(next).map({ $0 > 0 }) == true, k > 0, word(k - 1) == "on", k + 2 < tokens.count, used[k + 2] { return 2 }
+        // "remind me 30 min early" with nothing it is before; "remind me a day early mom bday dec 12".
+        if ReminderLexicon.number(w) != nil || ["a", "an"].contains(w), ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
            word(k + 2) == "early", earlyIsLead(number: k) { return 3 }
         // "candle eggs on the 7th day": a day counted from a start yomo does not know.
         if w == "day", k > 1, used[k - 1], ReminderLexicon.ordinal(word(k - 1)) != nil, word(k - 2) == "the" { return 1 }
         // "tylenol q4h prn": as needed, the interval is the least time between doses, not a schedule.
         if w == "prn" || w == "p.r.n" || (w == "as" && next == "needed"), rule.repeats { return w == "as" ? 2 : 1 }
         return nil
+    }
+
+    /// Whether the words before "N min early" at `k` make it what to do
+    /// ("arrive 15 min early", "be there 10 min early"), not a lead time.
+    func instructionBefore(early k: Int) -> Bool {
+        let doing: Set<String> = ["arrive", "be", "get", "there", "leave", "come", "show", "report", "start", "go", "head", "wake", "open", "clock", "sign"]
+        return (max(0, k - 6)..<k).contains { !used[$0] && doing.contains(word($0)) }
     }
 
     /// What a refusal of the unread words at `k` adds: how to say it.
