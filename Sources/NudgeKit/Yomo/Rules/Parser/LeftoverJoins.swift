@@ -2,9 +2,12 @@
 // quoted (Leftovers.swift), never left in the title: a place's zone with no
 // clock it could set ("tonight hong kong time"), a window's "between" beside
 // days read otherwise, the second day of "dec 24 and 25", a lead time yomo
-// could not count ("1.5 hours before", "a week in advance"), a course of
-// days no dose was read with ("x10d"), and "bid" with no dose, a time or a
-// date after it ("keflex bid": say "twice daily").
+// could not count ("1.5 hours before", "a week in advance", "remind me a day
+// early" before the event), a course of days no dose was read with ("x10d"),
+// "bid" with no dose, a time or a date after it ("keflex bid": say "twice
+// daily"), "prn" or "as needed" after an interval, more months beside a
+// date's ("15th of jan apr jun sep"), and a day counted from a start yomo
+// does not know ("on the 7th day", "on day 7 at 8pm").
 
 extension ReminderParser.ParseState {
     /// Words that end a lead time ("2 hours before", "a week in advance");
