@@ -44,7 +44,7 @@ extension ReminderParser.ParseState {
            next.isEmpty || (k + 1 < tokens.count && used[k + 1]) { return 1 }
         // "15th of jan apr jun sep", "tax jan apr jun sep 15": more months beside the one a date was read with.
         if ReminderLexicon.month(w) != nil, w != "may", date != nil || rule.repeats {
-            let joins: Set<String> = ["and", "&", "n", ",", "/"]
+            let joins: Set<String> = ["and", "&", "n", ",", "/", "to", "-"]
             var j = k - 1
             while j > 0, !used[j], ReminderLexicon.month(word(j)) != nil || joins.contains(word(j)) { j -= 1 }
             // (The month read ends at j: "jan", or "dec 1".)
@@ -54,13 +54,15 @@ extension ReminderParser.ParseState {
             j = k + 1
             while j < tokens.count, !used[j], ReminderLexicon.month(word(j)) != nil || joins.contains(word(j)) { j += 1 }
             if j < tokens.count, used[j], ReminderLexicon.month(word(j)) != nil { return 1 }
+            // "rent on the 1st dec jan": after a day of the month read.
+            if k > 0, used[k - 1], Int(word(k - 1)) != nil || ReminderLexicon.ordinal(word(k - 1)) != nil, ReminderLexicon.month(next) != nil { return 1 }
         }
         // "clock in 10 min early": no lead time after "in 10 min".
         if w == "early", k > 0, used[k - 1], relative != nil, ReminderLexicon.unitWords[word(k - 1)] != nil || ReminderLexicon.minuteWords.contains(word(k - 1)) {
             return 1
         }
         // "candle eggs on day 7 at 8pm": a day counted from a start yomo does not know, before what was read.
-        if w == "day", Int(next).map({ $0 > 0 }) == true, k > 0, word(k - 1) == "on", k + 2 < tokens.count, used[k + 2] { return 2 }
+        if w == "day", ReminderLexicon.number(next).map({ $0 > 0 }) == true, k > 0, word(k - 1) == "on" || k + 2 == tokens.count { return 2 }
         // "remind me 30 min early" with nothing it is before; "remind me a day early mom bday dec 12".
         if ReminderLexicon.number(w) != nil || ["a", "an"].contains(w), ReminderLexicon.unitWords[next] != nil || ReminderLexicon.minuteWords.contains(next),
            word(k + 2) == "early", earlyIsLead(number: k) { return 3 }

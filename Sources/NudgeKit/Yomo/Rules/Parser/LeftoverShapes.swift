@@ -42,11 +42,15 @@ extension ReminderParser.ParseState {
 
     /// Whether `next` starts a condition after a short day name, which makes
     /// it the day: "inspect hive sat if warm", "mow lawn wed when dry",
-    /// "hike sat weather permitting" ("sun when it sets" is the sun).
-    static func conditionAfterDay(_ day: String, _ next: String) -> Bool {
+    /// "hike sun when sunny" ("the sun when it sets" is the sun).
+    static func conditionAfterDay(_ day: String, _ next: String, after prev: String) -> Bool {
         ["if", "unless", "iff"].contains(next)
-            || (day != "sun" && ["when", "weather", "provided", "providing", "assuming", "depending", "maybe"].contains(next))
+            || ((day != "sun" || !beforeTheSun.contains(prev)) && ["when", "weather", "provided", "providing", "assuming", "depending", "maybe"].contains(next))
     }
+
+    /// Words after which "sun" is the sun, not Sunday: "sit in the sun",
+    /// "go to beach if sun", "soak up some sun".
+    static let beforeTheSun: Set<String> = ["the", "if", "some", "no", "more", "of", "full", "hot", "much", "little", "enough", "bright", "afternoon", "morning", "midday"]
 
     /// Time zones' abbreviations as people write them after a time ("3pm PST").
     static let zoneWords: Set<String> = ["PST", "PDT", "PT", "MST", "MDT", "MT", "CST", "CDT", "CT", "EST", "EDT", "ET", "AKST", "AKDT", "HST",

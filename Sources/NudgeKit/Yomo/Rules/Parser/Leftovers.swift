@@ -42,6 +42,7 @@ extension ReminderParser.ParseState {
         }
         func capital(_ j: Int) -> Bool { j >= 0 && j < tokens.count && tokens[j].capitalised }
         if k > 0 && ["the", "a", "an"].contains(word(k - 1)) && !used[k - 1] && !timeish(after) { return true }
+        if len == 1, tokens[k].raw.lowercased() == "sun", k > 0, !used[k - 1], Self.beforeTheSun.contains(word(k - 1)) { return true }  // "sit in the sun"
         // "Maundy Thursday", "Super Bowl Sunday", "Cyber Monday", "Man Friday", "Thank God It's Friday".
         if len == 1, ReminderLexicon.weekday(word(k)) != nil, k > 0, !used[k - 1],
            ["maundy", "fat", "super", "giving", "cyber", "holy", "bloody", "manic", "ruby", "man", "girl", "it's", "its", "bowl", "spy",
@@ -55,7 +56,7 @@ extension ReminderParser.ParseState {
         if len == 1, ["am", "pm", "a.m", "p.m"].contains(word(k + 1)) { return false }
         // "buy sun cream", "sat nav": a day's short name that is an English word, before a word of the title;
         // first in the phrase it is the day ("sat soccer snacks", "sun brunch w/ mom") but in a compound.
-        if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)), !Self.conditionAfterDay(tokens[k].raw.lowercased(), word(k + 1)),
+        if len == 1, ["sun", "sat", "wed"].contains(tokens[k].raw.lowercased()), Self.titleWord(word(k + 1)), !Self.conditionAfterDay(tokens[k].raw.lowercased(), word(k + 1), after: word(k - 1)),
            !ReminderLexicon.partsOfDay.contains(word(k + 1)), !ReminderLexicon.partsOfDay.contains(String(word(k + 1).dropLast())),
            !(k > 0 && Self.leadWords.contains(word(k - 1))),
            k > 0 || Self.compound(tokens[k].raw.lowercased(), word(k + 1)) { return true }
