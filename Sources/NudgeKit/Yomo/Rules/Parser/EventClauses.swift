@@ -45,8 +45,6 @@ extension ReminderParser.ParseState {
         }
         // "on day 6 of stims", "day 3 of the cleanse": a day counted from a start yomo does not know.
         if w == "day", let n = Int(next), n > 0, word(k + 2) == "of", !word(k + 3).isEmpty, ReminderLexicon.month(word(k + 3)) == nil { return true }
-        // "candle the eggs on day 7": ending the sentence, the same.
-        if w == "day", let n = Int(next), n > 0, k > 0, word(k - 1) == "on", k + 2 == tokens.count { return true }
         guard ["after", "when", "before", "once"].contains(w) else { return false }
         if Self.eventStarts.contains(next) { return true }
         // "once principal signs off", "once grades post", "after payroll clears": a subject and its verb.
