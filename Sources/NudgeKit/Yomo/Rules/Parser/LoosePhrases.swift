@@ -120,7 +120,7 @@ extension ReminderParser.ParseState {
         }
         for k in tokens.indices where !used[k] {
             var j = k
-            if ["remind", "reminder", "alert", "notify", "ping"].contains(word(j)) {
+            if Self.remindWords.contains(word(j)) {
                 j += 1
                 if ["me", "us"].contains(word(j)) { j += 1 }
             }
@@ -146,10 +146,13 @@ extension ReminderParser.ParseState {
         }
     }
 
+    /// The words that ask for a reminder before a lead time ("remind me 2 hours before").
+    static let remindWords: Set<String> = ["remind", "reminder", "alert", "notify", "ping"]
+
     /// "5 min early" is a lead time right after what was read or after
     /// "remind me" ("flight fri 6pm 2 hours early"); after anything else
     /// it is what to do ("arrive 15 min early"), and stays in the title.
     func earlyIsLead(number j: Int) -> Bool {
-        j > 0 && (used[j - 1] || ["remind", "reminder", "alert", "notify", "ping", "me", "us"].contains(word(j - 1)))
+        j > 0 && (used[j - 1] || Self.remindWords.contains(word(j - 1)) || ["me", "us"].contains(word(j - 1)))
     }
 }
